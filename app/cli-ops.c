@@ -1,0 +1,181 @@
+/* Operation flags for lumen-cli, generated from the parameter tables in core/ops, so that a
+ * new operation or parameter appears on the command line without touching this file. */
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "cli.h"
+#include "core/error.h"
+
+typedef struct {
+  const LmOpInfo *op;
+  const LmParamSpec *spec;
+  char *value;
+} Assignment;
+
+struct _LmCliOps {
+  GArray *assignments; /* in command-line order */
+  char *params_file;
+  GPtrArray *names;    /* storage for generated option names and descriptions */
+};
+
+static void
+clear_assignment (gpointer p)
+{
+  g_free (((Assignment *) p)->value);
+}
+
+LmCliOps *
+lm_cli_ops_new (void)
+{
+  LmCliOps *ops = g_new0 (LmCliOps, 1);
+  ops->assignments = g_array_new (FALSE, TRUE, sizeof (Assignment));
+  g_array_set_clear_func (ops->assignments, clear_assignment);
+  ops->names = g_ptr_array_new_with_free_func (g_free);
+  return ops;
+}
+
+void
+lm_cli_ops_free (LmCliOps *ops)
+{
+  if (ops == NULL)
+    return;
+  g_array_unref (ops->assignments);
+  g_ptr_array_unref (ops->names);
+  g_free (ops->params_file);
+  g_free (ops);
+}
+
+/* "--gray" is the first parameter of gray; "--gray-amount" the one named amount. */
+static gboolean
+find_flag (const char *flag, const LmOpInfo **op_out, const LmParamSpec **spec_out)
+{
+  while (*flag == '-')
+    flag++;
+  for (int id = 0; id < LM_N_OPS; id++)
+    {
+      const LmOpInfo *op = lm_op_info (id);
+      gsize n = strlen (op->name);
+      if (strncmp (flag, op->name, n) != 0)
+        continue;
+      if (flag[n] == '\0')
+        {
+          *op_out = op, *spec_out = &op->params[0];
+          return TRUE;
+        }
+      if (flag[n] != '-')
+        continue;
+      for (guint k = 1; k < op->n_params; k++)
+        if (g_str_equal (flag + n + 1, op->params[k].name))
+          {
+            *op_out = op, *spec_out = &op->params[k];
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+static gboolean
+on_op_flag (const char *name, const char *value, gpointer data, GError **error)
+{
+  LmCliOps *ops = data;
+  Assignment a = { 0 };
+  if (!find_flag (name, &a.op, &a.spec))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION, _("unknown option %s"), name);
+      return FALSE;
+    }
+  /* Check the value now, so a bad one is a usage error reported by the parser. */
+  guint8 scratch[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+  lm_op_params_init (a.op, scratch);
+  GError *e = NULL;
+  if (!lm_op_param_parse (a.op, a.spec, scratch, value, &e))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s", e->message);
+      g_error_free (e);
+      return FALSE;
+    }
+  a.value = g_strdup (value);
+  g_array_append_val (ops->assignments, a);
+  return TRUE;
+}
+
+static const char *
+keep (LmCliOps *ops, char *s)
+{
+  g_ptr_array_add (ops->names, s);
+  return s;
+}
+
+GOptionGroup *
+lm_cli_ops_group (LmCliOps *ops)
+{
+  GArray *entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+  for (int id = 0; id < LM_N_OPS; id++)
+    {
+      const LmOpInfo *op = lm_op_info (id);
+      for (guint k = 0; k < op->n_params; k++)
+        {
+          const LmParamSpec *spec = &op->params[k];
+          GOptionEntry e = { 0 };
+          e.long_name = k == 0 ? op->name : keep (ops, g_strdup_printf ("%s-%s", op->name, spec->name));
+          e.arg = G_OPTION_ARG_CALLBACK;
+          e.arg_data = (gpointer) on_op_flag;
+          if (spec->type == LM_PARAM_ENUM)
+            {
+              g_autoptr (GString) nicks = g_string_new (NULL);
+              for (int v = 0; spec->values[v].nick; v++)
+                g_string_append_printf (nicks, "%s%s", v ? "|" : "", spec->values[v].nick);
+              e.arg_description = keep (ops, g_ascii_strup (spec->name, -1));
+              e.description = keep (ops, g_strdup_printf ("%s: %s (%s)", _(op->label), _(spec->label),
+                                                          nicks->str));
+            }
+          else
+            {
+              e.arg_description = keep (ops, g_ascii_strup (spec->name, -1));
+              e.description = keep (ops, g_strdup_printf ("%s: %s, %g..%g (default %g)", _(op->label),
+                                                          _(spec->label), spec->min, spec->max,
+                                                          spec->def));
+            }
+          g_array_append_val (entries, e);
+        }
+    }
+  GOptionEntry params = { "params", 0, 0, G_OPTION_ARG_FILENAME, &ops->params_file,
+                          N_("Read operations from a sidecar file (flags given too override it)"),
+                          N_("FILE") };
+  g_array_append_val (entries, params);
+
+  GOptionGroup *group = g_option_group_new ("operations", _("Operations:"),
+                                            _("Show the operation options"), ops, NULL);
+  g_option_group_add_entries (group, (GOptionEntry *) entries->data);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  /* GOption keeps pointers to the entries; they live as long as OPS. */
+  g_ptr_array_add (ops->names, g_array_free (entries, FALSE));
+  return group;
+}
+
+gboolean
+lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error)
+{
+  if (ops->params_file)
+    {
+      g_autoptr (GKeyFile) keyfile = g_key_file_new ();
+      GError *e = NULL;
+      if (!g_key_file_load_from_file (keyfile, ops->params_file, G_KEY_FILE_NONE, &e)
+          || !lm_pipeline_from_keyfile (pipeline, keyfile, &e))
+        {
+          g_autofree char *display = g_filename_display_name (ops->params_file);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, "%s: %s", display, e->message);
+          g_error_free (e);
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < ops->assignments->len; i++)
+    {
+      const Assignment *a = &g_array_index (ops->assignments, Assignment, i);
+      LmStage *stage = lm_pipeline_stage (pipeline, a->op->id);
+      stage->enabled = TRUE;
+      if (!lm_op_param_parse (a->op, a->spec, stage->params.bytes, a->value, error))
+        return FALSE;
+    }
+  return TRUE;
+}

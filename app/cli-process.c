@@ -1,0 +1,183 @@
+/* lumen-cli [options] -o OUT IN: one photo through the pipeline, written atomically. */
+#include <stdio.h>
+#include <glib/gi18n.h>
+
+#include "cli.h"
+#include "config.h"
+#include "core/error.h"
+#include "core/io.h"
+#include "core/render-cache.h"
+#include "core/timing.h"
+
+typedef struct {
+  char *backend;
+  char *output;
+  int quality;
+  gboolean timings;
+  gboolean version;
+  char **inputs;
+} Options;
+
+static int
+parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
+{
+  const GOptionEntry entries[] = {
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &o->backend,
+      N_("Where to compute: auto (CUDA when a device is usable), cpu or cuda"), N_("BACKEND") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+      N_("Write the result here (.png, .jpg, .tif; .hdr for radiance)"), N_("OUT") },
+    { "quality", 0, 0, G_OPTION_ARG_INT, &o->quality, N_("JPEG quality, 1..100 (default 92)"),
+      N_("Q") },
+    { "timings", 0, 0, G_OPTION_ARG_NONE, &o->timings,
+      N_("Print where the time went: load, upload, each operation, download, save"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->inputs, NULL, NULL },
+    { NULL },
+  };
+
+  g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUT IN"));
+  g_option_context_set_summary (
+    context, _("Applies Lumen's operations to the photo IN, in the order grayscale, equalize, "
+               "blur,\nand writes the result to OUT (never a partly written file)."));
+  g_option_context_set_description (
+    context, _("Exit status: 0 on success, 1 on an error (one line on stderr names the file and "
+               "the cause), 2 on a usage error."));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  GOptionGroup *group = lm_cli_ops_group (ops);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, group);
+
+  GError *e = NULL;
+  if (!g_option_context_parse (context, argc, argv, &e))
+    {
+      int rc = lm_cli_usage_error (e->message);
+      g_error_free (e);
+      return rc;
+    }
+  if (o->version)
+    return -1;
+  if (o->output == NULL)
+    return lm_cli_usage_error (_("no output: give -o OUT"));
+  if (o->inputs == NULL || o->inputs[0] == NULL)
+    return lm_cli_usage_error (_("no input photo given"));
+  if (o->inputs[1] != NULL)
+    return lm_cli_usage_error (_("give one input photo (lumen-cli processes one file at a time)"));
+  if (o->quality < 1 || o->quality > 100)
+    return lm_cli_usage_error (_("--quality must be within 1..100"));
+  return LM_EXIT_OK;
+}
+
+static void
+print_header (LmBackend *backend, const LmImage *image, double init_ms)
+{
+  printf ("%s: %s (%s %.2f ms)\n", _("backend"), backend->description, _("start-up"), init_ms);
+  printf ("%s: %u×%u %s\n", _("image"), image->width, image->height, lm_format_name (image->format));
+}
+
+static int
+fail (GError *error)
+{
+  lm_cli_error ("%s", error->message);
+  g_error_free (error);
+  return LM_EXIT_FAILURE;
+}
+
+static gboolean
+run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings *timings,
+     GError **error)
+{
+  const char *in_path = o->inputs[0];
+
+  gint64 t = g_get_monotonic_time ();
+  g_autoptr (LmBackend) backend = lm_backend_new (kind, error);
+  if (backend == NULL)
+    return FALSE;
+  double init_ms = lm_ms_since (t);
+
+  /* Fail on an unwritable output before the work, not after it. */
+  if (!lm_io_check_output (o->output, error))
+    return FALSE;
+
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) source = lm_io_load (in_path, lm_backend_host_allocator (backend), error);
+  if (source == NULL)
+    return FALSE;
+  lm_timings_add (timings, _("load"), lm_ms_since (t));
+  if (source->format == LM_FORMAT_RGBA_F32)
+    {
+      g_autofree char *display = g_filename_display_name (in_path);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("%s: is an HDR radiance map; these operations work on 8-bit photos"), display);
+      return FALSE;
+    }
+
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) work = lm_backend_upload (backend, source, error);
+  if (work == NULL || !lm_backend_synchronize (backend, error))
+    return FALSE;
+  lm_timings_add (timings, _("upload"), lm_ms_since (t));
+
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, work);
+  g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
+  if (result == NULL)
+    return FALSE;
+
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
+  if (host == NULL || !lm_backend_synchronize (backend, error))
+    return FALSE;
+  lm_timings_add (timings, _("download"), lm_ms_since (t));
+
+  t = g_get_monotonic_time ();
+  lm_image_copy_metadata (host, source);
+  LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
+  save.quality = o->quality;
+  if (!lm_io_save (host, o->output, &save, error))
+    return FALSE;
+  lm_timings_add (timings, _("save"), lm_ms_since (t));
+
+  if (o->timings)
+    {
+      print_header (backend, source, init_ms);
+      lm_timings_print (timings, stdout);
+    }
+  return TRUE;
+}
+
+int
+lm_cli_process_main (int argc, char **argv)
+{
+  Options o = { .quality = 92 };
+  g_autoptr (LmCliOps) ops = lm_cli_ops_new ();
+  int rc = parse (&argc, &argv, &o, ops);
+  if (rc == -1)
+    {
+      printf ("lumen-cli %s\n", LUMEN_VERSION);
+      rc = LM_EXIT_OK;
+      goto out;
+    }
+  if (rc != LM_EXIT_OK)
+    goto out;
+
+  LmBackendKind kind;
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  GError *e = NULL;
+  if (!lm_cli_parse_backend (o.backend, &kind, &e) || !lm_cli_ops_apply (ops, &pipeline, &e))
+    {
+      rc = e->domain == G_OPTION_ERROR ? lm_cli_usage_error (e->message) : fail (g_error_copy (e));
+      g_error_free (e);
+      goto out;
+    }
+  LmTimings timings;
+  lm_timings_init (&timings);
+  if (!run (&o, &pipeline, kind, &timings, &e))
+    rc = fail (e);
+  lm_timings_clear (&timings);
+
+out:
+  g_free (o.backend);
+  g_free (o.output);
+  g_strfreev (o.inputs);
+  return rc;
+}

@@ -1,0 +1,54 @@
+/* lumen-cli: Lumen's operations on files, without a window. */
+#include <locale.h>
+#include <stdio.h>
+#include <glib/gi18n.h>
+
+#include "cli.h"
+#include "config.h"
+
+void
+lm_cli_error (const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* One line, whatever a library put in the message. */
+  g_strdelimit (message, "\n", ' ');
+  fprintf (stderr, "lumen-cli: %s\n", message);
+}
+
+int
+lm_cli_usage_error (const char *message)
+{
+  lm_cli_error ("%s", message);
+  fprintf (stderr, _("Try “lumen-cli --help” for the options.\n"));
+  return LM_EXIT_USAGE;
+}
+
+gboolean
+lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error)
+{
+  if (text == NULL)
+    {
+      *kind = LM_BACKEND_AUTO;
+      return TRUE;
+    }
+  if (lm_backend_kind_parse (text, kind))
+    return TRUE;
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("--backend: unknown backend “%s” (auto, cpu or cuda)"), text);
+  return FALSE;
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LUMEN_LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_set_prgname ("lumen-cli");
+
+  return lm_cli_process_main (argc, argv);
+}

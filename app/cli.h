@@ -1,0 +1,37 @@
+/* lumen-cli: shared pieces of its commands. */
+#pragma once
+
+#include <glib.h>
+
+#include "core/backend.h"
+#include "core/pipeline.h"
+
+G_BEGIN_DECLS
+
+enum {
+  LM_EXIT_OK = 0,
+  LM_EXIT_FAILURE = 1, /* any error: one line on stderr names the file and the cause */
+  LM_EXIT_USAGE = 2,
+};
+
+/* Prints "lumen-cli: MESSAGE" on one line of stderr. */
+void lm_cli_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+int lm_cli_usage_error (const char *message);
+
+/* The operation flags (--gray MODE, --gray-amount A, …, --blur SIGMA, --params FILE),
+ * generated from the operations' parameter tables, as an option group whose values are
+ * applied to a pipeline after parsing. */
+typedef struct _LmCliOps LmCliOps;
+LmCliOps *lm_cli_ops_new (void);
+void lm_cli_ops_free (LmCliOps *ops);
+GOptionGroup *lm_cli_ops_group (LmCliOps *ops);
+/* Applies --params first, then every flag in the order given. */
+gboolean lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmCliOps, lm_cli_ops_free)
+
+/* Parses --backend's value. */
+gboolean lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error);
+
+int lm_cli_process_main (int argc, char **argv);
+
+G_END_DECLS

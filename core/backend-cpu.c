@@ -1,0 +1,87 @@
+/* The CPU backend: work memory is host memory, so upload and download share the image;
+ * operations run their OpenMP reference implementations. */
+#include "backend.h"
+
+#include <omp.h>
+#include <glib/gi18n.h>
+
+typedef struct {
+  LmBackend parent;
+} LmBackendCpu;
+
+static void
+cpu_destroy (LmBackend *self)
+{
+  g_free (self);
+}
+
+static const LmAllocator *
+cpu_allocator (LmBackend *self)
+{
+  return lm_allocator_host ();
+}
+
+static LmImage *
+cpu_share (LmBackend *self, LmImage *image, GError **error)
+{
+  return lm_image_ref (image);
+}
+
+static gboolean
+cpu_run_op (LmBackend *self, const LmOpInfo *op, const void *params, const LmImage *src,
+            LmImage *dst, GError **error)
+{
+  return op->run_cpu (params, src, dst, error);
+}
+
+static gboolean
+cpu_histogram (LmBackend *self, const LmImage *image, LmHistWant want, LmHistogram *hist,
+               GError **error)
+{
+  lm_histogram_cpu (image, want, hist);
+  return TRUE;
+}
+
+static gboolean
+cpu_synchronize (LmBackend *self, GError **error)
+{
+  return TRUE;
+}
+
+static void
+cpu_mark (LmBackend *self, LmMark *mark)
+{
+  mark->host_us = g_get_monotonic_time ();
+  mark->event = -1;
+}
+
+static double
+cpu_elapsed_ms (LmBackend *self, const LmMark *a, const LmMark *b)
+{
+  return (b->host_us - a->host_us) / 1000.0;
+}
+
+static const LmBackendClass cpu_class = {
+  .name = "cpu",
+  .destroy = cpu_destroy,
+  .host_allocator = cpu_allocator,
+  .work_allocator = cpu_allocator,
+  .upload = cpu_share,
+  .download = cpu_share,
+  .run_op = cpu_run_op,
+  .histogram = cpu_histogram,
+  .synchronize = cpu_synchronize,
+  .mark = cpu_mark,
+  .elapsed_ms = cpu_elapsed_ms,
+};
+
+LmBackend *
+lm_backend_cpu_new (void)
+{
+  LmBackendCpu *self = g_new0 (LmBackendCpu, 1);
+  self->parent.klass = &cpu_class;
+  self->parent.description = g_strdup_printf (
+    g_dngettext (GETTEXT_PACKAGE, "CPU, %d thread", "CPU, %d threads", omp_get_max_threads ()),
+    omp_get_max_threads ());
+  return &self->parent;
+}

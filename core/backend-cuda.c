@@ -1,0 +1,355 @@
+/* The CUDA backend's host side: device selection, pinned host and device memory, one
+ * non-default stream, events for timings, and the per-image workspace of the kernels.
+ * Every runtime call is checked; failures become GErrors that quote cudaGetErrorString. */
+#include "backend.h"
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "error.h"
+#include "kernels/kernels.h"
+
+#define N_EVENTS 64 /* marks in flight; a render uses two per operation */
+
+typedef struct {
+  LmBackend parent;
+  int device;
+  cudaStream_t stream;
+  cudaEvent_t events[N_EVENTS];
+  guint next_event;
+  LmAllocator pinned;
+  LmAllocator device_memory;
+  LmKWorkspace ws;
+  gsize blur_tmp_size;
+  uint32_t *host_bins; /* pinned, for histogram downloads */
+} LmBackendCuda;
+
+static gboolean
+check (cudaError_t err, const char *what, GError **error)
+{
+  if (err == cudaSuccess)
+    return TRUE;
+  LmErrorCode code = err == cudaErrorMemoryAllocation ? LM_ERROR_OUT_OF_MEMORY : LM_ERROR_DEVICE;
+  g_set_error (error, LUMEN_ERROR, code, _("CUDA: %s failed: %s"), what, cudaGetErrorString (err));
+  /* Clear a sticky-free error so that the next call does not report it again. */
+  cudaGetLastError ();
+  return FALSE;
+}
+
+#define CHECK(call, error) check ((call), #call, (error))
+
+char *
+lm_backend_cuda_unavailable_reason (void)
+{
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount (&count);
+  if (err == cudaErrorInsufficientDriver)
+    {
+      /* The static runtime loads the driver library itself; tell "none" from "too old". */
+      void *driver = dlopen ("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+      if (driver == NULL)
+        return g_strdup (_("no NVIDIA driver is installed (libcuda.so.1 not found)"));
+      dlclose (driver);
+      return g_strdup_printf (_("the NVIDIA driver is too old for this build's CUDA %d.%d runtime"),
+                              CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    }
+  if (err != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return g_strdup_printf (_("no usable CUDA device (%s)"), cudaGetErrorString (err));
+    }
+  if (count == 0)
+    return g_strdup (_("no CUDA device found"));
+  return NULL;
+}
+
+/* Pinned host memory makes uploads and downloads run at full PCIe speed. When the system
+ * refuses to pin (it limits locked memory), plain memory still works, more slowly. */
+static gpointer
+pinned_alloc (const LmAllocator *self, gsize size, GError **error)
+{
+  void *mem = NULL;
+  if (cudaHostAlloc (&mem, size ? size : 1, cudaHostAllocDefault) == cudaSuccess)
+    return mem;
+  cudaGetLastError ();
+  g_debug ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed; using pageable memory", size);
+  return lm_allocator_host ()->alloc (lm_allocator_host (), size, error);
+}
+
+static void
+pinned_free (const LmAllocator *self, gpointer mem)
+{
+  struct cudaPointerAttributes attr;
+  if (cudaPointerGetAttributes (&attr, mem) == cudaSuccess && attr.type == cudaMemoryTypeHost)
+    cudaFreeHost (mem);
+  else
+    {
+      cudaGetLastError ();
+      lm_allocator_host ()->free (lm_allocator_host (), mem);
+    }
+}
+
+static gpointer
+device_alloc (const LmAllocator *self, gsize size, GError **error)
+{
+  void *mem = NULL;
+  cudaError_t err = cudaMalloc (&mem, size ? size : 1);
+  if (err == cudaSuccess)
+    return mem;
+  cudaGetLastError ();
+  size_t free_bytes = 0, total = 0;
+  cudaMemGetInfo (&free_bytes, &total);
+  g_autofree char *want = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *have = g_format_size_full (free_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY,
+               _("GPU memory exhausted: %s needed, %s free (%s)"), want, have, cudaGetErrorString (err));
+  return NULL;
+}
+
+static void
+device_free (const LmAllocator *self, gpointer mem)
+{
+  cudaFree (mem);
+}
+
+static LmBackendCuda *
+self_of (LmBackend *b)
+{
+  return (LmBackendCuda *) b;
+}
+
+static void
+cuda_destroy (LmBackend *b)
+{
+  LmBackendCuda *self = self_of (b);
+  cudaStreamSynchronize (self->stream);
+  for (int i = 0; i < N_EVENTS; i++)
+    if (self->events[i])
+      cudaEventDestroy (self->events[i]);
+  cudaFree (self->ws.bins);
+  cudaFree (self->ws.luts);
+  cudaFree (self->ws.blur_tmp);
+  cudaFreeHost (self->host_bins);
+  cudaStreamDestroy (self->stream);
+  g_free (self);
+}
+
+static const LmAllocator *
+cuda_host_allocator (LmBackend *b)
+{
+  return &self_of (b)->pinned;
+}
+
+static const LmAllocator *
+cuda_work_allocator (LmBackend *b)
+{
+  return &self_of (b)->device_memory;
+}
+
+static LmImage *
+copy_image (LmBackendCuda *self, LmImage *from, const LmAllocator *to, enum cudaMemcpyKind kind,
+            GError **error)
+{
+  LmImage *image = lm_image_new (from->format, from->width, from->height, to, error);
+  if (image == NULL)
+    return NULL;
+  image->opaque = from->opaque;
+  if (!CHECK (cudaMemcpyAsync (image->data, from->data, lm_image_size_bytes (from), kind,
+                               self->stream), error))
+    {
+      lm_image_unref (image);
+      return NULL;
+    }
+  return image;
+}
+
+static LmImage *
+cuda_upload (LmBackend *b, LmImage *host, GError **error)
+{
+  return copy_image (self_of (b), host, &self_of (b)->device_memory, cudaMemcpyHostToDevice, error);
+}
+
+static LmImage *
+cuda_download (LmBackend *b, LmImage *work, GError **error)
+{
+  return copy_image (self_of (b), work, &self_of (b)->pinned, cudaMemcpyDeviceToHost, error);
+}
+
+static LmKImage
+kimage (const LmImage *image)
+{
+  LmKImage k = { image->data, image->width, image->height, image->stride, (int) image->format };
+  return k;
+}
+
+/* Blur's intermediate is allocated for the largest image seen and kept. */
+static gboolean
+ensure_blur_workspace (LmBackendCuda *self, const LmImage *image, GError **error)
+{
+  size_t stride;
+  size_t need = lm_k_blur_workspace_size (image->width, image->height, &stride);
+  self->ws.blur_tmp_stride = stride;
+  if (need <= self->blur_tmp_size)
+    return TRUE;
+  if (self->ws.blur_tmp)
+    {
+      if (!CHECK (cudaStreamSynchronize (self->stream), error))
+        return FALSE;
+      cudaFree (self->ws.blur_tmp);
+      self->ws.blur_tmp = NULL;
+      self->blur_tmp_size = 0;
+    }
+  self->ws.blur_tmp = device_alloc (NULL, need, error);
+  if (self->ws.blur_tmp == NULL)
+    return FALSE;
+  self->blur_tmp_size = need;
+  return TRUE;
+}
+
+static gboolean
+cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage *src,
+             LmImage *dst, GError **error)
+{
+  LmBackendCuda *self = self_of (b);
+  LmKImage in = kimage (src), out = kimage (dst);
+  cudaError_t err;
+  switch (op->id)
+    {
+    case LM_OP_GRAY:
+      err = lm_k_gray (params, &in, &out, self->stream);
+      break;
+    case LM_OP_EQUALIZE:
+      err = lm_k_equalize (params, &in, &out, &self->ws, self->stream);
+      break;
+    case LM_OP_BLUR:
+      if (!ensure_blur_workspace (self, src, error))
+        return FALSE;
+      err = lm_k_blur (params, &in, &out, &self->ws, self->stream);
+      break;
+    default:
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s has no CUDA implementation"), op->name);
+      return FALSE;
+    }
+  g_autofree char *what = g_strdup_printf ("%s kernel", op->name);
+  return check (err, what, error);
+}
+
+static gboolean
+cuda_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram *hist,
+                GError **error)
+{
+  LmBackendCuda *self = self_of (b);
+  LmKImage in = kimage (image);
+  if (!CHECK (lm_k_histogram (&in, want, self->ws.bins, self->stream), error)
+      || !CHECK (cudaMemcpyAsync (self->host_bins, self->ws.bins, sizeof hist->bins,
+                                  cudaMemcpyDeviceToHost, self->stream), error)
+      || !CHECK (cudaStreamSynchronize (self->stream), error))
+    return FALSE;
+  memcpy (hist->bins, self->host_bins, sizeof hist->bins);
+  if (!(want & LM_HIST_WANT_RGB) && image->format != LM_FORMAT_GRAY8)
+    memset (hist->bins, 0, 3 * sizeof hist->bins[0]);
+  if (!(want & LM_HIST_WANT_LUMA) && image->format != LM_FORMAT_GRAY8)
+    memset (hist->bins[LM_HIST_LUMA], 0, sizeof hist->bins[0]);
+  hist->total = (guint64) image->width * image->height;
+  return TRUE;
+}
+
+static gboolean
+cuda_synchronize (LmBackend *b, GError **error)
+{
+  return CHECK (cudaStreamSynchronize (self_of (b)->stream), error);
+}
+
+static void
+cuda_mark (LmBackend *b, LmMark *mark)
+{
+  LmBackendCuda *self = self_of (b);
+  mark->host_us = g_get_monotonic_time ();
+  mark->event = (int) (self->next_event++ % N_EVENTS);
+  if (cudaEventRecord (self->events[mark->event], self->stream) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      mark->event = -1;
+    }
+}
+
+static double
+cuda_elapsed_ms (LmBackend *b, const LmMark *a, const LmMark *m)
+{
+  LmBackendCuda *self = self_of (b);
+  float ms = 0.0f;
+  if (a->event >= 0 && m->event >= 0
+      && cudaEventElapsedTime (&ms, self->events[a->event], self->events[m->event]) == cudaSuccess)
+    return ms;
+  cudaGetLastError ();
+  return (m->host_us - a->host_us) / 1000.0;
+}
+
+static const LmBackendClass cuda_class = {
+  .name = "cuda",
+  .destroy = cuda_destroy,
+  .host_allocator = cuda_host_allocator,
+  .work_allocator = cuda_work_allocator,
+  .upload = cuda_upload,
+  .download = cuda_download,
+  .run_op = cuda_run_op,
+  .histogram = cuda_histogram,
+  .synchronize = cuda_synchronize,
+  .mark = cuda_mark,
+  .elapsed_ms = cuda_elapsed_ms,
+};
+
+/* LUMEN_CUDA_DEVICE picks a device by index; the default is the first. */
+static int
+chosen_device (void)
+{
+  const char *env = g_getenv ("LUMEN_CUDA_DEVICE");
+  return env ? atoi (env) : 0;
+}
+
+LmBackend *
+lm_backend_cuda_new (GError **error)
+{
+  g_autofree char *reason = lm_backend_cuda_unavailable_reason ();
+  if (reason != NULL)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("CUDA backend unavailable: %s"), reason);
+      return NULL;
+    }
+
+  LmBackendCuda *self = g_new0 (LmBackendCuda, 1);
+  self->parent.klass = &cuda_class;
+  self->device = chosen_device ();
+  self->pinned = (LmAllocator) { "cuda-pinned", LM_MEMORY_HOST, pinned_alloc, pinned_free, self };
+  self->device_memory = (LmAllocator) { "cuda-device", LM_MEMORY_DEVICE, device_alloc, device_free, self };
+
+  struct cudaDeviceProp prop;
+  GError *e = NULL;
+  gboolean ok = CHECK (cudaSetDevice (self->device), &e)
+                && CHECK (cudaGetDeviceProperties (&prop, self->device), &e)
+                && CHECK (lm_k_probe (), &e)
+                && CHECK (cudaStreamCreateWithFlags (&self->stream, cudaStreamNonBlocking), &e)
+                && CHECK (cudaMalloc ((void **) &self->ws.bins, 4 * LM_HIST_BINS * sizeof (uint32_t)), &e)
+                && CHECK (cudaMalloc ((void **) &self->ws.luts, 4 * LM_HIST_BINS), &e)
+                && CHECK (cudaHostAlloc ((void **) &self->host_bins, 4 * LM_HIST_BINS * sizeof (uint32_t),
+                                         cudaHostAllocDefault), &e);
+  for (int i = 0; ok && i < N_EVENTS; i++)
+    ok = CHECK (cudaEventCreate (&self->events[i]), &e);
+  if (!ok)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("CUDA backend unavailable: %s"), e->message);
+      g_error_free (e);
+      cuda_destroy (&self->parent);
+      return NULL;
+    }
+
+  size_t free_bytes = 0, total = 0;
+  cudaMemGetInfo (&free_bytes, &total);
+  g_autofree char *mem = g_format_size_full (total, G_FORMAT_SIZE_IEC_UNITS);
+  self->parent.description = g_strdup_printf ("CUDA, %s (sm_%d%d, %s)", prop.name, prop.major,
+                                              prop.minor, mem);
+  return &self->parent;
+}

@@ -1,0 +1,91 @@
+/* Choosing a backend, and the checks every backend's callers rely on. */
+#include "backend.h"
+
+#include <glib/gi18n.h>
+
+#include "config.h"
+#include "error.h"
+
+gboolean
+lm_backend_kind_parse (const char *text, LmBackendKind *kind)
+{
+  if (g_str_equal (text, "auto"))
+    *kind = LM_BACKEND_AUTO;
+  else if (g_str_equal (text, "cpu"))
+    *kind = LM_BACKEND_CPU;
+  else if (g_str_equal (text, "cuda") || g_str_equal (text, "gpu"))
+    *kind = LM_BACKEND_CUDA;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+LmBackend *
+lm_backend_new (LmBackendKind kind, GError **error)
+{
+  if (kind == LM_BACKEND_CPU)
+    return lm_backend_cpu_new ();
+
+  GError *cuda_error = NULL;
+  LmBackend *cuda = lm_backend_cuda_new (&cuda_error);
+  if (cuda != NULL)
+    return cuda;
+  if (kind == LM_BACKEND_CUDA)
+    {
+      g_propagate_error (error, cuda_error);
+      return NULL;
+    }
+  g_debug ("CUDA backend unavailable, using the CPU: %s", cuda_error->message);
+  g_error_free (cuda_error);
+  return lm_backend_cpu_new ();
+}
+
+void
+lm_backend_free (LmBackend *backend)
+{
+  if (backend == NULL)
+    return;
+  g_free (backend->description);
+  backend->klass->destroy (backend);
+}
+
+const char *
+lm_backend_name (LmBackend *backend)
+{
+  return backend->klass->name;
+}
+
+gboolean
+lm_backend_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage *src,
+                   LmImage *dst, GError **error)
+{
+  g_return_val_if_fail (src->width == dst->width && src->height == dst->height, FALSE);
+  g_return_val_if_fail (dst->format == op->output_format (params, src->format, src->opaque), FALSE);
+  if (!b->klass->run_op (b, op, params, src, dst, error))
+    return FALSE;
+  dst->opaque = src->opaque;
+  return TRUE;
+}
+
+gboolean
+lm_backend_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram *hist,
+                      GError **error)
+{
+  return b->klass->histogram (b, image, want, hist, error);
+}
+
+#if !LUMEN_HAVE_CUDA
+char *
+lm_backend_cuda_unavailable_reason (void)
+{
+  return g_strdup (_("this build of Lumen has no CUDA support (built without nvcc)"));
+}
+
+LmBackend *
+lm_backend_cuda_new (GError **error)
+{
+  g_autofree char *reason = lm_backend_cuda_unavailable_reason ();
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("CUDA backend unavailable: %s"), reason);
+  return NULL;
+}
+#endif

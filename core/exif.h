@@ -1,0 +1,20 @@
+/* EXIF through libexif: exposure times for HDR stacks, orientation on load, and a cleaned
+ * copy of the source's EXIF for export. Blocks are APP1 payloads ("Exif\0\0" + TIFF). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The EXIF Orientation (1..8) of BLOCK; 1 when absent or unreadable. */
+int lm_exif_orientation (GBytes *block);
+
+/* ExposureTime in seconds from the EXIF of the file at PATH. */
+gboolean lm_exif_exposure_time (const char *path, double *seconds, GError **error);
+
+/* BLOCK rewritten for an exported image of WIDTH×HEIGHT: orientation 1 (pixels are stored
+ * upright), dimensions updated, the embedded thumbnail dropped (it shows the unedited
+ * photo). NULL when BLOCK is NULL or unreadable. */
+GBytes *lm_exif_for_export (GBytes *block, guint width, guint height);
+
+G_END_DECLS

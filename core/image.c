@@ -1,0 +1,183 @@
+#include "image.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "error.h"
+
+static gpointer
+host_alloc (const LmAllocator *self, gsize size, GError **error)
+{
+  void *mem = NULL;
+  int err = posix_memalign (&mem, 4096, size ? size : 1);
+  if (err != 0)
+    {
+      g_autofree char *human = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY,
+                   _("not enough memory for %s of pixels"), human);
+      return NULL;
+    }
+  return mem;
+}
+
+static void
+host_free (const LmAllocator *self, gpointer mem)
+{
+  free (mem);
+}
+
+const LmAllocator *
+lm_allocator_host (void)
+{
+  static const LmAllocator host = {
+    .name = "host",
+    .memory = LM_MEMORY_HOST,
+    .alloc = host_alloc,
+    .free = host_free,
+  };
+  return &host;
+}
+
+guint
+lm_format_channels (LmFormat format)
+{
+  return format == LM_FORMAT_GRAY8 ? 1 : 4;
+}
+
+gsize
+lm_format_bytes_per_pixel (LmFormat format)
+{
+  switch (format)
+    {
+    case LM_FORMAT_GRAY8:
+      return 1;
+    case LM_FORMAT_RGBA8:
+      return 4;
+    case LM_FORMAT_RGBA_F32:
+      return 16;
+    }
+  g_return_val_if_reached (0);
+}
+
+const char *
+lm_format_name (LmFormat format)
+{
+  switch (format)
+    {
+    case LM_FORMAT_GRAY8:
+      return "gray8";
+    case LM_FORMAT_RGBA8:
+      return "rgba8";
+    case LM_FORMAT_RGBA_F32:
+      return "rgba-f32";
+    }
+  return "unknown";
+}
+
+gboolean
+lm_image_layout (LmFormat format, guint width, guint height, gsize *stride_out,
+                 gsize *size_out, GError **error)
+{
+  if (width == 0 || height == 0)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("an image of %u×%u pixels has no pixels"), width, height);
+      return FALSE;
+    }
+  if (width > LM_IMAGE_MAX_SIDE || height > LM_IMAGE_MAX_SIDE
+      || (guint64) width * height > LM_IMAGE_MAX_PIXELS)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_TOO_LARGE,
+                   _("%u×%u pixels is larger than Lumen accepts (at most %u pixels a side and "
+                     "%" G_GUINT64_FORMAT " megapixels)"),
+                   width, height, LM_IMAGE_MAX_SIDE, LM_IMAGE_MAX_PIXELS / 1000000);
+      return FALSE;
+    }
+
+  gsize row, stride, size;
+  if (!g_size_checked_mul (&row, width, lm_format_bytes_per_pixel (format))
+      || !g_size_checked_add (&stride, row, LM_ROW_ALIGN - 1)
+      || !g_size_checked_mul (&size, stride & ~(gsize) (LM_ROW_ALIGN - 1), height))
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_TOO_LARGE,
+                   _("%u×%u pixels overflows the size arithmetic"), width, height);
+      return FALSE;
+    }
+  if (stride_out)
+    *stride_out = stride & ~(gsize) (LM_ROW_ALIGN - 1);
+  if (size_out)
+    *size_out = size;
+  return TRUE;
+}
+
+LmImage *
+lm_image_new (LmFormat format, guint width, guint height, const LmAllocator *allocator,
+              GError **error)
+{
+  g_return_val_if_fail (allocator != NULL, NULL);
+
+  gsize stride, size;
+  if (!lm_image_layout (format, width, height, &stride, &size, error))
+    return NULL;
+
+  guint8 *data = allocator->alloc (allocator, size, error);
+  if (data == NULL)
+    return NULL;
+
+  LmImage *image = g_new0 (LmImage, 1);
+  image->width = width;
+  image->height = height;
+  image->stride = stride;
+  image->format = format;
+  image->opaque = TRUE;
+  image->data = data;
+  image->allocator = allocator;
+  image->ref_count = 1;
+  return image;
+}
+
+LmImage *
+lm_image_ref (LmImage *image)
+{
+  g_return_val_if_fail (image != NULL, NULL);
+  g_atomic_int_inc (&image->ref_count);
+  return image;
+}
+
+void
+lm_image_unref (LmImage *image)
+{
+  if (image == NULL || !g_atomic_int_dec_and_test (&image->ref_count))
+    return;
+  image->allocator->free (image->allocator, image->data);
+  g_clear_pointer (&image->icc_profile, g_bytes_unref);
+  g_clear_pointer (&image->exif, g_bytes_unref);
+  g_free (image);
+}
+
+gsize
+lm_image_size_bytes (const LmImage *image)
+{
+  return image->stride * image->height;
+}
+
+gboolean
+lm_image_same_shape (const LmImage *a, const LmImage *b)
+{
+  return a->width == b->width && a->height == b->height && a->format == b->format;
+}
+
+void
+lm_image_copy_metadata (LmImage *dst, const LmImage *src)
+{
+  if (dst == src)
+    return;
+  g_clear_pointer (&dst->icc_profile, g_bytes_unref);
+  g_clear_pointer (&dst->exif, g_bytes_unref);
+  if (src->icc_profile)
+    dst->icc_profile = g_bytes_ref (src->icc_profile);
+  if (src->exif)
+    dst->exif = g_bytes_ref (src->exif);
+}

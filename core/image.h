@@ -1,0 +1,85 @@
+/* LmImage: a 2-D pixel buffer in host or device memory, with checked size arithmetic.
+ *
+ * Storage is not compute: sources stay as decoded (8-bit RGBA), operations read 8-bit and
+ * compute in float registers, and store only what the next step needs (8-bit gray after a
+ * full grayscale, 32-bit float RGBA for HDR radiance). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LM_FORMAT_GRAY8,    /* 1 byte per pixel */
+  LM_FORMAT_RGBA8,    /* 4 bytes per pixel: R, G, B, A in memory order */
+  LM_FORMAT_RGBA_F32, /* 16 bytes per pixel: linear float (HDR radiance), alpha 1 */
+} LmFormat;
+
+typedef enum {
+  LM_MEMORY_HOST,
+  LM_MEMORY_DEVICE,
+} LmMemory;
+
+/* Rows start on this boundary so that every row allows 16-byte vector loads on both
+ * the CPU and the GPU, and threads writing neighbouring rows never share a cache line. */
+#define LM_ROW_ALIGN 64
+
+/* What we accept: large panoramas pass; a forged header asking for terabytes does not. */
+#define LM_IMAGE_MAX_SIDE   65535u
+#define LM_IMAGE_MAX_PIXELS (G_GUINT64_CONSTANT (1) << 30)
+
+typedef struct _LmAllocator LmAllocator;
+struct _LmAllocator {
+  const char *name;
+  LmMemory memory;
+  gpointer (*alloc) (const LmAllocator *self, gsize size, GError **error);
+  void (*free) (const LmAllocator *self, gpointer mem);
+  gpointer user_data;
+};
+
+typedef struct {
+  guint width;
+  guint height;
+  gsize stride;    /* bytes from one row to the next */
+  LmFormat format;
+  gboolean opaque; /* no pixel is transparent, so alpha can be dropped */
+  guint8 *data;
+  const LmAllocator *allocator;
+
+  /* Metadata carried from the source to the export; NULL when absent. */
+  GBytes *icc_profile; /* ICC profile, raw bytes */
+  GBytes *exif;        /* EXIF block as found in a JPEG APP1 segment, after "Exif\0\0" */
+
+  /*< private >*/
+  gint ref_count;
+} LmImage;
+
+/* Plain page-aligned host memory. */
+const LmAllocator *lm_allocator_host (void);
+
+guint lm_format_channels (LmFormat format);
+gsize lm_format_bytes_per_pixel (LmFormat format);
+const char *lm_format_name (LmFormat format);
+
+/* Stride and total size for an image of this shape, or an error when it is out of
+ * bounds or the arithmetic would overflow. */
+gboolean lm_image_layout (LmFormat format, guint width, guint height, gsize *stride,
+                          gsize *size, GError **error);
+
+LmImage *lm_image_new (LmFormat format, guint width, guint height,
+                       const LmAllocator *allocator, GError **error);
+LmImage *lm_image_ref (LmImage *image);
+void lm_image_unref (LmImage *image);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmImage, lm_image_unref)
+
+gsize lm_image_size_bytes (const LmImage *image);
+gboolean lm_image_same_shape (const LmImage *a, const LmImage *b);
+void lm_image_copy_metadata (LmImage *dst, const LmImage *src);
+
+static inline guint8 *
+lm_image_row (const LmImage *image, guint y)
+{
+  return image->data + (gsize) y * image->stride;
+}
+
+G_END_DECLS

@@ -1,0 +1,248 @@
+/* JPEG through libjpeg(-turbo) directly rather than gdk-pixbuf: it decodes straight into our
+ * RGBA buffer, and it tells a truncated file (a "premature end" warning that gdk-pixbuf
+ * swallows, painting the missing part gray) from a complete one. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+#include <glib/gi18n.h>
+
+#include "exif.h"
+#include "io-private.h"
+#include "orientation.h"
+
+#define EXIF_HEADER "Exif\0\0"
+#define EXIF_HEADER_LEN 6
+#define JPEG_MARKER_MAX 65533
+
+typedef struct {
+  struct jpeg_error_mgr pub;
+  jmp_buf jump;
+  char message[JMSG_LENGTH_MAX];
+  LmErrorCode code;
+  int write_errno;
+} LmJpegError;
+
+static void
+on_fatal (j_common_ptr cinfo)
+{
+  LmJpegError *err = (LmJpegError *) cinfo->err;
+  if (err->pub.msg_code == JERR_FILE_WRITE)
+    err->write_errno = errno ? errno : EIO;
+  cinfo->err->format_message (cinfo, err->message);
+  longjmp (err->jump, 1);
+}
+
+/* Warnings that mean pixels are missing end the decode; the others (e.g. stray bytes
+ * before a marker, common in camera files) are harmless, as libjpeg treats them. */
+static void
+on_message (j_common_ptr cinfo, int level)
+{
+  LmJpegError *err = (LmJpegError *) cinfo->err;
+  if (level >= 0)
+    return;
+  if (err->pub.msg_code == JWRN_JPEG_EOF || err->pub.msg_code == JWRN_HIT_MARKER)
+    {
+      g_strlcpy (err->message, _("the file is truncated or damaged: pixel data ends early"),
+                 sizeof err->message);
+      longjmp (err->jump, 1);
+    }
+  err->pub.num_warnings++;
+}
+
+static void
+init_error (LmJpegError *err)
+{
+  memset (err, 0, sizeof *err);
+  jpeg_std_error (&err->pub);
+  err->pub.error_exit = on_fatal;
+  err->pub.emit_message = on_message;
+  err->code = LM_ERROR_FORMAT;
+}
+
+/* State the error path must see after longjmp lives here, in memory, not in registers. */
+typedef struct {
+  struct jpeg_decompress_struct cinfo;
+  LmJpegError err;
+  LmImage *image;
+  GBytes *exif;
+  JOCTET *icc;
+  unsigned int icc_len;
+} JpegLoad;
+
+static void
+collect_exif (JpegLoad *s)
+{
+  for (jpeg_saved_marker_ptr m = s->cinfo.marker_list; m != NULL; m = m->next)
+    if (m->marker == JPEG_APP0 + 1 && m->data_length > EXIF_HEADER_LEN
+        && memcmp (m->data, EXIF_HEADER, EXIF_HEADER_LEN) == 0)
+      {
+        s->exif = g_bytes_new (m->data, m->data_length);
+        return;
+      }
+}
+
+static void
+jpeg_load_free (JpegLoad *s)
+{
+  jpeg_destroy_decompress (&s->cinfo);
+  g_clear_pointer (&s->image, lm_image_unref);
+  g_clear_pointer (&s->exif, g_bytes_unref);
+  free (s->icc);
+  g_free (s);
+}
+
+LmImage *
+lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
+              GError **error)
+{
+  JpegLoad *s = g_new0 (JpegLoad, 1);
+  init_error (&s->err);
+  s->cinfo.err = &s->err.pub;
+  jpeg_create_decompress (&s->cinfo);
+
+  if (setjmp (s->err.jump))
+    {
+      lm_set_file_error (error, s->err.code, path, "%s", s->err.message);
+      jpeg_load_free (s);
+      return NULL;
+    }
+
+  jpeg_mem_src (&s->cinfo, data, len);
+  jpeg_save_markers (&s->cinfo, JPEG_APP0 + 1, 0xFFFF);
+  jpeg_save_markers (&s->cinfo, JPEG_APP0 + 2, 0xFFFF);
+  jpeg_read_header (&s->cinfo, TRUE);
+
+  if (s->cinfo.jpeg_color_space == JCS_CMYK || s->cinfo.jpeg_color_space == JCS_YCCK)
+    {
+      /* libjpeg-turbo cannot convert CMYK to RGB; gdk-pixbuf can. */
+      jpeg_load_free (s);
+      return lm_pixbuf_load (path, FALSE, allocator, error);
+    }
+
+  GError *layout_error = NULL;
+  if (!lm_image_layout (LM_FORMAT_RGBA8, s->cinfo.image_width, s->cinfo.image_height, NULL, NULL,
+                        &layout_error))
+    {
+      lm_set_file_error (error, layout_error->code, path, "%s", layout_error->message);
+      g_error_free (layout_error);
+      jpeg_load_free (s);
+      return NULL;
+    }
+
+  gboolean gray = s->cinfo.jpeg_color_space == JCS_GRAYSCALE;
+  s->cinfo.out_color_space = gray ? JCS_GRAYSCALE : JCS_EXT_RGBA;
+  s->cinfo.dct_method = JDCT_ISLOW; /* the default of libjpeg and of OpenCV's imread */
+  jpeg_start_decompress (&s->cinfo);
+
+  GError *alloc_error = NULL;
+  s->image = lm_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8, s->cinfo.output_width,
+                           s->cinfo.output_height, allocator, &alloc_error);
+  if (s->image == NULL)
+    {
+      lm_set_file_error (error, alloc_error->code, path, "%s", alloc_error->message);
+      g_error_free (alloc_error);
+      jpeg_load_free (s);
+      return NULL;
+    }
+
+  while (s->cinfo.output_scanline < s->cinfo.output_height)
+    {
+      JSAMPROW rows[16];
+      JDIMENSION n = MIN (G_N_ELEMENTS (rows), s->cinfo.output_height - s->cinfo.output_scanline);
+      for (JDIMENSION i = 0; i < n; i++)
+        rows[i] = lm_image_row (s->image, s->cinfo.output_scanline + i);
+      jpeg_read_scanlines (&s->cinfo, rows, n);
+    }
+
+  if (jpeg_read_icc_profile (&s->cinfo, &s->icc, &s->icc_len) && s->icc_len > 0)
+    s->image->icc_profile = g_bytes_new (s->icc, s->icc_len);
+  collect_exif (s);
+  jpeg_finish_decompress (&s->cinfo);
+
+  LmImage *image = g_steal_pointer (&s->image);
+  image->exif = g_steal_pointer (&s->exif);
+  jpeg_load_free (s);
+
+  int orientation = lm_exif_orientation (image->exif);
+  if (orientation == 1)
+    return image;
+  GError *orient_error = NULL;
+  LmImage *upright = lm_image_orient (image, orientation, &orient_error);
+  lm_image_unref (image);
+  if (upright == NULL)
+    {
+      lm_set_file_error (error, orient_error->code, path, "%s", orient_error->message);
+      g_error_free (orient_error);
+    }
+  return upright;
+}
+
+typedef struct {
+  struct jpeg_compress_struct cinfo;
+  LmJpegError err;
+  GBytes *exif;
+} JpegSave;
+
+gboolean
+lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options,
+              GError **error)
+{
+  const char *path = lm_atomic_file_path (file);
+  JpegSave *s = g_new0 (JpegSave, 1);
+  init_error (&s->err);
+  s->cinfo.err = &s->err.pub;
+  jpeg_create_compress (&s->cinfo);
+
+  if (setjmp (s->err.jump))
+    {
+      if (s->err.write_errno)
+        lm_set_write_error (error, path, s->err.write_errno);
+      else
+        lm_set_file_error (error, LM_ERROR_IO, path, _("cannot encode JPEG: %s"), s->err.message);
+      jpeg_destroy_compress (&s->cinfo);
+      g_clear_pointer (&s->exif, g_bytes_unref);
+      g_free (s);
+      return FALSE;
+    }
+
+  gboolean gray = image->format == LM_FORMAT_GRAY8;
+  jpeg_stdio_dest (&s->cinfo, lm_atomic_file_stream (file));
+  s->cinfo.image_width = image->width;
+  s->cinfo.image_height = image->height;
+  s->cinfo.input_components = gray ? 1 : 4;
+  s->cinfo.in_color_space = gray ? JCS_GRAYSCALE : JCS_EXT_RGBA; /* alpha is dropped */
+  jpeg_set_defaults (&s->cinfo);
+  jpeg_set_quality (&s->cinfo, CLAMP (options->quality, 1, 100), TRUE);
+  s->cinfo.optimize_coding = TRUE;
+  s->cinfo.dct_method = JDCT_ISLOW;
+  if (!gray && options->quality >= 90)
+    {
+      /* At high quality, halving the chroma resolution costs more than it saves. */
+      s->cinfo.comp_info[0].h_samp_factor = 1;
+      s->cinfo.comp_info[0].v_samp_factor = 1;
+    }
+  jpeg_start_compress (&s->cinfo, TRUE);
+
+  s->exif = lm_exif_for_export (image->exif, image->width, image->height);
+  if (s->exif && g_bytes_get_size (s->exif) <= JPEG_MARKER_MAX)
+    jpeg_write_marker (&s->cinfo, JPEG_APP0 + 1, g_bytes_get_data (s->exif, NULL),
+                       (unsigned int) g_bytes_get_size (s->exif));
+  if (image->icc_profile)
+    jpeg_write_icc_profile (&s->cinfo, g_bytes_get_data (image->icc_profile, NULL),
+                            (unsigned int) g_bytes_get_size (image->icc_profile));
+
+  while (s->cinfo.next_scanline < s->cinfo.image_height)
+    {
+      JSAMPROW row = lm_image_row (image, s->cinfo.next_scanline);
+      jpeg_write_scanlines (&s->cinfo, &row, 1);
+    }
+  jpeg_finish_compress (&s->cinfo);
+  jpeg_destroy_compress (&s->cinfo);
+  g_clear_pointer (&s->exif, g_bytes_unref);
+  g_free (s);
+  return TRUE;
+}

@@ -1,0 +1,33 @@
+/* The codecs behind io.c; each reads or writes one family of formats. */
+#pragma once
+
+#include <glib.h>
+
+#include "atomic-file.h"
+#include "error.h"
+#include "image.h"
+#include "io.h"
+
+G_BEGIN_DECLS
+
+LmImage *lm_jpeg_load (const char *path, const guint8 *data, gsize len,
+                       const LmAllocator *allocator, GError **error);
+gboolean lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options,
+                       GError **error);
+
+/* GRAY: the file says it holds one gray channel (then stored as LM_FORMAT_GRAY8). */
+LmImage *lm_pixbuf_load (const char *path, gboolean gray, const LmAllocator *allocator,
+                         GError **error);
+gboolean lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error);
+
+gboolean lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error);
+
+LmImage *lm_radiance_load (const char *path, const guint8 *data, gsize len,
+                           const LmAllocator *allocator, GError **error);
+gboolean lm_radiance_save (const LmImage *image, LmAtomicFile *file, GError **error);
+
+/* "path: message" as one line, the form every IO error takes. */
+void lm_set_file_error (GError **error, LmErrorCode code, const char *path,
+                        const char *format, ...) G_GNUC_PRINTF (4, 5);
+
+G_END_DECLS

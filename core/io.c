@@ -1,0 +1,242 @@
+#include "io.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "error.h"
+#include "io-private.h"
+
+void
+lm_set_file_error (GError **error, LmErrorCode code, const char *path, const char *format, ...)
+{
+  if (error == NULL)
+    return;
+  va_list args;
+  va_start (args, format);
+  g_autofree char *cause = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_autofree char *display = g_filename_display_name (path);
+  g_set_error (error, LUMEN_ERROR, code, "%s: %s", display, cause);
+}
+
+LmFileType
+lm_file_type_sniff (const guint8 *h, gsize n)
+{
+  if (n >= 3 && h[0] == 0xFF && h[1] == 0xD8 && h[2] == 0xFF)
+    return LM_FILE_JPEG;
+  if (n >= 8 && memcmp (h, "\x89PNG\r\n\x1a\n", 8) == 0)
+    return LM_FILE_PNG;
+  if (n >= 4 && (memcmp (h, "II*\0", 4) == 0 || memcmp (h, "MM\0*", 4) == 0))
+    return LM_FILE_TIFF;
+  if (n >= 12 && memcmp (h, "RIFF", 4) == 0 && memcmp (h + 8, "WEBP", 4) == 0)
+    return LM_FILE_WEBP;
+  if (n >= 2 && h[0] == 'B' && h[1] == 'M')
+    return LM_FILE_BMP;
+  if (n >= 6 && (memcmp (h, "GIF87a", 6) == 0 || memcmp (h, "GIF89a", 6) == 0))
+    return LM_FILE_GIF;
+  if ((n >= 10 && memcmp (h, "#?RADIANCE", 10) == 0) || (n >= 6 && memcmp (h, "#?RGBE", 6) == 0))
+    return LM_FILE_RADIANCE;
+  return LM_FILE_UNKNOWN;
+}
+
+const char *
+lm_file_type_name (LmFileType type)
+{
+  switch (type)
+    {
+    case LM_FILE_JPEG:
+      return "JPEG";
+    case LM_FILE_PNG:
+      return "PNG";
+    case LM_FILE_TIFF:
+      return "TIFF";
+    case LM_FILE_WEBP:
+      return "WebP";
+    case LM_FILE_BMP:
+      return "BMP";
+    case LM_FILE_GIF:
+      return "GIF";
+    case LM_FILE_RADIANCE:
+      return "Radiance HDR";
+    case LM_FILE_UNKNOWN:
+      break;
+    }
+  return "unknown";
+}
+
+LmFileType
+lm_file_type_for_output (const char *path)
+{
+  const char *dot = strrchr (path, '.');
+  const char *slash = strrchr (path, '/');
+  if (dot == NULL || (slash && dot < slash))
+    return LM_FILE_UNKNOWN;
+  static const struct {
+    const char *ext;
+    LmFileType type;
+  } table[] = {
+    { ".png", LM_FILE_PNG },   { ".jpg", LM_FILE_JPEG }, { ".jpeg", LM_FILE_JPEG },
+    { ".tif", LM_FILE_TIFF },  { ".tiff", LM_FILE_TIFF }, { ".hdr", LM_FILE_RADIANCE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    if (g_ascii_strcasecmp (dot, table[i].ext) == 0)
+      return table[i].type;
+  return LM_FILE_UNKNOWN;
+}
+
+static gboolean
+looks_like_text (const guint8 *h, gsize n)
+{
+  if (n == 0)
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    if (h[i] < 0x09 || (h[i] > 0x0d && h[i] < 0x20 && h[i] != 0x1b))
+      return FALSE;
+  return TRUE;
+}
+
+LmImage *
+lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
+{
+  GStatBuf st;
+  if (g_stat (path, &st) != 0)
+    {
+      int errsv = errno;
+      lm_set_file_error (error, LM_ERROR_IO, path, "%s",
+                         errsv == ENOENT ? _("no such file") : g_strerror (errsv));
+      return NULL;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      lm_set_file_error (error, LM_ERROR_IO, path, _("is a folder, not an image file"));
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      lm_set_file_error (error, LM_ERROR_IO, path, _("is not a regular file"));
+      return NULL;
+    }
+  if (st.st_size == 0)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the file is empty"));
+      return NULL;
+    }
+
+  GError *map_error = NULL;
+  g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, &map_error);
+  if (mapped == NULL)
+    {
+      lm_set_file_error (error, LM_ERROR_IO, path, "%s", map_error->message);
+      g_error_free (map_error);
+      return NULL;
+    }
+  const guint8 *data = (const guint8 *) g_mapped_file_get_contents (mapped);
+  gsize len = g_mapped_file_get_length (mapped);
+
+  LmFileType type = lm_file_type_sniff (data, MIN (len, 16));
+  switch (type)
+    {
+    case LM_FILE_JPEG:
+      return lm_jpeg_load (path, data, len, allocator, error);
+    case LM_FILE_RADIANCE:
+      return lm_radiance_load (path, data, len, allocator, error);
+    case LM_FILE_PNG:
+      /* IHDR's colour type: 0 is gray without alpha. */
+      return lm_pixbuf_load (path, len > 25 && data[25] == 0, allocator, error);
+    case LM_FILE_TIFF:
+    case LM_FILE_WEBP:
+    case LM_FILE_BMP:
+    case LM_FILE_GIF:
+      return lm_pixbuf_load (path, FALSE, allocator, error);
+    case LM_FILE_UNKNOWN:
+      break;
+    }
+
+  if (looks_like_text (data, MIN (len, 512)))
+    lm_set_file_error (error, LM_ERROR_FORMAT, path,
+                       _("is a text file, not an image (Lumen reads JPEG, PNG, TIFF, WebP, BMP "
+                         "and Radiance HDR)"));
+  else
+    lm_set_file_error (error, LM_ERROR_FORMAT, path,
+                       _("is not an image Lumen can read (JPEG, PNG, TIFF, WebP, BMP or "
+                         "Radiance HDR)"));
+  return NULL;
+}
+
+gboolean
+lm_io_check_output (const char *path, GError **error)
+{
+  if (lm_file_type_for_output (path) == LM_FILE_UNKNOWN)
+    {
+      lm_set_file_error (error, LM_ERROR_INVALID, path,
+                         _("unknown output format; use a name ending in .png, .jpg, .tif or .hdr"));
+      return FALSE;
+    }
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      lm_set_file_error (error, LM_ERROR_IO, path, _("cannot write: it is a folder"));
+      return FALSE;
+    }
+  /* The one reliable test of "can I create a file there" is to create one: permission bits
+   * say nothing for root, read-only mounts or full quotas. */
+  LmAtomicFile *probe = lm_atomic_file_open (path, error);
+  if (probe == NULL)
+    return FALSE;
+  lm_atomic_file_abort (probe);
+  return TRUE;
+}
+
+gboolean
+lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options,
+            GError **error)
+{
+  g_return_val_if_fail (image->allocator->memory == LM_MEMORY_HOST, FALSE);
+  static const LmSaveOptions defaults = LM_SAVE_OPTIONS_INIT;
+  if (options == NULL)
+    options = &defaults;
+
+  LmFileType type = lm_file_type_for_output (path);
+  if (type == LM_FILE_UNKNOWN)
+    return lm_io_check_output (path, error);
+  if ((type == LM_FILE_RADIANCE) != (image->format == LM_FORMAT_RGBA_F32))
+    {
+      lm_set_file_error (error, LM_ERROR_INVALID, path,
+                         type == LM_FILE_RADIANCE
+                           ? _("Radiance HDR holds linear radiance; this 8-bit result belongs in "
+                               "a .png, .jpg or .tif file")
+                           : _("this is linear HDR radiance; write it as .hdr, or tone map it "
+                               "to 8 bits first"));
+      return FALSE;
+    }
+
+  LmAtomicFile *file = lm_atomic_file_open (path, error);
+  if (file == NULL)
+    return FALSE;
+
+  GError *codec_error = NULL;
+  gboolean ok = FALSE;
+  switch (type)
+    {
+    case LM_FILE_JPEG:
+      ok = lm_jpeg_save (image, file, options, &codec_error);
+      break;
+    case LM_FILE_PNG:
+      ok = lm_png_save (image, file, &codec_error);
+      break;
+    case LM_FILE_TIFF:
+      ok = lm_tiff_save (image, file, &codec_error);
+      break;
+    case LM_FILE_RADIANCE:
+      ok = lm_radiance_save (image, file, &codec_error);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  if (!ok)
+    lm_atomic_file_take_error (file, codec_error);
+  return lm_atomic_file_commit (file, error);
+}

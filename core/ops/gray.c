@@ -1,0 +1,89 @@
+/* Grayscale, CPU reference. */
+#include <glib/gi18n.h>
+
+#include "gray-math.h"
+#include "ops.h"
+
+static const LmEnumValue gray_modes[] = {
+  { "luminosity", N_("Luminosity (BT.709)") },
+  { "bt601", N_("BT.601 (video, OpenCV)") },
+  { "average", N_("Average") },
+  { "mix", N_("Channel mix") },
+  { NULL, NULL },
+};
+
+static const LmParamSpec gray_params[] = {
+  { "mode", N_("Mode"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmGrayParams, mode), 0, 3,
+    LM_GRAY_LUMINOSITY, gray_modes },
+  { "amount", N_("Amount"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, amount), 0, 1, 1 },
+  { "red", N_("Red"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, red), -2, 2, 0.30 },
+  { "green", N_("Green"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, green), -2, 2, 0.59 },
+  { "blue", N_("Blue"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, blue), -2, 2, 0.11 },
+};
+
+static LmFormat
+gray_output_format (const void *params, LmFormat in, gboolean opaque)
+{
+  if (in == LM_FORMAT_GRAY8 || lm_gray_stores_one_channel (params, opaque))
+    return LM_FORMAT_GRAY8;
+  return LM_FORMAT_RGBA8;
+}
+
+/* One row of RGBA to one channel: the common case, kept free of branches per pixel so that
+ * it vectorizes. */
+static void
+row_rgba_to_gray (const guint8 *restrict in, guint8 *restrict out, guint width, LmGrayWeights w)
+{
+  for (guint x = 0; x < width; x++)
+    out[x] = lm_quantize_u8 (lm_gray_value (in[4 * x], in[4 * x + 1], in[4 * x + 2], w));
+}
+
+static void
+row_rgba_to_rgba (const guint8 *restrict in, guint8 *restrict out, guint width, LmGrayWeights w,
+                  float amount)
+{
+  for (guint x = 0; x < width; x++)
+    lm_gray_rgba (in + 4 * x, out + 4 * x, w, amount);
+}
+
+static void
+row_gray_to_gray (const guint8 *restrict in, guint8 *restrict out, guint width, LmGrayWeights w,
+                  float amount)
+{
+  for (guint x = 0; x < width; x++)
+    out[x] = lm_quantize_u8 (lm_blend (in[x], lm_gray_value (in[x], in[x], in[x], w), amount));
+}
+
+static gboolean
+gray_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
+{
+  const LmGrayParams *p = params;
+  LmGrayWeights w = lm_gray_weights (p);
+
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < src->height; y++)
+    {
+      const guint8 *in = lm_image_row (src, y);
+      guint8 *out = lm_image_row (dst, y);
+      if (src->format == LM_FORMAT_GRAY8)
+        row_gray_to_gray (in, out, src->width, w, p->amount);
+      else if (dst->format == LM_FORMAT_GRAY8)
+        row_rgba_to_gray (in, out, src->width, w);
+      else
+        row_rgba_to_rgba (in, out, src->width, w, p->amount);
+    }
+  return TRUE;
+}
+
+const LmOpInfo lm_gray_op = {
+  .id = LM_OP_GRAY,
+  .name = "gray",
+  .label = N_("Grayscale"),
+  .blurb = N_("Convert to gray: luminosity, bt601, average or mix"),
+  .params = gray_params,
+  .n_params = G_N_ELEMENTS (gray_params),
+  .params_size = sizeof (LmGrayParams),
+  .output_format = gray_output_format,
+  .run_cpu = gray_run_cpu,
+};
+G_STATIC_ASSERT (sizeof (LmGrayParams) <= LM_OP_PARAMS_MAX);

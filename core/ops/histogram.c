@@ -1,0 +1,73 @@
+/* Histograms, CPU reference: each thread counts its rows into its own bins, then the bins
+ * are summed; integer counts make the result independent of the thread count. */
+#include "histogram.h"
+
+#include <omp.h>
+#include <string.h>
+
+static void
+count_rgba_rows (const LmImage *image, guint y0, guint y1, LmHistWant want,
+                 guint32 (*bins)[LM_HIST_BINS])
+{
+  for (guint y = y0; y < y1; y++)
+    {
+      const guint8 *p = lm_image_row (image, y);
+      for (guint x = 0; x < image->width; x++, p += 4)
+        {
+          if (want & LM_HIST_WANT_RGB)
+            {
+              bins[LM_HIST_R][p[0]]++;
+              bins[LM_HIST_G][p[1]]++;
+              bins[LM_HIST_B][p[2]]++;
+            }
+          if (want & LM_HIST_WANT_LUMA)
+            bins[LM_HIST_LUMA][lm_luma_u8 (p[0], p[1], p[2])]++;
+        }
+    }
+}
+
+static void
+count_gray_rows (const LmImage *image, guint y0, guint y1, guint32 (*bins)[LM_HIST_BINS])
+{
+  for (guint y = y0; y < y1; y++)
+    {
+      const guint8 *p = lm_image_row (image, y);
+      for (guint x = 0; x < image->width; x++)
+        bins[LM_HIST_LUMA][p[x]]++;
+    }
+}
+
+void
+lm_histogram_cpu (const LmImage *image, LmHistWant want, LmHistogram *hist)
+{
+  g_return_if_fail (image->format != LM_FORMAT_RGBA_F32);
+  memset (hist, 0, sizeof *hist);
+  guint32 (*total)[LM_HIST_BINS] = hist->bins;
+
+#pragma omp parallel
+  {
+    guint32 local[LM_HIST_N_CHANNELS][LM_HIST_BINS] = { { 0 } };
+    guint n = omp_get_num_threads (), t = omp_get_thread_num ();
+    guint y0 = (guint) ((guint64) image->height * t / n);
+    guint y1 = (guint) ((guint64) image->height * (t + 1) / n);
+    if (image->format == LM_FORMAT_GRAY8)
+      count_gray_rows (image, y0, y1, local);
+    else
+      count_rgba_rows (image, y0, y1, want, local);
+#pragma omp critical
+    for (int c = 0; c < LM_HIST_N_CHANNELS; c++)
+      for (int i = 0; i < LM_HIST_BINS; i++)
+        total[c][i] += local[c][i];
+  }
+
+  if (image->format == LM_FORMAT_GRAY8)
+    for (int c = LM_HIST_R; c <= LM_HIST_B; c++)
+      memcpy (hist->bins[c], hist->bins[LM_HIST_LUMA], sizeof hist->bins[c]);
+  hist->total = (guint64) image->width * image->height;
+}
+
+gboolean
+lm_histogram_equal (const LmHistogram *a, const LmHistogram *b)
+{
+  return a->total == b->total && memcmp (a->bins, b->bins, sizeof a->bins) == 0;
+}

@@ -1,0 +1,36 @@
+/* 256-bin histograms of R, G, B and BT.601 luma of an 8-bit image. */
+#pragma once
+
+#include <glib.h>
+
+#include "../image.h"
+#include "equalize-math.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LM_HIST_R,
+  LM_HIST_G,
+  LM_HIST_B,
+  LM_HIST_LUMA,
+  LM_HIST_N_CHANNELS
+} LmHistChannel;
+
+typedef enum {
+  LM_HIST_WANT_RGB = 1 << 0,
+  LM_HIST_WANT_LUMA = 1 << 1,
+  LM_HIST_WANT_ALL = LM_HIST_WANT_RGB | LM_HIST_WANT_LUMA,
+} LmHistWant;
+
+typedef struct {
+  guint32 bins[LM_HIST_N_CHANNELS][LM_HIST_BINS];
+  guint64 total; /* pixels counted, in each channel */
+} LmHistogram;
+
+/* Counts the channels WANT asks for (the others are left zero). A one-channel image counts
+ * the same values in all four. */
+void lm_histogram_cpu (const LmImage *image, LmHistWant want, LmHistogram *hist);
+
+gboolean lm_histogram_equal (const LmHistogram *a, const LmHistogram *b);
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* Per-pixel arithmetic shared by the CPU reference (gcc) and the CUDA kernels (nvcc), so
+ * that the two backends cannot drift apart. Both compile it without FMA contraction
+ * (-ffp-contract=off, --fmad=false): the same IEEE single operations in the same order give
+ * the same bits on both. */
+#pragma once
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define LM_INLINE __host__ __device__ static inline
+#else
+#define LM_INLINE static inline
+#endif
+
+/* The one rounding from float to 8 bits: clamp, then round half up. NaN becomes 0 (both
+ * comparisons fail), on the CPU's maxps/minps and the GPU's fmax/fmin alike. */
+LM_INLINE uint8_t
+lm_quantize_u8 (float v)
+{
+  v = v > 0.0f ? v : 0.0f;
+  v = v < 255.0f ? v : 255.0f;
+  return (uint8_t) (int) (v + 0.5f);
+}
+
+/* ORIG moved towards TARGET by AMOUNT (0..1); AMOUNT 1 gives TARGET exactly. */
+LM_INLINE float
+lm_blend (float orig, float target, float amount)
+{
+  return amount >= 1.0f ? target : orig + amount * (target - orig);
+}
+
+/* ITU-R BT.601 luma weights: OpenCV's RGB2GRAY and the Y of JPEG's YCbCr. */
+#define LM_BT601_R 0.299f
+#define LM_BT601_G 0.587f
+#define LM_BT601_B 0.114f
+
+/* ITU-R BT.709 weights, applied to the encoded values as GIMP's "luminosity" does. */
+#define LM_BT709_R 0.2126f
+#define LM_BT709_G 0.7152f
+#define LM_BT709_B 0.0722f
+
+LM_INLINE float
+lm_weighted_sum (float r, float g, float b, float wr, float wg, float wb)
+{
+  return (wr * r + wg * g) + wb * b;
+}
+
+/* 8-bit BT.601 luma: what equalize's luma mode flattens and the histogram's luma curve shows. */
+LM_INLINE uint8_t
+lm_luma_u8 (uint8_t r, uint8_t g, uint8_t b)
+{
+  return lm_quantize_u8 (lm_weighted_sum (r, g, b, LM_BT601_R, LM_BT601_G, LM_BT601_B));
+}

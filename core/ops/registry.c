@@ -1,0 +1,97 @@
+/* The one registration table of operations, in pipeline order, and the generic handling of
+ * their parameter descriptions. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "../error.h"
+#include "ops.h"
+
+static const LmOpInfo *const registry[LM_N_OPS] = {
+  [LM_OP_GRAY] = &lm_gray_op,
+  [LM_OP_EQUALIZE] = &lm_equalize_op,
+  [LM_OP_BLUR] = &lm_blur_op,
+};
+
+const LmOpInfo *
+lm_op_info (LmOpId id)
+{
+  g_return_val_if_fail (id < LM_N_OPS, NULL);
+  return registry[id];
+}
+
+const LmOpInfo *
+lm_op_info_by_name (const char *name)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    if (g_str_equal (registry[i]->name, name))
+      return registry[i];
+  return NULL;
+}
+
+void
+lm_op_params_init (const LmOpInfo *info, void *params)
+{
+  memset (params, 0, info->params_size);
+  for (guint i = 0; i < info->n_params; i++)
+    {
+      const LmParamSpec *spec = &info->params[i];
+      guint8 *field = (guint8 *) params + spec->offset;
+      if (spec->type == LM_PARAM_ENUM)
+        *(int *) field = (int) spec->def;
+      else
+        *(float *) field = (float) spec->def;
+    }
+}
+
+gboolean
+lm_op_param_parse (const LmOpInfo *info, const LmParamSpec *spec, void *params, const char *text,
+                   GError **error)
+{
+  guint8 *field = (guint8 *) params + spec->offset;
+  if (spec->type == LM_PARAM_ENUM)
+    {
+      for (int i = 0; spec->values[i].nick != NULL; i++)
+        if (g_ascii_strcasecmp (spec->values[i].nick, text) == 0)
+          {
+            *(int *) field = i;
+            return TRUE;
+          }
+      g_autoptr (GString) nicks = g_string_new (NULL);
+      for (int i = 0; spec->values[i].nick != NULL; i++)
+        g_string_append_printf (nicks, "%s%s", i ? ", " : "", spec->values[i].nick);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s %s: unknown value “%s” (one of: %s)"),
+                   info->name, spec->name, text, nicks->str);
+      return FALSE;
+    }
+
+  char *end = NULL;
+  errno = 0;
+  double v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || errno != 0 || !isfinite (v))
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s %s: “%s” is not a number"), info->name,
+                   spec->name, text);
+      return FALSE;
+    }
+  if (v < spec->min || v > spec->max)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s %s: %g is outside %g..%g"), info->name,
+                   spec->name, v, spec->min, spec->max);
+      return FALSE;
+    }
+  *(float *) field = (float) v;
+  return TRUE;
+}
+
+char *
+lm_op_param_to_string (const LmParamSpec *spec, const void *params)
+{
+  const guint8 *field = (const guint8 *) params + spec->offset;
+  if (spec->type == LM_PARAM_ENUM)
+    return g_strdup (spec->values[*(const int *) field].nick);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", *(const float *) field));
+}

@@ -1,0 +1,51 @@
+#include "orientation.h"
+
+#include <string.h>
+
+/* For each EXIF orientation, where the output pixel (x, y) is read in the stored image of
+ * width w and height h. Orientations 5..8 swap the sides. */
+static inline void
+source_of (int orientation, guint x, guint y, guint w, guint h, guint *sx, guint *sy)
+{
+  switch (orientation)
+    {
+    case 2: *sx = w - 1 - x; *sy = y; break;             /* mirrored */
+    case 3: *sx = w - 1 - x; *sy = h - 1 - y; break;     /* rotated 180° */
+    case 4: *sx = x; *sy = h - 1 - y; break;             /* mirrored vertically */
+    case 5: *sx = y; *sy = x; break;                     /* transposed */
+    case 6: *sx = y; *sy = h - 1 - x; break;             /* to be turned 90° clockwise */
+    case 7: *sx = w - 1 - y; *sy = h - 1 - x; break;     /* transversed */
+    case 8: *sx = w - 1 - y; *sy = x; break;             /* to be turned 90° anticlockwise */
+    default: *sx = x; *sy = y; break;
+    }
+}
+
+LmImage *
+lm_image_orient (LmImage *src, int orientation, GError **error)
+{
+  if (orientation <= 1 || orientation > 8)
+    return lm_image_ref (src);
+
+  gboolean swap = orientation >= 5;
+  guint dw = swap ? src->height : src->width;
+  guint dh = swap ? src->width : src->height;
+  LmImage *dst = lm_image_new (src->format, dw, dh, src->allocator, error);
+  if (dst == NULL)
+    return NULL;
+  dst->opaque = src->opaque;
+  lm_image_copy_metadata (dst, src);
+
+  gsize bpp = lm_format_bytes_per_pixel (src->format);
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < dh; y++)
+    {
+      guint8 *out = lm_image_row (dst, y);
+      for (guint x = 0; x < dw; x++)
+        {
+          guint sx, sy;
+          source_of (orientation, x, y, src->width, src->height, &sx, &sy);
+          memcpy (out + x * bpp, lm_image_row (src, sy) + sx * bpp, bpp);
+        }
+    }
+  return dst;
+}

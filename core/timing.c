@@ -1,0 +1,77 @@
+#include "timing.h"
+
+#include <glib/gi18n.h>
+
+static void
+clear_entry (gpointer p)
+{
+  g_free (((LmTiming *) p)->label);
+}
+
+void
+lm_timings_init (LmTimings *timings)
+{
+  timings->entries = g_array_new (FALSE, TRUE, sizeof (LmTiming));
+  g_array_set_clear_func (timings->entries, clear_entry);
+}
+
+void
+lm_timings_clear (LmTimings *timings)
+{
+  g_clear_pointer (&timings->entries, g_array_unref);
+}
+
+void
+lm_timings_add (LmTimings *timings, const char *label, double ms)
+{
+  LmTiming t = { g_strdup (label), ms, FALSE };
+  g_array_append_val (timings->entries, t);
+}
+
+void
+lm_timings_add_cached (LmTimings *timings, const char *label)
+{
+  LmTiming t = { g_strdup (label), 0.0, TRUE };
+  g_array_append_val (timings->entries, t);
+}
+
+double
+lm_timings_total (const LmTimings *timings)
+{
+  double total = 0.0;
+  for (guint i = 0; i < timings->entries->len; i++)
+    total += g_array_index (timings->entries, LmTiming, i).ms;
+  return total;
+}
+
+const LmTiming *
+lm_timings_find (const LmTimings *timings, const char *label)
+{
+  for (guint i = 0; i < timings->entries->len; i++)
+    {
+      const LmTiming *t = &g_array_index (timings->entries, LmTiming, i);
+      if (g_str_equal (t->label, label))
+        return t;
+    }
+  return NULL;
+}
+
+void
+lm_timings_print (const LmTimings *timings, FILE *stream)
+{
+  for (guint i = 0; i < timings->entries->len; i++)
+    {
+      const LmTiming *t = &g_array_index (timings->entries, LmTiming, i);
+      if (t->cached)
+        fprintf (stream, "  %-10s %10s\n", t->label, _("cached"));
+      else
+        fprintf (stream, "  %-10s %10.2f ms\n", t->label, t->ms);
+    }
+  fprintf (stream, "  %-10s %10.2f ms\n", _("total"), lm_timings_total (timings));
+}
+
+double
+lm_ms_since (gint64 start_us)
+{
+  return (g_get_monotonic_time () - start_us) / 1000.0;
+}

@@ -1,0 +1,33 @@
+/* A breakdown of where the time of one run went: load, upload, each operation, download,
+ * save. */
+#pragma once
+
+#include <stdio.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *label;
+  double ms;
+  gboolean cached; /* the result came from the cache; ms is 0 */
+} LmTiming;
+
+typedef struct {
+  GArray *entries; /* of LmTiming */
+} LmTimings;
+
+void lm_timings_init (LmTimings *timings);
+void lm_timings_clear (LmTimings *timings);
+void lm_timings_add (LmTimings *timings, const char *label, double ms);
+void lm_timings_add_cached (LmTimings *timings, const char *label);
+double lm_timings_total (const LmTimings *timings);
+const LmTiming *lm_timings_find (const LmTimings *timings, const char *label);
+
+/* One line per entry, then the total: "  blur        12.34 ms". */
+void lm_timings_print (const LmTimings *timings, FILE *stream);
+
+/* Milliseconds on the host's monotonic clock since START_US. */
+double lm_ms_since (gint64 start_us);
+
+G_END_DECLS

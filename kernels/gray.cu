@@ -1,0 +1,110 @@
+// Grayscale on the GPU: the per-pixel math of core/ops/gray-math.h, four pixels per thread
+// so that RGBA input is read with 16-byte loads.
+#include "kernels/cuda-check.h"
+#include "kernels/kernels.h"
+
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kPixelsPerThread = 4;
+
+// RGBA8 in, one channel out (full gray of an opaque image).
+__global__ void
+gray_rgba_to_gray (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                   unsigned width, LmGrayWeights w)
+{
+  unsigned y = blockIdx.y;
+  unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
+  if (x0 >= width)
+    return;
+  const uint8_t *in = src + y * src_stride;
+  uint8_t *out = dst + y * dst_stride;
+  if (x0 + kPixelsPerThread <= width)
+    {
+      uint4 px = *reinterpret_cast<const uint4 *> (in + 4 * x0);
+      uint32_t words[4] = { px.x, px.y, px.z, px.w };
+      uint32_t packed = 0;
+      for (unsigned i = 0; i < 4; i++)
+        {
+          uint32_t v = words[i];
+          float g = lm_gray_value (v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, w);
+          packed |= (uint32_t) lm_quantize_u8 (g) << (8 * i);
+        }
+      *reinterpret_cast<uint32_t *> (out + x0) = packed;
+      return;
+    }
+  for (unsigned x = x0; x < width; x++)
+    out[x] = lm_quantize_u8 (lm_gray_value (in[4 * x], in[4 * x + 1], in[4 * x + 2], w));
+}
+
+__global__ void
+gray_rgba_to_rgba (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                   unsigned width, LmGrayWeights w, float amount)
+{
+  unsigned y = blockIdx.y;
+  unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
+  if (x0 >= width)
+    return;
+  const uint8_t *in = src + y * src_stride;
+  uint8_t *out = dst + y * dst_stride;
+  if (x0 + kPixelsPerThread <= width)
+    {
+      uint4 px = *reinterpret_cast<const uint4 *> (in + 4 * x0);
+      uint4 res;
+      lm_gray_rgba (reinterpret_cast<const uint8_t *> (&px.x), reinterpret_cast<uint8_t *> (&res.x), w, amount);
+      lm_gray_rgba (reinterpret_cast<const uint8_t *> (&px.y), reinterpret_cast<uint8_t *> (&res.y), w, amount);
+      lm_gray_rgba (reinterpret_cast<const uint8_t *> (&px.z), reinterpret_cast<uint8_t *> (&res.z), w, amount);
+      lm_gray_rgba (reinterpret_cast<const uint8_t *> (&px.w), reinterpret_cast<uint8_t *> (&res.w), w, amount);
+      *reinterpret_cast<uint4 *> (out + 4 * x0) = res;
+      return;
+    }
+  for (unsigned x = x0; x < width; x++)
+    lm_gray_rgba (in + 4 * x, out + 4 * x, w, amount);
+}
+
+__global__ void
+gray_gray_to_gray (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                   unsigned width, LmGrayWeights w, float amount)
+{
+  unsigned y = blockIdx.y;
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= width)
+    return;
+  float v = src[y * src_stride + x];
+  dst[y * dst_stride + x] = lm_quantize_u8 (lm_blend (v, lm_gray_value (v, v, v, w), amount));
+}
+
+} // namespace
+
+extern "C" cudaError_t
+lm_k_gray (const LmGrayParams *p, const LmKImage *src, const LmKImage *dst, cudaStream_t stream)
+{
+  LmGrayWeights w = lm_gray_weights (p);
+  const uint8_t *in = static_cast<const uint8_t *> (src->data);
+  uint8_t *out = static_cast<uint8_t *> (dst->data);
+  if (src->format == LM_K_GRAY8)
+    {
+      dim3 grid (lm_div_up (src->width, kThreads), src->height);
+      gray_gray_to_gray<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride,
+                                                        src->width, w, p->amount);
+    }
+  else
+    {
+      dim3 grid (lm_div_up (src->width, kThreads * kPixelsPerThread), src->height);
+      if (dst->format == LM_K_GRAY8)
+        gray_rgba_to_gray<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride,
+                                                          src->width, w);
+      else
+        gray_rgba_to_rgba<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride,
+                                                          src->width, w, p->amount);
+    }
+  LM_CUDA_LAUNCHED ();
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t
+lm_k_probe (void)
+{
+  cudaFuncAttributes attr;
+  return cudaFuncGetAttributes (&attr, gray_gray_to_gray);
+}

@@ -1,0 +1,58 @@
+/* The CUDA kernels' C entry points. Plain structs, device pointers and a stream in,
+ * cudaError_t out; no GLib on this side of the boundary. Each entry point enqueues its work
+ * on STREAM and returns without waiting. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "core/ops/blur-math.h"
+#include "core/ops/equalize-math.h"
+#include "core/ops/gray-math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Formats, as in core/image.h. */
+enum { LM_K_GRAY8 = 0, LM_K_RGBA8 = 1, LM_K_RGBA_F32 = 2 };
+
+typedef struct {
+  void *data; /* device memory; rows start on 64-byte boundaries */
+  unsigned width, height;
+  size_t stride; /* bytes */
+  int format;
+} LmKImage;
+
+/* Device buffers an operation needs besides its input and output, allocated once per image
+ * size by the backend and reused on every render. */
+typedef struct {
+  uint32_t *bins;   /* 4 × 256 histogram counts (R, G, B, luma) */
+  uint8_t *luts;    /* 4 × 256 lookup tables */
+  void *blur_tmp;   /* the horizontal pass's output: width × height × 4 floats */
+  size_t blur_tmp_stride;
+} LmKWorkspace;
+
+/* Bytes of workspace blur needs for an image of WIDTH × HEIGHT (its row stride in *STRIDE). */
+size_t lm_k_blur_workspace_size (unsigned width, unsigned height, size_t *stride);
+
+/* Fails with cudaErrorNoKernelImageForDevice when no kernel in this build runs on the current
+ * device (its architecture was not compiled in). */
+cudaError_t lm_k_probe (void);
+
+cudaError_t lm_k_gray (const LmGrayParams *params, const LmKImage *src, const LmKImage *dst,
+                       cudaStream_t stream);
+
+/* WANT: bit 0 counts R, G and B; bit 1 counts luma (as LmHistWant). BINS is zeroed first. */
+cudaError_t lm_k_histogram (const LmKImage *src, int want, uint32_t *bins, cudaStream_t stream);
+
+cudaError_t lm_k_equalize (const LmEqualizeParams *params, const LmKImage *src,
+                           const LmKImage *dst, const LmKWorkspace *ws, cudaStream_t stream);
+
+cudaError_t lm_k_blur (const LmBlurParams *params, const LmKImage *src, const LmKImage *dst,
+                       const LmKWorkspace *ws, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
