@@ -44,18 +44,21 @@ apply_rgba (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stri
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
     return;
-  uchar4 in = reinterpret_cast<const uchar4 *> (src + y * src_stride)[x];
-  uchar4 out;
+  uint32_t p = reinterpret_cast<const uint32_t *> (src + y * src_stride)[x];
+  uint32_t out;
   if (luma)
-    lm_equalize_luma_rgba (&in.x, &out.x, lut + 3 * LM_HIST_BINS, amount);
+    {
+      uint8_t l = lm_luma_u8 (p);
+      out = lm_equalize_shift_rgba (p, lm_equalize_luma_shift (l, lut[3 * LM_HIST_BINS + l], amount));
+    }
   else
     {
-      out.x = lm_equalize_channel (in.x, lut[in.x], amount);
-      out.y = lm_equalize_channel (in.y, lut[LM_HIST_BINS + in.y], amount);
-      out.z = lm_equalize_channel (in.z, lut[2 * LM_HIST_BINS + in.z], amount);
-      out.w = in.w;
+      uint8_t r = p & 0xff, g = (p >> 8) & 0xff, b = (p >> 16) & 0xff;
+      out = lm_px_pack (lm_equalize_channel (r, lut[r], amount),
+                        lm_equalize_channel (g, lut[LM_HIST_BINS + g], amount),
+                        lm_equalize_channel (b, lut[2 * LM_HIST_BINS + b], amount), p);
     }
-  reinterpret_cast<uchar4 *> (dst + y * dst_stride)[x] = out;
+  reinterpret_cast<uint32_t *> (dst + y * dst_stride)[x] = out;
 }
 
 } // namespace

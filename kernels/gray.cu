@@ -17,24 +17,18 @@ gray_rgba_to_gray (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t d
   unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
   if (x0 >= width)
     return;
-  const uint8_t *in = src + y * src_stride;
+  const uint32_t *in = reinterpret_cast<const uint32_t *> (src + y * src_stride);
   uint8_t *out = dst + y * dst_stride;
   if (x0 + kPixelsPerThread <= width)
     {
-      uint4 px = *reinterpret_cast<const uint4 *> (in + 4 * x0);
-      uint32_t words[4] = { px.x, px.y, px.z, px.w };
-      uint32_t packed = 0;
-      for (unsigned i = 0; i < 4; i++)
-        {
-          uint32_t v = words[i];
-          float g = lm_gray_value (v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, w);
-          packed |= (uint32_t) lm_quantize_u8 (g) << (8 * i);
-        }
-      *reinterpret_cast<uint32_t *> (out + x0) = packed;
+      uint4 px = *reinterpret_cast<const uint4 *> (in + x0);
+      uchar4 g = make_uchar4 (lm_gray_of_rgba (px.x, w), lm_gray_of_rgba (px.y, w),
+                              lm_gray_of_rgba (px.z, w), lm_gray_of_rgba (px.w, w));
+      *reinterpret_cast<uchar4 *> (out + x0) = g;
       return;
     }
   for (unsigned x = x0; x < width; x++)
-    out[x] = lm_quantize_u8 (lm_gray_value (in[4 * x], in[4 * x + 1], in[4 * x + 2], w));
+    out[x] = lm_gray_of_rgba (in[x], w);
 }
 
 __global__ void
@@ -45,21 +39,18 @@ gray_rgba_to_rgba (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t d
   unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
   if (x0 >= width)
     return;
-  const uint8_t *in = src + y * src_stride;
-  uint8_t *out = dst + y * dst_stride;
+  const uint32_t *in = reinterpret_cast<const uint32_t *> (src + y * src_stride);
+  uint32_t *out = reinterpret_cast<uint32_t *> (dst + y * dst_stride);
   if (x0 + kPixelsPerThread <= width)
     {
-      uint4 px = *reinterpret_cast<const uint4 *> (in + 4 * x0);
-      uint4 res;
-      lm_gray_rgba (reinterpret_cast<const uint8_t *> (&px.x), reinterpret_cast<uint8_t *> (&res.x), w, amount);
-      lm_gray_rgba (reinterpret_cast<const uint8_t *> (&px.y), reinterpret_cast<uint8_t *> (&res.y), w, amount);
-      lm_gray_rgba (reinterpret_cast<const uint8_t *> (&px.z), reinterpret_cast<uint8_t *> (&res.z), w, amount);
-      lm_gray_rgba (reinterpret_cast<const uint8_t *> (&px.w), reinterpret_cast<uint8_t *> (&res.w), w, amount);
-      *reinterpret_cast<uint4 *> (out + 4 * x0) = res;
+      uint4 px = *reinterpret_cast<const uint4 *> (in + x0);
+      uint4 res = make_uint4 (lm_gray_rgba (px.x, w, amount), lm_gray_rgba (px.y, w, amount),
+                              lm_gray_rgba (px.z, w, amount), lm_gray_rgba (px.w, w, amount));
+      *reinterpret_cast<uint4 *> (out + x0) = res;
       return;
     }
   for (unsigned x = x0; x < width; x++)
-    lm_gray_rgba (in + 4 * x, out + 4 * x, w, amount);
+    out[x] = lm_gray_rgba (in[x], w, amount);
 }
 
 __global__ void

@@ -31,15 +31,15 @@ histogram_kernel (const uint8_t *src, size_t stride, unsigned width, unsigned he
         }
       for (unsigned x = threadIdx.x; x < width; x += blockDim.x)
         {
-          uchar4 p = reinterpret_cast<const uchar4 *> (row)[x];
+          uint32_t p = reinterpret_cast<const uint32_t *> (row)[x];
           if (want & 1)
             {
-              atomicAdd (&local[0 * LM_HIST_BINS + p.x], 1u);
-              atomicAdd (&local[1 * LM_HIST_BINS + p.y], 1u);
-              atomicAdd (&local[2 * LM_HIST_BINS + p.z], 1u);
+              atomicAdd (&local[0 * LM_HIST_BINS + (p & 0xff)], 1u);
+              atomicAdd (&local[1 * LM_HIST_BINS + ((p >> 8) & 0xff)], 1u);
+              atomicAdd (&local[2 * LM_HIST_BINS + ((p >> 16) & 0xff)], 1u);
             }
           if (want & 2)
-            atomicAdd (&local[3 * LM_HIST_BINS + lm_luma_u8 (p.x, p.y, p.z)], 1u);
+            atomicAdd (&local[3 * LM_HIST_BINS + lm_luma_u8 (p)], 1u);
         }
     }
   __syncthreads ();

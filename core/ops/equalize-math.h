@@ -52,17 +52,19 @@ lm_equalize_channel (uint8_t c, uint8_t lut_c, float amount)
   return amount >= 1.0f ? lut_c : lm_quantize_u8 (lm_blend (c, lut_c, amount));
 }
 
-/* Luma mode on one RGBA pixel: Y (8-bit) goes to LUT[Y]; R, G and B move by the same
- * amount, which keeps Cb and Cr (they are differences from Y). */
-LM_INLINE void
-lm_equalize_luma_rgba (const uint8_t in[4], uint8_t out[4], const uint8_t lut[LM_HIST_BINS],
-                       float amount)
+/* Luma mode moves R, G and B by the same amount, which keeps Cb and Cr (they are
+ * differences from Y): this is the move of a pixel whose 8-bit luma is Y. */
+LM_INLINE float
+lm_equalize_luma_shift (uint8_t y, uint8_t lut_y, float amount)
 {
-  uint8_t y = lm_luma_u8 (in[0], in[1], in[2]);
-  float shift = (float) ((int) lut[y] - (int) y);
-  shift = amount >= 1.0f ? shift : amount * shift;
-  out[0] = lm_quantize_u8 ((float) in[0] + shift);
-  out[1] = lm_quantize_u8 ((float) in[1] + shift);
-  out[2] = lm_quantize_u8 ((float) in[2] + shift);
-  out[3] = in[3];
+  float shift = (float) ((int) lut_y - (int) y);
+  return amount >= 1.0f ? shift : amount * shift;
+}
+
+LM_INLINE uint32_t
+lm_equalize_shift_rgba (uint32_t p, float shift)
+{
+  return lm_px_pack (lm_quantize_u8 (lm_px_channel (p, 0) + shift),
+                     lm_quantize_u8 (lm_px_channel (p, 1) + shift),
+                     lm_quantize_u8 (lm_px_channel (p, 2) + shift), p);
 }

@@ -5,6 +5,7 @@
 #include "equalize-math.h"
 #include "histogram.h"
 #include "ops.h"
+#include "simd.h"
 
 static const LmEnumValue equalize_modes[] = {
   { "luma", N_("Luma (keeps colours)") },
@@ -24,6 +25,58 @@ equalize_output_format (const void *params, LmFormat in, gboolean opaque)
   return in;
 }
 
+#define STRIP 1024
+
+static void
+row_gray (const guint8 *restrict in, guint8 *restrict out, guint width, const guint8 *lut,
+          float amount)
+{
+  if (amount >= 1.0f)
+    for (guint x = 0; x < width; x++)
+      out[x] = lut[in[x]];
+  else
+    for (guint x = 0; x < width; x++)
+      out[x] = lm_equalize_channel (in[x], lut[in[x]], amount);
+}
+
+LM_SIMD_CLONES static void
+shift_rgba (const guint32 *restrict in, guint32 *restrict out, const float *restrict shift, guint n)
+{
+  for (guint x = 0; x < n; x++)
+    out[x] = lm_equalize_shift_rgba (in[x], shift[x]);
+}
+
+/* Luma in strips: the luma and the shifts are vectorized loops, only the table lookup is
+ * done one pixel at a time. */
+static void
+row_luma (const guint32 *in, guint32 *out, guint width, const float shift_of[LM_HIST_BINS])
+{
+  guint8 luma[STRIP];
+  float shift[STRIP];
+  for (guint x0 = 0; x0 < width; x0 += STRIP)
+    {
+      guint n = MIN (STRIP, width - x0);
+      lm_luma_row (in + x0, luma, n);
+      for (guint x = 0; x < n; x++)
+        shift[x] = shift_of[luma[x]];
+      shift_rgba (in + x0, out + x0, shift, n);
+    }
+}
+
+static void
+row_rgb (const guint32 *restrict in, guint32 *restrict out, guint width,
+         guint8 lut[LM_HIST_N_CHANNELS][LM_HIST_BINS], float amount)
+{
+  for (guint x = 0; x < width; x++)
+    {
+      guint32 p = in[x];
+      guint8 r = p & 0xff, g = (p >> 8) & 0xff, b = (p >> 16) & 0xff;
+      out[x] = lm_px_pack (lm_equalize_channel (r, lut[LM_HIST_R][r], amount),
+                           lm_equalize_channel (g, lut[LM_HIST_G][g], amount),
+                           lm_equalize_channel (b, lut[LM_HIST_B][b], amount), p);
+    }
+}
+
 static gboolean
 equalize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
@@ -35,29 +88,21 @@ equalize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError *
   guint8 lut[LM_HIST_N_CHANNELS][LM_HIST_BINS];
   for (int c = 0; c < LM_HIST_N_CHANNELS; c++)
     lm_equalize_lut (hist.bins[c], hist.total, lut[c]);
+  float shift_of[LM_HIST_BINS];
+  for (int y = 0; y < LM_HIST_BINS; y++)
+    shift_of[y] = lm_equalize_luma_shift (y, lut[LM_HIST_LUMA][y], p->amount);
 
-  float amount = p->amount;
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < src->height; y++)
     {
       const guint8 *in = lm_image_row (src, y);
       guint8 *out = lm_image_row (dst, y);
       if (src->format == LM_FORMAT_GRAY8)
-        for (guint x = 0; x < src->width; x++)
-          out[x] = lm_equalize_channel (in[x], lut[LM_HIST_LUMA][in[x]], amount);
+        row_gray (in, out, src->width, lut[LM_HIST_LUMA], p->amount);
       else if (luma)
-        for (guint x = 0; x < src->width; x++)
-          lm_equalize_luma_rgba (in + 4 * x, out + 4 * x, lut[LM_HIST_LUMA], amount);
+        row_luma ((const guint32 *) in, (guint32 *) out, src->width, shift_of);
       else
-        for (guint x = 0; x < src->width; x++)
-          {
-            const guint8 *i = in + 4 * x;
-            guint8 *o = out + 4 * x;
-            o[0] = lm_equalize_channel (i[0], lut[LM_HIST_R][i[0]], amount);
-            o[1] = lm_equalize_channel (i[1], lut[LM_HIST_G][i[1]], amount);
-            o[2] = lm_equalize_channel (i[2], lut[LM_HIST_B][i[2]], amount);
-            o[3] = i[3];
-          }
+        row_rgb ((const guint32 *) in, (guint32 *) out, src->width, lut, p->amount);
     }
   return TRUE;
 }

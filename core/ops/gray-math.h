@@ -55,13 +55,20 @@ lm_gray_value (float r, float g, float b, LmGrayWeights w)
   return lm_weighted_sum (r, g, b, w.r, w.g, w.b);
 }
 
-/* One RGBA pixel to RGBA: each colour channel blended towards the gray value. */
-LM_INLINE void
-lm_gray_rgba (const uint8_t in[4], uint8_t out[4], LmGrayWeights w, float amount)
+/* One RGBA pixel to its gray value. */
+LM_INLINE uint8_t
+lm_gray_of_rgba (uint32_t p, LmGrayWeights w)
 {
-  float y = lm_gray_value (in[0], in[1], in[2], w);
-  out[0] = lm_quantize_u8 (lm_blend (in[0], y, amount));
-  out[1] = lm_quantize_u8 (lm_blend (in[1], y, amount));
-  out[2] = lm_quantize_u8 (lm_blend (in[2], y, amount));
-  out[3] = in[3];
+  return lm_quantize_u8 (lm_gray_value (lm_px_channel (p, 0), lm_px_channel (p, 1),
+                                        lm_px_channel (p, 2), w));
+}
+
+/* One RGBA pixel to RGBA: each colour channel blended towards the gray value. */
+LM_INLINE uint32_t
+lm_gray_rgba (uint32_t p, LmGrayWeights w, float amount)
+{
+  float r = lm_px_channel (p, 0), g = lm_px_channel (p, 1), b = lm_px_channel (p, 2);
+  float y = lm_gray_value (r, g, b, w);
+  return lm_px_pack (lm_quantize_u8 (lm_blend (r, y, amount)), lm_quantize_u8 (lm_blend (g, y, amount)),
+                     lm_quantize_u8 (lm_blend (b, y, amount)), p);
 }

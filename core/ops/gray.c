@@ -3,6 +3,7 @@
 
 #include "gray-math.h"
 #include "ops.h"
+#include "simd.h"
 
 static const LmEnumValue gray_modes[] = {
   { "luminosity", N_("Luminosity (BT.709)") },
@@ -29,29 +30,31 @@ gray_output_format (const void *params, LmFormat in, gboolean opaque)
   return LM_FORMAT_RGBA8;
 }
 
-/* One row of RGBA to one channel: the common case, kept free of branches per pixel so that
- * it vectorizes. */
-static void
-row_rgba_to_gray (const guint8 *restrict in, guint8 *restrict out, guint width, LmGrayWeights w)
+/* Row loops over whole 32-bit pixels, so that they vectorize (see simd.h). */
+LM_SIMD_CLONES static void
+row_rgba_to_gray (const guint32 *restrict in, guint8 *restrict out, guint width, LmGrayWeights w)
 {
   for (guint x = 0; x < width; x++)
-    out[x] = lm_quantize_u8 (lm_gray_value (in[4 * x], in[4 * x + 1], in[4 * x + 2], w));
+    out[x] = lm_gray_of_rgba (in[x], w);
 }
 
-static void
-row_rgba_to_rgba (const guint8 *restrict in, guint8 *restrict out, guint width, LmGrayWeights w,
+LM_SIMD_CLONES static void
+row_rgba_to_rgba (const guint32 *restrict in, guint32 *restrict out, guint width, LmGrayWeights w,
                   float amount)
 {
   for (guint x = 0; x < width; x++)
-    lm_gray_rgba (in + 4 * x, out + 4 * x, w, amount);
+    out[x] = lm_gray_rgba (in[x], w, amount);
 }
 
-static void
+LM_SIMD_CLONES static void
 row_gray_to_gray (const guint8 *restrict in, guint8 *restrict out, guint width, LmGrayWeights w,
                   float amount)
 {
   for (guint x = 0; x < width; x++)
-    out[x] = lm_quantize_u8 (lm_blend (in[x], lm_gray_value (in[x], in[x], in[x], w), amount));
+    {
+      float v = in[x];
+      out[x] = lm_quantize_u8 (lm_blend (v, lm_gray_value (v, v, v, w), amount));
+    }
 }
 
 static gboolean
@@ -68,9 +71,9 @@ gray_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **err
       if (src->format == LM_FORMAT_GRAY8)
         row_gray_to_gray (in, out, src->width, w, p->amount);
       else if (dst->format == LM_FORMAT_GRAY8)
-        row_rgba_to_gray (in, out, src->width, w);
+        row_rgba_to_gray ((const guint32 *) in, out, src->width, w);
       else
-        row_rgba_to_rgba (in, out, src->width, w, p->amount);
+        row_rgba_to_rgba ((const guint32 *) in, (guint32 *) out, src->width, w, p->amount);
     }
   return TRUE;
 }

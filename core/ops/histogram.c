@@ -1,39 +1,52 @@
 /* Histograms, CPU reference: each thread counts its rows into its own bins, then the bins
- * are summed; integer counts make the result independent of the thread count. */
+ * are summed; integer counts make the result independent of the thread count. Luma is
+ * computed a strip at a time in a vectorized loop, then counted. */
 #include "histogram.h"
 
 #include <omp.h>
 #include <string.h>
 
+#include "simd.h"
+
+#define STRIP 1024
+
+LM_SIMD_CLONES void
+lm_luma_row (const guint32 *restrict in, guint8 *restrict out, guint n)
+{
+  for (guint x = 0; x < n; x++)
+    out[x] = lm_luma_u8 (in[x]);
+}
+
+static void
+count (const guint8 *restrict v, guint n, guint32 *restrict bins)
+{
+  for (guint x = 0; x < n; x++)
+    bins[v[x]]++;
+}
+
 static void
 count_rgba_rows (const LmImage *image, guint y0, guint y1, LmHistWant want,
                  guint32 (*bins)[LM_HIST_BINS])
 {
+  guint8 luma[STRIP];
   for (guint y = y0; y < y1; y++)
     {
-      const guint8 *p = lm_image_row (image, y);
-      for (guint x = 0; x < image->width; x++, p += 4)
-        {
-          if (want & LM_HIST_WANT_RGB)
-            {
-              bins[LM_HIST_R][p[0]]++;
-              bins[LM_HIST_G][p[1]]++;
-              bins[LM_HIST_B][p[2]]++;
-            }
-          if (want & LM_HIST_WANT_LUMA)
-            bins[LM_HIST_LUMA][lm_luma_u8 (p[0], p[1], p[2])]++;
-        }
-    }
-}
-
-static void
-count_gray_rows (const LmImage *image, guint y0, guint y1, guint32 (*bins)[LM_HIST_BINS])
-{
-  for (guint y = y0; y < y1; y++)
-    {
-      const guint8 *p = lm_image_row (image, y);
-      for (guint x = 0; x < image->width; x++)
-        bins[LM_HIST_LUMA][p[x]]++;
+      const guint32 *row = (const guint32 *) lm_image_row (image, y);
+      if (want & LM_HIST_WANT_RGB)
+        for (guint x = 0; x < image->width; x++)
+          {
+            guint32 p = row[x];
+            bins[LM_HIST_R][p & 0xff]++;
+            bins[LM_HIST_G][(p >> 8) & 0xff]++;
+            bins[LM_HIST_B][(p >> 16) & 0xff]++;
+          }
+      if (want & LM_HIST_WANT_LUMA)
+        for (guint x0 = 0; x0 < image->width; x0 += STRIP)
+          {
+            guint n = MIN (STRIP, image->width - x0);
+            lm_luma_row (row + x0, luma, n);
+            count (luma, n, bins[LM_HIST_LUMA]);
+          }
     }
 }
 
@@ -51,7 +64,8 @@ lm_histogram_cpu (const LmImage *image, LmHistWant want, LmHistogram *hist)
     guint y0 = (guint) ((guint64) image->height * t / n);
     guint y1 = (guint) ((guint64) image->height * (t + 1) / n);
     if (image->format == LM_FORMAT_GRAY8)
-      count_gray_rows (image, y0, y1, local);
+      for (guint y = y0; y < y1; y++)
+        count (lm_image_row (image, y), image->width, local[LM_HIST_LUMA]);
     else
       count_rgba_rows (image, y0, y1, want, local);
 #pragma omp critical

@@ -31,6 +31,9 @@ typedef struct {
  * the same values in all four. */
 void lm_histogram_cpu (const LmImage *image, LmHistWant want, LmHistogram *hist);
 
+/* The 8-bit BT.601 luma of N RGBA pixels (vectorized; equalize uses it too). */
+void lm_luma_row (const guint32 *in, guint8 *out, guint n);
+
 gboolean lm_histogram_equal (const LmHistogram *a, const LmHistogram *b);
 
 G_END_DECLS

@@ -22,6 +22,20 @@ lm_quantize_u8 (float v)
   return (uint8_t) (int) (v + 0.5f);
 }
 
+/* Pixels of LM_FORMAT_RGBA8 read as one 32-bit word (R in the low byte on these
+ * little-endian machines): word loads vectorize where byte-interleaved loads do not. */
+LM_INLINE float
+lm_px_channel (uint32_t p, int c)
+{
+  return (float) (int) ((p >> (8 * c)) & 0xffu);
+}
+
+LM_INLINE uint32_t
+lm_px_pack (uint8_t r, uint8_t g, uint8_t b, uint32_t alpha_of)
+{
+  return (uint32_t) r | (uint32_t) g << 8 | (uint32_t) b << 16 | (alpha_of & 0xff000000u);
+}
+
 /* ORIG moved towards TARGET by AMOUNT (0..1); AMOUNT 1 gives TARGET exactly. */
 LM_INLINE float
 lm_blend (float orig, float target, float amount)
@@ -47,7 +61,8 @@ lm_weighted_sum (float r, float g, float b, float wr, float wg, float wb)
 
 /* 8-bit BT.601 luma: what equalize's luma mode flattens and the histogram's luma curve shows. */
 LM_INLINE uint8_t
-lm_luma_u8 (uint8_t r, uint8_t g, uint8_t b)
+lm_luma_u8 (uint32_t p)
 {
-  return lm_quantize_u8 (lm_weighted_sum (r, g, b, LM_BT601_R, LM_BT601_G, LM_BT601_B));
+  return lm_quantize_u8 (lm_weighted_sum (lm_px_channel (p, 0), lm_px_channel (p, 1),
+                                          lm_px_channel (p, 2), LM_BT601_R, LM_BT601_G, LM_BT601_B));
 }

@@ -1,1 +1,191 @@
-raise SystemExit("not written yet")
+"""lumen-cli on files it must refuse, and outputs it cannot write.
+
+For every case the contract is the same: exit status exactly 1 (not a crash: a negative status
+is a signal), exactly one line on stderr that names the file at fault and states the cause in
+words, no output file created, an output that already existed left byte-identical (same inode,
+same bytes), and no temporary file (".lumen-tmp-") left in the output's folder.
+
+Tests run as root in CI, where permission bits do not stop a write; the unwritable outputs
+here are therefore paths whose folder is missing or is a regular file.
+"""
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lumen_testlib as lt  # noqa: E402
+
+# Causes, in words a user understands (case-insensitive).
+EMPTY = r"empty"
+TRUNCATED = r"truncat|ends early|incomplete"
+TEXT = r"text file"
+MISSING = r"no such file|does not exist"
+FOLDER = r"folder|directory"
+TOO_LARGE = r"larger|too large|too big"
+NOT_AN_IMAGE = r"not an image|not a (valid )?jpeg|unknown (image )?format|unrecogni[sz]ed"
+DAMAGED = r"damaged|corrupt|invalid|truncat|ends early"
+
+
+def real_photo(ext, want_sof=None):
+    """A photo of the shared data ending in EXT (for JPEGs, optionally of frame type
+    WANT_SOF: 0xC0 baseline, 0xC2 progressive); the smallest such, to keep runs quick."""
+    found = []
+    for p in lt.photos(ext):
+        if want_sof is not None and lt.jpeg_sof(lt.read_bytes(p)) != want_sof:
+            continue
+        found.append(p)
+    if not found:
+        raise unittest.SkipTest(f"no {ext} photo{' of that kind' if want_sof else ''} in the data")
+    return min(found, key=os.path.getsize)
+
+
+class BadInput(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-bad-")
+        self.dir = self._tmp.name
+        self.outdir = os.path.join(self.dir, "out")
+        os.mkdir(self.outdir)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, data):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def run_refused(self, in_path, out_path, named, cause):
+        """Runs lumen-cli -o OUT_PATH IN_PATH and checks the one-line refusal; returns it."""
+        proc = lt.run(["-o", out_path, in_path], timeout=120)
+        lt.say(f"  exit {proc.returncode}: {proc.stderr.strip()}")
+        self.assertGreaterEqual(proc.returncode, 0,
+                                f"lumen-cli crashed (signal {-proc.returncode})")
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertEqual(proc.stdout, "", "nothing belongs on stdout when the run fails")
+        lines = proc.stderr.splitlines()
+        self.assertEqual(len(lines), 1, f"want exactly one line on stderr, got {proc.stderr!r}")
+        line = lines[0]
+        self.assertIn(named, line, "the message must name the file at fault")
+        # The cause is stated after the file name ("lumen-cli: FILE: cause").
+        after = line.split(named, 1)[1]
+        self.assertRegex(after, re.compile(cause, re.I), "the message must say why")
+        for folder in {self.outdir, os.path.dirname(os.path.abspath(out_path))}:
+            if os.path.isdir(folder):
+                self.assertEqual(lt.leftovers(folder), [], "temporary file left behind")
+        return line
+
+    def refuse_input(self, in_path, cause):
+        """A bad input: refused with no output created, and an existing output untouched."""
+        out = os.path.join(self.outdir, "out.png")
+        self.run_refused(in_path, out, in_path, cause)
+        self.assertFalse(os.path.lexists(out), "an output was created for a refused input")
+        self.assertEqual(os.listdir(self.outdir), [])
+
+        # Again over an existing output: it must keep its bytes and its inode.
+        shutil.copyfile(lt.photos(".png")[0], out)
+        before, ino = lt.read_bytes(out), os.stat(out).st_ino
+        self.run_refused(in_path, out, in_path, cause)
+        self.assertEqual(lt.read_bytes(out), before, "the existing output was changed")
+        self.assertEqual(os.stat(out).st_ino, ino, "the existing output was replaced")
+        self.assertEqual(os.listdir(self.outdir), ["out.png"])
+
+    # --- inputs -------------------------------------------------------------------------
+    def test_zero_byte_file(self):
+        self.refuse_input(self.write("empty.png", b""), EMPTY)
+
+    def test_truncated_jpeg(self):
+        """The first half of a real (baseline) JPEG: the pixel data ends early. libjpeg only
+        warns about that and would paint the rest gray; Lumen must refuse it."""
+        data = lt.read_bytes(real_photo(".jpg", 0xC0))
+        self.refuse_input(self.write("half.jpg", data[:len(data) // 2]), TRUNCATED)
+
+    def test_truncated_progressive_jpeg(self):
+        """The same for a progressive JPEG, where libjpeg reads all scans before the first
+        row comes out."""
+        data = lt.read_bytes(real_photo(".jpg", 0xC2))
+        self.refuse_input(self.write("half-progressive.jpg", data[:len(data) // 2]), TRUNCATED)
+
+    def test_truncated_png(self):
+        data = lt.read_bytes(real_photo(".png"))
+        self.refuse_input(self.write("half.png", data[:len(data) // 2]), TRUNCATED)
+
+    def test_text_file_named_png(self):
+        self.refuse_input(self.write("notes.png", b"Shopping list:\n- milk\n- film, 36 exposures\n"),
+                          TEXT)
+
+    def test_missing_path(self):
+        self.refuse_input(os.path.join(self.dir, "no-such-photo.jpg"), MISSING)
+
+    def test_folder_as_input(self):
+        folder = os.path.join(self.dir, "holiday.jpg")
+        os.mkdir(folder)
+        self.refuse_input(folder, FOLDER)
+
+    def test_png_claiming_100000_square(self):
+        """A real PNG whose IHDR (with a correct CRC) claims 100000×100000 pixels: refused
+        for its size before any decoder allocates 40 GB for it."""
+        forged = lt.png_with_size(lt.read_bytes(real_photo(".png")), 100000, 100000)
+        self.refuse_input(self.write("huge.png", forged), TOO_LARGE)
+
+    def test_random_bytes_named_jpg(self):
+        rng = random.Random(20240601)  # fixed: the same bytes on every run
+        data = bytes(rng.randrange(256) for _ in range(64 * 1024))
+        # Not by chance the magic of a format Lumen reads (and not text): then it is noise.
+        self.assertNotEqual(data[:2], b"\xff\xd8")
+        self.refuse_input(self.write("noise.jpg", data), NOT_AN_IMAGE)
+
+    def test_jpeg_header_then_garbage(self):
+        """A real JPEG's start of image and first segment (JFIF), then noise: libjpeg stops
+        on a nonsense marker; the message must still say the file is damaged, not only
+        libjpeg's internal wording ("Unsupported marker type 0x8e")."""
+        photo = lt.read_bytes(real_photo(".jpg", 0xC0))
+        first = next(lt.jpeg_segments(photo))  # APP0 (JFIF) of a real photo
+        header = photo[:first[1] + 4 + len(first[2])]
+        rng = random.Random(7)
+        garbage = bytes(rng.randrange(256) for _ in range(64 * 1024))
+        self.refuse_input(self.write("garbage.jpg", header + garbage), DAMAGED)
+
+    def test_jpeg_tables_then_garbage(self):
+        """Every header segment of a real JPEG up to its scan (tables, frame, Huffman codes),
+        then noise as entropy-coded data: a decoder can run on it, so only its warnings tell
+        that the pixels are not there."""
+        photo = lt.read_bytes(real_photo(".jpg", 0xC0))
+        segs = list(lt.jpeg_segments(photo))
+        end = segs[-1][1] + 4 + len(segs[-1][2])  # the start of the SOS marker
+        n = int.from_bytes(photo[end + 2:end + 4], "big")
+        header = photo[:end + 2 + n]  # through the SOS segment
+        rng = random.Random(11)
+        garbage = bytes(rng.randrange(256) for _ in range(64 * 1024)).replace(b"\xff", b"\x00")
+        self.refuse_input(self.write("noise-scan.jpg", header + garbage), DAMAGED)
+
+    # --- outputs ------------------------------------------------------------------------
+    def test_output_folder_missing(self):
+        photo = real_photo(".png")
+        out = os.path.join(self.dir, "no-such-folder", "out.png")
+        self.run_refused(photo, out, out, r"does not exist|no such (file or )?(folder|directory)")
+        self.assertFalse(os.path.lexists(os.path.dirname(out)), "the folder was created")
+
+    def test_output_under_regular_file(self):
+        photo = real_photo(".png")
+        blocker = self.write("notes.txt", b"a regular file, not a folder\n")
+        out = os.path.join(blocker, "out.png")
+        self.run_refused(photo, out, out, r"not a (folder|directory)|does not exist|is a file")
+        self.assertEqual(lt.read_bytes(blocker), b"a regular file, not a folder\n")
+        self.assertEqual(lt.leftovers(self.dir), [])
+
+    def test_output_is_a_folder(self):
+        photo = real_photo(".png")
+        out = os.path.join(self.outdir, "taken.png")
+        os.mkdir(out)
+        self.run_refused(photo, out, out, FOLDER)
+        self.assertTrue(os.path.isdir(out))
+        self.assertEqual(os.listdir(out), [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,8 +1,339 @@
-#include <glib.h>
+/* The pipeline and its render cache on the CPU backend: which operations a change
+ * recomputes, that cached results are the ones the operations give when applied by hand in
+ * order, and the sidecar (GKeyFile) form with its validation. */
+#include <string.h>
+
+#include "core/backend.h"
+#include "core/error.h"
+#include "core/ops/equalize-math.h"
+#include "core/ops/gray-math.h"
+#include "core/ops/blur-math.h"
+#include "core/ops/ops.h"
+#include "core/pipeline.h"
+#include "core/render-cache.h"
+#include "test-util.h"
+
+#define GRAY(pl) ((LmGrayParams *) lm_pipeline_stage (pl, LM_OP_GRAY)->params.bytes)
+#define EQUALIZE(pl) ((LmEqualizeParams *) lm_pipeline_stage (pl, LM_OP_EQUALIZE)->params.bytes)
+#define BLUR(pl) ((LmBlurParams *) lm_pipeline_stage (pl, LM_OP_BLUR)->params.bytes)
+
+/* What the pipeline should give: its enabled operations applied by hand, in registry order,
+ * each through its registration. */
+static LmImage *
+apply_by_hand (LmPipeline *pipeline, LmImage *source)
+{
+  LmImage *current = lm_image_ref (source);
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      LmStage *stage = &pipeline->stages[i];
+      if (!stage->enabled)
+        continue;
+      LmImage *next = lm_test_run_op (stage->info, stage->params.bytes, current);
+      lm_image_unref (current);
+      current = next;
+    }
+  return current;
+}
+
+/* Runs the cache, checks how many operations it computed and that the result is the
+ * by-hand one. */
+static void
+run_and_check (LmRenderCache *cache, LmPipeline *pipeline, LmImage *source, guint computed,
+               LmTimings *timings)
+{
+  GError *error = NULL;
+  g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, computed);
+  g_autoptr (LmImage) want = apply_by_hand (pipeline, source);
+  lm_test_assert_same_pixels (result, want);
+}
+
+/* The timing of LABEL: present, and cached or computed as expected. */
+static void
+assert_timing (const LmTimings *timings, const char *label, gboolean cached)
+{
+  const LmTiming *t = lm_timings_find (timings, label);
+  g_assert_nonnull (t);
+  g_assert_cmpint (t->cached, ==, cached);
+}
+
+static void
+test_cache_recomputes_from_change (void)
+{
+  g_autoptr (LmBackend) backend = lm_backend_cpu_new ();
+  g_autoptr (LmImage) host = lm_test_random_rgba (24, 16, 42, FALSE);
+  GError *error = NULL;
+  g_autoptr (LmImage) source = lm_backend_upload (backend, host, &error);
+  g_assert_no_error (error);
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, source);
+
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+
+  /* Nothing enabled: the source itself, nothing computed. */
+  {
+    g_autoptr (LmImage) result = lm_render_cache_run (cache, &pipeline, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (result == source);
+    g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, 0);
+  }
+
+  /* Gray and blur: both computed; gray at amount 1 on an opaque image is one channel. */
+  lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = TRUE;
+  lm_pipeline_stage (&pipeline, LM_OP_BLUR)->enabled = TRUE;
+  BLUR (&pipeline)->sigma = 2.0f;
+  LmTimings timings;
+  lm_timings_init (&timings);
+  run_and_check (cache, &pipeline, source, 2, &timings);
+  assert_timing (&timings, "gray", FALSE);
+  assert_timing (&timings, "blur", FALSE);
+  g_assert_null (lm_timings_find (&timings, "equalize"));
+  lm_timings_clear (&timings);
+
+  /* The same pipeline again: nothing computed, same pixels, both timings "cached". */
+  lm_timings_init (&timings);
+  run_and_check (cache, &pipeline, source, 0, &timings);
+  assert_timing (&timings, "gray", TRUE);
+  assert_timing (&timings, "blur", TRUE);
+  lm_timings_clear (&timings);
+
+  /* Only blur changed: blur alone is recomputed, from gray's cached output. */
+  BLUR (&pipeline)->sigma = 3.5f;
+  lm_timings_init (&timings);
+  run_and_check (cache, &pipeline, source, 1, &timings);
+  assert_timing (&timings, "gray", TRUE);
+  assert_timing (&timings, "blur", FALSE);
+  lm_timings_clear (&timings);
+
+  /* Gray changed: gray and everything after it. */
+  GRAY (&pipeline)->mode = LM_GRAY_BT601;
+  run_and_check (cache, &pipeline, source, 2, NULL);
+
+  /* Gray at amount 0.5 stores RGBA now: both outputs change shape, both recomputed. */
+  GRAY (&pipeline)->amount = 0.5f;
+  run_and_check (cache, &pipeline, source, 2, NULL);
+  GRAY (&pipeline)->amount = 1.0f;
+  run_and_check (cache, &pipeline, source, 2, NULL);
+
+  /* A disabled operation's parameters do not matter. */
+  EQUALIZE (&pipeline)->mode = LM_EQUALIZE_RGB;
+  run_and_check (cache, &pipeline, source, 0, NULL);
+
+  /* Gray off: blur now reads the source and must be recomputed. */
+  lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = FALSE;
+  run_and_check (cache, &pipeline, source, 1, NULL);
+
+  /* Gray on again with the same parameters: gray's output is still valid, but blur's last
+   * output was made from the source, so blur is recomputed — 1, and the gray-then-blur
+   * pixels, not the blur-of-the-source ones. */
+  lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = TRUE;
+  run_and_check (cache, &pipeline, source, 1, NULL);
+
+  /* Equalize switched on in the middle: equalize and blur, gray from the cache. */
+  lm_pipeline_stage (&pipeline, LM_OP_EQUALIZE)->enabled = TRUE;
+  run_and_check (cache, &pipeline, source, 2, NULL);
+  run_and_check (cache, &pipeline, source, 0, NULL);
+
+  /* The last operation off: nothing to compute, the result is equalize's cached output. */
+  lm_pipeline_stage (&pipeline, LM_OP_BLUR)->enabled = FALSE;
+  run_and_check (cache, &pipeline, source, 0, NULL);
+}
+
+/* Each operation alone: the others pass the image through untouched. */
+static void
+test_disabled_pass_through (void)
+{
+  g_autoptr (LmBackend) backend = lm_backend_cpu_new ();
+  g_autoptr (LmImage) source = lm_test_random_rgba (19, 11, 8, TRUE);
+  for (int only = 0; only < LM_N_OPS; only++)
+    {
+      g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, source);
+      LmPipeline pipeline;
+      lm_pipeline_init (&pipeline);
+      pipeline.stages[only].enabled = TRUE;
+      run_and_check (cache, &pipeline, source, 1, NULL);
+
+      /* And by hand, directly: the one operation on the source. */
+      GError *error = NULL;
+      g_autoptr (LmImage) result = lm_render_cache_run (cache, &pipeline, NULL, &error);
+      g_assert_no_error (error);
+      g_autoptr (LmImage) want = lm_test_run_op (lm_op_info (only), pipeline.stages[only].params.bytes,
+                                                 source);
+      lm_test_assert_same_pixels (result, want);
+    }
+}
+
+/* Same operation, enable flag and parameter bytes (compared field by field: padding between
+ * fields is not part of the value). */
+static void
+assert_stage_identical (const LmStage *a, const LmStage *b)
+{
+  g_assert_true (a->info == b->info);
+  g_assert_cmpint (a->enabled, ==, b->enabled);
+  g_assert_cmpmem (a->params.bytes, a->info->params_size, b->params.bytes, b->info->params_size);
+}
+
+static void
+assert_pipeline_identical (const LmPipeline *a, const LmPipeline *b)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    assert_stage_identical (&a->stages[i], &b->stages[i]);
+}
+
+/* A pipeline with every kind of value set away from its default. */
+static void
+custom_pipeline (LmPipeline *pipeline)
+{
+  lm_pipeline_init (pipeline);
+  lm_pipeline_stage (pipeline, LM_OP_GRAY)->enabled = TRUE;
+  GRAY (pipeline)->mode = LM_GRAY_MIX;
+  GRAY (pipeline)->amount = 0.25f;
+  GRAY (pipeline)->red = -1.5f;
+  GRAY (pipeline)->green = 0.125f;
+  GRAY (pipeline)->blue = 2.0f;
+  lm_pipeline_stage (pipeline, LM_OP_EQUALIZE)->enabled = FALSE;
+  EQUALIZE (pipeline)->mode = LM_EQUALIZE_RGB;
+  EQUALIZE (pipeline)->amount = 0.75f;
+  lm_pipeline_stage (pipeline, LM_OP_BLUR)->enabled = TRUE;
+  BLUR (pipeline)->sigma = 7.5f;
+}
+
+static void
+test_keyfile_round_trip (void)
+{
+  LmPipeline original;
+  custom_pipeline (&original);
+  g_autoptr (GKeyFile) keyfile = lm_pipeline_to_keyfile (&original);
+
+  /* The sidecar says what it holds, in the documented form. */
+  g_autofree char *mode = g_key_file_get_string (keyfile, "gray", "mode", NULL);
+  g_autofree char *amount = g_key_file_get_string (keyfile, "gray", "amount", NULL);
+  g_autofree char *sigma = g_key_file_get_string (keyfile, "blur", "sigma", NULL);
+  g_autofree char *eq_mode = g_key_file_get_string (keyfile, "equalize", "mode", NULL);
+  g_assert_cmpstr (mode, ==, "mix");
+  g_assert_cmpstr (amount, ==, "0.25");
+  g_assert_cmpstr (sigma, ==, "7.5");
+  g_assert_cmpstr (eq_mode, ==, "rgb");
+  g_assert_true (g_key_file_get_boolean (keyfile, "gray", "enabled", NULL));
+  g_assert_false (g_key_file_get_boolean (keyfile, "equalize", "enabled", NULL));
+  g_assert_true (g_key_file_get_boolean (keyfile, "blur", "enabled", NULL));
+
+  /* Through text, as a sidecar file goes, into a default pipeline. */
+  gsize len = 0;
+  g_autofree char *text = g_key_file_to_data (keyfile, &len, NULL);
+  g_autoptr (GKeyFile) reread = g_key_file_new ();
+  GError *error = NULL;
+  g_assert_true (g_key_file_load_from_data (reread, text, len, G_KEY_FILE_NONE, &error));
+  g_assert_no_error (error);
+
+  LmPipeline copy;
+  lm_pipeline_init (&copy);
+  g_assert_true (lm_pipeline_from_keyfile (&copy, reread, &error));
+  g_assert_no_error (error);
+  /* Disabled stages keep their parameters too (lm_stage_equal would ignore them). */
+  for (int i = 0; i < LM_N_OPS; i++)
+    g_assert_true (lm_stage_equal (&copy.stages[i], &original.stages[i]));
+  assert_pipeline_identical (&copy, &original);
+}
+
+static LmPipeline
+load_sidecar (const LmPipeline *start, const char *text, GError **error)
+{
+  g_autoptr (GKeyFile) keyfile = g_key_file_new ();
+  g_assert_true (g_key_file_load_from_data (keyfile, text, -1, G_KEY_FILE_NONE, NULL));
+  LmPipeline pipeline = *start;
+  lm_pipeline_from_keyfile (&pipeline, keyfile, error);
+  return pipeline;
+}
+
+/* A sidecar may name only what it changes; the rest keeps the pipeline's values. */
+static void
+test_keyfile_partial (void)
+{
+  LmPipeline start;
+  custom_pipeline (&start);
+  GError *error = NULL;
+  LmPipeline p = load_sidecar (&start, "[blur]\nsigma=3\n", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (BLUR (&p)->sigma, ==, 3.0f);
+  g_assert_true (lm_pipeline_stage (&p, LM_OP_BLUR)->enabled);
+  g_assert_true (lm_stage_equal (&p.stages[LM_OP_GRAY], &start.stages[LM_OP_GRAY]));
+  assert_stage_identical (&p.stages[LM_OP_EQUALIZE], &start.stages[LM_OP_EQUALIZE]);
+
+  p = load_sidecar (&start, "[equalize]\nenabled=true\n[gray]\nmode=bt601\n", &error);
+  g_assert_no_error (error);
+  g_assert_true (lm_pipeline_stage (&p, LM_OP_EQUALIZE)->enabled);
+  g_assert_cmpint (EQUALIZE (&p)->mode, ==, LM_EQUALIZE_RGB);
+  g_assert_cmpint (GRAY (&p)->mode, ==, LM_GRAY_BT601);
+  g_assert_cmpfloat (GRAY (&p)->amount, ==, 0.25f);
+
+  /* The ends of each range are inside it. */
+  p = load_sidecar (&start, "[blur]\nsigma=200\n[gray]\namount=0\nred=-2\nblue=2\n", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (BLUR (&p)->sigma, ==, 200.0f);
+  g_assert_cmpfloat (GRAY (&p)->amount, ==, 0.0f);
+  g_assert_cmpfloat (GRAY (&p)->red, ==, -2.0f);
+}
+
+/* Sidecars that must be refused: the error names the problem and the pipeline is left as
+ * it was, even when an earlier group of the same file was fine. */
+static void
+test_keyfile_rejects (void)
+{
+  static const struct {
+    const char *text;
+    const char *must_mention;
+  } cases[] = {
+    { "[sharpen]\namount=1\n", "sharpen" },
+    { "[gray]\nradius=3\n", "radius" },
+    { "[blur]\nsigma=500\n", "500" },
+    { "[blur]\nsigma=-1\n", "sigma" },
+    { "[gray]\namount=1.5\n", "amount" },
+    { "[gray]\namount=-0.1\n", "amount" },
+    { "[gray]\nred=2.5\n", "red" },
+    { "[gray]\nmode=sepia\n", "sepia" },
+    { "[equalize]\nmode=hsv\n", "hsv" },
+    { "[blur]\nsigma=abc\n", "abc" },
+    { "[blur]\nsigma=nan\n", "sigma" },
+    { "[blur]\nsigma=inf\n", "sigma" },
+    { "[blur]\nsigma=3px\n", "3px" },
+    { "[blur]\nsigma=\n", "sigma" },
+    { "[blur]\nsigma=3\n[gray]\nmode=sepia\n", "sepia" },
+    { "[blur]\nenabled=maybe\n", "blur" },
+  };
+  LmPipeline start;
+  custom_pipeline (&start);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GKeyFile) keyfile = g_key_file_new ();
+      g_assert_true (g_key_file_load_from_data (keyfile, cases[i].text, -1, G_KEY_FILE_NONE, NULL));
+      LmPipeline p = start;
+      GError *error = NULL;
+      gboolean ok = lm_pipeline_from_keyfile (&p, keyfile, &error);
+      if (ok)
+        g_test_message ("accepted: %s", cases[i].text);
+      g_assert_false (ok);
+      g_assert_nonnull (error);
+      if (strstr (cases[i].text, "enabled=") == NULL)
+        g_assert_error (error, LUMEN_ERROR, LM_ERROR_INVALID);
+      if (strstr (error->message, cases[i].must_mention) == NULL)
+        g_test_message ("“%s” does not mention “%s”", error->message, cases[i].must_mention);
+      g_assert_nonnull (strstr (error->message, cases[i].must_mention));
+      g_clear_error (&error);
+      assert_pipeline_identical (&p, &start);
+    }
+}
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/pipeline/cache/recomputes-from-change", test_cache_recomputes_from_change);
+  g_test_add_func ("/pipeline/cache/disabled-pass-through", test_disabled_pass_through);
+  g_test_add_func ("/pipeline/keyfile/round-trip", test_keyfile_round_trip);
+  g_test_add_func ("/pipeline/keyfile/partial", test_keyfile_partial);
+  g_test_add_func ("/pipeline/keyfile/rejects", test_keyfile_rejects);
   return g_test_run ();
 }

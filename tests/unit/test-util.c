@@ -89,3 +89,92 @@ lm_test_tmp_dir (void)
     }
   return tmp_dir;
 }
+
+/* xorshift32: reproducible on every platform, unlike rand (). */
+static guint32
+next_random (guint32 *state)
+{
+  guint32 x = *state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *state = x;
+}
+
+LmImage *
+lm_test_random_rgba (guint width, guint height, guint32 seed, gboolean with_alpha)
+{
+  LmImage *image = lm_test_image_new (LM_FORMAT_RGBA8, width, height, 0xAB);
+  guint32 state = seed ? seed : 1;
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      {
+        guint8 *p = lm_test_pixel (image, x, y);
+        guint32 r = next_random (&state);
+        p[0] = r, p[1] = r >> 8, p[2] = r >> 16;
+        p[3] = with_alpha ? (guint8) (r >> 24) : 255;
+      }
+  image->opaque = !with_alpha;
+  return image;
+}
+
+LmImage *
+lm_test_random_gray (guint width, guint height, guint32 seed)
+{
+  LmImage *image = lm_test_image_new (LM_FORMAT_GRAY8, width, height, 0xAB);
+  guint32 state = seed ? seed : 1;
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      *lm_test_pixel (image, x, y) = (guint8) (next_random (&state) >> 11);
+  return image;
+}
+
+LmImage *
+lm_test_run_op (const LmOpInfo *op, const void *params, const LmImage *src)
+{
+  static const guint8 poisons[2] = { 0xAB, 0x54 };
+  LmImage *out[2];
+  LmFormat format = op->output_format (params, src->format, src->opaque);
+  for (int i = 0; i < 2; i++)
+    {
+      GError *error = NULL;
+      out[i] = lm_test_image_new (format, src->width, src->height, poisons[i]);
+      gboolean ok = op->run_cpu (params, src, out[i], &error);
+      g_assert_no_error (error);
+      g_assert_true (ok);
+      out[i]->opaque = src->opaque;
+    }
+  /* Same bytes under two different poisons: every pixel was written. */
+  lm_test_assert_same_pixels (out[0], out[1]);
+  lm_image_unref (out[1]);
+  return out[0];
+}
+
+void
+lm_test_assert_same_pixels (const LmImage *a, const LmImage *b)
+{
+  g_assert_cmpuint (a->width, ==, b->width);
+  g_assert_cmpuint (a->height, ==, b->height);
+  g_assert_cmpstr (lm_format_name (a->format), ==, lm_format_name (b->format));
+  gsize row = a->width * lm_format_bytes_per_pixel (a->format);
+  for (guint y = 0; y < a->height; y++)
+    if (memcmp (lm_image_row (a, y), lm_image_row (b, y), row) != 0)
+      for (gsize i = 0; i < row; i++)
+        if (lm_image_row (a, y)[i] != lm_image_row (b, y)[i])
+          {
+            g_test_message ("pixels differ at x %" G_GSIZE_FORMAT ", y %u (byte %" G_GSIZE_FORMAT
+                            " of the row)",
+                            i / lm_format_bytes_per_pixel (a->format), y, i);
+            g_assert_cmpuint (lm_image_row (a, y)[i], ==, lm_image_row (b, y)[i]);
+          }
+}
+
+char *
+lm_test_write_tmp (const char *name, const void *data, gsize len)
+{
+  GError *error = NULL;
+  char *path = g_build_filename (lm_test_tmp_dir (), name, NULL);
+  g_file_set_contents (path, data, (gssize) len, &error);
+  g_assert_no_error (error);
+  return path;
+}

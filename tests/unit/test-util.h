@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "core/image.h"
+#include "core/ops/op.h"
 
 /* A host image of FORMAT, every byte set to POISON, so that an unwritten pixel shows. */
 LmImage *lm_test_image_new (LmFormat format, guint width, guint height, guint8 poison);
@@ -19,3 +20,39 @@ const char *lm_test_data_dir (void);
 
 /* A fresh temporary folder, removed with its contents at exit. */
 const char *lm_test_tmp_dir (void);
+
+/* The bytes of pixel (X, Y). */
+static inline guint8 *
+lm_test_pixel (const LmImage *image, guint x, guint y)
+{
+  return lm_image_row (image, y) + (gsize) x * lm_format_bytes_per_pixel (image->format);
+}
+
+/* A host RGBA8 image of WIDTH × HEIGHT filled with reproducible pseudo-random bytes (alpha
+ * 255 unless WITH_ALPHA), so that tests need no stored fixtures. Padding bytes are poison. */
+LmImage *lm_test_random_rgba (guint width, guint height, guint32 seed, gboolean with_alpha);
+
+/* The same for GRAY8. */
+LmImage *lm_test_random_gray (guint width, guint height, guint32 seed);
+
+/* Runs OP's CPU reference on SRC through its registration (output_format, run_cpu), twice,
+ * into destinations poisoned with two different bytes, and fails the test unless both runs
+ * succeed and agree on every pixel: a pixel the operation did not write keeps its poison and
+ * shows as a difference. Returns the first result (opaque copied from SRC, as the backend
+ * does). */
+LmImage *lm_test_run_op (const LmOpInfo *op, const void *params, const LmImage *src);
+
+/* Fails the test unless A and B have the same shape and the same pixels (padding ignored). */
+void lm_test_assert_same_pixels (const LmImage *a, const LmImage *b);
+
+/* Writes LEN bytes to a new file NAME under lm_test_tmp_dir () and returns its path. */
+char *lm_test_write_tmp (const char *name, const void *data, gsize len);
+
+/* BT.601 luma of an 8-bit colour, written out here rather than taken from the code under
+ * test: (0.299 R + 0.587 G) + 0.114 B in single precision, rounded half up. */
+static inline guint8
+lm_test_luma601 (guint8 r, guint8 g, guint8 b)
+{
+  float y = (0.299f * (float) r + 0.587f * (float) g) + 0.114f * (float) b;
+  return (guint8) (int) (y + 0.5f);
+}

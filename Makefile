@@ -1,0 +1,69 @@
+# Lumen's two entry points for a fresh Debian 12 / Ubuntu 24.04 machine (see README.md):
+#   make run    install what is missing, build, open the editor on the bundled sample
+#   make check  install what is missing, build, run every test suite (and again under ASan)
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+PYTHON     := /usr/bin/python3
+SAMPLE     := data/samples/ladybird.jpg
+
+# Build: compiler, meson, the libraries. Tests: OpenCV as the oracle.
+BUILD_DEPS := build-essential pkg-config meson ninja-build gettext \
+              libglib2.0-dev libgdk-pixbuf-2.0-dev libgtk-3-dev libjpeg-dev libpng-dev \
+              libexif-dev libstb-dev webp-pixbuf-loader
+TEST_DEPS  := python3 python3-numpy python3-opencv
+
+.PHONY: run check deps test-deps build asan-build clean
+
+deps:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BUILD_DEPS)"
+
+test-deps:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BUILD_DEPS) $(TEST_DEPS)"
+
+# apt-get when root; otherwise print the exact command and stop.
+install-packages:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "Lumen needs these packages. Install them, then run make again:"; \
+	    echo "  sudo apt-get install -y --no-install-recommends$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+build: deps $(BUILD)/build.ninja
+	meson compile -C $(BUILD)
+
+run: build
+	@out="$(BUILD)/sample-edited.jpg"; \
+	$(BUILD)/app/lumen-cli --timings --gray luminosity --gray-amount 0.6 --equalize luma --blur 1.5 \
+	  -o "$$out" $(SAMPLE) && \
+	echo "The edited sample is in $$out (the editor window comes with its own issue)."
+
+$(ASAN_BUILD)/build.ninja:
+	meson setup $(ASAN_BUILD) -Dcuda=disabled -Dgui=disabled -Dbuildtype=debugoptimized \
+	  -Db_sanitize=address,undefined -Db_lundef=false
+
+asan-build: test-deps $(ASAN_BUILD)/build.ninja
+	meson compile -C $(ASAN_BUILD)
+
+# Every suite in the normal build, then the CPU suites in the ASan+UBSan build; the last
+# line counts both: "N passed, N failed".
+check: test-deps build asan-build
+	-meson test -C $(BUILD) --print-errorlogs --num-processes 2
+	-ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 \
+	  --suite unit --suite cli --suite bad-input --timeout-multiplier 3
+	@$(PYTHON) tests/summary.py $(BUILD) $(ASAN_BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

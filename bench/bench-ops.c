@@ -1,0 +1,216 @@
+/* bench-ops: times each operation on one image on a backend, the way a render runs it.
+ *
+ *   bench-ops [--backend cpu|cuda] [--repeat N] [--json FILE] IMAGE
+ *
+ * Per case: the operation alone (CUDA events around the kernels on the GPU, the host clock
+ * on the CPU), median of N warm runs; on CUDA also end to end (upload, operation, download,
+ * synchronized). Inputs rotate among several copies so that an image small enough for the
+ * GPU's L2 cache is not timed from it. Not a test: figures go to bench/RESULTS.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+
+#include "core/backend.h"
+#include "core/io.h"
+#include "core/ops/ops.h"
+#include "core/timing.h"
+
+#define N_COPIES 3
+
+typedef struct {
+  const char *name;
+  LmOpId op;
+  gboolean gray_input; /* run on the 8-bit gray version of the image */
+  const char *const *settings; /* "param=value" pairs, NULL-terminated */
+} BenchCase;
+
+static const char *const gray_full[] = { "mode=bt601", NULL };
+static const char *const gray_half[] = { "mode=bt601", "amount=0.5", NULL };
+static const char *const eq_luma[] = { "mode=luma", NULL };
+static const char *const eq_rgb[] = { "mode=rgb", NULL };
+static const char *const blur_2_5[] = { "sigma=2.5", NULL };
+static const char *const blur_10[] = { "sigma=10", NULL };
+static const char *const blur_50[] = { "sigma=50", NULL };
+
+static const BenchCase cases[] = {
+  { "gray bt601 (rgba->gray)", LM_OP_GRAY, FALSE, gray_full },
+  { "gray amount 0.5 (rgba->rgba)", LM_OP_GRAY, FALSE, gray_half },
+  { "equalize (gray)", LM_OP_EQUALIZE, TRUE, eq_luma },
+  { "equalize luma (rgba)", LM_OP_EQUALIZE, FALSE, eq_luma },
+  { "equalize rgb (rgba)", LM_OP_EQUALIZE, FALSE, eq_rgb },
+  { "blur sigma=2.5 (rgba)", LM_OP_BLUR, FALSE, blur_2_5 },
+  { "blur sigma=10 (rgba)", LM_OP_BLUR, FALSE, blur_10 },
+  { "blur sigma=10 (gray)", LM_OP_BLUR, TRUE, blur_10 },
+  { "blur sigma=50 (rgba)", LM_OP_BLUR, FALSE, blur_50 },
+};
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *v, int n)
+{
+  qsort (v, n, sizeof *v, compare_doubles);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void
+die (GError *error)
+{
+  fprintf (stderr, "bench-ops: %s\n", error->message);
+  exit (1);
+}
+
+/* The 8-bit gray version of IMAGE, on the backend. */
+static LmImage *
+gray_version (LmBackend *backend, LmImage *work)
+{
+  GError *e = NULL;
+  const LmOpInfo *op = lm_op_info (LM_OP_GRAY);
+  guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+  lm_op_params_init (op, params);
+  LmImage *gray = lm_image_new (op->output_format (params, work->format, work->opaque), work->width,
+                                work->height, lm_backend_work_allocator (backend), &e);
+  if (gray == NULL || !lm_backend_run_op (backend, op, params, work, gray, &e)
+      || !lm_backend_synchronize (backend, &e))
+    die (e);
+  return gray;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *backend_name = "cpu", *json_path = NULL;
+  int repeat = 20;
+  const GOptionEntry entries[] = {
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &backend_name, "cpu or cuda", "B" },
+    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat, "timed runs per case (median)", "N" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json_path, "also write the results here", "FILE" },
+    { NULL },
+  };
+  GError *e = NULL;
+  g_autoptr (GOptionContext) context = g_option_context_new ("IMAGE");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &e) || argc != 2 || repeat < 1)
+    {
+      fprintf (stderr, "usage: bench-ops [--backend cpu|cuda] [--repeat N] [--json FILE] IMAGE\n");
+      return 2;
+    }
+
+  LmBackendKind kind;
+  if (!lm_backend_kind_parse (backend_name, &kind))
+    return 2;
+  g_autoptr (LmBackend) backend = lm_backend_new (kind, &e);
+  if (backend == NULL)
+    die (e);
+  g_autoptr (LmImage) source = lm_io_load (argv[1], lm_backend_host_allocator (backend), &e);
+  if (source == NULL)
+    die (e);
+
+  LmImage *rgba[N_COPIES], *gray[N_COPIES];
+  for (int i = 0; i < N_COPIES; i++)
+    {
+      rgba[i] = lm_backend_upload (backend, source, &e);
+      if (rgba[i] == NULL || !lm_backend_synchronize (backend, &e))
+        die (e);
+      gray[i] = gray_version (backend, rgba[i]);
+    }
+
+  printf ("# %s, %u×%u, median of %d\n", backend->description, source->width, source->height, repeat);
+  printf ("%-30s %12s %14s\n", "case", "op ms", "end-to-end ms");
+  g_autoptr (GString) json = g_string_new ("[\n");
+  double *op_ms = g_new (double, repeat), *e2e_ms = g_new (double, repeat);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      const BenchCase *bc = &cases[c];
+      const LmOpInfo *op = lm_op_info (bc->op);
+      guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+      lm_op_params_init (op, params);
+      for (int s = 0; bc->settings[s]; s++)
+        {
+          g_auto (GStrv) kv = g_strsplit (bc->settings[s], "=", 2);
+          for (guint k = 0; k < op->n_params; k++)
+            if (g_str_equal (op->params[k].name, kv[0])
+                && !lm_op_param_parse (op, &op->params[k], params, kv[1], &e))
+              die (e);
+        }
+      LmImage **inputs = bc->gray_input ? gray : rgba;
+      LmImage *outputs[N_COPIES];
+      for (int i = 0; i < N_COPIES; i++)
+        {
+          outputs[i] = lm_image_new (op->output_format (params, inputs[i]->format, inputs[i]->opaque),
+                                     source->width, source->height,
+                                     lm_backend_work_allocator (backend), &e);
+          if (outputs[i] == NULL)
+            die (e);
+        }
+
+      /* Warm-up: module load, first-touch page faults, OpenMP thread start. */
+      for (int i = 0; i < N_COPIES; i++)
+        if (!lm_backend_run_op (backend, op, params, inputs[i], outputs[i], &e)
+            || !lm_backend_synchronize (backend, &e))
+          die (e);
+
+      for (int r = 0; r < repeat; r++)
+        {
+          int i = r % N_COPIES;
+          LmMark a, b;
+          lm_backend_mark (backend, &a);
+          if (!lm_backend_run_op (backend, op, params, inputs[i], outputs[i], &e))
+            die (e);
+          lm_backend_mark (backend, &b);
+          if (!lm_backend_synchronize (backend, &e))
+            die (e);
+          op_ms[r] = lm_backend_elapsed_ms (backend, &a, &b);
+        }
+      double op_median = median (op_ms, repeat);
+
+      /* End to end: what lumen-cli does around the operation, on the GPU. */
+      double e2e_median = op_median;
+      if (kind != LM_BACKEND_CPU)
+        {
+          LmImage *host_in = bc->gray_input ? lm_backend_download (backend, gray[0], &e) : lm_image_ref (source);
+          if (host_in == NULL || !lm_backend_synchronize (backend, &e))
+            die (e);
+          for (int r = 0; r < repeat; r++)
+            {
+              gint64 t = g_get_monotonic_time ();
+              g_autoptr (LmImage) up = lm_backend_upload (backend, host_in, &e);
+              if (up == NULL || !lm_backend_run_op (backend, op, params, up, outputs[r % N_COPIES], &e))
+                die (e);
+              g_autoptr (LmImage) down = lm_backend_download (backend, outputs[r % N_COPIES], &e);
+              if (down == NULL || !lm_backend_synchronize (backend, &e))
+                die (e);
+              e2e_ms[r] = lm_ms_since (t);
+            }
+          e2e_median = median (e2e_ms, repeat);
+          lm_image_unref (host_in);
+        }
+
+      printf ("%-30s %12.3f %14.3f\n", bc->name, op_median, e2e_median);
+      g_string_append_printf (json, "%s  {\"case\": \"%s\", \"backend\": \"%s\", \"op_ms\": %.4f, "
+                              "\"end_to_end_ms\": %.4f, \"width\": %u, \"height\": %u}",
+                              c ? ",\n" : "", bc->name, backend_name, op_median, e2e_median,
+                              source->width, source->height);
+      for (int i = 0; i < N_COPIES; i++)
+        lm_image_unref (outputs[i]);
+    }
+  g_string_append (json, "\n]\n");
+  if (json_path && !g_file_set_contents (json_path, json->str, -1, &e))
+    die (e);
+
+  for (int i = 0; i < N_COPIES; i++)
+    {
+      lm_image_unref (rgba[i]);
+      lm_image_unref (gray[i]);
+    }
+  g_free (op_ms);
+  g_free (e2e_ms);
+  return 0;
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Lumen's CPU operations against OpenCV's, same image, same thread count.
+
+    cpu-vs-opencv.py --bench-ops BUILD/bench/bench-ops [--threads N] [--json FILE] [IMAGE]
+
+Without IMAGE, a 24 MP (6000×4000) test image is made from a real photo of the shared data
+(beach-aerial-15mp.jpg, resized with cubic interpolation). Lumen's figures come from
+bench-ops (median of warm runs, the operation alone); OpenCV's from the same kind of loop
+around the call a user would write, with cv2.setNumThreads(N). Each library works on its
+native layout: Lumen on RGBA as decoded, OpenCV on BGR."""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import cv2
+import numpy as np
+
+
+def median_ms(fn, repeat):
+    fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def opencv_cases(img):
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+
+    def eq_luma():
+        ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb)
+        ycc[..., 0] = cv2.equalizeHist(ycc[..., 0])
+        return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
+
+    def blur(src, s):
+        return lambda: cv2.GaussianBlur(src, (0, 0), s, borderType=cv2.BORDER_REFLECT_101)
+
+    # Names match bench-ops' cases; each lambda is what an OpenCV user would call.
+    return {
+        "gray bt601 (rgba->gray)": lambda: cv2.cvtColor(img, cv2.COLOR_BGR2GRAY),
+        "gray amount 0.5 (rgba->rgba)": lambda: cv2.addWeighted(
+            img, 0.5, cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), 0.5, 0),
+        "equalize (gray)": lambda: cv2.equalizeHist(gray),
+        "equalize luma (rgba)": eq_luma,
+        "equalize rgb (rgba)": lambda: cv2.merge([cv2.equalizeHist(c) for c in cv2.split(img)]),
+        "blur sigma=2.5 (rgba)": blur(img, 2.5),
+        "blur sigma=10 (rgba)": blur(img, 10),
+        "blur sigma=10 (gray)": blur(gray, 10),
+        "blur sigma=50 (rgba)": blur(img, 50),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bench-ops", required=True)
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--json")
+    ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+    ap.add_argument("image", nargs="?")
+    a = ap.parse_args()
+
+    tmp = tempfile.mkdtemp(prefix="lumen-bench-")
+    image = a.image
+    if image is None:
+        src = cv2.imread(os.path.join(a.data, "photos", "beach-aerial-15mp.jpg"))
+        if src is None:
+            sys.exit("cpu-vs-opencv: no test photo; give IMAGE or --data")
+        image = os.path.join(tmp, "24mp.png")
+        cv2.imwrite(image, cv2.resize(src, (6000, 4000), interpolation=cv2.INTER_CUBIC),
+                    [cv2.IMWRITE_PNG_COMPRESSION, 1])
+
+    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OMP_PROC_BIND="false")
+    lumen_json = os.path.join(tmp, "lumen.json")
+    subprocess.run([a.bench_ops, "--backend", "cpu", "--repeat", str(a.repeat), "--json", lumen_json, image],
+                   check=True, env=env, stdout=sys.stderr)
+    lumen = {r["case"]: r["op_ms"] for r in json.load(open(lumen_json))}
+
+    cv2.setNumThreads(a.threads)
+    img = cv2.imread(image)
+    rows = []
+    for name, fn in opencv_cases(img).items():
+        if name.startswith("_") or name not in lumen:
+            continue
+        ocv = median_ms(fn, a.repeat if "50" not in name else 3)
+        rows.append({"case": name, "lumen_ms": lumen[name], "opencv_ms": ocv, "ratio": lumen[name] / ocv})
+
+    print(f"# {img.shape[1]}×{img.shape[0]}, {a.threads} threads, OpenCV {cv2.__version__}")
+    print(f"{'case':32} {'Lumen ms':>10} {'OpenCV ms':>10} {'Lumen/OpenCV':>13}")
+    for r in rows:
+        print(f"{r['case']:32} {r['lumen_ms']:10.2f} {r['opencv_ms']:10.2f} {r['ratio']:13.2f}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"threads": a.threads, "opencv": cv2.__version__, "width": img.shape[1],
+                       "height": img.shape[0], "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

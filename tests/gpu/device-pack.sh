@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Prepares a run on the GPU machine (which has the CUDA driver and toolkit but no GLib,
+# gdk-pixbuf or GTK, and no access to ../shared): builds Lumen here with CUDA (sm_90 among
+# the targets), bundles the programs with the libraries they need, and copies the test data
+# and the peer benchmarks, all into OUTDIR (default .device, ignored by git). Then, through
+# the device tool, carry OUTDIR and run `bash tests/gpu/device-run.sh`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:-.device}
+build=${LUMEN_DEVICE_BUILD:-build-device}
+shared=${LUMEN_SHARED:-../shared}
+
+[ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=disabled
+meson compile -C "$build" lumen-cli test-parity bench-ops >/dev/null
+
+rm -rf "$out"
+mkdir -p "$out/data" "$out/peers" "$out/bin"
+"$shared/device/gui-bundle.sh" "$out/bundle" "$build/app/lumen-cli" "$build/tests/test-parity" \
+  "$build/bench/bench-ops" >/dev/null
+rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
+cp -r "$shared/data/photos" "$out/data/"
+cp "$shared/peers/peer_bench.py" "$shared/peers/npp_bench.cu" "$out/peers/"
+git rev-parse --short HEAD > "$out/commit"
+git diff --quiet HEAD -- . ':!bench/RESULTS.md' || echo "+uncommitted" >> "$out/commit"
+du -sh "$out"

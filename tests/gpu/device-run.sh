@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the checkout's root, after tests/gpu/device-pack.sh here:
+# the CPU/GPU parity suite, Lumen's GPU and CPU benchmarks, and in the same call the peers
+# (NPP, OpenCV on all cores, CuPy) and the machine's bandwidth limits. Logs and JSON go to
+# $OUT; the last lines printed are the summary tables.
+#   LUMEN_DEVICE_STEPS="parity bench peers" selects steps (default: all).
+set -uo pipefail
+pack=${LUMEN_DEVICE_PACK:-.device}
+OUT=${OUT:-/tmp/lumen-out}
+mkdir -p "$OUT"
+steps=${LUMEN_DEVICE_STEPS:-parity bench peers}
+export PYTHONUNBUFFERED=1
+
+tar -C "$pack" -xJf "$pack/bundle.tar.xz" && source "$pack/bundle/env.sh"
+bin="$pack/bundle/bin"
+export LUMEN_TEST_DATA="$pack/data"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
+echo "commit $(cat "$pack/commit" | tr '\n' ' ')" | tee -a "$OUT/gpu.txt"
+nproc | sed 's/^/cpus /' | tee -a "$OUT/gpu.txt"
+status=0
+
+if [[ " $steps " == *" parity "* ]]; then
+  echo "== parity"
+  "$bin/test-parity" > "$OUT/parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|parity)" "$OUT/parity.log" | tail -n 20
+fi
+
+if [[ " $steps " == *" bench "* ]]; then
+  echo "== bench"
+  python3 - "$pack" <<'PY'
+import sys, cv2
+src = cv2.imread(sys.argv[1] + "/data/photos/beach-aerial-15mp.jpg")
+for name, size in (("24mp", (6000, 4000)), ("50mp", (8660, 5773))):
+    cv2.imwrite(f"/tmp/{name}.png", cv2.resize(src, size, interpolation=cv2.INTER_CUBIC),
+                [cv2.IMWRITE_PNG_COMPRESSION, 1])
+PY
+  for size in 24mp 50mp; do
+    "$bin/bench-ops" --backend cuda --repeat 30 --json "$OUT/gpu-$size.json" "/tmp/$size.png" || status=1
+  done
+  python3 bench/cpu-vs-opencv.py --bench-ops "$bin/bench-ops" --threads "$(nproc)" \
+    --json "$OUT/cpu-vs-opencv.json" /tmp/24mp.png 2>"$OUT/cpu-bench.log" || status=1
+fi
+
+if [[ " $steps " == *" peers "* ]]; then
+  echo "== peers"
+  nvcc -O2 -o /tmp/npp_bench "$pack/peers/npp_bench.cu" -lnppc -lnppicc -lnppist -lnppif -lnppidei \
+    -lnppisu > "$OUT/npp-build.log" 2>&1 && /tmp/npp_bench | tee "$OUT/npp.txt" || status=1
+  python3 "$pack/peers/peer_bench.py" > "$OUT/peers.log" 2>&1 || status=1
+  tail -n 5 "$OUT/peers.log"
+fi
+exit $status

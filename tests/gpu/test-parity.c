@@ -1,0 +1,277 @@
+/* CPU/GPU parity: every operation, on every test photo and on awkward sizes, with several
+ * parameter sets, computed by the CPU reference and by the CUDA kernels. Grayscale,
+ * equalize and histograms must agree bit for bit, blur within 1 on 8-bit output.
+ * Output buffers start poisoned with a different byte on each side, so a pixel that one
+ * backend leaves unwritten shows as a difference of at least 75.
+ *
+ * Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP).
+ * LUMEN_PARITY_QUICK=1 leaves out the 16384×16384 image. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+
+#include "core/backend.h"
+#include "core/io.h"
+#include "core/ops/ops.h"
+
+#define POISON_CPU 0x5A
+#define POISON_GPU 0xA5
+
+typedef struct {
+  LmOpId op;
+  const char *settings; /* "mode=bt601 amount=0.35" */
+  int tolerance;        /* max |Δ| allowed on 8-bit output */
+  gboolean small_only;  /* too slow for the CPU on the largest images */
+} ParamSet;
+
+static const ParamSet param_sets[] = {
+  { LM_OP_GRAY, "mode=luminosity", 0 },
+  { LM_OP_GRAY, "mode=bt601", 0 },
+  { LM_OP_GRAY, "mode=average", 0 },
+  { LM_OP_GRAY, "mode=mix red=0.5 green=0.8 blue=-0.3", 0 },
+  { LM_OP_GRAY, "mode=luminosity amount=0.35", 0 },
+  { LM_OP_GRAY, "mode=mix amount=0.7 red=1.2 green=0.1 blue=0.2", 0 },
+  { LM_OP_EQUALIZE, "mode=luma", 0 },
+  { LM_OP_EQUALIZE, "mode=rgb", 0 },
+  { LM_OP_EQUALIZE, "mode=luma amount=0.6", 0 },
+  { LM_OP_EQUALIZE, "mode=rgb amount=0.25", 0 },
+  { LM_OP_BLUR, "sigma=0", 0 },
+  { LM_OP_BLUR, "sigma=0.8", 1 },
+  { LM_OP_BLUR, "sigma=2.5", 1 },
+  { LM_OP_BLUR, "sigma=10", 1 },
+  { LM_OP_BLUR, "sigma=50", 1, TRUE },
+  { LM_OP_BLUR, "sigma=200", 1, TRUE },
+};
+
+typedef struct {
+  double max_delta[LM_N_OPS];
+  guint64 cases, failures;
+} Summary;
+
+static LmBackend *cpu, *gpu;
+static Summary summary;
+
+static void
+parse_settings (const LmOpInfo *op, const char *settings, void *params)
+{
+  lm_op_params_init (op, params);
+  g_auto (GStrv) pairs = g_strsplit (settings, " ", -1);
+  for (int i = 0; pairs[i]; i++)
+    {
+      g_auto (GStrv) kv = g_strsplit (pairs[i], "=", 2);
+      gboolean found = FALSE;
+      for (guint k = 0; k < op->n_params; k++)
+        if (g_str_equal (op->params[k].name, kv[0]))
+          {
+            GError *e = NULL;
+            found = lm_op_param_parse (op, &op->params[k], params, kv[1], &e);
+            g_assert_no_error (e);
+          }
+      g_assert_true (found);
+    }
+}
+
+static LmImage *
+poisoned_host (LmFormat format, guint w, guint h, guint8 poison)
+{
+  GError *e = NULL;
+  LmImage *image = lm_image_new (format, w, h, lm_backend_host_allocator (gpu), &e);
+  g_assert_no_error (e);
+  memset (image->data, poison, lm_image_size_bytes (image));
+  return image;
+}
+
+/* Largest |Δ| over the visible samples, and how many pixels differ at all. */
+static int
+compare (const LmImage *a, const LmImage *b, guint64 *differing)
+{
+  g_assert_true (lm_image_same_shape (a, b));
+  guint ch = lm_format_channels (a->format);
+  int worst = 0;
+  guint64 n = 0;
+  for (guint y = 0; y < a->height; y++)
+    {
+      const guint8 *p = lm_image_row (a, y), *q = lm_image_row (b, y);
+      for (guint x = 0; x < a->width; x++)
+        {
+          gboolean differs = FALSE;
+          for (guint c = 0; c < ch; c++)
+            {
+              int d = abs ((int) p[x * ch + c] - (int) q[x * ch + c]);
+              worst = MAX (worst, d);
+              differs |= d != 0;
+            }
+          n += differs;
+        }
+    }
+  *differing = n;
+  return worst;
+}
+
+static void
+check_op (const char *image_name, LmImage *host, LmImage *device, const ParamSet *set)
+{
+  const LmOpInfo *op = lm_op_info (set->op);
+  guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+  parse_settings (op, set->settings, params);
+  LmFormat out_format = op->output_format (params, host->format, host->opaque);
+  GError *e = NULL;
+
+  g_autoptr (LmImage) cpu_out = poisoned_host (out_format, host->width, host->height, POISON_CPU);
+  g_assert_true (lm_backend_run_op (cpu, op, params, host, cpu_out, &e));
+  g_assert_no_error (e);
+
+  g_autoptr (LmImage) poison = poisoned_host (out_format, host->width, host->height, POISON_GPU);
+  g_autoptr (LmImage) gpu_out = lm_backend_upload (gpu, poison, &e);
+  g_assert_no_error (e);
+  g_assert_true (lm_backend_run_op (gpu, op, params, device, gpu_out, &e));
+  g_autoptr (LmImage) back = lm_backend_download (gpu, gpu_out, &e);
+  g_assert_true (lm_backend_synchronize (gpu, &e));
+  g_assert_no_error (e);
+
+  guint64 differing;
+  int worst = compare (cpu_out, back, &differing);
+  gboolean ok = worst <= set->tolerance;
+  summary.cases++;
+  summary.failures += !ok;
+  summary.max_delta[set->op] = MAX (summary.max_delta[set->op], worst);
+  if (!ok || g_getenv ("LUMEN_PARITY_VERBOSE"))
+    printf ("%s %-10s %-46s %-24s max|Δ| %3d, %" G_GUINT64_FORMAT " pixels differ\n",
+            ok ? "ok  " : "FAIL", op->name, set->settings, image_name, worst, differing);
+}
+
+static void
+check_histogram (const char *image_name, LmImage *host, LmImage *device)
+{
+  GError *e = NULL;
+  LmHistogram a, b;
+  g_assert_true (lm_backend_histogram (cpu, host, LM_HIST_WANT_ALL, &a, &e));
+  g_assert_true (lm_backend_histogram (gpu, device, LM_HIST_WANT_ALL, &b, &e));
+  g_assert_no_error (e);
+  gboolean ok = lm_histogram_equal (&a, &b);
+  summary.cases++;
+  summary.failures += !ok;
+  if (!ok)
+    printf ("FAIL histogram %s differs\n", image_name);
+}
+
+/* Every parameter set on HOST, and on its gray version (the input of later operations after
+ * a full grayscale). */
+static void
+check_image (const char *name, LmImage *host, gboolean large)
+{
+  GError *e = NULL;
+  g_autoptr (LmImage) device = lm_backend_upload (gpu, host, &e);
+  g_assert_no_error (e);
+  check_histogram (name, host, device);
+  for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
+    if (!(large && param_sets[i].small_only))
+      check_op (name, host, device, &param_sets[i]);
+
+  if (host->format != LM_FORMAT_RGBA8 || !host->opaque)
+    return;
+  const LmOpInfo *gray_op = lm_op_info (LM_OP_GRAY);
+  guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+  lm_op_params_init (gray_op, params);
+  g_autoptr (LmImage) gray = poisoned_host (LM_FORMAT_GRAY8, host->width, host->height, 0);
+  g_assert_true (lm_backend_run_op (cpu, gray_op, params, host, gray, &e));
+  g_autofree char *gray_name = g_strdup_printf ("%s (gray)", name);
+  check_image (gray_name, gray, large);
+}
+
+/* Noise over smooth gradients: every code value occurs, and edges as well as flat areas. */
+static LmImage *
+synthetic (guint w, guint h, guint32 seed, gboolean with_alpha)
+{
+  LmImage *image = poisoned_host (LM_FORMAT_RGBA8, w, h, 0);
+  GRand *rand = g_rand_new_with_seed (seed);
+  for (guint y = 0; y < h; y++)
+    {
+      guint8 *row = lm_image_row (image, y);
+      for (guint x = 0; x < w; x++)
+        {
+          int base = (int) ((x * 255.0) / MAX (w, 2) * 0.6 + (y * 255.0) / MAX (h, 2) * 0.4);
+          for (int c = 0; c < 3; c++)
+            row[4 * x + c] = (guint8) CLAMP (base + g_rand_int_range (rand, -40, 41) - 20 * c, 0, 255);
+          row[4 * x + 3] = with_alpha ? (guint8) g_rand_int_range (rand, 0, 256) : 255;
+        }
+    }
+  image->opaque = !with_alpha;
+  g_rand_free (rand);
+  return image;
+}
+
+static void
+check_photos (void)
+{
+  const char *data = g_getenv ("LUMEN_TEST_DATA");
+  g_autofree char *dir = g_build_filename (data ? data : ".", "photos", NULL);
+  GError *e = NULL;
+  GDir *d = g_dir_open (dir, 0, &e);
+  if (d == NULL)
+    {
+      printf ("FAIL no test photos: %s\n", e->message);
+      summary.failures++;
+      return;
+    }
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (d);
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *photo = *(const char **) &names->pdata[i];
+      g_autofree char *path = g_build_filename (dir, photo, NULL);
+      g_autoptr (LmImage) host = lm_io_load (path, lm_backend_host_allocator (gpu), &e);
+      g_assert_no_error (e);
+      gboolean large = (guint64) host->width * host->height > 8000000;
+      check_image (photo, host, large);
+      printf ("checked %s (%u×%u)\n", photo, host->width, host->height);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *e = NULL;
+  gpu = lm_backend_new (LM_BACKEND_CUDA, &e);
+  if (gpu == NULL)
+    {
+      printf ("SKIP: %s\n", e->message);
+      return 77;
+    }
+  cpu = lm_backend_cpu_new ();
+  printf ("parity: %s against %s\n", gpu->description, cpu->description);
+
+  check_photos ();
+
+  static const struct {
+    guint w, h;
+    gboolean alpha;
+  } sizes[] = {
+    { 1, 1, FALSE }, { 1, 7, FALSE }, { 7, 1, FALSE }, { 7, 10001, FALSE }, { 13, 17, TRUE },
+    { 333, 211, FALSE }, { 1023, 769, TRUE }, { 4097, 3, FALSE }, { 16384, 16384, FALSE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      gboolean large = sizes[i].w * (guint64) sizes[i].h > 8000000;
+      if (large && g_getenv ("LUMEN_PARITY_QUICK"))
+        continue;
+      g_autoptr (LmImage) image = synthetic (sizes[i].w, sizes[i].h, 1000 + i, sizes[i].alpha);
+      g_autofree char *name = g_strdup_printf ("%u×%u%s", sizes[i].w, sizes[i].h,
+                                               sizes[i].alpha ? " alpha" : "");
+      check_image (name, image, large);
+      printf ("checked %s\n", name);
+    }
+
+  printf ("parity maxima: gray max|Δ| %.0f, equalize max|Δ| %.0f, blur max|Δ| %.0f; "
+          "%" G_GUINT64_FORMAT " cases, %" G_GUINT64_FORMAT " failed\n",
+          summary.max_delta[LM_OP_GRAY], summary.max_delta[LM_OP_EQUALIZE],
+          summary.max_delta[LM_OP_BLUR], summary.cases, summary.failures);
+  lm_backend_free (cpu);
+  lm_backend_free (gpu);
+  return summary.failures ? 1 : 0;
+}

@@ -1,0 +1,236 @@
+"""Shared helpers of the lumen-cli end-to-end tests (cli, bad-input, oracle).
+
+meson passes LUMEN_CLI (the program under test) and LUMEN_TEST_DATA (the shared photos); the
+tests run under /usr/bin/python3, where Debian's python3-opencv is installed. OpenCV is the
+oracle: nothing here computes an expected value with Lumen itself.
+"""
+import os
+import re
+import struct
+import subprocess
+import sys
+import zlib
+
+import cv2
+import numpy as np
+
+TMP_INFIX = ".lumen-tmp-"  # the atomic writer's temporary files contain this
+
+
+def lumen_cli():
+    path = os.environ.get("LUMEN_CLI")
+    if not path or not os.access(path, os.X_OK):
+        raise SystemExit(f"LUMEN_CLI is not set to an executable lumen-cli (got {path!r}); "
+                         "run through `meson test`")
+    return path
+
+
+def data_dir():
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.environ.get("LUMEN_TEST_DATA") or os.path.join(here, "..", "..", "shared", "data")
+
+
+def photos_dir():
+    return os.path.join(data_dir(), "photos")
+
+
+def photos(ext=None):
+    """Every photo of the shared data, optionally only those whose name ends in EXT."""
+    d = photos_dir()
+    if not os.path.isdir(d):
+        raise SystemExit(f"no test photos in {d}")
+    names = sorted(os.listdir(d))
+    if ext:
+        names = [n for n in names if n.lower().endswith(ext)]
+    return [os.path.join(d, n) for n in names]
+
+
+def run(args, timeout=600):
+    """Runs lumen-cli with ARGS; returns the CompletedProcess (text stdout/stderr)."""
+    # Untranslated messages and timing labels, whatever the caller's locale.
+    env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+    return subprocess.run([lumen_cli()] + [str(a) for a in args], capture_output=True,
+                          text=True, timeout=timeout, errors="replace", env=env)
+
+
+def describe(proc):
+    return (f"exit {proc.returncode}\n--- stdout:\n{proc.stdout}--- stderr:\n{proc.stderr}")
+
+
+def run_ok(test, args, timeout=600):
+    """Runs lumen-cli and fails TEST unless it exits 0 with an empty stderr."""
+    proc = run(args, timeout)
+    test.assertEqual(proc.returncode, 0, f"lumen-cli {' '.join(map(str, args))}: {describe(proc)}")
+    test.assertEqual(proc.stderr, "", f"lumen-cli succeeded but wrote on stderr: {proc.stderr!r}")
+    return proc
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def imread(path, flags=cv2.IMREAD_UNCHANGED):
+    img = cv2.imread(str(path), flags)
+    if img is None:
+        raise AssertionError(f"OpenCV cannot decode {path}")
+    return img
+
+
+def diff(a, b):
+    """max |a - b|, mean |a - b| and the number of differing values, on int32."""
+    if a.shape != b.shape:
+        raise AssertionError(f"shapes differ: {a.shape} vs {b.shape}")
+    d = np.abs(a.astype(np.int32) - b.astype(np.int32))
+    return int(d.max()), float(d.mean()), int(np.count_nonzero(d))
+
+
+def leftovers(folder):
+    """Temporary files of the atomic writer left in FOLDER."""
+    return [n for n in os.listdir(folder) if TMP_INFIX in n]
+
+
+def is_gray_file(path):
+    """The file holds one channel (what OpenCV reads unchanged as a 2-D array)."""
+    return imread(path).ndim == 2
+
+
+def has_gpu():
+    """nvidia-smi lists at least one GPU."""
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and re.search(r"^GPU \d+", out.stdout, re.M) is not None
+
+
+def build_has_cuda():
+    """Whether the build of LUMEN_CLI has the CUDA backend, from its build folder's config.h;
+    None when that cannot be found (then the test trusts the device alone)."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(lumen_cli())))
+    try:
+        with open(os.path.join(build, "config.h")) as f:
+            text = f.read()
+    except OSError:
+        return None
+    m = re.search(r"#define LUMEN_HAVE_CUDA (\d)", text)
+    return None if m is None else m.group(1) == "1"
+
+
+# --- JPEG markers and EXIF, parsed by hand (no PIL on the CI image) ---------------------------
+
+def jpeg_segments(data):
+    """(marker, start offset, payload) of each segment before the scan."""
+    if data[:2] != b"\xff\xd8":
+        raise ValueError("not a JPEG")
+    i = 2
+    while i + 4 <= len(data) and data[i] == 0xFF:
+        marker = data[i + 1]
+        if marker in (0xDA, 0xD9):  # start of scan, end of image
+            return
+        (n,) = struct.unpack(">H", data[i + 2:i + 4])
+        yield marker, i, data[i + 4:i + 2 + n]
+        i += 2 + n
+
+
+def jpeg_exif(data):
+    """The TIFF block of the JPEG's EXIF APP1 segment, or None."""
+    for marker, _, payload in jpeg_segments(data):
+        if marker == 0xE1 and payload[:6] == b"Exif\0\0":
+            return payload[6:]
+    return None
+
+
+def jpeg_sof(data):
+    """The frame marker (0xC0 baseline, 0xC2 progressive, …)."""
+    for marker, _, _ in jpeg_segments(data):
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return marker
+    return None
+
+
+_TYPE_SIZE = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 9: 4, 10: 8}
+
+
+def exif_ifd0(tiff):
+    """IFD0 of a TIFF block as {tag: value}: ASCII as str, one SHORT/LONG as int, else bytes."""
+    bo = {b"II": "<", b"MM": ">"}.get(tiff[:2])
+    if bo is None or struct.unpack(bo + "H", tiff[2:4])[0] != 42:
+        raise ValueError("not a TIFF header")
+    (off,) = struct.unpack(bo + "I", tiff[4:8])
+    (n,) = struct.unpack(bo + "H", tiff[off:off + 2])
+    out = {}
+    for k in range(n):
+        e = tiff[off + 2 + 12 * k:off + 14 + 12 * k]
+        tag, typ, count = struct.unpack(bo + "HHI", e[:8])
+        size = _TYPE_SIZE.get(typ, 1) * count
+        raw = e[8:8 + size] if size <= 4 else tiff[struct.unpack(bo + "I", e[8:12])[0]:][:size]
+        if typ == 2:
+            out[tag] = raw.split(b"\0")[0].decode("latin-1")
+        elif typ == 3 and count == 1:
+            out[tag] = struct.unpack(bo + "H", raw[:2])[0]
+        elif typ == 4 and count == 1:
+            out[tag] = struct.unpack(bo + "I", raw[:4])[0]
+        else:
+            out[tag] = raw
+    return out
+
+
+TAG_MAKE, TAG_MODEL, TAG_ORIENTATION, TAG_DATETIME = 0x10F, 0x110, 0x112, 0x132
+
+
+def make_exif(make, model, orientation):
+    """A minimal little-endian EXIF TIFF block: IFD0 with Make, Model and Orientation."""
+    strings = [make.encode() + b"\0", model.encode() + b"\0"]
+    n = 3
+    data_at = 8 + 2 + 12 * n + 4  # the strings follow the IFD
+    entries, blob = b"", b""
+    for tag, s in zip((TAG_MAKE, TAG_MODEL), strings):
+        entries += struct.pack("<HHII", tag, 2, len(s), data_at + len(blob))
+        blob += s
+    entries += struct.pack("<HHIHH", TAG_ORIENTATION, 3, 1, orientation, 0)
+    return b"II*\0" + struct.pack("<I", 8) + struct.pack("<H", n) + entries + b"\0\0\0\0" + blob
+
+
+def jpeg_with_exif(data, tiff):
+    """DATA with its EXIF APP1 (if any) replaced by TIFF, placed after a JFIF APP0."""
+    segs = list(jpeg_segments(data))
+    out = bytearray(b"\xff\xd8")
+    app1 = b"\xff\xe1" + struct.pack(">H", len(tiff) + 8) + b"Exif\0\0" + tiff
+    placed = False
+    end = 2
+    for marker, start, payload in segs:
+        seg = data[start:start + 4 + len(payload)]
+        end = start + 4 + len(payload)
+        if marker == 0xE1 and payload[:6] == b"Exif\0\0":
+            continue
+        if not placed and marker != 0xE0:
+            out += app1
+            placed = True
+        out += seg
+    if not placed:
+        out += app1
+    out += data[end:]
+    return bytes(out)
+
+
+# --- PNG chunks ------------------------------------------------------------------------------
+
+def png_chunk(kind, payload):
+    return (struct.pack(">I", len(payload)) + kind + payload
+            + struct.pack(">I", zlib.crc32(kind + payload) & 0xFFFFFFFF))
+
+
+def png_with_size(data, width, height):
+    """A real PNG whose IHDR is rewritten to claim WIDTH×HEIGHT, with a correct CRC, so that
+    only the size is wrong."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise ValueError("not a PNG")
+    ihdr = struct.pack(">II", width, height) + data[24:29]  # depth, colour type, …
+    return data[:8] + png_chunk(b"IHDR", ihdr) + data[33:]
+
+
+def say(*args):
+    """Prints to the test log at once (meson shows it on failure and in the log file)."""
+    print(*args, flush=True)
+    sys.stdout.flush()
