@@ -103,6 +103,12 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   if (source == NULL)
     return FALSE;
   lm_timings_add (timings, _("load"), lm_ms_since (t));
+  if (source->source_bit_depth > 8)
+    {
+      g_autofree char *display = g_filename_display_name (in_path);
+      g_printerr (_("lumen-cli: note: %s has %u bits per channel; Lumen works on 8 bits\n"), display,
+                  source->source_bit_depth);
+    }
   if (source->format == LM_FORMAT_RGBA_F32)
     {
       g_autofree char *display = g_filename_display_name (in_path);

@@ -132,6 +132,7 @@ lm_image_new (LmFormat format, guint width, guint height, const LmAllocator *all
   image->stride = stride;
   image->format = format;
   image->opaque = TRUE;
+  image->source_bit_depth = 8;
   image->data = data;
   image->allocator = allocator;
   image->ref_count = 1;

@@ -43,6 +43,7 @@ typedef struct {
   gsize stride;    /* bytes from one row to the next */
   LmFormat format;
   gboolean opaque; /* no pixel is transparent, so alpha can be dropped */
+  guint source_bit_depth; /* bits per channel in the file; 16 means it was reduced to 8 */
   guint8 *data;
   const LmAllocator *allocator;
 

@@ -120,7 +120,7 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
     {
       /* libjpeg-turbo cannot convert CMYK to RGB; gdk-pixbuf can. */
       jpeg_load_free (s);
-      return lm_pixbuf_load (path, FALSE, allocator, error);
+      return lm_pixbuf_load (path, LM_FILE_JPEG, data, len, allocator, error);
     }
 
   GError *layout_error = NULL;

@@ -1,4 +1,5 @@
-/* PNG, TIFF, WebP, BMP and GIF through gdk-pixbuf's loaders; TIFF export through its saver. */
+/* TIFF, WebP, BMP, GIF (and CMYK JPEG) through gdk-pixbuf's loaders, named by the type we
+ * sniffed so that no MIME database is needed; TIFF export through its saver. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,22 +22,6 @@ cause_of (const GError *e, const char *path)
         return colon + 2;
     }
   return e->message;
-}
-
-static void
-copy_gray (const GdkPixbuf *pixbuf, LmImage *image)
-{
-  const guint8 *pixels = gdk_pixbuf_read_pixels (pixbuf);
-  int rowstride = gdk_pixbuf_get_rowstride (pixbuf);
-  int channels = gdk_pixbuf_get_n_channels (pixbuf);
-#pragma omp parallel for schedule(static)
-  for (guint y = 0; y < image->height; y++)
-    {
-      const guint8 *in = pixels + (gsize) y * rowstride;
-      guint8 *out = lm_image_row (image, y);
-      for (guint x = 0; x < image->width; x++)
-        out[x] = in[channels * x];
-    }
 }
 
 static void
@@ -65,61 +50,83 @@ copy_rgba (const GdkPixbuf *pixbuf, LmImage *image)
   image->opaque = opaque;
 }
 
-LmImage *
-lm_pixbuf_load (const char *path, gboolean gray, const LmAllocator *allocator, GError **error)
+static const char *
+loader_name (LmFileType type)
 {
-  int width = 0, height = 0;
+  switch (type)
+    {
+    case LM_FILE_JPEG:
+      return "jpeg";
+    case LM_FILE_TIFF:
+      return "tiff";
+    case LM_FILE_WEBP:
+      return "webp";
+    case LM_FILE_BMP:
+      return "bmp";
+    case LM_FILE_GIF:
+      return "gif";
+    default:
+      return NULL;
+    }
+}
+
+static GdkPixbuf *
+decode (const char *path, LmFileType type, const guint8 *data, gsize len, GError **error)
+{
   GError *e = NULL;
-  if (gdk_pixbuf_get_file_info (path, &width, &height) == NULL)
+  g_autoptr (GdkPixbufLoader) loader = gdk_pixbuf_loader_new_with_type (loader_name (type), &e);
+  if (loader == NULL)
     {
       lm_set_file_error (error, LM_ERROR_FORMAT, path,
-                         _("the file is damaged or not in a format this system's gdk-pixbuf "
-                           "can read"));
-      return NULL;
-    }
-  /* Refuse forged dimensions before the decoder allocates for them. */
-  if (width > 0 && height > 0 && !lm_image_layout (LM_FORMAT_RGBA8, width, height, NULL, NULL, &e))
-    {
-      lm_set_file_error (error, e->code, path, "%s", e->message);
+                         _("this system's gdk-pixbuf has no %s loader (%s)"),
+                         lm_file_type_name (type), e->message);
       g_error_free (e);
       return NULL;
     }
-
-  g_autoptr (GdkPixbuf) loaded = gdk_pixbuf_new_from_file (path, &e);
-  if (loaded == NULL)
+  gboolean written = gdk_pixbuf_loader_write (loader, data, len, &e);
+  /* close even after a failed write: the loader insists on it */
+  gboolean closed = gdk_pixbuf_loader_close (loader, written ? &e : NULL);
+  GdkPixbuf *pixbuf = gdk_pixbuf_loader_get_pixbuf (loader);
+  if (!written || !closed || pixbuf == NULL)
     {
-      LmErrorCode code = g_error_matches (e, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_INSUFFICIENT_MEMORY)
+      LmErrorCode code = e && g_error_matches (e, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_INSUFFICIENT_MEMORY)
                            ? LM_ERROR_OUT_OF_MEMORY
                            : LM_ERROR_FORMAT;
-      lm_set_file_error (error, code, path, _("cannot decode: %s"), cause_of (e, path));
-      g_error_free (e);
+      lm_set_file_error (error, code, path, _("cannot decode %s: %s"), lm_file_type_name (type),
+                         e ? cause_of (e, path) : _("the file is damaged"));
+      g_clear_error (&e);
       return NULL;
     }
+  return g_object_ref (pixbuf);
+}
+
+LmImage *
+lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len,
+                const LmAllocator *allocator, GError **error)
+{
+  g_autoptr (GdkPixbuf) loaded = decode (path, type, data, len, error);
+  if (loaded == NULL)
+    return NULL;
   g_autoptr (GdkPixbuf) pixbuf = gdk_pixbuf_apply_embedded_orientation (loaded);
 
-  /* gdk-pixbuf hands out RGB even for gray files; store them as the one channel they are. */
-  gray = gray && !gdk_pixbuf_get_has_alpha (pixbuf);
-  LmImage *image = lm_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8,
-                                 gdk_pixbuf_get_width (pixbuf), gdk_pixbuf_get_height (pixbuf),
-                                 allocator, &e);
+  GError *e = NULL;
+  LmImage *image = lm_image_new (LM_FORMAT_RGBA8, gdk_pixbuf_get_width (pixbuf),
+                                 gdk_pixbuf_get_height (pixbuf), allocator, &e);
   if (image == NULL)
     {
       lm_set_file_error (error, e->code, path, "%s", e->message);
       g_error_free (e);
       return NULL;
     }
-  if (gray)
-    copy_gray (pixbuf, image);
-  else
-    copy_rgba (pixbuf, image);
+  copy_rgba (pixbuf, image);
 
   const char *icc = gdk_pixbuf_get_option (loaded, "icc-profile");
   if (icc != NULL)
     {
-      gsize len = 0;
-      guchar *raw = g_base64_decode (icc, &len);
-      if (len > 0)
-        image->icc_profile = g_bytes_new_take (raw, len);
+      gsize icc_len = 0;
+      guchar *raw = g_base64_decode (icc, &icc_len);
+      if (icc_len > 0)
+        image->icc_profile = g_bytes_new_take (raw, icc_len);
       else
         g_free (raw);
     }

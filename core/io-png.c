@@ -1,5 +1,8 @@
-/* PNG export through libpng directly: unlike gdk-pixbuf's saver it writes 8-bit gray
- * images as gray, and it carries EXIF (eXIf) as well as the ICC profile (iCCP). */
+/* PNG through libpng directly. Reading: a truncated file is an error (gdk-pixbuf's
+ * incremental loader returns it half gray), gray files stay one channel, 16-bit files are
+ * reduced to 8 bits by dropping the low byte, as OpenCV's imread does, and no MIME database
+ * is needed. Writing: 8-bit gray images are written as gray, EXIF (eXIf) and the ICC
+ * profile (iCCP) travel. */
 #include <errno.h>
 #include <setjmp.h>
 #include <string.h>
@@ -16,12 +19,18 @@ typedef struct {
   png_infop info;
   char message[256];
   GBytes *exif;
-} PngSave;
+  /* reading */
+  const guint8 *data;
+  gsize len, pos;
+  LmImage *image;
+  png_bytep *rows;
+  GError *load_error; /* set before a longjmp, read after it: lives in memory */
+} PngState;
 
 static void
 on_png_error (png_structp png, png_const_charp message)
 {
-  PngSave *s = png_get_error_ptr (png);
+  PngState *s = png_get_error_ptr (png);
   g_strlcpy (s->message, message, sizeof s->message);
   png_longjmp (png, 1);
 }
@@ -31,18 +40,147 @@ on_png_warning (png_structp png, png_const_charp message)
 {
 }
 
+static void
+read_from_memory (png_structp png, png_bytep out, png_size_t n)
+{
+  PngState *s = png_get_io_ptr (png);
+  if (n > s->len - s->pos)
+    {
+      g_strlcpy (s->message, _("the file is truncated: image data ends early"), sizeof s->message);
+      png_longjmp (png, 1);
+    }
+  memcpy (out, s->data + s->pos, n);
+  s->pos += n;
+}
+
+static void
+png_state_free (PngState *s, gboolean reading)
+{
+  if (reading)
+    png_destroy_read_struct (&s->png, &s->info, NULL);
+  else
+    png_destroy_write_struct (&s->png, &s->info);
+  g_clear_pointer (&s->exif, g_bytes_unref);
+  g_clear_pointer (&s->image, lm_image_unref);
+  g_clear_error (&s->load_error);
+  g_free (s->rows);
+  g_free (s);
+}
+
+static void
+read_metadata (PngState *s)
+{
+  png_charp name;
+  int compression;
+  png_bytep profile;
+  png_uint_32 profile_len;
+  if (png_get_iCCP (s->png, s->info, &name, &compression, &profile, &profile_len) && profile_len > 0)
+    s->image->icc_profile = g_bytes_new (profile, profile_len);
+#ifdef PNG_eXIf_SUPPORTED
+  png_bytep exif;
+  png_uint_32 exif_len;
+  if (png_get_eXIf_1 (s->png, s->info, &exif_len, &exif) && exif_len > 0)
+    {
+      /* Stored as a JPEG APP1 payload, with its "Exif\0\0" header. */
+      guint8 *block = g_malloc (exif_len + EXIF_HEADER_LEN);
+      memcpy (block, "Exif\0\0", EXIF_HEADER_LEN);
+      memcpy (block + EXIF_HEADER_LEN, exif, exif_len);
+      s->image->exif = g_bytes_new_take (block, exif_len + EXIF_HEADER_LEN);
+    }
+#endif
+}
+
+LmImage *
+lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
+             GError **error)
+{
+  PngState *s = g_new0 (PngState, 1);
+  s->data = data, s->len = len;
+  s->png = png_create_read_struct (PNG_LIBPNG_VER_STRING, s, on_png_error, on_png_warning);
+  s->info = s->png ? png_create_info_struct (s->png) : NULL;
+  if (s->info == NULL)
+    {
+      png_state_free (s, TRUE);
+      lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to decode PNG"));
+      return NULL;
+    }
+  if (setjmp (png_jmpbuf (s->png)))
+    {
+      if (s->load_error != NULL)
+        lm_set_file_error (error, s->load_error->code, path, "%s", s->load_error->message);
+      else
+        lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode PNG: %s"), s->message);
+      png_state_free (s, TRUE);
+      return NULL;
+    }
+
+  png_set_read_fn (s->png, s, read_from_memory);
+#ifdef PNG_SKIP_sRGB_CHECK_PROFILE
+  png_set_option (s->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+#endif
+  png_set_benign_errors (s->png, 1);
+  png_read_info (s->png, s->info);
+
+  png_uint_32 width = png_get_image_width (s->png, s->info);
+  png_uint_32 height = png_get_image_height (s->png, s->info);
+  int color = png_get_color_type (s->png, s->info);
+  int depth = png_get_bit_depth (s->png, s->info);
+  gboolean has_alpha = (color & PNG_COLOR_MASK_ALPHA) || png_get_valid (s->png, s->info, PNG_INFO_tRNS);
+  gboolean gray = !(color & PNG_COLOR_MASK_COLOR) && !has_alpha;
+  LmFormat format = gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8;
+
+  if (depth == 16)
+    png_set_strip_16 (s->png);
+  if (color == PNG_COLOR_TYPE_PALETTE)
+    png_set_palette_to_rgb (s->png);
+  if (!(color & PNG_COLOR_MASK_COLOR) && depth < 8)
+    png_set_expand_gray_1_2_4_to_8 (s->png);
+  if (png_get_valid (s->png, s->info, PNG_INFO_tRNS))
+    png_set_tRNS_to_alpha (s->png);
+  if (!gray && !(color & PNG_COLOR_MASK_COLOR))
+    png_set_gray_to_rgb (s->png);
+  if (!gray && !has_alpha)
+    png_set_filler (s->png, 0xFF, PNG_FILLER_AFTER);
+  png_set_interlace_handling (s->png);
+  png_read_update_info (s->png, s->info);
+
+  /* Refuse forged dimensions before allocating for them. */
+  s->image = lm_image_new (format, width, height, allocator, &s->load_error);
+  if (s->image == NULL)
+    png_longjmp (s->png, 1);
+  s->rows = g_new (png_bytep, height);
+  for (png_uint_32 y = 0; y < height; y++)
+    s->rows[y] = lm_image_row (s->image, y);
+  png_read_image (s->png, s->rows);
+  png_read_end (s->png, s->info);
+  read_metadata (s);
+  s->image->source_bit_depth = depth;
+
+  if (has_alpha)
+    {
+      gboolean opaque = TRUE;
+      for (png_uint_32 y = 0; y < height && opaque; y++)
+        for (png_uint_32 x = 0; x < width && opaque; x++)
+          opaque = s->rows[y][4 * x + 3] == 255;
+      s->image->opaque = opaque;
+    }
+
+  LmImage *image = g_steal_pointer (&s->image);
+  png_state_free (s, TRUE);
+  return image;
+}
+
 gboolean
 lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
 {
   const char *path = lm_atomic_file_path (file);
   FILE *stream = lm_atomic_file_stream (file);
-  PngSave *s = g_new0 (PngSave, 1);
+  PngState *s = g_new0 (PngState, 1);
   s->png = png_create_write_struct (PNG_LIBPNG_VER_STRING, s, on_png_error, on_png_warning);
   s->info = s->png ? png_create_info_struct (s->png) : NULL;
   if (s->info == NULL)
     {
-      png_destroy_write_struct (&s->png, NULL);
-      g_free (s);
+      png_state_free (s, FALSE);
       lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to encode PNG"));
       return FALSE;
     }
@@ -53,9 +191,7 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
         lm_set_write_error (error, path, errno ? errno : EIO);
       else
         lm_set_file_error (error, LM_ERROR_IO, path, _("cannot encode PNG: %s"), s->message);
-      png_destroy_write_struct (&s->png, &s->info);
-      g_clear_pointer (&s->exif, g_bytes_unref);
-      g_free (s);
+      png_state_free (s, FALSE);
       return FALSE;
     }
 
@@ -86,9 +222,6 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
   for (guint y = 0; y < image->height; y++)
     png_write_row (s->png, lm_image_row (image, y));
   png_write_end (s->png, s->info);
-
-  png_destroy_write_struct (&s->png, &s->info);
-  g_clear_pointer (&s->exif, g_bytes_unref);
-  g_free (s);
+  png_state_free (s, FALSE);
   return TRUE;
 }

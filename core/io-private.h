@@ -15,9 +15,12 @@ LmImage *lm_jpeg_load (const char *path, const guint8 *data, gsize len,
 gboolean lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options,
                        GError **error);
 
-/* GRAY: the file says it holds one gray channel (then stored as LM_FORMAT_GRAY8). */
-LmImage *lm_pixbuf_load (const char *path, gboolean gray, const LmAllocator *allocator,
-                         GError **error);
+/* Through gdk-pixbuf's loader for TYPE (named, so that no MIME database is needed). */
+LmImage *lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len,
+                         const LmAllocator *allocator, GError **error);
+
+LmImage *lm_png_load (const char *path, const guint8 *data, gsize len,
+                      const LmAllocator *allocator, GError **error);
 gboolean lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error);
 
 gboolean lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error);

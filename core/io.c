@@ -145,13 +145,12 @@ lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
     case LM_FILE_RADIANCE:
       return lm_radiance_load (path, data, len, allocator, error);
     case LM_FILE_PNG:
-      /* IHDR's colour type: 0 is gray without alpha. */
-      return lm_pixbuf_load (path, len > 25 && data[25] == 0, allocator, error);
+      return lm_png_load (path, data, len, allocator, error);
     case LM_FILE_TIFF:
     case LM_FILE_WEBP:
     case LM_FILE_BMP:
     case LM_FILE_GIF:
-      return lm_pixbuf_load (path, FALSE, allocator, error);
+      return lm_pixbuf_load (path, type, data, len, allocator, error);
     case LM_FILE_UNKNOWN:
       break;
     }

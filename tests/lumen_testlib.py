@@ -149,6 +149,46 @@ def jpeg_sof(data):
     return None
 
 
+# Zigzag position k of a DCT block → index in natural (row-major) order.
+ZIGZAG = [0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34,
+          27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37,
+          44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63]
+
+# The JPEG standard's example luminance quantization table (ITU-T T.81 Annex K, Table K.1),
+# natural order: what libjpeg scales for a quality setting.
+ANNEX_K_LUMA = [16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55,
+                14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
+                18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92,
+                49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99]
+
+
+def ijg_luma_table(quality):
+    """Table K.1 scaled as libjpeg's jpeg_set_quality does (IJG scaling, baseline clamp)."""
+    scale = 5000 // quality if quality < 50 else 200 - 2 * quality
+    return [min(max((q * scale + 50) // 100, 1), 255) for q in ANNEX_K_LUMA]
+
+
+def jpeg_quant_tables(data):
+    """{table id: 64 values in natural order} from the JPEG's DQT segments."""
+    tables = {}
+    for marker, _, payload in jpeg_segments(data):
+        if marker != 0xDB:
+            continue
+        i = 0
+        while i < len(payload):
+            precision, tid = payload[i] >> 4, payload[i] & 15
+            n = 128 if precision else 64
+            raw = payload[i + 1:i + 1 + n]
+            values = (list(raw) if not precision
+                      else [int.from_bytes(raw[2 * k:2 * k + 2], "big") for k in range(64)])
+            natural = [0] * 64
+            for k, v in enumerate(values):
+                natural[ZIGZAG[k]] = v
+            tables[tid] = natural
+            i += 1 + n
+    return tables
+
+
 _TYPE_SIZE = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 9: 4, 10: 8}
 
 

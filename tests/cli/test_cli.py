@@ -311,17 +311,25 @@ class Formats(CliTest):
                 self.assertNoLeftovers()
 
     def test_jpeg_quality(self):
+        """--quality Q reaches the encoder: the luminance quantization table in the file is
+        the standard's Table K.1 scaled for Q (as libjpeg's jpeg_set_quality scales it), and
+        a lower quality gives a smaller, less faithful file. (Size alone cannot tell: Lumen
+        also turns chroma subsampling off at Q ≥ 90, which changes the size by itself.)"""
         src = lt.imread(COFFEE, cv2.IMREAD_COLOR)
         size, quality = {}, {}
-        for q in (50, 95):
+        for q in (10, 50, 80, 95):
             out = self.path(f"q{q}.jpg")
             lt.run_ok(self, ["--quality", str(q), "-o", out, COFFEE])
-            size[q] = os.path.getsize(out)
+            data = lt.read_bytes(out)
+            size[q] = len(data)
             quality[q] = psnr(lt.imread(out, cv2.IMREAD_COLOR), src)
-        lt.say(f"  --quality 50: {size[50]} bytes, PSNR {quality[50]:.1f} dB; "
-               f"--quality 95: {size[95]} bytes, PSNR {quality[95]:.1f} dB")
+            lt.say(f"  --quality {q}: {size[q]} bytes, PSNR {quality[q]:.1f} dB")
+            self.assertEqual(lt.jpeg_quant_tables(data).get(0), lt.ijg_luma_table(q),
+                             f"--quality {q}: the luminance table is not Table K.1 scaled for {q}")
         self.assertLess(size[50], size[95])
         self.assertLess(quality[50], quality[95])
+        self.assertLess(size[10], size[50])
+        self.assertLess(size[50], size[80])  # both subsampled: quality alone decides
 
 
 class Exif(CliTest):

@@ -63,6 +63,7 @@ test_layout_alignment (void)
         g_assert_cmpuint (stride, >=, width * bpp);
         g_assert_cmpuint (stride, <, width * bpp + LM_ROW_ALIGN);
         g_assert_cmpuint (size, ==, stride * 3);
+        LM_TEST_RETURN_IF_FAILED ();
       }
 
   /* The widest row accepted: 65535 · 16 = 1048560 B → 1048576 (16384 · 64). */
@@ -78,6 +79,7 @@ assert_layout_rejected (LmFormat format, guint width, guint height, int code)
   gsize stride = 12345, size = 67890;
   g_assert_false (lm_image_layout (format, width, height, &stride, &size, &error));
   g_assert_error (error, LUMEN_ERROR, code);
+  LM_TEST_RETURN_IF_FAILED ();
   g_assert_nonnull (error->message);
   g_assert_cmpstr (error->message, !=, "");
   g_clear_error (&error);
@@ -286,6 +288,7 @@ test_orient_all_eight (void)
           g_assert_true (out->format == formats[f]);
           g_assert_false (out->opaque);
           g_assert_true (out->exif == src->exif);
+          LM_TEST_RETURN_IF_FAILED ();
           for (guint y = 0; y < out->height; y++)
             for (guint x = 0; x < out->width; x++)
               for (gsize b = 0; b < bpp; b++)
@@ -295,6 +298,7 @@ test_orient_all_eight (void)
                     g_test_message ("orientation %d, %s, pixel (%u, %u)", cases[c].orientation,
                                     lm_format_name (formats[f]), x, y);
                   g_assert_cmpint (lm_test_pixel (out, x, y)[b], ==, want);
+                  LM_TEST_RETURN_IF_FAILED ();
                 }
         }
     }
@@ -304,6 +308,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_set_nonfatal_assertions (); /* see LM_TEST_RETURN_IF_FAILED */
   g_test_add_func ("/image/format-sizes", test_format_sizes);
   g_test_add_func ("/image/layout/known-strides", test_layout_known_strides);
   g_test_add_func ("/image/layout/alignment", test_layout_alignment);

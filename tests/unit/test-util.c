@@ -156,6 +156,7 @@ lm_test_assert_same_pixels (const LmImage *a, const LmImage *b)
   g_assert_cmpuint (a->width, ==, b->width);
   g_assert_cmpuint (a->height, ==, b->height);
   g_assert_cmpstr (lm_format_name (a->format), ==, lm_format_name (b->format));
+  LM_TEST_RETURN_IF_FAILED ();
   gsize row = a->width * lm_format_bytes_per_pixel (a->format);
   for (guint y = 0; y < a->height; y++)
     if (memcmp (lm_image_row (a, y), lm_image_row (b, y), row) != 0)
@@ -166,6 +167,7 @@ lm_test_assert_same_pixels (const LmImage *a, const LmImage *b)
                             " of the row)",
                             i / lm_format_bytes_per_pixel (a->format), y, i);
             g_assert_cmpuint (lm_image_row (a, y)[i], ==, lm_image_row (b, y)[i]);
+            return;
           }
 }
 

@@ -6,6 +6,17 @@
 #include "core/image.h"
 #include "core/ops/op.h"
 
+/* The unit tests make assertions non-fatal (g_test_set_nonfatal_assertions in each main), so
+ * that a test exposing a bug is reported as "not ok" and the others still run. Loops over
+ * pixels use this to stop at the first failure instead of reporting every pixel. */
+#define LM_TEST_RETURN_IF_FAILED(...)                                                          \
+  G_STMT_START                                                                                 \
+  {                                                                                            \
+    if (g_test_failed ())                                                                      \
+      return __VA_ARGS__;                                                                      \
+  }                                                                                            \
+  G_STMT_END
+
 /* A host image of FORMAT, every byte set to POISON, so that an unwritten pixel shows. */
 LmImage *lm_test_image_new (LmFormat format, guint width, guint height, guint8 poison);
 
