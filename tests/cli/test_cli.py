@@ -166,15 +166,22 @@ class Backends(CliTest):
         self.assertNoLeftovers()
 
     def test_backend_auto_and_cpu(self):
-        """auto works on any machine and gives what cpu gives: gray and equalize are
-        bit-identical on both backends by contract, and both equal OpenCV here."""
+        """auto works on any machine, picks the CPU where no CUDA device is usable (as
+        --timings reports), and gives what cpu gives: gray and equalize are bit-identical on
+        both backends by contract; both are close to OpenCV."""
         src = lt.imread(COFFEE, cv2.IMREAD_COLOR)
         want = cv2.equalizeHist(cv2.cvtColor(src, cv2.COLOR_BGR2GRAY))
         results = {}
         for backend in ("auto", "cpu"):
             out = self.path(backend + ".png")
-            lt.run_ok(self, ["--backend", backend, "--gray", "bt601", "--equalize", "luma",
-                             "-o", out, COFFEE])
+            proc = lt.run_ok(self, ["--timings", "--backend", backend, "--gray", "bt601",
+                                    "--equalize", "luma", "-o", out, COFFEE])
+            m = re.search(r"^backend: (.*)$", proc.stdout, re.M)
+            self.assertIsNotNone(m, f"--timings names no backend:\n{proc.stdout}")
+            lt.say(f"  --backend {backend}: {m.group(1)}")
+            cuda_usable = lt.has_gpu() and lt.build_has_cuda() is not False
+            picked = "CUDA" if backend == "auto" and cuda_usable else "CPU"
+            self.assertIn(picked, m.group(1).upper())
             results[backend] = lt.imread(out)
         self.assertEqual(lt.diff(results["auto"], results["cpu"])[0], 0)
         # Against OpenCV: Lumen's gray may differ from cvtColor's by 1 on exact halves (the

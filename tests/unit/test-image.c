@@ -188,7 +188,7 @@ test_new_and_refcount (void)
   g_assert_cmpuint (counts.frees, ==, 1);
   g_assert_true (exif_freed);
 
-  lm_image_unref (NULL); /* allowed, like g_object_unref's g_clear_pointer use */
+  lm_image_unref (NULL); /* a no-op, as g_free (NULL) is */
 }
 
 static void

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <jpeglib.h>
 #include <libexif/exif-data.h>
@@ -51,6 +52,7 @@ assert_no_temporaries (const char *dir)
 {
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   g_assert_nonnull (d);
+  LM_TEST_RETURN_IF_FAILED ();
   const char *name;
   while ((name = g_dir_read_name (d)) != NULL)
     {
@@ -113,6 +115,18 @@ test_lossless_round_trip (gconstpointer data)
   LM_TEST_RETURN_IF_FAILED ();
   g_assert_cmpint (back->opaque, ==, rt->kind != KIND_ALPHA);
 
+  if (rt->kind == KIND_ALPHA && back->format == LM_FORMAT_RGBA8 && back->width == src->width
+      && back->height == src->height)
+    /* Say what went wrong in words for the first two differing pixels (e.g. colours that
+     * came back multiplied by alpha). */
+    for (guint y = 0, shown = 0; y < src->height && shown < 2; y++)
+      for (guint x = 0; x < src->width && shown < 2; x++)
+        {
+          const guint8 *a = lm_test_pixel (src, x, y), *b = lm_test_pixel (back, x, y);
+          if (memcmp (a, b, 4) != 0 && ++shown)
+            g_test_message ("(%u, %u): saved (%u, %u, %u, %u), read (%u, %u, %u, %u)", x, y, a[0],
+                            a[1], a[2], a[3], b[0], b[1], b[2], b[3]);
+        }
   if (rt->kind != KIND_GRAY || back->format == LM_FORMAT_GRAY8)
     {
       lm_test_assert_same_pixels (back, src);
@@ -357,6 +371,28 @@ test_check_output (void)
   g_assert_false (lm_io_check_output (bad_ext, &error));
   g_assert_error (error, LUMEN_ERROR, LM_ERROR_INVALID);
   g_clear_error (&error);
+  assert_no_temporaries (lm_test_tmp_dir ());
+}
+
+/* Saving over an existing file replaces it whole, and the new file gets the mode a plain
+ * creat () would give (0666 less the umask), not the 0600 of the temporary file. */
+static void
+test_save_replaces_existing (void)
+{
+  g_autoptr (LmImage) first = lm_test_random_rgba (40, 30, 1, FALSE);
+  g_autoptr (LmImage) second = lm_test_random_rgba (7, 5, 2, TRUE);
+  g_autofree char *path = tmp_path ("replaced.png");
+  save_ok (first, path, 92);
+  save_ok (second, path, 92);
+  g_autoptr (LmImage) back = load_ok (path);
+  LM_TEST_RETURN_IF_FAILED ();
+  lm_test_assert_same_pixels (back, second);
+
+  mode_t mask = umask (022);
+  umask (mask);
+  GStatBuf st;
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0666 & ~mask);
   assert_no_temporaries (lm_test_tmp_dir ());
 }
 
@@ -833,6 +869,7 @@ main (int argc, char **argv)
   g_test_add_func ("/io/save/format-mismatch", test_save_format_mismatch);
   g_test_add_func ("/io/save/missing-folder", test_save_missing_folder);
   g_test_add_func ("/io/save/check-output", test_check_output);
+  g_test_add_func ("/io/save/replaces-existing", test_save_replaces_existing);
   g_test_add_func ("/io/save/failure-leaves-nothing", test_failed_save_leaves_nothing);
   g_test_add_func ("/io/load/bad-files", test_load_bad_files);
   g_test_add_func ("/io/load/truncated-png", test_load_truncated_png);
