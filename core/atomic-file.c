@@ -54,8 +54,11 @@ lm_atomic_file_open (const char *path, GError **error)
     {
       int errsv = errno;
       g_autofree char *display = g_filename_display_name (path);
-      if (errsv == ENOENT || errsv == ENOTDIR)
+      if (errsv == ENOENT)
         g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot write: the folder %s does not exist"),
+                     display, dir);
+      else if (errsv == ENOTDIR)
+        g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot write: %s is not a folder"),
                      display, dir);
       else
         lm_set_write_error (error, path, errsv);

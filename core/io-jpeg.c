@@ -22,6 +22,7 @@ typedef struct {
   struct jpeg_error_mgr pub;
   jmp_buf jump;
   char message[JMSG_LENGTH_MAX];
+  gboolean damaged; /* MESSAGE is libjpeg's own words for bad data */
   LmErrorCode code;
   int write_errno;
 } LmJpegError;
@@ -33,6 +34,7 @@ on_fatal (j_common_ptr cinfo)
   if (err->pub.msg_code == JERR_FILE_WRITE)
     err->write_errno = errno ? errno : EIO;
   cinfo->err->format_message (cinfo, err->message);
+  err->damaged = err->write_errno == 0;
   longjmp (err->jump, 1);
 }
 
@@ -106,7 +108,10 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
 
   if (setjmp (s->err.jump))
     {
-      lm_set_file_error (error, s->err.code, path, "%s", s->err.message);
+      if (s->err.damaged)
+        lm_set_file_error (error, s->err.code, path, _("the JPEG data is damaged (%s)"), s->err.message);
+      else
+        lm_set_file_error (error, s->err.code, path, "%s", s->err.message);
       jpeg_load_free (s);
       return NULL;
     }

@@ -1,7 +1,5 @@
-/* TIFF, WebP, BMP, GIF (and CMYK JPEG) through gdk-pixbuf's loaders, named by the type we
- * sniffed so that no MIME database is needed; TIFF export through its saver. */
-#include <errno.h>
-#include <stdio.h>
+/* WebP, BMP, GIF (and CMYK JPEG) through gdk-pixbuf's loaders, named by the type we sniffed
+ * so that no MIME database is needed. */
 #include <string.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gi18n.h>
@@ -57,8 +55,6 @@ loader_name (LmFileType type)
     {
     case LM_FILE_JPEG:
       return "jpeg";
-    case LM_FILE_TIFF:
-      return "tiff";
     case LM_FILE_WEBP:
       return "webp";
     case LM_FILE_BMP:
@@ -131,66 +127,4 @@ lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len
         g_free (raw);
     }
   return image;
-}
-
-static gboolean
-write_to_stream (const gchar *buf, gsize count, GError **error, gpointer data)
-{
-  LmAtomicFile *file = data;
-  if (fwrite (buf, 1, count, lm_atomic_file_stream (file)) != count)
-    {
-      lm_set_write_error (error, lm_atomic_file_path (file), errno);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
-{
-  gboolean keep_alpha = image->format == LM_FORMAT_RGBA8 && !image->opaque;
-  g_autoptr (GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, keep_alpha, 8,
-                                                 (int) image->width, (int) image->height);
-  if (pixbuf == NULL)
-    {
-      lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, lm_atomic_file_path (file),
-                         _("not enough memory to encode TIFF"));
-      return FALSE;
-    }
-  guint8 *pixels = gdk_pixbuf_get_pixels (pixbuf);
-  int rowstride = gdk_pixbuf_get_rowstride (pixbuf);
-  int out_ch = keep_alpha ? 4 : 3;
-  guint in_ch = lm_format_channels (image->format);
-
-#pragma omp parallel for schedule(static)
-  for (guint y = 0; y < image->height; y++)
-    {
-      const guint8 *in = lm_image_row (image, y);
-      guint8 *out = pixels + (gsize) y * rowstride;
-      for (guint x = 0; x < image->width; x++)
-        for (int c = 0; c < out_ch; c++)
-          out[out_ch * x + c] = in[in_ch * x + (in_ch == 1 ? 0 : c)];
-    }
-
-  g_autofree char *icc = NULL;
-  if (image->icc_profile)
-    icc = g_base64_encode (g_bytes_get_data (image->icc_profile, NULL),
-                           g_bytes_get_size (image->icc_profile));
-  char *keys[] = { "compression", icc ? "icc-profile" : NULL, NULL };
-  char *values[] = { "5" /* LZW: read by every TIFF reader */, icc, NULL };
-
-  GError *e = NULL;
-  if (!gdk_pixbuf_save_to_callbackv (pixbuf, write_to_stream, file, "tiff", keys, values, &e))
-    {
-      if (e->domain == LUMEN_ERROR)
-        g_propagate_error (error, e);
-      else
-        {
-          lm_set_file_error (error, LM_ERROR_IO, lm_atomic_file_path (file),
-                             _("cannot encode TIFF: %s"), e->message);
-          g_error_free (e);
-        }
-      return FALSE;
-    }
-  return TRUE;
 }

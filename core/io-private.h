@@ -21,6 +21,8 @@ LmImage *lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, 
 
 LmImage *lm_png_load (const char *path, const guint8 *data, gsize len,
                       const LmAllocator *allocator, GError **error);
+LmImage *lm_tiff_load (const char *path, const guint8 *data, gsize len,
+                       const LmAllocator *allocator, GError **error);
 gboolean lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error);
 
 gboolean lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error);

@@ -147,6 +147,7 @@ lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
     case LM_FILE_PNG:
       return lm_png_load (path, data, len, allocator, error);
     case LM_FILE_TIFF:
+      return lm_tiff_load (path, data, len, allocator, error);
     case LM_FILE_WEBP:
     case LM_FILE_BMP:
     case LM_FILE_GIF:

@@ -68,7 +68,9 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
               stage->enabled = g_key_file_get_boolean (keyfile, groups[g], keys[k], &e);
               if (e != NULL)
                 {
-                  g_propagate_prefixed_error (error, e, "[%s] enabled: ", groups[g]);
+                  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, "[%s] enabled: %s", groups[g],
+                               e->message);
+                  g_error_free (e);
                   return FALSE;
                 }
               continue;

@@ -62,7 +62,7 @@ gray_gray_to_gray (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t d
   if (x >= width)
     return;
   float v = src[y * src_stride + x];
-  dst[y * dst_stride + x] = lm_quantize_u8 (lm_blend (v, lm_gray_value (v, v, v, w), amount));
+  dst[y * dst_stride + x] = lm_quantize_u8 (lm_blend (v, lm_quantize_clamp (lm_gray_value (v, v, v, w)), amount));
 }
 
 } // namespace

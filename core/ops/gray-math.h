@@ -68,7 +68,8 @@ LM_INLINE uint32_t
 lm_gray_rgba (uint32_t p, LmGrayWeights w, float amount)
 {
   float r = lm_px_channel (p, 0), g = lm_px_channel (p, 1), b = lm_px_channel (p, 2);
-  float y = lm_gray_value (r, g, b, w);
+  /* Blend towards the gray the user sees at amount 1: clipped, as mix weights can overshoot. */
+  float y = lm_quantize_clamp (lm_gray_value (r, g, b, w));
   return lm_px_pack (lm_quantize_u8 (lm_blend (r, y, amount)), lm_quantize_u8 (lm_blend (g, y, amount)),
                      lm_quantize_u8 (lm_blend (b, y, amount)), p);
 }

@@ -53,7 +53,7 @@ row_gray_to_gray (const guint8 *restrict in, guint8 *restrict out, guint width, 
   for (guint x = 0; x < width; x++)
     {
       float v = in[x];
-      out[x] = lm_quantize_u8 (lm_blend (v, lm_gray_value (v, v, v, w), amount));
+      out[x] = lm_quantize_u8 (lm_blend (v, lm_quantize_clamp (lm_gray_value (v, v, v, w)), amount));
     }
 }
 

@@ -12,14 +12,20 @@
 #define LM_INLINE static inline
 #endif
 
-/* The one rounding from float to 8 bits: clamp, then round half up. NaN becomes 0 (both
- * comparisons fail), on the CPU's maxps/minps and the GPU's fmax/fmin alike. */
+/* V limited to the 8-bit range 0..255. NaN becomes 0 (both comparisons fail), on the CPU's
+ * maxps/minps and the GPU alike. */
+LM_INLINE float
+lm_quantize_clamp (float v)
+{
+  v = v > 0.0f ? v : 0.0f;
+  return v < 255.0f ? v : 255.0f;
+}
+
+/* The one rounding from float to 8 bits: clamp, then round half up. */
 LM_INLINE uint8_t
 lm_quantize_u8 (float v)
 {
-  v = v > 0.0f ? v : 0.0f;
-  v = v < 255.0f ? v : 255.0f;
-  return (uint8_t) (int) (v + 0.5f);
+  return (uint8_t) (int) (lm_quantize_clamp (v) + 0.5f);
 }
 
 /* Pixels of LM_FORMAT_RGBA8 read as one 32-bit word (R in the low byte on these

@@ -92,6 +92,7 @@ lm_op_param_to_string (const LmParamSpec *spec, const void *params)
   const guint8 *field = (const guint8 *) params + spec->offset;
   if (spec->type == LM_PARAM_ENUM)
     return g_strdup (spec->values[*(const int *) field].nick);
+  /* Nine significant digits give back every float exactly. */
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%g", *(const float *) field));
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.9g", *(const float *) field));
 }

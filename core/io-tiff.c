@@ -1,0 +1,339 @@
+/* TIFF through libtiff directly. Straight (unassociated) alpha stays straight on load, which
+ * gdk-pixbuf's loader does not do; 8-bit gray images are written as one channel; 16-bit
+ * files are reduced to 8 bits by dropping the low byte, as OpenCV's imread does. Layouts
+ * beyond contiguous 8/16-bit gray and RGB(A) strips go through libtiff's RGBA reader. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <tiffio.h>
+#include <glib/gi18n.h>
+
+#include "io-private.h"
+#include "orientation.h"
+
+typedef struct {
+  char message[256];
+  /* reading from memory */
+  const guint8 *data;
+  gsize len, pos;
+  /* writing to the atomic file's stream */
+  FILE *stream;
+  int write_errno;
+} TiffIo;
+
+static int
+on_tiff_error (TIFF *tif, void *user_data, const char *module, const char *fmt, va_list ap)
+{
+  TiffIo *io = user_data;
+  if (io->message[0] == '\0')
+    g_vsnprintf (io->message, sizeof io->message, fmt, ap);
+  return 1; /* handled: nothing on stderr */
+}
+
+static int
+on_tiff_warning (TIFF *tif, void *user_data, const char *module, const char *fmt, va_list ap)
+{
+  return 1;
+}
+
+static TIFFOpenOptions *
+open_options (TiffIo *io)
+{
+  TIFFOpenOptions *opts = TIFFOpenOptionsAlloc ();
+  TIFFOpenOptionsSetErrorHandlerExtR (opts, on_tiff_error, io);
+  TIFFOpenOptionsSetWarningHandlerExtR (opts, on_tiff_warning, io);
+  return opts;
+}
+
+static tmsize_t
+mem_read (thandle_t h, void *buf, tmsize_t n)
+{
+  TiffIo *io = (TiffIo *) h;
+  gsize avail = io->pos < io->len ? io->len - io->pos : 0;
+  gsize take = MIN ((gsize) n, avail);
+  memcpy (buf, io->data + io->pos, take);
+  io->pos += take;
+  return (tmsize_t) take;
+}
+
+static tmsize_t
+no_write (thandle_t h, void *buf, tmsize_t n)
+{
+  return -1;
+}
+
+static toff_t
+mem_seek (thandle_t h, toff_t off, int whence)
+{
+  TiffIo *io = (TiffIo *) h;
+  guint64 base = whence == SEEK_CUR ? io->pos : whence == SEEK_END ? io->len : 0;
+  io->pos = base + off;
+  return io->pos;
+}
+
+static int
+no_close (thandle_t h)
+{
+  return 0;
+}
+
+static toff_t
+mem_size (thandle_t h)
+{
+  return ((TiffIo *) h)->len;
+}
+
+static int
+no_map (thandle_t h, void **base, toff_t *size)
+{
+  return 0;
+}
+
+static void
+no_unmap (thandle_t h, void *base, toff_t size)
+{
+}
+
+/* Contiguous 8- or 16-bit gray (+alpha) or RGB(A) in strips: read row by row into the
+ * image, keeping straight alpha straight. */
+static gboolean
+read_scanlines (TIFF *tif, LmImage *image, guint spp, guint bits, gboolean gray)
+{
+  tmsize_t row_bytes = TIFFScanlineSize (tif);
+  g_autofree guint8 *row = g_malloc (row_bytes);
+  for (guint y = 0; y < image->height; y++)
+    {
+      if (TIFFReadScanline (tif, row, y, 0) < 0)
+        return FALSE;
+      guint8 *out = lm_image_row (image, y);
+      /* The high byte of a 16-bit sample, in the machine's order (libtiff swaps for us). */
+      gsize step = bits / 8;
+      const guint8 *hi = row + (bits == 16 && G_BYTE_ORDER == G_LITTLE_ENDIAN ? 1 : 0);
+      for (guint x = 0; x < image->width; x++)
+        {
+          const guint8 *px = hi + (gsize) x * spp * step;
+          if (gray)
+            out[x] = px[0];
+          else
+            {
+              gboolean g1 = spp <= 2;
+              out[4 * x + 0] = px[0];
+              out[4 * x + 1] = px[(g1 ? 0 : 1) * step];
+              out[4 * x + 2] = px[(g1 ? 0 : 2) * step];
+              out[4 * x + 3] = (spp == 2 || spp == 4) ? px[(spp - 1) * step] : 255;
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* Anything else (palettes, YCbCr, tiles, CMYK, 1–4 bit): libtiff's RGBA reader, which
+ * premultiplies straight alpha; undo that. */
+static gboolean
+read_rgba (TIFF *tif, LmImage *image, gboolean straight_alpha)
+{
+  g_autofree guint32 *raster = g_try_malloc ((gsize) image->width * image->height * 4);
+  if (raster == NULL
+      || !TIFFReadRGBAImageOriented (tif, image->width, image->height, raster, ORIENTATION_TOPLEFT, 1))
+    return FALSE;
+  for (guint y = 0; y < image->height; y++)
+    {
+      guint8 *out = lm_image_row (image, y);
+      for (guint x = 0; x < image->width; x++)
+        {
+          guint32 p = raster[(gsize) y * image->width + x];
+          guint a = TIFFGetA (p);
+          guint c[3] = { TIFFGetR (p), TIFFGetG (p), TIFFGetB (p) };
+          for (int i = 0; i < 3; i++)
+            out[4 * x + i] = straight_alpha && a > 0 && a < 255 ? MIN (255u, (c[i] * 255 + a / 2) / a) : c[i];
+          out[4 * x + 3] = a;
+        }
+    }
+  return TRUE;
+}
+
+LmImage *
+lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
+              GError **error)
+{
+  TiffIo io = { .data = data, .len = len };
+  TIFFOpenOptions *opts = open_options (&io);
+  TIFF *tif = TIFFClientOpenExt (path, "rm", (thandle_t) &io, mem_read, no_write, mem_seek, no_close,
+                                 mem_size, no_map, no_unmap, opts);
+  TIFFOpenOptionsFree (opts);
+  if (tif == NULL)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode TIFF: %s"),
+                         io.message[0] ? io.message : _("the file is damaged"));
+      return NULL;
+    }
+
+  guint32 width = 0, height = 0;
+  guint16 spp = 1, bits = 8, photometric = PHOTOMETRIC_MINISBLACK, planar = PLANARCONFIG_CONTIG;
+  guint16 orientation = ORIENTATION_TOPLEFT, n_extra = 0, *extra = NULL;
+  TIFFGetField (tif, TIFFTAG_IMAGEWIDTH, &width);
+  TIFFGetField (tif, TIFFTAG_IMAGELENGTH, &height);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_BITSPERSAMPLE, &bits);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_PLANARCONFIG, &planar);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_ORIENTATION, &orientation);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_EXTRASAMPLES, &n_extra, &extra);
+  TIFFGetField (tif, TIFFTAG_PHOTOMETRIC, &photometric);
+  gboolean straight_alpha = n_extra > 0 && extra[0] == EXTRASAMPLE_UNASSALPHA;
+  gboolean simple = planar == PLANARCONFIG_CONTIG && !TIFFIsTiled (tif) && (bits == 8 || bits == 16)
+                    && ((photometric == PHOTOMETRIC_MINISBLACK && (spp == 1 || spp == 2))
+                        || (photometric == PHOTOMETRIC_RGB && (spp == 3 || spp == 4)));
+  /* Associated (premultiplied) alpha in the file would need dividing: the RGBA reader does. */
+  if (simple && (spp == 2 || spp == 4) && !straight_alpha)
+    simple = FALSE;
+  gboolean gray = simple && spp == 1;
+
+  GError *e = NULL;
+  LmImage *image = lm_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8, width, height, allocator, &e);
+  if (image == NULL)
+    {
+      TIFFClose (tif);
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_error_free (e);
+      return NULL;
+    }
+  image->source_bit_depth = bits;
+
+  gboolean ok = simple ? read_scanlines (tif, image, spp, bits, gray) : read_rgba (tif, image, straight_alpha);
+  guint32 icc_len = 0;
+  void *icc = NULL;
+  if (ok && TIFFGetField (tif, TIFFTAG_ICCPROFILE, &icc_len, &icc) && icc_len > 0)
+    image->icc_profile = g_bytes_new (icc, icc_len);
+  TIFFClose (tif);
+  if (!ok)
+    {
+      lm_image_unref (image);
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode TIFF: %s"),
+                         io.message[0] ? io.message : _("the file is truncated or damaged"));
+      return NULL;
+    }
+
+  if (image->format == LM_FORMAT_RGBA8)
+    {
+      gboolean opaque = TRUE;
+      for (guint y = 0; y < height && opaque; y++)
+        for (guint x = 0; x < width && opaque; x++)
+          opaque = lm_image_row (image, y)[4 * x + 3] == 255;
+      image->opaque = opaque;
+    }
+  /* The RGBA reader turned the image upright already. */
+  if (!simple || orientation <= ORIENTATION_TOPLEFT || orientation > ORIENTATION_LEFTBOT)
+    return image;
+  LmImage *upright = lm_image_orient (image, orientation, &e);
+  lm_image_unref (image);
+  if (upright == NULL)
+    {
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_error_free (e);
+    }
+  return upright;
+}
+
+static tmsize_t
+file_read (thandle_t h, void *buf, tmsize_t n)
+{
+  TiffIo *io = (TiffIo *) h;
+  return (tmsize_t) fread (buf, 1, n, io->stream);
+}
+
+static tmsize_t
+file_write (thandle_t h, void *buf, tmsize_t n)
+{
+  TiffIo *io = (TiffIo *) h;
+  if (fwrite (buf, 1, n, io->stream) != (size_t) n)
+    {
+      if (io->write_errno == 0)
+        io->write_errno = errno ? errno : EIO;
+      return -1;
+    }
+  return n;
+}
+
+static toff_t
+file_seek (thandle_t h, toff_t off, int whence)
+{
+  TiffIo *io = (TiffIo *) h;
+  if (fseeko (io->stream, (off_t) off, whence) != 0)
+    return (toff_t) -1;
+  return (toff_t) ftello (io->stream);
+}
+
+static toff_t
+file_size (thandle_t h)
+{
+  TiffIo *io = (TiffIo *) h;
+  off_t here = ftello (io->stream);
+  fseeko (io->stream, 0, SEEK_END);
+  off_t size = ftello (io->stream);
+  fseeko (io->stream, here, SEEK_SET);
+  return (toff_t) size;
+}
+
+gboolean
+lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
+{
+  const char *path = lm_atomic_file_path (file);
+  TiffIo io = { .stream = lm_atomic_file_stream (file) };
+  TIFFOpenOptions *opts = open_options (&io);
+  TIFF *tif = TIFFClientOpenExt (path, "w", (thandle_t) &io, file_read, file_write, file_seek,
+                                 no_close, file_size, no_map, no_unmap, opts);
+  TIFFOpenOptionsFree (opts);
+  if (tif == NULL)
+    {
+      lm_set_file_error (error, LM_ERROR_IO, path, _("cannot encode TIFF: %s"), io.message);
+      return FALSE;
+    }
+
+  gboolean gray = image->format == LM_FORMAT_GRAY8;
+  guint16 spp = gray ? 1 : image->opaque ? 3 : 4;
+  TIFFSetField (tif, TIFFTAG_IMAGEWIDTH, image->width);
+  TIFFSetField (tif, TIFFTAG_IMAGELENGTH, image->height);
+  TIFFSetField (tif, TIFFTAG_SAMPLESPERPIXEL, spp);
+  TIFFSetField (tif, TIFFTAG_BITSPERSAMPLE, 8);
+  TIFFSetField (tif, TIFFTAG_PHOTOMETRIC, gray ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
+  TIFFSetField (tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+  TIFFSetField (tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+  /* LZW with the horizontal predictor: lossless, compact on photos, read everywhere. */
+  TIFFSetField (tif, TIFFTAG_COMPRESSION, COMPRESSION_LZW);
+  TIFFSetField (tif, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+  TIFFSetField (tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize (tif, 0));
+  if (spp == 4)
+    {
+      guint16 extra = EXTRASAMPLE_UNASSALPHA;
+      TIFFSetField (tif, TIFFTAG_EXTRASAMPLES, 1, &extra);
+    }
+  if (image->icc_profile)
+    TIFFSetField (tif, TIFFTAG_ICCPROFILE, (guint32) g_bytes_get_size (image->icc_profile),
+                  g_bytes_get_data (image->icc_profile, NULL));
+
+  g_autofree guint8 *row = g_malloc ((gsize) image->width * spp);
+  gboolean ok = TRUE;
+  for (guint y = 0; y < image->height && ok; y++)
+    {
+      const guint8 *in = lm_image_row (image, y);
+      if (spp == 3)
+        for (guint x = 0; x < image->width; x++)
+          memcpy (row + 3 * x, in + 4 * x, 3);
+      else
+        memcpy (row, in, (gsize) image->width * spp);
+      ok = TIFFWriteScanline (tif, row, y, 0) >= 0;
+    }
+  ok = ok && TIFFWriteDirectory (tif);
+  TIFFClose (tif);
+  if (io.write_errno)
+    {
+      lm_set_write_error (error, path, io.write_errno);
+      return FALSE;
+    }
+  if (!ok)
+    {
+      lm_set_file_error (error, LM_ERROR_IO, path, _("cannot encode TIFF: %s"), io.message);
+      return FALSE;
+    }
+  return TRUE;
+}
