@@ -1,9 +1,16 @@
-/* Gaussian blur: parameters, kernel size rule and border rule, shared by blur.c and
- * kernels/blur.cu.
+/* Gaussian blur: parameters, kernel size rule, border rule and the large-σ method, shared by
+ * blur.c and kernels/blur.cu.
  *
  * Kernel radius rule: the kernel has round(6σ + 1) | 1 taps (radius ≈ 3σ), the size OpenCV
  * picks for 8-bit images; the tails beyond 3σ hold under 0.3 % of the weight, well below one
- * 8-bit level of the result. Weights are exp(-x²/2σ²) normalised to sum 1. */
+ * 8-bit level of the result. Weights are exp(-x²/2σ²) normalised to sum 1.
+ *
+ * Up to σ = 16 the blur is a direct separable convolution. Above, its cost would grow with σ
+ * although the result holds ever less detail, so it is computed exactly (the same kernel, the
+ * same border) only on a grid of every D-th row and column, D = ⌊σ/8⌋, and interpolated
+ * between with Catmull-Rom cubics. With at least 8 grid steps per σ the blurred image has no
+ * detail the grid cannot carry; the tests measure the distance to the direct convolution and
+ * to OpenCV. Both backends use this same method. */
 #pragma once
 
 #include <math.h>
@@ -12,6 +19,8 @@
 
 #define LM_BLUR_SIGMA_MAX 200.0f
 #define LM_BLUR_RADIUS_MAX 600
+#define LM_BLUR_DIRECT_SIGMA_MAX 16.0f
+#define LM_BLUR_STEPS_PER_SIGMA 8.0f
 
 typedef struct {
   float sigma; /* pixels, 0..200; 0 leaves the image as it is */
@@ -41,6 +50,32 @@ lm_blur_weights (float sigma, int radius, float *weights)
     }
   for (int i = 0; i <= radius; i++)
     weights[i] = (float) (w[i] / sum);
+}
+
+/* The grid step D for SIGMA: 1 means the direct convolution. */
+LM_INLINE int
+lm_blur_decimation (float sigma)
+{
+  return sigma > LM_BLUR_DIRECT_SIGMA_MAX ? (int) (sigma / LM_BLUR_STEPS_PER_SIGMA) : 1;
+}
+
+/* Grid nodes along a side of N pixels with step D: node k sits at pixel (k − 1)·D, so that
+ * every pixel has the two nodes before and the two after that its cubic needs. */
+LM_INLINE int
+lm_blur_grid_count (int n, int d)
+{
+  return (n - 1) / d + 4;
+}
+
+/* Catmull-Rom weights of the four nodes around a pixel at fraction T (0 ≤ T < 1) of a step. */
+LM_INLINE void
+lm_blur_cubic_weights (float t, float w[4])
+{
+  float t2 = t * t, t3 = t2 * t;
+  w[0] = 0.5f * (-t3 + 2.0f * t2 - t);
+  w[1] = 0.5f * (3.0f * t3 - 5.0f * t2 + 2.0f);
+  w[2] = 0.5f * (-3.0f * t3 + 4.0f * t2 + t);
+  w[3] = 0.5f * (t3 - t2);
 }
 
 /* Border reflect-101 (…c b | a b c d | c b…, OpenCV's default border), repeated as often

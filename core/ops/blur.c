@@ -1,40 +1,21 @@
-/* Gaussian blur, CPU reference: separable, border reflect-101, kernel rule in blur-math.h.
+/* Gaussian blur, CPU reference: separable, border reflect-101, kernel rule and large-σ
+ * method in blur-math.h.
  *
- * Each thread makes whole output rows: the vertical pass reads the 8-bit source rows around
- * y into one float row (padded by the border), the horizontal pass turns that row into the
- * output. Only one float row per thread exists, so the working set stays in cache and no
- * full-size intermediate image is stored. Both passes keep a block of sums in vector
- * registers across all taps (GCC vector extensions, compiled for AVX2 and the baseline).
- * Blur only promises |Δ| ≤ 1, so this file is built with FMA contraction allowed. */
+ * Direct method: each thread makes whole output rows. The vertical pass reads the 8-bit
+ * source rows around y into one float row (padded by the border), the horizontal pass turns
+ * that row into the output, so no full-size intermediate image is stored. Both passes work
+ * on blocks of BLOCK samples whose sums GCC keeps in vector registers across all taps (the
+ * fixed-size inner loops are what its vectorizer turns into AVX2 code with register
+ * accumulators). Blur only promises |Δ| ≤ 1, so this file is built with FMA contraction. */
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "blur-math.h"
 #include "ops.h"
 #include "simd.h"
+#include "../error.h"
 
-/* Samples per block: four 8-float vectors, kept in registers across all taps. */
 #define BLOCK 32
-
-typedef float v8f __attribute__ ((vector_size (32)));
-typedef gint32 v8i __attribute__ ((vector_size (32)));
-typedef guint8 v8u8 __attribute__ ((vector_size (8)));
-
-static inline v8i
-load_u8 (const guint8 *p)
-{
-  v8u8 v;
-  memcpy (&v, p, sizeof v);
-  return __builtin_convertvector (v, v8i);
-}
-
-static inline v8f
-load_f (const float *p)
-{
-  v8f v;
-  memcpy (&v, p, sizeof v);
-  return v;
-}
 
 static const LmParamSpec blur_params[] = {
   { "sigma", N_("Radius (σ)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmBlurParams, sigma), 0,
@@ -56,43 +37,48 @@ vertical_pass (const guint8 *const *rows, int radius, const float *w, float *res
 {
   for (gsize i0 = 0; i0 < n; i0 += BLOCK)
     {
-      v8f acc[BLOCK / 8];
+      float acc[BLOCK];
       const guint8 *centre = rows[radius] + i0;
-      for (int k = 0; k < BLOCK / 8; k++)
-        acc[k] = w[0] * __builtin_convertvector (load_u8 (centre + 8 * k), v8f);
+      for (int k = 0; k < BLOCK; k++)
+        acc[k] = w[0] * (float) centre[k];
       for (int j = 1; j <= radius; j++)
         {
           const guint8 *a = rows[radius - j] + i0, *b = rows[radius + j] + i0;
           float wj = w[j];
-          /* The pair is summed in integers: one conversion instead of two. */
-          for (int k = 0; k < BLOCK / 8; k++)
-            acc[k] += wj * __builtin_convertvector (load_u8 (a + 8 * k) + load_u8 (b + 8 * k), v8f);
+          /* the pair is summed in integers: one conversion instead of two */
+          for (int k = 0; k < BLOCK; k++)
+            acc[k] += wj * (float) (a[k] + b[k]);
         }
       memcpy (tmp + i0, acc, sizeof acc);
     }
 }
 
-/* out[i] = Σ_j w_j · (t[i − j·ch] + t[i + j·ch]), where T is padded by RADIUS pixels (and
- * BLOCK samples more on the right). */
+/* sums[i] = Σ_j w_j · (t[i − j·ch] + t[i + j·ch]) for one block; T is padded by RADIUS
+ * pixels on both sides. */
+static inline void
+horizontal_block (const float *t, int radius, int ch, const float *w, float sums[BLOCK])
+{
+  float acc[BLOCK];
+  for (int k = 0; k < BLOCK; k++)
+    acc[k] = w[0] * t[k];
+  for (int j = 1; j <= radius; j++)
+    {
+      const float *a = t - j * ch, *b = t + j * ch;
+      float wj = w[j];
+      for (int k = 0; k < BLOCK; k++)
+        acc[k] += wj * (a[k] + b[k]);
+    }
+  memcpy (sums, acc, sizeof acc);
+}
+
 LM_SIMD_CLONES static void
 horizontal_pass (const float *t, int radius, int ch, const float *w, guint8 *restrict out,
                  gsize n)
 {
   for (gsize i0 = 0; i0 < n; i0 += BLOCK)
     {
-      v8f acc[BLOCK / 8];
-      const float *centre = t + i0;
-      for (int k = 0; k < BLOCK / 8; k++)
-        acc[k] = w[0] * load_f (centre + 8 * k);
-      for (int j = 1; j <= radius; j++)
-        {
-          const float *a = centre - j * ch, *b = centre + j * ch;
-          float wj = w[j];
-          for (int k = 0; k < BLOCK / 8; k++)
-            acc[k] += wj * (load_f (a + 8 * k) + load_f (b + 8 * k));
-        }
       float sums[BLOCK];
-      memcpy (sums, acc, sizeof sums);
+      horizontal_block (t + i0, radius, ch, w, sums);
       gsize len = MIN (BLOCK, n - i0);
       for (gsize i = 0; i < len; i++)
         out[i0 + i] = lm_quantize_u8 (sums[i]);
@@ -111,6 +97,131 @@ pad_row (float *t, int width, int radius, int ch)
     }
 }
 
+/* A float row of N samples with RADIUS pixels of border on each side and a block of slack,
+ * for one thread. */
+static float *
+padded_row_new (gsize n, int radius, int ch, float **row)
+{
+  float *padded = g_new0 (float, n + 2 * (gsize) radius * ch + BLOCK);
+  *row = padded + (gsize) radius * ch;
+  return padded;
+}
+
+static void
+gather_rows (const LmImage *src, int centre, int radius, const guint8 **rows)
+{
+  for (int j = -radius; j <= radius; j++)
+    rows[j + radius] = lm_image_row (src, lm_reflect101 (centre + j, (int) src->height));
+}
+
+static void
+blur_direct (const LmImage *src, LmImage *dst, int radius, const float *w)
+{
+  int ch = (int) lm_format_channels (src->format);
+  int width = (int) src->width, height = (int) src->height;
+  gsize n = (gsize) width * ch;
+
+#pragma omp parallel
+  {
+    float *row;
+    float *padded = padded_row_new (n, radius, ch, &row);
+    const guint8 **rows = g_new (const guint8 *, 2 * radius + 1);
+#pragma omp for schedule(static)
+    for (int y = 0; y < height; y++)
+      {
+        gather_rows (src, y, radius, rows);
+        vertical_pass (rows, radius, w, row, n);
+        pad_row (row, width, radius, ch);
+        horizontal_pass (row, radius, ch, w, lm_image_row (dst, y), n);
+      }
+    g_free (rows);
+    g_free (padded);
+  }
+}
+
+/* The large-σ method (blur-math.h): exact samples on the grid, then cubic interpolation. */
+static gboolean
+blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int d, GError **error)
+{
+  int ch = (int) lm_format_channels (src->format);
+  int width = (int) src->width, height = (int) src->height;
+  int gw = lm_blur_grid_count (width, d), gh = lm_blur_grid_count (height, d);
+  gsize n = (gsize) width * ch, gn = (gsize) gw * ch;
+  float *columns = g_try_new (float, (gsize) gh * n);  /* vertical pass on the grid's rows */
+  float *grid = g_try_new (float, (gsize) gh * gn);    /* both passes on the grid's nodes */
+  if (columns == NULL || grid == NULL)
+    {
+      g_free (columns);
+      g_free (grid);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY, _("not enough memory to blur"));
+      return FALSE;
+    }
+
+#pragma omp parallel
+  {
+    float *row;
+    float *padded = padded_row_new (n, radius, ch, &row);
+    const guint8 **rows = g_new (const guint8 *, 2 * radius + 1);
+
+    /* Grid rows: the exact vertical pass at rows (k − 1)·D, all columns. */
+#pragma omp for schedule(static)
+    for (int k = 0; k < gh; k++)
+      {
+        gather_rows (src, (k - 1) * d, radius, rows);
+        vertical_pass (rows, radius, w, row, n);
+        memcpy (columns + (gsize) k * n, row, n * sizeof (float));
+      }
+
+    /* Grid nodes: the exact horizontal pass at columns (i − 1)·D. */
+#pragma omp for schedule(static)
+    for (int k = 0; k < gh; k++)
+      {
+        memcpy (row, columns + (gsize) k * n, n * sizeof (float));
+        pad_row (row, width, radius, ch);
+        for (int i = 0; i < gw; i++)
+          {
+            int x = (i - 1) * d;
+            /* Nodes beyond the border reflect into the image, like the source pixels. */
+            const float *centre = row + (gsize) lm_reflect101 (x, width) * ch;
+            for (int c = 0; c < ch; c++)
+              {
+                float acc = w[0] * centre[c];
+                for (int j = 1; j <= radius; j++)
+                  acc += w[j] * (centre[c - j * ch] + centre[c + j * ch]);
+                grid[(gsize) k * gn + (gsize) i * ch + c] = acc;
+              }
+          }
+      }
+
+    /* Every pixel: the cubic through the 4×4 nodes around it. */
+    float *between = row; /* one grid row interpolated to the pixel's y */
+#pragma omp for schedule(static)
+    for (int y = 0; y < height; y++)
+      {
+        float wy[4];
+        lm_blur_cubic_weights ((float) (y % d) / (float) d, wy);
+        const float *g0 = grid + (gsize) (y / d) * gn;
+        for (gsize i = 0; i < gn; i++)
+          between[i] = wy[0] * g0[i] + wy[1] * g0[gn + i] + wy[2] * g0[2 * gn + i] + wy[3] * g0[3 * gn + i];
+        guint8 *out = lm_image_row (dst, y);
+        for (int x = 0; x < width; x++)
+          {
+            float wx[4];
+            lm_blur_cubic_weights ((float) (x % d) / (float) d, wx);
+            const float *b = between + (gsize) (x / d) * ch;
+            for (int c = 0; c < ch; c++)
+              out[x * ch + c] = lm_quantize_u8 (wx[0] * b[c] + wx[1] * b[ch + c] + wx[2] * b[2 * ch + c]
+                                                + wx[3] * b[3 * ch + c]);
+          }
+      }
+    g_free (rows);
+    g_free (padded);
+  }
+  g_free (columns);
+  g_free (grid);
+  return TRUE;
+}
+
 static gboolean
 blur_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
@@ -126,28 +237,10 @@ blur_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **err
 
   float w[LM_BLUR_RADIUS_MAX + 1];
   lm_blur_weights (p->sigma, radius, w);
-  int ch = (int) lm_format_channels (src->format);
-  int width = (int) src->width, height = (int) src->height;
-  gsize n = (gsize) width * ch;
-
-#pragma omp parallel
-  {
-    float *padded = g_new0 (float, n + 2 * (gsize) radius * ch + BLOCK);
-    float *row = padded + (gsize) radius * ch;
-    const guint8 **rows = g_new (const guint8 *, 2 * radius + 1);
-
-#pragma omp for schedule(static)
-    for (int y = 0; y < height; y++)
-      {
-        for (int j = -radius; j <= radius; j++)
-          rows[j + radius] = lm_image_row (src, lm_reflect101 (y + j, height));
-        vertical_pass (rows, radius, w, row, n);
-        pad_row (row, width, radius, ch);
-        horizontal_pass (row, radius, ch, w, lm_image_row (dst, y), n);
-      }
-    g_free (rows);
-    g_free (padded);
-  }
+  int d = lm_blur_decimation (p->sigma);
+  if (d > 1)
+    return blur_on_grid (src, dst, radius, w, d, error);
+  blur_direct (src, dst, radius, w);
   return TRUE;
 }
 
