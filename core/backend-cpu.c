@@ -3,6 +3,7 @@
 #include "backend.h"
 
 #include <omp.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 typedef struct {
@@ -25,6 +26,15 @@ static LmImage *
 cpu_share (LmBackend *self, LmImage *image, GError **error)
 {
   return lm_image_ref (image);
+}
+
+static gboolean
+cpu_copy (LmBackend *self, const LmImage *from, LmImage *to, GError **error)
+{
+  if (from != to)
+    memcpy (to->data, from->data, lm_image_size_bytes (from));
+  to->opaque = from->opaque;
+  return TRUE;
 }
 
 static gboolean
@@ -68,6 +78,7 @@ static const LmBackendClass cpu_class = {
   .work_allocator = cpu_allocator,
   .upload = cpu_share,
   .download = cpu_share,
+  .copy = cpu_copy,
   .run_op = cpu_run_op,
   .histogram = cpu_histogram,
   .synchronize = cpu_synchronize,

@@ -23,7 +23,6 @@ typedef struct {
   LmAllocator pinned;
   LmAllocator device_memory;
   LmKWorkspace ws;
-  gsize blur_tmp_size;
   uint32_t *host_bins; /* pinned, for histogram downloads */
 } LmBackendCuda;
 
@@ -149,33 +148,34 @@ cuda_work_allocator (LmBackend *b)
   return &self_of (b)->device_memory;
 }
 
+/* Host, pinned host or device memory, in any direction: unified addressing tells which. */
+static gboolean
+cuda_copy (LmBackend *b, const LmImage *from, LmImage *to, GError **error)
+{
+  to->opaque = from->opaque;
+  return CHECK (cudaMemcpyAsync (to->data, from->data, lm_image_size_bytes (from), cudaMemcpyDefault,
+                                 self_of (b)->stream), error);
+}
+
 static LmImage *
-copy_image (LmBackendCuda *self, LmImage *from, const LmAllocator *to, enum cudaMemcpyKind kind,
-            GError **error)
+copy_image (LmBackend *b, LmImage *from, const LmAllocator *to, GError **error)
 {
   LmImage *image = lm_image_new (from->format, from->width, from->height, to, error);
-  if (image == NULL)
-    return NULL;
-  image->opaque = from->opaque;
-  if (!CHECK (cudaMemcpyAsync (image->data, from->data, lm_image_size_bytes (from), kind,
-                               self->stream), error))
-    {
-      lm_image_unref (image);
-      return NULL;
-    }
+  if (image != NULL && !cuda_copy (b, from, image, error))
+    g_clear_pointer (&image, lm_image_unref);
   return image;
 }
 
 static LmImage *
 cuda_upload (LmBackend *b, LmImage *host, GError **error)
 {
-  return copy_image (self_of (b), host, &self_of (b)->device_memory, cudaMemcpyHostToDevice, error);
+  return copy_image (b, host, &self_of (b)->device_memory, error);
 }
 
 static LmImage *
 cuda_download (LmBackend *b, LmImage *work, GError **error)
 {
-  return copy_image (self_of (b), work, &self_of (b)->pinned, cudaMemcpyDeviceToHost, error);
+  return copy_image (b, work, &self_of (b)->pinned, error);
 }
 
 static LmKImage
@@ -185,14 +185,14 @@ kimage (const LmImage *image)
   return k;
 }
 
-/* Blur's intermediate is allocated for the largest image seen and kept. */
+/* Blur's intermediate grows to the largest need seen and is kept: slider moves on one image
+ * allocate nothing. */
 static gboolean
-ensure_blur_workspace (LmBackendCuda *self, const LmImage *image, GError **error)
+ensure_blur_workspace (LmBackendCuda *self, const LmBlurParams *params, const LmKImage *src,
+                       GError **error)
 {
-  size_t stride;
-  size_t need = lm_k_blur_workspace_size (image->width, image->height, &stride);
-  self->ws.blur_tmp_stride = stride;
-  if (need <= self->blur_tmp_size)
+  size_t need = lm_k_blur_workspace_size (params, src);
+  if (need <= self->ws.blur_tmp_size)
     return TRUE;
   if (self->ws.blur_tmp)
     {
@@ -200,12 +200,12 @@ ensure_blur_workspace (LmBackendCuda *self, const LmImage *image, GError **error
         return FALSE;
       cudaFree (self->ws.blur_tmp);
       self->ws.blur_tmp = NULL;
-      self->blur_tmp_size = 0;
+      self->ws.blur_tmp_size = 0;
     }
   self->ws.blur_tmp = device_alloc (NULL, need, error);
   if (self->ws.blur_tmp == NULL)
     return FALSE;
-  self->blur_tmp_size = need;
+  self->ws.blur_tmp_size = need;
   return TRUE;
 }
 
@@ -225,7 +225,7 @@ cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage
       err = lm_k_equalize (params, &in, &out, &self->ws, self->stream);
       break;
     case LM_OP_BLUR:
-      if (!ensure_blur_workspace (self, src, error))
+      if (!ensure_blur_workspace (self, params, &in, error))
         return FALSE;
       err = lm_k_blur (params, &in, &out, &self->ws, self->stream);
       break;
@@ -295,6 +295,7 @@ static const LmBackendClass cuda_class = {
   .work_allocator = cuda_work_allocator,
   .upload = cuda_upload,
   .download = cuda_download,
+  .copy = cuda_copy,
   .run_op = cuda_run_op,
   .histogram = cuda_histogram,
   .synchronize = cuda_synchronize,

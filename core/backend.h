@@ -38,6 +38,10 @@ typedef struct {
   LmImage *(*upload) (LmBackend *self, LmImage *host, GError **error);
   LmImage *(*download) (LmBackend *self, LmImage *work, GError **error);
 
+  /* Copies the pixels of FROM into TO, of the same shape, each in host or work memory:
+   * how persistent buffers are refilled without allocating. */
+  gboolean (*copy) (LmBackend *self, const LmImage *from, LmImage *to, GError **error);
+
   gboolean (*run_op) (LmBackend *self, const LmOpInfo *op, const void *params,
                       const LmImage *src, LmImage *dst, GError **error);
   gboolean (*histogram) (LmBackend *self, const LmImage *image, LmHistWant want,
@@ -89,6 +93,12 @@ static inline LmImage *
 lm_backend_download (LmBackend *b, LmImage *work, GError **error)
 {
   return b->klass->download (b, work, error);
+}
+static inline gboolean
+lm_backend_copy (LmBackend *b, const LmImage *from, LmImage *to, GError **error)
+{
+  g_return_val_if_fail (lm_image_same_shape (from, to) && from->stride == to->stride, FALSE);
+  return b->klass->copy (b, from, to, error);
 }
 static inline gboolean
 lm_backend_synchronize (LmBackend *b, GError **error)

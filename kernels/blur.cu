@@ -1,87 +1,333 @@
-// Gaussian blur on the GPU: separable, border reflect-101, the kernel of
-// core/ops/blur-math.h. The horizontal pass stages a row segment and its apron in shared
-// memory and writes float samples to the workspace; the vertical pass reads them back down
-// the columns (neighbouring threads read neighbouring addresses, so every tap is one
-// coalesced load) and rounds to 8 bits.
+// Gaussian blur on the GPU: the kernel, border and large-σ method of core/ops/blur-math.h.
+//
+// Direct method (σ ≤ 16): a horizontal pass stages a row segment and its apron in shared
+// memory and writes half-float samples to the workspace; a vertical pass reads them down
+// the columns and rounds to 8 bits. In both, each thread makes several neighbouring outputs
+// from a window of inputs it slides through registers, so one load feeds several FMAs.
+// Grid method (σ > 16): exact sums at every D-th row (vertical, straight from the 8-bit
+// source), then at every D-th column, then the Catmull-Rom cubic through the 4×4 nodes
+// around each pixel.
+#include <cuda_fp16.h>
+#include <string.h>
+
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
 
 namespace {
 
-constexpr unsigned kTile = 256; // output pixels per block in the horizontal pass
-constexpr unsigned kThreads = 256;
+constexpr int kGridRowsPerThread = 8;
+constexpr int kMaxStep = (int) (LM_BLUR_SIGMA_MAX / LM_BLUR_STEPS_PER_SIGMA);
+// Zeros around the taps let the grid-row kernel apply every tap index it meets unguarded.
+constexpr int kTapPad = (kGridRowsPerThread - 1) * kMaxStep;
 
-__constant__ float c_weights[LM_BLUR_RADIUS_MAX + 1];
+__constant__ float c_taps[kTapPad + 2 * LM_BLUR_RADIUS_MAX + 1 + kTapPad];
+__constant__ float c_cubic[kMaxStep][4];
 
-template <int C>
-__global__ void
-blur_rows (const uint8_t *src, size_t src_stride, float *tmp, size_t tmp_stride, int width,
-           int radius)
+// One pixel's samples: float for gray, float4 for RGBA.
+template <int C> struct Px;
+template <> struct Px<1> { using T = float; };
+template <> struct Px<4> { using T = float4; };
+
+__device__ inline float fma_px (float w, float v, float acc) { return fmaf (w, v, acc); }
+__device__ inline float4
+fma_px (float w, float4 v, float4 acc)
 {
-  extern __shared__ float seg[]; // (kTile + 2·radius) pixels of C samples
-  int y = blockIdx.y;
-  int x0 = blockIdx.x * kTile;
-  const uint8_t *row = src + (size_t) y * src_stride;
-  int span = min ((int) kTile, width - x0) + 2 * radius;
-  for (int i = threadIdx.x; i < span * C; i += blockDim.x)
-    {
-      int p = i / C, c = i - p * C;
-      seg[i] = row[lm_reflect101 (x0 - radius + p, width) * C + c];
-    }
-  __syncthreads ();
-
-  float *out = reinterpret_cast<float *> (reinterpret_cast<uint8_t *> (tmp) + (size_t) y * tmp_stride);
-  for (int i = threadIdx.x; i < (int) kTile * C; i += blockDim.x)
-    {
-      int p = i / C, c = i - p * C;
-      if (x0 + p >= width)
-        break;
-      const float *centre = seg + (p + radius) * C + c;
-      float acc = c_weights[0] * centre[0];
-      for (int j = 1; j <= radius; j++)
-        acc += c_weights[j] * (centre[-j * C] + centre[j * C]);
-      out[(x0 + p) * C + c] = acc;
-    }
+  return make_float4 (fmaf (w, v.x, acc.x), fmaf (w, v.y, acc.y), fmaf (w, v.z, acc.z), fmaf (w, v.w, acc.w));
 }
 
+template <int C> __device__ inline typename Px<C>::T zero ();
+template <> __device__ inline float zero<1> () { return 0.0f; }
+template <> __device__ inline float4 zero<4> () { return make_float4 (0.0f, 0.0f, 0.0f, 0.0f); }
+
+template <int C> __device__ inline typename Px<C>::T load_u8 (const uint8_t *row, int x);
+template <> __device__ inline float load_u8<1> (const uint8_t *row, int x) { return row[x]; }
+template <>
+__device__ inline float4
+load_u8<4> (const uint8_t *row, int x)
+{
+  uchar4 p = reinterpret_cast<const uchar4 *> (row)[x];
+  return make_float4 (p.x, p.y, p.z, p.w);
+}
+
+template <int C> __device__ inline void store_u8 (uint8_t *row, int x, typename Px<C>::T v);
+template <> __device__ inline void store_u8<1> (uint8_t *row, int x, float v) { row[x] = lm_quantize_u8 (v); }
+template <>
+__device__ inline void
+store_u8<4> (uint8_t *row, int x, float4 v)
+{
+  reinterpret_cast<uchar4 *> (row)[x] = make_uchar4 (lm_quantize_u8 (v.x), lm_quantize_u8 (v.y),
+                                                     lm_quantize_u8 (v.z), lm_quantize_u8 (v.w));
+}
+
+// The direct method's intermediate: half floats (8-bit values need 9 of their 11 bits).
+template <int C> __device__ inline typename Px<C>::T load_half (const uint8_t *row, int x);
+template <> __device__ inline float load_half<1> (const uint8_t *row, int x)
+{
+  return __half2float (reinterpret_cast<const __half *> (row)[x]);
+}
+template <>
+__device__ inline float4
+load_half<4> (const uint8_t *row, int x)
+{
+  uint2 raw = reinterpret_cast<const uint2 *> (row)[x];
+  float2 a = __half22float2 (*reinterpret_cast<__half2 *> (&raw.x));
+  float2 b = __half22float2 (*reinterpret_cast<__half2 *> (&raw.y));
+  return make_float4 (a.x, a.y, b.x, b.y);
+}
+
+template <int C> __device__ inline void store_half (uint8_t *row, int x, typename Px<C>::T v);
+template <> __device__ inline void store_half<1> (uint8_t *row, int x, float v)
+{
+  reinterpret_cast<__half *> (row)[x] = __float2half_rn (v);
+}
+template <>
+__device__ inline void
+store_half<4> (uint8_t *row, int x, float4 v)
+{
+  __half2 a = __floats2half2_rn (v.x, v.y), b = __floats2half2_rn (v.z, v.w);
+  uint2 raw;
+  raw.x = *reinterpret_cast<uint32_t *> (&a);
+  raw.y = *reinterpret_cast<uint32_t *> (&b);
+  reinterpret_cast<uint2 *> (row)[x] = raw;
+}
+
+// ---- direct method ----------------------------------------------------------------------
+
+constexpr int kRowThreads = 128, kRowPer = 4, kRowTile = kRowThreads * kRowPer;
+
 template <int C>
 __global__ void
-blur_columns (const float *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_stride, int width,
-              int height, int radius)
+rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_stride, int width,
+             int radius)
 {
-  int i = blockIdx.x * blockDim.x + threadIdx.x; // sample index within the row
-  int y = blockIdx.y;
-  if (i >= width * C)
+  using T = typename Px<C>::T;
+  extern __shared__ float smem[];
+  T *seg = reinterpret_cast<T *> (smem); // kRowTile + 2·radius pixels, then kRowPer of slack
+  int y = blockIdx.y, x0 = blockIdx.x * kRowTile;
+  const uint8_t *row = src + (size_t) y * src_stride;
+  int span = min (kRowTile, width - x0) + 2 * radius;
+  for (int i = threadIdx.x; i < span + kRowPer; i += blockDim.x)
+    seg[i] = i < span ? load_u8<C> (row, lm_reflect101 (x0 - radius + i, width)) : zero<C> ();
+  __syncthreads ();
+
+  int p0 = threadIdx.x * kRowPer;
+  if (x0 + p0 >= width)
     return;
-  const uint8_t *base = reinterpret_cast<const uint8_t *> (tmp);
-  auto at = [&] (int row) {
-    return reinterpret_cast<const float *> (base + (size_t) lm_reflect101 (row, height) * tmp_stride)[i];
-  };
-  float acc = c_weights[0] * at (y);
-  for (int j = 1; j <= radius; j++)
-    acc += c_weights[j] * (at (y - j) + at (y + j));
-  dst[(size_t) y * dst_stride + i] = lm_quantize_u8 (acc);
+  T acc[kRowPer], win[kRowPer];
+#pragma unroll
+  for (int k = 0; k < kRowPer; k++)
+    acc[k] = zero<C> (), win[k] = seg[p0 + k];
+#pragma unroll 4
+  for (int j = 0; j <= 2 * radius; j++)
+    {
+      float w = c_taps[kTapPad + j];
+#pragma unroll
+      for (int k = 0; k < kRowPer; k++)
+        acc[k] = fma_px (w, win[k], acc[k]);
+#pragma unroll
+      for (int k = 0; k < kRowPer - 1; k++)
+        win[k] = win[k + 1];
+      win[kRowPer - 1] = seg[p0 + j + kRowPer];
+    }
+  uint8_t *out = tmp + (size_t) y * tmp_stride;
+#pragma unroll
+  for (int k = 0; k < kRowPer; k++)
+    if (x0 + p0 + k < width)
+      store_half<C> (out, x0 + p0 + k, acc[k]);
+}
+
+constexpr int kColWidth = 32, kColGroups = 8, kColPer = 8;
+
+template <int C>
+__global__ void
+columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_stride, int width,
+                int height, int radius)
+{
+  using T = typename Px<C>::T;
+  int x = blockIdx.x * kColWidth + threadIdx.x;
+  int y0 = (blockIdx.y * kColGroups + threadIdx.y) * kColPer;
+  if (x >= width || y0 >= height)
+    return;
+  T acc[kColPer], win[kColPer];
+#pragma unroll
+  for (int k = 0; k < kColPer; k++)
+    {
+      acc[k] = zero<C> ();
+      win[k] = load_half<C> (tmp + (size_t) lm_reflect101 (y0 - radius + k, height) * tmp_stride, x);
+    }
+#pragma unroll 2
+  for (int j = 0; j <= 2 * radius; j++)
+    {
+      float w = c_taps[kTapPad + j];
+#pragma unroll
+      for (int k = 0; k < kColPer; k++)
+        acc[k] = fma_px (w, win[k], acc[k]);
+#pragma unroll
+      for (int k = 0; k < kColPer - 1; k++)
+        win[k] = win[k + 1];
+      int next = lm_reflect101 (y0 - radius + j + kColPer, height);
+      win[kColPer - 1] = load_half<C> (tmp + (size_t) next * tmp_stride, x);
+    }
+#pragma unroll
+  for (int k = 0; k < kColPer; k++)
+    if (y0 + k < height)
+      store_u8<C> (dst + (size_t) (y0 + k) * dst_stride, x, acc[k]);
+}
+
+// ---- grid method ------------------------------------------------------------------------
+
+// Vertical sums at grid rows g0 … g0+7 (row k at (k − 1)·D), every column, from the source.
+template <int C>
+__global__ void
+grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_stride, int width,
+           int height, int grid_h, int radius, int d)
+{
+  using T = typename Px<C>::T;
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int g0 = blockIdx.y * kGridRowsPerThread;
+  if (x >= width)
+    return;
+  T acc[kGridRowsPerThread];
+#pragma unroll
+  for (int k = 0; k < kGridRowsPerThread; k++)
+    acc[k] = zero<C> ();
+  int first = (g0 - 1) * d - radius;
+  int last = (g0 + kGridRowsPerThread - 2) * d + radius;
+  for (int t = first; t <= last; t++)
+    {
+      T v = load_u8<C> (src + (size_t) lm_reflect101 (t, height) * src_stride, x);
+#pragma unroll
+      for (int k = 0; k < kGridRowsPerThread; k++)
+        {
+          int tap = t - ((g0 + k - 1) * d - radius); // outside 0..2r reads a zero
+          acc[k] = fma_px (c_taps[kTapPad + tap], v, acc[k]);
+        }
+    }
+#pragma unroll
+  for (int k = 0; k < kGridRowsPerThread; k++)
+    if (g0 + k < grid_h)
+      reinterpret_cast<T *> (reinterpret_cast<uint8_t *> (cols) + (size_t) (g0 + k) * cols_stride)[x] = acc[k];
+}
+
+// Horizontal sums at grid columns; a node beyond the border is its reflection inside.
+template <int C>
+__global__ void
+grid_nodes (const float *cols, size_t cols_stride, float *grid, size_t grid_stride, int width,
+            int grid_w, int radius, int d)
+{
+  using T = typename Px<C>::T;
+  int i = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
+  if (i >= grid_w)
+    return;
+  const T *row = reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (cols) + (size_t) k * cols_stride);
+  int centre = lm_reflect101 ((i - 1) * d, width);
+  T acc = zero<C> ();
+  for (int j = -radius; j <= radius; j++)
+    acc = fma_px (c_taps[kTapPad + radius + j], row[lm_reflect101 (centre + j, width)], acc);
+  reinterpret_cast<T *> (reinterpret_cast<uint8_t *> (grid) + (size_t) k * grid_stride)[i] = acc;
+}
+
+// Each pixel: the cubic through the 4×4 nodes around it, rows first as on the CPU.
+template <int C>
+__global__ void
+grid_interpolate (const float *grid, size_t grid_stride, uint8_t *dst, size_t dst_stride,
+                  int width, int height, int d)
+{
+  using T = typename Px<C>::T;
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x >= width)
+    return;
+  const float *wy = c_cubic[y % d], *wx = c_cubic[x % d];
+  const uint8_t *base = reinterpret_cast<const uint8_t *> (grid) + (size_t) (y / d) * grid_stride;
+  int ix = x / d;
+  T sum = zero<C> ();
+#pragma unroll
+  for (int p = 0; p < 4; p++)
+    {
+      const T *col = reinterpret_cast<const T *> (base) + ix + p;
+      const T g0 = col[0];
+      const T g1 = *reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (col) + grid_stride);
+      const T g2 = *reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (col) + 2 * grid_stride);
+      const T g3 = *reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (col) + 3 * grid_stride);
+      T between = fma_px (wy[3], g3, fma_px (wy[2], g2, fma_px (wy[1], g1, fma_px (wy[0], g0, zero<C> ()))));
+      sum = fma_px (wx[p], between, sum);
+    }
+  store_u8<C> (dst + (size_t) y * dst_stride, x, sum);
+}
+
+size_t
+align64 (size_t n)
+{
+  return (n + 63) & ~(size_t) 63;
+}
+
+struct GridLayout {
+  int d, grid_w, grid_h;
+  size_t cols_stride, grid_stride, cols_bytes, grid_bytes;
+};
+
+GridLayout
+grid_layout (unsigned width, unsigned height, int channels, int d)
+{
+  GridLayout g;
+  g.d = d;
+  g.grid_w = lm_blur_grid_count ((int) width, d);
+  g.grid_h = lm_blur_grid_count ((int) height, d);
+  g.cols_stride = align64 ((size_t) width * channels * sizeof (float));
+  g.grid_stride = align64 ((size_t) g.grid_w * channels * sizeof (float));
+  g.cols_bytes = g.cols_stride * g.grid_h;
+  g.grid_bytes = g.grid_stride * g.grid_h;
+  return g;
+}
+
+int
+channels_of (const LmKImage *image)
+{
+  return image->format == LM_K_GRAY8 ? 1 : 4;
 }
 
 template <int C>
 cudaError_t
-launch (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius,
-        cudaStream_t stream)
+launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius,
+               cudaStream_t stream)
 {
   int width = (int) src->width, height = (int) src->height;
-  float *tmp = static_cast<float *> (ws->blur_tmp);
-  size_t shared = (kTile + 2 * (size_t) radius) * C * sizeof (float);
-  LM_CUDA_TRY (cudaFuncSetAttribute (blur_rows<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int) shared));
-  dim3 rows_grid (lm_div_up (width, kTile), height);
-  blur_rows<C><<<rows_grid, kThreads, shared, stream>>> (static_cast<const uint8_t *> (src->data),
-                                                        src->stride, tmp, ws->blur_tmp_stride,
-                                                        width, radius);
+  uint8_t *tmp = static_cast<uint8_t *> (ws->blur_tmp);
+  size_t tmp_stride = align64 ((size_t) width * C * sizeof (__half));
+  size_t shared = (kRowTile + 2 * (size_t) radius + kRowPer) * C * sizeof (float);
+  LM_CUDA_TRY (cudaFuncSetAttribute (rows_direct<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
+  dim3 rows_grid (lm_div_up (width, kRowTile), height);
+  rows_direct<C><<<rows_grid, kRowThreads, shared, stream>>> (static_cast<const uint8_t *> (src->data),
+                                                             src->stride, tmp, tmp_stride, width, radius);
   LM_CUDA_LAUNCHED ();
-  dim3 cols_grid (lm_div_up ((size_t) width * C, kThreads), height);
-  blur_columns<C><<<cols_grid, kThreads, 0, stream>>> (tmp, ws->blur_tmp_stride,
-                                                       static_cast<uint8_t *> (dst->data),
-                                                       dst->stride, width, height, radius);
+  dim3 cols_grid (lm_div_up (width, kColWidth), lm_div_up (height, kColGroups * kColPer));
+  columns_direct<C><<<cols_grid, dim3 (kColWidth, kColGroups), 0, stream>>> (
+    tmp, tmp_stride, static_cast<uint8_t *> (dst->data), dst->stride, width, height, radius);
+  LM_CUDA_LAUNCHED ();
+  return cudaSuccess;
+}
+
+template <int C>
+cudaError_t
+launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius, int d,
+             cudaStream_t stream)
+{
+  int width = (int) src->width, height = (int) src->height;
+  GridLayout g = grid_layout (src->width, src->height, C, d);
+  float *cols = static_cast<float *> (ws->blur_tmp);
+  float *grid = reinterpret_cast<float *> (static_cast<uint8_t *> (ws->blur_tmp) + g.cols_bytes);
+  constexpr unsigned kThreads = 128;
+  dim3 rows_grid (lm_div_up (width, kThreads), lm_div_up (g.grid_h, kGridRowsPerThread));
+  grid_rows<C><<<rows_grid, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
+                                                    cols, g.cols_stride, width, height, g.grid_h, radius, d);
+  LM_CUDA_LAUNCHED ();
+  dim3 nodes_grid (lm_div_up (g.grid_w, kThreads), g.grid_h);
+  grid_nodes<C><<<nodes_grid, kThreads, 0, stream>>> (cols, g.cols_stride, grid, g.grid_stride, width,
+                                                      g.grid_w, radius, d);
+  LM_CUDA_LAUNCHED ();
+  dim3 out_grid (lm_div_up (width, kThreads), height);
+  grid_interpolate<C><<<out_grid, kThreads, 0, stream>>> (grid, g.grid_stride, static_cast<uint8_t *> (dst->data),
+                                                          dst->stride, width, height, d);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
@@ -89,11 +335,16 @@ launch (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int ra
 } // namespace
 
 extern "C" size_t
-lm_k_blur_workspace_size (unsigned width, unsigned height, size_t *stride)
+lm_k_blur_workspace_size (const LmBlurParams *p, const LmKImage *src)
 {
-  size_t row = ((size_t) width * 4 * sizeof (float) + 63) & ~(size_t) 63;
-  *stride = row;
-  return row * height;
+  int channels = channels_of (src);
+  int d = lm_blur_decimation (p->sigma);
+  if (lm_blur_radius (p->sigma) == 0)
+    return 0;
+  if (d == 1)
+    return align64 ((size_t) src->width * channels * sizeof (__half)) * src->height;
+  GridLayout g = grid_layout (src->width, src->height, channels, d);
+  return g.cols_bytes + g.grid_bytes;
 }
 
 extern "C" cudaError_t
@@ -103,15 +354,32 @@ lm_k_blur (const LmBlurParams *p, const LmKImage *src, const LmKImage *dst,
   int radius = lm_blur_radius (p->sigma);
   if (radius == 0)
     {
-      size_t row = (size_t) src->width * (src->format == LM_K_GRAY8 ? 1 : 4);
+      size_t row = (size_t) src->width * channels_of (src);
       return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride, row, src->height,
                                 cudaMemcpyDeviceToDevice, stream);
     }
-  float weights[LM_BLUR_RADIUS_MAX + 1];
-  lm_blur_weights (p->sigma, radius, weights);
-  // The copy is enqueued on the stream, so the previous blur has read its weights first.
-  LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_weights, weights, (radius + 1) * sizeof (float), 0,
-                                        cudaMemcpyHostToDevice, stream));
-  return src->format == LM_K_GRAY8 ? launch<1> (src, dst, ws, radius, stream)
-                                   : launch<4> (src, dst, ws, radius, stream);
+  if (ws->blur_tmp_size < lm_k_blur_workspace_size (p, src))
+    return cudaErrorInvalidValue;
+
+  // The whole kernel, zero-padded, so that tap j (offset j − r) is c_taps[kTapPad + j].
+  float taps[kTapPad + 2 * LM_BLUR_RADIUS_MAX + 1 + kTapPad];
+  float half_taps[LM_BLUR_RADIUS_MAX + 1];
+  lm_blur_weights (p->sigma, radius, half_taps);
+  memset (taps, 0, sizeof taps);
+  for (int j = -radius; j <= radius; j++)
+    taps[kTapPad + radius + j] = half_taps[j < 0 ? -j : j];
+  // Copies from pageable memory return once the data is staged, so TAPS can be reused; the
+  // stream orders them after the previous blur's kernels.
+  LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_taps, taps, sizeof taps, 0, cudaMemcpyHostToDevice, stream));
+
+  int d = lm_blur_decimation (p->sigma);
+  if (d == 1)
+    return channels_of (src) == 1 ? launch_direct<1> (src, dst, ws, radius, stream)
+                                  : launch_direct<4> (src, dst, ws, radius, stream);
+  float cubic[kMaxStep][4];
+  for (int t = 0; t < d; t++)
+    lm_blur_cubic_weights ((float) t / (float) d, cubic[t]);
+  LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_cubic, cubic, sizeof (cubic[0]) * d, 0, cudaMemcpyHostToDevice, stream));
+  return channels_of (src) == 1 ? launch_grid<1> (src, dst, ws, radius, d, stream)
+                                : launch_grid<4> (src, dst, ws, radius, d, stream);
 }

@@ -16,6 +16,7 @@ build_luts (const uint32_t *bins, uint64_t total, uint8_t *luts)
   lm_equalize_lut (bins + c * LM_HIST_BINS, total, luts + c * LM_HIST_BINS);
 }
 
+// Sixteen gray pixels per thread.
 __global__ void
 apply_gray (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
             unsigned width, const uint8_t *luts, float amount)
@@ -25,13 +26,49 @@ apply_gray (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stri
     lut[i] = luts[3 * LM_HIST_BINS + i];
   __syncthreads ();
   unsigned y = blockIdx.y;
-  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= width)
+  unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * 16;
+  if (x0 >= width)
     return;
-  uint8_t v = src[y * src_stride + x];
-  dst[y * dst_stride + x] = lm_equalize_channel (v, lut[v], amount);
+  const uint8_t *in = src + y * src_stride;
+  uint8_t *out = dst + y * dst_stride;
+  if (x0 + 16 <= width)
+    {
+      uint4 q = *reinterpret_cast<const uint4 *> (in + x0);
+      uint32_t *words = &q.x;
+#pragma unroll
+      for (int w = 0; w < 4; w++)
+        {
+          uint32_t v = words[w], r = 0;
+#pragma unroll
+          for (int b = 0; b < 4; b++)
+            {
+              uint8_t c = (v >> (8 * b)) & 0xff;
+              r |= (uint32_t) lm_equalize_channel (c, lut[c], amount) << (8 * b);
+            }
+          words[w] = r;
+        }
+      *reinterpret_cast<uint4 *> (out + x0) = q;
+      return;
+    }
+  for (unsigned x = x0; x < width; x++)
+    out[x] = lm_equalize_channel (in[x], lut[in[x]], amount);
 }
 
+__device__ inline uint32_t
+equalize_rgba (uint32_t p, const uint8_t *lut, int luma, float amount)
+{
+  if (luma)
+    {
+      uint8_t l = lm_luma_u8 (p);
+      return lm_equalize_shift_rgba (p, lm_equalize_luma_shift (l, lut[3 * LM_HIST_BINS + l], amount));
+    }
+  uint8_t r = p & 0xff, g = (p >> 8) & 0xff, b = (p >> 16) & 0xff;
+  return lm_px_pack (lm_equalize_channel (r, lut[r], amount),
+                     lm_equalize_channel (g, lut[LM_HIST_BINS + g], amount),
+                     lm_equalize_channel (b, lut[2 * LM_HIST_BINS + b], amount), p);
+}
+
+// Four RGBA pixels per thread.
 __global__ void
 apply_rgba (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
             unsigned width, const uint8_t *luts, int luma, float amount)
@@ -41,24 +78,21 @@ apply_rgba (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stri
     lut[i] = luts[i];
   __syncthreads ();
   unsigned y = blockIdx.y;
-  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= width)
+  unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  if (x0 >= width)
     return;
-  uint32_t p = reinterpret_cast<const uint32_t *> (src + y * src_stride)[x];
-  uint32_t out;
-  if (luma)
+  const uint32_t *in = reinterpret_cast<const uint32_t *> (src + y * src_stride);
+  uint32_t *out = reinterpret_cast<uint32_t *> (dst + y * dst_stride);
+  if (x0 + 4 <= width)
     {
-      uint8_t l = lm_luma_u8 (p);
-      out = lm_equalize_shift_rgba (p, lm_equalize_luma_shift (l, lut[3 * LM_HIST_BINS + l], amount));
+      uint4 q = *reinterpret_cast<const uint4 *> (in + x0);
+      q = make_uint4 (equalize_rgba (q.x, lut, luma, amount), equalize_rgba (q.y, lut, luma, amount),
+                      equalize_rgba (q.z, lut, luma, amount), equalize_rgba (q.w, lut, luma, amount));
+      *reinterpret_cast<uint4 *> (out + x0) = q;
+      return;
     }
-  else
-    {
-      uint8_t r = p & 0xff, g = (p >> 8) & 0xff, b = (p >> 16) & 0xff;
-      out = lm_px_pack (lm_equalize_channel (r, lut[r], amount),
-                        lm_equalize_channel (g, lut[LM_HIST_BINS + g], amount),
-                        lm_equalize_channel (b, lut[2 * LM_HIST_BINS + b], amount), p);
-    }
-  reinterpret_cast<uint32_t *> (dst + y * dst_stride)[x] = out;
+  for (unsigned x = x0; x < width; x++)
+    out[x] = equalize_rgba (in[x], lut, luma, amount);
 }
 
 } // namespace
@@ -75,13 +109,18 @@ lm_k_equalize (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *d
 
   const uint8_t *in = static_cast<const uint8_t *> (src->data);
   uint8_t *out = static_cast<uint8_t *> (dst->data);
-  dim3 grid (lm_div_up (src->width, kThreads), src->height);
   if (gray)
-    apply_gray<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride, src->width,
-                                               ws->luts, p->amount);
+    {
+      dim3 grid (lm_div_up (src->width, kThreads * 16), src->height);
+      apply_gray<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride, src->width,
+                                                 ws->luts, p->amount);
+    }
   else
-    apply_rgba<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride, src->width,
-                                               ws->luts, luma, p->amount);
+    {
+      dim3 grid (lm_div_up (src->width, kThreads * 4), src->height);
+      apply_rgba<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride, src->width,
+                                                 ws->luts, luma, p->amount);
+    }
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

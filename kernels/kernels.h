@@ -30,12 +30,12 @@ typedef struct {
 typedef struct {
   uint32_t *bins;   /* 4 × 256 histogram counts (R, G, B, luma) */
   uint8_t *luts;    /* 4 × 256 lookup tables */
-  void *blur_tmp;   /* the horizontal pass's output: width × height × 4 floats */
-  size_t blur_tmp_stride;
+  void *blur_tmp;   /* blur's intermediate sums */
+  size_t blur_tmp_size;
 } LmKWorkspace;
 
-/* Bytes of workspace blur needs for an image of WIDTH × HEIGHT (its row stride in *STRIDE). */
-size_t lm_k_blur_workspace_size (unsigned width, unsigned height, size_t *stride);
+/* Bytes of blur_tmp that blur with PARAMS needs on SRC. */
+size_t lm_k_blur_workspace_size (const LmBlurParams *params, const LmKImage *src);
 
 /* Fails with cudaErrorNoKernelImageForDevice when no kernel in this build runs on the current
  * device (its architecture was not compiled in). */

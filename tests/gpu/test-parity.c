@@ -40,6 +40,8 @@ static const ParamSet param_sets[] = {
   { LM_OP_BLUR, "sigma=0.8", 1 },
   { LM_OP_BLUR, "sigma=2.5", 1 },
   { LM_OP_BLUR, "sigma=10", 1 },
+  { LM_OP_BLUR, "sigma=16", 1 },
+  { LM_OP_BLUR, "sigma=20", 1 },
   { LM_OP_BLUR, "sigma=50", 1, TRUE },
   { LM_OP_BLUR, "sigma=200", 1, TRUE },
 };
