@@ -126,9 +126,13 @@ main (int argc, char **argv)
   g_autoptr (GString) json = g_string_new ("[\n");
   double *op_ms = g_new (double, repeat), *e2e_ms = g_new (double, repeat);
 
+  /* LUMEN_BENCH_ONLY=text runs only the cases whose name contains it (for profilers). */
+  const char *only = g_getenv ("LUMEN_BENCH_ONLY");
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       const BenchCase *bc = &cases[c];
+      if (only && !strstr (bc->name, only))
+        continue;
       const LmOpInfo *op = lm_op_info (bc->op);
       guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
       lm_op_params_init (op, params);

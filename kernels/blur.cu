@@ -106,8 +106,12 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
   int y = blockIdx.y, x0 = blockIdx.x * kRowTile;
   const uint8_t *row = src + (size_t) y * src_stride;
   int span = min (kRowTile, width - x0) + 2 * radius;
+  bool inside = x0 - radius >= 0 && x0 - radius + span <= width; // no border in reach
   for (int i = threadIdx.x; i < span + kRowPer; i += blockDim.x)
-    seg[i] = i < span ? load_u8<C> (row, lm_reflect101 (x0 - radius + i, width)) : zero<C> ();
+    {
+      int x = x0 - radius + i;
+      seg[i] = i < span ? load_u8<C> (row, inside ? x : lm_reflect101 (x, width)) : zero<C> ();
+    }
   __syncthreads ();
 
   int p0 = threadIdx.x * kRowPer;
@@ -148,12 +152,17 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
   int y0 = (blockIdx.y * kColGroups + threadIdx.y) * kColPer;
   if (x >= width || y0 >= height)
     return;
+  // Rows the window reaches; only threads near the top or bottom need the border rule.
+  bool inside = y0 - radius >= 0 && y0 + kColPer + radius <= height;
+  auto row_at = [&] (int r) {
+    return tmp + (size_t) (inside ? r : lm_reflect101 (r, height)) * tmp_stride;
+  };
   T acc[kColPer], win[kColPer];
 #pragma unroll
   for (int k = 0; k < kColPer; k++)
     {
       acc[k] = zero<C> ();
-      win[k] = load_half<C> (tmp + (size_t) lm_reflect101 (y0 - radius + k, height) * tmp_stride, x);
+      win[k] = load_half<C> (row_at (y0 - radius + k), x);
     }
 #pragma unroll 2
   for (int j = 0; j <= 2 * radius; j++)
@@ -165,8 +174,7 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
 #pragma unroll
       for (int k = 0; k < kColPer - 1; k++)
         win[k] = win[k + 1];
-      int next = lm_reflect101 (y0 - radius + j + kColPer, height);
-      win[kColPer - 1] = load_half<C> (tmp + (size_t) next * tmp_stride, x);
+      win[kColPer - 1] = load_half<C> (row_at (y0 - radius + j + kColPer), x);
     }
 #pragma unroll
   for (int k = 0; k < kColPer; k++)
@@ -183,6 +191,10 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
            int height, int grid_h, int radius, int d)
 {
   using T = typename Px<C>::T;
+  extern __shared__ float taps[]; // c_taps, where all threads read the same eight at once
+  for (int i = threadIdx.x; i < 2 * kTapPad + 2 * radius + 1; i += blockDim.x)
+    taps[i] = c_taps[i];
+  __syncthreads ();
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int g0 = blockIdx.y * kGridRowsPerThread;
   if (x >= width)
@@ -193,15 +205,14 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
     acc[k] = zero<C> ();
   int first = (g0 - 1) * d - radius;
   int last = (g0 + kGridRowsPerThread - 2) * d + radius;
+  bool inside = first >= 0 && last < height;
   for (int t = first; t <= last; t++)
     {
-      T v = load_u8<C> (src + (size_t) lm_reflect101 (t, height) * src_stride, x);
+      T v = load_u8<C> (src + (size_t) (inside ? t : lm_reflect101 (t, height)) * src_stride, x);
+      const float *w = taps + kTapPad + t - ((g0 - 1) * d - radius); // tap of grid row g0
 #pragma unroll
       for (int k = 0; k < kGridRowsPerThread; k++)
-        {
-          int tap = t - ((g0 + k - 1) * d - radius); // outside 0..2r reads a zero
-          acc[k] = fma_px (c_taps[kTapPad + tap], v, acc[k]);
-        }
+        acc[k] = fma_px (w[-k * d], v, acc[k]); // outside 0..2r reads a zero
     }
 #pragma unroll
   for (int k = 0; k < kGridRowsPerThread; k++)
@@ -222,8 +233,12 @@ grid_nodes (const float *cols, size_t cols_stride, float *grid, size_t grid_stri
   const T *row = reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (cols) + (size_t) k * cols_stride);
   int centre = lm_reflect101 ((i - 1) * d, width);
   T acc = zero<C> ();
-  for (int j = -radius; j <= radius; j++)
-    acc = fma_px (c_taps[kTapPad + radius + j], row[lm_reflect101 (centre + j, width)], acc);
+  if (centre - radius >= 0 && centre + radius < width)
+    for (int j = -radius; j <= radius; j++)
+      acc = fma_px (c_taps[kTapPad + radius + j], row[centre + j], acc);
+  else
+    for (int j = -radius; j <= radius; j++)
+      acc = fma_px (c_taps[kTapPad + radius + j], row[lm_reflect101 (centre + j, width)], acc);
   reinterpret_cast<T *> (reinterpret_cast<uint8_t *> (grid) + (size_t) k * grid_stride)[i] = acc;
 }
 
@@ -318,7 +333,8 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, i
   float *grid = reinterpret_cast<float *> (static_cast<uint8_t *> (ws->blur_tmp) + g.cols_bytes);
   constexpr unsigned kThreads = 128;
   dim3 rows_grid (lm_div_up (width, kThreads), lm_div_up (g.grid_h, kGridRowsPerThread));
-  grid_rows<C><<<rows_grid, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
+  size_t taps_bytes = (2 * kTapPad + 2 * (size_t) radius + 1) * sizeof (float);
+  grid_rows<C><<<rows_grid, kThreads, taps_bytes, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
                                                     cols, g.cols_stride, width, height, g.grid_h, radius, d);
   LM_CUDA_LAUNCHED ();
   dim3 nodes_grid (lm_div_up (g.grid_w, kThreads), g.grid_h);
