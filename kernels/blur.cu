@@ -93,7 +93,16 @@ store_half<4> (uint8_t *row, int x, float4 v)
 
 // ---- direct method ----------------------------------------------------------------------
 
-constexpr int kRowThreads = 128, kRowPer = 4, kRowTile = kRowThreads * kRowPer;
+constexpr int kRowThreads = 128, kRowPer = 8, kRowTile = kRowThreads * kRowPer;
+
+// Each thread slides along kRowPer consecutive pixels, so neighbouring threads read shared
+// memory kRowPer pixels apart; one pixel of padding after every kRowPer spreads those reads
+// over all banks.
+__device__ inline int
+skewed (int i)
+{
+  return i + i / kRowPer;
+}
 
 template <int C>
 __global__ void
@@ -102,7 +111,7 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
 {
   using T = typename Px<C>::T;
   extern __shared__ float smem[];
-  T *seg = reinterpret_cast<T *> (smem); // kRowTile + 2·radius pixels, then kRowPer of slack
+  T *seg = reinterpret_cast<T *> (smem); // kRowTile + 2·radius pixels and kRowPer of slack, skewed
   int y = blockIdx.y, x0 = blockIdx.x * kRowTile;
   const uint8_t *row = src + (size_t) y * src_stride;
   int span = min (kRowTile, width - x0) + 2 * radius;
@@ -110,7 +119,7 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
   for (int i = threadIdx.x; i < span + kRowPer; i += blockDim.x)
     {
       int x = x0 - radius + i;
-      seg[i] = i < span ? load_u8<C> (row, inside ? x : lm_reflect101 (x, width)) : zero<C> ();
+      seg[skewed (i)] = i < span ? load_u8<C> (row, inside ? x : lm_reflect101 (x, width)) : zero<C> ();
     }
   __syncthreads ();
 
@@ -120,8 +129,8 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
   T acc[kRowPer], win[kRowPer];
 #pragma unroll
   for (int k = 0; k < kRowPer; k++)
-    acc[k] = zero<C> (), win[k] = seg[p0 + k];
-#pragma unroll 4
+    acc[k] = zero<C> (), win[k] = seg[skewed (p0 + k)];
+#pragma unroll 2
   for (int j = 0; j <= 2 * radius; j++)
     {
       float w = c_taps[kTapPad + j];
@@ -131,7 +140,7 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
 #pragma unroll
       for (int k = 0; k < kRowPer - 1; k++)
         win[k] = win[k + 1];
-      win[kRowPer - 1] = seg[p0 + j + kRowPer];
+      win[kRowPer - 1] = seg[skewed (p0 + j + kRowPer)];
     }
   uint8_t *out = tmp + (size_t) y * tmp_stride;
 #pragma unroll
@@ -140,7 +149,10 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
       store_half<C> (out, x0 + p0 + k, acc[k]);
 }
 
-constexpr int kColWidth = 32, kColGroups = 8, kColPer = 8;
+// A block makes a tile of 32 columns × 64 rows: it stages the tile's rows and their apron in
+// shared memory (a warp reads 32 neighbouring pixels of a row, conflict-free), then each
+// thread slides down kColPer rows of its column.
+constexpr int kColWidth = 32, kColGroups = 8, kColPer = 8, kColTile = kColGroups * kColPer;
 
 template <int C>
 __global__ void
@@ -148,22 +160,27 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
                 int height, int radius)
 {
   using T = typename Px<C>::T;
+  extern __shared__ float smem[];
+  T *tile = reinterpret_cast<T *> (smem); // (kColTile + 2·radius) rows × kColWidth
   int x = blockIdx.x * kColWidth + threadIdx.x;
-  int y0 = (blockIdx.y * kColGroups + threadIdx.y) * kColPer;
-  if (x >= width || y0 >= height)
+  int top = blockIdx.y * kColTile - radius;
+  int rows = min (kColTile, height - (int) blockIdx.y * kColTile) + 2 * radius;
+  bool inside = top >= 0 && top + rows <= height;
+  for (int r = threadIdx.y; r < rows; r += kColGroups)
+    {
+      int y = inside ? top + r : lm_reflect101 (top + r, height);
+      tile[r * kColWidth + threadIdx.x] = x < width ? load_half<C> (tmp + (size_t) y * tmp_stride, x) : zero<C> ();
+    }
+  __syncthreads ();
+
+  int r0 = threadIdx.y * kColPer; // first output row in the tile
+  if (x >= width || r0 + 2 * radius >= rows)
     return;
-  // Rows the window reaches; only threads near the top or bottom need the border rule.
-  bool inside = y0 - radius >= 0 && y0 + kColPer + radius <= height;
-  auto row_at = [&] (int r) {
-    return tmp + (size_t) (inside ? r : lm_reflect101 (r, height)) * tmp_stride;
-  };
+  const T *col = tile + threadIdx.x;
   T acc[kColPer], win[kColPer];
 #pragma unroll
   for (int k = 0; k < kColPer; k++)
-    {
-      acc[k] = zero<C> ();
-      win[k] = load_half<C> (row_at (y0 - radius + k), x);
-    }
+    acc[k] = zero<C> (), win[k] = col[min (r0 + k, rows - 1) * kColWidth];
 #pragma unroll 2
   for (int j = 0; j <= 2 * radius; j++)
     {
@@ -174,8 +191,9 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
 #pragma unroll
       for (int k = 0; k < kColPer - 1; k++)
         win[k] = win[k + 1];
-      win[kColPer - 1] = load_half<C> (row_at (y0 - radius + j + kColPer), x);
+      win[kColPer - 1] = col[min (r0 + j + kColPer, rows - 1) * kColWidth];
     }
+  int y0 = blockIdx.y * kColTile + r0;
 #pragma unroll
   for (int k = 0; k < kColPer; k++)
     if (y0 + k < height)
@@ -309,14 +327,17 @@ launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
   int width = (int) src->width, height = (int) src->height;
   uint8_t *tmp = static_cast<uint8_t *> (ws->blur_tmp);
   size_t tmp_stride = align64 ((size_t) width * C * sizeof (__half));
-  size_t shared = (kRowTile + 2 * (size_t) radius + kRowPer) * C * sizeof (float);
+  size_t span = kRowTile + 2 * (size_t) radius + kRowPer;
+  size_t shared = (span + span / kRowPer + 1) * C * sizeof (float);
   LM_CUDA_TRY (cudaFuncSetAttribute (rows_direct<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
   dim3 rows_grid (lm_div_up (width, kRowTile), height);
   rows_direct<C><<<rows_grid, kRowThreads, shared, stream>>> (static_cast<const uint8_t *> (src->data),
                                                              src->stride, tmp, tmp_stride, width, radius);
   LM_CUDA_LAUNCHED ();
-  dim3 cols_grid (lm_div_up (width, kColWidth), lm_div_up (height, kColGroups * kColPer));
-  columns_direct<C><<<cols_grid, dim3 (kColWidth, kColGroups), 0, stream>>> (
+  size_t tile = (kColTile + 2 * (size_t) radius) * kColWidth * C * sizeof (float);
+  LM_CUDA_TRY (cudaFuncSetAttribute (columns_direct<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) tile));
+  dim3 cols_grid (lm_div_up (width, kColWidth), lm_div_up (height, kColTile));
+  columns_direct<C><<<cols_grid, dim3 (kColWidth, kColGroups), tile, stream>>> (
     tmp, tmp_stride, static_cast<uint8_t *> (dst->data), dst->stride, width, height, radius);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
