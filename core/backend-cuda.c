@@ -181,7 +181,8 @@ cuda_download (LmBackend *b, LmImage *work, GError **error)
 static LmKImage
 kimage (const LmImage *image)
 {
-  LmKImage k = { image->data, image->width, image->height, image->stride, (int) image->format };
+  LmKImage k = { image->data, image->width, image->height, image->stride, (int) image->format,
+                 image->opaque };
   return k;
 }
 

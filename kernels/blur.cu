@@ -23,12 +23,20 @@ constexpr int kTapPad = (kGridRowsPerThread - 1) * kMaxStep;
 __constant__ float c_taps[kTapPad + 2 * LM_BLUR_RADIUS_MAX + 1 + kTapPad];
 __constant__ float c_cubic[kMaxStep][4];
 
-// One pixel's samples: float for gray, float4 for RGBA.
+// One pixel's samples in registers (T) and in float buffers (S): C = 1 for gray, 4 for RGBA,
+// 3 for RGBA whose alpha is all opaque, which blurs to itself: its FMAs are skipped and 255
+// is written.
 template <int C> struct Px;
-template <> struct Px<1> { using T = float; };
-template <> struct Px<4> { using T = float4; };
+template <> struct Px<1> { using T = float; using S = float; };
+template <> struct Px<3> { using T = float3; using S = float4; };
+template <> struct Px<4> { using T = float4; using S = float4; };
 
 __device__ inline float fma_px (float w, float v, float acc) { return fmaf (w, v, acc); }
+__device__ inline float3
+fma_px (float w, float3 v, float3 acc)
+{
+  return make_float3 (fmaf (w, v.x, acc.x), fmaf (w, v.y, acc.y), fmaf (w, v.z, acc.z));
+}
 __device__ inline float4
 fma_px (float w, float4 v, float4 acc)
 {
@@ -37,10 +45,18 @@ fma_px (float w, float4 v, float4 acc)
 
 template <int C> __device__ inline typename Px<C>::T zero ();
 template <> __device__ inline float zero<1> () { return 0.0f; }
+template <> __device__ inline float3 zero<3> () { return make_float3 (0.0f, 0.0f, 0.0f); }
 template <> __device__ inline float4 zero<4> () { return make_float4 (0.0f, 0.0f, 0.0f, 0.0f); }
 
 template <int C> __device__ inline typename Px<C>::T load_u8 (const uint8_t *row, int x);
 template <> __device__ inline float load_u8<1> (const uint8_t *row, int x) { return row[x]; }
+template <>
+__device__ inline float3
+load_u8<3> (const uint8_t *row, int x)
+{
+  uchar4 p = reinterpret_cast<const uchar4 *> (row)[x];
+  return make_float3 (p.x, p.y, p.z);
+}
 template <>
 __device__ inline float4
 load_u8<4> (const uint8_t *row, int x)
@@ -53,10 +69,44 @@ template <int C> __device__ inline void store_u8 (uint8_t *row, int x, typename 
 template <> __device__ inline void store_u8<1> (uint8_t *row, int x, float v) { row[x] = lm_quantize_u8 (v); }
 template <>
 __device__ inline void
+store_u8<3> (uint8_t *row, int x, float3 v)
+{
+  reinterpret_cast<uchar4 *> (row)[x] = make_uchar4 (lm_quantize_u8 (v.x), lm_quantize_u8 (v.y),
+                                                     lm_quantize_u8 (v.z), 255);
+}
+template <>
+__device__ inline void
 store_u8<4> (uint8_t *row, int x, float4 v)
 {
   reinterpret_cast<uchar4 *> (row)[x] = make_uchar4 (lm_quantize_u8 (v.x), lm_quantize_u8 (v.y),
                                                      lm_quantize_u8 (v.z), lm_quantize_u8 (v.w));
+}
+
+// Float buffers of the grid method.
+template <int C>
+__device__ inline typename Px<C>::T
+load_f (const uint8_t *row, int i)
+{
+  return reinterpret_cast<const typename Px<C>::T *> (row)[i];
+}
+template <>
+__device__ inline float3
+load_f<3> (const uint8_t *row, int i)
+{
+  float4 v = reinterpret_cast<const float4 *> (row)[i];
+  return make_float3 (v.x, v.y, v.z);
+}
+template <int C>
+__device__ inline void
+store_f (uint8_t *row, int i, typename Px<C>::T v)
+{
+  reinterpret_cast<typename Px<C>::T *> (row)[i] = v;
+}
+template <>
+__device__ inline void
+store_f<3> (uint8_t *row, int i, float3 v)
+{
+  reinterpret_cast<float4 *> (row)[i] = make_float4 (v.x, v.y, v.z, 0.0f);
 }
 
 // The direct method's intermediate: half floats (8-bit values need 9 of their 11 bits).
@@ -64,6 +114,14 @@ template <int C> __device__ inline typename Px<C>::T load_half (const uint8_t *r
 template <> __device__ inline float load_half<1> (const uint8_t *row, int x)
 {
   return __half2float (reinterpret_cast<const __half *> (row)[x]);
+}
+template <>
+__device__ inline float3
+load_half<3> (const uint8_t *row, int x)
+{
+  uint2 raw = reinterpret_cast<const uint2 *> (row)[x];
+  float2 a = __half22float2 (*reinterpret_cast<__half2 *> (&raw.x));
+  return make_float3 (a.x, a.y, __low2float (*reinterpret_cast<__half2 *> (&raw.y)));
 }
 template <>
 __device__ inline float4
@@ -79,6 +137,16 @@ template <int C> __device__ inline void store_half (uint8_t *row, int x, typenam
 template <> __device__ inline void store_half<1> (uint8_t *row, int x, float v)
 {
   reinterpret_cast<__half *> (row)[x] = __float2half_rn (v);
+}
+template <>
+__device__ inline void
+store_half<3> (uint8_t *row, int x, float3 v)
+{
+  __half2 a = __floats2half2_rn (v.x, v.y), b = __floats2half2_rn (v.z, 0.0f);
+  uint2 raw;
+  raw.x = *reinterpret_cast<uint32_t *> (&a);
+  raw.y = *reinterpret_cast<uint32_t *> (&b);
+  reinterpret_cast<uint2 *> (row)[x] = raw;
 }
 template <>
 __device__ inline void
@@ -235,7 +303,7 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
 #pragma unroll
   for (int k = 0; k < kGridRowsPerThread; k++)
     if (g0 + k < grid_h)
-      reinterpret_cast<T *> (reinterpret_cast<uint8_t *> (cols) + (size_t) (g0 + k) * cols_stride)[x] = acc[k];
+      store_f<C> (reinterpret_cast<uint8_t *> (cols) + (size_t) (g0 + k) * cols_stride, x, acc[k]);
 }
 
 // Horizontal sums at grid columns; a node beyond the border is its reflection inside.
@@ -248,16 +316,16 @@ grid_nodes (const float *cols, size_t cols_stride, float *grid, size_t grid_stri
   int i = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
   if (i >= grid_w)
     return;
-  const T *row = reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (cols) + (size_t) k * cols_stride);
+  const uint8_t *row = reinterpret_cast<const uint8_t *> (cols) + (size_t) k * cols_stride;
   int centre = lm_reflect101 ((i - 1) * d, width);
   T acc = zero<C> ();
   if (centre - radius >= 0 && centre + radius < width)
     for (int j = -radius; j <= radius; j++)
-      acc = fma_px (c_taps[kTapPad + radius + j], row[centre + j], acc);
+      acc = fma_px (c_taps[kTapPad + radius + j], load_f<C> (row, centre + j), acc);
   else
     for (int j = -radius; j <= radius; j++)
-      acc = fma_px (c_taps[kTapPad + radius + j], row[lm_reflect101 (centre + j, width)], acc);
-  reinterpret_cast<T *> (reinterpret_cast<uint8_t *> (grid) + (size_t) k * grid_stride)[i] = acc;
+      acc = fma_px (c_taps[kTapPad + radius + j], load_f<C> (row, lm_reflect101 (centre + j, width)), acc);
+  store_f<C> (reinterpret_cast<uint8_t *> (grid) + (size_t) k * grid_stride, i, acc);
 }
 
 // Each pixel: the cubic through the 4×4 nodes around it, rows first as on the CPU.
@@ -277,11 +345,10 @@ grid_interpolate (const float *grid, size_t grid_stride, uint8_t *dst, size_t ds
 #pragma unroll
   for (int p = 0; p < 4; p++)
     {
-      const T *col = reinterpret_cast<const T *> (base) + ix + p;
-      const T g0 = col[0];
-      const T g1 = *reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (col) + grid_stride);
-      const T g2 = *reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (col) + 2 * grid_stride);
-      const T g3 = *reinterpret_cast<const T *> (reinterpret_cast<const uint8_t *> (col) + 3 * grid_stride);
+      const T g0 = load_f<C> (base, ix + p);
+      const T g1 = load_f<C> (base + grid_stride, ix + p);
+      const T g2 = load_f<C> (base + 2 * grid_stride, ix + p);
+      const T g3 = load_f<C> (base + 3 * grid_stride, ix + p);
       T between = fma_px (wy[3], g3, fma_px (wy[2], g2, fma_px (wy[1], g1, fma_px (wy[0], g0, zero<C> ()))));
       sum = fma_px (wx[p], between, sum);
     }
@@ -302,6 +369,7 @@ struct GridLayout {
 GridLayout
 grid_layout (unsigned width, unsigned height, int channels, int d)
 {
+  channels = channels == 1 ? 1 : 4; // opaque RGBA keeps four floats a pixel in buffers
   GridLayout g;
   g.d = d;
   g.grid_w = lm_blur_grid_count ((int) width, d);
@@ -313,10 +381,11 @@ grid_layout (unsigned width, unsigned height, int channels, int d)
   return g;
 }
 
+// 3: RGBA with every alpha 255 (blurred alpha stays 255, as on the CPU).
 int
 channels_of (const LmKImage *image)
 {
-  return image->format == LM_K_GRAY8 ? 1 : 4;
+  return image->format == LM_K_GRAY8 ? 1 : image->opaque ? 3 : 4;
 }
 
 template <int C>
@@ -326,15 +395,16 @@ launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
 {
   int width = (int) src->width, height = (int) src->height;
   uint8_t *tmp = static_cast<uint8_t *> (ws->blur_tmp);
-  size_t tmp_stride = align64 ((size_t) width * C * sizeof (__half));
+  constexpr int stored = C == 1 ? 1 : 4;
+  size_t tmp_stride = align64 ((size_t) width * stored * sizeof (__half));
   size_t span = kRowTile + 2 * (size_t) radius + kRowPer;
-  size_t shared = (span + span / kRowPer + 1) * C * sizeof (float);
+  size_t shared = (span + span / kRowPer + 1) * sizeof (typename Px<C>::T);
   LM_CUDA_TRY (cudaFuncSetAttribute (rows_direct<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
   dim3 rows_grid (lm_div_up (width, kRowTile), height);
   rows_direct<C><<<rows_grid, kRowThreads, shared, stream>>> (static_cast<const uint8_t *> (src->data),
                                                              src->stride, tmp, tmp_stride, width, radius);
   LM_CUDA_LAUNCHED ();
-  size_t tile = (kColTile + 2 * (size_t) radius) * kColWidth * C * sizeof (float);
+  size_t tile = (kColTile + 2 * (size_t) radius) * kColWidth * sizeof (typename Px<C>::T);
   LM_CUDA_TRY (cudaFuncSetAttribute (columns_direct<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) tile));
   dim3 cols_grid (lm_div_up (width, kColWidth), lm_div_up (height, kColTile));
   columns_direct<C><<<cols_grid, dim3 (kColWidth, kColGroups), tile, stream>>> (
@@ -379,7 +449,7 @@ lm_k_blur_workspace_size (const LmBlurParams *p, const LmKImage *src)
   if (lm_blur_radius (p->sigma) == 0)
     return 0;
   if (d == 1)
-    return align64 ((size_t) src->width * channels * sizeof (__half)) * src->height;
+    return align64 ((size_t) src->width * (channels == 1 ? 1 : 4) * sizeof (__half)) * src->height;
   GridLayout g = grid_layout (src->width, src->height, channels, d);
   return g.cols_bytes + g.grid_bytes;
 }
@@ -391,7 +461,7 @@ lm_k_blur (const LmBlurParams *p, const LmKImage *src, const LmKImage *dst,
   int radius = lm_blur_radius (p->sigma);
   if (radius == 0)
     {
-      size_t row = (size_t) src->width * channels_of (src);
+      size_t row = (size_t) src->width * (src->format == LM_K_GRAY8 ? 1 : 4);
       return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride, row, src->height,
                                 cudaMemcpyDeviceToDevice, stream);
     }
@@ -411,12 +481,20 @@ lm_k_blur (const LmBlurParams *p, const LmKImage *src, const LmKImage *dst,
 
   int d = lm_blur_decimation (p->sigma);
   if (d == 1)
-    return channels_of (src) == 1 ? launch_direct<1> (src, dst, ws, radius, stream)
-                                  : launch_direct<4> (src, dst, ws, radius, stream);
+    switch (channels_of (src))
+      {
+      case 1: return launch_direct<1> (src, dst, ws, radius, stream);
+      case 3: return launch_direct<3> (src, dst, ws, radius, stream);
+      default: return launch_direct<4> (src, dst, ws, radius, stream);
+      }
   float cubic[kMaxStep][4];
   for (int t = 0; t < d; t++)
     lm_blur_cubic_weights ((float) t / (float) d, cubic[t]);
   LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_cubic, cubic, sizeof (cubic[0]) * d, 0, cudaMemcpyHostToDevice, stream));
-  return channels_of (src) == 1 ? launch_grid<1> (src, dst, ws, radius, d, stream)
-                                : launch_grid<4> (src, dst, ws, radius, d, stream);
+  switch (channels_of (src))
+    {
+    case 1: return launch_grid<1> (src, dst, ws, radius, d, stream);
+    case 3: return launch_grid<3> (src, dst, ws, radius, d, stream);
+    default: return launch_grid<4> (src, dst, ws, radius, d, stream);
+    }
 }

@@ -23,6 +23,7 @@ typedef struct {
   unsigned width, height;
   size_t stride; /* bytes */
   int format;
+  int opaque; /* every alpha is 255 */
 } LmKImage;
 
 /* Device buffers an operation needs besides its input and output, allocated once per image
