@@ -177,7 +177,17 @@ lm_cli_process_main (int argc, char **argv)
     }
   LmTimings timings;
   lm_timings_init (&timings);
-  if (!run (&o, &pipeline, kind, &timings, &e))
+  gboolean ok = run (&o, &pipeline, kind, &timings, &e);
+  if (!ok && kind != LM_BACKEND_CPU && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
+    {
+      /* The photo does not fit the GPU: render it on the CPU rather than not at all. */
+      lm_cli_error (_("note: %s; rendering on the CPU instead"), e->message);
+      g_clear_error (&e);
+      lm_timings_clear (&timings);
+      lm_timings_init (&timings);
+      ok = run (&o, &pipeline, LM_BACKEND_CPU, &timings, &e);
+    }
+  if (!ok)
     rc = fail (e);
   lm_timings_clear (&timings);
 

@@ -50,5 +50,11 @@ main (int argc, char **argv)
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname ("lumen-cli");
 
+  /* Subcommands come first; anything else is the photo command. */
+  if (argc > 1 && g_str_equal (argv[1], "compare"))
+    {
+      g_set_prgname ("lumen-cli compare");
+      return lm_cli_compare_main (argc - 1, argv + 1);
+    }
   return lm_cli_process_main (argc, argv);
 }

@@ -33,5 +33,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmCliOps, lm_cli_ops_free)
 gboolean lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error);
 
 int lm_cli_process_main (int argc, char **argv);
+int lm_cli_compare_main (int argc, char **argv);
 
 G_END_DECLS

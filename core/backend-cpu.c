@@ -1,6 +1,7 @@
 /* The CPU backend: work memory is host memory, so upload and download share the image;
  * operations run their OpenMP reference implementations. */
 #include "backend.h"
+#include "view.h"
 
 #include <omp.h>
 #include <string.h>
@@ -53,6 +54,24 @@ cpu_histogram (LmBackend *self, const LmImage *image, LmHistWant want, LmHistogr
 }
 
 static gboolean
+cpu_diff (LmBackend *self, const LmImage *a, const LmImage *b, float gain, LmImage *heat,
+          LmDiffStats *stats, GError **error)
+{
+  LmDiffSums sums;
+  lm_diff_cpu (a, b, gain, heat, &sums);
+  lm_diff_stats_from_sums (&sums, stats);
+  return TRUE;
+}
+
+static gboolean
+cpu_view (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmImage *out,
+          GError **error)
+{
+  lm_view_cpu (image, rect, out);
+  return TRUE;
+}
+
+static gboolean
 cpu_synchronize (LmBackend *self, GError **error)
 {
   return TRUE;
@@ -81,6 +100,8 @@ static const LmBackendClass cpu_class = {
   .copy = cpu_copy,
   .run_op = cpu_run_op,
   .histogram = cpu_histogram,
+  .diff = cpu_diff,
+  .view = cpu_view,
   .synchronize = cpu_synchronize,
   .mark = cpu_mark,
   .elapsed_ms = cpu_elapsed_ms,

@@ -24,6 +24,7 @@ typedef struct {
   LmAllocator device_memory;
   LmKWorkspace ws;
   uint32_t *host_bins; /* pinned, for histogram downloads */
+  LmDiffSums *diff_sums, *host_diff_sums;
 } LmBackendCuda;
 
 static gboolean
@@ -91,11 +92,27 @@ pinned_free (const LmAllocator *self, gpointer mem)
     }
 }
 
+/* LUMEN_CUDA_MEMORY_LIMIT (bytes) makes larger allocations fail as if the device were
+ * full: how the fall-back to the CPU is tested on a GPU with memory to spare. */
+static gsize
+memory_limit (void)
+{
+  static gsize once = 0;
+  static gsize limit;
+  if (g_once_init_enter (&once))
+    {
+      const char *env = g_getenv ("LUMEN_CUDA_MEMORY_LIMIT");
+      limit = env ? g_ascii_strtoull (env, NULL, 10) : G_MAXSIZE;
+      g_once_init_leave (&once, 1);
+    }
+  return limit;
+}
+
 static gpointer
 device_alloc (const LmAllocator *self, gsize size, GError **error)
 {
   void *mem = NULL;
-  cudaError_t err = cudaMalloc (&mem, size ? size : 1);
+  cudaError_t err = size > memory_limit () ? cudaErrorMemoryAllocation : cudaMalloc (&mem, size ? size : 1);
   if (err == cudaSuccess)
     return mem;
   cudaGetLastError ();
@@ -132,6 +149,8 @@ cuda_destroy (LmBackend *b)
   cudaFree (self->ws.luts);
   cudaFree (self->ws.blur_tmp);
   cudaFreeHost (self->host_bins);
+  cudaFree (self->diff_sums);
+  cudaFreeHost (self->host_diff_sums);
   cudaStreamDestroy (self->stream);
   g_free (self);
 }
@@ -259,6 +278,36 @@ cuda_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram
 }
 
 static gboolean
+cuda_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain, LmImage *heat,
+           LmDiffStats *stats, GError **error)
+{
+  LmBackendCuda *self = self_of (b);
+  LmKImage ka = kimage (a), kb = kimage (bb), kh = heat ? kimage (heat) : (LmKImage) { 0 };
+  if (!CHECK (lm_k_diff (&ka, &kb, gain, heat ? &kh : NULL, self->diff_sums, self->stream), error)
+      || !CHECK (cudaMemcpyAsync (self->host_diff_sums, self->diff_sums, sizeof (LmDiffSums),
+                                  cudaMemcpyDeviceToHost, self->stream), error)
+      || !CHECK (cudaStreamSynchronize (self->stream), error))
+    return FALSE;
+  LmDiffSums sums = *self->host_diff_sums;
+  guint ch = a->format == LM_FORMAT_GRAY8 ? 1 : 3;
+  sums.pixels = (guint64) a->width * a->height;
+  sums.samples = sums.pixels * ch;
+  lm_diff_stats_from_sums (&sums, stats);
+  if (heat)
+    heat->opaque = FALSE;
+  return TRUE;
+}
+
+static gboolean
+cuda_view (LmBackend *b, const LmImage *image, const LmViewRect *rect, LmImage *out,
+           GError **error)
+{
+  LmKImage in = kimage (image), k_out = kimage (out);
+  out->opaque = TRUE;
+  return CHECK (lm_k_view (&in, rect, &k_out, self_of (b)->stream), error);
+}
+
+static gboolean
 cuda_synchronize (LmBackend *b, GError **error)
 {
   return CHECK (cudaStreamSynchronize (self_of (b)->stream), error);
@@ -299,6 +348,8 @@ static const LmBackendClass cuda_class = {
   .copy = cuda_copy,
   .run_op = cuda_run_op,
   .histogram = cuda_histogram,
+  .diff = cuda_diff,
+  .view = cuda_view,
   .synchronize = cuda_synchronize,
   .mark = cuda_mark,
   .elapsed_ms = cuda_elapsed_ms,
@@ -337,6 +388,9 @@ lm_backend_cuda_new (GError **error)
                 && CHECK (cudaMalloc ((void **) &self->ws.bins, 4 * LM_HIST_BINS * sizeof (uint32_t)), &e)
                 && CHECK (cudaMalloc ((void **) &self->ws.luts, 4 * LM_HIST_BINS), &e)
                 && CHECK (cudaHostAlloc ((void **) &self->host_bins, 4 * LM_HIST_BINS * sizeof (uint32_t),
+                                         cudaHostAllocDefault), &e)
+                && CHECK (cudaMalloc ((void **) &self->diff_sums, sizeof (LmDiffSums)), &e)
+                && CHECK (cudaHostAlloc ((void **) &self->host_diff_sums, sizeof (LmDiffSums),
                                          cudaHostAllocDefault), &e);
   for (int i = 0; ok && i < N_EVENTS; i++)
     ok = CHECK (cudaEventCreate (&self->events[i]), &e);

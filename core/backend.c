@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "view.h"
 
 gboolean
 lm_backend_kind_parse (const char *text, LmBackendKind *kind)
@@ -72,6 +73,26 @@ lm_backend_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHis
                       GError **error)
 {
   return b->klass->histogram (b, image, want, hist, error);
+}
+
+gboolean
+lm_backend_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain, LmImage *heat,
+                 LmDiffStats *stats, GError **error)
+{
+  if (!lm_diff_check (a, bb, error))
+    return FALSE;
+  g_return_val_if_fail (heat == NULL || (heat->format == LM_FORMAT_RGBA8 && heat->width == a->width
+                                         && heat->height == a->height), FALSE);
+  return b->klass->diff (b, a, bb, gain, heat, stats, error);
+}
+
+gboolean
+lm_backend_view (LmBackend *b, const LmImage *image, const LmViewRect *rect, LmImage *out,
+                 GError **error)
+{
+  if (!lm_view_check (image, rect, out, error))
+    return FALSE;
+  return b->klass->view (b, image, rect, out, error);
 }
 
 #if !LUMEN_HAVE_CUDA

@@ -4,6 +4,7 @@
 
 #include <glib.h>
 
+#include "compare.h"
 #include "image.h"
 #include "ops/histogram.h"
 #include "ops/op.h"
@@ -46,6 +47,14 @@ typedef struct {
                       const LmImage *src, LmImage *dst, GError **error);
   gboolean (*histogram) (LmBackend *self, const LmImage *image, LmHistWant want,
                          LmHistogram *hist, GError **error);
+
+  /* Pixel-by-pixel comparison of A and B (work memory, same shape); HEAT (work memory,
+   * RGBA8) receives the heatmap when not NULL. Waits for the figures. */
+  gboolean (*diff) (LmBackend *self, const LmImage *a, const LmImage *b, float gain,
+                    LmImage *heat, LmDiffStats *stats, GError **error);
+  /* The view (view.h) of IMAGE into OUT, both in work memory. */
+  gboolean (*view) (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmImage *out,
+                    GError **error);
 
   gboolean (*synchronize) (LmBackend *self, GError **error);
   void (*mark) (LmBackend *self, LmMark *mark);
@@ -120,5 +129,9 @@ gboolean lm_backend_run_op (LmBackend *b, const LmOpInfo *op, const void *params
                             const LmImage *src, LmImage *dst, GError **error);
 gboolean lm_backend_histogram (LmBackend *b, const LmImage *image, LmHistWant want,
                                LmHistogram *hist, GError **error);
+gboolean lm_backend_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain,
+                          LmImage *heat, LmDiffStats *stats, GError **error);
+gboolean lm_backend_view (LmBackend *b, const LmImage *image, const LmViewRect *rect,
+                          LmImage *out, GError **error);
 
 G_END_DECLS

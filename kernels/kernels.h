@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "core/ops/blur-math.h"
+#include "core/ops/compare-math.h"
 #include "core/ops/equalize-math.h"
 #include "core/ops/gray-math.h"
 
@@ -53,6 +54,14 @@ cudaError_t lm_k_equalize (const LmEqualizeParams *params, const LmKImage *src,
 
 cudaError_t lm_k_blur (const LmBlurParams *params, const LmKImage *src, const LmKImage *dst,
                        const LmKWorkspace *ws, cudaStream_t stream);
+
+/* SUMS (device memory) is zeroed first; HEAT (RGBA8, same size) may be NULL. */
+cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,
+                       LmDiffSums *sums, cudaStream_t stream);
+
+/* OUT: RECT's output size, RGB24 words in LM_K_RGBA8 storage. */
+cudaError_t lm_k_view (const LmKImage *src, const LmViewRect *rect, const LmKImage *out,
+                       cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -500,5 +500,50 @@ class AtomicOutput(CliTest):
         self.assertNoLeftovers()
 
 
+class Compare(CliTest):
+    """lumen-cli compare: the same pipeline on two backends, their timings and the diff."""
+
+    def figures(self, stdout):
+        m = re.search(r"max \|Δ\| (\d+), mean \|Δ\| ([0-9.]+), (\d+) pixels differ", stdout)
+        self.assertIsNotNone(m, stdout)
+        return int(m.group(1)), float(m.group(2)), int(m.group(3))
+
+    def test_cpu_against_cpu_is_identical(self):
+        """The CPU against itself: zero difference, an all-transparent heatmap, both timings."""
+        heat = self.path("heat.png")
+        proc = lt.run(["compare", "--backends", "cpu,cpu", "--gray", "bt601", "--blur", "2",
+                       "--heatmap", heat, COFFEE])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        lt.say(proc.stdout)
+        self.assertEqual(self.figures(proc.stdout), (0, 0.0, 0))
+        self.assertIn("PSNR ∞", proc.stdout)
+        self.assertEqual(len(re.findall(r"^  blur +[0-9.]+ ms$", proc.stdout, re.M)), 2)
+        self.assertRegex(proc.stdout, r"speedup of cpu over cpu: [0-9.]+×")
+        h = lt.imread(heat)
+        self.assertEqual(h.shape[:2], lt.imread(COFFEE).shape[:2])
+        self.assertEqual(int(h[..., 3].max()), 0, "heatmap should be transparent where equal")
+        self.assertNoLeftovers()
+
+    def test_cpu_against_cuda(self):
+        """Without a usable device: one line naming CUDA's problem. With one: gray and
+        equalize identical, blur within 1."""
+        proc = lt.run(["compare", "--gray", "bt601", "--equalize", "luma", "--blur", "3", COFFEE])
+        if lt.has_gpu() and lt.build_has_cuda() is not False:
+            self.assertEqual(proc.returncode, 0, lt.describe(proc))
+            lt.say(proc.stdout)
+            self.assertLessEqual(self.figures(proc.stdout)[0], 1)
+            proc = lt.run(["compare", "--gray", "luminosity", "--equalize", "rgb", COFFEE])
+            self.assertEqual(self.figures(proc.stdout), (0, 0.0, 0))
+        else:
+            line = self.assertOneLineError(proc)
+            self.assertIn("CUDA", line)
+
+    def test_usage(self):
+        for args in (["compare", "--backends", "cpu,quantum", COFFEE], ["compare"],
+                     ["compare", "--gain", "0", COFFEE], ["compare", COFFEE, COFFEE]):
+            proc = lt.run(args)
+            self.assertEqual(proc.returncode, 2, lt.describe(proc))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -8,7 +8,7 @@ set -uo pipefail
 pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
 mkdir -p "$OUT"
-steps=${LUMEN_DEVICE_STEPS:-parity bench peers}
+steps=${LUMEN_DEVICE_STEPS:-parity cli bench peers}
 export PYTHONUNBUFFERED=1
 
 tar -C "$pack" -xJf "$pack/bundle.tar.xz" && source "$pack/bundle/env.sh"
@@ -23,6 +23,26 @@ if [[ " $steps " == *" parity "* ]]; then
   echo "== parity"
   "$bin/test-parity" > "$OUT/parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|parity)" "$OUT/parity.log" | tail -n 20
+fi
+
+if [[ " $steps " == *" cli "* ]]; then
+  echo "== cli"
+  photo="$pack/data/photos/boats-sunset.jpg"
+  # The CLI tests, here with a device: --backend cuda must work.
+  LUMEN_CLI="$bin/lumen-cli" LUMEN_TEST_DATA="$pack/data" python3 tests/cli/test_cli.py \
+    > "$OUT/cli-tests.log" 2>&1 || { status=1; tail -n 30 "$OUT/cli-tests.log"; }
+  tail -n 3 "$OUT/cli-tests.log"
+  # A render that does not fit the device falls back to the CPU, with a note, same result.
+  "$bin/lumen-cli" --backend cpu --gray bt601 --blur 3 -o /tmp/cpu.png "$photo" || status=1
+  LUMEN_CUDA_MEMORY_LIMIT=1000000 "$bin/lumen-cli" --backend cuda --gray bt601 --blur 3 \
+    -o /tmp/oom.png "$photo" 2> /tmp/oom.err || status=1
+  if grep -q "rendering on the CPU" /tmp/oom.err && cmp -s /tmp/cpu.png /tmp/oom.png; then
+    echo "out-of-memory fall-back: ok ($(cat /tmp/oom.err))"
+  else
+    echo "out-of-memory fall-back: FAILED ($(cat /tmp/oom.err))"; status=1
+  fi
+  "$bin/lumen-cli" compare --gray bt601 --equalize luma --blur 10 --heatmap /tmp/heat.png "$photo" \
+    | tee "$OUT/compare.txt" || status=1
 fi
 
 if [[ " $steps " == *" bench "* ]]; then

@@ -6,6 +6,7 @@
  *
  * Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP).
  * LUMEN_PARITY_QUICK=1 leaves out the 16384×16384 image. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "core/backend.h"
 #include "core/io.h"
 #include "core/ops/ops.h"
+#include "core/view.h"
 
 #define POISON_CPU 0x5A
 #define POISON_GPU 0xA5
@@ -48,6 +50,7 @@ static const ParamSet param_sets[] = {
 
 typedef struct {
   double max_delta[LM_N_OPS];
+  int view_max;
   guint64 cases, failures;
 } Summary;
 
@@ -158,6 +161,73 @@ check_histogram (const char *image_name, LmImage *host, LmImage *device)
     printf ("FAIL histogram %s differs\n", image_name);
 }
 
+/* The view resampler and the diff on both backends: the same pixels, the same figures. */
+static void
+check_view_and_diff (const char *image_name, LmImage *host, LmImage *device)
+{
+  GError *e = NULL;
+  double w = host->width, h = host->height;
+  const LmViewRect rects[] = {
+    { 0, 0, w, h, MAX (1, (int) (w / 3.7)), MAX (1, (int) (h / 3.7)) }, /* fit, shrinking */
+    { w / 7, h / 5, w / 2, h / 2, MAX (1, (int) (w / 2)), MAX (1, (int) (h / 2)) }, /* 100 % */
+    { w / 3 + 0.37, h / 3 + 0.61, w / 6, h / 6, MAX (1, (int) (w / 2)), MAX (1, (int) (h / 2)) }, /* zoom */
+    { 0.5, 0.25, w - 0.75, h - 0.5, MAX (1, (int) (w / 1.37)), MAX (1, (int) (h / 2.11)) },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (rects); i++)
+    {
+      const LmViewRect *r = &rects[i];
+      g_autoptr (LmImage) cpu_view = poisoned_host (LM_FORMAT_RGBA8, r->out_w, r->out_h, POISON_CPU);
+      if (!lm_view_check (host, r, cpu_view, NULL))
+        continue; /* a region that does not fit a tiny image */
+      g_assert_true (lm_backend_view (cpu, host, r, cpu_view, &e));
+      g_autoptr (LmImage) poison = poisoned_host (LM_FORMAT_RGBA8, r->out_w, r->out_h, POISON_GPU);
+      g_autoptr (LmImage) gpu_view = lm_backend_upload (gpu, poison, &e);
+      g_assert_true (lm_backend_view (gpu, device, r, gpu_view, &e));
+      g_autoptr (LmImage) back = lm_backend_download (gpu, gpu_view, &e);
+      g_assert_true (lm_backend_synchronize (gpu, &e));
+      g_assert_no_error (e);
+      guint64 differing;
+      int worst = compare (cpu_view, back, &differing);
+      summary.cases++;
+      summary.view_max = MAX (summary.view_max, worst);
+      if (worst != 0)
+        {
+          summary.failures++;
+          printf ("FAIL view %d of %s: max|Δ| %d, %" G_GUINT64_FORMAT " pixels differ\n", i, image_name,
+                  worst, differing);
+        }
+    }
+
+  /* The image against a blurred copy of itself: many small differences. */
+  const LmOpInfo *blur = lm_op_info (LM_OP_BLUR);
+  guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+  parse_settings (blur, "sigma=1.5", params);
+  g_autoptr (LmImage) other = poisoned_host (host->format, host->width, host->height, 0);
+  g_assert_true (lm_backend_run_op (cpu, blur, params, host, other, &e));
+  g_autoptr (LmImage) other_device = lm_backend_upload (gpu, other, &e);
+  g_autoptr (LmImage) heat_cpu = poisoned_host (LM_FORMAT_RGBA8, host->width, host->height, POISON_CPU);
+  g_autoptr (LmImage) heat_poison = poisoned_host (LM_FORMAT_RGBA8, host->width, host->height, POISON_GPU);
+  g_autoptr (LmImage) heat_gpu = lm_backend_upload (gpu, heat_poison, &e);
+  LmDiffStats a, b;
+  g_assert_true (lm_backend_diff (cpu, host, other, 10.0f, heat_cpu, &a, &e));
+  g_assert_true (lm_backend_diff (gpu, device, other_device, 10.0f, heat_gpu, &b, &e));
+  g_autoptr (LmImage) heat_back = lm_backend_download (gpu, heat_gpu, &e);
+  g_assert_true (lm_backend_synchronize (gpu, &e));
+  g_assert_no_error (e);
+  guint64 differing;
+  int worst = compare (heat_cpu, heat_back, &differing);
+  gboolean same = a.max_abs == b.max_abs && a.differing == b.differing && a.mean_abs == b.mean_abs
+                  && (a.psnr_db == b.psnr_db || (isinf (a.psnr_db) && isinf (b.psnr_db)));
+  summary.cases++;
+  if (!same || worst != 0)
+    {
+      summary.failures++;
+      printf ("FAIL diff of %s: cpu max %u mean %.6f differ %" G_GUINT64_FORMAT "; gpu max %u mean %.6f "
+              "differ %" G_GUINT64_FORMAT "; heatmaps differ in %" G_GUINT64_FORMAT " pixels\n",
+              image_name, a.max_abs, a.mean_abs, a.differing, b.max_abs, b.mean_abs, b.differing, differing);
+    }
+}
+
 /* Every parameter set on HOST, and on its gray version (the input of later operations after
  * a full grayscale). */
 static void
@@ -167,6 +237,7 @@ check_image (const char *name, LmImage *host, gboolean large)
   g_autoptr (LmImage) device = lm_backend_upload (gpu, host, &e);
   g_assert_no_error (e);
   check_histogram (name, host, device);
+  check_view_and_diff (name, host, device);
   for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
     if (!(large && param_sets[i].small_only))
       check_op (name, host, device, &param_sets[i]);
@@ -269,10 +340,10 @@ main (int argc, char **argv)
       printf ("checked %s\n", name);
     }
 
-  printf ("parity maxima: gray max|Δ| %.0f, equalize max|Δ| %.0f, blur max|Δ| %.0f; "
-          "%" G_GUINT64_FORMAT " cases, %" G_GUINT64_FORMAT " failed\n",
+  printf ("parity maxima: gray max|Δ| %.0f, equalize max|Δ| %.0f, blur max|Δ| %.0f, view max|Δ| %d, "
+          "histograms and diffs equal; %" G_GUINT64_FORMAT " cases, %" G_GUINT64_FORMAT " failed\n",
           summary.max_delta[LM_OP_GRAY], summary.max_delta[LM_OP_EQUALIZE],
-          summary.max_delta[LM_OP_BLUR], summary.cases, summary.failures);
+          summary.max_delta[LM_OP_BLUR], summary.view_max, summary.cases, summary.failures);
   lm_backend_free (cpu);
   lm_backend_free (gpu);
   return summary.failures ? 1 : 0;

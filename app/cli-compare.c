@@ -1,0 +1,205 @@
+/* lumen-cli compare [operation flags] IN: the same pipeline on two backends (CPU and CUDA by
+ * default), their warm timings, the speedup, and how far the results differ. */
+#include <math.h>
+#include <stdio.h>
+#include <glib/gi18n.h>
+
+#include "cli.h"
+#include "config.h"
+#include "core/compare.h"
+#include "core/error.h"
+#include "core/io.h"
+#include "core/render-cache.h"
+#include "core/timing.h"
+
+typedef struct {
+  char *backends;
+  char *heatmap;
+  double gain;
+  char **inputs;
+} Options;
+
+typedef struct {
+  LmBackend *backend;
+  LmTimings timings; /* the warm run's operations */
+  double upload_ms, download_ms, ops_ms;
+  LmImage *result;   /* host memory */
+} Side;
+
+static void
+side_clear (Side *side)
+{
+  lm_timings_clear (&side->timings);
+  g_clear_pointer (&side->result, lm_image_unref);
+  g_clear_pointer (&side->backend, lm_backend_free);
+}
+
+/* Upload, render twice (the first warms the device up and allocates; the second, with
+ * fresh caches, is timed), download. */
+static gboolean
+render (Side *side, LmImage *source, const LmPipeline *pipeline, GError **error)
+{
+  LmBackend *b = side->backend;
+  lm_timings_init (&side->timings);
+  gint64 t = g_get_monotonic_time ();
+  g_autoptr (LmImage) host = lm_image_new (source->format, source->width, source->height,
+                                           lm_backend_host_allocator (b), error);
+  if (host == NULL || !lm_backend_copy (b, source, host, error))
+    return FALSE;
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) work = lm_backend_upload (b, host, error);
+  if (work == NULL || !lm_backend_synchronize (b, error))
+    return FALSE;
+  side->upload_ms = lm_ms_since (t);
+
+  g_autoptr (LmRenderCache) warm = lm_render_cache_new (b, work);
+  g_autoptr (LmImage) first = lm_render_cache_run (warm, pipeline, NULL, error);
+  if (first == NULL)
+    return FALSE;
+  g_autoptr (LmRenderCache) timed = lm_render_cache_new (b, work);
+  g_autoptr (LmImage) result = lm_render_cache_run (timed, pipeline, &side->timings, error);
+  if (result == NULL)
+    return FALSE;
+  side->ops_ms = lm_timings_total (&side->timings);
+
+  t = g_get_monotonic_time ();
+  side->result = lm_backend_download (b, result, error);
+  if (side->result == NULL || !lm_backend_synchronize (b, error))
+    return FALSE;
+  side->download_ms = lm_ms_since (t);
+  return TRUE;
+}
+
+static void
+print_side (const Side *side)
+{
+  printf ("%s: %s\n", lm_backend_name (side->backend), side->backend->description);
+  lm_timings_print (&side->timings, stdout);
+  printf ("  %-10s %10.2f ms\n  %-10s %10.2f ms\n", _("upload"), side->upload_ms, _("download"),
+          side->download_ms);
+}
+
+static gboolean
+run (const Options *o, const LmPipeline *pipeline, GError **error)
+{
+  g_auto (GStrv) names = g_strsplit (o->backends, ",", -1);
+  LmBackendKind kinds[2];
+  if (g_strv_length (names) != 2 || !lm_backend_kind_parse (names[0], &kinds[0])
+      || !lm_backend_kind_parse (names[1], &kinds[1]) || kinds[0] == LM_BACKEND_AUTO
+      || kinds[1] == LM_BACKEND_AUTO)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--backends: give two of cpu and cuda, e.g. cpu,cuda"));
+      return FALSE;
+    }
+
+  Side sides[2] = { { 0 } };
+  gboolean ok = FALSE;
+  for (int i = 0; i < 2; i++)
+    if ((sides[i].backend = lm_backend_new (kinds[i], error)) == NULL)
+      goto out;
+  if (o->heatmap && !lm_io_check_output (o->heatmap, error))
+    goto out;
+
+  {
+    g_autoptr (LmImage) source = lm_io_load (o->inputs[0], lm_allocator_host (), error);
+    if (source == NULL)
+      goto out;
+    if (source->format == LM_FORMAT_RGBA_F32)
+      {
+        g_autofree char *display = g_filename_display_name (o->inputs[0]);
+        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                     _("%s: is an HDR radiance map; these operations work on 8-bit photos"), display);
+        goto out;
+      }
+    for (int i = 0; i < 2; i++)
+      if (!render (&sides[i], source, pipeline, error))
+        goto out;
+
+    g_autoptr (LmImage) heat = NULL;
+    if (o->heatmap)
+      {
+        heat = lm_image_new (LM_FORMAT_RGBA8, source->width, source->height, lm_allocator_host (), error);
+        if (heat == NULL)
+          goto out;
+      }
+    LmDiffSums sums;
+    lm_diff_cpu (sides[0].result, sides[1].result, (float) o->gain, heat, &sums);
+    LmDiffStats stats;
+    lm_diff_stats_from_sums (&sums, &stats);
+
+    printf ("%s: %u×%u %s\n", _("image"), source->width, source->height, lm_format_name (source->format));
+    for (int i = 0; i < 2; i++)
+      print_side (&sides[i]);
+    double a = sides[0].ops_ms, b = sides[1].ops_ms;
+    double a_all = a + sides[0].upload_ms + sides[0].download_ms;
+    double b_all = b + sides[1].upload_ms + sides[1].download_ms;
+    printf (_("speedup of %s over %s: %.1f× on the operations, %.1f× with transfers\n"),
+            lm_backend_name (sides[1].backend), lm_backend_name (sides[0].backend),
+            b > 0 ? a / b : 0.0, b_all > 0 ? a_all / b_all : 0.0);
+    g_autofree char *described = lm_diff_stats_describe (&stats);
+    printf ("%s: %s\n", _("diff"), described);
+    if (heat && !lm_io_save (heat, o->heatmap, NULL, error))
+      goto out;
+    ok = TRUE;
+  }
+out:
+  for (int i = 0; i < 2; i++)
+    side_clear (&sides[i]);
+  return ok;
+}
+
+int
+lm_cli_compare_main (int argc, char **argv)
+{
+  Options o = { .gain = 10.0 };
+  const GOptionEntry entries[] = {
+    { "backends", 0, 0, G_OPTION_ARG_STRING, &o.backends,
+      N_("The two backends to compare (default cpu,cuda)"), N_("A,B") },
+    { "heatmap", 0, 0, G_OPTION_ARG_FILENAME, &o.heatmap,
+      N_("Write |Δ| × gain as a heatmap (transparent where equal)"), N_("OUT") },
+    { "gain", 0, 0, G_OPTION_ARG_DOUBLE, &o.gain, N_("Heatmap gain (default 10)"), N_("G") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
+    { NULL },
+  };
+  g_autoptr (LmCliOps) ops = lm_cli_ops_new ();
+  g_autoptr (GOptionContext) context = g_option_context_new (_("IN"));
+  g_option_context_set_summary (context, _("Runs the operations on two backends (the CPU and CUDA by "
+                                           "default) and prints\nboth timings, the speedup and how "
+                                           "far the results differ."));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  GOptionGroup *group = lm_cli_ops_group (ops);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, group);
+
+  int rc = LM_EXIT_OK;
+  GError *e = NULL;
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  if (!g_option_context_parse (context, &argc, &argv, &e))
+    rc = lm_cli_usage_error (e->message);
+  else if (o.inputs == NULL || o.inputs[0] == NULL || o.inputs[1] != NULL)
+    rc = lm_cli_usage_error (_("give one input photo"));
+  else if (!(o.gain > 0.0 && o.gain <= 1000.0))
+    rc = lm_cli_usage_error (_("--gain must be within 0..1000"));
+  else if (!lm_cli_ops_apply (ops, &pipeline, &e))
+    {
+      lm_cli_error ("%s", e->message);
+      rc = LM_EXIT_FAILURE;
+    }
+  else
+    {
+      if (o.backends == NULL)
+        o.backends = g_strdup ("cpu,cuda");
+      if (!run (&o, &pipeline, &e))
+        {
+          rc = e->domain == G_OPTION_ERROR ? LM_EXIT_USAGE : LM_EXIT_FAILURE;
+          lm_cli_error ("%s", e->message);
+        }
+    }
+  g_clear_error (&e);
+  g_free (o.backends);
+  g_free (o.heatmap);
+  g_strfreev (o.inputs);
+  return rc;
+}

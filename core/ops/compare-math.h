@@ -1,0 +1,77 @@
+/* Diff of two 8-bit images and the view resampler: per-pixel math shared by compare.c,
+ * view.c and their kernels (kernels/diff.cu, kernels/view.cu). */
+#pragma once
+
+#include <math.h>
+
+#include "pixel-math.h"
+
+/* Exact integer sums, so that both backends report the same figures. */
+typedef struct {
+  uint64_t samples;   /* colour samples compared (alpha is not compared) */
+  uint64_t pixels;
+  uint64_t differing; /* pixels with any colour sample differing */
+  uint64_t sum_abs;   /* Σ|Δ| */
+  uint64_t sum_sq;    /* Σ|Δ|² */
+  uint32_t max_abs;
+} LmDiffSums;
+
+/* The heatmap of a difference D (0..255) at GAIN: transparent where there is none, then
+ * dark red → red → yellow → white as D·GAIN grows; packed RGBA. */
+LM_INLINE uint32_t
+lm_heat_rgba (uint32_t d, float gain)
+{
+  if (d == 0)
+    return 0;
+  float v = (float) d * gain;
+  v = v < 255.0f ? v : 255.0f;
+  float t = 64.0f + v * (191.0f / 255.0f); /* the least difference still shows */
+  uint8_t r = lm_quantize_u8 (t * 3.0f);
+  uint8_t g = lm_quantize_u8 ((t - 85.0f) * 3.0f);
+  uint8_t b = lm_quantize_u8 ((t - 170.0f) * 3.0f);
+  return lm_px_pack (r, g, b, 0xff000000u);
+}
+
+/* The view: the region (rx, ry, rw, rh) of the image shown at out_w × out_h. Shrinking
+ * averages the covered area exactly (partly covered pixels weigh by their share);
+ * enlarging shows each image pixel as a block (nearest), as pixel peeping wants. */
+typedef struct {
+  double rx, ry, rw, rh; /* in image pixels */
+  int out_w, out_h;
+} LmViewRect;
+
+/* Cairo's RGB24: a native-endian 32-bit 0x00RRGGBB word per pixel. */
+LM_INLINE uint32_t
+lm_cairo_rgb24 (uint8_t r, uint8_t g, uint8_t b)
+{
+  return (uint32_t) r << 16 | (uint32_t) g << 8 | (uint32_t) b;
+}
+
+/* The span [*first, *last] of source pixels that output pixel I covers along one axis, and
+ * the share of the first and last (the pixels between count fully). SCALE = source pixels
+ * per output pixel (> 1 when shrinking). */
+LM_INLINE void
+lm_view_span (double origin, double scale, int i, int n, int *first, int *last, float *w_first,
+              float *w_last)
+{
+  double a = origin + scale * i, b = a + scale;
+  if (scale <= 1.0)
+    {
+      int p = (int) floor (a + 0.5 * scale);
+      p = p < 0 ? 0 : (p >= n ? n - 1 : p);
+      *first = *last = p;
+      *w_first = *w_last = 1.0f;
+      return;
+    }
+  int f = (int) floor (a), l = (int) ceil (b) - 1;
+  *w_first = (float) ((f + 1) - a);
+  *w_last = (float) (b - l);
+  if (f == l)
+    *w_first = *w_last = (float) (b - a);
+  if (f < 0)
+    f = 0, *w_first = 1.0f;
+  if (l >= n)
+    l = n - 1, *w_last = 1.0f;
+  *first = f;
+  *last = l;
+}
