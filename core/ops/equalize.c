@@ -1,5 +1,6 @@
 /* Histogram equalization, CPU reference: a histogram pass, the lookup table of
  * equalize-math.h, then a mapping pass. */
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "equalize-math.h"
@@ -27,16 +28,25 @@ equalize_output_format (const void *params, LmFormat in, gboolean opaque)
 
 #define STRIP 1024
 
+/* A gray image through the table, four pixels read and written as one word. */
 static void
 row_gray (const guint8 *restrict in, guint8 *restrict out, guint width, const guint8 *lut,
           float amount)
 {
-  if (amount >= 1.0f)
-    for (guint x = 0; x < width; x++)
-      out[x] = lut[in[x]];
-  else
-    for (guint x = 0; x < width; x++)
-      out[x] = lm_equalize_channel (in[x], lut[in[x]], amount);
+  guint8 table[LM_HIST_BINS];
+  for (int i = 0; i < LM_HIST_BINS; i++)
+    table[i] = lm_equalize_channel (i, lut[i], amount);
+  guint x = 0;
+  for (; x + 4 <= width; x += 4)
+    {
+      guint32 v;
+      memcpy (&v, in + x, 4);
+      v = (guint32) table[v & 0xff] | (guint32) table[(v >> 8) & 0xff] << 8
+          | (guint32) table[(v >> 16) & 0xff] << 16 | (guint32) table[v >> 24] << 24;
+      memcpy (out + x, &v, 4);
+    }
+  for (; x < width; x++)
+    out[x] = table[in[x]];
 }
 
 LM_SIMD_CLONES static void
