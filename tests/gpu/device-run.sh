@@ -68,4 +68,6 @@ if [[ " $steps " == *" peers "* ]]; then
   python3 "$pack/peers/peer_bench.py" > "$OUT/peers.log" 2>&1 || status=1
   tail -n 5 "$OUT/peers.log"
 fi
+# What comes back from the device tool is a few files: everything in one archive.
+tar -C "$OUT" -czf /tmp/lumen-results.tar.gz --exclude lumen-results.tar.gz . && mv /tmp/lumen-results.tar.gz "$OUT/"
 exit $status
