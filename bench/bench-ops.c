@@ -121,13 +121,45 @@ main (int argc, char **argv)
       gray[i] = gray_version (backend, rgba[i]);
     }
 
-  printf ("# %s, %u×%u, median of %d\n", backend->description, source->width, source->height, repeat);
-  printf ("%-30s %12s %14s\n", "case", "op ms", "end-to-end ms");
-  g_autoptr (GString) json = g_string_new ("[\n");
-  double *op_ms = g_new (double, repeat), *e2e_ms = g_new (double, repeat);
-
   /* LUMEN_BENCH_ONLY=text runs only the cases whose name contains it (for profilers). */
   const char *only = g_getenv ("LUMEN_BENCH_ONLY");
+  g_autoptr (GString) json = g_string_new ("[\n");
+  printf ("# %s, %u×%u, median of %d\n", backend->description, source->width, source->height, repeat);
+  printf ("%-30s %12s %14s\n", "case", "op ms", "end-to-end ms");
+
+  /* The live histogram after each render (events around the kernels and the 4 KiB of counts
+   * coming back), of the RGBA image and of its gray version. */
+  for (int g = 0; g < 2; g++)
+    {
+      const char *name = g ? "histogram (gray)" : "histogram (rgba)";
+      if (only && !strstr (name, only))
+        continue;
+      double *hist_ms = g_new (double, repeat);
+      LmHistogram hist;
+      for (int r = -1; r < repeat; r++)
+        {
+          LmImage *in = (g ? gray : rgba)[(r + N_COPIES) % N_COPIES];
+          LmMark a, b;
+          lm_backend_mark (backend, &a);
+          if (!lm_backend_histogram (backend, in, LM_HIST_WANT_ALL, &hist, &e))
+            die (e);
+          lm_backend_mark (backend, &b);
+          if (!lm_backend_synchronize (backend, &e))
+            die (e);
+          if (r >= 0)
+            hist_ms[r] = lm_backend_elapsed_ms (backend, &a, &b);
+        }
+      double ms = median (hist_ms, repeat);
+      printf ("%-30s %12.3f %14s\n", name, ms, "");
+      g_string_append_printf (json, "%s  {\"case\": \"%s\", \"backend\": \"%s\", \"op_ms\": %.4f, "
+                              "\"end_to_end_ms\": %.4f, \"width\": %u, \"height\": %u}",
+                              json->len > 2 ? ",\n" : "", name, backend_name, ms, ms, source->width,
+                              source->height);
+      g_free (hist_ms);
+    }
+
+  double *op_ms = g_new (double, repeat), *e2e_ms = g_new (double, repeat);
+
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       const BenchCase *bc = &cases[c];
@@ -201,7 +233,7 @@ main (int argc, char **argv)
       printf ("%-30s %12.3f %14.3f\n", bc->name, op_median, e2e_median);
       g_string_append_printf (json, "%s  {\"case\": \"%s\", \"backend\": \"%s\", \"op_ms\": %.4f, "
                               "\"end_to_end_ms\": %.4f, \"width\": %u, \"height\": %u}",
-                              c ? ",\n" : "", bc->name, backend_name, op_median, e2e_median,
+                              json->len > 2 ? ",\n" : "", bc->name, backend_name, op_median, e2e_median,
                               source->width, source->height);
       for (int i = 0; i < N_COPIES; i++)
         lm_image_unref (outputs[i]);

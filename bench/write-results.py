@@ -13,6 +13,8 @@ import os
 # output written once. Equalize reads its input twice (histogram, then mapping): a whole
 # image must be seen before the first output pixel is known.
 FLOOR_BYTES = {
+    "histogram (rgba)": 4,
+    "histogram (gray)": 1,
     "gray bt601 (rgba->gray)": 4 + 1,
     "gray amount 0.5 (rgba->rgba)": 4 + 4,
     "equalize (gray)": 1 + 1 + 1,
@@ -50,6 +52,8 @@ def peer_columns(case, peers, npp):
     """NPP, CuPy and OpenCV (all cores) on the same machine for the matching case."""
     if case.startswith("gray bt601"):
         return npp.get("npp_gray_ms"), peers.get("gray_cupy_ms"), peers.get("gray_cv2cpu_ms")
+    if case == "histogram (gray)":
+        return npp.get("npp_hist_ms"), peers.get("hist_cupy_bincount_ms"), None
     if case == "equalize (gray)":
         return npp.get("npp_equalize_ms"), peers.get("eq_cupy_ms"), peers.get("eq_cv2cpu_ms")
     if case == "blur sigma=10 (rgba)":

@@ -41,6 +41,19 @@ check (cudaError_t err, const char *what, GError **error)
 
 #define CHECK(call, error) check ((call), #call, (error))
 
+/* Where nobody can be told (freeing, tearing down), a failure is still logged. */
+static void
+release (cudaError_t err, const char *what)
+{
+  if (err != cudaSuccess)
+    {
+      g_warning ("CUDA: %s failed: %s", what, cudaGetErrorString (err));
+      cudaGetLastError ();
+    }
+}
+
+#define RELEASE(call) release ((call), #call)
+
 char *
 lm_backend_cuda_unavailable_reason (void)
 {
@@ -84,7 +97,7 @@ pinned_free (const LmAllocator *self, gpointer mem)
 {
   struct cudaPointerAttributes attr;
   if (cudaPointerGetAttributes (&attr, mem) == cudaSuccess && attr.type == cudaMemoryTypeHost)
-    cudaFreeHost (mem);
+    RELEASE (cudaFreeHost (mem));
   else
     {
       cudaGetLastError ();
@@ -117,7 +130,8 @@ device_alloc (const LmAllocator *self, gsize size, GError **error)
     return mem;
   cudaGetLastError ();
   size_t free_bytes = 0, total = 0;
-  cudaMemGetInfo (&free_bytes, &total);
+  if (cudaMemGetInfo (&free_bytes, &total) != cudaSuccess)
+    cudaGetLastError (); /* the message then says 0 free */
   g_autofree char *want = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
   g_autofree char *have = g_format_size_full (free_bytes, G_FORMAT_SIZE_IEC_UNITS);
   g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY,
@@ -128,7 +142,7 @@ device_alloc (const LmAllocator *self, gsize size, GError **error)
 static void
 device_free (const LmAllocator *self, gpointer mem)
 {
-  cudaFree (mem);
+  RELEASE (cudaFree (mem));
 }
 
 static LmBackendCuda *
@@ -141,17 +155,19 @@ static void
 cuda_destroy (LmBackend *b)
 {
   LmBackendCuda *self = self_of (b);
-  cudaStreamSynchronize (self->stream);
+  if (self->stream)
+    RELEASE (cudaStreamSynchronize (self->stream));
   for (int i = 0; i < N_EVENTS; i++)
     if (self->events[i])
-      cudaEventDestroy (self->events[i]);
-  cudaFree (self->ws.bins);
-  cudaFree (self->ws.luts);
-  cudaFree (self->ws.blur_tmp);
-  cudaFreeHost (self->host_bins);
-  cudaFree (self->diff_sums);
-  cudaFreeHost (self->host_diff_sums);
-  cudaStreamDestroy (self->stream);
+      RELEASE (cudaEventDestroy (self->events[i]));
+  RELEASE (cudaFree (self->ws.bins));
+  RELEASE (cudaFree (self->ws.luts));
+  RELEASE (cudaFree (self->ws.blur_tmp));
+  RELEASE (cudaFreeHost (self->host_bins));
+  RELEASE (cudaFree (self->diff_sums));
+  RELEASE (cudaFreeHost (self->host_diff_sums));
+  if (self->stream)
+    RELEASE (cudaStreamDestroy (self->stream));
   g_free (self);
 }
 
@@ -218,7 +234,7 @@ ensure_blur_workspace (LmBackendCuda *self, const LmBlurParams *params, const Lm
     {
       if (!CHECK (cudaStreamSynchronize (self->stream), error))
         return FALSE;
-      cudaFree (self->ws.blur_tmp);
+      RELEASE (cudaFree (self->ws.blur_tmp));
       self->ws.blur_tmp = NULL;
       self->ws.blur_tmp_size = 0;
     }
@@ -402,9 +418,7 @@ lm_backend_cuda_new (GError **error)
       return NULL;
     }
 
-  size_t free_bytes = 0, total = 0;
-  cudaMemGetInfo (&free_bytes, &total);
-  g_autofree char *mem = g_format_size_full (total, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *mem = g_format_size_full (prop.totalGlobalMem, G_FORMAT_SIZE_IEC_UNITS);
   self->parent.description = g_strdup_printf ("CUDA, %s (sm_%d%d, %s)", prop.name, prop.major,
                                               prop.minor, mem);
   return &self->parent;

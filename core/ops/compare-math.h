@@ -75,3 +75,38 @@ lm_view_span (double origin, double scale, int i, int n, int *first, int *last, 
   *first = f;
   *last = l;
 }
+
+/* One view pixel (I, J): the weighted average of the image pixels it covers, in cairo RGB24.
+ * SRC holds WIDTH × HEIGHT pixels of BPP bytes (1: gray, 4: RGBA) every STRIDE bytes. */
+LM_INLINE uint32_t
+lm_view_pixel (const uint8_t *src, size_t stride, int bpp, int width, int height,
+               const LmViewRect *rect, int i, int j)
+{
+  double sx = rect->rw / rect->out_w, sy = rect->rh / rect->out_h;
+  int x0, x1, y0, y1;
+  float wx0, wx1, wy0, wy1;
+  lm_view_span (rect->ry, sy, j, height, &y0, &y1, &wy0, &wy1);
+  lm_view_span (rect->rx, sx, i, width, &x0, &x1, &wx0, &wx1);
+  float acc[3] = { 0.0f, 0.0f, 0.0f }, wsum_x = 0.0f, wsum_y = 0.0f;
+  for (int y = y0; y <= y1; y++)
+    {
+      float wy = y == y0 ? wy0 : (y == y1 ? wy1 : 1.0f);
+      const uint8_t *row = src + (size_t) y * stride;
+      float line[3] = { 0.0f, 0.0f, 0.0f };
+      wsum_x = 0.0f;
+      for (int x = x0; x <= x1; x++)
+        {
+          float wx = x == x0 ? wx0 : (x == x1 ? wx1 : 1.0f);
+          const uint8_t *p = row + x * bpp;
+          for (int c = 0; c < 3; c++)
+            line[c] = line[c] + wx * (float) p[bpp == 1 ? 0 : c];
+          wsum_x = wsum_x + wx;
+        }
+      for (int c = 0; c < 3; c++)
+        acc[c] = acc[c] + wy * line[c];
+      wsum_y = wsum_y + wy;
+    }
+  float norm = wsum_x * wsum_y;
+  return lm_cairo_rgb24 (lm_quantize_u8 (acc[0] / norm), lm_quantize_u8 (acc[1] / norm),
+                         lm_quantize_u8 (acc[2] / norm));
+}
