@@ -9,6 +9,9 @@
 #include "core/render-cache.h"
 #include "core/timing.h"
 
+/* parse () asks for the version to be printed rather than a photo processed. */
+#define SHOW_VERSION (-1)
+
 typedef struct {
   char *backend;
   char *output;
@@ -25,7 +28,7 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o->backend,
       N_("Where to compute: auto (CUDA when a device is usable), cpu or cuda"), N_("BACKEND") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
-      N_("Write the result here (.png, .jpg, .tif; .hdr for radiance)"), N_("OUT") },
+      N_("Write the result here (.png, .jpg or .tif)"), N_("OUT") },
     { "quality", 0, 0, G_OPTION_ARG_INT, &o->quality, N_("JPEG quality, 1..100 (default 92)"),
       N_("Q") },
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o->timings,
@@ -41,7 +44,9 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
                "blur,\nand writes the result to OUT (never a partly written file)."));
   g_option_context_set_description (
     context, _("Exit status: 0 on success, 1 on an error (one line on stderr names the file and "
-               "the cause), 2 on a usage error."));
+               "the cause), 2 on a usage error.\n\n"
+               "lumen-cli compare [operation flags] IN runs them on the CPU and on CUDA and\n"
+               "compares timings and results (lumen-cli compare --help)."));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   GOptionGroup *group = lm_cli_ops_group (ops);
   g_option_group_add_entries (group, entries);
@@ -55,7 +60,7 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
       return rc;
     }
   if (o->version)
-    return -1;
+    return SHOW_VERSION;
   if (o->output == NULL)
     return lm_cli_usage_error (_("no output: give -o OUT"));
   if (o->inputs == NULL || o->inputs[0] == NULL)
@@ -156,7 +161,7 @@ lm_cli_process_main (int argc, char **argv)
   Options o = { .quality = 92 };
   g_autoptr (LmCliOps) ops = lm_cli_ops_new ();
   int rc = parse (&argc, &argv, &o, ops);
-  if (rc == -1)
+  if (rc == SHOW_VERSION)
     {
       printf ("lumen-cli %s\n", LUMEN_VERSION);
       rc = LM_EXIT_OK;
