@@ -20,8 +20,6 @@ typedef struct {
   cudaStream_t stream;
   cudaEvent_t events[N_EVENTS];
   guint next_event;
-  LmAllocator pinned;
-  LmAllocator device_memory;
   LmKWorkspace ws;
   uint32_t *host_bins; /* pinned, for histogram downloads */
   LmDiffSums *diff_sums, *host_diff_sums;
@@ -171,16 +169,21 @@ cuda_destroy (LmBackend *b)
   g_free (self);
 }
 
+/* Static, so that images outlive the backend that made them (a view buffer still on screen
+ * when the render worker shuts down). */
+static const LmAllocator pinned_allocator = { "cuda-pinned", LM_MEMORY_HOST, pinned_alloc, pinned_free, NULL };
+static const LmAllocator device_allocator = { "cuda-device", LM_MEMORY_DEVICE, device_alloc, device_free, NULL };
+
 static const LmAllocator *
 cuda_host_allocator (LmBackend *b)
 {
-  return &self_of (b)->pinned;
+  return &pinned_allocator;
 }
 
 static const LmAllocator *
 cuda_work_allocator (LmBackend *b)
 {
-  return &self_of (b)->device_memory;
+  return &device_allocator;
 }
 
 /* Host, pinned host or device memory, in any direction: unified addressing tells which. */
@@ -204,13 +207,13 @@ copy_image (LmBackend *b, LmImage *from, const LmAllocator *to, GError **error)
 static LmImage *
 cuda_upload (LmBackend *b, LmImage *host, GError **error)
 {
-  return copy_image (b, host, &self_of (b)->device_memory, error);
+  return copy_image (b, host, &device_allocator, error);
 }
 
 static LmImage *
 cuda_download (LmBackend *b, LmImage *work, GError **error)
 {
-  return copy_image (b, work, &self_of (b)->pinned, error);
+  return copy_image (b, work, &pinned_allocator, error);
 }
 
 static LmKImage
@@ -392,8 +395,6 @@ lm_backend_cuda_new (GError **error)
   LmBackendCuda *self = g_new0 (LmBackendCuda, 1);
   self->parent.klass = &cuda_class;
   self->device = chosen_device ();
-  self->pinned = (LmAllocator) { "cuda-pinned", LM_MEMORY_HOST, pinned_alloc, pinned_free, self };
-  self->device_memory = (LmAllocator) { "cuda-device", LM_MEMORY_DEVICE, device_alloc, device_free, self };
 
   struct cudaDeviceProp prop;
   GError *e = NULL;

@@ -73,6 +73,39 @@ lm_diff_cpu (const LmImage *a, const LmImage *b, float gain, LmImage *heat, LmDi
     heat->opaque = FALSE;
 }
 
+void
+lm_diff_heat_view (const LmImage *a, const LmImage *b, const LmViewRect *rect, float gain,
+                   LmImage *out)
+{
+  guint ch = a->format == LM_FORMAT_GRAY8 ? 1 : 3, bpp = lm_format_channels (a->format);
+  double sx = rect->rw / rect->out_w, sy = rect->rh / rect->out_h;
+#pragma omp parallel for schedule(static)
+  for (int j = 0; j < rect->out_h; j++)
+    {
+      int y0, y1;
+      float w0, w1;
+      lm_view_span (rect->ry, sy, j, (int) a->height, &y0, &y1, &w0, &w1);
+      guint32 *o = (guint32 *) lm_image_row (out, j);
+      for (int i = 0; i < rect->out_w; i++)
+        {
+          int x0, x1;
+          lm_view_span (rect->rx, sx, i, (int) a->width, &x0, &x1, &w0, &w1);
+          guint worst = 0;
+          for (int y = y0; y <= y1; y++)
+            {
+              const guint8 *p = lm_image_row (a, y), *q = lm_image_row (b, y);
+              for (int x = x0; x <= x1; x++)
+                for (guint c = 0; c < ch; c++)
+                  worst = MAX (worst, (guint) abs ((int) p[x * bpp + c] - (int) q[x * bpp + c]));
+            }
+          guint32 h = lm_heat_rgba (worst, gain);
+          /* packed RGBA to cairo's 0xAARRGGBB; alpha is 0 or 255, so nothing to premultiply */
+          o[i] = (h & 0xff000000u) | (h & 0xff) << 16 | (h & 0xff00) | (h >> 16 & 0xff);
+        }
+    }
+  out->opaque = FALSE;
+}
+
 char *
 lm_diff_stats_describe (const LmDiffStats *s)
 {

@@ -17,6 +17,21 @@ lm_pipeline_init (LmPipeline *pipeline)
     }
 }
 
+void
+lm_pipeline_scale (LmPipeline *pipeline, double factor)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      LmStage *stage = &pipeline->stages[i];
+      for (guint k = 0; k < stage->info->n_params; k++)
+        if (stage->info->params[k].in_pixels)
+          {
+            float *v = (float *) (stage->params.bytes + stage->info->params[k].offset);
+            *v = (float) (*v / factor);
+          }
+    }
+}
+
 gboolean
 lm_stage_equal (const LmStage *a, const LmStage *b)
 {

@@ -30,6 +30,10 @@ lm_pipeline_stage (LmPipeline *pipeline, LmOpId id)
   return &pipeline->stages[id];
 }
 
+/* PIPELINE for an image shrunk FACTOR times (lengths in pixels divided by FACTOR): what a
+ * quick preview at the view's scale renders. */
+void lm_pipeline_scale (LmPipeline *pipeline, double factor);
+
 /* TRUE when the two pipelines would render the same image. */
 gboolean lm_stage_equal (const LmStage *a, const LmStage *b);
 

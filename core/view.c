@@ -38,3 +38,40 @@ lm_view_cpu (const LmImage *image, const LmViewRect *rect, LmImage *out)
     }
   out->opaque = TRUE;
 }
+
+void
+lm_shrink_cpu (const LmImage *src, LmImage *dst)
+{
+  g_return_if_fail (src->format == dst->format && src->format != LM_FORMAT_RGBA_F32);
+  int ch = (int) lm_format_channels (src->format);
+  double sx = (double) src->width / dst->width, sy = (double) src->height / dst->height;
+
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < dst->height; j++)
+    {
+      int y0, y1, x0, x1;
+      float wy0, wy1, wx0, wx1;
+      lm_view_span (0.0, sy, (int) j, (int) src->height, &y0, &y1, &wy0, &wy1);
+      guint8 *out = lm_image_row (dst, j);
+      for (guint i = 0; i < dst->width; i++)
+        {
+          lm_view_span (0.0, sx, (int) i, (int) src->width, &x0, &x1, &wx0, &wx1);
+          float acc[4] = { 0 }, wsum = 0.0f;
+          for (int y = y0; y <= y1; y++)
+            {
+              float wy = y == y0 ? wy0 : (y == y1 ? wy1 : 1.0f);
+              const guint8 *row = lm_image_row (src, y);
+              for (int x = x0; x <= x1; x++)
+                {
+                  float w = wy * (x == x0 ? wx0 : (x == x1 ? wx1 : 1.0f));
+                  for (int c = 0; c < ch; c++)
+                    acc[c] += w * row[x * ch + c];
+                  wsum += w;
+                }
+            }
+          for (int c = 0; c < ch; c++)
+            out[i * ch + c] = lm_quantize_u8 (acc[c] / wsum);
+        }
+    }
+  dst->opaque = src->opaque;
+}

@@ -17,4 +17,8 @@ gboolean lm_view_check (const LmImage *image, const LmViewRect *rect, const LmIm
 /* CPU reference. Alpha is not composited: the view shows the colour channels. */
 void lm_view_cpu (const LmImage *image, const LmViewRect *rect, LmImage *out);
 
+/* SRC shrunk into DST (same format, smaller), each pixel the area average of what it covers,
+ * alpha included: the quick preview's source. */
+void lm_shrink_cpu (const LmImage *src, LmImage *dst);
+
 G_END_DECLS

@@ -19,7 +19,7 @@
 
 static const LmParamSpec blur_params[] = {
   { "sigma", N_("Radius (σ)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmBlurParams, sigma), 0,
-    LM_BLUR_SIGMA_MAX, 2.0 },
+    LM_BLUR_SIGMA_MAX, 2.0, NULL, TRUE },
 };
 
 static LmFormat

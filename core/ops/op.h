@@ -32,6 +32,7 @@ typedef struct {
   gsize offset;      /* into the op's parameter struct */
   double min, max, def;
   const LmEnumValue *values; /* LM_PARAM_ENUM only, NULL-terminated by nick */
+  gboolean in_pixels;        /* a length in image pixels: scales with a shrunk preview */
 } LmParamSpec;
 
 /* Room for any operation's parameter struct; a registration static-asserts its size. */

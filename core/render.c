@@ -1,0 +1,600 @@
+/* The render worker (render.h). */
+#include "render.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "error.h"
+#include "render-cache.h"
+#include "view.h"
+
+#define N_SIDES 2 /* 0: CPU, 1: CUDA */
+#define VIEW_POOL 3
+
+typedef enum {
+  JOB_COMPARE,
+  JOB_EXPORT,
+} JobKind;
+
+typedef struct {
+  JobKind kind;
+  LmRenderRequest request;
+  float gain;
+  char *path;
+  LmSaveOptions options;
+  GCancellable *cancellable;
+} Job;
+
+/* What results in flight share with the worker, so that they can be delivered (or dropped)
+ * after it is gone, and give their view buffer back. */
+typedef struct {
+  gint ref_count;
+  gboolean closed; /* the receiver is gone: deliver nothing */
+  LmRenderDone done;
+  gpointer user_data;
+  GMutex lock;
+  GPtrArray *free_views; /* host view buffers to reuse */
+} Channel;
+
+typedef struct {
+  LmBackend *backend;
+  LmImage *source; /* uploaded once per photo */
+  LmRenderCache *cache;
+  LmImage *view;   /* the view, made where the image lives */
+} Side;
+
+struct _LmRenderWorker {
+  GThread *thread;
+  GMutex lock;
+  GCond wake;
+  gboolean quit;
+  LmImage *next_source;
+  gboolean source_pending;
+  gboolean has_request;
+  LmRenderRequest request;
+  GQueue jobs;
+  GMainContext *context;
+  Channel *channel;
+
+  /* The thread's own. */
+  LmImage *source;
+  Side sides[N_SIDES];
+  char *cuda_unavailable;
+  LmImage *shrunk; /* the quick preview's source on the CPU */
+  LmRenderCache *shrunk_cache;
+};
+
+static Channel *
+channel_ref (Channel *c)
+{
+  g_atomic_int_inc (&c->ref_count);
+  return c;
+}
+
+static void
+channel_unref (Channel *c)
+{
+  if (!g_atomic_int_dec_and_test (&c->ref_count))
+    return;
+  g_ptr_array_unref (c->free_views);
+  g_mutex_clear (&c->lock);
+  g_free (c);
+}
+
+typedef struct {
+  Channel *channel;
+  LmRenderResult *result;
+} Delivery;
+
+static void
+result_free (Channel *channel, LmRenderResult *r)
+{
+  g_clear_error (&r->error);
+  g_free (r->notice);
+  g_free (r->cuda_unavailable);
+  g_free (r->cuda_description);
+  g_free (r->path);
+  if (r->timings.entries)
+    lm_timings_clear (&r->timings);
+  if (r->timings_other.entries)
+    lm_timings_clear (&r->timings_other);
+  if (r->view)
+    {
+      g_mutex_lock (&channel->lock);
+      if (r->kind == LM_RESULT_PREVIEW && channel->free_views->len < VIEW_POOL)
+        g_ptr_array_add (channel->free_views, g_steal_pointer (&r->view));
+      g_mutex_unlock (&channel->lock);
+      g_clear_pointer (&r->view, lm_image_unref);
+    }
+  g_free (r);
+}
+
+static gboolean
+deliver (gpointer data)
+{
+  Delivery *d = data;
+  if (!d->channel->closed)
+    d->channel->done (d->result, d->channel->user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+delivery_free (gpointer data)
+{
+  Delivery *d = data;
+  result_free (d->channel, d->result);
+  channel_unref (d->channel);
+  g_free (d);
+}
+
+static void
+post (LmRenderWorker *w, LmRenderResult *result)
+{
+  Delivery *d = g_new (Delivery, 1);
+  d->channel = channel_ref (w->channel);
+  d->result = result;
+  g_main_context_invoke_full (w->context, G_PRIORITY_DEFAULT, deliver, d, delivery_free);
+}
+
+static LmRenderResult *
+result_new (LmResultKind kind, const LmRenderRequest *request)
+{
+  LmRenderResult *r = g_new0 (LmRenderResult, 1);
+  r->kind = kind;
+  if (request)
+    {
+      r->generation = request->generation;
+      r->changed_us = request->changed_us;
+      r->view_rect = request->view;
+    }
+  return r;
+}
+
+/* A host buffer for a view of W × H, reused from earlier results when one fits. */
+static LmImage *
+view_buffer (LmRenderWorker *w, int width, int height, GError **error)
+{
+  Channel *c = w->channel;
+  LmImage *found = NULL;
+  g_mutex_lock (&c->lock);
+  for (guint i = 0; i < c->free_views->len && !found; i++)
+    {
+      LmImage *v = g_ptr_array_index (c->free_views, i);
+      if (v->width == (guint) width && v->height == (guint) height)
+        found = g_ptr_array_steal_index_fast (c->free_views, i);
+    }
+  if (!found)
+    g_ptr_array_set_size (c->free_views, 0); /* another size: the old buffers are of no use */
+  g_mutex_unlock (&c->lock);
+  if (found)
+    return found;
+  const LmAllocator *host = w->sides[1].backend ? lm_backend_host_allocator (w->sides[1].backend)
+                                                : lm_allocator_host ();
+  return lm_image_new (LM_FORMAT_RGBA8, width, height, host, error);
+}
+
+static void
+side_reset (Side *side)
+{
+  g_clear_pointer (&side->cache, lm_render_cache_free);
+  g_clear_pointer (&side->source, lm_image_unref);
+  g_clear_pointer (&side->view, lm_image_unref);
+}
+
+/* The backend of KIND with the photo uploaded, or NULL and an error. */
+static Side *
+side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
+{
+  Side *side = &w->sides[kind == LM_BACKEND_CUDA ? 1 : 0];
+  if (side->backend == NULL)
+    {
+      if (kind == LM_BACKEND_CUDA)
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, "%s",
+                       w->cuda_unavailable ? w->cuda_unavailable : _("CUDA is not available"));
+          return NULL;
+        }
+      side->backend = lm_backend_cpu_new ();
+    }
+  if (w->source == NULL)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("no photo is open"));
+      return NULL;
+    }
+  if (side->source == NULL)
+    {
+      side->source = lm_backend_upload (side->backend, w->source, error);
+      if (side->source == NULL || !lm_backend_synchronize (side->backend, error))
+        {
+          side_reset (side);
+          return NULL;
+        }
+      side->cache = lm_render_cache_new (side->backend, side->source);
+    }
+  return side;
+}
+
+static void
+adopt_source (LmRenderWorker *w, LmImage *source)
+{
+  for (int i = 0; i < N_SIDES; i++)
+    side_reset (&w->sides[i]);
+  g_clear_pointer (&w->shrunk_cache, lm_render_cache_free);
+  g_clear_pointer (&w->shrunk, lm_image_unref);
+  g_clear_pointer (&w->source, lm_image_unref);
+  w->source = source;
+}
+
+static gboolean
+superseded (LmRenderWorker *w)
+{
+  g_mutex_lock (&w->lock);
+  gboolean newer = w->has_request || w->source_pending || w->quit;
+  g_mutex_unlock (&w->lock);
+  return newer;
+}
+
+/* The CPU's quick pass: the pipeline on the photo shrunk to about the view's scale, so that
+ * the first paint of a large photo comes fast; the full-resolution render follows. */
+static void
+quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
+{
+  GError *e = NULL;
+  LmImage *src = w->source;
+  if (w->shrunk == NULL || w->shrunk->width != (src->width + factor - 1) / factor)
+    {
+      g_clear_pointer (&w->shrunk_cache, lm_render_cache_free);
+      g_clear_pointer (&w->shrunk, lm_image_unref);
+      w->shrunk = lm_image_new (src->format, (src->width + factor - 1) / factor,
+                                (src->height + factor - 1) / factor, lm_allocator_host (), &e);
+      if (w->shrunk == NULL)
+        {
+          g_error_free (e);
+          return; /* the full render still comes */
+        }
+      lm_shrink_cpu (src, w->shrunk);
+      w->shrunk_cache = lm_render_cache_new (w->sides[0].backend, w->shrunk);
+    }
+
+  LmPipeline pipeline = req->pipeline;
+  lm_pipeline_scale (&pipeline, (double) src->width / w->shrunk->width);
+  g_autoptr (LmImage) out = lm_render_cache_run (w->shrunk_cache, &pipeline, NULL, &e);
+  double fx = (double) w->shrunk->width / src->width, fy = (double) w->shrunk->height / src->height;
+  LmViewRect rect = { req->view.rx * fx, req->view.ry * fy, req->view.rw * fx, req->view.rh * fy,
+                      req->view.out_w, req->view.out_h };
+  rect.rw = MIN (rect.rw, w->shrunk->width - rect.rx);
+  rect.rh = MIN (rect.rh, w->shrunk->height - rect.ry);
+  LmRenderResult *r = result_new (LM_RESULT_PREVIEW, req);
+  r->backend_name = "cpu";
+  r->width = src->width, r->height = src->height;
+  if (out != NULL && (r->view = view_buffer (w, rect.out_w, rect.out_h, &e)) != NULL
+      && lm_backend_view (w->sides[0].backend, out, &rect, r->view, &e)
+      && lm_backend_histogram (w->sides[0].backend, out, LM_HIST_WANT_ALL, &r->histogram, &e))
+    post (w, r);
+  else
+    {
+      g_clear_error (&e); /* the full render reports what went wrong */
+      result_free (w->channel, r);
+    }
+}
+
+/* The pipeline at full resolution on SIDE, its view and histogram into R. */
+static gboolean
+render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRenderResult *r,
+             GError **error)
+{
+  lm_timings_init (&r->timings);
+  gint64 t = g_get_monotonic_time ();
+  g_autoptr (LmImage) out = lm_render_cache_run (side->cache, &req->pipeline, &r->timings, error);
+  if (out == NULL)
+    return FALSE;
+  const LmViewRect *v = &req->view;
+  if (side->view == NULL || side->view->width != (guint) v->out_w || side->view->height != (guint) v->out_h)
+    {
+      g_clear_pointer (&side->view, lm_image_unref);
+      side->view = lm_image_new (LM_FORMAT_RGBA8, v->out_w, v->out_h,
+                                 lm_backend_work_allocator (side->backend), error);
+      if (side->view == NULL)
+        return FALSE;
+    }
+  r->view = view_buffer (w, v->out_w, v->out_h, error);
+  if (r->view == NULL || !lm_backend_view (side->backend, out, v, side->view, error)
+      || !lm_backend_copy (side->backend, side->view, r->view, error)
+      || !lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
+    return FALSE;
+  r->render_ms = lm_ms_since (t);
+  r->refined = TRUE;
+  r->backend_name = lm_backend_name (side->backend);
+  r->width = w->source->width, r->height = w->source->height;
+  return TRUE;
+}
+
+static void
+run_preview (LmRenderWorker *w, const LmRenderRequest *req)
+{
+  GError *e = NULL;
+  if (w->source == NULL)
+    return;
+  Side *side = side_for (w, req->backend, &e);
+  if (side != NULL && req->backend == LM_BACKEND_CPU)
+    {
+      int factor = (int) floor (req->view.rw / req->view.out_w);
+      if (factor >= 2)
+        {
+          quick_preview (w, req, factor);
+          if (superseded (w))
+            return;
+        }
+    }
+
+  LmRenderResult *r = result_new (LM_RESULT_PREVIEW, req);
+  gboolean ok = side != NULL && render_full (w, side, req, r, &e);
+  if (!ok && req->backend == LM_BACKEND_CUDA && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
+    {
+      /* The photo does not fit the GPU: this render comes from the CPU. */
+      r->notice = g_strdup_printf (_("%s; rendered on the CPU"), e->message);
+      g_clear_error (&e);
+      g_clear_pointer (&r->view, lm_image_unref);
+      if (r->timings.entries)
+        lm_timings_clear (&r->timings);
+      side_reset (&w->sides[1]);
+      side = side_for (w, LM_BACKEND_CPU, &e);
+      ok = side != NULL && render_full (w, side, req, r, &e);
+    }
+  if (!ok)
+    {
+      g_clear_pointer (&r->view, lm_image_unref);
+      r->error = e;
+    }
+  post (w, r);
+}
+
+/* Both backends at full resolution, on fresh caches so that the timings are real. */
+static void
+run_compare (LmRenderWorker *w, const Job *job)
+{
+  LmRenderResult *r = result_new (LM_RESULT_COMPARE, &job->request);
+  GError *e = NULL;
+  LmImage *results[N_SIDES] = { NULL, NULL };
+  double ms[N_SIDES] = { 0 };
+  LmTimings *timings[N_SIDES] = { &r->timings, &r->timings_other };
+  for (int i = 0; i < N_SIDES && e == NULL; i++)
+    {
+      lm_timings_init (timings[i]);
+      Side *side = side_for (w, i ? LM_BACKEND_CUDA : LM_BACKEND_CPU, &e);
+      if (side == NULL)
+        break;
+      g_autoptr (LmRenderCache) fresh = lm_render_cache_new (side->backend, side->source);
+      g_autoptr (LmImage) out = lm_render_cache_run (fresh, &job->request.pipeline, timings[i], &e);
+      ms[i] = lm_timings_total (timings[i]);
+      if (out != NULL)
+        {
+          results[i] = lm_backend_download (side->backend, out, &e);
+          if (results[i] != NULL)
+            lm_backend_synchronize (side->backend, &e);
+        }
+    }
+  if (e == NULL)
+    {
+      LmDiffSums sums;
+      lm_diff_cpu (results[0], results[1], job->gain, NULL, &sums);
+      lm_diff_stats_from_sums (&sums, &r->diff);
+      r->view = lm_image_new (LM_FORMAT_RGBA8, job->request.view.out_w, job->request.view.out_h,
+                              lm_allocator_host (), &e);
+      if (r->view)
+        lm_diff_heat_view (results[0], results[1], &job->request.view, job->gain, r->view);
+      r->render_ms = ms[0], r->other_ms = ms[1];
+      r->width = w->source->width, r->height = w->source->height;
+    }
+  r->error = e;
+  for (int i = 0; i < N_SIDES; i++)
+    g_clear_pointer (&results[i], lm_image_unref);
+  post (w, r);
+}
+
+static void
+post_progress (LmRenderWorker *w, const Job *job, double fraction)
+{
+  LmRenderResult *r = result_new (LM_RESULT_PROGRESS, &job->request);
+  r->fraction = fraction;
+  r->path = g_strdup (job->path);
+  post (w, r);
+}
+
+static void
+run_export (LmRenderWorker *w, const Job *job)
+{
+  LmRenderResult *r = result_new (LM_RESULT_EXPORTED, &job->request);
+  r->path = g_strdup (job->path);
+  GError *e = NULL;
+  Side *side = side_for (w, job->request.backend, &e);
+  g_autoptr (LmImage) out = NULL, host = NULL;
+  if (side && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
+    {
+      post_progress (w, job, 0.1);
+      out = lm_render_cache_run (side->cache, &job->request.pipeline, NULL, &e);
+    }
+  if (out && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
+    {
+      post_progress (w, job, 0.4);
+      host = lm_backend_download (side->backend, out, &e);
+      if (host && !lm_backend_synchronize (side->backend, &e))
+        g_clear_pointer (&host, lm_image_unref);
+    }
+  if (host && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
+    {
+      post_progress (w, job, 0.6);
+      /* A copy to carry the photo's metadata: the rendered image may be shared with the cache. */
+      lm_image_copy_metadata (host, w->source);
+      lm_io_save (host, job->path, &job->options, &e);
+    }
+  r->error = e;
+  r->fraction = 1.0;
+  post (w, r);
+}
+
+static void
+job_free (Job *job)
+{
+  g_free (job->path);
+  g_clear_object (&job->cancellable);
+  g_free (job);
+}
+
+static void
+announce (LmRenderWorker *w)
+{
+  GError *e = NULL;
+  LmRenderResult *r = result_new (LM_RESULT_READY, NULL);
+  w->sides[1].backend = lm_backend_new (LM_BACKEND_CUDA, &e);
+  if (w->sides[1].backend == NULL)
+    {
+      w->cuda_unavailable = g_strdup (e->message);
+      r->cuda_unavailable = g_strdup (e->message);
+      g_error_free (e);
+    }
+  else
+    r->cuda_description = g_strdup (w->sides[1].backend->description);
+  w->sides[0].backend = lm_backend_cpu_new ();
+  post (w, r);
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  LmRenderWorker *w = data;
+  announce (w);
+  for (;;)
+    {
+      g_mutex_lock (&w->lock);
+      while (!w->quit && !w->source_pending && !w->has_request && g_queue_is_empty (&w->jobs))
+        g_cond_wait (&w->wake, &w->lock);
+      if (w->quit)
+        {
+          g_mutex_unlock (&w->lock);
+          break;
+        }
+      if (w->source_pending)
+        {
+          LmImage *source = g_steal_pointer (&w->next_source);
+          w->source_pending = FALSE;
+          g_mutex_unlock (&w->lock);
+          adopt_source (w, source);
+          continue;
+        }
+      Job *job = g_queue_pop_head (&w->jobs);
+      if (job != NULL)
+        {
+          g_mutex_unlock (&w->lock);
+          if (job->kind == JOB_COMPARE)
+            run_compare (w, job);
+          else
+            run_export (w, job);
+          job_free (job);
+          continue;
+        }
+      LmRenderRequest request = w->request;
+      w->has_request = FALSE;
+      g_mutex_unlock (&w->lock);
+      run_preview (w, &request);
+    }
+
+  adopt_source (w, NULL);
+  for (int i = 0; i < N_SIDES; i++)
+    g_clear_pointer (&w->sides[i].backend, lm_backend_free);
+  return NULL;
+}
+
+LmRenderWorker *
+lm_render_worker_new (GMainContext *context, LmRenderDone done, gpointer user_data)
+{
+  LmRenderWorker *w = g_new0 (LmRenderWorker, 1);
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->wake);
+  g_queue_init (&w->jobs);
+  w->context = g_main_context_ref (context);
+  w->channel = g_new0 (Channel, 1);
+  w->channel->ref_count = 1;
+  w->channel->done = done;
+  w->channel->user_data = user_data;
+  w->channel->free_views = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_image_unref);
+  g_mutex_init (&w->channel->lock);
+  w->thread = g_thread_new ("lumen-render", worker_main, w);
+  return w;
+}
+
+void
+lm_render_worker_free (LmRenderWorker *w)
+{
+  if (w == NULL)
+    return;
+  g_mutex_lock (&w->lock);
+  w->quit = TRUE;
+  g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
+  g_thread_join (w->thread);
+
+  w->channel->closed = TRUE;
+  channel_unref (w->channel);
+  g_queue_clear_full (&w->jobs, (GDestroyNotify) job_free);
+  g_clear_pointer (&w->next_source, lm_image_unref);
+  g_free (w->cuda_unavailable);
+  g_main_context_unref (w->context);
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->wake);
+  g_free (w);
+}
+
+void
+lm_render_worker_set_source (LmRenderWorker *w, LmImage *source)
+{
+  g_mutex_lock (&w->lock);
+  g_clear_pointer (&w->next_source, lm_image_unref);
+  w->next_source = source ? lm_image_ref (source) : NULL;
+  w->source_pending = TRUE;
+  w->has_request = FALSE; /* a request for the previous photo is of no use */
+  g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
+}
+
+void
+lm_render_worker_request (LmRenderWorker *w, const LmRenderRequest *request)
+{
+  g_mutex_lock (&w->lock);
+  w->request = *request;
+  w->has_request = TRUE;
+  g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
+}
+
+static void
+enqueue (LmRenderWorker *w, Job *job)
+{
+  g_mutex_lock (&w->lock);
+  g_queue_push_tail (&w->jobs, job);
+  g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
+}
+
+void
+lm_render_worker_compare (LmRenderWorker *w, const LmRenderRequest *request, float gain)
+{
+  Job *job = g_new0 (Job, 1);
+  job->kind = JOB_COMPARE;
+  job->request = *request;
+  job->gain = gain;
+  enqueue (w, job);
+}
+
+void
+lm_render_worker_export (LmRenderWorker *w, const LmRenderRequest *request, const char *path,
+                         const LmSaveOptions *options, GCancellable *cancellable)
+{
+  Job *job = g_new0 (Job, 1);
+  job->kind = JOB_EXPORT;
+  job->request = *request;
+  job->path = g_strdup (path);
+  job->options = *options;
+  job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
+  enqueue (w, job);
+}

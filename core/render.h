@@ -1,0 +1,93 @@
+/* The render worker: one thread that owns both backends and the device. The main thread
+ * posts requests and receives results in its main context; it never waits on a render.
+ *
+ * Previews go through a one-slot mailbox: a new request replaces a waiting one, and the
+ * result of a request that has been superseded is still delivered with its generation, so
+ * that the receiver can drop it. Compare and export jobs go through a queue and are never
+ * dropped. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "backend.h"
+#include "compare.h"
+#include "io.h"
+#include "pipeline.h"
+#include "timing.h"
+
+G_BEGIN_DECLS
+
+typedef struct _LmRenderWorker LmRenderWorker;
+
+typedef struct {
+  guint64 generation;
+  LmPipeline pipeline;
+  LmBackendKind backend; /* LM_BACKEND_CPU or LM_BACKEND_CUDA */
+  LmViewRect view;       /* the visible region and the view's size */
+  gint64 changed_us;     /* when the change behind it was made (g_get_monotonic_time) */
+} LmRenderRequest;
+
+typedef enum {
+  LM_RESULT_READY,    /* the worker started: whether CUDA is usable */
+  LM_RESULT_PREVIEW,  /* a render of the view */
+  LM_RESULT_COMPARE,  /* both backends at full resolution, and their difference */
+  LM_RESULT_PROGRESS, /* an export moved on */
+  LM_RESULT_EXPORTED, /* an export finished (or failed: error) */
+} LmResultKind;
+
+typedef struct {
+  LmResultKind kind;
+  guint64 generation;
+  GError *error;      /* the request failed; the window shows it and stays usable */
+  char *notice;       /* something went otherwise than asked (GPU out of memory, so CPU) */
+
+  /* READY */
+  char *cuda_unavailable; /* NULL when CUDA is usable */
+  char *cuda_description;
+
+  /* PREVIEW and COMPARE */
+  LmViewRect view_rect;
+  LmImage *view;      /* host, view-sized: RGB24 words (PREVIEW); ARGB32 heatmap (COMPARE) */
+  gboolean refined;   /* PREVIEW at full resolution; FALSE for the CPU's quick first pass */
+  LmHistogram histogram;
+  LmTimings timings;  /* PREVIEW: of this render; COMPARE: of the first backend */
+  LmTimings timings_other; /* COMPARE: of the second backend */
+  double render_ms;   /* the operations, full resolution */
+  double other_ms;
+  const char *backend_name;
+  gint64 changed_us;
+  guint width, height; /* of the image */
+
+  /* COMPARE */
+  LmDiffStats diff;
+
+  /* PROGRESS, EXPORTED */
+  double fraction;
+  char *path;
+} LmRenderResult;
+
+/* Called in the worker's main context for every result; RESULT is freed afterwards. */
+typedef void (*LmRenderDone) (const LmRenderResult *result, gpointer user_data);
+
+/* Starts the worker. DONE runs in CONTEXT (the main thread's). */
+LmRenderWorker *lm_render_worker_new (GMainContext *context, LmRenderDone done, gpointer user_data);
+
+/* Stops the thread after the job in hand; results not yet delivered are dropped. */
+void lm_render_worker_free (LmRenderWorker *worker);
+
+/* A new photo (host memory): caches are dropped, it is uploaded once per backend. */
+void lm_render_worker_set_source (LmRenderWorker *worker, LmImage *source);
+
+void lm_render_worker_request (LmRenderWorker *worker, const LmRenderRequest *request);
+
+/* REQUEST's pipeline on the CPU and on CUDA at full resolution; REQUEST.view says where the
+ * heatmap (at GAIN) is shown. */
+void lm_render_worker_compare (LmRenderWorker *worker, const LmRenderRequest *request, float gain);
+
+/* REQUEST's pipeline at full resolution on its backend, written to PATH; progress and the
+ * outcome come back as results; CANCELLABLE stops it between steps. */
+void lm_render_worker_export (LmRenderWorker *worker, const LmRenderRequest *request,
+                              const char *path, const LmSaveOptions *options,
+                              GCancellable *cancellable);
+
+G_END_DECLS

@@ -1,0 +1,185 @@
+/* The render worker: results come back in the main context with their generation, the view
+ * holds what the CPU reference makes of the pipeline, exports are written, cancelled exports
+ * are not, and a compare without a usable CUDA device says why. */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/ops/blur-math.h"
+#include "core/io.h"
+#include "core/render.h"
+#include "core/render-cache.h"
+#include "core/view.h"
+#include "test-util.h"
+
+typedef struct {
+  GPtrArray *kinds;      /* LmResultKind of every result, in order */
+  guint64 last_generation;
+  gboolean refined;
+  LmImage *view;          /* a copy of the last refined preview */
+  LmHistogram histogram;
+  gboolean cuda_usable;
+  GError *error;          /* of the last result that had one */
+  gboolean done;          /* the awaited kind arrived */
+  LmResultKind awaited;
+} Seen;
+
+static void
+on_result (const LmRenderResult *r, gpointer data)
+{
+  Seen *seen = data;
+  g_ptr_array_add (seen->kinds, GINT_TO_POINTER (r->kind));
+  if (r->kind == LM_RESULT_READY)
+    seen->cuda_usable = r->cuda_unavailable == NULL;
+  if (r->error)
+    {
+      g_clear_error (&seen->error);
+      seen->error = g_error_copy (r->error);
+    }
+  if (r->kind == LM_RESULT_PREVIEW && r->refined && r->view)
+    {
+      g_clear_pointer (&seen->view, lm_image_unref);
+      seen->view = lm_test_image_new (LM_FORMAT_RGBA8, r->view->width, r->view->height, 0);
+      for (guint y = 0; y < r->view->height; y++)
+        memcpy (lm_image_row (seen->view, y), lm_image_row (r->view, y), r->view->width * 4);
+      seen->histogram = r->histogram;
+      seen->last_generation = r->generation;
+    }
+  if (r->kind == seen->awaited && (r->kind != LM_RESULT_PREVIEW || r->refined || r->error))
+    seen->done = TRUE;
+}
+
+static void
+await (Seen *seen, LmResultKind kind)
+{
+  seen->done = FALSE;
+  seen->awaited = kind;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (!seen->done && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (seen->done);
+}
+
+static LmRenderRequest
+request_for (const LmImage *image, guint64 generation)
+{
+  LmRenderRequest req = { 0 };
+  req.generation = generation;
+  lm_pipeline_init (&req.pipeline);
+  req.backend = LM_BACKEND_CPU;
+  req.view = (LmViewRect) { 0, 0, image->width, image->height, (int) image->width / 3, (int) image->height / 3 };
+  return req;
+}
+
+/* What the worker should show for REQ, made here step by step. */
+static LmImage *
+expected_view (LmImage *source, const LmRenderRequest *req)
+{
+  g_autoptr (LmBackend) cpu = lm_backend_cpu_new ();
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, source);
+  g_autoptr (LmImage) out = lm_render_cache_run (cache, &req->pipeline, NULL, NULL);
+  LmImage *view = lm_test_image_new (LM_FORMAT_RGBA8, req->view.out_w, req->view.out_h, 0xAB);
+  lm_view_cpu (out, &req->view, view);
+  return view;
+}
+
+static void
+test_preview_and_generations (void)
+{
+  Seen seen = { .kinds = g_ptr_array_new () };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_result, &seen);
+  await (&seen, LM_RESULT_READY);
+  g_autoptr (LmImage) src = lm_test_random_rgba (300, 200, 11, FALSE);
+  lm_render_worker_set_source (w, src);
+
+  /* Three changes in a row: whatever is rendered on the way, the last one is shown. */
+  LmRenderRequest req = request_for (src, 1);
+  for (guint64 g = 1; g <= 3; g++)
+    {
+      req.generation = g;
+      LmStage *blur = lm_pipeline_stage (&req.pipeline, LM_OP_BLUR);
+      blur->enabled = TRUE;
+      ((LmBlurParams *) blur->params.bytes)->sigma = 1.0f + g;
+      lm_render_worker_request (w, &req);
+    }
+  while (seen.last_generation != 3)
+    await (&seen, LM_RESULT_PREVIEW);
+  g_assert_no_error (seen.error);
+  g_autoptr (LmImage) want = expected_view (src, &req);
+  lm_test_assert_same_pixels (seen.view, want);
+  g_assert_cmpuint (seen.histogram.total, ==, 300 * 200);
+
+  lm_render_worker_free (w);
+  g_clear_pointer (&seen.view, lm_image_unref);
+  g_ptr_array_unref (seen.kinds);
+}
+
+static void
+test_export_and_cancel (void)
+{
+  Seen seen = { .kinds = g_ptr_array_new () };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_result, &seen);
+  g_autoptr (LmImage) src = lm_test_random_rgba (64, 48, 5, FALSE);
+  lm_render_worker_set_source (w, src);
+  LmRenderRequest req = request_for (src, 1);
+  lm_pipeline_stage (&req.pipeline, LM_OP_GRAY)->enabled = TRUE;
+  LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
+
+  g_autofree char *path = g_build_filename (lm_test_tmp_dir (), "export.png", NULL);
+  lm_render_worker_export (w, &req, path, &options, NULL);
+  await (&seen, LM_RESULT_EXPORTED);
+  g_assert_no_error (seen.error);
+  g_autoptr (LmImage) back = lm_io_load (path, lm_allocator_host (), NULL);
+  g_assert_nonnull (back);
+  g_assert_cmpint (back->format, ==, LM_FORMAT_GRAY8);
+  gboolean progressed = FALSE;
+  for (guint i = 0; i < seen.kinds->len; i++)
+    progressed |= GPOINTER_TO_INT (g_ptr_array_index (seen.kinds, i)) == LM_RESULT_PROGRESS;
+  g_assert_true (progressed);
+
+  g_autofree char *cancelled_path = g_build_filename (lm_test_tmp_dir (), "cancelled.png", NULL);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_cancellable_cancel (cancel);
+  lm_render_worker_export (w, &req, cancelled_path, &options, cancel);
+  await (&seen, LM_RESULT_EXPORTED);
+  g_assert_error (seen.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_false (g_file_test (cancelled_path, G_FILE_TEST_EXISTS));
+
+  lm_render_worker_free (w);
+  g_clear_error (&seen.error);
+  g_ptr_array_unref (seen.kinds);
+}
+
+/* Without a usable device, comparing with CUDA fails with the reason; with one, the CPU
+ * against CUDA agrees within the contract. */
+static void
+test_compare (void)
+{
+  Seen seen = { .kinds = g_ptr_array_new () };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_result, &seen);
+  await (&seen, LM_RESULT_READY);
+  g_autoptr (LmImage) src = lm_test_random_rgba (120, 80, 9, FALSE);
+  lm_render_worker_set_source (w, src);
+  LmRenderRequest req = request_for (src, 1);
+  lm_pipeline_stage (&req.pipeline, LM_OP_EQUALIZE)->enabled = TRUE;
+  lm_render_worker_compare (w, &req, 10.0f);
+  await (&seen, LM_RESULT_COMPARE);
+  if (seen.cuda_usable)
+    g_assert_no_error (seen.error);
+  else
+    g_assert_error (seen.error, LUMEN_ERROR, LM_ERROR_NO_DEVICE);
+  lm_render_worker_free (w);
+  g_clear_error (&seen.error);
+  g_ptr_array_unref (seen.kinds);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_set_nonfatal_assertions ();
+  g_test_add_func ("/render/preview-and-generations", test_preview_and_generations);
+  g_test_add_func ("/render/export-and-cancel", test_export_and_cancel);
+  g_test_add_func ("/render/compare", test_compare);
+  return g_test_run ();
+}
