@@ -19,6 +19,7 @@ typedef enum {
 typedef struct {
   JobKind kind;
   LmRenderRequest request;
+  LmBackendKind sides[2]; /* compare: the two backends */
   float gain;
   char *path;
   LmSaveOptions options;
@@ -361,9 +362,13 @@ run_compare (LmRenderWorker *w, const Job *job)
   for (int i = 0; i < N_SIDES && e == NULL; i++)
     {
       lm_timings_init (timings[i]);
-      Side *side = side_for (w, i ? LM_BACKEND_CUDA : LM_BACKEND_CPU, &e);
+      Side *side = side_for (w, job->sides[i], &e);
       if (side == NULL)
         break;
+      if (i == 0)
+        r->backend_name = lm_backend_name (side->backend);
+      else
+        r->other_name = lm_backend_name (side->backend);
       g_autoptr (LmRenderCache) fresh = lm_render_cache_new (side->backend, side->source);
       g_autoptr (LmImage) out = lm_render_cache_run (fresh, &job->request.pipeline, timings[i], &e);
       ms[i] = lm_timings_total (timings[i]);
@@ -577,10 +582,13 @@ enqueue (LmRenderWorker *w, Job *job)
 }
 
 void
-lm_render_worker_compare (LmRenderWorker *w, const LmRenderRequest *request, float gain)
+lm_render_worker_compare (LmRenderWorker *w, const LmRenderRequest *request, LmBackendKind a,
+                          LmBackendKind b, float gain)
 {
   Job *job = g_new0 (Job, 1);
   job->kind = JOB_COMPARE;
+  job->sides[0] = a;
+  job->sides[1] = b;
   job->request = *request;
   job->gain = gain;
   enqueue (w, job);

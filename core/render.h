@@ -55,6 +55,7 @@ typedef struct {
   double render_ms;   /* the operations, full resolution */
   double other_ms;
   const char *backend_name;
+  const char *other_name; /* COMPARE: the second backend */
   gint64 changed_us;
   guint width, height; /* of the image */
 
@@ -80,9 +81,10 @@ void lm_render_worker_set_source (LmRenderWorker *worker, LmImage *source);
 
 void lm_render_worker_request (LmRenderWorker *worker, const LmRenderRequest *request);
 
-/* REQUEST's pipeline on the CPU and on CUDA at full resolution; REQUEST.view says where the
- * heatmap (at GAIN) is shown. */
-void lm_render_worker_compare (LmRenderWorker *worker, const LmRenderRequest *request, float gain);
+/* REQUEST's pipeline at full resolution on backends A and B (CPU and CUDA; or the CPU twice
+ * where no device is usable); REQUEST.view says where the heatmap (at GAIN) is shown. */
+void lm_render_worker_compare (LmRenderWorker *worker, const LmRenderRequest *request,
+                               LmBackendKind a, LmBackendKind b, float gain);
 
 /* REQUEST's pipeline at full resolution on its backend, written to PATH; progress and the
  * outcome come back as results; CANCELLABLE stops it between steps. */

@@ -19,6 +19,8 @@ typedef struct {
   LmImage *view;          /* a copy of the last refined preview */
   LmHistogram histogram;
   gboolean cuda_usable;
+  LmDiffStats diff;
+  gboolean heat_transparent;
   GError *error;          /* of the last result that had one */
   gboolean done;          /* the awaited kind arrived */
   LmResultKind awaited;
@@ -44,6 +46,14 @@ on_result (const LmRenderResult *r, gpointer data)
         memcpy (lm_image_row (seen->view, y), lm_image_row (r->view, y), r->view->width * 4);
       seen->histogram = r->histogram;
       seen->last_generation = r->generation;
+    }
+  if (r->kind == LM_RESULT_COMPARE && r->error == NULL)
+    {
+      seen->diff = r->diff;
+      seen->heat_transparent = TRUE;
+      for (guint y = 0; y < r->view->height; y++)
+        for (guint x = 0; x < r->view->width; x++)
+          seen->heat_transparent &= ((guint32 *) lm_image_row (r->view, y))[x] == 0;
     }
   if (r->kind == seen->awaited && (r->kind != LM_RESULT_PREVIEW || r->refined || r->error))
     seen->done = TRUE;
@@ -162,12 +172,25 @@ test_compare (void)
   lm_render_worker_set_source (w, src);
   LmRenderRequest req = request_for (src, 1);
   lm_pipeline_stage (&req.pipeline, LM_OP_EQUALIZE)->enabled = TRUE;
-  lm_render_worker_compare (w, &req, 10.0f);
+  lm_render_worker_compare (w, &req, LM_BACKEND_CPU, LM_BACKEND_CUDA, 10.0f);
   await (&seen, LM_RESULT_COMPARE);
   if (seen.cuda_usable)
-    g_assert_no_error (seen.error);
+    {
+      g_assert_no_error (seen.error);
+      g_assert_cmpuint (seen.diff.max_abs, ==, 0); /* equalize is bit-identical */
+    }
   else
     g_assert_error (seen.error, LUMEN_ERROR, LM_ERROR_NO_DEVICE);
+  g_clear_error (&seen.error);
+
+  /* The CPU against itself: no difference at all, and the heatmap is transparent. */
+  lm_pipeline_stage (&req.pipeline, LM_OP_BLUR)->enabled = TRUE;
+  lm_render_worker_compare (w, &req, LM_BACKEND_CPU, LM_BACKEND_CPU, 10.0f);
+  await (&seen, LM_RESULT_COMPARE);
+  g_assert_no_error (seen.error);
+  g_assert_cmpuint (seen.diff.max_abs, ==, 0);
+  g_assert_cmpuint (seen.diff.differing, ==, 0);
+  g_assert_true (seen.heat_transparent);
   lm_render_worker_free (w);
   g_clear_error (&seen.error);
   g_ptr_array_unref (seen.kinds);

@@ -1,0 +1,97 @@
+#include "history.h"
+
+#define LM_HISTORY_MAX 500 /* steps kept; the oldest go first */
+
+struct _LmHistory {
+  GArray *states; /* of LmPipeline */
+  guint current;  /* index into states */
+  gint saved;     /* index of the saved state, -1 when none is */
+};
+
+static gboolean
+same (const LmPipeline *a, const LmPipeline *b)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    if (!lm_stage_equal (&a->stages[i], &b->stages[i]))
+      return FALSE;
+  return TRUE;
+}
+
+LmHistory *
+lm_history_new (const LmPipeline *initial)
+{
+  LmHistory *h = g_new0 (LmHistory, 1);
+  h->states = g_array_new (FALSE, FALSE, sizeof (LmPipeline));
+  g_array_append_val (h->states, *initial);
+  h->saved = 0; /* a freshly opened photo has nothing to lose */
+  return h;
+}
+
+void
+lm_history_free (LmHistory *h)
+{
+  if (h == NULL)
+    return;
+  g_array_unref (h->states);
+  g_free (h);
+}
+
+void
+lm_history_push (LmHistory *h, const LmPipeline *state)
+{
+  if (same (&g_array_index (h->states, LmPipeline, h->current), state))
+    return;
+  g_array_set_size (h->states, h->current + 1);
+  if ((gint) h->current < h->saved)
+    h->saved = -1; /* the saved state was undone past and is now gone */
+  g_array_append_val (h->states, *state);
+  h->current++;
+  if (h->states->len > LM_HISTORY_MAX)
+    {
+      g_array_remove_index (h->states, 0);
+      h->current--;
+      h->saved = h->saved > 0 ? h->saved - 1 : -1;
+    }
+}
+
+gboolean
+lm_history_can_undo (LmHistory *h)
+{
+  return h->current > 0;
+}
+
+gboolean
+lm_history_can_redo (LmHistory *h)
+{
+  return h->current + 1 < h->states->len;
+}
+
+gboolean
+lm_history_undo (LmHistory *h, LmPipeline *state)
+{
+  if (!lm_history_can_undo (h))
+    return FALSE;
+  *state = g_array_index (h->states, LmPipeline, --h->current);
+  return TRUE;
+}
+
+gboolean
+lm_history_redo (LmHistory *h, LmPipeline *state)
+{
+  if (!lm_history_can_redo (h))
+    return FALSE;
+  *state = g_array_index (h->states, LmPipeline, ++h->current);
+  return TRUE;
+}
+
+void
+lm_history_mark_saved (LmHistory *h)
+{
+  h->saved = (gint) h->current;
+}
+
+gboolean
+lm_history_is_dirty (LmHistory *h)
+{
+  return h->saved != (gint) h->current;
+}
