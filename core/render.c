@@ -39,6 +39,7 @@ typedef struct {
 
 typedef struct {
   LmBackend *backend;
+  double upload_ms; /* of the last upload, until a render reports it */
   LmImage *source; /* uploaded once per photo */
   LmRenderCache *cache;
   LmImage *view;   /* the view, made where the image lives */
@@ -56,6 +57,7 @@ struct _LmRenderWorker {
   GQueue jobs;
   GMainContext *context;
   Channel *channel;
+  const LmAllocator *host_allocator; /* under lock: set once CUDA has been probed */
 
   /* The thread's own. */
   LmImage *source;
@@ -204,6 +206,7 @@ side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
     }
   if (side->source == NULL)
     {
+      gint64 t = g_get_monotonic_time ();
       side->source = lm_backend_upload (side->backend, w->source, error);
       if (side->source == NULL || !lm_backend_synchronize (side->backend, error))
         {
@@ -211,8 +214,18 @@ side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
           return NULL;
         }
       side->cache = lm_render_cache_new (side->backend, side->source);
+      side->upload_ms = lm_ms_since (t);
     }
   return side;
+}
+
+const LmAllocator *
+lm_render_worker_host_allocator (LmRenderWorker *w)
+{
+  g_mutex_lock (&w->lock);
+  const LmAllocator *a = w->host_allocator ? w->host_allocator : lm_allocator_host ();
+  g_mutex_unlock (&w->lock);
+  return a;
 }
 
 static void
@@ -300,10 +313,18 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
     }
   r->view = view_buffer (w, v->out_w, v->out_h, error);
   if (r->view == NULL || !lm_backend_view (side->backend, out, v, side->view, error)
-      || !lm_backend_copy (side->backend, side->view, r->view, error)
-      || !lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
+      || !lm_backend_synchronize (side->backend, error))
+    return FALSE;
+  gint64 d = g_get_monotonic_time ();
+  if (!lm_backend_copy (side->backend, side->view, r->view, error)
+      || !lm_backend_synchronize (side->backend, error))
+    return FALSE;
+  r->download_ms = lm_ms_since (d);
+  if (!lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
     return FALSE;
   r->render_ms = lm_ms_since (t);
+  r->upload_ms = side->upload_ms;
+  side->upload_ms = 0.0;
   r->refined = TRUE;
   r->backend_name = lm_backend_name (side->backend);
   r->width = w->source->width, r->height = w->source->height;
@@ -459,7 +480,12 @@ announce (LmRenderWorker *w)
       g_error_free (e);
     }
   else
-    r->cuda_description = g_strdup (w->sides[1].backend->description);
+    {
+      r->cuda_description = g_strdup (w->sides[1].backend->description);
+      g_mutex_lock (&w->lock);
+      w->host_allocator = lm_backend_host_allocator (w->sides[1].backend);
+      g_mutex_unlock (&w->lock);
+    }
   w->sides[0].backend = lm_backend_cpu_new ();
   post (w, r);
 }

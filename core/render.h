@@ -54,6 +54,8 @@ typedef struct {
   LmTimings timings_other; /* COMPARE: of the second backend */
   double render_ms;   /* the operations, full resolution */
   double other_ms;
+  double upload_ms;   /* PREVIEW: the photo's upload, when this render made it (else 0) */
+  double download_ms; /* PREVIEW: the view's way back */
   const char *backend_name;
   const char *other_name; /* COMPARE: the second backend */
   gint64 changed_us;
@@ -75,6 +77,9 @@ LmRenderWorker *lm_render_worker_new (GMainContext *context, LmRenderDone done, 
 
 /* Stops the thread after the job in hand; results not yet delivered are dropped. */
 void lm_render_worker_free (LmRenderWorker *worker);
+
+/* Host memory that uploads fastest: pinned when CUDA is usable (known once READY came). */
+const LmAllocator *lm_render_worker_host_allocator (LmRenderWorker *worker);
 
 /* A new photo (host memory): caches are dropped, it is uploaded once per backend. */
 void lm_render_worker_set_source (LmRenderWorker *worker, LmImage *source);

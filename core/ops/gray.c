@@ -17,9 +17,12 @@ static const LmParamSpec gray_params[] = {
   { "mode", N_("Mode"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmGrayParams, mode), 0, 3,
     LM_GRAY_LUMINOSITY, gray_modes },
   { "amount", N_("Amount"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, amount), 0, 1, 1 },
-  { "red", N_("Red"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, red), -2, 2, 0.30 },
-  { "green", N_("Green"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, green), -2, 2, 0.59 },
-  { "blue", N_("Blue"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, blue), -2, 2, 0.11 },
+  { "red", N_("Red"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, red), -2, 2, 0.30, NULL, FALSE,
+    "mode=mix" },
+  { "green", N_("Green"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, green), -2, 2, 0.59, NULL,
+    FALSE, "mode=mix" },
+  { "blue", N_("Blue"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, blue), -2, 2, 0.11, NULL,
+    FALSE, "mode=mix" },
 };
 
 static LmFormat

@@ -33,6 +33,7 @@ typedef struct {
   double min, max, def;
   const LmEnumValue *values; /* LM_PARAM_ENUM only, NULL-terminated by nick */
   gboolean in_pixels;        /* a length in image pixels: scales with a shrunk preview */
+  const char *when;          /* "param=nick": used only then (the UI greys it out otherwise) */
 } LmParamSpec;
 
 /* Room for any operation's parameter struct; a registration static-asserts its size. */
@@ -63,6 +64,9 @@ void lm_op_params_init (const LmOpInfo *info, void *params);
 /* Sets one parameter from text ("bt601", "0.5"), checking its type and range. */
 gboolean lm_op_param_parse (const LmOpInfo *info, const LmParamSpec *spec, void *params,
                             const char *text, GError **error);
+
+/* Whether SPEC's "when" condition holds for PARAMS (TRUE when it has none). */
+gboolean lm_op_param_active (const LmOpInfo *info, const LmParamSpec *spec, const void *params);
 
 /* The text form of one parameter's value (enum nick or %g). */
 char *lm_op_param_to_string (const LmParamSpec *spec, const void *params);

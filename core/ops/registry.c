@@ -86,6 +86,21 @@ lm_op_param_parse (const LmOpInfo *info, const LmParamSpec *spec, void *params, 
   return TRUE;
 }
 
+gboolean
+lm_op_param_active (const LmOpInfo *info, const LmParamSpec *spec, const void *params)
+{
+  if (spec->when == NULL)
+    return TRUE;
+  g_auto (GStrv) kv = g_strsplit (spec->when, "=", 2);
+  for (guint i = 0; i < info->n_params; i++)
+    if (g_str_equal (info->params[i].name, kv[0]))
+      {
+        g_autofree char *value = lm_op_param_to_string (&info->params[i], params);
+        return g_str_equal (value, kv[1]);
+      }
+  g_return_val_if_reached (TRUE);
+}
+
 char *
 lm_op_param_to_string (const LmParamSpec *spec, const void *params)
 {

@@ -1,0 +1,111 @@
+/* LmApplication (application.h). Each launch is its own instance (no D-Bus uniqueness): an
+ * editor of large photos gains nothing from sharing a process, and tests start it freely. */
+#include "application.h"
+
+#include <glib/gi18n.h>
+
+#include "config.h"
+#include "window.h"
+
+struct _LmApplication {
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (LmApplication, lm_application, GTK_TYPE_APPLICATION)
+
+static void
+about_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
+  static const char *authors[] = { "Lumen developers", NULL };
+  gtk_show_about_dialog (parent, "program-name", "Lumen", "version", LUMEN_VERSION,
+                         "logo-icon-name", "io.github.lumen.Lumen",
+                         "comments", _("Photo editing on the GPU or the CPU, side by side"),
+                         "license-type", GTK_LICENSE_GPL_2_0, "authors", authors,
+                         "translator-credits", _("translator-credits"), NULL);
+}
+
+static void
+quit_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (data));
+  for (GList *l = g_list_copy (windows); l; l = g_list_delete_link (l, l))
+    gtk_window_close (GTK_WINDOW (l->data)); /* each asks about unsaved edits */
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+lm_application_startup (GApplication *app)
+{
+  G_APPLICATION_CLASS (lm_application_parent_class)->startup (app);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+    { "win.undo", { "<Control>z", NULL } },
+    { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
+    { "win.compare", { "<Control>d", NULL } },
+    { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
+    { "win.zoom-out", { "<Control>minus", NULL } },
+    { "win.zoom-fit", { "<Control>0", NULL } },
+    { "win.zoom-100", { "<Control>1", NULL } },
+    { "win.backend('cpu')", { "<Control><Shift>c", NULL } },
+    { "win.backend('cuda')", { "<Control><Shift>g", NULL } },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (css, "/io/github/lumen/Lumen/style.css");
+  gtk_style_context_add_provider_for_screen (gdk_screen_get_default (), GTK_STYLE_PROVIDER (css),
+                                             GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_window_set_default_icon_name ("io.github.lumen.Lumen");
+}
+
+static void
+lm_application_activate (GApplication *app)
+{
+  LmWindow *window = lm_window_new (GTK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+lm_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      LmWindow *window = lm_window_new (GTK_APPLICATION (app));
+      gtk_window_present (GTK_WINDOW (window));
+      lm_window_open (window, files[i]);
+    }
+}
+
+static void
+lm_application_class_init (LmApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  app_class->startup = lm_application_startup;
+  app_class->activate = lm_application_activate;
+  app_class->open = lm_application_open;
+}
+
+static void
+lm_application_init (LmApplication *self)
+{
+}
+
+LmApplication *
+lm_application_new (void)
+{
+  return g_object_new (LM_TYPE_APPLICATION, "application-id", "io.github.lumen.Lumen", "flags",
+                       G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE, "resource-base-path",
+                       "/io/github/lumen/Lumen", NULL);
+}

@@ -1,0 +1,40 @@
+/* LmImageView: the photo at any zoom, dragged to pan. It asks for the pixels of what it
+ * shows ("view-changed"), and paints the view the render worker made of that region. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "core/image.h"
+#include "core/ops/compare-math.h"
+
+G_BEGIN_DECLS
+
+#define LM_TYPE_IMAGE_VIEW (lm_image_view_get_type ())
+G_DECLARE_FINAL_TYPE (LmImageView, lm_image_view, LM, IMAGE_VIEW, GtkDrawingArea)
+
+GtkWidget *lm_image_view_new (void);
+
+/* A new photo of WIDTH × HEIGHT: the view fits it and forgets the old pixels. */
+void lm_image_view_set_image_size (LmImageView *self, guint width, guint height);
+
+/* The region shown now, with the view's size in device pixels; FALSE when there is nothing
+ * to show (no photo, no room). */
+gboolean lm_image_view_get_rect (LmImageView *self, LmViewRect *rect);
+
+/* Pixels of RECT (RGB24 words in VIEW, which the view keeps a reference to). CHANGED_US is
+ * when the change that made them happened: with LUMEN_TRACE=1 the paint that shows them logs
+ * the latency. */
+void lm_image_view_set_pixels (LmImageView *self, LmImage *view, const LmViewRect *rect,
+                               gint64 changed_us, gint64 result_us);
+
+/* A heatmap (premultiplied ARGB32 words) drawn over the photo, or NULL for none. */
+void lm_image_view_set_overlay (LmImageView *self, LmImage *overlay, const LmViewRect *rect);
+
+void lm_image_view_zoom_fit (LmImageView *self);
+void lm_image_view_zoom_actual (LmImageView *self);
+void lm_image_view_zoom_by (LmImageView *self, double factor);
+
+/* Image pixels per view pixel now (1 at 100 %). */
+double lm_image_view_get_zoom (LmImageView *self);
+
+G_END_DECLS

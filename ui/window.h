@@ -1,0 +1,31 @@
+/* LmWindow: one photo being edited. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "core/io.h"
+#include "core/pipeline.h"
+#include "core/render.h"
+
+G_BEGIN_DECLS
+
+#define LM_TYPE_WINDOW (lm_window_get_type ())
+G_DECLARE_FINAL_TYPE (LmWindow, lm_window, LM, WINDOW, GtkApplicationWindow)
+
+LmWindow *lm_window_new (GtkApplication *application);
+
+/* Loads FILE in the background; a failure shows in the info bar. */
+void lm_window_open (LmWindow *self, GFile *file);
+
+/* Exports at full resolution to PATH (the Export action's work once a file is chosen). */
+void lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *options);
+
+/* For tests and tools: the operation panel of OP, the image view, the histogram view, the
+ * info bar's message (NULL when hidden), the diff line, the last result seen. */
+GtkWidget *lm_window_get_op_panel (LmWindow *self, LmOpId op);
+GtkWidget *lm_window_get_image_view (LmWindow *self);
+GtkWidget *lm_window_get_histogram_view (LmWindow *self);
+const char *lm_window_get_info_message (LmWindow *self);
+const char *lm_window_get_diff_text (LmWindow *self);
+
+G_END_DECLS
