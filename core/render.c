@@ -101,14 +101,16 @@ result_free (Channel *channel, LmRenderResult *r)
     lm_timings_clear (&r->timings);
   if (r->timings_other.entries)
     lm_timings_clear (&r->timings_other);
-  if (r->view)
+  /* A view buffer goes back to the pool only when nobody kept it (the window keeps the one
+   * on screen until the next arrives). */
+  if (r->view && r->kind == LM_RESULT_PREVIEW && g_atomic_int_get (&r->view->ref_count) == 1)
     {
       g_mutex_lock (&channel->lock);
-      if (r->kind == LM_RESULT_PREVIEW && channel->free_views->len < VIEW_POOL)
+      if (channel->free_views->len < VIEW_POOL)
         g_ptr_array_add (channel->free_views, g_steal_pointer (&r->view));
       g_mutex_unlock (&channel->lock);
-      g_clear_pointer (&r->view, lm_image_unref);
     }
+  g_clear_pointer (&r->view, lm_image_unref);
   g_free (r);
 }
 
@@ -130,13 +132,21 @@ delivery_free (gpointer data)
   g_free (d);
 }
 
+/* Always queued on the receiver's context: g_main_context_invoke_full would run DELIVER
+ * right here, in the worker, whenever this thread can acquire that context (it can, for the
+ * global default context, whenever the main thread is between iterations). */
 static void
 post (LmRenderWorker *w, LmRenderResult *result)
 {
   Delivery *d = g_new (Delivery, 1);
   d->channel = channel_ref (w->channel);
   d->result = result;
-  g_main_context_invoke_full (w->context, G_PRIORITY_DEFAULT, deliver, d, delivery_free);
+  GSource *source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, deliver, d, delivery_free);
+  g_source_set_static_name (source, "[lumen] render result");
+  g_source_attach (source, w->context);
+  g_source_unref (source);
 }
 
 static LmRenderResult *

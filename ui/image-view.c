@@ -271,6 +271,14 @@ lm_image_view_set_pixels (LmImageView *self, LmImage *view, const LmViewRect *re
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+LmImage *
+lm_image_view_get_pixels (LmImageView *self, LmViewRect *rect)
+{
+  if (rect && self->pixels)
+    *rect = self->pixels_rect;
+  return self->pixels;
+}
+
 void
 lm_image_view_set_overlay (LmImageView *self, LmImage *overlay, const LmViewRect *rect)
 {

@@ -27,6 +27,9 @@ gboolean lm_image_view_get_rect (LmImageView *self, LmViewRect *rect);
 void lm_image_view_set_pixels (LmImageView *self, LmImage *view, const LmViewRect *rect,
                                gint64 changed_us, gint64 result_us);
 
+/* The pixels shown now (RGB24 words) and their region; NULL before the first render. */
+LmImage *lm_image_view_get_pixels (LmImageView *self, LmViewRect *rect);
+
 /* A heatmap (premultiplied ARGB32 words) drawn over the photo, or NULL for none. */
 void lm_image_view_set_overlay (LmImageView *self, LmImage *overlay, const LmViewRect *rect);
 

@@ -91,6 +91,12 @@ lm_window_get_diff_text (LmWindow *self)
   return gtk_label_get_text (self->diff_label);
 }
 
+guint64
+lm_window_get_generation (LmWindow *self)
+{
+  return self->generation;
+}
+
 /* ---- rendering --------------------------------------------------------------------------- */
 
 static LmRenderRequest
@@ -113,6 +119,7 @@ request_render (LmWindow *self)
 {
   gboolean ok;
   LmRenderRequest req = request_now (self, &ok);
+  g_debug ("render request %" G_GUINT64_FORMAT "%s", req.generation, ok ? "" : " (nothing to show)");
   if (!ok)
     return;
   lm_render_worker_request (self->worker, &req);
@@ -439,6 +446,7 @@ static void
 open_now (LmWindow *self, gpointer data)
 {
   GFile *file = data;
+  gtk_info_bar_set_revealed (self->info_bar, FALSE);
   OpenJob *job = g_new0 (OpenJob, 1);
   job->self = self;
   job->file = g_object_ref (file);

@@ -27,5 +27,7 @@ GtkWidget *lm_window_get_image_view (LmWindow *self);
 GtkWidget *lm_window_get_histogram_view (LmWindow *self);
 const char *lm_window_get_info_message (LmWindow *self);
 const char *lm_window_get_diff_text (LmWindow *self);
+/* The generation of the newest render request (results carry theirs). */
+guint64 lm_window_get_generation (LmWindow *self);
 
 G_END_DECLS
