@@ -9,7 +9,9 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LUMEN_LOCALEDIR);
+  /* LUMEN_LOCALEDIR: the build tree's catalogues, for tests and uninstalled runs. */
+  const char *localedir = g_getenv ("LUMEN_LOCALEDIR");
+  bindtextdomain (GETTEXT_PACKAGE, localedir ? localedir : LUMEN_LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_application_name ("Lumen");

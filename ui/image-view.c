@@ -32,7 +32,7 @@ struct _LmImageView {
 
 G_DEFINE_FINAL_TYPE (LmImageView, lm_image_view, GTK_TYPE_DRAWING_AREA)
 
-enum { VIEW_CHANGED, N_SIGNALS };
+enum { VIEW_CHANGED, PAINTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static double
@@ -137,11 +137,13 @@ lm_image_view_draw (GtkWidget *widget, cairo_t *cr)
   if (self->overlay_surface)
     paint_region (self, cr, self->overlay_surface, &self->overlay_rect);
 
-  if (self->trace && self->changed_us != 0)
+  if (self->changed_us != 0)
     {
       gint64 now = g_get_monotonic_time ();
-      g_printerr ("lumen-trace: change→result %.2f ms, change→paint %.2f ms\n",
-                  (self->result_us - self->changed_us) / 1000.0, (now - self->changed_us) / 1000.0);
+      if (self->trace)
+        g_printerr ("lumen-trace: change→result %.2f ms, change→paint %.2f ms\n",
+                    (self->result_us - self->changed_us) / 1000.0, (now - self->changed_us) / 1000.0);
+      g_signal_emit (self, signals[PAINTED], 0, self->changed_us, self->result_us, now);
       self->changed_us = 0;
     }
   return GDK_EVENT_STOP;
@@ -222,6 +224,10 @@ lm_image_view_class_init (LmImageViewClass *klass)
   /* The region shown changed (size, zoom or pan): its pixels are wanted. */
   signals[VIEW_CHANGED] = g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                         0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* New pixels reached the screen: when their change was made, when their result came,
+   * and now (monotonic µs). What LUMEN_TRACE logs, for tools that measure it. */
+  signals[PAINTED] = g_signal_new ("painted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                   NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_INT64);
 }
 
 static void

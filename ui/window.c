@@ -913,7 +913,13 @@ lm_window_init (LmWindow *self)
         gtk_window_maximize (GTK_WINDOW (self));
     }
   else
-    gtk_window_set_default_size (GTK_WINDOW (self), 1200, 800);
+    {
+      /* The schema's defaults: the GPU where there is one (on_ready falls back otherwise). */
+      self->backend = LM_BACKEND_CUDA;
+      g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "backend")),
+                                 g_variant_new_string ("cuda"));
+      gtk_window_set_default_size (GTK_WINDOW (self), 1200, 800);
+    }
   g_signal_connect (self->gain_adjustment, "value-changed", G_CALLBACK (on_gain_changed), self);
 
   GtkWidget *recent = gtk_recent_chooser_menu_new ();

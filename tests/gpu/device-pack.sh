@@ -10,13 +10,14 @@ out=${1:-.device}
 build=${LUMEN_DEVICE_BUILD:-build-device}
 shared=${LUMEN_SHARED:-../shared}
 
-[ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=disabled
-meson compile -C "$build" lumen-cli test-parity bench-ops >/dev/null
+[ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=enabled
+meson configure "$build" -Dgui=enabled >/dev/null
+meson compile -C "$build" lumen-cli test-parity bench-ops lumen test-window ui-latency >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
 "$shared/device/gui-bundle.sh" "$out/bundle" "$build/app/lumen-cli" "$build/tests/test-parity" \
-  "$build/bench/bench-ops" >/dev/null
+  "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" "$build/bench/ui-latency" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
 cp -r "$shared/data/photos" "$out/data/"
 cp "$shared/peers/peer_bench.py" "$shared/peers/npp_bench.cu" "$out/peers/"

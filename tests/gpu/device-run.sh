@@ -8,7 +8,7 @@ set -uo pipefail
 pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
 mkdir -p "$OUT"
-steps=${LUMEN_DEVICE_STEPS:-parity cli bench peers}
+steps=${LUMEN_DEVICE_STEPS:-parity cli window bench peers}
 export PYTHONUNBUFFERED=1
 
 tar -C "$pack" -xJf "$pack/bundle.tar.xz" && source "$pack/bundle/env.sh"
@@ -43,6 +43,24 @@ if [[ " $steps " == *" cli "* ]]; then
   fi
   "$bin/lumen-cli" compare --gray bt601 --equalize luma --blur 10 --heatmap /tmp/heat.png "$photo" \
     | tee "$OUT/compare.txt" || status=1
+fi
+
+if [[ " $steps " == *" window "* ]]; then
+  echo "== window"
+  export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
+  # The window tests, on the GPU this time, with a screenshot of the real window.
+  LUMEN_SCREENSHOT="$OUT/window-gpu.png" "$bin/test-window" --tap > "$OUT/window-tests.log" 2>&1 || status=1
+  grep -E "^(ok|not ok)|compare:" "$OUT/window-tests.log"
+  python3 - "$pack" <<'PY'
+import sys, cv2
+src = cv2.imread(sys.argv[1] + "/data/photos/beach-aerial-15mp.jpg")
+cv2.imwrite("/tmp/50mp.jpg", cv2.resize(src, (8660, 5773), interpolation=cv2.INTER_CUBIC),
+            [cv2.IMWRITE_JPEG_QUALITY, 92])
+PY
+  for op in blur gray equalize; do
+    "$bin/ui-latency" --backend cuda --op $op --count 200 --json "$OUT/latency-cuda-$op.json" /tmp/50mp.jpg \
+      2>/dev/null || status=1
+  done
 fi
 
 if [[ " $steps " == *" bench "* ]]; then

@@ -1,0 +1,164 @@
+/* ui-latency: slider-to-paint latency of the real window. Opens PHOTO, moves one slider
+ * COUNT times (waiting for each change to reach the screen before the next), and prints the
+ * 50th and 95th percentiles of change→result (the worker's) and change→paint (adds the wait
+ * for the frame), for the first paint of each change and for its full-resolution one.
+ *
+ *   ui-latency [--backend cpu|cuda] [--op blur|gray|equalize] [--count N] [--json FILE] PHOTO
+ *
+ * Needs a display (Xvfb does). Not a test: figures go to bench/RESULTS.md. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ui/application.h"
+#include "ui/image-view.h"
+#include "ui/op-panel.h"
+#include "ui/window.h"
+
+typedef struct {
+  GArray *first_result, *first_paint; /* ms, per change */
+  GArray *full_result, *full_paint;
+  gint64 started_us;                  /* just before the change being measured */
+  gboolean first_seen, full_seen;
+  gboolean refined_pending;           /* the refined result of this change arrived, not yet painted */
+  gboolean ready, cuda;
+} Stats;
+
+static void
+on_result (LmWindow *w, int kind, guint64 generation, gboolean refined, Stats *s)
+{
+  if (kind == LM_RESULT_READY)
+    s->ready = TRUE;
+  if (kind == LM_RESULT_PREVIEW && refined && generation == lm_window_get_generation (w))
+    s->refined_pending = TRUE;
+}
+
+static void
+on_painted (LmImageView *view, gint64 changed_us, gint64 result_us, gint64 now_us, Stats *s)
+{
+  if (changed_us < s->started_us)
+    return; /* pixels of an earlier change */
+  double result_ms = (result_us - changed_us) / 1000.0, paint_ms = (now_us - changed_us) / 1000.0;
+  if (!s->first_seen)
+    {
+      g_array_append_val (s->first_result, result_ms);
+      g_array_append_val (s->first_paint, paint_ms);
+      s->first_seen = TRUE;
+    }
+  if (s->refined_pending && !s->full_seen)
+    {
+      g_array_append_val (s->full_result, result_ms);
+      g_array_append_val (s->full_paint, paint_ms);
+      s->full_seen = TRUE;
+    }
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+percentile (GArray *v, double p)
+{
+  if (v->len == 0)
+    return 0.0;
+  qsort (v->data, v->len, sizeof (double), compare_doubles);
+  guint i = (guint) (p * (v->len - 1) + 0.5);
+  return g_array_index (v, double, i);
+}
+
+static void
+run_until (gboolean *flag, int seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
+  while (!*flag && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+tick (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *backend = "cpu", *op_name = "blur", *json = NULL;
+  int count = 200;
+  const GOptionEntry entries[] = {
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &backend, "cpu or cuda", "B" },
+    { "op", 0, 0, G_OPTION_ARG_STRING, &op_name, "blur, gray or equalize", "OP" },
+    { "count", 0, 0, G_OPTION_ARG_INT, &count, "slider changes", "N" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "write the figures here", "FILE" },
+    { NULL },
+  };
+  GError *e = NULL;
+  if (!gtk_init_with_args (&argc, &argv, "PHOTO", entries, NULL, &e) || argc != 2)
+    {
+      fprintf (stderr, "usage: ui-latency [--backend cpu|cuda] [--op blur|gray|equalize] [--count N] PHOTO\n");
+      return 2;
+    }
+  const LmOpInfo *op = lm_op_info_by_name (op_name);
+  if (op == NULL)
+    return 2;
+
+  Stats s = { g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (double)),
+              g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (double)) };
+  g_autoptr (LmApplication) app = lm_application_new ();
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  LmWindow *window = lm_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gtk_widget_show (GTK_WIDGET (window));
+  g_signal_connect (window, "render-result", G_CALLBACK (on_result), &s);
+  g_signal_connect (lm_window_get_image_view (window), "painted", G_CALLBACK (on_painted), &s);
+  g_timeout_add (20, tick, NULL);
+  run_until (&s.ready, 60);
+
+  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (window), "backend"),
+                         g_variant_new_string (backend));
+  g_autoptr (GFile) file = g_file_new_for_commandline_arg (argv[1]);
+  lm_window_open (window, file);
+  /* The first render after opening uploads the photo: not part of a slider's latency. */
+  s.refined_pending = FALSE;
+  run_until (&s.refined_pending, 120);
+
+  GtkWidget *panel = lm_window_get_op_panel (window, op->id);
+  GtkWidget *slider = lm_op_panel_get_control (LM_OP_PANEL (panel), op->id == LM_OP_BLUR ? "sigma" : "amount");
+  for (int i = 0; i < count; i++)
+    {
+      /* A drag over the slider's range and back: every value differs from the last. */
+      double t = (double) i / count, v = t < 0.5 ? 2 * t : 2 - 2 * t;
+      double value = op->id == LM_OP_BLUR ? 1.0 + 49.0 * v : 0.05 + 0.95 * v;
+      s.first_seen = s.full_seen = s.refined_pending = FALSE;
+      s.started_us = g_get_monotonic_time ();
+      gtk_range_set_value (GTK_RANGE (slider), value); /* the window stamps the change */
+      while (!s.full_seen && g_get_monotonic_time () - s.started_us < 30 * G_USEC_PER_SEC)
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  printf ("# %s, %s, %d changes of %s\n", argv[1], backend, count, op_name);
+  printf ("first paint: change→result p50 %.2f p95 %.2f ms, change→paint p50 %.2f p95 %.2f ms\n",
+          percentile (s.first_result, 0.5), percentile (s.first_result, 0.95),
+          percentile (s.first_paint, 0.5), percentile (s.first_paint, 0.95));
+  printf ("full resolution: change→result p50 %.2f p95 %.2f ms, change→paint p50 %.2f p95 %.2f ms\n",
+          percentile (s.full_result, 0.5), percentile (s.full_result, 0.95),
+          percentile (s.full_paint, 0.5), percentile (s.full_paint, 0.95));
+  if (json)
+    {
+      g_autofree char *text = g_strdup_printf (
+        "{\"photo\": \"%s\", \"backend\": \"%s\", \"op\": \"%s\", \"count\": %d, \"measured\": %u, "
+        "\"first_result_p50\": %.3f, \"first_result_p95\": %.3f, \"first_paint_p50\": %.3f, "
+        "\"first_paint_p95\": %.3f, \"full_result_p50\": %.3f, \"full_result_p95\": %.3f, "
+        "\"full_paint_p50\": %.3f, \"full_paint_p95\": %.3f}\n",
+        argv[1], backend, op_name, count, s.full_paint->len, percentile (s.first_result, 0.5),
+        percentile (s.first_result, 0.95), percentile (s.first_paint, 0.5), percentile (s.first_paint, 0.95),
+        percentile (s.full_result, 0.5), percentile (s.full_result, 0.95), percentile (s.full_paint, 0.5),
+        percentile (s.full_paint, 0.95));
+      g_file_set_contents (json, text, -1, NULL);
+    }
+  gtk_widget_destroy (GTK_WIDGET (window));
+  return 0;
+}
