@@ -20,6 +20,12 @@ mkdir -p "$out/data" "$out/peers" "$out/bin"
   "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" "$build/bench/ui-latency" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
 cp -r "$shared/data/photos" "$out/data/"
+# The window needs what the GPU machine lacks besides libraries: the MIME database (gdk-pixbuf
+# identifies even GTK's own PNG icons through it) and the icons of the Adwaita theme.
+mkdir -p "$out/share/mime" "$out/share/icons/Adwaita"
+find /usr/share/mime -maxdepth 1 -type f -exec cp {} "$out/share/mime/" \;
+cp /usr/share/icons/Adwaita/index.theme "$out/share/icons/Adwaita/"
+cp -r /usr/share/icons/Adwaita/16x16 /usr/share/icons/Adwaita/24x24 "$out/share/icons/Adwaita/"
 cp "$shared/peers/peer_bench.py" "$shared/peers/npp_bench.cu" "$out/peers/"
 git rev-parse --short HEAD > "$out/commit"
 git diff --quiet HEAD -- . ':!bench/RESULTS.md' || echo "+uncommitted" >> "$out/commit"
