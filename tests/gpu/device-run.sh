@@ -51,7 +51,7 @@ if [[ " $steps " == *" window "* ]]; then
   # No session bus there: say so, rather than let GLib try to start one.
   export DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent-bus
   # The window tests, on the GPU this time, with a screenshot of the real window.
-  LUMEN_SCREENSHOT="$OUT/window-gpu.png" timeout 150 "$bin/test-window" --tap > "$OUT/window-tests.log" 2>&1 || status=1
+  LUMEN_SCREENSHOT="$OUT/window-gpu.png" timeout 120 "$bin/test-window" --tap > "$OUT/window-tests.log" 2>&1 || status=1
   grep -E "^(ok|not ok)|compare:" "$OUT/window-tests.log"
   python3 - "$pack" <<'PY'
 import sys, cv2
@@ -60,7 +60,7 @@ cv2.imwrite("/tmp/50mp.jpg", cv2.resize(src, (8660, 5773), interpolation=cv2.INT
             [cv2.IMWRITE_JPEG_QUALITY, 92])
 PY
   for op in blur gray equalize; do
-    timeout 120 "$bin/ui-latency" --backend cuda --op $op --count 200 --json "$OUT/latency-cuda-$op.json" \
+    timeout 90 "$bin/ui-latency" --backend cuda --op $op --count 200 --json "$OUT/latency-cuda-$op.json" \
       /tmp/50mp.jpg 2>/dev/null || status=1
   done
 fi
