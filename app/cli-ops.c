@@ -132,7 +132,7 @@ lm_cli_ops_group (LmCliOps *ops)
           else
             {
               e.arg_description = keep (ops, g_ascii_strup (spec->name, -1));
-              e.description = keep (ops, g_strdup_printf ("%s: %s, %g..%g (default %g)", _(op->label),
+              e.description = keep (ops, g_strdup_printf (_("%s: %s, %g..%g (default %g)"), _(op->label),
                                                           _(spec->label), spec->min, spec->max,
                                                           spec->def));
             }

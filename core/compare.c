@@ -111,7 +111,7 @@ lm_diff_stats_describe (const LmDiffStats *s)
 {
   g_autofree char *psnr = isinf (s->psnr_db) ? g_strdup (_("PSNR ∞ (identical)"))
                                              : g_strdup_printf (_("PSNR %.1f dB"), s->psnr_db);
-  return g_strdup_printf (_("max |Δ| %u, mean |Δ| %.4f, %" G_GUINT64_FORMAT " pixels differ (%.3f %%), %s"),
-                          s->max_abs, s->mean_abs, s->differing,
+  return g_strdup_printf (_("max |Δ| %u, mean |Δ| %.4f, %llu pixels differ (%.3f %%), %s"),
+                          s->max_abs, s->mean_abs, (unsigned long long) s->differing,
                           s->pixels ? 100.0 * s->differing / s->pixels : 0.0, psnr);
 }

@@ -91,8 +91,8 @@ lm_image_layout (LmFormat format, guint width, guint height, gsize *stride_out,
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_TOO_LARGE,
                    _("%u×%u pixels is larger than Lumen accepts (at most %u pixels a side and "
-                     "%" G_GUINT64_FORMAT " megapixels)"),
-                   width, height, LM_IMAGE_MAX_SIDE, LM_IMAGE_MAX_PIXELS / 1000000);
+                     "%u megapixels)"),
+                   width, height, LM_IMAGE_MAX_SIDE, (guint) (LM_IMAGE_MAX_PIXELS / 1000000));
       return FALSE;
     }
 
