@@ -130,6 +130,22 @@ def main():
     dev = os.path.join(a.dir, "cpu-vs-opencv-dev-2core.json")
     if os.path.exists(dev):
         out += cpu_section(dev, "development machine (2 cores)", a.date, commit)
+    latency = sorted(f for f in os.listdir(a.dir) if f.startswith("latency-") and f.endswith(".json"))
+    if latency:
+        out += ["## Slider to paint (the window, `bench/ui-latency`)", "",
+                "Each change waits for its paint before the next; 50th / 95th percentile in ms. "
+                "First paint: the first pixels of a change on screen (the CPU paints the view "
+                "rendered from the photo shrunk to the view's scale first); full: the "
+                "full-resolution render's.", "",
+                "| machine | photo | backend | slider | changes | first paint p50 / p95 | full result p50 / p95 | full paint p50 / p95 |",
+                "|---|---|---|---|---|---|---|---|"]
+        for f in latency:
+            r = json.load(open(os.path.join(a.dir, f)))
+            out.append(f"| {r.get('machine', '')} | {os.path.basename(r['photo'])} | {r['backend']} | {r['op']} | "
+                       f"{r['measured']} | {r['first_paint_p50']:.1f} / {r['first_paint_p95']:.1f} | "
+                       f"{r['full_result_p50']:.1f} / {r['full_result_p95']:.1f} | "
+                       f"{r['full_paint_p50']:.1f} / {r['full_paint_p95']:.1f} |")
+        out.append("")
     parity = os.path.join(a.dir, "parity-h100.txt")
     if os.path.exists(parity):
         out += ["## CPU/GPU parity", "", "```", open(parity).read().strip(), "```", ""]
