@@ -1,10 +1,10 @@
 /* lumen-cli: Lumen's operations on files, without a window. */
-#include <locale.h>
 #include <stdio.h>
 #include <glib/gi18n.h>
 
 #include "cli.h"
 #include "config.h"
+#include "core/i18n.h"
 
 void
 lm_cli_error (const char *format, ...)
@@ -44,12 +44,7 @@ lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error)
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  /* LUMEN_LOCALEDIR: the build tree's catalogues, for tests and uninstalled runs. */
-  const char *localedir = g_getenv ("LUMEN_LOCALEDIR");
-  bindtextdomain (GETTEXT_PACKAGE, localedir ? localedir : LUMEN_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  lm_i18n_init ();
   g_set_prgname ("lumen-cli");
 
   /* Subcommands come first; anything else is the photo command. */
