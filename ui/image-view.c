@@ -42,7 +42,9 @@ fit_scale (LmImageView *self)
   int h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
   if (self->image_width == 0 || w <= 0 || h <= 0)
     return 1.0;
-  return MIN ((double) w / self->image_width, (double) h / self->image_height);
+  /* A photo smaller than the window is shown at 100 %, not blown up. */
+  double actual = 1.0 / gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  return MIN (actual, MIN ((double) w / self->image_width, (double) h / self->image_height));
 }
 
 static void

@@ -99,12 +99,13 @@ lm_window_get_generation (LmWindow *self)
 
 /* ---- rendering --------------------------------------------------------------------------- */
 
+/* A request for what is edited and shown now, with the next generation when NEXT. */
 static LmRenderRequest
-request_now (LmWindow *self, gboolean *ok)
+request_now (LmWindow *self, gboolean next, gboolean *ok)
 {
   LmRenderRequest req = { 0 };
   *ok = self->source != NULL && lm_image_view_get_rect (self->image_view, &req.view);
-  req.generation = ++self->generation;
+  req.generation = next ? ++self->generation : self->generation;
   if (self->before)
     lm_pipeline_init (&req.pipeline);
   else
@@ -118,7 +119,7 @@ static void
 request_render (LmWindow *self)
 {
   gboolean ok;
-  LmRenderRequest req = request_now (self, &ok);
+  LmRenderRequest req = request_now (self, TRUE, &ok);
   g_debug ("render request %" G_GUINT64_FORMAT "%s", req.generation, ok ? "" : " (nothing to show)");
   if (!ok)
     return;
@@ -529,7 +530,7 @@ void
 lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *options)
 {
   gboolean ok;
-  LmRenderRequest req = request_now (self, &ok);
+  LmRenderRequest req = request_now (self, FALSE, &ok);
   req.pipeline = self->pipeline; /* what is edited, whatever is shown */
   if (self->source == NULL)
     return;
