@@ -53,5 +53,10 @@ main (int argc, char **argv)
       g_set_prgname ("lumen-cli compare");
       return lm_cli_compare_main (argc - 1, argv + 1);
     }
+  if (argc > 1 && g_str_equal (argv[1], "hdr"))
+    {
+      g_set_prgname ("lumen-cli hdr");
+      return lm_cli_hdr_main (argc - 1, argv + 1);
+    }
   return lm_cli_process_main (argc, argv);
 }

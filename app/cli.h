@@ -34,5 +34,6 @@ gboolean lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **e
 
 int lm_cli_process_main (int argc, char **argv);
 int lm_cli_compare_main (int argc, char **argv);
+int lm_cli_hdr_main (int argc, char **argv);
 
 G_END_DECLS

@@ -1,0 +1,34 @@
+/* A camera's response: for each 8-bit value of each colour channel, the (relative) exposure
+ * that produces it, normalised so that value 128 maps to 1. Saved as text so that one
+ * camera's curve, calibrated once, serves a whole batch. */
+#pragma once
+
+#include <glib.h>
+
+#include "stack.h"
+
+G_BEGIN_DECLS
+
+#define LM_HDR_LEVELS 256
+
+typedef struct {
+  float value[3][LM_HDR_LEVELS]; /* R, G, B */
+} LmResponse;
+
+/* The triangle weight of an 8-bit value: trust mid-tones, distrust the clipped ends. */
+static inline float
+lm_hdr_triangle_weight (int z)
+{
+  return z < 128 ? z + 1.0f : 256.0f - z;
+}
+
+/* Debevec & Malik's least-squares recovery of the response from SAMPLES pixels on a grid
+ * (OpenCV's CalibrateDebevec placement), smoothness LAMBDA, solved by LAPACK's SVD-based
+ * least squares (dgelsd). */
+gboolean lm_hdr_calibrate_debevec (const LmHdrStack *stack, int samples, float lambda,
+                                   LmResponse *response, GError **error);
+
+gboolean lm_response_save (const LmResponse *response, const char *path, GError **error);
+gboolean lm_response_load (LmResponse *response, const char *path, GError **error);
+
+G_END_DECLS

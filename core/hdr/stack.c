@@ -1,0 +1,168 @@
+#include "stack.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "../error.h"
+#include "../exif.h"
+#include "../io.h"
+
+void
+lm_hdr_stack_free (LmHdrStack *stack)
+{
+  if (stack == NULL)
+    return;
+  for (guint i = 0; i < stack->n; i++)
+    {
+      g_clear_pointer (&stack->images[i], lm_image_unref);
+      g_free (stack->paths[i]);
+    }
+  g_free (stack->images);
+  g_free (stack->paths);
+  g_free (stack->times);
+  g_free (stack);
+}
+
+gboolean
+lm_hdr_read_exposures (const char *path, GPtrArray **files_out, GArray **times_out, GError **error)
+{
+  g_autofree char *text = NULL;
+  GError *e = NULL;
+  g_autofree char *display = g_filename_display_name (path);
+  if (!g_file_get_contents (path, &text, NULL, &e))
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, "%s: %s", display, e->message);
+      g_error_free (e);
+      return FALSE;
+    }
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (int i = 0; lines[i]; i++)
+    {
+      char *line = g_strstrip (lines[i]);
+      if (*line == '\0' || *line == '#')
+        continue;
+      g_auto (GStrv) fields = g_strsplit_set (line, " \t", -1);
+      int n = 0;
+      char *name = NULL, *seconds = NULL;
+      for (int f = 0; fields[f]; f++)
+        if (*fields[f])
+          {
+            if (n == 0)
+              name = fields[f];
+            else if (n == 1)
+              seconds = fields[f];
+            n++;
+          }
+      char *end = NULL;
+      double t = seconds ? g_ascii_strtod (seconds, &end) : 0.0;
+      if (n != 2 || end == seconds || *end != '\0')
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                       _("%s: line %d: expected “file seconds”, got “%s”"), display, i + 1, line);
+          return FALSE;
+        }
+      g_ptr_array_add (files, g_path_is_absolute (name) ? g_strdup (name) : g_build_filename (dir, name, NULL));
+      g_array_append_val (times, t);
+    }
+  *files_out = g_steal_pointer (&files);
+  *times_out = g_steal_pointer (&times);
+  return TRUE;
+}
+
+static gboolean
+check_times (const LmHdrStack *s, GError **error)
+{
+  for (guint i = 0; i < s->n; i++)
+    {
+      g_autofree char *display = g_filename_display_name (s->paths[i]);
+      if (!(s->times[i] > 0.0) || !isfinite (s->times[i]))
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                       _("%s: exposure time %g s: it must be a positive number of seconds"), display,
+                       s->times[i]);
+          return FALSE;
+        }
+      for (guint j = 0; j < i; j++)
+        if (s->times[j] == s->times[i])
+          {
+            g_autofree char *other = g_filename_display_name (s->paths[j]);
+            g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                         _("%s and %s have the same exposure time (%g s): a bracket needs different ones"),
+                         other, display, s->times[i]);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+LmHdrStack *
+lm_hdr_stack_load (const char *const *paths, guint n, const double *times, const LmAllocator *allocator,
+                   GError **error)
+{
+  if (n < 2)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   n == 1 ? _("an HDR merge needs at least two exposures; one was given")
+                          : _("an HDR merge needs at least two exposures; none were given"));
+      return NULL;
+    }
+  if (n > LM_HDR_MAX_EXPOSURES)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%u exposures: at most %d can be merged"), n,
+                   LM_HDR_MAX_EXPOSURES);
+      return NULL;
+    }
+
+  g_autoptr (LmHdrStack) s = g_new0 (LmHdrStack, 1);
+  s->images = g_new0 (LmImage *, n);
+  s->paths = g_new0 (char *, n);
+  s->times = g_new0 (double, n);
+  s->n = n;
+  for (guint i = 0; i < n; i++)
+    s->paths[i] = g_strdup (paths[i]);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (times)
+        s->times[i] = times[i];
+      else if (!lm_exif_exposure_time (paths[i], &s->times[i], error))
+        {
+          g_prefix_error (error, _("no exposure time given: "));
+          return NULL;
+        }
+    }
+  if (!check_times (s, error))
+    return NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      LmImage *image = lm_io_load (paths[i], allocator, error);
+      if (image == NULL)
+        return NULL;
+      if (image->format == LM_FORMAT_RGBA_F32)
+        {
+          g_autofree char *display = g_filename_display_name (paths[i]);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                       _("%s: is already an HDR radiance map, not an 8-bit exposure"), display);
+          lm_image_unref (image);
+          return NULL;
+        }
+      s->images[i] = image;
+      if (image->width != s->images[0]->width || image->height != s->images[0]->height)
+        {
+          g_autofree char *a = g_filename_display_name (paths[0]);
+          g_autofree char *b = g_filename_display_name (paths[i]);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                       _("%s is %u×%u but %s is %u×%u: the exposures of a stack must have one size"), b,
+                       image->width, image->height, a, s->images[0]->width, s->images[0]->height);
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&s);
+}

@@ -1,0 +1,210 @@
+"""lumen-cli hdr against OpenCV on every bracketed stack of the shared data (../shared/data/hdr):
+the Debevec merge, the recovered response, the tone mappers, and stacks that cannot be merged.
+
+OpenCV reads BGR; Lumen's response files are R, G, B. OpenCV's tone mappers take their input
+as RGB (they call RGB2GRAY), so the radiance is handed to them in RGB order."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lumen_testlib as lt  # noqa: E402
+
+HDR = os.path.join(lt.data_dir(), "hdr")
+STACKS = sorted(d for d in os.listdir(HDR) if os.path.isdir(os.path.join(HDR, d)))
+
+
+def stack(name):
+    folder = os.path.join(HDR, name)
+    lines = [l.split() for l in open(os.path.join(folder, "exposures.txt")) if l.strip()]
+    files = [os.path.join(folder, f) for f, _ in lines]
+    return folder, files, np.array([float(t) for _, t in lines])
+
+
+def debevec_system(images, times, samples=70, lam=10.0):
+    """OpenCV's CalibrateDebevec system (its grid, weights and rows), one per BGR channel,
+    solved here in double precision: what Lumen's LAPACK solve must reproduce."""
+    rows, cols = images[0].shape[:2]
+    xp = int(np.sqrt(samples * cols / rows))
+    yp = samples // xp
+    sx, sy = cols // xp, rows // yp
+    pts = [(sx // 2 + i * sx, sy + j * sy) for i in range(xp) for j in range(yp)]
+    w = np.array([z + 1 if z < 128 else 256 - z for z in range(256)], float)
+    curves = []
+    for c in range(3):
+        a = np.zeros((len(pts) * len(images) + 257, 256 + len(pts)))
+        b = np.zeros(a.shape[0])
+        eq = 0
+        for i, (x, y) in enumerate(pts):
+            for j, im in enumerate(images):
+                z = im[y, x, c]
+                a[eq, z], a[eq, 256 + i], b[eq] = w[z], -w[z], w[z] * np.log(times[j])
+                eq += 1
+        a[eq, 128] = 1
+        eq += 1
+        for i in range(254):
+            a[eq, i], a[eq, i + 1], a[eq, i + 2] = lam * w[i + 1], -2 * lam * w[i + 1], lam * w[i + 1]
+            eq += 1
+        curves.append(np.linalg.lstsq(a, b, rcond=None)[0][:256])
+    return np.stack(curves, axis=1)  # ln response, BGR
+
+
+def psnr(a, b):
+    mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
+    return float("inf") if mse == 0 else 10 * np.log10(255.0 ** 2 / mse)
+
+
+class HdrTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-hdr-")
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def merge(self, name, *extra, out="radiance.hdr"):
+        folder, _, _ = stack(name)
+        lt.run_ok(self, ["hdr", "--exposures", os.path.join(folder, "exposures.txt"),
+                         "--response-out", self.path(name + ".resp"), "-o", self.path(out), *extra])
+        return self.path(out)
+
+
+class Merge(HdrTest):
+    def test_debevec_against_opencv(self):
+        """Radiance against cv2.MergeDebevec with the same response, each divided by its median:
+        median relative error ≤ 1 %, 99th percentile ≤ 5 % (the .hdr file itself holds 8-bit
+        mantissas, about 0.4 % steps)."""
+        for name in STACKS:
+            with self.subTest(stack=name):
+                _, files, times = stack(name)
+                ours = lt.imread(self.merge(name))
+                response = np.loadtxt(self.path(name + ".resp"), dtype=np.float32)
+                images = [cv2.imread(f) for f in files]
+                ref = cv2.createMergeDebevec().process(images, times.astype(np.float32),
+                                                       response[:, ::-1].reshape(256, 1, 3).copy())
+                a, b = ours / np.median(ours), ref / np.median(ref)
+                rel = np.abs(a - b) / np.maximum(np.abs(b), 1e-6)
+                lt.say(f"{name}: relative error median {np.median(rel):.4f}, 99th percentile "
+                       f"{np.percentile(rel, 99):.4f}")
+                self.assertLessEqual(np.median(rel), 0.01)
+                self.assertLessEqual(np.percentile(rel, 99), 0.05)
+
+    def test_response_solves_opencvs_system(self):
+        """The recovered ln response equals the double-precision least-squares solution of
+        OpenCV's CalibrateDebevec system (to 1e-4); cv2.createCalibrateDebevec itself solves it
+        in single precision, and how far its curve lands is reported."""
+        for name in STACKS:
+            with self.subTest(stack=name):
+                _, files, times = stack(name)
+                self.merge(name)
+                ours = np.log(np.loadtxt(self.path(name + ".resp")))[:, ::-1]  # to BGR
+                images = [cv2.imread(f) for f in files]
+                exact = debevec_system(images, times)
+                theirs = np.log(cv2.createCalibrateDebevec().process(images, times.astype(np.float32))[:, 0, :])
+                lt.say(f"{name}: max |Δ ln response| against the double-precision solution "
+                       f"{np.abs(ours - exact).max():.2e}, against cv2.createCalibrateDebevec "
+                       f"{np.abs(ours - theirs).max():.3f} (levels 20..235: "
+                       f"{np.abs(ours - theirs)[20:236].max():.3f})")
+                self.assertLess(np.abs(ours - exact).max(), 1e-4)
+
+    def test_response_in_gives_the_same(self):
+        name = STACKS[0]
+        first = lt.read_bytes(self.merge(name, out="a.hdr"))
+        folder, _, _ = stack(name)
+        lt.run_ok(self, ["hdr", "--exposures", os.path.join(folder, "exposures.txt"), "--response-in",
+                         self.path(name + ".resp"), "-o", self.path("b.hdr")])
+        self.assertEqual(first, lt.read_bytes(self.path("b.hdr")))
+
+    def test_exif_times(self):
+        """Without --exposures the JPEGs' EXIF ExposureTime is used: the merge agrees with the
+        one from exposures.txt (whose decimals round the same fractions: 0.033333333 for 1/30)
+        to 0.1 %, and is not what wrong times would give."""
+        for name in STACKS:
+            _, files, times = stack(name)
+            if not files[0].lower().endswith(".jpg"):
+                continue
+            with self.subTest(stack=name):
+                by_file = lt.imread(self.merge(name, out="by-file.hdr"))
+                lt.run_ok(self, ["hdr", "-o", self.path("by-exif.hdr"), *files])
+                by_exif = lt.imread(self.path("by-exif.hdr"))
+                rel = np.abs(by_exif - by_file) / np.maximum(by_file, 1e-6)
+                lt.say(f"{name}: EXIF times against exposures.txt: median relative difference "
+                       f"{np.median(rel):.2e}")
+                self.assertLess(np.median(rel), 1e-3)
+                wrong = ",".join(str(t * 2 if i == 0 else t) for i, t in enumerate(times))
+                lt.run_ok(self, ["hdr", "--times", wrong, "-o", self.path("wrong.hdr"), *files])
+                rel_wrong = np.abs(lt.imread(self.path("wrong.hdr")) - by_file) / np.maximum(by_file, 1e-6)
+                self.assertGreater(np.median(rel_wrong), 1e-3)
+
+
+class Tonemap(HdrTest):
+    def tonemapped(self, name, op):
+        self.merge(name)
+        folder, _, _ = stack(name)
+        out = self.path(f"{op}.png")
+        lt.run_ok(self, ["hdr", "--exposures", os.path.join(folder, "exposures.txt"), "--response-in",
+                         self.path(name + ".resp"), "--tonemap", op, "-o", out])
+        return lt.imread(out)
+
+    def opencv(self, name, mapper):
+        rgb = cv2.cvtColor(lt.imread(self.path("radiance.hdr")), cv2.COLOR_BGR2RGB)
+        out = np.clip(np.nan_to_num(mapper.process(rgb)) * 255, 0, 255)
+        return np.round(cv2.cvtColor(out.astype(np.float32), cv2.COLOR_RGB2BGR))
+
+    def test_against_opencv(self):
+        """Reinhard, Drago and gamma against OpenCV's on the same radiance: PSNR ≥ 35 dB.
+        A fresh OpenCV mapper each time: TonemapReinhard's process() overwrites its own
+        intensity with exp(−intensity), so a reused one maps the next image differently."""
+        mappers = {"reinhard": cv2.createTonemapReinhard, "drago": cv2.createTonemapDrago,
+                   "gamma": lambda: cv2.createTonemap(1.0)}
+        for name in STACKS:
+            for op, make in mappers.items():
+                with self.subTest(stack=name, tonemap=op):
+                    ours = self.tonemapped(name, op)
+                    theirs = self.opencv(name, make ())
+                    value = psnr(ours, theirs)
+                    lt.say(f"{name} {op}: PSNR {value:.1f} dB")
+                    self.assertGreaterEqual(value, 35.0)
+
+
+class BadStacks(HdrTest):
+    def assertRefused(self, args, *words):
+        out = self.path("out.hdr")
+        proc = lt.run(["hdr", *args, "-o", out])
+        lt.say(f"{args[-1] if args else ''}: exit {proc.returncode}: {proc.stderr.strip()}")
+        self.assertIn(proc.returncode, (1, 2), lt.describe(proc))
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        for w in words:
+            self.assertIn(w, proc.stderr)
+        self.assertFalse(os.path.exists(out), "nothing may be written")
+        self.assertEqual(lt.leftovers(self.dir), [])
+
+    def test_bad_stacks(self):
+        _, files, _ = stack("forest")
+        self.assertRefused([files[0]], "two")
+        self.assertRefused(["--times", "0.01,0", files[0], files[1]], "positive")
+        self.assertRefused(["--times", "0.01,-1", files[0], files[1]], "positive")
+        self.assertRefused(["--times", "0.01,0.01", files[0], files[1]], "same exposure time")
+        self.assertRefused(["--times", "0.01", files[0], files[1]], "times")
+        small = self.path("small.jpg")
+        cv2.imwrite(small, cv2.resize(cv2.imread(files[1]), (100, 50)))
+        self.assertRefused(["--times", "0.01,0.02", files[0], small], "small.jpg", "size")
+        broken = self.path("broken.jpg")
+        data = lt.read_bytes(files[1])
+        with open(broken, "wb") as f:
+            f.write(data[: len(data) // 2])
+        self.assertRefused(["--times", "0.01,0.02", files[0], broken], "broken.jpg", "truncated")
+        self.assertRefused(["--times", "0.01,0.02", files[0], self.path("missing.jpg")], "missing.jpg")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
