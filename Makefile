@@ -60,7 +60,7 @@ check: test-deps build asan-build
 	-meson test -C $(BUILD) --print-errorlogs --num-processes 2
 	-ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 \
-	  --suite unit --suite cli --suite bad-input --timeout-multiplier 3
+	  --suite unit --suite cli --suite bad-input --suite hdr --timeout-multiplier 3
 	@$(PYTHON) tests/summary.py $(BUILD) $(ASAN_BUILD)
 
 clean:
