@@ -102,16 +102,9 @@ run (const Options *o, const LmPipeline *pipeline, GError **error)
     goto out;
 
   {
-    g_autoptr (LmImage) source = lm_io_load (o->inputs[0], lm_allocator_host (), error);
+    g_autoptr (LmImage) source = lm_cli_load_photo (o->inputs[0], lm_allocator_host (), error);
     if (source == NULL)
       goto out;
-    if (source->format == LM_FORMAT_RGBA_F32)
-      {
-        g_autofree char *display = g_filename_display_name (o->inputs[0]);
-        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                     _("%s: is an HDR radiance map; these operations work on 8-bit photos"), display);
-        goto out;
-      }
     for (int i = 0; i < 2; i++)
       if (!render (&sides[i], source, pipeline, error))
         goto out;

@@ -104,7 +104,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
     return FALSE;
 
   t = g_get_monotonic_time ();
-  g_autoptr (LmImage) source = lm_io_load (in_path, lm_backend_host_allocator (backend), error);
+  g_autoptr (LmImage) source = lm_cli_load_photo (in_path, lm_backend_host_allocator (backend), error);
   if (source == NULL)
     return FALSE;
   lm_timings_add (timings, _("load"), lm_ms_since (t));
@@ -113,13 +113,6 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       g_autofree char *display = g_filename_display_name (in_path);
       g_printerr (_("lumen-cli: note: %s has %u bits per channel; Lumen works on 8 bits\n"), display,
                   source->source_bit_depth);
-    }
-  if (source->format == LM_FORMAT_RGBA_F32)
-    {
-      g_autofree char *display = g_filename_display_name (in_path);
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                   _("%s: is an HDR radiance map; these operations work on 8-bit photos"), display);
-      return FALSE;
     }
 
   t = g_get_monotonic_time ();

@@ -4,7 +4,9 @@
 
 #include "cli.h"
 #include "config.h"
+#include "core/error.h"
 #include "core/i18n.h"
+#include "core/io.h"
 
 void
 lm_cli_error (const char *format, ...)
@@ -39,6 +41,22 @@ lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error)
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                _("--backend: unknown backend “%s” (auto, cpu or cuda)"), text);
   return FALSE;
+}
+
+LmImage *
+lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **error)
+{
+  g_autoptr (LmImage) image = lm_io_load (path, allocator, error);
+  if (image == NULL)
+    return NULL;
+  if (image->format == LM_FORMAT_RGBA_F32)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("%s: is an HDR radiance map; these operations work on 8-bit photos"), display);
+      return NULL;
+    }
+  return g_steal_pointer (&image);
 }
 
 int

@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "core/backend.h"
+#include "core/image.h"
 #include "core/pipeline.h"
 
 G_BEGIN_DECLS
@@ -31,6 +32,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmCliOps, lm_cli_ops_free)
 
 /* Parses --backend's value. */
 gboolean lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error);
+
+/* Loads the photo at PATH for the 8-bit operations; a radiance map is refused with an
+ * error naming the file, since only `lumen-cli hdr` works on those. */
+LmImage *lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **error);
 
 int lm_cli_process_main (int argc, char **argv);
 int lm_cli_compare_main (int argc, char **argv);

@@ -53,6 +53,17 @@ read_from_memory (png_structp png, png_bytep out, png_size_t n)
   s->pos += n;
 }
 
+/* Carries a photo's profile as it is, even the slightly off sRGB profiles that libpng knows
+ * and would otherwise refuse, on reading and on writing alike. */
+static void
+accept_profiles_as_they_are (png_structp png)
+{
+#ifdef PNG_SKIP_sRGB_CHECK_PROFILE
+  png_set_option (png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+#endif
+  png_set_benign_errors (png, 1);
+}
+
 static void
 png_state_free (PngState *s, gboolean reading)
 {
@@ -115,10 +126,7 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
     }
 
   png_set_read_fn (s->png, s, read_from_memory);
-#ifdef PNG_SKIP_sRGB_CHECK_PROFILE
-  png_set_option (s->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
-#endif
-  png_set_benign_errors (s->png, 1);
+  accept_profiles_as_they_are (s->png);
   png_read_info (s->png, s->info);
 
   png_uint_32 width = png_get_image_width (s->png, s->info);
@@ -196,12 +204,7 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
     }
 
   png_init_io (s->png, stream);
-  /* Carry the source's profile as it is, even the slightly off sRGB profiles that libpng
-   * knows and would otherwise refuse. */
-#ifdef PNG_SKIP_sRGB_CHECK_PROFILE
-  png_set_option (s->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
-#endif
-  png_set_benign_errors (s->png, 1);
+  accept_profiles_as_they_are (s->png);
   int color_type = image->format == LM_FORMAT_GRAY8 ? PNG_COLOR_TYPE_GRAY
                    : image->opaque                  ? PNG_COLOR_TYPE_RGB
                                                     : PNG_COLOR_TYPE_RGB_ALPHA;

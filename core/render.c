@@ -460,7 +460,8 @@ run_export (LmRenderWorker *w, const Job *job)
   if (host && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
     {
       post_progress (w, job, 0.6);
-      /* A copy to carry the photo's metadata: the rendered image may be shared with the cache. */
+      /* The export carries the photo's profile and EXIF. On the CPU the downloaded image is the
+       * cache's own; setting the same photo's metadata on it is harmless, as only writers read it. */
       lm_image_copy_metadata (host, w->source);
       lm_io_save (host, job->path, &job->options, &e);
     }
