@@ -72,6 +72,27 @@ cpu_view (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmImage
 }
 
 static gboolean
+cpu_hdr_merge (LmBackend *self, const LmHdrMergeParams *params, const LmHdrStack *stack, LmImage *out,
+               GError **error)
+{
+  return lm_hdr_merge_cpu (params, stack, out, error);
+}
+
+static gboolean
+cpu_hdr_align (LmBackend *self, const LmAlignParams *params, const LmHdrStack *stack, LmShift *shifts,
+               GError **error)
+{
+  return lm_hdr_align_mtb_cpu (params, stack, shifts, error);
+}
+
+static gboolean
+cpu_tonemap (LmBackend *self, const LmTonemapParams *params, const LmImage *radiance, LmImage *out,
+             GError **error)
+{
+  return lm_tonemap_cpu (params, radiance, out, error);
+}
+
+static gboolean
 cpu_synchronize (LmBackend *self, GError **error)
 {
   return TRUE;
@@ -102,6 +123,9 @@ static const LmBackendClass cpu_class = {
   .histogram = cpu_histogram,
   .diff = cpu_diff,
   .view = cpu_view,
+  .hdr_merge = cpu_hdr_merge,
+  .hdr_align = cpu_hdr_align,
+  .tonemap = cpu_tonemap,
   .synchronize = cpu_synchronize,
   .mark = cpu_mark,
   .elapsed_ms = cpu_elapsed_ms,

@@ -95,6 +95,65 @@ lm_backend_view (LmBackend *b, const LmImage *image, const LmViewRect *rect, LmI
   return b->klass->view (b, image, rect, out, error);
 }
 
+static gboolean
+check_stack (const LmHdrStack *stack, GError **error)
+{
+  g_return_val_if_fail (stack->n >= 2, FALSE);
+  for (guint i = 1; i < stack->n; i++)
+    if (!lm_image_same_shape (stack->images[i], stack->images[0]))
+      {
+        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s is %u×%u, but %s is %u×%u"),
+                     stack->paths[i], stack->images[i]->width, stack->images[i]->height,
+                     stack->paths[0], stack->images[0]->width, stack->images[0]->height);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static gboolean
+check_available (LmBackend *b, gconstpointer entry, const char *what, GError **error)
+{
+  if (entry != NULL)
+    return TRUE;
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED, _("%s is not available on the %s backend"), what,
+               b->klass->name);
+  return FALSE;
+}
+
+gboolean
+lm_backend_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
+                      LmImage *out, GError **error)
+{
+  if (!check_stack (stack, error) || !check_available (b, b->klass->hdr_merge, _("the HDR merge"), error))
+    return FALSE;
+  g_return_val_if_fail (out->format == LM_FORMAT_RGBA_F32 && out->width == stack->images[0]->width
+                        && out->height == stack->images[0]->height, FALSE);
+  return b->klass->hdr_merge (b, params, stack, out, error);
+}
+
+gboolean
+lm_backend_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *stack,
+                      LmShift *shifts, GError **error)
+{
+  if (!check_stack (stack, error) || !check_available (b, b->klass->hdr_align, _("the alignment"), error))
+    return FALSE;
+  return b->klass->hdr_align (b, params, stack, shifts, error);
+}
+
+gboolean
+lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
+                    LmImage *out, GError **error)
+{
+  if (!check_available (b, b->klass->tonemap, _("tone mapping"), error))
+    return FALSE;
+  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBA8
+                        && radiance->width == out->width && radiance->height == out->height, FALSE);
+  if (!b->klass->tonemap (b, params, radiance, out, error))
+    return FALSE;
+  out->opaque = TRUE;
+  return TRUE;
+}
+
 #if !LUMEN_HAVE_CUDA
 char *
 lm_backend_cuda_unavailable_reason (void)

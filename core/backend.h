@@ -5,6 +5,9 @@
 #include <glib.h>
 
 #include "compare.h"
+#include "hdr/align.h"
+#include "hdr/merge.h"
+#include "hdr/tonemap.h"
 #include "image.h"
 #include "ops/histogram.h"
 #include "ops/op.h"
@@ -55,6 +58,17 @@ typedef struct {
   /* The view (view.h) of IMAGE into OUT, both in work memory. */
   gboolean (*view) (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmImage *out,
                     GError **error);
+
+  /* HDR, on a stack whose images (RGBA8) are in work memory. The merge writes RGBA_F32
+   * radiance (or Mertens' fused image) into OUT, in work memory; the alignment returns each
+   * exposure's shift. */
+  gboolean (*hdr_merge) (LmBackend *self, const LmHdrMergeParams *params, const LmHdrStack *stack,
+                         LmImage *out, GError **error);
+  gboolean (*hdr_align) (LmBackend *self, const LmAlignParams *params, const LmHdrStack *stack,
+                         LmShift *shifts, GError **error);
+  /* RADIANCE (RGBA_F32) to OUT (RGBA8), both in work memory. */
+  gboolean (*tonemap) (LmBackend *self, const LmTonemapParams *params, const LmImage *radiance,
+                       LmImage *out, GError **error);
 
   gboolean (*synchronize) (LmBackend *self, GError **error);
   void (*mark) (LmBackend *self, LmMark *mark);
@@ -133,5 +147,11 @@ gboolean lm_backend_diff (LmBackend *b, const LmImage *a, const LmImage *bb, flo
                           LmImage *heat, LmDiffStats *stats, GError **error);
 gboolean lm_backend_view (LmBackend *b, const LmImage *image, const LmViewRect *rect,
                           LmImage *out, GError **error);
+gboolean lm_backend_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
+                               LmImage *out, GError **error);
+gboolean lm_backend_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *stack,
+                               LmShift *shifts, GError **error);
+gboolean lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
+                             LmImage *out, GError **error);
 
 G_END_DECLS

@@ -17,6 +17,7 @@ typedef enum {
   LM_ERROR_OUT_OF_MEMORY, /* host or device memory exhausted */
   LM_ERROR_NO_SPACE,      /* the disk is full */
   LM_ERROR_CANCELLED,
+  LM_ERROR_UNSUPPORTED,   /* this backend or build cannot do what was asked */
 } LmErrorCode;
 
 GQuark lm_error_quark (void);

@@ -1,13 +1,52 @@
-/* Merging a stack into linear radiance. */
+/* Merging a stack: into linear radiance (Debevec, Robertson, with a camera response) or
+ * into a fused display image (Mertens, no response). */
 #pragma once
 
 #include "response.h"
 
 G_BEGIN_DECLS
 
-/* OUT: RGBA_F32, the stack's size. Each pixel exp(Σ w·(ln f⁻¹(z) − ln t) / Σ w), with one
- * triangle weight per pixel (the mean of its channels'), as OpenCV's MergeDebevec. */
+typedef enum {
+  LM_HDR_DEBEVEC,
+  LM_HDR_ROBERTSON,
+  LM_HDR_MERTENS,
+} LmHdrMethod;
+
+gboolean lm_hdr_method_parse (const char *text, LmHdrMethod *method);
+const char *lm_hdr_method_name (LmHdrMethod method);
+
+/* Mertens et al. (2007): the exponents of the three quality measures (OpenCV's defaults:
+ * all 1). */
+typedef struct {
+  float contrast, saturation, exposedness;
+} LmMertensParams;
+
+#define LM_MERTENS_PARAMS_INIT { .contrast = 1.0f, .saturation = 1.0f, .exposedness = 1.0f }
+
+/* What a backend's merge needs besides the images: the method, the response for the
+ * radiance methods, and the optional normalised gamma correction afterwards. */
+typedef struct {
+  LmHdrMethod method;
+  LmResponse response;    /* Debevec, Robertson */
+  LmMertensParams mertens;
+  float gamma_correction; /* > 0: x ↦ (x / max)^γ · max after the merge; 0: none */
+} LmHdrMergeParams;
+
+/* CPU references. OUT: RGBA_F32, the stack's size, alpha 1. */
+
+/* Each pixel exp(Σ w·(ln f⁻¹(z) − ln t) / Σ w), with one triangle weight per pixel (the mean
+ * of its channels'), as OpenCV's MergeDebevec. */
 gboolean lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmImage *out,
                                GError **error);
+/* Σ w(z)·t·f⁻¹(z) / Σ w(z)·t², Robertson's Gaussian-like weights, as OpenCV's MergeRobertson. */
+gboolean lm_hdr_merge_robertson (const LmHdrStack *stack, const LmResponse *response, LmImage *out,
+                                 GError **error);
+/* Exposure fusion into a display-referred 0..1 (roughly) image, as OpenCV's MergeMertens. */
+gboolean lm_hdr_fuse_mertens (const LmHdrStack *stack, const LmMertensParams *params, LmImage *out,
+                              GError **error);
+
+/* PARAMS' method, then its gamma correction, on the CPU. */
+gboolean lm_hdr_merge_cpu (const LmHdrMergeParams *params, const LmHdrStack *stack, LmImage *out,
+                           GError **error);
 
 G_END_DECLS

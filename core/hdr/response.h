@@ -28,6 +28,12 @@ lm_hdr_triangle_weight (int z)
 gboolean lm_hdr_calibrate_debevec (const LmHdrStack *stack, int samples, float lambda,
                                    LmResponse *response, GError **error);
 
+/* Robertson et al. (2003): the response by alternating radiance and curve estimates over
+ * every pixel, MAX_ITER iterations at most, stopping when the curve moves less than
+ * THRESHOLD (OpenCV's CalibrateRobertson: 30, 0.01). */
+gboolean lm_hdr_calibrate_robertson (const LmHdrStack *stack, int max_iter, float threshold,
+                                     LmResponse *response, GError **error);
+
 gboolean lm_response_save (const LmResponse *response, const char *path, GError **error);
 gboolean lm_response_load (LmResponse *response, const char *path, GError **error);
 
