@@ -196,11 +196,9 @@ gboolean
 lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out, GError **error)
 {
   g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBA8, FALSE);
-  if (p->kind == LM_TONEMAP_NONE || !(p->gamma > 0.0f))
+  if (!(p->gamma > 0.0f))
     {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                   p->kind == LM_TONEMAP_NONE ? _("an 8-bit image needs a tone mapping: gamma, reinhard or drago")
-                                              : _("the gamma must be positive"));
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("the gamma must be positive"));
       return FALSE;
     }
   GError *e = NULL;
@@ -214,7 +212,10 @@ lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out,
   for (guint y = 0; y < radiance->height; y++)
     memcpy (lm_image_row (img, y), lm_image_row (radiance, y), (gsize) radiance->width * 16);
 
-  if (p->kind == LM_TONEMAP_GAMMA)
+  /* NONE: the values as they are, 0..1 to 0..255, clipped, as one writes Mertens' fusion. */
+  if (p->kind == LM_TONEMAP_NONE)
+    ;
+  else if (p->kind == LM_TONEMAP_GAMMA)
     linear (img, p->gamma);
   else
     {

@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  LM_TONEMAP_NONE,
+  LM_TONEMAP_NONE,     /* none: 0..1 clipped to 0..255 */
   LM_TONEMAP_GAMMA,    /* (x − min)/(max − min), then ^(1/γ) (OpenCV's Tonemap) */
   LM_TONEMAP_REINHARD, /* Reinhard & Devlin 2005, OpenCV's TonemapReinhard */
   LM_TONEMAP_DRAGO,    /* Drago et al. 2003, OpenCV's TonemapDrago */
