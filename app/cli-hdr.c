@@ -1,11 +1,14 @@
-/* lumen-cli hdr: bracketed exposures merged into radiance (Debevec), optionally tone mapped,
- * written atomically. */
+/* lumen-cli hdr: bracketed exposures, optionally aligned, merged into radiance (Debevec,
+ * Robertson) or fused (Mertens) on the chosen backend, optionally tone mapped, written
+ * atomically. The camera's response is recovered on the CPU, from the host images. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <glib/gi18n.h>
 
 #include "cli.h"
+#include "core/atomic-file.h"
 #include "core/error.h"
+#include "core/hdr/align.h"
 #include "core/hdr/merge.h"
 #include "core/hdr/tonemap.h"
 #include "core/io.h"
@@ -14,7 +17,7 @@
 typedef struct {
   char *backend, *method, *exposures, *times, *response_in, *response_out, *tonemap, *output;
   double gamma, gamma_correction, intensity, light_adapt, color_adapt, saturation, bias;
-  gboolean timings;
+  gboolean timings, align;
   char **inputs;
 } Options;
 
@@ -47,8 +50,80 @@ parse_times (const char *text, GArray **out, GError **error)
   return TRUE;
 }
 
+/* Exposure fusion weighs pixels, not times: when none are given, distinct placeholders
+ * pass the stack's checks without asking the files for EXIF times they may lack. */
+static double *
+placeholder_times (guint n)
+{
+  double *t = g_new (double, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    t[i] = i + 1.0;
+  return t;
+}
+
+/* The stack's images in the backend's work memory (shared on the CPU). */
+static LmHdrStack *
+upload_stack (LmBackend *backend, const LmHdrStack *host, GError **error)
+{
+  g_autoptr (LmHdrStack) work = g_new0 (LmHdrStack, 1);
+  work->images = g_new0 (LmImage *, host->n);
+  work->paths = g_new0 (char *, host->n);
+  work->times = g_new (double, host->n);
+  work->n = host->n;
+  for (guint i = 0; i < host->n; i++)
+    {
+      work->paths[i] = g_strdup (host->paths[i]);
+      work->times[i] = host->times[i];
+    }
+  for (guint i = 0; i < host->n; i++)
+    if ((work->images[i] = lm_backend_upload (backend, host->images[i], error)) == NULL)
+      return NULL;
+  if (!lm_backend_synchronize (backend, error))
+    return NULL;
+  return g_steal_pointer (&work);
+}
+
+/* Times a step that ran on the backend: its queued work is waited for first. */
 static gboolean
-run (const Options *o, LmTimings *timings, GError **error)
+step_done (LmBackend *backend, LmTimings *timings, const char *label, gint64 start, GError **error)
+{
+  if (!lm_backend_synchronize (backend, error))
+    return FALSE;
+  lm_timings_add (timings, label, lm_ms_since (start));
+  return TRUE;
+}
+
+static gboolean
+check_writable (const char *path, GError **error)
+{
+  LmAtomicFile *probe = lm_atomic_file_open (path, error);
+  if (probe == NULL)
+    return FALSE;
+  lm_atomic_file_abort (probe);
+  return TRUE;
+}
+
+static gboolean
+recover_response (LmHdrMethod method, const LmHdrStack *stack, LmResponse *response, GError **error)
+{
+  if (method == LM_HDR_ROBERTSON)
+    return lm_hdr_calibrate_robertson (stack, 30, 0.01f, response, error);
+  return lm_hdr_calibrate_debevec (stack, 70, 10.0f, response, error);
+}
+
+static void
+print_shifts (const LmHdrStack *stack, const LmShift *shifts)
+{
+  for (guint i = 0; i < stack->n; i++)
+    {
+      g_autofree char *name = g_filename_display_basename (stack->paths[i]);
+      /* TRANSLATORS: an exposure's alignment: file name, then its shift in pixels */
+      printf (_("shift: %s: %d %d\n"), name, shifts[i].x, shifts[i].y);
+    }
+}
+
+static gboolean
+run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings *timings, GError **error)
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) times = NULL;
@@ -77,8 +152,9 @@ run (const Options *o, LmTimings *timings, GError **error)
       return FALSE;
     }
 
+  gboolean fusion = method == LM_HDR_MERTENS;
   LmTonemapParams tone = LM_TONEMAP_PARAMS_INIT;
-  LmTonemapKind kind = LM_TONEMAP_REINHARD;
+  LmTonemapKind kind = fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD;
   if (o->tonemap && !lm_tonemap_kind_parse (o->tonemap, &kind))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -90,84 +166,127 @@ run (const Options *o, LmTimings *timings, GError **error)
   tone.intensity = (float) o->intensity, tone.light_adapt = (float) o->light_adapt;
   tone.color_adapt = (float) o->color_adapt, tone.saturation = (float) o->saturation;
   tone.bias = (float) o->bias;
-  LmFileType out_type = lm_file_type_for_output (o->output);
-  gboolean radiance_out = out_type == LM_FILE_RADIANCE;
+  gboolean radiance_out = lm_file_type_for_output (o->output) == LM_FILE_RADIANCE;
   if (radiance_out && o->tonemap && kind != LM_TONEMAP_NONE)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("a .hdr output holds radiance: leave out --tonemap (or give none)"));
       return FALSE;
     }
-  if (!radiance_out && kind == LM_TONEMAP_NONE)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("an 8-bit output needs a tone mapping: gamma, reinhard or drago"));
-      return FALSE;
-    }
-  if (!lm_io_check_output (o->output, error))
-    return FALSE;
 
   gint64 t = g_get_monotonic_time ();
+  g_autoptr (LmBackend) backend = lm_backend_new (backend_kind, error);
+  if (backend == NULL)
+    return FALSE;
+  lm_timings_add (timings, _("start-up"), lm_ms_since (t));
+  /* Fail on an unwritable output before the work, not after it. */
+  if (!lm_io_check_output (o->output, error) || (o->response_out && !check_writable (o->response_out, error)))
+    return FALSE;
+
+  t = g_get_monotonic_time ();
+  g_autofree double *fusion_times = fusion && times == NULL ? placeholder_times (files->len) : NULL;
   g_autoptr (LmHdrStack) stack = lm_hdr_stack_load ((const char *const *) files->pdata, files->len,
-                                                    times ? (const double *) times->data : NULL,
-                                                    lm_allocator_host (), error);
+                                                    times ? (const double *) times->data : fusion_times,
+                                                    lm_backend_host_allocator (backend), error);
   if (stack == NULL)
     return FALSE;
   lm_timings_add (timings, _("load"), lm_ms_since (t));
 
-  LmResponse response;
   t = g_get_monotonic_time ();
-  if (o->response_in)
-    {
-      if (!lm_response_load (&response, o->response_in, error))
-        return FALSE;
-    }
-  else
-    {
-      if (!lm_hdr_calibrate_debevec (stack, 70, 10.0f, &response, error))
-        return FALSE;
-      lm_timings_add (timings, _("calibrate"), lm_ms_since (t));
-    }
-  if (o->response_out && !lm_response_save (&response, o->response_out, error))
+  g_autoptr (LmHdrStack) work = upload_stack (backend, stack, error);
+  if (work == NULL || !step_done (backend, timings, _("upload"), t, error))
     return FALSE;
 
-  t = g_get_monotonic_time ();
-  g_autoptr (LmImage) radiance = lm_image_new (LM_FORMAT_RGBA_F32, stack->images[0]->width,
-                                               stack->images[0]->height, lm_allocator_host (), error);
-  if (radiance == NULL || !lm_hdr_merge_debevec (stack, &response, radiance, error))
-    return FALSE;
-  lm_timings_add (timings, _("merge"), lm_ms_since (t));
-  if (o->gamma_correction > 0.0)
+  g_autofree LmShift *shifts = NULL;
+  if (o->align)
+    {
+      LmAlignParams align = LM_ALIGN_PARAMS_INIT;
+      shifts = g_new0 (LmShift, stack->n);
+      t = g_get_monotonic_time ();
+      if (!lm_backend_hdr_align (backend, &align, work, shifts, error)
+          || !step_done (backend, timings, _("align"), t, error))
+        return FALSE;
+      t = g_get_monotonic_time ();
+      g_clear_pointer (&work, lm_hdr_stack_free);
+      if (!lm_hdr_stack_apply_shifts (&align, stack, shifts, error)
+          || (work = upload_stack (backend, stack, error)) == NULL
+          || !step_done (backend, timings, _("shift"), t, error))
+        return FALSE;
+    }
+
+  LmHdrMergeParams merge = { .method = method, .mertens = LM_MERTENS_PARAMS_INIT,
+                             .gamma_correction = (float) o->gamma_correction };
+  if (!fusion)
     {
       t = g_get_monotonic_time ();
-      lm_gamma_correct_cpu (radiance, (float) o->gamma_correction);
-      lm_timings_add (timings, _("gamma-correction"), lm_ms_since (t));
+      if (o->response_in)
+        {
+          if (!lm_response_load (&merge.response, o->response_in, error))
+            return FALSE;
+        }
+      else
+        {
+          if (!recover_response (method, stack, &merge.response, error))
+            return FALSE;
+          lm_timings_add (timings, _("calibrate"), lm_ms_since (t));
+        }
     }
+
+  guint width = stack->images[0]->width, height = stack->images[0]->height;
+  const LmAllocator *work_memory = lm_backend_work_allocator (backend);
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) merged = lm_image_new (LM_FORMAT_RGBA_F32, width, height, work_memory, error);
+  if (merged == NULL || !lm_backend_hdr_merge (backend, &merge, work, merged, error)
+      || !step_done (backend, timings, fusion ? _("fuse") : _("merge"), t, error))
+    return FALSE;
 
   g_autoptr (LmImage) result = NULL;
   if (radiance_out)
-    result = lm_image_ref (radiance);
+    result = g_steal_pointer (&merged);
   else
     {
       t = g_get_monotonic_time ();
-      result = lm_image_new (LM_FORMAT_RGBA8, radiance->width, radiance->height, lm_allocator_host (), error);
-      if (result == NULL || !lm_tonemap_cpu (&tone, radiance, result, error))
+      result = lm_image_new (LM_FORMAT_RGBA8, width, height, work_memory, error);
+      if (result == NULL || !lm_backend_tonemap (backend, &tone, merged, result, error)
+          || !step_done (backend, timings, _("tonemap"), t, error))
         return FALSE;
-      lm_timings_add (timings, _("tonemap"), lm_ms_since (t));
-      lm_image_copy_metadata (result, stack->images[0]);
     }
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
+  if (host == NULL || !step_done (backend, timings, _("download"), t, error))
+    return FALSE;
+  if (!radiance_out)
+    lm_image_copy_metadata (host, stack->images[0]);
 
   t = g_get_monotonic_time ();
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
-  if (!lm_io_save (result, o->output, &save, error))
+  if (!lm_io_save (host, o->output, &save, error))
+    return FALSE;
+  /* The curve last: a failed merge leaves no file behind, not even the curve. */
+  if (o->response_out && !lm_response_save (&merge.response, o->response_out, error))
     return FALSE;
   lm_timings_add (timings, _("save"), lm_ms_since (t));
   if (o->timings)
     {
-      printf ("%s: %u × %u×%u\n", _("exposures"), stack->n, stack->images[0]->width, stack->images[0]->height);
+      printf ("%s: %s\n", _("backend"), backend->description);
+      printf ("%s: %s, %u × %u×%u\n", _("exposures"), lm_hdr_method_name (method), stack->n, width, height);
+      if (shifts)
+        print_shifts (stack, shifts);
       lm_timings_print (timings, stdout);
     }
   return TRUE;
+}
+
+/* "auto" picked a backend that lacks one of the steps: the CPU runs them all instead, with
+ * a note; an explicit --backend keeps its choice and fails with the reason. */
+static gboolean
+retry_on_cpu (const Options *o, LmHdrMethod method, LmTimings *timings, GError **error)
+{
+  g_printerr (_("lumen-cli: note: %s; the CPU does it\n"), (*error)->message);
+  g_clear_error (error);
+  lm_timings_clear (timings);
+  lm_timings_init (timings);
+  return run (o, method, LM_BACKEND_CPU, timings, error);
 }
 
 int
@@ -175,13 +294,14 @@ lm_cli_hdr_main (int argc, char **argv)
 {
   Options o = { .gamma = 1.0, .light_adapt = 1.0, .saturation = 1.0, .bias = 0.85 };
   const GOptionEntry entries[] = {
-    { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to compute: auto, cpu (the merge runs on the CPU for now)"), N_("BACKEND") },
-    { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec"), N_("METHOD") },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to compute: auto, cpu or cuda"), N_("BACKEND") },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("debevec (default), robertson, or mertens (exposure fusion: no times, no response)"), N_("METHOD") },
+    { "align", 0, 0, G_OPTION_ARG_NONE, &o.align, N_("Align hand-held exposures first (median threshold bitmaps), cropped to their common area"), NULL },
     { "exposures", 0, 0, G_OPTION_ARG_FILENAME, &o.exposures, N_("“file seconds” per line (the images may then be left out)"), N_("FILE") },
     { "times", 0, 0, G_OPTION_ARG_STRING, &o.times, N_("Exposure times in seconds, in the order of the images (1/250 allowed)"), N_("T1,T2,…") },
-    { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("Use this camera response instead of calibrating"), N_("FILE") },
+    { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("Use this camera response instead of calibrating (debevec, robertson)"), N_("FILE") },
     { "response-out", 0, 0, G_OPTION_ARG_FILENAME, &o.response_out, N_("Save the camera response"), N_("FILE") },
-    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tonemap, N_("none (radiance, for .hdr), gamma, reinhard (default) or drago"), N_("OP") },
+    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tonemap, N_("none (0..1 as is; radiance for .hdr; the default for mertens), gamma, reinhard (the default for 8-bit radiance) or drago"), N_("OP") },
     { "gamma", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma, N_("Gamma of the tone mapping (default 1)"), N_("G") },
     { "gamma-correction", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma_correction, N_("After the merge: (x/max)^G·max"), N_("G") },
     { "intensity", 0, 0, G_OPTION_ARG_DOUBLE, &o.intensity, N_("Reinhard: intensity, −8..8 (default 0)"), N_("I") },
@@ -189,15 +309,16 @@ lm_cli_hdr_main (int argc, char **argv)
     { "color-adapt", 0, 0, G_OPTION_ARG_DOUBLE, &o.color_adapt, N_("Reinhard: colour adaptation, 0..1 (default 0)"), N_("C") },
     { "saturation", 0, 0, G_OPTION_ARG_DOUBLE, &o.saturation, N_("Drago: saturation (default 1)"), N_("S") },
     { "bias", 0, 0, G_OPTION_ARG_DOUBLE, &o.bias, N_("Drago: bias, 0.7..0.9 (default 0.85)"), N_("B") },
-    { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went"), NULL },
+    { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went (and, with --align, each exposure's shift)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write here: .hdr (radiance) or .png/.jpg/.tif (tone mapped)"), N_("OUT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUT IN1 IN2 …"));
-  g_option_context_set_summary (context, _("Merges bracketed exposures into HDR radiance (Debevec) and "
-                                           "writes it, or a tone-mapped 8-bit image.\nWithout --exposures "
-                                           "or --times the times come from the files' EXIF."));
+  g_option_context_set_summary (context, _("Merges bracketed exposures into HDR radiance (Debevec or "
+                                           "Robertson) and writes it, or a tone-mapped 8-bit image; or fuses "
+                                           "them (Mertens) into an 8-bit image.\nWithout --exposures or "
+                                           "--times the times come from the files' EXIF; fusion needs none."));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
@@ -206,24 +327,32 @@ lm_cli_hdr_main (int argc, char **argv)
   LmTimings timings;
   lm_timings_init (&timings);
   LmBackendKind kind;
+  LmHdrMethod method = LM_HDR_DEBEVEC;
   if (!g_option_context_parse (context, &argc, &argv, &e))
     rc = lm_cli_usage_error (e->message);
   else if (o.output == NULL)
     rc = lm_cli_usage_error (_("no output: give -o OUT"));
   else if ((o.inputs == NULL || o.inputs[0] == NULL) && o.exposures == NULL)
     rc = lm_cli_usage_error (_("no exposures given"));
-  else if (o.method && g_strcmp0 (o.method, "debevec") != 0)
-    rc = lm_cli_usage_error (_("--method: only debevec is available so far"));
+  else if (o.method && !lm_hdr_method_parse (o.method, &method))
+    rc = lm_cli_usage_error (_("--method: unknown method (debevec, robertson or mertens)"));
+  else if (method == LM_HDR_MERTENS && (o.response_in || o.response_out))
+    rc = lm_cli_usage_error (_("--response-in and --response-out: exposure fusion (mertens) uses no camera response"));
   else if (!lm_cli_parse_backend (o.backend, &kind, &e))
     rc = lm_cli_usage_error (e->message);
-  else if (kind == LM_BACKEND_CUDA)
-    rc = lm_cli_usage_error (_("--backend cuda: the HDR merge runs on the CPU for now"));
   else if (!(o.gamma > 0.0) || o.gamma_correction < 0.0)
     rc = lm_cli_usage_error (_("--gamma and --gamma-correction must be positive"));
-  else if (!run (&o, &timings, &e))
+  else if (!run (&o, method, kind, &timings, &e)
+           && !(kind == LM_BACKEND_AUTO && g_error_matches (e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED)
+                && retry_on_cpu (&o, method, &timings, &e)))
     {
-      rc = e->domain == G_OPTION_ERROR ? LM_EXIT_USAGE : LM_EXIT_FAILURE;
-      lm_cli_error ("%s", e->message);
+      if (e->domain == G_OPTION_ERROR)
+        rc = lm_cli_usage_error (e->message);
+      else
+        {
+          rc = LM_EXIT_FAILURE;
+          lm_cli_error ("%s", e->message);
+        }
     }
   g_clear_error (&e);
   lm_timings_clear (&timings);

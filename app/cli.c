@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 
 #include "cli.h"
+#include "cli-batch.h"
 #include "config.h"
 #include "core/error.h"
 #include "core/i18n.h"
@@ -75,6 +76,11 @@ main (int argc, char **argv)
     {
       g_set_prgname ("lumen-cli hdr");
       return lm_cli_hdr_main (argc - 1, argv + 1);
+    }
+  if (argc > 1 && g_str_equal (argv[1], "batch"))
+    {
+      g_set_prgname ("lumen-cli batch");
+      return lm_cli_batch_main (argc - 1, argv + 1);
     }
   return lm_cli_process_main (argc, argv);
 }

@@ -115,15 +115,39 @@ main (int argc, char **argv)
   g_signal_connect (window, "render-result", G_CALLBACK (on_result), &s);
   g_signal_connect (lm_window_get_image_view (window), "painted", G_CALLBACK (on_painted), &s);
   g_timeout_add (20, tick, NULL);
+  gint64 t0 = g_get_monotonic_time ();
   run_until (&s.ready, 60);
+  if (!s.ready)
+    {
+      fprintf (stderr, "ui-latency: the render worker did not start within 60 s\n");
+      return 1;
+    }
+  fprintf (stderr, "ui-latency: worker ready after %.1f s\n", (g_get_monotonic_time () - t0) / 1e6);
 
-  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (window), "backend"),
-                         g_variant_new_string (backend));
+  GAction *backend_action = g_action_map_lookup_action (G_ACTION_MAP (window), "backend");
+  g_action_change_state (backend_action, g_variant_new_string (backend));
+  /* The window refuses the GPU when no device is usable: measuring the CPU instead would be
+   * a wrong figure. */
+  g_autoptr (GVariant) state = g_action_get_state (backend_action);
+  if (!g_str_equal (g_variant_get_string (state, NULL), backend))
+    {
+      fprintf (stderr, "ui-latency: the window runs on %s, not %s (is a device usable?)\n",
+               g_variant_get_string (state, NULL), backend);
+      return 1;
+    }
   g_autoptr (GFile) file = g_file_new_for_commandline_arg (argv[1]);
   lm_window_open (window, file);
   /* The first render after opening uploads the photo: not part of a slider's latency. */
   s.refined_pending = FALSE;
-  run_until (&s.refined_pending, 120);
+  run_until (&s.refined_pending, 60);
+  if (!s.refined_pending)
+    {
+      const char *info = lm_window_get_info_message (window);
+      fprintf (stderr, "ui-latency: %s was not rendered within 60 s (%s)\n", argv[1],
+               info ? info : "no message");
+      return 1;
+    }
+  fprintf (stderr, "ui-latency: opened and rendered after %.1f s\n", (g_get_monotonic_time () - t0) / 1e6);
 
   GtkWidget *panel = lm_window_get_op_panel (window, op->id);
   GtkWidget *slider = lm_op_panel_get_control (LM_OP_PANEL (panel), op->id == LM_OP_BLUR ? "sigma" : "amount");
@@ -137,6 +161,10 @@ main (int argc, char **argv)
       gtk_range_set_value (GTK_RANGE (slider), value); /* the window stamps the change */
       while (!s.full_seen && g_get_monotonic_time () - s.started_us < 30 * G_USEC_PER_SEC)
         g_main_context_iteration (NULL, TRUE);
+      if (!s.full_seen)
+        fprintf (stderr, "ui-latency: change %d (%s = %g) was not painted within 30 s\n", i, op_name, value);
+      if ((i + 1) % 50 == 0)
+        fprintf (stderr, "ui-latency: %d of %d changes\n", i + 1, count);
     }
 
   printf ("# %s, %s, %d changes of %s\n", argv[1], backend, count, op_name);
@@ -158,6 +186,18 @@ main (int argc, char **argv)
         percentile (s.full_result, 0.5), percentile (s.full_result, 0.95), percentile (s.full_paint, 0.5),
         percentile (s.full_paint, 0.95));
       g_file_set_contents (json, text, -1, NULL);
+    }
+  /* The window as the measurement left it: its status bar names the backend and timings. */
+  const char *shot_path = g_getenv ("LUMEN_SCREENSHOT");
+  if (shot_path)
+    {
+      for (int i = 0; i < 20; i++)
+        g_main_context_iteration (NULL, FALSE);
+      GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+      g_autoptr (GdkPixbuf) shot = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
+                                                               gdk_window_get_height (gdk_window));
+      if (shot == NULL || !gdk_pixbuf_save (shot, shot_path, "png", NULL, NULL))
+        fprintf (stderr, "ui-latency: no screenshot written to %s\n", shot_path);
     }
   gtk_widget_destroy (GTK_WIDGET (window));
   return 0;

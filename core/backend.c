@@ -168,4 +168,16 @@ lm_backend_cuda_new (GError **error)
   g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("CUDA backend unavailable: %s"), reason);
   return NULL;
 }
+
+int
+lm_backend_cuda_device_count (void)
+{
+  return 0;
+}
+
+LmBackend *
+lm_backend_cuda_new_on_device (int device, GError **error)
+{
+  return lm_backend_cuda_new (error);
+}
 #endif

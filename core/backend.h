@@ -95,6 +95,9 @@ char *lm_backend_cuda_unavailable_reason (void);
 
 LmBackend *lm_backend_cpu_new (void);
 LmBackend *lm_backend_cuda_new (GError **error);
+/* CUDA devices the runtime sees (0 without CUDA); a backend on one of them, for one per GPU. */
+int lm_backend_cuda_device_count (void);
+LmBackend *lm_backend_cuda_new_on_device (int device, GError **error);
 
 /* Thin wrappers over the class, so callers read as plain calls. */
 static inline const LmAllocator *

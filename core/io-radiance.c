@@ -109,7 +109,9 @@ lm_radiance_save (const LmImage *image, LmAtomicFile *file, GError **error)
       float *out = rgb + (gsize) y * image->width * 3;
       for (guint x = 0; x < image->width; x++)
         for (int c = 0; c < 3; c++)
-          out[3 * x + c] = in[4 * x + c];
+          /* RGBE holds no sign: negatives (Mertens' fusion dips below 0 at strong edges)
+           * and NaN would wrap into bright pixels. */
+          out[3 * x + c] = in[4 * x + c] > 0.0f ? in[4 * x + c] : 0.0f;
     }
 
   RadianceSink sink = { lm_atomic_file_stream (file), 0 };

@@ -11,6 +11,8 @@
 #include "core/ops/compare-math.h"
 #include "core/ops/equalize-math.h"
 #include "core/ops/gray-math.h"
+#include "core/hdr/merge-math.h"
+#include "core/hdr/tonemap-math.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +36,9 @@ typedef struct {
   uint8_t *luts;    /* 4 × 256 lookup tables */
   void *blur_tmp;   /* blur's intermediate sums */
   size_t blur_tmp_size;
+  void *hdr_rows;   /* the HDR kernels' per-row partial sums: lm_k_hdr_rows_size (height) */
+  size_t hdr_rows_size;
+  void *hdr_state;  /* what their reductions leave for the next kernel: lm_k_hdr_state_size () */
 } LmKWorkspace;
 
 /* Bytes of blur_tmp that blur with PARAMS needs on SRC. */
@@ -62,6 +67,44 @@ cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const L
 /* OUT: RECT's output size, RGB24 words in LM_K_RGBA8 storage. */
 cudaError_t lm_k_view (const LmKImage *src, const LmViewRect *rect, const LmKImage *out,
                        cudaStream_t stream);
+
+/* HDR (hdr-merge.cu, tonemap.cu). A stack of exposures in device memory, all of one shape
+ * (RGBA8 or GRAY8), and what the merge needs of each. Passed to the kernels by value, as
+ * launch parameters: merging a stack copies nothing to the device but its pixels' pointers. */
+#define LM_K_HDR_MAX_EXPOSURES 64
+
+typedef struct {
+  const void *images[LM_K_HDR_MAX_EXPOSURES];
+  float time[LM_K_HDR_MAX_EXPOSURES]; /* Debevec: lm_hdr_log_time (t); Robertson: (float) t */
+  unsigned n, width, height;
+  size_t stride;
+  int format;
+} LmKStack;
+
+size_t lm_k_hdr_rows_size (unsigned height);
+size_t lm_k_hdr_state_size (void);
+
+/* Debevec's merge of STACK into OUT (RGBA_F32) with LOG_RESPONSE (lm_debevec_log_table, host
+ * memory, read at launch), then the normalised gamma correction when GAMMA_CORRECTION > 0. */
+cudaError_t lm_k_hdr_debevec (const LmKStack *stack, const float *log_response, float gamma_correction,
+                              const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream);
+/* Robertson's: RESPONSE_AND_WEIGHTS holds f⁻¹ (3 × 256, R, G, B) then lm_robertson_weight of
+ * each level (256), host memory read at launch. */
+cudaError_t lm_k_hdr_robertson (const LmKStack *stack, const float *response_and_weights,
+                                float gamma_correction, const LmKImage *out, const LmKWorkspace *ws,
+                                cudaStream_t stream);
+
+/* Tone mapping operators, as LmTonemapKind, and their parameters, as LmTonemapParams. */
+enum { LM_K_TONEMAP_NONE, LM_K_TONEMAP_GAMMA, LM_K_TONEMAP_REINHARD, LM_K_TONEMAP_DRAGO };
+
+typedef struct {
+  int kind;
+  float gamma, intensity, light_adapt, color_adapt, saturation, bias;
+} LmKTonemap;
+
+/* RADIANCE (RGBA_F32) to OUT (RGBA8, alpha 255). */
+cudaError_t lm_k_tonemap (const LmKTonemap *params, const LmKImage *radiance, const LmKImage *out,
+                          const LmKWorkspace *ws, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

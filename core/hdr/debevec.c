@@ -1,7 +1,8 @@
 /* Debevec & Malik (1997): response recovery and the radiance merge. The least-squares system
  * is OpenCV's CalibrateDebevec's (its sample grid, triangle weights, g(128) = 0, smoothness
  * λ·w(z) on the second difference), so that both recover the same curve from the same
- * pixels; LAPACK's dgelsd solves it in double precision. */
+ * pixels; LAPACK's dgelsd solves it in double precision. The merge's per-pixel arithmetic is
+ * merge-math.h's, shared with the CUDA kernel. */
 #include <math.h>
 #include <string.h>
 #include <lapacke.h>
@@ -10,6 +11,7 @@
 #include "../error.h"
 #include "../io.h"
 #include "merge.h"
+#include "merge-math.h"
 #include "response.h"
 
 static inline guint8
@@ -87,26 +89,28 @@ lm_hdr_calibrate_debevec (const LmHdrStack *stack, int samples, float lambda, Lm
   return ok;
 }
 
+/* One pixel of an exposure as the merge reads it: an RGBA8 word, gray repeated in R, G, B. */
+static inline guint32
+pixel_word (const LmImage *image, guint x, guint y)
+{
+  const guint8 *row = lm_image_row (image, y);
+  return image->format == LM_FORMAT_GRAY8 ? lm_hdr_gray_word (row[x]) : ((const guint32 *) row)[x];
+}
+
 gboolean
 lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmImage *out, GError **error)
 {
-  float log_response[3][LM_HDR_LEVELS], weight[LM_HDR_LEVELS];
-  for (int c = 0; c < 3; c++)
-    for (int z = 0; z < LM_HDR_LEVELS; z++)
-      {
-        if (!(response->value[c][z] > 0.0f))
-          {
-            g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                         _("the response is not positive at level %d: it cannot be a camera's"), z);
-            return FALSE;
-          }
-        log_response[c][z] = logf (response->value[c][z]);
-      }
-  for (int z = 0; z < LM_HDR_LEVELS; z++)
-    weight[z] = lm_hdr_triangle_weight (z);
+  float log_response[3 * LM_HDR_LEVELS];
+  int bad = lm_debevec_log_table (response->value, log_response);
+  if (bad >= 0)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("the response is not positive at level %d: it cannot be a camera's"), bad);
+      return FALSE;
+    }
   float *log_time = g_newa (float, stack->n);
   for (guint i = 0; i < stack->n; i++)
-    log_time[i] = (float) log (stack->times[i]);
+    log_time[i] = lm_hdr_log_time (stack->times[i]);
 
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < out->height; y++)
@@ -116,17 +120,9 @@ lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmIma
         {
           float sum[3] = { 0, 0, 0 }, wsum = 0.0f;
           for (guint i = 0; i < stack->n; i++)
-            {
-              const LmImage *im = stack->images[i];
-              guint8 z[3] = { sample (im, x, y, 0), sample (im, x, y, 1), sample (im, x, y, 2) };
-              /* One weight for the pixel: the mean of its channels' (as OpenCV's MergeDebevec). */
-              float w = (weight[z[0]] + weight[z[1]] + weight[z[2]]) / 3.0f;
-              for (int c = 0; c < 3; c++)
-                sum[c] += w * (log_response[c][z[c]] - log_time[i]);
-              wsum += w;
-            }
+            lm_debevec_add (log_response, pixel_word (stack->images[i], x, y), log_time[i], sum, &wsum);
           for (int c = 0; c < 3; c++)
-            o[4 * x + c] = expf (sum[c] / wsum);
+            o[4 * x + c] = lm_debevec_radiance (sum[c], wsum);
           o[4 * x + 3] = 1.0f;
         }
     }

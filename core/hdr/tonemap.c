@@ -1,17 +1,15 @@
-/* Tone mapping, CPU reference. Sums over the image (means of logarithms, minima, maxima)
- * are taken per row in double and added in row order, so that they do not depend on the
- * thread count. */
+/* Tone mapping, CPU reference; the per-pixel arithmetic is tonemap-math.h's, shared with the
+ * CUDA kernels. Sums over the image (means of logarithms, minima, maxima) are taken per row
+ * in double and added in row order, so that they do not depend on the thread count. */
 #include "tonemap.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../ops/pixel-math.h"
-
-#define LOG_FLOOR 1e-4f /* OpenCV's: log of luminances below it is log(1e-4) */
+#include "merge-math.h"
+#include "tonemap-math.h"
 
 gboolean
 lm_tonemap_kind_parse (const char *text, LmTonemapKind *kind)
@@ -24,12 +22,6 @@ lm_tonemap_kind_parse (const char *text, LmTonemapKind *kind)
         return TRUE;
       }
   return FALSE;
-}
-
-static inline float
-luminance (const float *p)
-{
-  return lm_weighted_sum (p[0], p[1], p[2], LM_BT601_R, LM_BT601_G, LM_BT601_B);
 }
 
 typedef struct {
@@ -67,8 +59,7 @@ static void
 linear (LmImage *img, float gamma)
 {
   Range r = sample_range (img);
-  float lo = (float) r.min, span = (float) (r.max - r.min);
-  gboolean stretch = r.max - r.min > DBL_EPSILON;
+  LmTmStretch s = lm_tm_stretch_of (r.min, r.max);
   float inv_gamma = 1.0f / gamma;
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < img->height; y++)
@@ -76,41 +67,35 @@ linear (LmImage *img, float gamma)
       float *p = (float *) lm_image_row (img, y);
       for (guint x = 0; x < img->width; x++)
         for (int c = 0; c < 3; c++)
-          {
-            float v = stretch ? (p[4 * x + c] - lo) / span : p[4 * x + c];
-            p[4 * x + c] = inv_gamma == 1.0f ? v : powf (v, inv_gamma);
-          }
+          p[4 * x + c] = lm_tm_gamma (lm_tm_stretch (p[4 * x + c], s), inv_gamma);
     }
 }
 
-typedef struct {
-  double log_sum, log_min, log_max;
-  double sum[3], gray_sum;
-} Stats;
-
-static Stats
+static LmTmStats
 stats_of (const LmImage *img)
 {
-  Stats *rows = g_new0 (Stats, img->height);
+  LmTmStats *rows = g_new0 (LmTmStats, img->height);
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < img->height; y++)
     {
       const float *p = (const float *) lm_image_row (img, y);
-      Stats s = { 0.0, INFINITY, -INFINITY, { 0, 0, 0 }, 0.0 };
+      LmTmStats s = { 0.0, INFINITY, -INFINITY, { 0, 0, 0 }, 0.0, 0.0 };
       for (guint x = 0; x < img->width; x++)
         {
-          float g = luminance (p + 4 * x);
-          double l = logf (MAX (g, LOG_FLOOR));
+          const float *q = p + 4 * x;
+          float g = lm_tm_luminance (q[0], q[1], q[2]);
+          double l = lm_tm_log_luminance (g);
           s.log_sum += l;
           s.log_min = MIN (s.log_min, l);
           s.log_max = MAX (s.log_max, l);
           for (int c = 0; c < 3; c++)
-            s.sum[c] += p[4 * x + c];
+            s.sum[c] += q[c];
           s.gray_sum += g;
+          s.max_luminance = MAX (s.max_luminance, g);
         }
       rows[y] = s;
     }
-  Stats t = { 0.0, INFINITY, -INFINITY, { 0, 0, 0 }, 0.0 };
+  LmTmStats t = { 0.0, INFINITY, -INFINITY, { 0, 0, 0 }, 0.0, 0.0 };
   for (guint y = 0; y < img->height; y++)
     {
       t.log_sum += rows[y].log_sum;
@@ -119,75 +104,31 @@ stats_of (const LmImage *img)
       for (int c = 0; c < 3; c++)
         t.sum[c] += rows[y].sum[c];
       t.gray_sum += rows[y].gray_sum;
+      t.max_luminance = MAX (t.max_luminance, rows[y].max_luminance);
     }
   g_free (rows);
   return t;
 }
 
+/* Reinhard or Drago on the stretched image, in place. */
 static void
-reinhard (const LmTonemapParams *p, LmImage *img)
+apply_operator (const LmTonemapParams *p, LmImage *img)
 {
   double n = (double) img->width * img->height;
-  Stats s = stats_of (img);
-  double log_mean = s.log_sum / n;
-  float key = s.log_max > s.log_min ? (float) ((s.log_max - log_mean) / (s.log_max - s.log_min)) : 0.0f;
-  float map_key = 0.3f + 0.7f * powf (key, 1.4f);
-  float intensity = expf (-p->intensity), gray_mean = (float) (s.gray_sum / n);
-  float global[3];
-  for (int c = 0; c < 3; c++)
-    global[c] = p->color_adapt * (float) (s.sum[c] / n) + (1.0f - p->color_adapt) * gray_mean;
-
+  LmTmStats s = stats_of (img);
+  LmTmReinhard r = lm_tm_reinhard_setup (p->intensity, p->light_adapt, p->color_adapt, &s, n);
+  LmTmDrago d = lm_tm_drago_setup (p->bias, p->saturation, &s, n);
+  gboolean is_reinhard = p->kind == LM_TONEMAP_REINHARD;
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < img->height; y++)
     {
       float *px = (float *) lm_image_row (img, y);
       for (guint x = 0; x < img->width; x++)
         {
-          float *q = px + 4 * x, g = luminance (q);
-          for (int c = 0; c < 3; c++)
-            {
-              float adapt = p->color_adapt * q[c] + (1.0f - p->color_adapt) * g;
-              adapt = p->light_adapt * adapt + (1.0f - p->light_adapt) * global[c];
-              adapt = powf (intensity * adapt, map_key);
-              q[c] = q[c] / (adapt + q[c]);
-            }
-        }
-    }
-}
-
-static void
-drago (const LmTonemapParams *p, LmImage *img)
-{
-  double n = (double) img->width * img->height;
-  Stats s = stats_of (img);
-  float mean = expf ((float) (s.log_sum / n));
-  /* The largest luminance over the mean. */
-  double *row_max = g_new (double, img->height);
-#pragma omp parallel for schedule(static)
-  for (guint y = 0; y < img->height; y++)
-    {
-      const float *px = (const float *) lm_image_row (img, y);
-      float hi = 0.0f;
-      for (guint x = 0; x < img->width; x++)
-        hi = MAX (hi, luminance (px + 4 * x) / mean);
-      row_max[y] = hi;
-    }
-  float max = 0.0f;
-  for (guint y = 0; y < img->height; y++)
-    max = MAX (max, (float) row_max[y]);
-  g_free (row_max);
-  float exponent = logf (p->bias) / logf (0.5f);
-
-#pragma omp parallel for schedule(static)
-  for (guint y = 0; y < img->height; y++)
-    {
-      float *px = (float *) lm_image_row (img, y);
-      for (guint x = 0; x < img->width; x++)
-        {
-          float *q = px + 4 * x, g = luminance (q) / mean;
-          float map = logf (g + 1.0f) / logf (2.0f + 8.0f * powf (g / max, exponent));
-          for (int c = 0; c < 3; c++)
-            q[c] = g > 0.0f ? powf (q[c] / g, p->saturation) * map : 0.0f;
+          if (is_reinhard)
+            lm_tm_reinhard (&r, px + 4 * x);
+          else
+            lm_tm_drago (&d, px + 4 * x);
         }
     }
 }
@@ -221,10 +162,7 @@ lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out,
     {
       /* Both operators work on the stretched image and stretch their result again. */
       linear (img, 1.0f);
-      if (p->kind == LM_TONEMAP_REINHARD)
-        reinhard (p, img);
-      else
-        drago (p, img);
+      apply_operator (p, img);
       linear (img, p->gamma);
     }
 
@@ -236,7 +174,7 @@ lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out,
       for (guint x = 0; x < img->width; x++)
         {
           for (int c = 0; c < 3; c++)
-            o[4 * x + c] = lm_quantize_u8 (q[4 * x + c] * 255.0f);
+            o[4 * x + c] = lm_tm_quantize (q[4 * x + c]);
           o[4 * x + 3] = 255;
         }
     }
@@ -257,6 +195,6 @@ lm_gamma_correct_cpu (LmImage *radiance, float gamma)
       float *p = (float *) lm_image_row (radiance, y);
       for (guint x = 0; x < radiance->width; x++)
         for (int c = 0; c < 3; c++)
-          p[4 * x + c] = powf (MAX (p[4 * x + c], 0.0f) / max, gamma) * max;
+          p[4 * x + c] = lm_hdr_gamma_correct (p[4 * x + c], max, gamma);
     }
 }

@@ -12,14 +12,14 @@ shared=${LUMEN_SHARED:-../shared}
 
 [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=enabled
 meson configure "$build" -Dgui=enabled >/dev/null
-meson compile -C "$build" lumen-cli test-parity bench-ops lumen test-window ui-latency >/dev/null
+meson compile -C "$build" lumen-cli test-parity test-hdr-parity bench-ops bench-hdr lumen test-window ui-latency >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
 "$shared/device/gui-bundle.sh" "$out/bundle" "$build/app/lumen-cli" "$build/tests/test-parity" \
-  "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" "$build/bench/ui-latency" >/dev/null
+  "$build/tests/test-hdr-parity" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" "$build/bench/ui-latency" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
-cp -r "$shared/data/photos" "$out/data/"
+cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"
 # The window needs what the GPU machine lacks besides libraries: the MIME database (gdk-pixbuf
 # identifies even GTK's own PNG icons through it) and the icons of the Adwaita theme.
 mkdir -p "$out/share/mime" "$out/share/icons/Adwaita"

@@ -3,12 +3,13 @@
 # the CPU/GPU parity suite, Lumen's GPU and CPU benchmarks, and in the same call the peers
 # (NPP, OpenCV on all cores, CuPy) and the machine's bandwidth limits. Logs and JSON go to
 # $OUT; the last lines printed are the summary tables.
-#   LUMEN_DEVICE_STEPS="parity bench peers" selects steps (default: all).
+#   LUMEN_DEVICE_STEPS="parity bench peers" selects steps (default: all); hdr-parity and
+#   hdr-bench are the HDR merge's and tone mapping's.
 set -uo pipefail
 pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
 mkdir -p "$OUT"
-steps=${LUMEN_DEVICE_STEPS:-parity cli window bench peers}
+steps=${LUMEN_DEVICE_STEPS:-parity hdr-parity cli window bench hdr-bench peers}
 export PYTHONUNBUFFERED=1
 
 tar -C "$pack" -xJf "$pack/bundle.tar.xz" && source "$pack/bundle/env.sh"
@@ -23,6 +24,48 @@ if [[ " $steps " == *" parity "* ]]; then
   echo "== parity"
   "$bin/test-parity" > "$OUT/parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|parity)" "$OUT/parity.log" | tail -n 20
+fi
+
+if [[ " $steps " == *" hdr-parity "* ]]; then
+  echo "== hdr-parity"
+  "$bin/test-hdr-parity" > "$OUT/hdr-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|hdr parity|one CUDA)" "$OUT/hdr-parity.log" | tail -n 20
+fi
+
+if [[ " $steps " == *" window-debug "* ]]; then
+  echo "== window-debug"
+  export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
+  export DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent-bus
+  "$bin/ui-latency" --backend cuda --op gray --count 5 "$pack/data/photos/boats-sunset.jpg" \
+    > "$OUT/window-debug.log" 2>&1 &
+  pid=$!
+  sleep 15
+  if kill -0 $pid 2>/dev/null; then
+    gdb=$(command -v gdb || command -v cuda-gdb || ls /usr/local/cuda/bin/cuda-gdb 2>/dev/null)
+    echo "still running after 15 s; backtraces with ${gdb:-no debugger}"
+    [ -n "$gdb" ] && timeout 60 "$gdb" -p $pid -batch -ex "thread apply all bt" > "$OUT/window-bt.log" 2>&1
+    grep -E "^(Thread|#)" "$OUT/window-bt.log" | grep -v -e "in ?? ()" | head -n 60
+    kill -9 $pid
+  fi
+  grep -v -e Gtk-WARNING -e "may indicate" -e '^$' "$OUT/window-debug.log" | tail -n 5
+fi
+
+if [[ " $steps " == *" batch "* ]]; then
+  echo "== batch"
+  for b in cpu cuda; do
+    "$bin/lumen-cli" batch --backend $b --format png --timings --progress plain -o /tmp/batch-$b \
+      "$pack/data/hdr" > "$OUT/batch-$b.log" 2>&1 || status=1
+    tail -n 12 "$OUT/batch-$b.log"
+  done
+  python3 - <<'PY' || status=1
+import glob, cv2, numpy as np
+worst = 0
+for f in sorted(glob.glob("/tmp/batch-cpu/*.png")):
+    d = int(np.abs(cv2.imread(f).astype(int) - cv2.imread(f.replace("batch-cpu", "batch-cuda")).astype(int)).max())
+    print("batch cpu vs cuda", f.split("/")[-1], "max |d|", d)
+    worst = max(worst, d)
+raise SystemExit(0 if worst <= 1 else 1)
+PY
 fi
 
 if [[ " $steps " == *" cli "* ]]; then
@@ -59,9 +102,12 @@ src = cv2.imread(sys.argv[1] + "/data/photos/beach-aerial-15mp.jpg")
 cv2.imwrite("/tmp/50mp.jpg", cv2.resize(src, (8660, 5773), interpolation=cv2.INTER_CUBIC),
             [cv2.IMWRITE_JPEG_QUALITY, 92])
 PY
+  # A small photo first: whether the measurement works at all on the GPU.
+  timeout 60 "$bin/ui-latency" --backend cuda --op gray --count 20 "$pack/data/photos/boats-sunset.jpg" \
+    2>&1 | grep -v -e Gtk-WARNING -e "may indicate" | tail -n 4
   for op in blur gray equalize; do
-    timeout 90 "$bin/ui-latency" --backend cuda --op $op --count 200 --json "$OUT/latency-cuda-$op.json" \
-      /tmp/50mp.jpg 2>/dev/null || status=1
+    LUMEN_SCREENSHOT="$OUT/window-gpu-$op.png" timeout 120 "$bin/ui-latency" --backend cuda --op $op --count 200 --json "$OUT/latency-cuda-$op.json" \
+      /tmp/50mp.jpg 2>"$OUT/latency-cuda-$op.log" || { status=1; tail -n 5 "$OUT/latency-cuda-$op.log"; }
   done
 fi
 
@@ -81,6 +127,42 @@ PY
     --json "$OUT/cpu-vs-opencv.json" /tmp/24mp.png 2>"$OUT/cpu-bench.log" || status=1
 fi
 
+if [[ " $steps " == *" hdr-bench "* ]]; then
+  echo "== hdr-bench"
+  # 5 exposures of 12 MP: Lumen on the GPU and on every core, then OpenCV on every core in
+  # the same call (a stack of the same size and kind, made by numpy).
+  "$bin/bench-hdr" --backend cuda --repeat 30 --json "$OUT/hdr-gpu-12mp.json" || status=1
+  "$bin/bench-hdr" --backend cuda --repeat 30 --size 6000x4000 --json "$OUT/hdr-gpu-24mp.json" \
+    > "$OUT/hdr-gpu-24mp.txt" || status=1
+  "$bin/bench-hdr" --backend cpu --repeat 5 --json "$OUT/hdr-cpu-12mp.json" > "$OUT/hdr-cpu-12mp.txt" || status=1
+  tail -n 9 "$OUT/hdr-cpu-12mp.txt"
+  python3 - "$OUT/hdr-opencv-12mp.json" <<'PY' || status=1
+import json, sys, time
+import cv2
+import numpy as np
+h, w, n = 3000, 4000, 5
+u = (np.arange(w) + 0.5) / w
+v = (np.arange(h)[:, None] + 0.5) / h
+level = 128.5 * (20 * 10 ** (4 * u - 2) * (1 + 0.5 * np.sin(40 * v + 7 * u))) ** (1 / 2.2)
+times = np.array([0.001 * 4 ** i for i in range(n)], np.float32)
+rng = np.random.default_rng(1)
+stack = [np.clip(np.rint(level[..., None] * t ** (1 / 2.2) * np.array([0.8, 0.9, 1.0])
+                         + rng.integers(-4, 4, (h, w, 3))), 0, 255).astype(np.uint8) for t in times]
+cv2.setNumThreads(-1)
+merge, tone = cv2.createMergeDebevec(), cv2.createTonemapReinhard()
+def best(f, runs=3):
+    f(); out = []
+    for _ in range(runs):
+        t = time.perf_counter(); f(); out.append((time.perf_counter() - t) * 1e3)
+    return sorted(out)[len(out) // 2]
+hdr = merge.process(stack, times)
+r = {"threads": cv2.getNumThreads(), "merge_debevec_ms": best(lambda: merge.process(stack, times)),
+     "tonemap_reinhard_ms": best(lambda: tone.process(hdr))}
+print("opencv 12 MP:", json.dumps(r))
+json.dump(r, open(sys.argv[1], "w"))
+PY
+fi
+
 if [[ " $steps " == *" peers "* ]]; then
   echo "== peers"
   nvcc -O2 -o /tmp/npp_bench "$pack/peers/npp_bench.cu" -lnppc -lnppicc -lnppist -lnppif -lnppidei \
@@ -89,5 +171,6 @@ if [[ " $steps " == *" peers "* ]]; then
   tail -n 5 "$OUT/peers.log"
 fi
 # What comes back from the device tool is a few files: everything in one archive.
-tar -C "$OUT" -czf /tmp/lumen-results.tar.gz --exclude lumen-results.tar.gz . && mv /tmp/lumen-results.tar.gz "$OUT/"
+tar -C "$OUT" -czf /tmp/lumen-results.tar.gz --exclude lumen-results.tar.gz . \
+  && find "$OUT" -mindepth 1 -delete && mv /tmp/lumen-results.tar.gz "$OUT/"
 exit $status

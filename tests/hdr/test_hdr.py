@@ -1,30 +1,17 @@
 """lumen-cli hdr against OpenCV on every bracketed stack of the shared data (../shared/data/hdr):
-the Debevec merge, the recovered response, the tone mappers, and stacks that cannot be merged.
+the Debevec merge, the recovered response, the tone mappers, the defaults, and stacks that
+cannot be merged (by every method). Robertson, Mertens and the alignment have their own files
+beside this one; hdrlib.py holds what they share.
 
 OpenCV reads BGR; Lumen's response files are R, G, B. OpenCV's tone mappers take their input
 as RGB (they call RGB2GRAY), so the radiance is handed to them in RGB order."""
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import unittest
 
 import cv2
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import lumen_testlib as lt  # noqa: E402
-
-HDR = os.path.join(lt.data_dir(), "hdr")
-STACKS = sorted(d for d in os.listdir(HDR) if os.path.isdir(os.path.join(HDR, d)))
-
-
-def stack(name):
-    folder = os.path.join(HDR, name)
-    lines = [l.split() for l in open(os.path.join(folder, "exposures.txt")) if l.strip()]
-    files = [os.path.join(folder, f) for f, _ in lines]
-    return folder, files, np.array([float(t) for _, t in lines])
+from hdrlib import HdrTest, STACKS, exposures_file, lt, stack
 
 
 def debevec_system(images, times, samples=70, lam=10.0):
@@ -58,24 +45,6 @@ def debevec_system(images, times, samples=70, lam=10.0):
 def psnr(a, b):
     mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
     return float("inf") if mse == 0 else 10 * np.log10(255.0 ** 2 / mse)
-
-
-class HdrTest(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-hdr-")
-        self.dir = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def merge(self, name, *extra, out="radiance.hdr"):
-        folder, _, _ = stack(name)
-        lt.run_ok(self, ["hdr", "--exposures", os.path.join(folder, "exposures.txt"),
-                         "--response-out", self.path(name + ".resp"), "-o", self.path(out), *extra])
-        return self.path(out)
 
 
 class Merge(HdrTest):
@@ -176,34 +145,67 @@ class Tonemap(HdrTest):
                     self.assertGreaterEqual(value, 35.0)
 
 
-class BadStacks(HdrTest):
-    def assertRefused(self, args, *words):
-        out = self.path("out.hdr")
-        proc = lt.run(["hdr", *args, "-o", out])
-        lt.say(f"{args[-1] if args else ''}: exit {proc.returncode}: {proc.stderr.strip()}")
-        self.assertIn(proc.returncode, (1, 2), lt.describe(proc))
-        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
-        for w in words:
-            self.assertIn(w, proc.stderr)
-        self.assertFalse(os.path.exists(out), "nothing may be written")
-        self.assertEqual(lt.leftovers(self.dir), [])
+class Defaults(HdrTest):
+    def test_tonemap_defaults(self):
+        """An 8-bit output of a radiance method is tone mapped by Reinhard unless told
+        otherwise, and --tonemap none (0..1 clipped) is allowed: it is another image."""
+        name = STACKS[0]
+        self.merge(name, out="default.png")
+        lt.run_ok(self, ["hdr", "--exposures", exposures_file(name), "--response-in", self.path(name + ".resp"),
+                         "--tonemap", "reinhard", "-o", self.path("reinhard.png")])
+        lt.run_ok(self, ["hdr", "--exposures", exposures_file(name), "--response-in", self.path(name + ".resp"),
+                         "--tonemap", "none", "-o", self.path("none.png")])
+        default, reinhard = lt.imread(self.path("default.png")), lt.imread(self.path("reinhard.png"))
+        self.assertEqual(lt.diff(default, reinhard)[0], 0)
+        self.assertGreater(lt.diff(default, lt.imread(self.path("none.png")))[1], 1.0)
 
+
+class BadStacks(HdrTest):
     def test_bad_stacks(self):
+        """Each method refuses what cannot be merged, with one line naming the cause (and the
+        file where one is to blame), and writes nothing: exit 2 for usage, 1 for the rest."""
         _, files, _ = stack("forest")
-        self.assertRefused([files[0]], "two")
-        self.assertRefused(["--times", "0.01,0", files[0], files[1]], "positive")
-        self.assertRefused(["--times", "0.01,-1", files[0], files[1]], "positive")
-        self.assertRefused(["--times", "0.01,0.01", files[0], files[1]], "same exposure time")
-        self.assertRefused(["--times", "0.01", files[0], files[1]], "times")
         small = self.path("small.jpg")
         cv2.imwrite(small, cv2.resize(cv2.imread(files[1]), (100, 50)))
-        self.assertRefused(["--times", "0.01,0.02", files[0], small], "small.jpg", "size")
         broken = self.path("broken.jpg")
         data = lt.read_bytes(files[1])
         with open(broken, "wb") as f:
             f.write(data[: len(data) // 2])
-        self.assertRefused(["--times", "0.01,0.02", files[0], broken], "broken.jpg", "truncated")
-        self.assertRefused(["--times", "0.01,0.02", files[0], self.path("missing.jpg")], "missing.jpg")
+        for method in ("debevec", "robertson", "mertens"):
+            with self.subTest(method=method):
+                m = ["--method", method]
+                self.assertRefused([*m, files[0]], "two")
+                self.assertRefused([*m, "--times", "0.01,0.02", files[0], small], "small.jpg", "size")
+                self.assertRefused([*m, "--times", "0.01,0.02", files[0], broken], "broken.jpg", "truncated")
+                self.assertRefused([*m, "--times", "0.01,0.02", files[0], self.path("missing.jpg")], "missing.jpg")
+                if method == "mertens":
+                    # No times asked for: the stack's own checks are reached without EXIF.
+                    self.assertRefused([*m, files[0], small], "small.jpg", "size", out="out.png")
+                    continue
+                self.assertRefused([*m, files[0], small], "small.jpg", "exposure time")
+                self.assertRefused([*m, "--times", "0.01,0", files[0], files[1]], "positive")
+                self.assertRefused([*m, "--times", "0.01,-1", files[0], files[1]], "positive")
+                self.assertRefused([*m, "--times", "0.01,0.01", files[0], files[1]], "same exposure time")
+                self.assertRefused([*m, "--times", "0.01", files[0], files[1]], "times", codes=(2,))
+
+    def test_usage(self):
+        _, files, _ = stack("forest")
+        self.assertRefused(["--method", "mertens", "--response-in", self.path("r.txt"), *files[:2]],
+                           "response", out="out.png", codes=(2,))
+        self.assertRefused(["--method", "mertens", "--response-out", self.path("r.txt"), *files[:2]],
+                           "response", out="out.png", codes=(2,))
+        self.assertFalse(os.path.exists(self.path("r.txt")))
+        self.assertRefused(["--method", "ward", *files[:2]], "--method", codes=(2,))
+        self.assertRefused(["--exposures", exposures_file("forest"), "--tonemap", "drago"], ".hdr", codes=(2,))
+
+    def test_cuda_unavailable(self):
+        """--backend cuda where it cannot run the merge (no CUDA in the build, no device, or a
+        backend without the HDR steps) says why on one line, exit 1, nothing written."""
+        if lt.has_gpu() and lt.build_has_cuda():
+            self.skipTest("a CUDA device is usable here: the GPU suite covers --backend cuda")
+        self.assertRefused(["--backend", "cuda", "--exposures", exposures_file("forest")], "cuda", codes=(1,))
+        self.assertRefused(["--backend", "cuda", "--method", "mertens", "--exposures", exposures_file("forest")],
+                           "cuda", out="out.png", codes=(1,))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,43 @@
+/* lumen-cli batch --report OUTDIR: what the shards' journals say, summed. */
+#include <stdio.h>
+#include <glib/gi18n.h>
+
+#include "cli-batch.h"
+#include "cli.h"
+#include "core/batch/journal.h"
+
+int
+lm_cli_batch_report (const char *outdir)
+{
+  GError *error = NULL;
+  g_autoptr (LmJournalSummary) s = lm_journal_read_all (outdir, &error);
+  if (s == NULL)
+    {
+      lm_cli_error ("%s", error->message);
+      g_error_free (error);
+      return LM_EXIT_FAILURE;
+    }
+  if (s->shards->len == 0)
+    {
+      g_autofree char *display = g_filename_display_name (outdir);
+      lm_cli_error (_("%s: no batch journal here"), display);
+      return LM_EXIT_FAILURE;
+    }
+  guint done = g_hash_table_size (s->done), failed = g_hash_table_size (s->failed);
+  guint total = MAX (s->total, done + failed);
+  printf (_("stacks: %u\ndone: %u\nfailed: %u\nremaining: %u\n"), total, done, failed, total - done - failed);
+  printf (_("throughput: %.2f stacks/s (%.1f s of running)\n"), s->busy_s > 0 ? done / s->busy_s : 0.0,
+          s->busy_s);
+  if (s->duplicates)
+    printf (_("warning: %u stacks are recorded as done more than once\n"), s->duplicates);
+  for (guint i = 0; i < s->shards->len; i++)
+    {
+      const LmJournalShard *j = &g_array_index (s->shards, LmJournalShard, i);
+      if (j->count)
+        printf (_("shard %u/%u: %u of %u done, %u failed (%s)\n"), j->index, j->count, j->done, j->share,
+                j->failed, j->name);
+      else
+        printf (_("unsharded: %u of %u done, %u failed (%s)\n"), j->done, j->share, j->failed, j->name);
+    }
+  return LM_EXIT_OK;
+}

@@ -1,0 +1,311 @@
+/* lumen-cli batch: many bracketed stacks merged as `lumen-cli hdr` merges one, streamed
+ * through the backends, resumable after a kill and sharded over processes or a cluster. */
+#include <errno.h>
+#include <stdio.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "cli-batch.h"
+#include "cli.h"
+#include "core/batch/backends.h"
+#include "core/batch/commit.h"
+#include "core/batch/journal.h"
+#include "core/batch/pipeline.h"
+#include "core/batch/shard.h"
+#include "core/batch/stacks.h"
+#include "core/error.h"
+#include "core/hdr/response.h"
+
+typedef struct {
+  char *backend, *devices, *method, *response_in, *tonemap, *format, *shard, *progress, *output, *report;
+  double gamma, gamma_correction, intensity, light_adapt, color_adapt, saturation, bias;
+  int jobs, quality, shard_count, in_flight;
+  gboolean align, timings;
+  char **inputs;
+} Options;
+
+/* Everything the command line decides, checked before any stack is touched. */
+typedef struct {
+  LmBatchConfig config;
+  LmBackendKind backend;
+  GArray *devices;
+  LmShard shard;
+  int jobs;
+} Plan;
+
+static const char *const formats[] = { "hdr", "exr", "jpg", "png", "tif" };
+
+static gboolean
+usage (GError **error, const char *message)
+{
+  g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, message);
+  return FALSE;
+}
+
+static gboolean
+plan_output (const Options *o, Plan *p, GError **error)
+{
+  const char *format = o->format ? o->format : "hdr";
+  gboolean known = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    known |= g_str_equal (format, formats[i]);
+  if (!known)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--format: unknown “%s” (hdr, exr, jpg, png or tif)"), format);
+      return FALSE;
+    }
+  /* core/io writes no OpenEXR in this build (no LM_FILE_EXR). */
+  if (g_str_equal (format, "exr"))
+    return usage (error, _("--format exr: this build of Lumen cannot write OpenEXR files (it was built "
+                           "without OpenEXR); use hdr"));
+  p->config.ext = format;
+  gboolean radiance = g_str_equal (format, "hdr");
+
+  LmTonemapKind kind = p->config.merge.method == LM_HDR_MERTENS ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD;
+  if (o->tonemap && !lm_tonemap_kind_parse (o->tonemap, &kind))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--tonemap: unknown “%s” (none, gamma, reinhard or drago)"), o->tonemap);
+      return FALSE;
+    }
+  if (radiance && o->tonemap && kind != LM_TONEMAP_NONE)
+    return usage (error, _("--format hdr holds radiance: leave out --tonemap (or give none)"));
+  p->config.tonemap = !radiance;
+  LmTonemapParams tone = LM_TONEMAP_PARAMS_INIT;
+  tone.kind = kind;
+  tone.gamma = (float) o->gamma;
+  tone.intensity = (float) o->intensity, tone.light_adapt = (float) o->light_adapt;
+  tone.color_adapt = (float) o->color_adapt, tone.saturation = (float) o->saturation;
+  tone.bias = (float) o->bias;
+  p->config.tone = tone;
+  if (o->quality < 1 || o->quality > 100)
+    return usage (error, _("--quality must be between 1 and 100"));
+  p->config.save.quality = o->quality;
+  return TRUE;
+}
+
+static gboolean
+plan (const Options *o, Plan *p, GError **error)
+{
+  p->config.merge.method = LM_HDR_DEBEVEC;
+  if (o->output == NULL)
+    return usage (error, _("no output folder: give -o OUTDIR"));
+  if (o->inputs == NULL || o->inputs[0] == NULL)
+    return usage (error, _("no input: give folders of stack folders or .tsv manifests"));
+  if (o->method && !lm_hdr_method_parse (o->method, &p->config.merge.method))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--method: unknown “%s” (debevec, robertson or mertens)"), o->method);
+      return FALSE;
+    }
+  if (!(o->gamma > 0.0) || o->gamma_correction < 0.0)
+    return usage (error, _("--gamma and --gamma-correction must be positive"));
+  p->config.merge.gamma_correction = (float) o->gamma_correction;
+  p->config.merge.mertens = (LmMertensParams) LM_MERTENS_PARAMS_INIT;
+  if (!plan_output (o, p, error))
+    return FALSE;
+  if (o->response_in && p->config.merge.method == LM_HDR_MERTENS)
+    return usage (error, _("--response-in: Mertens' fusion uses no camera response"));
+  if (o->jobs < 0 || o->in_flight < 0 || o->shard_count < 0)
+    return usage (error, _("--jobs, --in-flight and --shard-count must be positive"));
+  p->config.in_flight = (guint) o->in_flight;
+  p->jobs = o->jobs;
+  p->config.align = o->align;
+  p->config.outdir = o->output;
+  if (!lm_cli_parse_backend (o->backend, &p->backend, error)
+      || !lm_batch_devices_parse (o->devices, &p->devices, error))
+    return FALSE;
+  p->config.progress = LM_PROGRESS_AUTO;
+  if (o->progress && !lm_progress_mode_parse (o->progress, &p->config.progress))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--progress: unknown “%s” (auto, bar, plain or none)"), o->progress);
+      return FALSE;
+    }
+  if (o->shard)
+    return lm_shard_parse (o->shard, &p->shard, error);
+  return lm_shard_from_environment ((guint) o->shard_count, &p->shard, error);
+}
+
+static void
+print_timings (const Plan *p, const LmBatchStats *stats)
+{
+  guint n = stats->done + stats->failed;
+  printf (_("decoder: libjpeg-turbo (CPU), %u threads\n"), stats->load_threads);
+  LmBackend *b = g_ptr_array_index (p->config.backends, 0);
+  printf (_("merge workers: %u × %s\n"), p->config.backends->len, b->description);
+  printf (_("stacks in flight at most: %u\n"), stats->in_flight);
+  printf (_("stage totals (summed over stacks; stages overlap):\n"));
+  for (int s = 0; s < LM_STAGE_COUNT; s++)
+    if (stats->stage_ms[s] > 0.0)
+      printf ("  %-16s %10.1f ms  %8.1f ms/stack\n", lm_batch_stage_name (s), stats->stage_ms[s],
+              n ? stats->stage_ms[s] / n : 0.0);
+  printf (_("wall: %.2f s, %.2f stacks/s\n"), stats->wall_s, stats->wall_s > 0 ? n / stats->wall_s : 0.0);
+}
+
+/* The share's stacks not done yet. An output under its final name is done; one whose
+ * record never reached a journal (killed between the rename and the append) gets it now. */
+static GPtrArray *
+plan_todo (const Plan *p, LmBatchList *list, LmJournal *journal, guint *before, GError **error)
+{
+  g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) mine = g_ptr_array_new ();
+  for (guint k = 0; k < list->stacks->len; k++)
+    if (lm_shard_takes (&p->shard, k))
+      {
+        LmBatchStack *s = list->stacks->pdata[k];
+        g_ptr_array_add (mine, s);
+        g_hash_table_add (ids, s->id);
+      }
+  guint removed = 0;
+  g_autoptr (GHashTable) present = lm_batch_scan_outdir (p->config.outdir, ids, p->config.ext, &removed, error);
+  if (present == NULL)
+    return NULL;
+  g_autoptr (LmJournalSummary) journals = lm_journal_read_all (p->config.outdir, error);
+  if (journals == NULL)
+    return NULL;
+  GPtrArray *todo = g_ptr_array_new ();
+  *before = 0;
+  for (guint i = 0; i < mine->len; i++)
+    {
+      LmBatchStack *s = mine->pdata[i];
+      if (!g_hash_table_contains (present, s->id))
+        g_ptr_array_add (todo, s);
+      else if (++*before, !g_hash_table_contains (journals->done, s->id)
+               && !lm_journal_done (journal, s->id, 0.0, error))
+        {
+          g_ptr_array_unref (todo);
+          return NULL;
+        }
+    }
+  return todo;
+}
+
+/* FALSE with ERROR when the batch could not run or was stopped; FAILED: stacks that failed. */
+static gboolean
+run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError **error)
+{
+  if (o->response_in)
+    {
+      if (!lm_response_load (&p->config.merge.response, o->response_in, error))
+        return FALSE;
+      p->config.response_given = TRUE;
+    }
+  if (g_mkdir_with_parents (p->config.outdir, 0777) != 0)
+    {
+      int errsv = errno;
+      g_autofree char *display = g_filename_display_name (p->config.outdir);
+      g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv),
+                   _("%s: cannot create the output folder: %s"), display, g_strerror (errsv));
+      return FALSE;
+    }
+  p->config.backends = lm_batch_backends_open (p->backend, p->devices, (guint) p->jobs, error);
+  if (p->config.backends == NULL)
+    return FALSE;
+
+  guint share = 0, before = 0;
+  for (guint k = 0; k < list->stacks->len; k++)
+    share += lm_shard_takes (&p->shard, k);
+  LmJournal *journal = lm_journal_open (p->config.outdir, &p->shard, share, list->stacks->len, error);
+  if (journal == NULL)
+    return FALSE;
+  g_autoptr (GPtrArray) todo = plan_todo (p, list, journal, &before, error);
+  LmBatchStats stats = { 0 };
+  gboolean ok = todo && lm_batch_run (&p->config, todo, share, before, journal, &stats, error);
+  GError *close_error = NULL;
+  if (!lm_journal_close (journal, ok, &close_error))
+    {
+      if (ok)
+        g_propagate_error (error, close_error), ok = FALSE;
+      else
+        g_error_free (close_error);
+    }
+  if (todo && o->timings)
+    print_timings (p, &stats);
+  *failed = stats.failed;
+  return ok;
+}
+
+static int
+run (const Options *o, Plan *p)
+{
+  GError *error = NULL;
+  g_autoptr (LmBatchList) list = lm_batch_list_new ((const char *const *) o->inputs, &error);
+  if (list == NULL)
+    {
+      int rc = lm_cli_usage_error (error->message);
+      g_error_free (error);
+      return rc;
+    }
+  guint failed = 0;
+  if (run_batch (o, p, list, &failed, &error))
+    return failed ? LM_EXIT_FAILURE : LM_EXIT_OK;
+  if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_NO_SPACE))
+    lm_cli_error (_("%s. The batch stopped: rerun the same command once there is space"), error->message);
+  else
+    lm_cli_error ("%s", error->message);
+  g_error_free (error);
+  return LM_EXIT_FAILURE;
+}
+
+int
+lm_cli_batch_main (int argc, char **argv)
+{
+  Options o = { .gamma = 1.0, .light_adapt = 1.0, .saturation = 1.0, .bias = 0.85, .quality = 92 };
+  const GOptionEntry entries[] = {
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to merge: auto (default), cpu or cuda"), N_("BACKEND") },
+    { "devices", 0, 0, G_OPTION_ARG_STRING, &o.devices, N_("GPUs to use: all (default) or a list such as 0,1"), N_("LIST") },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU, 1 on the CPU)"), N_("N") },
+    { "in-flight", 0, 0, G_OPTION_ARG_INT, &o.in_flight, N_("Stacks in memory at once (default: cores + 2 × workers + 2)"), N_("N") },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec (default), robertson or mertens"), N_("METHOD") },
+    { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("One camera's response for every stack instead of calibrating each"), N_("FILE") },
+    { "align", 0, 0, G_OPTION_ARG_NONE, &o.align, N_("Align each stack's exposures first (median threshold bitmaps)"), NULL },
+    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tonemap, N_("none (radiance, for hdr), gamma, reinhard (default) or drago"), N_("OP") },
+    { "gamma", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma, N_("Gamma of the tone mapping (default 1)"), N_("G") },
+    { "gamma-correction", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma_correction, N_("After the merge: (x/max)^G·max"), N_("G") },
+    { "intensity", 0, 0, G_OPTION_ARG_DOUBLE, &o.intensity, N_("Reinhard: intensity, −8..8 (default 0)"), N_("I") },
+    { "light-adapt", 0, 0, G_OPTION_ARG_DOUBLE, &o.light_adapt, N_("Reinhard: light adaptation, 0..1 (default 1)"), N_("L") },
+    { "color-adapt", 0, 0, G_OPTION_ARG_DOUBLE, &o.color_adapt, N_("Reinhard: colour adaptation, 0..1 (default 0)"), N_("C") },
+    { "saturation", 0, 0, G_OPTION_ARG_DOUBLE, &o.saturation, N_("Drago: saturation (default 1)"), N_("S") },
+    { "bias", 0, 0, G_OPTION_ARG_DOUBLE, &o.bias, N_("Drago: bias, 0.7..0.9 (default 0.85)"), N_("B") },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output format: hdr (radiance, default), exr, jpg, png or tif"), N_("FORMAT") },
+    { "quality", 0, 0, G_OPTION_ARG_INT, &o.quality, N_("JPEG quality, 1..100 (default 92)"), N_("Q") },
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, N_("Take share I of N of the sorted stacks (default: from a Slurm array or a Kubernetes indexed job)"), N_("I/N") },
+    { "shard-count", 0, 0, G_OPTION_ARG_INT, &o.shard_count, N_("With JOB_COMPLETION_INDEX (Kubernetes): the job's completions"), N_("N") },
+    { "progress", 0, 0, G_OPTION_ARG_STRING, &o.progress, N_("auto (default: a bar on a terminal, else plain), bar, plain or none"), N_("MODE") },
+    { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went and which decoder ran"), NULL },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, N_("Sum the journals of OUTDIR: done, failed, remaining, throughput"), N_("OUTDIR") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write OUTDIR/<stack id>.<format> here, with the journals"), N_("OUTDIR") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUTDIR INPUT…"));
+  g_option_context_set_summary (context,
+                                _("Merges many bracketed stacks, each as “lumen-cli hdr” would. An INPUT is a "
+                                  "folder of stack folders (each with its exposures and, optionally, "
+                                  "exposures.txt) or a manifest (.tsv: stack_id, image, seconds per line).\n"
+                                  "A rerun of the same command skips finished stacks."));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  int rc;
+  GError *e = NULL;
+  Plan p = { 0 };
+  if (!g_option_context_parse (context, &argc, &argv, &e))
+    rc = lm_cli_usage_error (e->message);
+  else if (o.report)
+    rc = o.output || o.inputs ? lm_cli_usage_error (_("--report OUTDIR takes nothing else"))
+                              : lm_cli_batch_report (o.report);
+  else if (!plan (&o, &p, &e) || !lm_batch_crash_points_init (&e))
+    rc = lm_cli_usage_error (e->message);
+  else
+    rc = run (&o, &p);
+  g_clear_error (&e);
+  g_clear_pointer (&p.config.backends, g_ptr_array_unref);
+  g_clear_pointer (&p.devices, g_array_unref);
+  g_free (o.backend), g_free (o.devices), g_free (o.method), g_free (o.response_in), g_free (o.tonemap);
+  g_free (o.format), g_free (o.shard), g_free (o.progress), g_free (o.output), g_free (o.report);
+  g_strfreev (o.inputs);
+  return rc;
+}

@@ -1,0 +1,126 @@
+#include "commit.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "../atomic-file.h"
+#include "../error.h"
+
+static const char *const crash_names[] = {
+  [LM_CRASH_AFTER_TEMP_WRITE] = "after-temp-write",
+  [LM_CRASH_AFTER_RENAME] = "after-rename",
+  [LM_CRASH_AFTER_JOURNAL] = "after-journal",
+};
+
+static int crash_at = -1;
+static gint crash_countdown = 1;
+
+gboolean
+lm_batch_crash_points_init (GError **error)
+{
+  const char *text = g_getenv ("LUMEN_BATCH_CRASH_AT");
+  crash_at = -1;
+  if (text == NULL || *text == '\0')
+    return TRUE;
+  g_auto (GStrv) parts = g_strsplit (text, ":", 2);
+  guint64 k = 1;
+  for (int i = 0; i < (int) G_N_ELEMENTS (crash_names); i++)
+    if (g_str_equal (parts[0], crash_names[i]))
+      crash_at = i;
+  if (crash_at < 0 || (parts[1] && !g_ascii_string_to_unsigned (parts[1], 10, 1, G_MAXINT, &k, NULL)))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("LUMEN_BATCH_CRASH_AT=“%s”: expected after-temp-write, after-rename or after-journal, "
+                     "optionally followed by :K"), text);
+      crash_at = -1;
+      return FALSE;
+    }
+  crash_countdown = (gint) k;
+  return TRUE;
+}
+
+void
+lm_batch_crash_point (LmCrashPoint point)
+{
+  if ((int) point == crash_at && g_atomic_int_dec_and_test (&crash_countdown))
+    raise (SIGKILL);
+}
+
+char *
+lm_batch_output_path (const char *outdir, const char *id, const char *ext)
+{
+  g_autofree char *name = g_strconcat (id, ".", ext, NULL);
+  return g_build_filename (outdir, name, NULL);
+}
+
+gboolean
+lm_batch_write_output (const LmImage *image, const char *outdir, const char *id, const char *ext,
+                       const LmSaveOptions *options, GError **error)
+{
+  /* The codec writes by extension, through its own temporary; the staging name keeps the
+   * extension and carries the temporary infix, so a leftover is recognised. */
+  g_autofree char *staging_name = g_strconcat (".", id, LM_ATOMIC_TMP_INFIX, "batch.", ext, NULL);
+  g_autofree char *staging = g_build_filename (outdir, staging_name, NULL);
+  g_autofree char *final = lm_batch_output_path (outdir, id, ext);
+  if (!lm_io_save (image, staging, options, error))
+    return FALSE;
+  lm_batch_crash_point (LM_CRASH_AFTER_TEMP_WRITE);
+  if (g_rename (staging, final) != 0)
+    {
+      int errsv = errno;
+      g_unlink (staging);
+      lm_set_write_error (error, final, errsv);
+      return FALSE;
+    }
+  lm_batch_crash_point (LM_CRASH_AFTER_RENAME);
+  return TRUE;
+}
+
+/* The stack id of a temporary's name: the leading dots off, up to the infix. */
+static char *
+temporary_id (const char *name)
+{
+  const char *infix = strstr (name, LM_ATOMIC_TMP_INFIX);
+  if (infix == NULL || name[0] != '.')
+    return NULL;
+  while (*name == '.' && name < infix)
+    name++;
+  return g_strndup (name, infix - name);
+}
+
+GHashTable *
+lm_batch_scan_outdir (const char *outdir, GHashTable *ids, const char *ext, guint *removed, GError **error)
+{
+  g_autoptr (GDir) dir = g_dir_open (outdir, 0, error);
+  if (dir == NULL)
+    return NULL;
+  GHashTable *present = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *suffix = g_strconcat (".", ext, NULL);
+  *removed = 0;
+  const char *name;
+  while ((name = g_dir_read_name (dir)))
+    {
+      g_autofree char *tmp_id = temporary_id (name);
+      if (tmp_id)
+        {
+          if (g_hash_table_contains (ids, tmp_id))
+            {
+              g_autofree char *path = g_build_filename (outdir, name, NULL);
+              if (g_unlink (path) == 0)
+                (*removed)++;
+            }
+          continue;
+        }
+      if (g_str_has_suffix (name, suffix))
+        {
+          g_autofree char *id = g_strndup (name, strlen (name) - strlen (suffix));
+          if (g_hash_table_contains (ids, id))
+            g_hash_table_add (present, g_steal_pointer (&id));
+        }
+    }
+  return present;
+}

@@ -1,0 +1,40 @@
+/* One output's way into OUTDIR: encoded to a temporary name (complete and synced), then
+ * renamed to OUTDIR/<id>.<ext>. The rename is the commit point: an output under its final
+ * name is done. A killed run leaves at most temporaries, which the next run of the same
+ * stacks removes.
+ *
+ * Crash points for tests: LUMEN_BATCH_CRASH_AT=STEP[:K] kills the process (SIGKILL, as
+ * kill -9) at the K-th (default first) time it passes STEP: after-temp-write, after-rename
+ * or after-journal. */
+#pragma once
+
+#include <glib.h>
+
+#include "../image.h"
+#include "../io.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LM_CRASH_AFTER_TEMP_WRITE,
+  LM_CRASH_AFTER_RENAME,
+  LM_CRASH_AFTER_JOURNAL,
+} LmCrashPoint;
+
+/* Reads LUMEN_BATCH_CRASH_AT; fails on a value it does not know. */
+gboolean lm_batch_crash_points_init (GError **error);
+void lm_batch_crash_point (LmCrashPoint point);
+
+char *lm_batch_output_path (const char *outdir, const char *id, const char *ext);
+
+/* Writes IMAGE (host memory) as OUTDIR/<ID>.<EXT>, committed by a rename. */
+gboolean lm_batch_write_output (const LmImage *image, const char *outdir, const char *id, const char *ext,
+                                const LmSaveOptions *options, GError **error);
+
+/* Looks at OUTDIR once: removes the temporaries of the stacks in IDS (left by a killed run;
+ * those of other shards' stacks may be in use) and returns the ids of IDS whose output
+ * OUTDIR/<id>.<EXT> exists (a set). REMOVED: how many temporaries went. */
+GHashTable *lm_batch_scan_outdir (const char *outdir, GHashTable *ids, const char *ext, guint *removed,
+                                  GError **error);
+
+G_END_DECLS

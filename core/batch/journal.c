@@ -1,0 +1,343 @@
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "../atomic-file.h"
+#include "../error.h"
+
+#define SYNC_INTERVAL_US G_USEC_PER_SEC
+
+struct _LmJournal {
+  GMutex lock;
+  int fd, failed_fd, dir_fd;
+  char *path, *failed_path;
+  gint64 last_sync;
+};
+
+static gboolean
+write_all (int fd, const char *path, const char *text, GError **error)
+{
+  gsize len = strlen (text), off = 0;
+  while (off < len)
+    {
+      ssize_t n = write (fd, text + off, len - off);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          lm_set_write_error (error, path, errno);
+          return FALSE;
+        }
+      off += n;
+    }
+  return TRUE;
+}
+
+static gboolean
+sync_locked (LmJournal *j, GError **error)
+{
+  /* The folder first: its renames must be durable before the records that name them. */
+  if (fsync (j->dir_fd) != 0 || fdatasync (j->fd) != 0 || fdatasync (j->failed_fd) != 0)
+    {
+      lm_set_write_error (error, j->path, errno);
+      return FALSE;
+    }
+  j->last_sync = g_get_monotonic_time ();
+  return TRUE;
+}
+
+static gboolean
+append (LmJournal *j, const char *record, const char *failure, GError **error)
+{
+  g_mutex_lock (&j->lock);
+  gboolean ok = (failure == NULL || write_all (j->failed_fd, j->failed_path, failure, error))
+                && write_all (j->fd, j->path, record, error);
+  if (ok && g_get_monotonic_time () - j->last_sync >= SYNC_INTERVAL_US)
+    ok = sync_locked (j, error);
+  g_mutex_unlock (&j->lock);
+  return ok;
+}
+
+static int
+open_file (const char *path, int flags, GError **error)
+{
+  int fd = g_open (path, flags | O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0)
+    lm_set_write_error (error, path, errno);
+  return fd;
+}
+
+static void
+journal_free (LmJournal *j)
+{
+  if (j->fd >= 0)
+    close (j->fd);
+  if (j->failed_fd >= 0)
+    close (j->failed_fd);
+  if (j->dir_fd >= 0)
+    close (j->dir_fd);
+  g_free (j->path);
+  g_free (j->failed_path);
+  g_mutex_clear (&j->lock);
+  g_free (j);
+}
+
+LmJournal *
+lm_journal_open (const char *outdir, const LmShard *shard, guint share, guint total, GError **error)
+{
+  LmJournal *j = g_new0 (LmJournal, 1);
+  g_mutex_init (&j->lock);
+  j->fd = j->failed_fd = j->dir_fd = -1;
+  g_autofree char *name = lm_shard_file_name (shard, "journal");
+  g_autofree char *failed_name = lm_shard_file_name (shard, "failed");
+  j->path = g_build_filename (outdir, name, NULL);
+  j->failed_path = g_build_filename (outdir, failed_name, NULL);
+
+  j->dir_fd = g_open (outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+  if (j->dir_fd < 0)
+    {
+      g_autofree char *display = g_filename_display_name (outdir);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot open the output folder: %s"), display,
+                   g_strerror (errno));
+      journal_free (j);
+      return NULL;
+    }
+  j->fd = open_file (j->path, O_APPEND, error);
+  if (j->fd < 0)
+    {
+      journal_free (j);
+      return NULL;
+    }
+  /* Two processes on one shard would both do its stacks. */
+  if (flock (j->fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      g_autofree char *display = g_filename_display_name (j->path);
+      if (errno == EWOULDBLOCK)
+        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                     _("%s: another lumen-cli batch is working on this shard"), display);
+      else
+        g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot lock: %s"), display, g_strerror (errno));
+      journal_free (j);
+      return NULL;
+    }
+  j->failed_fd = open_file (j->failed_path, O_TRUNC, error);
+  if (j->failed_fd < 0)
+    {
+      journal_free (j);
+      return NULL;
+    }
+  g_autofree char *record = g_strdup_printf ("start\t%" G_GINT64_FORMAT "\t%u\t%u\t%u\t%u\n",
+                                             g_get_real_time (), shard->index, shard->count, share, total);
+  if (!append (j, record, NULL, error) || !sync_locked (j, error))
+    {
+      journal_free (j);
+      return NULL;
+    }
+  return j;
+}
+
+gboolean
+lm_journal_done (LmJournal *j, const char *id, double ms, GError **error)
+{
+  char ms_text[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd (ms_text, sizeof ms_text, "%.1f", ms);
+  g_autofree char *record = g_strdup_printf ("done\t%" G_GINT64_FORMAT "\t%s\t%s\n", g_get_real_time (), id,
+                                             ms_text);
+  return append (j, record, NULL, error);
+}
+
+gboolean
+lm_journal_failed (LmJournal *j, const char *id, const char *reason, GError **error)
+{
+  /* One line per stack, whatever a library put in the message. */
+  g_autofree char *flat = g_strdup (reason);
+  g_strdelimit (flat, "\t\r\n", ' ');
+  g_autofree char *record = g_strdup_printf ("failed\t%" G_GINT64_FORMAT "\t%s\t%s\n", g_get_real_time (), id,
+                                             flat);
+  g_autofree char *failure = g_strdup_printf ("%s\t%s\n", id, flat);
+  return append (j, record, failure, error);
+}
+
+gboolean
+lm_journal_close (LmJournal *j, gboolean complete, GError **error)
+{
+  gboolean ok = TRUE;
+  if (complete)
+    {
+      g_autofree char *record = g_strdup_printf ("end\t%" G_GINT64_FORMAT "\n", g_get_real_time ());
+      ok = append (j, record, NULL, error);
+    }
+  g_mutex_lock (&j->lock);
+  ok = ok && sync_locked (j, error);
+  g_mutex_unlock (&j->lock);
+  journal_free (j);
+  return ok;
+}
+
+/* Reading */
+
+void
+lm_journal_summary_free (LmJournalSummary *s)
+{
+  if (s == NULL)
+    return;
+  g_hash_table_unref (s->done);
+  g_hash_table_unref (s->failed);
+  for (guint i = 0; i < s->shards->len; i++)
+    g_free (g_array_index (s->shards, LmJournalShard, i).name);
+  g_array_unref (s->shards);
+  g_free (s);
+}
+
+typedef struct {
+  gint64 from, to;
+} Interval;
+
+static int
+compare_intervals (gconstpointer a, gconstpointer b)
+{
+  const Interval *x = a, *y = b;
+  return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static gboolean
+is_journal_name (const char *name, guint *index, guint *count)
+{
+  *index = *count = 0;
+  if (g_str_equal (name, "journal.tsv"))
+    return TRUE;
+  return sscanf (name, "journal-%u-of-%u.tsv", index, count) == 2 && *index < *count
+         && g_str_has_suffix (name, ".tsv");
+}
+
+static void
+read_journal (LmJournalSummary *s, const char *path, LmJournalShard *shard, GArray *intervals,
+              gint64 *latest_start)
+{
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return;
+  /* A last line without its newline was cut by a crash: not a record. */
+  char *last_newline = strrchr (text, '\n');
+  if (last_newline == NULL)
+    return;
+  last_newline[1] = '\0';
+  g_autoptr (GHashTable) done_here = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) failed_here = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  Interval run = { -1, -1 };
+  for (int i = 0; lines[i]; i++)
+    {
+      g_auto (GStrv) f = g_strsplit (lines[i], "\t", 4);
+      guint n = g_strv_length (f);
+      if (n < 2)
+        continue;
+      gint64 t = g_ascii_strtoll (f[1], NULL, 10);
+      if (g_str_equal (f[0], "start") && n >= 4)
+        {
+          if (run.from >= 0)
+            g_array_append_val (intervals, run);
+          run.from = run.to = t;
+          g_auto (GStrv) rest = g_strsplit (f[3], "\t", -1);
+          if (g_strv_length (rest) == 3 && t >= *latest_start)
+            {
+              shard->share = atoi (rest[1]);
+              s->total = atoi (rest[2]);
+              *latest_start = t;
+            }
+          else if (g_strv_length (rest) == 3)
+            shard->share = atoi (rest[1]);
+          continue;
+        }
+      if (run.from >= 0 && t > run.to)
+        run.to = t;
+      if (n < 3)
+        continue;
+      if (g_str_equal (f[0], "done"))
+        {
+          if (g_hash_table_contains (s->done, f[2]))
+            s->duplicates++;
+          else
+            g_hash_table_add (s->done, g_strdup (f[2]));
+          g_hash_table_add (done_here, g_strdup (f[2]));
+        }
+      else if (g_str_equal (f[0], "failed"))
+        {
+          g_hash_table_insert (s->failed, g_strdup (f[2]), g_strdup (n > 3 ? f[3] : ""));
+          g_hash_table_add (failed_here, g_strdup (f[2]));
+        }
+    }
+  if (run.from >= 0)
+    g_array_append_val (intervals, run);
+  shard->done = g_hash_table_size (done_here);
+  GHashTableIter it;
+  gpointer id;
+  g_hash_table_iter_init (&it, failed_here);
+  while (g_hash_table_iter_next (&it, &id, NULL))
+    if (!g_hash_table_contains (done_here, id))
+      shard->failed++;
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+LmJournalSummary *
+lm_journal_read_all (const char *outdir, GError **error)
+{
+  g_autoptr (GDir) dir = g_dir_open (outdir, 0, error);
+  if (dir == NULL)
+    return NULL;
+  LmJournalSummary *s = g_new0 (LmJournalSummary, 1);
+  s->done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  s->failed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  s->shards = g_array_new (FALSE, TRUE, sizeof (LmJournalShard));
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  guint index, count;
+  while ((name = g_dir_read_name (dir)))
+    if (is_journal_name (name, &index, &count))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+
+  g_autoptr (GArray) intervals = g_array_new (FALSE, FALSE, sizeof (Interval));
+  gint64 latest_start = 0;
+  for (guint i = 0; i < names->len; i++)
+    {
+      LmJournalShard shard = { .name = g_strdup (names->pdata[i]) };
+      is_journal_name (shard.name, &shard.index, &shard.count);
+      g_autofree char *path = g_build_filename (outdir, shard.name, NULL);
+      read_journal (s, path, &shard, intervals, &latest_start);
+      g_array_append_val (s->shards, shard);
+    }
+  /* A stack done by any shard (a rerun with another N) is not a failure any more. */
+  GHashTableIter it;
+  gpointer id;
+  g_hash_table_iter_init (&it, s->failed);
+  while (g_hash_table_iter_next (&it, &id, NULL))
+    if (g_hash_table_contains (s->done, id))
+      g_hash_table_iter_remove (&it);
+
+  g_array_sort (intervals, compare_intervals);
+  gint64 busy = 0, end = G_MININT64;
+  for (guint i = 0; i < intervals->len; i++)
+    {
+      Interval *r = &g_array_index (intervals, Interval, i);
+      gint64 from = MAX (r->from, end);
+      if (r->to > from)
+        busy += r->to - from;
+      end = MAX (end, r->to);
+    }
+  s->busy_s = busy / 1e6;
+  return s;
+}

@@ -1,0 +1,243 @@
+#include "stacks.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "../error.h"
+#include "../hdr/stack.h"
+
+static void
+stack_free (gpointer data)
+{
+  LmBatchStack *s = data;
+  g_free (s->id);
+  g_free (s->folder);
+  g_clear_pointer (&s->files, g_ptr_array_unref);
+  g_clear_pointer (&s->times, g_array_unref);
+  g_free (s->problem);
+  g_free (s);
+}
+
+void
+lm_batch_list_free (LmBatchList *list)
+{
+  if (list == NULL)
+    return;
+  g_ptr_array_unref (list->stacks);
+  g_free (list);
+}
+
+gboolean
+lm_batch_id_valid (const char *text)
+{
+  if (text == NULL || *text == '\0' || *text == '.' || !g_utf8_validate (text, -1, NULL))
+    return FALSE;
+  for (const char *p = text; *p; p++)
+    if (*p == '/' || (guchar) *p < 0x20 || *p == 0x7f)
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+is_image_name (const char *name)
+{
+  static const char *const exts[] = { ".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp" };
+  const char *dot = strrchr (name, '.');
+  for (guint i = 0; dot && i < G_N_ELEMENTS (exts); i++)
+    if (g_ascii_strcasecmp (dot, exts[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+add_folder (GPtrArray *stacks, const char *input, GError **error)
+{
+  g_autoptr (GDir) dir = g_dir_open (input, 0, error);
+  if (dir == NULL)
+    return FALSE;
+  const char *name;
+  while ((name = g_dir_read_name (dir)))
+    {
+      if (name[0] == '.')
+        continue;
+      g_autofree char *path = g_build_filename (input, name, NULL);
+      if (!g_file_test (path, G_FILE_TEST_IS_DIR))
+        continue;
+      LmBatchStack *s = g_new0 (LmBatchStack, 1);
+      s->id = g_strdup (name);
+      s->folder = g_steal_pointer (&path);
+      g_ptr_array_add (stacks, s);
+    }
+  return TRUE;
+}
+
+/* "0.004" or "1/250", as cameras and people write exposure times. */
+static gboolean
+parse_seconds (const char *text, double *seconds)
+{
+  char *end = NULL;
+  double t = g_ascii_strtod (text, &end);
+  if (end == text)
+    return FALSE;
+  if (*end == '/')
+    {
+      const char *den_text = end + 1;
+      double den = g_ascii_strtod (den_text, &end);
+      if (end == den_text || den == 0.0)
+        return FALSE;
+      t /= den;
+    }
+  *seconds = t;
+  return *end == '\0';
+}
+
+static gboolean
+add_manifest (GPtrArray *stacks, const char *input, GError **error)
+{
+  g_autofree char *display = g_filename_display_name (input);
+  g_autofree char *text = NULL;
+  GError *e = NULL;
+  if (!g_file_get_contents (input, &text, NULL, &e))
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, "%s", e->message);
+      g_error_free (e);
+      return FALSE;
+    }
+  g_autofree char *dir = g_path_get_dirname (input);
+  /* The manifest's lines of one stack need not be adjacent. */
+  g_autoptr (GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (int i = 0; lines[i]; i++)
+    {
+      char *line = lines[i];
+      gsize len = strlen (line);
+      if (len > 0 && line[len - 1] == '\r')
+        line[len - 1] = '\0';
+      if (*line == '\0' || *line == '#')
+        continue;
+      g_auto (GStrv) f = g_strsplit (line, "\t", -1);
+      if (!lm_batch_id_valid (f[0]))
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                       _("%s: line %d: “%s” cannot name a stack (no “/”, no leading “.”, no control "
+                         "characters)"), display, i + 1, f[0]);
+          return FALSE;
+        }
+      LmBatchStack *s = g_hash_table_lookup (by_id, f[0]);
+      if (s == NULL)
+        {
+          s = g_new0 (LmBatchStack, 1);
+          s->id = g_strdup (f[0]);
+          s->files = g_ptr_array_new_with_free_func (g_free);
+          s->times = g_array_new (FALSE, FALSE, sizeof (double));
+          g_ptr_array_add (stacks, s);
+          g_hash_table_insert (by_id, s->id, s);
+        }
+      /* A bad line spoils its stack only: the batch goes on with the others. */
+      double t = 0.0;
+      if (s->problem)
+        continue;
+      if (g_strv_length (f) != 3 || *f[1] == '\0')
+        s->problem = g_strdup_printf (_("%s: line %d: expected “stack_id<TAB>image<TAB>seconds”"),
+                                      display, i + 1);
+      else if (!parse_seconds (g_strstrip (f[2]), &t))
+        s->problem = g_strdup_printf (_("%s: line %d: “%s” is not a time in seconds"), display, i + 1,
+                                      f[2]);
+      else
+        {
+          g_ptr_array_add (s->files, g_path_is_absolute (f[1]) ? g_strdup (f[1])
+                                                                : g_build_filename (dir, f[1], NULL));
+          g_array_append_val (s->times, t);
+        }
+    }
+  return TRUE;
+}
+
+static int
+compare_ids (gconstpointer a, gconstpointer b)
+{
+  const LmBatchStack *x = *(LmBatchStack *const *) a, *y = *(LmBatchStack *const *) b;
+  return strcmp (x->id, y->id);
+}
+
+static int
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+LmBatchList *
+lm_batch_list_new (const char *const *inputs, GError **error)
+{
+  g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (stack_free);
+  for (int i = 0; inputs[i]; i++)
+    {
+      g_autofree char *display = g_filename_display_name (inputs[i]);
+      gboolean ok;
+      if (g_file_test (inputs[i], G_FILE_TEST_IS_DIR))
+        ok = add_folder (stacks, inputs[i], error);
+      else if (g_str_has_suffix (inputs[i], ".tsv"))
+        ok = add_manifest (stacks, inputs[i], error);
+      else if (!g_file_test (inputs[i], G_FILE_TEST_EXISTS))
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: no such file or folder"), display);
+          ok = FALSE;
+        }
+      else
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                       _("%s: neither a folder of stack folders nor a .tsv manifest"), display);
+          ok = FALSE;
+        }
+      if (!ok)
+        return NULL;
+    }
+  g_ptr_array_sort (stacks, compare_ids);
+  for (guint i = 1; i < stacks->len; i++)
+    {
+      const LmBatchStack *a = stacks->pdata[i - 1], *b = stacks->pdata[i];
+      if (strcmp (a->id, b->id) == 0)
+        {
+          /* Two stacks of one id would write one output. */
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                       _("stack id “%s” is given twice (%s and %s): outputs are named after the ids"),
+                       a->id, a->folder ? a->folder : _("a manifest"), b->folder ? b->folder : _("a manifest"));
+          return NULL;
+        }
+    }
+  LmBatchList *list = g_new0 (LmBatchList, 1);
+  list->stacks = g_steal_pointer (&stacks);
+  return list;
+}
+
+gboolean
+lm_batch_stack_members (const LmBatchStack *stack, GPtrArray **files, GArray **times, GError **error)
+{
+  if (stack->problem)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, "%s", stack->problem);
+      return FALSE;
+    }
+  if (stack->folder == NULL)
+    {
+      *files = g_ptr_array_ref (stack->files);
+      *times = g_array_ref (stack->times);
+      return TRUE;
+    }
+  g_autofree char *listing = g_build_filename (stack->folder, "exposures.txt", NULL);
+  if (g_file_test (listing, G_FILE_TEST_EXISTS))
+    return lm_hdr_read_exposures (listing, files, times, error);
+
+  g_autoptr (GDir) dir = g_dir_open (stack->folder, 0, error);
+  if (dir == NULL)
+    return FALSE;
+  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (dir)))
+    if (name[0] != '.' && is_image_name (name))
+      g_ptr_array_add (found, g_build_filename (stack->folder, name, NULL));
+  g_ptr_array_sort (found, compare_paths);
+  *files = g_steal_pointer (&found);
+  *times = NULL;
+  return TRUE;
+}

@@ -1,0 +1,38 @@
+/* The stacks of a batch: found in folders of stack folders or listed in .tsv manifests,
+ * named by their ids, in one deterministic order (byte order of the ids, whatever the
+ * locale), so that every process of a sharded batch sees the same list. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *id;         /* the output's name without the extension */
+  char *folder;     /* a stack folder, or NULL for a manifest stack */
+  GPtrArray *files; /* manifest stacks: the members' paths, in the manifest's order */
+  GArray *times;    /* manifest stacks: seconds (double), one per member */
+  char *problem;    /* a manifest stack whose lines were unusable: why (the stack fails) */
+} LmBatchStack;
+
+typedef struct {
+  GPtrArray *stacks; /* of LmBatchStack, sorted by id */
+} LmBatchList;
+
+/* Reads every INPUT: a folder (each visible subfolder is one stack) or a manifest
+ * (`stack_id<TAB>image<TAB>seconds` per line, paths relative to the manifest's folder).
+ * Fails on an input that is neither, or on an id given twice. */
+LmBatchList *lm_batch_list_new (const char *const *inputs, GError **error);
+void lm_batch_list_free (LmBatchList *list);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBatchList, lm_batch_list_free)
+
+/* Whether TEXT can name an output file: not empty, no '/', not starting with '.', no
+ * control characters (tabs and newlines would break the journal). */
+gboolean lm_batch_id_valid (const char *text);
+
+/* The members of STACK and their times: the manifest's, or a folder's exposures.txt, or
+ * else the folder's images (by name) with TIMES set to NULL (EXIF times). */
+gboolean lm_batch_stack_members (const LmBatchStack *stack, GPtrArray **files, GArray **times,
+                                 GError **error);
+
+G_END_DECLS

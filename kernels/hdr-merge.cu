@@ -1,0 +1,218 @@
+// The radiance merges on the GPU, Debevec's (core/hdr/merge-math.h) and Robertson's
+// (core/hdr/robertson-math.h), and the normalised gamma correction after them.
+//
+// One pass reads each exposure's pixel once (4 B each) and writes the radiance once (16 B):
+// the memory floor. The stack's pointers, exposure times and response tables travel as
+// launch parameters (__grid_constant__, read in place), so a merge copies nothing to the
+// device and allocates nothing. With a gamma correction the same pass also leaves each row's
+// largest sample; one block folds them and a second pass corrects in place.
+#include "core/hdr/robertson-math.h"
+#include "kernels/cuda-check.h"
+#include "kernels/hdr-reduce.cuh"
+
+using namespace lm_hdr;
+
+namespace {
+
+constexpr int kLevels = LM_HDR_MERGE_LEVELS;
+constexpr unsigned kPixelThreads = 256;
+
+// Debevec: ln f⁻¹ per channel and level; the exposures' ln t.
+struct Debevec {
+  static constexpr int kTable = 3 * kLevels;
+  float sum[3] = { 0.0f, 0.0f, 0.0f }, wsum = 0.0f;
+
+  __device__ void
+  add (const float *table, uint32_t p, float log_time)
+  {
+    lm_debevec_add (table, p, log_time, sum, &wsum);
+  }
+  __device__ float4
+  radiance () const
+  {
+    return make_float4 (lm_debevec_radiance (sum[0], wsum), lm_debevec_radiance (sum[1], wsum),
+                        lm_debevec_radiance (sum[2], wsum), 1.0f);
+  }
+};
+
+// Robertson: f⁻¹ per channel and level, then the 256 weights; the exposures' t.
+struct Robertson {
+  static constexpr int kTable = 4 * kLevels;
+  float num[3] = { 0.0f, 0.0f, 0.0f }, den[3] = { 0.0f, 0.0f, 0.0f };
+
+  __device__ void
+  add (const float *table, uint32_t p, float t)
+  {
+    const float *weight = table + 3 * kLevels;
+#pragma unroll
+    for (int c = 0; c < 3; c++)
+      {
+        int z = (int) ((p >> (8 * c)) & 0xffu);
+        lm_robertson_add (t, weight[z], table[c * kLevels + z], &num[c], &den[c]);
+      }
+  }
+  __device__ float4
+  radiance () const
+  {
+    return make_float4 (lm_robertson_radiance (num[0], den[0]), lm_robertson_radiance (num[1], den[1]),
+                        lm_robertson_radiance (num[2], den[2]), 1.0f);
+  }
+};
+
+template <class Method> struct MergeArgs {
+  const uint8_t *images[LM_K_HDR_MAX_EXPOSURES];
+  float time[LM_K_HDR_MAX_EXPOSURES]; // as the method takes it
+  float table[Method::kTable];
+  uint8_t *out;
+  size_t stride, out_stride;
+  unsigned width, n;
+};
+// Since CUDA 12.1, launch parameters may take 32764 bytes on Volta and newer (every device
+// this build targets; its runtime needs a driver that allows it). Debevec's fit the old 4 KiB.
+static_assert (sizeof (MergeArgs<Debevec>) <= 4096, "Debevec's arguments fit any launch");
+static_assert (sizeof (MergeArgs<Robertson>) <= 32764, "Robertson's arguments must fit the launch parameters");
+
+template <class Method, bool Gray, bool WantMax>
+__global__ void __launch_bounds__ (kRowThreads)
+merge_rows (const __grid_constant__ MergeArgs<Method> a, RangeRow *rows)
+{
+  // Per-lane lookups with scattered indices: shared memory, not the constant bank.
+  __shared__ float table[Method::kTable];
+  for (unsigned i = threadIdx.x; i < Method::kTable; i += blockDim.x)
+    table[i] = a.table[i];
+  __syncthreads ();
+
+  unsigned y = blockIdx.x;
+  size_t offset = (size_t) y * a.stride;
+  float4 *out = reinterpret_cast<float4 *> (a.out + (size_t) y * a.out_stride);
+  float hi = -INFINITY;
+  for (unsigned x = threadIdx.x; x < a.width; x += blockDim.x)
+    {
+      Method m;
+      // Unrolled so that several exposures' loads are in flight at once.
+#pragma unroll 4
+      for (unsigned i = 0; i < a.n; i++)
+        {
+          const uint8_t *row = a.images[i] + offset;
+          uint32_t p = Gray ? lm_hdr_gray_word (__ldg (row + x)) : __ldg (reinterpret_cast<const uint32_t *> (row) + x);
+          m.add (table, p, a.time[i]);
+        }
+      float4 v = m.radiance ();
+      out[x] = v;
+      if (WantMax)
+        hi = fmaxf (hi, fmaxf (v.x, fmaxf (v.y, v.z)));
+    }
+  if (WantMax)
+    {
+      __shared__ float scratch[kRowThreads / 32];
+      hi = block_reduce (hi, Max (), scratch);
+      if (threadIdx.x == 0)
+        rows[y] = RangeRow { 0.0f, hi };
+    }
+}
+
+__global__ void __launch_bounds__ (kFoldThreads)
+fold_merge_max (const RangeRow *rows, unsigned height, State *state)
+{
+  RangeRow r = fold_range (rows, height);
+  if (threadIdx.x == 0)
+    state->merge_max = r.max;
+}
+
+// One pixel per thread, in place; alpha kept.
+__global__ void
+gamma_correct (uint8_t *image, size_t stride, unsigned width, const State *state, float gamma)
+{
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  float max = state->merge_max;
+  if (x >= width || !(max > 0.0f))
+    return;
+  float4 *p = reinterpret_cast<float4 *> (image + (size_t) blockIdx.y * stride) + x;
+  float4 v = *p;
+  v.x = lm_hdr_gamma_correct (v.x, max, gamma);
+  v.y = lm_hdr_gamma_correct (v.y, max, gamma);
+  v.z = lm_hdr_gamma_correct (v.z, max, gamma);
+  *p = v;
+}
+
+template <class Method, bool Gray>
+void
+launch_rows (const MergeArgs<Method> &a, unsigned height, bool want_max, RangeRow *rows, cudaStream_t stream)
+{
+  if (want_max)
+    merge_rows<Method, Gray, true><<<height, kRowThreads, 0, stream>>> (a, rows);
+  else
+    merge_rows<Method, Gray, false><<<height, kRowThreads, 0, stream>>> (a, rows);
+}
+
+// The merge with TABLE (host memory, Method::kTable floats), then the gamma correction.
+template <class Method>
+cudaError_t
+merge (const LmKStack *stack, const float *table, float gamma_correction, const LmKImage *out,
+       const LmKWorkspace *ws, cudaStream_t stream)
+{
+  if (stack->n < 1 || stack->n > LM_K_HDR_MAX_EXPOSURES || out->format != LM_K_RGBA_F32)
+    return cudaErrorInvalidValue;
+  if (stack->width == 0 || stack->height == 0)
+    return cudaSuccess;
+
+  MergeArgs<Method> a;
+  for (unsigned i = 0; i < stack->n; i++)
+    {
+      a.images[i] = static_cast<const uint8_t *> (stack->images[i]);
+      a.time[i] = stack->time[i];
+    }
+  for (int i = 0; i < Method::kTable; i++)
+    a.table[i] = table[i];
+  a.out = static_cast<uint8_t *> (out->data);
+  a.stride = stack->stride;
+  a.out_stride = out->stride;
+  a.width = stack->width;
+  a.n = stack->n;
+
+  bool correct = gamma_correction > 0.0f;
+  RangeRow *rows = static_cast<RangeRow *> (ws->hdr_rows);
+  State *state = static_cast<State *> (ws->hdr_state);
+  if (stack->format == LM_K_GRAY8)
+    launch_rows<Method, true> (a, stack->height, correct, rows, stream);
+  else
+    launch_rows<Method, false> (a, stack->height, correct, rows, stream);
+  LM_CUDA_LAUNCHED ();
+  if (!correct)
+    return cudaSuccess;
+
+  fold_merge_max<<<1, kFoldThreads, 0, stream>>> (rows, stack->height, state);
+  LM_CUDA_LAUNCHED ();
+  dim3 grid (lm_div_up (stack->width, kPixelThreads), stack->height);
+  gamma_correct<<<grid, kPixelThreads, 0, stream>>> (a.out, out->stride, stack->width, state, gamma_correction);
+  LM_CUDA_LAUNCHED ();
+  return cudaSuccess;
+}
+
+} // namespace
+
+extern "C" size_t
+lm_k_hdr_rows_size (unsigned height)
+{
+  return (size_t) (height ? height : 1) * (sizeof (StatsRow) > sizeof (RangeRow) ? sizeof (StatsRow) : sizeof (RangeRow));
+}
+
+extern "C" size_t
+lm_k_hdr_state_size (void)
+{
+  return sizeof (State);
+}
+
+extern "C" cudaError_t
+lm_k_hdr_debevec (const LmKStack *stack, const float *log_response, float gamma_correction,
+                  const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream)
+{
+  return merge<Debevec> (stack, log_response, gamma_correction, out, ws, stream);
+}
+
+extern "C" cudaError_t
+lm_k_hdr_robertson (const LmKStack *stack, const float *response_and_weights, float gamma_correction,
+                    const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream)
+{
+  return merge<Robertson> (stack, response_and_weights, gamma_correction, out, ws, stream);
+}

@@ -1,0 +1,127 @@
+"""Shared pieces of the HDR tests: the bracketed stacks of the shared data (hdr/<scene>/ with
+exposures.txt), a temporary folder per test, and the comparisons each test reports.
+
+OpenCV reads BGR; Lumen's pixels and response files are R, G, B. OpenCV's HDR classes that
+convert to gray inside (AlignMTB, MergeMertens, the tone mappers) call RGB2GRAY, so they are
+handed images in RGB order: then they weigh the channels as BT.601 means, as Lumen does."""
+import os
+import sys
+import tempfile
+import unittest
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lumen_testlib as lt  # noqa: E402
+
+HDR = os.path.join(lt.data_dir(), "hdr")
+STACKS = sorted(d for d in os.listdir(HDR) if os.path.isdir(os.path.join(HDR, d)))
+
+
+def stack(name):
+    """(folder, files, times) of one scene, in exposures.txt's order."""
+    folder = os.path.join(HDR, name)
+    with open(os.path.join(folder, "exposures.txt")) as f:
+        lines = [l.split() for l in f if l.strip()]
+    files = [os.path.join(folder, f) for f, _ in lines]
+    return folder, files, np.array([float(t) for _, t in lines])
+
+
+def exposures_file(name):
+    return os.path.join(HDR, name, "exposures.txt")
+
+
+def to_rgb(images):
+    return [cv2.cvtColor(im, cv2.COLOR_BGR2RGB) if im.ndim == 3 else im for im in images]
+
+
+def median_relative(ours, ref):
+    """|a − b| / |b| per value after each is divided by its median (the radiance's scale is
+    the response's, so only the shape is compared)."""
+    a, b = ours / np.median(ours), ref / np.median(ref)
+    return np.abs(a - b) / np.maximum(np.abs(b), 1e-6)
+
+
+def rgbe(image, path):
+    """IMAGE (float BGR) as a Radiance .hdr file holds it: 8-bit mantissas, shared exponent."""
+    cv2.imwrite(path, image)
+    return lt.imread(path)
+
+
+def shifts_printed(proc):
+    """{file name: (x, y)} from lumen-cli hdr --align --timings."""
+    out = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("shift: "):
+            name, xy = line[len("shift: "):].rsplit(": ", 1)
+            x, y = xy.split()
+            out[name] = (int(x), int(y))
+    return out
+
+
+def opencv_shifts(images_bgr):
+    """cv2.AlignMTB's shifts (defaults: max bits 6, exclusion 4, cut) against the middle
+    exposure, on the gray that its process() computes from RGB-ordered images."""
+    align = cv2.createAlignMTB()
+    gray = [cv2.cvtColor(im, cv2.COLOR_BGR2GRAY) if im.ndim == 3 else im for im in images_bgr]
+    mid = len(gray) // 2
+    return [(0, 0) if i == mid else tuple(int(v) for v in align.calculateShift(gray[mid], g))
+            for i, g in enumerate(gray)]
+
+
+def opencv_aligned(images_bgr, shifts):
+    """AlignMTB::process's output: each image moved by its shift (zeros uncovered), then all
+    cut to the rectangle from the largest positive shift to the size plus the most negative
+    one (its Rect(max, min + size)). process() returns nothing through the Python binding of
+    OpenCV 4.6, so its two steps are taken here with its own shiftMat."""
+    align = cv2.createAlignMTB()
+    moved = [align.shiftMat(im, s) for im, s in zip(images_bgr, shifts)]
+    hi = (max(0, *(s[0] for s in shifts)), max(0, *(s[1] for s in shifts)))
+    lo = (min(0, *(s[0] for s in shifts)), min(0, *(s[1] for s in shifts)))
+    h, w = images_bgr[0].shape[:2]
+    return [m[hi[1]:h + lo[1], hi[0]:w + lo[0]] for m in moved]
+
+
+def opencv_mertens(images_bgr):
+    """cv2.MergeMertens with contrast, saturation and well-exposedness all weighted 1 (its
+    default leaves well-exposedness out: exposure_weight 0), on RGB-ordered images, as an
+    8-bit BGR image: ×255, clipped, rounded."""
+    fused = cv2.createMergeMertens(1.0, 1.0, 1.0).process(to_rgb(images_bgr))
+    # Lumen writes a gray stack's fusion as RGB.
+    fused = cv2.cvtColor(fused, cv2.COLOR_RGB2BGR if fused.ndim == 3 else cv2.COLOR_GRAY2BGR)
+    return np.clip(np.round(fused * 255.0), 0, 255).astype(np.uint8)
+
+
+class HdrTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-hdr-")
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def merge(self, name, *extra, out="radiance.hdr"):
+        """lumen-cli hdr on stack NAME (exposures.txt), the response saved as NAME.resp."""
+        lt.run_ok(self, ["hdr", "--exposures", exposures_file(name), "--response-out",
+                         self.path(name + ".resp"), "-o", self.path(out), *extra])
+        return self.path(out)
+
+    def assertRefused(self, args, *words, out="out.hdr", codes=(1, 2)):
+        """lumen-cli hdr ARGS -o OUT fails with one line naming WORDS (case aside; a usage
+        error adds the line pointing to --help), and writes nothing."""
+        out = self.path(out)
+        proc = lt.run(["hdr", *args, "-o", out])
+        lines = proc.stderr.splitlines()
+        lt.say(f"{' '.join(os.path.basename(str(a)) for a in args)}: exit {proc.returncode}: "
+               f"{lines[0] if lines else ''}")
+        self.assertIn(proc.returncode, codes, lt.describe(proc))
+        self.assertEqual(len(lines), 2 if proc.returncode == 2 else 1, proc.stderr)
+        for w in words:
+            self.assertIn(w.lower(), lines[0].lower())
+        self.assertFalse(os.path.exists(out), "nothing may be written")
+        self.assertEqual(lt.leftovers(self.dir), [])
+        return proc
