@@ -8,15 +8,6 @@ struct _LmHistory {
   gint saved;     /* index of the saved state, -1 when none is */
 };
 
-static gboolean
-same (const LmPipeline *a, const LmPipeline *b)
-{
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (!lm_stage_equal (&a->stages[i], &b->stages[i]))
-      return FALSE;
-  return TRUE;
-}
-
 LmHistory *
 lm_history_new (const LmPipeline *initial)
 {
@@ -39,7 +30,7 @@ lm_history_free (LmHistory *h)
 void
 lm_history_push (LmHistory *h, const LmPipeline *state)
 {
-  if (same (&g_array_index (h->states, LmPipeline, h->current), state))
+  if (lm_pipeline_equal (&g_array_index (h->states, LmPipeline, h->current), state))
     return;
   g_array_set_size (h->states, h->current + 1);
   if ((gint) h->current < h->saved)

@@ -1,5 +1,11 @@
 #include "render-cache.h"
 
+#include "error.h"
+
+/* Step 0 is the tone mapping (radiance sources only), then the operations in order. */
+#define TONEMAP_STEP 0
+#define N_STEPS (1 + LM_N_OPS)
+
 typedef struct {
   LmStage stage;          /* what the output was computed with */
   guint64 input_version;  /* the version of the input it was computed from */
@@ -10,9 +16,13 @@ typedef struct {
 struct _LmRenderCache {
   LmBackend *backend;
   LmImage *source;
+  LmBackend *fallback;     /* the CPU, for what the backend cannot do */
+  LmImage *host_source;    /* the source in host memory, for the fallback */
+  LmImage *fallback_out;   /* the fallback's tone mapping, in host memory */
+  char *notice;
   guint64 next_version;
   guint last_computed;
-  CacheEntry entries[LM_N_OPS];
+  CacheEntry entries[N_STEPS];
 };
 
 LmRenderCache *
@@ -30,16 +40,34 @@ lm_render_cache_free (LmRenderCache *cache)
 {
   if (cache == NULL)
     return;
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (int i = 0; i < N_STEPS; i++)
     g_clear_pointer (&cache->entries[i].output, lm_image_unref);
+  g_clear_pointer (&cache->host_source, lm_image_unref);
+  g_clear_pointer (&cache->fallback_out, lm_image_unref);
+  g_free (cache->notice);
   lm_image_unref (cache->source);
   g_free (cache);
+}
+
+void
+lm_render_cache_set_fallback (LmRenderCache *cache, LmBackend *cpu, LmImage *host_source)
+{
+  g_return_if_fail (host_source == NULL || lm_image_same_shape (host_source, cache->source));
+  cache->fallback = cpu;
+  g_clear_pointer (&cache->host_source, lm_image_unref);
+  cache->host_source = host_source ? lm_image_ref (host_source) : NULL;
 }
 
 guint
 lm_render_cache_last_computed (LmRenderCache *cache)
 {
   return cache->last_computed;
+}
+
+const char *
+lm_render_cache_last_notice (LmRenderCache *cache)
+{
+  return cache->notice;
 }
 
 /* A buffer of the right shape for ENTRY's output, reusing the last one when it fits. */
@@ -57,6 +85,34 @@ prepare_output (LmRenderCache *cache, CacheEntry *entry, LmFormat format, const 
   return entry->output != NULL;
 }
 
+/* The backend's tone mapping; where it has none, the CPU's, copied into the backend. */
+static gboolean
+tonemap (LmRenderCache *cache, const LmTonemapParams *params, const LmImage *radiance, LmImage *out,
+         GError **error)
+{
+  GError *e = NULL;
+  if (lm_backend_tonemap (cache->backend, params, radiance, out, &e))
+    return TRUE;
+  if (!g_error_matches (e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED) || cache->fallback == NULL
+      || cache->host_source == NULL || cache->fallback == cache->backend)
+    {
+      g_propagate_error (error, e);
+      return FALSE;
+    }
+  g_free (cache->notice);
+  cache->notice = g_strdup (e->message);
+  g_error_free (e);
+  if (cache->fallback_out == NULL)
+    {
+      cache->fallback_out = lm_image_new (LM_FORMAT_RGBA8, out->width, out->height,
+                                          lm_backend_work_allocator (cache->fallback), error);
+      if (cache->fallback_out == NULL)
+        return FALSE;
+    }
+  return lm_backend_tonemap (cache->fallback, params, cache->host_source, cache->fallback_out, error)
+         && lm_backend_copy (cache->backend, cache->fallback_out, out, error);
+}
+
 typedef struct {
   const char *label;
   gboolean cached;
@@ -69,13 +125,20 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
 {
   LmImage *current = cache->source;
   guint64 current_version = 1;
-  PendingTiming pending[LM_N_OPS];
+  PendingTiming pending[N_STEPS];
   guint n_pending = 0;
   cache->last_computed = 0;
+  g_clear_pointer (&cache->notice, g_free);
 
+  LmStage steps[N_STEPS];
+  steps[TONEMAP_STEP] = pipeline->tonemap;
+  steps[TONEMAP_STEP].enabled = cache->source->format == LM_FORMAT_RGBA_F32;
   for (int i = 0; i < LM_N_OPS; i++)
+    steps[1 + i] = pipeline->stages[i];
+
+  for (int i = 0; i < N_STEPS; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = &steps[i];
       CacheEntry *entry = &cache->entries[i];
       if (!stage->enabled)
         continue;
@@ -100,8 +163,12 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
       PendingTiming *t = &pending[n_pending++];
       *t = (PendingTiming) { .label = stage->info->name };
       lm_backend_mark (cache->backend, &t->start);
-      if (!lm_backend_run_op (cache->backend, stage->info, stage->params.bytes, current,
-                              entry->output, error))
+      gboolean ok = i == TONEMAP_STEP
+                      ? tonemap (cache, (const LmTonemapParams *) stage->params.bytes, current,
+                                 entry->output, error)
+                      : lm_backend_run_op (cache->backend, stage->info, stage->params.bytes, current,
+                                           entry->output, error);
+      if (!ok)
         return NULL;
       lm_backend_mark (cache->backend, &t->end);
 

@@ -14,6 +14,7 @@
 typedef enum {
   JOB_COMPARE,
   JOB_EXPORT,
+  JOB_MERGE,
 } JobKind;
 
 typedef struct {
@@ -24,6 +25,12 @@ typedef struct {
   char *path;
   LmSaveOptions options;
   GCancellable *cancellable;
+  /* merge */
+  char **paths;
+  double *times;
+  guint n;
+  LmHdrMethod method;
+  gboolean align;
 } Job;
 
 /* What results in flight share with the worker, so that they can be delivered (or dropped)
@@ -97,6 +104,8 @@ result_free (Channel *channel, LmRenderResult *r)
   g_free (r->cuda_unavailable);
   g_free (r->cuda_description);
   g_free (r->path);
+  g_free (r->response);
+  g_clear_pointer (&r->image, lm_image_unref);
   if (r->timings.entries)
     lm_timings_clear (&r->timings);
   if (r->timings_other.entries)
@@ -163,6 +172,13 @@ result_new (LmResultKind kind, const LmRenderRequest *request)
   return r;
 }
 
+/* Host memory that uploads fastest (pinned when CUDA is usable). */
+static const LmAllocator *
+fast_host (LmRenderWorker *w)
+{
+  return w->sides[1].backend ? lm_backend_host_allocator (w->sides[1].backend) : lm_allocator_host ();
+}
+
 /* A host buffer for a view of W × H, reused from earlier results when one fits. */
 static LmImage *
 view_buffer (LmRenderWorker *w, int width, int height, GError **error)
@@ -181,9 +197,7 @@ view_buffer (LmRenderWorker *w, int width, int height, GError **error)
   g_mutex_unlock (&c->lock);
   if (found)
     return found;
-  const LmAllocator *host = w->sides[1].backend ? lm_backend_host_allocator (w->sides[1].backend)
-                                                : lm_allocator_host ();
-  return lm_image_new (LM_FORMAT_RGBA8, width, height, host, error);
+  return lm_image_new (LM_FORMAT_RGBA8, width, height, fast_host (w), error);
 }
 
 static void
@@ -194,9 +208,9 @@ side_reset (Side *side)
   g_clear_pointer (&side->view, lm_image_unref);
 }
 
-/* The backend of KIND with the photo uploaded, or NULL and an error. */
-static Side *
-side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
+/* The backend of KIND, or NULL and the reason. */
+static LmBackend *
+backend_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
 {
   Side *side = &w->sides[kind == LM_BACKEND_CUDA ? 1 : 0];
   if (side->backend == NULL)
@@ -209,6 +223,25 @@ side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
         }
       side->backend = lm_backend_cpu_new ();
     }
+  return side->backend;
+}
+
+/* A cache of SIDE's source that can tone map on the CPU where the backend cannot yet. */
+static LmRenderCache *
+cache_new (LmRenderWorker *w, Side *side)
+{
+  LmRenderCache *cache = lm_render_cache_new (side->backend, side->source);
+  lm_render_cache_set_fallback (cache, w->sides[0].backend, w->source);
+  return cache;
+}
+
+/* The backend of KIND with the photo uploaded, or NULL and an error. */
+static Side *
+side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
+{
+  Side *side = &w->sides[kind == LM_BACKEND_CUDA ? 1 : 0];
+  if (backend_for (w, kind, error) == NULL)
+    return NULL;
   if (w->source == NULL)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("no photo is open"));
@@ -223,7 +256,7 @@ side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
           side_reset (side);
           return NULL;
         }
-      side->cache = lm_render_cache_new (side->backend, side->source);
+      side->cache = cache_new (w, side);
       side->upload_ms = lm_ms_since (t);
     }
   return side;
@@ -312,6 +345,11 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
   g_autoptr (LmImage) out = lm_render_cache_run (side->cache, &req->pipeline, &r->timings, error);
   if (out == NULL)
     return FALSE;
+  if (lm_render_cache_last_notice (side->cache))
+    {
+      g_free (r->notice);
+      r->notice = g_strdup_printf (_("%s; tone mapped on the CPU"), lm_render_cache_last_notice (side->cache));
+    }
   const LmViewRect *v = &req->view;
   if (side->view == NULL || side->view->width != (guint) v->out_w || side->view->height != (guint) v->out_h)
     {
@@ -348,7 +386,9 @@ run_preview (LmRenderWorker *w, const LmRenderRequest *req)
   if (w->source == NULL)
     return;
   Side *side = side_for (w, req->backend, &e);
-  if (side != NULL && req->backend == LM_BACKEND_CPU)
+  /* The quick pass shrinks 8-bit sources; a radiance source's tone mapping needs the whole
+   * image's statistics and is cached anyway. */
+  if (side != NULL && req->backend == LM_BACKEND_CPU && w->source->format != LM_FORMAT_RGBA_F32)
     {
       int factor = (int) floor (req->view.rw / req->view.out_w);
       if (factor >= 2)
@@ -364,6 +404,7 @@ run_preview (LmRenderWorker *w, const LmRenderRequest *req)
   if (!ok && req->backend == LM_BACKEND_CUDA && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
     {
       /* The photo does not fit the GPU: this render comes from the CPU. */
+      g_free (r->notice);
       r->notice = g_strdup_printf (_("%s; rendered on the CPU"), e->message);
       g_clear_error (&e);
       g_clear_pointer (&r->view, lm_image_unref);
@@ -400,8 +441,10 @@ run_compare (LmRenderWorker *w, const Job *job)
         r->backend_name = lm_backend_name (side->backend);
       else
         r->other_name = lm_backend_name (side->backend);
-      g_autoptr (LmRenderCache) fresh = lm_render_cache_new (side->backend, side->source);
+      g_autoptr (LmRenderCache) fresh = cache_new (w, side);
       g_autoptr (LmImage) out = lm_render_cache_run (fresh, &job->request.pipeline, timings[i], &e);
+      if (lm_render_cache_last_notice (fresh) && r->notice == NULL)
+        r->notice = g_strdup_printf (_("%s; tone mapped on the CPU"), lm_render_cache_last_notice (fresh));
       ms[i] = lm_timings_total (timings[i]);
       if (out != NULL)
         {
@@ -437,12 +480,37 @@ post_progress (LmRenderWorker *w, const Job *job, double fraction)
   post (w, r);
 }
 
+/* A .hdr export writes the merged radiance itself, not a render of it. */
+static gboolean
+export_radiance (LmRenderWorker *w, const Job *job, GError **error)
+{
+  if (w->source == NULL || w->source->format != LM_FORMAT_RGBA_F32)
+    {
+      g_autofree char *display = g_filename_display_name (job->path);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("%s: only a merged HDR image can be written as radiance (.hdr)"), display);
+      return FALSE;
+    }
+  if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
+    return FALSE;
+  post_progress (w, job, 0.3);
+  return lm_io_save (w->source, job->path, &job->options, error);
+}
+
 static void
 run_export (LmRenderWorker *w, const Job *job)
 {
   LmRenderResult *r = result_new (LM_RESULT_EXPORTED, &job->request);
   r->path = g_strdup (job->path);
   GError *e = NULL;
+  if (lm_file_type_for_output (job->path) == LM_FILE_RADIANCE)
+    {
+      export_radiance (w, job, &e);
+      r->error = e;
+      r->fraction = 1.0;
+      post (w, r);
+      return;
+    }
   Side *side = side_for (w, job->request.backend, &e);
   g_autoptr (LmImage) out = NULL, host = NULL;
   if (side && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
@@ -470,9 +538,212 @@ run_export (LmRenderWorker *w, const Job *job)
   post (w, r);
 }
 
+/* ---- HDR merge ----------------------------------------------------------------------------- */
+
+static void
+merge_progress (LmRenderWorker *w, const Job *job, double fraction, const char *step,
+                const LmResponse *response)
+{
+  LmRenderResult *r = result_new (LM_RESULT_MERGE_PROGRESS, &job->request);
+  r->fraction = fraction;
+  r->step = step;
+  r->method = job->method;
+  if (response)
+    r->response = g_memdup2 (response, sizeof *response);
+  post (w, r);
+}
+
+/* A copy of STACK whose images are in B's work memory (the same images on the CPU). */
+static LmHdrStack *
+stack_upload (LmBackend *b, const LmHdrStack *stack, GError **error)
+{
+  g_autoptr (LmHdrStack) work = g_new0 (LmHdrStack, 1);
+  work->n = stack->n;
+  work->images = g_new0 (LmImage *, stack->n);
+  work->paths = g_new0 (char *, stack->n);
+  work->times = g_memdup2 (stack->times, stack->n * sizeof (double));
+  for (guint i = 0; i < stack->n; i++)
+    {
+      work->paths[i] = g_strdup (stack->paths[i]);
+      work->images[i] = lm_backend_upload (b, stack->images[i], error);
+      if (work->images[i] == NULL)
+        return NULL;
+    }
+  return lm_backend_synchronize (b, error) ? g_steal_pointer (&work) : NULL;
+}
+
+/* After B failed with *E: TRUE when the CPU should do the step instead (B has no such entry
+ * yet, or the stack does not fit in its memory); the reason joins NOTICE. */
+static gboolean
+cpu_instead (LmRenderWorker *w, LmBackend *b, GError **e, GString *notice)
+{
+  if (b == w->sides[0].backend
+      || !(g_error_matches (*e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED)
+           || g_error_matches (*e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)))
+    return FALSE;
+  g_string_append_printf (notice, "%s%s", notice->len ? "; " : "", (*e)->message);
+  g_clear_error (e);
+  return TRUE;
+}
+
+static gboolean
+align_on (LmBackend *b, LmHdrStack *stack, LmShift *shifts, GError **error)
+{
+  LmAlignParams params = LM_ALIGN_PARAMS_INIT;
+  g_autoptr (LmHdrStack) work = stack_upload (b, stack, error);
+  return work != NULL && lm_backend_hdr_align (b, &params, work, shifts, error)
+         && lm_backend_synchronize (b, error);
+}
+
+/* STACK (host) uploaded to B and merged there: the radiance in B's work memory. */
+static LmImage *
+merge_on (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
+          const LmAllocator *allocator, GError **error)
+{
+  g_autoptr (LmHdrStack) work = stack_upload (b, stack, error);
+  if (work == NULL)
+    return NULL;
+  g_autoptr (LmImage) out = lm_image_new (LM_FORMAT_RGBA_F32, stack->images[0]->width,
+                                          stack->images[0]->height, allocator, error);
+  if (out == NULL || !lm_backend_hdr_merge (b, params, work, out, error)
+      || !lm_backend_synchronize (b, error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+/* The steps of a merge, each on B where it can and on the CPU where B cannot. Returns the
+ * image in host memory and, in *WORK, in the memory of *ON, the backend that merged. */
+static LmImage *
+merge_steps (LmRenderWorker *w, const Job *job, LmBackend *b, LmRenderResult *r, GString *notice,
+             LmImage **work_out, LmBackend **on, GError **error)
+{
+  LmBackend *cpu = w->sides[0].backend;
+  GError *e = NULL;
+  gint64 t = g_get_monotonic_time ();
+  merge_progress (w, job, 0.0, _("Loading the exposures…"), NULL);
+  g_autoptr (LmHdrStack) stack = lm_hdr_stack_load ((const char *const *) job->paths, job->n, job->times,
+                                                    fast_host (w), error);
+  if (stack == NULL || g_cancellable_set_error_if_cancelled (job->cancellable, error))
+    return NULL;
+  lm_timings_add (&r->timings, _("load"), lm_ms_since (t));
+
+  /* Aligned before calibrating: the calibration samples each exposure at the same places. */
+  if (job->align)
+    {
+      merge_progress (w, job, 0.25, _("Aligning the exposures…"), NULL);
+      t = g_get_monotonic_time ();
+      g_autofree LmShift *shifts = g_new0 (LmShift, stack->n);
+      LmAlignParams params = LM_ALIGN_PARAMS_INIT;
+      if (!align_on (b, stack, shifts, &e)
+          && !(cpu_instead (w, b, &e, notice) && align_on (cpu, stack, shifts, &e)))
+        {
+          g_propagate_error (error, e);
+          return NULL;
+        }
+      if (!lm_hdr_stack_apply_shifts (&params, stack, shifts, error)
+          || g_cancellable_set_error_if_cancelled (job->cancellable, error))
+        return NULL;
+      lm_timings_add (&r->timings, _("align"), lm_ms_since (t));
+    }
+
+  LmHdrMergeParams params = { .method = job->method, .mertens = LM_MERTENS_PARAMS_INIT };
+  if (job->method != LM_HDR_MERTENS)
+    {
+      /* OpenCV's defaults: Debevec 70 samples, λ 10; Robertson 30 iterations, 0.01. */
+      merge_progress (w, job, 0.4, _("Calibrating the camera response…"), NULL);
+      t = g_get_monotonic_time ();
+      gboolean ok = job->method == LM_HDR_DEBEVEC
+                      ? lm_hdr_calibrate_debevec (stack, 70, 10.0f, &params.response, error)
+                      : lm_hdr_calibrate_robertson (stack, 30, 0.01f, &params.response, error);
+      if (!ok || g_cancellable_set_error_if_cancelled (job->cancellable, error))
+        return NULL;
+      lm_timings_add (&r->timings, _("calibrate"), lm_ms_since (t));
+      r->response = g_memdup2 (&params.response, sizeof params.response);
+      merge_progress (w, job, 0.6, _("Merging the exposures…"), &params.response);
+    }
+  else
+    merge_progress (w, job, 0.6, _("Fusing the exposures…"), NULL);
+
+  t = g_get_monotonic_time ();
+  *on = b;
+  g_autoptr (LmImage) work = merge_on (b, &params, stack, lm_backend_work_allocator (b), &e);
+  if (work == NULL && cpu_instead (w, b, &e, notice))
+    {
+      *on = cpu;
+      work = merge_on (cpu, &params, stack, fast_host (w), &e);
+    }
+  if (work == NULL)
+    {
+      g_propagate_error (error, e);
+      return NULL;
+    }
+  lm_timings_add (&r->timings, _("merge"), lm_ms_since (t));
+  if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
+    return NULL;
+
+  LmImage *host = lm_image_ref (work);
+  if (*on != cpu)
+    {
+      merge_progress (w, job, 0.9, _("Downloading the result…"), NULL);
+      t = g_get_monotonic_time ();
+      g_clear_pointer (&host, lm_image_unref);
+      host = lm_backend_download (*on, work, error);
+      if (host == NULL || !lm_backend_synchronize (*on, error))
+        {
+          g_clear_pointer (&host, lm_image_unref);
+          return NULL;
+        }
+      lm_timings_add (&r->timings, _("download"), lm_ms_since (t));
+    }
+  /* The export carries the exposures' colour profile (and EXIF, as lumen-cli hdr does). */
+  lm_image_copy_metadata (host, stack->images[0]);
+  *work_out = g_steal_pointer (&work);
+  return host;
+}
+
+static void
+run_merge (LmRenderWorker *w, const Job *job)
+{
+  LmRenderResult *r = result_new (LM_RESULT_MERGED, &job->request);
+  r->method = job->method;
+  lm_timings_init (&r->timings);
+  g_autoptr (GString) notice = g_string_new (NULL);
+  GError *e = NULL;
+  LmImage *work = NULL;
+  LmBackend *on = NULL;
+  LmBackend *b = backend_for (w, job->request.backend, &e);
+  LmImage *host = b ? merge_steps (w, job, b, r, notice, &work, &on, &e) : NULL;
+  if (host != NULL)
+    {
+      /* The merged image is the source from now on; where it was merged on the device, it
+       * stays there as that side's source. */
+      adopt_source (w, lm_image_ref (host));
+      if (on != w->sides[0].backend)
+        {
+          Side *side = &w->sides[1];
+          side->source = lm_image_ref (work);
+          side->cache = cache_new (w, side);
+        }
+      g_mutex_lock (&w->lock);
+      w->has_request = FALSE; /* it was for the old source */
+      g_mutex_unlock (&w->lock);
+      r->image = host;
+      r->width = host->width, r->height = host->height;
+      r->backend_name = lm_backend_name (on);
+      r->fraction = 1.0;
+    }
+  g_clear_pointer (&work, lm_image_unref);
+  if (notice->len)
+    r->notice = g_strdup_printf (_("%s; merged on the CPU"), notice->str);
+  r->error = e;
+  post (w, r);
+}
+
 static void
 job_free (Job *job)
 {
+  g_strfreev (job->paths);
+  g_free (job->times);
   g_free (job->path);
   g_clear_object (&job->cancellable);
   g_free (job);
@@ -530,6 +801,8 @@ worker_main (gpointer data)
           g_mutex_unlock (&w->lock);
           if (job->kind == JOB_COMPARE)
             run_compare (w, job);
+          else if (job->kind == JOB_MERGE)
+            run_merge (w, job);
           else
             run_export (w, job);
           job_free (job);
@@ -640,6 +913,24 @@ lm_render_worker_export (LmRenderWorker *w, const LmRenderRequest *request, cons
   job->request = *request;
   job->path = g_strdup (path);
   job->options = *options;
+  job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
+  enqueue (w, job);
+}
+
+void
+lm_render_worker_merge (LmRenderWorker *w, const LmRenderRequest *request, const LmMergeSpec *spec,
+                        GCancellable *cancellable)
+{
+  Job *job = g_new0 (Job, 1);
+  job->kind = JOB_MERGE;
+  job->request = *request;
+  job->n = spec->n;
+  job->paths = g_new0 (char *, spec->n + 1);
+  for (guint i = 0; i < spec->n; i++)
+    job->paths[i] = g_strdup (spec->paths[i]);
+  job->times = spec->times ? g_memdup2 (spec->times, spec->n * sizeof (double)) : NULL;
+  job->method = spec->method;
+  job->align = spec->align;
   job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
   enqueue (w, job);
 }

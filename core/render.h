@@ -4,13 +4,15 @@
  * Previews go through a one-slot mailbox: a new request replaces a waiting one, and the
  * result of a request that has been superseded is still delivered with its generation, so
  * that the receiver can drop it. Compare and export jobs go through a queue and are never
- * dropped. */
+ * dropped. An HDR merge is such a job too: its radiance becomes the source of later renders. */
 #pragma once
 
 #include <gio/gio.h>
 
 #include "backend.h"
 #include "compare.h"
+#include "hdr/align.h"
+#include "hdr/merge.h"
 #include "io.h"
 #include "pipeline.h"
 #include "timing.h"
@@ -33,7 +35,19 @@ typedef enum {
   LM_RESULT_COMPARE,  /* both backends at full resolution, and their difference */
   LM_RESULT_PROGRESS, /* an export moved on */
   LM_RESULT_EXPORTED, /* an export finished (or failed: error) */
+  LM_RESULT_MERGE_PROGRESS, /* an HDR merge moved on (step, fraction; response once known) */
+  LM_RESULT_MERGED,   /* an HDR merge finished (image) or failed (error) */
 } LmResultKind;
+
+/* What to merge: N exposures with their times in seconds (known for each: the window asks
+ * for those EXIF lacks), how, and on which backend (the request's). */
+typedef struct {
+  const char *const *paths;
+  const double *times;
+  guint n;
+  LmHdrMethod method;
+  gboolean align;
+} LmMergeSpec;
 
 typedef struct {
   LmResultKind kind;
@@ -64,9 +78,15 @@ typedef struct {
   /* COMPARE */
   LmDiffStats diff;
 
-  /* PROGRESS, EXPORTED */
+  /* PROGRESS, EXPORTED, MERGE_PROGRESS */
   double fraction;
   char *path;
+
+  /* MERGE_PROGRESS, MERGED */
+  const char *step;      /* what is being done, for people (translated, static) */
+  LmResponse *response;  /* the calibrated camera response (Debevec, Robertson), once */
+  LmImage *image;        /* MERGED: the radiance (or fused image), host memory: the new source */
+  LmHdrMethod method;
 } LmRenderResult;
 
 /* Called in the worker's main context for every result; RESULT is freed afterwards. */
@@ -96,5 +116,13 @@ void lm_render_worker_compare (LmRenderWorker *worker, const LmRenderRequest *re
 void lm_render_worker_export (LmRenderWorker *worker, const LmRenderRequest *request,
                               const char *path, const LmSaveOptions *options,
                               GCancellable *cancellable);
+
+/* Merges SPEC's exposures on REQUEST's backend (the CPU where that one cannot: a notice says
+ * so): load, align, calibrate on the CPU, upload, merge. Progress comes back as results, the
+ * response as soon as it is known; on success the merged image replaces the source in both
+ * backends and MERGED carries it. A render request waiting for the old source is dropped.
+ * CANCELLABLE stops it between steps, leaving the source as it was. */
+void lm_render_worker_merge (LmRenderWorker *worker, const LmRenderRequest *request,
+                             const LmMergeSpec *spec, GCancellable *cancellable);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
  * one undo step of everything since the last commit. */
 #include "op-panel.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 struct _LmOpPanel {
@@ -13,6 +14,7 @@ struct _LmOpPanel {
   GtkWidget **controls; /* one per parameter */
   GtkWidget **rows;     /* label + control, for parameters used only sometimes */
   gboolean updating;    /* set_stage at work: no signals */
+  gboolean switchable;  /* FALSE: always on, no switch (tone mapping of radiance) */
 };
 
 G_DEFINE_FINAL_TYPE (LmOpPanel, lm_op_panel, GTK_TYPE_BOX)
@@ -20,12 +22,31 @@ G_DEFINE_FINAL_TYPE (LmOpPanel, lm_op_panel, GTK_TYPE_BOX)
 enum { CHANGED, COMMITTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+/* lm_op_param_active, where "when" may also list alternatives: "kind=gamma|reinhard". */
+static gboolean
+param_active (const LmOpInfo *op, const LmParamSpec *spec, const void *params)
+{
+  if (spec->when == NULL || strchr (spec->when, '|') == NULL)
+    return lm_op_param_active (op, spec, params);
+  g_auto (GStrv) kv = g_strsplit (spec->when, "=", 2);
+  g_auto (GStrv) values = g_strsplit (kv[1] ? kv[1] : "", "|", -1);
+  for (int v = 0; values[v]; v++)
+    {
+      g_autofree char *when = g_strdup_printf ("%s=%s", kv[0], values[v]);
+      LmParamSpec one = *spec;
+      one.when = when;
+      if (lm_op_param_active (op, &one, params))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 update_sensitivity (LmOpPanel *self)
 {
   for (guint i = 0; i < self->op->n_params; i++)
-    gtk_widget_set_sensitive (self->rows[i], lm_op_param_active (self->op, &self->op->params[i],
-                                                                 self->stage.params.bytes));
+    gtk_widget_set_sensitive (self->rows[i], param_active (self->op, &self->op->params[i],
+                                                           self->stage.params.bytes));
 }
 
 static void
@@ -99,7 +120,7 @@ on_reset (GtkButton *button, LmOpPanel *self)
 {
   LmStage stage = self->stage;
   lm_op_params_init (self->op, stage.params.bytes);
-  stage.enabled = FALSE;
+  stage.enabled = !self->switchable;
   lm_op_panel_set_stage (self, &stage);
   g_signal_emit (self, signals[CHANGED], 0);
   g_signal_emit (self, signals[COMMITTED], 0);
@@ -196,6 +217,7 @@ lm_op_panel_class_init (LmOpPanelClass *klass)
 static void
 lm_op_panel_init (LmOpPanel *self)
 {
+  self->switchable = TRUE;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 6);
 }
@@ -247,4 +269,12 @@ lm_op_panel_get_control (LmOpPanel *self, const char *name)
     if (g_str_equal (self->op->params[i].name, name))
       return self->controls[i];
   return NULL;
+}
+
+void
+lm_op_panel_set_switchable (LmOpPanel *self, gboolean switchable)
+{
+  self->switchable = switchable;
+  gtk_widget_set_visible (self->enabled, switchable);
+  gtk_widget_set_no_show_all (self->enabled, !switchable);
 }

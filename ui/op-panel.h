@@ -17,6 +17,10 @@ GtkWidget *lm_op_panel_new (const LmOpInfo *op);
 void lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage);
 const LmStage *lm_op_panel_get_stage (LmOpPanel *self);
 
+/* FALSE: the stage is always on (no switch; reset keeps it on), as tone mapping is for
+ * radiance. */
+void lm_op_panel_set_switchable (LmOpPanel *self, gboolean switchable);
+
 /* The widget editing parameter NAME ("enabled" for the switch), for tests and shortcuts. */
 GtkWidget *lm_op_panel_get_control (LmOpPanel *self, const char *name);
 

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/history.h"
+#include "hdr-dialog.h"
 #include "histogram-view.h"
 #include "image-view.h"
 #include "op-panel.h"
@@ -37,6 +38,8 @@ struct _LmWindow {
   LmImageView *image_view;
   LmHistogramView *histogram_view;
   LmOpPanel *panels[LM_N_OPS];
+  LmOpPanel *tonemap_panel; /* shown while the source is radiance */
+  GtkWidget *tonemap_separator;
 
   GSettings *settings; /* NULL when the schema is not installed: defaults then */
   LmRenderWorker *worker;
@@ -58,6 +61,12 @@ struct _LmWindow {
   GtkWidget *progress_dialog;
   GtkProgressBar *progress_bar;
   GCancellable *export_cancellable;
+
+  LmHdrDialog *hdr_dialog;
+  GCancellable *merge_cancellable;
+  GFile *merge_first;      /* the first exposure of the merge under way */
+  guint merge_count;
+  LmStage tonemap_default; /* what Reset All restores: Mertens' fusion needs none */
 };
 
 G_DEFINE_FINAL_TYPE (LmWindow, lm_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -107,7 +116,10 @@ request_now (LmWindow *self, gboolean next, gboolean *ok)
   *ok = self->source != NULL && lm_image_view_get_rect (self->image_view, &req.view);
   req.generation = next ? ++self->generation : self->generation;
   if (self->before)
-    lm_pipeline_init (&req.pipeline);
+    {
+      lm_pipeline_init (&req.pipeline);
+      req.pipeline.tonemap = self->pipeline.tonemap; /* radiance needs it to be seen at all */
+    }
   else
     req.pipeline = self->pipeline;
   req.backend = self->backend;
@@ -173,7 +185,10 @@ static void
 on_panel_changed (LmOpPanel *panel, LmWindow *self)
 {
   const LmStage *stage = lm_op_panel_get_stage (panel);
-  self->pipeline.stages[stage->info->id] = *stage;
+  if (stage->info == lm_tonemap_op_info ())
+    self->pipeline.tonemap = *stage;
+  else
+    self->pipeline.stages[stage->info->id] = *stage;
   g_clear_handle_id (&self->commit_source, g_source_remove);
   self->commit_source = g_timeout_add (COMMIT_AFTER_MS, commit_later, self);
   edited (self);
@@ -190,6 +205,7 @@ show_pipeline (LmWindow *self)
 {
   for (int i = 0; i < LM_N_OPS; i++)
     lm_op_panel_set_stage (self->panels[i], &self->pipeline.stages[i]);
+  lm_op_panel_set_stage (self->tonemap_panel, &self->pipeline.tonemap);
   edited (self);
   update_actions (self);
 }
@@ -301,6 +317,107 @@ finish_export (LmWindow *self, const LmRenderResult *r)
   show_message (self, GTK_MESSAGE_INFO, message);
 }
 
+/* A new source (IMAGE, host memory; from FILE, titled TITLE) with self->pipeline as its
+ * starting point: a fresh history, the tone mapping panel where it is radiance. */
+static void
+start_editing (LmWindow *self, LmImage *image, GFile *file, const char *title)
+{
+  g_clear_pointer (&self->source, lm_image_unref);
+  self->source = image;
+  g_set_object (&self->file, file);
+  self->tonemap_default = self->pipeline.tonemap;
+  g_clear_pointer (&self->history, lm_history_free);
+  self->history = lm_history_new (&self->pipeline);
+  self->full_ms[0] = self->full_ms[1] = 0;
+  gtk_label_set_text (self->status_speedup, "");
+  gboolean radiance = image->format == LM_FORMAT_RGBA_F32;
+  gtk_widget_set_visible (GTK_WIDGET (self->tonemap_panel), radiance);
+  gtk_widget_set_visible (self->tonemap_separator, radiance);
+  gtk_header_bar_set_title (self->header, title);
+}
+
+/* ---- merging HDR ------------------------------------------------------------------------- */
+
+static void
+finish_merge (LmWindow *self, const LmRenderResult *r)
+{
+  g_clear_object (&self->merge_cancellable);
+  g_autoptr (GFile) first = g_steal_pointer (&self->merge_first);
+  if (r->error && g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (r->error)
+    {
+      if (self->hdr_dialog)
+        lm_hdr_dialog_finish (self->hdr_dialog, r->error, NULL);
+      else
+        show_message (self, GTK_MESSAGE_ERROR, r->error->message);
+      return;
+    }
+
+  g_autofree char *timings = format_timings (&r->timings);
+  g_autofree char *summary = g_strdup_printf (_("Merged %u exposures into %u×%u on the %s: %s"),
+                                              self->merge_count, r->width, r->height,
+                                              backend_label (r->backend_name), timings);
+  if (self->hdr_dialog)
+    lm_hdr_dialog_finish (self->hdr_dialog, NULL, summary);
+  if (r->notice)
+    show_message (self, GTK_MESSAGE_WARNING, r->notice);
+  else
+    gtk_info_bar_set_revealed (self->info_bar, FALSE);
+
+  /* The worker has made the merged image its source; results made before are of no use. */
+  lm_pipeline_init (&self->pipeline);
+  if (r->method == LM_HDR_MERTENS)
+    lm_pipeline_tonemap (&self->pipeline)->kind = LM_TONEMAP_NONE; /* fused: already 0..1 */
+  g_autofree char *name = g_file_get_basename (first);
+  g_autofree char *title = g_strdup_printf (_("%s (HDR, %u exposures)"), name, self->merge_count);
+  start_editing (self, lm_image_ref (r->image), first, title);
+  self->shown = self->generation;
+  gtk_stack_set_visible_child (self->view_stack, GTK_WIDGET (self->image_view));
+  lm_image_view_set_image_size (self->image_view, r->width, r->height);
+  show_pipeline (self);
+}
+
+static void
+on_hdr_merge (LmHdrDialog *dialog, LmWindow *self)
+{
+  LmMergeSpec spec;
+  if (self->merge_cancellable || !lm_hdr_dialog_get_spec (dialog, &spec))
+    return;
+  self->merge_cancellable = g_cancellable_new ();
+  g_clear_object (&self->merge_first);
+  self->merge_first = g_file_new_for_path (spec.paths[0]);
+  self->merge_count = spec.n;
+  LmRenderRequest req = { .generation = self->generation, .backend = self->backend };
+  lm_hdr_dialog_set_running (dialog, TRUE);
+  lm_render_worker_merge (self->worker, &req, &spec, self->merge_cancellable);
+}
+
+static void
+on_hdr_response (GtkDialog *dialog, int response, LmWindow *self)
+{
+  if (response == LM_HDR_RESPONSE_MERGE)
+    return;
+  if (self->merge_cancellable)
+    g_cancellable_cancel (self->merge_cancellable);
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+}
+
+static void
+merge_hdr_now (LmWindow *self, gpointer data)
+{
+  if (self->hdr_dialog)
+    {
+      gtk_window_present (GTK_WINDOW (self->hdr_dialog));
+      return;
+    }
+  self->hdr_dialog = LM_HDR_DIALOG (lm_hdr_dialog_new (GTK_WINDOW (self)));
+  g_object_add_weak_pointer (G_OBJECT (self->hdr_dialog), (gpointer *) &self->hdr_dialog);
+  g_signal_connect (self->hdr_dialog, "merge", G_CALLBACK (on_hdr_merge), self);
+  g_signal_connect (self->hdr_dialog, "response", G_CALLBACK (on_hdr_response), self);
+  gtk_widget_show (GTK_WIDGET (self->hdr_dialog));
+}
+
 static void
 on_result (const LmRenderResult *r, gpointer data)
 {
@@ -311,7 +428,9 @@ on_result (const LmRenderResult *r, gpointer data)
       on_ready (self, r);
       break;
     case LM_RESULT_PREVIEW:
-      if (r->error)
+      if (r->generation < self->shown)
+        ; /* superseded (or made for a source replaced since) */
+      else if (r->error)
         show_message (self, GTK_MESSAGE_ERROR, r->error->message);
       else if (r->generation >= self->shown) /* an older one that arrives late is dropped */
         {
@@ -336,6 +455,17 @@ on_result (const LmRenderResult *r, gpointer data)
     case LM_RESULT_EXPORTED:
       finish_export (self, r);
       break;
+    case LM_RESULT_MERGE_PROGRESS:
+      if (self->hdr_dialog)
+        {
+          lm_hdr_dialog_set_progress (self->hdr_dialog, r->fraction, r->step);
+          if (r->response)
+            lm_hdr_dialog_set_response (self->hdr_dialog, r->response);
+        }
+      break;
+    case LM_RESULT_MERGED:
+      finish_merge (self, r);
+      break;
     }
   g_signal_emit (self, signals[RENDER_RESULT], 0, (int) r->kind, r->generation, r->refined);
 }
@@ -357,13 +487,6 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   if (path == NULL)
     g_set_error (&e, LUMEN_ERROR, LM_ERROR_IO, _("%s: only local files can be opened"),
                  g_file_peek_path (job->file) ? g_file_peek_path (job->file) : "?");
-  if (image && image->format == LM_FORMAT_RGBA_F32)
-    {
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (&e, LUMEN_ERROR, LM_ERROR_INVALID,
-                   _("%s: is an HDR radiance map; open its exposures with Merge HDR"), display);
-      g_clear_pointer (&image, lm_image_unref);
-    }
   if (image)
     g_task_return_pointer (task, image, (GDestroyNotify) lm_image_unref);
   else
@@ -390,20 +513,11 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
       g_error_free (e);
       return;
     }
-  g_clear_pointer (&self->source, lm_image_unref);
-  self->source = image;
-  g_set_object (&self->file, job->file);
-  gtk_info_bar_set_revealed (self->info_bar, FALSE);
-
-  lm_pipeline_init (&self->pipeline);
-  g_clear_pointer (&self->history, lm_history_free);
-  self->history = lm_history_new (&self->pipeline);
-  self->generation = self->shown = 0;
-  self->full_ms[0] = self->full_ms[1] = 0;
-  gtk_label_set_text (self->status_speedup, "");
-
   g_autofree char *name = g_file_get_basename (job->file);
-  gtk_header_bar_set_title (self->header, name);
+  lm_pipeline_init (&self->pipeline);
+  start_editing (self, image, job->file, name);
+  self->generation = self->shown = 0;
+  gtk_info_bar_set_revealed (self->info_bar, FALSE);
   g_autofree char *uri = g_file_get_uri (job->file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   if (self->settings)
@@ -592,7 +706,8 @@ export_action (GSimpleAction *action, GVariant *param, gpointer data)
   char *dot = strrchr (base, '.');
   if (dot)
     *dot = '\0';
-  g_autofree char *suggested = g_strdup_printf ("%s-edited.jpg", base);
+  gboolean radiance = self->source->format == LM_FORMAT_RGBA_F32;
+  g_autofree char *suggested = g_strdup_printf (radiance ? "%s-hdr.jpg" : "%s-edited.jpg", base);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
   g_autoptr (GFile) parent = g_file_get_parent (self->file);
   if (parent)
@@ -604,10 +719,12 @@ export_action (GSimpleAction *action, GVariant *param, gpointer data)
     return;
 
   GError *e = NULL;
-  if (lm_file_type_for_output (path) == LM_FILE_UNKNOWN || lm_file_type_for_output (path) == LM_FILE_RADIANCE)
+  LmFileType type = lm_file_type_for_output (path);
+  if (type == LM_FILE_UNKNOWN || (type == LM_FILE_RADIANCE && !radiance))
     {
       g_autofree char *display = g_filename_display_name (path);
-      g_autofree char *message = g_strdup_printf (_("%s: export as .jpg, .png or .tif"), display);
+      g_autofree char *message = radiance ? g_strdup_printf (_("%s: export as .jpg, .png, .tif or .hdr"), display)
+                                          : g_strdup_printf (_("%s: export as .jpg, .png or .tif"), display);
       show_message (self, GTK_MESSAGE_ERROR, message);
       return;
     }
@@ -669,6 +786,7 @@ reset_all_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   LmWindow *self = data;
   lm_pipeline_init (&self->pipeline);
+  self->pipeline.tonemap = self->tonemap_default;
   show_pipeline (self);
   commit (self);
 }
@@ -730,6 +848,8 @@ zoom_action (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 merge_hdr_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
+  LmWindow *self = data;
+  confirm_discard (self, G_CALLBACK (merge_hdr_now), NULL);
 }
 
 static const GActionEntry win_actions[] = {
@@ -813,6 +933,10 @@ lm_window_dispose (GObject *object)
   if (self->export_cancellable)
     g_cancellable_cancel (self->export_cancellable);
   g_clear_object (&self->export_cancellable);
+  if (self->merge_cancellable)
+    g_cancellable_cancel (self->merge_cancellable);
+  g_clear_object (&self->merge_cancellable);
+  g_clear_object (&self->merge_first);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
   G_OBJECT_CLASS (lm_window_parent_class)->dispose (object);
@@ -869,6 +993,21 @@ build_side_panel (LmWindow *self)
   if (self->settings)
     g_settings_bind (self->settings, "histogram-log", self->log_check, "active", G_SETTINGS_BIND_DEFAULT);
 
+  /* Tone mapping first: the operations apply to what it makes of the radiance. */
+  self->tonemap_panel = LM_OP_PANEL (lm_op_panel_new (lm_tonemap_op_info ()));
+  lm_op_panel_set_switchable (self->tonemap_panel, FALSE);
+  gtk_widget_set_name (GTK_WIDGET (self->tonemap_panel), "tonemap");
+  g_signal_connect (self->tonemap_panel, "changed", G_CALLBACK (on_panel_changed), self);
+  g_signal_connect (self->tonemap_panel, "committed", G_CALLBACK (on_panel_committed), self);
+  self->tonemap_separator = gtk_separator_new (GTK_ORIENTATION_HORIZONTAL);
+  gtk_box_pack_start (self->side_panel, self->tonemap_separator, FALSE, FALSE, 0);
+  gtk_box_pack_start (self->side_panel, GTK_WIDGET (self->tonemap_panel), FALSE, FALSE, 0);
+  /* Its insides shown now; the panel itself only while the source is radiance. */
+  gtk_widget_show_all (GTK_WIDGET (self->tonemap_panel));
+  gtk_widget_hide (GTK_WIDGET (self->tonemap_panel));
+  gtk_widget_set_no_show_all (GTK_WIDGET (self->tonemap_panel), TRUE);
+  gtk_widget_set_no_show_all (self->tonemap_separator, TRUE);
+
   for (int i = 0; i < LM_N_OPS; i++)
     {
       self->panels[i] = LM_OP_PANEL (lm_op_panel_new (lm_op_info (i)));
@@ -886,6 +1025,7 @@ lm_window_init (LmWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = settings_if_installed ();
   lm_pipeline_init (&self->pipeline);
+  self->tonemap_default = self->pipeline.tonemap;
 
   self->image_view = LM_IMAGE_VIEW (lm_image_view_new ());
   gtk_widget_show (GTK_WIDGET (self->image_view));
@@ -894,8 +1034,6 @@ lm_window_init (LmWindow *self)
   build_side_panel (self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "merge-hdr")),
-                               FALSE);
   update_actions (self);
   /* Until the worker says whether CUDA is usable. */
   gtk_widget_set_sensitive (self->gpu_button, FALSE);

@@ -5,6 +5,7 @@
 
 #include "core/backend.h"
 #include "core/error.h"
+#include "core/hdr/tonemap.h"
 #include "core/ops/equalize-math.h"
 #include "core/ops/gray-math.h"
 #include "core/ops/blur-math.h"
@@ -407,6 +408,132 @@ test_keyfile_bad_enabled (void)
     }
 }
 
+/* A radiance source: the cache tone maps first (timing "tonemap"), into what equals
+ * lm_tonemap_cpu's output on a poisoned buffer, then the operations apply to that; a change
+ * to an operation keeps the tone mapping, a change to the tone mapping recomputes all. */
+static LmImage *
+random_radiance (guint width, guint height, guint32 seed)
+{
+  LmImage *img = lm_test_image_new (LM_FORMAT_RGBA_F32, width, height, 0xFF); /* NaN padding */
+  GRand *rand = g_rand_new_with_seed (seed);
+  for (guint y = 0; y < height; y++)
+    {
+      float *p = (float *) lm_image_row (img, y);
+      for (guint x = 0; x < width; x++)
+        {
+          for (int c = 0; c < 3; c++)
+            p[4 * x + c] = (float) exp (g_rand_double_range (rand, -6.0, 4.0)); /* 10 stops */
+          p[4 * x + 3] = 1.0f;
+        }
+    }
+  g_rand_free (rand);
+  return img;
+}
+
+static void
+run_radiance_and_check (LmRenderCache *cache, LmPipeline *pipeline, LmImage *radiance, guint computed,
+                        gboolean tonemap_cached)
+{
+  LmTimings timings;
+  lm_timings_init (&timings);
+  GError *error = NULL;
+  g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, &timings, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, computed);
+  assert_timing (&timings, "tonemap", tonemap_cached);
+  lm_timings_clear (&timings);
+
+  /* By hand: the CPU tone mapping into a poisoned buffer, checked written, then the ops. */
+  g_autoptr (LmImage) mapped = lm_test_image_new (LM_FORMAT_RGBA8, radiance->width, radiance->height, 0x5A);
+  g_assert_true (lm_tonemap_cpu (lm_pipeline_tonemap (pipeline), radiance, mapped, &error));
+  g_assert_no_error (error);
+  for (guint y = 0; y < mapped->height; y++)
+    for (guint x = 0; x < mapped->width; x++)
+      g_assert_cmpuint (lm_test_pixel (mapped, x, y)[3], ==, 255);
+  LM_TEST_RETURN_IF_FAILED ();
+  mapped->opaque = TRUE;
+  g_autoptr (LmImage) want = apply_by_hand (pipeline, mapped);
+  lm_test_assert_same_pixels (result, want);
+}
+
+static void
+test_cache_radiance (void)
+{
+  g_autoptr (LmBackend) backend = lm_backend_cpu_new ();
+  g_autoptr (LmImage) radiance = random_radiance (40, 28, 7);
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, radiance);
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+
+  run_radiance_and_check (cache, &pipeline, radiance, 1, FALSE); /* tone mapping alone */
+  lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = TRUE;
+  lm_pipeline_stage (&pipeline, LM_OP_BLUR)->enabled = TRUE;
+  BLUR (&pipeline)->sigma = 1.5f;
+  run_radiance_and_check (cache, &pipeline, radiance, 2, TRUE);
+  BLUR (&pipeline)->sigma = 2.5f;
+  run_radiance_and_check (cache, &pipeline, radiance, 1, TRUE);
+  lm_pipeline_tonemap (&pipeline)->kind = LM_TONEMAP_DRAGO;
+  run_radiance_and_check (cache, &pipeline, radiance, 3, FALSE);
+  lm_pipeline_tonemap (&pipeline)->kind = LM_TONEMAP_GAMMA;
+  lm_pipeline_tonemap (&pipeline)->gamma = 2.2f;
+  lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = FALSE;
+  run_radiance_and_check (cache, &pipeline, radiance, 2, FALSE);
+}
+
+/* The tone mapping's parameters only matter for radiance: an 8-bit source ignores them. */
+static void
+test_cache_tonemap_ignored_for_8bit (void)
+{
+  g_autoptr (LmBackend) backend = lm_backend_cpu_new ();
+  g_autoptr (LmImage) source = lm_test_random_rgba (20, 12, 3, FALSE);
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, source);
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = TRUE;
+  run_and_check (cache, &pipeline, source, 1, NULL);
+  lm_pipeline_tonemap (&pipeline)->kind = LM_TONEMAP_DRAGO;
+  run_and_check (cache, &pipeline, source, 0, NULL);
+}
+
+/* [tonemap] round-trips, and bad values are refused with their name. */
+static void
+test_keyfile_tonemap (void)
+{
+  LmPipeline original;
+  lm_pipeline_init (&original);
+  LmTonemapParams *t = lm_pipeline_tonemap (&original);
+  t->kind = LM_TONEMAP_DRAGO, t->gamma = 2.2f, t->saturation = 0.8f, t->bias = 0.75f, t->intensity = -1.25f;
+  g_autoptr (GKeyFile) keyfile = lm_pipeline_to_keyfile (&original);
+  g_autofree char *kind = g_key_file_get_string (keyfile, "tonemap", "kind", NULL);
+  g_assert_cmpstr (kind, ==, "drago");
+  LmPipeline copy;
+  lm_pipeline_init (&copy);
+  GError *error = NULL;
+  g_assert_true (lm_pipeline_from_keyfile (&copy, keyfile, &error));
+  g_assert_no_error (error);
+  g_assert_true (lm_pipeline_equal (&copy, &original));
+  g_assert_cmpmem (lm_pipeline_tonemap (&copy), sizeof (LmTonemapParams), t, sizeof (LmTonemapParams));
+
+  const char *bad[][2] = { { "[tonemap]\nkind=filmic\n", "filmic" },
+                           { "[tonemap]\nbias=0.95\n", "bias" },
+                           { "[tonemap]\ngamma=0\n", "gamma" },
+                           { "[tonemap]\nenabled=true\n", "enabled" } };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      LmPipeline p = original;
+      GError *e = NULL;
+      g_autoptr (GKeyFile) k = g_key_file_new ();
+      g_assert_true (g_key_file_load_from_data (k, bad[i][0], -1, G_KEY_FILE_NONE, NULL));
+      g_assert_false (lm_pipeline_from_keyfile (&p, k, &e));
+      g_assert_error (e, LUMEN_ERROR, LM_ERROR_INVALID);
+      LM_TEST_RETURN_IF_FAILED ();
+      g_assert_nonnull (strstr (e->message, bad[i][1]));
+      g_assert_true (lm_pipeline_equal (&p, &original));
+      g_clear_error (&e);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -419,5 +546,8 @@ main (int argc, char **argv)
   g_test_add_func ("/pipeline/keyfile/partial", test_keyfile_partial);
   g_test_add_func ("/pipeline/keyfile/rejects", test_keyfile_rejects);
   g_test_add_func ("/pipeline/keyfile/bad-enabled", test_keyfile_bad_enabled);
+  g_test_add_func ("/pipeline/cache/radiance", test_cache_radiance);
+  g_test_add_func ("/pipeline/cache/tonemap-ignored-for-8bit", test_cache_tonemap_ignored_for_8bit);
+  g_test_add_func ("/pipeline/keyfile/tonemap", test_keyfile_tonemap);
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/hdr/stack.h"
 #include "core/ops/blur-math.h"
 #include "core/io.h"
 #include "core/render.h"
@@ -23,6 +24,8 @@ typedef struct {
   gboolean heat_transparent;
   GError *error;          /* of the last result that had one */
   gboolean done;          /* the awaited kind arrived */
+  LmImage *merged;        /* MERGED: the new source */
+  gboolean had_response;  /* a MERGE_PROGRESS carried the calibrated response */
   LmResultKind awaited;
 } Seen;
 
@@ -54,6 +57,13 @@ on_result (const LmRenderResult *r, gpointer data)
       for (guint y = 0; y < r->view->height; y++)
         for (guint x = 0; x < r->view->width; x++)
           seen->heat_transparent &= ((guint32 *) lm_image_row (r->view, y))[x] == 0;
+    }
+  if (r->kind == LM_RESULT_MERGE_PROGRESS && r->response)
+    seen->had_response = TRUE;
+  if (r->kind == LM_RESULT_MERGED && r->image)
+    {
+      g_clear_pointer (&seen->merged, lm_image_unref);
+      seen->merged = lm_image_ref (r->image);
     }
   if (r->kind == seen->awaited && (r->kind != LM_RESULT_PREVIEW || r->refined || r->error))
     seen->done = TRUE;
@@ -196,6 +206,53 @@ test_compare (void)
   g_ptr_array_unref (seen.kinds);
 }
 
+/* A merge job: the courtyard bracket merged (Debevec) becomes the source; the preview then is
+ * its tone mapping followed by the operations, as the cache makes them from that radiance. */
+static void
+test_merge (void)
+{
+  Seen seen = { .kinds = g_ptr_array_new () };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_result, &seen);
+  await (&seen, LM_RESULT_READY);
+  g_autofree char *list = g_build_filename (lm_test_data_dir (), "hdr", "courtyard", "exposures.txt", NULL);
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GArray) times = NULL;
+  g_assert_true (lm_hdr_read_exposures (list, &files, &times, NULL));
+  LmMergeSpec spec = { (const char *const *) files->pdata, (const double *) times->data, files->len,
+                       LM_HDR_DEBEVEC, FALSE };
+  LmRenderRequest req = { .backend = LM_BACKEND_CPU };
+  lm_render_worker_merge (w, &req, &spec, NULL);
+  await (&seen, LM_RESULT_MERGED);
+  g_assert_no_error (seen.error);
+  g_assert_true (seen.had_response);
+  g_assert_nonnull (seen.merged);
+  LM_TEST_RETURN_IF_FAILED ();
+  g_assert_cmpint (seen.merged->format, ==, LM_FORMAT_RGBA_F32);
+  g_assert_cmpuint (seen.merged->width, ==, 1024);
+
+  req = request_for (seen.merged, 1);
+  lm_pipeline_stage (&req.pipeline, LM_OP_EQUALIZE)->enabled = TRUE;
+  lm_render_worker_request (w, &req);
+  await (&seen, LM_RESULT_PREVIEW);
+  g_assert_no_error (seen.error);
+  g_autoptr (LmImage) want = expected_view (seen.merged, &req);
+  lm_test_assert_same_pixels (seen.view, want);
+  g_assert_cmpuint (seen.histogram.total, ==, 1024 * 512);
+
+  /* A cancelled merge leaves the source alone. */
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_cancellable_cancel (cancel);
+  lm_render_worker_merge (w, &req, &spec, cancel);
+  await (&seen, LM_RESULT_MERGED);
+  g_assert_error (seen.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  lm_render_worker_free (w);
+  g_clear_error (&seen.error);
+  g_clear_pointer (&seen.view, lm_image_unref);
+  g_clear_pointer (&seen.merged, lm_image_unref);
+  g_ptr_array_unref (seen.kinds);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -204,5 +261,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/preview-and-generations", test_preview_and_generations);
   g_test_add_func ("/render/export-and-cancel", test_export_and_cancel);
   g_test_add_func ("/render/compare", test_compare);
+  g_test_add_func ("/render/merge", test_merge);
   return g_test_run ();
 }

@@ -1,0 +1,398 @@
+/* LmHdrDialog (hdr-dialog.h). The table is checked at every change, so that what cannot be
+ * merged (too few or too many exposures, two sizes, a missing time) is said before Merge is
+ * pressed; the worker checks again when it loads them. */
+#include "hdr-dialog.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "core/exif.h"
+#include "response-plot.h"
+
+enum { COL_PATH, COL_NAME, COL_SIZE, COL_WIDTH, COL_HEIGHT, COL_TIME, COL_TIME_TEXT };
+
+struct _LmHdrDialog {
+  GtkDialog parent_instance;
+
+  /* template children */
+  GtkListStore *store;
+  GtkTreeView *table;
+  GtkInfoBar *error_bar;
+  GtkLabel *error_label;
+  GtkLabel *hint_label;
+  GtkComboBoxText *method_combo;
+  GtkToggleButton *align_check;
+  GtkBox *plot_box;
+  GtkLabel *step_label;
+  GtkProgressBar *progress;
+  GtkWidget *close_button;
+  GtkWidget *merge_button;
+
+  LmResponsePlot *plot;
+  gboolean running;
+  GPtrArray *paths; /* of the last spec */
+  GArray *times;
+};
+
+G_DEFINE_FINAL_TYPE (LmHdrDialog, lm_hdr_dialog, GTK_TYPE_DIALOG)
+
+enum { MERGE, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+show_error (LmHdrDialog *self, const char *message)
+{
+  gtk_label_set_text (self->error_label, message ? message : "");
+  gtk_info_bar_set_revealed (self->error_bar, message != NULL);
+}
+
+/* Cameras write short times as 1/N: show them so where that is what they are. */
+static char *
+format_time (double t)
+{
+  if (!(t > 0.0))
+    return g_strdup (_("? (enter it)"));
+  double n = 1.0 / t;
+  if (t < 1.0 && fabs (n - round (n)) < 1e-3 * n)
+    return g_strdup_printf ("1/%.0f", round (n));
+  return g_strdup_printf ("%g", t);
+}
+
+static gboolean
+parse_time (const char *text, double *seconds)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (text));
+  gsize len = strlen (copy);
+  if (len > 0 && copy[len - 1] == 's') /* "2 s" */
+    copy[len - 1] = '\0';
+  g_strstrip (copy);
+  char *end = NULL;
+  double t = g_ascii_strtod (copy, &end);
+  if (end == copy)
+    return FALSE;
+  if (*end == '/')
+    {
+      char *den_end = NULL;
+      double den = g_ascii_strtod (end + 1, &den_end);
+      if (den_end == end + 1 || !(den > 0.0))
+        return FALSE;
+      t /= den;
+      end = den_end;
+    }
+  if (*end != '\0' || !(t > 0.0) || !isfinite (t))
+    return FALSE;
+  *seconds = t;
+  return TRUE;
+}
+
+/* Checks the table: the error (shown in the bar) or the hint, and whether Merge may go. */
+static gboolean
+check (LmHdrDialog *self)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeIter iter;
+  guint n = 0;
+  int w0 = 0, h0 = 0;
+  g_autofree char *first = NULL, *untimed = NULL;
+  g_autofree char *error = NULL;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      g_autofree char *name = NULL;
+      int w, h;
+      double t;
+      gtk_tree_model_get (model, &iter, COL_NAME, &name, COL_WIDTH, &w, COL_HEIGHT, &h, COL_TIME, &t, -1);
+      if (n++ == 0)
+        {
+          first = g_strdup (name);
+          w0 = w, h0 = h;
+        }
+      else if ((w != w0 || h != h0) && error == NULL)
+        error = g_strdup_printf (_("%s is %d×%d but %s is %d×%d: the exposures of a stack must have one size"),
+                                 name, w, h, first, w0, h0);
+      if (!(t > 0.0) && untimed == NULL)
+        untimed = g_strdup (name);
+    }
+  if (error == NULL && n > LM_HDR_DIALOG_MAX)
+    error = g_strdup_printf (_("%u exposures: at most %d can be merged"), n, LM_HDR_DIALOG_MAX);
+  show_error (self, error);
+
+  g_autofree char *hint = NULL;
+  if (n < 2)
+    hint = g_strdup (_("Add two to sixteen exposures of one scene."));
+  else if (untimed)
+    hint = g_strdup_printf (_("%s has no exposure time in its EXIF: enter it in the table."), untimed);
+  else if (error == NULL)
+    hint = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u exposure, ready to merge.",
+                                         "%u exposures, ready to merge.", n), n);
+  gtk_label_set_text (self->hint_label, hint ? hint : "");
+  gboolean ok = error == NULL && n >= 2 && untimed == NULL;
+  gtk_widget_set_sensitive (self->merge_button, ok && !self->running);
+  return ok;
+}
+
+void
+lm_hdr_dialog_add_files (LmHdrDialog *self, const char *const *paths, guint n)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  g_autoptr (GString) unreadable = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean known = FALSE;
+      GtkTreeIter iter;
+      for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok && !known;
+           ok = gtk_tree_model_iter_next (model, &iter))
+        {
+          g_autofree char *path = NULL;
+          gtk_tree_model_get (model, &iter, COL_PATH, &path, -1);
+          known = g_strcmp0 (path, paths[i]) == 0;
+        }
+      if (known)
+        continue;
+      g_autofree char *name = g_filename_display_basename (paths[i]);
+      int w = 0, h = 0;
+      if (gdk_pixbuf_get_file_info (paths[i], &w, &h) == NULL)
+        {
+          g_string_append_printf (unreadable, "%s%s", unreadable->len ? ", " : "", name);
+          continue;
+        }
+      double t = 0.0;
+      if (!lm_exif_exposure_time (paths[i], &t, NULL))
+        t = 0.0;
+      g_autofree char *size = g_strdup_printf ("%d×%d", w, h);
+      g_autofree char *time = format_time (t);
+      gtk_list_store_insert_with_values (self->store, NULL, -1, COL_PATH, paths[i], COL_NAME, name,
+                                         COL_SIZE, size, COL_WIDTH, w, COL_HEIGHT, h, COL_TIME, t,
+                                         COL_TIME_TEXT, time, -1);
+    }
+  check (self);
+  if (unreadable->len)
+    {
+      g_autofree char *message = g_strdup_printf (_("%s: not an image that Lumen can read"), unreadable->str);
+      show_error (self, message);
+    }
+}
+
+gboolean
+lm_hdr_dialog_set_time_text (LmHdrDialog *self, guint index, const char *text)
+{
+  GtkTreeIter iter;
+  if (!gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (self->store), &iter, NULL, (int) index))
+    return FALSE;
+  g_autofree char *name = NULL;
+  gtk_tree_model_get (GTK_TREE_MODEL (self->store), &iter, COL_NAME, &name, -1);
+  double t;
+  if (!parse_time (text, &t))
+    {
+      g_autofree char *message = g_strdup_printf (
+        _("%s: “%s” is not an exposure time; give seconds, such as 0.004 or 1/250"), name, text);
+      show_error (self, message);
+      return FALSE;
+    }
+  g_autofree char *shown = format_time (t);
+  gtk_list_store_set (self->store, &iter, COL_TIME, t, COL_TIME_TEXT, shown, -1);
+  check (self);
+  return TRUE;
+}
+
+static void
+on_time_edited (GtkCellRendererText *renderer, char *path, char *text, LmHdrDialog *self)
+{
+  g_autoptr (GtkTreePath) tree_path = gtk_tree_path_new_from_string (path);
+  if (tree_path && gtk_tree_path_get_depth (tree_path) == 1)
+    lm_hdr_dialog_set_time_text (self, (guint) gtk_tree_path_get_indices (tree_path)[0], text);
+}
+
+static void
+on_add_clicked (GtkButton *button, LmHdrDialog *self)
+{
+  g_autoptr (GtkFileChooserNative) chooser = gtk_file_chooser_native_new (
+    _("Add Exposures"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Add"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Photos"));
+  gtk_file_filter_add_pixbuf_formats (filter);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) != GTK_RESPONSE_ACCEPT)
+    return;
+  GSList *files = gtk_file_chooser_get_filenames (GTK_FILE_CHOOSER (chooser));
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  for (GSList *l = files; l; l = l->next)
+    g_ptr_array_add (paths, l->data);
+  lm_hdr_dialog_add_files (self, (const char *const *) paths->pdata, paths->len);
+  g_slist_free_full (files, g_free);
+}
+
+static void
+on_remove_clicked (GtkButton *button, LmHdrDialog *self)
+{
+  GtkTreeSelection *selection = gtk_tree_view_get_selection (self->table);
+  GList *rows = gtk_tree_selection_get_selected_rows (selection, NULL);
+  /* From the last, so that the earlier rows' paths stay valid. */
+  rows = g_list_reverse (rows);
+  for (GList *l = rows; l; l = l->next)
+    {
+      GtkTreeIter iter;
+      if (gtk_tree_model_get_iter (GTK_TREE_MODEL (self->store), &iter, l->data))
+        gtk_list_store_remove (self->store, &iter);
+    }
+  g_list_free_full (rows, (GDestroyNotify) gtk_tree_path_free);
+  check (self);
+}
+
+gboolean
+lm_hdr_dialog_get_spec (LmHdrDialog *self, LmMergeSpec *spec)
+{
+  if (!check (self))
+    return FALSE;
+  g_ptr_array_set_size (self->paths, 0);
+  g_array_set_size (self->times, 0);
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeIter iter;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      char *path;
+      double t;
+      gtk_tree_model_get (model, &iter, COL_PATH, &path, COL_TIME, &t, -1);
+      g_ptr_array_add (self->paths, path);
+      g_array_append_val (self->times, t);
+    }
+  const char *method = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->method_combo));
+  *spec = (LmMergeSpec) {
+    .paths = (const char *const *) self->paths->pdata,
+    .times = (const double *) self->times->data,
+    .n = self->paths->len,
+    .align = gtk_toggle_button_get_active (self->align_check),
+  };
+  if (method == NULL || !lm_hdr_method_parse (method, &spec->method))
+    spec->method = LM_HDR_DEBEVEC;
+  return TRUE;
+}
+
+void
+lm_hdr_dialog_set_running (LmHdrDialog *self, gboolean running)
+{
+  self->running = running;
+  gtk_button_set_label (GTK_BUTTON (self->close_button), running ? _("_Cancel") : _("_Close"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->table), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->method_combo), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->align_check), !running);
+  if (running)
+    {
+      show_error (self, NULL);
+      lm_response_plot_set_response (self->plot, NULL);
+      lm_hdr_dialog_set_progress (self, 0.0, NULL);
+    }
+  check (self);
+}
+
+void
+lm_hdr_dialog_set_progress (LmHdrDialog *self, double fraction, const char *step)
+{
+  gtk_progress_bar_set_fraction (self->progress, fraction);
+  gtk_label_set_text (self->step_label, step ? step : "");
+}
+
+void
+lm_hdr_dialog_set_response (LmHdrDialog *self, const LmResponse *response)
+{
+  lm_response_plot_set_response (self->plot, response);
+}
+
+void
+lm_hdr_dialog_finish (LmHdrDialog *self, const GError *error, const char *summary)
+{
+  lm_hdr_dialog_set_running (self, FALSE);
+  if (error)
+    {
+      gtk_progress_bar_set_fraction (self->progress, 0.0);
+      gtk_label_set_text (self->step_label, "");
+      show_error (self, error->message);
+    }
+  else
+    lm_hdr_dialog_set_progress (self, 1.0, summary);
+}
+
+const char *
+lm_hdr_dialog_get_error (LmHdrDialog *self)
+{
+  return gtk_info_bar_get_revealed (self->error_bar) ? gtk_label_get_text (self->error_label) : NULL;
+}
+
+const char *
+lm_hdr_dialog_get_hint (LmHdrDialog *self)
+{
+  return gtk_label_get_text (self->hint_label);
+}
+
+GtkWidget *
+lm_hdr_dialog_get_plot (LmHdrDialog *self)
+{
+  return GTK_WIDGET (self->plot);
+}
+
+static void
+lm_hdr_dialog_response (GtkDialog *dialog, int response)
+{
+  LmHdrDialog *self = LM_HDR_DIALOG (dialog);
+  LmMergeSpec spec;
+  if (response == LM_HDR_RESPONSE_MERGE && !self->running && lm_hdr_dialog_get_spec (self, &spec))
+    g_signal_emit (self, signals[MERGE], 0);
+}
+
+static void
+lm_hdr_dialog_finalize (GObject *object)
+{
+  LmHdrDialog *self = LM_HDR_DIALOG (object);
+  g_ptr_array_unref (self->paths);
+  g_array_unref (self->times);
+  G_OBJECT_CLASS (lm_hdr_dialog_parent_class)->finalize (object);
+}
+
+static void
+lm_hdr_dialog_class_init (LmHdrDialogClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  G_OBJECT_CLASS (klass)->finalize = lm_hdr_dialog_finalize;
+  GTK_DIALOG_CLASS (klass)->response = lm_hdr_dialog_response;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/lumen/Lumen/hdr-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, store);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, table);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, error_bar);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, error_label);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, method_combo);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, align_check);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, plot_box);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, step_label);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, progress);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, close_button);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, merge_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_time_edited);
+  gtk_widget_class_bind_template_callback (widget_class, on_add_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_remove_clicked);
+
+  /* Merge was pressed and the table is in order: lm_hdr_dialog_get_spec says what to merge. */
+  signals[MERGE] = g_signal_new ("merge", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                 NULL, G_TYPE_NONE, 0);
+}
+
+static void
+lm_hdr_dialog_init (LmHdrDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->paths = g_ptr_array_new_with_free_func (g_free);
+  self->times = g_array_new (FALSE, FALSE, sizeof (double));
+  self->plot = LM_RESPONSE_PLOT (lm_response_plot_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->plot), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->plot), TRUE);
+  gtk_widget_show (GTK_WIDGET (self->plot));
+  gtk_container_add (GTK_CONTAINER (self->plot_box), GTK_WIDGET (self->plot));
+  check (self);
+}
+
+GtkWidget *
+lm_hdr_dialog_new (GtkWindow *parent)
+{
+  return g_object_new (LM_TYPE_HDR_DIALOG, "transient-for", parent, "use-header-bar", FALSE, NULL);
+}
