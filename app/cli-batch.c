@@ -1,5 +1,6 @@
 /* lumen-cli batch: many bracketed stacks merged as `lumen-cli hdr` merges one, streamed
  * through the backends, resumable after a kill and sharded over processes or a cluster. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <glib/gi18n.h>
@@ -10,19 +11,28 @@
 #include "core/batch/backends.h"
 #include "core/batch/commit.h"
 #include "core/batch/journal.h"
+#include "core/batch/nvjpeg-decoder.h"
 #include "core/batch/pipeline.h"
 #include "core/batch/shard.h"
 #include "core/batch/stacks.h"
 #include "core/error.h"
 #include "core/hdr/response.h"
+#include "core/io.h"
+#include "core/timing.h"
 
 typedef struct {
-  char *backend, *devices, *method, *response_in, *tonemap, *format, *shard, *progress, *output, *report;
+  char *backend, *devices, *decoder, *method, *response_in, *tonemap, *format, *shard, *progress, *output, *report;
   double gamma, gamma_correction, intensity, light_adapt, color_adapt, saturation, bias;
-  int jobs, quality, shard_count, in_flight;
+  int jobs, quality, shard_count, in_flight, read_threads;
   gboolean align, timings;
   char **inputs;
 } Options;
+
+typedef enum {
+  DECODER_CPU,    /* libjpeg-turbo: the pixels of `lumen-cli hdr` */
+  DECODER_NVJPEG, /* nvJPEG, or libjpeg-turbo with a notice when it cannot run */
+  DECODER_AUTO,   /* nvJPEG when the merge runs on CUDA and the library is there */
+} Decoder;
 
 /* Everything the command line decides, checked before any stack is touched. */
 typedef struct {
@@ -31,6 +41,8 @@ typedef struct {
   GArray *devices;
   LmShard shard;
   int jobs;
+  Decoder decoder;
+  char *nvjpeg_reason; /* why nvJPEG was asked for and does not run */
 } Plan;
 
 static const char *const formats[] = { "hdr", "exr", "jpg", "png", "tif" };
@@ -55,12 +67,17 @@ plan_output (const Options *o, Plan *p, GError **error)
                    _("--format: unknown “%s” (hdr, exr, jpg, png or tif)"), format);
       return FALSE;
     }
-  /* core/io writes no OpenEXR in this build (no LM_FILE_EXR). */
-  if (g_str_equal (format, "exr"))
-    return usage (error, _("--format exr: this build of Lumen cannot write OpenEXR files (it was built "
-                           "without OpenEXR); use hdr"));
+  g_autofree char *probe = g_strconcat ("out.", format, NULL);
+  LmFileType type = lm_file_type_for_output (probe);
+  GError *e = NULL;
+  if (!lm_file_type_writable (type, &e))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--format %s: %s", format, e->message);
+      g_error_free (e);
+      return FALSE;
+    }
   p->config.ext = format;
-  gboolean radiance = g_str_equal (format, "hdr");
+  gboolean radiance = lm_file_type_is_radiance (type);
 
   LmTonemapKind kind = p->config.merge.method == LM_HDR_MERTENS ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD;
   if (o->tonemap && !lm_tonemap_kind_parse (o->tonemap, &kind))
@@ -70,7 +87,7 @@ plan_output (const Options *o, Plan *p, GError **error)
       return FALSE;
     }
   if (radiance && o->tonemap && kind != LM_TONEMAP_NONE)
-    return usage (error, _("--format hdr holds radiance: leave out --tonemap (or give none)"));
+    return usage (error, _("--format hdr and exr hold radiance: leave out --tonemap (or give none)"));
   p->config.tonemap = !radiance;
   LmTonemapParams tone = LM_TONEMAP_PARAMS_INIT;
   tone.kind = kind;
@@ -107,9 +124,21 @@ plan (const Options *o, Plan *p, GError **error)
     return FALSE;
   if (o->response_in && p->config.merge.method == LM_HDR_MERTENS)
     return usage (error, _("--response-in: Mertens' fusion uses no camera response"));
-  if (o->jobs < 0 || o->in_flight < 0 || o->shard_count < 0)
-    return usage (error, _("--jobs, --in-flight and --shard-count must be positive"));
+  if (o->jobs < 0 || o->in_flight < 0 || o->shard_count < 0 || o->read_threads < 0)
+    return usage (error, _("--jobs, --in-flight, --read-threads and --shard-count must be positive"));
   p->config.in_flight = (guint) o->in_flight;
+  p->config.read_threads = (guint) o->read_threads;
+  p->decoder = DECODER_CPU;
+  if (o->decoder && g_str_equal (o->decoder, "nvjpeg"))
+    p->decoder = DECODER_NVJPEG;
+  else if (o->decoder && g_str_equal (o->decoder, "auto"))
+    p->decoder = DECODER_AUTO;
+  else if (o->decoder && !g_str_equal (o->decoder, "cpu"))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--decoder: unknown “%s” (cpu, nvjpeg or auto)"), o->decoder);
+      return FALSE;
+    }
   p->jobs = o->jobs;
   p->config.align = o->align;
   p->config.outdir = o->output;
@@ -128,19 +157,59 @@ plan (const Options *o, Plan *p, GError **error)
   return lm_shard_from_environment ((guint) o->shard_count, &p->shard, error);
 }
 
+/* The first nvJPEG decoder, when the plan asks for one and it can run; else the reason. */
+static void
+open_decoder (Plan *p)
+{
+  LmBackend *b = g_ptr_array_index (p->config.backends, 0);
+  gboolean on_gpu = lm_backend_work_allocator (b)->memory == LM_MEMORY_DEVICE;
+  if (p->decoder == DECODER_CPU || (p->decoder == DECODER_AUTO && !on_gpu))
+    return;
+  g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (int));
+  if (p->devices)
+    g_array_append_vals (devices, p->devices->data, p->devices->len);
+  else
+    for (int d = 0; d < MAX (lm_backend_cuda_device_count (), 1); d++)
+      g_array_append_val (devices, d);
+  GError *e = NULL;
+  p->config.nvjpeg = lm_nvjpeg_new (g_array_index (devices, int, 0), &e);
+  if (p->config.nvjpeg)
+    p->config.nvjpeg_devices = g_steal_pointer (&devices);
+  else
+    {
+      p->nvjpeg_reason = g_strdup (e->message);
+      if (p->decoder == DECODER_NVJPEG)
+        fprintf (stderr, _("lumen-cli: %s; decoding with libjpeg-turbo on the CPU\n"), e->message);
+      g_error_free (e);
+    }
+}
+
 static void
 print_timings (const Plan *p, const LmBatchStats *stats)
 {
   guint n = stats->done + stats->failed;
-  printf (_("decoder: libjpeg-turbo (CPU), %u threads\n"), stats->load_threads);
+  if (p->config.nvjpeg)
+    printf (_("decoder: %s, up to %u decoders (%u files); libjpeg-turbo (CPU) for %u files\n"),
+            lm_nvjpeg_description (p->config.nvjpeg), stats->nvjpeg_decoders, stats->nvjpeg_files, stats->cpu_files);
+  else
+    printf (_("decoder: libjpeg-turbo (CPU), %u threads\n"), stats->load_threads);
+  if (p->nvjpeg_reason)
+    printf ("  %s\n", p->nvjpeg_reason);
+  printf (_("read threads: %u; %.1f MB read, %.1f MB/s\n"), stats->read_threads, stats->bytes_read / 1e6,
+          stats->wall_s > 0 ? stats->bytes_read / 1e6 / stats->wall_s : 0.0);
   LmBackend *b = g_ptr_array_index (p->config.backends, 0);
   printf (_("merge workers: %u × %s\n"), p->config.backends->len, b->description);
   printf (_("stacks in flight at most: %u\n"), stats->in_flight);
+  g_autofree char *peak = g_format_size_full (stats->host_peak_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  printf (_("host images: %llu allocations, %llu new (the rest reused); %s in use at most\n"),
+          (unsigned long long) stats->host_allocations, (unsigned long long) stats->fresh_allocations, peak);
   printf (_("stage totals (summed over stacks; stages overlap):\n"));
   for (int s = 0; s < LM_STAGE_COUNT; s++)
-    if (stats->stage_ms[s] > 0.0)
-      printf ("  %-16s %10.1f ms  %8.1f ms/stack\n", lm_batch_stage_name (s), stats->stage_ms[s],
-              n ? stats->stage_ms[s] / n : 0.0);
+    if (stats->stage_ms[s] >= 0.05 * MAX (n, 1)) /* a stage that ran: on the CPU, no copies */
+      {
+        g_autofree char *name = lm_pad_label (lm_batch_stage_name (s), 16);
+        printf (_("  %s %10.1f ms  %8.1f ms/stack\n"), name, stats->stage_ms[s], n ? stats->stage_ms[s] / n : 0.0);
+      }
   printf (_("wall: %.2f s, %.2f stacks/s\n"), stats->wall_s, stats->wall_s > 0 ? n / stats->wall_s : 0.0);
 }
 
@@ -203,6 +272,7 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
   p->config.backends = lm_batch_backends_open (p->backend, p->devices, (guint) p->jobs, error);
   if (p->config.backends == NULL)
     return FALSE;
+  open_decoder (p);
 
   guint share = 0, before = 0;
   for (guint k = 0; k < list->stacks->len; k++)
@@ -249,6 +319,16 @@ run (const Options *o, Plan *p)
   return LM_EXIT_FAILURE;
 }
 
+/* The stacks' calibrations run side by side, one per worker: an OpenBLAS under LAPACK would
+ * start threads of its own in each and oversubscribe the cores. Other LAPACKs lack the call. */
+static void
+single_threaded_lapack (void)
+{
+  void (*set_threads) (int) = (void (*) (int)) dlsym (RTLD_DEFAULT, "openblas_set_num_threads");
+  if (set_threads)
+    set_threads (1);
+}
+
 int
 lm_cli_batch_main (int argc, char **argv)
 {
@@ -256,8 +336,10 @@ lm_cli_batch_main (int argc, char **argv)
   const GOptionEntry entries[] = {
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to merge: auto (default), cpu or cuda"), N_("BACKEND") },
     { "devices", 0, 0, G_OPTION_ARG_STRING, &o.devices, N_("GPUs to use: all (default) or a list such as 0,1"), N_("LIST") },
+    { "decoder", 0, 0, G_OPTION_ARG_STRING, &o.decoder, N_("JPEG decoder: cpu (libjpeg-turbo, default: the pixels of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("DECODER") },
+    { "read-threads", 0, 0, G_OPTION_ARG_INT, &o.read_threads, N_("Threads reading files (default 4; more for network storage)"), N_("N") },
     { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU, 1 on the CPU)"), N_("N") },
-    { "in-flight", 0, 0, G_OPTION_ARG_INT, &o.in_flight, N_("Stacks in memory at once (default: cores + 2 × workers + 2)"), N_("N") },
+    { "in-flight", 0, 0, G_OPTION_ARG_INT, &o.in_flight, N_("Stacks in memory at once (default: read threads + cores + 2 × workers + 2)"), N_("N") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec (default), robertson or mertens"), N_("METHOD") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("One camera's response for every stack instead of calibrating each"), N_("FILE") },
     { "align", 0, 0, G_OPTION_ARG_NONE, &o.align, N_("Align each stack's exposures first (median threshold bitmaps)"), NULL },
@@ -300,11 +382,17 @@ lm_cli_batch_main (int argc, char **argv)
   else if (!plan (&o, &p, &e) || !lm_batch_crash_points_init (&e))
     rc = lm_cli_usage_error (e->message);
   else
-    rc = run (&o, &p);
+    {
+      single_threaded_lapack ();
+      rc = run (&o, &p);
+    }
   g_clear_error (&e);
+  g_clear_pointer (&p.config.nvjpeg, lm_nvjpeg_free);
+  g_clear_pointer (&p.config.nvjpeg_devices, g_array_unref);
   g_clear_pointer (&p.config.backends, g_ptr_array_unref);
+  g_free (p.nvjpeg_reason);
   g_clear_pointer (&p.devices, g_array_unref);
-  g_free (o.backend), g_free (o.devices), g_free (o.method), g_free (o.response_in), g_free (o.tonemap);
+  g_free (o.backend), g_free (o.devices), g_free (o.decoder), g_free (o.method), g_free (o.response_in), g_free (o.tonemap);
   g_free (o.format), g_free (o.shard), g_free (o.progress), g_free (o.output), g_free (o.report);
   g_strfreev (o.inputs);
   return rc;

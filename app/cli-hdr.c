@@ -50,17 +50,6 @@ parse_times (const char *text, GArray **out, GError **error)
   return TRUE;
 }
 
-/* Exposure fusion weighs pixels, not times: when none are given, distinct placeholders
- * pass the stack's checks without asking the files for EXIF times they may lack. */
-static double *
-placeholder_times (guint n)
-{
-  double *t = g_new (double, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    t[i] = i + 1.0;
-  return t;
-}
-
 /* The stack's images in the backend's work memory (shared on the CPU). */
 static LmHdrStack *
 upload_stack (LmBackend *backend, const LmHdrStack *host, GError **error)
@@ -68,13 +57,10 @@ upload_stack (LmBackend *backend, const LmHdrStack *host, GError **error)
   g_autoptr (LmHdrStack) work = g_new0 (LmHdrStack, 1);
   work->images = g_new0 (LmImage *, host->n);
   work->paths = g_new0 (char *, host->n);
-  work->times = g_new (double, host->n);
+  work->times = host->times ? g_memdup2 (host->times, host->n * sizeof (double)) : NULL;
   work->n = host->n;
   for (guint i = 0; i < host->n; i++)
-    {
-      work->paths[i] = g_strdup (host->paths[i]);
-      work->times[i] = host->times[i];
-    }
+    work->paths[i] = g_strdup (host->paths[i]);
   for (guint i = 0; i < host->n; i++)
     if ((work->images[i] = lm_backend_upload (backend, host->images[i], error)) == NULL)
       return NULL;
@@ -166,11 +152,11 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   tone.intensity = (float) o->intensity, tone.light_adapt = (float) o->light_adapt;
   tone.color_adapt = (float) o->color_adapt, tone.saturation = (float) o->saturation;
   tone.bias = (float) o->bias;
-  gboolean radiance_out = lm_file_type_for_output (o->output) == LM_FILE_RADIANCE;
+  gboolean radiance_out = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
   if (radiance_out && o->tonemap && kind != LM_TONEMAP_NONE)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("a .hdr output holds radiance: leave out --tonemap (or give none)"));
+                   _("a .hdr or .exr output holds radiance: leave out --tonemap (or give none)"));
       return FALSE;
     }
 
@@ -184,10 +170,12 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     return FALSE;
 
   t = g_get_monotonic_time ();
-  g_autofree double *fusion_times = fusion && times == NULL ? placeholder_times (files->len) : NULL;
-  g_autoptr (LmHdrStack) stack = lm_hdr_stack_load ((const char *const *) files->pdata, files->len,
-                                                    times ? (const double *) times->data : fusion_times,
-                                                    lm_backend_host_allocator (backend), error);
+  /* Exposure fusion weighs pixels, not times: it asks the files for no EXIF times. */
+  const double *given = times ? (const double *) times->data : NULL;
+  const char *const *paths = (const char *const *) files->pdata;
+  g_autoptr (LmHdrStack) stack
+    = fusion ? lm_hdr_stack_load_untimed (paths, files->len, given, lm_backend_host_allocator (backend), error)
+             : lm_hdr_stack_load (paths, files->len, given, lm_backend_host_allocator (backend), error);
   if (stack == NULL)
     return FALSE;
   lm_timings_add (timings, _("load"), lm_ms_since (t));
@@ -301,7 +289,7 @@ lm_cli_hdr_main (int argc, char **argv)
     { "times", 0, 0, G_OPTION_ARG_STRING, &o.times, N_("Exposure times in seconds, in the order of the images (1/250 allowed)"), N_("T1,T2,…") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("Use this camera response instead of calibrating (debevec, robertson)"), N_("FILE") },
     { "response-out", 0, 0, G_OPTION_ARG_FILENAME, &o.response_out, N_("Save the camera response"), N_("FILE") },
-    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tonemap, N_("none (0..1 as is; radiance for .hdr; the default for mertens), gamma, reinhard (the default for 8-bit radiance) or drago"), N_("OP") },
+    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tonemap, N_("none (0..1 as is; radiance for .hdr and .exr; the default for mertens), gamma, reinhard (the default for 8-bit radiance) or drago"), N_("OP") },
     { "gamma", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma, N_("Gamma of the tone mapping (default 1)"), N_("G") },
     { "gamma-correction", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma_correction, N_("After the merge: (x/max)^G·max"), N_("G") },
     { "intensity", 0, 0, G_OPTION_ARG_DOUBLE, &o.intensity, N_("Reinhard: intensity, −8..8 (default 0)"), N_("I") },
@@ -310,7 +298,7 @@ lm_cli_hdr_main (int argc, char **argv)
     { "saturation", 0, 0, G_OPTION_ARG_DOUBLE, &o.saturation, N_("Drago: saturation (default 1)"), N_("S") },
     { "bias", 0, 0, G_OPTION_ARG_DOUBLE, &o.bias, N_("Drago: bias, 0.7..0.9 (default 0.85)"), N_("B") },
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went (and, with --align, each exposure's shift)"), NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write here: .hdr (radiance) or .png/.jpg/.tif (tone mapped)"), N_("OUT") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write here: .hdr or .exr (radiance) or .png/.jpg/.tif (tone mapped)"), N_("OUT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
   };

@@ -1,4 +1,5 @@
-/* bench-hdr: times the HDR merge and tone mapping on a backend, step by step.
+/* bench-hdr: times the HDR merge, Mertens' fusion, AlignMTB and tone mapping on a backend,
+ * step by step.
  *
  *   bench-hdr [--backend cpu|cuda] [--repeat N] [--size WxH] [--exposures N] [--json FILE]
  *
@@ -23,9 +24,11 @@
 #include "core/hdr/tonemap.h"
 #include "core/timing.h"
 
+#include "bench-util.h"
+
 #define N_SETS 2
 
-typedef enum { STEP_COPY, STEP_MERGE, STEP_TONEMAP, STEP_MERGE_TONEMAP } StepKind;
+typedef enum { STEP_COPY, STEP_MERGE, STEP_FUSE, STEP_ALIGN, STEP_TONEMAP, STEP_MERGE_TONEMAP } StepKind;
 
 typedef struct {
   const char *name;
@@ -39,6 +42,9 @@ static const Step steps[] = {
   { "copy radiance (device bandwidth)", STEP_COPY },
   { "merge debevec", STEP_MERGE },
   { "merge debevec + gamma correction 0.45", STEP_MERGE, 0.45f },
+  { "fuse mertens", STEP_FUSE },
+  { "fuse mertens + gamma correction 0.45", STEP_FUSE, 0.45f },
+  { "align mtb", STEP_ALIGN },
   { "tonemap none", STEP_TONEMAP, 0, LM_TONEMAP_NONE, 1.0f },
   { "tonemap gamma 2.2", STEP_TONEMAP, 0, LM_TONEMAP_GAMMA, 2.2f },
   { "tonemap reinhard", STEP_TONEMAP, 0, LM_TONEMAP_REINHARD, 1.0f },
@@ -48,13 +54,23 @@ static const Step steps[] = {
 
 /* Bytes a pixel of each step moves: as implemented (how many passes read the radiance) and
  * the floor. The tone mappers read the radiance once per whole-image number they need
- * (range; log sums; the operator's range) and once more to write the result. */
+ * (range; log sums; the operator's range) and once more to write the result.
+ * Mertens (kernels/mertens.cu), per pixel of the full size: the weights' sum reads every
+ * exposure and writes 4 B; then per exposure, level 1 from the exposure and the sum (12),
+ * levels 2 … (16/3 read + 4/3 written), the blends of levels ≥ 1 (their Gaussian level, the
+ * one above and the accumulator read and written: 52/3), level 0 (exposure, sum, level 1
+ * and the output read and written: 44); the collapse of levels ≥ 1 (about 12). The floor
+ * reads each exposure once and writes the output once.
+ * AlignMTB (kernels/align.cu): the luma of every exposure for the histograms (4n), again for
+ * the bitmaps of every level (4n at level 0, then the sectors of every 2^l-th row: about
+ * 3.5n), the bitmaps written (n/3); the floor reads each exposure once. */
 static void
 step_bytes (const Step *s, guint n, double *moved, double *floor_bytes)
 {
   double merge = 4.0 * n + 16.0, merge_moved = merge + (s->gamma_correction > 0 ? 32.0 : 0.0);
   int passes = s->tonemap == LM_TONEMAP_NONE ? 1 : s->tonemap == LM_TONEMAP_GAMMA ? 2 : 4;
   double tone = 16.0 * passes + 4.0, tone_floor = 16.0 + 4.0;
+  double fuse = 4.0 * n + 4.0 + n * (12.0 + 20.0 / 3.0 + 52.0 / 3.0 + 44.0) + 12.0 + (s->gamma_correction > 0 ? 32.0 : 0.0);
   switch (s->kind)
     {
     case STEP_COPY:
@@ -62,6 +78,12 @@ step_bytes (const Step *s, guint n, double *moved, double *floor_bytes)
       break;
     case STEP_MERGE:
       *moved = merge_moved, *floor_bytes = merge;
+      break;
+    case STEP_FUSE:
+      *moved = fuse, *floor_bytes = 4.0 * n + 16.0;
+      break;
+    case STEP_ALIGN:
+      *moved = 4.0 * n + 7.5 * n + n / 3.0, *floor_bytes = 4.0 * n;
       break;
     case STEP_TONEMAP:
       *moved = tone, *floor_bytes = tone_floor;
@@ -71,27 +93,6 @@ step_bytes (const Step *s, guint n, double *moved, double *floor_bytes)
       *moved = merge_moved + tone, *floor_bytes = 4.0 * n + 4.0;
       break;
     }
-}
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, compare_doubles);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void
-die (GError *error)
-{
-  fprintf (stderr, "bench-hdr: %s\n", error->message);
-  exit (1);
 }
 
 static void
@@ -118,7 +119,7 @@ synthetic_stack (guint w, guint h, guint n, const LmAllocator *allocator)
       s->paths[i] = g_strdup_printf ("synthetic-%u", i);
       s->images[i] = lm_image_new (LM_FORMAT_RGBA8, w, h, allocator, &e);
       if (s->images[i] == NULL)
-        die (e);
+        lm_bench_die ("bench-hdr", e);
       s->images[i]->opaque = TRUE;
     }
   guint32 seed = 1;
@@ -158,10 +159,10 @@ upload_stack (LmBackend *b, const LmHdrStack *host)
       s->paths[i] = g_strdup (host->paths[i]);
       s->images[i] = lm_backend_upload (b, host->images[i], &e);
       if (s->images[i] == NULL)
-        die (e);
+        lm_bench_die ("bench-hdr", e);
     }
   if (!lm_backend_synchronize (b, &e))
-    die (e);
+    lm_bench_die ("bench-hdr", e);
   return s;
 }
 
@@ -173,6 +174,10 @@ run_step (LmBackend *b, const Step *s, LmHdrStack **stacks, LmImage **radiance, 
   GError *e = NULL;
   LmHdrMergeParams merge = { .method = LM_HDR_DEBEVEC, .response = *response,
                              .gamma_correction = s->gamma_correction };
+  LmHdrMergeParams fuse = { .method = LM_HDR_MERTENS, .mertens = LM_MERTENS_PARAMS_INIT,
+                            .gamma_correction = s->gamma_correction };
+  LmAlignParams align = LM_ALIGN_PARAMS_INIT;
+  LmShift shifts[LM_HDR_MAX_EXPOSURES];
   LmTonemapParams tone = LM_TONEMAP_PARAMS_INIT;
   tone.kind = s->tonemap, tone.gamma = s->gamma;
   LmMark a, z;
@@ -186,6 +191,13 @@ run_step (LmBackend *b, const Step *s, LmHdrStack **stacks, LmImage **radiance, 
     case STEP_MERGE:
       ok = lm_backend_hdr_merge (b, &merge, stacks[i], radiance[i], &e);
       break;
+    case STEP_FUSE:
+      ok = lm_backend_hdr_merge (b, &fuse, stacks[i], radiance[i], &e);
+      break;
+    case STEP_ALIGN:
+      /* Waits for the shifts: the time a caller sees. */
+      ok = lm_backend_hdr_align (b, &align, stacks[i], shifts, &e);
+      break;
     case STEP_TONEMAP:
       ok = lm_backend_tonemap (b, &tone, radiance[i], display[i], &e);
       break;
@@ -196,7 +208,7 @@ run_step (LmBackend *b, const Step *s, LmHdrStack **stacks, LmImage **radiance, 
     }
   lm_backend_mark (b, &z);
   if (!ok || !lm_backend_synchronize (b, &e))
-    die (e);
+    lm_bench_die ("bench-hdr", e);
   return lm_backend_elapsed_ms (b, &a, &z);
 }
 
@@ -229,7 +241,7 @@ main (int argc, char **argv)
     return 2;
   g_autoptr (LmBackend) b = lm_backend_new (kind, &e);
   if (b == NULL)
-    die (e);
+    lm_bench_die ("bench-hdr", e);
   const LmAllocator *work = lm_backend_work_allocator (b);
 
   LmResponse response;
@@ -243,7 +255,7 @@ main (int argc, char **argv)
       radiance[i] = lm_image_new (LM_FORMAT_RGBA_F32, w, h, work, &e);
       display[i] = radiance[i] ? lm_image_new (LM_FORMAT_RGBA8, w, h, work, &e) : NULL;
       if (display[i] == NULL)
-        die (e);
+        lm_bench_die ("bench-hdr", e);
     }
 
   /* Radiance for the tone-mapping steps. */
@@ -253,7 +265,7 @@ main (int argc, char **argv)
   double pixels = (double) w * h;
   printf ("# %s, %d exposures of %u×%u, median of %d\n", b->description, n_exposures, w, h, repeat);
   printf ("%-40s %10s %12s %10s %10s\n", "step", "ms", "MB moved", "GB/s", "floor ms");
-  g_autoptr (GString) json = g_string_new ("[\n");
+  g_autoptr (GString) json = lm_bench_json_new ();
   double *ms = g_new (double, repeat);
   double copy_gbps = 0.0;
   for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
@@ -264,7 +276,7 @@ main (int argc, char **argv)
         run_step (b, s, stacks, radiance, display, i, &response);
       for (int r = 0; r < repeat; r++)
         ms[r] = run_step (b, s, stacks, radiance, display, r % N_SETS, &response);
-      double t = median (ms, repeat), moved = 0.0, floor_bytes = 0.0;
+      double t = lm_bench_median (ms, repeat), moved = 0.0, floor_bytes = 0.0;
       step_bytes (s, n_exposures, &moved, &floor_bytes);
       double gbps = moved * pixels / (t * 1e6);
       if (s->kind == STEP_COPY)
@@ -272,11 +284,10 @@ main (int argc, char **argv)
       /* The floor: the floor's bytes at the copy's rate, measured in this run. */
       double floor_ms = copy_gbps > 0 ? floor_bytes * pixels / (copy_gbps * 1e6) : 0.0;
       printf ("%-40s %10.3f %12.1f %10.0f %10.3f\n", s->name, t, moved * pixels / 1e6, gbps, floor_ms);
-      g_string_append_printf (json, "%s  {\"case\": \"%s\", \"backend\": \"%s\", \"ms\": %.4f, "
-                              "\"bytes\": %.0f, \"floor_bytes\": %.0f, \"GBps\": %.1f, \"floor_ms\": %.4f, "
-                              "\"width\": %u, \"height\": %u, \"exposures\": %d}",
-                              json->len > 2 ? ",\n" : "", s->name, backend_name, t, moved * pixels, floor_bytes * pixels,
-                              gbps, floor_ms, w, h, n_exposures);
+      lm_bench_json_add (json, "\"case\": \"%s\", \"backend\": \"%s\", \"ms\": %.4f, \"bytes\": %.0f, "
+                         "\"floor_bytes\": %.0f, \"GBps\": %.1f, \"floor_ms\": %.4f, \"width\": %u, \"height\": %u, "
+                         "\"exposures\": %d", s->name, backend_name, t, moved * pixels, floor_bytes * pixels, gbps,
+                         floor_ms, w, h, n_exposures);
     }
 
   /* End to end on the GPU: the exposures from pinned memory, merge, Reinhard, 8 bits back. */
@@ -284,7 +295,7 @@ main (int argc, char **argv)
     {
       g_autoptr (LmImage) host_out = lm_backend_download (b, display[0], &e);
       if (host_out == NULL)
-        die (e);
+        lm_bench_die ("bench-hdr", e);
       LmHdrMergeParams merge = { .method = LM_HDR_DEBEVEC, .response = response };
       LmTonemapParams tone = LM_TONEMAP_PARAMS_INIT;
       for (int r = -1; r < repeat; r++)
@@ -293,24 +304,22 @@ main (int argc, char **argv)
           gint64 t0 = g_get_monotonic_time ();
           for (guint x = 0; x < host->n; x++)
             if (!lm_backend_copy (b, host->images[x], stacks[i]->images[x], &e))
-              die (e);
+              lm_bench_die ("bench-hdr", e);
           if (!lm_backend_hdr_merge (b, &merge, stacks[i], radiance[i], &e)
               || !lm_backend_tonemap (b, &tone, radiance[i], display[i], &e)
               || !lm_backend_copy (b, display[i], host_out, &e) || !lm_backend_synchronize (b, &e))
-            die (e);
+            lm_bench_die ("bench-hdr", e);
           if (r >= 0)
             ms[r] = lm_ms_since (t0);
         }
-      double t = median (ms, repeat);
+      double t = lm_bench_median (ms, repeat);
       const char *name = "end to end: upload, merge, reinhard, download";
       printf ("%-40s %10.3f\n", name, t);
-      g_string_append_printf (json, ",\n  {\"case\": \"%s\", \"backend\": \"%s\", \"ms\": %.4f, \"width\": %u, "
-                              "\"height\": %u, \"exposures\": %d}",
-                              name, backend_name, t, w, h, n_exposures);
+      lm_bench_json_add (json, "\"case\": \"%s\", \"backend\": \"%s\", \"ms\": %.4f, \"width\": %u, "
+                         "\"height\": %u, \"exposures\": %d", name, backend_name, t, w, h, n_exposures);
     }
-  g_string_append (json, "\n]\n");
-  if (json_path && !g_file_set_contents (json_path, json->str, -1, &e))
-    die (e);
+  if (!lm_bench_json_finish (json, json_path, &e))
+    lm_bench_die ("bench-hdr", e);
 
   for (int i = 0; i < N_SETS; i++)
     {

@@ -16,6 +16,8 @@
 #include "core/ops/ops.h"
 #include "core/timing.h"
 
+#include "bench-util.h"
+
 #define N_COPIES 3
 
 typedef struct {
@@ -45,25 +47,13 @@ static const BenchCase cases[] = {
   { "blur sigma=50 (rgba)", LM_OP_BLUR, FALSE, blur_50 },
 };
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, compare_doubles);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void
-die (GError *error)
+add_record (GString *json, const char *name, const char *backend, double op_ms, double end_to_end_ms,
+            const LmImage *source)
 {
-  fprintf (stderr, "bench-ops: %s\n", error->message);
-  exit (1);
+  lm_bench_json_add (json, "\"case\": \"%s\", \"backend\": \"%s\", \"op_ms\": %.4f, \"end_to_end_ms\": %.4f, "
+                     "\"width\": %u, \"height\": %u", name, backend, op_ms, end_to_end_ms, source->width,
+                     source->height);
 }
 
 /* The 8-bit gray version of IMAGE, on the backend. */
@@ -78,7 +68,7 @@ gray_version (LmBackend *backend, LmImage *work)
                                 work->height, lm_backend_work_allocator (backend), &e);
   if (gray == NULL || !lm_backend_run_op (backend, op, params, work, gray, &e)
       || !lm_backend_synchronize (backend, &e))
-    die (e);
+    lm_bench_die ("bench-ops", e);
   return gray;
 }
 
@@ -107,23 +97,23 @@ main (int argc, char **argv)
     return 2;
   g_autoptr (LmBackend) backend = lm_backend_new (kind, &e);
   if (backend == NULL)
-    die (e);
+    lm_bench_die ("bench-ops", e);
   g_autoptr (LmImage) source = lm_io_load (argv[1], lm_backend_host_allocator (backend), &e);
   if (source == NULL)
-    die (e);
+    lm_bench_die ("bench-ops", e);
 
   LmImage *rgba[N_COPIES], *gray[N_COPIES];
   for (int i = 0; i < N_COPIES; i++)
     {
       rgba[i] = lm_backend_upload (backend, source, &e);
       if (rgba[i] == NULL || !lm_backend_synchronize (backend, &e))
-        die (e);
+        lm_bench_die ("bench-ops", e);
       gray[i] = gray_version (backend, rgba[i]);
     }
 
   /* LUMEN_BENCH_ONLY=text runs only the cases whose name contains it (for profilers). */
   const char *only = g_getenv ("LUMEN_BENCH_ONLY");
-  g_autoptr (GString) json = g_string_new ("[\n");
+  g_autoptr (GString) json = lm_bench_json_new ();
   printf ("# %s, %u×%u, median of %d\n", backend->description, source->width, source->height, repeat);
   printf ("%-30s %12s %14s\n", "case", "op ms", "end-to-end ms");
 
@@ -142,19 +132,16 @@ main (int argc, char **argv)
           LmMark a, b;
           lm_backend_mark (backend, &a);
           if (!lm_backend_histogram (backend, in, LM_HIST_WANT_ALL, &hist, &e))
-            die (e);
+            lm_bench_die ("bench-ops", e);
           lm_backend_mark (backend, &b);
           if (!lm_backend_synchronize (backend, &e))
-            die (e);
+            lm_bench_die ("bench-ops", e);
           if (r >= 0)
             hist_ms[r] = lm_backend_elapsed_ms (backend, &a, &b);
         }
-      double ms = median (hist_ms, repeat);
+      double ms = lm_bench_median (hist_ms, repeat);
       printf ("%-30s %12.3f %14s\n", name, ms, "");
-      g_string_append_printf (json, "%s  {\"case\": \"%s\", \"backend\": \"%s\", \"op_ms\": %.4f, "
-                              "\"end_to_end_ms\": %.4f, \"width\": %u, \"height\": %u}",
-                              json->len > 2 ? ",\n" : "", name, backend_name, ms, ms, source->width,
-                              source->height);
+      add_record (json, name, backend_name, ms, ms, source);
       g_free (hist_ms);
     }
 
@@ -174,7 +161,7 @@ main (int argc, char **argv)
           for (guint k = 0; k < op->n_params; k++)
             if (g_str_equal (op->params[k].name, kv[0])
                 && !lm_op_param_parse (op, &op->params[k], params, kv[1], &e))
-              die (e);
+              lm_bench_die ("bench-ops", e);
         }
       LmImage **inputs = bc->gray_input ? gray : rgba;
       LmImage *outputs[N_COPIES];
@@ -184,14 +171,14 @@ main (int argc, char **argv)
                                      source->width, source->height,
                                      lm_backend_work_allocator (backend), &e);
           if (outputs[i] == NULL)
-            die (e);
+            lm_bench_die ("bench-ops", e);
         }
 
       /* Warm-up: module load, first-touch page faults, OpenMP thread start. */
       for (int i = 0; i < N_COPIES; i++)
         if (!lm_backend_run_op (backend, op, params, inputs[i], outputs[i], &e)
             || !lm_backend_synchronize (backend, &e))
-          die (e);
+          lm_bench_die ("bench-ops", e);
 
       for (int r = 0; r < repeat; r++)
         {
@@ -199,13 +186,13 @@ main (int argc, char **argv)
           LmMark a, b;
           lm_backend_mark (backend, &a);
           if (!lm_backend_run_op (backend, op, params, inputs[i], outputs[i], &e))
-            die (e);
+            lm_bench_die ("bench-ops", e);
           lm_backend_mark (backend, &b);
           if (!lm_backend_synchronize (backend, &e))
-            die (e);
+            lm_bench_die ("bench-ops", e);
           op_ms[r] = lm_backend_elapsed_ms (backend, &a, &b);
         }
-      double op_median = median (op_ms, repeat);
+      double op_median = lm_bench_median (op_ms, repeat);
 
       /* End to end on the GPU: pinned host image in, result back in pinned host memory,
        * into buffers allocated once, as a render does. */
@@ -215,7 +202,7 @@ main (int argc, char **argv)
           g_autoptr (LmImage) host_in = lm_backend_download (backend, inputs[0], &e);
           g_autoptr (LmImage) host_out = host_in ? lm_backend_download (backend, outputs[0], &e) : NULL;
           if (host_out == NULL || !lm_backend_synchronize (backend, &e))
-            die (e);
+            lm_bench_die ("bench-ops", e);
           for (int r = 0; r < repeat; r++)
             {
               int i = r % N_COPIES;
@@ -224,23 +211,19 @@ main (int argc, char **argv)
                   || !lm_backend_run_op (backend, op, params, inputs[i], outputs[i], &e)
                   || !lm_backend_copy (backend, outputs[i], host_out, &e)
                   || !lm_backend_synchronize (backend, &e))
-                die (e);
+                lm_bench_die ("bench-ops", e);
               e2e_ms[r] = lm_ms_since (t);
             }
-          e2e_median = median (e2e_ms, repeat);
+          e2e_median = lm_bench_median (e2e_ms, repeat);
         }
 
       printf ("%-30s %12.3f %14.3f\n", bc->name, op_median, e2e_median);
-      g_string_append_printf (json, "%s  {\"case\": \"%s\", \"backend\": \"%s\", \"op_ms\": %.4f, "
-                              "\"end_to_end_ms\": %.4f, \"width\": %u, \"height\": %u}",
-                              json->len > 2 ? ",\n" : "", bc->name, backend_name, op_median, e2e_median,
-                              source->width, source->height);
+      add_record (json, bc->name, backend_name, op_median, e2e_median, source);
       for (int i = 0; i < N_COPIES; i++)
         lm_image_unref (outputs[i]);
     }
-  g_string_append (json, "\n]\n");
-  if (json_path && !g_file_set_contents (json_path, json->str, -1, &e))
-    die (e);
+  if (!lm_bench_json_finish (json, json_path, &e))
+    lm_bench_die ("bench-ops", e);
 
   for (int i = 0; i < N_COPIES; i++)
     {

@@ -1,48 +1,29 @@
 /* The CUDA backend's host side: device selection, pinned host and device memory, one
- * non-default stream, events for timings, and the per-image workspace of the kernels.
- * Every runtime call is checked; failures become GErrors that quote cudaGetErrorString.
+ * non-default stream, events for timings, the per-image workspace of the kernels, and the
+ * image operations (the HDR entries are in backend-cuda-hdr.c). Every runtime call is
+ * checked; failures become GErrors that quote cudaGetErrorString.
  *
  * One backend drives one device; several backends may drive several devices from their own
  * threads (the batch's --devices). The runtime's current device belongs to the calling
  * thread, so every entry point makes its backend's device current first, and device memory
  * comes from an allocator that knows its device. */
-#include "backend.h"
+#include "backend-cuda-private.h"
 
-#include <cuda_runtime.h>
 #include <dlfcn.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "error.h"
-#include "hdr/robertson-math.h"
-#include "kernels/kernels.h"
 
-#define N_EVENTS 64 /* marks in flight; a render uses two per operation */
 #define MAX_DEVICES 64
 
-G_STATIC_ASSERT (LM_K_HDR_MAX_EXPOSURES == LM_HDR_MAX_EXPOSURES);
-G_STATIC_ASSERT (LM_HDR_MERGE_LEVELS == LM_HDR_LEVELS);
-G_STATIC_ASSERT ((int) LM_K_TONEMAP_NONE == (int) LM_TONEMAP_NONE
-                 && (int) LM_K_TONEMAP_GAMMA == (int) LM_TONEMAP_GAMMA
-                 && (int) LM_K_TONEMAP_REINHARD == (int) LM_TONEMAP_REINHARD
-                 && (int) LM_K_TONEMAP_DRAGO == (int) LM_TONEMAP_DRAGO);
+/* Short names for this file's many checks. */
+#define CHECK(call, error) LM_CUDA_CHECK (call, error)
+#define RELEASE(call) LM_CUDA_RELEASE (call)
 
-typedef struct {
-  LmBackend parent;
-  int device;
-  const LmAllocator *device_allocator;
-  cudaStream_t stream;
-  cudaEvent_t events[N_EVENTS];
-  guint next_event;
-  LmKWorkspace ws;
-  uint32_t *host_bins; /* pinned, for histogram downloads */
-  LmDiffSums *diff_sums, *host_diff_sums;
-} LmBackendCuda;
-
-static gboolean
-check (cudaError_t err, const char *what, GError **error)
+gboolean
+lm_cuda_check (cudaError_t err, const char *what, GError **error)
 {
   if (err == cudaSuccess)
     return TRUE;
@@ -53,11 +34,8 @@ check (cudaError_t err, const char *what, GError **error)
   return FALSE;
 }
 
-#define CHECK(call, error) check ((call), #call, (error))
-
-/* Where nobody can be told (freeing, tearing down), a failure is still logged. */
-static void
-release (cudaError_t err, const char *what)
+void
+lm_cuda_release (cudaError_t err, const char *what)
 {
   if (err != cudaSuccess)
     {
@@ -65,8 +43,6 @@ release (cudaError_t err, const char *what)
       cudaGetLastError ();
     }
 }
-
-#define RELEASE(call) release ((call), #call)
 
 char *
 lm_backend_cuda_unavailable_reason (void)
@@ -186,15 +162,8 @@ device_allocator_for (int device)
   return &allocators[device];
 }
 
-static LmBackendCuda *
-self_of (LmBackend *b)
-{
-  return (LmBackendCuda *) b;
-}
-
-/* The backend's device made current for this thread; every entry point starts here. */
-static gboolean
-use_device (LmBackendCuda *self, GError **error)
+gboolean
+lm_cuda_use_device (LmBackendCuda *self, GError **error)
 {
   return CHECK (cudaSetDevice (self->device), error);
 }
@@ -209,23 +178,24 @@ use_device_or_log (LmBackendCuda *self)
 static void
 cuda_destroy (LmBackend *b)
 {
-  LmBackendCuda *self = self_of (b);
+  LmBackendCuda *self = lm_cuda_self (b);
   if (self->stream)
     {
       use_device_or_log (self);
       RELEASE (cudaStreamSynchronize (self->stream));
     }
-  for (int i = 0; i < N_EVENTS; i++)
+  for (int i = 0; i < LM_CUDA_EVENTS; i++)
     if (self->events[i])
       RELEASE (cudaEventDestroy (self->events[i]));
   RELEASE (cudaFree (self->ws.bins));
   RELEASE (cudaFree (self->ws.luts));
   RELEASE (cudaFree (self->ws.blur_tmp));
-  RELEASE (cudaFree (self->ws.hdr_rows));
   RELEASE (cudaFree (self->ws.hdr_state));
+  lm_cuda_hdr_release (self);
   RELEASE (cudaFreeHost (self->host_bins));
   RELEASE (cudaFree (self->diff_sums));
   RELEASE (cudaFreeHost (self->host_diff_sums));
+  RELEASE (cudaFreeHost (self->host_shifts));
   if (self->stream)
     RELEASE (cudaStreamDestroy (self->stream));
   g_free (self);
@@ -244,7 +214,7 @@ cuda_host_allocator (LmBackend *b)
 static const LmAllocator *
 cuda_work_allocator (LmBackend *b)
 {
-  return self_of (b)->device_allocator;
+  return lm_cuda_self (b)->device_allocator;
 }
 
 /* Host, pinned host or device memory, in any direction: unified addressing tells which. */
@@ -252,9 +222,9 @@ static gboolean
 cuda_copy (LmBackend *b, const LmImage *from, LmImage *to, GError **error)
 {
   to->opaque = from->opaque;
-  return use_device (self_of (b), error)
+  return lm_cuda_use_device (lm_cuda_self (b), error)
          && CHECK (cudaMemcpyAsync (to->data, from->data, lm_image_size_bytes (from), cudaMemcpyDefault,
-                                 self_of (b)->stream), error);
+                                 lm_cuda_self (b)->stream), error);
 }
 
 static LmImage *
@@ -269,7 +239,7 @@ copy_image (LmBackend *b, LmImage *from, const LmAllocator *to, GError **error)
 static LmImage *
 cuda_upload (LmBackend *b, LmImage *host, GError **error)
 {
-  return copy_image (b, host, self_of (b)->device_allocator, error);
+  return copy_image (b, host, lm_cuda_self (b)->device_allocator, error);
 }
 
 static LmImage *
@@ -278,18 +248,10 @@ cuda_download (LmBackend *b, LmImage *work, GError **error)
   return copy_image (b, work, &pinned_allocator, error);
 }
 
-static LmKImage
-kimage (const LmImage *image)
-{
-  LmKImage k = { image->data, image->width, image->height, image->stride, (int) image->format,
-                 image->opaque };
-  return k;
-}
-
 /* Workspace buffers grow to the largest need seen and are kept: slider moves on one image,
  * and a batch's stacks of one size, allocate nothing. */
-static gboolean
-grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need, GError **error)
+gboolean
+lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need, GError **error)
 {
   if (need <= *size)
     return TRUE;
@@ -313,26 +275,18 @@ static gboolean
 ensure_blur_workspace (LmBackendCuda *self, const LmBlurParams *params, const LmKImage *src,
                        GError **error)
 {
-  return grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size,
-                         lm_k_blur_workspace_size (params, src), error);
-}
-
-/* The HDR kernels' per-row partial sums, for images up to HEIGHT rows. */
-static gboolean
-ensure_hdr_workspace (LmBackendCuda *self, guint height, GError **error)
-{
-  return grow_workspace (self, &self->ws.hdr_rows, &self->ws.hdr_rows_size, lm_k_hdr_rows_size (height),
-                         error);
+  return lm_cuda_grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size,
+                                 lm_k_blur_workspace_size (params, src), error);
 }
 
 static gboolean
 cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage *src,
              LmImage *dst, GError **error)
 {
-  LmBackendCuda *self = self_of (b);
-  LmKImage in = kimage (src), out = kimage (dst);
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage in = lm_cuda_kimage (src), out = lm_cuda_kimage (dst);
   cudaError_t err;
-  if (!use_device (self, error))
+  if (!lm_cuda_use_device (self, error))
     return FALSE;
   switch (op->id)
     {
@@ -352,16 +306,16 @@ cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage
       return FALSE;
     }
   g_autofree char *what = g_strdup_printf ("%s kernel", op->name);
-  return check (err, what, error);
+  return lm_cuda_check (err, what, error);
 }
 
 static gboolean
 cuda_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram *hist,
                 GError **error)
 {
-  LmBackendCuda *self = self_of (b);
-  LmKImage in = kimage (image);
-  if (!use_device (self, error)
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage in = lm_cuda_kimage (image);
+  if (!lm_cuda_use_device (self, error)
       || !CHECK (lm_k_histogram (&in, want, self->ws.bins, self->stream), error)
       || !CHECK (cudaMemcpyAsync (self->host_bins, self->ws.bins, sizeof hist->bins,
                                   cudaMemcpyDeviceToHost, self->stream), error)
@@ -380,9 +334,9 @@ static gboolean
 cuda_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain, LmImage *heat,
            LmDiffStats *stats, GError **error)
 {
-  LmBackendCuda *self = self_of (b);
-  LmKImage ka = kimage (a), kb = kimage (bb), kh = heat ? kimage (heat) : (LmKImage) { 0 };
-  if (!use_device (self, error)
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage ka = lm_cuda_kimage (a), kb = lm_cuda_kimage (bb), kh = heat ? lm_cuda_kimage (heat) : (LmKImage) { 0 };
+  if (!lm_cuda_use_device (self, error)
       || !CHECK (lm_k_diff (&ka, &kb, gain, heat ? &kh : NULL, self->diff_sums, self->stream), error)
       || !CHECK (cudaMemcpyAsync (self->host_diff_sums, self->diff_sums, sizeof (LmDiffSums),
                                   cudaMemcpyDeviceToHost, self->stream), error)
@@ -402,108 +356,25 @@ static gboolean
 cuda_view (LmBackend *b, const LmImage *image, const LmViewRect *rect, LmImage *out,
            GError **error)
 {
-  LmKImage in = kimage (image), k_out = kimage (out);
+  LmKImage in = lm_cuda_kimage (image), k_out = lm_cuda_kimage (out);
   out->opaque = TRUE;
-  return use_device (self_of (b), error)
-         && CHECK (lm_k_view (&in, rect, &k_out, self_of (b)->stream), error);
-}
-
-/* The tables a radiance merge reads, as the CPU reference computes them: Debevec's ln f⁻¹;
- * Robertson's f⁻¹ and weights. */
-static gboolean
-merge_table (const LmHdrMergeParams *params, float table[4 * LM_HDR_LEVELS], GError **error)
-{
-  int bad = -1;
-  if (params->method == LM_HDR_DEBEVEC)
-    bad = lm_debevec_log_table (params->response.value, table);
-  else
-    for (int c = 0; c < 3; c++)
-      for (int z = 0; z < LM_HDR_LEVELS; z++)
-        {
-          float v = params->response.value[c][z];
-          if (bad < 0 && !(v > 0.0f && isfinite (v)))
-            bad = z;
-          table[c * LM_HDR_LEVELS + z] = v;
-          table[3 * LM_HDR_LEVELS + z] = lm_robertson_weight (z);
-        }
-  if (bad < 0)
-    return TRUE;
-  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-               _("the response is not positive at level %d: it cannot be a camera's"), bad);
-  return FALSE;
-}
-
-/* HDR merge: Debevec's and Robertson's, with the gamma correction, entirely on the device.
- * Mertens' fusion comes once its CPU reference, which the parity suite holds it to, exists. */
-static gboolean
-cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack, LmImage *out,
-                GError **error)
-{
-  LmBackendCuda *self = self_of (b);
-  gboolean robertson = params->method == LM_HDR_ROBERTSON;
-  if (params->method != LM_HDR_DEBEVEC && !robertson)
-    {
-      g_autofree char *what = g_strdup_printf (_("the “%s” merge"), lm_hdr_method_name (params->method));
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED, _("%s is not available on the %s backend"), what,
-                   b->klass->name);
-      return FALSE;
-    }
-  const LmImage *first = stack->images[0];
-  g_return_val_if_fail (stack->n <= LM_K_HDR_MAX_EXPOSURES, FALSE);
-  g_return_val_if_fail (first->format == LM_FORMAT_RGBA8 || first->format == LM_FORMAT_GRAY8, FALSE);
-
-  float table[4 * LM_HDR_LEVELS];
-  if (!merge_table (params, table, error))
-    return FALSE;
-  LmKStack k = { .n = stack->n, .width = first->width, .height = first->height, .stride = first->stride,
-                 .format = first->format == LM_FORMAT_GRAY8 ? LM_K_GRAY8 : LM_K_RGBA8 };
-  for (guint i = 0; i < stack->n; i++)
-    {
-      g_return_val_if_fail (stack->images[i]->allocator->memory == LM_MEMORY_DEVICE
-                            && stack->images[i]->stride == first->stride, FALSE);
-      k.images[i] = stack->images[i]->data;
-      k.time[i] = robertson ? (float) stack->times[i] : lm_hdr_log_time (stack->times[i]);
-    }
-  LmKImage k_out = kimage (out);
-  if (!use_device (self, error) || !ensure_hdr_workspace (self, first->height, error))
-    return FALSE;
-  if (robertson)
-    return CHECK (lm_k_hdr_robertson (&k, table, params->gamma_correction, &k_out, &self->ws, self->stream),
-                  error);
-  return CHECK (lm_k_hdr_debevec (&k, table, params->gamma_correction, &k_out, &self->ws, self->stream), error);
-}
-
-static gboolean
-cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance, LmImage *out,
-              GError **error)
-{
-  LmBackendCuda *self = self_of (b);
-  if (!(params->gamma > 0.0f))
-    {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("the gamma must be positive"));
-      return FALSE;
-    }
-  g_return_val_if_fail (params->kind >= LM_TONEMAP_NONE && params->kind <= LM_TONEMAP_DRAGO, FALSE);
-  LmKTonemap k = { params->kind, params->gamma, params->intensity, params->light_adapt, params->color_adapt,
-                   params->saturation, params->bias };
-  LmKImage in = kimage (radiance), k_out = kimage (out);
-  return use_device (self, error) && ensure_hdr_workspace (self, radiance->height, error)
-         && CHECK (lm_k_tonemap (&k, &in, &k_out, &self->ws, self->stream), error);
+  return lm_cuda_use_device (lm_cuda_self (b), error)
+         && CHECK (lm_k_view (&in, rect, &k_out, lm_cuda_self (b)->stream), error);
 }
 
 static gboolean
 cuda_synchronize (LmBackend *b, GError **error)
 {
-  return use_device (self_of (b), error) && CHECK (cudaStreamSynchronize (self_of (b)->stream), error);
+  return lm_cuda_use_device (lm_cuda_self (b), error) && CHECK (cudaStreamSynchronize (lm_cuda_self (b)->stream), error);
 }
 
 static void
 cuda_mark (LmBackend *b, LmMark *mark)
 {
-  LmBackendCuda *self = self_of (b);
+  LmBackendCuda *self = lm_cuda_self (b);
   use_device_or_log (self);
   mark->host_us = g_get_monotonic_time ();
-  mark->event = (int) (self->next_event++ % N_EVENTS);
+  mark->event = (int) (self->next_event++ % LM_CUDA_EVENTS);
   if (cudaEventRecord (self->events[mark->event], self->stream) != cudaSuccess)
     {
       cudaGetLastError ();
@@ -514,7 +385,7 @@ cuda_mark (LmBackend *b, LmMark *mark)
 static double
 cuda_elapsed_ms (LmBackend *b, const LmMark *a, const LmMark *m)
 {
-  LmBackendCuda *self = self_of (b);
+  LmBackendCuda *self = lm_cuda_self (b);
   float ms = 0.0f;
   use_device_or_log (self);
   if (a->event >= 0 && m->event >= 0
@@ -536,8 +407,9 @@ static const LmBackendClass cuda_class = {
   .histogram = cuda_histogram,
   .diff = cuda_diff,
   .view = cuda_view,
-  .hdr_merge = cuda_hdr_merge,
-  .tonemap = cuda_tonemap,
+  .hdr_merge = lm_cuda_hdr_merge,
+  .hdr_align = lm_cuda_hdr_align,
+  .tonemap = lm_cuda_tonemap,
   .synchronize = cuda_synchronize,
   .mark = cuda_mark,
   .elapsed_ms = cuda_elapsed_ms,
@@ -602,8 +474,10 @@ lm_backend_cuda_new_on_device (int device, GError **error)
                                          cudaHostAllocDefault), &e)
                 && CHECK (cudaMalloc ((void **) &self->diff_sums, sizeof (LmDiffSums)), &e)
                 && CHECK (cudaHostAlloc ((void **) &self->host_diff_sums, sizeof (LmDiffSums),
+                                         cudaHostAllocDefault), &e)
+                && CHECK (cudaHostAlloc ((void **) &self->host_shifts, 2 * LM_K_HDR_MAX_EXPOSURES * sizeof (int),
                                          cudaHostAllocDefault), &e);
-  for (int i = 0; ok && i < N_EVENTS; i++)
+  for (int i = 0; ok && i < LM_CUDA_EVENTS; i++)
     ok = CHECK (cudaEventCreate (&self->events[i]), &e);
   if (!ok)
     {

@@ -224,7 +224,9 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
 
   for (guint y = 0; y < image->height; y++)
     png_write_row (s->png, lm_image_row (image, y));
-  png_write_end (s->png, s->info);
+  /* No info here: libpng (1.6.39) would write the eXIf chunk a second time after the
+   * image data, which readers warn about. Nothing else of ours belongs after it. */
+  png_write_end (s->png, NULL);
   png_state_free (s, FALSE);
   return TRUE;
 }

@@ -1,7 +1,8 @@
 /* TIFF through libtiff directly. Straight (unassociated) alpha stays straight on load, which
  * gdk-pixbuf's loader does not do; 8-bit gray images are written as one channel; 16-bit
  * files are reduced to 8 bits by dropping the low byte, as OpenCV's imread does. Layouts
- * beyond contiguous 8/16-bit gray and RGB(A) strips go through libtiff's RGBA reader. */
+ * beyond contiguous 8/16-bit gray and RGB(A) strips go through libtiff's RGBA reader.
+ * The source's EXIF goes into the TIFF's own tags and EXIF/GPS sub-IFDs (tiff-exif.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "io-private.h"
 #include "orientation.h"
+#include "tiff-exif.h"
 
 typedef struct {
   char message[256];
@@ -288,6 +290,8 @@ lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
       lm_set_file_error (error, LM_ERROR_IO, path, _("cannot encode TIFF: %s"), io.message);
       return FALSE;
     }
+
+  lm_tiff_write_exif (tif, image, path, io.message);
 
   gboolean gray = image->format == LM_FORMAT_GRAY8;
   guint16 spp = gray ? 1 : image->opaque ? 3 : 4;

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "config.h"
 #include "error.h"
 #include "io-private.h"
 
@@ -40,6 +41,8 @@ lm_file_type_sniff (const guint8 *h, gsize n)
     return LM_FILE_GIF;
   if ((n >= 10 && memcmp (h, "#?RADIANCE", 10) == 0) || (n >= 6 && memcmp (h, "#?RGBE", 6) == 0))
     return LM_FILE_RADIANCE;
+  if (n >= 4 && memcmp (h, "\x76\x2f\x31\x01", 4) == 0)
+    return LM_FILE_EXR;
   return LM_FILE_UNKNOWN;
 }
 
@@ -62,10 +65,32 @@ lm_file_type_name (LmFileType type)
       return "GIF";
     case LM_FILE_RADIANCE:
       return "Radiance HDR";
+    case LM_FILE_EXR:
+      return "OpenEXR";
     case LM_FILE_UNKNOWN:
       break;
     }
   return "unknown";
+}
+
+gboolean
+lm_file_type_is_radiance (LmFileType type)
+{
+  return type == LM_FILE_RADIANCE || type == LM_FILE_EXR;
+}
+
+gboolean
+lm_file_type_writable (LmFileType type, GError **error)
+{
+  if (type == LM_FILE_EXR && !LUMEN_HAVE_OPENEXR)
+    {
+      /* Not LM_ERROR_UNSUPPORTED: that one means "another backend may", and no backend can. */
+      g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                           _("this build of Lumen cannot write OpenEXR files (it was built without the "
+                             "OpenEXR library); write radiance as .hdr"));
+      return FALSE;
+    }
+  return type != LM_FILE_UNKNOWN && type != LM_FILE_WEBP && type != LM_FILE_BMP && type != LM_FILE_GIF;
 }
 
 LmFileType
@@ -81,6 +106,7 @@ lm_file_type_for_output (const char *path)
   } table[] = {
     { ".png", LM_FILE_PNG },   { ".jpg", LM_FILE_JPEG }, { ".jpeg", LM_FILE_JPEG },
     { ".tif", LM_FILE_TIFF },  { ".tiff", LM_FILE_TIFF }, { ".hdr", LM_FILE_RADIANCE },
+    { ".exr", LM_FILE_EXR },
   };
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     if (g_ascii_strcasecmp (dot, table[i].ext) == 0)
@@ -120,12 +146,6 @@ lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
       lm_set_file_error (error, LM_ERROR_IO, path, _("is not a regular file"));
       return NULL;
     }
-  if (st.st_size == 0)
-    {
-      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the file is empty"));
-      return NULL;
-    }
-
   GError *map_error = NULL;
   g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, &map_error);
   if (mapped == NULL)
@@ -134,9 +154,19 @@ lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
       g_error_free (map_error);
       return NULL;
     }
-  const guint8 *data = (const guint8 *) g_mapped_file_get_contents (mapped);
-  gsize len = g_mapped_file_get_length (mapped);
+  return lm_io_load_from_memory (path, (const guint8 *) g_mapped_file_get_contents (mapped),
+                                 g_mapped_file_get_length (mapped), allocator, error);
+}
 
+LmImage *
+lm_io_load_from_memory (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
+                        GError **error)
+{
+  if (len == 0)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the file is empty"));
+      return NULL;
+    }
   LmFileType type = lm_file_type_sniff (data, MIN (len, 16));
   switch (type)
     {
@@ -144,6 +174,15 @@ lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
       return lm_jpeg_load (path, data, len, allocator, error);
     case LM_FILE_RADIANCE:
       return lm_radiance_load (path, data, len, allocator, error);
+    case LM_FILE_EXR:
+#if LUMEN_HAVE_OPENEXR
+      return lm_exr_load (path, data, len, allocator, error);
+#else
+      lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
+                         _("is an OpenEXR file, and this build of Lumen was built without the OpenEXR "
+                           "library"));
+      return NULL;
+#endif
     case LM_FILE_PNG:
       return lm_png_load (path, data, len, allocator, error);
     case LM_FILE_TIFF:
@@ -170,10 +209,18 @@ lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
 gboolean
 lm_io_check_output (const char *path, GError **error)
 {
-  if (lm_file_type_for_output (path) == LM_FILE_UNKNOWN)
+  LmFileType type = lm_file_type_for_output (path);
+  if (type == LM_FILE_UNKNOWN)
     {
       lm_set_file_error (error, LM_ERROR_INVALID, path,
-                         _("unknown output format; use a name ending in .png, .jpg, .tif or .hdr"));
+                         _("unknown output format; use a name ending in .png, .jpg, .tif, .hdr or .exr"));
+      return FALSE;
+    }
+  GError *e = NULL;
+  if (!lm_file_type_writable (type, &e))
+    {
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_error_free (e);
       return FALSE;
     }
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
@@ -200,16 +247,17 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
     options = &defaults;
 
   LmFileType type = lm_file_type_for_output (path);
-  if (type == LM_FILE_UNKNOWN)
+  if (type == LM_FILE_UNKNOWN || !lm_file_type_writable (type, NULL))
     return lm_io_check_output (path, error);
-  if ((type == LM_FILE_RADIANCE) != (image->format == LM_FORMAT_RGBA_F32))
+  if (lm_file_type_is_radiance (type) != (image->format == LM_FORMAT_RGBA_F32))
     {
       lm_set_file_error (error, LM_ERROR_INVALID, path,
-                         type == LM_FILE_RADIANCE
-                           ? _("Radiance HDR holds linear radiance; this 8-bit result belongs in "
-                               "a .png, .jpg or .tif file")
-                           : _("this is linear HDR radiance; write it as .hdr, or tone map it "
-                               "to 8 bits first"));
+                         type == LM_FILE_RADIANCE ? _("Radiance HDR holds linear radiance; this 8-bit result belongs in "
+                                                      "a .png, .jpg or .tif file")
+                         : type == LM_FILE_EXR    ? _("OpenEXR holds linear radiance here; this 8-bit result belongs "
+                                                      "in a .png, .jpg or .tif file")
+                                                  : _("this is linear HDR radiance; write it as .hdr or .exr, or "
+                                                      "tone map it to 8 bits first"));
       return FALSE;
     }
 
@@ -233,6 +281,11 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
     case LM_FILE_RADIANCE:
       ok = lm_radiance_save (image, file, &codec_error);
       break;
+#if LUMEN_HAVE_OPENEXR
+    case LM_FILE_EXR:
+      ok = lm_exr_save (image, file, &codec_error);
+      break;
+#endif
     default:
       g_assert_not_reached ();
     }

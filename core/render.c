@@ -1,5 +1,6 @@
-/* The render worker (render.h). */
-#include "render.h"
+/* The render worker (render.h): its thread, previews, comparisons and exports; the HDR merge
+ * job is in render-merge.c. */
+#include "render-private.h"
 
 #include <math.h>
 #include <glib/gi18n.h>
@@ -8,70 +9,17 @@
 #include "render-cache.h"
 #include "view.h"
 
-#define N_SIDES 2 /* 0: CPU, 1: CUDA */
-#define VIEW_POOL 3
-
-typedef enum {
-  JOB_COMPARE,
-  JOB_EXPORT,
-  JOB_MERGE,
-} JobKind;
-
-typedef struct {
-  JobKind kind;
-  LmRenderRequest request;
-  LmBackendKind sides[2]; /* compare: the two backends */
-  float gain;
-  char *path;
-  LmSaveOptions options;
-  GCancellable *cancellable;
-  /* merge */
-  char **paths;
-  double *times;
-  guint n;
-  LmHdrMethod method;
-  gboolean align;
-} Job;
+#define VIEW_POOL 4 /* the window keeps two on screen in a split view */
 
 /* What results in flight share with the worker, so that they can be delivered (or dropped)
  * after it is gone, and give their view buffer back. */
-typedef struct {
+struct _LmRenderChannel {
   gint ref_count;
   gboolean closed; /* the receiver is gone: deliver nothing */
   LmRenderDone done;
   gpointer user_data;
   GMutex lock;
   GPtrArray *free_views; /* host view buffers to reuse */
-} Channel;
-
-typedef struct {
-  LmBackend *backend;
-  double upload_ms; /* of the last upload, until a render reports it */
-  LmImage *source; /* uploaded once per photo */
-  LmRenderCache *cache;
-  LmImage *view;   /* the view, made where the image lives */
-} Side;
-
-struct _LmRenderWorker {
-  GThread *thread;
-  GMutex lock;
-  GCond wake;
-  gboolean quit;
-  LmImage *next_source;
-  gboolean source_pending;
-  gboolean has_request;
-  LmRenderRequest request;
-  GQueue jobs;
-  GMainContext *context;
-  Channel *channel;
-  const LmAllocator *host_allocator; /* under lock: set once CUDA has been probed */
-
-  /* The thread's own. */
-  LmImage *source;
-  Side sides[N_SIDES];
-  char *cuda_unavailable;
-  LmImage *shrunk; /* the quick preview's source on the CPU */
-  LmRenderCache *shrunk_cache;
 };
 
 static Channel *
@@ -96,6 +44,19 @@ typedef struct {
   LmRenderResult *result;
 } Delivery;
 
+/* A view buffer goes back to the pool only when nobody kept it (the window keeps the one
+ * on screen until the next arrives). */
+static void
+give_back_view (Channel *channel, LmImage **view)
+{
+  if (*view == NULL || g_atomic_int_get (&(*view)->ref_count) != 1)
+    return;
+  g_mutex_lock (&channel->lock);
+  if (channel->free_views->len < VIEW_POOL)
+    g_ptr_array_add (channel->free_views, g_steal_pointer (view));
+  g_mutex_unlock (&channel->lock);
+}
+
 static void
 result_free (Channel *channel, LmRenderResult *r)
 {
@@ -110,16 +71,13 @@ result_free (Channel *channel, LmRenderResult *r)
     lm_timings_clear (&r->timings);
   if (r->timings_other.entries)
     lm_timings_clear (&r->timings_other);
-  /* A view buffer goes back to the pool only when nobody kept it (the window keeps the one
-   * on screen until the next arrives). */
-  if (r->view && r->kind == LM_RESULT_PREVIEW && g_atomic_int_get (&r->view->ref_count) == 1)
+  if (r->kind == LM_RESULT_PREVIEW)
     {
-      g_mutex_lock (&channel->lock);
-      if (channel->free_views->len < VIEW_POOL)
-        g_ptr_array_add (channel->free_views, g_steal_pointer (&r->view));
-      g_mutex_unlock (&channel->lock);
+      give_back_view (channel, &r->view);
+      give_back_view (channel, &r->before_view);
     }
   g_clear_pointer (&r->view, lm_image_unref);
+  g_clear_pointer (&r->before_view, lm_image_unref);
   g_free (r);
 }
 
@@ -144,8 +102,8 @@ delivery_free (gpointer data)
 /* Always queued on the receiver's context: g_main_context_invoke_full would run DELIVER
  * right here, in the worker, whenever this thread can acquire that context (it can, for the
  * global default context, whenever the main thread is between iterations). */
-static void
-post (LmRenderWorker *w, LmRenderResult *result)
+void
+lm_render_post (LmRenderWorker *w, LmRenderResult *result)
 {
   Delivery *d = g_new (Delivery, 1);
   d->channel = channel_ref (w->channel);
@@ -158,8 +116,8 @@ post (LmRenderWorker *w, LmRenderResult *result)
   g_source_unref (source);
 }
 
-static LmRenderResult *
-result_new (LmResultKind kind, const LmRenderRequest *request)
+LmRenderResult *
+lm_render_result_new (LmResultKind kind, const LmRenderRequest *request)
 {
   LmRenderResult *r = g_new0 (LmRenderResult, 1);
   r->kind = kind;
@@ -173,8 +131,8 @@ result_new (LmResultKind kind, const LmRenderRequest *request)
 }
 
 /* Host memory that uploads fastest (pinned when CUDA is usable). */
-static const LmAllocator *
-fast_host (LmRenderWorker *w)
+const LmAllocator *
+lm_render_fast_host (LmRenderWorker *w)
 {
   return w->sides[1].backend ? lm_backend_host_allocator (w->sides[1].backend) : lm_allocator_host ();
 }
@@ -197,7 +155,7 @@ view_buffer (LmRenderWorker *w, int width, int height, GError **error)
   g_mutex_unlock (&c->lock);
   if (found)
     return found;
-  return lm_image_new (LM_FORMAT_RGBA8, width, height, fast_host (w), error);
+  return lm_image_new (LM_FORMAT_RGBA8, width, height, lm_render_fast_host (w), error);
 }
 
 static void
@@ -209,8 +167,8 @@ side_reset (Side *side)
 }
 
 /* The backend of KIND, or NULL and the reason. */
-static LmBackend *
-backend_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
+LmBackend *
+lm_render_backend_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
 {
   Side *side = &w->sides[kind == LM_BACKEND_CUDA ? 1 : 0];
   if (side->backend == NULL)
@@ -227,8 +185,8 @@ backend_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
 }
 
 /* A cache of SIDE's source that can tone map on the CPU where the backend cannot yet. */
-static LmRenderCache *
-cache_new (LmRenderWorker *w, Side *side)
+LmRenderCache *
+lm_render_side_cache_new (LmRenderWorker *w, Side *side)
 {
   LmRenderCache *cache = lm_render_cache_new (side->backend, side->source);
   lm_render_cache_set_fallback (cache, w->sides[0].backend, w->source);
@@ -240,7 +198,7 @@ static Side *
 side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
 {
   Side *side = &w->sides[kind == LM_BACKEND_CUDA ? 1 : 0];
-  if (backend_for (w, kind, error) == NULL)
+  if (lm_render_backend_for (w, kind, error) == NULL)
     return NULL;
   if (w->source == NULL)
     {
@@ -256,7 +214,7 @@ side_for (LmRenderWorker *w, LmBackendKind kind, GError **error)
           side_reset (side);
           return NULL;
         }
-      side->cache = cache_new (w, side);
+      side->cache = lm_render_side_cache_new (w, side);
       side->upload_ms = lm_ms_since (t);
     }
   return side;
@@ -271,8 +229,8 @@ lm_render_worker_host_allocator (LmRenderWorker *w)
   return a;
 }
 
-static void
-adopt_source (LmRenderWorker *w, LmImage *source)
+void
+lm_render_adopt_source (LmRenderWorker *w, LmImage *source)
 {
   for (int i = 0; i < N_SIDES; i++)
     side_reset (&w->sides[i]);
@@ -321,13 +279,13 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
                       req->view.out_w, req->view.out_h };
   rect.rw = MIN (rect.rw, w->shrunk->width - rect.rx);
   rect.rh = MIN (rect.rh, w->shrunk->height - rect.ry);
-  LmRenderResult *r = result_new (LM_RESULT_PREVIEW, req);
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
   r->backend_name = "cpu";
   r->width = src->width, r->height = src->height;
   if (out != NULL && (r->view = view_buffer (w, rect.out_w, rect.out_h, &e)) != NULL
       && lm_backend_view (w->sides[0].backend, out, &rect, r->view, &e)
       && lm_backend_histogram (w->sides[0].backend, out, LM_HIST_WANT_ALL, &r->histogram, &e))
-    post (w, r);
+    lm_render_post (w, r);
   else
     {
       g_clear_error (&e); /* the full render reports what went wrong */
@@ -335,7 +293,25 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
     }
 }
 
-/* The pipeline at full resolution on SIDE, its view and histogram into R. */
+/* The view V of IMAGE (in SIDE's work memory) made there and brought into HOST; the time
+ * of the way back is added to *DOWNLOAD_MS. */
+static gboolean
+view_down (Side *side, const LmImage *image, const LmViewRect *v, LmImage *host, double *download_ms,
+           GError **error)
+{
+  if (!lm_backend_view (side->backend, image, v, side->view, error)
+      || !lm_backend_synchronize (side->backend, error))
+    return FALSE;
+  gint64 d = g_get_monotonic_time ();
+  if (!lm_backend_copy (side->backend, side->view, host, error)
+      || !lm_backend_synchronize (side->backend, error))
+    return FALSE;
+  *download_ms += lm_ms_since (d);
+  return TRUE;
+}
+
+/* The pipeline at full resolution on SIDE, its view and histogram into R (and the view of
+ * the unedited source, when the request asks for it). */
 static gboolean
 render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRenderResult *r,
              GError **error)
@@ -360,16 +336,24 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
         return FALSE;
     }
   r->view = view_buffer (w, v->out_w, v->out_h, error);
-  if (r->view == NULL || !lm_backend_view (side->backend, out, v, side->view, error)
-      || !lm_backend_synchronize (side->backend, error))
+  if (r->view == NULL || !view_down (side, out, v, r->view, &r->download_ms, error))
     return FALSE;
-  gint64 d = g_get_monotonic_time ();
-  if (!lm_backend_copy (side->backend, side->view, r->view, error)
-      || !lm_backend_synchronize (side->backend, error))
-    return FALSE;
-  r->download_ms = lm_ms_since (d);
   if (!lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
     return FALSE;
+  if (req->with_before)
+    {
+      /* Every operation off: the cache hands back the source, or its cached tone mapping, and
+       * keeps the operations' outputs for the next edit. OUT is not read after this run. */
+      LmPipeline original;
+      lm_pipeline_init (&original);
+      original.tonemap = req->pipeline.tonemap;
+      g_autoptr (LmImage) plain = lm_render_cache_run (side->cache, &original, NULL, error);
+      if (plain == NULL)
+        return FALSE;
+      r->before_view = view_buffer (w, v->out_w, v->out_h, error);
+      if (r->before_view == NULL || !view_down (side, plain, v, r->before_view, &r->download_ms, error))
+        return FALSE;
+    }
   r->render_ms = lm_ms_since (t);
   r->upload_ms = side->upload_ms;
   side->upload_ms = 0.0;
@@ -399,7 +383,7 @@ run_preview (LmRenderWorker *w, const LmRenderRequest *req)
         }
     }
 
-  LmRenderResult *r = result_new (LM_RESULT_PREVIEW, req);
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
   gboolean ok = side != NULL && render_full (w, side, req, r, &e);
   if (!ok && req->backend == LM_BACKEND_CUDA && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
     {
@@ -408,6 +392,8 @@ run_preview (LmRenderWorker *w, const LmRenderRequest *req)
       r->notice = g_strdup_printf (_("%s; rendered on the CPU"), e->message);
       g_clear_error (&e);
       g_clear_pointer (&r->view, lm_image_unref);
+      g_clear_pointer (&r->before_view, lm_image_unref);
+      r->download_ms = 0.0;
       if (r->timings.entries)
         lm_timings_clear (&r->timings);
       side_reset (&w->sides[1]);
@@ -417,16 +403,17 @@ run_preview (LmRenderWorker *w, const LmRenderRequest *req)
   if (!ok)
     {
       g_clear_pointer (&r->view, lm_image_unref);
+      g_clear_pointer (&r->before_view, lm_image_unref);
       r->error = e;
     }
-  post (w, r);
+  lm_render_post (w, r);
 }
 
 /* Both backends at full resolution, on fresh caches so that the timings are real. */
 static void
 run_compare (LmRenderWorker *w, const Job *job)
 {
-  LmRenderResult *r = result_new (LM_RESULT_COMPARE, &job->request);
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_COMPARE, &job->request);
   GError *e = NULL;
   LmImage *results[N_SIDES] = { NULL, NULL };
   double ms[N_SIDES] = { 0 };
@@ -441,7 +428,7 @@ run_compare (LmRenderWorker *w, const Job *job)
         r->backend_name = lm_backend_name (side->backend);
       else
         r->other_name = lm_backend_name (side->backend);
-      g_autoptr (LmRenderCache) fresh = cache_new (w, side);
+      g_autoptr (LmRenderCache) fresh = lm_render_side_cache_new (w, side);
       g_autoptr (LmImage) out = lm_render_cache_run (fresh, &job->request.pipeline, timings[i], &e);
       if (lm_render_cache_last_notice (fresh) && r->notice == NULL)
         r->notice = g_strdup_printf (_("%s; tone mapped on the CPU"), lm_render_cache_last_notice (fresh));
@@ -468,16 +455,16 @@ run_compare (LmRenderWorker *w, const Job *job)
   r->error = e;
   for (int i = 0; i < N_SIDES; i++)
     g_clear_pointer (&results[i], lm_image_unref);
-  post (w, r);
+  lm_render_post (w, r);
 }
 
 static void
 post_progress (LmRenderWorker *w, const Job *job, double fraction)
 {
-  LmRenderResult *r = result_new (LM_RESULT_PROGRESS, &job->request);
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_PROGRESS, &job->request);
   r->fraction = fraction;
   r->path = g_strdup (job->path);
-  post (w, r);
+  lm_render_post (w, r);
 }
 
 /* A .hdr export writes the merged radiance itself, not a render of it. */
@@ -500,7 +487,7 @@ export_radiance (LmRenderWorker *w, const Job *job, GError **error)
 static void
 run_export (LmRenderWorker *w, const Job *job)
 {
-  LmRenderResult *r = result_new (LM_RESULT_EXPORTED, &job->request);
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_EXPORTED, &job->request);
   r->path = g_strdup (job->path);
   GError *e = NULL;
   if (lm_file_type_for_output (job->path) == LM_FILE_RADIANCE)
@@ -508,7 +495,7 @@ run_export (LmRenderWorker *w, const Job *job)
       export_radiance (w, job, &e);
       r->error = e;
       r->fraction = 1.0;
-      post (w, r);
+      lm_render_post (w, r);
       return;
     }
   Side *side = side_for (w, job->request.backend, &e);
@@ -535,208 +522,7 @@ run_export (LmRenderWorker *w, const Job *job)
     }
   r->error = e;
   r->fraction = 1.0;
-  post (w, r);
-}
-
-/* ---- HDR merge ----------------------------------------------------------------------------- */
-
-static void
-merge_progress (LmRenderWorker *w, const Job *job, double fraction, const char *step,
-                const LmResponse *response)
-{
-  LmRenderResult *r = result_new (LM_RESULT_MERGE_PROGRESS, &job->request);
-  r->fraction = fraction;
-  r->step = step;
-  r->method = job->method;
-  if (response)
-    r->response = g_memdup2 (response, sizeof *response);
-  post (w, r);
-}
-
-/* A copy of STACK whose images are in B's work memory (the same images on the CPU). */
-static LmHdrStack *
-stack_upload (LmBackend *b, const LmHdrStack *stack, GError **error)
-{
-  g_autoptr (LmHdrStack) work = g_new0 (LmHdrStack, 1);
-  work->n = stack->n;
-  work->images = g_new0 (LmImage *, stack->n);
-  work->paths = g_new0 (char *, stack->n);
-  work->times = g_memdup2 (stack->times, stack->n * sizeof (double));
-  for (guint i = 0; i < stack->n; i++)
-    {
-      work->paths[i] = g_strdup (stack->paths[i]);
-      work->images[i] = lm_backend_upload (b, stack->images[i], error);
-      if (work->images[i] == NULL)
-        return NULL;
-    }
-  return lm_backend_synchronize (b, error) ? g_steal_pointer (&work) : NULL;
-}
-
-/* After B failed with *E: TRUE when the CPU should do the step instead (B has no such entry
- * yet, or the stack does not fit in its memory); the reason joins NOTICE. */
-static gboolean
-cpu_instead (LmRenderWorker *w, LmBackend *b, GError **e, GString *notice)
-{
-  if (b == w->sides[0].backend
-      || !(g_error_matches (*e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED)
-           || g_error_matches (*e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)))
-    return FALSE;
-  g_string_append_printf (notice, "%s%s", notice->len ? "; " : "", (*e)->message);
-  g_clear_error (e);
-  return TRUE;
-}
-
-static gboolean
-align_on (LmBackend *b, LmHdrStack *stack, LmShift *shifts, GError **error)
-{
-  LmAlignParams params = LM_ALIGN_PARAMS_INIT;
-  g_autoptr (LmHdrStack) work = stack_upload (b, stack, error);
-  return work != NULL && lm_backend_hdr_align (b, &params, work, shifts, error)
-         && lm_backend_synchronize (b, error);
-}
-
-/* STACK (host) uploaded to B and merged there: the radiance in B's work memory. */
-static LmImage *
-merge_on (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
-          const LmAllocator *allocator, GError **error)
-{
-  g_autoptr (LmHdrStack) work = stack_upload (b, stack, error);
-  if (work == NULL)
-    return NULL;
-  g_autoptr (LmImage) out = lm_image_new (LM_FORMAT_RGBA_F32, stack->images[0]->width,
-                                          stack->images[0]->height, allocator, error);
-  if (out == NULL || !lm_backend_hdr_merge (b, params, work, out, error)
-      || !lm_backend_synchronize (b, error))
-    return NULL;
-  return g_steal_pointer (&out);
-}
-
-/* The steps of a merge, each on B where it can and on the CPU where B cannot. Returns the
- * image in host memory and, in *WORK, in the memory of *ON, the backend that merged. */
-static LmImage *
-merge_steps (LmRenderWorker *w, const Job *job, LmBackend *b, LmRenderResult *r, GString *notice,
-             LmImage **work_out, LmBackend **on, GError **error)
-{
-  LmBackend *cpu = w->sides[0].backend;
-  GError *e = NULL;
-  gint64 t = g_get_monotonic_time ();
-  merge_progress (w, job, 0.0, _("Loading the exposures…"), NULL);
-  g_autoptr (LmHdrStack) stack = lm_hdr_stack_load ((const char *const *) job->paths, job->n, job->times,
-                                                    fast_host (w), error);
-  if (stack == NULL || g_cancellable_set_error_if_cancelled (job->cancellable, error))
-    return NULL;
-  lm_timings_add (&r->timings, _("load"), lm_ms_since (t));
-
-  /* Aligned before calibrating: the calibration samples each exposure at the same places. */
-  if (job->align)
-    {
-      merge_progress (w, job, 0.25, _("Aligning the exposures…"), NULL);
-      t = g_get_monotonic_time ();
-      g_autofree LmShift *shifts = g_new0 (LmShift, stack->n);
-      LmAlignParams params = LM_ALIGN_PARAMS_INIT;
-      if (!align_on (b, stack, shifts, &e)
-          && !(cpu_instead (w, b, &e, notice) && align_on (cpu, stack, shifts, &e)))
-        {
-          g_propagate_error (error, e);
-          return NULL;
-        }
-      if (!lm_hdr_stack_apply_shifts (&params, stack, shifts, error)
-          || g_cancellable_set_error_if_cancelled (job->cancellable, error))
-        return NULL;
-      lm_timings_add (&r->timings, _("align"), lm_ms_since (t));
-    }
-
-  LmHdrMergeParams params = { .method = job->method, .mertens = LM_MERTENS_PARAMS_INIT };
-  if (job->method != LM_HDR_MERTENS)
-    {
-      /* OpenCV's defaults: Debevec 70 samples, λ 10; Robertson 30 iterations, 0.01. */
-      merge_progress (w, job, 0.4, _("Calibrating the camera response…"), NULL);
-      t = g_get_monotonic_time ();
-      gboolean ok = job->method == LM_HDR_DEBEVEC
-                      ? lm_hdr_calibrate_debevec (stack, 70, 10.0f, &params.response, error)
-                      : lm_hdr_calibrate_robertson (stack, 30, 0.01f, &params.response, error);
-      if (!ok || g_cancellable_set_error_if_cancelled (job->cancellable, error))
-        return NULL;
-      lm_timings_add (&r->timings, _("calibrate"), lm_ms_since (t));
-      r->response = g_memdup2 (&params.response, sizeof params.response);
-      merge_progress (w, job, 0.6, _("Merging the exposures…"), &params.response);
-    }
-  else
-    merge_progress (w, job, 0.6, _("Fusing the exposures…"), NULL);
-
-  t = g_get_monotonic_time ();
-  *on = b;
-  g_autoptr (LmImage) work = merge_on (b, &params, stack, lm_backend_work_allocator (b), &e);
-  if (work == NULL && cpu_instead (w, b, &e, notice))
-    {
-      *on = cpu;
-      work = merge_on (cpu, &params, stack, fast_host (w), &e);
-    }
-  if (work == NULL)
-    {
-      g_propagate_error (error, e);
-      return NULL;
-    }
-  lm_timings_add (&r->timings, _("merge"), lm_ms_since (t));
-  if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
-    return NULL;
-
-  LmImage *host = lm_image_ref (work);
-  if (*on != cpu)
-    {
-      merge_progress (w, job, 0.9, _("Downloading the result…"), NULL);
-      t = g_get_monotonic_time ();
-      g_clear_pointer (&host, lm_image_unref);
-      host = lm_backend_download (*on, work, error);
-      if (host == NULL || !lm_backend_synchronize (*on, error))
-        {
-          g_clear_pointer (&host, lm_image_unref);
-          return NULL;
-        }
-      lm_timings_add (&r->timings, _("download"), lm_ms_since (t));
-    }
-  /* The export carries the exposures' colour profile (and EXIF, as lumen-cli hdr does). */
-  lm_image_copy_metadata (host, stack->images[0]);
-  *work_out = g_steal_pointer (&work);
-  return host;
-}
-
-static void
-run_merge (LmRenderWorker *w, const Job *job)
-{
-  LmRenderResult *r = result_new (LM_RESULT_MERGED, &job->request);
-  r->method = job->method;
-  lm_timings_init (&r->timings);
-  g_autoptr (GString) notice = g_string_new (NULL);
-  GError *e = NULL;
-  LmImage *work = NULL;
-  LmBackend *on = NULL;
-  LmBackend *b = backend_for (w, job->request.backend, &e);
-  LmImage *host = b ? merge_steps (w, job, b, r, notice, &work, &on, &e) : NULL;
-  if (host != NULL)
-    {
-      /* The merged image is the source from now on; where it was merged on the device, it
-       * stays there as that side's source. */
-      adopt_source (w, lm_image_ref (host));
-      if (on != w->sides[0].backend)
-        {
-          Side *side = &w->sides[1];
-          side->source = lm_image_ref (work);
-          side->cache = cache_new (w, side);
-        }
-      g_mutex_lock (&w->lock);
-      w->has_request = FALSE; /* it was for the old source */
-      g_mutex_unlock (&w->lock);
-      r->image = host;
-      r->width = host->width, r->height = host->height;
-      r->backend_name = lm_backend_name (on);
-      r->fraction = 1.0;
-    }
-  g_clear_pointer (&work, lm_image_unref);
-  if (notice->len)
-    r->notice = g_strdup_printf (_("%s; merged on the CPU"), notice->str);
-  r->error = e;
-  post (w, r);
+  lm_render_post (w, r);
 }
 
 static void
@@ -753,7 +539,7 @@ static void
 announce (LmRenderWorker *w)
 {
   GError *e = NULL;
-  LmRenderResult *r = result_new (LM_RESULT_READY, NULL);
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_READY, NULL);
   w->sides[1].backend = lm_backend_new (LM_BACKEND_CUDA, &e);
   if (w->sides[1].backend == NULL)
     {
@@ -769,7 +555,7 @@ announce (LmRenderWorker *w)
       g_mutex_unlock (&w->lock);
     }
   w->sides[0].backend = lm_backend_cpu_new ();
-  post (w, r);
+  lm_render_post (w, r);
 }
 
 static gpointer
@@ -792,7 +578,7 @@ worker_main (gpointer data)
           LmImage *source = g_steal_pointer (&w->next_source);
           w->source_pending = FALSE;
           g_mutex_unlock (&w->lock);
-          adopt_source (w, source);
+          lm_render_adopt_source (w, source);
           continue;
         }
       Job *job = g_queue_pop_head (&w->jobs);
@@ -802,7 +588,7 @@ worker_main (gpointer data)
           if (job->kind == JOB_COMPARE)
             run_compare (w, job);
           else if (job->kind == JOB_MERGE)
-            run_merge (w, job);
+            lm_render_run_merge (w, job);
           else
             run_export (w, job);
           job_free (job);
@@ -814,7 +600,7 @@ worker_main (gpointer data)
       run_preview (w, &request);
     }
 
-  adopt_source (w, NULL);
+  lm_render_adopt_source (w, NULL);
   for (int i = 0; i < N_SIDES; i++)
     g_clear_pointer (&w->sides[i].backend, lm_backend_free);
   return NULL;

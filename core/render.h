@@ -27,6 +27,10 @@ typedef struct {
   LmBackendKind backend; /* LM_BACKEND_CPU or LM_BACKEND_CUDA */
   LmViewRect view;       /* the visible region and the view's size */
   gint64 changed_us;     /* when the change behind it was made (g_get_monotonic_time) */
+  /* PREVIEW: also the same view of the source with every operation off (tone mapping kept,
+   * as radiance needs it to be seen at all): the "before" half of a split view, made in the
+   * same render so that both halves are of one region. */
+  gboolean with_before;
 } LmRenderRequest;
 
 typedef enum {
@@ -62,6 +66,7 @@ typedef struct {
   /* PREVIEW and COMPARE */
   LmViewRect view_rect;
   LmImage *view;      /* host, view-sized: RGB24 words (PREVIEW); ARGB32 heatmap (COMPARE) */
+  LmImage *before_view; /* PREVIEW of a request with_before, full resolution: RGB24 words */
   gboolean refined;   /* PREVIEW at full resolution; FALSE for the CPU's quick first pass */
   LmHistogram histogram;
   LmTimings timings;  /* PREVIEW: of this render; COMPARE: of the first backend */

@@ -56,18 +56,30 @@ lm_timings_find (const LmTimings *timings, const char *label)
   return NULL;
 }
 
+char *
+lm_pad_label (const char *label, int width)
+{
+  glong chars = g_utf8_strlen (label, -1);
+  GString *padded = g_string_new (label);
+  for (glong i = chars; i < width; i++)
+    g_string_append_c (padded, ' ');
+  return g_string_free (padded, FALSE);
+}
+
 void
 lm_timings_print (const LmTimings *timings, FILE *stream)
 {
   for (guint i = 0; i < timings->entries->len; i++)
     {
       const LmTiming *t = &g_array_index (timings->entries, LmTiming, i);
+      g_autofree char *label = lm_pad_label (t->label, 10);
       if (t->cached)
-        fprintf (stream, "  %-10s %10s\n", t->label, _("cached"));
+        fprintf (stream, "  %s %10s\n", label, _("cached"));
       else
-        fprintf (stream, "  %-10s %10.2f ms\n", t->label, t->ms);
+        fprintf (stream, "  %s %10.2f ms\n", label, t->ms);
     }
-  fprintf (stream, "  %-10s %10.2f ms\n", _("total"), lm_timings_total (timings));
+  g_autofree char *total = lm_pad_label (_("total"), 10);
+  fprintf (stream, "  %s %10.2f ms\n", total, lm_timings_total (timings));
 }
 
 double

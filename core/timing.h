@@ -25,6 +25,10 @@ double lm_timings_total (const LmTimings *timings);
 const LmTiming *lm_timings_find (const LmTimings *timings, const char *label);
 
 /* One line per entry, then the total: "  blur        12.34 ms". */
+/* LABEL padded with spaces to WIDTH characters: printf's %-10s pads by bytes, which
+ * misaligns columns of translated labels such as "Zusammenführen". */
+char *lm_pad_label (const char *label, int width);
+
 void lm_timings_print (const LmTimings *timings, FILE *stream);
 
 /* Milliseconds on the host's monotonic clock since START_US. */

@@ -8,6 +8,7 @@
 // largest sample; one block folds them and a second pass corrects in place.
 #include "core/hdr/robertson-math.h"
 #include "kernels/cuda-check.h"
+#include "kernels/gamma-correct.cuh"
 #include "kernels/hdr-reduce.cuh"
 
 using namespace lm_hdr;
@@ -15,7 +16,6 @@ using namespace lm_hdr;
 namespace {
 
 constexpr int kLevels = LM_HDR_MERGE_LEVELS;
-constexpr unsigned kPixelThreads = 256;
 
 // Debevec: ln f⁻¹ per channel and level; the exposures' ln t.
 struct Debevec {
@@ -111,30 +111,6 @@ merge_rows (const __grid_constant__ MergeArgs<Method> a, RangeRow *rows)
     }
 }
 
-__global__ void __launch_bounds__ (kFoldThreads)
-fold_merge_max (const RangeRow *rows, unsigned height, State *state)
-{
-  RangeRow r = fold_range (rows, height);
-  if (threadIdx.x == 0)
-    state->merge_max = r.max;
-}
-
-// One pixel per thread, in place; alpha kept.
-__global__ void
-gamma_correct (uint8_t *image, size_t stride, unsigned width, const State *state, float gamma)
-{
-  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-  float max = state->merge_max;
-  if (x >= width || !(max > 0.0f))
-    return;
-  float4 *p = reinterpret_cast<float4 *> (image + (size_t) blockIdx.y * stride) + x;
-  float4 v = *p;
-  v.x = lm_hdr_gamma_correct (v.x, max, gamma);
-  v.y = lm_hdr_gamma_correct (v.y, max, gamma);
-  v.z = lm_hdr_gamma_correct (v.z, max, gamma);
-  *p = v;
-}
-
 template <class Method, bool Gray>
 void
 launch_rows (const MergeArgs<Method> &a, unsigned height, bool want_max, RangeRow *rows, cudaStream_t stream)
@@ -181,12 +157,8 @@ merge (const LmKStack *stack, const float *table, float gamma_correction, const 
   if (!correct)
     return cudaSuccess;
 
-  fold_merge_max<<<1, kFoldThreads, 0, stream>>> (rows, stack->height, state);
-  LM_CUDA_LAUNCHED ();
-  dim3 grid (lm_div_up (stack->width, kPixelThreads), stack->height);
-  gamma_correct<<<grid, kPixelThreads, 0, stream>>> (a.out, out->stride, stack->width, state, gamma_correction);
-  LM_CUDA_LAUNCHED ();
-  return cudaSuccess;
+  return launch_gamma_correct (rows, state, a.out, out->stride, stack->width, stack->height, gamma_correction,
+                               stream);
 }
 
 } // namespace

@@ -39,6 +39,10 @@ typedef struct {
   void *hdr_rows;   /* the HDR kernels' per-row partial sums: lm_k_hdr_rows_size (height) */
   size_t hdr_rows_size;
   void *hdr_state;  /* what their reductions leave for the next kernel: lm_k_hdr_state_size () */
+  void *fusion;     /* Mertens' weight sums and pyramids: lm_k_mertens_workspace_size () */
+  size_t fusion_size;
+  void *mtb;        /* AlignMTB's histograms, bitmaps and counts: lm_k_mtb_workspace_size () */
+  size_t mtb_size;
 } LmKWorkspace;
 
 /* Bytes of blur_tmp that blur with PARAMS needs on SRC. */
@@ -75,7 +79,7 @@ cudaError_t lm_k_view (const LmKImage *src, const LmViewRect *rect, const LmKIma
 
 typedef struct {
   const void *images[LM_K_HDR_MAX_EXPOSURES];
-  float time[LM_K_HDR_MAX_EXPOSURES]; /* Debevec: lm_hdr_log_time (t); Robertson: (float) t */
+  float time[LM_K_HDR_MAX_EXPOSURES]; /* Debevec: lm_hdr_log_time (t); Robertson: (float) t; else unused */
   unsigned n, width, height;
   size_t stride;
   int format;
@@ -93,6 +97,30 @@ cudaError_t lm_k_hdr_debevec (const LmKStack *stack, const float *log_response, 
 cudaError_t lm_k_hdr_robertson (const LmKStack *stack, const float *response_and_weights,
                                 float gamma_correction, const LmKImage *out, const LmKWorkspace *ws,
                                 cudaStream_t stream);
+
+/* Mertens' exposure fusion (mertens.cu), as core/hdr/mertens.c: the exponents of contrast,
+ * saturation and well-exposedness (LmMertensParams), and the pyramids' level count, which
+ * the host computes as the CPU reference does. */
+#define LM_K_MERTENS_MAX_LEVELS 32
+
+typedef struct {
+  float contrast, saturation, exposedness;
+} LmKMertens;
+
+size_t lm_k_mertens_workspace_size (unsigned width, unsigned height, int levels);
+/* STACK (RGBA8 or GRAY8) fused into OUT (RGBA_F32, alpha 1), then the normalised gamma
+ * correction when GAMMA_CORRECTION > 0 (which also needs hdr_rows for the height). */
+cudaError_t lm_k_mertens (const LmKStack *stack, const LmKMertens *params, int levels, float gamma_correction,
+                          const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream);
+
+/* Median threshold bitmap alignment (align.cu), as core/hdr/align.c: LEVELS pyramid levels
+ * (the CPU's maxlevel + 1, at least 1), every exposure against exposure PIVOT. SHIFTS (host
+ * memory, pinned, 2 × n ints: x, y of each exposure) is written when the stream gets there. */
+#define LM_K_MTB_MAX_LEVELS 16
+
+size_t lm_k_mtb_workspace_size (const LmKStack *stack, int levels);
+cudaError_t lm_k_mtb (const LmKStack *stack, int levels, int exclude_range, unsigned pivot,
+                      const LmKWorkspace *ws, int *shifts, cudaStream_t stream);
 
 /* Tone mapping operators, as LmTonemapKind, and their parameters, as LmTonemapParams. */
 enum { LM_K_TONEMAP_NONE, LM_K_TONEMAP_GAMMA, LM_K_TONEMAP_REINHARD, LM_K_TONEMAP_DRAGO };

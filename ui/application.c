@@ -17,7 +17,7 @@ static void
 about_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
-  static const char *authors[] = { "Lumen developers", NULL };
+  const char *authors[] = { _("Lumen developers"), NULL };
   gtk_show_about_dialog (parent, "program-name", "Lumen", "version", LUMEN_VERSION,
                          "logo-icon-name", "io.github.lumen.Lumen",
                          "comments", _("Photo editing on the GPU or the CPU, side by side"),
@@ -53,6 +53,7 @@ lm_application_startup (GApplication *app)
     { "win.undo", { "<Control>z", NULL } },
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.compare", { "<Control>d", NULL } },
+    { "win.split", { "<Control>backslash", NULL } },
     { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
     { "win.zoom-out", { "<Control>minus", NULL } },
     { "win.zoom-fit", { "<Control>0", NULL } },

@@ -117,6 +117,11 @@ check (LmHdrDialog *self)
     error = g_strdup_printf (_("%u exposures: at most %d can be merged"), n, LM_HDR_DIALOG_MAX);
   show_error (self, error);
 
+  /* Fusion weighs the exposures by their pixels alone: it needs no times. */
+  const char *method = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->method_combo));
+  if (g_strcmp0 (method, "mertens") == 0)
+    g_clear_pointer (&untimed, g_free);
+
   g_autofree char *hint = NULL;
   if (n < 2)
     hint = g_strdup (_("Add two to sixteen exposures of one scene."));
@@ -129,6 +134,12 @@ check (LmHdrDialog *self)
   gboolean ok = error == NULL && n >= 2 && untimed == NULL;
   gtk_widget_set_sensitive (self->merge_button, ok && !self->running);
   return ok;
+}
+
+static void
+on_method_changed (GtkComboBox *combo, LmHdrDialog *self)
+{
+  check (self);
 }
 
 void
@@ -258,9 +269,13 @@ lm_hdr_dialog_get_spec (LmHdrDialog *self, LmMergeSpec *spec)
       g_array_append_val (self->times, t);
     }
   const char *method = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->method_combo));
+  gboolean all_timed = TRUE;
+  for (guint i = 0; i < self->times->len; i++)
+    all_timed = all_timed && g_array_index (self->times, double, i) > 0.0;
   *spec = (LmMergeSpec) {
     .paths = (const char *const *) self->paths->pdata,
-    .times = (const double *) self->times->data,
+    /* Only Mertens gets here with a time missing: it then takes none. */
+    .times = all_timed ? (const double *) self->times->data : NULL,
     .n = self->paths->len,
     .align = gtk_toggle_button_get_active (self->align_check),
   };
@@ -369,6 +384,7 @@ lm_hdr_dialog_class_init (LmHdrDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, close_button);
   gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, merge_button);
   gtk_widget_class_bind_template_callback (widget_class, on_time_edited);
+  gtk_widget_class_bind_template_callback (widget_class, on_method_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_add_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_remove_clicked);
 

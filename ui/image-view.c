@@ -1,12 +1,19 @@
 /* LmImageView (image-view.h). The zoom is kept as screen pixels per image pixel and the
  * image point at the centre of the widget; a rendered view carries the region it was made
- * for, so that while the next one renders the old one is drawn where its region is now. */
+ * for, so that while the next one renders the old one is drawn where its region is now. The
+ * split view's two views each carry their own region, so they stay in register however far
+ * apart they were rendered. Its line, handle and labels take their looks from style.css
+ * (imageview.split-line, .split-handle, .split-label). */
 #include "image-view.h"
 
 #include <math.h>
+#include <glib/gi18n.h>
 
 #define ZOOM_MIN_FACTOR 0.25 /* of the fitting zoom */
 #define ZOOM_MAX 32.0
+#define SPLIT_GRAB 6.0    /* how near the line (logical pixels) the pointer takes it */
+#define SPLIT_HANDLE 26.0 /* the handle's diameter */
+#define SPLIT_LABEL_MARGIN 8.0
 
 struct _LmImageView {
   GtkDrawingArea parent_instance;
@@ -22,6 +29,15 @@ struct _LmImageView {
   LmImage *overlay;  /* ARGB32, of overlay_rect */
   LmViewRect overlay_rect;
   cairo_surface_t *overlay_surface;
+  LmImage *before;   /* RGB24, of before_rect: the unedited photo, left of the split line */
+  LmViewRect before_rect;
+  cairo_surface_t *before_surface;
+
+  gboolean split;
+  double split_pos;  /* the line, as a fraction of the width */
+  gboolean dragging_line;
+  double drag_line_x; /* the line's column less the pointer's, when it was taken */
+  gboolean over_line; /* the pointer is where a drag takes the line: the cursor says so */
 
   gint64 changed_us, result_us; /* for LUMEN_TRACE */
   gboolean trace;
@@ -101,6 +117,52 @@ lm_image_view_get_rect (LmImageView *self, LmViewRect *rect)
   return TRUE;
 }
 
+/* Where the image lies on the widget now, clipped to the widget; FALSE when nowhere. */
+static gboolean
+image_extent (LmImageView *self, cairo_rectangle_t *extent)
+{
+  int w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
+  if (self->image_width == 0)
+    return FALSE;
+  double x0 = self->cx - w / (2.0 * self->scale), y0 = self->cy - h / (2.0 * self->scale);
+  double left = MAX (0.0, -x0 * self->scale), top = MAX (0.0, -y0 * self->scale);
+  double right = MIN ((double) w, (self->image_width - x0) * self->scale);
+  double bottom = MIN ((double) h, (self->image_height - y0) * self->scale);
+  *extent = (cairo_rectangle_t) { left, top, right - left, bottom - top };
+  return extent->width > 0 && extent->height > 0;
+}
+
+/* The split line's column: pixels left of it show the photo as opened. */
+static double
+split_x (LmImageView *self)
+{
+  return round (self->split_pos * gtk_widget_get_allocated_width (GTK_WIDGET (self)));
+}
+
+static gboolean
+near_line (LmImageView *self, double x, double y)
+{
+  cairo_rectangle_t e;
+  if (!self->split || !image_extent (self, &e) || y < e.y || y > e.y + e.height)
+    return FALSE;
+  double dx = x - split_x (self), dy = y - (e.y + e.height / 2.0);
+  return fabs (dx) <= SPLIT_GRAB || dx * dx + dy * dy <= SPLIT_HANDLE * SPLIT_HANDLE / 4.0;
+}
+
+static void
+show_over_line (LmImageView *self, gboolean over)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GdkWindow *window = gtk_widget_get_window (widget);
+  if (over == self->over_line || window == NULL)
+    return;
+  self->over_line = over;
+  g_autoptr (GdkCursor) cursor = over ? gdk_cursor_new_from_name (gtk_widget_get_display (widget), "col-resize")
+                                      : NULL;
+  gdk_window_set_cursor (window, cursor);
+}
+
 static cairo_surface_t *
 surface_of (LmImage *image, cairo_format_t format)
 {
@@ -127,17 +189,123 @@ paint_region (LmImageView *self, cairo_t *cr, cairo_surface_t *surface, const Lm
   cairo_restore (cr);
 }
 
+/* TEXT in a small box at (X, Y), its right edge there when ALIGN_RIGHT. */
+static void
+draw_label (LmImageView *self, cairo_t *cr, const char *text, double x, double y, gboolean align_right)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkStyleContext *style = gtk_widget_get_style_context (widget);
+  gtk_style_context_save (style);
+  gtk_style_context_add_class (style, "split-label");
+  GtkStateFlags state = gtk_style_context_get_state (style);
+  PangoFontDescription *font = NULL;
+  GtkBorder padding;
+  gtk_style_context_get (style, state, GTK_STYLE_PROPERTY_FONT, &font, NULL);
+  gtk_style_context_get_padding (style, state, &padding);
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  int tw, th;
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  double bw = tw + padding.left + padding.right, bh = th + padding.top + padding.bottom;
+  if (align_right)
+    x -= bw;
+  gtk_render_background (style, cr, x, y, bw, bh);
+  gtk_render_frame (style, cr, x, y, bw, bh);
+  gtk_render_layout (style, cr, x + padding.left, y + padding.top, layout);
+  gtk_style_context_restore (style);
+}
+
+/* The line over the image's height, a round handle at its middle with arrows that say it
+ * moves sideways, and the halves' names at the image's top corners, each kept to its half. */
+static void
+draw_split (LmImageView *self, cairo_t *cr, const cairo_rectangle_t *e)
+{
+  GtkStyleContext *style = gtk_widget_get_style_context (GTK_WIDGET (self));
+  int w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
+  double lx = split_x (self);
+  GdkRGBA color;
+
+  /* Labels first: the line passes over them. */
+  double top = e->y + SPLIT_LABEL_MARGIN;
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, lx, e->y + e->height);
+  cairo_clip (cr);
+  draw_label (self, cr, _("Before"), e->x + SPLIT_LABEL_MARGIN, top, FALSE);
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_rectangle (cr, lx, 0, w - lx, e->y + e->height);
+  cairo_clip (cr);
+  draw_label (self, cr, _("After"), e->x + e->width - SPLIT_LABEL_MARGIN, top, TRUE);
+  cairo_restore (cr);
+
+  gtk_style_context_save (style);
+  gtk_style_context_add_class (style, "split-line");
+  gtk_style_context_get_color (style, gtk_style_context_get_state (style), &color);
+  gtk_style_context_restore (style);
+  cairo_save (cr);
+  /* A dark edge keeps a light line visible on light photos. */
+  cairo_rectangle (cr, lx - 1.5, e->y, 3.0, e->height);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.45 * color.alpha);
+  cairo_fill (cr);
+  cairo_rectangle (cr, lx - 0.5, e->y, 1.0, e->height);
+  gdk_cairo_set_source_rgba (cr, &color);
+  cairo_fill (cr);
+  cairo_restore (cr);
+
+  double r = SPLIT_HANDLE / 2.0, cy = e->y + e->height / 2.0;
+  gtk_style_context_save (style);
+  gtk_style_context_add_class (style, "split-handle");
+  gtk_render_background (style, cr, lx - r, cy - r, SPLIT_HANDLE, SPLIT_HANDLE);
+  gtk_render_frame (style, cr, lx - r, cy - r, SPLIT_HANDLE, SPLIT_HANDLE);
+  gtk_style_context_get_color (style, gtk_style_context_get_state (style), &color);
+  gtk_style_context_restore (style);
+  cairo_save (cr);
+  gdk_cairo_set_source_rgba (cr, &color);
+  for (int side = -1; side <= 1; side += 2)
+    {
+      cairo_move_to (cr, lx + side * (r * 0.7), cy);
+      cairo_line_to (cr, lx + side * (r * 0.25), cy - r * 0.35);
+      cairo_line_to (cr, lx + side * (r * 0.25), cy + r * 0.35);
+      cairo_close_path (cr);
+    }
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
 static gboolean
 lm_image_view_draw (GtkWidget *widget, cairo_t *cr)
 {
   LmImageView *self = LM_IMAGE_VIEW (widget);
   GtkStyleContext *style = gtk_widget_get_style_context (widget);
-  gtk_render_background (style, cr, 0, 0, gtk_widget_get_allocated_width (widget),
-                         gtk_widget_get_allocated_height (widget));
-  if (self->surface)
+  int w = gtk_widget_get_allocated_width (widget), h = gtk_widget_get_allocated_height (widget);
+  gtk_render_background (style, cr, 0, 0, w, h);
+  cairo_rectangle_t extent;
+  gboolean split = self->split && image_extent (self, &extent);
+  if (split)
+    {
+      /* Each half paints only its own view: where the "before" has not come yet, the
+       * background shows rather than the edited photo under the wrong name. */
+      double lx = split_x (self);
+      cairo_save (cr);
+      cairo_rectangle (cr, 0, 0, lx, h);
+      cairo_clip (cr);
+      if (self->before_surface)
+        paint_region (self, cr, self->before_surface, &self->before_rect);
+      cairo_restore (cr);
+      cairo_save (cr);
+      cairo_rectangle (cr, lx, 0, w - lx, h);
+      cairo_clip (cr);
+      if (self->surface)
+        paint_region (self, cr, self->surface, &self->pixels_rect);
+      cairo_restore (cr);
+    }
+  else if (self->surface)
     paint_region (self, cr, self->surface, &self->pixels_rect);
   if (self->overlay_surface)
     paint_region (self, cr, self->overlay_surface, &self->overlay_rect);
+  if (split)
+    draw_split (self, cr, &extent);
 
   if (self->changed_us != 0)
     {
@@ -181,6 +349,54 @@ lm_image_view_scroll (GtkWidget *widget, GdkEventScroll *event)
   return GDK_EVENT_STOP;
 }
 
+/* The split line is taken by a press on it, before the pan gesture (which runs after the
+ * widget's own handlers, and only when they let the event go) could start a pan. */
+static gboolean
+lm_image_view_button_press (GtkWidget *widget, GdkEventButton *event)
+{
+  LmImageView *self = LM_IMAGE_VIEW (widget);
+  if (event->button != GDK_BUTTON_PRIMARY || event->type != GDK_BUTTON_PRESS
+      || !near_line (self, event->x, event->y))
+    return GDK_EVENT_PROPAGATE;
+  self->dragging_line = TRUE;
+  self->drag_line_x = split_x (self) - event->x; /* where on the line it was taken */
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+lm_image_view_button_release (GtkWidget *widget, GdkEventButton *event)
+{
+  LmImageView *self = LM_IMAGE_VIEW (widget);
+  if (!self->dragging_line || event->button != GDK_BUTTON_PRIMARY)
+    return GDK_EVENT_PROPAGATE;
+  self->dragging_line = FALSE;
+  show_over_line (self, near_line (self, event->x, event->y));
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+lm_image_view_motion (GtkWidget *widget, GdkEventMotion *event)
+{
+  LmImageView *self = LM_IMAGE_VIEW (widget);
+  if (!self->dragging_line)
+    {
+      show_over_line (self, near_line (self, event->x, event->y));
+      return GDK_EVENT_PROPAGATE;
+    }
+  lm_image_view_set_split_position (self, (event->x + self->drag_line_x)
+                                            / gtk_widget_get_allocated_width (widget));
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+lm_image_view_leave (GtkWidget *widget, GdkEventCrossing *event)
+{
+  LmImageView *self = LM_IMAGE_VIEW (widget);
+  if (!self->dragging_line)
+    show_over_line (self, FALSE);
+  return GDK_EVENT_PROPAGATE;
+}
+
 static void
 on_drag_begin (GtkGestureDrag *gesture, double x, double y, LmImageView *self)
 {
@@ -206,8 +422,10 @@ lm_image_view_finalize (GObject *object)
   LmImageView *self = LM_IMAGE_VIEW (object);
   g_clear_pointer (&self->surface, cairo_surface_destroy);
   g_clear_pointer (&self->overlay_surface, cairo_surface_destroy);
+  g_clear_pointer (&self->before_surface, cairo_surface_destroy);
   g_clear_pointer (&self->pixels, lm_image_unref);
   g_clear_pointer (&self->overlay, lm_image_unref);
+  g_clear_pointer (&self->before, lm_image_unref);
   g_clear_object (&self->drag);
   G_OBJECT_CLASS (lm_image_view_parent_class)->finalize (object);
 }
@@ -221,6 +439,10 @@ lm_image_view_class_init (LmImageViewClass *klass)
   widget_class->draw = lm_image_view_draw;
   widget_class->size_allocate = lm_image_view_size_allocate;
   widget_class->scroll_event = lm_image_view_scroll;
+  widget_class->button_press_event = lm_image_view_button_press;
+  widget_class->button_release_event = lm_image_view_button_release;
+  widget_class->motion_notify_event = lm_image_view_motion;
+  widget_class->leave_notify_event = lm_image_view_leave;
   gtk_widget_class_set_css_name (widget_class, "imageview");
 
   /* The region shown changed (size, zoom or pan): its pixels are wanted. */
@@ -237,10 +459,11 @@ lm_image_view_init (LmImageView *self)
 {
   self->fit = TRUE;
   self->scale = 1.0;
+  self->split_pos = 0.5;
   self->trace = g_strcmp0 (g_getenv ("LUMEN_TRACE"), "1") == 0;
   gtk_widget_add_events (GTK_WIDGET (self), GDK_SCROLL_MASK | GDK_SMOOTH_SCROLL_MASK
                                               | GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
-                                              | GDK_POINTER_MOTION_MASK);
+                                              | GDK_POINTER_MOTION_MASK | GDK_LEAVE_NOTIFY_MASK);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
   self->drag = gtk_gesture_drag_new (GTK_WIDGET (self));
@@ -262,6 +485,7 @@ lm_image_view_set_image_size (LmImageView *self, guint width, guint height)
   g_clear_pointer (&self->surface, cairo_surface_destroy);
   g_clear_pointer (&self->pixels, lm_image_unref);
   lm_image_view_set_overlay (self, NULL, NULL);
+  lm_image_view_set_before_pixels (self, NULL, NULL);
   lm_image_view_zoom_fit (self);
 }
 
@@ -299,6 +523,61 @@ lm_image_view_set_overlay (LmImageView *self, LmImage *overlay, const LmViewRect
       self->overlay_surface = surface_of (overlay, CAIRO_FORMAT_ARGB32);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+lm_image_view_set_split (LmImageView *self, gboolean split)
+{
+  split = !!split;
+  if (split == self->split)
+    return;
+  self->split = split;
+  self->dragging_line = FALSE;
+  show_over_line (self, FALSE);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+lm_image_view_get_split (LmImageView *self)
+{
+  return self->split;
+}
+
+void
+lm_image_view_set_split_position (LmImageView *self, double fraction)
+{
+  self->split_pos = CLAMP (fraction, 0.0, 1.0);
+  if (self->split)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+lm_image_view_get_split_position (LmImageView *self)
+{
+  return self->split_pos;
+}
+
+void
+lm_image_view_set_before_pixels (LmImageView *self, LmImage *view, const LmViewRect *rect)
+{
+  g_clear_pointer (&self->before_surface, cairo_surface_destroy);
+  g_clear_pointer (&self->before, lm_image_unref);
+  if (view != NULL)
+    {
+      self->before = lm_image_ref (view);
+      self->before_rect = *rect;
+      self->before_surface = surface_of (view, CAIRO_FORMAT_RGB24);
+    }
+  if (self->split)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+LmImage *
+lm_image_view_get_before_pixels (LmImageView *self, LmViewRect *rect)
+{
+  if (rect && self->before)
+    *rect = self->before_rect;
+  return self->before;
 }
 
 void

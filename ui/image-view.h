@@ -1,5 +1,7 @@
 /* LmImageView: the photo at any zoom, dragged to pan. It asks for the pixels of what it
- * shows ("view-changed"), and paints the view the render worker made of that region. */
+ * shows ("view-changed"), and paints the view the render worker made of that region. In a
+ * split view it paints a second view, the unedited photo, left of a vertical line that can
+ * be dragged, and the edited one right of it. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -32,6 +34,19 @@ LmImage *lm_image_view_get_pixels (LmImageView *self, LmViewRect *rect);
 
 /* A heatmap (premultiplied ARGB32 words) drawn over the photo, or NULL for none. */
 void lm_image_view_set_overlay (LmImageView *self, LmImage *overlay, const LmViewRect *rect);
+
+/* Before/after split: whether it is shown, and where its line is, as a fraction of the
+ * view's width (kept when the window is resized; dragging the line changes it). */
+void lm_image_view_set_split (LmImageView *self, gboolean split);
+gboolean lm_image_view_get_split (LmImageView *self);
+void lm_image_view_set_split_position (LmImageView *self, double fraction);
+double lm_image_view_get_split_position (LmImageView *self);
+
+/* The unedited photo's pixels of RECT (RGB24 words, kept by reference), painted left of the
+ * split line; NULL forgets them. A view of another region is drawn where that region lies,
+ * as the edited one is, until one of the region shown arrives. */
+void lm_image_view_set_before_pixels (LmImageView *self, LmImage *view, const LmViewRect *rect);
+LmImage *lm_image_view_get_before_pixels (LmImageView *self, LmViewRect *rect);
 
 void lm_image_view_zoom_fit (LmImageView *self);
 void lm_image_view_zoom_actual (LmImageView *self);

@@ -5,28 +5,40 @@
 #include "../error.h"
 #include "../hdr/align.h"
 #include "../timing.h"
+#include "buffer-pool.h"
 #include "commit.h"
+#include "merge-stage.h"
+#include "stack-read.h"
 
 typedef struct {
   const LmBatchConfig *config;
   LmJournal *journal;
-  GThreadPool *load_pool, *write_pool;
+  GThreadPool *read_pool, *decode_pool, *write_pool;
   GAsyncQueue *merge_queue;
   GPtrArray *workers; /* of GThread */
+  LmBufferPool *host_pool;
+
+  /* nvJPEG decoders, one per decode thread at most, each used by one thread at a time. */
+  GAsyncQueue *decoders;
+  guint decoders_made, decoders_max;
 
   GMutex lock;
   GCond changed; /* a stack left the pipeline, or the batch stopped */
   guint in_flight, done, failed;
   double stage_ms[LM_STAGE_COUNT];
+  guint64 bytes_read;
+  guint nvjpeg_files, cpu_files;
   GError *fatal;
   gint stopping; /* atomic: set with FATAL, read without the lock */
 } Run;
 
 typedef struct {
   const LmBatchStack *stack;
+  LmBatchRead *read; /* the files in memory, until decoded */
   LmHdrStack *hdr;   /* host memory, until the merge */
   LmResponse response;
   LmImage *result;   /* host memory, to write */
+  guint nvjpeg_files, cpu_files;
   double ms[LM_STAGE_COUNT];
 } Job;
 
@@ -35,11 +47,12 @@ static Job stop_job;
 
 typedef struct {
   Run *run;
-  LmBackend *backend;
+  LmMergeStage *stage;
 } Worker;
 
 static const char *const stage_names[] = {
-  [LM_STAGE_LOAD] = N_("read + decode"),
+  [LM_STAGE_READ] = N_("read"),
+  [LM_STAGE_DECODE] = N_("decode"),
   [LM_STAGE_ALIGN] = N_("align"),
   [LM_STAGE_CALIBRATE] = N_("calibrate"),
   [LM_STAGE_UPLOAD] = N_("upload"),
@@ -79,7 +92,7 @@ stop (Run *run, GError *error)
 static void
 finish (Run *run, Job *job, GError *error)
 {
-  gboolean failed = error != NULL;
+  gboolean failed = error != NULL, done = !failed && job->result != NULL;
   if (failed)
     {
       GError *journal_error = NULL;
@@ -87,19 +100,21 @@ finish (Run *run, Job *job, GError *error)
         stop (run, journal_error);
       g_error_free (error);
     }
+  g_clear_pointer (&job->read, lm_batch_read_free);
+  g_clear_pointer (&job->hdr, lm_hdr_stack_free);
+  g_clear_pointer (&job->result, lm_image_unref);
   g_mutex_lock (&run->lock);
   run->in_flight--;
   if (failed)
     run->failed++;
-  else if (job->result)
+  else if (done)
     run->done++;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
     run->stage_ms[s] += job->ms[s];
+  run->nvjpeg_files += job->nvjpeg_files;
+  run->cpu_files += job->cpu_files;
   g_cond_broadcast (&run->changed);
   g_mutex_unlock (&run->lock);
-
-  g_clear_pointer (&job->hdr, lm_hdr_stack_free);
-  g_clear_pointer (&job->result, lm_image_unref);
   g_free (job);
 }
 
@@ -115,32 +130,79 @@ fail_or_stop (Run *run, Job *job, GError *error, gboolean fatal)
     finish (run, job, error);
 }
 
-/* Load pool: everything before the backend, on the CPU. */
+/* Read pool: the stack's files into memory, bound by the disk, not the CPU. */
+static void
+read_task (gpointer data, gpointer user_data)
+{
+  Run *run = user_data;
+  Job *job = data;
+  GError *error = NULL;
+  if (stopping (run))
+    {
+      finish (run, job, NULL);
+      return;
+    }
+  gint64 t = g_get_monotonic_time ();
+  job->read = lm_batch_read (job->stack, &error);
+  if (job->read == NULL)
+    {
+      finish (run, job, error);
+      return;
+    }
+  job->ms[LM_STAGE_READ] = lm_ms_since (t);
+  g_mutex_lock (&run->lock);
+  run->bytes_read += job->read->total_bytes;
+  g_mutex_unlock (&run->lock);
+  g_thread_pool_push (run->decode_pool, job, NULL);
+}
+
+/* A decoder of this thread's own for the stack, or NULL (libjpeg-turbo). Decoders past the
+ * first are made on demand; one that cannot be made leaves the CPU to decode. */
+static LmNvjpeg *
+take_decoder (Run *run)
+{
+  if (run->decoders == NULL)
+    return NULL;
+  LmNvjpeg *d = g_async_queue_try_pop (run->decoders);
+  if (d)
+    return d;
+  g_mutex_lock (&run->lock);
+  guint k = run->decoders_made < run->decoders_max ? run->decoders_made++ : G_MAXUINT;
+  g_mutex_unlock (&run->lock);
+  if (k == G_MAXUINT)
+    return g_async_queue_pop (run->decoders);
+  GArray *devices = run->config->nvjpeg_devices;
+  int device = devices && devices->len ? g_array_index (devices, int, k % devices->len) : 0;
+  GError *error = NULL;
+  d = lm_nvjpeg_new (device, &error);
+  if (d == NULL)
+    {
+      g_debug ("%s", error->message);
+      g_error_free (error);
+    }
+  return d;
+}
+
+/* Decode pool: everything before the backend, on the CPU (and nvJPEG). */
 static gboolean
-load (Run *run, Job *job, GError **error)
+decode (Run *run, Job *job, GError **error)
 {
   const LmBatchConfig *c = run->config;
   gint64 t = g_get_monotonic_time ();
-  g_autoptr (GPtrArray) files = NULL;
-  g_autoptr (GArray) times = NULL;
-  if (!lm_batch_stack_members (job->stack, &files, &times, error))
-    return FALSE;
-  LmBackend *any = g_ptr_array_index (c->backends, 0);
-  /* Fusion weighs pixels, not times: as `lumen-cli hdr`, distinct placeholders stand in for
-   * EXIF times the files may lack. */
-  g_autofree double *placeholders = NULL;
-  if (times == NULL && c->merge.method == LM_HDR_MERTENS)
-    {
-      placeholders = g_new (double, MAX (files->len, 1));
-      for (guint i = 0; i < files->len; i++)
-        placeholders[i] = i + 1.0;
-    }
-  job->hdr = lm_hdr_stack_load ((const char *const *) files->pdata, files->len,
-                                times ? (const double *) times->data : placeholders,
-                                lm_backend_host_allocator (any), error);
+  LmNvjpeg *decoder = take_decoder (run);
+  guint on_gpu = 0;
+  /* Fusion weighs pixels, not times: as `lumen-cli hdr`, its stacks need none. */
+  gboolean timed = c->merge.method != LM_HDR_MERTENS;
+  job->hdr = lm_batch_decode (job->read, timed, lm_buffer_pool_allocator (run->host_pool), decoder, &on_gpu,
+                              error);
+  if (decoder)
+    g_async_queue_push (run->decoders, decoder);
+  g_clear_pointer (&job->read, lm_batch_read_free);
   if (job->hdr == NULL)
     return FALSE;
-  job->ms[LM_STAGE_LOAD] = lm_ms_since (t);
+  job->nvjpeg_files = on_gpu;
+  job->cpu_files = job->hdr->n - on_gpu;
+  job->ms[LM_STAGE_DECODE] = lm_ms_since (t);
 
   if (c->align)
     {
@@ -170,68 +232,25 @@ load (Run *run, Job *job, GError **error)
   return TRUE;
 }
 
+/* Errors that would fail every later stack too stop the batch. */
+static gboolean
+is_fatal (const GError *error)
+{
+  return g_error_matches (error, LUMEN_ERROR, LM_ERROR_NO_SPACE) || g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE);
+}
+
 static void
-load_task (gpointer data, gpointer user_data)
+decode_task (gpointer data, gpointer user_data)
 {
   Run *run = user_data;
   Job *job = data;
   GError *error = NULL;
   if (stopping (run))
     finish (run, job, NULL);
-  else if (!load (run, job, &error))
-    fail_or_stop (run, job, error, g_error_matches (error, LUMEN_ERROR, LM_ERROR_NO_SPACE));
+  else if (!decode (run, job, &error))
+    fail_or_stop (run, job, error, is_fatal (error));
   else
     g_async_queue_push (run->merge_queue, job);
-}
-
-/* Merge worker: the backend's part. Device errors stop the batch: a failed device would
- * fail every later stack too. */
-static gboolean
-merge (Run *run, LmBackend *backend, Job *job, GError **error)
-{
-  const LmBatchConfig *c = run->config;
-  LmHdrStack *hdr = job->hdr;
-  guint w = hdr->images[0]->width, h = hdr->images[0]->height;
-  gint64 t = g_get_monotonic_time ();
-  g_autofree LmImage **work_images = g_new0 (LmImage *, hdr->n);
-  LmHdrStack work = { .n = hdr->n, .images = work_images, .times = hdr->times, .paths = hdr->paths };
-  gboolean ok = TRUE;
-  for (guint i = 0; ok && i < hdr->n; i++)
-    ok = (work_images[i] = lm_backend_upload (backend, hdr->images[i], error)) != NULL;
-  g_autoptr (LmImage) radiance = NULL, mapped = NULL;
-  if (ok)
-    {
-      job->ms[LM_STAGE_UPLOAD] = lm_ms_since (t);
-      t = g_get_monotonic_time ();
-      LmHdrMergeParams params = c->merge;
-      params.response = job->response;
-      radiance = lm_image_new (LM_FORMAT_RGBA_F32, w, h, lm_backend_work_allocator (backend), error);
-      ok = radiance && lm_backend_hdr_merge (backend, &params, &work, radiance, error)
-           && lm_backend_synchronize (backend, error);
-      job->ms[LM_STAGE_MERGE] = lm_ms_since (t);
-    }
-  for (guint i = 0; i < hdr->n; i++)
-    g_clear_pointer (&work_images[i], lm_image_unref);
-  if (ok && c->tonemap)
-    {
-      t = g_get_monotonic_time ();
-      mapped = lm_image_new (LM_FORMAT_RGBA8, w, h, lm_backend_work_allocator (backend), error);
-      ok = mapped && lm_backend_tonemap (backend, &c->tone, radiance, mapped, error)
-           && lm_backend_synchronize (backend, error);
-      job->ms[LM_STAGE_TONEMAP] = lm_ms_since (t);
-    }
-  if (ok)
-    {
-      t = g_get_monotonic_time ();
-      job->result = lm_backend_download (backend, c->tonemap ? mapped : radiance, error);
-      ok = job->result != NULL;
-      job->ms[LM_STAGE_DOWNLOAD] = lm_ms_since (t);
-    }
-  /* As `lumen-cli hdr`: an 8-bit output carries the first exposure's profile and EXIF. */
-  if (ok && c->tonemap)
-    lm_image_copy_metadata (job->result, hdr->images[0]);
-  g_clear_pointer (&job->hdr, lm_hdr_stack_free);
-  return ok;
 }
 
 static gpointer
@@ -247,14 +266,17 @@ merge_worker (gpointer data)
       GError *error = NULL;
       if (stopping (run))
         finish (run, job, NULL);
-      else if (!merge (run, worker->backend, job, &error))
-        {
-          g_clear_pointer (&job->result, lm_image_unref);
-          fail_or_stop (run, job, error, g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE));
-        }
+      else if (!lm_merge_stage_run (worker->stage, run->config, job->hdr, &job->response,
+                                    lm_buffer_pool_allocator (run->host_pool), &job->result, job->ms, &error))
+        /* Device errors stop the batch: a failed device would fail every later stack. */
+        fail_or_stop (run, job, error, g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE));
       else
-        g_thread_pool_push (run->write_pool, job, NULL);
+        {
+          g_clear_pointer (&job->hdr, lm_hdr_stack_free); /* its buffers, back to the pool */
+          g_thread_pool_push (run->write_pool, job, NULL);
+        }
     }
+  lm_merge_stage_free (worker->stage);
   g_free (worker);
   return NULL;
 }
@@ -299,6 +321,65 @@ wait_and_report (Run *run, LmProgress *progress)
   lm_progress_update (progress, run->done, run->failed);
 }
 
+/* Reads need threads of their own to keep a disk's queue full; a local NVMe disk wants a
+ * few, network storage more (--read-threads). */
+#define DEFAULT_READ_THREADS 4
+
+static void
+start_stages (Run *run, guint readers, guint threads)
+{
+  const LmBatchConfig *c = run->config;
+  run->merge_queue = g_async_queue_new ();
+  run->read_pool = g_thread_pool_new (read_task, run, (int) readers, TRUE, NULL);
+  run->decode_pool = g_thread_pool_new (decode_task, run, (int) threads, TRUE, NULL);
+  run->write_pool = g_thread_pool_new (write_task, run, (int) threads, TRUE, NULL);
+  run->host_pool = lm_buffer_pool_new (lm_backend_host_allocator (g_ptr_array_index (c->backends, 0)));
+  if (c->nvjpeg)
+    {
+      run->decoders = g_async_queue_new ();
+      g_async_queue_push (run->decoders, c->nvjpeg);
+      run->decoders_made = 1;
+      run->decoders_max = threads;
+    }
+  run->workers = g_ptr_array_new ();
+  for (guint i = 0; i < c->backends->len; i++)
+    {
+      Worker *worker = g_new0 (Worker, 1);
+      worker->run = run;
+      worker->stage = lm_merge_stage_new (g_ptr_array_index (c->backends, i));
+      g_ptr_array_add (run->workers, g_thread_new ("lumen-merge", merge_worker, worker));
+    }
+}
+
+/* Every stack has left the pipeline: the stages are idle. */
+static void
+stop_stages (Run *run, LmBatchStats *stats)
+{
+  g_thread_pool_free (run->read_pool, FALSE, TRUE);
+  g_thread_pool_free (run->decode_pool, FALSE, TRUE);
+  for (guint i = 0; i < run->workers->len; i++)
+    g_async_queue_push (run->merge_queue, &stop_job);
+  for (guint i = 0; i < run->workers->len; i++)
+    g_thread_join (run->workers->pdata[i]);
+  g_thread_pool_free (run->write_pool, FALSE, TRUE);
+  g_ptr_array_unref (run->workers);
+  g_async_queue_unref (run->merge_queue);
+  if (run->decoders)
+    {
+      LmNvjpeg *d;
+      while ((d = g_async_queue_try_pop (run->decoders)))
+        if (d != run->config->nvjpeg)
+          lm_nvjpeg_free (d);
+      g_async_queue_unref (run->decoders);
+    }
+  LmBufferPoolStats pool;
+  lm_buffer_pool_stats (run->host_pool, &pool);
+  stats->host_allocations = pool.allocations;
+  stats->fresh_allocations = pool.fresh;
+  stats->host_peak_bytes = pool.peak_bytes;
+  lm_buffer_pool_free (run->host_pool);
+}
+
 gboolean
 lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint before, LmJournal *journal,
               LmBatchStats *stats, GError **error)
@@ -307,23 +388,13 @@ lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint b
   g_mutex_init (&run.lock);
   g_cond_init (&run.changed);
   guint threads = config->load_threads ? config->load_threads : g_get_num_processors ();
-  guint workers = config->backends->len;
+  guint readers = config->read_threads ? config->read_threads : DEFAULT_READ_THREADS;
   /* Enough to keep every stage busy, few enough that memory is a small multiple of one
    * stack's. */
-  guint limit = config->in_flight ? config->in_flight : threads + 2 * workers + 2;
+  guint limit = config->in_flight ? config->in_flight : readers + threads + 2 * config->backends->len + 2;
   gint64 start = g_get_monotonic_time ();
-
-  run.merge_queue = g_async_queue_new ();
-  run.load_pool = g_thread_pool_new (load_task, &run, (int) threads, TRUE, NULL);
-  run.write_pool = g_thread_pool_new (write_task, &run, (int) threads, TRUE, NULL);
-  run.workers = g_ptr_array_new ();
-  for (guint i = 0; i < workers; i++)
-    {
-      Worker *worker = g_new0 (Worker, 1);
-      worker->run = &run;
-      worker->backend = g_ptr_array_index (config->backends, i);
-      g_ptr_array_add (run.workers, g_thread_new ("lumen-merge", merge_worker, worker));
-    }
+  *stats = (LmBatchStats) { .read_threads = readers, .load_threads = threads, .in_flight = limit };
+  start_stages (&run, readers, threads);
 
   LmProgress *progress = lm_progress_new (config->progress, share, before);
   g_mutex_lock (&run.lock);
@@ -337,25 +408,21 @@ lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint b
       g_mutex_unlock (&run.lock);
       Job *job = g_new0 (Job, 1);
       job->stack = todo->pdata[i];
-      g_thread_pool_push (run.load_pool, job, NULL);
+      g_thread_pool_push (run.read_pool, job, NULL);
       g_mutex_lock (&run.lock);
     }
   while (run.in_flight > 0)
     wait_and_report (&run, progress);
   g_mutex_unlock (&run.lock);
-
-  /* Every stack has left the pipeline: the stages are idle. */
-  g_thread_pool_free (run.load_pool, FALSE, TRUE);
-  for (guint i = 0; i < workers; i++)
-    g_async_queue_push (run.merge_queue, &stop_job);
-  for (guint i = 0; i < workers; i++)
-    g_thread_join (run.workers->pdata[i]);
-  g_thread_pool_free (run.write_pool, FALSE, TRUE);
-  g_ptr_array_unref (run.workers);
-  g_async_queue_unref (run.merge_queue);
+  stop_stages (&run, stats);
 
   lm_progress_finish (progress, run.done, run.failed);
-  *stats = (LmBatchStats) { .done = run.done, .failed = run.failed, .load_threads = threads, .in_flight = limit };
+  stats->done = run.done;
+  stats->failed = run.failed;
+  stats->bytes_read = run.bytes_read;
+  stats->nvjpeg_files = run.nvjpeg_files;
+  stats->cpu_files = run.cpu_files;
+  stats->nvjpeg_decoders = run.decoders_made;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
     stats->stage_ms[s] = run.stage_ms[s];
   stats->wall_s = (g_get_monotonic_time () - start) / 1e6;

@@ -1,9 +1,15 @@
 /* The batch pipeline of one machine. Stacks stream through overlapping stages with a fixed
  * number of them in flight, so host memory stays bounded whatever the batch's size:
  *
- *   feeder ─▶ load pool (every core: read + decode, align, calibrate)
- *          ─▶ merge workers (one per backend: upload, merge, tone map, download)
+ *   feeder ─▶ read pool (the disk: files into memory)
+ *          ─▶ decode pool (every core, or nvJPEG: decode, align, calibrate)
+ *          ─▶ merge workers (one per backend, each with its own stream: upload, merge,
+ *             tone map, download, one synchronisation per stack)
  *          ─▶ write pool (encode, temporary + rename, journal)
+ *
+ * Host images come from a pool of reused (pinned) buffers and each merge worker keeps its
+ * device buffers from stack to stack: a batch of one-sized stacks allocates nothing after
+ * its first few stacks.
  *
  * A stack that cannot be merged goes to the failure list and the batch goes on; a full disk,
  * a failed device or an unwritable journal stops it (the first such error is returned). */
@@ -16,6 +22,7 @@
 #include "../hdr/tonemap.h"
 #include "../io.h"
 #include "journal.h"
+#include "nvjpeg-decoder.h"
 #include "progress.h"
 #include "stacks.h"
 
@@ -23,7 +30,8 @@ G_BEGIN_DECLS
 
 typedef struct {
   GPtrArray *backends;   /* of LmBackend: one merge worker each */
-  guint load_threads;    /* 0: every core */
+  guint read_threads;    /* 0: a default for a local disk */
+  guint load_threads;    /* decoding, alignment, calibration, encoding; 0: every core */
   guint in_flight;       /* stacks in memory at once; 0: a default from the above */
   LmHdrMergeParams merge;
   gboolean response_given; /* MERGE.response holds one camera's curve: no calibration */
@@ -33,10 +41,15 @@ typedef struct {
   const char *outdir, *ext;
   LmSaveOptions save;
   LmProgressMode progress;
+  /* JPEG decoding on the GPU: a first decoder (the caller's; it proves nvJPEG runs), and
+   * more made as the decode threads need them, on NVJPEG_DEVICES in turn. NULL: the CPU. */
+  LmNvjpeg *nvjpeg;
+  GArray *nvjpeg_devices; /* of int */
 } LmBatchConfig;
 
 typedef enum {
-  LM_STAGE_LOAD,
+  LM_STAGE_READ,
+  LM_STAGE_DECODE,
   LM_STAGE_ALIGN,
   LM_STAGE_CALIBRATE,
   LM_STAGE_UPLOAD,
@@ -51,13 +64,19 @@ typedef struct {
   guint done, failed;           /* by this run */
   double stage_ms[LM_STAGE_COUNT]; /* summed over stacks (threads overlap) */
   double wall_s;
-  guint load_threads, in_flight;
+  guint read_threads, load_threads, in_flight;
+  guint64 bytes_read;
+  guint nvjpeg_files, cpu_files; /* decoded by nvJPEG, by the CPU */
+  guint nvjpeg_decoders;         /* made */
+  guint64 host_allocations, fresh_allocations; /* of host images; fresh: not from the pool */
+  gsize host_peak_bytes;
 } LmBatchStats;
 
 const char *lm_batch_stage_name (LmBatchStage stage);
 
-/* Runs TODO (of const LmBatchStack *). BEFORE: stacks of the share already done, for the
- * progress. Returns FALSE only on an error that stopped the batch. */
+/* Runs TODO (of const LmBatchStack *); CONFIG->nvjpeg stays the caller's. BEFORE: stacks
+ * of the share already done, for the progress. Returns FALSE only on an error that stopped
+ * the batch. */
 gboolean lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint before,
                        LmJournal *journal, LmBatchStats *stats, GError **error);
 

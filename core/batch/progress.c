@@ -72,8 +72,9 @@ draw (LmProgress *p, guint done, guint failed, gint64 now)
         bar[i] = i < fill ? '#' : '.';
       bar[BAR_WIDTH] = '\0';
       /* \r and erase-to-end: the bar redraws itself on one line. */
-      fprintf (stderr, _("\r[%s] %u/%u stacks, %u failed, %.1f stacks/s, %s left\033[K"), bar, finished,
-               p->total, failed, rate, eta);
+      g_autofree char *line = g_strdup_printf (_("[%s] %u/%u stacks, %u failed, %.1f stacks/s, %s left"), bar,
+                                               finished, p->total, failed, rate, eta);
+      fprintf (stderr, "\r%s\033[K", line);
       p->drawn = TRUE;
     }
   else

@@ -3,6 +3,8 @@
  * shifts. Everything here is integer arithmetic: the shifts are exact, not close. */
 #pragma once
 
+#include <math.h>
+
 #include "../ops/pixel-math.h"
 
 /* The 8-bit luma that OpenCV's cvtColor (RGB2GRAY, 8-bit) computes: BT.601 weights in
@@ -53,4 +55,14 @@ LM_INLINE uint32_t
 lm_mtb_mismatch (uint8_t a, uint8_t b)
 {
   return (uint32_t) ((a ^ b) & (a >> 1) & (b >> 1) & 1u);
+}
+
+/* The deepest level that AlignMTB searches: OpenCV's expression, log2 of the longer side minus
+ * one, in double (the same libm gives the same rounding), capped at MAX_BITS − 1. Negative
+ * when there is no level to search (the shifts are then all zero). */
+LM_INLINE int
+lm_mtb_max_level (unsigned w, unsigned h, int max_bits)
+{
+  int maxlevel = (int) (log ((double) (w > h ? w : h)) / log (2.0)) - 1;
+  return maxlevel < max_bits - 1 ? maxlevel : max_bits - 1;
 }

@@ -26,7 +26,7 @@ try_alloc (gsize n, gsize size, GError **error)
   gpointer p = g_try_malloc_n (MAX (n, 1), size);
   if (p == NULL)
     g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY,
-                 _("not enough memory for the alignment (%" G_GSIZE_FORMAT " MB)"), n * size >> 20);
+                 _("not enough memory for the alignment (%llu MB)"), (unsigned long long) (n * size >> 20));
   return p;
 }
 
@@ -182,9 +182,7 @@ lm_hdr_align_mtb_cpu (const LmAlignParams *params, const LmHdrStack *stack, LmSh
   if (!check_params (params, error))
     return FALSE;
   const LmImage *first = stack->images[0];
-  /* OpenCV's level count, with its expression (the same libm gives the same rounding). */
-  int maxlevel = (int) (log ((double) MAX (first->width, first->height)) / log (2.0)) - 1;
-  maxlevel = MIN (maxlevel, params->max_bits - 1);
+  int maxlevel = lm_mtb_max_level (first->width, first->height, params->max_bits);
 
   guint pivot = stack->n / 2;
   Level base[MAX_BITS] = { 0 }, other[MAX_BITS] = { 0 };

@@ -7,6 +7,19 @@
 #include <math.h>
 
 #include "../ops/pixel-math.h"
+/* lm_reflect101: OpenCV's BORDER_REFLECT_101 (…, 2, 1 | 0, 1, 2, … | n−2, n−3, …), the one
+ * border rule of blur and fusion (one definition, so that nvcc can see both), also for the
+ * one- and two-pixel rows at the top of a pyramid. */
+#include "../ops/blur-math.h"
+
+/* The depth of OpenCV's buildPyramid in MergeMertens: log2 of the shorter side, plus one, each
+ * level ((w + 1) / 2) × ((h + 1) / 2). Its float expression, so that the CPU and the CUDA
+ * backend build the same levels. */
+LM_INLINE int
+lm_mertens_levels (unsigned w, unsigned h)
+{
+  return (int) (logf ((float) (w < h ? w : h)) / logf (2.0f)) + 1;
+}
 
 /* The luma whose Laplacian measures contrast: BT.601 on R, G, B (OpenCV's float RGB2GRAY
  * on the channels in R, G, B order). */
@@ -61,18 +74,6 @@ lm_mertens_weight (float contrast, float saturation, float exposedness, float wc
 {
   return lm_mertens_pow (contrast, wc) * lm_mertens_pow (saturation, ws) * lm_mertens_pow (exposedness, we)
          + 1e-12f;
-}
-
-/* OpenCV's BORDER_REFLECT_101 (…, 2, 1 | 0, 1, 2, … | n−2, n−3, …), as borderInterpolate
- * computes it, also for the one- and two-pixel rows at the top of a pyramid. */
-LM_INLINE int
-lm_reflect101 (int p, int len)
-{
-  if (len == 1)
-    return 0;
-  while (p < 0 || p >= len)
-    p = p < 0 ? -p : 2 * len - p - 2;
-  return p;
 }
 
 /* pyrDown's 5 taps (1 4 6 4 1) on A..E centred on C; after both directions the sum is

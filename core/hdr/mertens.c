@@ -37,14 +37,6 @@ level_alloc (Level *l, guint w, guint h, guint cn, GError **error)
   return l->px != NULL;
 }
 
-/* The sizes of OpenCV's buildPyramid: each level ((w + 1) / 2) × ((h + 1) / 2), as many
- * levels as log2 of the shorter side. */
-static int
-level_count (guint w, guint h)
-{
-  return (int) (logf ((float) MIN (w, h)) / logf (2.0f)) + 1;
-}
-
 /* ---------------------------------------------------------------------------------------
  * Weights */
 
@@ -270,7 +262,7 @@ static gboolean
 fusion_alloc (Fusion *f, LmImage *out, GError **error)
 {
   guint w = out->width, h = out->height;
-  f->levels = level_count (w, h);
+  f->levels = lm_mertens_levels (w, h);
   f->acc[0] = (Level) { w, h, 4, out->stride / sizeof (float), (float *) out->data };
   for (int l = 0; l < f->levels; l++)
     {

@@ -71,6 +71,7 @@ stack_rows (const LmHdrStack *stack, guint y, const guint8 **rows)
 gboolean
 lm_hdr_merge_robertson (const LmHdrStack *stack, const LmResponse *response, LmImage *out, GError **error)
 {
+  g_return_val_if_fail (stack->times != NULL, FALSE);
   for (int c = 0; c < 3; c++)
     for (int z = 0; z < LM_HDR_LEVELS; z++)
       if (!(response->value[c][z] > 0.0f) || !isfinite (response->value[c][z]))
@@ -197,6 +198,7 @@ gboolean
 lm_hdr_calibrate_robertson (const LmHdrStack *stack, int max_iter, float threshold, LmResponse *response,
                             GError **error)
 {
+  g_return_val_if_fail (stack->times != NULL, FALSE);
   if (max_iter < 1 || !(threshold >= 0.0f))
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,

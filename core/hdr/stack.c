@@ -101,9 +101,39 @@ check_times (const LmHdrStack *s, GError **error)
   return TRUE;
 }
 
-LmHdrStack *
-lm_hdr_stack_load (const char *const *paths, guint n, const double *times, const LmAllocator *allocator,
-                   GError **error)
+gboolean
+lm_hdr_stack_check_member (const char *path, const LmImage *image, const char *first_path, const LmImage *first,
+                           GError **error)
+{
+  g_autofree char *b = g_filename_display_name (path);
+  if (image->format == LM_FORMAT_RGBA_F32)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s: is already an HDR radiance map, not an 8-bit exposure"),
+                   b);
+      return FALSE;
+    }
+  if (first == NULL)
+    return TRUE;
+  g_autofree char *a = g_filename_display_name (first_path);
+  gboolean gray = image->format == LM_FORMAT_GRAY8, first_gray = first->format == LM_FORMAT_GRAY8;
+  if (image->width != first->width || image->height != first->height)
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                 _("%s is %u×%u but %s is %u×%u: the exposures of a stack must have one size"), b, image->width,
+                 image->height, a, first->width, first->height);
+  else if (gray && !first_gray)
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                 _("%s is gray but %s is in colour: the exposures of a stack must be all gray or all colour"), b, a);
+  else if (!gray && first_gray)
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                 _("%s is in colour but %s is gray: the exposures of a stack must be all gray or all colour"), b, a);
+  else
+    return TRUE;
+  return FALSE;
+}
+
+static LmHdrStack *
+load (const char *const *paths, guint n, const double *times, gboolean timed, const LmAllocator *allocator,
+      GError **error)
 {
   if (n < 2)
     {
@@ -122,12 +152,12 @@ lm_hdr_stack_load (const char *const *paths, guint n, const double *times, const
   g_autoptr (LmHdrStack) s = g_new0 (LmHdrStack, 1);
   s->images = g_new0 (LmImage *, n);
   s->paths = g_new0 (char *, n);
-  s->times = g_new0 (double, n);
+  s->times = times || timed ? g_new0 (double, n) : NULL;
   s->n = n;
   for (guint i = 0; i < n; i++)
     s->paths[i] = g_strdup (paths[i]);
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; s->times && i < n; i++)
     {
       if (times)
         s->times[i] = times[i];
@@ -137,32 +167,28 @@ lm_hdr_stack_load (const char *const *paths, guint n, const double *times, const
           return NULL;
         }
     }
-  if (!check_times (s, error))
+  if (s->times && !check_times (s, error))
     return NULL;
 
   for (guint i = 0; i < n; i++)
     {
-      LmImage *image = lm_io_load (paths[i], allocator, error);
-      if (image == NULL)
+      if ((s->images[i] = lm_io_load (paths[i], allocator, error)) == NULL
+          || !lm_hdr_stack_check_member (paths[i], s->images[i], paths[0], i > 0 ? s->images[0] : NULL, error))
         return NULL;
-      if (image->format == LM_FORMAT_RGBA_F32)
-        {
-          g_autofree char *display = g_filename_display_name (paths[i]);
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                       _("%s: is already an HDR radiance map, not an 8-bit exposure"), display);
-          lm_image_unref (image);
-          return NULL;
-        }
-      s->images[i] = image;
-      if (image->width != s->images[0]->width || image->height != s->images[0]->height)
-        {
-          g_autofree char *a = g_filename_display_name (paths[0]);
-          g_autofree char *b = g_filename_display_name (paths[i]);
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                       _("%s is %u×%u but %s is %u×%u: the exposures of a stack must have one size"), b,
-                       image->width, image->height, a, s->images[0]->width, s->images[0]->height);
-          return NULL;
-        }
     }
   return g_steal_pointer (&s);
+}
+
+LmHdrStack *
+lm_hdr_stack_load (const char *const *paths, guint n, const double *times, const LmAllocator *allocator,
+                   GError **error)
+{
+  return load (paths, n, times, TRUE, allocator, error);
+}
+
+LmHdrStack *
+lm_hdr_stack_load_untimed (const char *const *paths, guint n, const double *times,
+                           const LmAllocator *allocator, GError **error)
+{
+  return load (paths, n, times, FALSE, allocator, error);
 }

@@ -1,5 +1,5 @@
 """lumen-cli's command line: help, version, usage errors, backends, timings, output formats,
-JPEG quality, EXIF, --params sidecars and atomic replacement of the output.
+JPEG quality, EXIF (JPEG and TIFF outputs), --params sidecars and atomic replacement of the output.
 
 Expected values come from OpenCV, from the photos themselves or from the contract (the issue),
 never from an earlier run of lumen-cli. Where two lumen-cli runs are compared (a sidecar against
@@ -8,6 +8,7 @@ the flags it stands for), the flag run is itself held against OpenCV in the same
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,28 @@ def camera_jpeg():
         if lt.TAG_MAKE in ifd0 and lt.TAG_MODEL in ifd0:
             return p, ifd0
     raise AssertionError("no camera JPEG with EXIF (Make, Model) among the photos")
+
+
+TAG_EXIF_IFD, TAG_EXPOSURE_TIME, TAG_DATETIME_ORIGINAL = 0x8769, 0x829A, 0x9003
+
+
+def exif_sub_ifd(tiff):
+    """The EXIF sub-IFD of a TIFF block (a TIFF file is one) as lt.exif_ifd0 reads an IFD,
+    and the block's byte order; None when IFD0 has no pointer to it."""
+    bo = "<" if tiff[:2] == b"II" else ">"
+    (ifd0,) = struct.unpack(bo + "I", tiff[4:8])
+    (n,) = struct.unpack(bo + "H", tiff[ifd0:ifd0 + 2])
+    for k in range(n):
+        # LONG (4) in cameras' EXIF, IFD (13) as libtiff writes it: 4 bytes either way
+        tag, _, _, pointer = struct.unpack(bo + "HHII", tiff[ifd0 + 2 + 12 * k:][:12])
+        if tag == TAG_EXIF_IFD:
+            return lt.exif_ifd0(tiff[:4] + struct.pack(bo + "I", pointer) + tiff[8:]), bo
+    return None, bo
+
+
+def rational(raw, bo):
+    num, den = struct.unpack(bo + "II", raw[:8])
+    return num / den
 
 
 class CliTest(unittest.TestCase):
@@ -355,6 +378,31 @@ class Exif(CliTest):
             if tag in ifd0:
                 self.assertEqual(got.get(tag), ifd0[tag], f"EXIF tag {tag:#x} changed")
         self.assertIn(got.get(lt.TAG_ORIENTATION, 1), (1,))
+
+    def test_camera_exif_in_tiff(self):
+        """A camera JPEG exported to TIFF: the TIFF's IFD0 has the camera's Make, Model and
+        DateTime and Orientation 1; its EXIF sub-IFD has the JPEG's DateTimeOriginal and
+        ExposureTime (to float precision: libtiff keeps EXIF rationals as float)."""
+        src, ifd0 = camera_jpeg()
+        src_exif, src_bo = exif_sub_ifd(lt.jpeg_exif(lt.read_bytes(src)))
+        self.assertIsNotNone(src_exif)
+        self.assertIn(TAG_EXPOSURE_TIME, src_exif)
+        out = self.path("camera.tif")
+        lt.run_ok(self, ["--blur", "1", "-o", out, src])
+        tiff = lt.read_bytes(out)
+        got = lt.exif_ifd0(tiff)
+        for tag in (lt.TAG_MAKE, lt.TAG_MODEL, lt.TAG_DATETIME):
+            if tag in ifd0:
+                self.assertEqual(got.get(tag), ifd0[tag], f"EXIF tag {tag:#x} changed")
+        self.assertEqual(got.get(lt.TAG_ORIENTATION), 1)
+        exif, bo = exif_sub_ifd(tiff)
+        self.assertIsNotNone(exif, f"the EXIF of {os.path.basename(src)} was dropped")
+        want = rational(src_exif[TAG_EXPOSURE_TIME], src_bo)
+        exposure = rational(exif[TAG_EXPOSURE_TIME], bo)
+        lt.say(f"  {os.path.basename(src)} to TIFF: Make {got.get(lt.TAG_MAKE)!r}, "
+               f"ExposureTime {want:.9g} s -> {exposure:.9g} s")
+        self.assertAlmostEqual(exposure, want, delta=want * 1e-6)
+        self.assertEqual(exif.get(TAG_DATETIME_ORIGINAL), src_exif.get(TAG_DATETIME_ORIGINAL))
 
     def test_orientation_applied_and_reset(self):
         """For each EXIF orientation 1..8 (written into a real photo): the pixels come out

@@ -68,6 +68,15 @@ raise SystemExit(0 if worst <= 1 else 1)
 PY
 fi
 
+if [[ " $steps " == *" batch-bench "* ]]; then
+  echo "== batch-bench"
+  # 12 MP 3-exposure stacks ≥ 30 s per run: CUDA (libjpeg-turbo, nvJPEG, one response), the
+  # CPU, OpenCV's process pool, and the disk's rates, into $OUT/batch-bench.
+  OUT="$OUT/batch-bench" LUMEN_TEST_DATA="$pack/data" bash bench/bench-batch.sh "$bin/lumen-cli" /tmp/lumen-bench-batch \
+    > "$OUT/batch-bench.log" 2>&1 || status=1
+  sed -n '/== batch benchmark/,$p' "$OUT/batch-bench.log"
+fi
+
 if [[ " $steps " == *" cli "* ]]; then
   echo "== cli"
   photo="$pack/data/photos/boats-sunset.jpg"
@@ -135,7 +144,7 @@ if [[ " $steps " == *" hdr-bench "* ]]; then
   "$bin/bench-hdr" --backend cuda --repeat 30 --size 6000x4000 --json "$OUT/hdr-gpu-24mp.json" \
     > "$OUT/hdr-gpu-24mp.txt" || status=1
   "$bin/bench-hdr" --backend cpu --repeat 5 --json "$OUT/hdr-cpu-12mp.json" > "$OUT/hdr-cpu-12mp.txt" || status=1
-  tail -n 9 "$OUT/hdr-cpu-12mp.txt"
+  tail -n 13 "$OUT/hdr-cpu-12mp.txt"
   python3 - "$OUT/hdr-opencv-12mp.json" <<'PY' || status=1
 import json, sys, time
 import cv2
@@ -158,6 +167,10 @@ def best(f, runs=3):
 hdr = merge.process(stack, times)
 r = {"threads": cv2.getNumThreads(), "merge_debevec_ms": best(lambda: merge.process(stack, times)),
      "tonemap_reinhard_ms": best(lambda: tone.process(hdr))}
+fuse, mtb = cv2.createMergeMertens(1.0, 1.0, 1.0), cv2.createAlignMTB()
+gray = [cv2.cvtColor(s, cv2.COLOR_RGB2GRAY) for s in stack]
+r["merge_mertens_ms"] = best(lambda: fuse.process(stack))
+r["align_mtb_ms"] = best(lambda: [mtb.calculateShift(gray[n // 2], g) for g in gray])
 print("opencv 12 MP:", json.dumps(r))
 json.dump(r, open(sys.argv[1], "w"))
 PY

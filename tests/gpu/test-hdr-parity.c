@@ -1,15 +1,21 @@
-/* CPU/GPU parity of the HDR merge and tone mapping: every stack of the shared data (its
- * response recovered on the CPU) and synthetic stacks of awkward sizes, up to 12 MP, RGBA and
- * gray, with black and clipped areas. The float radiance must agree within a relative 1e-4,
- * every 8-bit tone-mapped sample within 1, both for the same radiance and end to end (each
- * backend's own merge, then its own tone mapping).
+/* CPU/GPU parity of the HDR merges, exposure fusion, alignment and tone mapping: every stack
+ * of the shared data (its response recovered on the CPU) and synthetic stacks of awkward sizes,
+ * up to 12 MP, RGBA and gray, with black and clipped areas. The float radiance must agree
+ * within a relative 1e-4, every 8-bit tone-mapped sample within 1, both for the same radiance
+ * and end to end (each backend's own merge, then its own tone mapping). Mertens' fusion must
+ * agree within 1 on 8 bits (×255, clipped), with alpha exactly 1. AlignMTB's shifts must be
+ * the CPU's exactly, on those stacks, on the same stacks moved by known shifts, and on
+ * brackets cut from photos by known shifts (as tests/hdr/test_align.py makes them), where
+ * they must also be the true shifts: a do-nothing aligner passes unshifted stacks only.
  *
- * Outputs start poisoned (NaN radiance; a different byte on each side for 8-bit), so a sample
+ * Outputs start parity_poisoned (gpu, NaN radiance; a different byte on each side for 8-bit), so a sample
  * that one backend leaves unwritten fails. The GPU runs each case twice: its reductions must
- * give the same bits every time. Methods the CUDA backend does not have must fail cleanly.
+ * give the same bits every time. Bad parameters must fail cleanly on both.
  *
  * Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP).
- * LUMEN_PARITY_QUICK=1 leaves out the 12 MP stack; LUMEN_PARITY_VERBOSE=1 prints every case. */
+ * LUMEN_PARITY_QUICK=1 leaves out the 12 MP stack; LUMEN_PARITY_VERBOSE=1 prints every case;
+ * LUMEN_PARITY_SELF_TEST=1 puts a second CPU backend in the GPU's place, which checks the
+ * harness itself on a machine without a device. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,14 +25,17 @@
 #include "config.h"
 #include "core/backend.h"
 #include "core/error.h"
+#include "core/hdr/align.h"
 #include "core/hdr/merge.h"
 #include "core/hdr/stack.h"
 #include "core/hdr/tonemap.h"
+#include "core/io.h"
+#include "core/ops/pixel-math.h"
+#include "parity-util.h"
 
-#define POISON_CPU 0x5A
-#define POISON_GPU 0xA5
 #define RADIANCE_TOLERANCE 1e-4 /* relative */
 #define DISPLAY_TOLERANCE 1     /* on 8-bit samples */
+#define FUSION_TOLERANCE 1      /* on 8-bit samples: the fused value ×255, clipped, rounded */
 
 typedef struct {
   const char *name;
@@ -63,18 +72,19 @@ static const float gamma_corrections[] = { 0.0f, 0.45f, 2.2f };
 
 static LmBackend *cpu, *gpu;
 static struct {
-  guint64 cases, failures;
   double radiance_rel;
   int display_delta;
+  int fusion_delta;
+  double fusion_abs;
+  guint64 fusion_samples, fusion_differing;
+  guint shift_sets, shift_sets_equal, truths, truths_found;
 } summary;
 
+/* One case in this harness's columns: what, on which stack, the figures. */
 static void
 record (gboolean ok, const char *what, const char *stack, const char *detail)
 {
-  summary.cases++;
-  summary.failures += !ok;
-  if (!ok || g_getenv ("LUMEN_PARITY_VERBOSE"))
-    printf ("%s %-46s %-22s %s\n", ok ? "ok  " : "FAIL", what, stack, detail);
+  parity_record (ok, "%-46s %-22s %s", what, stack, detail);
 }
 
 static LmImage *
@@ -84,42 +94,6 @@ host_image (LmFormat format, guint w, guint h)
   LmImage *image = lm_image_new (format, w, h, lm_backend_host_allocator (gpu), &e);
   g_assert_no_error (e);
   return image;
-}
-
-static LmImage *
-poisoned (LmFormat format, guint w, guint h, guint8 byte)
-{
-  LmImage *image = host_image (format, w, h);
-  if (format == LM_FORMAT_RGBA_F32)
-    for (guint y = 0; y < h; y++)
-      for (guint i = 0; i < 4 * w; i++)
-        ((float *) lm_image_row (image, y))[i] = NAN;
-  else
-    memset (image->data, byte, lm_image_size_bytes (image));
-  return image;
-}
-
-/* A poisoned image in the GPU's memory. */
-static LmImage *
-poisoned_device (LmFormat format, guint w, guint h)
-{
-  GError *e = NULL;
-  g_autoptr (LmImage) host = poisoned (format, w, h, POISON_GPU);
-  LmImage *device = lm_backend_upload (gpu, host, &e);
-  g_assert_no_error (e);
-  g_assert_true (lm_backend_synchronize (gpu, &e));
-  return device;
-}
-
-static LmImage *
-download (LmImage *device)
-{
-  GError *e = NULL;
-  LmImage *host = lm_backend_download (gpu, device, &e);
-  g_assert_no_error (e);
-  g_assert_true (lm_backend_synchronize (gpu, &e));
-  g_assert_no_error (e);
-  return host;
 }
 
 /* Largest relative difference of the radiance samples (alpha included); NaN, an unwritten
@@ -140,35 +114,6 @@ radiance_distance (const LmImage *a, const LmImage *b)
         }
     }
   return worst;
-}
-
-static int
-display_distance (const LmImage *a, const LmImage *b, guint64 *differing)
-{
-  int worst = 0;
-  guint64 n = 0;
-  for (guint y = 0; y < a->height; y++)
-    {
-      const guint8 *p = lm_image_row (a, y), *q = lm_image_row (b, y);
-      for (guint x = 0; x < 4 * a->width; x++)
-        {
-          int d = abs ((int) p[x] - (int) q[x]);
-          worst = MAX (worst, d);
-          n += d != 0;
-        }
-    }
-  *differing = n;
-  return worst;
-}
-
-static gboolean
-bytes_equal (const LmImage *a, const LmImage *b)
-{
-  gsize row = (gsize) a->width * lm_format_bytes_per_pixel (a->format);
-  for (guint y = 0; y < a->height; y++)
-    if (memcmp (lm_image_row (a, y), lm_image_row (b, y), row) != 0)
-      return FALSE;
-  return TRUE;
 }
 
 /* The stack's exposures in the GPU's memory (times and paths shared with HOST). */
@@ -207,12 +152,12 @@ gpu_merge (const LmHdrMergeParams *params, const LmHdrStack *stack, const char *
   LmImage *runs[2];
   for (int r = 0; r < 2; r++)
     {
-      g_autoptr (LmImage) out = poisoned_device (LM_FORMAT_RGBA_F32, first->width, first->height);
+      g_autoptr (LmImage) out = parity_poisoned_device (gpu, LM_FORMAT_RGBA_F32, first->width, first->height);
       g_assert_true (lm_backend_hdr_merge (gpu, params, stack, out, &e));
       g_assert_no_error (e);
-      runs[r] = download (out);
+      runs[r] = parity_download (gpu, out);
     }
-  gboolean same = bytes_equal (runs[0], runs[1]);
+  gboolean same = parity_bytes_equal (runs[0], runs[1]);
   record (same, "merge: GPU runs agree bit for bit", name, "");
   lm_image_unref (runs[1]);
   return runs[0];
@@ -225,13 +170,13 @@ gpu_tonemap (const LmTonemapParams *params, LmImage *radiance_device, const char
   LmImage *runs[2];
   for (int r = 0; r < 2; r++)
     {
-      g_autoptr (LmImage) out = poisoned_device (LM_FORMAT_RGBA8, radiance_device->width, radiance_device->height);
+      g_autoptr (LmImage) out = parity_poisoned_device (gpu, LM_FORMAT_RGBA8, radiance_device->width, radiance_device->height);
       g_assert_true (lm_backend_tonemap (gpu, params, radiance_device, out, &e));
       g_assert_no_error (e);
-      runs[r] = download (out);
+      runs[r] = parity_download (gpu, out);
     }
   g_autofree char *label = g_strdup_printf ("%s: GPU runs agree bit for bit", what);
-  record (bytes_equal (runs[0], runs[1]), label, name, "");
+  record (parity_bytes_equal (runs[0], runs[1]), label, name, "");
   lm_image_unref (runs[1]);
   return runs[0];
 }
@@ -240,7 +185,7 @@ static LmImage *
 cpu_tonemap (const LmTonemapParams *params, const LmImage *radiance)
 {
   GError *e = NULL;
-  LmImage *out = poisoned (LM_FORMAT_RGBA8, radiance->width, radiance->height, POISON_CPU);
+  LmImage *out = parity_poisoned (gpu, LM_FORMAT_RGBA8, radiance->width, radiance->height, PARITY_POISON_CPU);
   g_assert_true (lm_backend_tonemap (cpu, params, radiance, out, &e));
   g_assert_no_error (e);
   return out;
@@ -250,11 +195,153 @@ static void
 check_display (const char *what, const char *name, const LmImage *a, const LmImage *b)
 {
   guint64 differing;
-  int worst = display_distance (a, b, &differing);
+  int worst = parity_u8_distance (a, b, NULL, &differing);
   summary.display_delta = MAX (summary.display_delta, worst);
   g_autofree char *detail = g_strdup_printf ("max|Δ| %d, %" G_GUINT64_FORMAT " samples differ", worst,
                                              differing);
   record (worst <= DISPLAY_TOLERANCE, what, name, detail);
+}
+
+/* The fused images as 8 bits (each backend's value ×255, clipped, rounded as Lumen rounds):
+ * the largest difference, and the largest float one; an unwritten sample (NaN) or an alpha
+ * other than 1 counts as infinitely far. */
+static int
+fusion_distance (const LmImage *a, const LmImage *b, double *worst_abs, guint64 *differing)
+{
+  int worst = 0;
+  guint64 n = 0;
+  *worst_abs = 0.0;
+  for (guint y = 0; y < a->height; y++)
+    {
+      const float *p = (const float *) lm_image_row (a, y), *q = (const float *) lm_image_row (b, y);
+      for (guint x = 0; x < a->width; x++)
+        {
+          if (p[4 * x + 3] != 1.0f || q[4 * x + 3] != 1.0f)
+            return G_MAXINT;
+          for (int c = 0; c < 3; c++)
+            {
+              float u = p[4 * x + c], v = q[4 * x + c];
+              if (!isfinite (u) || !isfinite (v))
+                return G_MAXINT;
+              int d = abs ((int) lm_quantize_u8 (u * 255.0f) - (int) lm_quantize_u8 (v * 255.0f));
+              worst = MAX (worst, d);
+              n += d != 0;
+              *worst_abs = MAX (*worst_abs, fabs ((double) u - v));
+            }
+        }
+    }
+  *differing = n;
+  return worst;
+}
+
+/* Mertens' fusion: OpenCV's default exponents with and without the gamma correction, and
+ * exponents that take powf's path (0 turns a measure off). */
+static void
+check_fusion (const char *name, const LmHdrStack *host, const LmHdrStack *device)
+{
+  static const struct {
+    const char *label;
+    LmMertensParams p;
+    float gamma_correction;
+  } sets[] = {
+    { "mertens", LM_MERTENS_PARAMS_INIT, 0.0f },
+    { "mertens, gamma correction 0.45", LM_MERTENS_PARAMS_INIT, 0.45f },
+    { "mertens c=0.5 s=2 e=0", { 0.5f, 2.0f, 0.0f }, 0.0f },
+  };
+  GError *e = NULL;
+  guint w = host->images[0]->width, h = host->images[0]->height;
+  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+    {
+      LmHdrMergeParams params = { .method = LM_HDR_MERTENS, .mertens = sets[i].p,
+                                  .gamma_correction = sets[i].gamma_correction };
+      g_autoptr (LmImage) expected = parity_poisoned (gpu, LM_FORMAT_RGBA_F32, w, h, 0);
+      g_assert_true (lm_backend_hdr_merge (cpu, &params, host, expected, &e));
+      g_assert_no_error (e);
+      g_autoptr (LmImage) got = gpu_merge (&params, device, name);
+      double worst_abs;
+      guint64 differing = 0;
+      int worst = fusion_distance (expected, got, &worst_abs, &differing);
+      summary.fusion_delta = MAX (summary.fusion_delta, worst);
+      summary.fusion_abs = MAX (summary.fusion_abs, worst_abs);
+      summary.fusion_samples += 3 * (guint64) w * h;
+      summary.fusion_differing += differing;
+      g_autofree char *detail = worst == G_MAXINT
+                                  ? g_strdup ("unwritten samples or alpha ≠ 1")
+                                  : g_strdup_printf ("8-bit max|Δ| %d, %" G_GUINT64_FORMAT " samples differ; "
+                                                     "float max|Δ| %.3g", worst, differing, worst_abs);
+      record (worst <= FUSION_TOLERANCE, sets[i].label, name, detail);
+    }
+
+  /* A negative exponent is refused by both, with the same error, and OUT left alone. */
+  LmHdrMergeParams bad = { .method = LM_HDR_MERTENS, .mertens = { 1.0f, -1.0f, 1.0f } };
+  g_autoptr (LmImage) untouched = parity_poisoned_device (gpu, LM_FORMAT_RGBA_F32, w, h);
+  gboolean refused = !lm_backend_hdr_merge (gpu, &bad, device, untouched, &e)
+                     && g_error_matches (e, LUMEN_ERROR, LM_ERROR_INVALID);
+  record (refused, "mertens: negative exponent refused", name, e ? e->message : "no error");
+  g_clear_error (&e);
+}
+
+static char *
+shifts_text (const LmShift *shifts, guint n)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s(%d, %d)", i ? " " : "", shifts[i].x, shifts[i].y);
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+shifts_equal (const LmShift *a, const LmShift *b, guint n)
+{
+  return memcmp (a, b, n * sizeof *a) == 0;
+}
+
+/* AlignMTB with OpenCV's defaults and with other depths and exclusion ranges (0 bits: no
+ * level to search); the GPU twice. TRUTH, when known, is what the default must find. */
+static void
+check_alignment (const char *name, const LmHdrStack *host, const LmHdrStack *device, const LmShift *truth)
+{
+  static const LmAlignParams sets[] = {
+    LM_ALIGN_PARAMS_INIT,
+    { .max_bits = 3, .exclude_range = 0, .cut = TRUE },
+    { .max_bits = 9, .exclude_range = 12, .cut = TRUE },
+    { .max_bits = 0, .exclude_range = 4, .cut = TRUE },
+  };
+  GError *e = NULL;
+  guint n = host->n;
+  g_autofree LmShift *expected = g_new (LmShift, n), *got = g_new (LmShift, n), *again = g_new (LmShift, n);
+  for (guint i = 0; i < G_N_ELEMENTS (sets); i++)
+    {
+      const LmAlignParams *p = &sets[i];
+      for (guint k = 0; k < n; k++)
+        got[k] = again[k] = (LmShift) { 9999, 9999 }; /* poison */
+      g_assert_true (lm_backend_hdr_align (cpu, p, host, expected, &e));
+      g_assert_no_error (e);
+      g_assert_true (lm_backend_hdr_align (gpu, p, device, got, &e)
+                     && lm_backend_hdr_align (gpu, p, device, again, &e));
+      g_assert_no_error (e);
+      g_autofree char *label = g_strdup_printf ("align max bits %d, exclusion %d", p->max_bits, p->exclude_range);
+      g_autofree char *cpu_text = shifts_text (expected, n), *gpu_text = shifts_text (got, n);
+      g_autofree char *detail = g_strdup_printf ("CPU %s, GPU %s", cpu_text, gpu_text);
+      gboolean equal = shifts_equal (expected, got, n) && shifts_equal (got, again, n);
+      summary.shift_sets++;
+      summary.shift_sets_equal += equal;
+      record (equal, label, name, detail);
+      if (truth && i == 0)
+        {
+          g_autofree char *truth_text = shifts_text (truth, n);
+          g_autofree char *against = g_strdup_printf ("GPU %s, true %s", gpu_text, truth_text);
+          summary.truths++;
+          summary.truths_found += shifts_equal (got, truth, n);
+          record (shifts_equal (got, truth, n), "align: the true shifts", name, against);
+        }
+    }
+
+  LmAlignParams bad = { .max_bits = 17, .exclude_range = 4, .cut = TRUE };
+  gboolean refused = !lm_backend_hdr_align (gpu, &bad, device, got, &e)
+                     && g_error_matches (e, LUMEN_ERROR, LM_ERROR_INVALID);
+  record (refused, "align: 17 bits refused", name, e ? e->message : "no error");
+  g_clear_error (&e);
 }
 
 static void
@@ -272,7 +359,7 @@ check_stack (const char *name, const LmHdrStack *host, const LmResponse *respons
           const char *method = lm_hdr_method_name (methods[m]);
           LmHdrMergeParams params = { .method = methods[m], .response = *response,
                                       .gamma_correction = gamma_corrections[g] };
-          g_autoptr (LmImage) cpu_radiance = poisoned (LM_FORMAT_RGBA_F32, w, h, 0);
+          g_autoptr (LmImage) cpu_radiance = parity_poisoned (gpu, LM_FORMAT_RGBA_F32, w, h, 0);
           g_assert_true (lm_backend_hdr_merge (cpu, &params, host, cpu_radiance, &e));
           g_assert_no_error (e);
           g_autoptr (LmImage) gpu_radiance = gpu_merge (&params, device, name);
@@ -307,14 +394,8 @@ check_stack (const char *name, const LmHdrStack *host, const LmResponse *respons
         }
     }
 
-  /* What the CUDA backend does not have yet fails with a reason, without touching OUT. */
-  LmHdrMergeParams mertens = { .method = LM_HDR_MERTENS, .response = *response };
-  mertens.mertens = (LmMertensParams) LM_MERTENS_PARAMS_INIT;
-  g_autoptr (LmImage) untouched = poisoned_device (LM_FORMAT_RGBA_F32, w, h);
-  gboolean failed = !lm_backend_hdr_merge (gpu, &mertens, device, untouched, &e)
-                    && g_error_matches (e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED);
-  record (failed, "mertens: refused with LM_ERROR_UNSUPPORTED", name, e ? e->message : "no error");
-  g_clear_error (&e);
+  check_fusion (name, host, device);
+  check_alignment (name, host, device, NULL);
   free_device_stack (device);
 }
 
@@ -385,32 +466,114 @@ synthetic_stack (guint w, guint h, guint n, gboolean gray, guint32 seed)
   return s;
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
+/* STACK's exposures with their content moved by known amounts (edges repeated), each its
+ * own: the shifts that the aligners must then agree on are far from zero. */
+static LmHdrStack *
+moved_stack (const LmHdrStack *stack)
 {
-  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+  static const LmShift moves[] = { { 5, -3 }, { -7, 2 }, { 0, 0 }, { 3, 6 }, { -12, -9 }, { 1, -1 }, { 9, 4 }, { -2, 11 } };
+  LmHdrStack *s = g_new0 (LmHdrStack, 1);
+  s->n = stack->n;
+  s->images = g_new0 (LmImage *, s->n);
+  s->times = g_memdup2 (stack->times, s->n * sizeof (double));
+  s->paths = g_new0 (char *, s->n);
+  for (guint i = 0; i < s->n; i++)
+    {
+      const LmImage *src = stack->images[i];
+      LmShift m = moves[i % G_N_ELEMENTS (moves)];
+      gsize bpp = lm_format_bytes_per_pixel (src->format);
+      LmImage *image = host_image (src->format, src->width, src->height);
+      image->opaque = src->opaque;
+      for (guint y = 0; y < src->height; y++)
+        {
+          const guint8 *from = lm_image_row (src, CLAMP ((int) y - m.y, 0, (int) src->height - 1));
+          guint8 *to = lm_image_row (image, y);
+          for (guint x = 0; x < src->width; x++)
+            memcpy (to + bpp * x, from + bpp * CLAMP ((int) x - m.x, 0, (int) src->width - 1), bpp);
+        }
+      s->images[i] = image;
+      s->paths[i] = g_strdup_printf ("%s, moved (%d, %d)", stack->paths[i], m.x, m.y);
+    }
+  return s;
+}
+
+static void
+check_moved (const char *name, const LmHdrStack *host)
+{
+  g_autoptr (LmHdrStack) moved = moved_stack (host);
+  LmHdrStack *device = upload_stack (moved);
+  g_autofree char *label = g_strdup_printf ("%s moved", name);
+  check_alignment (label, moved, device, NULL);
+  free_device_stack (device);
+}
+
+/* Three exposures cut from PHOTO as tests/hdr/test_align.py cuts them: an 800×600 crop with
+ * 16 pixels of margin, and two more taken (5, −3) and (−7, 2) away, each scaled by its gain
+ * (numpy's float32 product, rounded half to even, clipped). The shifts that line them up
+ * with the middle one are those moves. */
+static LmHdrStack *
+photo_bracket (const char *path, LmShift truth[3])
+{
+  static const LmShift moves[3] = { { 5, -3 }, { 0, 0 }, { -7, 2 } };
+  static const float gains[3] = { 0.5f, 1.0f, 1.8f };
+  GError *e = NULL;
+  g_autoptr (LmImage) photo = lm_io_load (path, lm_backend_host_allocator (gpu), &e);
+  g_assert_no_error (e);
+  int margin = 16, w = (int) photo->width, h = (int) photo->height;
+  int cw = MIN (800, w - 2 * margin), ch = MIN (600, h - 2 * margin), x0 = (w - cw) / 2, y0 = (h - ch) / 2;
+  gsize bpp = lm_format_bytes_per_pixel (photo->format);
+  LmHdrStack *s = g_new0 (LmHdrStack, 1);
+  s->n = 3;
+  s->images = g_new0 (LmImage *, 3);
+  s->times = g_new0 (double, 3);
+  s->paths = g_new0 (char *, 3);
+  for (int i = 0; i < 3; i++)
+    {
+      LmImage *image = host_image (photo->format, cw, ch);
+      image->opaque = photo->opaque;
+      for (int y = 0; y < ch; y++)
+        {
+          const guint8 *from = lm_image_row (photo, y0 + moves[i].y + y) + bpp * (x0 + moves[i].x);
+          guint8 *to = lm_image_row (image, y);
+          for (gsize k = 0; k < bpp * cw; k++)
+            to[k] = bpp == 4 && k % 4 == 3 ? from[k] : (guint8) CLAMP (rintf ((float) from[k] * gains[i]), 0.0f, 255.0f);
+        }
+      s->images[i] = image;
+      s->times[i] = 0.01 * gains[i];
+      s->paths[i] = g_strdup_printf ("%s-%d", path, i);
+      truth[i] = moves[i];
+    }
+  return s;
+}
+
+static void
+check_photo_brackets (void)
+{
+  static const char *const photos[] = { "astronaut.png", "boats-sunset.jpg", "camera-gray.png", "coffee.png",
+                                        "forest-path.jpg", "hubble-deep-field.jpg" };
+  const char *data = g_getenv ("LUMEN_TEST_DATA");
+  for (guint i = 0; i < G_N_ELEMENTS (photos); i++)
+    {
+      g_autofree char *path = g_build_filename (data ? data : ".", "photos", photos[i], NULL);
+      LmShift truth[3];
+      g_autoptr (LmHdrStack) host = photo_bracket (path, truth);
+      LmHdrStack *device = upload_stack (host);
+      g_autofree char *name = g_strdup_printf ("%s bracket", photos[i]);
+      check_alignment (name, host, device, truth);
+      free_device_stack (device);
+      printf ("checked %s (%u×%u%s)\n", name, host->images[0]->width, host->images[0]->height,
+              host->images[0]->format == LM_FORMAT_GRAY8 ? ", gray" : "");
+    }
 }
 
 static void
 check_data_stacks (void)
 {
-  const char *data = g_getenv ("LUMEN_TEST_DATA");
-  g_autofree char *dir = g_build_filename (data ? data : ".", "hdr", NULL);
+  g_autofree char *dir = NULL;
+  g_autoptr (GPtrArray) names = parity_data_names ("hdr", "HDR stacks", &dir);
+  if (names == NULL)
+    return;
   GError *e = NULL;
-  GDir *d = g_dir_open (dir, 0, &e);
-  if (d == NULL)
-    {
-      printf ("FAIL no HDR stacks: %s\n", e->message);
-      summary.failures++;
-      g_error_free (e);
-      return;
-    }
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-  while ((name = g_dir_read_name (d)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_dir_close (d);
-  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       const char *scene = g_ptr_array_index (names, i);
@@ -429,6 +592,7 @@ check_data_stacks (void)
       g_assert_true (lm_hdr_calibrate_debevec (stack, 70, 10.0f, &response, &e));
       g_assert_no_error (e);
       check_stack (scene, stack, &response);
+      check_moved (scene, stack);
       printf ("checked %s (%u exposures, %u×%u)\n", scene, stack->n, stack->images[0]->width,
               stack->images[0]->height);
     }
@@ -466,16 +630,16 @@ check_devices (void)
     {
       gpu = backends[b];
       LmHdrStack *device = upload_stack (host);
-      g_autoptr (LmImage) radiance = poisoned_device (LM_FORMAT_RGBA_F32, 333, 211);
-      g_autoptr (LmImage) out = poisoned_device (LM_FORMAT_RGBA8, 333, 211);
+      g_autoptr (LmImage) radiance = parity_poisoned_device (gpu, LM_FORMAT_RGBA_F32, 333, 211);
+      g_autoptr (LmImage) out = parity_poisoned_device (gpu, LM_FORMAT_RGBA8, 333, 211);
       g_assert_true (lm_backend_hdr_merge (gpu, &params, device, radiance, &e)
                      && lm_backend_tonemap (gpu, &tone, radiance, out, &e));
       g_assert_no_error (e);
-      results[b] = download (out);
+      results[b] = parity_download (gpu, out);
       free_device_stack (device);
     }
   gpu = first;
-  record (bytes_equal (results[0], results[1]), "devices 0 and last agree bit for bit", "333×211", last->description);
+  record (parity_bytes_equal (results[0], results[1]), "devices 0 and last agree bit for bit", "333×211", last->description);
   lm_image_unref (results[0]);
   lm_image_unref (results[1]);
   lm_hdr_stack_free (host);
@@ -485,17 +649,11 @@ check_devices (void)
 int
 main (int argc, char **argv)
 {
-  GError *e = NULL;
-  gpu = lm_backend_new (LM_BACKEND_CUDA, &e);
-  if (gpu == NULL)
-    {
-      printf ("SKIP: %s\n", e->message);
-      g_error_free (e);
-      return 77;
-    }
-  cpu = lm_backend_cpu_new ();
+  int skip = parity_open ("hdr parity", TRUE, &cpu, &gpu);
+  if (skip)
+    return skip;
+  gboolean self_test = g_getenv ("LUMEN_PARITY_SELF_TEST") != NULL;
   init_tone_sets ();
-  printf ("hdr parity: %s against %s\n", gpu->description, cpu->description);
 
   check_data_stacks ();
 
@@ -517,15 +675,22 @@ main (int argc, char **argv)
       g_autofree char *name = g_strdup_printf ("%u×%u×%u%s", sizes[i].w, sizes[i].h, sizes[i].n,
                                                sizes[i].gray ? " gray" : "");
       check_stack (name, stack, &response);
+      check_moved (name, stack);
       printf ("checked %s\n", name);
     }
-  check_devices ();
+  check_photo_brackets ();
+  if (!self_test)
+    check_devices ();
 
+  printf ("hdr parity fusion: 8-bit max|Δ| %d (≤ %d), float max|Δ| %.3g, %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+          " samples differ; alignment: %u of %u shift sets equal the CPU's, %u of %u true shifts found\n",
+          summary.fusion_delta, FUSION_TOLERANCE, summary.fusion_abs, summary.fusion_differing, summary.fusion_samples,
+          summary.shift_sets_equal, summary.shift_sets, summary.truths_found, summary.truths);
   printf ("hdr parity maxima: radiance relative |Δ| %.3g (≤ %g), tone mapped max|Δ| %d (≤ %d); %" G_GUINT64_FORMAT
           " cases, %" G_GUINT64_FORMAT " failed\n",
-          summary.radiance_rel, RADIANCE_TOLERANCE, summary.display_delta, DISPLAY_TOLERANCE, summary.cases,
-          summary.failures);
+          summary.radiance_rel, RADIANCE_TOLERANCE, summary.display_delta, DISPLAY_TOLERANCE, parity_cases (),
+          parity_failures ());
   lm_backend_free (cpu);
   lm_backend_free (gpu);
-  return summary.failures ? 1 : 0;
+  return parity_failures () ? 1 : 0;
 }

@@ -16,9 +16,7 @@
 #include "core/io.h"
 #include "core/ops/ops.h"
 #include "core/view.h"
-
-#define POISON_CPU 0x5A
-#define POISON_GPU 0xA5
+#include "parity-util.h"
 
 typedef struct {
   LmOpId op;
@@ -51,7 +49,6 @@ static const ParamSet param_sets[] = {
 typedef struct {
   double max_delta[LM_N_OPS];
   int view_max;
-  guint64 cases, failures;
 } Summary;
 
 static LmBackend *cpu, *gpu;
@@ -77,43 +74,6 @@ parse_settings (const LmOpInfo *op, const char *settings, void *params)
     }
 }
 
-static LmImage *
-poisoned_host (LmFormat format, guint w, guint h, guint8 poison)
-{
-  GError *e = NULL;
-  LmImage *image = lm_image_new (format, w, h, lm_backend_host_allocator (gpu), &e);
-  g_assert_no_error (e);
-  memset (image->data, poison, lm_image_size_bytes (image));
-  return image;
-}
-
-/* Largest |Δ| over the visible samples, and how many pixels differ at all. */
-static int
-compare (const LmImage *a, const LmImage *b, guint64 *differing)
-{
-  g_assert_true (lm_image_same_shape (a, b));
-  guint ch = lm_format_channels (a->format);
-  int worst = 0;
-  guint64 n = 0;
-  for (guint y = 0; y < a->height; y++)
-    {
-      const guint8 *p = lm_image_row (a, y), *q = lm_image_row (b, y);
-      for (guint x = 0; x < a->width; x++)
-        {
-          gboolean differs = FALSE;
-          for (guint c = 0; c < ch; c++)
-            {
-              int d = abs ((int) p[x * ch + c] - (int) q[x * ch + c]);
-              worst = MAX (worst, d);
-              differs |= d != 0;
-            }
-          n += differs;
-        }
-    }
-  *differing = n;
-  return worst;
-}
-
 static void
 check_op (const char *image_name, LmImage *host, LmImage *device, const ParamSet *set)
 {
@@ -123,27 +83,20 @@ check_op (const char *image_name, LmImage *host, LmImage *device, const ParamSet
   LmFormat out_format = op->output_format (params, host->format, host->opaque);
   GError *e = NULL;
 
-  g_autoptr (LmImage) cpu_out = poisoned_host (out_format, host->width, host->height, POISON_CPU);
+  g_autoptr (LmImage) cpu_out = parity_poisoned (gpu, out_format, host->width, host->height, PARITY_POISON_CPU);
   g_assert_true (lm_backend_run_op (cpu, op, params, host, cpu_out, &e));
   g_assert_no_error (e);
 
-  g_autoptr (LmImage) poison = poisoned_host (out_format, host->width, host->height, POISON_GPU);
-  g_autoptr (LmImage) gpu_out = lm_backend_upload (gpu, poison, &e);
-  g_assert_no_error (e);
+  g_autoptr (LmImage) gpu_out = parity_poisoned_device (gpu, out_format, host->width, host->height);
   g_assert_true (lm_backend_run_op (gpu, op, params, device, gpu_out, &e));
-  g_autoptr (LmImage) back = lm_backend_download (gpu, gpu_out, &e);
-  g_assert_true (lm_backend_synchronize (gpu, &e));
   g_assert_no_error (e);
+  g_autoptr (LmImage) back = parity_download (gpu, gpu_out);
 
   guint64 differing;
-  int worst = compare (cpu_out, back, &differing);
-  gboolean ok = worst <= set->tolerance;
-  summary.cases++;
-  summary.failures += !ok;
+  int worst = parity_u8_distance (cpu_out, back, &differing, NULL);
   summary.max_delta[set->op] = MAX (summary.max_delta[set->op], worst);
-  if (!ok || g_getenv ("LUMEN_PARITY_VERBOSE"))
-    printf ("%s %-10s %-46s %-24s max|Δ| %3d, %" G_GUINT64_FORMAT " pixels differ\n",
-            ok ? "ok  " : "FAIL", op->name, set->settings, image_name, worst, differing);
+  parity_record (worst <= set->tolerance, "%-10s %-46s %-24s max|Δ| %3d, %" G_GUINT64_FORMAT " pixels differ",
+                 op->name, set->settings, image_name, worst, differing);
 }
 
 static void
@@ -155,10 +108,7 @@ check_histogram (const char *image_name, LmImage *host, LmImage *device)
   g_assert_true (lm_backend_histogram (gpu, device, LM_HIST_WANT_ALL, &b, &e));
   g_assert_no_error (e);
   gboolean ok = lm_histogram_equal (&a, &b);
-  summary.cases++;
-  summary.failures += !ok;
-  if (!ok)
-    printf ("FAIL histogram %s differs\n", image_name);
+  parity_record (ok, "histogram %s %s", image_name, ok ? "equal" : "differs");
 }
 
 /* The view resampler and the diff on both backends: the same pixels, the same figures. */
@@ -176,56 +126,42 @@ check_view_and_diff (const char *image_name, LmImage *host, LmImage *device)
   for (guint i = 0; i < G_N_ELEMENTS (rects); i++)
     {
       const LmViewRect *r = &rects[i];
-      g_autoptr (LmImage) cpu_view = poisoned_host (LM_FORMAT_RGBA8, r->out_w, r->out_h, POISON_CPU);
+      g_autoptr (LmImage) cpu_view = parity_poisoned (gpu, LM_FORMAT_RGBA8, r->out_w, r->out_h, PARITY_POISON_CPU);
       if (!lm_view_check (host, r, cpu_view, NULL))
         continue; /* a region that does not fit a tiny image */
       g_assert_true (lm_backend_view (cpu, host, r, cpu_view, &e));
-      g_autoptr (LmImage) poison = poisoned_host (LM_FORMAT_RGBA8, r->out_w, r->out_h, POISON_GPU);
-      g_autoptr (LmImage) gpu_view = lm_backend_upload (gpu, poison, &e);
+      g_autoptr (LmImage) gpu_view = parity_poisoned_device (gpu, LM_FORMAT_RGBA8, r->out_w, r->out_h);
       g_assert_true (lm_backend_view (gpu, device, r, gpu_view, &e));
-      g_autoptr (LmImage) back = lm_backend_download (gpu, gpu_view, &e);
-      g_assert_true (lm_backend_synchronize (gpu, &e));
       g_assert_no_error (e);
+      g_autoptr (LmImage) back = parity_download (gpu, gpu_view);
       guint64 differing;
-      int worst = compare (cpu_view, back, &differing);
-      summary.cases++;
+      int worst = parity_u8_distance (cpu_view, back, &differing, NULL);
       summary.view_max = MAX (summary.view_max, worst);
-      if (worst != 0)
-        {
-          summary.failures++;
-          printf ("FAIL view %d of %s: max|Δ| %d, %" G_GUINT64_FORMAT " pixels differ\n", i, image_name,
-                  worst, differing);
-        }
+      parity_record (worst == 0, "view %d of %s: max|Δ| %d, %" G_GUINT64_FORMAT " pixels differ", i, image_name,
+                     worst, differing);
     }
 
   /* The image against a blurred copy of itself: many small differences. */
   const LmOpInfo *blur = lm_op_info (LM_OP_BLUR);
   guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
   parse_settings (blur, "sigma=1.5", params);
-  g_autoptr (LmImage) other = poisoned_host (host->format, host->width, host->height, 0);
+  g_autoptr (LmImage) other = parity_poisoned (gpu, host->format, host->width, host->height, 0);
   g_assert_true (lm_backend_run_op (cpu, blur, params, host, other, &e));
   g_autoptr (LmImage) other_device = lm_backend_upload (gpu, other, &e);
-  g_autoptr (LmImage) heat_cpu = poisoned_host (LM_FORMAT_RGBA8, host->width, host->height, POISON_CPU);
-  g_autoptr (LmImage) heat_poison = poisoned_host (LM_FORMAT_RGBA8, host->width, host->height, POISON_GPU);
-  g_autoptr (LmImage) heat_gpu = lm_backend_upload (gpu, heat_poison, &e);
+  g_autoptr (LmImage) heat_cpu = parity_poisoned (gpu, LM_FORMAT_RGBA8, host->width, host->height, PARITY_POISON_CPU);
+  g_autoptr (LmImage) heat_gpu = parity_poisoned_device (gpu, LM_FORMAT_RGBA8, host->width, host->height);
   LmDiffStats a, b;
   g_assert_true (lm_backend_diff (cpu, host, other, 10.0f, heat_cpu, &a, &e));
   g_assert_true (lm_backend_diff (gpu, device, other_device, 10.0f, heat_gpu, &b, &e));
-  g_autoptr (LmImage) heat_back = lm_backend_download (gpu, heat_gpu, &e);
-  g_assert_true (lm_backend_synchronize (gpu, &e));
   g_assert_no_error (e);
+  g_autoptr (LmImage) heat_back = parity_download (gpu, heat_gpu);
   guint64 differing;
-  int worst = compare (heat_cpu, heat_back, &differing);
+  int worst = parity_u8_distance (heat_cpu, heat_back, &differing, NULL);
   gboolean same = a.max_abs == b.max_abs && a.differing == b.differing && a.mean_abs == b.mean_abs
                   && (a.psnr_db == b.psnr_db || (isinf (a.psnr_db) && isinf (b.psnr_db)));
-  summary.cases++;
-  if (!same || worst != 0)
-    {
-      summary.failures++;
-      printf ("FAIL diff of %s: cpu max %u mean %.6f differ %" G_GUINT64_FORMAT "; gpu max %u mean %.6f "
-              "differ %" G_GUINT64_FORMAT "; heatmaps differ in %" G_GUINT64_FORMAT " pixels\n",
-              image_name, a.max_abs, a.mean_abs, a.differing, b.max_abs, b.mean_abs, b.differing, differing);
-    }
+  parity_record (same && worst == 0, "diff of %s: cpu max %u mean %.6f differ %" G_GUINT64_FORMAT "; gpu max %u "
+                 "mean %.6f differ %" G_GUINT64_FORMAT "; heatmaps differ in %" G_GUINT64_FORMAT " pixels",
+                 image_name, a.max_abs, a.mean_abs, a.differing, b.max_abs, b.mean_abs, b.differing, differing);
 }
 
 /* Every parameter set on HOST, and on its gray version (the input of later operations after
@@ -247,7 +183,7 @@ check_image (const char *name, LmImage *host, gboolean large)
   const LmOpInfo *gray_op = lm_op_info (LM_OP_GRAY);
   guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
   lm_op_params_init (gray_op, params);
-  g_autoptr (LmImage) gray = poisoned_host (LM_FORMAT_GRAY8, host->width, host->height, 0);
+  g_autoptr (LmImage) gray = parity_poisoned (gpu, LM_FORMAT_GRAY8, host->width, host->height, 0);
   g_assert_true (lm_backend_run_op (cpu, gray_op, params, host, gray, &e));
   g_autofree char *gray_name = g_strdup_printf ("%s (gray)", name);
   check_image (gray_name, gray, large);
@@ -257,7 +193,7 @@ check_image (const char *name, LmImage *host, gboolean large)
 static LmImage *
 synthetic (guint w, guint h, guint32 seed, gboolean with_alpha)
 {
-  LmImage *image = poisoned_host (LM_FORMAT_RGBA8, w, h, 0);
+  LmImage *image = parity_poisoned (gpu, LM_FORMAT_RGBA8, w, h, 0);
   GRand *rand = g_rand_new_with_seed (seed);
   for (guint y = 0; y < h; y++)
     {
@@ -278,25 +214,14 @@ synthetic (guint w, guint h, guint32 seed, gboolean with_alpha)
 static void
 check_photos (void)
 {
-  const char *data = g_getenv ("LUMEN_TEST_DATA");
-  g_autofree char *dir = g_build_filename (data ? data : ".", "photos", NULL);
+  g_autofree char *dir = NULL;
+  g_autoptr (GPtrArray) names = parity_data_names ("photos", "test photos", &dir);
+  if (names == NULL)
+    return;
   GError *e = NULL;
-  GDir *d = g_dir_open (dir, 0, &e);
-  if (d == NULL)
-    {
-      printf ("FAIL no test photos: %s\n", e->message);
-      summary.failures++;
-      return;
-    }
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-  while ((name = g_dir_read_name (d)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_dir_close (d);
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
   for (guint i = 0; i < names->len; i++)
     {
-      const char *photo = *(const char **) &names->pdata[i];
+      const char *photo = g_ptr_array_index (names, i);
       g_autofree char *path = g_build_filename (dir, photo, NULL);
       g_autoptr (LmImage) host = lm_io_load (path, lm_backend_host_allocator (gpu), &e);
       g_assert_no_error (e);
@@ -309,15 +234,9 @@ check_photos (void)
 int
 main (int argc, char **argv)
 {
-  GError *e = NULL;
-  gpu = lm_backend_new (LM_BACKEND_CUDA, &e);
-  if (gpu == NULL)
-    {
-      printf ("SKIP: %s\n", e->message);
-      return 77;
-    }
-  cpu = lm_backend_cpu_new ();
-  printf ("parity: %s against %s\n", gpu->description, cpu->description);
+  int skip = parity_open ("parity", FALSE, &cpu, &gpu);
+  if (skip)
+    return skip;
 
   check_photos ();
 
@@ -343,8 +262,8 @@ main (int argc, char **argv)
   printf ("parity maxima: gray max|Δ| %.0f, equalize max|Δ| %.0f, blur max|Δ| %.0f, view max|Δ| %d, "
           "histograms and diffs equal; %" G_GUINT64_FORMAT " cases, %" G_GUINT64_FORMAT " failed\n",
           summary.max_delta[LM_OP_GRAY], summary.max_delta[LM_OP_EQUALIZE],
-          summary.max_delta[LM_OP_BLUR], summary.view_max, summary.cases, summary.failures);
+          summary.max_delta[LM_OP_BLUR], summary.view_max, parity_cases (), parity_failures ());
   lm_backend_free (cpu);
   lm_backend_free (gpu);
-  return summary.failures ? 1 : 0;
+  return parity_failures () ? 1 : 0;
 }

@@ -83,6 +83,41 @@ def opencv_aligned(images_bgr, shifts):
     return [m[hi[1]:h + lo[1], hi[0]:w + lo[0]] for m in moved]
 
 
+def debevec_system(images, times, samples=70, lam=10.0, ranks=False):
+    """OpenCV's CalibrateDebevec system (its grid, weights and rows) per BGR channel, solved by
+    numpy's least squares in double precision (the minimum-norm solution when the system is
+    rank-deficient): what Lumen's LAPACK solve must reproduce. The grid's last row is kept
+    inside the image, as Lumen keeps it (OpenCV reads one row past the end when the rows
+    divide evenly). Returns the ln response (256 × 3, BGR) and, with RANKS, also each
+    channel's (rank, columns)."""
+    rows, cols = images[0].shape[:2]
+    xp = int(np.sqrt(samples * cols / rows))
+    yp = samples // xp
+    sx, sy = cols // xp, rows // yp
+    pts = [(min(sx // 2 + i * sx, cols - 1), min(sy + j * sy, rows - 1)) for i in range(xp) for j in range(yp)]
+    w = np.array([z + 1 if z < 128 else 256 - z for z in range(256)], float)
+    curves, channel_ranks = [], []
+    for c in range(3):
+        a = np.zeros((len(pts) * len(images) + 257, 256 + len(pts)))
+        b = np.zeros(a.shape[0])
+        eq = 0
+        for i, (x, y) in enumerate(pts):
+            for j, im in enumerate(images):
+                z = im[y, x, c]
+                a[eq, z], a[eq, 256 + i], b[eq] = w[z], -w[z], w[z] * np.log(times[j])
+                eq += 1
+        a[eq, 128] = 1
+        eq += 1
+        for i in range(254):
+            a[eq, i], a[eq, i + 1], a[eq, i + 2] = lam * w[i + 1], -2 * lam * w[i + 1], lam * w[i + 1]
+            eq += 1
+        solution, _, rank, _ = np.linalg.lstsq(a, b, rcond=None)
+        curves.append(solution[:256])
+        channel_ranks.append((rank, a.shape[1]))
+    curves = np.stack(curves, axis=1)
+    return (curves, channel_ranks) if ranks else curves
+
+
 def opencv_mertens(images_bgr):
     """cv2.MergeMertens with contrast, saturation and well-exposedness all weighted 1 (its
     default leaves well-exposedness out: exposure_weight 0), on RGB-ordered images, as an

@@ -11,35 +11,7 @@ import unittest
 import cv2
 import numpy as np
 
-from hdrlib import HdrTest, STACKS, exposures_file, lt, stack
-
-
-def debevec_system(images, times, samples=70, lam=10.0):
-    """OpenCV's CalibrateDebevec system (its grid, weights and rows), one per BGR channel,
-    solved here in double precision: what Lumen's LAPACK solve must reproduce."""
-    rows, cols = images[0].shape[:2]
-    xp = int(np.sqrt(samples * cols / rows))
-    yp = samples // xp
-    sx, sy = cols // xp, rows // yp
-    pts = [(sx // 2 + i * sx, sy + j * sy) for i in range(xp) for j in range(yp)]
-    w = np.array([z + 1 if z < 128 else 256 - z for z in range(256)], float)
-    curves = []
-    for c in range(3):
-        a = np.zeros((len(pts) * len(images) + 257, 256 + len(pts)))
-        b = np.zeros(a.shape[0])
-        eq = 0
-        for i, (x, y) in enumerate(pts):
-            for j, im in enumerate(images):
-                z = im[y, x, c]
-                a[eq, z], a[eq, 256 + i], b[eq] = w[z], -w[z], w[z] * np.log(times[j])
-                eq += 1
-        a[eq, 128] = 1
-        eq += 1
-        for i in range(254):
-            a[eq, i], a[eq, i + 1], a[eq, i + 2] = lam * w[i + 1], -2 * lam * w[i + 1], lam * w[i + 1]
-            eq += 1
-        curves.append(np.linalg.lstsq(a, b, rcond=None)[0][:256])
-    return np.stack(curves, axis=1)  # ln response, BGR
+from hdrlib import HdrTest, STACKS, debevec_system, exposures_file, lt, stack
 
 
 def psnr(a, b):

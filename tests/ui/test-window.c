@@ -3,11 +3,13 @@
  * info bar; Merge HDR through its dialog (sizes that differ, times it must ask for, a
  * failing merge), then tone mapping live with the other operations, and its exports. Saves a
  * screenshot (LUMEN_SCREENSHOT, default ui-screenshot.png). */
+#include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
 #include "core/hdr/stack.h"
 #include "core/io.h"
+#include "core/view.h"
 #include "ui/application.h"
 #include "ui/hdr-dialog.h"
 #include "ui/response-plot.h"
@@ -65,6 +67,16 @@ settle (void)
   await_result (LM_RESULT_PREVIEW);
   while (g_main_context_iteration (NULL, FALSE))
     ;
+}
+
+static void
+wait_ms (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+  guint timer = g_timeout_add (20, tick, NULL);
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timer);
 }
 
 static GBytes *
@@ -204,6 +216,299 @@ test_compare (void)
                          g_variant_new_boolean (FALSE));
 }
 
+/* ---- before/after split ------------------------------------------------------------------ */
+
+static LmImageView *
+image_view (void)
+{
+  return LM_IMAGE_VIEW (lm_window_get_image_view (window));
+}
+
+static void
+set_split (gboolean on)
+{
+  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (window), "split"), g_variant_new_boolean (on));
+}
+
+static gboolean
+same_rect (const LmViewRect *a, const LmViewRect *b)
+{
+  return a->rx == b->rx && a->ry == b->ry && a->rw == b->rw && a->rh == b->rh && a->out_w == b->out_w
+         && a->out_h == b->out_h;
+}
+
+/* The largest difference between two views' RGB24 words, channel by channel. */
+static int
+view_distance (const LmImage *a, const LmImage *b)
+{
+  g_assert_cmpuint (a->width, ==, b->width);
+  g_assert_cmpuint (a->height, ==, b->height);
+  int max = 0;
+  for (guint y = 0; y < a->height; y++)
+    {
+      const guint32 *pa = (const guint32 *) lm_image_row (a, y), *pb = (const guint32 *) lm_image_row (b, y);
+      for (guint x = 0; x < a->width; x++)
+        for (int shift = 0; shift < 24; shift += 8)
+          max = MAX (max, ABS ((int) (pa[x] >> shift & 0xff) - (int) (pb[x] >> shift & 0xff)));
+    }
+  return max;
+}
+
+/* The unedited photo's view of RECT, by the CPU reference from the file itself: what the
+ * "before" half must hold (the view kernel is bit-identical on the GPU). */
+static LmImage *
+original_view (const LmViewRect *rect)
+{
+  const char *data = g_getenv ("LUMEN_TEST_DATA");
+  g_autofree char *photo = g_build_filename (data ? data : ".", "photos", "chelsea.png", NULL);
+  GError *e = NULL;
+  g_autoptr (LmImage) source = lm_io_load (photo, lm_allocator_host (), &e);
+  g_assert_no_error (e);
+  LmImage *out = lm_image_new (LM_FORMAT_RGBA8, rect->out_w, rect->out_h, lm_allocator_host (), &e);
+  g_assert_no_error (e);
+  memset (out->data, 0xa5, lm_image_size_bytes (out)); /* poison */
+  lm_view_cpu (source, rect, out);
+  return out;
+}
+
+/* What the image view paints now, as the screen would show it. */
+static cairo_surface_t *
+paint_view (void)
+{
+  GtkWidget *view = GTK_WIDGET (image_view ());
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, gtk_widget_get_allocated_width (view),
+                                                   gtk_widget_get_allocated_height (view));
+  cairo_t *cr = cairo_create (s);
+  gtk_widget_draw (view, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static guint32
+painted (cairo_surface_t *s, int x, int y)
+{
+  return ((const guint32 *) (cairo_image_surface_get_data (s) + (gsize) y * cairo_image_surface_get_stride (s)))[x]
+         & 0xffffff;
+}
+
+/* Columns [X0, X1) of rows [Y0, Y1): how many pixels of A and B differ. */
+static guint
+painted_differences (cairo_surface_t *a, cairo_surface_t *b, int x0, int x1, int y0, int y1)
+{
+  guint n = 0;
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      n += painted (a, x, y) != painted (b, x, y);
+  return n;
+}
+
+/* The image view's paint with the line at FRACTION (no render: the line is drawn over what
+ * the view holds). At 1 the whole view is the "before" half, at 0 the "after" one. */
+static cairo_surface_t *
+paint_with_line_at (double fraction)
+{
+  double keep = lm_image_view_get_split_position (image_view ());
+  lm_image_view_set_split_position (image_view (), fraction);
+  cairo_surface_t *s = paint_view ();
+  lm_image_view_set_split_position (image_view (), keep);
+  return s;
+}
+
+/* Rows in the middle of the photo, under the labels and clear of the handle. */
+static void
+probe_rows (int *y0, int *y1)
+{
+  int h = gtk_widget_get_allocated_height (GTK_WIDGET (image_view ()));
+  *y0 = h / 2 + 20;
+  *y1 = h / 2 + 100;
+}
+
+/* Left of the line (its dark edge and margin aside) the paint is the "before" view's, right
+ * of it the edited one's; the line itself is drawn. Returns the line's column. */
+static int
+check_halves (const char *when)
+{
+  int w = gtk_widget_get_allocated_width (GTK_WIDGET (image_view ()));
+  int lx = (int) round (lm_image_view_get_split_position (image_view ()) * w), y0, y1;
+  probe_rows (&y0, &y1);
+  cairo_surface_t *split = paint_view (), *before = paint_with_line_at (1.0), *after = paint_with_line_at (0.0);
+  guint left = painted_differences (split, before, 3, lx - 3, y0, y1);
+  guint right = painted_differences (split, after, lx + 3, w - 3, y0, y1);
+  guint halves = painted_differences (before, after, 3, w - 3, y0, y1);
+  guint line = painted_differences (split, after, lx, lx + 1, y0, y1);
+  g_test_message ("%s: line at x %d of %d; left differs from the before paint in %u pixels, right from the "
+                  "after paint in %u; before and after paints differ in %u, the line from the photo in %u",
+                  when, lx, w, left, right, halves, line);
+  g_assert_cmpuint (left, ==, 0);
+  g_assert_cmpuint (right, ==, 0);
+  g_assert_cmpuint (halves, >, 1000); /* else the checks above could not fail */
+  g_assert_cmpuint (line, ==, (guint) (y1 - y0));
+  cairo_surface_destroy (split);
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  return lx;
+}
+
+/* The "before" half holds the unedited photo of the very region the edited half shows. */
+static void
+check_before_data (const char *when)
+{
+  LmViewRect rect, before_rect;
+  LmImage *edited = lm_image_view_get_pixels (image_view (), &rect);
+  LmImage *before = lm_image_view_get_before_pixels (image_view (), &before_rect);
+  g_assert_nonnull (before);
+  g_assert_true (same_rect (&rect, &before_rect));
+  g_autoptr (LmImage) original = original_view (&rect);
+  int d_original = view_distance (before, original), d_edited = view_distance (before, edited);
+  g_test_message ("%s: view %dx%d of (%.1f, %.1f) %.1fx%.1f; before vs the original max |d| %d, vs the edited %d",
+                  when, rect.out_w, rect.out_h, rect.rx, rect.ry, rect.rw, rect.rh, d_original, d_edited);
+  g_assert_cmpint (d_original, ==, 0);
+  g_assert_cmpint (d_edited, >, 16);
+}
+
+/* A pointer event as GDK delivers it to the image view (button 1; STATE: the buttons held). */
+static void
+send_pointer (GdkEventType type, double x, double y, guint state)
+{
+  GtkWidget *widget = GTK_WIDGET (image_view ());
+  GdkDevice *pointer = gdk_seat_get_pointer (gdk_display_get_default_seat (gtk_widget_get_display (widget)));
+  GdkEvent *event = gdk_event_new (type);
+  event->any.window = g_object_ref (gtk_widget_get_window (widget));
+  event->any.send_event = TRUE;
+  guint32 time = (guint32) (g_get_monotonic_time () / 1000);
+  if (type == GDK_MOTION_NOTIFY)
+    {
+      event->motion.x = x, event->motion.y = y;
+      event->motion.state = state;
+      event->motion.time = time;
+    }
+  else
+    {
+      event->button.x = x, event->button.y = y;
+      event->button.button = GDK_BUTTON_PRIMARY;
+      event->button.state = state;
+      event->button.time = time;
+    }
+  gdk_event_set_device (event, pointer);
+  gdk_event_set_source_device (event, pointer);
+  gtk_main_do_event (event);
+  gdk_event_free (event);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+save_split_screenshot (void)
+{
+  const char *path = g_getenv ("LUMEN_SPLIT_SCREENSHOT");
+  g_autofree char *beside = NULL;
+  if (path == NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (g_getenv ("LUMEN_SCREENSHOT") ? g_getenv ("LUMEN_SCREENSHOT") : ".");
+      path = beside = g_build_filename (dir, "ui-split-screenshot.png", NULL);
+    }
+  wait_ms (300); /* the window's own paint */
+  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+  g_autoptr (GdkPixbuf) shot = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
+                                                           gdk_window_get_height (gdk_window));
+  g_assert_nonnull (shot);
+  g_assert_true (gdk_pixbuf_save (shot, path, "png", NULL, NULL));
+  g_test_message ("split screenshot: %s", path);
+}
+
+/* Split on: left of the line the photo as opened, right of it the edited one, each exactly
+ * its own view of the region shown; an edit re-renders the edited half only; a zoom both, in
+ * register; the line follows a drag and the cursor says where it can be taken; split off. */
+static void
+test_split (void)
+{
+  /* The info bar that the export revealed slides in and shrinks the view frame by frame,
+   * each a new region: let the layout come to rest, and its last render in. */
+  for (guint64 g = 0; g != lm_window_get_generation (window);)
+    {
+      g = lm_window_get_generation (window);
+      wait_ms (400);
+    }
+  g_autoptr (GBytes) edited = view_pixels ();
+  g_assert_false (lm_image_view_get_split (image_view ()));
+  set_split (TRUE);
+  settle ();
+  g_assert_true (lm_image_view_get_split (image_view ()));
+  g_autoptr (GBytes) edited_split = view_pixels ();
+  g_assert_true (g_bytes_equal (edited, edited_split));
+  check_before_data ("split on");
+  int lx = check_halves ("split on");
+
+  /* An edit: the edited half changes, the "before" is the very same buffer. */
+  /* Kept alive here, so that its address cannot come back as another buffer's. */
+  g_autoptr (LmImage) held = lm_image_ref (lm_image_view_get_before_pixels (image_view (), NULL));
+  gtk_range_set_value (GTK_RANGE (control (LM_OP_BLUR, "sigma")), 9.0);
+  settle ();
+  g_autoptr (GBytes) reblurred = view_pixels ();
+  g_assert_false (g_bytes_equal (edited, reblurred));
+  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) == held);
+  /* Undone (the later tests ask about no unsaved edits): the edited half as it was. */
+  wait_ms (600); /* one undo step */
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "undo"), NULL);
+  settle ();
+  g_autoptr (GBytes) undone = view_pixels ();
+  g_assert_true (g_bytes_equal (edited, undone));
+  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) == held);
+
+  /* The cursor says where the line can be taken; a drag from there moves it 120 px. */
+  GtkWidget *widget = GTK_WIDGET (image_view ());
+  int w = gtk_widget_get_allocated_width (widget), h = gtk_widget_get_allocated_height (widget);
+  send_pointer (GDK_MOTION_NOTIFY, lx + 60, h / 2 + 50, 0);
+  g_assert_null (gdk_window_get_cursor (gtk_widget_get_window (widget)));
+  send_pointer (GDK_MOTION_NOTIFY, lx + 2, h / 2 + 50, 0);
+  g_assert_nonnull (gdk_window_get_cursor (gtk_widget_get_window (widget)));
+  guint64 generation = lm_window_get_generation (window);
+  send_pointer (GDK_BUTTON_PRESS, lx + 2, h / 2 + 50, 0);
+  for (int step = 1; step <= 4; step++)
+    send_pointer (GDK_MOTION_NOTIFY, lx + 2 + 30 * step, h / 2 + 50, GDK_BUTTON1_MASK);
+  send_pointer (GDK_BUTTON_RELEASE, lx + 122, h / 2 + 50, GDK_BUTTON1_MASK);
+  g_assert_nonnull (gdk_window_get_cursor (gtk_widget_get_window (widget))); /* still over it */
+  double moved = lm_image_view_get_split_position (image_view ());
+  g_test_message ("line dragged from x %d to %.1f", lx, moved * w);
+  g_assert_cmpfloat (fabs (moved * w - (lx + 120)), <, 1.0);
+  g_assert_cmpuint (lm_window_get_generation (window), ==, generation); /* no render: nothing to fetch */
+  int moved_x = check_halves ("line dragged");
+  g_assert_cmpint (moved_x, >, lx + 100);
+
+  /* Away from the line a press is not the line's: a move then leaves the line alone. */
+  send_pointer (GDK_BUTTON_PRESS, 40, h / 2 + 50, 0);
+  send_pointer (GDK_MOTION_NOTIFY, 60, h / 2 + 50, GDK_BUTTON1_MASK);
+  send_pointer (GDK_BUTTON_RELEASE, 60, h / 2 + 50, GDK_BUTTON1_MASK);
+  g_assert_cmpfloat (lm_image_view_get_split_position (image_view ()), ==, moved);
+
+  /* Zoomed in past the view's size: both halves rendered anew, of one region. */
+  for (int i = 0; i < 4; i++)
+    g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "zoom-in"), NULL);
+  settle ();
+  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) != held);
+  check_before_data ("zoomed in");
+  check_halves ("zoomed in");
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "zoom-fit"), NULL);
+  settle ();
+  check_before_data ("fit again");
+  save_split_screenshot ();
+
+  /* Off: the edited photo across the whole view, the "before" let go. */
+  set_split (FALSE); /* nothing to render: the edited half is the whole view already */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_false (lm_image_view_get_split (image_view ()));
+  g_assert_null (lm_image_view_get_before_pixels (image_view (), NULL));
+  int y0, y1;
+  probe_rows (&y0, &y1);
+  lm_image_view_set_split_position (image_view (), 0.5);
+  cairo_surface_t *off = paint_view (), *after = paint_with_line_at (0.0);
+  g_assert_cmpuint (painted_differences (off, after, 3, w - 3, y0, y1), ==, 0);
+  cairo_surface_destroy (off);
+  cairo_surface_destroy (after);
+}
+
 /* ---- HDR ---------------------------------------------------------------------------------- */
 
 static GtkWidget *
@@ -278,16 +583,6 @@ courtyard (GArray **times)
   g_assert_true (lm_hdr_read_exposures (list, &files, times, &e));
   g_assert_no_error (e);
   return files;
-}
-
-static void
-wait_ms (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-  guint timer = g_timeout_add (20, tick, NULL);
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timer);
 }
 
 /* Exposures of two sizes are refused in the dialog, before any work; a merge the worker
@@ -439,6 +734,86 @@ test_hdr_undo (void)
   g_assert_cmpint (((const LmTonemapParams *) stage->params.bytes)->kind, ==, LM_TONEMAP_DRAGO);
 }
 
+static void
+send_key (GdkEventType type, guint keyval)
+{
+  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+  GdkEvent *event = gdk_event_new (type);
+  event->key.window = g_object_ref (gdk_window);
+  event->key.send_event = TRUE;
+  event->key.keyval = keyval;
+  event->key.time = (guint32) (g_get_monotonic_time () / 1000);
+  gdk_event_set_device (event, gdk_seat_get_keyboard (gdk_display_get_default_seat (gdk_window_get_display (gdk_window))));
+  gtk_main_do_event (event);
+  gdk_event_free (event);
+}
+
+static GBytes *
+before_pixels (void)
+{
+  LmImage *px = lm_image_view_get_before_pixels (image_view (), NULL);
+  g_assert_nonnull (px);
+  return g_bytes_new (px->data, lm_image_size_bytes (px));
+}
+
+/* The split view of a radiance source: its "before" is the tone-mapped radiance with the
+ * operations off (what holding backslash shows), follows the tone mapping, and stays put
+ * while an operation changes. */
+static void
+test_hdr_split (void)
+{
+  set_split (TRUE);
+  settle ();
+  LmViewRect rect, before_rect;
+  lm_image_view_get_pixels (image_view (), &rect);
+  g_assert_nonnull (lm_image_view_get_before_pixels (image_view (), &before_rect));
+  g_autoptr (LmImage) held = lm_image_ref (lm_image_view_get_before_pixels (image_view (), NULL));
+  g_assert_true (same_rect (&rect, &before_rect));
+  g_autoptr (GBytes) before = before_pixels ();
+
+  /* Holding backslash renders the same thing, whole. */
+  send_key (GDK_KEY_PRESS, GDK_KEY_backslash);
+  settle ();
+  g_assert_false (lm_image_view_get_split (image_view ()));
+  g_autoptr (GBytes) held_key = view_pixels ();
+  g_assert_true (g_bytes_equal (before, held_key));
+  send_key (GDK_KEY_RELEASE, GDK_KEY_backslash);
+  settle ();
+  g_assert_true (lm_image_view_get_split (image_view ()));
+  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) == held);
+
+  /* An operation: the edited half only. */
+  GtkSwitch *gray = GTK_SWITCH (control (LM_OP_GRAY, "enabled"));
+  gboolean gray_was = gtk_switch_get_active (gray);
+  gtk_switch_set_active (gray, !gray_was);
+  settle ();
+  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) == held);
+  g_autoptr (GBytes) edited = view_pixels ();
+  g_assert_false (g_bytes_equal (before, edited));
+  check_halves ("radiance, an operation changed");
+
+  /* Another tone mapping: both halves, in register. */
+  const LmStage *stage = lm_op_panel_get_stage (tonemap_panel ());
+  gboolean drago = ((const LmTonemapParams *) stage->params.bytes)->kind == LM_TONEMAP_DRAGO;
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (tonemap_control ("kind")), drago ? "reinhard" : "drago");
+  settle ();
+  lm_image_view_get_pixels (image_view (), &rect);
+  lm_image_view_get_before_pixels (image_view (), &before_rect);
+  g_assert_true (same_rect (&rect, &before_rect));
+  g_autoptr (GBytes) retoned = before_pixels ();
+  g_test_message ("radiance: the before half %s with the tone mapping", g_bytes_equal (before, retoned) ? "stayed" : "changed");
+  g_assert_false (g_bytes_equal (before, retoned));
+  check_halves ("radiance, tone mapping changed");
+
+  /* As it was, for the exports that follow. */
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (tonemap_control ("kind")), drago ? "drago" : "reinhard");
+  gtk_switch_set_active (gray, gray_was);
+  settle ();
+  set_split (FALSE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 /* Export writes the rendered 8-bit image, and .hdr the merged radiance. */
 static void
 test_hdr_export (void)
@@ -528,9 +903,11 @@ main (int argc, char **argv)
   g_test_add_func ("/window/undo", test_undo);
   g_test_add_func ("/window/export", test_export);
   g_test_add_func ("/window/compare", test_compare);
+  g_test_add_func ("/window/split", test_split);
   g_test_add_func ("/window/merge-hdr-refusals", test_hdr_refusals);
   g_test_add_func ("/window/merge-hdr", test_hdr_merge);
   g_test_add_func ("/window/merge-hdr-undo", test_hdr_undo);
+  g_test_add_func ("/window/merge-hdr-split", test_hdr_split);
   g_test_add_func ("/window/merge-hdr-export", test_hdr_export);
   g_test_add_func ("/window/screenshot", take_screenshot);
   g_test_add_func ("/window/bad-file", test_bad_file);

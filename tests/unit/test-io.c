@@ -1,6 +1,6 @@
 /* Reading and writing files: lossless round trips, JPEG closeness, Radiance precision, atomic
  * saves that leave nothing behind on failure, errors that name the file, EXIF exposure times
- * of the shared HDR stacks, and EXIF orientation on load and export. */
+ * of the shared HDR stacks, EXIF orientation on load and export, and EXIF kept in TIFF. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <glib/gstdio.h>
 #include <jpeglib.h>
+#include <tiffio.h>
 #include <libexif/exif-data.h>
 
 #include "core/error.h"
@@ -848,6 +849,198 @@ test_exif_orientation_on_load (void)
     }
 }
 
+/* ---- EXIF in TIFF ------------------------------------------------------------------ */
+
+/* The text of an ASCII entry as the file stores it, up to its first NUL; NULL when absent. */
+static char *
+entry_text (ExifData *ed, ExifIfd ifd, ExifTag tag)
+{
+  ExifEntry *e = exif_content_get_entry (ed->ifd[ifd], tag);
+  if (e == NULL || e->format != EXIF_FORMAT_ASCII)
+    return NULL;
+  return g_strndup ((const char *) e->data, e->size);
+}
+
+/* The TIFF's EXIF (or GPS) sub-IFD made current; FALSE when the IFD 0 has no pointer to it. */
+static gboolean
+tiff_read_sub_ifd (TIFF *tif, ttag_t pointer_tag)
+{
+  guint64 offset = 0;
+  if (!TIFFGetField (tif, pointer_tag, &offset) || offset == 0)
+    return FALSE;
+  return pointer_tag == TIFFTAG_GPSIFD ? TIFFReadGPSDirectory (tif, offset)
+                                       : TIFFReadEXIFDirectory (tif, offset);
+}
+
+/* A camera JPEG exported to TIFF: the TIFF's IFD 0 and EXIF sub-IFD, read with libtiff, hold
+ * the values libexif reads from the JPEG; Orientation is 1 and PixelXDimension the new width. */
+static void
+test_tiff_keeps_exif (void)
+{
+  g_autofree char *src = g_build_filename (lm_test_data_dir (), "photos", "forest-path.jpg", NULL);
+  ExifData *ed = exif_data_new_from_file (src);
+  g_assert_nonnull (ed);
+  LM_TEST_RETURN_IF_FAILED ();
+  ExifByteOrder order = exif_data_get_byte_order (ed);
+  g_autofree char *make = entry_text (ed, EXIF_IFD_0, EXIF_TAG_MAKE);
+  g_autofree char *model = entry_text (ed, EXIF_IFD_0, EXIF_TAG_MODEL);
+  g_autofree char *taken = entry_text (ed, EXIF_IFD_EXIF, EXIF_TAG_DATE_TIME_ORIGINAL);
+  ExifContent *exif_ifd = ed->ifd[EXIF_IFD_EXIF];
+  ExifEntry *exposure_entry = exif_content_get_entry (exif_ifd, EXIF_TAG_EXPOSURE_TIME);
+  ExifEntry *iso_entry = exif_content_get_entry (exif_ifd, EXIF_TAG_ISO_SPEED_RATINGS);
+  g_assert_nonnull (make);
+  g_assert_nonnull (model);
+  g_assert_nonnull (taken);
+  g_assert_nonnull (exposure_entry);
+  g_assert_nonnull (iso_entry);
+  LM_TEST_RETURN_IF_FAILED (exif_data_unref (ed));
+  ExifRational r = exif_get_rational (exposure_entry->data, order);
+  double exposure = (double) r.numerator / r.denominator;
+  guint16 iso = exif_get_short (iso_entry->data, order);
+  exif_data_unref (ed);
+
+  g_autoptr (LmImage) image = load_ok (src);
+  g_autofree char *out = tmp_path ("camera.tif");
+  save_ok (image, out, 0);
+
+  TIFF *tif = TIFFOpen (out, "r");
+  g_assert_nonnull (tif);
+  LM_TEST_RETURN_IF_FAILED ();
+  char *got_make = NULL, *got_model = NULL, *got_taken = NULL;
+  guint16 orientation = 0, iso_count = 0, *got_iso = NULL;
+  float got_exposure = 0;
+  guint32 got_width = 0;
+  g_assert_true (TIFFGetField (tif, TIFFTAG_MAKE, &got_make));
+  g_assert_cmpstr (got_make, ==, make);
+  g_assert_true (TIFFGetField (tif, TIFFTAG_MODEL, &got_model));
+  g_assert_cmpstr (got_model, ==, model);
+  g_assert_true (TIFFGetField (tif, TIFFTAG_ORIENTATION, &orientation));
+  g_assert_cmpint (orientation, ==, ORIENTATION_TOPLEFT);
+  g_assert_true (tiff_read_sub_ifd (tif, TIFFTAG_EXIFIFD));
+  LM_TEST_RETURN_IF_FAILED (TIFFClose (tif));
+  /* libtiff keeps EXIF rationals as float: 1/15 comes back within float precision. */
+  g_assert_true (TIFFGetField (tif, EXIFTAG_EXPOSURETIME, &got_exposure));
+  g_test_message ("ExposureTime: JPEG %u/%u = %.9g s, TIFF %.9g s", r.numerator, r.denominator,
+                  exposure, got_exposure);
+  g_assert_cmpfloat_with_epsilon (got_exposure, exposure, exposure * 1e-6);
+  g_assert_true (TIFFGetField (tif, EXIFTAG_DATETIMEORIGINAL, &got_taken));
+  g_assert_cmpstr (got_taken, ==, taken);
+  g_assert_true (TIFFGetField (tif, EXIFTAG_ISOSPEEDRATINGS, &iso_count, &got_iso));
+  g_assert_cmpint (iso_count, ==, 1);
+  if (iso_count == 1)
+    g_assert_cmpint (got_iso[0], ==, iso);
+  g_assert_true (TIFFGetField (tif, EXIFTAG_PIXELXDIMENSION, &got_width));
+  g_assert_cmpint (got_width, ==, image->width);
+  TIFFClose (tif);
+}
+
+static void
+add_entry (ExifData *ed, ExifIfd ifd, ExifTag tag, ExifFormat format, guint n, const void *data)
+{
+  ExifEntry *e = exif_entry_new ();
+  e->tag = tag;
+  e->format = format;
+  e->components = n;
+  e->size = exif_format_get_size (format) * n;
+  e->data = malloc (e->size); /* freed by libexif's default allocator, with free () */
+  memcpy (e->data, data, e->size);
+  exif_content_add_entry (ed->ifd[ifd], e);
+  exif_entry_unref (e);
+}
+
+static void
+add_rationals (ExifData *ed, ExifIfd ifd, ExifTag tag, guint n, const ExifRational *values)
+{
+  guint8 data[8 * 4];
+  g_assert_cmpuint (n, <=, 4);
+  for (guint i = 0; i < n; i++)
+    exif_set_rational (data + 8 * i, exif_data_get_byte_order (ed), values[i]);
+  add_entry (ed, ifd, tag, EXIF_FORMAT_RATIONAL, n, data);
+}
+
+static void
+add_text (ExifData *ed, ExifIfd ifd, ExifTag tag, const char *text)
+{
+  add_entry (ed, ifd, tag, EXIF_FORMAT_ASCII, (guint) strlen (text) + 1, text);
+}
+
+/* GPS goes to a GPS sub-IFD; entries libtiff cannot take (a zero denominator) or that do not
+ * belong in a TIFF (MakerNote, IFD 0's YCbCrPositioning) are left out without failing the
+ * export, in both byte orders; the pixels survive the extra directories. */
+static void
+test_tiff_exif_gps_and_odd_entries (void)
+{
+  const ExifByteOrder orders[] = { EXIF_BYTE_ORDER_INTEL, EXIF_BYTE_ORDER_MOTOROLA };
+  for (guint o = 0; o < G_N_ELEMENTS (orders); o++)
+    {
+      ExifData *ed = exif_data_new ();
+      exif_data_set_data_type (ed, EXIF_DATA_TYPE_COMPRESSED);
+      exif_data_set_byte_order (ed, orders[o]);
+      const ExifRational zero_den = { 1, 0 }, f_number = { 28, 10 };
+      const ExifRational latitude[3] = { { 48, 1 }, { 51, 1 }, { 2406, 100 } };
+      const guint8 version[4] = { 2, 3, 0, 0 }, maker_note[6] = { 'L', 'm', 0, 1, 2, 3 };
+      guint8 ycbcr[2];
+      exif_set_short (ycbcr, orders[o], 2);
+      add_text (ed, EXIF_IFD_0, EXIF_TAG_MAKE, "Lumen test");
+      add_entry (ed, EXIF_IFD_0, EXIF_TAG_YCBCR_POSITIONING, EXIF_FORMAT_SHORT, 1, ycbcr);
+      add_rationals (ed, EXIF_IFD_EXIF, EXIF_TAG_EXPOSURE_TIME, 1, &zero_den);
+      add_rationals (ed, EXIF_IFD_EXIF, EXIF_TAG_FNUMBER, 1, &f_number);
+      add_entry (ed, EXIF_IFD_EXIF, EXIF_TAG_MAKER_NOTE, EXIF_FORMAT_UNDEFINED, sizeof maker_note,
+                 maker_note);
+      add_entry (ed, EXIF_IFD_GPS, EXIF_TAG_GPS_VERSION_ID, EXIF_FORMAT_BYTE, 4, version);
+      add_text (ed, EXIF_IFD_GPS, EXIF_TAG_GPS_LATITUDE_REF, "N");
+      add_rationals (ed, EXIF_IFD_GPS, EXIF_TAG_GPS_LATITUDE, 3, latitude);
+      unsigned char *buf = NULL;
+      unsigned int len = 0;
+      exif_data_save_data (ed, &buf, &len);
+      exif_data_unref (ed);
+      g_assert_nonnull (buf);
+
+      g_autoptr (LmImage) image = lm_test_random_rgba (37, 23, 7 + o, FALSE);
+      image->exif = g_bytes_new (buf, len);
+      free (buf);
+      g_autofree char *out = tmp_path (o == 0 ? "gps-intel.tif" : "gps-motorola.tif");
+      save_ok (image, out, 0);
+      g_autoptr (LmImage) back = load_ok (out);
+      lm_test_assert_same_pixels (image, back);
+
+      TIFF *tif = TIFFOpen (out, "r");
+      g_assert_nonnull (tif);
+      LM_TEST_RETURN_IF_FAILED ();
+      char *make = NULL, *ref = NULL;
+      guint16 positioning = 0, count = 0;
+      float got_f = 0, exposure = 0;
+      double *got_latitude = NULL;
+      guint8 *got_version = NULL, *note = NULL;
+      g_assert_true (TIFFGetField (tif, TIFFTAG_MAKE, &make));
+      g_assert_cmpstr (make, ==, "Lumen test");
+      g_assert_false (TIFFGetField (tif, TIFFTAG_YCBCRPOSITIONING, &positioning));
+      g_assert_true (tiff_read_sub_ifd (tif, TIFFTAG_EXIFIFD));
+      LM_TEST_RETURN_IF_FAILED (TIFFClose (tif));
+      g_assert_true (TIFFGetField (tif, EXIFTAG_FNUMBER, &got_f));
+      g_assert_cmpfloat_with_epsilon (got_f, 2.8, 1e-6);
+      g_assert_false (TIFFGetField (tif, EXIFTAG_EXPOSURETIME, &exposure));
+      g_assert_false (TIFFGetField (tif, EXIFTAG_MAKERNOTE, &count, &note));
+      TIFFSetDirectory (tif, 0);
+      g_assert_true (tiff_read_sub_ifd (tif, TIFFTAG_GPSIFD));
+      LM_TEST_RETURN_IF_FAILED (TIFFClose (tif));
+      g_assert_true (TIFFGetField (tif, GPSTAG_VERSIONID, &got_version));
+      g_assert_nonnull (got_version);
+      if (got_version != NULL)
+        g_assert_cmpmem (got_version, 4, version, 4);
+      g_assert_true (TIFFGetField (tif, GPSTAG_LATITUDEREF, &ref));
+      g_assert_cmpstr (ref, ==, "N");
+      g_assert_true (TIFFGetField (tif, GPSTAG_LATITUDE, &got_latitude));
+      g_assert_nonnull (got_latitude);
+      for (guint i = 0; got_latitude != NULL && i < 3; i++)
+        {
+          double want = (double) latitude[i].numerator / latitude[i].denominator;
+          g_assert_cmpfloat_with_epsilon (got_latitude[i], want, 1e-9);
+        }
+      TIFFClose (tif);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -877,5 +1070,7 @@ main (int argc, char **argv)
   g_test_add_func ("/io/exif/orientation-of-block", test_exif_orientation_of_block);
   g_test_add_func ("/io/exif/for-export", test_exif_for_export);
   g_test_add_func ("/io/exif/orientation-on-load", test_exif_orientation_on_load);
+  g_test_add_func ("/io/exif/tiff-keeps-exif", test_tiff_keeps_exif);
+  g_test_add_func ("/io/exif/tiff-gps-and-odd-entries", test_tiff_exif_gps_and_odd_entries);
   return g_test_run ();
 }

@@ -1,0 +1,68 @@
+/* What the CUDA backend's host files share: the backend's state, the checks that turn CUDA
+ * errors into GErrors, and the workspace that grows to the largest image seen. Private to
+ * backend-cuda.c (device, memory, images, operations) and backend-cuda-hdr.c (HDR). */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "backend.h"
+#include "kernels/kernels.h"
+
+G_BEGIN_DECLS
+
+#define LM_CUDA_EVENTS 64 /* marks in flight; a render uses two per operation */
+
+typedef struct {
+  LmBackend parent;
+  int device;
+  const LmAllocator *device_allocator;
+  cudaStream_t stream;
+  cudaEvent_t events[LM_CUDA_EVENTS];
+  guint next_event;
+  LmKWorkspace ws;
+  uint32_t *host_bins; /* pinned, for histogram downloads */
+  LmDiffSums *diff_sums, *host_diff_sums;
+  int *host_shifts; /* pinned, 2 × LM_K_HDR_MAX_EXPOSURES: the alignment's result */
+} LmBackendCuda;
+
+static inline LmBackendCuda *
+lm_cuda_self (LmBackend *b)
+{
+  return (LmBackendCuda *) b;
+}
+
+/* TRUE on success; otherwise sets ERROR (LM_ERROR_OUT_OF_MEMORY or LM_ERROR_DEVICE) quoting
+ * WHAT and cudaGetErrorString, and clears the runtime's last error. */
+gboolean lm_cuda_check (cudaError_t err, const char *what, GError **error);
+#define LM_CUDA_CHECK(call, error) lm_cuda_check ((call), #call, (error))
+
+/* Where nobody can be told (freeing, tearing down), a failure is still logged. */
+void lm_cuda_release (cudaError_t err, const char *what);
+#define LM_CUDA_RELEASE(call) lm_cuda_release ((call), #call)
+
+/* The backend's device made current for this thread; every entry point starts here. */
+gboolean lm_cuda_use_device (LmBackendCuda *self, GError **error);
+
+/* *BUFFER (device memory, *SIZE bytes) grown to NEED bytes when smaller, after the work
+ * queued before has finished with it; kept otherwise, so that steady use allocates nothing. */
+gboolean lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need,
+                                 GError **error);
+
+static inline LmKImage
+lm_cuda_kimage (const LmImage *image)
+{
+  LmKImage k = { image->data, image->width, image->height, image->stride, (int) image->format,
+                 image->opaque };
+  return k;
+}
+
+/* backend-cuda-hdr.c: the class's HDR entries, and the release of their workspace. */
+gboolean lm_cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
+                            LmImage *out, GError **error);
+gboolean lm_cuda_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *stack,
+                            LmShift *shifts, GError **error);
+gboolean lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
+                          LmImage *out, GError **error);
+void lm_cuda_hdr_release (LmBackendCuda *self);
+
+G_END_DECLS

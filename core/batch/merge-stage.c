@@ -1,0 +1,114 @@
+#include "merge-stage.h"
+
+struct _LmMergeStage {
+  LmBackend *backend;
+  gboolean host; /* the backend computes in host memory (the CPU): nothing to copy */
+  LmImage *inputs[LM_HDR_MAX_EXPOSURES]; /* work memory, kept from stack to stack */
+  LmImage *radiance, *mapped;
+};
+
+LmMergeStage *
+lm_merge_stage_new (LmBackend *backend)
+{
+  LmMergeStage *stage = g_new0 (LmMergeStage, 1);
+  stage->backend = backend;
+  stage->host = lm_backend_work_allocator (backend)->memory == LM_MEMORY_HOST;
+  return stage;
+}
+
+void
+lm_merge_stage_free (LmMergeStage *stage)
+{
+  if (stage == NULL)
+    return;
+  for (guint i = 0; i < LM_HDR_MAX_EXPOSURES; i++)
+    g_clear_pointer (&stage->inputs[i], lm_image_unref);
+  g_clear_pointer (&stage->radiance, lm_image_unref);
+  g_clear_pointer (&stage->mapped, lm_image_unref);
+  g_free (stage);
+}
+
+/* A kept buffer of this shape: reallocated only when the stacks change size (freeing
+ * device memory waits for the device, which is idle between stacks anyway). */
+static gboolean
+fit (LmImage **slot, LmFormat format, guint width, guint height, const LmAllocator *allocator, GError **error)
+{
+  LmImage *have = *slot;
+  if (have && have->format == format && have->width == width && have->height == height)
+    return TRUE;
+  g_clear_pointer (slot, lm_image_unref);
+  *slot = lm_image_new (format, width, height, allocator, error);
+  return *slot != NULL;
+}
+
+/* The buffers the stack needs, before anything is queued, so that no allocation falls
+ * between two timing marks. */
+static gboolean
+fit_all (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStack *hdr, GError **error)
+{
+  const LmAllocator *work = lm_backend_work_allocator (stage->backend);
+  guint w = hdr->images[0]->width, h = hdr->images[0]->height;
+  gboolean ok = TRUE;
+  if (!stage->host)
+    for (guint i = 0; ok && i < hdr->n; i++)
+      ok = fit (&stage->inputs[i], hdr->images[i]->format, w, h, work, error);
+  if (ok && (!stage->host || c->tonemap))
+    ok = fit (&stage->radiance, LM_FORMAT_RGBA_F32, w, h, work, error);
+  if (ok && !stage->host && c->tonemap)
+    ok = fit (&stage->mapped, LM_FORMAT_RGBA8, w, h, work, error);
+  return ok;
+}
+
+enum { MARK_START, MARK_UPLOADED, MARK_MERGED, MARK_MAPPED, MARK_DOWNLOADED, N_MARKS };
+
+gboolean
+lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStack *hdr, const LmResponse *response,
+                    const LmAllocator *out_allocator, LmImage **result, double ms[LM_STAGE_COUNT], GError **error)
+{
+  LmBackend *b = stage->backend;
+  guint w = hdr->images[0]->width, h = hdr->images[0]->height;
+  g_autoptr (LmImage) out = lm_image_new (c->tonemap ? LM_FORMAT_RGBA8 : LM_FORMAT_RGBA_F32, w, h, out_allocator,
+                                          error);
+  if (out == NULL || !fit_all (stage, c, hdr, error))
+    return FALSE;
+  /* On the CPU the merge reads the decoded images and writes the result where the writer
+   * takes it; on a GPU, into the kept device buffers. */
+  LmImage *radiance = stage->host && !c->tonemap ? out : stage->radiance;
+  LmImage *mapped = stage->host ? out : stage->mapped;
+  LmHdrStack work = { .n = hdr->n, .images = stage->host ? hdr->images : stage->inputs, .times = hdr->times,
+                      .paths = hdr->paths };
+  LmHdrMergeParams params = c->merge;
+  params.response = *response;
+
+  LmMark marks[N_MARKS];
+  lm_backend_mark (b, &marks[MARK_START]);
+  gboolean ok = TRUE;
+  for (guint i = 0; ok && !stage->host && i < hdr->n; i++)
+    ok = lm_backend_copy (b, hdr->images[i], stage->inputs[i], error);
+  lm_backend_mark (b, &marks[MARK_UPLOADED]);
+  ok = ok && lm_backend_hdr_merge (b, &params, &work, radiance, error);
+  lm_backend_mark (b, &marks[MARK_MERGED]);
+  if (c->tonemap)
+    ok = ok && lm_backend_tonemap (b, &c->tone, radiance, mapped, error);
+  lm_backend_mark (b, &marks[MARK_MAPPED]);
+  if (!stage->host)
+    ok = ok && lm_backend_copy (b, c->tonemap ? mapped : radiance, out, error);
+  lm_backend_mark (b, &marks[MARK_DOWNLOADED]);
+  /* Also after a failure: the host buffers go back to the pool only once nothing reads or
+   * writes them. */
+  GError *sync_error = NULL;
+  if (!lm_backend_synchronize (b, ok ? error : &sync_error))
+    ok = FALSE;
+  g_clear_error (&sync_error);
+  if (!ok)
+    return FALSE;
+  ms[LM_STAGE_UPLOAD] = lm_backend_elapsed_ms (b, &marks[MARK_START], &marks[MARK_UPLOADED]);
+  ms[LM_STAGE_MERGE] = lm_backend_elapsed_ms (b, &marks[MARK_UPLOADED], &marks[MARK_MERGED]);
+  ms[LM_STAGE_TONEMAP] = lm_backend_elapsed_ms (b, &marks[MARK_MERGED], &marks[MARK_MAPPED]);
+  ms[LM_STAGE_DOWNLOAD] = lm_backend_elapsed_ms (b, &marks[MARK_MAPPED], &marks[MARK_DOWNLOADED]);
+  /* As `lumen-cli hdr`: an 8-bit output carries the first exposure's profile and EXIF. */
+  if (c->tonemap)
+    lm_image_copy_metadata (out, hdr->images[0]);
+  *result = g_steal_pointer (&out);
+  return TRUE;
+}

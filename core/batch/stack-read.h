@@ -1,0 +1,34 @@
+/* A stack's way into memory in two stages, so that disk and CPU overlap: its files are read
+ * (reader threads, bound by the disk), then decoded (every core, or nvJPEG) into a stack
+ * checked as `lumen-cli hdr` checks one, with the same messages. */
+#pragma once
+
+#include <glib.h>
+
+#include "../hdr/stack.h"
+#include "nvjpeg-decoder.h"
+#include "stacks.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint n;
+  char **paths;
+  double *times;  /* NULL: each file's EXIF ExposureTime */
+  GBytes **bytes; /* a file's contents; NULL where reading failed (decoding retries it
+                   * from the path and says why) */
+  gsize total_bytes;
+} LmBatchRead;
+
+/* The members of STACK and their contents. Fails only when the stack's listing is bad. */
+LmBatchRead *lm_batch_read (const LmBatchStack *stack, GError **error);
+void lm_batch_read_free (LmBatchRead *read);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBatchRead, lm_batch_read_free)
+
+/* As lm_hdr_stack_load (TIMED) or lm_hdr_stack_load_untimed on READ's files, decoded from
+ * memory into ALLOCATOR's buffers. NVJPEG (may be NULL) decodes the JPEGs it takes, the CPU
+ * the others; NVJPEG_FILES counts the former. */
+LmHdrStack *lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *allocator,
+                             LmNvjpeg *nvjpeg, guint *nvjpeg_files, GError **error);
+
+G_END_DECLS

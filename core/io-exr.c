@@ -1,0 +1,341 @@
+/* OpenEXR (.exr) through the OpenEXR library's C API (OpenEXRCore). Radiance is written as
+ * half-float R, G, B (A too where the image has transparency) in ZIP-compressed scanlines:
+ * lossless for the halves, and what OpenCV, darktable and GIMP read. The library writes
+ * through a callback into the atomic file's descriptor, never to a name of its own, so the
+ * temporary-and-rename of atomic-file.h holds as for every other format. Reading takes
+ * scanline files with R, G, B (and A) or Y channels into float RGBA. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gi18n.h>
+
+#include <openexr.h>
+#include <half.h> /* Imath's, usable from C: correctly rounded float ↔ half */
+
+#include "io-private.h"
+
+/* The largest finite half: beyond it a sample would become infinity. */
+#define LM_HALF_MAX 65504.0f
+
+/* What the library's callbacks report back: its first message, and errno of a failed write. */
+typedef struct {
+  int fd;
+  const guint8 *data; /* reading: the mapped file */
+  gsize len;
+  int errsv;
+  char *message;
+} ExrStream;
+
+static void
+on_error (exr_const_context_t ctxt, exr_result_t code, const char *msg)
+{
+  void *user = NULL;
+  /* The default handler prints to stderr; a message belongs in the GError instead. */
+  if (exr_get_user_data (ctxt, &user) == EXR_ERR_SUCCESS && user != NULL)
+    {
+      ExrStream *stream = user;
+      if (stream->message == NULL)
+        stream->message = g_strdup (msg ? msg : exr_get_default_error_message (code));
+    }
+}
+
+static int64_t
+write_at (exr_const_context_t ctxt, void *user, const void *buffer, uint64_t size, uint64_t offset,
+          exr_stream_error_func_ptr_t error_cb)
+{
+  ExrStream *stream = user;
+  const guint8 *p = buffer;
+  uint64_t left = size;
+  while (left > 0)
+    {
+      ssize_t n = pwrite (stream->fd, p, left, (off_t) offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          if (stream->errsv == 0)
+            stream->errsv = n < 0 ? errno : EIO;
+          return -1;
+        }
+      p += n, offset += n, left -= n;
+    }
+  return (int64_t) size;
+}
+
+static int64_t
+read_at (exr_const_context_t ctxt, void *user, void *buffer, uint64_t size, uint64_t offset,
+         exr_stream_error_func_ptr_t error_cb)
+{
+  ExrStream *stream = user;
+  if (offset >= stream->len)
+    return 0;
+  uint64_t n = MIN (size, stream->len - offset);
+  memcpy (buffer, stream->data + offset, n);
+  return (int64_t) n;
+}
+
+static int64_t
+query_size (exr_const_context_t ctxt, void *user)
+{
+  return (int64_t) ((ExrStream *) user)->len;
+}
+
+static const char *
+cause (const ExrStream *stream, exr_result_t rv)
+{
+  return stream->message ? stream->message : exr_get_default_error_message (rv);
+}
+
+/* One row of radiance as the file's halves: RGB(A) interleaved. RGBE-like tools and the
+ * Radiance writer clamp alike: negatives (Mertens' fusion dips below 0 at strong edges) and
+ * NaN become 0, what half cannot hold its largest finite value, never infinity. */
+static void
+row_to_half (const float *in, guint width, int channels, guint16 *out)
+{
+  for (guint x = 0; x < width; x++)
+    for (int c = 0; c < channels; c++)
+      {
+        float v = in[4 * x + c];
+        v = v > 0.0f ? MIN (v, LM_HALF_MAX) : 0.0f;
+        out[(gsize) x * channels + c] = imath_float_to_half (v);
+      }
+}
+
+/* Encodes every scanline chunk of PART; the channels are filled from a chunk-sized buffer of
+ * halves (the file's order of channels is alphabetical, ours is R, G, B, A). */
+static exr_result_t
+encode_chunks (exr_context_t ctx, int part, const LmImage *image, int channels)
+{
+  int32_t lines = 1;
+  exr_result_t rv = exr_get_scanlines_per_chunk (ctx, part, &lines);
+  if (rv != EXR_ERR_SUCCESS)
+    return rv;
+  gsize row_halves = (gsize) image->width * channels;
+  guint16 *buffer = g_try_new (guint16, row_halves * lines);
+  if (buffer == NULL)
+    return EXR_ERR_OUT_OF_MEMORY;
+  exr_encode_pipeline_t encoder = EXR_ENCODE_PIPELINE_INITIALIZER;
+  gboolean started = FALSE;
+  for (guint y = 0; y < image->height && rv == EXR_ERR_SUCCESS; y += lines)
+    {
+      exr_chunk_info_t chunk;
+      rv = exr_write_scanline_chunk_info (ctx, part, (int) y, &chunk);
+      if (rv == EXR_ERR_SUCCESS)
+        rv = started ? exr_encoding_update (ctx, part, &chunk, &encoder)
+                     : exr_encoding_initialize (ctx, part, &chunk, &encoder);
+      if (rv != EXR_ERR_SUCCESS)
+        break;
+      for (int r = 0; r < chunk.height; r++)
+        row_to_half ((const float *) lm_image_row (image, y + r), image->width, channels,
+                     buffer + row_halves * r);
+      for (int c = 0; c < encoder.channel_count; c++)
+        {
+          const char *at = strchr ("RGBA", encoder.channels[c].channel_name[0]);
+          exr_coding_channel_info_t *ch = &encoder.channels[c];
+          ch->encode_from_ptr = (const uint8_t *) (buffer + (at - "RGBA"));
+          ch->user_pixel_stride = (int32_t) (channels * sizeof (guint16));
+          ch->user_line_stride = (int32_t) (row_halves * sizeof (guint16));
+          ch->user_data_type = EXR_PIXEL_HALF;
+          ch->user_bytes_per_element = sizeof (guint16);
+        }
+      if (!started)
+        rv = exr_encoding_choose_default_routines (ctx, part, &encoder);
+      started = TRUE;
+      if (rv == EXR_ERR_SUCCESS)
+        rv = exr_encoding_run (ctx, part, &encoder);
+    }
+  if (started)
+    exr_encoding_destroy (ctx, &encoder);
+  g_free (buffer);
+  return rv;
+}
+
+gboolean
+lm_exr_save (const LmImage *image, LmAtomicFile *file, GError **error)
+{
+  g_return_val_if_fail (image->format == LM_FORMAT_RGBA_F32, FALSE);
+  const char *path = lm_atomic_file_path (file);
+  if (image->width > G_MAXINT32 || image->height > G_MAXINT32)
+    {
+      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path, _("the image is too large for OpenEXR"));
+      return FALSE;
+    }
+  ExrStream stream = { .fd = fileno (lm_atomic_file_stream (file)) };
+  exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+  init.user_data = &stream;
+  init.write_fn = write_at;
+  init.error_handler_fn = on_error;
+
+  int channels = image->opaque ? 3 : 4;
+  static const char *const names[] = { "R", "G", "B", "A" };
+  exr_context_t ctx = NULL;
+  int part = 0;
+  /* With a write callback the name only labels messages; the library opens nothing. */
+  exr_result_t rv = exr_start_write (&ctx, path, EXR_WRITE_FILE_DIRECTLY, &init);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_add_part (ctx, NULL, EXR_STORAGE_SCANLINE, &part);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_initialize_required_attr_simple (ctx, part, (int32_t) image->width, (int32_t) image->height,
+                                              EXR_COMPRESSION_ZIP);
+  for (int c = 0; c < channels && rv == EXR_ERR_SUCCESS; c++)
+    rv = exr_add_channel (ctx, part, names[c], EXR_PIXEL_HALF,
+                          c < 3 ? EXR_PERCEPTUALLY_LOGARITHMIC : EXR_PERCEPTUALLY_LINEAR, 1, 1);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_write_header (ctx);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = encode_chunks (ctx, part, image, channels);
+  /* exr_finish writes the chunk offsets: the file is complete only when it succeeds. */
+  exr_result_t finish_rv = ctx ? exr_finish (&ctx) : EXR_ERR_SUCCESS;
+  if (rv == EXR_ERR_SUCCESS)
+    rv = finish_rv;
+
+  gboolean ok = rv == EXR_ERR_SUCCESS && stream.errsv == 0;
+  if (stream.errsv != 0)
+    lm_set_write_error (error, path, stream.errsv);
+  else if (rv == EXR_ERR_OUT_OF_MEMORY)
+    lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to encode OpenEXR"));
+  else if (!ok)
+    lm_set_file_error (error, LM_ERROR_IO, path, _("cannot encode OpenEXR: %s"), cause (&stream, rv));
+  g_free (stream.message);
+  return ok;
+}
+
+/* Where each of our R, G, B, A comes from in the file: a channel index, or -1. A file of
+ * luminance (Y) alone is gray: Y feeds R, G and B. */
+static gboolean
+map_channels (const exr_attr_chlist_t *list, int from[4])
+{
+  int y = -1;
+  from[0] = from[1] = from[2] = from[3] = -1;
+  for (int i = 0; i < list->num_channels; i++)
+    {
+      const char *name = list->entries[i].name.str;
+      if (list->entries[i].x_sampling != 1 || list->entries[i].y_sampling != 1)
+        continue;
+      const char *at = strlen (name) == 1 ? strchr ("RGBA", name[0]) : NULL;
+      if (at && *at)
+        from[at - "RGBA"] = i;
+      else if (strcmp (name, "Y") == 0)
+        y = i;
+    }
+  if (from[0] < 0 && from[1] < 0 && from[2] < 0 && y >= 0)
+    from[0] = from[1] = from[2] = y;
+  return from[0] >= 0 && from[1] >= 0 && from[2] >= 0;
+}
+
+static exr_result_t
+decode_chunks (exr_context_t ctx, int part, const exr_attr_box2i_t *window, const int from[4], LmImage *image)
+{
+  int32_t lines = 1;
+  exr_result_t rv = exr_get_scanlines_per_chunk (ctx, part, &lines);
+  exr_decode_pipeline_t decoder = EXR_DECODE_PIPELINE_INITIALIZER;
+  gboolean started = FALSE;
+  for (int y = window->min.y; y <= window->max.y && rv == EXR_ERR_SUCCESS; y += lines)
+    {
+      exr_chunk_info_t chunk;
+      rv = exr_read_scanline_chunk_info (ctx, part, y, &chunk);
+      if (rv == EXR_ERR_SUCCESS)
+        rv = started ? exr_decoding_update (ctx, part, &chunk, &decoder)
+                     : exr_decoding_initialize (ctx, part, &chunk, &decoder);
+      if (rv != EXR_ERR_SUCCESS)
+        break;
+      guint8 *row = lm_image_row (image, (guint) (chunk.start_y - window->min.y));
+      for (int c = 0; c < decoder.channel_count; c++)
+        {
+          exr_coding_channel_info_t *ch = &decoder.channels[c];
+          ch->decode_to_ptr = NULL; /* skipped unless one of ours */
+          for (int k = 0; k < 4; k++)
+            if (from[k] == c && ch->decode_to_ptr == NULL)
+              ch->decode_to_ptr = row + k * sizeof (float);
+          ch->user_pixel_stride = 4 * sizeof (float);
+          ch->user_line_stride = (int32_t) image->stride;
+          ch->user_data_type = EXR_PIXEL_FLOAT;
+          ch->user_bytes_per_element = sizeof (float);
+        }
+      if (!started)
+        rv = exr_decoding_choose_default_routines (ctx, part, &decoder);
+      started = TRUE;
+      if (rv == EXR_ERR_SUCCESS)
+        rv = exr_decoding_run (ctx, part, &decoder);
+    }
+  if (started)
+    exr_decoding_destroy (ctx, &decoder);
+  return rv;
+}
+
+LmImage *
+lm_exr_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator, GError **error)
+{
+  ExrStream stream = { .fd = -1, .data = data, .len = len };
+  exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+  init.user_data = &stream;
+  init.read_fn = read_at;
+  init.size_fn = query_size;
+  init.error_handler_fn = on_error;
+  init.flags = EXR_CONTEXT_FLAG_DISABLE_CHUNK_RECONSTRUCTION; /* a damaged file is an error */
+
+  exr_context_t ctx = NULL;
+  exr_storage_t storage = EXR_STORAGE_SCANLINE;
+  exr_attr_box2i_t window;
+  memset (&window, 0, sizeof window);
+  const exr_attr_chlist_t *list = NULL;
+  int from[4];
+  LmImage *image = NULL;
+  GError *e = NULL;
+  exr_result_t rv = exr_start_read (&ctx, path, &init);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_get_storage (ctx, 0, &storage);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_get_data_window (ctx, 0, &window);
+  if (rv == EXR_ERR_SUCCESS)
+    rv = exr_get_channels (ctx, 0, &list);
+  if (rv != EXR_ERR_SUCCESS)
+    lm_set_file_error (error, LM_ERROR_FORMAT, path, _("not a readable OpenEXR file: %s"), cause (&stream, rv));
+  else if (storage != EXR_STORAGE_SCANLINE)
+    lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
+                       _("a tiled or deep OpenEXR file; Lumen reads scanline images only"));
+  else if (!map_channels (list, from))
+    lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
+                       _("the OpenEXR file has no R, G and B (or Y) channels at full resolution"));
+  else if ((gint64) window.max.x - window.min.x + 1 <= 0 || (gint64) window.max.y - window.min.y + 1 <= 0
+           || (gint64) window.max.x - window.min.x + 1 > G_MAXUINT || (gint64) window.max.y - window.min.y + 1 > G_MAXUINT)
+    lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the OpenEXR data window is empty or invalid"));
+  else if ((image = lm_image_new (LM_FORMAT_RGBA_F32, (guint) (window.max.x - window.min.x + 1),
+                                  (guint) (window.max.y - window.min.y + 1), allocator, &e)) == NULL)
+    {
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_error_free (e);
+    }
+  else
+    {
+      if (from[3] < 0)
+        for (guint y = 0; y < image->height; y++)
+          {
+            float *row = (float *) lm_image_row (image, y);
+            for (guint x = 0; x < image->width; x++)
+              row[4 * x + 3] = 1.0f;
+          }
+      rv = decode_chunks (ctx, 0, &window, from, image);
+      if (rv != EXR_ERR_SUCCESS)
+        {
+          lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode OpenEXR: %s"), cause (&stream, rv));
+          g_clear_pointer (&image, lm_image_unref);
+        }
+      else
+        {
+          image->opaque = from[3] < 0;
+          if (from[1] == from[0] && from[2] == from[0]) /* luminance: one channel decoded, into R */
+            for (guint y = 0; y < image->height; y++)
+              {
+                float *row = (float *) lm_image_row (image, y);
+                for (guint x = 0; x < image->width; x++)
+                  row[4 * x + 1] = row[4 * x + 2] = row[4 * x];
+              }
+        }
+    }
+  if (ctx)
+    exr_finish (&ctx);
+  g_free (stream.message);
+  return image;
+}

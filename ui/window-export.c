@@ -1,0 +1,156 @@
+/* LmWindow's export (window-private.h): the Export action's checks and questions, the
+ * progress dialog that can cancel, and the message when the worker is done. */
+#include "window-private.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+void
+lm_window_finish_export (LmWindow *self, const LmRenderResult *r)
+{
+  g_clear_pointer (&self->progress_dialog, gtk_widget_destroy);
+  g_clear_object (&self->export_cancellable);
+  if (r->error && g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (r->error)
+    {
+      lm_window_show_message (self, GTK_MESSAGE_ERROR, r->error->message);
+      return;
+    }
+  lm_history_mark_saved (self->history);
+  g_autofree char *uri = g_filename_to_uri (r->path, NULL, NULL);
+  if (uri)
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  g_autofree char *display = g_filename_display_name (r->path);
+  g_autofree char *message = g_strdup_printf (_("Exported to %s"), display);
+  lm_window_show_message (self, GTK_MESSAGE_INFO, message);
+}
+
+
+static void
+on_progress_response (GtkDialog *dialog, int response, LmWindow *self)
+{
+  if (self->export_cancellable)
+    g_cancellable_cancel (self->export_cancellable);
+}
+
+void
+lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *options)
+{
+  gboolean ok;
+  LmRenderRequest req = lm_window_request_now (self, FALSE, &ok);
+  req.pipeline = self->pipeline; /* what is edited, whatever is shown */
+  if (self->source == NULL)
+    return;
+  g_clear_object (&self->export_cancellable);
+  self->export_cancellable = g_cancellable_new ();
+
+  g_autofree char *display = g_filename_display_name (path);
+  self->progress_dialog = gtk_dialog_new_with_buttons (_("Exporting"), GTK_WINDOW (self),
+                                                       GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                       _("_Cancel"), GTK_RESPONSE_CANCEL, NULL);
+  GtkWidget *box = gtk_dialog_get_content_area (GTK_DIALOG (self->progress_dialog));
+  gtk_container_set_border_width (GTK_CONTAINER (box), 12);
+  gtk_box_set_spacing (GTK_BOX (box), 12);
+  g_autofree char *text = g_strdup_printf (_("Writing %s at full resolution…"), display);
+  gtk_container_add (GTK_CONTAINER (box), gtk_label_new (text));
+  self->progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->progress_bar));
+  g_signal_connect (self->progress_dialog, "response", G_CALLBACK (on_progress_response), self);
+  g_signal_connect (self->progress_dialog, "destroy", G_CALLBACK (gtk_widget_destroyed), &self->progress_dialog);
+  g_signal_connect_swapped (self->progress_dialog, "destroy", G_CALLBACK (g_nullify_pointer), &self->progress_bar);
+  gtk_widget_show_all (self->progress_dialog);
+
+  lm_render_worker_export (self->worker, &req, path, options, self->export_cancellable);
+}
+
+static int
+ask_quality (LmWindow *self, int quality)
+{
+  GtkWidget *dialog = gtk_dialog_new_with_buttons (_("JPEG Quality"), GTK_WINDOW (self), GTK_DIALOG_MODAL,
+                                                   _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Export"),
+                                                   GTK_RESPONSE_ACCEPT, NULL);
+  GtkWidget *box = gtk_dialog_get_content_area (GTK_DIALOG (dialog));
+  gtk_container_set_border_width (GTK_CONTAINER (box), 12);
+  GtkWidget *spin = gtk_spin_button_new_with_range (1, 100, 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), quality);
+  gtk_container_add (GTK_CONTAINER (box), spin);
+  gtk_widget_show_all (dialog);
+  int response = gtk_dialog_run (GTK_DIALOG (dialog));
+  quality = response == GTK_RESPONSE_ACCEPT ? gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)) : -1;
+  gtk_widget_destroy (dialog);
+  return quality;
+}
+
+static gboolean
+same_file (const char *a, GFile *b)
+{
+  g_autoptr (GFile) fa = g_file_new_for_path (a);
+  return b != NULL && g_file_equal (fa, b);
+}
+
+void
+lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  LmWindow *self = data;
+  g_autoptr (GtkFileChooserNative) chooser = gtk_file_chooser_native_new (
+    _("Export the Photo"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
+  g_autofree char *base = g_file_get_basename (self->file);
+  char *dot = strrchr (base, '.');
+  if (dot)
+    *dot = '\0';
+  gboolean radiance = self->source->format == LM_FORMAT_RGBA_F32;
+  g_autofree char *suggested = g_strdup_printf (radiance ? "%s-hdr.jpg" : "%s-edited.jpg", base);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
+  g_autoptr (GFile) parent = g_file_get_parent (self->file);
+  if (parent)
+    gtk_file_chooser_set_current_folder_file (GTK_FILE_CHOOSER (chooser), parent, NULL);
+  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) != GTK_RESPONSE_ACCEPT)
+    return;
+  g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
+  if (path == NULL)
+    return;
+
+  GError *e = NULL;
+  LmFileType type = lm_file_type_for_output (path);
+  if (type == LM_FILE_UNKNOWN || (type == LM_FILE_RADIANCE && !radiance))
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_autofree char *message = radiance ? g_strdup_printf (_("%s: export as .jpg, .png, .tif or .hdr"), display)
+                                          : g_strdup_printf (_("%s: export as .jpg, .png or .tif"), display);
+      lm_window_show_message (self, GTK_MESSAGE_ERROR, message);
+      return;
+    }
+  if (same_file (path, self->file))
+    {
+      GtkWidget *ask = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL, GTK_MESSAGE_WARNING,
+                                               GTK_BUTTONS_NONE, _("Replace the original photo?"));
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (ask),
+                                                _("The opened file would be overwritten by the edited one."));
+      gtk_dialog_add_buttons (GTK_DIALOG (ask), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Replace"),
+                              GTK_RESPONSE_ACCEPT, NULL);
+      int response = gtk_dialog_run (GTK_DIALOG (ask));
+      gtk_widget_destroy (ask);
+      if (response != GTK_RESPONSE_ACCEPT)
+        return;
+    }
+  LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
+  if (self->settings)
+    options.quality = g_settings_get_int (self->settings, "jpeg-quality");
+  if (lm_file_type_for_output (path) == LM_FILE_JPEG)
+    {
+      options.quality = ask_quality (self, options.quality);
+      if (options.quality < 0)
+        return;
+      if (self->settings)
+        g_settings_set_int (self->settings, "jpeg-quality", options.quality);
+    }
+  if (!lm_io_check_output (path, &e))
+    {
+      lm_window_show_message (self, GTK_MESSAGE_ERROR, e->message);
+      g_error_free (e);
+      return;
+    }
+  lm_window_export_to (self, path, &options);
+}
