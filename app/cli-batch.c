@@ -197,8 +197,16 @@ print_timings (const Plan *p, const LmBatchStats *stats)
     printf ("  %s\n", p->nvjpeg_reason);
   printf (_("read threads: %u; %.1f MB read, %.1f MB/s\n"), stats->read_threads, stats->bytes_read / 1e6,
           stats->wall_s > 0 ? stats->bytes_read / 1e6 / stats->wall_s : 0.0);
-  LmBackend *b = g_ptr_array_index (p->config.backends, 0);
-  printf (_("merge workers: %u × %s\n"), p->config.backends->len, b->description);
+  /* One line per device: the workers are opened device by device, so equal ones are adjacent. */
+  for (guint i = 0, n_same; i < p->config.backends->len; i += n_same)
+    {
+      LmBackend *b = g_ptr_array_index (p->config.backends, i);
+      for (n_same = 1; i + n_same < p->config.backends->len; n_same++)
+        if (g_strcmp0 (((LmBackend *) g_ptr_array_index (p->config.backends, i + n_same))->description,
+                       b->description) != 0)
+          break;
+      printf (_("merge workers: %u × %s\n"), n_same, b->description);
+    }
   printf (_("stacks in flight at most: %u\n"), stats->in_flight);
   g_autofree char *peak = g_format_size_full (stats->host_peak_bytes, G_FORMAT_SIZE_IEC_UNITS);
   printf (_("host images: %llu allocations, %llu new (the rest reused); %s in use at most\n"),

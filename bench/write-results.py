@@ -159,7 +159,8 @@ def batch_section(d):
     b = json.load(open(path))
     gpu = open(os.path.join(d, "gpu.txt")).read().strip().split("\n")
     pool = b["opencv_pool"]
-    lines = ["## Batch HDR (`lumen-cli batch`, `bench/bench-batch.sh`)", "",
+    lines = [f"## Batch HDR (`lumen-cli batch`, `bench/bench-batch.sh`): {gpu[0].split(',')[0]}"
+             + (f" × {len([g for g in gpu if g.startswith('NVIDIA')])}" if len([g for g in gpu if g.startswith('NVIDIA')]) > 1 else ""), "",
              f"{'; '.join(gpu)}. Stacks of 3 JPEG exposures of 3968×2976 (11.8 MP), Debevec, "
              f"Radiance output ({b['stack_MB']['radiance_out']:.1f} MB a stack); a manifest repeats "
              "8 scenes under distinct ids. `-response`: one camera curve given (`--response-in`), "
@@ -223,7 +224,8 @@ def main():
                        f"{r['full_paint_p50']:.1f} / {r['full_paint_p95']:.1f} |")
         out.append("")
     out += hdr_section(os.path.join(a.dir, "hdr"))
-    out += batch_section(os.path.join(a.dir, "batch"))
+    for sub in sorted(f for f in os.listdir(a.dir) if f.startswith("batch")):
+        out += batch_section(os.path.join(a.dir, sub))
     parity = os.path.join(a.dir, "parity-h100.txt")
     if os.path.exists(parity):
         out += ["## CPU/GPU parity", "", "```", open(parity).read().strip(), "```", ""]

@@ -1,6 +1,7 @@
 /* The CPU backend: work memory is host memory, so upload and download share the image;
  * operations run their OpenMP reference implementations. */
 #include "backend.h"
+#include "hdr/rgbe.h"
 #include "view.h"
 
 #include <omp.h>
@@ -93,6 +94,13 @@ cpu_tonemap (LmBackend *self, const LmTonemapParams *params, const LmImage *radi
 }
 
 static gboolean
+cpu_rgbe_encode (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error)
+{
+  lm_rgbe_encode_cpu (radiance, out);
+  return TRUE;
+}
+
+static gboolean
 cpu_synchronize (LmBackend *self, GError **error)
 {
   return TRUE;
@@ -126,6 +134,7 @@ static const LmBackendClass cpu_class = {
   .hdr_merge = cpu_hdr_merge,
   .hdr_align = cpu_hdr_align,
   .tonemap = cpu_tonemap,
+  .rgbe_encode = cpu_rgbe_encode,
   .synchronize = cpu_synchronize,
   .mark = cpu_mark,
   .elapsed_ms = cpu_elapsed_ms,

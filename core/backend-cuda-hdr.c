@@ -1,5 +1,5 @@
 /* The CUDA backend's HDR entries: the radiance merges (Debevec, Robertson), Mertens' exposure
- * fusion, AlignMTB and tone mapping. Each checks its input as the CPU reference does (same
+ * fusion, AlignMTB, tone mapping and the Radiance RGBE encoding (rgbe.cu). Each checks its input as the CPU reference does (same
  * messages), derives what the CPU derives on the host (tables, level counts) with the same
  * expressions, and queues the kernels (hdr-merge.cu, mertens.cu, align.cu, tonemap.cu) on
  * the backend's stream. Their workspace grows to the largest stack seen and is kept. */
@@ -22,6 +22,7 @@ G_STATIC_ASSERT ((int) LM_K_TONEMAP_NONE == (int) LM_TONEMAP_NONE
                  && (int) LM_K_TONEMAP_GAMMA == (int) LM_TONEMAP_GAMMA
                  && (int) LM_K_TONEMAP_REINHARD == (int) LM_TONEMAP_REINHARD
                  && (int) LM_K_TONEMAP_DRAGO == (int) LM_TONEMAP_DRAGO);
+G_STATIC_ASSERT ((int) LM_K_RGBA_F32 == (int) LM_FORMAT_RGBA_F32 && (int) LM_K_RGBE8 == (int) LM_FORMAT_RGBE8);
 
 /* The HDR kernels' per-row partial sums, for images up to HEIGHT rows. */
 static gboolean
@@ -199,6 +200,14 @@ lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *rad
   LmKImage in = lm_cuda_kimage (radiance), k_out = lm_cuda_kimage (out);
   return lm_cuda_use_device (self, error) && ensure_rows (self, radiance->height, error)
          && CHECK (lm_k_tonemap (&k, &in, &k_out, &self->ws, self->stream), error);
+}
+
+gboolean
+lm_cuda_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage in = lm_cuda_kimage (radiance), k_out = lm_cuda_kimage (out);
+  return lm_cuda_use_device (self, error) && CHECK (lm_k_rgbe_encode (&in, &k_out, self->stream), error);
 }
 
 /* The buffers above, after the backend's stream has finished with them. */

@@ -63,6 +63,7 @@ gboolean lm_cuda_hdr_align (LmBackend *b, const LmAlignParams *params, const LmH
                             LmShift *shifts, GError **error);
 gboolean lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
                           LmImage *out, GError **error);
+gboolean lm_cuda_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error);
 void lm_cuda_hdr_release (LmBackendCuda *self);
 
 G_END_DECLS

@@ -410,6 +410,7 @@ static const LmBackendClass cuda_class = {
   .hdr_merge = lm_cuda_hdr_merge,
   .hdr_align = lm_cuda_hdr_align,
   .tonemap = lm_cuda_tonemap,
+  .rgbe_encode = lm_cuda_rgbe_encode,
   .synchronize = cuda_synchronize,
   .mark = cuda_mark,
   .elapsed_ms = cuda_elapsed_ms,

@@ -154,6 +154,16 @@ lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *
   return TRUE;
 }
 
+gboolean
+lm_backend_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error)
+{
+  if (!check_available (b, b->klass->rgbe_encode, _("the Radiance encoding"), error))
+    return FALSE;
+  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBE8
+                        && radiance->width == out->width && radiance->height == out->height, FALSE);
+  return b->klass->rgbe_encode (b, radiance, out, error);
+}
+
 #if !LUMEN_HAVE_CUDA
 char *
 lm_backend_cuda_unavailable_reason (void)

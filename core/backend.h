@@ -69,6 +69,9 @@ typedef struct {
   /* RADIANCE (RGBA_F32) to OUT (RGBA8), both in work memory. */
   gboolean (*tonemap) (LmBackend *self, const LmTonemapParams *params, const LmImage *radiance,
                        LmImage *out, GError **error);
+  /* RADIANCE (RGBA_F32) to OUT (RGBE8, core/hdr/rgbe-math.h), both in work memory: what a
+   * .hdr file stores, a quarter of the radiance's bytes to bring back to the host. */
+  gboolean (*rgbe_encode) (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error);
 
   gboolean (*synchronize) (LmBackend *self, GError **error);
   void (*mark) (LmBackend *self, LmMark *mark);
@@ -156,5 +159,6 @@ gboolean lm_backend_hdr_align (LmBackend *b, const LmAlignParams *params, const 
                                LmShift *shifts, GError **error);
 gboolean lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
                              LmImage *out, GError **error);
+gboolean lm_backend_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error);
 
 G_END_DECLS

@@ -54,6 +54,7 @@ lm_format_bytes_per_pixel (LmFormat format)
     case LM_FORMAT_GRAY8:
       return 1;
     case LM_FORMAT_RGBA8:
+    case LM_FORMAT_RGBE8:
       return 4;
     case LM_FORMAT_RGBA_F32:
       return 16;
@@ -72,6 +73,8 @@ lm_format_name (LmFormat format)
       return "rgba8";
     case LM_FORMAT_RGBA_F32:
       return "rgba-f32";
+    case LM_FORMAT_RGBE8:
+      return "rgbe8";
     }
   return "unknown";
 }

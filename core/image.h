@@ -13,6 +13,8 @@ typedef enum {
   LM_FORMAT_GRAY8,    /* 1 byte per pixel */
   LM_FORMAT_RGBA8,    /* 4 bytes per pixel: R, G, B, A in memory order */
   LM_FORMAT_RGBA_F32, /* 16 bytes per pixel: linear float (HDR radiance), alpha 1 */
+  LM_FORMAT_RGBE8,    /* 4 bytes per pixel: Radiance's R, G, B and shared exponent
+                       * (core/hdr/rgbe-math.h), as a .hdr file stores it */
 } LmFormat;
 
 typedef enum {

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Formats, as in core/image.h. */
-enum { LM_K_GRAY8 = 0, LM_K_RGBA8 = 1, LM_K_RGBA_F32 = 2 };
+enum { LM_K_GRAY8 = 0, LM_K_RGBA8 = 1, LM_K_RGBA_F32 = 2, LM_K_RGBE8 = 3 };
 
 typedef struct {
   void *data; /* device memory; rows start on 64-byte boundaries */
@@ -133,6 +133,9 @@ typedef struct {
 /* RADIANCE (RGBA_F32) to OUT (RGBA8, alpha 255). */
 cudaError_t lm_k_tonemap (const LmKTonemap *params, const LmKImage *radiance, const LmKImage *out,
                           const LmKWorkspace *ws, cudaStream_t stream);
+
+/* RADIANCE (RGBA_F32) to OUT (RGBE8, same size): core/hdr/rgbe-math.h on every pixel (rgbe.cu). */
+cudaError_t lm_k_rgbe_encode (const LmKImage *radiance, const LmKImage *out, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 
 #include "../atomic-file.h"
 #include "../error.h"
+#include "../hdr/rgbe.h"
 
 static const char *const crash_names[] = {
   [LM_CRASH_AFTER_TEMP_WRITE] = "after-temp-write",
@@ -66,7 +67,9 @@ lm_batch_write_output (const LmImage *image, const char *outdir, const char *id,
   g_autofree char *staging_name = g_strconcat (".", id, LM_ATOMIC_TMP_INFIX, "batch.", ext, NULL);
   g_autofree char *staging = g_build_filename (outdir, staging_name, NULL);
   g_autofree char *final = lm_batch_output_path (outdir, id, ext);
-  if (!lm_io_save (image, staging, options, error))
+  /* RGBE pixels (converted by the merge's backend) are already what a .hdr file holds. */
+  if (!(image->format == LM_FORMAT_RGBE8 ? lm_rgbe_save (image, staging, error)
+                                         : lm_io_save (image, staging, options, error)))
     return FALSE;
   lm_batch_crash_point (LM_CRASH_AFTER_TEMP_WRITE);
   if (g_rename (staging, final) != 0)

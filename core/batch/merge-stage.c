@@ -4,7 +4,7 @@ struct _LmMergeStage {
   LmBackend *backend;
   gboolean host; /* the backend computes in host memory (the CPU): nothing to copy */
   LmImage *inputs[LM_HDR_MAX_EXPOSURES]; /* work memory, kept from stack to stack */
-  LmImage *radiance, *mapped;
+  LmImage *radiance, *mapped, *rgbe;
 };
 
 LmMergeStage *
@@ -25,6 +25,7 @@ lm_merge_stage_free (LmMergeStage *stage)
     g_clear_pointer (&stage->inputs[i], lm_image_unref);
   g_clear_pointer (&stage->radiance, lm_image_unref);
   g_clear_pointer (&stage->mapped, lm_image_unref);
+  g_clear_pointer (&stage->rgbe, lm_image_unref);
   g_free (stage);
 }
 
@@ -44,7 +45,7 @@ fit (LmImage **slot, LmFormat format, guint width, guint height, const LmAllocat
 /* The buffers the stack needs, before anything is queued, so that no allocation falls
  * between two timing marks. */
 static gboolean
-fit_all (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStack *hdr, GError **error)
+fit_all (LmMergeStage *stage, const LmBatchConfig *c, gboolean rgbe, const LmHdrStack *hdr, GError **error)
 {
   const LmAllocator *work = lm_backend_work_allocator (stage->backend);
   guint w = hdr->images[0]->width, h = hdr->images[0]->height;
@@ -52,11 +53,22 @@ fit_all (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStack *hdr, GEr
   if (!stage->host)
     for (guint i = 0; ok && i < hdr->n; i++)
       ok = fit (&stage->inputs[i], hdr->images[i]->format, w, h, work, error);
-  if (ok && (!stage->host || c->tonemap))
+  if (ok && (!stage->host || c->tonemap || rgbe))
     ok = fit (&stage->radiance, LM_FORMAT_RGBA_F32, w, h, work, error);
   if (ok && !stage->host && c->tonemap)
     ok = fit (&stage->mapped, LM_FORMAT_RGBA8, w, h, work, error);
+  if (ok && !stage->host && rgbe)
+    ok = fit (&stage->rgbe, LM_FORMAT_RGBE8, w, h, work, error);
   return ok;
+}
+
+/* Radiance .hdr output: the backend converts to RGBE, so that a GPU sends back 4 bytes a
+ * pixel instead of 16 and the writers only run-length encode. */
+static gboolean
+writes_rgbe (const LmBatchConfig *c)
+{
+  g_autofree char *name = g_strconcat ("output.", c->ext, NULL);
+  return !c->tonemap && lm_file_type_for_output (name) == LM_FILE_RADIANCE;
 }
 
 enum { MARK_START, MARK_UPLOADED, MARK_MERGED, MARK_MAPPED, MARK_DOWNLOADED, N_MARKS };
@@ -67,14 +79,16 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
 {
   LmBackend *b = stage->backend;
   guint w = hdr->images[0]->width, h = hdr->images[0]->height;
-  g_autoptr (LmImage) out = lm_image_new (c->tonemap ? LM_FORMAT_RGBA8 : LM_FORMAT_RGBA_F32, w, h, out_allocator,
-                                          error);
-  if (out == NULL || !fit_all (stage, c, hdr, error))
+  gboolean rgbe = writes_rgbe (c);
+  LmFormat format = c->tonemap ? LM_FORMAT_RGBA8 : rgbe ? LM_FORMAT_RGBE8 : LM_FORMAT_RGBA_F32;
+  g_autoptr (LmImage) out = lm_image_new (format, w, h, out_allocator, error);
+  if (out == NULL || !fit_all (stage, c, rgbe, hdr, error))
     return FALSE;
   /* On the CPU the merge reads the decoded images and writes the result where the writer
    * takes it; on a GPU, into the kept device buffers. */
-  LmImage *radiance = stage->host && !c->tonemap ? out : stage->radiance;
+  LmImage *radiance = stage->host && !c->tonemap && !rgbe ? out : stage->radiance;
   LmImage *mapped = stage->host ? out : stage->mapped;
+  LmImage *encoded = stage->host ? out : stage->rgbe;
   LmHdrStack work = { .n = hdr->n, .images = stage->host ? hdr->images : stage->inputs, .times = hdr->times,
                       .paths = hdr->paths };
   LmHdrMergeParams params = c->merge;
@@ -90,9 +104,11 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
   lm_backend_mark (b, &marks[MARK_MERGED]);
   if (c->tonemap)
     ok = ok && lm_backend_tonemap (b, &c->tone, radiance, mapped, error);
+  else if (rgbe)
+    ok = ok && lm_backend_rgbe_encode (b, radiance, encoded, error);
   lm_backend_mark (b, &marks[MARK_MAPPED]);
   if (!stage->host)
-    ok = ok && lm_backend_copy (b, c->tonemap ? mapped : radiance, out, error);
+    ok = ok && lm_backend_copy (b, c->tonemap ? mapped : rgbe ? encoded : radiance, out, error);
   lm_backend_mark (b, &marks[MARK_DOWNLOADED]);
   /* Also after a failure: the host buffers go back to the pool only once nothing reads or
    * writes them. */

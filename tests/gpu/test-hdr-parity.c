@@ -3,7 +3,8 @@
  * up to 12 MP, RGBA and gray, with black and clipped areas. The float radiance must agree
  * within a relative 1e-4, every 8-bit tone-mapped sample within 1, both for the same radiance
  * and end to end (each backend's own merge, then its own tone mapping). Mertens' fusion must
- * agree within 1 on 8 bits (×255, clipped), with alpha exactly 1. AlignMTB's shifts must be
+ * agree within 1 on 8 bits (×255, clipped), with alpha exactly 1. The RGBE encoding of .hdr
+ * output must give the CPU's bytes exactly, on values over its whole range. AlignMTB's shifts must be
  * the CPU's exactly, on those stacks, on the same stacks moved by known shifts, and on
  * brackets cut from photos by known shifts (as tests/hdr/test_align.py makes them), where
  * they must also be the true shifts: a do-nothing aligner passes unshifted stacks only.
@@ -16,6 +17,7 @@
  * LUMEN_PARITY_QUICK=1 leaves out the 12 MP stack; LUMEN_PARITY_VERBOSE=1 prints every case;
  * LUMEN_PARITY_SELF_TEST=1 puts a second CPU backend in the GPU's place, which checks the
  * harness itself on a machine without a device. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -646,6 +648,59 @@ check_devices (void)
 #endif
 }
 
+/* Radiance for the RGBE conversion: values over RGBE's whole range and beyond it, powers of
+ * two and their neighbours (where frexp's mantissa turns over), and what must become 0 or
+ * saturate: negatives, NaN, infinities, values below 1e-32. */
+static LmImage *
+rgbe_radiance (guint w, guint h, guint32 seed)
+{
+  static const float specials[] = { 0.0f, -0.0f, -1.0f, NAN, -NAN, INFINITY, -INFINITY, FLT_MAX, 0x1p127f,
+                                    0x1.FEp126f, 1e-32f, 9.9999e-33f, 1.0f, 0.5f, 1e-45f };
+  LmImage *image = host_image (LM_FORMAT_RGBA_F32, w, h);
+  GRand *rand = g_rand_new_with_seed (seed);
+  for (guint y = 0; y < h; y++)
+    {
+      float *px = (float *) lm_image_row (image, y);
+      for (guint i = 0; i < 4 * w; i++)
+        {
+          guint pick = g_rand_int_range (rand, 0, 8);
+          float p = ldexpf (1.0f, g_rand_int_range (rand, -110, 128));
+          px[i] = pick == 0   ? specials[g_rand_int_range (rand, 0, G_N_ELEMENTS (specials))]
+                  : pick == 1 ? p
+                  : pick == 2 ? nextafterf (p, 0.0f)
+                  : pick == 3 ? nextafterf (p, INFINITY)
+                              : ldexpf ((float) g_rand_double (rand), g_rand_int_range (rand, -110, 128));
+        }
+    }
+  g_rand_free (rand);
+  return image;
+}
+
+/* The RGBE conversion of the batch's .hdr output: the GPU's bytes must be the CPU's exactly
+ * (the file then is), into outputs poisoned differently on each side. */
+static void
+check_rgbe (guint w, guint h)
+{
+  g_autofree char *name = g_strdup_printf ("%u×%u", w, h);
+  g_autoptr (LmImage) radiance = rgbe_radiance (w, h, w ^ h);
+  GError *e = NULL;
+  g_autoptr (LmImage) expected = parity_poisoned (gpu, LM_FORMAT_RGBE8, w, h, PARITY_POISON_CPU);
+  g_assert_true (lm_backend_rgbe_encode (cpu, radiance, expected, &e));
+  g_assert_no_error (e);
+  g_autoptr (LmImage) device = lm_backend_upload (gpu, radiance, &e);
+  g_assert_no_error (e);
+  g_autoptr (LmImage) out = parity_poisoned_device (gpu, LM_FORMAT_RGBE8, w, h);
+  g_assert_true (lm_backend_rgbe_encode (gpu, device, out, &e));
+  g_assert_no_error (e);
+  g_autoptr (LmImage) got = parity_download (gpu, out);
+  guint64 differing = 0;
+  for (guint y = 0; y < h; y++)
+    for (guint x = 0; x < 4 * w; x++)
+      differing += lm_image_row (got, y)[x] != lm_image_row (expected, y)[x];
+  g_autofree char *detail = g_strdup_printf ("%" G_GUINT64_FORMAT " bytes differ", differing);
+  record (differing == 0, "RGBE encoding: bytes equal the CPU's", name, detail);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -679,6 +734,10 @@ main (int argc, char **argv)
       printf ("checked %s\n", name);
     }
   check_photo_brackets ();
+  check_rgbe (7, 5);
+  check_rgbe (333, 211);
+  if (!g_getenv ("LUMEN_PARITY_QUICK"))
+    check_rgbe (4000, 3000);
   if (!self_test)
     check_devices ();
 
