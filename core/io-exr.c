@@ -231,10 +231,11 @@ decode_chunks (exr_context_t ctx, int part, const exr_attr_box2i_t *window, cons
   exr_result_t rv = exr_get_scanlines_per_chunk (ctx, part, &lines);
   exr_decode_pipeline_t decoder = EXR_DECODE_PIPELINE_INITIALIZER;
   gboolean started = FALSE;
-  for (int y = window->min.y; y <= window->max.y && rv == EXR_ERR_SUCCESS; y += lines)
+  /* 64-bit: a data window ending near INT32_MAX must not wrap the counter. */
+  for (gint64 y = window->min.y; y <= window->max.y && rv == EXR_ERR_SUCCESS; y += lines)
     {
       exr_chunk_info_t chunk;
-      rv = exr_read_scanline_chunk_info (ctx, part, y, &chunk);
+      rv = exr_read_scanline_chunk_info (ctx, part, (int) y, &chunk);
       if (rv == EXR_ERR_SUCCESS)
         rv = started ? exr_decoding_update (ctx, part, &chunk, &decoder)
                      : exr_decoding_initialize (ctx, part, &chunk, &decoder);

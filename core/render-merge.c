@@ -163,6 +163,11 @@ merge_steps (LmRenderWorker *w, const Job *job, LmBackend *b, LmRenderResult *r,
           return NULL;
         }
       lm_timings_add (&r->timings, _("download"), lm_ms_since (t));
+      if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
+        {
+          g_clear_pointer (&host, lm_image_unref);
+          return NULL;
+        }
     }
   /* The export carries the exposures' colour profile (and EXIF, as lumen-cli hdr does). */
   lm_image_copy_metadata (host, stack->images[0]);

@@ -38,7 +38,9 @@ lm_window_finish_merge (LmWindow *self, const LmRenderResult *r)
   g_autofree char *name = g_file_get_basename (first);
   g_autofree char *title = g_strdup_printf (_("%s (HDR, %u exposures)"), name, self->merge_count);
   lm_window_start_editing (self, lm_image_ref (r->image), first, title);
-  self->shown = self->generation;
+  /* A request sent while the merge ran was rendered from the merged image with the old
+   * photo's view and pipeline: a new generation drops it. */
+  self->shown = self->before_since = ++self->generation;
   gtk_stack_set_visible_child (self->view_stack, GTK_WIDGET (self->image_view));
   lm_image_view_set_image_size (self->image_view, r->width, r->height);
   lm_window_show_pipeline (self);
@@ -64,8 +66,11 @@ on_hdr_response (GtkDialog *dialog, int response, LmWindow *self)
 {
   if (response == LM_HDR_RESPONSE_MERGE)
     return;
+  /* Cancelled and forgotten at once: a dialog opened again may merge anew while the
+   * worker winds the old job down (its result comes back cancelled and is dropped). */
   if (self->merge_cancellable)
     g_cancellable_cancel (self->merge_cancellable);
+  g_clear_object (&self->merge_cancellable);
   gtk_widget_destroy (GTK_WIDGET (dialog));
 }
 

@@ -50,7 +50,9 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   g_autofree char *name = g_file_get_basename (job->file);
   lm_pipeline_init (&self->pipeline);
   lm_window_start_editing (self, image, job->file, name);
-  self->generation = self->shown = self->before_since = 0;
+  /* The counter goes on, never back: a render of the old photo still under way arrives
+   * with an older generation and is dropped. */
+  self->shown = self->before_since = ++self->generation;
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
   g_autofree char *uri = g_file_get_uri (job->file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);

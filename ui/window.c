@@ -469,12 +469,14 @@ lm_window_dispose (GObject *object)
   if (self->worker)
     save_window_state (self);
   g_clear_handle_id (&self->commit_source, g_source_remove);
-  g_clear_pointer (&self->worker, lm_render_worker_free);
+  /* Cancelled before the worker is joined: it stops a long export or merge between steps
+   * instead of finishing it while the window waits. */
   if (self->export_cancellable)
     g_cancellable_cancel (self->export_cancellable);
-  g_clear_object (&self->export_cancellable);
   if (self->merge_cancellable)
     g_cancellable_cancel (self->merge_cancellable);
+  g_clear_pointer (&self->worker, lm_render_worker_free);
+  g_clear_object (&self->export_cancellable);
   g_clear_object (&self->merge_cancellable);
   g_clear_object (&self->merge_first);
   g_clear_object (&self->settings);

@@ -68,9 +68,24 @@ lm_batch_write_output (const LmImage *image, const char *outdir, const char *id,
   g_autofree char *staging = g_build_filename (outdir, staging_name, NULL);
   g_autofree char *final = lm_batch_output_path (outdir, id, ext);
   /* RGBE pixels (converted by the merge's backend) are already what a .hdr file holds. */
-  if (!(image->format == LM_FORMAT_RGBE8 ? lm_rgbe_save (image, staging, error)
-                                         : lm_io_save (image, staging, options, error)))
-    return FALSE;
+  GError *e = NULL;
+  if (!(image->format == LM_FORMAT_RGBE8 ? lm_rgbe_save (image, staging, &e)
+                                         : lm_io_save (image, staging, options, &e)))
+    {
+      /* Said of the output the user asked for, not of the hidden staging name. */
+      g_autofree char *message = g_strdup (e->message);
+      char *at = strstr (message, staging);
+      if (at)
+        {
+          g_autofree char *rest = g_strdup (at + strlen (staging));
+          *at = '\0';
+          g_set_error (error, e->domain, e->code, "%s%s%s", message, final, rest);
+        }
+      else
+        g_propagate_error (error, g_steal_pointer (&e));
+      g_clear_error (&e);
+      return FALSE;
+    }
   lm_batch_crash_point (LM_CRASH_AFTER_TEMP_WRITE);
   if (g_rename (staging, final) != 0)
     {

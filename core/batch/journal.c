@@ -69,7 +69,7 @@ append (LmJournal *j, const char *record, const char *failure, GError **error)
 static int
 open_file (const char *path, int flags, GError **error)
 {
-  int fd = g_open (path, flags | O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  int fd = g_open (path, flags | O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0)
     lm_set_write_error (error, path, errno);
   return fd;
@@ -125,6 +125,17 @@ lm_journal_open (const char *outdir, const LmShard *shard, guint share, guint to
                      _("%s: another lumen-cli batch is working on this shard"), display);
       else
         g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot lock: %s"), display, g_strerror (errno));
+      journal_free (j);
+      return NULL;
+    }
+  /* A record cut short (a full disk, a crash mid-write) has no newline: end it, so that
+   * this run's first record starts a line of its own. The reader drops the fragment. */
+  off_t end = lseek (j->fd, 0, SEEK_END);
+  char last = '\n';
+  if (end > 0 && pread (j->fd, &last, 1, end - 1) != 1)
+    last = '\n'; /* unreadable: the reader will say so */
+  if (last != '\n' && !write_all (j->fd, j->path, "\n", error))
+    {
       journal_free (j);
       return NULL;
     }

@@ -120,7 +120,7 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
     return FALSE;
   ms[LM_STAGE_UPLOAD] = lm_backend_elapsed_ms (b, &marks[MARK_START], &marks[MARK_UPLOADED]);
   ms[LM_STAGE_MERGE] = lm_backend_elapsed_ms (b, &marks[MARK_UPLOADED], &marks[MARK_MERGED]);
-  ms[LM_STAGE_TONEMAP] = lm_backend_elapsed_ms (b, &marks[MARK_MERGED], &marks[MARK_MAPPED]);
+  ms[c->tonemap ? LM_STAGE_TONEMAP : LM_STAGE_RGBE] = lm_backend_elapsed_ms (b, &marks[MARK_MERGED], &marks[MARK_MAPPED]);
   ms[LM_STAGE_DOWNLOAD] = lm_backend_elapsed_ms (b, &marks[MARK_MAPPED], &marks[MARK_DOWNLOADED]);
   /* As `lumen-cli hdr`: an 8-bit output carries the first exposure's profile and EXIF. */
   if (c->tonemap)

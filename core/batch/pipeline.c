@@ -58,6 +58,7 @@ static const char *const stage_names[] = {
   [LM_STAGE_UPLOAD] = N_("upload"),
   [LM_STAGE_MERGE] = N_("merge"),
   [LM_STAGE_TONEMAP] = N_("tonemap"),
+  [LM_STAGE_RGBE] = N_("RGBE conversion"),
   [LM_STAGE_DOWNLOAD] = N_("download"),
   [LM_STAGE_WRITE] = N_("encode + write"),
 };
@@ -77,6 +78,9 @@ stopping (Run *run)
 static void
 stop (Run *run, GError *error)
 {
+  /* A stop must never look like a finished batch: without a cause, it still gets one. */
+  if (error == NULL)
+    error = g_error_new_literal (LUMEN_ERROR, LM_ERROR_IO, _("the batch stopped on an unexpected failure"));
   g_mutex_lock (&run->lock);
   if (run->fatal == NULL)
     run->fatal = error;
@@ -168,7 +172,10 @@ take_decoder (Run *run)
     return d;
   g_mutex_lock (&run->lock);
   guint k = run->decoders_made < run->decoders_max ? run->decoders_made++ : G_MAXUINT;
+  gboolean none = k == G_MAXUINT && run->decoders_made == 0;
   g_mutex_unlock (&run->lock);
+  if (none)
+    return NULL; /* no GPU decoder could be made: the CPU decodes */
   if (k == G_MAXUINT)
     return g_async_queue_pop (run->decoders);
   GArray *devices = run->config->nvjpeg_devices;
@@ -179,6 +186,10 @@ take_decoder (Run *run)
     {
       g_debug ("%s", error->message);
       g_error_free (error);
+      /* Not counted, and no more tried: the threads wait only for decoders that exist. */
+      g_mutex_lock (&run->lock);
+      run->decoders_max = --run->decoders_made;
+      g_mutex_unlock (&run->lock);
     }
   return d;
 }

@@ -55,6 +55,7 @@ typedef enum {
   LM_STAGE_UPLOAD,
   LM_STAGE_MERGE,
   LM_STAGE_TONEMAP,
+  LM_STAGE_RGBE, /* radiance to a Radiance file's RGBE bytes, on the backend */
   LM_STAGE_DOWNLOAD,
   LM_STAGE_WRITE,
   LM_STAGE_COUNT

@@ -63,6 +63,15 @@ add_folder (GPtrArray *stacks, const char *input, GError **error)
       g_autofree char *path = g_build_filename (input, name, NULL);
       if (!g_file_test (path, G_FILE_TEST_IS_DIR))
         continue;
+      /* The id is a field of the journal's tab-separated lines and an output's name:
+       * control characters or a name that is not UTF-8 could not be recorded. */
+      if (!lm_batch_id_valid (name))
+        {
+          g_autofree char *display = g_filename_display_name (path);
+          g_printerr (_("lumen-cli: %s: skipped: a stack folder's name must be UTF-8 without tabs, "
+                        "newlines or other control characters\n"), display);
+          continue;
+        }
       LmBatchStack *s = g_new0 (LmBatchStack, 1);
       s->id = g_strdup (name);
       s->folder = g_steal_pointer (&path);
