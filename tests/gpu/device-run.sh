@@ -4,7 +4,8 @@
 # (NPP, OpenCV on all cores, CuPy) and the machine's bandwidth limits. Logs and JSON go to
 # $OUT; the last lines printed are the summary tables.
 #   LUMEN_DEVICE_STEPS="parity bench peers" selects steps (default: all); hdr-parity and
-#   hdr-bench are the HDR merge's and tone mapping's.
+#   hdr-bench are the HDR merge's and tone mapping's, batch and batch-bench lumen-cli
+#   batch's; window-debug takes backtraces of a window that does not answer.
 set -uo pipefail
 pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
