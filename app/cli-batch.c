@@ -21,8 +21,8 @@
 #include "core/timing.h"
 
 typedef struct {
-  char *backend, *devices, *decoder, *method, *response_in, *tonemap, *format, *shard, *progress, *output, *report;
-  double gamma, gamma_correction, intensity, light_adapt, color_adapt, saturation, bias;
+  char *backend, *devices, *decoder, *method, *response_in, *format, *shard, *progress, *output, *report;
+  LmCliTone tone;
   int jobs, quality, shard_count, in_flight, read_threads;
   gboolean align, timings;
   char **inputs;
@@ -79,23 +79,12 @@ plan_output (const Options *o, Plan *p, GError **error)
   p->config.ext = format;
   gboolean radiance = lm_file_type_is_radiance (type);
 
-  LmTonemapKind kind = p->config.merge.method == LM_HDR_MERTENS ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD;
-  if (o->tonemap && !lm_tonemap_kind_parse (o->tonemap, &kind))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--tonemap: unknown “%s” (none, gamma, reinhard or drago)"), o->tonemap);
-      return FALSE;
-    }
-  if (radiance && o->tonemap && kind != LM_TONEMAP_NONE)
+  if (!lm_cli_tone_params (&o->tone, p->config.merge.method == LM_HDR_MERTENS ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD,
+                           &p->config.tone, error))
+    return FALSE;
+  if (radiance && o->tone.tonemap && p->config.tone.kind != LM_TONEMAP_NONE)
     return usage (error, _("--format hdr and exr hold radiance: leave out --tonemap (or give none)"));
   p->config.tonemap = !radiance;
-  LmTonemapParams tone = LM_TONEMAP_PARAMS_INIT;
-  tone.kind = kind;
-  tone.gamma = (float) o->gamma;
-  tone.intensity = (float) o->intensity, tone.light_adapt = (float) o->light_adapt;
-  tone.color_adapt = (float) o->color_adapt, tone.saturation = (float) o->saturation;
-  tone.bias = (float) o->bias;
-  p->config.tone = tone;
   if (o->quality < 1 || o->quality > 100)
     return usage (error, _("--quality must be between 1 and 100"));
   p->config.save.quality = o->quality;
@@ -116,9 +105,9 @@ plan (const Options *o, Plan *p, GError **error)
                    _("--method: unknown “%s” (debevec, robertson or mertens)"), o->method);
       return FALSE;
     }
-  if (!(o->gamma > 0.0) || o->gamma_correction < 0.0)
+  if (!(o->tone.gamma > 0.0) || o->tone.gamma_correction < 0.0)
     return usage (error, _("--gamma and --gamma-correction must be positive"));
-  p->config.merge.gamma_correction = (float) o->gamma_correction;
+  p->config.merge.gamma_correction = (float) o->tone.gamma_correction;
   p->config.merge.mertens = (LmMertensParams) LM_MERTENS_PARAMS_INIT;
   if (!plan_output (o, p, error))
     return FALSE;
@@ -340,7 +329,7 @@ single_threaded_lapack (void)
 int
 lm_cli_batch_main (int argc, char **argv)
 {
-  Options o = { .gamma = 1.0, .light_adapt = 1.0, .saturation = 1.0, .bias = 0.85, .quality = 92 };
+  Options o = { .tone = LM_CLI_TONE_INIT, .quality = 92 };
   const GOptionEntry entries[] = {
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to merge: auto (default), cpu or cuda"), N_("BACKEND") },
     { "devices", 0, 0, G_OPTION_ARG_STRING, &o.devices, N_("GPUs to use: all (default) or a list such as 0,1"), N_("LIST") },
@@ -351,14 +340,10 @@ lm_cli_batch_main (int argc, char **argv)
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec (default), robertson or mertens"), N_("METHOD") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("One camera's response for every stack instead of calibrating each"), N_("FILE") },
     { "align", 0, 0, G_OPTION_ARG_NONE, &o.align, N_("Align each stack's exposures first (median threshold bitmaps)"), NULL },
-    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tonemap, N_("none (radiance, for hdr), gamma, reinhard (default) or drago"), N_("OP") },
-    { "gamma", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma, N_("Gamma of the tone mapping (default 1)"), N_("G") },
-    { "gamma-correction", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma_correction, N_("After the merge: (x/max)^G·max"), N_("G") },
-    { "intensity", 0, 0, G_OPTION_ARG_DOUBLE, &o.intensity, N_("Reinhard: intensity, −8..8 (default 0)"), N_("I") },
-    { "light-adapt", 0, 0, G_OPTION_ARG_DOUBLE, &o.light_adapt, N_("Reinhard: light adaptation, 0..1 (default 1)"), N_("L") },
-    { "color-adapt", 0, 0, G_OPTION_ARG_DOUBLE, &o.color_adapt, N_("Reinhard: colour adaptation, 0..1 (default 0)"), N_("C") },
-    { "saturation", 0, 0, G_OPTION_ARG_DOUBLE, &o.saturation, N_("Drago: saturation (default 1)"), N_("S") },
-    { "bias", 0, 0, G_OPTION_ARG_DOUBLE, &o.bias, N_("Drago: bias, 0.7..0.9 (default 0.85)"), N_("B") },
+    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tone.tonemap, N_("none (radiance, for hdr), gamma, reinhard (default) or drago"), N_("OP") },
+    { NULL },
+  };
+  const GOptionEntry entries_after[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output format: hdr (radiance, default), exr, jpg, png or tif"), N_("FORMAT") },
     { "quality", 0, 0, G_OPTION_ARG_INT, &o.quality, N_("JPEG quality, 1..100 (default 92)"), N_("Q") },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, N_("Take share I of N of the sorted stacks (default: from a Slurm array or a Kubernetes indexed job)"), N_("I/N") },
@@ -378,6 +363,8 @@ lm_cli_batch_main (int argc, char **argv)
                                   "A rerun of the same command skips finished stacks."));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  lm_cli_tone_add_entries (context, &o.tone);
+  g_option_context_add_main_entries (context, entries_after, GETTEXT_PACKAGE);
 
   int rc;
   GError *e = NULL;
@@ -400,7 +387,7 @@ lm_cli_batch_main (int argc, char **argv)
   g_clear_pointer (&p.config.backends, g_ptr_array_unref);
   g_free (p.nvjpeg_reason);
   g_clear_pointer (&p.devices, g_array_unref);
-  g_free (o.backend), g_free (o.devices), g_free (o.decoder), g_free (o.method), g_free (o.response_in), g_free (o.tonemap);
+  g_free (o.backend), g_free (o.devices), g_free (o.decoder), g_free (o.method), g_free (o.response_in), g_free (o.tone.tonemap);
   g_free (o.format), g_free (o.shard), g_free (o.progress), g_free (o.output), g_free (o.report);
   g_strfreev (o.inputs);
   return rc;

@@ -15,8 +15,8 @@
 #include "core/timing.h"
 
 typedef struct {
-  char *backend, *method, *exposures, *times, *response_in, *response_out, *tonemap, *output;
-  double gamma, gamma_correction, intensity, light_adapt, color_adapt, saturation, bias;
+  char *backend, *method, *exposures, *times, *response_in, *response_out, *output;
+  LmCliTone tone;
   gboolean timings, align;
   char **inputs;
 } Options;
@@ -139,21 +139,11 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     }
 
   gboolean fusion = method == LM_HDR_MERTENS;
-  LmTonemapParams tone = LM_TONEMAP_PARAMS_INIT;
-  LmTonemapKind kind = fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD;
-  if (o->tonemap && !lm_tonemap_kind_parse (o->tonemap, &kind))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--tonemap: unknown “%s” (none, gamma, reinhard or drago)"), o->tonemap);
-      return FALSE;
-    }
-  tone.kind = kind;
-  tone.gamma = (float) o->gamma;
-  tone.intensity = (float) o->intensity, tone.light_adapt = (float) o->light_adapt;
-  tone.color_adapt = (float) o->color_adapt, tone.saturation = (float) o->saturation;
-  tone.bias = (float) o->bias;
+  LmTonemapParams tone;
+  if (!lm_cli_tone_params (&o->tone, fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD, &tone, error))
+    return FALSE;
   gboolean radiance_out = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
-  if (radiance_out && o->tonemap && kind != LM_TONEMAP_NONE)
+  if (radiance_out && o->tone.tonemap && tone.kind != LM_TONEMAP_NONE)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("a .hdr or .exr output holds radiance: leave out --tonemap (or give none)"));
@@ -203,7 +193,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     }
 
   LmHdrMergeParams merge = { .method = method, .mertens = LM_MERTENS_PARAMS_INIT,
-                             .gamma_correction = (float) o->gamma_correction };
+                             .gamma_correction = (float) o->tone.gamma_correction };
   if (!fusion)
     {
       t = g_get_monotonic_time ();
@@ -280,7 +270,7 @@ retry_on_cpu (const Options *o, LmHdrMethod method, LmTimings *timings, GError *
 int
 lm_cli_hdr_main (int argc, char **argv)
 {
-  Options o = { .gamma = 1.0, .light_adapt = 1.0, .saturation = 1.0, .bias = 0.85 };
+  Options o = { .tone = LM_CLI_TONE_INIT };
   const GOptionEntry entries[] = {
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to compute: auto, cpu or cuda"), N_("BACKEND") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("debevec (default), robertson, or mertens (exposure fusion: no times, no response)"), N_("METHOD") },
@@ -289,14 +279,10 @@ lm_cli_hdr_main (int argc, char **argv)
     { "times", 0, 0, G_OPTION_ARG_STRING, &o.times, N_("Exposure times in seconds, in the order of the images (1/250 allowed)"), N_("T1,T2,…") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("Use this camera response instead of calibrating (debevec, robertson)"), N_("FILE") },
     { "response-out", 0, 0, G_OPTION_ARG_FILENAME, &o.response_out, N_("Save the camera response"), N_("FILE") },
-    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tonemap, N_("none (0..1 as is; radiance for .hdr and .exr; the default for mertens), gamma, reinhard (the default for 8-bit radiance) or drago"), N_("OP") },
-    { "gamma", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma, N_("Gamma of the tone mapping (default 1)"), N_("G") },
-    { "gamma-correction", 0, 0, G_OPTION_ARG_DOUBLE, &o.gamma_correction, N_("After the merge: (x/max)^G·max"), N_("G") },
-    { "intensity", 0, 0, G_OPTION_ARG_DOUBLE, &o.intensity, N_("Reinhard: intensity, −8..8 (default 0)"), N_("I") },
-    { "light-adapt", 0, 0, G_OPTION_ARG_DOUBLE, &o.light_adapt, N_("Reinhard: light adaptation, 0..1 (default 1)"), N_("L") },
-    { "color-adapt", 0, 0, G_OPTION_ARG_DOUBLE, &o.color_adapt, N_("Reinhard: colour adaptation, 0..1 (default 0)"), N_("C") },
-    { "saturation", 0, 0, G_OPTION_ARG_DOUBLE, &o.saturation, N_("Drago: saturation (default 1)"), N_("S") },
-    { "bias", 0, 0, G_OPTION_ARG_DOUBLE, &o.bias, N_("Drago: bias, 0.7..0.9 (default 0.85)"), N_("B") },
+    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tone.tonemap, N_("none (0..1 as is; radiance for .hdr and .exr; the default for mertens), gamma, reinhard (the default for 8-bit radiance) or drago"), N_("OP") },
+    { NULL },
+  };
+  const GOptionEntry entries_after[] = {
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went (and, with --align, each exposure's shift)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write here: .hdr or .exr (radiance) or .png/.jpg/.tif (tone mapped)"), N_("OUT") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
@@ -309,6 +295,8 @@ lm_cli_hdr_main (int argc, char **argv)
                                            "--times the times come from the files' EXIF; fusion needs none."));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  lm_cli_tone_add_entries (context, &o.tone);
+  g_option_context_add_main_entries (context, entries_after, GETTEXT_PACKAGE);
 
   int rc = LM_EXIT_OK;
   GError *e = NULL;
@@ -328,7 +316,7 @@ lm_cli_hdr_main (int argc, char **argv)
     rc = lm_cli_usage_error (_("--response-in and --response-out: exposure fusion (mertens) uses no camera response"));
   else if (!lm_cli_parse_backend (o.backend, &kind, &e))
     rc = lm_cli_usage_error (e->message);
-  else if (!(o.gamma > 0.0) || o.gamma_correction < 0.0)
+  else if (!(o.tone.gamma > 0.0) || o.tone.gamma_correction < 0.0)
     rc = lm_cli_usage_error (_("--gamma and --gamma-correction must be positive"));
   else if (!run (&o, method, kind, &timings, &e)
            && !(kind == LM_BACKEND_AUTO && g_error_matches (e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED)
@@ -345,7 +333,7 @@ lm_cli_hdr_main (int argc, char **argv)
   g_clear_error (&e);
   lm_timings_clear (&timings);
   g_free (o.backend), g_free (o.method), g_free (o.exposures), g_free (o.times);
-  g_free (o.response_in), g_free (o.response_out), g_free (o.tonemap), g_free (o.output);
+  g_free (o.response_in), g_free (o.response_out), g_free (o.tone.tonemap), g_free (o.output);
   g_strfreev (o.inputs);
   return rc;
 }

@@ -30,6 +30,21 @@ GOptionGroup *lm_cli_ops_group (LmCliOps *ops);
 gboolean lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmCliOps, lm_cli_ops_free)
 
+/* The tone-mapping flags of lumen-cli hdr and batch (--tonemap itself stays each command's
+ * own entry: its default differs). */
+typedef struct {
+  char *tonemap;
+  double gamma, gamma_correction, intensity, light_adapt, color_adapt, saturation, bias;
+} LmCliTone;
+
+#define LM_CLI_TONE_INIT { .gamma = 1.0, .light_adapt = 1.0, .saturation = 1.0, .bias = 0.85 }
+
+/* Adds --gamma, --gamma-correction and the operators' parameters to CONTEXT's main group. */
+void lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone);
+/* TONE's flags as parameters; FALLBACK is the operator when --tonemap was not given. */
+gboolean lm_cli_tone_params (const LmCliTone *tone, LmTonemapKind fallback, LmTonemapParams *params,
+                             GError **error);
+
 /* Parses --backend's value. */
 gboolean lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error);
 
