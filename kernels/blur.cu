@@ -161,6 +161,31 @@ store_half<4> (uint8_t *row, int x, float4 v)
 
 // ---- direct method ----------------------------------------------------------------------
 
+// The sliding window both passes share: N consecutive outputs of one thread, acc[k] =
+// Σ_j taps[j] · sample (k + j), each tap reading one new sample into a window kept in
+// registers. SAMPLE (i) is the i-th staged sample from the thread's first.
+template <int C, int N, typename Sample>
+__device__ __forceinline__ void
+slide_taps (int radius, Sample sample, typename Px<C>::T (&acc)[N])
+{
+  typename Px<C>::T win[N];
+#pragma unroll
+  for (int k = 0; k < N; k++)
+    acc[k] = zero<C> (), win[k] = sample (k);
+#pragma unroll 2
+  for (int j = 0; j <= 2 * radius; j++)
+    {
+      float w = c_taps[kTapPad + j];
+#pragma unroll
+      for (int k = 0; k < N; k++)
+        acc[k] = fma_px (w, win[k], acc[k]);
+#pragma unroll
+      for (int k = 0; k < N - 1; k++)
+        win[k] = win[k + 1];
+      win[N - 1] = sample (j + N);
+    }
+}
+
 constexpr int kRowThreads = 128, kRowPer = 8, kRowTile = kRowThreads * kRowPer;
 
 // Each thread slides along kRowPer consecutive pixels, so neighbouring threads read shared
@@ -194,22 +219,8 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
   int p0 = threadIdx.x * kRowPer;
   if (x0 + p0 >= width)
     return;
-  T acc[kRowPer], win[kRowPer];
-#pragma unroll
-  for (int k = 0; k < kRowPer; k++)
-    acc[k] = zero<C> (), win[k] = seg[skewed (p0 + k)];
-#pragma unroll 2
-  for (int j = 0; j <= 2 * radius; j++)
-    {
-      float w = c_taps[kTapPad + j];
-#pragma unroll
-      for (int k = 0; k < kRowPer; k++)
-        acc[k] = fma_px (w, win[k], acc[k]);
-#pragma unroll
-      for (int k = 0; k < kRowPer - 1; k++)
-        win[k] = win[k + 1];
-      win[kRowPer - 1] = seg[skewed (p0 + j + kRowPer)];
-    }
+  T acc[kRowPer];
+  slide_taps<C> (radius, [&] (int i) { return seg[skewed (p0 + i)]; }, acc);
   uint8_t *out = tmp + (size_t) y * tmp_stride;
 #pragma unroll
   for (int k = 0; k < kRowPer; k++)
@@ -245,22 +256,8 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
   if (x >= width || r0 + 2 * radius >= rows)
     return;
   const T *col = tile + threadIdx.x;
-  T acc[kColPer], win[kColPer];
-#pragma unroll
-  for (int k = 0; k < kColPer; k++)
-    acc[k] = zero<C> (), win[k] = col[min (r0 + k, rows - 1) * kColWidth];
-#pragma unroll 2
-  for (int j = 0; j <= 2 * radius; j++)
-    {
-      float w = c_taps[kTapPad + j];
-#pragma unroll
-      for (int k = 0; k < kColPer; k++)
-        acc[k] = fma_px (w, win[k], acc[k]);
-#pragma unroll
-      for (int k = 0; k < kColPer - 1; k++)
-        win[k] = win[k + 1];
-      win[kColPer - 1] = col[min (r0 + j + kColPer, rows - 1) * kColWidth];
-    }
+  T acc[kColPer];
+  slide_taps<C> (radius, [&] (int i) { return col[min (r0 + i, rows - 1) * kColWidth]; }, acc);
   int y0 = blockIdx.y * kColTile + r0;
 #pragma unroll
   for (int k = 0; k < kColPer; k++)
