@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "backend.h"
+#include "cuda-error.h"
 #include "kernels/kernels.h"
 
 G_BEGIN_DECLS
@@ -30,15 +31,6 @@ lm_cuda_self (LmBackend *b)
 {
   return (LmBackendCuda *) b;
 }
-
-/* TRUE on success; otherwise sets ERROR (LM_ERROR_OUT_OF_MEMORY or LM_ERROR_DEVICE) quoting
- * WHAT and cudaGetErrorString, and clears the runtime's last error. */
-gboolean lm_cuda_check (cudaError_t err, const char *what, GError **error);
-#define LM_CUDA_CHECK(call, error) lm_cuda_check ((call), #call, (error))
-
-/* Where nobody can be told (freeing, tearing down), a failure is still logged. */
-void lm_cuda_release (cudaError_t err, const char *what);
-#define LM_CUDA_RELEASE(call) lm_cuda_release ((call), #call)
 
 /* The backend's device made current for this thread; every entry point starts here. */
 gboolean lm_cuda_use_device (LmBackendCuda *self, GError **error);

@@ -3,7 +3,6 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "config.h"
 
 gboolean
 lm_batch_devices_parse (const char *text, GArray **devices, GError **error)
@@ -33,7 +32,7 @@ GPtrArray *
 lm_batch_backends_open (LmBackendKind kind, GArray *devices, guint jobs, GError **error)
 {
   g_autoptr (GPtrArray) backends = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_backend_free);
-#if LUMEN_HAVE_CUDA
+  /* Without CUDA in the build, no device is counted and opening one says why. */
   int count = kind == LM_BACKEND_CPU ? 0 : lm_backend_cuda_device_count ();
   if (kind == LM_BACKEND_CUDA || (kind == LM_BACKEND_AUTO && count > 0))
     {
@@ -61,13 +60,6 @@ lm_batch_backends_open (LmBackendKind kind, GArray *devices, guint jobs, GError 
       return g_steal_pointer (&backends);
     }
 cpu:
-#else
-  if (kind == LM_BACKEND_CUDA)
-    {
-      lm_backend_cuda_new (error); /* fails, saying that this build has no CUDA */
-      return NULL;
-    }
-#endif
   for (guint i = 0; i < (jobs ? jobs : 1); i++)
     g_ptr_array_add (backends, lm_backend_cpu_new ());
   return g_steal_pointer (&backends);

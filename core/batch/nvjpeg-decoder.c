@@ -15,6 +15,7 @@
 #include <string.h>
 #include <jpeglib.h>
 
+#include "../cuda-error.h"
 #include "../exif.h"
 #include "../hdr/stack.h"
 #include "../orientation.h"
@@ -137,19 +138,6 @@ library (GError **error)
 }
 
 static gboolean
-check_cuda (cudaError_t err, const char *what, GError **error)
-{
-  if (err == cudaSuccess)
-    return TRUE;
-  LmErrorCode code = err == cudaErrorMemoryAllocation ? LM_ERROR_OUT_OF_MEMORY : LM_ERROR_DEVICE;
-  g_set_error (error, LUMEN_ERROR, code, _("CUDA: %s failed: %s"), what, cudaGetErrorString (err));
-  cudaGetLastError ();
-  return FALSE;
-}
-
-#define CHECK_CUDA(call, error) check_cuda ((call), #call, (error))
-
-static gboolean
 check_nvjpeg (NvStatus status, const char *what, GError **error)
 {
   if (status == 0)
@@ -190,10 +178,10 @@ lm_nvjpeg_new (int device, GError **error)
   LmNvjpeg *d = g_new0 (LmNvjpeg, 1);
   d->device = device;
   GError *e = NULL;
-  gboolean ok = CHECK_CUDA (cudaSetDevice (device), &e) && (d->dev = device_handle (device, &e)) != NULL
+  gboolean ok = LM_CUDA_CHECK (cudaSetDevice (device), &e) && (d->dev = device_handle (device, &e)) != NULL
                 && CHECK_NVJPEG (lib.state_create (d->dev->handle, &d->state), &e)
                 && CHECK_NVJPEG (lib.stream_create (d->dev->handle, &d->parsed), &e)
-                && CHECK_CUDA (cudaStreamCreateWithFlags (&d->stream, cudaStreamNonBlocking), &e);
+                && LM_CUDA_CHECK (cudaStreamCreateWithFlags (&d->stream, cudaStreamNonBlocking), &e);
   if (!ok)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("nvJPEG unavailable: %s"), e->message);
@@ -212,17 +200,16 @@ lm_nvjpeg_free (LmNvjpeg *d)
 {
   if (d == NULL)
     return;
-  if (cudaSetDevice (d->device) != cudaSuccess)
-    cudaGetLastError ();
-  if (d->stream && cudaStreamSynchronize (d->stream) != cudaSuccess)
-    cudaGetLastError ();
+  LM_CUDA_RELEASE (cudaSetDevice (d->device));
+  if (d->stream)
+    LM_CUDA_RELEASE (cudaStreamSynchronize (d->stream));
   for (guint i = 0; i < LM_HDR_MAX_EXPOSURES; i++)
-    if (d->rgb[i] && cudaFree (d->rgb[i]) != cudaSuccess)
-      cudaGetLastError ();
-  if (d->staging && cudaFreeHost (d->staging) != cudaSuccess)
-    cudaGetLastError ();
-  if (d->stream && cudaStreamDestroy (d->stream) != cudaSuccess)
-    cudaGetLastError ();
+    if (d->rgb[i])
+      LM_CUDA_RELEASE (cudaFree (d->rgb[i]));
+  if (d->staging)
+    LM_CUDA_RELEASE (cudaFreeHost (d->staging));
+  if (d->stream)
+    LM_CUDA_RELEASE (cudaStreamDestroy (d->stream));
   if (d->parsed)
     lib.stream_destroy (d->parsed);
   if (d->state)
@@ -306,11 +293,11 @@ grow_device (LmNvjpeg *d, guint slot, gsize need, GError **error)
 {
   if (need <= d->rgb_size[slot])
     return TRUE;
-  if (d->rgb[slot] && !CHECK_CUDA (cudaFree (d->rgb[slot]), error))
+  if (d->rgb[slot] && !LM_CUDA_CHECK (cudaFree (d->rgb[slot]), error))
     return FALSE;
   d->rgb[slot] = NULL;
   d->rgb_size[slot] = 0;
-  if (!CHECK_CUDA (cudaMalloc ((void **) &d->rgb[slot], need), error))
+  if (!LM_CUDA_CHECK (cudaMalloc ((void **) &d->rgb[slot], need), error))
     return FALSE;
   d->rgb_size[slot] = need;
   return TRUE;
@@ -321,11 +308,11 @@ grow_staging (LmNvjpeg *d, gsize need, GError **error)
 {
   if (need <= d->staging_size)
     return TRUE;
-  if (d->staging && !CHECK_CUDA (cudaFreeHost (d->staging), error))
+  if (d->staging && !LM_CUDA_CHECK (cudaFreeHost (d->staging), error))
     return FALSE;
   d->staging = NULL;
   d->staging_size = 0;
-  if (!CHECK_CUDA (cudaHostAlloc ((void **) &d->staging, need, cudaHostAllocDefault), error))
+  if (!LM_CUDA_CHECK (cudaHostAlloc ((void **) &d->staging, need, cudaHostAllocDefault), error))
     return FALSE;
   d->staging_size = need;
   return TRUE;
@@ -391,10 +378,10 @@ run_batch (LmNvjpeg *d, const Member *m, guint k, const guint8 *const *data, con
     }
   *device_failed = TRUE;
   for (guint j = 0; j < k; j++)
-    if (!CHECK_CUDA (cudaMemcpyAsync (d->staging + m[j].offset, d->rgb[j], (gsize) m[j].width * 3 * m[j].height,
+    if (!LM_CUDA_CHECK (cudaMemcpyAsync (d->staging + m[j].offset, d->rgb[j], (gsize) m[j].width * 3 * m[j].height,
                                       cudaMemcpyDeviceToHost, d->stream), error))
       return FALSE;
-  if (!CHECK_CUDA (cudaStreamSynchronize (d->stream), error))
+  if (!LM_CUDA_CHECK (cudaStreamSynchronize (d->stream), error))
     return FALSE;
   *device_failed = FALSE;
   return TRUE;
@@ -424,7 +411,7 @@ lm_nvjpeg_decode (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *
   Member m[LM_HDR_MAX_EXPOSURES];
   guint k = 0;
   gsize offset = 0;
-  if (!CHECK_CUDA (cudaSetDevice (d->device), error))
+  if (!LM_CUDA_CHECK (cudaSetDevice (d->device), error))
     return FALSE;
   for (guint i = 0; i < n; i++)
     images[i] = NULL;
