@@ -11,7 +11,9 @@
 #include "core/batch/backends.h"
 #include "core/batch/commit.h"
 #include "core/batch/journal.h"
+#include "core/batch/merge-stage.h"
 #include "core/batch/nvjpeg-decoder.h"
+#include "core/batch/nvjpeg-encoder.h"
 #include "core/batch/pipeline.h"
 #include "core/batch/shard.h"
 #include "core/batch/stacks.h"
@@ -21,18 +23,19 @@
 #include "core/timing.h"
 
 typedef struct {
-  char *backend, *devices, *decoder, *method, *response_in, *format, *shard, *progress, *output, *report;
+  char *backend, *devices, *decoder, *encoder, *method, *response_in, *format, *shard, *progress, *output, *report;
   LmCliTone tone;
   int jobs, quality, shard_count, in_flight, read_threads;
   gboolean align, timings;
   char **inputs;
 } Options;
 
+/* Who decodes the JPEG inputs, and who encodes JPEG outputs. */
 typedef enum {
-  DECODER_CPU,    /* libjpeg-turbo: the pixels of `lumen-cli hdr` */
-  DECODER_NVJPEG, /* nvJPEG, or libjpeg-turbo with a notice when it cannot run */
-  DECODER_AUTO,   /* nvJPEG when the merge runs on CUDA and the library is there */
-} Decoder;
+  CODEC_CPU,    /* libjpeg-turbo: the bytes of `lumen-cli hdr` */
+  CODEC_NVJPEG, /* nvJPEG, or libjpeg-turbo with a notice when it cannot run */
+  CODEC_AUTO,   /* nvJPEG when the merge runs on CUDA and the library is there */
+} Codec;
 
 /* Everything the command line decides, checked before any stack is touched. */
 typedef struct {
@@ -41,8 +44,10 @@ typedef struct {
   GArray *devices;
   LmShard shard;
   int jobs;
-  Decoder decoder;
-  char *nvjpeg_reason; /* why nvJPEG was asked for and does not run */
+  Codec decoder, encoder;
+  char *nvjpeg_reason;  /* why nvJPEG was asked for and does not run */
+  char *encoder_reason; /* the same, for the encoder */
+  char *encoder_description;
 } Plan;
 
 static const char *const formats[] = { "hdr", "exr", "jpg", "png", "tif" };
@@ -52,6 +57,23 @@ usage (GError **error, const char *message)
 {
   g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, message);
   return FALSE;
+}
+
+static gboolean
+parse_codec (const char *flag, const char *text, Codec *codec, GError **error)
+{
+  *codec = CODEC_CPU;
+  if (text && g_str_equal (text, "nvjpeg"))
+    *codec = CODEC_NVJPEG;
+  else if (text && g_str_equal (text, "auto"))
+    *codec = CODEC_AUTO;
+  else if (text && !g_str_equal (text, "cpu"))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s: unknown “%s” (cpu, nvjpeg or auto)"), flag,
+                   text);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -117,17 +139,10 @@ plan (const Options *o, Plan *p, GError **error)
     return usage (error, _("--jobs, --in-flight, --read-threads and --shard-count must be positive"));
   p->config.in_flight = (guint) o->in_flight;
   p->config.read_threads = (guint) o->read_threads;
-  p->decoder = DECODER_CPU;
-  if (o->decoder && g_str_equal (o->decoder, "nvjpeg"))
-    p->decoder = DECODER_NVJPEG;
-  else if (o->decoder && g_str_equal (o->decoder, "auto"))
-    p->decoder = DECODER_AUTO;
-  else if (o->decoder && !g_str_equal (o->decoder, "cpu"))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--decoder: unknown “%s” (cpu, nvjpeg or auto)"), o->decoder);
-      return FALSE;
-    }
+  if (!parse_codec ("--decoder", o->decoder, &p->decoder, error) || !parse_codec ("--encoder", o->encoder, &p->encoder, error))
+    return FALSE;
+  if (p->encoder == CODEC_NVJPEG && !lm_batch_writes_jpeg (&p->config))
+    return usage (error, _("--encoder nvjpeg encodes JPEG files: give --format jpg"));
   p->jobs = o->jobs;
   p->config.align = o->align;
   p->config.outdir = o->output;
@@ -152,7 +167,7 @@ open_decoder (Plan *p)
 {
   LmBackend *b = g_ptr_array_index (p->config.backends, 0);
   gboolean on_gpu = lm_backend_work_allocator (b)->memory == LM_MEMORY_DEVICE;
-  if (p->decoder == DECODER_CPU || (p->decoder == DECODER_AUTO && !on_gpu))
+  if (p->decoder == CODEC_CPU || (p->decoder == CODEC_AUTO && !on_gpu))
     return;
   g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (int));
   if (p->devices)
@@ -167,10 +182,33 @@ open_decoder (Plan *p)
   else
     {
       p->nvjpeg_reason = g_strdup (e->message);
-      if (p->decoder == DECODER_NVJPEG)
+      if (p->decoder == CODEC_NVJPEG)
         fprintf (stderr, _("lumen-cli: %s; decoding with libjpeg-turbo on the CPU\n"), e->message);
       g_error_free (e);
     }
+}
+
+/* Whether the merge workers may encode JPEG outputs on their GPUs: one encoder is started
+ * on the first to prove that nvJPEG runs; else the reason. */
+static void
+open_encoder (Plan *p)
+{
+  LmBackend *b = g_ptr_array_index (p->config.backends, 0);
+  int device = lm_backend_cuda_device (b);
+  if (p->encoder == CODEC_CPU || !lm_batch_writes_jpeg (&p->config) || (p->encoder == CODEC_AUTO && device < 0))
+    return;
+  GError *e = NULL;
+  LmNvjpegEncoder *probe = device < 0 ? NULL : lm_nvjpeg_encoder_new (device, p->config.save.quality, &e);
+  if (probe)
+    {
+      p->config.nvjpeg_encode = TRUE;
+      p->encoder_description = g_strdup (lm_nvjpeg_encoder_description (probe));
+      lm_nvjpeg_encoder_free (probe);
+      return;
+    }
+  p->encoder_reason = e ? g_strdup (e->message) : g_strdup (_("nvJPEG encodes only for a CUDA backend"));
+  fprintf (stderr, _("lumen-cli: %s; encoding with libjpeg-turbo on the CPU\n"), p->encoder_reason);
+  g_clear_error (&e);
 }
 
 static void
@@ -184,6 +222,15 @@ print_timings (const Plan *p, const LmBatchStats *stats)
     printf (_("decoder: libjpeg-turbo (CPU), %u threads\n"), stats->load_threads);
   if (p->nvjpeg_reason)
     printf ("  %s\n", p->nvjpeg_reason);
+  if (p->config.nvjpeg_encode)
+    printf (_("encoder: %s, one per merge worker (%u files); libjpeg-turbo (CPU) for %u files\n"),
+            p->encoder_description, stats->nvjpeg_encoded, stats->done - MIN (stats->done, stats->nvjpeg_encoded));
+  else if (lm_batch_writes_jpeg (&p->config))
+    printf (_("encoder: libjpeg-turbo (CPU), %u threads\n"), stats->load_threads);
+  if (p->encoder_reason)
+    printf ("  %s\n", p->encoder_reason);
+  if (p->config.nvjpeg)
+    printf (_("stacks kept on the GPU from decoding to output: %u of %u\n"), stats->resident_stacks, stats->done);
   printf (_("read threads: %u; %.1f MB read, %.1f MB/s\n"), stats->read_threads, stats->bytes_read / 1e6,
           stats->wall_s > 0 ? stats->bytes_read / 1e6 / stats->wall_s : 0.0);
   /* One line per device: the workers are opened device by device, so equal ones are adjacent. */
@@ -270,6 +317,7 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
   if (p->config.backends == NULL)
     return FALSE;
   open_decoder (p);
+  open_encoder (p);
 
   guint share = 0, before = 0;
   for (guint k = 0; k < list->stacks->len; k++)
@@ -334,8 +382,9 @@ lm_cli_batch_main (int argc, char **argv)
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to merge: auto (default), cpu or cuda"), N_("BACKEND") },
     { "devices", 0, 0, G_OPTION_ARG_STRING, &o.devices, N_("GPUs to use: all (default) or a list such as 0,1"), N_("LIST") },
     { "decoder", 0, 0, G_OPTION_ARG_STRING, &o.decoder, N_("JPEG decoder: cpu (libjpeg-turbo, default: the pixels of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("DECODER") },
+    { "encoder", 0, 0, G_OPTION_ARG_STRING, &o.encoder, N_("JPEG encoder: cpu (libjpeg-turbo, default: the bytes of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("ENCODER") },
     { "read-threads", 0, 0, G_OPTION_ARG_INT, &o.read_threads, N_("Threads reading files (default 4; more for network storage)"), N_("N") },
-    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU, 1 on the CPU)"), N_("N") },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU; on the CPU, one per 4 cores)"), N_("N") },
     { "in-flight", 0, 0, G_OPTION_ARG_INT, &o.in_flight, N_("Stacks in memory at once (default: read threads + cores + 2 × workers + 2)"), N_("N") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec (default), robertson or mertens"), N_("METHOD") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("One camera's response for every stack instead of calibrating each"), N_("FILE") },
@@ -386,8 +435,10 @@ lm_cli_batch_main (int argc, char **argv)
   g_clear_pointer (&p.config.nvjpeg_devices, g_array_unref);
   g_clear_pointer (&p.config.backends, g_ptr_array_unref);
   g_free (p.nvjpeg_reason);
+  g_free (p.encoder_reason);
+  g_free (p.encoder_description);
   g_clear_pointer (&p.devices, g_array_unref);
-  g_free (o.backend), g_free (o.devices), g_free (o.decoder), g_free (o.method), g_free (o.response_in), g_free (o.tone.tonemap);
+  g_free (o.backend), g_free (o.devices), g_free (o.decoder), g_free (o.encoder), g_free (o.method), g_free (o.response_in), g_free (o.tone.tonemap);
   g_free (o.format), g_free (o.shard), g_free (o.progress), g_free (o.output), g_free (o.report);
   g_strfreev (o.inputs);
   return rc;

@@ -436,6 +436,12 @@ lm_backend_cuda_device_count (void)
   return MIN (count, MAX_DEVICES);
 }
 
+int
+lm_backend_cuda_device (LmBackend *b)
+{
+  return b->klass == &cuda_class ? lm_cuda_self (b)->device : -1;
+}
+
 LmBackend *
 lm_backend_cuda_new (GError **error)
 {

@@ -190,4 +190,10 @@ lm_backend_cuda_new_on_device (int device, GError **error)
 {
   return lm_backend_cuda_new (error);
 }
+
+int
+lm_backend_cuda_device (LmBackend *backend)
+{
+  return -1;
+}
 #endif

@@ -101,6 +101,8 @@ LmBackend *lm_backend_cuda_new (GError **error);
 /* CUDA devices the runtime sees (0 without CUDA); a backend on one of them, for one per GPU. */
 int lm_backend_cuda_device_count (void);
 LmBackend *lm_backend_cuda_new_on_device (int device, GError **error);
+/* The device a CUDA backend computes on; -1 for any other backend. */
+int lm_backend_cuda_device (LmBackend *backend);
 
 /* Thin wrappers over the class, so callers read as plain calls. */
 static inline const LmAllocator *

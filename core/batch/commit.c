@@ -58,34 +58,36 @@ lm_batch_output_path (const char *outdir, const char *id, const char *ext)
   return g_build_filename (outdir, name, NULL);
 }
 
-gboolean
-lm_batch_write_output (const LmImage *image, const char *outdir, const char *id, const char *ext,
-                       const LmSaveOptions *options, GError **error)
+/* The staging name of an output: it keeps the extension (codecs write by it) and carries
+ * the temporary infix, so that a leftover is recognised. */
+static char *
+staging_path (const char *outdir, const char *id, const char *ext)
 {
-  /* The codec writes by extension, through its own temporary; the staging name keeps the
-   * extension and carries the temporary infix, so a leftover is recognised. */
-  g_autofree char *staging_name = g_strconcat (".", id, LM_ATOMIC_TMP_INFIX, "batch.", ext, NULL);
-  g_autofree char *staging = g_build_filename (outdir, staging_name, NULL);
-  g_autofree char *final = lm_batch_output_path (outdir, id, ext);
-  /* RGBE pixels (converted by the merge's backend) are already what a .hdr file holds. */
-  GError *e = NULL;
-  if (!(image->format == LM_FORMAT_RGBE8 ? lm_rgbe_save (image, staging, &e)
-                                         : lm_io_save (image, staging, options, &e)))
+  g_autofree char *name = g_strconcat (".", id, LM_ATOMIC_TMP_INFIX, "batch.", ext, NULL);
+  return g_build_filename (outdir, name, NULL);
+}
+
+/* E, said of the output the user asked for (FINAL), not of the hidden staging name. */
+static void
+propagate_as_final (GError **error, GError *e, const char *staging, const char *final)
+{
+  g_autofree char *message = g_strdup (e->message);
+  char *at = strstr (message, staging);
+  if (at)
     {
-      /* Said of the output the user asked for, not of the hidden staging name. */
-      g_autofree char *message = g_strdup (e->message);
-      char *at = strstr (message, staging);
-      if (at)
-        {
-          g_autofree char *rest = g_strdup (at + strlen (staging));
-          *at = '\0';
-          g_set_error (error, e->domain, e->code, "%s%s%s", message, final, rest);
-        }
-      else
-        g_propagate_error (error, g_steal_pointer (&e));
-      g_clear_error (&e);
-      return FALSE;
+      g_autofree char *rest = g_strdup (at + strlen (staging));
+      *at = '\0';
+      g_set_error (error, e->domain, e->code, "%s%s%s", message, final, rest);
+      g_error_free (e);
     }
+  else
+    g_propagate_error (error, e);
+}
+
+/* The commit point: the complete staging file renamed to its final name. */
+static gboolean
+commit_staging (const char *staging, const char *final, GError **error)
+{
   lm_batch_crash_point (LM_CRASH_AFTER_TEMP_WRITE);
   if (g_rename (staging, final) != 0)
     {
@@ -96,6 +98,50 @@ lm_batch_write_output (const LmImage *image, const char *outdir, const char *id,
     }
   lm_batch_crash_point (LM_CRASH_AFTER_RENAME);
   return TRUE;
+}
+
+gboolean
+lm_batch_write_output (const LmImage *image, const char *outdir, const char *id, const char *ext,
+                       const LmSaveOptions *options, GError **error)
+{
+  g_autofree char *staging = staging_path (outdir, id, ext);
+  g_autofree char *final = lm_batch_output_path (outdir, id, ext);
+  /* RGBE pixels (converted by the merge's backend) are already what a .hdr file holds. */
+  GError *e = NULL;
+  if (!(image->format == LM_FORMAT_RGBE8 ? lm_rgbe_save (image, staging, &e)
+                                         : lm_io_save (image, staging, options, &e)))
+    {
+      propagate_as_final (error, e, staging, final);
+      return FALSE;
+    }
+  return commit_staging (staging, final, error);
+}
+
+gboolean
+lm_batch_write_encoded (GBytes *bytes, const char *outdir, const char *id, const char *ext, GError **error)
+{
+  g_autofree char *staging = staging_path (outdir, id, ext);
+  g_autofree char *final = lm_batch_output_path (outdir, id, ext);
+  GError *e = NULL;
+  LmAtomicFile *file = lm_atomic_file_open (staging, &e);
+  if (file)
+    {
+      gsize len;
+      const void *data = g_bytes_get_data (bytes, &len);
+      if (fwrite (data, 1, len, lm_atomic_file_stream (file)) != len)
+        {
+          int errsv = errno;
+          GError *write_error = NULL;
+          lm_set_write_error (&write_error, staging, errsv);
+          lm_atomic_file_take_error (file, write_error);
+        }
+    }
+  if (file == NULL || !lm_atomic_file_commit (file, &e))
+    {
+      propagate_as_final (error, e, staging, final);
+      return FALSE;
+    }
+  return commit_staging (staging, final, error);
 }
 
 /* The stack id of a temporary's name: the leading dots off, up to the infix. */

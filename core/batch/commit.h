@@ -31,6 +31,10 @@ char *lm_batch_output_path (const char *outdir, const char *id, const char *ext)
 gboolean lm_batch_write_output (const LmImage *image, const char *outdir, const char *id, const char *ext,
                                 const LmSaveOptions *options, GError **error);
 
+/* Writes BYTES, a file already encoded (by the GPU), as OUTDIR/<ID>.<EXT>, the same way. */
+gboolean lm_batch_write_encoded (GBytes *bytes, const char *outdir, const char *id, const char *ext,
+                                 GError **error);
+
 /* Looks at OUTDIR once: removes the temporaries of the stacks in IDS (left by a killed run;
  * those of other shards' stacks may be in use) and returns the ids of IDS whose output
  * OUTDIR/<id>.<EXT> exists (a set). REMOVED: how many temporaries went. */

@@ -1,17 +1,21 @@
 #include "merge-stage.h"
 
+#include "../timing.h"
+
 struct _LmMergeStage {
   LmBackend *backend;
   gboolean host; /* the backend computes in host memory (the CPU): nothing to copy */
   LmImage *inputs[LM_HDR_MAX_EXPOSURES]; /* work memory, kept from stack to stack */
   LmImage *radiance, *mapped, *rgbe;
+  LmNvjpegEncoder *encoder;
 };
 
 LmMergeStage *
-lm_merge_stage_new (LmBackend *backend)
+lm_merge_stage_new (LmBackend *backend, LmNvjpegEncoder *encoder)
 {
   LmMergeStage *stage = g_new0 (LmMergeStage, 1);
   stage->backend = backend;
+  stage->encoder = encoder;
   stage->host = lm_backend_work_allocator (backend)->memory == LM_MEMORY_HOST;
   return stage;
 }
@@ -26,6 +30,7 @@ lm_merge_stage_free (LmMergeStage *stage)
   g_clear_pointer (&stage->radiance, lm_image_unref);
   g_clear_pointer (&stage->mapped, lm_image_unref);
   g_clear_pointer (&stage->rgbe, lm_image_unref);
+  g_clear_pointer (&stage->encoder, lm_nvjpeg_encoder_free);
   g_free (stage);
 }
 
@@ -45,12 +50,13 @@ fit (LmImage **slot, LmFormat format, guint width, guint height, const LmAllocat
 /* The buffers the stack needs, before anything is queued, so that no allocation falls
  * between two timing marks. */
 static gboolean
-fit_all (LmMergeStage *stage, const LmBatchConfig *c, gboolean rgbe, const LmHdrStack *hdr, GError **error)
+fit_all (LmMergeStage *stage, const LmBatchConfig *c, gboolean rgbe, const LmHdrStack *hdr, gboolean resident,
+         GError **error)
 {
   const LmAllocator *work = lm_backend_work_allocator (stage->backend);
   guint w = hdr->images[0]->width, h = hdr->images[0]->height;
   gboolean ok = TRUE;
-  if (!stage->host)
+  if (!stage->host && !resident)
     for (guint i = 0; ok && i < hdr->n; i++)
       ok = fit (&stage->inputs[i], hdr->images[i]->format, w, h, work, error);
   if (ok && (!stage->host || c->tonemap || rgbe))
@@ -71,33 +77,44 @@ writes_rgbe (const LmBatchConfig *c)
   return !c->tonemap && lm_file_type_for_output (name) == LM_FILE_RADIANCE;
 }
 
+gboolean
+lm_batch_writes_jpeg (const LmBatchConfig *c)
+{
+  g_autofree char *name = g_strconcat ("output.", c->ext, NULL);
+  return c->tonemap && lm_file_type_for_output (name) == LM_FILE_JPEG;
+}
+
 enum { MARK_START, MARK_UPLOADED, MARK_MERGED, MARK_MAPPED, MARK_DOWNLOADED, N_MARKS };
 
 gboolean
 lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStack *hdr, const LmResponse *response,
-                    const LmAllocator *out_allocator, LmImage **result, double ms[LM_STAGE_COUNT], GError **error)
+                    const LmAllocator *out_allocator, LmImage **result, GBytes **encoded, double ms[LM_STAGE_COUNT],
+                    GError **error)
 {
   LmBackend *b = stage->backend;
   guint w = hdr->images[0]->width, h = hdr->images[0]->height;
   gboolean rgbe = writes_rgbe (c);
+  /* Decoded on this backend's device (the pipeline routes such stacks here): no upload. */
+  gboolean resident = !stage->host && hdr->images[0]->allocator->memory == LM_MEMORY_DEVICE;
+  gboolean gpu_jpeg = stage->encoder && !stage->host && lm_batch_writes_jpeg (c);
   LmFormat format = c->tonemap ? LM_FORMAT_RGBA8 : rgbe ? LM_FORMAT_RGBE8 : LM_FORMAT_RGBA_F32;
-  g_autoptr (LmImage) out = lm_image_new (format, w, h, out_allocator, error);
-  if (out == NULL || !fit_all (stage, c, rgbe, hdr, error))
+  g_autoptr (LmImage) out = gpu_jpeg ? NULL : lm_image_new (format, w, h, out_allocator, error);
+  if ((!gpu_jpeg && out == NULL) || !fit_all (stage, c, rgbe, hdr, resident, error))
     return FALSE;
   /* On the CPU the merge reads the decoded images and writes the result where the writer
    * takes it; on a GPU, into the kept device buffers. */
   LmImage *radiance = stage->host && !c->tonemap && !rgbe ? out : stage->radiance;
   LmImage *mapped = stage->host ? out : stage->mapped;
-  LmImage *encoded = stage->host ? out : stage->rgbe;
-  LmHdrStack work = { .n = hdr->n, .images = stage->host ? hdr->images : stage->inputs, .times = hdr->times,
-                      .paths = hdr->paths };
+  LmImage *encoded_rgbe = stage->host ? out : stage->rgbe;
+  LmHdrStack work = { .n = hdr->n, .images = stage->host || resident ? hdr->images : stage->inputs,
+                      .times = hdr->times, .paths = hdr->paths };
   LmHdrMergeParams params = c->merge;
   params.response = *response;
 
   LmMark marks[N_MARKS];
   lm_backend_mark (b, &marks[MARK_START]);
   gboolean ok = TRUE;
-  for (guint i = 0; ok && !stage->host && i < hdr->n; i++)
+  for (guint i = 0; ok && !stage->host && !resident && i < hdr->n; i++)
     ok = lm_backend_copy (b, hdr->images[i], stage->inputs[i], error);
   lm_backend_mark (b, &marks[MARK_UPLOADED]);
   ok = ok && lm_backend_hdr_merge (b, &params, &work, radiance, error);
@@ -105,10 +122,10 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
   if (c->tonemap)
     ok = ok && lm_backend_tonemap (b, &c->tone, radiance, mapped, error);
   else if (rgbe)
-    ok = ok && lm_backend_rgbe_encode (b, radiance, encoded, error);
+    ok = ok && lm_backend_rgbe_encode (b, radiance, encoded_rgbe, error);
   lm_backend_mark (b, &marks[MARK_MAPPED]);
-  if (!stage->host)
-    ok = ok && lm_backend_copy (b, c->tonemap ? mapped : rgbe ? encoded : radiance, out, error);
+  if (!stage->host && !gpu_jpeg)
+    ok = ok && lm_backend_copy (b, c->tonemap ? mapped : rgbe ? encoded_rgbe : radiance, out, error);
   lm_backend_mark (b, &marks[MARK_DOWNLOADED]);
   /* Also after a failure: the host buffers go back to the pool only once nothing reads or
    * writes them. */
@@ -123,6 +140,14 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
   ms[c->tonemap ? LM_STAGE_TONEMAP : LM_STAGE_RGBE] = lm_backend_elapsed_ms (b, &marks[MARK_MERGED], &marks[MARK_MAPPED]);
   ms[LM_STAGE_DOWNLOAD] = lm_backend_elapsed_ms (b, &marks[MARK_MAPPED], &marks[MARK_DOWNLOADED]);
   /* As `lumen-cli hdr`: an 8-bit output carries the first exposure's profile and EXIF. */
+  if (gpu_jpeg)
+    {
+      lm_image_copy_metadata (mapped, hdr->images[0]);
+      gint64 t = g_get_monotonic_time ();
+      *encoded = lm_nvjpeg_encode (stage->encoder, mapped, error);
+      ms[LM_STAGE_ENCODE] = lm_ms_since (t);
+      return *encoded != NULL;
+    }
   if (c->tonemap)
     lm_image_copy_metadata (out, hdr->images[0]);
   *result = g_steal_pointer (&out);

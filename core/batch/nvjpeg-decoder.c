@@ -8,7 +8,6 @@
 #if LUMEN_HAVE_CUDA
 
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,170 +16,43 @@
 
 #include "../cuda-error.h"
 #include "../exif.h"
+#include "../hdr/response.h"
 #include "../hdr/stack.h"
 #include "../orientation.h"
-
-/* The few declarations of nvjpeg.h this file uses (the documented API of nvJPEG 11 to 13),
- * so that the build needs no header: the library is optional, found at run time. */
-typedef int NvStatus; /* nvjpegStatus_t: 0 is NVJPEG_STATUS_SUCCESS */
-typedef void *NvHandle, *NvState, *NvStream;
-typedef struct {
-  unsigned char *channel[4];
-  size_t pitch[4];
-} NvImage; /* nvjpegImage_t */
-
-enum {
-  NV_BACKEND_DEFAULT = 0,
-  NV_BACKEND_HARDWARE = 3, /* the JPEG engine of A100, H100 and later */
-  NV_OUTPUT_RGBI = 5,      /* interleaved RGB in channel[0] */
-  NV_MAJOR_VERSION = 0,    /* libraryPropertyType */
-  NV_MINOR_VERSION = 1,
-  NV_PATCH_LEVEL = 2,
-};
-
-#define LIBRARY "libnvjpeg.so.13"
-#define MAX_DEVICES 64
-
-typedef struct {
-  void *dl;
-  char *reason; /* why the library is unusable, or NULL */
-  char *version;
-  NvStatus (*get_property) (int type, int *value);
-  NvStatus (*create_ex) (int backend, void *dev_allocator, void *pinned_allocator, unsigned flags,
-                         NvHandle *handle);
-  NvStatus (*state_create) (NvHandle handle, NvState *state);
-  NvStatus (*state_destroy) (NvState state);
-  NvStatus (*stream_create) (NvHandle handle, NvStream *stream);
-  NvStatus (*stream_destroy) (NvStream stream);
-  NvStatus (*parse_header) (NvHandle handle, const unsigned char *data, size_t len, NvStream stream);
-  NvStatus (*batched_supported) (NvHandle handle, NvStream stream, int *is_supported);
-  NvStatus (*batched_initialize) (NvHandle handle, NvState state, int batch_size, int max_cpu_threads,
-                                  int output_format);
-  NvStatus (*decode_batched) (NvHandle handle, NvState state, const unsigned char *const *data,
-                              const size_t *lengths, NvImage *destinations, cudaStream_t stream);
-} Library;
-
-/* One handle per device, shared by the threads (nvJPEG's handles are thread-safe; states
- * are not). Never destroyed: the process ends with the batch. */
-typedef struct {
-  NvHandle handle;
-  gboolean hardware;
-} Device;
-
-static Library lib;
-static Device devices[MAX_DEVICES];
-static GMutex devices_lock;
+#include "kernels/kernels.h"
+#include "nvjpeg-library.h"
 
 struct _LmNvjpeg {
   int device;
-  Device *dev;
-  NvState state;
-  NvStream parsed;
+  const LmNvjpegLibrary *lib;
+  LmNvHandle handle;
+  gboolean hardware;
+  LmNvState state;
+  LmNvStream parsed;
   cudaStream_t stream;
   int batch; /* the batch size STATE was initialised for; 0: none */
   guint8 *rgb[LM_HDR_MAX_EXPOSURES];
   gsize rgb_size[LM_HDR_MAX_EXPOSURES];
-  guint8 *staging; /* pinned: the decoded RGB on its way into RGBA images */
+  guint8 *staging; /* pinned: the decoded RGB on its way into RGBA images in host memory */
   gsize staging_size;
+  guint32 *samples; /* pinned and mapped: sample points, then the pixels read there */
   char *description;
 };
-
-static gboolean
-load_symbol (const char *name, gpointer *slot)
-{
-  *slot = dlsym (lib.dl, name);
-  if (*slot == NULL && lib.reason == NULL)
-    lib.reason = g_strdup_printf (_("%s lacks %s"), LIBRARY, name);
-  return *slot != NULL;
-}
-
-static void
-load_library (void)
-{
-  lib.dl = dlopen (LIBRARY, RTLD_NOW | RTLD_LOCAL);
-  if (lib.dl == NULL)
-    {
-      lib.reason = g_strdup (dlerror ());
-      return;
-    }
-  load_symbol ("nvjpegGetProperty", (gpointer *) &lib.get_property);
-  load_symbol ("nvjpegCreateEx", (gpointer *) &lib.create_ex);
-  load_symbol ("nvjpegJpegStateCreate", (gpointer *) &lib.state_create);
-  load_symbol ("nvjpegJpegStateDestroy", (gpointer *) &lib.state_destroy);
-  load_symbol ("nvjpegJpegStreamCreate", (gpointer *) &lib.stream_create);
-  load_symbol ("nvjpegJpegStreamDestroy", (gpointer *) &lib.stream_destroy);
-  load_symbol ("nvjpegJpegStreamParseHeader", (gpointer *) &lib.parse_header);
-  load_symbol ("nvjpegDecodeBatchedSupported", (gpointer *) &lib.batched_supported);
-  load_symbol ("nvjpegDecodeBatchedInitialize", (gpointer *) &lib.batched_initialize);
-  load_symbol ("nvjpegDecodeBatched", (gpointer *) &lib.decode_batched);
-  if (lib.reason)
-    return;
-  int major = 0, minor = 0, patch = 0;
-  lib.get_property (NV_MAJOR_VERSION, &major);
-  lib.get_property (NV_MINOR_VERSION, &minor);
-  lib.get_property (NV_PATCH_LEVEL, &patch);
-  lib.version = g_strdup_printf ("%d.%d.%d", major, minor, patch);
-}
-
-static gboolean
-library (GError **error)
-{
-  static gsize once = 0;
-  if (g_once_init_enter (&once))
-    {
-      load_library ();
-      g_once_init_leave (&once, 1);
-    }
-  if (lib.reason == NULL)
-    return TRUE;
-  g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("nvJPEG unavailable: %s"), lib.reason);
-  return FALSE;
-}
-
-static gboolean
-check_nvjpeg (NvStatus status, const char *what, GError **error)
-{
-  if (status == 0)
-    return TRUE;
-  g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("nvJPEG: %s failed (status %d)"), what, status);
-  return FALSE;
-}
-
-#define CHECK_NVJPEG(call, error) check_nvjpeg ((call), #call, (error))
-
-/* The device's handle: the hardware engine where there is one, else nvJPEG's CUDA decoder. */
-static Device *
-device_handle (int device, GError **error)
-{
-  g_mutex_lock (&devices_lock);
-  Device *d = &devices[device];
-  if (d->handle == NULL)
-    {
-      d->hardware = lib.create_ex (NV_BACKEND_HARDWARE, NULL, NULL, 0, &d->handle) == 0;
-      if (!d->hardware)
-        CHECK_NVJPEG (lib.create_ex (NV_BACKEND_DEFAULT, NULL, NULL, 0, &d->handle), error);
-    }
-  g_mutex_unlock (&devices_lock);
-  return d->handle ? d : NULL;
-}
 
 LmNvjpeg *
 lm_nvjpeg_new (int device, GError **error)
 {
-  if (!library (error))
+  const LmNvjpegLibrary *lib = lm_nvjpeg_library (error);
+  if (lib == NULL)
     return NULL;
-  if (device < 0 || device >= MAX_DEVICES)
-    {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("nvJPEG unavailable: there is no CUDA device %d"),
-                   device);
-      return NULL;
-    }
   LmNvjpeg *d = g_new0 (LmNvjpeg, 1);
   d->device = device;
+  d->lib = lib;
   GError *e = NULL;
-  gboolean ok = LM_CUDA_CHECK (cudaSetDevice (device), &e) && (d->dev = device_handle (device, &e)) != NULL
-                && CHECK_NVJPEG (lib.state_create (d->dev->handle, &d->state), &e)
-                && CHECK_NVJPEG (lib.stream_create (d->dev->handle, &d->parsed), &e)
+  gboolean ok = LM_CUDA_CHECK (cudaSetDevice (device), &e)
+                && (d->handle = lm_nvjpeg_decode_handle (device, &d->hardware, &e)) != NULL
+                && LM_NVJPEG_CHECK (lib->state_create (d->handle, &d->state), &e)
+                && LM_NVJPEG_CHECK (lib->stream_create (d->handle, &d->parsed), &e)
                 && LM_CUDA_CHECK (cudaStreamCreateWithFlags (&d->stream, cudaStreamNonBlocking), &e);
   if (!ok)
     {
@@ -189,9 +61,9 @@ lm_nvjpeg_new (int device, GError **error)
       lm_nvjpeg_free (d);
       return NULL;
     }
-  d->description = g_strdup_printf (d->dev->hardware ? _("nvJPEG %s, hardware decoder on GPU %d")
-                                                     : _("nvJPEG %s, CUDA decoder on GPU %d"),
-                                    lib.version, device);
+  d->description = g_strdup_printf (d->hardware ? _("nvJPEG %s, hardware decoder on GPU %d")
+                                                : _("nvJPEG %s, CUDA decoder on GPU %d"),
+                                    lib->version, device);
   return d;
 }
 
@@ -208,14 +80,22 @@ lm_nvjpeg_free (LmNvjpeg *d)
       LM_CUDA_RELEASE (cudaFree (d->rgb[i]));
   if (d->staging)
     LM_CUDA_RELEASE (cudaFreeHost (d->staging));
+  if (d->samples)
+    LM_CUDA_RELEASE (cudaFreeHost (d->samples));
   if (d->stream)
     LM_CUDA_RELEASE (cudaStreamDestroy (d->stream));
   if (d->parsed)
-    lib.stream_destroy (d->parsed);
+    d->lib->stream_destroy (d->parsed);
   if (d->state)
-    lib.state_destroy (d->state);
+    d->lib->state_destroy (d->state);
   g_free (d->description);
   g_free (d);
+}
+
+int
+lm_nvjpeg_device (LmNvjpeg *d)
+{
+  return d->device;
 }
 
 const char *
@@ -338,16 +218,54 @@ typedef struct {
   gsize offset; /* in the staging buffer */
 } Member;
 
-/* Runs the batch; FALSE with *DEVICE_FAILED when a CUDA call failed, FALSE alone when
- * nvJPEG refused the data (the CPU then decodes it). */
+/* Those of the N files that nvJPEG takes, into M; their count. */
+static guint
+parse_members (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *lens, Member *m)
+{
+  guint k = 0;
+  gsize offset = 0;
+  for (guint i = 0; i < n && k < LM_HDR_MAX_EXPOSURES; i++)
+    {
+      Member *p = &m[k];
+      *p = (Member) { .file = i };
+      if (data[i] == NULL || !header (data[i], lens[i], &p->width, &p->height, &p->exif, &p->icc))
+        continue;
+      int unsupported = 1;
+      if (d->hardware
+          && (d->lib->parse_header (d->handle, data[i], lens[i], d->parsed) != 0
+              || d->lib->batched_supported (d->handle, d->parsed, &unsupported) != 0 || unsupported != 0))
+        {
+          g_clear_pointer (&p->exif, g_bytes_unref);
+          g_clear_pointer (&p->icc, g_bytes_unref);
+          continue;
+        }
+      p->offset = offset;
+      offset += (gsize) p->width * 3 * p->height;
+      k++;
+    }
+  return k;
+}
+
+static void
+clear_members (Member *m, guint k)
+{
+  for (guint j = 0; j < k; j++)
+    {
+      g_clear_pointer (&m[j].exif, g_bytes_unref);
+      g_clear_pointer (&m[j].icc, g_bytes_unref);
+    }
+}
+
+/* Queues the decoding of the K members into the decoder's device buffers; FALSE with
+ * *DEVICE_FAILED when a CUDA call failed, FALSE alone when nvJPEG refused the data (the CPU
+ * then decodes it). */
 static gboolean
-run_batch (LmNvjpeg *d, const Member *m, guint k, const guint8 *const *data, const gsize *lens,
-           gboolean *device_failed, GError **error)
+decode_members (LmNvjpeg *d, const Member *m, guint k, const guint8 *const *data, const gsize *lens,
+                gboolean *device_failed, GError **error)
 {
   const unsigned char *bits[LM_HDR_MAX_EXPOSURES];
   size_t sizes[LM_HDR_MAX_EXPOSURES];
-  NvImage out[LM_HDR_MAX_EXPOSURES];
-  gsize staging = 0;
+  LmNvImage out[LM_HDR_MAX_EXPOSURES];
   *device_failed = TRUE;
   for (guint j = 0; j < k; j++)
     {
@@ -359,32 +277,37 @@ run_batch (LmNvjpeg *d, const Member *m, guint k, const guint8 *const *data, con
       memset (&out[j], 0, sizeof out[j]);
       out[j].channel[0] = d->rgb[j];
       out[j].pitch[0] = row;
-      staging += row * m[j].height;
     }
-  if (!grow_staging (d, staging, error))
-    return FALSE;
   *device_failed = FALSE;
   if (d->batch != (int) k)
     {
       d->batch = 0;
-      if (lib.batched_initialize (d->dev->handle, d->state, (int) k, 1, NV_OUTPUT_RGBI) != 0)
+      if (d->lib->batched_initialize (d->handle, d->state, (int) k, 1, LM_NV_OUTPUT_RGBI) != 0)
         return FALSE;
       d->batch = (int) k;
     }
-  if (lib.decode_batched (d->dev->handle, d->state, bits, sizes, out, d->stream) != 0)
+  if (d->lib->decode_batched (d->handle, d->state, bits, sizes, out, d->stream) != 0)
     {
       d->batch = 0; /* the documentation asks for a new initialisation after a failure */
       return FALSE;
     }
-  *device_failed = TRUE;
+  return TRUE;
+}
+
+/* The decoded members into the pinned staging buffer. */
+static gboolean
+download_members (LmNvjpeg *d, const Member *m, guint k, GError **error)
+{
+  gsize staging = 0;
+  for (guint j = 0; j < k; j++)
+    staging += (gsize) m[j].width * 3 * m[j].height;
+  if (!grow_staging (d, staging, error))
+    return FALSE;
   for (guint j = 0; j < k; j++)
     if (!LM_CUDA_CHECK (cudaMemcpyAsync (d->staging + m[j].offset, d->rgb[j], (gsize) m[j].width * 3 * m[j].height,
                                       cudaMemcpyDeviceToHost, d->stream), error))
       return FALSE;
-  if (!LM_CUDA_CHECK (cudaStreamSynchronize (d->stream), error))
-    return FALSE;
-  *device_failed = FALSE;
-  return TRUE;
+  return LM_CUDA_CHECK (cudaStreamSynchronize (d->stream), error);
 }
 
 static LmImage *
@@ -404,46 +327,116 @@ finish_image (LmNvjpeg *d, Member *m, const LmAllocator *allocator)
   return upright;
 }
 
+/* IMAGES cleared, the device made current, and the members nvJPEG takes parsed into M:
+ * their count, or -1 when the device failed. */
+static int
+prepare (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *lens, LmImage **images, Member *m,
+         GError **error)
+{
+  for (guint i = 0; i < n; i++)
+    images[i] = NULL;
+  if (!LM_CUDA_CHECK (cudaSetDevice (d->device), error))
+    return -1;
+  return (int) parse_members (d, n, data, lens, m);
+}
+
 gboolean
 lm_nvjpeg_decode (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *lens,
                   const LmAllocator *allocator, LmImage **images, GError **error)
 {
   Member m[LM_HDR_MAX_EXPOSURES];
-  guint k = 0;
-  gsize offset = 0;
-  if (!LM_CUDA_CHECK (cudaSetDevice (d->device), error))
+  int k = prepare (d, n, data, lens, images, m, error);
+  if (k < 0)
     return FALSE;
-  for (guint i = 0; i < n; i++)
-    images[i] = NULL;
-  for (guint i = 0; i < n && k < LM_HDR_MAX_EXPOSURES; i++)
-    {
-      Member *p = &m[k];
-      *p = (Member) { .file = i };
-      if (data[i] == NULL || !header (data[i], lens[i], &p->width, &p->height, &p->exif, &p->icc))
-        continue;
-      int unsupported = 1;
-      if (d->dev->hardware
-          && (lib.parse_header (d->dev->handle, data[i], lens[i], d->parsed) != 0
-              || lib.batched_supported (d->dev->handle, d->parsed, &unsupported) != 0 || unsupported != 0))
-        {
-          g_clear_pointer (&p->exif, g_bytes_unref);
-          g_clear_pointer (&p->icc, g_bytes_unref);
-          continue;
-        }
-      p->offset = offset;
-      offset += (gsize) p->width * 3 * p->height;
-      k++;
-    }
   gboolean device_failed = FALSE;
-  gboolean decoded = k > 0 && run_batch (d, m, k, data, lens, &device_failed, error);
+  gboolean decoded = k > 0 && decode_members (d, m, k, data, lens, &device_failed, error)
+                     && !(device_failed = !download_members (d, m, k, error));
+  for (int j = 0; decoded && j < k; j++)
+    images[m[j].file] = finish_image (d, &m[j], allocator);
+  clear_members (m, k);
+  return !device_failed;
+}
+
+static LmKImage
+kimage (const LmImage *image)
+{
+  LmKImage k = { image->data, image->width, image->height, image->stride, (int) image->format, image->opaque };
+  return k;
+}
+
+/* Each member's RGB into an RGBA8 image of ALLOCATOR's, on the device; FALSE with
+ * *DEVICE_FAILED when a CUDA call failed, FALSE alone when there was no memory for one. */
+static gboolean
+expand_on_device (LmNvjpeg *d, Member *m, guint k, const LmAllocator *allocator, LmImage **images,
+                  gboolean *device_failed, GError **error)
+{
+  *device_failed = FALSE;
   for (guint j = 0; j < k; j++)
     {
-      if (decoded)
-        images[m[j].file] = finish_image (d, &m[j], allocator);
-      g_clear_pointer (&m[j].exif, g_bytes_unref);
-      g_clear_pointer (&m[j].icc, g_bytes_unref);
+      LmImage *image = images[m[j].file] = lm_image_new (LM_FORMAT_RGBA8, m[j].width, m[j].height, allocator, NULL);
+      if (image == NULL)
+        return FALSE;
+      image->opaque = TRUE;
+      image->exif = g_steal_pointer (&m[j].exif);
+      image->icc_profile = g_steal_pointer (&m[j].icc);
+      LmKImage out = kimage (image);
+      if (!LM_CUDA_CHECK (lm_k_rgb_to_rgba8 (d->rgb[j], (gsize) m[j].width * 3, &out, d->stream), error))
+        return !(*device_failed = TRUE);
     }
+  return !(*device_failed = !LM_CUDA_CHECK (cudaStreamSynchronize (d->stream), error));
+}
+
+gboolean
+lm_nvjpeg_decode_to_device (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *lens,
+                            const LmAllocator *allocator, LmImage **images, gboolean *all, GError **error)
+{
+  Member m[LM_HDR_MAX_EXPOSURES];
+  *all = FALSE;
+  int k = prepare (d, n, data, lens, images, m, error);
+  if (k < 0)
+    return FALSE;
+  /* Turning an image upright is the host's work (lm_image_orient): such stacks go there. */
+  gboolean upright = (guint) k == n;
+  for (int j = 0; upright && j < k; j++)
+    upright = lm_exif_orientation (m[j].exif) == 1;
+  gboolean device_failed = FALSE;
+  *all = upright && decode_members (d, m, k, data, lens, &device_failed, error)
+         && expand_on_device (d, m, k, allocator, images, &device_failed, error);
+  clear_members (m, k);
+  if (!*all)
+    for (guint i = 0; i < n; i++)
+      g_clear_pointer (&images[i], lm_image_unref);
   return !device_failed;
+}
+
+/* Sample points, then the pixels read there: room for the largest request. */
+#define SAMPLE_WORDS (2 * LM_HDR_MAX_SAMPLES + LM_HDR_MAX_EXPOSURES * LM_HDR_MAX_SAMPLES)
+
+gboolean
+lm_nvjpeg_sample (LmNvjpeg *d, guint n, LmImage *const *images, const guint *xy, guint n_points, guint32 *pixels,
+                  GError **error)
+{
+  g_return_val_if_fail (n <= LM_HDR_MAX_EXPOSURES && n_points <= LM_HDR_MAX_SAMPLES, FALSE);
+  void *mapped = NULL;
+  if (!LM_CUDA_CHECK (cudaSetDevice (d->device), error)
+      || (d->samples == NULL
+          && !LM_CUDA_CHECK (cudaHostAlloc ((void **) &d->samples, SAMPLE_WORDS * sizeof (guint32), cudaHostAllocMapped),
+                             error))
+      || !LM_CUDA_CHECK (cudaHostGetDevicePointer (&mapped, d->samples, 0), error))
+    return FALSE;
+  memcpy (d->samples, xy, 2 * n_points * sizeof (guint32));
+  const unsigned *dev_xy = mapped;
+  uint32_t *dev_out = (uint32_t *) mapped + 2 * LM_HDR_MAX_SAMPLES;
+  for (guint j = 0; j < n; j++)
+    {
+      LmKImage image = kimage (images[j]);
+      if (!LM_CUDA_CHECK (lm_k_gather_words (&image, dev_xy, n_points, dev_out + j * n_points, d->stream), error))
+        return FALSE;
+    }
+  if (!LM_CUDA_CHECK (cudaStreamSynchronize (d->stream), error))
+    return FALSE;
+  memcpy (pixels, d->samples + 2 * LM_HDR_MAX_SAMPLES, (gsize) n * n_points * sizeof (guint32));
+  return TRUE;
 }
 
 #else /* !LUMEN_HAVE_CUDA */
@@ -467,6 +460,12 @@ lm_nvjpeg_description (LmNvjpeg *decoder)
   return NULL;
 }
 
+int
+lm_nvjpeg_device (LmNvjpeg *decoder)
+{
+  return -1;
+}
+
 gboolean
 lm_nvjpeg_decode (LmNvjpeg *decoder, guint n, const guint8 *const *data, const gsize *lens,
                   const LmAllocator *allocator, LmImage **images, GError **error)
@@ -474,6 +473,24 @@ lm_nvjpeg_decode (LmNvjpeg *decoder, guint n, const guint8 *const *data, const g
   for (guint i = 0; i < n; i++)
     images[i] = NULL;
   return TRUE;
+}
+
+gboolean
+lm_nvjpeg_decode_to_device (LmNvjpeg *decoder, guint n, const guint8 *const *data, const gsize *lens,
+                            const LmAllocator *allocator, LmImage **images, gboolean *all, GError **error)
+{
+  for (guint i = 0; i < n; i++)
+    images[i] = NULL;
+  *all = FALSE;
+  return TRUE;
+}
+
+gboolean
+lm_nvjpeg_sample (LmNvjpeg *decoder, guint n, LmImage *const *images, const guint *xy, guint n_points,
+                  guint32 *pixels, GError **error)
+{
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("nvJPEG unavailable: this build of Lumen has no CUDA support"));
+  return FALSE;
 }
 
 #endif

@@ -1,6 +1,5 @@
-/* JPEG decoding on the GPU through nvJPEG, loaded at run time (libnvjpeg.so.13): the
- * build needs neither the library nor its header, and machines without it decode with
- * libjpeg-turbo. nvJPEG's IDCT and chroma upsampling are not libjpeg's ISLOW: pixels may
+/* JPEG decoding on the GPU through nvJPEG (nvjpeg-library.h: loaded at run time; machines
+ * without it decode with libjpeg-turbo). nvJPEG's IDCT and chroma upsampling are not libjpeg's ISLOW: pixels may
  * differ by a few levels, so outputs are not byte-equal to `lumen-cli hdr`'s. */
 #pragma once
 
@@ -29,5 +28,23 @@ const char *lm_nvjpeg_description (LmNvjpeg *decoder);
  * its message. FALSE only when the device failed. */
 gboolean lm_nvjpeg_decode (LmNvjpeg *decoder, guint n, const guint8 *const *data, const gsize *lens,
                            const LmAllocator *allocator, LmImage **images, GError **error);
+
+/* The same, for a stack that stays on the GPU: when nvJPEG takes every one of the N files
+ * and none needs turning upright, IMAGES receives them in device memory from ALLOCATOR (a
+ * backend's work memory on the decoder's device), with their EXIF and ICC profile, and
+ * *ALL is TRUE. Otherwise *ALL is FALSE and IMAGES stay NULL: the caller decodes into host
+ * memory instead. FALSE only when the device failed. */
+gboolean lm_nvjpeg_decode_to_device (LmNvjpeg *decoder, guint n, const guint8 *const *data, const gsize *lens,
+                                     const LmAllocator *allocator, LmImage **images, gboolean *all,
+                                     GError **error);
+
+/* PIXELS[j·N_POINTS + i] := the RGBA8 word of IMAGES[j] (N images in device memory on the
+ * decoder's device) at (XY[2i], XY[2i+1]): what a response calibration samples, without
+ * bringing the images back. */
+gboolean lm_nvjpeg_sample (LmNvjpeg *decoder, guint n, LmImage *const *images, const guint *xy, guint n_points,
+                           guint32 *pixels, GError **error);
+
+/* The CUDA device the decoder works on (-1 without CUDA). */
+int lm_nvjpeg_device (LmNvjpeg *decoder);
 
 G_END_DECLS

@@ -1,22 +1,34 @@
 #include "pipeline.h"
 
+#include <omp.h>
 #include <glib/gi18n.h>
 
 #include "../error.h"
 #include "../hdr/align.h"
+#include "../hdr/response.h"
 #include "../timing.h"
 #include "buffer-pool.h"
 #include "commit.h"
 #include "merge-stage.h"
 #include "stack-read.h"
 
+/* The merge workers of one device (or of the host), with their queue of stacks: a stack
+ * decoded into a device's memory must be merged on that device. */
+typedef struct {
+  int device;                /* -1: the CPU backend, in host memory */
+  GAsyncQueue *queue;
+  LmBufferPool *device_pool; /* images decoded on the device; NULL for the host */
+} Group;
+
 typedef struct {
   const LmBatchConfig *config;
   LmJournal *journal;
   GThreadPool *read_pool, *decode_pool, *write_pool;
-  GAsyncQueue *merge_queue;
+  GPtrArray *groups;  /* of Group */
   GPtrArray *workers; /* of GThread */
+  GPtrArray *worker_groups; /* of Group: each worker's */
   LmBufferPool *host_pool;
+  gboolean resident;  /* stacks may stay on the GPU (see pipeline.h) */
 
   /* nvJPEG decoders, one per decode thread at most, each used by one thread at a time. */
   GAsyncQueue *decoders;
@@ -27,7 +39,7 @@ typedef struct {
   guint in_flight, done, failed;
   double stage_ms[LM_STAGE_COUNT];
   guint64 bytes_read;
-  guint nvjpeg_files, cpu_files;
+  guint nvjpeg_files, cpu_files, resident_stacks, nvjpeg_encoded;
   GError *fatal;
   gint stopping; /* atomic: set with FATAL, read without the lock */
 } Run;
@@ -35,9 +47,11 @@ typedef struct {
 typedef struct {
   const LmBatchStack *stack;
   LmBatchRead *read; /* the files in memory, until decoded */
-  LmHdrStack *hdr;   /* host memory, until the merge */
+  LmHdrStack *hdr;   /* host memory, or GROUP's device memory, until the merge */
+  Group *group;      /* where the stack was decoded; NULL: host memory */
   LmResponse response;
   LmImage *result;   /* host memory, to write */
+  GBytes *encoded;   /* or the file, encoded on the GPU */
   guint nvjpeg_files, cpu_files;
   double ms[LM_STAGE_COUNT];
 } Job;
@@ -47,7 +61,9 @@ static Job stop_job;
 
 typedef struct {
   Run *run;
+  Group *group;
   LmMergeStage *stage;
+  int omp_threads; /* the CPU backend's share of the cores; 0: a GPU's worker */
 } Worker;
 
 static const char *const stage_names[] = {
@@ -60,6 +76,7 @@ static const char *const stage_names[] = {
   [LM_STAGE_TONEMAP] = N_("tonemap"),
   [LM_STAGE_RGBE] = N_("RGBE conversion"),
   [LM_STAGE_DOWNLOAD] = N_("download"),
+  [LM_STAGE_ENCODE] = N_("encode (nvJPEG)"),
   [LM_STAGE_WRITE] = N_("encode + write"),
 };
 
@@ -96,7 +113,8 @@ stop (Run *run, GError *error)
 static void
 finish (Run *run, Job *job, GError *error)
 {
-  gboolean failed = error != NULL, done = !failed && job->result != NULL;
+  gboolean failed = error != NULL, done = !failed && (job->result != NULL || job->encoded != NULL);
+  gboolean gpu_encoded = done && job->encoded != NULL;
   if (failed)
     {
       GError *journal_error = NULL;
@@ -107,6 +125,7 @@ finish (Run *run, Job *job, GError *error)
   g_clear_pointer (&job->read, lm_batch_read_free);
   g_clear_pointer (&job->hdr, lm_hdr_stack_free);
   g_clear_pointer (&job->result, lm_image_unref);
+  g_clear_pointer (&job->encoded, g_bytes_unref);
   g_mutex_lock (&run->lock);
   run->in_flight--;
   if (failed)
@@ -117,6 +136,8 @@ finish (Run *run, Job *job, GError *error)
     run->stage_ms[s] += job->ms[s];
   run->nvjpeg_files += job->nvjpeg_files;
   run->cpu_files += job->cpu_files;
+  run->resident_stacks += done && job->group != NULL;
+  run->nvjpeg_encoded += gpu_encoded;
   g_cond_broadcast (&run->changed);
   g_mutex_unlock (&run->lock);
   g_free (job);
@@ -194,25 +215,67 @@ take_decoder (Run *run)
   return d;
 }
 
-/* Decode pool: everything before the backend, on the CPU (and nvJPEG). */
-static gboolean
-decode (Run *run, Job *job, GError **error)
+static Group *
+group_of_device (Run *run, int device)
 {
-  const LmBatchConfig *c = run->config;
-  gint64 t = g_get_monotonic_time ();
-  LmNvjpeg *decoder = take_decoder (run);
+  for (guint i = 0; i < run->groups->len; i++)
+    if (((Group *) run->groups->pdata[i])->device == device)
+      return run->groups->pdata[i];
+  return NULL;
+}
+
+/* Into the memory of DECODER's device, when the stack can stay there; else into host memory. */
+static gboolean
+decode_files (Run *run, Job *job, LmNvjpeg *decoder, gboolean timed, GError **error)
+{
+  Group *home = decoder && run->resident ? group_of_device (run, lm_nvjpeg_device (decoder)) : NULL;
+  if (home && home->device_pool)
+    {
+      if (!lm_batch_decode_on_device (job->read, timed, lm_buffer_pool_allocator (home->device_pool), decoder,
+                                      &job->hdr, error))
+        return FALSE;
+      if (job->hdr)
+        {
+          job->group = home;
+          job->nvjpeg_files = job->hdr->n;
+          return TRUE;
+        }
+    }
   guint on_gpu = 0;
-  /* Fusion weighs pixels, not times: as `lumen-cli hdr`, its stacks need none. */
-  gboolean timed = c->merge.method != LM_HDR_MERTENS;
-  job->hdr = lm_batch_decode (job->read, timed, lm_buffer_pool_allocator (run->host_pool), decoder, &on_gpu,
-                              error);
-  if (decoder)
-    g_async_queue_push (run->decoders, decoder);
-  g_clear_pointer (&job->read, lm_batch_read_free);
+  job->hdr = lm_batch_decode (job->read, timed, lm_buffer_pool_allocator (run->host_pool), decoder, &on_gpu, error);
   if (job->hdr == NULL)
     return FALSE;
   job->nvjpeg_files = on_gpu;
   job->cpu_files = job->hdr->n - on_gpu;
+  return TRUE;
+}
+
+/* Debevec's curve from its sample pixels, read where the stack is. */
+static gboolean
+calibrate_debevec (Job *job, LmNvjpeg *decoder, GError **error)
+{
+  const LmHdrStack *s = job->hdr;
+  if (job->group == NULL)
+    return lm_hdr_calibrate_debevec (s, 70, 10.0f, &job->response, error);
+  guint xy[2 * LM_HDR_MAX_SAMPLES];
+  guint n = lm_hdr_debevec_points (s->images[0]->width, s->images[0]->height, 70, xy, LM_HDR_MAX_SAMPLES);
+  g_autofree guint32 *pixels = g_new (guint32, (gsize) n * s->n);
+  return lm_nvjpeg_sample (decoder, s->n, s->images, xy, n, pixels, error)
+         && lm_hdr_calibrate_debevec_samples (s->n, n, pixels, s->times, 10.0f, &job->response, error);
+}
+
+/* Decode pool: everything before the backend, on the CPU (and nvJPEG). */
+static gboolean
+decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
+{
+  const LmBatchConfig *c = run->config;
+  gint64 t = g_get_monotonic_time ();
+  /* Fusion weighs pixels, not times: as `lumen-cli hdr`, its stacks need none. */
+  gboolean timed = c->merge.method != LM_HDR_MERTENS;
+  gboolean decoded = decode_files (run, job, decoder, timed, error);
+  g_clear_pointer (&job->read, lm_batch_read_free);
+  if (!decoded)
+    return FALSE;
   job->ms[LM_STAGE_DECODE] = lm_ms_since (t);
 
   if (c->align)
@@ -237,10 +300,35 @@ decode (Run *run, Job *job, GError **error)
       if (!lm_hdr_calibrate_robertson (job->hdr, 30, 0.01f, &job->response, error))
         return FALSE;
     }
-  else if (!lm_hdr_calibrate_debevec (job->hdr, 70, 10.0f, &job->response, error))
+  else if (!calibrate_debevec (job, decoder, error))
     return FALSE;
   job->ms[LM_STAGE_CALIBRATE] = lm_ms_since (t);
   return TRUE;
+}
+
+static gboolean
+decode (Run *run, Job *job, GError **error)
+{
+  LmNvjpeg *decoder = take_decoder (run);
+  gboolean ok = decode_with (run, job, decoder, error);
+  if (decoder)
+    g_async_queue_push (run->decoders, decoder);
+  return ok;
+}
+
+/* A stack in device memory goes to its device's workers; one in host memory to the
+ * workers with the fewest stacks waiting. */
+static void
+to_merge (Run *run, Job *job)
+{
+  Group *group = job->group;
+  for (guint i = 0; job->group == NULL && i < run->groups->len; i++)
+    {
+      Group *g = run->groups->pdata[i];
+      if (group == NULL || g_async_queue_length (g->queue) < g_async_queue_length (group->queue))
+        group = g;
+    }
+  g_async_queue_push (group->queue, job);
 }
 
 /* Errors that would fail every later stack too stop the batch. */
@@ -261,7 +349,7 @@ decode_task (gpointer data, gpointer user_data)
   else if (!decode (run, job, &error))
     fail_or_stop (run, job, error, is_fatal (error));
   else
-    g_async_queue_push (run->merge_queue, job);
+    to_merge (run, job);
 }
 
 static gpointer
@@ -269,16 +357,19 @@ merge_worker (gpointer data)
 {
   Worker *worker = data;
   Run *run = worker->run;
+  if (worker->omp_threads)
+    omp_set_num_threads (worker->omp_threads);
   for (;;)
     {
-      Job *job = g_async_queue_pop (run->merge_queue);
+      Job *job = g_async_queue_pop (worker->group->queue);
       if (job == &stop_job)
         break;
       GError *error = NULL;
       if (stopping (run))
         finish (run, job, NULL);
       else if (!lm_merge_stage_run (worker->stage, run->config, job->hdr, &job->response,
-                                    lm_buffer_pool_allocator (run->host_pool), &job->result, job->ms, &error))
+                                    lm_buffer_pool_allocator (run->host_pool), &job->result, &job->encoded, job->ms,
+                                    &error))
         /* Device errors stop the batch: a failed device would fail every later stack. */
         fail_or_stop (run, job, error, g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE));
       else
@@ -308,7 +399,8 @@ write_task (gpointer data, gpointer user_data)
       return;
     }
   gint64 t = g_get_monotonic_time ();
-  gboolean ok = lm_batch_write_output (job->result, c->outdir, job->stack->id, c->ext, &c->save, &error);
+  gboolean ok = job->encoded ? lm_batch_write_encoded (job->encoded, c->outdir, job->stack->id, c->ext, &error)
+                             : lm_batch_write_output (job->result, c->outdir, job->stack->id, c->ext, &c->save, &error);
   job->ms[LM_STAGE_WRITE] = lm_ms_since (t);
   double total = 0.0;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
@@ -317,6 +409,7 @@ write_task (gpointer data, gpointer user_data)
   if (!ok)
     {
       g_clear_pointer (&job->result, lm_image_unref);
+      g_clear_pointer (&job->encoded, g_bytes_unref);
       stop (run, error);
     }
   else
@@ -336,11 +429,44 @@ wait_and_report (Run *run, LmProgress *progress)
  * few, network storage more (--read-threads). */
 #define DEFAULT_READ_THREADS 4
 
+static Group *
+group_for (Run *run, LmBackend *backend)
+{
+  int device = lm_backend_cuda_device (backend);
+  Group *group = group_of_device (run, device);
+  if (group)
+    return group;
+  group = g_new0 (Group, 1);
+  group->device = device;
+  group->queue = g_async_queue_new ();
+  const LmAllocator *work = lm_backend_work_allocator (backend);
+  if (run->resident && work->memory == LM_MEMORY_DEVICE)
+    group->device_pool = lm_buffer_pool_new (work);
+  g_ptr_array_add (run->groups, group);
+  return group;
+}
+
+/* The worker's GPU encoder, when the batch asks for one and it starts; else the CPU's. */
+static LmNvjpegEncoder *
+encoder_for (const LmBatchConfig *c, LmBackend *backend)
+{
+  int device = lm_backend_cuda_device (backend);
+  if (!c->nvjpeg_encode || device < 0 || !lm_batch_writes_jpeg (c))
+    return NULL;
+  GError *e = NULL;
+  LmNvjpegEncoder *encoder = lm_nvjpeg_encoder_new (device, c->save.quality, &e);
+  if (encoder == NULL)
+    {
+      g_debug ("%s", e->message);
+      g_error_free (e);
+    }
+  return encoder;
+}
+
 static void
 start_stages (Run *run, guint readers, guint threads)
 {
   const LmBatchConfig *c = run->config;
-  run->merge_queue = g_async_queue_new ();
   run->read_pool = g_thread_pool_new (read_task, run, (int) readers, TRUE, NULL);
   run->decode_pool = g_thread_pool_new (decode_task, run, (int) threads, TRUE, NULL);
   run->write_pool = g_thread_pool_new (write_task, run, (int) threads, TRUE, NULL);
@@ -352,12 +478,24 @@ start_stages (Run *run, guint readers, guint threads)
       run->decoders_made = 1;
       run->decoders_max = threads;
     }
+  /* Alignment and Robertson's calibration read every pixel on the host. */
+  run->resident = c->nvjpeg && !c->align && c->merge.method != LM_HDR_ROBERTSON;
+  run->groups = g_ptr_array_new ();
   run->workers = g_ptr_array_new ();
+  run->worker_groups = g_ptr_array_new ();
+  guint cpu_workers = 0;
+  for (guint i = 0; i < c->backends->len; i++)
+    cpu_workers += lm_backend_work_allocator (g_ptr_array_index (c->backends, i))->memory == LM_MEMORY_HOST;
   for (guint i = 0; i < c->backends->len; i++)
     {
+      LmBackend *backend = g_ptr_array_index (c->backends, i);
       Worker *worker = g_new0 (Worker, 1);
       worker->run = run;
-      worker->stage = lm_merge_stage_new (g_ptr_array_index (c->backends, i));
+      worker->group = group_for (run, backend);
+      worker->stage = lm_merge_stage_new (backend, encoder_for (c, backend));
+      if (lm_backend_work_allocator (backend)->memory == LM_MEMORY_HOST)
+        worker->omp_threads = MAX (1, (int) (g_get_num_processors () / cpu_workers));
+      g_ptr_array_add (run->worker_groups, worker->group);
       g_ptr_array_add (run->workers, g_thread_new ("lumen-merge", merge_worker, worker));
     }
 }
@@ -368,13 +506,14 @@ stop_stages (Run *run, LmBatchStats *stats)
 {
   g_thread_pool_free (run->read_pool, FALSE, TRUE);
   g_thread_pool_free (run->decode_pool, FALSE, TRUE);
+  /* One stop for each worker, in its own queue. */
   for (guint i = 0; i < run->workers->len; i++)
-    g_async_queue_push (run->merge_queue, &stop_job);
+    g_async_queue_push (((Group *) run->worker_groups->pdata[i])->queue, &stop_job);
   for (guint i = 0; i < run->workers->len; i++)
     g_thread_join (run->workers->pdata[i]);
   g_thread_pool_free (run->write_pool, FALSE, TRUE);
   g_ptr_array_unref (run->workers);
-  g_async_queue_unref (run->merge_queue);
+  g_ptr_array_unref (run->worker_groups);
   if (run->decoders)
     {
       LmNvjpeg *d;
@@ -383,6 +522,14 @@ stop_stages (Run *run, LmBatchStats *stats)
           lm_nvjpeg_free (d);
       g_async_queue_unref (run->decoders);
     }
+  for (guint i = 0; i < run->groups->len; i++)
+    {
+      Group *group = run->groups->pdata[i];
+      g_async_queue_unref (group->queue);
+      g_clear_pointer (&group->device_pool, lm_buffer_pool_free);
+      g_free (group);
+    }
+  g_ptr_array_unref (run->groups);
   LmBufferPoolStats pool;
   lm_buffer_pool_stats (run->host_pool, &pool);
   stats->host_allocations = pool.allocations;
@@ -434,6 +581,8 @@ lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint b
   stats->nvjpeg_files = run.nvjpeg_files;
   stats->cpu_files = run.cpu_files;
   stats->nvjpeg_decoders = run.decoders_made;
+  stats->resident_stacks = run.resident_stacks;
+  stats->nvjpeg_encoded = run.nvjpeg_encoded;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
     stats->stage_ms[s] = run.stage_ms[s];
   stats->wall_s = (g_get_monotonic_time () - start) / 1e6;

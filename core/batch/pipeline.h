@@ -4,8 +4,15 @@
  *   feeder ─▶ read pool (the disk: files into memory)
  *          ─▶ decode pool (every core, or nvJPEG: decode, align, calibrate)
  *          ─▶ merge workers (one per backend, each with its own stream: upload, merge,
- *             tone map, download, one synchronisation per stack)
+ *             tone map, download, one synchronisation per stack; or nvJPEG's encoding)
  *          ─▶ write pool (encode, temporary + rename, journal)
+ *
+ * With nvJPEG on a CUDA backend, a stack can stay on the GPU from decoding to the JPEG file:
+ * it is decoded into device memory of the merge workers' device, the calibration reads its
+ * few sample pixels there, the merge takes it without an upload, and the encoder sends back
+ * only the compressed file. Stacks that need the host (alignment, Robertson's calibration
+ * over every pixel, an EXIF orientation, a file nvJPEG does not take) go through host
+ * memory as before.
  *
  * Host images come from a pool of reused (pinned) buffers and each merge worker keeps its
  * device buffers from stack to stack: a batch of one-sized stacks allocates nothing after
@@ -45,6 +52,8 @@ typedef struct {
    * more made as the decode threads need them, on NVJPEG_DEVICES in turn. NULL: the CPU. */
   LmNvjpeg *nvjpeg;
   GArray *nvjpeg_devices; /* of int */
+  /* JPEG output encoded by nvJPEG on each CUDA merge worker's device; the CPU's otherwise. */
+  gboolean nvjpeg_encode;
 } LmBatchConfig;
 
 typedef enum {
@@ -57,6 +66,7 @@ typedef enum {
   LM_STAGE_TONEMAP,
   LM_STAGE_RGBE, /* radiance to a Radiance file's RGBE bytes, on the backend */
   LM_STAGE_DOWNLOAD,
+  LM_STAGE_ENCODE, /* JPEG on the GPU (nvJPEG) */
   LM_STAGE_WRITE,
   LM_STAGE_COUNT
 } LmBatchStage;
@@ -69,6 +79,8 @@ typedef struct {
   guint64 bytes_read;
   guint nvjpeg_files, cpu_files; /* decoded by nvJPEG, by the CPU */
   guint nvjpeg_decoders;         /* made */
+  guint resident_stacks;         /* decoded into device memory and merged there */
+  guint nvjpeg_encoded;          /* outputs encoded by nvJPEG */
   guint64 host_allocations, fresh_allocations; /* of host images; fresh: not from the pool */
   gsize host_peak_bytes;
 } LmBatchStats;

@@ -36,7 +36,9 @@ lm_progress_new (LmProgressMode mode, guint total, guint before)
     mode = isatty (STDERR_FILENO) ? LM_PROGRESS_BAR : LM_PROGRESS_PLAIN;
   p->mode = mode;
   p->total = total, p->before = before;
-  p->start = p->last_draw = g_get_monotonic_time ();
+  /* The first report comes at once: the batch has started, and how big it is. */
+  p->start = g_get_monotonic_time ();
+  p->last_draw = p->start - lm_progress_interval_us (p);
   return p;
 }
 

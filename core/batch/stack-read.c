@@ -116,11 +116,10 @@ member (const LmBatchRead *read, guint i, LmImage *decoded, const LmImage *first
   return g_steal_pointer (&image);
 }
 
-LmHdrStack *
-lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *allocator, LmNvjpeg *nvjpeg,
-                 guint *nvjpeg_files, GError **error)
+/* The stack's paths and times (from the read, or the files' EXIF), checked; no images yet. */
+static LmHdrStack *
+stack_with_times (const LmBatchRead *read, gboolean timed, GError **error)
 {
-  *nvjpeg_files = 0;
   if (!check_count (read->n, error))
     return NULL;
   g_autoptr (LmHdrStack) s = g_new0 (LmHdrStack, 1);
@@ -143,15 +142,34 @@ lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *all
     }
   if (s->times && !check_times (read, s->times, error))
     return NULL;
+  return g_steal_pointer (&s);
+}
 
+/* The files' bytes as nvJPEG takes them; NULL where a file could not be read. */
+static void
+file_bytes (const LmBatchRead *read, const guint8 **data, gsize *lens)
+{
+  for (guint i = 0; i < read->n; i++)
+    {
+      lens[i] = 0;
+      data[i] = read->bytes[i] ? g_bytes_get_data (read->bytes[i], &lens[i]) : NULL;
+    }
+}
+
+LmHdrStack *
+lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *allocator, LmNvjpeg *nvjpeg,
+                 guint *nvjpeg_files, GError **error)
+{
+  *nvjpeg_files = 0;
+  g_autoptr (LmHdrStack) s = stack_with_times (read, timed, error);
+  if (s == NULL)
+    return NULL;
   g_autofree LmImage **decoded = g_new0 (LmImage *, s->n);
   if (nvjpeg)
     {
       g_autofree const guint8 **data = g_new0 (const guint8 *, s->n);
       g_autofree gsize *lens = g_new0 (gsize, s->n);
-      for (guint i = 0; i < s->n; i++)
-        if (read->bytes[i])
-          data[i] = g_bytes_get_data (read->bytes[i], &lens[i]);
+      file_bytes (read, data, lens);
       if (!lm_nvjpeg_decode (nvjpeg, s->n, data, lens, allocator, decoded, error))
         return NULL;
       for (guint i = 0; i < s->n; i++)
@@ -167,4 +185,38 @@ lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *all
         g_clear_pointer (&image, lm_image_unref);
     }
   return ok ? g_steal_pointer (&s) : NULL;
+}
+
+gboolean
+lm_batch_decode_on_device (const LmBatchRead *read, gboolean timed, const LmAllocator *device, LmNvjpeg *nvjpeg,
+                           LmHdrStack **stack, GError **error)
+{
+  *stack = NULL;
+  if (read->n < 2 || read->n > LM_HDR_MAX_EXPOSURES)
+    return TRUE; /* the host's decoding says why */
+  g_autofree const guint8 **data = g_new0 (const guint8 *, read->n);
+  g_autofree gsize *lens = g_new0 (gsize, read->n);
+  g_autofree LmImage **images = g_new0 (LmImage *, read->n);
+  file_bytes (read, data, lens);
+  gboolean all = FALSE;
+  if (!lm_nvjpeg_decode_to_device (nvjpeg, read->n, data, lens, device, images, &all, error))
+    return FALSE;
+  if (!all)
+    return TRUE;
+  GError *e = NULL;
+  g_autoptr (LmHdrStack) s = stack_with_times (read, timed, &e);
+  for (guint i = 0; i < read->n; i++)
+    if (s && !lm_hdr_stack_check_member (read->paths[i], images[i], read->paths[0], i ? images[0] : NULL, &e))
+      g_clear_pointer (&s, lm_hdr_stack_free);
+  if (s == NULL)
+    {
+      for (guint i = 0; i < read->n; i++)
+        g_clear_pointer (&images[i], lm_image_unref);
+      g_propagate_error (error, e);
+      return FALSE;
+    }
+  for (guint i = 0; i < read->n; i++)
+    s->images[i] = images[i];
+  *stack = g_steal_pointer (&s);
+  return TRUE;
 }

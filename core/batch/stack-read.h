@@ -31,4 +31,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBatchRead, lm_batch_read_free)
 LmHdrStack *lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *allocator,
                              LmNvjpeg *nvjpeg, guint *nvjpeg_files, GError **error);
 
+/* The same, for a stack that stays on the GPU: when NVJPEG takes every file and none needs
+ * turning upright, *STACK receives the stack in device memory from DEVICE (a backend's work
+ * memory on the decoder's device). *STACK stays NULL when the stack must go through host
+ * memory instead. FALSE when the device failed or the stack is bad (checked as above). */
+gboolean lm_batch_decode_on_device (const LmBatchRead *read, gboolean timed, const LmAllocator *device,
+                                    LmNvjpeg *nvjpeg, LmHdrStack **stack, GError **error);
+
 G_END_DECLS

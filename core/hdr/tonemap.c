@@ -150,6 +150,7 @@ lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out,
       g_propagate_error (error, e);
       return FALSE;
     }
+#pragma omp parallel for schedule(static)
   for (guint y = 0; y < radiance->height; y++)
     memcpy (lm_image_row (img, y), lm_image_row (radiance, y), (gsize) radiance->width * 16);
 

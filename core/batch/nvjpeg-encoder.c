@@ -1,0 +1,198 @@
+#include "nvjpeg-encoder.h"
+
+#include <glib/gi18n.h>
+
+#include "../error.h"
+#include "config.h"
+
+#if LUMEN_HAVE_CUDA
+
+#include <string.h>
+
+#include "../cuda-error.h"
+#include "../exif.h"
+#include "kernels/kernels.h"
+#include "nvjpeg-library.h"
+
+struct _LmNvjpegEncoder {
+  int device;
+  const LmNvjpegLibrary *lib;
+  LmNvHandle handle;
+  LmNvEncState state;
+  LmNvEncParams params;
+  cudaStream_t stream;
+  guint8 *rgb; /* device: the image as nvJPEG reads it */
+  gsize rgb_size;
+  char *description;
+};
+
+LmNvjpegEncoder *
+lm_nvjpeg_encoder_new (int device, int quality, GError **error)
+{
+  const LmNvjpegLibrary *lib = lm_nvjpeg_library (error);
+  if (lib == NULL)
+    return NULL;
+  LmNvjpegEncoder *enc = g_new0 (LmNvjpegEncoder, 1);
+  enc->device = device;
+  enc->lib = lib;
+  GError *e = NULL;
+  gboolean ok = LM_CUDA_CHECK (cudaSetDevice (device), &e)
+                && LM_CUDA_CHECK (cudaStreamCreateWithFlags (&enc->stream, cudaStreamNonBlocking), &e)
+                && (enc->handle = lm_nvjpeg_encode_handle (device, &e)) != NULL
+                && LM_NVJPEG_CHECK (lib->enc_state_create (enc->handle, &enc->state, enc->stream), &e)
+                && LM_NVJPEG_CHECK (lib->enc_params_create (enc->handle, &enc->params, enc->stream), &e)
+                && LM_NVJPEG_CHECK (lib->enc_set_quality (enc->params, CLAMP (quality, 1, 100), enc->stream), &e)
+                && LM_NVJPEG_CHECK (lib->enc_set_optimized_huffman (enc->params, 1, enc->stream), &e)
+                /* At high quality, halving the chroma resolution costs more than it saves. */
+                && LM_NVJPEG_CHECK (lib->enc_set_sampling (enc->params, quality >= 90 ? LM_NV_CSS_444 : LM_NV_CSS_420,
+                                                           enc->stream),
+                                    &e);
+  if (!ok)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("nvJPEG unavailable: %s"), e->message);
+      g_error_free (e);
+      lm_nvjpeg_encoder_free (enc);
+      return NULL;
+    }
+  enc->description = g_strdup_printf (_("nvJPEG %s on GPU %d"), lib->version, device);
+  return enc;
+}
+
+void
+lm_nvjpeg_encoder_free (LmNvjpegEncoder *enc)
+{
+  if (enc == NULL)
+    return;
+  LM_CUDA_RELEASE (cudaSetDevice (enc->device));
+  if (enc->stream)
+    LM_CUDA_RELEASE (cudaStreamSynchronize (enc->stream));
+  if (enc->rgb)
+    LM_CUDA_RELEASE (cudaFree (enc->rgb));
+  if (enc->params)
+    enc->lib->enc_params_destroy (enc->params);
+  if (enc->state)
+    enc->lib->enc_state_destroy (enc->state);
+  if (enc->stream)
+    LM_CUDA_RELEASE (cudaStreamDestroy (enc->stream));
+  g_free (enc->description);
+  g_free (enc);
+}
+
+const char *
+lm_nvjpeg_encoder_description (LmNvjpegEncoder *enc)
+{
+  return enc->description;
+}
+
+/* A marker segment: FF, the marker, its length (two bytes, counting themselves), DATA. */
+static void
+append_segment (GByteArray *out, guint8 marker, const guint8 *head, gsize head_len, const guint8 *data, gsize len)
+{
+  gsize total = 2 + head_len + len;
+  guint8 start[4] = { 0xff, marker, (guint8) (total >> 8), (guint8) total };
+  g_byte_array_append (out, start, 4);
+  if (head_len)
+    g_byte_array_append (out, head, (guint) head_len);
+  g_byte_array_append (out, data, (guint) len);
+}
+
+#define SEGMENT_MAX 65533 /* bytes a segment holds after its length */
+#define ICC_HEAD 14       /* "ICC_PROFILE\0", the chunk's number, the chunks' count */
+
+/* The metadata libjpeg's writer would put there, after SOI and JFIF's APP0: EXIF in APP1,
+ * the ICC profile in APP2 chunks (ICC.1 B.4). */
+static GBytes *
+with_metadata (const guint8 *jpeg, gsize len, const LmImage *image)
+{
+  g_autoptr (GBytes) exif = lm_exif_for_export (image->exif, image->width, image->height);
+  if ((exif == NULL || g_bytes_get_size (exif) > SEGMENT_MAX) && image->icc_profile == NULL)
+    return g_bytes_new (jpeg, len);
+  gsize at = 2; /* past SOI */
+  if (len >= 6 && jpeg[2] == 0xff && jpeg[3] == 0xe0)
+    at = MIN (len, 4 + ((gsize) jpeg[4] << 8 | jpeg[5]));
+  GByteArray *out = g_byte_array_sized_new ((guint) len + 4096);
+  g_byte_array_append (out, jpeg, (guint) at);
+  if (exif && g_bytes_get_size (exif) <= SEGMENT_MAX)
+    append_segment (out, 0xe1, NULL, 0, g_bytes_get_data (exif, NULL), g_bytes_get_size (exif));
+  if (image->icc_profile)
+    {
+      gsize size;
+      const guint8 *icc = g_bytes_get_data (image->icc_profile, &size);
+      gsize chunk = SEGMENT_MAX - ICC_HEAD, count = (size + chunk - 1) / chunk;
+      for (gsize k = 0; k < count && count <= 255; k++)
+        {
+          guint8 head[ICC_HEAD] = "ICC_PROFILE";
+          head[12] = (guint8) (k + 1);
+          head[13] = (guint8) count;
+          append_segment (out, 0xe2, head, ICC_HEAD, icc + k * chunk, MIN (chunk, size - k * chunk));
+        }
+    }
+  g_byte_array_append (out, jpeg + at, (guint) (len - at));
+  return g_byte_array_free_to_bytes (out);
+}
+
+GBytes *
+lm_nvjpeg_encode (LmNvjpegEncoder *enc, const LmImage *image, GError **error)
+{
+  g_return_val_if_fail (image->format == LM_FORMAT_RGBA8 && image->allocator->memory == LM_MEMORY_DEVICE, NULL);
+  const LmNvjpegLibrary *lib = enc->lib;
+  gsize pitch = (gsize) image->width * 3, need = pitch * image->height;
+  if (!LM_CUDA_CHECK (cudaSetDevice (enc->device), error))
+    return NULL;
+  if (need > enc->rgb_size)
+    {
+      if (enc->rgb && !LM_CUDA_CHECK (cudaFree (enc->rgb), error))
+        return NULL;
+      enc->rgb = NULL;
+      enc->rgb_size = 0;
+      if (!LM_CUDA_CHECK (cudaMalloc ((void **) &enc->rgb, need), error))
+        return NULL;
+      enc->rgb_size = need;
+    }
+  LmKImage in = { image->data, image->width, image->height, image->stride, (int) image->format, image->opaque };
+  LmNvImage source = { { enc->rgb }, { pitch } };
+  size_t len = 0;
+  if (!LM_CUDA_CHECK (lm_k_rgba8_to_rgb (&in, enc->rgb, pitch, enc->stream), error)
+      || !LM_NVJPEG_CHECK (lib->encode_image (enc->handle, enc->state, enc->params, &source, LM_NV_INPUT_RGBI,
+                                              (int) image->width, (int) image->height, enc->stream),
+                           error)
+      || !LM_NVJPEG_CHECK (lib->retrieve_bitstream (enc->handle, enc->state, NULL, &len, enc->stream), error)
+      || !LM_CUDA_CHECK (cudaStreamSynchronize (enc->stream), error))
+    return NULL;
+  g_autofree guint8 *jpeg = g_malloc (MAX (len, 1));
+  if (!LM_NVJPEG_CHECK (lib->retrieve_bitstream (enc->handle, enc->state, jpeg, &len, enc->stream), error)
+      || !LM_CUDA_CHECK (cudaStreamSynchronize (enc->stream), error))
+    return NULL;
+  return with_metadata (jpeg, len, image);
+}
+
+#else /* !LUMEN_HAVE_CUDA */
+
+LmNvjpegEncoder *
+lm_nvjpeg_encoder_new (int device, int quality, GError **error)
+{
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE,
+               _("nvJPEG unavailable: this build of Lumen has no CUDA support"));
+  return NULL;
+}
+
+void
+lm_nvjpeg_encoder_free (LmNvjpegEncoder *encoder)
+{
+}
+
+const char *
+lm_nvjpeg_encoder_description (LmNvjpegEncoder *encoder)
+{
+  return NULL;
+}
+
+GBytes *
+lm_nvjpeg_encode (LmNvjpegEncoder *encoder, const LmImage *image, GError **error)
+{
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE,
+               _("nvJPEG unavailable: this build of Lumen has no CUDA support"));
+  return NULL;
+}
+
+#endif
