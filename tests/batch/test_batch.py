@@ -24,7 +24,9 @@ class Batch(unittest.TestCase):
         cls.ids = bl.make_stacks(cls.stacks, 24)
         # The clean, uninterrupted run every resumed run is compared with.
         cls.reference = os.path.join(cls.tmp, "reference")
+        start = time.monotonic()
         proc = bl.batch(["--progress", "none", "-o", cls.reference, cls.stacks])
+        cls.clean_seconds = time.monotonic() - start
         if proc.returncode != 0:
             raise AssertionError(f"clean run: {lt.describe(proc)}")
 
@@ -99,7 +101,9 @@ class Batch(unittest.TestCase):
             attempts += 1
             proc = subprocess.Popen([lt.lumen_cli(), "batch", "--progress", "none", "-o", out, self.stacks],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-            time.sleep(rng.uniform(0.05, 0.6))
+            # Within the first tenth of a clean run's time: five such runs leave work for a
+            # sixth, however fast this machine merges.
+            time.sleep(rng.uniform(0.02, 0.1) * self.clean_seconds)
             if proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
                 kills += 1
