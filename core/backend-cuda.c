@@ -436,6 +436,14 @@ lm_backend_cuda_device_count (void)
   return MIN (count, MAX_DEVICES);
 }
 
+void
+lm_backend_cuda_sleep_on_sync (int device)
+{
+  /* Before the device's context does any work, else the flag may be refused: logged then. */
+  RELEASE (cudaSetDevice (device));
+  RELEASE (cudaSetDeviceFlags (cudaDeviceScheduleBlockingSync));
+}
+
 int
 lm_backend_cuda_device (LmBackend *b)
 {

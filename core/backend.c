@@ -196,4 +196,9 @@ lm_backend_cuda_device (LmBackend *backend)
 {
   return -1;
 }
+
+void
+lm_backend_cuda_sleep_on_sync (int device)
+{
+}
 #endif

@@ -103,6 +103,9 @@ int lm_backend_cuda_device_count (void);
 LmBackend *lm_backend_cuda_new_on_device (int device, GError **error);
 /* The device a CUDA backend computes on; -1 for any other backend. */
 int lm_backend_cuda_device (LmBackend *backend);
+/* Threads that wait for DEVICE sleep instead of spinning: for a batch, whose waiting threads
+ * outnumber the cores. Call before any backend opens on it. */
+void lm_backend_cuda_sleep_on_sync (int device);
 
 /* Thin wrappers over the class, so callers read as plain calls. */
 static inline const LmAllocator *

@@ -39,6 +39,9 @@ lm_batch_backends_open (LmBackendKind kind, GArray *devices, guint jobs, GError 
       /* "all": every device the runtime sees. */
       guint n = devices ? devices->len : (guint) MAX (count, 1);
       for (guint d = 0; d < n; d++)
+        if ((devices ? g_array_index (devices, int, d) : (int) d) < count)
+          lm_backend_cuda_sleep_on_sync (devices ? g_array_index (devices, int, d) : (int) d);
+      for (guint d = 0; d < n; d++)
         for (guint j = 0; j < (jobs ? jobs : 2); j++)
           {
             int device = devices ? g_array_index (devices, int, d) : (int) d;
