@@ -494,8 +494,7 @@ start_stages (Run *run, guint readers, guint threads)
       worker->group = group_for (run, backend);
       worker->stage = lm_merge_stage_new (backend, encoder_for (c, backend));
       if (lm_backend_work_allocator (backend)->memory == LM_MEMORY_HOST)
-        /* Half the cores merge; the other half decode and write. */
-        worker->omp_threads = MAX (1, (int) (g_get_num_processors () / (2 * cpu_workers)));
+        worker->omp_threads = MAX (1, (int) (g_get_num_processors () / cpu_workers));
       g_ptr_array_add (run->worker_groups, worker->group);
       g_ptr_array_add (run->workers, g_thread_new ("lumen-merge", merge_worker, worker));
     }
