@@ -7,10 +7,9 @@
 
 #if LUMEN_HAVE_CUDA
 
-#include <string.h>
-
 #include "../cuda-error.h"
 #include "../exif.h"
+#include "../jpeg-markers.h"
 #include "kernels/kernels.h"
 #include "nvjpeg-library.h"
 
@@ -84,53 +83,6 @@ lm_nvjpeg_encoder_description (LmNvjpegEncoder *enc)
   return enc->description;
 }
 
-/* A marker segment: FF, the marker, its length (two bytes, counting themselves), DATA. */
-static void
-append_segment (GByteArray *out, guint8 marker, const guint8 *head, gsize head_len, const guint8 *data, gsize len)
-{
-  gsize total = 2 + head_len + len;
-  guint8 start[4] = { 0xff, marker, (guint8) (total >> 8), (guint8) total };
-  g_byte_array_append (out, start, 4);
-  if (head_len)
-    g_byte_array_append (out, head, (guint) head_len);
-  g_byte_array_append (out, data, (guint) len);
-}
-
-#define SEGMENT_MAX 65533 /* bytes a segment holds after its length */
-#define ICC_HEAD 14       /* "ICC_PROFILE\0", the chunk's number, the chunks' count */
-
-/* The metadata libjpeg's writer would put there, after SOI and JFIF's APP0: EXIF in APP1,
- * the ICC profile in APP2 chunks (ICC.1 B.4). */
-static GBytes *
-with_metadata (const guint8 *jpeg, gsize len, const LmImage *image)
-{
-  g_autoptr (GBytes) exif = lm_exif_for_export (image->exif, image->width, image->height);
-  if ((exif == NULL || g_bytes_get_size (exif) > SEGMENT_MAX) && image->icc_profile == NULL)
-    return g_bytes_new (jpeg, len);
-  gsize at = 2; /* past SOI */
-  if (len >= 6 && jpeg[2] == 0xff && jpeg[3] == 0xe0)
-    at = MIN (len, 4 + ((gsize) jpeg[4] << 8 | jpeg[5]));
-  GByteArray *out = g_byte_array_sized_new ((guint) len + 4096);
-  g_byte_array_append (out, jpeg, (guint) at);
-  if (exif && g_bytes_get_size (exif) <= SEGMENT_MAX)
-    append_segment (out, 0xe1, NULL, 0, g_bytes_get_data (exif, NULL), g_bytes_get_size (exif));
-  if (image->icc_profile)
-    {
-      gsize size;
-      const guint8 *icc = g_bytes_get_data (image->icc_profile, &size);
-      gsize chunk = SEGMENT_MAX - ICC_HEAD, count = (size + chunk - 1) / chunk;
-      for (gsize k = 0; k < count && count <= 255; k++)
-        {
-          guint8 head[ICC_HEAD] = "ICC_PROFILE";
-          head[12] = (guint8) (k + 1);
-          head[13] = (guint8) count;
-          append_segment (out, 0xe2, head, ICC_HEAD, icc + k * chunk, MIN (chunk, size - k * chunk));
-        }
-    }
-  g_byte_array_append (out, jpeg + at, (guint) (len - at));
-  return g_byte_array_free_to_bytes (out);
-}
-
 GBytes *
 lm_nvjpeg_encode (LmNvjpegEncoder *enc, const LmImage *image, GError **error)
 {
@@ -163,7 +115,9 @@ lm_nvjpeg_encode (LmNvjpegEncoder *enc, const LmImage *image, GError **error)
   if (!LM_NVJPEG_CHECK (lib->retrieve_bitstream (enc->handle, enc->state, jpeg, &len, enc->stream), error)
       || !LM_CUDA_CHECK (cudaStreamSynchronize (enc->stream), error))
     return NULL;
-  return with_metadata (jpeg, len, image);
+  /* As the CPU writer: the first exposure's EXIF, made upright and resized, and its profile. */
+  g_autoptr (GBytes) exif = lm_exif_for_export (image->exif, image->width, image->height);
+  return lm_jpeg_insert_metadata (jpeg, len, exif, image->icc_profile);
 }
 
 #else /* !LUMEN_HAVE_CUDA */
