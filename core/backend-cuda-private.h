@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "cuda-error.h"
+#include "cuda-image.h"
 #include "kernels/kernels.h"
 
 G_BEGIN_DECLS
@@ -39,14 +40,6 @@ gboolean lm_cuda_use_device (LmBackendCuda *self, GError **error);
  * queued before has finished with it; kept otherwise, so that steady use allocates nothing. */
 gboolean lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need,
                                  GError **error);
-
-static inline LmKImage
-lm_cuda_kimage (const LmImage *image)
-{
-  LmKImage k = { image->data, image->width, image->height, image->stride, (int) image->format,
-                 image->opaque };
-  return k;
-}
 
 /* backend-cuda-hdr.c: the class's HDR entries, and the release of their workspace. */
 gboolean lm_cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,

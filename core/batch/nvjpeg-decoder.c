@@ -15,6 +15,7 @@
 #include <jpeglib.h>
 
 #include "../cuda-error.h"
+#include "../cuda-image.h"
 #include "../exif.h"
 #include "../hdr/response.h"
 #include "../hdr/stack.h"
@@ -169,21 +170,6 @@ header (const guint8 *data, gsize len, guint *width, guint *height, GBytes **exi
 }
 
 static gboolean
-grow_device (LmNvjpeg *d, guint slot, gsize need, GError **error)
-{
-  if (need <= d->rgb_size[slot])
-    return TRUE;
-  if (d->rgb[slot] && !LM_CUDA_CHECK (cudaFree (d->rgb[slot]), error))
-    return FALSE;
-  d->rgb[slot] = NULL;
-  d->rgb_size[slot] = 0;
-  if (!LM_CUDA_CHECK (cudaMalloc ((void **) &d->rgb[slot], need), error))
-    return FALSE;
-  d->rgb_size[slot] = need;
-  return TRUE;
-}
-
-static gboolean
 grow_staging (LmNvjpeg *d, gsize need, GError **error)
 {
   if (need <= d->staging_size)
@@ -270,7 +256,7 @@ decode_members (LmNvjpeg *d, const Member *m, guint k, const guint8 *const *data
   for (guint j = 0; j < k; j++)
     {
       gsize row = (gsize) m[j].width * 3;
-      if (!grow_device (d, j, row * m[j].height, error))
+      if (!lm_cuda_grow_buffer ((void **) &d->rgb[j], &d->rgb_size[j], row * m[j].height, error))
         return FALSE;
       bits[j] = data[m[j].file];
       sizes[j] = lens[m[j].file];
@@ -357,13 +343,6 @@ lm_nvjpeg_decode (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *
   return !device_failed;
 }
 
-static LmKImage
-kimage (const LmImage *image)
-{
-  LmKImage k = { image->data, image->width, image->height, image->stride, (int) image->format, image->opaque };
-  return k;
-}
-
 /* Each member's RGB into an RGBA8 image of ALLOCATOR's, on the device; FALSE with
  * *DEVICE_FAILED when a CUDA call failed, FALSE alone when there was no memory for one. */
 static gboolean
@@ -379,7 +358,7 @@ expand_on_device (LmNvjpeg *d, Member *m, guint k, const LmAllocator *allocator,
       image->opaque = TRUE;
       image->exif = g_steal_pointer (&m[j].exif);
       image->icc_profile = g_steal_pointer (&m[j].icc);
-      LmKImage out = kimage (image);
+      LmKImage out = lm_cuda_kimage (image);
       if (!LM_CUDA_CHECK (lm_k_rgb_to_rgba8 (d->rgb[j], (gsize) m[j].width * 3, &out, d->stream), error))
         return !(*device_failed = TRUE);
     }
@@ -429,7 +408,7 @@ lm_nvjpeg_sample (LmNvjpeg *d, guint n, LmImage *const *images, const guint *xy,
   uint32_t *dev_out = (uint32_t *) mapped + 2 * LM_HDR_MAX_SAMPLES;
   for (guint j = 0; j < n; j++)
     {
-      LmKImage image = kimage (images[j]);
+      LmKImage image = lm_cuda_kimage (images[j]);
       if (!LM_CUDA_CHECK (lm_k_gather_words (&image, dev_xy, n_points, dev_out + j * n_points, d->stream), error))
         return FALSE;
     }

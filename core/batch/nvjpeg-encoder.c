@@ -8,6 +8,7 @@
 #if LUMEN_HAVE_CUDA
 
 #include "../cuda-error.h"
+#include "../cuda-image.h"
 #include "../exif.h"
 #include "../jpeg-markers.h"
 #include "kernels/kernels.h"
@@ -91,17 +92,9 @@ lm_nvjpeg_encode (LmNvjpegEncoder *enc, const LmImage *image, GError **error)
   gsize pitch = (gsize) image->width * 3, need = pitch * image->height;
   if (!LM_CUDA_CHECK (cudaSetDevice (enc->device), error))
     return NULL;
-  if (need > enc->rgb_size)
-    {
-      if (enc->rgb && !LM_CUDA_CHECK (cudaFree (enc->rgb), error))
-        return NULL;
-      enc->rgb = NULL;
-      enc->rgb_size = 0;
-      if (!LM_CUDA_CHECK (cudaMalloc ((void **) &enc->rgb, need), error))
-        return NULL;
-      enc->rgb_size = need;
-    }
-  LmKImage in = { image->data, image->width, image->height, image->stride, (int) image->format, image->opaque };
+  if (!lm_cuda_grow_buffer ((void **) &enc->rgb, &enc->rgb_size, need, error))
+    return NULL;
+  LmKImage in = lm_cuda_kimage (image);
   LmNvImage source = { { enc->rgb }, { pitch } };
   size_t len = 0;
   if (!LM_CUDA_CHECK (lm_k_rgba8_to_rgb (&in, enc->rgb, pitch, enc->stream), error)

@@ -192,31 +192,20 @@ lm_batch_decode_on_device (const LmBatchRead *read, gboolean timed, const LmAllo
                            LmHdrStack **stack, GError **error)
 {
   *stack = NULL;
-  if (read->n < 2 || read->n > LM_HDR_MAX_EXPOSURES)
-    return TRUE; /* the host's decoding says why */
-  g_autofree const guint8 **data = g_new0 (const guint8 *, read->n);
-  g_autofree gsize *lens = g_new0 (gsize, read->n);
-  g_autofree LmImage **images = g_new0 (LmImage *, read->n);
+  g_autoptr (LmHdrStack) s = stack_with_times (read, timed, error);
+  if (s == NULL)
+    return FALSE;
+  g_autofree const guint8 **data = g_new0 (const guint8 *, s->n);
+  g_autofree gsize *lens = g_new0 (gsize, s->n);
   file_bytes (read, data, lens);
   gboolean all = FALSE;
-  if (!lm_nvjpeg_decode_to_device (nvjpeg, read->n, data, lens, device, images, &all, error))
+  if (!lm_nvjpeg_decode_to_device (nvjpeg, s->n, data, lens, device, s->images, &all, error))
     return FALSE;
   if (!all)
     return TRUE;
-  GError *e = NULL;
-  g_autoptr (LmHdrStack) s = stack_with_times (read, timed, &e);
-  for (guint i = 0; i < read->n; i++)
-    if (s && !lm_hdr_stack_check_member (read->paths[i], images[i], read->paths[0], i ? images[0] : NULL, &e))
-      g_clear_pointer (&s, lm_hdr_stack_free);
-  if (s == NULL)
-    {
-      for (guint i = 0; i < read->n; i++)
-        g_clear_pointer (&images[i], lm_image_unref);
-      g_propagate_error (error, e);
+  for (guint i = 0; i < s->n; i++)
+    if (!lm_hdr_stack_check_member (s->paths[i], s->images[i], s->paths[0], i ? s->images[0] : NULL, error))
       return FALSE;
-    }
-  for (guint i = 0; i < read->n; i++)
-    s->images[i] = images[i];
   *stack = g_steal_pointer (&s);
   return TRUE;
 }

@@ -34,7 +34,8 @@ LmHdrStack *lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAl
 /* The same, for a stack that stays on the GPU: when NVJPEG takes every file and none needs
  * turning upright, *STACK receives the stack in device memory from DEVICE (a backend's work
  * memory on the decoder's device). *STACK stays NULL when the stack must go through host
- * memory instead. FALSE when the device failed or the stack is bad (checked as above). */
+ * memory instead. FALSE when the device failed or the stack is bad (checked as above, its
+ * times before any decoding). */
 gboolean lm_batch_decode_on_device (const LmBatchRead *read, gboolean timed, const LmAllocator *device,
                                     LmNvjpeg *nvjpeg, LmHdrStack **stack, GError **error);
 

@@ -302,14 +302,6 @@ lm_hdr_calibrate_debevec_samples (guint n_images, guint n_points, const guint32 
   return TRUE;
 }
 
-/* A pixel as the samples hold it: an RGBA8 word, gray repeated in R, G, B. */
-static guint32
-pixel_word (const LmImage *image, guint x, guint y)
-{
-  const guint8 *row = lm_image_row (image, y);
-  return image->format == LM_FORMAT_GRAY8 ? (guint32) row[x] * 0x010101u : ((const guint32 *) row)[x];
-}
-
 gboolean
 lm_hdr_calibrate_debevec (const LmHdrStack *stack, int samples, float lambda, LmResponse *response,
                           GError **error)
@@ -322,6 +314,6 @@ lm_hdr_calibrate_debevec (const LmHdrStack *stack, int samples, float lambda, Lm
   g_autofree guint32 *pixels = g_new (guint32, (gsize) n_points * stack->n);
   for (guint j = 0; j < stack->n; j++)
     for (guint i = 0; i < n_points; i++)
-      pixels[j * n_points + i] = pixel_word (stack->images[j], xy[2 * i], xy[2 * i + 1]);
+      pixels[j * n_points + i] = lm_hdr_pixel_word (stack->images[j], xy[2 * i], xy[2 * i + 1]);
   return lm_hdr_calibrate_debevec_samples (stack->n, n_points, pixels, stack->times, lambda, response, error);
 }

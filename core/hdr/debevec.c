@@ -10,14 +10,6 @@
 #include "merge-math.h"
 #include "response.h"
 
-/* One pixel of an exposure as the merge reads it: an RGBA8 word, gray repeated in R, G, B. */
-static inline guint32
-pixel_word (const LmImage *image, guint x, guint y)
-{
-  const guint8 *row = lm_image_row (image, y);
-  return image->format == LM_FORMAT_GRAY8 ? lm_hdr_gray_word (row[x]) : ((const guint32 *) row)[x];
-}
-
 gboolean
 lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmImage *out, GError **error)
 {
@@ -42,7 +34,7 @@ lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmIma
         {
           float sum[3] = { 0, 0, 0 }, wsum = 0.0f;
           for (guint i = 0; i < stack->n; i++)
-            lm_debevec_add (log_response, pixel_word (stack->images[i], x, y), log_time[i], sum, &wsum);
+            lm_debevec_add (log_response, lm_hdr_pixel_word (stack->images[i], x, y), log_time[i], sum, &wsum);
           for (int c = 0; c < 3; c++)
             o[4 * x + c] = lm_debevec_radiance (sum[c], wsum);
           o[4 * x + 3] = 1.0f;

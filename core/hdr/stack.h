@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "../image.h"
+#include "merge-math.h"
 
 G_BEGIN_DECLS
 
@@ -13,10 +14,20 @@ G_BEGIN_DECLS
 
 typedef struct {
   guint n;
-  LmImage **images; /* RGBA8, host memory */
+  LmImage **images; /* RGBA8 or GRAY8; host memory, or a backend's work memory (the batch
+                     * decodes there with nvJPEG) */
   double *times;    /* seconds; NULL in a stack loaded for fusion without times */
   char **paths;
 } LmHdrStack;
+
+/* A pixel of an exposure in host memory as the merge and the calibration read it: an RGBA8
+ * word, R in the low byte, a gray sample repeated in R, G and B. */
+static inline guint32
+lm_hdr_pixel_word (const LmImage *image, guint x, guint y)
+{
+  const guint8 *row = lm_image_row (image, y);
+  return image->format == LM_FORMAT_GRAY8 ? lm_hdr_gray_word (row[x]) : ((const guint32 *) row)[x];
+}
 
 /* Reads an exposures file: "<file> <seconds>" per line (blank lines and # comments
  * skipped), file names relative to the file's folder. */
