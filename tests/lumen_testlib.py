@@ -1,6 +1,7 @@
 """Shared helpers of the lumen-cli end-to-end tests (cli, bad-input, oracle).
 
-meson passes LUMEN_CLI (the program under test) and LUMEN_TEST_DATA (the shared photos); the
+meson passes LUMEN_CLI (the program under test), LUMEN_TEST_DATA (the repository's corpus,
+tests/data) and LUMEN_EXTRA_DATA (larger data that may be absent); the
 tests run under /usr/bin/python3, where Debian's python3-opencv is installed. OpenCV is the
 oracle: nothing here computes an expected value with Lumen itself.
 """
@@ -25,24 +26,48 @@ def lumen_cli():
     return path
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
 def data_dir():
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.environ.get("LUMEN_TEST_DATA") or os.path.join(here, "..", "..", "shared", "data")
+    """The repository's test corpus: always there, every suite passes on it."""
+    return os.environ.get("LUMEN_TEST_DATA") or os.path.join(HERE, "data")
+
+
+def extra_data_dir():
+    """Larger data beside the checkout (../shared/data or -Dtest_data), or None when absent."""
+    d = os.environ.get("LUMEN_EXTRA_DATA") or os.path.join(HERE, "..", "..", "shared", "data")
+    return d if os.path.isdir(d) else None
 
 
 def photos_dir():
     return os.path.join(data_dir(), "photos")
 
 
+def _names(d, ext):
+    names = sorted(n for n in os.listdir(d) if not n.startswith(".") and not n.endswith(".md"))
+    return [n for n in names if not ext or n.lower().endswith(ext)]
+
+
 def photos(ext=None):
-    """Every photo of the shared data, optionally only those whose name ends in EXT."""
+    """Every photo of the corpus, optionally only those whose name ends in EXT."""
     d = photos_dir()
     if not os.path.isdir(d):
         raise SystemExit(f"no test photos in {d}")
-    names = sorted(os.listdir(d))
-    if ext:
-        names = [n for n in names if n.lower().endswith(ext)]
-    return [os.path.join(d, n) for n in names]
+    return [os.path.join(d, n) for n in _names(d, ext)]
+
+
+def extra_photos(ext=None):
+    """The extra data's photos that the corpus does not have (by name); [] with a message
+    when there is no extra data."""
+    root = extra_data_dir()
+    d = root and os.path.join(root, "photos")
+    if not d or not os.path.isdir(d):
+        say(f"no extra data ({os.environ.get('LUMEN_EXTRA_DATA') or '../shared/data'} absent): "
+            "its larger photos are skipped")
+        return []
+    have = set(os.listdir(photos_dir()))
+    return [os.path.join(d, n) for n in _names(d, ext) if n not in have]
 
 
 def run(args, timeout=600):

@@ -1,8 +1,11 @@
-"""lumen-cli against OpenCV on one real photo: test_oracle.py PHOTO.
+"""lumen-cli against OpenCV on real photos: test_oracle.py corpus|extra [PHOTO…].
 
-meson registers one test per photo of the shared data, so a failure names the photo. Each
-check is its own test method and prints what it measured (max |Δ|, mean |Δ|, …) so that the log
-shows how close Lumen is, not only that it passed.
+`corpus` checks every photo of the repository's corpus, `extra` those of the larger data
+beside the checkout (skipped, exit 77, when it is absent); the photos are listed when the test
+runs, so data added later is tested without reconfiguring. Each photo is a test class of its
+own, so a failure names the photo. Each check is its own test method and prints what it
+measured (max |Δ|, mean |Δ|, …) so that the log shows how close Lumen is, not only that it
+passed.
 
 OpenCV is the oracle. cv2.imread gives BGR, and every reference below is computed from that BGR
 data with BGR-aware conversions (COLOR_BGR2GRAY, COLOR_BGR2YCrCb): a Lumen that swapped R and B
@@ -20,8 +23,6 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402
 
-PHOTO = None  # set from argv in __main__
-
 
 def bt601_float(bgr):
     """BT.601 luma in float64, unrounded, from BGR data."""
@@ -37,27 +38,29 @@ def cdf_distance_to_uniform(gray):
 
 
 class Oracle(unittest.TestCase):
+    PHOTO = None  # set in each photo's subclass
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-oracle-")
         cls.dir = cls.tmp.name
-        raw = lt.imread(PHOTO, cv2.IMREAD_UNCHANGED)
+        raw = lt.imread(cls.PHOTO, cv2.IMREAD_UNCHANGED)
         if raw.dtype != np.uint8:
-            raise unittest.SkipTest(f"{PHOTO} is not 8-bit; these oracles are about 8-bit photos")
+            raise unittest.SkipTest(f"{cls.PHOTO} is not 8-bit; these oracles are about 8-bit photos")
         cls.gray_photo = raw.ndim == 2
         cls.alpha = raw.ndim == 3 and raw.shape[2] == 4 and bool((raw[..., 3] != 255).any())
         if cls.gray_photo:
-            cls.ref = lt.imread(PHOTO, cv2.IMREAD_GRAYSCALE)
+            cls.ref = lt.imread(cls.PHOTO, cv2.IMREAD_GRAYSCALE)
         elif cls.alpha:
             cls.ref = raw  # BGRA: IMREAD_COLOR would drop the alpha Lumen keeps
         else:
             # IMREAD_COLOR applies EXIF orientation, as Lumen does on load.
-            cls.ref = lt.imread(PHOTO, cv2.IMREAD_COLOR)
+            cls.ref = lt.imread(cls.PHOTO, cv2.IMREAD_COLOR)
         cls.bgr = cls.ref if cls.gray_photo else cls.ref[..., :3]
         # OpenCV's 8-bit BT.601 gray, the input of the equalize oracles.
         cls.cv_gray = cls.ref if cls.gray_photo else cv2.cvtColor(cls.bgr, cv2.COLOR_BGR2GRAY)
         cls.outputs = {}
-        lt.say(f"photo {os.path.basename(PHOTO)}: {cls.ref.shape[1]}×{cls.ref.shape[0]}, "
+        lt.say(f"photo {os.path.basename(cls.PHOTO)}: {cls.ref.shape[1]}×{cls.ref.shape[0]}, "
                f"{'gray' if cls.gray_photo else 'BGRA' if cls.alpha else 'colour'}")
 
     @classmethod
@@ -69,7 +72,7 @@ class Oracle(unittest.TestCase):
         returns the output as OpenCV reads it unchanged (2-D for a one-channel file)."""
         if name not in self.outputs:
             out = os.path.join(self.dir, name + ".png")
-            lt.run_ok(self, list(flags) + ["-o", out, src or PHOTO])
+            lt.run_ok(self, list(flags) + ["-o", out, src or self.PHOTO])
             self.assertEqual(lt.leftovers(self.dir), [], "temporary files left behind")
             self.outputs[name] = lt.imread(out)
         return self.outputs[name]
@@ -251,10 +254,25 @@ class Oracle(unittest.TestCase):
         self.assertLessEqual(float(d.max()), 1.0)
 
 
+def suite_for(paths):
+    loader = unittest.TestLoader()
+    suite = unittest.TestSuite()
+    for path in paths:
+        name = "Oracle_" + "".join(c if c.isalnum() else "_" for c in os.path.basename(path))
+        suite.addTests(loader.loadTestsFromTestCase(type(name, (Oracle,), {"PHOTO": path})))
+    return suite
+
+
+def main(argv):
+    if not argv or argv[0] not in ("corpus", "extra"):
+        raise SystemExit("usage: test_oracle.py corpus|extra [PHOTO…]")
+    paths = argv[1:] or (lt.photos() if argv[0] == "corpus" else lt.extra_photos())
+    if not paths:
+        return 77  # meson's SKIP; extra_photos said why
+    lt.say("photos: " + ", ".join(os.path.basename(p) for p in paths))
+    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite_for(paths))
+    return 0 if result.wasSuccessful() else 1
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        raise SystemExit("usage: test_oracle.py PHOTO [unittest options]")
-    PHOTO = sys.argv.pop(1)
-    if not os.path.isfile(PHOTO):
-        raise SystemExit(f"no such photo: {PHOTO}")
-    unittest.main(verbosity=2)
+    sys.exit(main(sys.argv[1:]))

@@ -17,103 +17,18 @@
 #include "ui/image-view.h"
 #include "ui/op-panel.h"
 #include "ui/window.h"
-
-static LmWindow *window;
-
-typedef struct {
-  int kind;
-  guint64 generation; /* previews: the one awaited (earlier ones still come in) */
-  gboolean seen;
-} Awaited;
-
-static void
-on_result (LmWindow *w, int kind, guint64 generation, gboolean refined, Awaited *a)
-{
-  if (g_getenv ("LUMEN_TEST_VERBOSE"))
-    g_test_message ("result kind %d generation %" G_GUINT64_FORMAT " refined %d", kind, generation, refined);
-  if (kind == a->kind && (kind != LM_RESULT_PREVIEW || (refined && generation >= a->generation)))
-    a->seen = TRUE;
-  const char *message = lm_window_get_info_message (w);
-  if (message)
-    g_test_message ("info bar: %s", message);
-}
-
-static gboolean
-tick (gpointer data)
-{
-  return G_SOURCE_CONTINUE; /* wakes the loop, so that deadlines are checked */
-}
-
-/* Runs the main loop until a result of KIND arrives (for previews: the refined one of the
- * newest request). */
-static void
-await_result (int kind)
-{
-  Awaited a = { .kind = kind, .generation = lm_window_get_generation (window) };
-  gulong id = g_signal_connect (window, "render-result", G_CALLBACK (on_result), &a);
-  guint timer = g_timeout_add (100, tick, NULL);
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  while (!a.seen && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timer);
-  g_signal_handler_disconnect (window, id);
-  g_assert_true (a.seen);
-}
-
-/* Settles: the newest request's refined result is in, no other render is pending. */
-static void
-settle (void)
-{
-  await_result (LM_RESULT_PREVIEW);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static void
-wait_ms (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-  guint timer = g_timeout_add (20, tick, NULL);
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timer);
-}
-
-static GBytes *
-view_pixels (void)
-{
-  LmViewRect rect;
-  LmImage *px = lm_image_view_get_pixels (LM_IMAGE_VIEW (lm_window_get_image_view (window)), &rect);
-  g_assert_nonnull (px);
-  return g_bytes_new (px->data, lm_image_size_bytes (px));
-}
-
-static LmHistogram
-histogram (void)
-{
-  const LmHistogram *h = lm_histogram_view_get_histogram (LM_HISTOGRAM_VIEW (lm_window_get_histogram_view (window)));
-  g_assert_nonnull (h);
-  return *h;
-}
-
-static GtkWidget *
-control (LmOpId op, const char *name)
-{
-  GtkWidget *w = lm_op_panel_get_control (LM_OP_PANEL (lm_window_get_op_panel (window, op)), name);
-  g_assert_nonnull (w);
-  return w;
-}
+#include "ui-testlib.h"
 
 /* Applies CHANGE, waits for the render, and checks that the view and the histogram moved. */
 static void
 expect_change (const char *what, void (*change) (void))
 {
-  g_autoptr (GBytes) before = view_pixels ();
-  LmHistogram hist_before = histogram ();
+  g_autoptr (GBytes) before = ui_view_pixels ();
+  LmHistogram hist_before = ui_histogram ();
   change ();
-  settle ();
-  g_autoptr (GBytes) after = view_pixels ();
-  LmHistogram hist_after = histogram ();
+  ui_settle ();
+  g_autoptr (GBytes) after = ui_view_pixels ();
+  LmHistogram hist_after = ui_histogram ();
   g_test_message ("%s: view %s, histogram %s", what, g_bytes_equal (before, after) ? "same" : "changed",
                   lm_histogram_equal (&hist_before, &hist_after) ? "same" : "changed");
   g_assert_false (g_bytes_equal (before, after));
@@ -123,33 +38,33 @@ expect_change (const char *what, void (*change) (void))
 static void
 gray_on (void)
 {
-  gtk_switch_set_active (GTK_SWITCH (control (LM_OP_GRAY, "enabled")), TRUE);
+  gtk_switch_set_active (GTK_SWITCH (ui_control (LM_OP_GRAY, "enabled")), TRUE);
 }
 static void
 gray_amount (void)
 {
-  gtk_range_set_value (GTK_RANGE (control (LM_OP_GRAY, "amount")), 0.4);
+  gtk_range_set_value (GTK_RANGE (ui_control (LM_OP_GRAY, "amount")), 0.4);
 }
 static void
 gray_mode (void)
 {
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (control (LM_OP_GRAY, "mode")), "mix");
-  gtk_range_set_value (GTK_RANGE (control (LM_OP_GRAY, "red")), 1.2);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (ui_control (LM_OP_GRAY, "mode")), "mix");
+  gtk_range_set_value (GTK_RANGE (ui_control (LM_OP_GRAY, "red")), 1.2);
 }
 static void
 equalize_on (void)
 {
-  gtk_range_set_value (GTK_RANGE (control (LM_OP_EQUALIZE, "amount")), 0.8); /* switches it on */
+  gtk_range_set_value (GTK_RANGE (ui_control (LM_OP_EQUALIZE, "amount")), 0.8); /* switches it on */
 }
 static void
 equalize_mode (void)
 {
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (control (LM_OP_EQUALIZE, "mode")), "rgb");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (ui_control (LM_OP_EQUALIZE, "mode")), "rgb");
 }
 static void
 blur_sigma (void)
 {
-  gtk_range_set_value (GTK_RANGE (control (LM_OP_BLUR, "sigma")), 6.0);
+  gtk_range_set_value (GTK_RANGE (ui_control (LM_OP_BLUR, "sigma")), 6.0);
 }
 
 static void
@@ -166,19 +81,19 @@ test_sliders (void)
 static void
 test_undo (void)
 {
-  g_autoptr (GBytes) edited = view_pixels ();
-  GAction *undo = g_action_map_lookup_action (G_ACTION_MAP (window), "undo");
+  g_autoptr (GBytes) edited = ui_view_pixels ();
+  GAction *undo = g_action_map_lookup_action (G_ACTION_MAP (ui_window), "undo");
   g_assert_true (g_action_get_enabled (undo));
   g_action_activate (undo, NULL);
-  settle ();
-  const LmStage *blur = lm_op_panel_get_stage (LM_OP_PANEL (lm_window_get_op_panel (window, LM_OP_BLUR)));
+  ui_settle ();
+  const LmStage *blur = lm_op_panel_get_stage (LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_BLUR)));
   g_test_message ("after undo: blur %s, sigma %g", blur->enabled ? "on" : "off",
                   ((const float *) blur->params.bytes)[0]);
-  g_autoptr (GBytes) undone = view_pixels ();
+  g_autoptr (GBytes) undone = ui_view_pixels ();
   g_assert_false (g_bytes_equal (edited, undone));
-  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "redo"), NULL);
-  settle ();
-  g_autoptr (GBytes) redone = view_pixels ();
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "redo"), NULL);
+  ui_settle ();
+  g_autoptr (GBytes) redone = ui_view_pixels ();
   g_assert_true (g_bytes_equal (edited, redone));
 }
 
@@ -188,8 +103,8 @@ test_export (void)
   g_autofree char *dir = g_dir_make_tmp ("lumen-ui-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "export.jpg", NULL);
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
-  lm_window_export_to (window, path, &options);
-  await_result (LM_RESULT_EXPORTED);
+  lm_window_export_to (ui_window, path, &options);
+  ui_await_result (LM_RESULT_EXPORTED);
   GError *e = NULL;
   g_autoptr (LmImage) back = lm_io_load (path, lm_allocator_host (), &e);
   g_assert_no_error (e);
@@ -202,32 +117,26 @@ test_export (void)
 static void
 test_compare (void)
 {
-  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (window), "compare"),
+  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "compare"),
                          g_variant_new_boolean (TRUE));
-  await_result (LM_RESULT_COMPARE);
-  const char *text = lm_window_get_diff_text (window);
+  ui_await_result (LM_RESULT_COMPARE);
+  const char *text = lm_window_get_diff_text (ui_window);
   g_test_message ("compare: %s", text);
   /* Without a device the CPU is compared with itself: no difference at all. With one, the
    * contract allows blur 1. */
   g_assert_true (strstr (text, "max |Δ| 0,") != NULL || strstr (text, "max |Δ| 1,") != NULL);
   if (strstr (text, "CPU vs CPU"))
     g_assert_nonnull (strstr (text, "max |Δ| 0, mean |Δ| 0.0000, 0 pixels differ"));
-  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (window), "compare"),
+  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "compare"),
                          g_variant_new_boolean (FALSE));
 }
 
 /* ---- before/after split ------------------------------------------------------------------ */
 
-static LmImageView *
-image_view (void)
-{
-  return LM_IMAGE_VIEW (lm_window_get_image_view (window));
-}
-
 static void
 set_split (gboolean on)
 {
-  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (window), "split"), g_variant_new_boolean (on));
+  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "split"), g_variant_new_boolean (on));
 }
 
 static gboolean
@@ -259,8 +168,7 @@ view_distance (const LmImage *a, const LmImage *b)
 static LmImage *
 original_view (const LmViewRect *rect)
 {
-  const char *data = g_getenv ("LUMEN_TEST_DATA");
-  g_autofree char *photo = g_build_filename (data ? data : ".", "photos", "chelsea.png", NULL);
+  g_autofree char *photo = ui_test_data ("photos/chelsea.png");
   GError *e = NULL;
   g_autoptr (LmImage) source = lm_io_load (photo, lm_allocator_host (), &e);
   g_assert_no_error (e);
@@ -271,27 +179,6 @@ original_view (const LmViewRect *rect)
   return out;
 }
 
-/* What the image view paints now, as the screen would show it. */
-static cairo_surface_t *
-paint_view (void)
-{
-  GtkWidget *view = GTK_WIDGET (image_view ());
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, gtk_widget_get_allocated_width (view),
-                                                   gtk_widget_get_allocated_height (view));
-  cairo_t *cr = cairo_create (s);
-  gtk_widget_draw (view, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (s);
-  return s;
-}
-
-static guint32
-painted (cairo_surface_t *s, int x, int y)
-{
-  return ((const guint32 *) (cairo_image_surface_get_data (s) + (gsize) y * cairo_image_surface_get_stride (s)))[x]
-         & 0xffffff;
-}
-
 /* Columns [X0, X1) of rows [Y0, Y1): how many pixels of A and B differ. */
 static guint
 painted_differences (cairo_surface_t *a, cairo_surface_t *b, int x0, int x1, int y0, int y1)
@@ -299,7 +186,7 @@ painted_differences (cairo_surface_t *a, cairo_surface_t *b, int x0, int x1, int
   guint n = 0;
   for (int y = y0; y < y1; y++)
     for (int x = x0; x < x1; x++)
-      n += painted (a, x, y) != painted (b, x, y);
+      n += ui_painted (a, x, y) != ui_painted (b, x, y);
   return n;
 }
 
@@ -308,10 +195,10 @@ painted_differences (cairo_surface_t *a, cairo_surface_t *b, int x0, int x1, int
 static cairo_surface_t *
 paint_with_line_at (double fraction)
 {
-  double keep = lm_image_view_get_split_position (image_view ());
-  lm_image_view_set_split_position (image_view (), fraction);
-  cairo_surface_t *s = paint_view ();
-  lm_image_view_set_split_position (image_view (), keep);
+  double keep = lm_image_view_get_split_position (ui_image_view ());
+  lm_image_view_set_split_position (ui_image_view (), fraction);
+  cairo_surface_t *s = ui_paint_view ();
+  lm_image_view_set_split_position (ui_image_view (), keep);
   return s;
 }
 
@@ -319,7 +206,7 @@ paint_with_line_at (double fraction)
 static void
 probe_rows (int *y0, int *y1)
 {
-  int h = gtk_widget_get_allocated_height (GTK_WIDGET (image_view ()));
+  int h = gtk_widget_get_allocated_height (GTK_WIDGET (ui_image_view ()));
   *y0 = h / 2 + 20;
   *y1 = h / 2 + 100;
 }
@@ -329,10 +216,10 @@ probe_rows (int *y0, int *y1)
 static int
 check_halves (const char *when)
 {
-  int w = gtk_widget_get_allocated_width (GTK_WIDGET (image_view ()));
-  int lx = (int) round (lm_image_view_get_split_position (image_view ()) * w), y0, y1;
+  int w = gtk_widget_get_allocated_width (GTK_WIDGET (ui_image_view ()));
+  int lx = (int) round (lm_image_view_get_split_position (ui_image_view ()) * w), y0, y1;
   probe_rows (&y0, &y1);
-  cairo_surface_t *split = paint_view (), *before = paint_with_line_at (1.0), *after = paint_with_line_at (0.0);
+  cairo_surface_t *split = ui_paint_view (), *before = paint_with_line_at (1.0), *after = paint_with_line_at (0.0);
   guint left = painted_differences (split, before, 3, lx - 3, y0, y1);
   guint right = painted_differences (split, after, lx + 3, w - 3, y0, y1);
   guint halves = painted_differences (before, after, 3, w - 3, y0, y1);
@@ -355,8 +242,8 @@ static void
 check_before_data (const char *when)
 {
   LmViewRect rect, before_rect;
-  LmImage *edited = lm_image_view_get_pixels (image_view (), &rect);
-  LmImage *before = lm_image_view_get_before_pixels (image_view (), &before_rect);
+  LmImage *edited = lm_image_view_get_pixels (ui_image_view (), &rect);
+  LmImage *before = lm_image_view_get_before_pixels (ui_image_view (), &before_rect);
   g_assert_nonnull (before);
   g_assert_true (same_rect (&rect, &before_rect));
   g_autoptr (LmImage) original = original_view (&rect);
@@ -371,7 +258,7 @@ check_before_data (const char *when)
 static void
 send_pointer (GdkEventType type, double x, double y, guint state)
 {
-  GtkWidget *widget = GTK_WIDGET (image_view ());
+  GtkWidget *widget = GTK_WIDGET (ui_image_view ());
   GdkDevice *pointer = gdk_seat_get_pointer (gdk_display_get_default_seat (gtk_widget_get_display (widget)));
   GdkEvent *event = gdk_event_new (type);
   event->any.window = g_object_ref (gtk_widget_get_window (widget));
@@ -408,8 +295,8 @@ save_split_screenshot (void)
       g_autofree char *dir = g_path_get_dirname (g_getenv ("LUMEN_SCREENSHOT") ? g_getenv ("LUMEN_SCREENSHOT") : ".");
       path = beside = g_build_filename (dir, "ui-split-screenshot.png", NULL);
     }
-  wait_ms (300); /* the window's own paint */
-  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+  ui_wait_ms (300); /* the window's own paint */
+  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (ui_window));
   g_autoptr (GdkPixbuf) shot = gdk_pixbuf_get_from_window (gdk_window, 0, 0, gdk_window_get_width (gdk_window),
                                                            gdk_window_get_height (gdk_window));
   g_assert_nonnull (shot);
@@ -425,54 +312,54 @@ test_split (void)
 {
   /* The info bar that the export revealed slides in and shrinks the view frame by frame,
    * each a new region: let the layout come to rest, and its last render in. */
-  for (guint64 g = 0; g != lm_window_get_generation (window);)
+  for (guint64 g = 0; g != lm_window_get_generation (ui_window);)
     {
-      g = lm_window_get_generation (window);
-      wait_ms (400);
+      g = lm_window_get_generation (ui_window);
+      ui_wait_ms (400);
     }
-  g_autoptr (GBytes) edited = view_pixels ();
-  g_assert_false (lm_image_view_get_split (image_view ()));
+  g_autoptr (GBytes) edited = ui_view_pixels ();
+  g_assert_false (lm_image_view_get_split (ui_image_view ()));
   set_split (TRUE);
-  settle ();
-  g_assert_true (lm_image_view_get_split (image_view ()));
-  g_autoptr (GBytes) edited_split = view_pixels ();
+  ui_settle ();
+  g_assert_true (lm_image_view_get_split (ui_image_view ()));
+  g_autoptr (GBytes) edited_split = ui_view_pixels ();
   g_assert_true (g_bytes_equal (edited, edited_split));
   check_before_data ("split on");
   int lx = check_halves ("split on");
 
   /* An edit: the edited half changes, the "before" is the very same buffer. */
   /* Kept alive here, so that its address cannot come back as another buffer's. */
-  g_autoptr (LmImage) held = lm_image_ref (lm_image_view_get_before_pixels (image_view (), NULL));
-  gtk_range_set_value (GTK_RANGE (control (LM_OP_BLUR, "sigma")), 9.0);
-  settle ();
-  g_autoptr (GBytes) reblurred = view_pixels ();
+  g_autoptr (LmImage) held = lm_image_ref (lm_image_view_get_before_pixels (ui_image_view (), NULL));
+  gtk_range_set_value (GTK_RANGE (ui_control (LM_OP_BLUR, "sigma")), 9.0);
+  ui_settle ();
+  g_autoptr (GBytes) reblurred = ui_view_pixels ();
   g_assert_false (g_bytes_equal (edited, reblurred));
-  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) == held);
+  g_assert_true (lm_image_view_get_before_pixels (ui_image_view (), NULL) == held);
   /* Undone (the later tests ask about no unsaved edits): the edited half as it was. */
-  wait_ms (600); /* one undo step */
-  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "undo"), NULL);
-  settle ();
-  g_autoptr (GBytes) undone = view_pixels ();
+  ui_wait_ms (600); /* one undo step */
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "undo"), NULL);
+  ui_settle ();
+  g_autoptr (GBytes) undone = ui_view_pixels ();
   g_assert_true (g_bytes_equal (edited, undone));
-  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) == held);
+  g_assert_true (lm_image_view_get_before_pixels (ui_image_view (), NULL) == held);
 
   /* The cursor says where the line can be taken; a drag from there moves it 120 px. */
-  GtkWidget *widget = GTK_WIDGET (image_view ());
+  GtkWidget *widget = GTK_WIDGET (ui_image_view ());
   int w = gtk_widget_get_allocated_width (widget), h = gtk_widget_get_allocated_height (widget);
   send_pointer (GDK_MOTION_NOTIFY, lx + 60, h / 2 + 50, 0);
   g_assert_null (gdk_window_get_cursor (gtk_widget_get_window (widget)));
   send_pointer (GDK_MOTION_NOTIFY, lx + 2, h / 2 + 50, 0);
   g_assert_nonnull (gdk_window_get_cursor (gtk_widget_get_window (widget)));
-  guint64 generation = lm_window_get_generation (window);
+  guint64 generation = lm_window_get_generation (ui_window);
   send_pointer (GDK_BUTTON_PRESS, lx + 2, h / 2 + 50, 0);
   for (int step = 1; step <= 4; step++)
     send_pointer (GDK_MOTION_NOTIFY, lx + 2 + 30 * step, h / 2 + 50, GDK_BUTTON1_MASK);
   send_pointer (GDK_BUTTON_RELEASE, lx + 122, h / 2 + 50, GDK_BUTTON1_MASK);
   g_assert_nonnull (gdk_window_get_cursor (gtk_widget_get_window (widget))); /* still over it */
-  double moved = lm_image_view_get_split_position (image_view ());
+  double moved = lm_image_view_get_split_position (ui_image_view ());
   g_test_message ("line dragged from x %d to %.1f", lx, moved * w);
   g_assert_cmpfloat (fabs (moved * w - (lx + 120)), <, 1.0);
-  g_assert_cmpuint (lm_window_get_generation (window), ==, generation); /* no render: nothing to fetch */
+  g_assert_cmpuint (lm_window_get_generation (ui_window), ==, generation); /* no render: nothing to fetch */
   int moved_x = check_halves ("line dragged");
   g_assert_cmpint (moved_x, >, lx + 100);
 
@@ -480,17 +367,17 @@ test_split (void)
   send_pointer (GDK_BUTTON_PRESS, 40, h / 2 + 50, 0);
   send_pointer (GDK_MOTION_NOTIFY, 60, h / 2 + 50, GDK_BUTTON1_MASK);
   send_pointer (GDK_BUTTON_RELEASE, 60, h / 2 + 50, GDK_BUTTON1_MASK);
-  g_assert_cmpfloat (lm_image_view_get_split_position (image_view ()), ==, moved);
+  g_assert_cmpfloat (lm_image_view_get_split_position (ui_image_view ()), ==, moved);
 
   /* Zoomed in past the view's size: both halves rendered anew, of one region. */
   for (int i = 0; i < 4; i++)
-    g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "zoom-in"), NULL);
-  settle ();
-  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) != held);
+    g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "zoom-in"), NULL);
+  ui_settle ();
+  g_assert_true (lm_image_view_get_before_pixels (ui_image_view (), NULL) != held);
   check_before_data ("zoomed in");
   check_halves ("zoomed in");
-  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "zoom-fit"), NULL);
-  settle ();
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "zoom-fit"), NULL);
+  ui_settle ();
   check_before_data ("fit again");
   save_split_screenshot ();
 
@@ -498,12 +385,12 @@ test_split (void)
   set_split (FALSE); /* nothing to render: the edited half is the whole view already */
   while (g_main_context_iteration (NULL, FALSE))
     ;
-  g_assert_false (lm_image_view_get_split (image_view ()));
-  g_assert_null (lm_image_view_get_before_pixels (image_view (), NULL));
+  g_assert_false (lm_image_view_get_split (ui_image_view ()));
+  g_assert_null (lm_image_view_get_before_pixels (ui_image_view (), NULL));
   int y0, y1;
   probe_rows (&y0, &y1);
-  lm_image_view_set_split_position (image_view (), 0.5);
-  cairo_surface_t *off = paint_view (), *after = paint_with_line_at (0.0);
+  lm_image_view_set_split_position (ui_image_view (), 0.5);
+  cairo_surface_t *off = ui_paint_view (), *after = paint_with_line_at (0.0);
   g_assert_cmpuint (painted_differences (off, after, 3, w - 3, y0, y1), ==, 0);
   cairo_surface_destroy (off);
   cairo_surface_destroy (after);
@@ -511,27 +398,10 @@ test_split (void)
 
 /* ---- HDR ---------------------------------------------------------------------------------- */
 
-static GtkWidget *
-find_named (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  if (!GTK_IS_CONTAINER (widget))
-    return NULL;
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
-  for (GList *l = children; l; l = l->next)
-    {
-      GtkWidget *found = find_named (l->data, name);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 static LmOpPanel *
 tonemap_panel (void)
 {
-  GtkWidget *panel = find_named (GTK_WIDGET (window), "tonemap");
+  GtkWidget *panel = ui_find_named (GTK_WIDGET (ui_window), "tonemap");
   g_assert_nonnull (panel);
   return LM_OP_PANEL (panel);
 }
@@ -548,7 +418,7 @@ tonemap_control (const char *name)
 static LmHdrDialog *
 open_hdr_dialog (void)
 {
-  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "merge-hdr"), NULL);
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "merge-hdr"), NULL);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
@@ -569,8 +439,8 @@ close_hdr_dialog (LmHdrDialog *dialog)
 static char *
 hdr_path (const char *scene, const char *file)
 {
-  const char *data = g_getenv ("LUMEN_TEST_DATA");
-  return g_build_filename (data ? data : ".", "hdr", scene, file, NULL);
+  g_autofree char *dir = ui_test_data ("hdr");
+  return g_build_filename (dir, scene, file, NULL);
 }
 
 /* The courtyard bracket (PNG: no EXIF, so the dialog must ask for each time). */
@@ -594,19 +464,19 @@ test_hdr_refusals (void)
   g_autoptr (GPtrArray) files = courtyard (&times);
   LmHdrDialog *dialog = open_hdr_dialog ();
   g_assert_null (lm_hdr_dialog_get_error (dialog));
-  g_autofree char *kitchen = hdr_path ("kitchen", "exposure01.jpg");
-  g_ptr_array_add (files, g_strdup (kitchen));
+  g_autofree char *other = ui_test_data ("photos/chelsea.png"); /* 451×300, the stack 1024×512 */
+  g_ptr_array_add (files, g_strdup (other));
   lm_hdr_dialog_add_files (dialog, (const char *const *) files->pdata, files->len);
   g_ptr_array_remove_index (files, files->len - 1);
   const char *error = lm_hdr_dialog_get_error (dialog);
   g_assert_nonnull (error);
   g_test_message ("dialog: %s", error);
-  g_assert_nonnull (strstr (error, "exposure01.jpg"));
-  g_assert_nonnull (strstr (error, "800×1200"));
+  g_assert_nonnull (strstr (error, "chelsea.png"));
+  g_assert_nonnull (strstr (error, "451×300"));
   g_assert_nonnull (strstr (error, "one size"));
   LmMergeSpec spec;
   g_assert_false (lm_hdr_dialog_get_spec (dialog, &spec));
-  guint64 generation = lm_window_get_generation (window);
+  guint64 generation = lm_window_get_generation (ui_window);
   gtk_dialog_response (GTK_DIALOG (dialog), LM_HDR_RESPONSE_MERGE); /* nothing happens */
   close_hdr_dialog (dialog);
 
@@ -621,7 +491,7 @@ test_hdr_refusals (void)
     g_assert_true (lm_hdr_dialog_set_time_text (dialog, i, "1/250"));
   g_assert_null (lm_hdr_dialog_get_error (dialog));
   gtk_dialog_response (GTK_DIALOG (dialog), LM_HDR_RESPONSE_MERGE);
-  await_result (LM_RESULT_MERGED);
+  ui_await_result (LM_RESULT_MERGED);
   error = lm_hdr_dialog_get_error (dialog);
   g_assert_nonnull (error);
   g_test_message ("dialog: %s", error);
@@ -630,14 +500,14 @@ test_hdr_refusals (void)
 
   /* The window is as it was and still renders (a zoom, not an edit: Merge HDR would ask
    * about unsaved edits). */
-  g_assert_cmpuint (histogram ().total, ==, 451 * 300);
-  generation = lm_window_get_generation (window);
-  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "zoom-100"), NULL);
-  settle ();
-  g_assert_cmpuint (lm_window_get_generation (window), >, generation);
-  g_assert_cmpuint (histogram ().total, ==, 451 * 300);
-  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "zoom-fit"), NULL);
-  settle ();
+  g_assert_cmpuint (ui_histogram ().total, ==, 451 * 300);
+  generation = lm_window_get_generation (ui_window);
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "zoom-100"), NULL);
+  ui_settle ();
+  g_assert_cmpuint (lm_window_get_generation (ui_window), >, generation);
+  g_assert_cmpuint (ui_histogram ().total, ==, 451 * 300);
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "zoom-fit"), NULL);
+  ui_settle ();
 }
 
 static void
@@ -653,7 +523,7 @@ tonemap_drago (void)
 static void
 hdr_gray_on (void)
 {
-  gtk_switch_set_active (GTK_SWITCH (control (LM_OP_GRAY, "enabled")), TRUE);
+  gtk_switch_set_active (GTK_SWITCH (ui_control (LM_OP_GRAY, "enabled")), TRUE);
 }
 
 /* The courtyard merged through the dialog: the view, the histogram and the response plot
@@ -674,17 +544,17 @@ test_hdr_merge (void)
   g_assert_null (lm_hdr_dialog_get_error (dialog));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (tonemap_panel ())));
 
-  g_autoptr (GBytes) before = view_pixels ();
-  LmHistogram hist_before = histogram ();
+  g_autoptr (GBytes) before = ui_view_pixels ();
+  LmHistogram hist_before = ui_histogram ();
   gtk_dialog_response (GTK_DIALOG (dialog), LM_HDR_RESPONSE_MERGE);
-  await_result (LM_RESULT_MERGED);
+  ui_await_result (LM_RESULT_MERGED);
   g_assert_null (lm_hdr_dialog_get_error (dialog));
-  settle ();
+  ui_settle ();
   g_assert_nonnull (lm_response_plot_get_response (LM_RESPONSE_PLOT (lm_hdr_dialog_get_plot (dialog))));
   close_hdr_dialog (dialog);
 
-  g_autoptr (GBytes) after = view_pixels ();
-  LmHistogram hist_after = histogram ();
+  g_autoptr (GBytes) after = ui_view_pixels ();
+  LmHistogram hist_after = ui_histogram ();
   g_assert_false (g_bytes_equal (before, after));
   g_assert_false (lm_histogram_equal (&hist_before, &hist_after));
   g_assert_cmpuint (hist_after.total, ==, 1024 * 512);
@@ -694,9 +564,9 @@ test_hdr_merge (void)
   g_assert_true (gtk_widget_get_sensitive (gtk_widget_get_parent (tonemap_control ("intensity"))));
 
   expect_change ("tone mapping intensity", tonemap_intensity);
-  wait_ms (600); /* one undo step */
+  ui_wait_ms (600); /* one undo step */
   expect_change ("tone mapping drago", tonemap_drago);
-  wait_ms (600);
+  ui_wait_ms (600);
   g_assert_true (gtk_widget_get_sensitive (gtk_widget_get_parent (tonemap_control ("bias"))));
   g_assert_false (gtk_widget_get_sensitive (gtk_widget_get_parent (tonemap_control ("intensity"))));
   expect_change ("grayscale on the tone-mapped image", hdr_gray_on);
@@ -706,15 +576,15 @@ test_hdr_merge (void)
 static void
 test_hdr_undo (void)
 {
-  wait_ms (600);
-  g_autoptr (GBytes) gray = view_pixels ();
-  GAction *undo = g_action_map_lookup_action (G_ACTION_MAP (window), "undo");
+  ui_wait_ms (600);
+  g_autoptr (GBytes) gray = ui_view_pixels ();
+  GAction *undo = g_action_map_lookup_action (G_ACTION_MAP (ui_window), "undo");
   for (int i = 0; i < 2; i++) /* grayscale off, then Reinhard again */
     {
       if (!g_action_get_enabled (undo))
         break;
       g_action_activate (undo, NULL);
-      settle ();
+      ui_settle ();
     }
   const LmStage *stage = lm_op_panel_get_stage (tonemap_panel ());
   const LmTonemapParams *tone = (const LmTonemapParams *) stage->params.bytes;
@@ -726,10 +596,10 @@ test_hdr_undo (void)
       g_test_skip ("undo does not record tone mapping changes (core/history.c)");
       return;
     }
-  g_autoptr (GBytes) reinhard = view_pixels ();
+  g_autoptr (GBytes) reinhard = ui_view_pixels ();
   g_assert_false (g_bytes_equal (gray, reinhard));
-  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (window), "redo"), NULL);
-  settle ();
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "redo"), NULL);
+  ui_settle ();
   stage = lm_op_panel_get_stage (tonemap_panel ());
   g_assert_cmpint (((const LmTonemapParams *) stage->params.bytes)->kind, ==, LM_TONEMAP_DRAGO);
 }
@@ -737,7 +607,7 @@ test_hdr_undo (void)
 static void
 send_key (GdkEventType type, guint keyval)
 {
-  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (ui_window));
   GdkEvent *event = gdk_event_new (type);
   event->key.window = g_object_ref (gdk_window);
   event->key.send_event = TRUE;
@@ -751,7 +621,7 @@ send_key (GdkEventType type, guint keyval)
 static GBytes *
 before_pixels (void)
 {
-  LmImage *px = lm_image_view_get_before_pixels (image_view (), NULL);
+  LmImage *px = lm_image_view_get_before_pixels (ui_image_view (), NULL);
   g_assert_nonnull (px);
   return g_bytes_new (px->data, lm_image_size_bytes (px));
 }
@@ -763,32 +633,32 @@ static void
 test_hdr_split (void)
 {
   set_split (TRUE);
-  settle ();
+  ui_settle ();
   LmViewRect rect, before_rect;
-  lm_image_view_get_pixels (image_view (), &rect);
-  g_assert_nonnull (lm_image_view_get_before_pixels (image_view (), &before_rect));
-  g_autoptr (LmImage) held = lm_image_ref (lm_image_view_get_before_pixels (image_view (), NULL));
+  lm_image_view_get_pixels (ui_image_view (), &rect);
+  g_assert_nonnull (lm_image_view_get_before_pixels (ui_image_view (), &before_rect));
+  g_autoptr (LmImage) held = lm_image_ref (lm_image_view_get_before_pixels (ui_image_view (), NULL));
   g_assert_true (same_rect (&rect, &before_rect));
   g_autoptr (GBytes) before = before_pixels ();
 
   /* Holding backslash renders the same thing, whole. */
   send_key (GDK_KEY_PRESS, GDK_KEY_backslash);
-  settle ();
-  g_assert_false (lm_image_view_get_split (image_view ()));
-  g_autoptr (GBytes) held_key = view_pixels ();
+  ui_settle ();
+  g_assert_false (lm_image_view_get_split (ui_image_view ()));
+  g_autoptr (GBytes) held_key = ui_view_pixels ();
   g_assert_true (g_bytes_equal (before, held_key));
   send_key (GDK_KEY_RELEASE, GDK_KEY_backslash);
-  settle ();
-  g_assert_true (lm_image_view_get_split (image_view ()));
-  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) == held);
+  ui_settle ();
+  g_assert_true (lm_image_view_get_split (ui_image_view ()));
+  g_assert_true (lm_image_view_get_before_pixels (ui_image_view (), NULL) == held);
 
   /* An operation: the edited half only. */
-  GtkSwitch *gray = GTK_SWITCH (control (LM_OP_GRAY, "enabled"));
+  GtkSwitch *gray = GTK_SWITCH (ui_control (LM_OP_GRAY, "enabled"));
   gboolean gray_was = gtk_switch_get_active (gray);
   gtk_switch_set_active (gray, !gray_was);
-  settle ();
-  g_assert_true (lm_image_view_get_before_pixels (image_view (), NULL) == held);
-  g_autoptr (GBytes) edited = view_pixels ();
+  ui_settle ();
+  g_assert_true (lm_image_view_get_before_pixels (ui_image_view (), NULL) == held);
+  g_autoptr (GBytes) edited = ui_view_pixels ();
   g_assert_false (g_bytes_equal (before, edited));
   check_halves ("radiance, an operation changed");
 
@@ -796,9 +666,9 @@ test_hdr_split (void)
   const LmStage *stage = lm_op_panel_get_stage (tonemap_panel ());
   gboolean drago = ((const LmTonemapParams *) stage->params.bytes)->kind == LM_TONEMAP_DRAGO;
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (tonemap_control ("kind")), drago ? "reinhard" : "drago");
-  settle ();
-  lm_image_view_get_pixels (image_view (), &rect);
-  lm_image_view_get_before_pixels (image_view (), &before_rect);
+  ui_settle ();
+  lm_image_view_get_pixels (ui_image_view (), &rect);
+  lm_image_view_get_before_pixels (ui_image_view (), &before_rect);
   g_assert_true (same_rect (&rect, &before_rect));
   g_autoptr (GBytes) retoned = before_pixels ();
   g_test_message ("radiance: the before half %s with the tone mapping", g_bytes_equal (before, retoned) ? "stayed" : "changed");
@@ -808,7 +678,7 @@ test_hdr_split (void)
   /* As it was, for the exports that follow. */
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (tonemap_control ("kind")), drago ? "drago" : "reinhard");
   gtk_switch_set_active (gray, gray_was);
-  settle ();
+  ui_settle ();
   set_split (FALSE);
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -824,9 +694,9 @@ test_hdr_export (void)
     {
       g_autofree char *path = g_build_filename (dir, names[i], NULL);
       LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
-      lm_window_export_to (window, path, &options);
-      await_result (LM_RESULT_EXPORTED);
-      const char *message = lm_window_get_info_message (window);
+      lm_window_export_to (ui_window, path, &options);
+      ui_await_result (LM_RESULT_EXPORTED);
+      const char *message = lm_window_get_info_message (ui_window);
       g_assert_nonnull (message);
       g_test_message ("info bar: %s", message);
       g_assert_nonnull (strstr (message, names[i]));
@@ -844,7 +714,7 @@ test_hdr_export (void)
 static void
 take_screenshot (void)
 {
-  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (window));
+  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (ui_window));
   int w = gdk_window_get_width (gdk_window), h = gdk_window_get_height (gdk_window);
   g_autoptr (GdkPixbuf) shot = gdk_pixbuf_get_from_window (gdk_window, 0, 0, w, h);
   g_assert_nonnull (shot);
@@ -860,20 +730,18 @@ test_bad_file (void)
   g_autofree char *path = g_build_filename (dir, "notes.png", NULL);
   g_assert_true (g_file_set_contents (path, "not a picture\n", -1, NULL));
   g_autoptr (GFile) file = g_file_new_for_path (path);
-  lm_window_open (window, file);
-  guint timer = g_timeout_add (100, tick, NULL);
+  lm_window_open (ui_window, file);
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (lm_window_get_info_message (window) == NULL && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timer);
-  const char *message = lm_window_get_info_message (window);
+  while (lm_window_get_info_message (ui_window) == NULL && g_get_monotonic_time () < deadline)
+    ui_wait_ms (50);
+  const char *message = lm_window_get_info_message (ui_window);
   g_assert_nonnull (message);
   g_test_message ("info bar: %s", message);
   g_assert_nonnull (strstr (message, "notes.png"));
   g_assert_nonnull (strstr (message, "text file"));
   /* The window stays usable: the photo is still there and renders. */
-  gtk_range_set_value (GTK_RANGE (control (LM_OP_BLUR, "sigma")), 2.0);
-  settle ();
+  gtk_range_set_value (GTK_RANGE (ui_control (LM_OP_BLUR, "sigma")), 2.0);
+  ui_settle ();
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -881,21 +749,7 @@ test_bad_file (void)
 int
 main (int argc, char **argv)
 {
-  gtk_test_init (&argc, &argv, NULL);
-  /* Criticals stay fatal; warnings do not: a machine without an SVG pixbuf loader (the GPU
-   * machine's bundle) makes GTK warn about theme assets it cannot draw. */
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
-  const char *data = g_getenv ("LUMEN_TEST_DATA");
-  g_autofree char *photo = g_build_filename (data ? data : ".", "photos", "chelsea.png", NULL);
-
-  g_autoptr (LmApplication) app = lm_application_new ();
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-  window = lm_window_new (GTK_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 760);
-  gtk_widget_show (GTK_WIDGET (window));
-  g_autoptr (GFile) file = g_file_new_for_path (photo);
-  lm_window_open (window, file);
-  settle ();
+  ui_test_init (&argc, &argv, "photos/chelsea.png");
 
   /* Opening a file and Merge HDR ask before unsaved edits are lost: they run after an export
    * has saved them. */
@@ -912,6 +766,6 @@ main (int argc, char **argv)
   g_test_add_func ("/window/screenshot", take_screenshot);
   g_test_add_func ("/window/bad-file", test_bad_file);
   int rc = g_test_run ();
-  gtk_widget_destroy (GTK_WIDGET (window));
+  gtk_widget_destroy (GTK_WIDGET (ui_window));
   return rc;
 }

@@ -1,0 +1,276 @@
+/* What the window tests share: see ui-testlib.h. */
+#include "ui-testlib.h"
+
+#include <gdk/gdkx.h>
+#include <X11/extensions/XTest.h>
+
+#include "core/image.h"
+#include "core/view.h"
+#include "ui/application.h"
+#include "ui/histogram-view.h"
+#include "ui/op-panel.h"
+
+LmWindow *ui_window;
+
+char *
+ui_test_data (const char *name)
+{
+  const char *data = g_getenv ("LUMEN_TEST_DATA");
+  return g_build_filename (data ? data : "tests/data", name, NULL);
+}
+
+typedef struct {
+  int kind;
+  guint64 generation; /* previews: the one awaited (earlier ones still come in) */
+  gboolean seen;
+} Awaited;
+
+static void
+on_result (LmWindow *w, int kind, guint64 generation, gboolean refined, Awaited *a)
+{
+  if (g_getenv ("LUMEN_TEST_VERBOSE"))
+    g_test_message ("result kind %d generation %" G_GUINT64_FORMAT " refined %d", kind, generation, refined);
+  if (kind == a->kind && (kind != LM_RESULT_PREVIEW || (refined && generation >= a->generation)))
+    a->seen = TRUE;
+  const char *message = lm_window_get_info_message (w);
+  if (message)
+    g_test_message ("info bar: %s", message);
+}
+
+static gboolean
+tick (gpointer data)
+{
+  return G_SOURCE_CONTINUE; /* wakes the loop, so that deadlines are checked */
+}
+
+void
+ui_await_result (int kind)
+{
+  Awaited a = { .kind = kind, .generation = lm_window_get_generation (ui_window) };
+  gulong id = g_signal_connect (ui_window, "render-result", G_CALLBACK (on_result), &a);
+  guint timer = g_timeout_add (100, tick, NULL);
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (!a.seen && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timer);
+  g_signal_handler_disconnect (ui_window, id);
+  g_assert_true (a.seen);
+}
+
+void
+ui_flush (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+void
+ui_settle (void)
+{
+  ui_await_result (LM_RESULT_PREVIEW);
+  ui_flush ();
+}
+
+void
+ui_wait_ms (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+  guint timer = g_timeout_add (20, tick, NULL);
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timer);
+}
+
+void
+ui_test_init (int *argc, char ***argv, const char *photo)
+{
+  gtk_test_init (argc, argv, NULL);
+  /* Criticals stay fatal; warnings do not: a machine without an SVG pixbuf loader (the GPU
+   * machine's bundle) makes GTK warn about theme assets it cannot draw. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  g_autofree char *path = g_path_is_absolute (photo) ? g_strdup (photo) : ui_test_data (photo);
+
+  LmApplication *app = lm_application_new (); /* lives as long as the test program */
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  ui_window = lm_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (ui_window), 1100, 760);
+  gtk_widget_show (GTK_WIDGET (ui_window));
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  lm_window_open (ui_window, file);
+  ui_settle ();
+  /* No window manager under Xvfb: give the window the keyboard as one would. */
+  GdkWindow *gdk_window = gtk_widget_get_window (GTK_WIDGET (ui_window));
+  if (GDK_IS_X11_WINDOW (gdk_window))
+    {
+      Display *dpy = GDK_DISPLAY_XDISPLAY (gdk_window_get_display (gdk_window));
+      XSetInputFocus (dpy, GDK_WINDOW_XID (gdk_window), RevertToParent, CurrentTime);
+      XSync (dpy, False);
+    }
+  ui_wait_ms (100);
+}
+
+GBytes *
+ui_view_pixels (void)
+{
+  LmViewRect rect;
+  LmImage *px = lm_image_view_get_pixels (ui_image_view (), &rect);
+  g_assert_nonnull (px);
+  return g_bytes_new (px->data, lm_image_size_bytes (px));
+}
+
+LmHistogram
+ui_histogram (void)
+{
+  const LmHistogram *h = lm_histogram_view_get_histogram (LM_HISTOGRAM_VIEW (lm_window_get_histogram_view (ui_window)));
+  g_assert_nonnull (h);
+  return *h;
+}
+
+GtkWidget *
+ui_control (LmOpId op, const char *name)
+{
+  GtkWidget *w = lm_op_panel_get_control (LM_OP_PANEL (lm_window_get_op_panel (ui_window, op)), name);
+  g_assert_nonnull (w);
+  return w;
+}
+
+LmImageView *
+ui_image_view (void)
+{
+  return LM_IMAGE_VIEW (lm_window_get_image_view (ui_window));
+}
+
+GtkWidget *
+ui_find_named (GtkWidget *widget, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  if (!GTK_IS_CONTAINER (widget))
+    return NULL;
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
+  for (GList *l = children; l; l = l->next)
+    {
+      GtkWidget *found = ui_find_named (l->data, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+cairo_surface_t *
+ui_paint_view (void)
+{
+  GtkWidget *view = GTK_WIDGET (ui_image_view ());
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, gtk_widget_get_allocated_width (view),
+                                                   gtk_widget_get_allocated_height (view));
+  cairo_t *cr = cairo_create (s);
+  gtk_widget_draw (view, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+guint32
+ui_painted (cairo_surface_t *s, int x, int y)
+{
+  return ((const guint32 *) (cairo_image_surface_get_data (s) + (gsize) y * cairo_image_surface_get_stride (s)))[x]
+         & 0xffffff;
+}
+
+void
+ui_activate (const char *action)
+{
+  g_action_activate (g_action_map_lookup_action (G_ACTION_MAP (ui_window), action), NULL);
+}
+
+/* ---- input through the X server ----------------------------------------------------------- */
+
+static Display *
+xdisplay (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  g_assert_true (GDK_IS_X11_DISPLAY (display));
+  return GDK_DISPLAY_XDISPLAY (display);
+}
+
+/* Waits until the server has sent what was faked and GTK has handled it. */
+static void
+sync_input (void)
+{
+  XSync (xdisplay (), False);
+  ui_wait_ms (30);
+  ui_flush ();
+}
+
+void
+ui_pointer_move (GtkWidget *widget, double x, double y)
+{
+  int ox, oy;
+  gdk_window_get_origin (gtk_widget_get_window (widget), &ox, &oy);
+  GtkAllocation a;
+  gtk_widget_get_allocation (widget, &a);
+  if (gtk_widget_get_has_window (widget))
+    a.x = a.y = 0; /* its own window's origin is its allocation's */
+  XTestFakeMotionEvent (xdisplay (), -1, ox + a.x + (int) x, oy + a.y + (int) y, CurrentTime);
+  sync_input ();
+}
+
+void
+ui_pointer_button (guint button, gboolean press)
+{
+  XTestFakeButtonEvent (xdisplay (), button, press, CurrentTime);
+  sync_input ();
+}
+
+void
+ui_drag (GtkWidget *widget, double x0, double y0, double x1, double y1, int steps)
+{
+  ui_pointer_move (widget, x0, y0);
+  ui_pointer_button (1, TRUE);
+  for (int i = 1; i <= steps; i++)
+    ui_pointer_move (widget, x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps);
+  ui_pointer_button (1, FALSE);
+}
+
+void
+ui_click (GtkWidget *widget, double x, double y)
+{
+  ui_pointer_move (widget, x, y);
+  ui_pointer_button (1, TRUE);
+  ui_pointer_button (1, FALSE);
+}
+
+static void
+fake_key (KeySym sym, gboolean press)
+{
+  KeyCode code = XKeysymToKeycode (xdisplay (), sym);
+  g_assert_cmpuint (code, !=, 0);
+  XTestFakeKeyEvent (xdisplay (), code, press, CurrentTime);
+}
+
+void
+ui_key (guint keyval, GdkModifierType modifiers)
+{
+  if (modifiers & GDK_CONTROL_MASK)
+    fake_key (XK_Control_L, TRUE);
+  if (modifiers & GDK_SHIFT_MASK)
+    fake_key (XK_Shift_L, TRUE);
+  fake_key (keyval, TRUE); /* GDK's keyvals are X keysyms */
+  fake_key (keyval, FALSE);
+  if (modifiers & GDK_SHIFT_MASK)
+    fake_key (XK_Shift_L, FALSE);
+  if (modifiers & GDK_CONTROL_MASK)
+    fake_key (XK_Control_L, FALSE);
+  sync_input ();
+}
+
+void
+ui_type (const char *text)
+{
+  for (const char *c = text; *c; c++)
+    {
+      char name[2] = { *c, 0 };
+      KeySym sym = *c == '.' ? XK_period : *c == '-' ? XK_minus : *c == ' ' ? XK_space : XStringToKeysym (name);
+      ui_key ((guint) sym, 0);
+    }
+}

@@ -1,0 +1,55 @@
+/* What the window tests share: the window under test, waiting for its renders, reading its
+ * view and histogram, finding its controls, and input as a person gives it: pointer and keys
+ * through the X server (XTest), so that they reach GTK through its event queue like a real
+ * mouse's and keyboard's. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "core/ops/histogram.h"
+#include "core/ops/op.h"
+#include "ui/image-view.h"
+#include "ui/window.h"
+
+/* The window under test, made by ui_test_init. */
+extern LmWindow *ui_window;
+
+/* gtk_test_init, fatal criticals, then a window of 1100×760 showing PHOTO (a file of the
+ * repository's test corpus, tests/data/photos/, when relative), its first render in. */
+void ui_test_init (int *argc, char ***argv, const char *photo);
+/* The path of NAME in the test corpus (LUMEN_TEST_DATA): "photos/chelsea.png". */
+char *ui_test_data (const char *name);
+
+/* Runs the main loop until a result of KIND arrives (for previews: the refined one of the
+ * newest request); fails the test after 60 s. */
+void ui_await_result (int kind);
+/* The newest request's refined result is in, no other render is pending. */
+void ui_settle (void);
+/* Runs the main loop for MS milliseconds. */
+void ui_wait_ms (guint ms);
+/* Runs what is pending in the main loop. */
+void ui_flush (void);
+
+GBytes *ui_view_pixels (void);
+LmHistogram ui_histogram (void);
+GtkWidget *ui_control (LmOpId op, const char *name);
+LmImageView *ui_image_view (void);
+/* The first widget named NAME under WIDGET (gtk_widget_set_name / the .ui's name). */
+GtkWidget *ui_find_named (GtkWidget *widget, const char *name);
+/* The image view's paint now, as the screen would show it. */
+cairo_surface_t *ui_paint_view (void);
+/* The RGB of the painted pixel (X, Y) of S. */
+guint32 ui_painted (cairo_surface_t *s, int x, int y);
+void ui_activate (const char *action);
+
+/* Real input through the X server, in WIDGET's coordinates. Each returns once GTK has
+ * handled what the server sent. */
+void ui_pointer_move (GtkWidget *widget, double x, double y);
+void ui_pointer_button (guint button, gboolean press);
+/* A press at (X0, Y0), STEPS moves to (X1, Y1), a release there. */
+void ui_drag (GtkWidget *widget, double x0, double y0, double x1, double y1, int steps);
+void ui_click (GtkWidget *widget, double x, double y);
+/* KEYVAL pressed and released with MODIFIERS (GDK_CONTROL_MASK, GDK_SHIFT_MASK) held. */
+void ui_key (guint keyval, GdkModifierType modifiers);
+/* Text typed key by key (ASCII). */
+void ui_type (const char *text);
