@@ -353,6 +353,16 @@ run (const Options *o, Plan *p)
       g_error_free (error);
       return rc;
     }
+  if (list->empty_input)
+    {
+      /* Refused before OUTDIR is touched: a journal of nothing would read as a finished batch. */
+      g_autofree char *display = g_filename_display_name (list->empty_input);
+      lm_cli_error (_("%s: holds no stacks: an INPUT is a folder of stack folders, each with 2 or more "
+                      "exposures (and optionally exposures.txt), or a manifest .tsv of "
+                      "stack_id<TAB>image<TAB>seconds lines"),
+                    display);
+      return LM_EXIT_FAILURE;
+    }
   guint failed = 0;
   if (run_batch (o, p, list, &failed, &error))
     return failed ? LM_EXIT_FAILURE : LM_EXIT_OK;

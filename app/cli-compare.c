@@ -75,8 +75,26 @@ print_side (const Side *side)
 {
   printf ("%s: %s\n", lm_backend_name (side->backend), side->backend->description);
   lm_timings_print (&side->timings, stdout);
-  printf ("  %-10s %10.2f ms\n  %-10s %10.2f ms\n", _("upload"), side->upload_ms, _("download"),
-          side->download_ms);
+  if (lm_cli_backend_transfers (side->backend))
+    printf ("  %-10s %10.2f ms\n  %-10s %10.2f ms\n", _("upload"), side->upload_ms, _("download"),
+            side->download_ms);
+}
+
+/* Transfers change the comparison only where a side makes them: CPU against CPU has none. */
+static void
+print_speedup (const Side *sides)
+{
+  double a = sides[0].ops_ms, b = sides[1].ops_ms;
+  const char *name_a = lm_backend_name (sides[0].backend), *name_b = lm_backend_name (sides[1].backend);
+  if (!lm_cli_backend_transfers (sides[0].backend) && !lm_cli_backend_transfers (sides[1].backend))
+    {
+      printf (_("speedup of %s over %s: %.1f× on the operations\n"), name_b, name_a, b > 0 ? a / b : 0.0);
+      return;
+    }
+  double a_all = a + sides[0].upload_ms + sides[0].download_ms;
+  double b_all = b + sides[1].upload_ms + sides[1].download_ms;
+  printf (_("speedup of %s over %s: %.1f× on the operations, %.1f× with transfers\n"), name_b, name_a,
+          b > 0 ? a / b : 0.0, b_all > 0 ? a_all / b_all : 0.0);
 }
 
 static gboolean
@@ -98,7 +116,7 @@ run (const Options *o, const LmPipeline *pipeline, GError **error)
   for (int i = 0; i < 2; i++)
     if ((sides[i].backend = lm_backend_new (kinds[i], error)) == NULL)
       goto out;
-  if (o->heatmap && !lm_io_check_output (o->heatmap, error))
+  if (o->heatmap && !lm_cli_check_output (o->heatmap, FALSE, error))
     goto out;
 
   {
@@ -124,12 +142,7 @@ run (const Options *o, const LmPipeline *pipeline, GError **error)
     printf ("%s: %u×%u %s\n", _("image"), source->width, source->height, lm_format_name (source->format));
     for (int i = 0; i < 2; i++)
       print_side (&sides[i]);
-    double a = sides[0].ops_ms, b = sides[1].ops_ms;
-    double a_all = a + sides[0].upload_ms + sides[0].download_ms;
-    double b_all = b + sides[1].upload_ms + sides[1].download_ms;
-    printf (_("speedup of %s over %s: %.1f× on the operations, %.1f× with transfers\n"),
-            lm_backend_name (sides[1].backend), lm_backend_name (sides[0].backend),
-            b > 0 ? a / b : 0.0, b_all > 0 ? a_all / b_all : 0.0);
+    print_speedup (sides);
     g_autofree char *described = lm_diff_stats_describe (&stats);
     printf ("%s: %s\n", _("diff"), described);
     if (heat && !lm_io_save (heat, o->heatmap, NULL, error))

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "core/atomic-file.h"
 #include "core/error.h"
+#include "core/exif.h"
 #include "core/hdr/align.h"
 #include "core/hdr/merge.h"
 #include "core/hdr/tonemap.h"
@@ -69,14 +70,47 @@ upload_stack (LmBackend *backend, const LmHdrStack *host, GError **error)
   return g_steal_pointer (&work);
 }
 
-/* Times a step that ran on the backend: its queued work is waited for first. */
+/* Times a step that ran on the backend: its queued work is waited for first. A NULL LABEL
+ * waits without timing (a transfer that moves nothing on the CPU). */
 static gboolean
 step_done (LmBackend *backend, LmTimings *timings, const char *label, gint64 start, GError **error)
 {
   if (!lm_backend_synchronize (backend, error))
     return FALSE;
-  lm_timings_add (timings, label, lm_ms_since (start));
+  if (label)
+    lm_timings_add (timings, label, lm_ms_since (start));
   return TRUE;
+}
+
+/* The files' EXIF exposure times, read here rather than by the stack so that a file without
+ * one is answered with the flags that give the times instead. */
+static GArray *
+exif_times (const GPtrArray *files, GError **error)
+{
+  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = files->pdata[i];
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        {
+          /* Missing, or a folder: the loader's reason is the one to give, not the EXIF's. */
+          g_autoptr (LmImage) image = lm_io_load (path, lm_allocator_host (), error);
+          if (image == NULL)
+            return NULL;
+        }
+      double t = 0.0;
+      GError *e = NULL;
+      if (!lm_exif_exposure_time (path, &t, &e))
+        {
+          g_set_error (error, e->domain, e->code,
+                       _("no exposure time given: %s; give the times with --times T1,T2,… or --exposures FILE"),
+                       e->message);
+          g_error_free (e);
+          return NULL;
+        }
+      g_array_append_val (times, t);
+    }
+  return g_steal_pointer (&times);
 }
 
 static gboolean
@@ -131,6 +165,13 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     }
   else if (o->times && !parse_times (o->times, &times, error))
     return FALSE;
+  if (o->inputs && o->inputs[0] && files->len < 2)
+    {
+      /* The same words as the stack's check, but a usage error: the command line gave one. */
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("an HDR merge needs at least two exposures; one was given"));
+      return FALSE;
+    }
   if (times && times->len != files->len)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%u images but %u exposure times"),
@@ -156,11 +197,13 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     return FALSE;
   lm_timings_add (timings, _("start-up"), lm_ms_since (t));
   /* Fail on an unwritable output before the work, not after it. */
-  if (!lm_io_check_output (o->output, error) || (o->response_out && !check_writable (o->response_out, error)))
+  if (!lm_cli_check_output (o->output, TRUE, error) || (o->response_out && !check_writable (o->response_out, error)))
     return FALSE;
 
   t = g_get_monotonic_time ();
   /* Exposure fusion weighs pixels, not times: it asks the files for no EXIF times. */
+  if (!fusion && times == NULL && (times = exif_times (files, error)) == NULL)
+    return FALSE;
   const double *given = times ? (const double *) times->data : NULL;
   const char *const *paths = (const char *const *) files->pdata;
   g_autoptr (LmHdrStack) stack
@@ -172,7 +215,8 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
 
   t = g_get_monotonic_time ();
   g_autoptr (LmHdrStack) work = upload_stack (backend, stack, error);
-  if (work == NULL || !step_done (backend, timings, _("upload"), t, error))
+  gboolean transfers = lm_cli_backend_transfers (backend);
+  if (work == NULL || !step_done (backend, timings, transfers ? _("upload") : NULL, t, error))
     return FALSE;
 
   g_autofree LmShift *shifts = NULL;
@@ -231,7 +275,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     }
   t = g_get_monotonic_time ();
   g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
-  if (host == NULL || !step_done (backend, timings, _("download"), t, error))
+  if (host == NULL || !step_done (backend, timings, transfers ? _("download") : NULL, t, error))
     return FALSE;
   if (!radiance_out)
     lm_image_copy_metadata (host, stack->images[0]);

@@ -42,11 +42,12 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
   g_option_context_set_summary (
     context, _("Applies Lumen's operations to the photo IN, in the order grayscale, equalize, "
                "blur,\nand writes the result to OUT (never a partly written file)."));
-  g_option_context_set_description (
-    context, _("Exit status: 0 on success, 1 on an error (one line on stderr names the file and "
-               "the cause), 2 on a usage error.\n\n"
-               "lumen-cli compare [operation flags] IN runs them on the CPU and on CUDA and\n"
-               "compares timings and results (lumen-cli compare --help)."));
+  g_autofree char *commands = lm_cli_commands_help ();
+  g_autofree char *description
+    = g_strdup_printf ("%s\n\n%s", commands,
+                       _("Exit status: 0 on success, 1 on an error (one line on stderr names the file "
+                         "and the cause), 2 on a usage error."));
+  g_option_context_set_description (context, description);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   GOptionGroup *group = lm_cli_ops_group (ops);
   g_option_group_add_entries (group, entries);
@@ -100,7 +101,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   double init_ms = lm_ms_since (t);
 
   /* Fail on an unwritable output before the work, not after it. */
-  if (!lm_io_check_output (o->output, error))
+  if (!lm_cli_check_output (o->output, FALSE, error))
     return FALSE;
 
   t = g_get_monotonic_time ();
@@ -115,11 +116,13 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
                   source->source_bit_depth);
     }
 
+  gboolean transfers = lm_cli_backend_transfers (backend);
   t = g_get_monotonic_time ();
   g_autoptr (LmImage) work = lm_backend_upload (backend, source, error);
   if (work == NULL || !lm_backend_synchronize (backend, error))
     return FALSE;
-  lm_timings_add (timings, _("upload"), lm_ms_since (t));
+  if (transfers)
+    lm_timings_add (timings, _("upload"), lm_ms_since (t));
 
   g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, work);
   g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
@@ -130,7 +133,8 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
   if (host == NULL || !lm_backend_synchronize (backend, error))
     return FALSE;
-  lm_timings_add (timings, _("download"), lm_ms_since (t));
+  if (transfers)
+    lm_timings_add (timings, _("download"), lm_ms_since (t));
 
   t = g_get_monotonic_time ();
   lm_image_copy_metadata (host, source);

@@ -1,5 +1,6 @@
 /* lumen-cli: Lumen's operations on files, without a window. */
 #include <stdio.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "cli.h"
@@ -8,6 +9,7 @@
 #include "core/error.h"
 #include "core/i18n.h"
 #include "core/io.h"
+#include "core/timing.h"
 
 void
 lm_cli_error (const char *format, ...)
@@ -60,27 +62,125 @@ lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **erro
   return g_steal_pointer (&image);
 }
 
+/* The extensions a command writes, as its messages list them: a wrong one is answered with
+ * the ones that work for that command, not with every format Lumen knows. */
+static const char *
+output_extensions (gboolean radiance_too)
+{
+  if (!radiance_too)
+    return _(".png, .jpg, .jpeg, .tif or .tiff");
+  return LUMEN_HAVE_OPENEXR ? _(".png, .jpg, .jpeg, .tif, .tiff, .hdr or .exr")
+                            : _(".png, .jpg, .jpeg, .tif, .tiff or .hdr");
+}
+
+gboolean
+lm_cli_check_output (const char *path, gboolean radiance_too, GError **error)
+{
+  LmFileType type = lm_file_type_for_output (path);
+  if (type != LM_FILE_UNKNOWN && (radiance_too || !lm_file_type_is_radiance (type)))
+    return lm_io_check_output (path, error);
+  g_autofree char *display = g_filename_display_name (path);
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+               type == LM_FILE_UNKNOWN ? _("%s: unknown output format; use a name ending in %s")
+                                       : _("%s: .hdr and .exr hold HDR radiance, which lumen-cli hdr writes; "
+                                           "use a name ending in %s"),
+               display, output_extensions (radiance_too));
+  return FALSE;
+}
+
+gboolean
+lm_cli_backend_transfers (LmBackend *backend)
+{
+  return lm_backend_work_allocator (backend)->memory == LM_MEMORY_DEVICE;
+}
+
+/* The commands, in the order --help lists them; the first is the one run when none is named. */
+typedef struct {
+  const char *name;
+  int (*main) (int argc, char **argv);
+  const char *synopsis;    /* what follows "lumen-cli " */
+  const char *description; /* one line */
+} Command;
+
+static const Command commands[] = {
+  { "process", lm_cli_process_main, N_("[process] -o OUT IN"),
+    N_("one photo through the operations (the default)") },
+  { "compare", lm_cli_compare_main, N_("compare IN"),
+    N_("the operations on the CPU and on CUDA, timed and compared") },
+  { "hdr", lm_cli_hdr_main, N_("hdr -o OUT IN1 IN2 …"),
+    N_("bracketed exposures merged into HDR radiance or an 8-bit image") },
+  { "batch", lm_cli_batch_main, N_("batch -o OUTDIR INPUT…"),
+    N_("many stacks merged as hdr merges one; resumable, sharded") },
+};
+
+char *
+lm_cli_commands_help (void)
+{
+  GString *text = g_string_new (_("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *synopsis = g_strconcat ("lumen-cli ", _(commands[i].synopsis), NULL);
+      g_autofree char *padded = lm_pad_label (synopsis, 33);
+      g_string_append_printf (text, "\n  %s %s", padded, _(commands[i].description));
+    }
+  g_string_append_printf (text, "\n%s", _("Each command's options: lumen-cli COMMAND --help."));
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+has_image_extension (const char *word)
+{
+  static const char *const exts[] = { ".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp",
+                                      ".bmp", ".gif", ".hdr", ".exr" };
+  const char *dot = strrchr (word, '.');
+  for (guint i = 0; dot && i < G_N_ELEMENTS (exts); i++)
+    if (g_ascii_strcasecmp (dot, exts[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A photo may come first (lumen-cli photo.jpg -o out.png), so a first word that is no
+ * command is a mistyped one only when it cannot be meant as a file: it does not exist, has
+ * no image extension and is no path. */
+static gboolean
+is_unknown_command (const char *word)
+{
+  return word[0] != '-' && strchr (word, G_DIR_SEPARATOR) == NULL && !has_image_extension (word)
+         && !g_file_test (word, G_FILE_TEST_EXISTS);
+}
+
+static int
+unknown_command (const char *word)
+{
+  g_autoptr (GString) names = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_string_append_printf (names, "%s%s", i ? ", " : "", commands[i].name);
+  g_autofree char *display = g_filename_display_name (word);
+  g_autofree char *message = g_strdup_printf (_("unknown command “%s” (the commands: %s)"), display,
+                                              names->str);
+  return lm_cli_usage_error (message);
+}
+
 int
 main (int argc, char **argv)
 {
   lm_i18n_init ();
   g_set_prgname ("lumen-cli");
 
-  /* Subcommands come first; anything else is the photo command. */
-  if (argc > 1 && g_str_equal (argv[1], "compare"))
-    {
-      g_set_prgname ("lumen-cli compare");
-      return lm_cli_compare_main (argc - 1, argv + 1);
-    }
-  if (argc > 1 && g_str_equal (argv[1], "hdr"))
-    {
-      g_set_prgname ("lumen-cli hdr");
-      return lm_cli_hdr_main (argc - 1, argv + 1);
-    }
-  if (argc > 1 && g_str_equal (argv[1], "batch"))
-    {
-      g_set_prgname ("lumen-cli batch");
-      return lm_cli_batch_main (argc - 1, argv + 1);
-    }
+  if (argc < 2)
+    return lm_cli_process_main (argc, argv);
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (argv[1], commands[i].name))
+      {
+        /* process keeps the plain name: its help is the one of lumen-cli itself. */
+        if (i > 0)
+          {
+            g_autofree char *prgname = g_strconcat ("lumen-cli ", commands[i].name, NULL);
+            g_set_prgname (prgname);
+          }
+        return commands[i].main (argc - 1, argv + 1);
+      }
+  if (is_unknown_command (argv[1]))
+    return unknown_command (argv[1]);
   return lm_cli_process_main (argc, argv);
 }

@@ -52,6 +52,18 @@ gboolean lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **e
  * error naming the file, since only `lumen-cli hdr` works on those. */
 LmImage *lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **error);
 
+/* Checks, before any work, that PATH names a format this command writes (8-bit photos;
+ * RADIANCE_TOO: also .hdr and .exr) in a place files can be created; the message lists the
+ * command's own extensions. */
+gboolean lm_cli_check_output (const char *path, gboolean radiance_too, GError **error);
+
+/* Whether BACKEND's work memory is apart from the host's: only then do upload and download
+ * move pixels (on the CPU they share the image), and only then does --timings show them. */
+gboolean lm_cli_backend_transfers (LmBackend *backend);
+
+/* "Commands:" and a line for each command, for --help. */
+char *lm_cli_commands_help (void);
+
 int lm_cli_process_main (int argc, char **argv);
 int lm_cli_compare_main (int argc, char **argv);
 int lm_cli_hdr_main (int argc, char **argv);

@@ -24,6 +24,7 @@ lm_batch_list_free (LmBatchList *list)
   if (list == NULL)
     return;
   g_ptr_array_unref (list->stacks);
+  g_free (list->empty_input);
   g_free (list);
 }
 
@@ -179,9 +180,11 @@ LmBatchList *
 lm_batch_list_new (const char *const *inputs, GError **error)
 {
   g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (stack_free);
+  g_autofree char *empty_input = NULL;
   for (int i = 0; inputs[i]; i++)
     {
       g_autofree char *display = g_filename_display_name (inputs[i]);
+      guint before = stacks->len;
       gboolean ok;
       if (g_file_test (inputs[i], G_FILE_TEST_IS_DIR))
         ok = add_folder (stacks, inputs[i], error);
@@ -200,6 +203,8 @@ lm_batch_list_new (const char *const *inputs, GError **error)
         }
       if (!ok)
         return NULL;
+      if (stacks->len == before && empty_input == NULL)
+        empty_input = g_strdup (inputs[i]);
     }
   g_ptr_array_sort (stacks, compare_ids);
   for (guint i = 1; i < stacks->len; i++)
@@ -216,6 +221,7 @@ lm_batch_list_new (const char *const *inputs, GError **error)
     }
   LmBatchList *list = g_new0 (LmBatchList, 1);
   list->stacks = g_steal_pointer (&stacks);
+  list->empty_input = g_steal_pointer (&empty_input);
   return list;
 }
 

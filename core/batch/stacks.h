@@ -17,6 +17,8 @@ typedef struct {
 
 typedef struct {
   GPtrArray *stacks; /* of LmBatchStack, sorted by id */
+  char *empty_input; /* the first INPUT in which no stack was found, or NULL: a mistake the
+                      * caller refuses (most likely a stack folder given for its parent) */
 } LmBatchList;
 
 /* Reads every INPUT: a folder (each visible subfolder is one stack) or a manifest
