@@ -21,7 +21,10 @@ deps:
 test-deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BUILD_DEPS) $(TEST_DEPS)"
 
-# apt-get when root; otherwise print the exact command and stop.
+# apt-get when root; otherwise print the exact command and stop. Another apt-get or the
+# system's unattended upgrades may hold the package manager's lock: wait for it (10 min).
+APT_GET := apt-get -o DPkg::Lock::Timeout=600
+
 install-packages:
 	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
@@ -29,7 +32,7 @@ install-packages:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "Installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	    $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
 	  else \
 	    echo "Lumen needs these packages. Install them, then run make again:"; \
 	    echo "  sudo apt-get install -y --no-install-recommends$$missing"; \
@@ -55,10 +58,13 @@ asan-build: test-deps $(ASAN_BUILD)/build.ninja
 	meson compile -C $(ASAN_BUILD)
 
 # Every suite in the normal build, then the CPU suites in the ASan+UBSan build; the last
-# line counts both: "N passed, N failed".
+# line counts both: "N passed, N failed". Each run's temporary files go to a folder of its own
+# (TMPDIR), which summary.py counts as one more test: it must be empty at the end.
 check: test-deps build asan-build
-	-meson test -C $(BUILD) --print-errorlogs --num-processes 2
-	-ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	@rm -rf $(BUILD)/test-tmp $(ASAN_BUILD)/test-tmp; mkdir -p $(BUILD)/test-tmp $(ASAN_BUILD)/test-tmp
+	-TMPDIR=$(abspath $(BUILD)/test-tmp) meson test -C $(BUILD) --print-errorlogs --num-processes 2
+	-TMPDIR=$(abspath $(ASAN_BUILD)/test-tmp) \
+	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 \
 	  --suite unit --suite cli --suite bad-input --suite hdr --timeout-multiplier 3
 	@$(PYTHON) tests/summary.py $(BUILD) $(ASAN_BUILD)

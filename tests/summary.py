@@ -1,12 +1,24 @@
 #!/usr/bin/python3
 """Counts the results of `meson test` in one or more build folders and prints, last,
-"N passed, N failed". Exits 1 when a test failed or a folder has no results."""
+"N passed, N failed". Exits 1 when a test failed or a folder has no results.
+
+When the run gave its tests a temporary folder of their own (BUILD/test-tmp, as `make check`
+does), that folder being empty at the end counts as one more test: no test leaves its
+temporary files behind."""
 import json
 import os
 import sys
 
 PASSED = {"OK", "EXPECTEDFAIL"}
 SKIPPED = {"SKIP"}
+
+
+def leftover_files(build):
+    """What the tests left in BUILD/test-tmp, or None when the run had no such folder."""
+    tmp = os.path.join(build, "test-tmp")
+    if not os.path.isdir(tmp):
+        return None
+    return sorted(os.listdir(tmp))
 
 
 def main(build_dirs):
@@ -31,6 +43,14 @@ def main(build_dirs):
                 else:
                     failed += 1
                     failures.append(f"{name} ({t['result']})")
+        leftovers = leftover_files(build)
+        if leftovers is not None:
+            if leftovers:
+                failed += 1
+                failures.append(f"{os.path.basename(build)}: temporary files left behind: "
+                                + ", ".join(leftovers[:10]))
+            else:
+                passed += 1
     for name in skipped:
         print(f"skipped: {name}")
     for name in failures:

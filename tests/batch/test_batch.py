@@ -20,6 +20,8 @@ class Batch(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="lumen-batch-")
+        # Class cleanups run even when the rest of setUpClass fails; tearDownClass would not.
+        cls.addClassCleanup(shutil.rmtree, cls.tmp, ignore_errors=True)
         cls.stacks = os.path.join(cls.tmp, "stacks")
         cls.ids = bl.make_stacks(cls.stacks, 24)
         # The clean, uninterrupted run every resumed run is compared with.
@@ -29,10 +31,6 @@ class Batch(unittest.TestCase):
         cls.clean_seconds = time.monotonic() - start
         if proc.returncode != 0:
             raise AssertionError(f"clean run: {lt.describe(proc)}")
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def out(self, name):
         path = os.path.join(self.tmp, name)
@@ -147,7 +145,8 @@ class Batch(unittest.TestCase):
         root = os.path.join(self.tmp, "mixed")
         shutil.rmtree(root, ignore_errors=True)
         good = bl.make_stacks(root, 4)
-        a, b = os.path.join(bl.HDR, bl.SCENES[0]), os.path.join(bl.HDR, "kitchen")
+        a = os.path.join(bl.HDR, bl.SCENES[0])
+        other_size = os.path.join(lt.photos_dir(), "pier-fog.jpg")  # not the stack's size
 
         def stack(name, lines, files=()):
             d = os.path.join(root, name)
@@ -157,16 +156,13 @@ class Batch(unittest.TestCase):
             with open(os.path.join(d, "exposures.txt"), "w") as f:
                 f.write("".join(l + "\n" for l in lines))
 
-        first = sorted(n for n in os.listdir(a) if n != "exposures.txt")
-        kitchen = sorted(n for n in os.listdir(b) if n != "exposures.txt")
+        first = [os.path.join(a, n) for n in sorted(os.listdir(a)) if n != "exposures.txt"]
         stack("bad-missing", ["gone1.jpg 0.01", "gone2.jpg 0.1"])
-        stack("bad-sizes", ["a.img 0.01", "b.jpg 0.1"], [(os.path.join(a, first[0]), "a.img"),
-                                                          (os.path.join(b, kitchen[1]), "b.jpg")])
-        stack("bad-times", ["x.jpg 0.01", "y.jpg 0.01"], [(os.path.join(b, kitchen[0]), "x.jpg"),
-                                                          (os.path.join(b, kitchen[1]), "y.jpg")])
-        stack("bad-garbage", ["x.jpg 0.01", "y.jpg 0.1"], [(os.path.join(b, kitchen[0]), "x.jpg"),
+        stack("bad-sizes", ["a.img 0.01", "b.jpg 0.1"], [(first[0], "a.img"), (other_size, "b.jpg")])
+        stack("bad-times", ["x.jpg 0.01", "y.jpg 0.01"], [(first[0], "x.jpg"), (first[1], "y.jpg")])
+        stack("bad-garbage", ["x.jpg 0.01", "y.jpg 0.1"], [(first[0], "x.jpg"),
                                                            (os.path.abspath(__file__), "y.jpg")])
-        stack("bad-syntax", ["x.jpg soon"], [(os.path.join(b, kitchen[0]), "x.jpg")])
+        stack("bad-syntax", ["x.jpg soon"], [(first[0], "x.jpg")])
         os.makedirs(os.path.join(root, "bad-empty"))
         out = self.out("mixed-out")
         proc = bl.batch(["--progress", "none", "-o", out, root])

@@ -4,6 +4,7 @@ stops (Debian's slurm-wlm and munge, tests/batch/slurm-local.sh): an array of 3 
 resubmitting the array finishes the batch. SKIP (77) where Slurm is not installed."""
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -49,6 +50,13 @@ def free_port_pair():
     return 6817
 
 
+def stop_cluster(state, env):
+    """Stops every daemon this test's cluster started (slurm-local.sh stop: TERM, then KILL);
+    harmless when none runs."""
+    if os.path.isdir(state):
+        subprocess.run([SLURM_LOCAL, "stop", state], capture_output=True, env=env, timeout=120)
+
+
 class Slurm(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -57,22 +65,28 @@ class Slurm(unittest.TestCase):
         cls.state = os.path.join(cls.tmp, "sl")
         cls.env = dict(os.environ, SLURM_LOCAL_PORT=str(free_port_pair()), SLURM_LOCAL_MIN_JOB_AGE="4",
                        LC_ALL="C.UTF-8", LANGUAGE="")
+        # Registered before anything starts: class cleanups run whatever fails after this,
+        # in setUpClass too (tearDownClass would not), and a SIGTERM (meson's timeout) runs
+        # them before the process ends.
+        cls.addClassCleanup(shutil.rmtree, cls.tmp, ignore_errors=True)
+        cls.addClassCleanup(stop_cluster, cls.state, cls.env)
+        signal.signal(signal.SIGTERM, lambda *_: (stop_cluster(cls.state, cls.env),
+                                                   shutil.rmtree(cls.tmp, ignore_errors=True),
+                                                   os._exit(143)))
         start = subprocess.run([SLURM_LOCAL, "start", cls.state], capture_output=True, text=True,
                                env=cls.env, timeout=180)
         if start.returncode != 0 or "SLURM_CONF=" not in start.stdout:
             raise AssertionError(f"the local Slurm cluster did not start:\n{start.stderr}")
         cls.env["SLURM_CONF"] = start.stdout.strip().split("SLURM_CONF=", 1)[1]
+        lt.say(f"cluster state: {cls.state}")
+        if os.environ.get("LUMEN_TEST_FAIL_AFTER_START"):
+            raise AssertionError("set-up failing on purpose after the cluster started")
         cls.stacks = os.path.join(cls.tmp, "stacks")
         cls.ids = bl.make_stacks(cls.stacks, STACKS)
         cls.reference = os.path.join(cls.tmp, "reference")
         proc = bl.batch(["--progress", "none", "-o", cls.reference, cls.stacks])
         if proc.returncode != 0:
             raise AssertionError(f"single-process run: {lt.describe(proc)}")
-
-    @classmethod
-    def tearDownClass(cls):
-        subprocess.run([SLURM_LOCAL, "stop", cls.state], capture_output=True, env=cls.env, timeout=120)
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def slurm(self, *args):
         proc = subprocess.run(list(args), capture_output=True, text=True, env=self.env, timeout=60)
@@ -143,6 +157,21 @@ class Slurm(unittest.TestCase):
         again = self.submit(out)
         self.wait(again)
         self.check_shards(out, again)
+
+
+class Cleanup(unittest.TestCase):
+    def test_failed_setup_stops_the_cluster(self):
+        """A set-up that fails after the cluster started leaves no daemon and no folder."""
+        env = dict(os.environ, LUMEN_TEST_FAIL_AFTER_START="1")
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "Slurm"], capture_output=True,
+                              text=True, env=env, timeout=WAIT_S)
+        self.assertNotEqual(proc.returncode, 0, "the set-up was to fail")
+        states = [l.split("cluster state: ", 1)[1].strip() for l in proc.stdout.splitlines()
+                  if "cluster state: " in l]
+        self.assertEqual(len(states), 1, f"the cluster did not start:\n{proc.stdout}\n{proc.stderr}")
+        alive = subprocess.run(["pgrep", "-af", states[0]], capture_output=True, text=True).stdout
+        self.assertEqual(alive, "", "daemons left running")
+        self.assertFalse(os.path.exists(os.path.dirname(states[0])), "temporary folder left")
 
 
 if __name__ == "__main__":

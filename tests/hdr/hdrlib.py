@@ -1,5 +1,6 @@
-"""Shared pieces of the HDR tests: the bracketed stacks of the shared data (hdr/<scene>/ with
-exposures.txt), a temporary folder per test, and the comparisons each test reports.
+"""Shared pieces of the HDR tests: the bracketed stacks (hdr/<scene>/ with exposures.txt) of
+the corpus, and of the larger data when it is there, a temporary folder per test, and the
+comparisons each test reports.
 
 OpenCV reads BGR; Lumen's pixels and response files are R, G, B. OpenCV's HDR classes that
 convert to gray inside (AlignMTB, MergeMertens, the tone mappers) call RGB2GRAY, so they are
@@ -16,12 +17,35 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import lumen_testlib as lt  # noqa: E402
 
 HDR = os.path.join(lt.data_dir(), "hdr")
-STACKS = sorted(d for d in os.listdir(HDR) if os.path.isdir(os.path.join(HDR, d)))
+
+
+def _scenes(root):
+    if not root or not os.path.isdir(root):
+        return {}
+    return {d: os.path.join(root, d) for d in sorted(os.listdir(root))
+            if os.path.isfile(os.path.join(root, d, "exposures.txt"))}
+
+
+def _extra_scenes():
+    found = _scenes(lt.extra_data_dir() and os.path.join(lt.extra_data_dir(), "hdr"))
+    if not found:
+        lt.say("no extra data: only the corpus's stacks are tested")
+    return found
+
+
+# The corpus's scenes first, then those of the larger data that the corpus lacks.
+_FOLDERS = {**_extra_scenes(), **_scenes(HDR)}
+CORPUS_STACKS = sorted(_scenes(HDR))
+STACKS = CORPUS_STACKS + sorted(set(_FOLDERS) - set(CORPUS_STACKS))
+
+
+def folder_of(name):
+    return _FOLDERS[name]
 
 
 def stack(name):
     """(folder, files, times) of one scene, in exposures.txt's order."""
-    folder = os.path.join(HDR, name)
+    folder = _FOLDERS[name]
     with open(os.path.join(folder, "exposures.txt")) as f:
         lines = [l.split() for l in f if l.strip()]
     files = [os.path.join(folder, f) for f, _ in lines]
@@ -29,7 +53,7 @@ def stack(name):
 
 
 def exposures_file(name):
-    return os.path.join(HDR, name, "exposures.txt")
+    return os.path.join(_FOLDERS[name], "exposures.txt")
 
 
 def to_rgb(images):

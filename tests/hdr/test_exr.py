@@ -14,7 +14,7 @@ import unittest  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from hdrlib import HdrTest, STACKS, exposures_file, lt, stack  # noqa: E402
+from hdrlib import CORPUS_STACKS, HdrTest, STACKS, exposures_file, lt, stack  # noqa: E402
 
 HALF_EPS = 2.0 ** -11  # half's relative rounding bound (round to nearest, 11-bit significand)
 
@@ -89,7 +89,7 @@ class Exr(HdrTest):
         """Fusion dips below 0 at strong edges: the .exr holds 0 there, as the .hdr does, and
         equals the 8-bit fusion (tone mapping none: ×255, clipped, rounded) within rounding.
         The PNG crops carry no EXIF times and none are given: fusion needs none."""
-        photo = lt.imread(os.path.join(lt.photos_dir(), "coffee.png"), cv2.IMREAD_COLOR)
+        photo = lt.imread(os.path.join(lt.photos_dir(), "astronaut.tif"), cv2.IMREAD_COLOR)
         files = []
         for i, gain in enumerate((0.4, 1.0, 2.2)):
             files.append(self.path(f"e{i}.png"))
@@ -108,9 +108,9 @@ class Exr(HdrTest):
         """lumen-cli batch --format exr writes one .exr per stack, the same radiance as
         lumen-cli hdr writes for that stack."""
         out = self.path("batch")
-        scenes = os.path.dirname(os.path.dirname(exposures_file(STACKS[0])))
+        scenes = os.path.dirname(os.path.dirname(exposures_file(CORPUS_STACKS[0])))
         lt.run_ok(self, ["batch", "--format", "exr", "--progress", "none", "-o", out, scenes])
-        for name in STACKS:
+        for name in CORPUS_STACKS:
             self.assertTrue(os.path.exists(os.path.join(out, name + ".exr")), name)
         single = lt.imread(self.merge(STACKS[0], out="single.exr"))
         batch = lt.imread(os.path.join(out, STACKS[0] + ".exr"))
@@ -118,18 +118,18 @@ class Exr(HdrTest):
         self.assertEqual(lt.leftovers(out), [])
 
     def test_refused(self):
-        """A missing folder, a tone mapper asked for radiance, an 8-bit result: exit 1 or 2,
-        one line naming the cause, nothing written."""
+        """A missing folder, a tone mapper asked for radiance, radiance asked of the photo
+        operations: exit 1 or 2, one line naming the cause, nothing written."""
         name = STACKS[0]
         proc = self.assertRefused(["--exposures", exposures_file(name)], "does not exist",
                                   out=os.path.join("missing", "out.exr"), codes=(1,))
         self.assertIn("missing", proc.stderr)
         self.assertRefused(["--exposures", exposures_file(name), "--tonemap", "reinhard"], "radiance",
                            out="out.exr", codes=(2,))
-        photo = os.path.join(lt.photos_dir(), "coffee.png")
+        photo = os.path.join(lt.photos_dir(), "chelsea.png")
         proc = lt.run(["--gray", "luminosity", "-o", self.path("gray.exr"), photo])
         self.assertEqual(proc.returncode, 1, lt.describe(proc))
-        self.assertIn("8-bit", proc.stderr)
+        self.assertIn("lumen-cli hdr", proc.stderr)
         self.assertFalse(os.path.exists(self.path("gray.exr")))
         self.assertEqual(lt.leftovers(self.dir), [])
 

@@ -1,6 +1,10 @@
-"""lumen-cli hdr --method robertson against OpenCV on every stack of the shared data: the
-merge against cv2.MergeRobertson with the same response, the recovered response against
-cv2.CalibrateRobertson, and a saved response reused (by Robertson and by Debevec)."""
+"""lumen-cli hdr --method robertson against OpenCV on every stack: the merge against
+cv2.MergeRobertson with the same response, the recovered response against
+cv2.CalibrateRobertson, and a saved response reused (by Robertson and by Debevec).
+
+OpenCV's CalibrateRobertson takes ~20 s on one 1024×512 stack on this machine's cores, so the
+calibrations are compared on every other pixel of every other row (the stacks' own values,
+not resampled): both implementations see the same samples, a quarter as many."""
 import unittest
 
 import cv2
@@ -43,7 +47,13 @@ class Robertson(HdrTest):
                 self.assertLessEqual(np.percentile(rel, 99), 0.05)
                 self.assertLessEqual(per_pixel.max(), 0.01)
 
-                theirs = cv2.createCalibrateRobertson().process(images, times.astype(np.float32))[:, 0, ::-1]
+                sparse = self.subsampled(name, images)
+                lt.run_ok(self, ["hdr", "--method", "robertson", "--times", ",".join(repr(t) for t in times),
+                                 "--response-out", self.path("sparse.resp"), "-o", self.path("sparse.hdr"),
+                                 *sparse])
+                response = np.loadtxt(self.path("sparse.resp"), dtype=np.float32)
+                theirs = cv2.createCalibrateRobertson().process([lt.imread(p) for p in sparse],
+                                                                times.astype(np.float32))[:, 0, ::-1]
                 seen = np.isfinite(theirs) & (theirs > 0)
                 delta = np.abs(response - theirs)[seen]
                 relative = (delta / theirs[seen]).max()
@@ -53,6 +63,13 @@ class Robertson(HdrTest):
                 self.assertLessEqual(relative, 0.01)
                 self.assertTrue(np.all(response > 0))
 
+    def subsampled(self, name, images):
+        """Every other pixel of every other row of IMAGES, written as PNGs: their paths."""
+        paths = [self.path(f"{name}-sparse-{i}.png") for i in range(len(images))]
+        for p, im in zip(paths, images):
+            cv2.imwrite(p, np.ascontiguousarray(im[::2, ::2]))
+        return paths
+
     def test_absent_levels_bridged(self):
         """A stack whose odd levels never occur (posterised): OpenCV's curve is NaN there
         (0 samples × 1/0), so it could not serve another stack, and the NaN keeps its stopping
@@ -61,7 +78,7 @@ class Robertson(HdrTest):
         between their values on the odd ones (the last, 255, takes 254's)."""
         name = STACKS[0]
         _, files, times = stack(name)
-        images = [lt.imread(f) & 0xFE for f in files]
+        images = [lt.imread(f)[::2, ::2] & 0xFE for f in files]
         paths = [self.path(f"even-{i}.png") for i in range(len(images))]
         for p, im in zip(paths, images):
             cv2.imwrite(p, im)

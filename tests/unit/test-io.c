@@ -525,23 +525,22 @@ test_load_truncated_png (void)
 
 /* ---- EXIF -------------------------------------------------------------------------- */
 
-/* ExposureTime of every JPEG of the shared HDR stacks equals the seconds their
+/* ExposureTime of every JPEG of the corpus's HDR stacks equals the seconds their
  * exposures.txt lists (relative 1e-6: the file rounds 1/30 to 0.033333333). */
 static void
 test_exif_exposure_time (void)
 {
-  const char *stacks[] = { "forest", "kitchen", "sunset-handheld" };
+  g_autofree char *root = g_build_filename (lm_test_data_dir (), "hdr", NULL);
+  g_autoptr (GDir) stacks = g_dir_open (root, 0, NULL);
+  g_assert_nonnull (stacks);
   guint checked = 0;
-  for (guint s = 0; s < G_N_ELEMENTS (stacks); s++)
+  for (const char *stack; (stack = g_dir_read_name (stacks)) != NULL;)
     {
-      g_autofree char *dir = g_build_filename (lm_test_data_dir (), "hdr", stacks[s], NULL);
+      g_autofree char *dir = g_build_filename (root, stack, NULL);
       g_autofree char *list = g_build_filename (dir, "exposures.txt", NULL);
       g_autofree char *text = NULL;
       if (!g_file_get_contents (list, &text, NULL, NULL))
-        {
-          g_assert_cmpstr (stacks[s], !=, "forest"); /* forest is required */
-          continue;
-        }
+        continue;
       g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
       for (guint i = 0; lines[i] != NULL; i++)
         {
@@ -549,6 +548,8 @@ test_exif_exposure_time (void)
           if (fields[0] == NULL || fields[0][0] == '\0' || fields[0][0] == '#')
             continue;
           g_assert_nonnull (fields[1]);
+          if (!g_str_has_suffix (fields[0], ".jpg"))
+            continue; /* PNG stacks carry no EXIF */
           double want = g_ascii_strtod (fields[1], NULL);
           g_autofree char *path = g_build_filename (dir, fields[0], NULL);
           double got = -1.0;

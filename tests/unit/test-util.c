@@ -1,5 +1,6 @@
 #include "test-util.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -77,6 +78,16 @@ cleanup_tmp (void)
     remove_tree (tmp_dir);
 }
 
+/* A failed g_assert aborts, which skips atexit: the folder goes first, then the abort goes on
+ * (the test is over; what runs here need not be async-signal-safe). */
+static void
+cleanup_tmp_on_abort (int sig)
+{
+  cleanup_tmp ();
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
 const char *
 lm_test_tmp_dir (void)
 {
@@ -86,6 +97,7 @@ lm_test_tmp_dir (void)
       tmp_dir = g_dir_make_tmp ("lumen-test-XXXXXX", &error);
       g_assert_no_error (error);
       atexit (cleanup_tmp);
+      signal (SIGABRT, cleanup_tmp_on_abort);
     }
   return tmp_dir;
 }
