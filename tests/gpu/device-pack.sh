@@ -19,7 +19,9 @@ mkdir -p "$out/data" "$out/peers" "$out/bin"
 "$shared/device/gui-bundle.sh" "$out/bundle" "$build/app/lumen-cli" "$build/tests/test-parity" \
   "$build/tests/test-hdr-parity" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" "$build/bench/ui-latency" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
-cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"
+# The corpus, and the larger data over it where this checkout has it beside.
+cp -r tests/data/photos tests/data/hdr "$out/data/"
+if [ -d "$shared/data" ]; then cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"; fi
 # The window needs what the GPU machine lacks besides libraries: the MIME database (gdk-pixbuf
 # identifies even GTK's own PNG icons through it) and the icons of the Adwaita theme.
 mkdir -p "$out/share/mime" "$out/share/icons/Adwaita"
