@@ -22,7 +22,9 @@ test-deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(BUILD_DEPS) $(TEST_DEPS)"
 
 # apt-get when root; otherwise print the exact command and stop. Another apt-get or the
-# system's unattended upgrades may hold the package manager's lock: wait for it (10 min).
+# system's unattended upgrades may hold the package manager's locks: wait for them (10 min).
+# DPkg::Lock::Timeout covers dpkg's locks; `apt-get update`'s lists lock ignores it, so the
+# update is retried while another holds that lock.
 APT_GET := apt-get -o DPkg::Lock::Timeout=600
 
 install-packages:
@@ -32,7 +34,14 @@ install-packages:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "Installing:$$missing"; \
-	    $(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	    for i in $$(seq 120); do \
+	      out=$$($(APT_GET) update -qq 2>&1) && break; \
+	      echo "$$out" | grep -q 'Could not get lock' || { echo "$$out" >&2; exit 1; }; \
+	      [ $$i = 1 ] && echo "Waiting for another package manager to finish…"; \
+	      [ $$i = 120 ] && { echo "$$out" >&2; exit 1; }; \
+	      sleep 5; \
+	    done; \
+	    DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
 	  else \
 	    echo "Lumen needs these packages. Install them, then run make again:"; \
 	    echo "  sudo apt-get install -y --no-install-recommends$$missing"; \
