@@ -1,4 +1,6 @@
-/* LmHistogramView: the R, G, B and luma histograms of the last render, linear or log. */
+/* LmHistogramView: the R, G, B and luma histograms of the last render, linear or log, and
+ * what is clipped: per channel, a marker at each end (lit when that channel has pixels at 0 /
+ * at 255) and the share of the most clipped channel as text. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -10,9 +12,28 @@ G_BEGIN_DECLS
 #define LM_TYPE_HISTOGRAM_VIEW (lm_histogram_view_get_type ())
 G_DECLARE_FINAL_TYPE (LmHistogramView, lm_histogram_view, LM, HISTOGRAM_VIEW, GtkDrawingArea)
 
+typedef enum {
+  LM_CLIP_SHADOWS,    /* at 0 */
+  LM_CLIP_HIGHLIGHTS, /* at 255 */
+  LM_CLIP_N_ENDS
+} LmClipEnd;
+
+/* The clipping the view shows. */
+typedef struct {
+  guint64 pixels[LM_CLIP_N_ENDS][3]; /* of channel R, G, B at that end: its marker is lit when > 0 */
+  guint64 total;                     /* pixels counted, in each channel */
+  char text[LM_CLIP_N_ENDS][32];     /* painted at that end: the most clipped channel's share, "" when none */
+} LmHistogramClipping;
+
 GtkWidget *lm_histogram_view_new (void);
 void lm_histogram_view_set_histogram (LmHistogramView *self, const LmHistogram *histogram);
 /* NULL until a histogram has been set. */
 const LmHistogram *lm_histogram_view_get_histogram (LmHistogramView *self);
+/* FALSE (and nothing shown) until a histogram has been set. */
+gboolean lm_histogram_view_get_clipping (LmHistogramView *self, LmHistogramClipping *clipping);
+/* Where the marker of CHANNEL (LM_HIST_R, _G or _B) at END is painted, in the widget's
+ * coordinates. */
+void lm_histogram_view_get_marker_area (LmHistogramView *self, LmClipEnd end, LmHistChannel channel,
+                                        GdkRectangle *area);
 
 G_END_DECLS

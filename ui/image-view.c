@@ -14,6 +14,8 @@
 #define SPLIT_GRAB 6.0    /* how near the line (logical pixels) the pointer takes it */
 #define SPLIT_HANDLE 26.0 /* the handle's diameter */
 #define SPLIT_LABEL_MARGIN 8.0
+#define KEY_PAN_FRACTION 0.1 /* of the view's size, per arrow key press */
+#define KEY_PAN_MIN 16.0     /* logical pixels, however small the view */
 
 struct _LmImageView {
   GtkDrawingArea parent_instance;
@@ -76,6 +78,39 @@ clamp_centre (LmImageView *self)
 {
   self->cx = CLAMP (self->cx, 0.0, (double) self->image_width);
   self->cy = CLAMP (self->cy, 0.0, (double) self->image_height);
+}
+
+/* Where a pan from centre FROM towards WANT stops along one axis (image and view sizes in
+ * image and logical pixels). Where the image is larger than the view, at the image's edges:
+ * a pan shows more of the photo, never empty background; where the whole image is in view
+ * (at fit), there is nothing to pan to and it stays where it is. A pan that starts beyond
+ * those bounds (a zoom about the pointer may leave a margin) is not pulled back: it can only
+ * go towards them. */
+static double
+pan_axis (double want, double from, double image, double view, double scale)
+{
+  double half = view / (2.0 * scale), lo = image / 2.0, hi = image / 2.0;
+  if (image * scale > view + 1e-6) /* at fit it is the view's size, give or take rounding */
+    lo = half, hi = image - half;
+  return CLAMP (want, MIN (lo, from), MAX (hi, from));
+}
+
+/* Moves the centre from (FROM_X, FROM_Y) towards (CX, CY), as far as there is image to show. */
+static void
+pan_to (LmImageView *self, double cx, double cy, double from_x, double from_y)
+{
+  int w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
+  if (self->image_width == 0)
+    return;
+  cx = pan_axis (cx, from_x, self->image_width, w, self->scale);
+  cy = pan_axis (cy, from_y, self->image_height, h, self->scale);
+  if (cx == self->cx && cy == self->cy)
+    return; /* nothing moved: the view keeps fitting the window, no render is asked for */
+  self->cx = cx;
+  self->cy = cy;
+  self->fit = FALSE;
+  changed (self);
 }
 
 static void
@@ -306,6 +341,9 @@ lm_image_view_draw (GtkWidget *widget, cairo_t *cr)
     paint_region (self, cr, self->overlay_surface, &self->overlay_rect);
   if (split)
     draw_split (self, cr, &extent);
+  /* Arrow keys pan the view once it has the keyboard: say so, where the keyboard was used. */
+  if (gtk_widget_has_visible_focus (widget))
+    gtk_render_focus (style, cr, 0, 0, w, h);
 
   if (self->changed_us != 0)
     {
@@ -349,18 +387,23 @@ lm_image_view_scroll (GtkWidget *widget, GdkEventScroll *event)
   return GDK_EVENT_STOP;
 }
 
-/* The split line is taken by a press on it, before the pan gesture (which runs after the
- * widget's own handlers, and only when they let the event go) could start a pan. */
+/* A press gives the view the keyboard (its arrows pan). The split line is taken by a press
+ * on it, before the pan gesture could start a pan: in GTK 3 a widget's bubble-phase gestures
+ * are run by GtkWidget's own event handlers, so the gesture sees only the events that these
+ * handlers chain up. */
 static gboolean
 lm_image_view_button_press (GtkWidget *widget, GdkEventButton *event)
 {
   LmImageView *self = LM_IMAGE_VIEW (widget);
-  if (event->button != GDK_BUTTON_PRIMARY || event->type != GDK_BUTTON_PRESS
-      || !near_line (self, event->x, event->y))
-    return GDK_EVENT_PROPAGATE;
-  self->dragging_line = TRUE;
-  self->drag_line_x = split_x (self) - event->x; /* where on the line it was taken */
-  return GDK_EVENT_STOP;
+  if (event->type == GDK_BUTTON_PRESS && !gtk_widget_has_focus (widget))
+    gtk_widget_grab_focus (widget);
+  if (event->button == GDK_BUTTON_PRIMARY && event->type == GDK_BUTTON_PRESS && near_line (self, event->x, event->y))
+    {
+      self->dragging_line = TRUE;
+      self->drag_line_x = split_x (self) - event->x; /* where on the line it was taken */
+      return GDK_EVENT_STOP;
+    }
+  return GTK_WIDGET_CLASS (lm_image_view_parent_class)->button_press_event (widget, event);
 }
 
 static gboolean
@@ -368,7 +411,7 @@ lm_image_view_button_release (GtkWidget *widget, GdkEventButton *event)
 {
   LmImageView *self = LM_IMAGE_VIEW (widget);
   if (!self->dragging_line || event->button != GDK_BUTTON_PRIMARY)
-    return GDK_EVENT_PROPAGATE;
+    return GTK_WIDGET_CLASS (lm_image_view_parent_class)->button_release_event (widget, event);
   self->dragging_line = FALSE;
   show_over_line (self, near_line (self, event->x, event->y));
   return GDK_EVENT_STOP;
@@ -380,11 +423,38 @@ lm_image_view_motion (GtkWidget *widget, GdkEventMotion *event)
   LmImageView *self = LM_IMAGE_VIEW (widget);
   if (!self->dragging_line)
     {
-      show_over_line (self, near_line (self, event->x, event->y));
-      return GDK_EVENT_PROPAGATE;
+      /* While a pan runs, the line passing under the pointer is not offered. */
+      if (!gtk_gesture_is_active (self->drag))
+        show_over_line (self, near_line (self, event->x, event->y));
+      return GTK_WIDGET_CLASS (lm_image_view_parent_class)->motion_notify_event (widget, event);
     }
   lm_image_view_set_split_position (self, (event->x + self->drag_line_x)
                                             / gtk_widget_get_allocated_width (widget));
+  return GDK_EVENT_STOP;
+}
+
+/* The arrow keys pan by a tenth of the view, in whole logical pixels (at 100 % the photo moves
+ * by whole pixels and stays sharp). They are the view's even where there is nothing to pan
+ * to, rather than moving the keyboard focus away from it. */
+static gboolean
+lm_image_view_key_press (GtkWidget *widget, GdkEventKey *event)
+{
+  LmImageView *self = LM_IMAGE_VIEW (widget);
+  GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
+  int sx = 0, sy = 0; /* the way the view moves over the photo */
+  switch (event->keyval)
+    {
+    case GDK_KEY_Left: case GDK_KEY_KP_Left: sx = -1; break;
+    case GDK_KEY_Right: case GDK_KEY_KP_Right: sx = 1; break;
+    case GDK_KEY_Up: case GDK_KEY_KP_Up: sy = -1; break;
+    case GDK_KEY_Down: case GDK_KEY_KP_Down: sy = 1; break;
+    default: break;
+    }
+  if ((sx == 0 && sy == 0) || mods != 0 || self->image_width == 0)
+    return GTK_WIDGET_CLASS (lm_image_view_parent_class)->key_press_event (widget, event);
+  double step_x = MAX (KEY_PAN_MIN, round (gtk_widget_get_allocated_width (widget) * KEY_PAN_FRACTION));
+  double step_y = MAX (KEY_PAN_MIN, round (gtk_widget_get_allocated_height (widget) * KEY_PAN_FRACTION));
+  pan_to (self, self->cx + sx * step_x / self->scale, self->cy + sy * step_y / self->scale, self->cx, self->cy);
   return GDK_EVENT_STOP;
 }
 
@@ -404,16 +474,11 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, LmImageView *self)
   self->drag_cy = self->cy;
 }
 
+/* The image point under the pointer at the press stays under it. */
 static void
 on_drag_update (GtkGestureDrag *gesture, double dx, double dy, LmImageView *self)
 {
-  if (self->image_width == 0)
-    return;
-  self->cx = self->drag_cx - dx / self->scale;
-  self->cy = self->drag_cy - dy / self->scale;
-  self->fit = FALSE;
-  clamp_centre (self);
-  changed (self);
+  pan_to (self, self->drag_cx - dx / self->scale, self->drag_cy - dy / self->scale, self->drag_cx, self->drag_cy);
 }
 
 static void
@@ -443,6 +508,7 @@ lm_image_view_class_init (LmImageViewClass *klass)
   widget_class->button_release_event = lm_image_view_button_release;
   widget_class->motion_notify_event = lm_image_view_motion;
   widget_class->leave_notify_event = lm_image_view_leave;
+  widget_class->key_press_event = lm_image_view_key_press;
   gtk_widget_class_set_css_name (widget_class, "imageview");
 
   /* The region shown changed (size, zoom or pan): its pixels are wanted. */
@@ -463,7 +529,9 @@ lm_image_view_init (LmImageView *self)
   self->trace = g_strcmp0 (g_getenv ("LUMEN_TRACE"), "1") == 0;
   gtk_widget_add_events (GTK_WIDGET (self), GDK_SCROLL_MASK | GDK_SMOOTH_SCROLL_MASK
                                               | GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
-                                              | GDK_POINTER_MOTION_MASK | GDK_LEAVE_NOTIFY_MASK);
+                                              | GDK_POINTER_MOTION_MASK | GDK_LEAVE_NOTIFY_MASK
+                                              | GDK_KEY_PRESS_MASK);
+  gtk_widget_set_can_focus (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
   self->drag = gtk_gesture_drag_new (GTK_WIDGET (self));

@@ -1,7 +1,8 @@
-/* LmImageView: the photo at any zoom, dragged to pan. It asks for the pixels of what it
- * shows ("view-changed"), and paints the view the render worker made of that region. In a
- * split view it paints a second view, the unedited photo, left of a vertical line that can
- * be dragged, and the edited one right of it. */
+/* LmImageView: the photo at any zoom, dragged to pan wherever there is more of it to show
+ * (at fit there is none); a click gives it the keyboard, whose arrow keys pan too. It asks
+ * for the pixels of what it shows ("view-changed"), and paints the view the render worker
+ * made of that region. In a split view it paints a second view, the unedited photo, left of
+ * a vertical line that can be dragged, and the edited one right of it. */
 #pragma once
 
 #include <gtk/gtk.h>
