@@ -13,16 +13,34 @@ struct _LmApplication {
 
 G_DEFINE_FINAL_TYPE (LmApplication, lm_application, GTK_TYPE_APPLICATION)
 
+#define APP_ID "io.github.lumen.Lumen"
+#define LOGO_SIZE 128
+
 static void
 about_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (data));
   const char *authors[] = { _("Lumen developers"), NULL };
-  gtk_show_about_dialog (parent, "program-name", "Lumen", "version", LUMEN_VERSION,
-                         "logo-icon-name", "io.github.lumen.Lumen",
-                         "comments", _("Photo editing on the GPU or the CPU, side by side"),
-                         "license-type", GTK_LICENSE_GPL_2_0, "authors", authors,
-                         "translator-credits", _("translator-credits"), NULL);
+  /* The app icon is in the GResource (icons/, which GtkApplication adds to the icon theme),
+   * so that a run from the build tree finds it as an installed one does. Drawn here, not
+   * named: a named icon that cannot be drawn (no SVG loader) shows as a broken image. */
+  g_autoptr (GdkPixbuf) logo = gtk_icon_theme_load_icon (gtk_icon_theme_get_default (), APP_ID, LOGO_SIZE,
+                                                         GTK_ICON_LOOKUP_FORCE_SIZE, NULL);
+  GtkWidget *dialog = gtk_about_dialog_new ();
+  g_object_set (dialog, "program-name", "Lumen", "version", LUMEN_VERSION,
+                "comments", _("Photo editing on the GPU or the CPU, side by side"),
+                "license-type", GTK_LICENSE_GPL_2_0, "authors", authors,
+                "translator-credits", _("translator-credits"), NULL);
+  if (logo)
+    gtk_about_dialog_set_logo (GTK_ABOUT_DIALOG (dialog), logo);
+  if (parent)
+    {
+      gtk_window_set_transient_for (GTK_WINDOW (dialog), parent);
+      gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+    }
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -68,7 +86,7 @@ lm_application_startup (GApplication *app)
   gtk_css_provider_load_from_resource (css, "/io/github/lumen/Lumen/style.css");
   gtk_style_context_add_provider_for_screen (gdk_screen_get_default (), GTK_STYLE_PROVIDER (css),
                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  gtk_window_set_default_icon_name ("io.github.lumen.Lumen");
+  gtk_window_set_default_icon_name (APP_ID);
 }
 
 static void
@@ -106,7 +124,7 @@ lm_application_init (LmApplication *self)
 LmApplication *
 lm_application_new (void)
 {
-  return g_object_new (LM_TYPE_APPLICATION, "application-id", "io.github.lumen.Lumen", "flags",
+  return g_object_new (LM_TYPE_APPLICATION, "application-id", APP_ID, "flags",
                        G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE, "resource-base-path",
                        "/io/github/lumen/Lumen", NULL);
 }

@@ -10,11 +10,18 @@ lm_window_finish_export (LmWindow *self, const LmRenderResult *r)
 {
   g_clear_pointer (&self->progress_dialog, gtk_widget_destroy);
   g_clear_object (&self->export_cancellable);
+  /* What the discard prompt's Export… waits for: it goes on only once the edits are in a
+   * file. */
+  LmWindowThen *then = g_steal_pointer (&self->after_export);
   if (r->error && g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
+    {
+      lm_window_then_free (then);
+      return;
+    }
   if (r->error)
     {
-      lm_window_show_message (self, GTK_MESSAGE_ERROR, r->error->message);
+      lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_ERROR, r->error->message);
+      lm_window_then_free (then);
       return;
     }
   lm_history_mark_saved (self->history);
@@ -23,7 +30,9 @@ lm_window_finish_export (LmWindow *self, const LmRenderResult *r)
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   g_autofree char *display = g_filename_display_name (r->path);
   g_autofree char *message = g_strdup_printf (_("Exported to %s"), display);
-  lm_window_show_message (self, GTK_MESSAGE_INFO, message);
+  lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_INFO, message);
+  if (then)
+    lm_window_then_run (then, self);
 }
 
 
@@ -44,6 +53,8 @@ lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *opti
     return;
   g_clear_object (&self->export_cancellable);
   self->export_cancellable = g_cancellable_new ();
+  /* "Exported to …" (or the last export's failure) is not true of this one. */
+  lm_window_clear_message (self, LM_TOPIC_EXPORT);
 
   g_autofree char *display = g_filename_display_name (path);
   self->progress_dialog = gtk_dialog_new_with_buttons (_("Exporting"), GTK_WINDOW (self),
@@ -92,7 +103,14 @@ same_file (const char *a, GFile *b)
 void
 lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  LmWindow *self = data;
+  lm_window_export_interactive (data);
+}
+
+gboolean
+lm_window_export_interactive (LmWindow *self)
+{
+  if (self->source == NULL || self->export_cancellable != NULL)
+    return FALSE;
   g_autoptr (GtkFileChooserNative) chooser = gtk_file_chooser_native_new (
     _("Export the Photo"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
@@ -107,10 +125,10 @@ lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data)
   if (parent)
     gtk_file_chooser_set_current_folder_file (GTK_FILE_CHOOSER (chooser), parent, NULL);
   if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) != GTK_RESPONSE_ACCEPT)
-    return;
+    return FALSE;
   g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
   if (path == NULL)
-    return;
+    return FALSE;
 
   GError *e = NULL;
   LmFileType type = lm_file_type_for_output (path);
@@ -119,8 +137,8 @@ lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data)
       g_autofree char *display = g_filename_display_name (path);
       g_autofree char *message = radiance ? g_strdup_printf (_("%s: export as .jpg, .png, .tif or .hdr"), display)
                                           : g_strdup_printf (_("%s: export as .jpg, .png or .tif"), display);
-      lm_window_show_message (self, GTK_MESSAGE_ERROR, message);
-      return;
+      lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_ERROR, message);
+      return FALSE;
     }
   if (same_file (path, self->file))
     {
@@ -128,12 +146,13 @@ lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data)
                                                GTK_BUTTONS_NONE, _("Replace the original photo?"));
       gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (ask),
                                                 _("The opened file would be overwritten by the edited one."));
-      gtk_dialog_add_buttons (GTK_DIALOG (ask), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Replace"),
-                              GTK_RESPONSE_ACCEPT, NULL);
+      gtk_dialog_add_button (GTK_DIALOG (ask), _("_Cancel"), GTK_RESPONSE_CANCEL);
+      GtkWidget *replace = gtk_dialog_add_button (GTK_DIALOG (ask), _("_Replace"), GTK_RESPONSE_ACCEPT);
+      gtk_style_context_add_class (gtk_widget_get_style_context (replace), GTK_STYLE_CLASS_DESTRUCTIVE_ACTION);
       int response = gtk_dialog_run (GTK_DIALOG (ask));
       gtk_widget_destroy (ask);
       if (response != GTK_RESPONSE_ACCEPT)
-        return;
+        return FALSE;
     }
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
   if (self->settings)
@@ -142,15 +161,16 @@ lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data)
     {
       options.quality = ask_quality (self, options.quality);
       if (options.quality < 0)
-        return;
+        return FALSE;
       if (self->settings)
         g_settings_set_int (self->settings, "jpeg-quality", options.quality);
     }
   if (!lm_io_check_output (path, &e))
     {
-      lm_window_show_message (self, GTK_MESSAGE_ERROR, e->message);
+      lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_ERROR, e->message);
       g_error_free (e);
-      return;
+      return FALSE;
     }
   lm_window_export_to (self, path, &options);
+  return self->export_cancellable != NULL;
 }

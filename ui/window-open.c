@@ -1,5 +1,5 @@
-/* LmWindow's opening of photos (window-private.h): loading in a thread, the question before
- * edits are discarded, the Open action, recent files and drag and drop. */
+/* LmWindow's opening of photos (window-private.h): loading in a thread, then the question
+ * before edits are discarded, the Open action, recent files and drag and drop. */
 #include "window-private.h"
 
 #include <glib/gi18n.h>
@@ -9,6 +9,7 @@
 typedef struct {
   LmWindow *self;
   GFile *file;
+  guint serial; /* the window's open_serial when it started */
 } OpenJob;
 
 static void
@@ -34,31 +35,41 @@ open_job_free (OpenJob *job)
   g_free (job);
 }
 
+/* A photo loaded and waiting for the edits of the current one to go. */
+typedef struct {
+  LmImage *image;
+  GFile *file;
+  guint serial; /* its open's */
+} Loaded;
+
 static void
-loaded (GObject *object, GAsyncResult *result, gpointer data)
+loaded_free (Loaded *l)
 {
-  LmWindow *self = LM_WINDOW (object);
-  OpenJob *job = g_task_get_task_data (G_TASK (result));
-  GError *e = NULL;
-  LmImage *image = g_task_propagate_pointer (G_TASK (result), &e);
-  if (image == NULL)
-    {
-      lm_window_show_message (self, GTK_MESSAGE_ERROR, e->message);
-      g_error_free (e);
-      return;
-    }
-  g_autofree char *name = g_file_get_basename (job->file);
+  g_clear_pointer (&l->image, lm_image_unref);
+  g_object_unref (l->file);
+  g_free (l);
+}
+
+/* The loaded photo becomes the one edited. */
+static void
+start_loaded (LmWindow *self, gpointer data)
+{
+  Loaded *l = data;
+  if (l->serial != self->open_serial)
+    return; /* an open asked for since is loading: that one is what was asked last */
+  LmImage *image = g_steal_pointer (&l->image);
   lm_pipeline_init (&self->pipeline);
-  lm_window_start_editing (self, image, job->file, name);
+  lm_window_start_editing (self, image, l->file, NULL);
   /* The counter goes on, never back: a render of the old photo still under way arrives
    * with an older generation and is dropped. */
   self->shown = self->before_since = ++self->generation;
+  /* Every message was about the previous photo (or a file that failed to open). */
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
-  g_autofree char *uri = g_file_get_uri (job->file);
+  g_autofree char *uri = g_file_get_uri (l->file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   if (self->settings)
     {
-      g_autoptr (GFile) parent = g_file_get_parent (job->file);
+      g_autoptr (GFile) parent = g_file_get_parent (l->file);
       g_autofree char *folder = parent ? g_file_get_path (parent) : NULL;
       if (folder)
         g_settings_set_string (self->settings, "last-folder", folder);
@@ -70,46 +81,128 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   lm_window_show_pipeline (self);
 }
 
-/* Asks before edits that are in neither an export nor a sidecar would be lost. THEN runs
- * when they may go. */
+/* The photo is read before anything is asked: a file that cannot be opened costs no
+ * question and no edit, and leaves the recent list. */
+static void
+loaded (GObject *object, GAsyncResult *result, gpointer data)
+{
+  LmWindow *self = LM_WINDOW (object);
+  OpenJob *job = g_task_get_task_data (G_TASK (result));
+  GError *e = NULL;
+  g_autoptr (LmImage) image = g_task_propagate_pointer (G_TASK (result), &e);
+  if (job->serial != self->open_serial)
+    {
+      g_clear_error (&e); /* another open started since: that one is what was asked last */
+      return;
+    }
+  if (image == NULL)
+    {
+      lm_window_show_message_about (self, LM_TOPIC_OPEN, GTK_MESSAGE_ERROR, e->message);
+      g_error_free (e);
+      g_autofree char *uri = g_file_get_uri (job->file);
+      GtkRecentManager *recent = gtk_recent_manager_get_default ();
+      if (gtk_recent_manager_has_item (recent, uri))
+        gtk_recent_manager_remove_item (recent, uri, NULL);
+      return;
+    }
+  Loaded *l = g_new0 (Loaded, 1);
+  l->image = g_steal_pointer (&image);
+  l->file = g_object_ref (job->file);
+  l->serial = job->serial;
+  lm_window_confirm_discard_full (self, G_CALLBACK (start_loaded), l, (GDestroyNotify) loaded_free);
+}
+
+void
+lm_window_then_free (LmWindowThen *then)
+{
+  if (then == NULL)
+    return;
+  if (then->destroy)
+    then->destroy (then->data);
+  g_free (then);
+}
+
+void
+lm_window_then_run (LmWindowThen *then, LmWindow *self)
+{
+  ((void (*) (LmWindow *, gpointer)) then->then) (self, then->data);
+  lm_window_then_free (then);
+}
+
+enum { RESPONSE_EXPORT = 1 };
+
+static void
+on_discard_response (GtkDialog *dialog, int response, LmWindow *self)
+{
+  LmWindowThen *then = g_object_steal_data (G_OBJECT (dialog), "lumen-then");
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+  if (then == NULL)
+    return;
+  if (response == GTK_RESPONSE_ACCEPT)
+    lm_window_then_run (then, self);
+  else if (response == RESPONSE_EXPORT && self->after_export == NULL && self->export_cancellable == NULL)
+    {
+      /* Goes on once the export is written (window-export.c); not when it is cancelled or
+       * fails: the edits are still in no file then. */
+      self->after_export = then;
+      if (!lm_window_export_interactive (self))
+        g_clear_pointer (&self->after_export, lm_window_then_free);
+    }
+  else
+    lm_window_then_free (then);
+}
+
+void
+lm_window_confirm_discard_full (LmWindow *self, GCallback then, gpointer data, GDestroyNotify destroy)
+{
+  LmWindowThen *step = g_new0 (LmWindowThen, 1);
+  *step = (LmWindowThen) { then, data, destroy };
+  lm_window_commit (self); /* an edit of the last moments counts */
+  if (self->history == NULL || !lm_history_is_dirty (self->history))
+    {
+      lm_window_then_run (step, self);
+      return;
+    }
+  /* One question at a time: a newer one replaces what an older one would have done. */
+  if (self->discard_dialog)
+    gtk_widget_destroy (self->discard_dialog);
+  g_autofree char *name = self->file ? g_file_get_basename (self->file) : g_strdup (_("the photo"));
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, _("Discard the edits of %s?"),
+                                              name);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), _("They have not been exported."));
+  GtkWidget *discard = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), GTK_RESPONSE_ACCEPT);
+  gtk_style_context_add_class (gtk_widget_get_style_context (discard), GTK_STYLE_CLASS_DESTRUCTIVE_ACTION);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  GtkWidget *export = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Export…"), RESPONSE_EXPORT);
+  gtk_style_context_add_class (gtk_widget_get_style_context (export), GTK_STYLE_CLASS_SUGGESTED_ACTION);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_EXPORT);
+  g_object_set_data_full (G_OBJECT (dialog), "lumen-then", step, (GDestroyNotify) lm_window_then_free);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_discard_response), self);
+  self->discard_dialog = dialog;
+  g_signal_connect (dialog, "destroy", G_CALLBACK (gtk_widget_destroyed), &self->discard_dialog);
+  gtk_widget_show (dialog);
+}
+
 void
 lm_window_confirm_discard (LmWindow *self, GCallback then, gpointer data)
 {
-  if (self->history == NULL || !lm_history_is_dirty (self->history))
-    {
-      ((void (*) (LmWindow *, gpointer)) then) (self, data);
-      return;
-    }
-  g_autofree char *name = self->file ? g_file_get_basename (self->file) : g_strdup (_("the photo"));
-  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL, GTK_MESSAGE_QUESTION,
-                                              GTK_BUTTONS_NONE, _("Discard the edits of %s?"), name);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                            _("They have not been exported."));
-  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Discard"),
-                          GTK_RESPONSE_ACCEPT, NULL);
-  int response = gtk_dialog_run (GTK_DIALOG (dialog));
-  gtk_widget_destroy (dialog);
-  if (response == GTK_RESPONSE_ACCEPT)
-    ((void (*) (LmWindow *, gpointer)) then) (self, data);
-}
-
-static void
-open_now (LmWindow *self, gpointer data)
-{
-  GFile *file = data;
-  gtk_info_bar_set_revealed (self->info_bar, FALSE);
-  OpenJob *job = g_new0 (OpenJob, 1);
-  job->self = self;
-  job->file = g_object_ref (file);
-  g_autoptr (GTask) task = g_task_new (self, NULL, loaded, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) open_job_free);
-  g_task_run_in_thread (task, load_in_thread);
+  lm_window_confirm_discard_full (self, then, data, NULL);
 }
 
 void
 lm_window_open (LmWindow *self, GFile *file)
 {
-  lm_window_confirm_discard (self, G_CALLBACK (open_now), file);
+  /* The bar is for what comes of this open now (its failure, or the new photo's notices);
+   * the last failure, an export's outcome, are old news. */
+  gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  OpenJob *job = g_new0 (OpenJob, 1);
+  job->self = self;
+  job->file = g_object_ref (file);
+  job->serial = ++self->open_serial;
+  g_autoptr (GTask) task = g_task_new (self, NULL, loaded, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) open_job_free);
+  g_task_run_in_thread (task, load_in_thread);
 }
 
 static void

@@ -12,6 +12,22 @@
 
 G_BEGIN_DECLS
 
+/* What a message in the info bar is about, so that it goes when it stops being true. */
+typedef enum {
+  LM_TOPIC_PHOTO,  /* the photo being edited (a merge's notice): goes with the photo */
+  LM_TOPIC_OPEN,   /* a photo that could not be opened: goes at the next open */
+  LM_TOPIC_RENDER, /* a render failed or went otherwise: goes with a render that did not */
+  LM_TOPIC_EXPORT, /* an export's outcome: goes when the next export starts */
+} LmMessageTopic;
+
+/* A step that waits for an answer (or an export) and may never run: THEN (a
+ * void (*) (LmWindow *, gpointer)) with DATA, which DESTROY frees either way. */
+typedef struct {
+  GCallback then;
+  gpointer data;
+  GDestroyNotify destroy;
+} LmWindowThen;
+
 struct _LmWindow {
   GtkApplicationWindow parent_instance;
 
@@ -19,8 +35,12 @@ struct _LmWindow {
   GtkHeaderBar *header;
   GtkMenuButton *recent_button;
   GtkWidget *gpu_button;
+  GtkWidget *compare_button;
   GtkInfoBar *info_bar;
+  GtkImage *info_icon;
   GtkLabel *info_label;
+  GtkWidget *busy_box;
+  GtkSpinner *busy_spinner;
   GtkStack *view_stack;
   GtkRevealer *diff_revealer;
   GtkLabel *diff_label;
@@ -50,6 +70,13 @@ struct _LmWindow {
   LmBackendKind backend;
   gboolean cuda_usable;
   char *cuda_description;
+  char *cuda_unavailable; /* why not, once the worker has said so */
+  LmMessageTopic message_topic; /* what the info bar's message is about */
+  /* Busy: a render asked for and not yet in. The indicator shows once no result has come
+   * for BUSY_AFTER_MS (window.c), so that quick renders do not flicker it. */
+  guint64 awaited;        /* the generation whose refined result ends the wait; 0: none */
+  guint busy_source;      /* the timer that shows the indicator */
+  gboolean busy_shown;
   gboolean before;     /* the original is shown while the key is held */
   /* Split view: the "before" half is rendered with the request that first shows a region
    * and kept while only edits change; a result carries it with its own region, so that it
@@ -60,11 +87,19 @@ struct _LmWindow {
   LmStage before_tonemap; /* what a radiance source's "before" is tone mapped with */
   guint64 before_since;   /* the first generation rendered with that tone mapping */
   gboolean comparing;
-  double full_ms[2];   /* the last full-resolution render on the CPU [0] and CUDA [1] */
+  /* The last full-resolution render on the CPU [0] and CUDA [1] that computed every
+   * operation of TIMED (none from the cache): a speed-up is shown only between two renders
+   * of one pipeline, both really run. */
+  double full_ms[2];
+  LmPipeline timed[2];
 
   GtkWidget *progress_dialog;
   GtkProgressBar *progress_bar;
   GCancellable *export_cancellable;
+  LmWindowThen *after_export; /* what the discard prompt's Export… goes on with */
+
+  guint open_serial;         /* of the newest open: an older load that ends later is dropped */
+  GtkWidget *discard_dialog; /* the discard prompt, while it is up */
 
   LmHdrDialog *hdr_dialog;
   GCancellable *merge_cancellable;
@@ -74,23 +109,52 @@ struct _LmWindow {
 };
 
 /* window.c */
-void lm_window_show_message (LmWindow *self, GtkMessageType type, const char *message);
 /* A request for what is edited and shown now, with the next generation when NEXT. */
 LmRenderRequest lm_window_request_now (LmWindow *self, gboolean next, gboolean *ok);
+/* Records the edits made so far as one undo step (ends the wait that groups quick edits). */
+void lm_window_commit (LmWindow *self);
 void lm_window_request_render (LmWindow *self);
 void lm_window_show_pipeline (LmWindow *self);
 void lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self);
 void lm_window_on_panel_committed (LmOpPanel *panel, LmWindow *self);
+/* A new source (IMAGE, host memory; from FILE) with self->pipeline as its starting point: a
+ * fresh history, the tone mapping panel where it is radiance. The header shows FILE's name as
+ * its title and SUBTITLE (NULL: none) under it, such as "HDR, 5 exposures": each line is
+ * short enough to be read whole beside the header's buttons. */
+void lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char *subtitle);
+
+/* window-status.c: what the window says about its state. */
+/* Shows MESSAGE in the info bar with TYPE's colour and icon, about the photo being edited. */
+void lm_window_show_message (LmWindow *self, GtkMessageType type, const char *message);
+void lm_window_show_message_about (LmWindow *self, LmMessageTopic topic, GtkMessageType type,
+                                   const char *message);
+/* Hides the info bar where its message is about TOPIC. */
+void lm_window_clear_message (LmWindow *self, LmMessageTopic topic);
+/* A render of GENERATION is asked for; one (or its failure) is in. */
+void lm_window_await_render (LmWindow *self, guint64 generation);
+void lm_window_render_arrived (LmWindow *self, guint64 generation);
+/* The timings of a step list, their names as the panels say them. */
 char *lm_window_format_timings (const LmTimings *timings);
 const char *lm_window_backend_label (const char *name);
-/* A new source (IMAGE, host memory; from FILE, titled TITLE) with self->pipeline as its
- * starting point: a fresh history, the tone mapping panel where it is radiance. */
-void lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char *title);
+/* The status bar of the refined preview R; the speed-up alone. */
+void lm_window_update_status (LmWindow *self, const LmRenderResult *r);
+void lm_window_show_speedup (LmWindow *self);
+void lm_window_show_compare (LmWindow *self, const LmRenderResult *r);
+void lm_window_update_compare_tooltip (LmWindow *self);
 
 /* window-open.c: opening a photo (the Open action, recent files, drag and drop). */
 /* Asks before edits that are in neither an export nor a sidecar would be lost. THEN, a
- * void (*) (LmWindow *, gpointer), runs with DATA when they may go. */
+ * void (*) (LmWindow *, gpointer), runs with DATA when they may go: at once where there is
+ * nothing to lose, else once the prompt is answered with Discard, or with Export… and that
+ * export has succeeded; never when it is cancelled. The prompt does not wait (no nested
+ * main loop). */
 void lm_window_confirm_discard (LmWindow *self, GCallback then, gpointer data);
+/* The same, with DESTROY freeing DATA whether THEN ran or not. */
+void lm_window_confirm_discard_full (LmWindow *self, GCallback then, gpointer data,
+                                     GDestroyNotify destroy);
+/* Runs THEN (at most once) and frees it. */
+void lm_window_then_run (LmWindowThen *then, LmWindow *self);
+void lm_window_then_free (LmWindowThen *then);
 void lm_window_open_action (GSimpleAction *action, GVariant *param, gpointer data);
 void lm_window_on_recent_activated (GtkRecentChooser *chooser, LmWindow *self);
 void lm_window_on_drag_data (GtkWidget *widget, GdkDragContext *context, int x, int y,
@@ -98,6 +162,8 @@ void lm_window_on_drag_data (GtkWidget *widget, GdkDragContext *context, int x, 
 
 /* window-export.c: the Export action, its progress dialog and its end. */
 void lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data);
+/* The Export action's questions (file, quality); TRUE when an export has started. */
+gboolean lm_window_export_interactive (LmWindow *self);
 void lm_window_finish_export (LmWindow *self, const LmRenderResult *r);
 
 /* window-split.c: the before/after split and the key that shows the original. */

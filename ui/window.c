@@ -1,7 +1,8 @@
 /* LmWindow (window.h): holds the photo, its pipeline and history, and the render worker;
  * turns every edit and every move of the view into a render request, and shows what comes
- * back. The main thread never waits on a render. Opening, exporting, the split view and the
- * HDR merge are in window-open.c, window-export.c, window-split.c and window-hdr.c. */
+ * back. The main thread never waits on a render. Opening, exporting, the split view, the
+ * HDR merge and what the window says of its state (info bar, busy indicator, status bar)
+ * are in window-open.c, window-export.c, window-split.c, window-hdr.c and window-status.c. */
 #include "window-private.h"
 
 #include <glib/gi18n.h>
@@ -13,14 +14,6 @@ G_DEFINE_FINAL_TYPE (LmWindow, lm_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum { RENDER_RESULT, N_SIGNALS };
 static guint signals[N_SIGNALS];
-
-void
-lm_window_show_message (LmWindow *self, GtkMessageType type, const char *message)
-{
-  gtk_info_bar_set_message_type (self->info_bar, type);
-  gtk_label_set_text (self->info_label, message);
-  gtk_info_bar_set_revealed (self->info_bar, TRUE);
-}
 
 static void
 on_info_bar_response (GtkInfoBar *bar, int response, LmWindow *self)
@@ -81,9 +74,9 @@ lm_window_request_render (LmWindow *self)
   req.with_before = lm_window_needs_before (self, &req);
   g_debug ("render request %" G_GUINT64_FORMAT "%s", req.generation, req.with_before ? " with the before half" : "");
   lm_render_worker_request (self->worker, &req);
-  if (self->comparing)
-    lm_render_worker_compare (self->worker, &req, LM_BACKEND_CPU,
-                              self->cuda_usable ? LM_BACKEND_CUDA : LM_BACKEND_CPU,
+  lm_window_await_render (self, req.generation);
+  if (self->comparing && self->cuda_usable)
+    lm_render_worker_compare (self->worker, &req, LM_BACKEND_CPU, LM_BACKEND_CUDA,
                               (float) gtk_adjustment_get_value (self->gain_adjustment));
 }
 
@@ -104,13 +97,16 @@ update_actions (LmWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "redo")),
                                have && lm_history_can_redo (self->history));
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "export")), have);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "compare")), have);
+  /* Comparing the CPU with itself would show nothing true: a GPU is needed (the button
+   * says why not in its tooltip). */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "compare")),
+                               have && self->cuda_usable);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "split")), have);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "reset-all")), have);
 }
 
-static void
-commit (LmWindow *self)
+void
+lm_window_commit (LmWindow *self)
 {
   g_clear_handle_id (&self->commit_source, g_source_remove);
   if (self->history)
@@ -123,7 +119,7 @@ commit_later (gpointer data)
 {
   LmWindow *self = data;
   self->commit_source = 0;
-  commit (self);
+  lm_window_commit (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -143,7 +139,7 @@ lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self)
 void
 lm_window_on_panel_committed (LmOpPanel *panel, LmWindow *self)
 {
-  commit (self);
+  lm_window_commit (self);
 }
 
 void
@@ -156,96 +152,31 @@ lm_window_show_pipeline (LmWindow *self)
   update_actions (self);
 }
 
-char *
-lm_window_format_timings (const LmTimings *timings)
-{
-  g_autoptr (GString) text = g_string_new (NULL);
-  for (guint i = 0; timings->entries && i < timings->entries->len; i++)
-    {
-      const LmTiming *t = &g_array_index (timings->entries, LmTiming, i);
-      if (text->len)
-        g_string_append (text, ", ");
-      if (t->cached)
-        g_string_append_printf (text, _("%s cached"), t->label);
-      else
-        g_string_append_printf (text, _("%s %.2f ms"), t->label, t->ms);
-    }
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
-const char *
-lm_window_backend_label (const char *name)
-{
-  return g_strcmp0 (name, "cuda") == 0 ? _("GPU") : _("CPU");
-}
-
-static void
-update_status (LmWindow *self, const LmRenderResult *r)
-{
-  g_autofree char *size = g_strdup_printf (_("%u×%u, %s"), r->width, r->height, lm_window_backend_label (r->backend_name));
-  gtk_label_set_text (self->status_image, size);
-
-  double ops = lm_timings_total (&r->timings);
-  gboolean computed = FALSE;
-  for (guint i = 0; i < r->timings.entries->len; i++)
-    computed |= !g_array_index (r->timings.entries, LmTiming, i).cached;
-  int side = g_strcmp0 (r->backend_name, "cuda") == 0;
-  if (computed)
-    self->full_ms[side] = ops;
-  g_autofree char *ops_text = lm_window_format_timings (&r->timings);
-  g_autoptr (GString) text = g_string_new (ops_text);
-  if (text->len)
-    g_string_append (text, " · ");
-  g_string_append_printf (text, _("full render %.1f ms"), r->render_ms);
-  if (r->upload_ms > 0)
-    g_string_append_printf (text, _(" · upload %.1f ms"), r->upload_ms);
-  g_string_append_printf (text, _(" · view download %.2f ms"), r->download_ms);
-  gtk_label_set_text (self->status_timings, text->str);
-
-  if (self->full_ms[0] > 0 && self->full_ms[1] > 0)
-    {
-      g_autofree char *speedup = g_strdup_printf (_("GPU %.0f× faster than the CPU"),
-                                                  self->full_ms[0] / self->full_ms[1]);
-      gtk_label_set_text (self->status_speedup, speedup);
-    }
-}
-
-static void
-show_compare (LmWindow *self, const LmRenderResult *r)
-{
-  if (r->error)
-    {
-      gtk_label_set_text (self->diff_label, r->error->message);
-      return;
-    }
-  g_autofree char *stats = lm_diff_stats_describe (&r->diff);
-  g_autofree char *text = g_strdup_printf (_("%s vs %s: %s · %.1f ms vs %.1f ms (%.1f×)"),
-                                           lm_window_backend_label (r->backend_name), lm_window_backend_label (r->other_name),
-                                           stats, r->render_ms, r->other_ms,
-                                           r->other_ms > 0 ? r->render_ms / r->other_ms : 0.0);
-  gtk_label_set_text (self->diff_label, text);
-  lm_image_view_set_overlay (self->image_view, r->view, &r->view_rect);
-}
-
 static void
 on_ready (LmWindow *self, const LmRenderResult *r)
 {
   self->cuda_usable = r->cuda_unavailable == NULL;
   g_free (self->cuda_description);
   self->cuda_description = g_strdup (r->cuda_description);
+  g_free (self->cuda_unavailable);
+  self->cuda_unavailable = g_strdup (r->cuda_unavailable);
   GAction *backend = g_action_map_lookup_action (G_ACTION_MAP (self), "backend");
   gtk_widget_set_sensitive (self->gpu_button, self->cuda_usable);
   gtk_widget_set_tooltip_text (self->gpu_button, self->cuda_usable ? r->cuda_description : r->cuda_unavailable);
+  lm_window_update_compare_tooltip (self);
+  update_actions (self);
+  lm_window_show_speedup (self);
   if (!self->cuda_usable && self->backend == LM_BACKEND_CUDA)
     g_action_change_state (backend, g_variant_new_string ("cpu"));
   else
     lm_window_request_render (self);
 }
 
-/* A new source (IMAGE, host memory; from FILE, titled TITLE) with self->pipeline as its
- * starting point: a fresh history, the tone mapping panel where it is radiance. */
+/* A new source (IMAGE, host memory; from FILE) with self->pipeline as its starting point: a
+ * fresh history, the tone mapping panel where it is radiance, FILE's name as the title and
+ * SUBTITLE under it. */
 void
-lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char *title)
+lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char *subtitle)
 {
   g_clear_pointer (&self->source, lm_image_unref);
   self->source = image;
@@ -257,11 +188,17 @@ lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char
   lm_window_forget_before (self);
   self->before_tonemap = self->pipeline.tonemap;
   self->before_since = self->generation + 1; /* results in flight are of the old source */
-  gtk_label_set_text (self->status_speedup, "");
+  lm_window_show_speedup (self);
   gboolean radiance = image->format == LM_FORMAT_RGBA_F32;
   gtk_widget_set_visible (GTK_WIDGET (self->tonemap_panel), radiance);
   gtk_widget_set_visible (self->tonemap_separator, radiance);
-  gtk_header_bar_set_title (self->header, title);
+  /* The name alone as the title, what else there is to say under it: one line of both did
+   * not fit beside the header's buttons (in German, "exposure01.jpg (HDR, 5 Belichtung…"). */
+  g_autofree char *base = g_file_get_basename (file);
+  g_autofree char *name = g_filename_display_name (base);
+  gtk_window_set_title (GTK_WINDOW (self), name); /* for window lists; sets the header's too */
+  gtk_header_bar_set_title (self->header, name);
+  gtk_header_bar_set_subtitle (self->header, subtitle && *subtitle ? subtitle : NULL);
 }
 
 
@@ -275,27 +212,35 @@ on_result (const LmRenderResult *r, gpointer data)
       on_ready (self, r);
       break;
     case LM_RESULT_PREVIEW:
+      /* A superseded result (or one made for a source replaced since) says nothing true
+       * any more, its notice included. */
       if (r->generation < self->shown)
-        ; /* superseded (or made for a source replaced since) */
-      else if (r->error)
-        lm_window_show_message (self, GTK_MESSAGE_ERROR, r->error->message);
-      else if (r->generation >= self->shown) /* an older one that arrives late is dropped */
+        break;
+      if (r->error)
         {
-          self->shown = r->generation;
-          /* Before the edited half, whose paint is what the latency trace times. */
-          lm_window_show_before (self, r);
-          lm_image_view_set_pixels (self->image_view, r->view, &r->view_rect, r->changed_us,
-                                    g_get_monotonic_time ());
-          lm_histogram_view_set_histogram (self->histogram_view, &r->histogram);
-          if (r->refined)
-            update_status (self, r);
+          lm_window_show_message_about (self, LM_TOPIC_RENDER, GTK_MESSAGE_ERROR, r->error->message);
+          lm_window_render_arrived (self, r->generation);
+          break;
+        }
+      self->shown = r->generation;
+      /* Before the edited half, whose paint is what the latency trace times. */
+      lm_window_show_before (self, r);
+      lm_image_view_set_pixels (self->image_view, r->view, &r->view_rect, r->changed_us,
+                                g_get_monotonic_time ());
+      lm_histogram_view_set_histogram (self->histogram_view, &r->histogram);
+      if (r->refined)
+        {
+          lm_window_update_status (self, r);
+          lm_window_render_arrived (self, r->generation);
         }
       if (r->notice)
-        lm_window_show_message (self, GTK_MESSAGE_WARNING, r->notice);
+        lm_window_show_message_about (self, LM_TOPIC_RENDER, GTK_MESSAGE_WARNING, r->notice);
+      else if (r->refined)
+        lm_window_clear_message (self, LM_TOPIC_RENDER); /* a render went as asked */
       break;
     case LM_RESULT_COMPARE:
       if (self->comparing)
-        show_compare (self, r);
+        lm_window_show_compare (self, r);
       break;
     case LM_RESULT_PROGRESS:
       if (self->progress_bar)
@@ -314,6 +259,14 @@ on_result (const LmRenderResult *r, gpointer data)
       break;
     case LM_RESULT_MERGED:
       lm_window_finish_merge (self, r);
+      /* The merged photo is titled by its first exposure (lm_window_start_editing); under it,
+       * what it was made of: both lines whole, where one line of both was cut. */
+      if (r->image && r->error == NULL && self->source == r->image)
+        {
+          g_autofree char *made = g_strdup_printf (ngettext ("HDR, %u exposure", "HDR, %u exposures", self->merge_count),
+                                                   self->merge_count);
+          gtk_header_bar_set_subtitle (self->header, made);
+        }
       break;
     }
   g_signal_emit (self, signals[RENDER_RESULT], 0, (int) r->kind, r->generation, r->refined);
@@ -325,7 +278,7 @@ static void
 undo_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   LmWindow *self = data;
-  commit (self);
+  lm_window_commit (self);
   if (lm_history_undo (self->history, &self->pipeline))
     lm_window_show_pipeline (self);
 }
@@ -334,7 +287,7 @@ static void
 redo_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   LmWindow *self = data;
-  commit (self);
+  lm_window_commit (self);
   if (lm_history_redo (self->history, &self->pipeline))
     lm_window_show_pipeline (self);
 }
@@ -346,7 +299,7 @@ reset_all_action (GSimpleAction *action, GVariant *param, gpointer data)
   lm_pipeline_init (&self->pipeline);
   self->pipeline.tonemap = self->tonemap_default;
   lm_window_show_pipeline (self);
-  commit (self);
+  lm_window_commit (self);
 }
 
 static void
@@ -368,13 +321,15 @@ static void
 compare_changed (GSimpleAction *action, GVariant *state, gpointer data)
 {
   LmWindow *self = data;
+  /* The action is disabled without a GPU; a state set from elsewhere is refused too. */
+  if (g_variant_get_boolean (state) && !self->cuda_usable)
+    return;
   g_simple_action_set_state (action, state);
   self->comparing = g_variant_get_boolean (state);
   gtk_revealer_set_reveal_child (self->diff_revealer, self->comparing);
   if (self->comparing)
     {
-      gtk_label_set_text (self->diff_label, self->cuda_usable ? _("Comparing the CPU with the GPU…")
-                                                              : _("No GPU: comparing the CPU with itself…"));
+      gtk_label_set_text (self->diff_label, _("Comparing the CPU with the GPU…"));
       lm_window_request_render (self);
     }
   else
@@ -423,17 +378,21 @@ static const GActionEntry win_actions[] = {
 
 
 static void
-allow (LmWindow *self, gpointer flag)
+close_now (LmWindow *self, gpointer data)
 {
-  *(gboolean *) flag = TRUE;
+  gtk_widget_destroy (GTK_WIDGET (self));
 }
 
+/* Closes at once where no edit would be lost; else the prompt (which does not wait) closes
+ * the window once answered. */
 static gboolean
 on_delete (GtkWidget *widget, GdkEvent *event, LmWindow *self)
 {
-  gboolean go = FALSE;
-  lm_window_confirm_discard (self, G_CALLBACK (allow), &go);
-  return go ? GDK_EVENT_PROPAGATE : GDK_EVENT_STOP;
+  lm_window_commit (self); /* an edit of the last moments counts */
+  if (self->history == NULL || !lm_history_is_dirty (self->history))
+    return GDK_EVENT_PROPAGATE;
+  lm_window_confirm_discard (self, G_CALLBACK (close_now), NULL);
+  return GDK_EVENT_STOP;
 }
 
 /* ---- life -------------------------------------------------------------------------------- */
@@ -469,6 +428,10 @@ lm_window_dispose (GObject *object)
   if (self->worker)
     save_window_state (self);
   g_clear_handle_id (&self->commit_source, g_source_remove);
+  g_clear_handle_id (&self->busy_source, g_source_remove);
+  g_clear_pointer (&self->after_export, lm_window_then_free);
+  if (self->discard_dialog)
+    gtk_widget_destroy (self->discard_dialog); /* drops what it would have gone on with */
   /* Cancelled before the worker is joined: it stops a long export or merge between steps
    * instead of finishing it while the window waits. */
   if (self->export_cancellable)
@@ -491,6 +454,7 @@ lm_window_finalize (GObject *object)
   g_clear_pointer (&self->source, lm_image_unref);
   g_clear_pointer (&self->history, lm_history_free);
   g_free (self->cuda_description);
+  g_free (self->cuda_unavailable);
   G_OBJECT_CLASS (lm_window_parent_class)->finalize (object);
 }
 
@@ -506,8 +470,12 @@ lm_window_class_init (LmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmWindow, header);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, recent_button);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, gpu_button);
+  gtk_widget_class_bind_template_child (widget_class, LmWindow, compare_button);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, info_bar);
+  gtk_widget_class_bind_template_child (widget_class, LmWindow, info_icon);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, info_label);
+  gtk_widget_class_bind_template_child (widget_class, LmWindow, busy_box);
+  gtk_widget_class_bind_template_child (widget_class, LmWindow, busy_spinner);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, diff_revealer);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, diff_label);
@@ -568,6 +536,8 @@ lm_window_init (LmWindow *self)
   /* Until the worker says whether CUDA is usable. */
   gtk_widget_set_sensitive (self->gpu_button, FALSE);
   gtk_widget_set_tooltip_text (self->gpu_button, _("Looking for a CUDA device…"));
+  lm_window_update_compare_tooltip (self);
+  lm_window_show_speedup (self);
   if (self->settings)
     {
       g_autofree char *backend = g_settings_get_string (self->settings, "backend");

@@ -117,16 +117,19 @@ test_export (void)
 static void
 test_compare (void)
 {
-  g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "compare"),
-                         g_variant_new_boolean (TRUE));
+  GAction *compare = g_action_map_lookup_action (G_ACTION_MAP (ui_window), "compare");
+  if (!g_action_get_enabled (compare))
+    {
+      /* No usable device: Compare is off, its tooltip says why (tests/ui/test-state.c). */
+      g_test_skip ("Compare needs a usable GPU");
+      return;
+    }
+  g_action_change_state (compare, g_variant_new_boolean (TRUE));
   ui_await_result (LM_RESULT_COMPARE);
   const char *text = lm_window_get_diff_text (ui_window);
   g_test_message ("compare: %s", text);
-  /* Without a device the CPU is compared with itself: no difference at all. With one, the
-   * contract allows blur 1. */
+  /* The contract allows blur 1. */
   g_assert_true (strstr (text, "max |Δ| 0,") != NULL || strstr (text, "max |Δ| 1,") != NULL);
-  if (strstr (text, "CPU vs CPU"))
-    g_assert_nonnull (strstr (text, "max |Δ| 0, mean |Δ| 0.0000, 0 pixels differ"));
   g_action_change_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "compare"),
                          g_variant_new_boolean (FALSE));
 }

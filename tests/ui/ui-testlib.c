@@ -4,6 +4,7 @@
 #include <gdk/gdkx.h>
 #include <X11/extensions/XTest.h>
 
+#include "core/i18n.h"
 #include "core/image.h"
 #include "core/view.h"
 #include "ui/application.h"
@@ -71,6 +72,38 @@ ui_settle (void)
   ui_flush ();
 }
 
+static guint64 tracked_refined; /* the newest generation whose refined preview came */
+static gboolean tracking;
+
+static void
+on_tracked_result (LmWindow *w, int kind, guint64 generation, gboolean refined, gpointer data)
+{
+  if (kind == LM_RESULT_PREVIEW && refined)
+    tracked_refined = MAX (tracked_refined, generation);
+}
+
+void
+ui_track_results (void)
+{
+  if (tracking)
+    return;
+  tracking = TRUE;
+  g_signal_connect (ui_window, "render-result", G_CALLBACK (on_tracked_result), NULL);
+}
+
+void
+ui_settle_tracked (void)
+{
+  g_assert_true (tracking);
+  guint timer = g_timeout_add (100, tick, NULL);
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (tracked_refined < lm_window_get_generation (ui_window) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timer);
+  g_assert_cmpuint (tracked_refined, >=, lm_window_get_generation (ui_window));
+  ui_flush ();
+}
+
 void
 ui_wait_ms (guint ms)
 {
@@ -81,6 +114,8 @@ ui_wait_ms (guint ms)
   g_source_remove (timer);
 }
 
+static void open_window (const char *photo);
+
 void
 ui_test_init (int *argc, char ***argv, const char *photo)
 {
@@ -88,6 +123,22 @@ ui_test_init (int *argc, char ***argv, const char *photo)
   /* Criticals stay fatal; warnings do not: a machine without an SVG pixbuf loader (the GPU
    * machine's bundle) makes GTK warn about theme assets it cannot draw. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  open_window (photo);
+}
+
+void
+ui_test_init_localized (int *argc, char ***argv, const char *photo)
+{
+  gtk_test_init (argc, argv, NULL);
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  lm_i18n_init (); /* after gtk_test_init, which leaves the C locale */
+  open_window (photo);
+}
+
+/* The window of ui_test_init, PHOTO opened and rendered, with the keyboard. */
+static void
+open_window (const char *photo)
+{
   g_autofree char *path = g_path_is_absolute (photo) ? g_strdup (photo) : ui_test_data (photo);
 
   LmApplication *app = lm_application_new (); /* lives as long as the test program */
@@ -165,6 +216,18 @@ ui_paint_view (void)
                                                    gtk_widget_get_allocated_height (view));
   cairo_t *cr = cairo_create (s);
   gtk_widget_draw (view, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+cairo_surface_t *
+ui_paint_widget (GtkWidget *widget)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, gtk_widget_get_allocated_width (widget),
+                                                   gtk_widget_get_allocated_height (widget));
+  cairo_t *cr = cairo_create (s);
+  gtk_widget_draw (widget, cr);
   cairo_destroy (cr);
   cairo_surface_flush (s);
   return s;
@@ -273,4 +336,57 @@ ui_type (const char *text)
       KeySym sym = *c == '.' ? XK_period : *c == '-' ? XK_minus : *c == ' ' ? XK_space : XStringToKeysym (name);
       ui_key ((guint) sym, 0);
     }
+}
+
+/* ---- finding and reaching widgets ------------------------------------------------------- */
+
+static void
+find_all (GtkWidget *widget, gpointer data)
+{
+  GPtrArray **found = data;
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, (GType) GPOINTER_TO_SIZE (found[1])))
+    g_ptr_array_add (found[0], widget);
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_all, data);
+}
+
+GPtrArray *
+ui_find_all (GtkWidget *widget, GType type)
+{
+  GPtrArray *found[2] = { g_ptr_array_new (), GSIZE_TO_POINTER ((gsize) type) };
+  find_all (widget, found);
+  return found[0];
+}
+
+void
+ui_focus_window (GtkWidget *widget)
+{
+  GdkWindow *gdk_window = gtk_widget_get_window (gtk_widget_get_toplevel (widget));
+  g_assert_true (GDK_IS_X11_WINDOW (gdk_window));
+  XSetInputFocus (xdisplay (), GDK_WINDOW_XID (gdk_window), RevertToParent, CurrentTime);
+  sync_input ();
+  ui_wait_ms (100);
+}
+
+void
+ui_scroll_into_view (GtkWidget *widget)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (scrolled);
+  for (int turn = 0; turn < 100; turn++)
+    {
+      int x, y;
+      g_assert_true (gtk_widget_translate_coordinates (widget, scrolled, 0, 0, &x, &y));
+      int height = gtk_widget_get_allocated_height (scrolled);
+      if (y >= 0 && y + gtk_widget_get_allocated_height (widget) <= height)
+        return;
+      guint button = y < 0 ? 4 : 5; /* X's wheel: 4 up, 5 down */
+      /* At its right edge, over its scrollbar: not over a slider, which the wheel would move,
+       * nor the left edge, where a pane's handle may take the pointer. */
+      ui_pointer_move (scrolled, gtk_widget_get_allocated_width (scrolled) - 2, height / 2.0);
+      ui_pointer_button (button, TRUE);
+      ui_pointer_button (button, FALSE);
+      ui_wait_ms (250); /* the scroll may be animated */
+    }
+  g_assert_not_reached ();
 }

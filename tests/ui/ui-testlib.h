@@ -17,6 +17,9 @@ extern LmWindow *ui_window;
 /* gtk_test_init, fatal criticals, then a window of 1100×760 showing PHOTO (a file of the
  * repository's test corpus, tests/data/photos/, when relative), its first render in. */
 void ui_test_init (int *argc, char ***argv, const char *photo);
+/* As ui_test_init, in the language the environment asks for (LANGUAGE, LC_ALL, …), with
+ * Lumen's catalogue bound as its programs bind it (gtk_test_init leaves the C locale). */
+void ui_test_init_localized (int *argc, char ***argv, const char *photo);
 /* The path of NAME in the test corpus (LUMEN_TEST_DATA): "photos/chelsea.png". */
 char *ui_test_data (const char *name);
 
@@ -25,6 +28,12 @@ char *ui_test_data (const char *name);
 void ui_await_result (int kind);
 /* The newest request's refined result is in, no other render is pending. */
 void ui_settle (void);
+/* ui_settle awaits a result still to come: one that came while the input asking for it was
+ * handled (ui_key, ui_drag… run the main loop) would be missed. After ui_track_results, the
+ * window's refined previews are counted as they come, and ui_settle_tracked returns once the
+ * newest request's is in, whenever it came; fails the test after 60 s. */
+void ui_track_results (void);
+void ui_settle_tracked (void);
 /* Runs the main loop for MS milliseconds. */
 void ui_wait_ms (guint ms);
 /* Runs what is pending in the main loop. */
@@ -38,6 +47,8 @@ LmImageView *ui_image_view (void);
 GtkWidget *ui_find_named (GtkWidget *widget, const char *name);
 /* The image view's paint now, as the screen would show it. */
 cairo_surface_t *ui_paint_view (void);
+/* WIDGET's paint now (RGB24, its allocation's size). */
+cairo_surface_t *ui_paint_widget (GtkWidget *widget);
 /* The RGB of the painted pixel (X, Y) of S. */
 guint32 ui_painted (cairo_surface_t *s, int x, int y);
 void ui_activate (const char *action);
@@ -53,3 +64,13 @@ void ui_click (GtkWidget *widget, double x, double y);
 void ui_key (guint keyval, GdkModifierType modifiers);
 /* Text typed key by key (ASCII). */
 void ui_type (const char *text);
+
+/* Every widget of TYPE under WIDGET (itself included, internal children too), in the
+ * order of the widget tree. */
+GPtrArray *ui_find_all (GtkWidget *widget, GType type);
+/* Gives WIDGET's toplevel the keyboard, as clicking on it would under a window manager (a
+ * dialog gets none by itself under Xvfb, and its parent gets none back when it closes). */
+void ui_focus_window (GtkWidget *widget);
+/* Turns the mouse wheel over WIDGET's scrolled window (at its right edge, over the scrollbar:
+ * not over a slider) until WIDGET is wholly inside it. */
+void ui_scroll_into_view (GtkWidget *widget);

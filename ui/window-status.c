@@ -1,0 +1,256 @@
+/* LmWindow's account of its state (window-private.h): the info bar's messages with their
+ * kind and topic, the busy indicator of a long render, the status bar (timings, the GPU's
+ * speed-up), the diff bar's text and Compare's tooltip. Each says only what is true now. */
+#include "window-private.h"
+
+#include <glib/gi18n.h>
+
+/* A render that takes longer than this shows the busy indicator: long enough that quick
+ * renders (the GPU's, small photos) never flicker it, short enough that a stale view is
+ * never left without a sign of work. */
+#define BUSY_AFTER_MS 150
+
+/* ---- the info bar ------------------------------------------------------------------------ */
+
+/* The icon that says what kind of message the bar holds, as GtkMessageDialog's do. */
+static const char *
+message_icon (GtkMessageType type)
+{
+  switch (type)
+    {
+    case GTK_MESSAGE_ERROR:
+      return "dialog-error-symbolic";
+    case GTK_MESSAGE_WARNING:
+      return "dialog-warning-symbolic";
+    case GTK_MESSAGE_QUESTION:
+      return "dialog-question-symbolic";
+    case GTK_MESSAGE_INFO:
+      return "dialog-information-symbolic";
+    default:
+      return NULL;
+    }
+}
+
+void
+lm_window_show_message_about (LmWindow *self, LmMessageTopic topic, GtkMessageType type, const char *message)
+{
+  const char *icon = message_icon (type);
+  gtk_info_bar_set_message_type (self->info_bar, type);
+  if (icon)
+    gtk_image_set_from_icon_name (self->info_icon, icon, GTK_ICON_SIZE_LARGE_TOOLBAR);
+  gtk_widget_set_visible (GTK_WIDGET (self->info_icon), icon != NULL);
+  gtk_label_set_text (self->info_label, message);
+  self->message_topic = topic;
+  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+}
+
+void
+lm_window_show_message (LmWindow *self, GtkMessageType type, const char *message)
+{
+  lm_window_show_message_about (self, LM_TOPIC_PHOTO, type, message);
+}
+
+void
+lm_window_clear_message (LmWindow *self, LmMessageTopic topic)
+{
+  if (self->message_topic == topic)
+    gtk_info_bar_set_revealed (self->info_bar, FALSE);
+}
+
+/* ---- the busy indicator ----------------------------------------------------------------- */
+
+/* The busy indicator: a spinner over the view and the "progress" cursor (the image view
+ * shows it wherever it has no cursor of its own). */
+static void
+set_busy (LmWindow *self, gboolean busy)
+{
+  if (busy == self->busy_shown)
+    return;
+  self->busy_shown = busy;
+  gtk_widget_set_visible (self->busy_box, busy);
+  if (busy)
+    gtk_spinner_start (self->busy_spinner);
+  else
+    gtk_spinner_stop (self->busy_spinner);
+  GdkWindow *window = gtk_widget_get_window (GTK_WIDGET (self));
+  if (window)
+    {
+      g_autoptr (GdkCursor) cursor = busy ? gdk_cursor_new_from_name (gdk_window_get_display (window), "progress")
+                                          : NULL;
+      gdk_window_set_cursor (window, cursor);
+    }
+}
+
+static gboolean
+show_busy (gpointer data)
+{
+  LmWindow *self = data;
+  self->busy_source = 0;
+  set_busy (self, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* GENERATION is asked for: unless a result comes within BUSY_AFTER_MS, the indicator shows.
+ * A newer request does not restart the clock: dragging a slider on a slow backend shows it. */
+void
+lm_window_await_render (LmWindow *self, guint64 generation)
+{
+  self->awaited = generation;
+  if (!self->busy_shown && self->busy_source == 0)
+    self->busy_source = g_timeout_add (BUSY_AFTER_MS, show_busy, self);
+}
+
+/* A full-resolution result of GENERATION (or its failure) is in: the indicator goes; where
+ * newer requests are still on the way, the clock starts again from this paint. A quick
+ * preview does not count: the view is still not what was asked. */
+void
+lm_window_render_arrived (LmWindow *self, guint64 generation)
+{
+  g_clear_handle_id (&self->busy_source, g_source_remove);
+  set_busy (self, FALSE);
+  if (generation >= self->awaited)
+    self->awaited = 0;
+  else
+    self->busy_source = g_timeout_add (BUSY_AFTER_MS, show_busy, self);
+}
+
+/* ---- the status bar and the diff bar ------------------------------------------------------ */
+
+/* A step's name as people read it: the worker names operations as the command line does
+ * ("gray", "tonemap"); the panels' translated titles are shown instead. Other steps (a
+ * merge's) come named in the language already. */
+static const char *
+timing_label (const char *name)
+{
+  const LmOpInfo *info = lm_op_info_by_name (name);
+  if (info == NULL && g_strcmp0 (name, lm_tonemap_op_info ()->name) == 0)
+    info = lm_tonemap_op_info ();
+  return info ? _(info->label) : name;
+}
+
+/* The steps of TIMINGS that ran (not taken from the cache). */
+static guint
+timings_computed (const LmTimings *timings)
+{
+  guint n = 0;
+  for (guint i = 0; timings->entries && i < timings->entries->len; i++)
+    n += !g_array_index (timings->entries, LmTiming, i).cached;
+  return n;
+}
+
+char *
+lm_window_format_timings (const LmTimings *timings)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  for (guint i = 0; timings->entries && i < timings->entries->len; i++)
+    {
+      const LmTiming *t = &g_array_index (timings->entries, LmTiming, i);
+      if (text->len)
+        g_string_append (text, ", ");
+      if (t->cached)
+        g_string_append_printf (text, _("%s cached"), timing_label (t->label));
+      else
+        g_string_append_printf (text, _("%s %.2f ms"), timing_label (t->label), t->ms);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+const char *
+lm_window_backend_label (const char *name)
+{
+  return g_strcmp0 (name, "cuda") == 0 ? _("GPU") : _("CPU");
+}
+
+/* The GPU's speed-up, once both backends have rendered the same edits in full; "—" until
+ * then (and for good where there is no GPU: the tooltip says why). */
+void
+lm_window_show_speedup (LmWindow *self)
+{
+  if (self->full_ms[0] > 0 && self->full_ms[1] > 0 && lm_pipeline_equal (&self->timed[0], &self->timed[1]))
+    {
+      double ratio = self->full_ms[0] / self->full_ms[1];
+      g_autofree char *speedup = NULL;
+      if (ratio >= 9.95)
+        speedup = g_strdup_printf (_("GPU %.0f× faster than the CPU"), ratio);
+      else if (ratio >= 1.0)
+        speedup = g_strdup_printf (_("GPU %.1f× faster than the CPU"), ratio);
+      else
+        speedup = g_strdup_printf (_("GPU %.1f× slower than the CPU"), 1.0 / ratio);
+      gtk_label_set_text (self->status_speedup, speedup);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_speedup),
+                                   _("The operations' time at full resolution on each backend, for the last "
+                                     "edits that both rendered in full"));
+      return;
+    }
+  gtk_label_set_text (self->status_speedup, _("GPU speed-up: —"));
+  g_autofree char *tip = NULL;
+  if (self->cuda_usable)
+    tip = g_strdup (_("Shown once the CPU and the GPU have each rendered the same edits in full"));
+  else if (self->cuda_unavailable)
+    tip = g_strdup_printf (_("No usable GPU: %s"), self->cuda_unavailable);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_speedup), tip);
+}
+
+void
+lm_window_update_status (LmWindow *self, const LmRenderResult *r)
+{
+  g_autofree char *size = g_strdup_printf (_("%u×%u, %s"), r->width, r->height, lm_window_backend_label (r->backend_name));
+  gtk_label_set_text (self->status_image, size);
+
+  /* Timed for the speed-up only where every operation ran, and known to be of the edits
+   * shown now (a result of an older request is of edits no longer known). */
+  gboolean cuda = g_strcmp0 (r->backend_name, "cuda") == 0;
+  guint computed = timings_computed (&r->timings);
+  if (computed > 0 && computed == r->timings.entries->len && r->generation == self->generation && !self->before)
+    {
+      self->full_ms[cuda] = lm_timings_total (&r->timings);
+      self->timed[cuda] = self->pipeline;
+    }
+  g_autofree char *ops_text = lm_window_format_timings (&r->timings);
+  g_autoptr (GString) text = g_string_new (ops_text);
+  if (text->len)
+    g_string_append (text, " · ");
+  g_string_append_printf (text, _("full render %.1f ms"), r->render_ms);
+  /* The CPU works in the photo's own memory: it uploads and downloads nothing. */
+  if (cuda && r->upload_ms > 0)
+    g_string_append_printf (text, _(" · upload %.1f ms"), r->upload_ms);
+  if (cuda)
+    g_string_append_printf (text, _(" · view download %.2f ms"), r->download_ms);
+  gtk_label_set_text (self->status_timings, text->str);
+  lm_window_show_speedup (self);
+}
+
+void
+lm_window_show_compare (LmWindow *self, const LmRenderResult *r)
+{
+  if (r->error)
+    {
+      gtk_label_set_text (self->diff_label, r->error->message);
+      return;
+    }
+  g_autofree char *stats = lm_diff_stats_describe (&r->diff);
+  const char *a = lm_window_backend_label (r->backend_name), *b = lm_window_backend_label (r->other_name);
+  /* A speed-up only where both backends ran something: with every operation off there is
+   * nothing to time, and 0.0 ms against 0.0 ms says nothing. */
+  gboolean timed = timings_computed (&r->timings) > 0 && timings_computed (&r->timings_other) > 0
+                   && r->render_ms > 0 && r->other_ms > 0;
+  g_autofree char *text = timed ? g_strdup_printf (_("%s vs %s: %s · %.1f ms vs %.1f ms (%.1f×)"), a, b, stats,
+                                                   r->render_ms, r->other_ms, r->render_ms / r->other_ms)
+                                : g_strdup_printf (_("%s vs %s: %s · speed-up —"), a, b, stats);
+  gtk_label_set_text (self->diff_label, text);
+  lm_image_view_set_overlay (self->image_view, r->view, &r->view_rect);
+}
+
+/* Compare's tooltip: what it does, or why it cannot (the CUDA backend's reason). */
+void
+lm_window_update_compare_tooltip (LmWindow *self)
+{
+  g_autofree char *tip = NULL;
+  if (self->cuda_usable)
+    tip = g_strdup (_("Render on both backends and show where they differ (Ctrl+D)"));
+  else if (self->cuda_unavailable)
+    tip = g_strdup_printf (_("Compare needs a usable GPU: %s"), self->cuda_unavailable);
+  else
+    tip = g_strdup (_("Looking for a CUDA device…"));
+  gtk_widget_set_tooltip_text (self->compare_button, tip);
+}
