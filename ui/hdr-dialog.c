@@ -10,7 +10,10 @@
 #include "core/exif.h"
 #include "response-plot.h"
 
-enum { COL_PATH, COL_NAME, COL_SIZE, COL_WIDTH, COL_HEIGHT, COL_TIME, COL_TIME_TEXT };
+enum { COL_PATH, COL_NAME, COL_SIZE, COL_WIDTH, COL_HEIGHT, COL_TIME, COL_TIME_TEXT, COL_EV, COL_THUMB };
+
+/* Thumbnails fit in this box (the .ui gives their cells room for it and a margin). */
+enum { THUMB_WIDTH = 40, THUMB_HEIGHT = 30 };
 
 struct _LmHdrDialog {
   GtkDialog parent_instance;
@@ -28,11 +31,13 @@ struct _LmHdrDialog {
   GtkProgressBar *progress;
   GtkWidget *close_button;
   GtkWidget *merge_button;
+  GtkTreeViewColumn *ev_column;
 
   LmResponsePlot *plot;
   gboolean running;
   GPtrArray *paths; /* of the last spec */
   GArray *times;
+  GCancellable *thumbnails; /* cancelled when the dialog goes */
 };
 
 G_DEFINE_FINAL_TYPE (LmHdrDialog, lm_hdr_dialog, GTK_TYPE_DIALOG)
@@ -86,10 +91,61 @@ parse_time (const char *text, double *seconds)
   return TRUE;
 }
 
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* "−2 EV", "+0.3 EV", "0 EV": a bracket's steps as a camera shows them. */
+static char *
+format_ev (double ev)
+{
+  double thirds = round (ev * 3.0) / 3.0; /* cameras bracket in thirds of a stop */
+  if (fabs (thirds) < 0.05)
+    return g_strdup_printf (_("%s EV"), "0");
+  g_autofree char *number = g_strdup_printf ("%.1f", fabs (thirds));
+  gsize len = strlen (number);
+  if (len > 2 && number[len - 1] == '0' && (number[len - 2] == '.' || number[len - 2] == ','))
+    number[len - 2] = '\0';
+  g_autofree char *value = g_strconcat (thirds < 0 ? "−" : "+", number, NULL);
+  /* TRANSLATORS: an exposure relative to the bracket's middle one, in stops: "+2 EV". */
+  return g_strdup_printf (_("%s EV"), value);
+}
+
+/* Each exposure's EV from the times: log₂ of its time over the middle one's (the middle of
+ * those known, in order of time; the shorter of the two middle ones for an even count), as a
+ * bracket is told "−2, 0, +2". Blank where the time is not known. */
+static void
+update_evs (LmHdrDialog *self)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeIter iter;
+  g_autoptr (GArray) known = g_array_new (FALSE, FALSE, sizeof (double));
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      double t;
+      gtk_tree_model_get (model, &iter, COL_TIME, &t, -1);
+      if (t > 0.0)
+        g_array_append_val (known, t);
+    }
+  g_array_sort (known, compare_doubles);
+  double middle = known->len ? g_array_index (known, double, (known->len - 1) / 2) : 0.0;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      double t;
+      gtk_tree_model_get (model, &iter, COL_TIME, &t, -1);
+      g_autofree char *ev = t > 0.0 ? format_ev (log2 (t / middle)) : NULL;
+      gtk_list_store_set (self->store, &iter, COL_EV, ev, -1);
+    }
+}
+
 /* Checks the table: the error (shown in the bar) or the hint, and whether Merge may go. */
 static gboolean
 check (LmHdrDialog *self)
 {
+  update_evs (self); /* every change of the table comes here */
   GtkTreeModel *model = GTK_TREE_MODEL (self->store);
   GtkTreeIter iter;
   guint n = 0;
@@ -142,6 +198,41 @@ on_method_changed (GtkComboBox *combo, LmHdrDialog *self)
   check (self);
 }
 
+/* In a worker thread: the thumbnail of the file at PATH (the task's data), turned as its EXIF
+ * says. A large photo takes a while to decode: the dialog does not wait for it. */
+static void
+load_thumbnail (GTask *task, gpointer source, gpointer path, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  g_autoptr (GdkPixbuf) pixbuf = gdk_pixbuf_new_from_file_at_scale (path, THUMB_WIDTH, THUMB_HEIGHT, TRUE, &error);
+  if (pixbuf == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, gdk_pixbuf_apply_embedded_orientation (pixbuf), g_object_unref);
+}
+
+/* The thumbnail into its file's row, if the row is still there (none when the dialog has
+ * gone: the task is then cancelled). One that cannot be made leaves the cell blank: the file's
+ * error, if any, shows when it is merged. */
+static void
+thumbnail_loaded (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GdkPixbuf) thumbnail = g_task_propagate_pointer (G_TASK (result), NULL);
+  if (thumbnail == NULL)
+    return;
+  LmHdrDialog *self = LM_HDR_DIALOG (source);
+  const char *path = g_task_get_task_data (G_TASK (result));
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  GtkTreeIter iter;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      g_autofree char *row_path = NULL;
+      gtk_tree_model_get (model, &iter, COL_PATH, &row_path, -1);
+      if (g_strcmp0 (row_path, path) == 0)
+        gtk_list_store_set (self->store, &iter, COL_THUMB, thumbnail, -1);
+    }
+}
+
 void
 lm_hdr_dialog_add_files (LmHdrDialog *self, const char *const *paths, guint n)
 {
@@ -175,6 +266,9 @@ lm_hdr_dialog_add_files (LmHdrDialog *self, const char *const *paths, guint n)
       gtk_list_store_insert_with_values (self->store, NULL, -1, COL_PATH, paths[i], COL_NAME, name,
                                          COL_SIZE, size, COL_WIDTH, w, COL_HEIGHT, h, COL_TIME, t,
                                          COL_TIME_TEXT, time, -1);
+      g_autoptr (GTask) task = g_task_new (self, self->thumbnails, thumbnail_loaded, NULL);
+      g_task_set_task_data (task, g_strdup (paths[i]), g_free);
+      g_task_run_in_thread (task, load_thumbnail);
     }
   check (self);
   if (unreadable->len)
@@ -356,6 +450,16 @@ lm_hdr_dialog_response (GtkDialog *dialog, int response)
 }
 
 static void
+lm_hdr_dialog_dispose (GObject *object)
+{
+  LmHdrDialog *self = LM_HDR_DIALOG (object);
+  if (self->thumbnails)
+    g_cancellable_cancel (self->thumbnails);
+  g_clear_object (&self->thumbnails);
+  G_OBJECT_CLASS (lm_hdr_dialog_parent_class)->dispose (object);
+}
+
+static void
 lm_hdr_dialog_finalize (GObject *object)
 {
   LmHdrDialog *self = LM_HDR_DIALOG (object);
@@ -368,6 +472,7 @@ static void
 lm_hdr_dialog_class_init (LmHdrDialogClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  G_OBJECT_CLASS (klass)->dispose = lm_hdr_dialog_dispose;
   G_OBJECT_CLASS (klass)->finalize = lm_hdr_dialog_finalize;
   GTK_DIALOG_CLASS (klass)->response = lm_hdr_dialog_response;
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/lumen/Lumen/hdr-dialog.ui");
@@ -383,6 +488,7 @@ lm_hdr_dialog_class_init (LmHdrDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, progress);
   gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, close_button);
   gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, merge_button);
+  gtk_widget_class_bind_template_child (widget_class, LmHdrDialog, ev_column);
   gtk_widget_class_bind_template_callback (widget_class, on_time_edited);
   gtk_widget_class_bind_template_callback (widget_class, on_method_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_add_clicked);
@@ -397,6 +503,9 @@ static void
 lm_hdr_dialog_init (LmHdrDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->thumbnails = g_cancellable_new ();
+  gtk_widget_set_tooltip_text (gtk_tree_view_column_get_button (self->ev_column),
+                               _("Each exposure in stops from the middle one, from the times"));
   self->paths = g_ptr_array_new_with_free_func (g_free);
   self->times = g_array_new (FALSE, FALSE, sizeof (double));
   self->plot = LM_RESPONSE_PLOT (lm_response_plot_new ());

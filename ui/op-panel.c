@@ -1,8 +1,9 @@
 /* LmOpPanel (op-panel.h). Emits "changed" on every edit, and "committed" when an edit is
- * complete (a slider released, a choice made, the switch flipped, reset): the window makes
- * one undo step of everything since the last commit. */
+ * complete (a slider released, a value typed, a choice made, the switch flipped, reset): the
+ * window makes one undo step of everything since the last commit. */
 #include "op-panel.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -13,6 +14,12 @@ struct _LmOpPanel {
   GtkWidget *enabled;
   GtkWidget **controls; /* one per parameter */
   GtkWidget **rows;     /* label + control, for parameters used only sometimes */
+  /* Lengths in pixels only (see make_length_control): the slider over a position, the
+   * field where the value is typed, and the value (in pixels) that both show. */
+  GtkWidget **sliders;
+  GtkWidget **fields;
+  GtkAdjustment **values;
+  gboolean syncing;     /* a length's slider and value being put in step: no echo */
   gboolean updating;    /* set_stage at work: no signals */
   gboolean switchable;  /* FALSE: always on, no switch (tone mapping of radiance) */
 };
@@ -60,11 +67,13 @@ emit (LmOpPanel *self, gboolean commit)
     g_signal_emit (self, signals[COMMITTED], 0);
 }
 
+/* The parameter that OBJECT (a control, a length's slider, field or value) edits. */
 static guint
-index_of (LmOpPanel *self, GtkWidget *control)
+index_of (LmOpPanel *self, gpointer object)
 {
   for (guint i = 0; i < self->op->n_params; i++)
-    if (self->controls[i] == control)
+    if (self->controls[i] == object || self->sliders[i] == object || self->fields[i] == object
+        || self->values[i] == object)
       return i;
   g_return_val_if_reached (0);
 }
@@ -126,6 +135,213 @@ on_reset (GtkButton *button, LmOpPanel *self)
   g_signal_emit (self, signals[COMMITTED], 0);
 }
 
+/* ---- lengths in pixels ---------------------------------------------------------------------
+ * A length such as blur's σ spans three orders of magnitude (0 to 200 px) and matters most
+ * where it is small: on a linear slider one pixel of travel was 1.2 σ, and radii below 2
+ * could hardly be set. The slider runs over a position p in [0, 1] instead, in three linear
+ * pieces: its first 40 % up to 5 px, the next 30 % up to 50 px, the last 30 % up to the
+ * maximum; on a 120-pixel slider one pixel of travel is then 0.1 px of σ below 5, 1.25 up to
+ * 50 and 4 above. (A logarithmic scale cannot do as well below 5 on so short a slider: its
+ * step there is about 0.3.) Dragged values snap to 0.1, 0.5 and 5 in the three pieces, so the
+ * field beside the slider shows round numbers; the field takes any value typed. */
+
+static const double length_knots[][2] = { /* position, length in pixels */
+  { 0.0, 0.0 }, { 0.4, 5.0 }, { 0.7, 50.0 }, { 1.0, G_MAXDOUBLE }, /* the last: the maximum */
+};
+
+/* Knot K's length for SPEC, within its range. */
+static double
+knot_length (const LmParamSpec *spec, guint k)
+{
+  return k == G_N_ELEMENTS (length_knots) - 1 ? spec->max : CLAMP (length_knots[k][1], spec->min, spec->max);
+}
+
+static double
+length_at (const LmParamSpec *spec, double position)
+{
+  guint k = 1;
+  while (k < G_N_ELEMENTS (length_knots) - 1 && position > length_knots[k][0])
+    k++;
+  double p0 = length_knots[k - 1][0], p1 = length_knots[k][0];
+  double v0 = k == 1 ? spec->min : knot_length (spec, k - 1), v1 = knot_length (spec, k);
+  double v = v0 + (v1 - v0) * CLAMP ((position - p0) / (p1 - p0), 0.0, 1.0);
+  double step = v < 5.0 ? 0.1 : v < 50.0 ? 0.5 : 5.0;
+  return CLAMP (round (v / step) * step, spec->min, spec->max);
+}
+
+static double
+position_of (const LmParamSpec *spec, double length)
+{
+  for (guint k = 1; k < G_N_ELEMENTS (length_knots); k++)
+    {
+      double v0 = k == 1 ? spec->min : knot_length (spec, k - 1), v1 = knot_length (spec, k);
+      if (length <= v1 || k == G_N_ELEMENTS (length_knots) - 1)
+        {
+          double p0 = length_knots[k - 1][0], p1 = length_knots[k][0];
+          return v1 > v0 ? CLAMP (p0 + (p1 - p0) * (length - v0) / (v1 - v0), 0.0, 1.0) : p0;
+        }
+    }
+  g_return_val_if_reached (0.0);
+}
+
+/* "0.7", "12", "0.25": up to two decimals, in the locale's way as the sliders show theirs. */
+static char *
+format_length (double v)
+{
+  char *text = g_strdup_printf ("%.2f", v);
+  char *end = text + strlen (text);
+  if (strpbrk (text, ".,"))
+    {
+      while (end[-1] == '0')
+        *--end = '\0';
+      if (end[-1] == '.' || end[-1] == ',')
+        *--end = '\0';
+    }
+  return text;
+}
+
+static void
+show_length (LmOpPanel *self, guint i)
+{
+  g_autofree char *text = format_length (gtk_adjustment_get_value (self->values[i]));
+  gtk_entry_set_text (GTK_ENTRY (self->fields[i]), text);
+}
+
+/* The slider where the value is, the field showing it. */
+static void
+sync_length (LmOpPanel *self, guint i)
+{
+  self->syncing = TRUE;
+  gtk_range_set_value (GTK_RANGE (self->sliders[i]),
+                       position_of (&self->op->params[i], gtk_adjustment_get_value (self->values[i])));
+  self->syncing = FALSE;
+  show_length (self, i);
+}
+
+/* The value changed, from any of its widgets: the parameter, the other widgets, the signal. */
+static void
+on_length_value (GtkAdjustment *value, LmOpPanel *self)
+{
+  guint i = index_of (self, value);
+  const LmParamSpec *spec = &self->op->params[i];
+  *(float *) (self->stage.params.bytes + spec->offset) = (float) gtk_adjustment_get_value (value);
+  if (self->syncing) /* from the slider: it stays where the pointer put it */
+    show_length (self, i);
+  else
+    sync_length (self, i);
+  enable_on_edit (self);
+  emit (self, FALSE);
+}
+
+static void
+on_length_slider (GtkRange *slider, LmOpPanel *self)
+{
+  if (self->syncing)
+    return;
+  guint i = index_of (self, slider);
+  self->syncing = TRUE;
+  gtk_adjustment_set_value (self->values[i], length_at (&self->op->params[i], gtk_range_get_value (slider)));
+  self->syncing = FALSE;
+}
+
+/* Typed text to the value (either decimal mark), or back to the value shown when it is not
+ * a number. The text shown left as it was changes nothing: the value may have more digits. */
+static gboolean
+take_typed_length (LmOpPanel *self, guint i)
+{
+  const char *typed = gtk_entry_get_text (GTK_ENTRY (self->fields[i]));
+  g_autofree char *shown = format_length (gtk_adjustment_get_value (self->values[i]));
+  if (g_str_equal (typed, shown))
+    return TRUE;
+  g_autofree char *text = g_strdelimit (g_strstrip (g_strdup (typed)), ",", '.');
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v))
+    {
+      show_length (self, i);
+      gtk_widget_error_bell (self->fields[i]);
+      return FALSE;
+    }
+  const LmParamSpec *spec = &self->op->params[i];
+  gtk_adjustment_set_value (self->values[i], CLAMP (v, spec->min, spec->max));
+  show_length (self, i); /* as clamped, or unchanged when the same value was typed again */
+  return TRUE;
+}
+
+static void
+on_length_activate (GtkEntry *field, LmOpPanel *self)
+{
+  if (take_typed_length (self, index_of (self, field)) && !self->updating)
+    g_signal_emit (self, signals[COMMITTED], 0);
+}
+
+static gboolean
+on_length_focus_out (GtkWidget *field, GdkEvent *event, LmOpPanel *self)
+{
+  take_typed_length (self, index_of (self, field));
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* The slider and the field of a length, in a box; the parameter's control (what
+ * lm_op_panel_get_control returns) is a range over the value in pixels that is never shown, so
+ * that code setting a value in pixels (gtk_range_set_value) still can. */
+static GtkWidget *
+make_length_control (LmOpPanel *self, guint i, GtkWidget **control)
+{
+  const LmParamSpec *spec = &self->op->params[i];
+  self->values[i] = g_object_ref_sink (gtk_adjustment_new (spec->def, spec->min, spec->max, 0.1, 1.0, 0.0));
+  g_signal_connect (self->values[i], "value-changed", G_CALLBACK (on_length_value), self);
+
+  GtkWidget *slider = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, 0.0, 1.0, 0.01);
+  gtk_scale_set_draw_value (GTK_SCALE (slider), FALSE);
+  gtk_widget_set_hexpand (slider, TRUE);
+  g_autofree char *slider_name = g_strdup_printf ("%s-slider", spec->name);
+  gtk_widget_set_name (slider, slider_name);
+  g_signal_connect (slider, "value-changed", G_CALLBACK (on_length_slider), self);
+  g_signal_connect (slider, "button-release-event", G_CALLBACK (on_scale_released), self);
+  g_signal_connect (slider, "key-release-event", G_CALLBACK (on_scale_released), self);
+  self->sliders[i] = slider;
+
+  GtkWidget *field = gtk_entry_new ();
+  gtk_entry_set_width_chars (GTK_ENTRY (field), 5);
+  gtk_entry_set_max_width_chars (GTK_ENTRY (field), 6);
+  gtk_entry_set_alignment (GTK_ENTRY (field), 1.0f);
+  gtk_entry_set_input_purpose (GTK_ENTRY (field), GTK_INPUT_PURPOSE_NUMBER);
+  g_autofree char *field_name = g_strdup_printf ("%s-field", spec->name);
+  gtk_widget_set_name (field, field_name);
+  gtk_widget_set_tooltip_text (field, _("Type a value and press Enter"));
+  g_signal_connect (field, "activate", G_CALLBACK (on_length_activate), self);
+  g_signal_connect (field, "focus-out-event", G_CALLBACK (on_length_focus_out), self);
+  self->fields[i] = field;
+
+  *control = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->values[i]);
+  gtk_widget_set_no_show_all (*control, TRUE);
+
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_hexpand (box, TRUE);
+  gtk_container_add (GTK_CONTAINER (box), slider);
+  gtk_container_add (GTK_CONTAINER (box), field);
+  gtk_container_add (GTK_CONTAINER (box), *control);
+  return box;
+}
+
+/* One label column for the panels of every operation, tone mapping's included, whatever the
+ * language: with a column per panel, each panel's sliders started where its own longest label
+ * ended (tone mapping's "Light adaptation", German "Helligkeitsanpassung", pushed its sliders
+ * to the right of the others'). Each label holds a reference; the last one gone frees it. */
+#define LABEL_CHARS 14
+
+static GtkSizeGroup *
+label_column (void)
+{
+  static GtkSizeGroup *column;
+  if (column != NULL)
+    return g_object_ref (column);
+  column = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+  g_object_add_weak_pointer (G_OBJECT (column), (gpointer *) &column);
+  return column;
+}
+
 static GtkWidget *
 make_control (LmOpPanel *self, const LmParamSpec *spec)
 {
@@ -173,25 +389,59 @@ build (LmOpPanel *self)
   GtkWidget *grid = gtk_grid_new ();
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
-  self->controls = g_new0 (GtkWidget *, self->op->n_params);
-  self->rows = g_new0 (GtkWidget *, self->op->n_params);
-  for (guint i = 0; i < self->op->n_params; i++)
+  guint n = self->op->n_params;
+  self->controls = g_new0 (GtkWidget *, n);
+  self->rows = g_new0 (GtkWidget *, n);
+  self->sliders = g_new0 (GtkWidget *, n);
+  self->fields = g_new0 (GtkWidget *, n);
+  self->values = g_new0 (GtkAdjustment *, n);
+  g_autoptr (GtkSizeGroup) column = label_column ();
+  for (guint i = 0; i < n; i++)
     {
       const LmParamSpec *spec = &self->op->params[i];
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       GtkWidget *label = gtk_label_new (_(spec->label));
       gtk_widget_set_halign (label, GTK_ALIGN_START);
-      gtk_label_set_width_chars (GTK_LABEL (label), 9);
+      /* One width for every label: a longer one wraps (a long word with a hyphen) rather
+       * than widen the column past what the side panel can give, or make the label's
+       * minimum width smaller than its natural one (a row short of room, as beside a wide
+       * choice, would then shrink it and move its control). */
+      gtk_label_set_width_chars (GTK_LABEL (label), LABEL_CHARS);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), LABEL_CHARS);
+      gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_line_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
       gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-      self->controls[i] = make_control (self, spec);
+      gtk_size_group_add_widget (column, label);
+      GtkWidget *editor;
+      if (spec->type == LM_PARAM_FLOAT && spec->in_pixels)
+        editor = make_length_control (self, i, &self->controls[i]);
+      else
+        editor = self->controls[i] = make_control (self, spec);
       gtk_widget_set_name (self->controls[i], spec->name);
       gtk_container_add (GTK_CONTAINER (row), label);
-      gtk_container_add (GTK_CONTAINER (row), self->controls[i]);
+      gtk_container_add (GTK_CONTAINER (row), editor);
       gtk_widget_set_hexpand (row, TRUE);
       gtk_grid_attach (GTK_GRID (grid), row, 0, (int) i, 1, 1);
       self->rows[i] = row;
     }
   gtk_container_add (GTK_CONTAINER (self), grid);
+}
+
+/* A length's widgets outlive this (the container destroys them after): they must not call
+ * back, a field losing the focus as the window closes included. */
+static void
+lm_op_panel_dispose (GObject *object)
+{
+  LmOpPanel *self = LM_OP_PANEL (object);
+  for (guint i = 0; self->values && i < self->op->n_params; i++)
+    if (self->values[i])
+      {
+        g_signal_handlers_disconnect_by_data (self->values[i], self);
+        g_signal_handlers_disconnect_by_data (self->sliders[i], self);
+        g_signal_handlers_disconnect_by_data (self->fields[i], self);
+        g_clear_object (&self->values[i]);
+      }
+  G_OBJECT_CLASS (lm_op_panel_parent_class)->dispose (object);
 }
 
 static void
@@ -200,12 +450,16 @@ lm_op_panel_finalize (GObject *object)
   LmOpPanel *self = LM_OP_PANEL (object);
   g_free (self->controls);
   g_free (self->rows);
+  g_free (self->sliders);
+  g_free (self->fields);
+  g_free (self->values);
   G_OBJECT_CLASS (lm_op_panel_parent_class)->finalize (object);
 }
 
 static void
 lm_op_panel_class_init (LmOpPanelClass *klass)
 {
+  G_OBJECT_CLASS (klass)->dispose = lm_op_panel_dispose;
   G_OBJECT_CLASS (klass)->finalize = lm_op_panel_finalize;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "oppanel");
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
@@ -246,6 +500,11 @@ lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage)
       const guint8 *field = stage->params.bytes + spec->offset;
       if (spec->type == LM_PARAM_ENUM)
         gtk_combo_box_set_active (GTK_COMBO_BOX (self->controls[i]), *(const int *) field);
+      else if (self->values[i])
+        {
+          gtk_adjustment_set_value (self->values[i], *(const float *) field);
+          sync_length (self, i); /* also when the value was already there */
+        }
       else
         gtk_range_set_value (GTK_RANGE (self->controls[i]), *(const float *) field);
     }

@@ -1,5 +1,7 @@
 /* LmOpPanel: one operation's controls (enable switch, a slider or a choice per parameter,
- * reset), built from its parameter table. */
+ * reset), built from its parameter table. A length in pixels (blur's σ) gets a slider that
+ * is fine where lengths are small and a field where its value is typed. Every panel's labels
+ * share one column, so that all sliders start at one x. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -21,7 +23,10 @@ const LmStage *lm_op_panel_get_stage (LmOpPanel *self);
  * radiance. */
 void lm_op_panel_set_switchable (LmOpPanel *self, gboolean switchable);
 
-/* The widget editing parameter NAME ("enabled" for the switch), for tests and shortcuts. */
+/* The widget editing parameter NAME ("enabled" for the switch), for tests and shortcuts: a
+ * GtkComboBox, or a GtkRange over the value. For a length that range is not on screen (its
+ * slider runs over a position, not the value): setting it is as typing the value. What a
+ * person uses are then the widgets named "NAME-slider" and "NAME-field". */
 GtkWidget *lm_op_panel_get_control (LmOpPanel *self, const char *name);
 
 G_END_DECLS

@@ -35,9 +35,11 @@ lm_window_finish_merge (LmWindow *self, const LmRenderResult *r)
   lm_pipeline_init (&self->pipeline);
   if (r->method == LM_HDR_MERTENS)
     lm_pipeline_tonemap (&self->pipeline)->kind = LM_TONEMAP_NONE; /* fused: already 0..1 */
-  g_autofree char *name = g_file_get_basename (first);
-  g_autofree char *title = g_strdup_printf (_("%s (HDR, %u exposures)"), name, self->merge_count);
-  lm_window_start_editing (self, lm_image_ref (r->image), first, title);
+  /* Titled by its first exposure; under it, what it was made of: both lines whole, where one
+   * line of both was cut. */
+  g_autofree char *made = g_strdup_printf (ngettext ("HDR, %u exposure", "HDR, %u exposures", self->merge_count),
+                                           self->merge_count);
+  lm_window_start_editing (self, lm_image_ref (r->image), first, made);
   /* A request sent while the merge ran was rendered from the merged image with the old
    * photo's view and pipeline: a new generation drops it. */
   self->shown = self->before_since = ++self->generation;

@@ -259,14 +259,6 @@ on_result (const LmRenderResult *r, gpointer data)
       break;
     case LM_RESULT_MERGED:
       lm_window_finish_merge (self, r);
-      /* The merged photo is titled by its first exposure (lm_window_start_editing); under it,
-       * what it was made of: both lines whole, where one line of both was cut. */
-      if (r->image && r->error == NULL && self->source == r->image)
-        {
-          g_autofree char *made = g_strdup_printf (ngettext ("HDR, %u exposure", "HDR, %u exposures", self->merge_count),
-                                                   self->merge_count);
-          gtk_header_bar_set_subtitle (self->header, made);
-        }
       break;
     }
   g_signal_emit (self, signals[RENDER_RESULT], 0, (int) r->kind, r->generation, r->refined);

@@ -17,7 +17,7 @@ typedef enum {
 
 typedef struct {
   int kind;          /* LmTonemapKind */
-  float gamma;       /* 1 */
+  float gamma;       /* OpenCV: 1; the window: 2.2 */
   float intensity;   /* Reinhard: −8..8, 0 */
   float light_adapt; /* Reinhard: 0..1, 1 */
   float color_adapt; /* Reinhard: 0..1, 0 */
@@ -25,6 +25,9 @@ typedef struct {
   float bias;        /* Drago: 0.7..0.9, 0.85 */
 } LmTonemapParams;
 
+/* OpenCV's defaults, which lumen-cli hdr and batch keep (tests/hdr compares them with
+ * OpenCV). The window starts from the tone mapping's parameter table (core/pipeline.c)
+ * instead: gamma 2.2. */
 #define LM_TONEMAP_PARAMS_INIT                                                                 \
   { .kind = LM_TONEMAP_REINHARD, .gamma = 1.0f, .intensity = 0.0f, .light_adapt = 1.0f,        \
     .color_adapt = 0.0f, .saturation = 1.0f, .bias = 0.85f }
