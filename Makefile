@@ -25,7 +25,7 @@ test-deps:
 # system's unattended upgrades may hold the package manager's locks: wait for them (10 min).
 # DPkg::Lock::Timeout covers dpkg's locks; `apt-get update`'s lists lock ignores it, so the
 # update is retried while another holds that lock.
-APT_GET := apt-get -o DPkg::Lock::Timeout=600
+APT_GET := LC_ALL=C apt-get -o DPkg::Lock::Timeout=600
 
 install-packages:
 	@missing=""; for p in $(PACKAGES); do \

@@ -7,9 +7,9 @@
 #include "core/error.h"
 
 typedef struct {
-  LmWindow *self;
   GFile *file;
-  guint serial; /* the window's open_serial when it started */
+  const LmAllocator *allocator; /* taken on the main thread: the worker may be gone by now */
+  guint serial;                 /* the window's open_serial when it started */
 } OpenJob;
 
 static void
@@ -18,7 +18,7 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   OpenJob *job = data;
   g_autofree char *path = g_file_get_path (job->file);
   GError *e = NULL;
-  LmImage *image = path ? lm_io_load (path, lm_render_worker_host_allocator (job->self->worker), &e) : NULL;
+  LmImage *image = path ? lm_io_load (path, job->allocator, &e) : NULL;
   if (path == NULL)
     g_set_error (&e, LUMEN_ERROR, LM_ERROR_IO, _("%s: only local files can be opened"),
                  g_file_peek_path (job->file) ? g_file_peek_path (job->file) : "?");
@@ -193,12 +193,13 @@ lm_window_confirm_discard (LmWindow *self, GCallback then, gpointer data)
 void
 lm_window_open (LmWindow *self, GFile *file)
 {
-  /* The bar is for what comes of this open now (its failure, or the new photo's notices);
-   * the last failure, an export's outcome, are old news. */
-  gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  /* The last failure to open and an export's outcome are old news; what concerns the photo
+   * still open stays until another replaces it. */
+  lm_window_clear_message (self, LM_TOPIC_OPEN);
+  lm_window_clear_message (self, LM_TOPIC_EXPORT);
   OpenJob *job = g_new0 (OpenJob, 1);
-  job->self = self;
   job->file = g_object_ref (file);
+  job->allocator = lm_render_worker_host_allocator (self->worker);
   job->serial = ++self->open_serial;
   g_autoptr (GTask) task = g_task_new (self, NULL, loaded, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) open_job_free);

@@ -369,10 +369,19 @@ static const GActionEntry win_actions[] = {
 };
 
 
+static gboolean
+destroy_window (gpointer window)
+{
+  gtk_widget_destroy (GTK_WIDGET (window));
+  return G_SOURCE_REMOVE;
+}
+
+/* From an idle callback: the prompt's answer may come from the middle of a result's delivery
+ * (Export… then close), and destroying the window there would free it under its caller. */
 static void
 close_now (LmWindow *self, gpointer data)
 {
-  gtk_widget_destroy (GTK_WIDGET (self));
+  g_idle_add_full (G_PRIORITY_DEFAULT, destroy_window, g_object_ref (self), g_object_unref);
 }
 
 /* Closes at once where no edit would be lost; else the prompt (which does not wait) closes
@@ -421,6 +430,7 @@ lm_window_dispose (GObject *object)
     save_window_state (self);
   g_clear_handle_id (&self->commit_source, g_source_remove);
   g_clear_handle_id (&self->busy_source, g_source_remove);
+  self->open_serial++; /* a load still running is of no use now: its result is dropped */
   g_clear_pointer (&self->after_export, lm_window_then_free);
   if (self->discard_dialog)
     gtk_widget_destroy (self->discard_dialog); /* drops what it would have gone on with */

@@ -385,23 +385,6 @@ blurred_view (float sigma, const LmViewRect *rect)
   return out;
 }
 
-/* The largest difference between two views' colour channels. */
-static int
-view_distance (const LmImage *a, const LmImage *b)
-{
-  g_assert_cmpuint (a->width, ==, b->width);
-  g_assert_cmpuint (a->height, ==, b->height);
-  int max = 0;
-  for (guint y = 0; y < a->height; y++)
-    {
-      const guint32 *pa = (const guint32 *) lm_image_row (a, y), *pb = (const guint32 *) lm_image_row (b, y);
-      for (guint x = 0; x < a->width; x++)
-        for (int shift = 0; shift < 24; shift += 8)
-          max = MAX (max, ABS ((int) (pa[x] >> shift & 0xff) - (int) (pb[x] >> shift & 0xff)));
-    }
-  return max;
-}
-
 static GtkWidget *
 blur_panel (void)
 {
@@ -477,7 +460,7 @@ test_sigma_typed (void)
   for (guint i = 0; i < G_N_ELEMENTS (sigmas); i++)
     {
       g_autoptr (LmImage) expected = blurred_view (sigmas[i], &rect);
-      int d = view_distance (shown, expected);
+      int d = ui_view_distance (shown, expected);
       g_test_message ("view against σ %.1f on the CPU: max |Δ| %d", sigmas[i], d);
       if (i == 0)
         g_assert_cmpint (d, ==, 0);

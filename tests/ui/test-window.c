@@ -149,23 +149,6 @@ same_rect (const LmViewRect *a, const LmViewRect *b)
          && a->out_h == b->out_h;
 }
 
-/* The largest difference between two views' RGB24 words, channel by channel. */
-static int
-view_distance (const LmImage *a, const LmImage *b)
-{
-  g_assert_cmpuint (a->width, ==, b->width);
-  g_assert_cmpuint (a->height, ==, b->height);
-  int max = 0;
-  for (guint y = 0; y < a->height; y++)
-    {
-      const guint32 *pa = (const guint32 *) lm_image_row (a, y), *pb = (const guint32 *) lm_image_row (b, y);
-      for (guint x = 0; x < a->width; x++)
-        for (int shift = 0; shift < 24; shift += 8)
-          max = MAX (max, ABS ((int) (pa[x] >> shift & 0xff) - (int) (pb[x] >> shift & 0xff)));
-    }
-  return max;
-}
-
 /* The unedited photo's view of RECT, by the CPU reference from the file itself: what the
  * "before" half must hold (the view kernel is bit-identical on the GPU). */
 static LmImage *
@@ -254,7 +237,7 @@ check_before_data (const char *when)
   g_assert_nonnull (before);
   g_assert_true (same_rect (&rect, &before_rect));
   g_autoptr (LmImage) original = original_view (&rect);
-  int d_original = view_distance (before, original), d_edited = view_distance (before, edited);
+  int d_original = ui_view_distance (before, original), d_edited = ui_view_distance (before, edited);
   g_test_message ("%s: view %dx%d of (%.1f, %.1f) %.1fx%.1f; before vs the original max |d| %d, vs the edited %d",
                   when, rect.out_w, rect.out_h, rect.rx, rect.ry, rect.rw, rect.rh, d_original, d_edited);
   g_assert_cmpint (d_original, ==, 0);

@@ -2,6 +2,7 @@
 #include "ui-testlib.h"
 
 #include <gdk/gdkx.h>
+#include <X11/XKBlib.h>
 #include <X11/extensions/XTest.h>
 
 #include "core/i18n.h"
@@ -233,6 +234,22 @@ ui_paint_widget (GtkWidget *widget)
   return s;
 }
 
+int
+ui_view_distance (const LmImage *a, const LmImage *b)
+{
+  g_assert_cmpuint (a->width, ==, b->width);
+  g_assert_cmpuint (a->height, ==, b->height);
+  int max = 0;
+  for (guint y = 0; y < a->height; y++)
+    {
+      const guint32 *pa = (const guint32 *) lm_image_row (a, y), *pb = (const guint32 *) lm_image_row (b, y);
+      for (guint x = 0; x < a->width; x++)
+        for (int shift = 0; shift < 24; shift += 8)
+          max = MAX (max, ABS ((int) (pa[x] >> shift & 0xff) - (int) (pb[x] >> shift & 0xff)));
+    }
+  return max;
+}
+
 guint32
 ui_painted (cairo_surface_t *s, int x, int y)
 {
@@ -332,9 +349,13 @@ ui_type (const char *text)
 {
   for (const char *c = text; *c; c++)
     {
-      char name[2] = { *c, 0 };
-      KeySym sym = *c == '.' ? XK_period : *c == '-' ? XK_minus : *c == ' ' ? XK_space : XStringToKeysym (name);
-      ui_key ((guint) sym, 0);
+      /* Latin-1 characters are their own keysyms; the key's first level gives it without
+       * Shift, else its second level with (upper case, '_', ':' …). */
+      KeySym sym = (KeySym) (guchar) *c;
+      KeyCode code = XKeysymToKeycode (xdisplay (), sym);
+      g_assert_cmpuint (code, !=, 0);
+      gboolean shift = XkbKeycodeToKeysym (xdisplay (), code, 0, 0) != sym;
+      ui_key ((guint) XkbKeycodeToKeysym (xdisplay (), code, 0, 0), shift ? GDK_SHIFT_MASK : 0);
     }
 }
 

@@ -49,6 +49,8 @@ GtkWidget *ui_find_named (GtkWidget *widget, const char *name);
 cairo_surface_t *ui_paint_view (void);
 /* WIDGET's paint now (RGB24, its allocation's size). */
 cairo_surface_t *ui_paint_widget (GtkWidget *widget);
+/* The largest difference between two views' pixels (RGBA8), colour channel by channel. */
+int ui_view_distance (const LmImage *a, const LmImage *b);
 /* The RGB of the painted pixel (X, Y) of S. */
 guint32 ui_painted (cairo_surface_t *s, int x, int y);
 void ui_activate (const char *action);
@@ -62,7 +64,7 @@ void ui_drag (GtkWidget *widget, double x0, double y0, double x1, double y1, int
 void ui_click (GtkWidget *widget, double x, double y);
 /* KEYVAL pressed and released with MODIFIERS (GDK_CONTROL_MASK, GDK_SHIFT_MASK) held. */
 void ui_key (guint keyval, GdkModifierType modifiers);
-/* Text typed key by key (ASCII). */
+/* Text typed key by key (ASCII; Shift held where the key's character needs it). */
 void ui_type (const char *text);
 
 /* Every widget of TYPE under WIDGET (itself included, internal children too), in the
