@@ -12,12 +12,14 @@ shared=${LUMEN_SHARED:-../shared}
 
 [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=enabled
 meson configure "$build" -Dgui=enabled >/dev/null
-meson compile -C "$build" lumen-cli test-parity test-hdr-parity bench-ops bench-hdr lumen test-window ui-latency >/dev/null
+meson compile -C "$build" lumen-cli test-parity test-hdr-parity bench-ops bench-hdr lumen test-window test-navigate \
+  test-state test-panels ui-latency >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
 "$shared/device/gui-bundle.sh" "$out/bundle" "$build/app/lumen-cli" "$build/tests/test-parity" \
-  "$build/tests/test-hdr-parity" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" "$build/bench/ui-latency" >/dev/null
+  "$build/tests/test-hdr-parity" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" \
+  "$build/tests/test-navigate" "$build/tests/test-state" "$build/tests/test-panels" "$build/bench/ui-latency" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
 # The corpus, and the larger data over it where this checkout has it beside.
 cp -r tests/data/photos tests/data/hdr "$out/data/"
