@@ -13,7 +13,7 @@ shared=${LUMEN_SHARED:-../shared}
 [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=enabled
 meson configure "$build" -Dgui=enabled >/dev/null
 meson compile -C "$build" lumen-cli test-parity test-hdr-parity bench-ops bench-hdr lumen test-window test-navigate \
-  test-state test-panels ui-latency >/dev/null
+  test-state test-panels ui-latency lumen-gmo >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
@@ -21,6 +21,11 @@ mkdir -p "$out/data" "$out/peers" "$out/bin"
   "$build/tests/test-hdr-parity" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" \
   "$build/tests/test-navigate" "$build/tests/test-state" "$build/tests/test-panels" "$build/bench/ui-latency" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
+# The catalogues (po/<lang>/LC_MESSAGES/lumen.mo): the window tests run in German there too.
+for mo in "$build"/po/*/LC_MESSAGES/*.mo; do
+  rel=${mo#"$build"/po/}
+  mkdir -p "$out/locale/$(dirname "$rel")" && cp "$mo" "$out/locale/$rel"
+done
 # The corpus, and the larger data over it where this checkout has it beside.
 cp -r tests/data/photos tests/data/hdr "$out/data/"
 if [ -d "$shared/data" ]; then cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"; fi

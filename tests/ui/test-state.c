@@ -8,7 +8,8 @@
  *   leaves the recent list; the prompt offers Export… and marks Discard as destructive;
  * - in German: the status bar's operation names and the title of a merge, whole;
  * - from the build tree, with no variable: the About logo and the German catalogue.
- * The program runs in German (LANGUAGE=de, no LUMEN_LOCALEDIR), as the faults were seen. */
+ * The program runs in German (LANGUAGE=de; from the build tree's catalogue, where
+ * LUMEN_LOCALEDIR names none), as the faults were seen. */
 #include <string.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -317,6 +318,11 @@ switch_on (LmOpId op)
 static void
 test_build_tree_german (void)
 {
+  if (g_getenv ("LUMEN_LOCALEDIR"))
+    {
+      g_test_skip ("LUMEN_LOCALEDIR names the catalogue: the build tree's is not what the window reads");
+      return;
+    }
   const char *label = _("_Compare");
   g_test_message ("Compare's label: %s", label);
   g_assert_cmpstr (label, !=, "_Compare");
@@ -813,9 +819,10 @@ main (int argc, char **argv)
   g_assert_nonnull (tmp_dir);
   g_autofree char *data_home = tmp_path ("data");
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-  g_unsetenv ("LUMEN_LOCALEDIR");
   g_setenv ("LANGUAGE", "de", TRUE);
-  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  /* A locale where LANGUAGE is read: C.UTF-8 here (glibc 2.36); glibc 2.39 ignores LANGUAGE
+   * under C.UTF-8 too, so a caller there names another (tests/gpu/device-run.sh). */
+  g_setenv ("LC_ALL", "C.UTF-8", FALSE);
   copy_photo ("photos/chelsea.png");
   copy_photo ("photos/camera-gray.png");
   g_autofree char *chelsea = tmp_path ("chelsea.png");
