@@ -1,12 +1,15 @@
-/* Radiance RGBE (.hdr): read through stb_image; written by our own encoder of Radiance's
- * run-length encoded scanlines from RGBE pixels (core/hdr/rgbe-math.h), so that the pixels
- * can be converted where the radiance is (on the GPU in the batch) and the host only encodes
- * runs. Radiance stores RGB; alpha is 1 on load and dropped on save. */
+/* Radiance RGBE (.hdr): read by our own reader (io-radiance-read.c); written here by our own
+ * encoder of Radiance's run-length encoded scanlines from RGBE pixels (core/hdr/rgbe-math.h),
+ * so that the pixels can be converted where the radiance is (on the GPU in the batch) and the
+ * host only encodes runs. Radiance stores RGB; alpha is 1 on load and dropped on save. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
+/* Lumen no longer decodes through stb (its loader hangs on truncated files); its code stays
+ * compiled here only because the unit tests link it from this library as an independent
+ * oracle of valid files (tests/unit/test-rgbe.c, test-radiance-read.c). */
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_HDR
 #define STBI_NO_STDIO
@@ -21,63 +24,6 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include <stb_image.h>
 #pragma GCC diagnostic pop
-
-LmImage *
-lm_radiance_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
-                  GError **error)
-{
-  if (len > G_MAXINT)
-    {
-      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path, _("the file is larger than 2 GiB"));
-      return NULL;
-    }
-  int w = 0, h = 0, n = 0;
-  if (!stbi_info_from_memory (data, (int) len, &w, &h, &n))
-    {
-      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("not a readable Radiance HDR file: %s"),
-                         stbi_failure_reason ());
-      return NULL;
-    }
-  GError *e = NULL;
-  if (!lm_image_layout (LM_FORMAT_RGBA_F32, w, h, NULL, NULL, &e))
-    {
-      lm_set_file_error (error, e->code, path, "%s", e->message);
-      g_error_free (e);
-      return NULL;
-    }
-
-  float *rgb = stbi_loadf_from_memory (data, (int) len, &w, &h, &n, 3);
-  if (rgb == NULL)
-    {
-      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode Radiance HDR: %s"),
-                         stbi_failure_reason ());
-      return NULL;
-    }
-
-  LmImage *image = lm_image_new (LM_FORMAT_RGBA_F32, w, h, allocator, &e);
-  if (image == NULL)
-    {
-      stbi_image_free (rgb);
-      lm_set_file_error (error, e->code, path, "%s", e->message);
-      g_error_free (e);
-      return NULL;
-    }
-#pragma omp parallel for schedule(static)
-  for (int y = 0; y < h; y++)
-    {
-      float *out = (float *) lm_image_row (image, y);
-      const float *in = rgb + (gsize) y * w * 3;
-      for (int x = 0; x < w; x++)
-        {
-          out[4 * x + 0] = in[3 * x + 0];
-          out[4 * x + 1] = in[3 * x + 1];
-          out[4 * x + 2] = in[3 * x + 2];
-          out[4 * x + 3] = 1.0f;
-        }
-    }
-  stbi_image_free (rgb);
-  return image;
-}
 
 void
 lm_rgbe_encode_cpu (const LmImage *radiance, LmImage *out)

@@ -43,6 +43,19 @@ def real_photo(ext, want_sof=None):
     return min(found, key=os.path.getsize)
 
 
+def radiance_rle(width, height):
+    """A valid Radiance .hdr of WIDTH × HEIGHT (8..32767 wide), every scanline run-length
+    encoded with one literal per channel, so that a cut anywhere lands inside a run."""
+    body = bytearray()
+    for y in range(height):
+        body += bytes([2, 2, width >> 8, width & 0xFF])
+        for c in range(4):
+            body.append(width)  # a literal of WIDTH bytes (WIDTH <= 128 here)
+            body += bytes(128 + (x * 5 + y + c * 11) % 120 for x in range(width))
+    header = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n" % (height, width)
+    return header + bytes(body)
+
+
 class BadInput(unittest.TestCase):
     def setUp(self):
         self._tmp = tempfile.TemporaryDirectory(prefix="lumen-bad-")
@@ -162,6 +175,36 @@ class BadInput(unittest.TestCase):
         rng = random.Random(11)
         garbage = bytes(rng.randrange(256) for _ in range(64 * 1024)).replace(b"\xff", b"\x00")
         self.refuse_input(self.write("noise-scan.jpg", header + garbage), DAMAGED)
+
+    def test_truncated_radiance(self):
+        """Half of a run-length encoded .hdr: stb_image's loader read a count of 0 for ever at
+        the end of such a file; the subprocess timeout turns a hang into a failure."""
+        data = radiance_rle(64, 32)
+        self.refuse_input(self.write("half.hdr", data[:len(data) // 2]), TRUNCATED)
+
+    def test_radiance_zero_run(self):
+        data = bytearray(radiance_rle(64, 32))
+        data[data.index(b"\n-Y ") + len(b"\n-Y 32 +X 64\n") + 4] = 0  # row 1's first count
+        self.refuse_input(self.write("zero-run.hdr", bytes(data)), DAMAGED)
+
+    def test_radiance_claiming_13000_square(self):
+        """53 bytes declaring 13000×13000 pixels: refused before 2.7 GB are allocated."""
+        data = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 13000 +X 13000\n"
+        self.refuse_input(self.write("huge.hdr", data), TRUNCATED)
+
+    def test_truncated_radiance_as_exposure(self):
+        """lumen-cli hdr reading a truncated .hdr among its inputs: the same one-line refusal."""
+        data = radiance_rle(64, 32)
+        bad = self.write("cut.hdr", data[:len(data) // 2])
+        out = os.path.join(self.outdir, "merged.hdr")
+        proc = lt.run(["hdr", "--times", "1,2", "-o", out, bad, bad], timeout=20)
+        lt.say(f"  exit {proc.returncode}: {proc.stderr.strip()}")
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        lines = proc.stderr.splitlines()
+        self.assertEqual(len(lines), 1, f"want exactly one line on stderr, got {proc.stderr!r}")
+        self.assertIn(bad, lines[0], "the message must name the file at fault")
+        self.assertRegex(lines[0].split(bad, 1)[1], re.compile(TRUNCATED, re.I))
+        self.assertEqual(os.listdir(self.outdir), [])
 
     # --- outputs ------------------------------------------------------------------------
     def test_output_folder_missing(self):
