@@ -189,9 +189,10 @@ type_time (GtkTreeView *table, int row, const char *text)
   ui_key (GDK_KEY_Return, 0);
 }
 
-/* Merge HDR (the menu's action), the forest bracket added: JPEG with EXIF times. */
+/* Merge HDR (the menu's action), the forest bracket added: JPEG with EXIF times. Its
+ * exposures' count and times (exposures.txt's) in *TIMES, when asked for. */
 static void
-open_forest (void)
+open_forest (GArray **times_out)
 {
   ui_activate ("merge-hdr");
   ui_flush ();
@@ -209,6 +210,8 @@ open_forest (void)
   g_assert_no_error (e);
   lm_hdr_dialog_add_files (dialog, (const char *const *) files->pdata, files->len);
   g_assert_null (lm_hdr_dialog_get_error (dialog));
+  if (times_out)
+    *times_out = g_steal_pointer (&times);
 }
 
 /* The forest bracket added: each row shows its EV from the times and a thumbnail; a time
@@ -216,14 +219,8 @@ open_forest (void)
 static void
 test_hdr_dialog (void)
 {
-  g_autofree char *list = hdr_path ("forest", "exposures.txt");
-  g_autoptr (GPtrArray) files = NULL;
   g_autoptr (GArray) times = NULL;
-  GError *e = NULL;
-  g_assert_true (lm_hdr_read_exposures (list, &files, &times, &e));
-  g_assert_no_error (e);
-
-  open_forest ();
+  open_forest (&times);
   GtkTreeView *table = exposure_table ();
   check_evs (table, (const double *) times->data, times->len);
 
@@ -232,7 +229,7 @@ test_hdr_dialog (void)
   GtkTreeViewColumn *pictures = picture_column (table);
   g_assert_nonnull (pictures);
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  for (guint i = 0; i < files->len; i++)
+  for (guint i = 0; i < times->len; i++)
     {
       g_autoptr (GdkPixbuf) thumb = NULL;
       for (;;)
@@ -290,7 +287,7 @@ static void
 merge_forest (void)
 {
   if (dialog == NULL)
-    open_forest ();
+    open_forest (NULL);
   guint merged = merges;
   click_middle (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), LM_HDR_RESPONSE_MERGE));
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;

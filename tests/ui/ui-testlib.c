@@ -212,14 +212,7 @@ ui_find_named (GtkWidget *widget, const char *name)
 cairo_surface_t *
 ui_paint_view (void)
 {
-  GtkWidget *view = GTK_WIDGET (ui_image_view ());
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, gtk_widget_get_allocated_width (view),
-                                                   gtk_widget_get_allocated_height (view));
-  cairo_t *cr = cairo_create (s);
-  gtk_widget_draw (view, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (s);
-  return s;
+  return ui_paint_widget (GTK_WIDGET (ui_image_view ()));
 }
 
 cairo_surface_t *
