@@ -7,23 +7,9 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-/* Lumen no longer decodes through stb (its loader hangs on truncated files); its code stays
- * compiled here only because the unit tests link it from this library as an independent
- * oracle of valid files (tests/unit/test-rgbe.c, test-radiance-read.c). */
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_HDR
-#define STBI_NO_STDIO
-#define STBI_FAILURE_USERMSG
-#define STBI_MAX_DIMENSIONS LM_IMAGE_MAX_SIDE
 #include "io-private.h"
 #include "hdr/rgbe-math.h"
 #include "hdr/rgbe.h"
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include <stb_image.h>
-#pragma GCC diagnostic pop
 
 void
 lm_rgbe_encode_cpu (const LmImage *radiance, LmImage *out)

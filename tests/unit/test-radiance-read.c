@@ -17,7 +17,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wunused-function"
-/* The loader's code is compiled into liblumen-core (io-radiance.c), kept as this oracle. */
+/* The loader's code: tests/unit/stb-oracle.c. */
 #include <stb_image.h>
 #pragma GCC diagnostic pop
 

@@ -14,7 +14,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wunused-function"
-/* The loader's code is in liblumen-core (io-radiance.c); the writer's, static, here. */
+/* The loader's code is in stb-oracle.c; the writer's, static, here. */
 #include <stb_image.h>
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
