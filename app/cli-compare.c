@@ -164,10 +164,13 @@ lm_cli_compare_main (int argc, char **argv)
       N_("The two backends to compare (default cpu,cuda)"), N_("A,B") },
     { "heatmap", 0, 0, G_OPTION_ARG_FILENAME, &o.heatmap,
       N_("Write |Δ| × gain as a heatmap (transparent where equal)"), N_("OUT") },
-    { "gain", 0, 0, G_OPTION_ARG_DOUBLE, &o.gain, N_("Heatmap gain (default 10)"), N_("G") },
+    LM_CLI_NUMBER_ENTRY ("gain", N_("Heatmap gain (default 10)"), N_("G")),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
   };
+  static LmCliNumber numbers[1];
+  numbers[0] = (LmCliNumber) { "--gain", 0.0, 1000.0, FALSE, &o.gain };
+  lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
   g_autoptr (LmCliOps) ops = lm_cli_ops_new ();
   g_autoptr (GOptionContext) context = g_option_context_new (_("IN"));
   g_option_context_set_summary (context, _("Runs the operations on two backends (the CPU and CUDA by "

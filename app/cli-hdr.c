@@ -29,20 +29,12 @@ parse_times (const char *text, GArray **out, GError **error)
   g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
   for (int i = 0; parts[i]; i++)
     {
-      char *end = NULL;
-      double t = g_ascii_strtod (parts[i], &end);
-      /* "1/250" is how cameras write it */
-      if (end && *end == '/')
+      double t;
+      GError *e = NULL;
+      if (!lm_hdr_parse_seconds (parts[i], &t, &e))
         {
-          char *den_end = NULL;
-          double den = g_ascii_strtod (end + 1, &den_end);
-          t = den != 0.0 ? t / den : 0.0;
-          end = den_end;
-        }
-      if (end == parts[i] || *end != '\0')
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--times: “%s” is not a time in seconds"),
-                       parts[i]);
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--times: %s", e->message);
+          g_error_free (e);
           return FALSE;
         }
       g_array_append_val (times, t);
@@ -142,28 +134,103 @@ print_shifts (const LmHdrStack *stack, const LmShift *shifts)
     }
 }
 
+/* What the backend makes of a loaded stack. A retry on the CPU starts again from the same
+ * host images; an alignment already applied to them is not done twice. */
+typedef struct {
+  LmHdrMethod method;
+  LmHdrStack *stack;  /* host memory */
+  LmShift *shifts;    /* once aligned */
+  LmHdrMergeParams merge;
+  gboolean response_given;
+  LmTonemapParams tone;
+  gboolean radiance_out;
+} Work;
+
 static gboolean
-run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings *timings, GError **error)
+align (Work *w, LmBackend *backend, LmHdrStack **work, LmTimings *timings, GError **error)
 {
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GArray) times = NULL;
+  LmAlignParams params = LM_ALIGN_PARAMS_INIT;
+  g_autofree LmShift *shifts = g_new0 (LmShift, w->stack->n);
+  gint64 t = g_get_monotonic_time ();
+  if (!lm_backend_hdr_align (backend, &params, *work, shifts, error) || !step_done (backend, timings, _("align"), t, error))
+    return FALSE;
+  t = g_get_monotonic_time ();
+  g_clear_pointer (work, lm_hdr_stack_free);
+  if (!lm_hdr_stack_apply_shifts (&params, w->stack, shifts, error))
+    return FALSE;
+  w->shifts = g_steal_pointer (&shifts);
+  return (*work = upload_stack (backend, w->stack, error)) != NULL && step_done (backend, timings, _("shift"), t, error);
+}
+
+/* The merged (and tone-mapped) image in host memory. */
+static LmImage *
+compute (const Options *o, Work *w, LmBackend *backend, LmTimings *timings, GError **error)
+{
+  gboolean fusion = w->method == LM_HDR_MERTENS;
+  gint64 t = g_get_monotonic_time ();
+  g_autoptr (LmHdrStack) work = upload_stack (backend, w->stack, error);
+  gboolean transfers = lm_cli_backend_transfers (backend);
+  if (work == NULL || !step_done (backend, timings, transfers ? _("upload") : NULL, t, error))
+    return NULL;
+  if (o->align && w->shifts == NULL && !align (w, backend, &work, timings, error))
+    return NULL;
+
+  if (!fusion && !w->response_given)
+    {
+      t = g_get_monotonic_time ();
+      if (!recover_response (w->method, w->stack, &w->merge.response, error))
+        return NULL;
+      lm_timings_add (timings, _("calibrate"), lm_ms_since (t));
+    }
+
+  guint width = w->stack->images[0]->width, height = w->stack->images[0]->height;
+  const LmAllocator *work_memory = lm_backend_work_allocator (backend);
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) merged = lm_image_new (LM_FORMAT_RGBA_F32, width, height, work_memory, error);
+  if (merged == NULL || !lm_backend_hdr_merge (backend, &w->merge, work, merged, error)
+      || !step_done (backend, timings, fusion ? _("fuse") : _("merge"), t, error))
+    return NULL;
+
+  g_autoptr (LmImage) result = NULL;
+  if (w->radiance_out)
+    result = g_steal_pointer (&merged);
+  else
+    {
+      t = g_get_monotonic_time ();
+      result = lm_image_new (LM_FORMAT_RGBA8, width, height, work_memory, error);
+      if (result == NULL || !lm_backend_tonemap (backend, &w->tone, merged, result, error)
+          || !step_done (backend, timings, _("tonemap"), t, error))
+        return NULL;
+    }
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
+  if (host == NULL || !step_done (backend, timings, transfers ? _("download") : NULL, t, error))
+    return NULL;
+  return g_steal_pointer (&host);
+}
+
+/* The files and their times as the flags give them. */
+static gboolean
+list_exposures (const Options *o, GPtrArray *files, GArray **times, GError **error)
+{
   for (int i = 0; o->inputs && o->inputs[i]; i++)
     g_ptr_array_add (files, g_strdup (o->inputs[i]));
   if (o->exposures)
     {
       g_autoptr (GPtrArray) listed = NULL;
-      if (!lm_hdr_read_exposures (o->exposures, &listed, &times, error))
+      if (!lm_hdr_read_exposures (o->exposures, &listed, times, error))
         return FALSE;
       if (files->len == 0)
         g_ptr_array_extend_and_steal (files, g_steal_pointer (&listed));
-      else if (files->len != times->len)
+      else if (files->len != (*times)->len)
         {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("%u images given but %s lists %u times"), files->len, o->exposures, times->len);
+          g_autofree char *display = g_filename_display_name (o->exposures);
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%u images given but %s lists %u times"),
+                       files->len, display, (*times)->len);
           return FALSE;
         }
     }
-  else if (o->times && !parse_times (o->times, &times, error))
+  else if (o->times && !parse_times (o->times, times, error))
     return FALSE;
   if (o->inputs && o->inputs[0] && files->len < 2)
     {
@@ -172,19 +239,30 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
                            _("an HDR merge needs at least two exposures; one was given"));
       return FALSE;
     }
-  if (times && times->len != files->len)
+  if (*times && (*times)->len != files->len)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%u images but %u exposure times"),
-                   files->len, times->len);
+                   files->len, (*times)->len);
       return FALSE;
     }
+  return TRUE;
+}
+
+static gboolean
+run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings *timings, GError **error)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) times = NULL;
+  if (!list_exposures (o, files, &times, error))
+    return FALSE;
 
   gboolean fusion = method == LM_HDR_MERTENS;
-  LmTonemapParams tone;
-  if (!lm_cli_tone_params (&o->tone, fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD, &tone, error))
+  Work w = { .method = method, .merge = { .method = method, .mertens = LM_MERTENS_PARAMS_INIT,
+                                          .gamma_correction = (float) o->tone.gamma_correction } };
+  if (!lm_cli_tone_params (&o->tone, fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD, &w.tone, error))
     return FALSE;
-  gboolean radiance_out = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
-  if (radiance_out && o->tone.tonemap && tone.kind != LM_TONEMAP_NONE)
+  w.radiance_out = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
+  if (w.radiance_out && o->tone.tonemap && w.tone.kind != LM_TONEMAP_NONE)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("a .hdr or .exr output holds radiance: leave out --tonemap (or give none)"));
@@ -196,9 +274,15 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (backend == NULL)
     return FALSE;
   lm_timings_add (timings, _("start-up"), lm_ms_since (t));
-  /* Fail on an unwritable output before the work, not after it. */
+  /* Fail on an unwritable output or a bad curve before the work, not after it. */
   if (!lm_cli_check_output (o->output, TRUE, error) || (o->response_out && !check_writable (o->response_out, error)))
     return FALSE;
+  if (!fusion && o->response_in)
+    {
+      if (!lm_response_load (&w.merge.response, o->response_in, error))
+        return FALSE;
+      w.response_given = TRUE;
+    }
 
   t = g_get_monotonic_time ();
   /* Exposure fusion weighs pixels, not times: it asks the files for no EXIF times. */
@@ -211,73 +295,36 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
              : lm_hdr_stack_load (paths, files->len, given, lm_backend_host_allocator (backend), error);
   if (stack == NULL)
     return FALSE;
-  lm_timings_add (timings, _("load"), lm_ms_since (t));
+  double load_ms = lm_ms_since (t);
+  w.stack = stack;
 
-  t = g_get_monotonic_time ();
-  g_autoptr (LmHdrStack) work = upload_stack (backend, stack, error);
-  gboolean transfers = lm_cli_backend_transfers (backend);
-  if (work == NULL || !step_done (backend, timings, transfers ? _("upload") : NULL, t, error))
-    return FALSE;
-
-  g_autofree LmShift *shifts = NULL;
-  if (o->align)
+  LmTimings steps;
+  lm_timings_init (&steps);
+  GError *e = NULL;
+  g_autoptr (LmImage) host = compute (o, &w, backend, &steps, &e);
+  if (host == NULL && lm_cli_fall_back_to_cpu (backend_kind, backend, e))
     {
-      LmAlignParams align = LM_ALIGN_PARAMS_INIT;
-      shifts = g_new0 (LmShift, stack->n);
-      t = g_get_monotonic_time ();
-      if (!lm_backend_hdr_align (backend, &align, work, shifts, error)
-          || !step_done (backend, timings, _("align"), t, error))
-        return FALSE;
-      t = g_get_monotonic_time ();
-      g_clear_pointer (&work, lm_hdr_stack_free);
-      if (!lm_hdr_stack_apply_shifts (&align, stack, shifts, error)
-          || (work = upload_stack (backend, stack, error)) == NULL
-          || !step_done (backend, timings, _("shift"), t, error))
-        return FALSE;
+      g_clear_error (&e);
+      lm_timings_clear (&steps);
+      lm_timings_init (&steps);
+      g_clear_pointer (&backend, lm_backend_free);
+      backend = lm_backend_new (LM_BACKEND_CPU, &e);
+      host = compute (o, &w, backend, &steps, &e);
     }
-
-  LmHdrMergeParams merge = { .method = method, .mertens = LM_MERTENS_PARAMS_INIT,
-                             .gamma_correction = (float) o->tone.gamma_correction };
-  if (!fusion)
+  lm_timings_add (timings, _("load"), load_ms);
+  for (guint i = 0; i < steps.entries->len; i++)
     {
-      t = g_get_monotonic_time ();
-      if (o->response_in)
-        {
-          if (!lm_response_load (&merge.response, o->response_in, error))
-            return FALSE;
-        }
-      else
-        {
-          if (!recover_response (method, stack, &merge.response, error))
-            return FALSE;
-          lm_timings_add (timings, _("calibrate"), lm_ms_since (t));
-        }
+      const LmTiming *step = &g_array_index (steps.entries, LmTiming, i);
+      lm_timings_add (timings, step->label, step->ms);
     }
-
-  guint width = stack->images[0]->width, height = stack->images[0]->height;
-  const LmAllocator *work_memory = lm_backend_work_allocator (backend);
-  t = g_get_monotonic_time ();
-  g_autoptr (LmImage) merged = lm_image_new (LM_FORMAT_RGBA_F32, width, height, work_memory, error);
-  if (merged == NULL || !lm_backend_hdr_merge (backend, &merge, work, merged, error)
-      || !step_done (backend, timings, fusion ? _("fuse") : _("merge"), t, error))
-    return FALSE;
-
-  g_autoptr (LmImage) result = NULL;
-  if (radiance_out)
-    result = g_steal_pointer (&merged);
-  else
+  lm_timings_clear (&steps);
+  g_autofree LmShift *shifts = g_steal_pointer (&w.shifts);
+  if (host == NULL)
     {
-      t = g_get_monotonic_time ();
-      result = lm_image_new (LM_FORMAT_RGBA8, width, height, work_memory, error);
-      if (result == NULL || !lm_backend_tonemap (backend, &tone, merged, result, error)
-          || !step_done (backend, timings, _("tonemap"), t, error))
-        return FALSE;
+      g_propagate_error (error, e);
+      return FALSE;
     }
-  t = g_get_monotonic_time ();
-  g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
-  if (host == NULL || !step_done (backend, timings, transfers ? _("download") : NULL, t, error))
-    return FALSE;
-  if (!radiance_out)
+  if (!w.radiance_out)
     lm_image_copy_metadata (host, stack->images[0]);
 
   t = g_get_monotonic_time ();
@@ -285,30 +332,19 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (!lm_io_save (host, o->output, &save, error))
     return FALSE;
   /* The curve last: a failed merge leaves no file behind, not even the curve. */
-  if (o->response_out && !lm_response_save (&merge.response, o->response_out, error))
+  if (o->response_out && !lm_response_save (&w.merge.response, o->response_out, error))
     return FALSE;
   lm_timings_add (timings, _("save"), lm_ms_since (t));
   if (o->timings)
     {
       printf ("%s: %s\n", _("backend"), backend->description);
-      printf ("%s: %s, %u × %u×%u\n", _("exposures"), lm_hdr_method_name (method), stack->n, width, height);
+      printf ("%s: %s, %u × %u×%u\n", _("exposures"), lm_hdr_method_name (method), stack->n,
+              stack->images[0]->width, stack->images[0]->height);
       if (shifts)
         print_shifts (stack, shifts);
       lm_timings_print (timings, stdout);
     }
   return TRUE;
-}
-
-/* "auto" picked a backend that lacks one of the steps: the CPU runs them all instead, with
- * a note; an explicit --backend keeps its choice and fails with the reason. */
-static gboolean
-retry_on_cpu (const Options *o, LmHdrMethod method, LmTimings *timings, GError **error)
-{
-  g_printerr (_("lumen-cli: note: %s; the CPU does it\n"), (*error)->message);
-  g_clear_error (error);
-  lm_timings_clear (timings);
-  lm_timings_init (timings);
-  return run (o, method, LM_BACKEND_CPU, timings, error);
 }
 
 int
@@ -362,9 +398,7 @@ lm_cli_hdr_main (int argc, char **argv)
     rc = lm_cli_usage_error (e->message);
   else if (!(o.tone.gamma > 0.0) || o.tone.gamma_correction < 0.0)
     rc = lm_cli_usage_error (_("--gamma and --gamma-correction must be positive"));
-  else if (!run (&o, method, kind, &timings, &e)
-           && !(kind == LM_BACKEND_AUTO && g_error_matches (e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED)
-                && retry_on_cpu (&o, method, &timings, &e)))
+  else if (!run (&o, method, kind, &timings, &e))
     {
       if (e->domain == G_OPTION_ERROR)
         rc = lm_cli_usage_error (e->message);

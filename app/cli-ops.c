@@ -120,6 +120,8 @@ lm_cli_ops_group (LmCliOps *ops)
           e.long_name = k == 0 ? op->name : keep (ops, g_strdup_printf ("%s-%s", op->name, spec->name));
           e.arg = G_OPTION_ARG_CALLBACK;
           e.arg_data = (gpointer) on_op_flag;
+          /* The value as typed, which a message quotes escaped, not a failed conversion. */
+          e.flags = G_OPTION_FLAG_FILENAME;
           if (spec->type == LM_PARAM_ENUM)
             {
               g_autoptr (GString) nicks = g_string_new (NULL);
@@ -156,19 +158,8 @@ lm_cli_ops_group (LmCliOps *ops)
 gboolean
 lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error)
 {
-  if (ops->params_file)
-    {
-      g_autoptr (GKeyFile) keyfile = g_key_file_new ();
-      GError *e = NULL;
-      if (!g_key_file_load_from_file (keyfile, ops->params_file, G_KEY_FILE_NONE, &e)
-          || !lm_pipeline_from_keyfile (pipeline, keyfile, &e))
-        {
-          g_autofree char *display = g_filename_display_name (ops->params_file);
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, "%s: %s", display, e->message);
-          g_error_free (e);
-          return FALSE;
-        }
-    }
+  if (ops->params_file && !lm_pipeline_load_sidecar (pipeline, ops->params_file, error))
+    return FALSE;
   for (guint i = 0; i < ops->assignments->len; i++)
     {
       const Assignment *a = &g_array_index (ops->assignments, Assignment, i);

@@ -29,14 +29,17 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
       N_("Where to compute: auto (CUDA when a device is usable), cpu or cuda"), N_("BACKEND") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
       N_("Write the result here (.png, .jpg or .tif)"), N_("OUT") },
-    { "quality", 0, 0, G_OPTION_ARG_INT, &o->quality, N_("JPEG quality, 1..100 (default 92)"),
-      N_("Q") },
+    LM_CLI_NUMBER_ENTRY ("quality", N_("JPEG quality, 1..100 (default 92)"), N_("Q")),
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o->timings,
       N_("Print where the time went: load, upload, each operation, download, save"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->inputs, NULL, NULL },
     { NULL },
   };
+
+  static LmCliNumber numbers[1];
+  numbers[0] = (LmCliNumber) { "--quality", 1, 100, TRUE, &o->quality };
+  lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
 
   g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUT IN"));
   g_option_context_set_summary (
@@ -88,9 +91,34 @@ fail (GError *error)
   return LM_EXIT_FAILURE;
 }
 
+/* SOURCE through the pipeline on BACKEND, back in host memory. */
+static LmImage *
+render (LmBackend *backend, LmImage *source, const LmPipeline *pipeline, LmTimings *timings, GError **error)
+{
+  gboolean transfers = lm_cli_backend_transfers (backend);
+  gint64 t = g_get_monotonic_time ();
+  g_autoptr (LmImage) work = lm_backend_upload (backend, source, error);
+  if (work == NULL || !lm_backend_synchronize (backend, error))
+    return NULL;
+  if (transfers)
+    lm_timings_add (timings, _("upload"), lm_ms_since (t));
+
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, work);
+  g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
+  if (result == NULL)
+    return NULL;
+
+  t = g_get_monotonic_time ();
+  g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
+  if (host == NULL || !lm_backend_synchronize (backend, error))
+    return NULL;
+  if (transfers)
+    lm_timings_add (timings, _("download"), lm_ms_since (t));
+  return g_steal_pointer (&host);
+}
+
 static gboolean
-run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings *timings,
-     GError **error)
+run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings *timings, GError **error)
 {
   const char *in_path = o->inputs[0];
 
@@ -108,7 +136,8 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   g_autoptr (LmImage) source = lm_cli_load_photo (in_path, lm_backend_host_allocator (backend), error);
   if (source == NULL)
     return FALSE;
-  lm_timings_add (timings, _("load"), lm_ms_since (t));
+  double load_ms = lm_ms_since (t);
+  lm_timings_add (timings, _("load"), load_ms);
   if (source->source_bit_depth > 8)
     {
       g_autofree char *display = g_filename_display_name (in_path);
@@ -116,25 +145,25 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
                   source->source_bit_depth);
     }
 
-  gboolean transfers = lm_cli_backend_transfers (backend);
-  t = g_get_monotonic_time ();
-  g_autoptr (LmImage) work = lm_backend_upload (backend, source, error);
-  if (work == NULL || !lm_backend_synchronize (backend, error))
-    return FALSE;
-  if (transfers)
-    lm_timings_add (timings, _("upload"), lm_ms_since (t));
-
-  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, work);
-  g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
-  if (result == NULL)
-    return FALSE;
-
-  t = g_get_monotonic_time ();
-  g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
-  if (host == NULL || !lm_backend_synchronize (backend, error))
-    return FALSE;
-  if (transfers)
-    lm_timings_add (timings, _("download"), lm_ms_since (t));
+  GError *e = NULL;
+  g_autoptr (LmImage) host = render (backend, source, pipeline, timings, &e);
+  if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
+    {
+      /* The photo does not fit the GPU, or the GPU failed: render it on the CPU rather than not at all, from
+       * the pixels already decoded. */
+      g_clear_error (&e);
+      lm_timings_clear (timings);
+      lm_timings_init (timings);
+      lm_timings_add (timings, _("load"), load_ms);
+      g_clear_pointer (&backend, lm_backend_free);
+      backend = lm_backend_new (LM_BACKEND_CPU, &e);
+      host = render (backend, source, pipeline, timings, &e);
+    }
+  if (host == NULL)
+    {
+      g_propagate_error (error, e);
+      return FALSE;
+    }
 
   t = g_get_monotonic_time ();
   lm_image_copy_metadata (host, source);
@@ -179,17 +208,7 @@ lm_cli_process_main (int argc, char **argv)
     }
   LmTimings timings;
   lm_timings_init (&timings);
-  gboolean ok = run (&o, &pipeline, kind, &timings, &e);
-  if (!ok && kind != LM_BACKEND_CPU && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
-    {
-      /* The photo does not fit the GPU: render it on the CPU rather than not at all. */
-      lm_cli_error (_("note: %s; rendering on the CPU instead"), e->message);
-      g_clear_error (&e);
-      lm_timings_clear (&timings);
-      lm_timings_init (&timings);
-      ok = run (&o, &pipeline, LM_BACKEND_CPU, &timings, &e);
-    }
-  if (!ok)
+  if (!run (&o, &pipeline, kind, &timings, &e))
     rc = fail (e);
   lm_timings_clear (&timings);
 

@@ -1,4 +1,5 @@
 /* lumen-cli: Lumen's operations on files, without a window. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -9,6 +10,7 @@
 #include "core/error.h"
 #include "core/i18n.h"
 #include "core/io.h"
+#include "core/text-input.h"
 #include "core/timing.h"
 
 void
@@ -18,9 +20,11 @@ lm_cli_error (const char *format, ...)
   va_start (args, format);
   g_autofree char *message = g_strdup_vprintf (format, args);
   va_end (args);
-  /* One line, whatever a library put in the message. */
+  /* One line, whatever a library put in the message, and nothing a terminal would act on
+   * or could not show (a file name may hold escape sequences, GOption quotes raw bytes). */
   g_strdelimit (message, "\n", ' ');
-  fprintf (stderr, "lumen-cli: %s\n", message);
+  g_autofree char *shown = lm_text_escape (message, -1, -1);
+  fprintf (stderr, "lumen-cli: %s\n", shown);
 }
 
 int
@@ -29,6 +33,83 @@ lm_cli_usage_error (const char *message)
   lm_cli_error ("%s", message);
   fprintf (stderr, _("Try “lumen-cli --help” for the options.\n"));
   return LM_EXIT_USAGE;
+}
+
+/* GOption gives a callback its group's data alone, and the main groups these flags join
+ * have none that could say where a value goes: the commands register their numbers here. */
+static struct {
+  const LmCliNumber *numbers;
+  guint n;
+} number_sets[4];
+static guint n_number_sets;
+
+void
+lm_cli_numbers_add (const LmCliNumber *numbers, guint n)
+{
+  g_return_if_fail (n_number_sets < G_N_ELEMENTS (number_sets));
+  number_sets[n_number_sets].numbers = numbers;
+  number_sets[n_number_sets++].n = n;
+}
+
+static const LmCliNumber *
+find_number (const char *name)
+{
+  for (guint s = 0; s < n_number_sets; s++)
+    for (guint i = 0; i < number_sets[s].n; i++)
+      if (g_str_equal (number_sets[s].numbers[i].name, name))
+        return &number_sets[s].numbers[i];
+  return NULL;
+}
+
+gboolean
+lm_cli_number_flag (const char *name, const char *value, gpointer data, GError **error)
+{
+  const LmCliNumber *number = find_number (name);
+  if (number == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION, _("unknown option %s"), name);
+      return FALSE;
+    }
+  double v;
+  GError *e = NULL;
+  if (!lm_text_parse_double (value, &v, &e))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s", name, e->message);
+      g_error_free (e);
+      return FALSE;
+    }
+  if (number->integer && v != floor (v))
+    {
+      g_autofree char *quoted = lm_text_quote (value, -1);
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s: “%s” is not a whole number"), name,
+                   quoted);
+      return FALSE;
+    }
+  if (v < number->min || v > number->max)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s: %g is outside %g..%g"), name, v,
+                   number->min, number->max);
+      return FALSE;
+    }
+  if (number->integer)
+    *(int *) number->target = (int) v;
+  else
+    *(double *) number->target = v;
+  return TRUE;
+}
+
+gboolean
+lm_cli_fall_back_to_cpu (LmBackendKind asked, LmBackend *backend, const GError *error)
+{
+  gboolean failed = g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE);
+  if (backend == NULL || !lm_cli_backend_transfers (backend)
+      || !(failed || g_error_matches (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
+           || g_error_matches (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED)))
+    return FALSE;
+  /* A device that fails is news even to whoever let Lumen choose it. */
+  if (asked == LM_BACKEND_CUDA || failed)
+    lm_cli_error (_("note: %s; rendering on the CPU instead"), error->message);
+  return TRUE;
 }
 
 gboolean
@@ -41,8 +122,9 @@ lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error)
     }
   if (lm_backend_kind_parse (text, kind))
     return TRUE;
+  g_autofree char *quoted = lm_text_quote (text, -1);
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               _("--backend: unknown backend “%s” (auto, cpu or cuda)"), text);
+               _("--backend: unknown backend “%s” (auto, cpu or cuda)"), quoted);
   return FALSE;
 }
 
@@ -155,8 +237,8 @@ unknown_command (const char *word)
   g_autoptr (GString) names = g_string_new (NULL);
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     g_string_append_printf (names, "%s%s", i ? ", " : "", commands[i].name);
-  g_autofree char *display = g_filename_display_name (word);
-  g_autofree char *message = g_strdup_printf (_("unknown command “%s” (the commands: %s)"), display,
+  g_autofree char *quoted = lm_text_quote (word, -1);
+  g_autofree char *message = g_strdup_printf (_("unknown command “%s” (the commands: %s)"), quoted,
                                               names->str);
   return lm_cli_usage_error (message);
 }

@@ -45,6 +45,34 @@ void lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone);
 gboolean lm_cli_tone_params (const LmCliTone *tone, LmTonemapKind fallback, LmTonemapParams *params,
                              GError **error);
 
+/* A number flag, read by lm_text_parse_double when GOption meets it and checked against
+ * MIN..MAX there, so that nan, inf, 1e400 or a value out of range is a usage error that
+ * names the flag. */
+typedef struct {
+  const char *name; /* as GOption passes it: "--gamma" */
+  double min, max;
+  gboolean integer; /* a whole number; TARGET is an int * */
+  gpointer target;  /* a double *, or an int * */
+} LmCliNumber;
+
+/* NUMBERS (N of them, alive until the parse ends) become known to lm_cli_number_flag. */
+void lm_cli_numbers_add (const LmCliNumber *numbers, guint n);
+/* The GOptionArgFunc of every number flag. Its entries are G_OPTION_FLAG_FILENAME: the text
+ * as typed reaches the parser, whose message quotes it escaped, rather than a failed
+ * conversion to UTF-8 that names nothing. */
+gboolean lm_cli_number_flag (const char *name, const char *value, gpointer data, GError **error);
+#define LM_CLI_NUMBER_ENTRY(long_name, description, arg_description)                              \
+  { long_name, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer) lm_cli_number_flag,    \
+    description, arg_description }
+
+/* Whether work that failed with ERROR on BACKEND is to be done again on the CPU, from the
+ * images already decoded: only where BACKEND is a GPU's that ran out of memory, lacks the
+ * step or failed. On the CPU (no GPU, or --backend cpu) the same work would fail the same
+ * way. ASKED is the --backend given: a note says why, once, where the user asked for the GPU
+ * (cuda) or the GPU failed; auto, which means "the GPU where it can", stays quiet when the
+ * GPU was merely too small. */
+gboolean lm_cli_fall_back_to_cpu (LmBackendKind asked, LmBackend *backend, const GError *error);
+
 /* Parses --backend's value. */
 gboolean lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error);
 

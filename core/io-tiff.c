@@ -236,6 +236,14 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   return upright;
 }
 
+/* A write error, kept for the message: the first one is the cause. */
+static void
+note_write_error (TiffIo *io)
+{
+  if (io->write_errno == 0)
+    io->write_errno = errno ? errno : EIO;
+}
+
 static tmsize_t
 file_read (thandle_t h, void *buf, tmsize_t n)
 {
@@ -247,22 +255,32 @@ static tmsize_t
 file_write (thandle_t h, void *buf, tmsize_t n)
 {
   TiffIo *io = (TiffIo *) h;
+  errno = 0;
   if (fwrite (buf, 1, n, io->stream) != (size_t) n)
     {
-      if (io->write_errno == 0)
-        io->write_errno = errno ? errno : EIO;
+      note_write_error (io);
       return -1;
     }
   return n;
 }
 
+/* A seek first writes out what the stream buffers: on a full disk that is where ENOSPC
+ * shows, and libtiff, given -1 as the new offset, would only say "Maximum TIFF file size
+ * exceeded". */
 static toff_t
 file_seek (thandle_t h, toff_t off, int whence)
 {
   TiffIo *io = (TiffIo *) h;
+  errno = 0;
   if (fseeko (io->stream, (off_t) off, whence) != 0)
-    return (toff_t) -1;
-  return (toff_t) ftello (io->stream);
+    {
+      note_write_error (io);
+      return (toff_t) -1;
+    }
+  off_t here = ftello (io->stream);
+  if (here < 0)
+    note_write_error (io);
+  return (toff_t) here;
 }
 
 static toff_t

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "error.h"
+#include "text-input.h"
 
 static const LmEnumValue tonemap_kinds[] = {
   { "none", N_("None (clip to 0..1)") },
@@ -151,6 +152,37 @@ find_param (const LmOpInfo *info, const char *name)
   return NULL;
 }
 
+static gboolean
+unknown_parameter (const char *group, const char *key, GError **error)
+{
+  g_autofree char *quoted = lm_text_quote (key, -1);
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s]: unknown parameter “%s”"), group, quoted);
+  return FALSE;
+}
+
+/* KEY's value, unescaped. GKeyFile's own messages would quote a value whole and raw; it
+ * returns NULL for a value that is not UTF-8, and a value with a bad escape as well as an
+ * error. */
+static char *
+get_value (GKeyFile *keyfile, const char *group, const char *key, GError **error)
+{
+  GError *e = NULL;
+  g_autofree char *value = g_key_file_get_string (keyfile, group, key, &e);
+  if (e == NULL && value != NULL)
+    return g_steal_pointer (&value);
+  g_clear_error (&e);
+  g_autofree char *raw = g_key_file_get_value (keyfile, group, key, NULL);
+  g_autofree char *quoted = lm_text_quote (raw ? raw : "", -1);
+  if (raw && !g_utf8_validate (raw, -1, NULL))
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s] %s: the value is not UTF-8 text: “%s”"), group, key,
+                 quoted);
+  else
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                 _("[%s] %s: “%s” has a backslash that starts no escape (\\s, \\n, \\t, \\r or \\\\)"),
+                 group, key, quoted);
+  return NULL;
+}
+
 /* The [tonemap] group: parameters only, no "enabled" (it applies whenever the source is
  * radiance). */
 static gboolean
@@ -162,13 +194,9 @@ tonemap_from_keyfile (LmStage *stage, GKeyFile *keyfile, GError **error)
     {
       const LmParamSpec *spec = find_param (&tonemap_info, keys[k]);
       if (spec == NULL)
-        {
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s]: unknown parameter “%s”"), group,
-                       keys[k]);
-          return FALSE;
-        }
-      g_autofree char *value = g_key_file_get_string (keyfile, group, keys[k], NULL);
-      if (!lm_op_param_parse (&tonemap_info, spec, stage->params.bytes, value ? value : "", error))
+        return unknown_parameter (group, keys[k], error);
+      g_autofree char *value = get_value (keyfile, group, keys[k], error);
+      if (value == NULL || !lm_op_param_parse (&tonemap_info, spec, stage->params.bytes, value, error))
         return FALSE;
     }
   return TRUE;
@@ -190,38 +218,106 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
       const LmOpInfo *info = lm_op_info_by_name (groups[g]);
       if (info == NULL)
         {
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("unknown operation [%s]"), groups[g]);
+          g_autofree char *quoted = lm_text_quote (groups[g], -1);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("unknown operation [%s]"), quoted);
           return FALSE;
         }
       LmStage *stage = &result.stages[info->id];
       g_auto (GStrv) keys = g_key_file_get_keys (keyfile, groups[g], NULL, NULL);
       for (int k = 0; keys[k] != NULL; k++)
         {
-          g_autofree char *value = g_key_file_get_string (keyfile, groups[g], keys[k], NULL);
-          if (g_str_equal (keys[k], "enabled"))
+          const LmParamSpec *spec = find_param (info, keys[k]);
+          if (spec == NULL && !g_str_equal (keys[k], "enabled"))
+            return unknown_parameter (groups[g], keys[k], error);
+          g_autofree char *value = get_value (keyfile, groups[g], keys[k], error);
+          if (value == NULL)
+            return FALSE;
+          if (spec == NULL)
             {
               GError *e = NULL;
               stage->enabled = g_key_file_get_boolean (keyfile, groups[g], keys[k], &e);
               if (e != NULL)
                 {
-                  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, "[%s] enabled: %s", groups[g],
-                               e->message);
                   g_error_free (e);
+                  g_autofree char *quoted = lm_text_quote (value, -1);
+                  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s] enabled: “%s” is not true or false"),
+                               groups[g], quoted);
                   return FALSE;
                 }
-              continue;
             }
-          const LmParamSpec *spec = find_param (info, keys[k]);
-          if (spec == NULL)
-            {
-              g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s]: unknown parameter “%s”"),
-                           groups[g], keys[k]);
-              return FALSE;
-            }
-          if (!lm_op_param_parse (info, spec, stage->params.bytes, value, error))
+          else if (!lm_op_param_parse (info, spec, stage->params.bytes, value, error))
             return FALSE;
         }
     }
   *pipeline = result;
   return TRUE;
+}
+
+/* GKeyFile's test of a group line: "[", a name, "]", then nothing but blanks. */
+static gboolean
+is_group_line (const char *line, const char *end)
+{
+  const char *close = line < end && *line == '[' ? memchr (line, ']', end - line) : NULL;
+  if (close == NULL)
+    return FALSE;
+  for (const char *p = close + 1; p < end; p++)
+    if (*p != ' ' && *p != '\t')
+      return FALSE;
+  return TRUE;
+}
+
+/* The first line that is neither blank, a # comment, a [group] nor a key=value pair, named
+ * here: GKeyFile's message would quote the whole line, however long, as it is. */
+static gboolean
+check_sidecar_lines (const char *text, gsize len, GError **error)
+{
+  guint number = 1;
+  for (const char *line = text, *stop = text + len; line < stop; number++)
+    {
+      const char *end = memchr (line, '\n', stop - line);
+      const char *next = end ? end + 1 : stop;
+      end = end ? end : stop;
+      if (end > line && end[-1] == '\r')
+        end--;
+      const char *p = line;
+      while (p < end && g_ascii_isspace (*p))
+        p++;
+      const char *eq = memchr (p, '=', end - p);
+      if (p < end && *p != '#' && !is_group_line (p, end) && !(eq != NULL && eq > p))
+        {
+          g_autofree char *quoted = lm_text_quote (line, end - line);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT,
+                       _("line %u: “%s” is not a [group], a key=value line or a # comment"), number, quoted);
+          return FALSE;
+        }
+      line = next;
+    }
+  return TRUE;
+}
+
+gboolean
+lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error)
+{
+  gsize len = 0;
+  g_autofree char *text = lm_text_file_read (path, LM_TEXT_FILE_ANY, &len, error);
+  if (text == NULL)
+    return FALSE;
+  g_autoptr (GKeyFile) keyfile = g_key_file_new ();
+  GError *e = NULL;
+  if (check_sidecar_lines (text, len, &e) && !g_key_file_load_from_data (keyfile, text, len, G_KEY_FILE_NONE, &e))
+    {
+      /* What GLib refuses beyond those lines (a group or key name it does not take) it words
+       * itself, quoting a line: bounded here. */
+      g_autofree char *quoted = lm_text_quote (e->message, -1);
+      g_clear_error (&e);
+      g_set_error_literal (&e, LUMEN_ERROR, LM_ERROR_FORMAT, quoted);
+    }
+  if (e == NULL)
+    lm_pipeline_from_keyfile (pipeline, keyfile, &e);
+  if (e == NULL)
+    return TRUE;
+  g_autofree char *display = g_filename_display_name (path);
+  g_set_error (error, e->domain, e->code, "%s: %s", display, e->message);
+  g_error_free (e);
+  return FALSE;
 }

@@ -1,11 +1,14 @@
 /* Debevec & Malik (1997): the radiance merge (the response's recovery is in
  * debevec-calibrate.c), and a response's text file. The merge's per-pixel arithmetic is
  * merge-math.h's, shared with the CUDA kernel. */
+#include <errno.h>
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include "../atomic-file.h"
 #include "../error.h"
 #include "../io.h"
+#include "../text-input.h"
 #include "merge.h"
 #include "merge-math.h"
 #include "response.h"
@@ -55,30 +58,49 @@ lm_response_save (const LmResponse *response, const char *path, GError **error)
                               g_ascii_formatd (g, sizeof g, "%.9g", response->value[1][z]),
                               g_ascii_formatd (b, sizeof b, "%.9g", response->value[2][z]));
     }
-  GError *e = NULL;
-  if (!g_file_set_contents (path, text->str, text->len, &e))
+  /* As the images are written: never a partial curve, and a full disk named as such. */
+  LmAtomicFile *file = lm_atomic_file_open (path, error);
+  if (file == NULL)
+    return FALSE;
+  errno = 0;
+  if (fwrite (text->str, 1, text->len, lm_atomic_file_stream (file)) != text->len)
     {
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (EIO), _("%s: cannot write: %s"), display,
-                   e->message);
-      g_error_free (e);
-      return FALSE;
+      GError *e = NULL;
+      lm_set_write_error (&e, path, errno ? errno : EIO);
+      lm_atomic_file_take_error (file, e);
     }
-  return TRUE;
+  return lm_atomic_file_commit (file, error);
+}
+
+/* Three numbers of one level, each one the merge can take the logarithm of: positive and
+ * finite in single precision (1e-320 reads as a number, but as a float it is 0). */
+static gboolean
+parse_level (const char *line, float value[3])
+{
+  g_auto (GStrv) fields = g_strsplit_set (line, " \t", -1);
+  int n = 0;
+  for (int f = 0; fields[f]; f++)
+    {
+      if (*fields[f] == '\0')
+        continue;
+      double v;
+      if (n == 3 || !lm_text_parse_double (fields[f], &v, NULL))
+        return FALSE;
+      value[n] = (float) v;
+      if (!(value[n] > 0.0f) || !isfinite (value[n]))
+        return FALSE;
+      n++;
+    }
+  return n == 3;
 }
 
 gboolean
 lm_response_load (LmResponse *response, const char *path, GError **error)
 {
-  g_autofree char *text = NULL;
+  g_autofree char *text = lm_text_file_read (path, LM_TEXT_FILE_UTF8, NULL, error);
+  if (text == NULL)
+    return FALSE;
   g_autofree char *display = g_filename_display_name (path);
-  GError *e = NULL;
-  if (!g_file_get_contents (path, &text, NULL, &e))
-    {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, "%s: %s", display, e->message);
-      g_error_free (e);
-      return FALSE;
-    }
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   int z = 0;
   for (int i = 0; lines[i]; i++)
@@ -86,19 +108,17 @@ lm_response_load (LmResponse *response, const char *path, GError **error)
       char *line = g_strstrip (lines[i]);
       if (*line == '\0' || *line == '#')
         continue;
-      char *p = line, *end;
-      for (int c = 0; c < 3; c++)
+      float value[3];
+      if (z < LM_HDR_LEVELS && !parse_level (line, value))
         {
-          double v = g_ascii_strtod (p, &end);
-          if (end == p || z >= LM_HDR_LEVELS || !(v > 0.0) || !isfinite (v))
-            {
-              g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT,
-                           _("%s: line %d is not three positive numbers of a camera response"), display, i + 1);
-              return FALSE;
-            }
-          response->value[c][z] = (float) v;
-          p = end;
+          g_autofree char *quoted = lm_text_quote (line, -1);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT,
+                       _("%s: line %d: “%s” is not three positive numbers of a camera response"), display, i + 1,
+                       quoted);
+          return FALSE;
         }
+      for (int c = 0; c < 3 && z < LM_HDR_LEVELS; c++)
+        response->value[c][z] = value[c];
       z++;
     }
   if (z != LM_HDR_LEVELS)

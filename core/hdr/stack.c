@@ -9,6 +9,7 @@
 #include "../error.h"
 #include "../exif.h"
 #include "../io.h"
+#include "../text-input.h"
 
 void
 lm_hdr_stack_free (LmHdrStack *stack)
@@ -27,17 +28,52 @@ lm_hdr_stack_free (LmHdrStack *stack)
 }
 
 gboolean
-lm_hdr_read_exposures (const char *path, GPtrArray **files_out, GArray **times_out, GError **error)
+lm_hdr_parse_seconds (const char *text, double *seconds, GError **error)
 {
-  g_autofree char *text = NULL;
-  GError *e = NULL;
-  g_autofree char *display = g_filename_display_name (path);
-  if (!g_file_get_contents (path, &text, NULL, &e))
+  /* "1/250" is how cameras write it */
+  const char *slash = strchr (text, '/');
+  g_autofree char *numerator = slash ? g_strndup (text, slash - text) : g_strdup (text);
+  double t = 0.0, den = 1.0;
+  if (!lm_text_parse_double (numerator, &t, NULL) || (slash && !lm_text_parse_double (slash + 1, &den, NULL))
+      || den == 0.0)
     {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, "%s: %s", display, e->message);
-      g_error_free (e);
+      g_autofree char *quoted = lm_text_quote (text, -1);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("“%s” is not a time in seconds"), quoted);
       return FALSE;
     }
+  /* A quotient may overflow to an infinity: check_times refuses it with the file's name. */
+  *seconds = t / den;
+  return TRUE;
+}
+
+/* "<file> <seconds>" on LINE (trimmed): the file's name, or NULL. */
+static char *
+parse_exposure_line (const char *line, double *seconds)
+{
+  g_auto (GStrv) fields = g_strsplit_set (line, " \t", -1);
+  int n = 0;
+  const char *name = NULL, *time_text = NULL;
+  for (int f = 0; fields[f]; f++)
+    if (*fields[f])
+      {
+        if (n == 0)
+          name = fields[f];
+        else if (n == 1)
+          time_text = fields[f];
+        n++;
+      }
+  if (n != 2 || !lm_hdr_parse_seconds (time_text, seconds, NULL))
+    return NULL;
+  return g_strdup (name);
+}
+
+gboolean
+lm_hdr_read_exposures (const char *path, GPtrArray **files_out, GArray **times_out, GError **error)
+{
+  g_autofree char *text = lm_text_file_read (path, LM_TEXT_FILE_UTF8, NULL, error);
+  if (text == NULL)
+    return FALSE;
+  g_autofree char *display = g_filename_display_name (path);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
@@ -47,24 +83,26 @@ lm_hdr_read_exposures (const char *path, GPtrArray **files_out, GArray **times_o
       char *line = g_strstrip (lines[i]);
       if (*line == '\0' || *line == '#')
         continue;
-      g_auto (GStrv) fields = g_strsplit_set (line, " \t", -1);
-      int n = 0;
-      char *name = NULL, *seconds = NULL;
-      for (int f = 0; fields[f]; f++)
-        if (*fields[f])
-          {
-            if (n == 0)
-              name = fields[f];
-            else if (n == 1)
-              seconds = fields[f];
-            n++;
-          }
-      char *end = NULL;
-      double t = seconds ? g_ascii_strtod (seconds, &end) : 0.0;
-      if (n != 2 || end == seconds || *end != '\0')
+      double t = 0.0;
+      g_autofree char *name = parse_exposure_line (line, &t);
+      if (name == NULL)
         {
+          g_autofree char *quoted = lm_text_quote (line, -1);
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                       _("%s: line %d: expected “file seconds”, got “%s”"), display, i + 1, line);
+                       _("%s: line %d: expected “file seconds”, got “%s”"), display, i + 1, quoted);
+          return FALSE;
+        }
+      /* Checked here too, where the file and the line can still be named. */
+      if (!(t >= LM_HDR_MIN_SECONDS && t <= LM_HDR_MAX_SECONDS))
+        {
+          g_autofree char *where = g_strdup_printf (_("%s, line %d"), display, i + 1);
+          if (!(t > 0.0) || !isfinite (t))
+            g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                         _("%s: exposure time %g s: it must be a positive number of seconds"), where, t);
+          else
+            g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                         _("%s: exposure time %g s: it must be between %g and %g seconds"), where, t,
+                         LM_HDR_MIN_SECONDS, LM_HDR_MAX_SECONDS);
           return FALSE;
         }
       g_ptr_array_add (files, g_path_is_absolute (name) ? g_strdup (name) : g_build_filename (dir, name, NULL));
@@ -86,6 +124,13 @@ check_times (const LmHdrStack *s, GError **error)
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
                        _("%s: exposure time %g s: it must be a positive number of seconds"), display,
                        s->times[i]);
+          return FALSE;
+        }
+      if (s->times[i] < LM_HDR_MIN_SECONDS || s->times[i] > LM_HDR_MAX_SECONDS)
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                       _("%s: exposure time %g s: it must be between %g and %g seconds"), display, s->times[i],
+                       LM_HDR_MIN_SECONDS, LM_HDR_MAX_SECONDS);
           return FALSE;
         }
       for (guint j = 0; j < i; j++)

@@ -29,9 +29,20 @@ lm_hdr_pixel_word (const LmImage *image, guint x, guint y)
   return image->format == LM_FORMAT_GRAY8 ? lm_hdr_gray_word (row[x]) : ((const guint32 *) row)[x];
 }
 
+/* The exposure times a stack may have, in seconds: from a nanosecond to eleven and a half
+ * days, beyond any camera's. The merges take their logarithms in single precision, where a
+ * time of 1e-320 s would be minus infinity. */
+#define LM_HDR_MIN_SECONDS 1e-9
+#define LM_HDR_MAX_SECONDS 1e6
+
 /* Reads an exposures file: "<file> <seconds>" per line (blank lines and # comments
- * skipped), file names relative to the file's folder. */
+ * skipped), file names relative to the file's folder, the seconds as lm_hdr_parse_seconds
+ * reads them. The file is read by lm_text_file_read (a regular file, UTF-8, bounded). */
 gboolean lm_hdr_read_exposures (const char *path, GPtrArray **files, GArray **times, GError **error);
+
+/* An exposure time as text: a number of seconds ("0.004") or a fraction ("1/250"), as
+ * lm_text_parse_double reads numbers. Its range is the stack's to check. */
+gboolean lm_hdr_parse_seconds (const char *text, double *seconds, GError **error);
 
 /* Loads PATHS; TIMES (may be NULL) gives the exposure times, otherwise each file's EXIF
  * ExposureTime. Fails, naming the file and the cause, on anything that cannot be merged. */

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../text-input.h"
 #include "ops.h"
 
 static const LmOpInfo *const registry[LM_N_OPS] = {
@@ -62,27 +63,28 @@ lm_op_param_parse (const LmOpInfo *info, const LmParamSpec *spec, void *params, 
       g_autoptr (GString) nicks = g_string_new (NULL);
       for (int i = 0; spec->values[i].nick != NULL; i++)
         g_string_append_printf (nicks, "%s%s", i ? ", " : "", spec->values[i].nick);
+      g_autofree char *quoted = lm_text_quote (text, -1);
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s %s: unknown value “%s” (one of: %s)"),
-                   info->name, spec->name, text, nicks->str);
+                   info->name, spec->name, quoted, nicks->str);
       return FALSE;
     }
 
-  char *end = NULL;
-  errno = 0;
-  double v = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || errno != 0 || !isfinite (v))
+  double v;
+  if (!lm_text_parse_double (text, &v, error))
     {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s %s: “%s” is not a number"), info->name,
-                   spec->name, text);
+      g_prefix_error (error, "%s %s: ", info->name, spec->name);
       return FALSE;
     }
-  if (v < spec->min || v > spec->max)
+  /* Compared as the float it is stored as: a value Lumen wrote (0.699999988 for a bias of
+   * 0.7) must read back at the edge of its range. */
+  float f = (float) v;
+  if (!(f >= (float) spec->min && f <= (float) spec->max))
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s %s: %g is outside %g..%g"), info->name,
                    spec->name, v, spec->min, spec->max);
       return FALSE;
     }
-  *(float *) field = (float) v;
+  *(float *) field = f;
   return TRUE;
 }
 
@@ -107,7 +109,17 @@ lm_op_param_to_string (const LmParamSpec *spec, const void *params)
   const guint8 *field = (const guint8 *) params + spec->offset;
   if (spec->type == LM_PARAM_ENUM)
     return g_strdup (spec->values[*(const int *) field].nick);
-  /* Nine significant digits give back every float exactly. */
+  /* The fewest significant digits that give the float back exactly (nine always do): a
+   * sidecar says 0.7, not 0.699999988. */
+  float value = *(const float *) field;
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.9g", *(const float *) field));
+  for (int digits = 6; digits < 9; digits++)
+    {
+      char format[8];
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buf, sizeof buf, format, value);
+      if ((float) g_ascii_strtod (buf, NULL) == value)
+        return g_strdup (buf);
+    }
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.9g", value));
 }

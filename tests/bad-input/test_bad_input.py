@@ -12,6 +12,7 @@ import os
 import random
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -220,6 +221,34 @@ class BadInput(unittest.TestCase):
         self.run_refused(photo, out, out, r"not a (folder|directory)|does not exist|is a file")
         self.assertEqual(lt.read_bytes(blocker), b"a regular file, not a folder\n")
         self.assertEqual(lt.leftovers(self.dir), [])
+
+    def test_output_on_full_disk(self):
+        """Every format written to a full disk says so: "No space left on device". TIFF said
+        "Maximum TIFF file size exceeded" (libtiff's reading of a seek that failed to write
+        out the buffer). Needs a small tmpfs, as root in CI; skipped where none can be mounted."""
+        mnt = os.path.join(self.dir, "full")
+        os.mkdir(mnt)
+        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt], capture_output=True,
+                               text=True)
+        if mount.returncode != 0:
+            self.skipTest(f"cannot mount a small tmpfs to fill: {mount.stderr.strip()}")
+        try:
+            fd = os.open(os.path.join(mnt, "filler"), os.O_WRONLY | os.O_CREAT)
+            try:
+                while os.write(fd, bytes(65536)) > 0:
+                    pass
+            except OSError:
+                pass  # ENOSPC: the disk is full
+            finally:
+                os.close(fd)
+            photo = real_photo(".tif")
+            for ext in (".tif", ".png", ".jpg"):
+                with self.subTest(ext=ext):
+                    out = os.path.join(mnt, "out" + ext)
+                    self.run_refused(photo, out, out, r"no space left on device")
+                    self.assertFalse(os.path.lexists(out))
+        finally:
+            subprocess.run(["umount", mnt], check=False)
 
     def test_output_is_a_folder(self):
         photo = real_photo(".png")

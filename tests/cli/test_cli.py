@@ -7,6 +7,7 @@ the flags it stands for), the flag run is itself held against OpenCV in the same
 """
 import os
 import re
+import resource
 import shutil
 import struct
 import subprocess
@@ -213,6 +214,36 @@ class Backends(CliTest):
         mean = lt.diff(results["cpu"], want)[1]
         lt.say(f"  --gray bt601 --equalize luma vs equalizeHist(cvtColor): mean |Δ| {mean:.4f}")
         self.assertLess(mean, 0.1)
+
+
+    def test_no_gpu_no_fallback_note(self):
+        """Without a GPU a photo the memory cannot hold fails once, in one line. The note
+        "…; rendering on the CPU instead" is for a GPU that ran out of memory where the user
+        asked for it; here it appeared with --backend auto on the CPU and decoded the photo a
+        second time, which failed again (two lines)."""
+        if lt.has_gpu() and lt.build_has_cuda() is not False:
+            self.skipTest("a GPU is usable: auto renders there")
+        ldd = subprocess.run(["ldd", lt.lumen_cli()], capture_output=True, text=True)
+        if "libasan" in ldd.stdout:
+            self.skipTest("AddressSanitizer reserves more address space than the limit this test sets")
+        # 12000 × 12000 RGBA is 549 MiB: more than the 400 MiB of address space allowed, well
+        # within any machine's pixel budget (which LUMEN_MAX_PIXELS lifts besides).
+        big = self.path("big.png")
+        with open(big, "wb") as f:
+            f.write(lt.png_with_size(lt.read_bytes(COFFEE), 12000, 12000))
+        limit = 400 << 20
+        env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", LUMEN_MAX_PIXELS="4G")
+        out = self.path("out.png")
+        for backend in ("auto", "cpu"):
+            with self.subTest(backend=backend):
+                proc = subprocess.run([lt.lumen_cli(), "--backend", backend, "-o", out, big], capture_output=True,
+                                      text=True, env=env, timeout=120,
+                                      preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+                line = self.assertOneLineError(proc, big)
+                self.assertRegex(line, r"not enough memory|too large")
+                self.assertNotIn("note", line)
+                self.assertFalse(os.path.exists(out))
+        self.assertNoLeftovers()
 
 
 class Timings(CliTest):
