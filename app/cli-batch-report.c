@@ -30,6 +30,9 @@ lm_cli_batch_report (const char *outdir)
           s->busy_s);
   if (s->duplicates)
     printf (_("warning: %u stacks are recorded as done more than once\n"), s->duplicates);
+  if (s->outside)
+    printf (_("not counted: %u stacks in the journals that the latest run did not have (%s lists its stacks)\n"),
+            s->outside, LM_JOURNAL_STACKS_NAME);
   for (guint i = 0; i < s->shards->len; i++)
     {
       const LmJournalShard *j = &g_array_index (s->shards, LmJournalShard, i);

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -14,6 +15,7 @@
 #include "core/batch/merge-stage.h"
 #include "core/batch/nvjpeg-decoder.h"
 #include "core/batch/nvjpeg-encoder.h"
+#include "core/batch/outdir-lock.h"
 #include "core/batch/pipeline.h"
 #include "core/batch/shard.h"
 #include "core/batch/stacks.h"
@@ -51,6 +53,21 @@ typedef struct {
 } Plan;
 
 static const char *const formats[] = { "hdr", "exr", "jpg", "png", "tif" };
+
+/* Each merge worker and read thread is a thread with its own stack and buffers: a count far
+ * past the machine's ends in a failed thread creation after gigabytes, not in speed. */
+static guint
+max_jobs (void)
+{
+  return MAX (16, g_get_num_processors ());
+}
+
+/* Reads wait on storage, not on cores: network storage wants many in flight. */
+static guint
+max_read_threads (void)
+{
+  return MAX (64, 8 * g_get_num_processors ());
+}
 
 static gboolean
 usage (GError **error, const char *message)
@@ -137,6 +154,22 @@ plan (const Options *o, Plan *p, GError **error)
     return usage (error, _("--response-in: Mertens' fusion uses no camera response"));
   if (o->jobs < 0 || o->in_flight < 0 || o->shard_count < 0 || o->read_threads < 0)
     return usage (error, _("--jobs, --in-flight, --read-threads and --shard-count must be positive"));
+  if ((guint) o->jobs > max_jobs ())
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--jobs %d: at most %u merge workers per device on this machine (16, or one per core "
+                     "where there are more cores; it has %u)"),
+                   o->jobs, max_jobs (), g_get_num_processors ());
+      return FALSE;
+    }
+  if ((guint) o->read_threads > max_read_threads ())
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--read-threads %d: at most %u on this machine (64, or 8 per core where there are more "
+                     "cores; it has %u)"),
+                   o->read_threads, max_read_threads (), g_get_num_processors ());
+      return FALSE;
+    }
   p->config.in_flight = (guint) o->in_flight;
   p->config.read_threads = (guint) o->read_threads;
   if (!parse_codec ("--decoder", o->decoder, &p->decoder, error) || !parse_codec ("--encoder", o->encoder, &p->encoder, error))
@@ -257,8 +290,61 @@ print_timings (const Plan *p, const LmBatchStats *stats)
   printf (_("wall: %.2f s, %.2f stacks/s\n"), stats->wall_s, stats->wall_s > 0 ? n / stats->wall_s : 0.0);
 }
 
-/* The share's stacks not done yet. An output under its final name is done; one whose
- * record never reached a journal (killed between the rename and the append) gets it now. */
+static int
+compare_by_id (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(LmBatchStack *const *) a)->id, (*(LmBatchStack *const *) b)->id);
+}
+
+/* A stack whose output is in OUTDIR, and what is known of it. */
+typedef struct {
+  LmBatchStack *stack;
+  char *path;
+  const LmJournalDone *record; /* NULL: none (killed between the rename and the journal) */
+  gboolean redone;             /* its latest record is a redo: whatever is there is not it */
+} Present;
+
+/* The output of P is not done after all: its redo record, and the file goes (it must not
+ * pass for a result should this stack fail now). */
+static gboolean
+redo (LmJournal *journal, Present *present, const char *reason, GError **error)
+{
+  if (!lm_journal_redo (journal, present->stack->id, reason, error))
+    return FALSE;
+  g_unlink (present->path);
+  return TRUE;
+}
+
+/* Whether the output of P is what its record says (or, with no record, a file at all: the
+ * rename commits only complete files); records what is missing, or a redo. */
+static gboolean
+check_output (const Plan *p, LmJournal *journal, Present *present, const LmOutputSum *found, gboolean *done,
+              GError **error)
+{
+  const LmJournalDone *r = present->record;
+  g_autofree char *display = g_filename_display_name (present->path);
+  g_autofree char *reason = NULL;
+  if (found->size < 0)
+    reason = g_strdup_printf (_("%s: cannot be read: merged again"), display);
+  else if (found->size == 0)
+    reason = g_strdup_printf (_("%s: empty: merged again"), display);
+  else if (r && r->sum.size >= 0 && r->sum.size != found->size)
+    reason = g_strdup_printf (_("%s: %lld bytes where the journal recorded %lld: merged again"), display,
+                              (long long) found->size, (long long) r->sum.size);
+  else if (r && r->sum.size >= 0 && r->sum.crc != found->crc)
+    reason = g_strdup_printf (_("%s: its bytes are not those the journal recorded (CRC-32): merged again"),
+                              display);
+  *done = reason == NULL && !present->redone;
+  if (reason)
+    return r ? redo (journal, present, reason, error) : TRUE;
+  if (present->redone)
+    return TRUE; /* killed between its redo record and the removal */
+  return r || lm_journal_done (journal, present->stack->id, 0.0, found, error);
+}
+
+/* The share's stacks not done yet. An output under its final name is done when it has the
+ * size and CRC-32 of its done record (all read back, a few files at a time); one whose record
+ * never reached a journal (killed between the rename and the append) gets it now. */
 static GPtrArray *
 plan_todo (const Plan *p, LmBatchList *list, LmJournal *journal, guint *before, GError **error)
 {
@@ -278,21 +364,49 @@ plan_todo (const Plan *p, LmBatchList *list, LmJournal *journal, guint *before, 
   g_autoptr (LmJournalSummary) journals = lm_journal_read_all (p->config.outdir, error);
   if (journals == NULL)
     return NULL;
-  GPtrArray *todo = g_ptr_array_new ();
-  *before = 0;
+
+  g_autoptr (GPtrArray) todo = g_ptr_array_new ();
+  g_autoptr (GArray) outputs = g_array_new (FALSE, FALSE, sizeof (Present));
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < mine->len; i++)
     {
       LmBatchStack *s = mine->pdata[i];
       if (!g_hash_table_contains (present, s->id))
-        g_ptr_array_add (todo, s);
-      else if (++*before, !g_hash_table_contains (journals->done, s->id)
-               && !lm_journal_done (journal, s->id, 0.0, error))
         {
-          g_ptr_array_unref (todo);
-          return NULL;
+          g_ptr_array_add (todo, s);
+          continue;
+        }
+      Present o = { s, lm_batch_output_path (p->config.outdir, s->id, p->config.ext),
+                    g_hash_table_lookup (journals->done, s->id), g_hash_table_contains (journals->redone, s->id) };
+      g_array_append_val (outputs, o);
+      g_ptr_array_add (paths, o.path); /* owns it */
+    }
+  g_autofree LmOutputSum *found = g_new0 (LmOutputSum, MAX (outputs->len, 1));
+  lm_output_sum_files (paths, p->config.read_threads ? p->config.read_threads : 4, found);
+
+  *before = 0;
+  guint redone = 0;
+  for (guint i = 0; i < outputs->len; i++)
+    {
+      Present *o = &g_array_index (outputs, Present, i);
+      gboolean done;
+      if (!check_output (p, journal, o, &found[i], &done, error))
+        return NULL;
+      if (done)
+        ++*before;
+      else
+        {
+          g_ptr_array_add (todo, o->stack);
+          redone++;
         }
     }
-  return todo;
+  if (redone)
+    fprintf (stderr, _("lumen-cli: outputs not as the journal recorded them (cut short or changed since), merged "
+                       "again: %u\n"),
+             redone);
+  /* The list's order, as a clean run would take them. */
+  g_ptr_array_sort (todo, compare_by_id);
+  return g_steal_pointer (&todo);
 }
 
 /* FALSE with ERROR when the batch could not run or was stopped; FAILED: stacks that failed. */
@@ -313,6 +427,17 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
                    _("%s: cannot create the output folder: %s"), display, g_strerror (errsv));
       return FALSE;
     }
+  /* Before anything is opened or removed: another batch may be working in OUTDIR. */
+  g_autoptr (LmOutdirLock) lock = lm_outdir_lock_new (p->config.outdir, &p->shard, error);
+  if (lock == NULL)
+    return FALSE;
+  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
+  for (guint k = 0; k < list->stacks->len; k++)
+    g_ptr_array_add (ids, ((LmBatchStack *) list->stacks->pdata[k])->id);
+  if (!lm_journal_write_stacks (p->config.outdir, ids, error))
+    return FALSE;
+  lm_outdir_lock_admitted (lock);
+
   p->config.backends = lm_batch_backends_open (p->backend, p->devices, (guint) p->jobs, error);
   if (p->config.backends == NULL)
     return FALSE;
@@ -338,6 +463,10 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
     }
   if (todo && o->timings)
     print_timings (p, &stats);
+  if (stats.retried)
+    lm_cli_error (g_dngettext (NULL, "note: %u stack was merged again after a GPU error",
+                               "note: %u stacks were merged again after a GPU error", stats.retried),
+                  stats.retried);
   *failed = stats.failed;
   return ok;
 }
@@ -349,7 +478,12 @@ run (const Options *o, Plan *p)
   g_autoptr (LmBatchList) list = lm_batch_list_new ((const char *const *) o->inputs, &error);
   if (list == NULL)
     {
-      int rc = lm_cli_usage_error (error->message);
+      /* A manifest that is not a list of stacks is bad input, not a misused command. */
+      int rc = LM_EXIT_FAILURE;
+      if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_FORMAT))
+        lm_cli_error ("%s", error->message);
+      else
+        rc = lm_cli_usage_error (error->message);
       g_error_free (error);
       return rc;
     }
@@ -393,8 +527,8 @@ lm_cli_batch_main (int argc, char **argv)
     { "devices", 0, 0, G_OPTION_ARG_STRING, &o.devices, N_("GPUs to use: all (default) or a list such as 0,1"), N_("LIST") },
     { "decoder", 0, 0, G_OPTION_ARG_STRING, &o.decoder, N_("JPEG decoder: cpu (libjpeg-turbo, default: the pixels of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("DECODER") },
     { "encoder", 0, 0, G_OPTION_ARG_STRING, &o.encoder, N_("JPEG encoder: cpu (libjpeg-turbo, default: the bytes of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("ENCODER") },
-    { "read-threads", 0, 0, G_OPTION_ARG_INT, &o.read_threads, N_("Threads reading files (default 4; more for network storage)"), N_("N") },
-    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU; on the CPU, one per 4 cores)"), N_("N") },
+    { "read-threads", 0, 0, G_OPTION_ARG_INT, &o.read_threads, N_("Threads reading files (default 4; more for network storage; at most 64, or 8 per core)"), N_("N") },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU; on the CPU, one per 4 cores; at most 16, or one per core)"), N_("N") },
     { "in-flight", 0, 0, G_OPTION_ARG_INT, &o.in_flight, N_("Stacks in memory at once (default: read threads + cores + 2 × workers + 2)"), N_("N") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec (default), robertson or mertens"), N_("METHOD") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("One camera's response for every stack instead of calibrating each"), N_("FILE") },

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
@@ -10,7 +12,8 @@
 #include "error.h"
 
 struct _LmAtomicFile {
-  char *path;
+  char *path;     /* as the caller gave it: what messages name */
+  char *target;   /* what the rename replaces: PATH, or the file a symbolic link at PATH points to */
   char *tmp_path;
   FILE *stream;
   GError *error;
@@ -41,12 +44,83 @@ default_file_mode (void)
   return mode;
 }
 
+long
+lm_atomic_file_name_max (const char *dir)
+{
+  long max = pathconf (dir, _PC_NAME_MAX);
+  return max > 0 ? max : NAME_MAX;
+}
+
+/* At most MAX bytes of NAME, not cutting a UTF-8 character in two. */
+static char *
+name_prefix (const char *name, gsize max)
+{
+  gsize len = strlen (name);
+  if (len <= max)
+    return g_strdup (name);
+  const char *end = name + max;
+  if (g_utf8_validate (name, -1, NULL))
+    while (end > name && (*end & 0xc0) == 0x80)
+      end--;
+  return g_strndup (name, end - name);
+}
+
+char *
+lm_atomic_file_temp_name (const char *dir, const char *base)
+{
+  /* ".<base>.lumen-tmp-XXXXXX" is 18 bytes longer than BASE: a name of 238 bytes or more
+   * would have a temporary that no file system can hold. Its head is enough to recognise it. */
+  long room = lm_atomic_file_name_max (dir) - (long) strlen ("." LM_ATOMIC_TMP_INFIX "XXXXXX");
+  g_autofree char *head = name_prefix (base, (gsize) MAX (room, 1));
+  return g_strdup_printf ("%s/.%s" LM_ATOMIC_TMP_INFIX "XXXXXX", dir, head);
+}
+
+/* The file that writing to PATH must replace: PATH itself, or, when PATH is a symbolic link,
+ * the file at the end of its chain (which may not exist yet), so that the link stays a link
+ * as it does for a shell's redirection or cp. */
+static char *
+resolve_target (const char *path, GError **error)
+{
+  g_autofree char *target = g_strdup (path);
+  for (int depth = 0;; depth++)
+    {
+      struct stat st;
+      if (lstat (target, &st) != 0 || !S_ISLNK (st.st_mode))
+        return g_steal_pointer (&target);
+      GError *e = NULL;
+      g_autofree char *link = depth < 40 ? g_file_read_link (target, &e) : NULL;
+      if (link == NULL)
+        {
+          g_autofree char *display = g_filename_display_name (path);
+          if (e)
+            g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot write through the symbolic link: %s"),
+                         display, e->message);
+          else
+            g_set_error (error, LUMEN_ERROR, LM_ERROR_IO,
+                         _("%s: cannot write: too many levels of symbolic links"), display);
+          g_clear_error (&e);
+          return NULL;
+        }
+      if (g_path_is_absolute (link))
+        g_free (target), target = g_steal_pointer (&link);
+      else
+        {
+          g_autofree char *dir = g_path_get_dirname (target);
+          g_free (target);
+          target = g_build_filename (dir, link, NULL);
+        }
+    }
+}
+
 LmAtomicFile *
 lm_atomic_file_open (const char *path, GError **error)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strdup_printf ("%s/.%s" LM_ATOMIC_TMP_INFIX "XXXXXX", dir, base);
+  g_autofree char *target = resolve_target (path, error);
+  if (target == NULL)
+    return NULL;
+  g_autofree char *dir = g_path_get_dirname (target);
+  g_autofree char *base = g_path_get_basename (target);
+  g_autofree char *tmp = lm_atomic_file_temp_name (dir, base);
 
   default_file_mode ();
   int fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
@@ -54,12 +128,13 @@ lm_atomic_file_open (const char *path, GError **error)
     {
       int errsv = errno;
       g_autofree char *display = g_filename_display_name (path);
+      g_autofree char *dir_display = g_filename_display_name (dir);
       if (errsv == ENOENT)
         g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot write: the folder %s does not exist"),
-                     display, dir);
+                     display, dir_display);
       else if (errsv == ENOTDIR)
         g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot write: %s is not a folder"),
-                     display, dir);
+                     display, dir_display);
       else
         lm_set_write_error (error, path, errsv);
       return NULL;
@@ -76,6 +151,7 @@ lm_atomic_file_open (const char *path, GError **error)
 
   LmAtomicFile *file = g_new0 (LmAtomicFile, 1);
   file->path = g_strdup (path);
+  file->target = g_steal_pointer (&target);
   file->tmp_path = g_steal_pointer (&tmp);
   file->stream = stream;
   return file;
@@ -106,6 +182,7 @@ static void
 lm_atomic_file_free (LmAtomicFile *file)
 {
   g_free (file->path);
+  g_free (file->target);
   g_free (file->tmp_path);
   g_clear_error (&file->error);
   g_free (file);
@@ -146,7 +223,7 @@ lm_atomic_file_commit (LmAtomicFile *file, GError **error)
   if (errsv == 0 && close_rc != 0)
     errsv = errno;
 
-  if (errsv == 0 && g_rename (file->tmp_path, file->path) != 0)
+  if (errsv == 0 && g_rename (file->tmp_path, file->target) != 0)
     errsv = errno;
 
   if (errsv != 0)

@@ -1,5 +1,7 @@
 /* Writing a file so that it is never seen half-written: the bytes go to a temporary file
- * in the destination's folder, which is renamed over the destination once complete. */
+ * in the destination's folder, which is renamed over the destination once complete. A
+ * destination that is a symbolic link is written through: the file it points to is
+ * replaced (created when missing) and the link stays. */
 #pragma once
 
 #include <stdio.h>
@@ -9,9 +11,15 @@ G_BEGIN_DECLS
 
 typedef struct _LmAtomicFile LmAtomicFile;
 
-/* Temporary names start with this prefix (".<name>.lumen-tmp-XXXXXX"), so leftovers of a
- * killed process can be recognised and removed. */
+/* Temporary names carry this infix (".<name>.lumen-tmp-XXXXXX"), so leftovers of a killed
+ * process can be recognised and removed. <name> is cut short (at a UTF-8 character's
+ * boundary) where the whole would not fit in the folder's longest file name. */
 #define LM_ATOMIC_TMP_INFIX ".lumen-tmp-"
+
+/* The longest file name (bytes) of the file system holding DIR; NAME_MAX if it cannot say. */
+long lm_atomic_file_name_max (const char *dir);
+/* DIR/.<BASE>.lumen-tmp-XXXXXX, BASE shortened so that the name fits; for g_mkstemp. */
+char *lm_atomic_file_temp_name (const char *dir, const char *base);
 
 LmAtomicFile *lm_atomic_file_open (const char *path, GError **error);
 FILE *lm_atomic_file_stream (LmAtomicFile *file);

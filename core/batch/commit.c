@@ -10,6 +10,7 @@
 #include "../atomic-file.h"
 #include "../error.h"
 #include "../hdr/rgbe.h"
+#include "journal.h"
 
 static const char *const crash_names[] = {
   [LM_CRASH_AFTER_TEMP_WRITE] = "after-temp-write",
@@ -58,12 +59,48 @@ lm_batch_output_path (const char *outdir, const char *id, const char *ext)
   return g_build_filename (outdir, name, NULL);
 }
 
+gboolean
+lm_batch_output_name_fits (const char *outdir, const char *id, const char *ext, GError **error)
+{
+  long max = lm_atomic_file_name_max (outdir);
+  gsize len = strlen (id) + 1 + strlen (ext);
+  if ((long) len <= max)
+    return TRUE;
+  g_autofree char *display = g_filename_display_name (outdir);
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+               _("stack id “%s”: its output’s name would be %u bytes long, and file names in %s hold at most %ld: "
+                 "give the stack a shorter id"),
+               id, (guint) len, display, max);
+  return FALSE;
+}
+
+/* The part of a staging name that stands for the stack: the id, or for a long id its head
+ * and a hash of the whole, short enough that the staging name and the atomic writer's
+ * temporary of it (".<staging>.lumen-tmp-XXXXXX") fit in OUTDIR's file names. The hash
+ * keeps two long ids with one head apart, so that a shard recognises its own leftovers. */
+static char *
+staging_stem (long name_max, const char *id)
+{
+  enum { HASH = 16, ROOM = 64 }; /* ROOM: both infixes, "batch.", an extension, dots */
+  gsize max = (gsize) MAX (name_max - ROOM, 2 * HASH);
+  gsize len = strlen (id);
+  if (len <= max)
+    return g_strdup (id);
+  const char *end = id + (max - HASH - 1);
+  while (end > id && (*end & 0xc0) == 0x80) /* ids are UTF-8: cut between characters */
+    end--;
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, id, -1);
+  hash[HASH] = '\0';
+  return g_strdup_printf ("%.*s~%s", (int) (end - id), id, hash);
+}
+
 /* The staging name of an output: it keeps the extension (codecs write by it) and carries
  * the temporary infix, so that a leftover is recognised. */
 static char *
 staging_path (const char *outdir, const char *id, const char *ext)
 {
-  g_autofree char *name = g_strconcat (".", id, LM_ATOMIC_TMP_INFIX, "batch.", ext, NULL);
+  g_autofree char *stem = staging_stem (lm_atomic_file_name_max (outdir), id);
+  g_autofree char *name = g_strconcat (".", stem, LM_ATOMIC_TMP_INFIX, "batch.", ext, NULL);
   return g_build_filename (outdir, name, NULL);
 }
 
@@ -102,7 +139,7 @@ commit_staging (const char *staging, const char *final, GError **error)
 
 gboolean
 lm_batch_write_output (const LmImage *image, const char *outdir, const char *id, const char *ext,
-                       const LmSaveOptions *options, GError **error)
+                       const LmSaveOptions *options, LmOutputSum *sum, GError **error)
 {
   g_autofree char *staging = staging_path (outdir, id, ext);
   g_autofree char *final = lm_batch_output_path (outdir, id, ext);
@@ -114,11 +151,19 @@ lm_batch_write_output (const LmImage *image, const char *outdir, const char *id,
       propagate_as_final (error, e, staging, final);
       return FALSE;
     }
+  /* The bytes the rename commits, read back while they are in the page cache. */
+  if (!lm_output_sum_file (staging, sum, &e))
+    {
+      g_unlink (staging);
+      propagate_as_final (error, e, staging, final);
+      return FALSE;
+    }
   return commit_staging (staging, final, error);
 }
 
 gboolean
-lm_batch_write_encoded (GBytes *bytes, const char *outdir, const char *id, const char *ext, GError **error)
+lm_batch_write_encoded (GBytes *bytes, const char *outdir, const char *id, const char *ext, LmOutputSum *sum,
+                        GError **error)
 {
   g_autofree char *staging = staging_path (outdir, id, ext);
   g_autofree char *final = lm_batch_output_path (outdir, id, ext);
@@ -141,12 +186,13 @@ lm_batch_write_encoded (GBytes *bytes, const char *outdir, const char *id, const
       propagate_as_final (error, e, staging, final);
       return FALSE;
     }
+  lm_output_sum_bytes (bytes, sum);
   return commit_staging (staging, final, error);
 }
 
-/* The stack id of a temporary's name: the leading dots off, up to the infix. */
+/* The stem of a temporary's name: the leading dots off, up to the first infix. */
 static char *
-temporary_id (const char *name)
+temporary_stem (const char *name)
 {
   const char *infix = strstr (name, LM_ATOMIC_TMP_INFIX);
   if (infix == NULL || name[0] != '.')
@@ -162,16 +208,27 @@ lm_batch_scan_outdir (const char *outdir, GHashTable *ids, const char *ext, guin
   g_autoptr (GDir) dir = g_dir_open (outdir, 0, error);
   if (dir == NULL)
     return NULL;
+  /* Temporaries are recognised by their stems; an id's stem depends on the folder's limit. */
+  long name_max = lm_atomic_file_name_max (outdir);
+  g_autoptr (GHashTable) stems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter it;
+  gpointer id;
+  g_hash_table_iter_init (&it, ids);
+  while (g_hash_table_iter_next (&it, &id, NULL))
+    g_hash_table_add (stems, staging_stem (name_max, id));
+  /* The stack list's temporary belongs to whoever holds the folder's admission lock. */
+  g_hash_table_remove (stems, LM_JOURNAL_STACKS_NAME);
+
   GHashTable *present = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *suffix = g_strconcat (".", ext, NULL);
   *removed = 0;
   const char *name;
   while ((name = g_dir_read_name (dir)))
     {
-      g_autofree char *tmp_id = temporary_id (name);
-      if (tmp_id)
+      g_autofree char *stem = temporary_stem (name);
+      if (stem)
         {
-          if (g_hash_table_contains (ids, tmp_id))
+          if (g_hash_table_contains (stems, stem))
             {
               g_autofree char *path = g_build_filename (outdir, name, NULL);
               if (g_unlink (path) == 0)
@@ -181,9 +238,9 @@ lm_batch_scan_outdir (const char *outdir, GHashTable *ids, const char *ext, guin
         }
       if (g_str_has_suffix (name, suffix))
         {
-          g_autofree char *id = g_strndup (name, strlen (name) - strlen (suffix));
-          if (g_hash_table_contains (ids, id))
-            g_hash_table_add (present, g_steal_pointer (&id));
+          g_autofree char *output_id = g_strndup (name, strlen (name) - strlen (suffix));
+          if (g_hash_table_contains (ids, output_id))
+            g_hash_table_add (present, g_steal_pointer (&output_id));
         }
     }
   return present;

@@ -12,6 +12,7 @@
 
 #include "../image.h"
 #include "../io.h"
+#include "output-sum.h"
 
 G_BEGIN_DECLS
 
@@ -27,13 +28,19 @@ void lm_batch_crash_point (LmCrashPoint point);
 
 char *lm_batch_output_path (const char *outdir, const char *id, const char *ext);
 
-/* Writes IMAGE (host memory) as OUTDIR/<ID>.<EXT>, committed by a rename. */
+/* Whether OUTDIR/<ID>.<EXT> can exist at all: a file name longer than OUTDIR's file system
+ * takes fails its stack alone, before anything is read. (Staging names always fit: a long
+ * id is shortened in them.) */
+gboolean lm_batch_output_name_fits (const char *outdir, const char *id, const char *ext, GError **error);
+
+/* Writes IMAGE (host memory) as OUTDIR/<ID>.<EXT>, committed by a rename; SUM: what was
+ * committed, for the journal. */
 gboolean lm_batch_write_output (const LmImage *image, const char *outdir, const char *id, const char *ext,
-                                const LmSaveOptions *options, GError **error);
+                                const LmSaveOptions *options, LmOutputSum *sum, GError **error);
 
 /* Writes BYTES, a file already encoded (by the GPU), as OUTDIR/<ID>.<EXT>, the same way. */
 gboolean lm_batch_write_encoded (GBytes *bytes, const char *outdir, const char *id, const char *ext,
-                                 GError **error);
+                                 LmOutputSum *sum, GError **error);
 
 /* Looks at OUTDIR once: removes the temporaries of the stacks in IDS (left by a killed run;
  * those of other shards' stacks may be in use) and returns the ids of IDS whose output

@@ -40,6 +40,7 @@ typedef struct {
   double stage_ms[LM_STAGE_COUNT];
   guint64 bytes_read;
   guint nvjpeg_files, cpu_files, resident_stacks, nvjpeg_encoded;
+  guint retried; /* stacks tried again after a device error */
   GError *fatal;
   gint stopping; /* atomic: set with FATAL, read without the lock */
 } Run;
@@ -54,6 +55,7 @@ typedef struct {
   GBytes *encoded;   /* or the file, encoded on the GPU */
   guint nvjpeg_files, cpu_files;
   double ms[LM_STAGE_COUNT];
+  gboolean retried; /* after a device error: a second one stops the batch */
 } Job;
 
 /* Ends a merge worker's loop. */
@@ -168,7 +170,9 @@ read_task (gpointer data, gpointer user_data)
       return;
     }
   gint64 t = g_get_monotonic_time ();
-  job->read = lm_batch_read (job->stack, &error);
+  /* An output that no file name can hold fails its stack before any work, not the batch. */
+  if (lm_batch_output_name_fits (run->config->outdir, job->stack->id, run->config->ext, &error))
+    job->read = lm_batch_read (job->stack, &error);
   if (job->read == NULL)
     {
       finish (run, job, error);
@@ -272,10 +276,9 @@ decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
   gint64 t = g_get_monotonic_time ();
   /* Fusion weighs pixels, not times: as `lumen-cli hdr`, its stacks need none. */
   gboolean timed = c->merge.method != LM_HDR_MERTENS;
-  gboolean decoded = decode_files (run, job, decoder, timed, error);
+  if (!decode_files (run, job, decoder, timed, error))
+    return FALSE; /* the files stay read: a device error is tried again */
   g_clear_pointer (&job->read, lm_batch_read_free);
-  if (!decoded)
-    return FALSE;
   job->ms[LM_STAGE_DECODE] = lm_ms_since (t);
 
   if (c->align)
@@ -338,15 +341,41 @@ is_fatal (const GError *error)
   return g_error_matches (error, LUMEN_ERROR, LM_ERROR_NO_SPACE) || g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE);
 }
 
+/* A device error may be passing (an ECC retirement, a watchdog, LUMEN_CUDA_FAULT): the stack
+ * is tried once more from where it was. A second one stops the batch, which a rerun resumes:
+ * a device that fails twice would fail every later stack too. */
+static gboolean
+retry_after (Run *run, Job *job, GError **error)
+{
+  if (job->retried || !g_error_matches (*error, LUMEN_ERROR, LM_ERROR_DEVICE))
+    return FALSE;
+  g_debug ("stack %s: %s; trying it again", job->stack->id, (*error)->message);
+  g_clear_error (error);
+  job->retried = TRUE;
+  g_clear_pointer (&job->result, lm_image_unref);
+  g_clear_pointer (&job->encoded, g_bytes_unref);
+  g_mutex_lock (&run->lock);
+  run->retried++;
+  g_mutex_unlock (&run->lock);
+  return TRUE;
+}
+
 static void
 decode_task (gpointer data, gpointer user_data)
 {
   Run *run = user_data;
   Job *job = data;
   GError *error = NULL;
-  if (stopping (run))
+  gboolean ok = FALSE;
+  while (!stopping (run) && !(ok = decode (run, job, &error)) && job->read != NULL && retry_after (run, job, &error))
+    {
+      g_clear_pointer (&job->hdr, lm_hdr_stack_free);
+      job->group = NULL;
+      job->nvjpeg_files = job->cpu_files = 0;
+    }
+  if (stopping (run) && error == NULL)
     finish (run, job, NULL);
-  else if (!decode (run, job, &error))
+  else if (!ok)
     fail_or_stop (run, job, error, is_fatal (error));
   else
     to_merge (run, job);
@@ -365,11 +394,16 @@ merge_worker (gpointer data)
       if (job == &stop_job)
         break;
       GError *error = NULL;
-      if (stopping (run))
+      gboolean ok = FALSE;
+      while (!stopping (run)
+             && !(ok = lm_merge_stage_run (worker->stage, run->config, job->hdr, &job->response,
+                                           lm_buffer_pool_allocator (run->host_pool), &job->result, &job->encoded,
+                                           job->ms, &error))
+             && retry_after (run, job, &error))
+        ;
+      if (stopping (run) && error == NULL)
         finish (run, job, NULL);
-      else if (!lm_merge_stage_run (worker->stage, run->config, job->hdr, &job->response,
-                                    lm_buffer_pool_allocator (run->host_pool), &job->result, &job->encoded, job->ms,
-                                    &error))
+      else if (!ok)
         /* Device errors stop the batch: a failed device would fail every later stack. */
         fail_or_stop (run, job, error, g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE));
       else
@@ -399,13 +433,15 @@ write_task (gpointer data, gpointer user_data)
       return;
     }
   gint64 t = g_get_monotonic_time ();
-  gboolean ok = job->encoded ? lm_batch_write_encoded (job->encoded, c->outdir, job->stack->id, c->ext, &error)
-                             : lm_batch_write_output (job->result, c->outdir, job->stack->id, c->ext, &c->save, &error);
+  LmOutputSum sum;
+  gboolean ok = job->encoded
+                  ? lm_batch_write_encoded (job->encoded, c->outdir, job->stack->id, c->ext, &sum, &error)
+                  : lm_batch_write_output (job->result, c->outdir, job->stack->id, c->ext, &c->save, &sum, &error);
   job->ms[LM_STAGE_WRITE] = lm_ms_since (t);
   double total = 0.0;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
     total += job->ms[s];
-  ok = ok && lm_journal_done (run->journal, job->stack->id, total, &error);
+  ok = ok && lm_journal_done (run->journal, job->stack->id, total, &sum, &error);
   if (!ok)
     {
       g_clear_pointer (&job->result, lm_image_unref);
@@ -583,6 +619,7 @@ lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint b
   stats->nvjpeg_decoders = run.decoders_made;
   stats->resident_stacks = run.resident_stacks;
   stats->nvjpeg_encoded = run.nvjpeg_encoded;
+  stats->retried = run.retried;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
     stats->stage_ms[s] = run.stage_ms[s];
   stats->wall_s = (g_get_monotonic_time () - start) / 1e6;

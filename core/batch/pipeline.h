@@ -81,6 +81,7 @@ typedef struct {
   guint nvjpeg_decoders;         /* made */
   guint resident_stacks;         /* decoded into device memory and merged there */
   guint nvjpeg_encoded;          /* outputs encoded by nvJPEG */
+  guint retried;                 /* stacks tried a second time after a device error */
   guint64 host_allocations, fresh_allocations; /* of host images; fresh: not from the pool */
   gsize host_peak_bytes;
 } LmBatchStats;

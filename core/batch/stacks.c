@@ -5,6 +5,7 @@
 
 #include "../error.h"
 #include "../hdr/stack.h"
+#include "../text-input.h"
 
 static void
 stack_free (gpointer data)
@@ -12,6 +13,7 @@ stack_free (gpointer data)
   LmBatchStack *s = data;
   g_free (s->id);
   g_free (s->folder);
+  g_free (s->source);
   g_clear_pointer (&s->files, g_ptr_array_unref);
   g_clear_pointer (&s->times, g_array_unref);
   g_free (s->problem);
@@ -75,47 +77,56 @@ add_folder (GPtrArray *stacks, const char *input, GError **error)
         }
       LmBatchStack *s = g_new0 (LmBatchStack, 1);
       s->id = g_strdup (name);
+      s->source = g_filename_display_name (path);
       s->folder = g_steal_pointer (&path);
       g_ptr_array_add (stacks, s);
     }
   return TRUE;
 }
 
-/* "0.004" or "1/250", as cameras and people write exposure times. */
-static gboolean
-parse_seconds (const char *text, double *seconds)
+/* The line number of OFFSET in TEXT. */
+static guint
+line_of (const char *text, gsize offset)
 {
-  char *end = NULL;
-  double t = g_ascii_strtod (text, &end);
-  if (end == text)
-    return FALSE;
-  if (*end == '/')
-    {
-      const char *den_text = end + 1;
-      double den = g_ascii_strtod (den_text, &end);
-      if (end == den_text || den == 0.0)
-        return FALSE;
-      t /= den;
-    }
-  *seconds = t;
-  return *end == '\0';
+  guint line = 1;
+  for (gsize i = 0; i < offset; i++)
+    line += text[i] == '\n';
+  return line;
 }
+
+typedef struct {
+  LmBatchStack *stack;
+  int first, last; /* lines, 0-based */
+} ManifestBlock;
 
 static gboolean
 add_manifest (GPtrArray *stacks, const char *input, GError **error)
 {
   g_autofree char *display = g_filename_display_name (input);
   g_autofree char *text = NULL;
+  gsize size = 0;
   GError *e = NULL;
-  if (!g_file_get_contents (input, &text, NULL, &e))
+  if (!g_file_get_contents (input, &text, &size, &e))
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, "%s", e->message);
       g_error_free (e);
       return FALSE;
     }
+  /* Lines are split as C strings: past a NUL byte every line would be lost unseen. */
+  const char *nul = memchr (text, '\0', size);
+  if (nul)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT,
+                   _("%s: line %u: a NUL byte: a manifest is text (stack_id<TAB>image<TAB>seconds lines)"),
+                   display, line_of (text, nul - text));
+      return FALSE;
+    }
   g_autofree char *dir = g_path_get_dirname (input);
-  /* The manifest's lines of one stack need not be adjacent. */
-  g_autoptr (GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  /* One stack's lines are one block: the same id again after other stacks' lines is most
+   * likely a second stack given the same id (two manifests put together), which would be
+   * merged with the first into one stack of both's exposures. */
+  g_autoptr (GHashTable) by_id = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  ManifestBlock *current = NULL;
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   for (int i = 0; lines[i]; i++)
     {
@@ -128,21 +139,38 @@ add_manifest (GPtrArray *stacks, const char *input, GError **error)
       g_auto (GStrv) f = g_strsplit (line, "\t", -1);
       if (!lm_batch_id_valid (f[0]))
         {
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+          /* The file's content is at fault, not the command: bad input (exit 1). */
+          g_autofree char *quoted = lm_text_quote (f[0], -1);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT,
                        _("%s: line %d: “%s” cannot name a stack (no “/”, no leading “.”, no control "
-                         "characters)"), display, i + 1, f[0]);
+                         "characters)"), display, i + 1, quoted);
           return FALSE;
         }
-      LmBatchStack *s = g_hash_table_lookup (by_id, f[0]);
-      if (s == NULL)
+      ManifestBlock *block = g_hash_table_lookup (by_id, f[0]);
+      if (block && block != current)
         {
-          s = g_new0 (LmBatchStack, 1);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT,
+                       _("%s: line %d: stack id “%s” again, after other stacks’ lines; its first lines are "
+                         "%d–%d: two stacks cannot share an id (each names an output), and one stack’s lines "
+                         "must be together"),
+                       display, i + 1, f[0], block->first + 1, block->last + 1);
+          return FALSE;
+        }
+      if (block == NULL)
+        {
+          LmBatchStack *s = g_new0 (LmBatchStack, 1);
           s->id = g_strdup (f[0]);
+          s->source = g_strdup_printf (_("%s, line %d"), display, i + 1);
           s->files = g_ptr_array_new_with_free_func (g_free);
           s->times = g_array_new (FALSE, FALSE, sizeof (double));
           g_ptr_array_add (stacks, s);
-          g_hash_table_insert (by_id, s->id, s);
+          block = g_new0 (ManifestBlock, 1);
+          *block = (ManifestBlock) { s, i, i };
+          g_hash_table_insert (by_id, s->id, block);
         }
+      current = block;
+      block->last = i;
+      LmBatchStack *s = block->stack;
       /* A bad line spoils its stack only: the batch goes on with the others. */
       double t = 0.0;
       if (s->problem)
@@ -150,9 +178,12 @@ add_manifest (GPtrArray *stacks, const char *input, GError **error)
       if (g_strv_length (f) != 3 || *f[1] == '\0')
         s->problem = g_strdup_printf (_("%s: line %d: expected “stack_id<TAB>image<TAB>seconds”"),
                                       display, i + 1);
-      else if (!parse_seconds (g_strstrip (f[2]), &t))
-        s->problem = g_strdup_printf (_("%s: line %d: “%s” is not a time in seconds"), display, i + 1,
-                                      f[2]);
+      else if (!lm_hdr_parse_seconds (g_strstrip (f[2]), &t, NULL))
+        {
+          /* The one parser of exposure times ("0.004", "1/250"), as --times and --exposures. */
+          g_autofree char *quoted = lm_text_quote (f[2], -1);
+          s->problem = g_strdup_printf (_("%s: line %d: “%s” is not a time in seconds"), display, i + 1, quoted);
+        }
       else
         {
           g_ptr_array_add (s->files, g_path_is_absolute (f[1]) ? g_strdup (f[1])
@@ -215,7 +246,7 @@ lm_batch_list_new (const char *const *inputs, GError **error)
           /* Two stacks of one id would write one output. */
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
                        _("stack id “%s” is given twice (%s and %s): outputs are named after the ids"),
-                       a->id, a->folder ? a->folder : _("a manifest"), b->folder ? b->folder : _("a manifest"));
+                       a->id, a->source, b->source);
           return NULL;
         }
     }

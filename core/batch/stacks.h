@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 typedef struct {
   char *id;         /* the output's name without the extension */
   char *folder;     /* a stack folder, or NULL for a manifest stack */
+  char *source;     /* for messages: the folder, or "MANIFEST, line N" of the stack's first line */
   GPtrArray *files; /* manifest stacks: the members' paths, in the manifest's order */
   GArray *times;    /* manifest stacks: seconds (double), one per member */
   char *problem;    /* a manifest stack whose lines were unusable: why (the stack fails) */
@@ -22,8 +23,10 @@ typedef struct {
 } LmBatchList;
 
 /* Reads every INPUT: a folder (each visible subfolder is one stack) or a manifest
- * (`stack_id<TAB>image<TAB>seconds` per line, paths relative to the manifest's folder).
- * Fails on an input that is neither, or on an id given twice. */
+ * (`stack_id<TAB>image<TAB>seconds` per line, paths relative to the manifest's folder; one
+ * stack's lines together). Fails on an input that is neither, on an id given twice (in two
+ * inputs, or in two blocks of one manifest's lines: LM_ERROR_FORMAT), and on a manifest
+ * that is not text (a NUL byte: LM_ERROR_FORMAT). */
 LmBatchList *lm_batch_list_new (const char *const *inputs, GError **error);
 void lm_batch_list_free (LmBatchList *list);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBatchList, lm_batch_list_free)

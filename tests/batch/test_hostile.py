@@ -1,0 +1,301 @@
+"""lumen-cli batch against hostile inputs and misuse (issue 13, item 3): stack ids whose names
+are too long for a temporary or for the output itself, a NUL byte in a manifest, outputs cut
+short or changed after they were done, two runs in one OUTDIR, absurd thread counts, one id for
+two stacks, journals naming stacks the input does not have. Small stacks (the sunset's, about
+0.15 s each), so that the whole file takes seconds."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import batchlib as bl  # noqa: E402
+from batchlib import lt  # noqa: E402
+
+SCENE = "sunset-handheld"
+
+
+def exposures(scene):
+    """(path, seconds) of SCENE's exposures."""
+    folder = os.path.join(bl.HDR, scene)
+    with open(os.path.join(folder, "exposures.txt")) as f:
+        return [(os.path.join(folder, name), seconds) for name, seconds in (l.split() for l in f if l.strip())]
+
+
+class Hostile(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="lumen-batch-hostile-")
+        cls.addClassCleanup(shutil.rmtree, cls.tmp, ignore_errors=True)
+        # Every stack here is the sunset's: one reference output for all.
+        ref_stacks = os.path.join(cls.tmp, "ref-stacks")
+        os.makedirs(ref_stacks)
+        os.symlink(os.path.join(bl.HDR, SCENE), os.path.join(ref_stacks, "ref"))
+        ref_out = os.path.join(cls.tmp, "ref-out")
+        proc = bl.batch(["--progress", "none", "-o", ref_out, ref_stacks])
+        if proc.returncode != 0:
+            raise AssertionError(f"reference run: {lt.describe(proc)}")
+        cls.reference = lt.read_bytes(os.path.join(ref_out, "ref.hdr"))
+
+    def fresh(self, name):
+        path = os.path.join(self.tmp, name)
+        shutil.rmtree(path, ignore_errors=True)
+        return path
+
+    def stacks(self, name, ids):
+        """A folder of stack folders named IDS, each the sunset's."""
+        root = self.fresh(name)
+        os.makedirs(root)
+        for sid in ids:
+            os.symlink(os.path.join(bl.HDR, SCENE), os.path.join(root, sid))
+        return root
+
+    def assert_reference(self, path):
+        self.assertTrue(lt.read_bytes(path) == self.reference, f"{os.path.basename(path)[:40]}…: not the merge's bytes")
+
+    def test_long_ids(self):
+        """Ids of 240 and 251 bytes (outputs of 244 and 255) are merged: their temporary names
+        are shortened to fit; an id of 253 bytes, whose output's name (257 bytes) cannot exist,
+        fails alone with the reason in failed.tsv; a rerun does the same and stops nowhere."""
+        fits = ["a" * 240, "é" * 125 + "b"]  # 240 and 251 bytes
+        too_long = "c" * 253
+        root = self.stacks("long-ids", fits + [too_long, "short"])
+        out = self.fresh("long-ids-out")
+        for attempt in ("first run", "rerun"):
+            with self.subTest(attempt=attempt):
+                proc = bl.batch(["--progress", "none", "-o", out, root])
+                self.assertEqual(proc.returncode, 1, lt.describe(proc))
+                self.assertIn("3 of 4 stacks done", proc.stdout, lt.describe(proc))
+                failed = bl.failures(os.path.join(out, "failed.tsv"))
+                self.assertEqual(list(failed), [too_long], lt.describe(proc))
+                self.assertIn("257 bytes", failed[too_long])
+                self.assertIn("shorter id", failed[too_long])
+                for sid in fits + ["short"]:
+                    self.assert_reference(os.path.join(out, f"{sid}.hdr"))
+                self.assertEqual(bl.temporaries(out), [])
+
+    def test_long_id_leftover_is_cleaned(self):
+        """A run killed after writing the temporary of a long id's output leaves it under a
+        shortened name; the rerun recognises it as its own, removes it and finishes."""
+        long_id = "é" * 120  # 240 bytes
+        root = self.stacks("long-leftover", [long_id])
+        out = self.fresh("long-leftover-out")
+        proc = bl.batch(["--progress", "none", "-o", out, root], env={"LUMEN_BATCH_CRASH_AT": "after-temp-write"})
+        self.assertEqual(proc.returncode, -signal.SIGKILL, lt.describe(proc))
+        self.assertEqual(len(bl.temporaries(out)), 1, os.listdir(out))
+        proc = bl.batch(["--progress", "none", "-o", out, root])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertEqual(bl.temporaries(out), [])
+        self.assert_reference(os.path.join(out, f"{long_id}.hdr"))
+
+    def test_manifest_with_nul(self):
+        """A NUL byte on a manifest's line 3 refuses the manifest, naming the file and the line,
+        before anything is written (no line after it is silently dropped)."""
+        lines = [f"m\t{path}\t{seconds}\n".encode() for path, seconds in exposures(SCENE)]
+        manifest = os.path.join(self.tmp, "nul.tsv")
+        with open(manifest, "wb") as f:
+            f.write(lines[0] + lines[1] + b"n\t\0garbage\t1\n" + b"".join(lines[2:]))
+        out = self.fresh("nul-out")
+        proc = bl.batch(["--progress", "none", "-o", out, manifest])
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertEqual(len(proc.stderr.strip().split("\n")), 1, proc.stderr)
+        self.assertIn("nul.tsv: line 3", proc.stderr)
+        self.assertIn("NUL", proc.stderr)
+        self.assertFalse(os.path.exists(out), "nothing is written for a refused manifest")
+
+    def done_run(self, name, ids):
+        root = self.stacks(name, ids)
+        out = self.fresh(name + "-out")
+        proc = bl.batch(["--progress", "none", "-o", out, root])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        return root, out
+
+    def test_damaged_outputs_are_merged_again(self):
+        """Outputs cut to 0 and 100 bytes, and one with a byte changed, are not done: the
+        rerun merges them again (a redo record each), keeps the intact one, and the report
+        counts each stack once."""
+        ids = ["s0", "s1", "s2", "s3"]
+        root, out = self.done_run("damaged", ids)
+        path = {sid: os.path.join(out, f"{sid}.hdr") for sid in ids}
+        os.truncate(path["s0"], 0)
+        os.truncate(path["s1"], 100)
+        with open(path["s2"], "r+b") as f:
+            f.seek(5000)
+            byte = f.read(1)
+            f.seek(5000)
+            f.write(bytes([byte[0] ^ 0xFF]))
+        intact = os.stat(path["s3"]).st_ino
+        proc = bl.batch(["--progress", "none", "-o", out, root])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertIn("4 of 4 stacks done (3 now, 1 before)", proc.stdout)
+        self.assertIn("merged again: 3", proc.stderr)
+        for sid in ids:
+            self.assert_reference(path[sid])
+        self.assertEqual(os.stat(path["s3"]).st_ino, intact, "the intact output was redone")
+        self.assertEqual(sorted(sid for _, sid in bl.journal_records(out, "redo")), ["s0", "s1", "s2"])
+        report = bl.batch(["--report", out])
+        self.assertIn("stacks: 4\ndone: 4\nfailed: 0\nremaining: 0\n", report.stdout, lt.describe(report))
+        self.assertNotIn("more than once", report.stdout)
+
+    def test_journal_of_an_earlier_version(self):
+        """Done records without size and CRC (journals of earlier versions) still count: their
+        outputs are kept, except an empty one, which is merged again."""
+        ids = ["s0", "s1"]
+        root, out = self.done_run("old-journal", ids)
+        journal = os.path.join(out, "journal.tsv")
+        with open(journal) as f:
+            lines = [l.rstrip("\n").split("\t") for l in f]
+        with open(journal, "w") as f:
+            for fields in lines:
+                f.write("\t".join(fields[:4] if fields[0] == "done" else fields) + "\n")
+        os.unlink(os.path.join(out, "stacks.txt"))
+        os.truncate(os.path.join(out, "s0.hdr"), 0)
+        kept = os.stat(os.path.join(out, "s1.hdr")).st_ino
+        proc = bl.batch(["--progress", "none", "-o", out, root])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertIn("2 of 2 stacks done (1 now, 1 before)", proc.stdout)
+        self.assertEqual(os.stat(os.path.join(out, "s1.hdr")).st_ino, kept)
+        for sid in ids:
+            self.assert_reference(os.path.join(out, f"{sid}.hdr"))
+
+    def start_and_stop(self, args, out, journal_name):
+        """A batch started and stopped (SIGSTOP) once it holds OUTDIR's lock (its journal has a
+        start record): it keeps its locks, deterministically, while others try."""
+        env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+        env.pop("LUMEN_BATCH_CRASH_AT", None)
+        proc = subprocess.Popen([lt.lumen_cli(), "batch", "--progress", "none", "--in-flight", "1"] + args,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.addCleanup(self.reap, proc)
+        journal = os.path.join(out, journal_name)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if os.path.exists(journal):
+                with open(journal) as f:
+                    if "start\t" in f.read():
+                        break
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGSTOP)
+        self.assertIsNone(proc.poll(), "the first run ended before it could be stopped")
+        return proc
+
+    @staticmethod
+    def reap(proc):
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+
+    def assert_refused(self, args, holder):
+        proc = bl.batch(["--progress", "none"] + args)
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertIn("another lumen-cli batch", proc.stderr)
+        self.assertIn(holder, proc.stderr)
+
+    def finish(self, proc):
+        proc.send_signal(signal.SIGCONT)
+        stdout, stderr = proc.communicate(timeout=120)
+        self.assertEqual(proc.returncode, 0, stdout + stderr)
+
+    def test_one_batch_per_outdir(self):
+        """While a run without shards works in OUTDIR, --shard 0/1 and another run without
+        shards are refused (they would redo its stacks and delete its temporaries); while
+        shard 0/3 works, shard 1/2 and a run without shards are refused but shard 1/3 runs; a
+        killed holder's lock goes with it."""
+        ids = [f"s{k}" for k in range(6)]
+        root = self.stacks("lock", ids)
+        out = self.fresh("lock-out")
+        holder = self.start_and_stop(["-o", out, root], out, "journal.tsv")
+        self.assert_refused(["--shard", "0/1", "-o", out, root], "without --shard")
+        self.assert_refused(["-o", out, root], "without --shard")
+        self.finish(holder)
+        for sid in ids:
+            self.assert_reference(os.path.join(out, f"{sid}.hdr"))
+        self.assertEqual(bl.temporaries(out), [])
+
+        out = self.fresh("lock-shards-out")
+        holder = self.start_and_stop(["--shard", "0/3", "-o", out, root], out, "journal-0-of-3.tsv")
+        self.assert_refused(["--shard", "1/2", "-o", out, root], "--shard I/3")
+        self.assert_refused(["-o", out, root], "--shard I/3")
+        proc = bl.batch(["--progress", "none", "--shard", "1/3", "-o", out, root])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.finish(holder)
+
+        holder = self.start_and_stop(["--shard", "2/3", "-o", out, root], out, "journal-2-of-3.tsv")
+        self.reap(holder)
+        proc = bl.batch(["--progress", "none", "-o", out, root])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        for sid in ids:
+            self.assert_reference(os.path.join(out, f"{sid}.hdr"))
+        self.assertEqual(bl.temporaries(out), [])
+
+    def test_thread_counts_bounded(self):
+        """--jobs and --read-threads far past the machine are usage errors that say the bound,
+        at once (not a GLib error after gigabytes); --help gives the bounds."""
+        root = self.stacks("threads", ["s0"])
+        out = self.fresh("threads-out")
+        for flag in ("--jobs", "--read-threads"):
+            with self.subTest(flag=flag):
+                start = time.monotonic()
+                proc = bl.batch([flag, "100000", "-o", out, root], timeout=60)
+                self.assertEqual(proc.returncode, 2, lt.describe(proc))
+                self.assertIn(f"{flag} 100000: at most", proc.stderr)
+                self.assertLess(time.monotonic() - start, 10)
+                self.assertFalse(os.path.exists(out))
+        help_text = bl.batch(["--help"]).stdout
+        self.assertRegex(help_text, r"--jobs=N .*at most")
+        self.assertRegex(help_text, r"--read-threads=N .*at most")
+
+    def test_one_id_for_two_stacks(self):
+        """An id whose lines come back after another stack's (two stacks given one id) is
+        refused with the id and both places, instead of one stack of both's exposures; an id
+        in a manifest and a folder names both."""
+        first = [f"a\t{p}\t{s}\n" for p, s in exposures(SCENE)]
+        other = [f"b\t{p}\t{s}\n" for p, s in exposures(SCENE)]
+        # The same images at other times: merged into one stack, 10 exposures all different.
+        again = [f"a\t{p}\t{float(s) * 1.5}\n" for p, s in exposures(SCENE)]
+        manifest = os.path.join(self.tmp, "twice.tsv")
+        with open(manifest, "w") as f:
+            f.write("".join(first + other + again))
+        out = self.fresh("twice-out")
+        proc = bl.batch(["--progress", "none", "-o", out, manifest])
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertIn("twice.tsv: line 11", proc.stderr)
+        self.assertIn("“a”", proc.stderr)
+        self.assertIn("1–5", proc.stderr)
+        self.assertFalse(os.path.exists(out))
+
+        folder = self.stacks("twice-folder", ["b"])
+        proc = bl.batch(["--progress", "none", "-o", out, self.one_block_manifest(), folder])
+        self.assertNotEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertIn("given twice", proc.stderr)
+        self.assertIn("once.tsv, line 1", proc.stderr)
+        self.assertIn(os.path.join(folder, "b"), proc.stderr)
+
+    def one_block_manifest(self):
+        manifest = os.path.join(self.tmp, "once.tsv")
+        with open(manifest, "w") as f:
+            f.write("".join(f"b\t{p}\t{s}\n" for p, s in exposures(SCENE)))
+        return manifest
+
+    def test_report_counts_only_the_input(self):
+        """Journal records of stacks the latest run does not have (an earlier batch in the same
+        OUTDIR, a record of a stranger) are not counted by --report."""
+        out = self.fresh("report-out")
+        for name, ids in (("earlier", ["e0", "e1", "e2"]), ("latest", ["l0", "l1"])):
+            root = self.stacks(name, ids)
+            proc = bl.batch(["--progress", "none", "-o", out, root])
+            self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        with open(os.path.join(out, "journal.tsv"), "a") as f:
+            f.write("done\t1700000000000000\tstranger\t1.0\t10\t0badc0de\n")
+        report = bl.batch(["--report", out])
+        self.assertEqual(report.returncode, 0, lt.describe(report))
+        self.assertIn("stacks: 2\ndone: 2\nfailed: 0\nremaining: 0\n", report.stdout)
+        self.assertIn("not counted: 4 stacks", report.stdout)
+        self.assertIn("unsharded: 2 of 2 done", report.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
