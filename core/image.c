@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "error.h"
+#include "pixel-budget.h"
 
 static gpointer
 host_alloc (const LmAllocator *self, gsize size, GError **error)
@@ -98,6 +99,8 @@ lm_image_layout (LmFormat format, guint width, guint height, gsize *stride_out,
                    width, height, LM_IMAGE_MAX_SIDE, (guint) (LM_IMAGE_MAX_PIXELS / 1000000));
       return FALSE;
     }
+  if (!lm_pixel_budget_check (width, height, error))
+    return FALSE;
 
   gsize row, stride, size;
   if (!g_size_checked_mul (&row, width, lm_format_bytes_per_pixel (format))

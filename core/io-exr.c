@@ -14,6 +14,8 @@
 #include <half.h> /* Imath's, usable from C: correctly rounded float ↔ half */
 
 #include "io-private.h"
+#include "pixel-budget.h"
+#include "text-input.h"
 
 /* The largest finite half: beyond it a sample would become infinity. */
 #define LM_HALF_MAX 65504.0f
@@ -36,7 +38,8 @@ on_error (exr_const_context_t ctxt, exr_result_t code, const char *msg)
     {
       ExrStream *stream = user;
       if (stream->message == NULL)
-        stream->message = g_strdup (msg ? msg : exr_get_default_error_message (code));
+        /* The library quotes the file's bytes (a channel's name): escaped, cut, one line. */
+        stream->message = lm_text_escape (msg ? msg : exr_get_default_error_message (code), -1, 200);
     }
 }
 
@@ -265,6 +268,42 @@ decode_chunks (exr_context_t ctx, int part, const exr_attr_box2i_t *window, cons
   return rv;
 }
 
+/* The compressed data of every chunk must be in the file before the image is allocated: the
+ * chunk table is read (and checked against the file's size) first, and what the chunks
+ * declare must be reachable from the bytes they hold. No codec of OpenEXR expands data more
+ * than deflate's 1032:1; the bound leaves room above that. */
+#define LM_EXR_MAX_EXPANSION 4096
+
+/* WINDOW's sides are known to fit a guint (and the budget) here. */
+static gboolean
+check_chunks (exr_context_t ctx, const exr_attr_box2i_t *window, gsize len, ExrStream *stream,
+              const char *path, GError **error)
+{
+  int32_t lines = 1;
+  exr_result_t rv = exr_get_scanlines_per_chunk (ctx, 0, &lines);
+  guint64 packed = 0, unpacked = 0;
+  for (gint64 y = window->min.y; y <= window->max.y && rv == EXR_ERR_SUCCESS; y += MAX (lines, 1))
+    {
+      exr_chunk_info_t chunk;
+      rv = exr_read_scanline_chunk_info (ctx, 0, (int) y, &chunk);
+      packed += chunk.packed_size;
+      unpacked += chunk.unpacked_size;
+    }
+  if (rv != EXR_ERR_SUCCESS)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the file is truncated or damaged: %s"), cause (stream, rv));
+      return FALSE;
+    }
+  if (packed > len || unpacked / LM_EXR_MAX_EXPANSION > len)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path,
+                         _("the file is truncated: its data cannot fill the %u×%u pixels it declares"),
+                         (guint) (window->max.x - window->min.x + 1), (guint) (window->max.y - window->min.y + 1));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 LmImage *
 lm_exr_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator, GError **error)
 {
@@ -302,6 +341,13 @@ lm_exr_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
   else if ((gint64) window.max.x - window.min.x + 1 <= 0 || (gint64) window.max.y - window.min.y + 1 <= 0
            || (gint64) window.max.x - window.min.x + 1 > G_MAXUINT || (gint64) window.max.y - window.min.y + 1 > G_MAXUINT)
     lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the OpenEXR data window is empty or invalid"));
+  else if (!lm_pixel_budget_check ((guint) (window.max.x - window.min.x + 1), (guint) (window.max.y - window.min.y + 1), &e))
+    {
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_clear_error (&e);
+    }
+  else if (!check_chunks (ctx, &window, len, &stream, path, error))
+    ;
   else if ((image = lm_image_new (LM_FORMAT_RGBA_F32, (guint) (window.max.x - window.min.x + 1),
                                   (guint) (window.max.y - window.min.y + 1), allocator, &e)) == NULL)
     {

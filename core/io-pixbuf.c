@@ -1,5 +1,6 @@
-/* WebP, BMP, GIF (and CMYK JPEG) through gdk-pixbuf's loaders, named by the type we sniffed
- * so that no MIME database is needed. */
+/* BMP (and CMYK JPEG) through gdk-pixbuf's loaders, named by the type we sniffed so that no
+ * MIME database is needed. A BMP's header is read here first: its loader allocates the
+ * declared size before it reads a pixel. */
 #include <string.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gi18n.h>
@@ -55,12 +56,8 @@ loader_name (LmFileType type)
     {
     case LM_FILE_JPEG:
       return "jpeg";
-    case LM_FILE_WEBP:
-      return "webp";
     case LM_FILE_BMP:
       return "bmp";
-    case LM_FILE_GIF:
-      return "gif";
     default:
       return NULL;
     }
@@ -96,10 +93,80 @@ decode (const char *path, LmFileType type, const guint8 *data, gsize len, GError
   return g_object_ref (pixbuf);
 }
 
+static gint64
+read_le (const guint8 *p, int bytes)
+{
+  guint32 v = 0;
+  for (int i = bytes - 1; i >= 0; i--)
+    v = v << 8 | p[i];
+  return bytes == 2 ? (gint16) v : (gint32) v;
+}
+
+/* The declared size within the memory budget, and uncompressed pixel rows all present: a
+ * run-length encoded BMP may legitimately skip pixels, an uncompressed one may not. */
+static gboolean
+check_bmp_header (const char *path, const guint8 *data, gsize len, GError **error)
+{
+  if (len < 26)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the file is truncated: its header ends early"));
+      return FALSE;
+    }
+  /* The loader allocates what these fields say (the header's size, the colour table's
+   * entries) before it reads them: each must be one that exists and fit in the file. */
+  gint64 offset = (guint32) read_le (data + 10, 4);
+  gint64 header = (guint32) read_le (data + 14, 4);
+  gboolean core = header == 12;
+  gboolean known = core || header == 40 || header == 52 || header == 56 || header == 64 || header == 108
+                   || header == 124;
+  if (!known || 14 + header > (gint64) len || offset < 14 + header || offset > (gint64) len)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode BMP: the header is damaged"));
+      return FALSE;
+    }
+  gint64 width = core ? read_le (data + 18, 2) : read_le (data + 18, 4);
+  gint64 height = ABS (core ? read_le (data + 20, 2) : read_le (data + 22, 4));
+  gint64 bits = read_le (data + (core ? 24 : 28), 2);
+  gint64 compression = core ? 0 : (guint32) read_le (data + 30, 4);
+  gint64 colours = core ? 0 : (guint32) read_le (data + 46, 4);
+  if ((bits != 1 && bits != 4 && bits != 8 && bits != 16 && bits != 24 && bits != 32) || compression > 6
+      || colours > 256)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode BMP: the header is damaged"));
+      return FALSE;
+    }
+  GError *e = NULL;
+  if (width <= 0 || height <= 0 || width > G_MAXUINT || height > G_MAXUINT
+      || !lm_image_layout (LM_FORMAT_RGBA8, (guint) width, (guint) height, NULL, NULL, &e))
+    {
+      if (e != NULL)
+        lm_set_file_error (error, e->code, path, "%s", e->message);
+      else
+        lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode BMP: the header is damaged"));
+      g_clear_error (&e);
+      return FALSE;
+    }
+  gboolean uncompressed = compression == 0 || compression == 3 || compression == 6;
+  if (uncompressed && bits > 0 && bits <= 32)
+    {
+      guint64 row = ((guint64) width * bits + 31) / 32 * 4;
+      if (offset > (gint64) len || row * (guint64) height > len - (guint64) offset)
+        {
+          lm_set_file_error (error, LM_ERROR_FORMAT, path,
+                             _("the file is truncated: its data cannot fill the %u×%u pixels it declares"),
+                             (guint) width, (guint) height);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 LmImage *
 lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len,
                 const LmAllocator *allocator, GError **error)
 {
+  if (type == LM_FILE_BMP && !check_bmp_header (path, data, len, error))
+    return NULL;
   g_autoptr (GdkPixbuf) loaded = decode (path, type, data, len, error);
   if (loaded == NULL)
     return NULL;

@@ -15,6 +15,12 @@ LmImage *lm_jpeg_load (const char *path, const guint8 *data, gsize len,
 gboolean lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options,
                        GError **error);
 
+/* The first frame of a GIF (giflib) or an animated WebP (libwebp), at the frame's size. */
+LmImage *lm_gif_load (const char *path, const guint8 *data, gsize len,
+                      const LmAllocator *allocator, GError **error);
+LmImage *lm_webp_load (const char *path, const guint8 *data, gsize len,
+                       const LmAllocator *allocator, GError **error);
+
 /* Through gdk-pixbuf's loader for TYPE (named, so that no MIME database is needed). */
 LmImage *lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len,
                          const LmAllocator *allocator, GError **error);

@@ -188,8 +188,10 @@ lm_io_load_from_memory (const char *path, const guint8 *data, gsize len, const L
     case LM_FILE_TIFF:
       return lm_tiff_load (path, data, len, allocator, error);
     case LM_FILE_WEBP:
-    case LM_FILE_BMP:
+      return lm_webp_load (path, data, len, allocator, error);
     case LM_FILE_GIF:
+      return lm_gif_load (path, data, len, allocator, error);
+    case LM_FILE_BMP:
       return lm_pixbuf_load (path, type, data, len, allocator, error);
     case LM_FILE_UNKNOWN:
       break;
@@ -197,12 +199,12 @@ lm_io_load_from_memory (const char *path, const guint8 *data, gsize len, const L
 
   if (looks_like_text (data, MIN (len, 512)))
     lm_set_file_error (error, LM_ERROR_FORMAT, path,
-                       _("is a text file, not an image (Lumen reads JPEG, PNG, TIFF, WebP, BMP "
-                         "and Radiance HDR)"));
+                       _("is a text file, not an image (Lumen reads JPEG, PNG, TIFF, WebP, BMP, "
+                         "GIF, Radiance HDR and OpenEXR)"));
   else
     lm_set_file_error (error, LM_ERROR_FORMAT, path,
-                       _("is not an image Lumen can read (JPEG, PNG, TIFF, WebP, BMP or "
-                         "Radiance HDR)"));
+                       _("is not an image Lumen can read (JPEG, PNG, TIFF, WebP, BMP, GIF, "
+                         "Radiance HDR or OpenEXR)"));
   return NULL;
 }
 

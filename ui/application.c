@@ -5,10 +5,12 @@
 #include <glib/gi18n.h>
 
 #include "config.h"
+#include "core/pixel-budget.h"
 #include "window.h"
 
 struct _LmApplication {
   GtkApplication parent_instance;
+  GSettings *settings; /* for the memory budget; NULL where the schema is not installed */
 };
 
 G_DEFINE_FINAL_TYPE (LmApplication, lm_application, GTK_TYPE_APPLICATION)
@@ -56,6 +58,26 @@ static const GActionEntry app_actions[] = {
   { "quit", quit_action },
 };
 
+/* The memory budget of images (core/pixel-budget.h): the preference wins over
+ * LUMEN_MAX_PIXELS and the machine's memory when it is set (not 0). */
+static void
+apply_pixel_budget (GSettings *settings, const char *key, gpointer data)
+{
+  lm_pixel_budget_set ((guint64) g_settings_get_uint (settings, "max-megapixels") * 1000000u);
+}
+
+static void
+follow_pixel_budget (LmApplication *app)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+  if (schema == NULL || !g_settings_schema_has_key (schema, "max-megapixels"))
+    return;
+  app->settings = g_settings_new_full (schema, NULL, NULL);
+  g_signal_connect (app->settings, "changed::max-megapixels", G_CALLBACK (apply_pixel_budget), NULL);
+  apply_pixel_budget (app->settings, "max-megapixels", NULL);
+}
+
 static void
 lm_application_startup (GApplication *app)
 {
@@ -87,6 +109,7 @@ lm_application_startup (GApplication *app)
   gtk_style_context_add_provider_for_screen (gdk_screen_get_default (), GTK_STYLE_PROVIDER (css),
                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   gtk_window_set_default_icon_name (APP_ID);
+  follow_pixel_budget (LM_APPLICATION (app));
 }
 
 static void
@@ -108,8 +131,16 @@ lm_application_open (GApplication *app, GFile **files, int n_files, const char *
 }
 
 static void
+lm_application_dispose (GObject *object)
+{
+  g_clear_object (&LM_APPLICATION (object)->settings);
+  G_OBJECT_CLASS (lm_application_parent_class)->dispose (object);
+}
+
+static void
 lm_application_class_init (LmApplicationClass *klass)
 {
+  G_OBJECT_CLASS (klass)->dispose = lm_application_dispose;
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
   app_class->startup = lm_application_startup;
   app_class->activate = lm_application_activate;

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/image.h"
 #include "core/orientation.h"
+#include "core/pixel-budget.h"
 #include "test-util.h"
 
 /* Bytes per pixel and channels, as image.h documents them. */
@@ -109,11 +110,51 @@ test_layout_limits (void)
   assert_layout_rejected (LM_FORMAT_GRAY8, 32768, 32769, LM_ERROR_TOO_LARGE);
   assert_layout_rejected (LM_FORMAT_RGBA8, LM_IMAGE_MAX_SIDE, LM_IMAGE_MAX_SIDE, LM_ERROR_TOO_LARGE);
 
-  /* Exactly 2^30 pixels (32768²) is the limit itself, accepted: 32768 · 4 = 131072 B a row. */
+  /* Exactly 2^30 pixels (32768²) is the limit itself, accepted where the memory budget allows
+   * it: 32768 · 4 = 131072 B a row. */
+  lm_pixel_budget_set (LM_IMAGE_MAX_PIXELS);
   gsize stride = 0, size = 0;
   g_assert_true (lm_image_layout (LM_FORMAT_RGBA8, 32768, 32768, &stride, &size, NULL));
   g_assert_cmpuint (stride, ==, 131072);
   g_assert_cmpuint (size, ==, (gsize) 131072 * 32768);
+  lm_pixel_budget_set (0);
+}
+
+/* The memory budget refuses what the format limits allow, naming both sizes; 0 returns to
+ * the machine's, which never exceeds the format limit. */
+static void
+test_pixel_budget (void)
+{
+  lm_pixel_budget_set (1000000);
+  g_assert_cmpuint (lm_pixel_budget (), ==, 1000000);
+  g_assert_true (lm_image_layout (LM_FORMAT_RGBA8, 1000, 1000, NULL, NULL, NULL));
+  GError *error = NULL;
+  g_assert_false (lm_image_layout (LM_FORMAT_RGBA8, 1000, 1001, NULL, NULL, &error));
+  g_assert_error (error, LUMEN_ERROR, LM_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "1000×1001"));
+  g_assert_nonnull (strstr (error->message, "1.0 megapixels"));
+  g_clear_error (&error);
+  lm_pixel_budget_set (0);
+  g_assert_cmpuint (lm_pixel_budget (), >, 0);
+  g_assert_cmpuint (lm_pixel_budget (), <=, LM_IMAGE_MAX_PIXELS);
+
+  static const struct {
+    const char *text;
+    guint64 pixels;
+  } forms[] = { { "250000000", 250000000 }, { "250M", 250000000 }, { "1.5G", 1500000000 }, { "0.5m", 500000 } };
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      guint64 pixels = 0;
+      g_assert_true (lm_pixel_budget_parse (forms[i].text, &pixels));
+      g_assert_cmpuint (pixels, ==, forms[i].pixels);
+    }
+  const char *bad[] = { "", "lots", "-5", "0", "nan", "inf", "12X", "1e400", NULL };
+  for (guint i = 0; bad[i]; i++)
+    {
+      guint64 pixels = 7;
+      g_assert_false (lm_pixel_budget_parse (bad[i], &pixels));
+      g_assert_cmpuint (pixels, ==, 7);
+    }
 }
 
 /* An allocator that counts, so that the test sees when the pixels are freed. */
@@ -313,6 +354,7 @@ main (int argc, char **argv)
   g_test_add_func ("/image/layout/known-strides", test_layout_known_strides);
   g_test_add_func ("/image/layout/alignment", test_layout_alignment);
   g_test_add_func ("/image/layout/limits", test_layout_limits);
+  g_test_add_func ("/image/pixel-budget", test_pixel_budget);
   g_test_add_func ("/image/new-and-refcount", test_new_and_refcount);
   g_test_add_func ("/image/same-shape", test_same_shape);
   g_test_add_func ("/image/copy-metadata", test_copy_metadata);

@@ -1,0 +1,111 @@
+/* WebP through libwebp: the size is read from the bitstream's header and checked against the
+ * memory budget before a pixel is allocated, then decoded straight into the image's rows.
+ * An animation gives its first frame, at the frame's own size. */
+#include <string.h>
+#include <glib/gi18n.h>
+#include <webp/decode.h>
+#include <webp/demux.h>
+
+#include "io-private.h"
+
+static const char *
+webp_cause (VP8StatusCode status)
+{
+  switch (status)
+    {
+    case VP8_STATUS_OUT_OF_MEMORY:
+      return _("not enough memory");
+    case VP8_STATUS_NOT_ENOUGH_DATA:
+      return _("the file is truncated");
+    case VP8_STATUS_UNSUPPORTED_FEATURE:
+      return _("it uses a WebP feature that libwebp does not support");
+    default:
+      return _("the image data is damaged");
+    }
+}
+
+static LmImage *
+new_image (const char *path, guint32 width, guint32 height, const LmAllocator *allocator, GError **error)
+{
+  GError *e = NULL;
+  LmImage *image = lm_image_new (LM_FORMAT_RGBA8, width, height, allocator, &e);
+  if (image == NULL)
+    {
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_error_free (e);
+    }
+  return image;
+}
+
+static LmImage *
+load_still (const char *path, const WebPData *webp, guint32 width, guint32 height,
+            const LmAllocator *allocator, GError **error)
+{
+  LmImage *image = new_image (path, width, height, allocator, error);
+  if (image == NULL)
+    return NULL;
+  WebPDecoderConfig config;
+  WebPInitDecoderConfig (&config);
+  config.output.colorspace = MODE_RGBA;
+  config.output.is_external_memory = 1;
+  config.output.u.RGBA.rgba = lm_image_row (image, 0);
+  config.output.u.RGBA.stride = (int) image->stride;
+  config.output.u.RGBA.size = image->stride * image->height;
+  VP8StatusCode status = WebPDecode (webp->bytes, webp->size, &config);
+  if (status == VP8_STATUS_OK && (config.input.width != (int) width || config.input.height != (int) height))
+    status = VP8_STATUS_BITSTREAM_ERROR;
+  if (status != VP8_STATUS_OK)
+    {
+      lm_set_file_error (error, status == VP8_STATUS_OUT_OF_MEMORY ? LM_ERROR_OUT_OF_MEMORY : LM_ERROR_FORMAT,
+                         path, _("cannot decode WebP: %s"), webp_cause (status));
+      lm_image_unref (image);
+      return NULL;
+    }
+  gboolean opaque = !config.input.has_alpha;
+  for (guint y = 0; y < image->height && !opaque; y++)
+    {
+      const guint8 *row = lm_image_row (image, y);
+      opaque = TRUE;
+      for (guint x = 0; x < image->width && opaque; x++)
+        opaque = row[4 * x + 3] == 255;
+    }
+  image->opaque = opaque;
+  return image;
+}
+
+LmImage *
+lm_webp_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator, GError **error)
+{
+  /* The demuxer validates the container and gives the flags, the ICC profile and the first
+   * frame before anything of an image's size is allocated. Of an animation, the first frame
+   * is read at its own size, as a GIF's: never the canvas around it, which a file of a few
+   * hundred bytes may declare at 65535². */
+  WebPData webp = { data, len };
+  WebPDemuxState state;
+  WebPDemuxer *demux = WebPDemuxPartial (&webp, &state);
+  WebPIterator frame;
+  gboolean has_frame = demux && state == WEBP_DEMUX_DONE && WebPDemuxGetFrame (demux, 1, &frame);
+  if (!has_frame)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode WebP: %s"),
+                         webp_cause (demux && state != WEBP_DEMUX_PARSE_ERROR ? VP8_STATUS_NOT_ENOUGH_DATA
+                                                                                : VP8_STATUS_BITSTREAM_ERROR));
+      WebPDemuxDelete (demux);
+      return NULL;
+    }
+  guint32 flags = WebPDemuxGetI (demux, WEBP_FF_FORMAT_FLAGS);
+  GBytes *icc = NULL;
+  WebPChunkIterator chunk;
+  if ((flags & ICCP_FLAG) && WebPDemuxGetChunk (demux, "ICCP", 1, &chunk))
+    {
+      icc = g_bytes_new (chunk.chunk.bytes, chunk.chunk.size);
+      WebPDemuxReleaseChunkIterator (&chunk);
+    }
+  LmImage *image = load_still (path, &frame.fragment, (guint32) frame.width, (guint32) frame.height, allocator, error);
+  WebPDemuxReleaseIterator (&frame);
+  WebPDemuxDelete (demux);
+  if (image != NULL && icc != NULL)
+    image->icc_profile = g_steal_pointer (&icc);
+  g_clear_pointer (&icc, g_bytes_unref);
+  return image;
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Writes tests/data/bad/images/: damaged, forged and wrong files, each a kind of bad input
+seen in the wild or in fuzzing, made from the corpus's chelsea.png (cropped small) or from
+scratch. Run from anywhere with /usr/bin/python3 (OpenCV); the files are committed, so this
+only documents how they were made and remakes them. Every file's expected cause is in
+../EXPECTED.tsv."""
+import os
+import random
+import struct
+import sys
+import zlib
+
+import cv2
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "images")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "formats"))
+import giflib_writer as gw  # noqa: E402
+
+
+def photo():
+    img = cv2.imread(os.path.join(HERE, "..", "photos", "chelsea.png"), cv2.IMREAD_COLOR)
+    return np.ascontiguousarray(img[40:88, 60:124])  # 64×48
+
+
+def encode(ext, params=()):
+    ok, enc = cv2.imencode(ext, photo(), list(params))
+    assert ok
+    return enc.tobytes()
+
+
+def png_chunk(kind, payload):
+    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+
+def patch(data, at, packed):
+    return data[:at] + packed + data[at + len(packed):]
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    rng = random.Random(13)
+    jpg = encode(".jpg", [cv2.IMWRITE_JPEG_QUALITY, 90])
+    prog = encode(".jpg", [cv2.IMWRITE_JPEG_QUALITY, 90, cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    png = encode(".png")
+    tif = encode(".tif", [cv2.IMWRITE_TIFF_COMPRESSION, 1])
+    webp = encode(".webp", [cv2.IMWRITE_WEBP_QUALITY, 101])
+    bmp = encode(".bmp")
+    os.environ["OPENCV_IO_ENABLE_OPENEXR"] = "1"
+    ok, exr = cv2.imencode(".exr", np.full((32, 24, 3), 0.5, np.float32))
+    exr = exr.tobytes()
+    pal = [(i, 255 - i, (i * 7) % 256) for i in range(256)]
+    idx = [(x + y) % 256 for y in range(24) for x in range(32)]
+    gif = gw.gif(32, 24, [gw.frame(32, 24, idx)], pal)
+    hdr_rows = bytearray()
+    for y in range(16):
+        hdr_rows += bytes([2, 2, 0, 64])
+        for c in range(4):
+            hdr_rows += bytes([64]) + bytes(128 + (x + y + c) % 100 for x in range(64))
+    hdr = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 16 +X 64\n" + bytes(hdr_rows)
+    sof = jpg.index(b"\xff\xc0")
+    ihdr_end = 33
+    exr_window = exr.index(b"dataWindow\0box2i\0") + len(b"dataWindow\0box2i\0") + 4
+    vp8l = webp.index(b"VP8L") + 9
+    vp8l_fields = struct.unpack("<I", webp[vp8l:vp8l + 4])[0] & ~0xFFFFFFF
+    files = {
+        "empty.jpg": b"",
+        "text-named.png": b"This is a shopping list, not a picture.\nmilk\neggs\n",
+        "random-bytes.jpg": bytes(rng.randrange(256) for _ in range(3000)),
+        "html-named.tif": b"<!DOCTYPE html><html><body>404 Not Found</body></html>\n",
+        "half.jpg": jpg[:len(jpg) // 2],
+        "half-progressive.jpg": prog[:len(prog) // 2],
+        "jpeg-header-then-garbage.jpg": jpg[:sof + 19] + bytes(rng.randrange(256) for _ in range(400)),
+        "jpeg-65500-square.jpg": patch(jpg, sof + 5, struct.pack(">HH", 65500, 65500)),
+        "jpeg-zero-width.jpg": patch(jpg, sof + 5, struct.pack(">HH", 48, 0)),
+        "jpeg-markers-only.jpg": b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9",
+        "half.png": png[:len(png) // 2],
+        "png-100000-square.png": png[:8] + png_chunk(b"IHDR", struct.pack(">II", 100000, 100000) + png[24:29]) + png[ihdr_end:],
+        "png-bad-crc.png": patch(png, 29, b"\0\0\0\0"),
+        "png-no-idat.png": png[:ihdr_end] + png_chunk(b"IEND", b""),
+        "png-signature-only.png": png[:8],
+        "half.tif": tif[:len(tif) // 2],
+        "tiff-header-only.tif": tif[:8],
+        "tiff-ifd-past-end.tif": tif[:4] + struct.pack("<I", 10_000_000) + tif[8:],
+        "half.webp": webp[:len(webp) // 2],
+        "webp-16000-square.webp": patch(webp, vp8l, struct.pack("<I", vp8l_fields | 15999 | (15999 << 14))),
+        "riff-wave.webp": b"RIFF" + struct.pack("<I", 36) + b"WAVEfmt " + bytes(28),
+        "half.bmp": bmp[:len(bmp) // 2],
+        "bmp-30000-square-rows-missing.bmp": patch(bmp, 18, struct.pack("<ii", 30000, 30000)),
+        "bmp-rle-65535-square.bmp": patch(patch(bmp, 18, struct.pack("<ii", 65535, 65535)), 28, struct.pack("<HI", 8, 1)),
+        "bmp-header-size-7.bmp": patch(bmp, 14, struct.pack("<I", 7)),
+        "gif-35-bytes-65535-square.gif": b"GIF89a" + struct.pack("<HHBBB", 65535, 65535, 0x80, 0, 0) + bytes(6)
+                                          + b"\x2c" + struct.pack("<HHHHB", 0, 0, 65535, 65535, 0) + b"\x02\x02\x4c\x01\x00\x3b",
+        "gif-frame-30000-square.gif": b"GIF89a" + struct.pack("<HHBBB", 30000, 30000, 0x80, 0, 0) + bytes(6)
+                                       + b"\x2c" + struct.pack("<HHHHB", 0, 0, 30000, 30000, 0) + b"\x02\x02\x4c\x01\x00\x3b",
+        "half.gif": gif[:len(gif) // 2],
+        "gif-no-image.gif": gif[:13 + 768] + b"\x3b",
+        "gif-no-colour-table.gif": gw.gif(32, 24, [gw.frame(32, 24, idx)]),
+        "gif-signature-only.gif": b"GIF89a",
+        "half.hdr": hdr[:400],
+        "hdr-zero-run.hdr": patch(hdr, hdr.index(b"+X 64\n") + 6 + 4, b"\0"),
+        "hdr-header-only-13000-square.hdr": b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 13000 +X 13000\n",
+        "hdr-no-size-line.hdr": b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n",
+        "exr-window-32768-square.exr": patch(exr, exr_window, struct.pack("<4i", 0, 0, 32767, 32767)),
+        "half.exr": exr[:len(exr) // 2],
+        "exr-magic-only.exr": exr[:4],
+    }
+    for name, data in files.items():
+        with open(os.path.join(OUT, name), "wb") as f:
+            f.write(data)
+    print(f"{len(files)} files in {OUT}")
+
+
+if __name__ == "__main__":
+    main()

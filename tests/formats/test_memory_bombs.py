@@ -1,0 +1,168 @@
+"""Tiny files that declare huge images: each is refused (exit 1, one line naming the file and
+the cause) before anything of the declared size is allocated — within 10 s and 300 MB of
+resident memory, measured on the lumen-cli process itself — and the memory budget
+(LUMEN_MAX_PIXELS) is named when it is what refuses."""
+import os
+import resource
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import giflib_writer as gw  # noqa: E402
+import lumen_testlib as lt  # noqa: E402
+
+MAX_SECONDS = 10
+MAX_RSS_MB = 300
+
+
+def exr_with_window(width, height):
+    """A real OpenEXR file (OpenCV's writer) whose dataWindow is rewritten to WIDTH×HEIGHT: the
+    header says one size, the chunk table and data hold another."""
+    os.environ["OPENCV_IO_ENABLE_OPENEXR"] = "1"
+    ok, enc = cv2.imencode(".exr", np.full((32, 24, 3), 0.5, np.float32))
+    if not ok:
+        raise unittest.SkipTest("this OpenCV cannot write OpenEXR")
+    data = bytearray(enc.tobytes())
+    at = data.index(b"dataWindow\0box2i\0") + len(b"dataWindow\0box2i\0") + 4
+    data[at:at + 16] = struct.pack("<4i", 0, 0, width - 1, height - 1)
+    return bytes(data)
+
+
+def gif_declaring(width, height, lzw=b"\x02\x02\x4c\x01\x00"):
+    """A GIF of a few dozen bytes whose screen and first frame say WIDTH×HEIGHT."""
+    return (b"GIF89a" + struct.pack("<HHBBB", width, height, 0x80, 0, 0) + bytes(6)
+            + b"\x2c" + struct.pack("<HHHHB", 0, 0, width, height, 0) + lzw + b"\x3b")
+
+
+def bmp_declaring(width, height, compression=0, bits=24, payload=b"\0" * 64):
+    """A BMP (BITMAPINFOHEADER) saying WIDTH×HEIGHT with PAYLOAD as its pixel data."""
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, bits, compression, len(payload),
+                       2835, 2835, 256 if bits == 8 else 0, 0)
+    palette = bytes(1024) if bits == 8 else b""
+    offset = 14 + len(info) + len(palette)
+    return b"BM" + struct.pack("<IHHI", offset + len(payload), 0, 0, offset) + info + palette + payload
+
+
+def webp_lossless_declaring(width, height):
+    """A real lossless WebP (OpenCV's writer) whose VP8L header is rewritten to WIDTH×HEIGHT."""
+    ok, enc = cv2.imencode(".webp", np.full((12, 16, 3), 90, np.uint8), [cv2.IMWRITE_WEBP_QUALITY, 101])
+    data = bytearray(enc.tobytes())
+    at = data.index(b"VP8L") + 8
+    if not ok or data[at] != 0x2F:
+        raise unittest.SkipTest("OpenCV did not write a lossless WebP")
+    fields = struct.unpack("<I", data[at + 1:at + 5])[0]
+    fields = (fields & ~0xFFFFFFF) | (width - 1) | ((height - 1) << 14)
+    data[at + 1:at + 5] = struct.pack("<I", fields)
+    return bytes(data)
+
+
+class MemoryBombs(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="lumen-bombs-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def refused(self, name, data, cause, env=None):
+        """Runs lumen-cli on DATA; checks exit 1, one stderr line naming NAME and matching
+        CAUSE, no output, the time and the peak resident memory. Returns the message."""
+        src = os.path.join(self.dir, name)
+        with open(src, "wb") as f:
+            f.write(data)
+        out = os.path.join(self.dir, "out.png")
+        environ = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", **(env or {}))
+        start = time.monotonic()
+        proc = subprocess.Popen([lt.lumen_cli(), "-o", out, src], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=environ)
+        try:
+            stdout, stderr = proc.communicate(timeout=MAX_SECONDS)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            self.fail(f"{name}: lumen-cli still running after {MAX_SECONDS} s")
+        seconds = time.monotonic() - start
+        # The largest peak of any child reaped so far: an upper bound of this one's.
+        rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        message = stderr.decode("utf-8", "replace")
+        self.assertEqual(proc.returncode, 1, f"{name}: exit {proc.returncode}: {message}")
+        lines = message.strip().splitlines()
+        self.assertEqual(len(lines), 1, f"{name}: not one line: {message!r}")
+        self.assertIn(name, lines[0])
+        self.assertRegex(lines[0], cause)
+        self.assertFalse(os.path.exists(out), f"{name}: an output was written")
+        self.assertLess(seconds, MAX_SECONDS)
+        self.assertLess(rss_mb, MAX_RSS_MB, f"{name}: {rss_mb:.0f} MB resident")
+        return lines[0]
+
+    def test_gif_35_bytes_declaring_65535_squared(self):
+        data = gif_declaring(65535, 65535)
+        self.assertEqual(len(data), 35)
+        self.refused("screen.gif", data, r"truncated|larger than")
+
+    def test_gif_whose_data_cannot_fill_its_frame(self):
+        """30000² with a few bytes of LZW data, the budget large enough: the data bound refuses
+        it (gdk-pixbuf took 6.9 GB and 2 min 35 s, then wrote a blank image)."""
+        self.refused("frame.gif", gif_declaring(30000, 30000), r"truncated.*30000×30000",
+                     env={"LUMEN_MAX_PIXELS": "1G"})
+
+    def test_exr_whose_window_is_larger_than_its_chunk_table(self):
+        """32768² in a small file: the chunk table is read before the image is allocated (the
+        library's loader allocated 16 GiB and filled its alpha first)."""
+        self.refused("window.exr", exr_with_window(32768, 32768), r"truncated|damaged|offset",
+                     env={"LUMEN_MAX_PIXELS": "1.1G"})
+        self.refused("window-8k.exr", exr_with_window(8192, 8192), r"truncated|damaged|offset")
+
+    def test_exr_beyond_the_budget_names_it(self):
+        line = self.refused("budget.exr", exr_with_window(20000, 20000), r"budget",
+                            env={"LUMEN_MAX_PIXELS": "100M"})
+        self.assertIn("20000×20000", line)
+        self.assertIn("100.0 megapixels", line)
+        self.assertIn("LUMEN_MAX_PIXELS", line)
+
+    def test_radiance_header_only(self):
+        data = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 13000 +X 13000\n"
+        self.assertLess(len(data), 60)
+        self.refused("header.hdr", data, r"truncated|ends early")
+
+    def test_bmp_uncompressed_whose_rows_are_missing(self):
+        self.refused("rows.bmp", bmp_declaring(30000, 30000), r"truncated.*30000×30000",
+                     env={"LUMEN_MAX_PIXELS": "1G"})
+
+    def test_bmp_run_length_beyond_the_budget(self):
+        """Run-length encoding may skip pixels, so only the budget bounds such a file."""
+        data = bmp_declaring(30000, 30000, compression=1, bits=8, payload=b"\0\1")
+        line = self.refused("rle.bmp", data, r"budget", env={"LUMEN_MAX_PIXELS": "100M"})
+        self.assertIn("30000×30000", line)
+
+    def test_webp_beyond_the_budget(self):
+        self.refused("huge.webp", webp_lossless_declaring(16000, 16000), r"budget|truncated",
+                     env={"LUMEN_MAX_PIXELS": "100M"})
+
+    def test_budget_refuses_a_real_photo_and_names_both_sizes(self):
+        photo = os.path.join(lt.photos_dir(), "pier-fog.jpg")
+        with open(photo, "rb") as f:
+            data = f.read()
+        line = self.refused("pier-fog.jpg", data, r"budget", env={"LUMEN_MAX_PIXELS": "1M"})
+        self.assertIn("2560×1600", line)
+        self.assertIn("1.0 megapixels", line)
+
+    def test_budget_that_is_not_a_number_is_said_and_ignored(self):
+        photo = os.path.join(lt.photos_dir(), "pier-fog.jpg")
+        out = os.path.join(self.dir, "ok.png")
+        env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", LUMEN_MAX_PIXELS="lots")
+        proc = subprocess.run([lt.lumen_cli(), "-o", out, photo], capture_output=True, text=True,
+                              env=env, timeout=60)
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertIn("LUMEN_MAX_PIXELS", proc.stderr)
+        self.assertTrue(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
