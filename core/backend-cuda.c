@@ -14,6 +14,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "cuda-fault.h"
 #include "error.h"
 
 #define MAX_DEVICES 64
@@ -25,6 +26,8 @@
 gboolean
 lm_cuda_check (cudaError_t err, const char *what, GError **error)
 {
+  if (err == cudaSuccess)
+    err = lm_cuda_fault_next (lm_cuda_fault_kind (what));
   if (err == cudaSuccess)
     return TRUE;
   LmErrorCode code = err == cudaErrorMemoryAllocation ? LM_ERROR_OUT_OF_MEMORY : LM_ERROR_DEVICE;
@@ -125,7 +128,9 @@ device_alloc (const LmAllocator *self, gsize size, GError **error)
   void *mem = NULL;
   cudaError_t err = cudaSetDevice (allocator_device (self));
   if (err == cudaSuccess)
-    err = size > memory_limit () ? cudaErrorMemoryAllocation : cudaMalloc (&mem, size ? size : 1);
+    err = size > memory_limit () ? cudaErrorMemoryAllocation : lm_cuda_fault_next (LM_CUDA_FAULT_ALLOC);
+  if (err == cudaSuccess)
+    err = cudaMalloc (&mem, size ? size : 1);
   if (err == cudaSuccess)
     return mem;
   cudaGetLastError ();

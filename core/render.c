@@ -385,9 +385,10 @@ run_preview (LmRenderWorker *w, const LmRenderRequest *req)
 
   LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
   gboolean ok = side != NULL && render_full (w, side, req, r, &e);
-  if (!ok && req->backend == LM_BACKEND_CUDA && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
+  if (!ok && req->backend == LM_BACKEND_CUDA
+      && (g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY) || g_error_matches (e, LUMEN_ERROR, LM_ERROR_DEVICE)))
     {
-      /* The photo does not fit the GPU: this render comes from the CPU. */
+      /* The photo does not fit the GPU, or the GPU failed: this render comes from the CPU. */
       g_free (r->notice);
       r->notice = g_strdup_printf (_("%s; rendered on the CPU"), e->message);
       g_clear_error (&e);

@@ -13,22 +13,31 @@ shared=${LUMEN_SHARED:-../shared}
 [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=enabled
 meson configure "$build" -Dgui=enabled >/dev/null
 meson compile -C "$build" lumen-cli test-parity test-hdr-parity bench-ops bench-hdr lumen test-window test-navigate \
-  test-state test-panels ui-latency lumen-gmo >/dev/null
+  test-state test-panels test-gpu-fault ui-latency soak-window lumen-gmo >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
 "$shared/device/gui-bundle.sh" "$out/bundle" "$build/app/lumen-cli" "$build/tests/test-parity" \
   "$build/tests/test-hdr-parity" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" \
-  "$build/tests/test-navigate" "$build/tests/test-state" "$build/tests/test-panels" "$build/bench/ui-latency" >/dev/null
+  "$build/tests/test-navigate" "$build/tests/test-state" "$build/tests/test-panels" "$build/tests/test-gpu-fault" \
+  "$build/bench/ui-latency" "$build/bench/soak-window" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
 # The catalogues (po/<lang>/LC_MESSAGES/lumen.mo): the window tests run in German there too.
 for mo in "$build"/po/*/LC_MESSAGES/*.mo; do
   rel=${mo#"$build"/po/}
   mkdir -p "$out/locale/$(dirname "$rel")" && cp "$mo" "$out/locale/$rel"
 done
-# The corpus, and the larger data over it where this checkout has it beside.
-cp -r tests/data/photos tests/data/hdr "$out/data/"
-if [ -d "$shared/data" ]; then cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"; fi
+# The corpus, and the larger data over it where this checkout has it beside (unless
+# LUMEN_DEVICE_EXTRA_DATA=0: the steps of faults, soak and fuzz need the corpus alone).
+cp -r tests/data/photos tests/data/hdr tests/data/bad "$out/data/"
+if [ -d "$shared/data" ] && [ "${LUMEN_DEVICE_EXTRA_DATA:-1}" != 0 ]; then
+  cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"
+fi
+# The fuzz harnesses (a -Dfuzzing=true build, LUMEN_FUZZ_BUILD) and their corpus, for the
+# campaign step.
+if [ -n "${LUMEN_FUZZ_BUILD:-}" ]; then
+  bash fuzz/run-campaign.sh pack -b "$LUMEN_FUZZ_BUILD" "$out/fuzz-pack.tar.xz" >/dev/null
+fi
 # The window needs what the GPU machine lacks besides libraries: the MIME database (gdk-pixbuf
 # identifies even GTK's own PNG icons through it) and the icons of the Adwaita theme.
 mkdir -p "$out/share/mime" "$out/share/icons/Adwaita"

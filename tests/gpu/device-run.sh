@@ -5,7 +5,11 @@
 # $OUT; the last lines printed are the summary tables.
 #   LUMEN_DEVICE_STEPS="parity bench peers" selects steps (default: all); hdr-parity and
 #   hdr-bench are the HDR merge's and tone mapping's, batch and batch-bench lumen-cli
-#   batch's; window-debug takes backtraces of a window that does not answer.
+#   batch's; window-debug takes backtraces of a window that does not answer. faults injects
+#   GPU failures (LUMEN_CUDA_FAULT) into lumen-cli, a batch and the window; soak edits the
+#   window 10,000 times on CUDA (bench/soak.sh); fuzz runs the fuzz campaign of the pack's
+#   fuzz-pack.tar.xz in the background while the other steps run (LUMEN_FUZZ_SECONDS per
+#   harness, LUMEN_FUZZ_PARALLEL harnesses at once, LUMEN_FUZZ_JOBS processes each).
 set -uo pipefail
 pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
@@ -13,13 +17,24 @@ mkdir -p "$OUT"
 steps=${LUMEN_DEVICE_STEPS:-parity hdr-parity cli window bench hdr-bench peers}
 export PYTHONUNBUFFERED=1
 
-tar -C "$pack" -xJf "$pack/bundle.tar.xz" && source "$pack/bundle/env.sh"
+# Once: a second run of this script beside the first (a step in the background) shares it.
+[ -d "$pack/bundle" ] || tar -C "$pack" -xJf "$pack/bundle.tar.xz"
+source "$pack/bundle/env.sh"
 bin="$pack/bundle/bin"
 export LUMEN_TEST_DATA="$pack/data"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
 echo "commit $(cat "$pack/commit" | tr '\n' ' ')" | tee -a "$OUT/gpu.txt"
 nproc | sed 's/^/cpus /' | tee -a "$OUT/gpu.txt"
 status=0
+
+if [[ " $steps " == *" fuzz "* ]] && [ -f "$pack/fuzz-pack.tar.xz" ]; then
+  echo "== fuzz (in the background)"
+  tar -C /tmp -xJf "$pack/fuzz-pack.tar.xz"
+  bash /tmp/fuzz-pack/fuzz/run-campaign.sh run -b /tmp/fuzz-pack -t "${LUMEN_FUZZ_SECONDS:-400}" \
+    -p "${LUMEN_FUZZ_PARALLEL:-12}" -j "${LUMEN_FUZZ_JOBS:-1}" -w /tmp/fuzz-campaign -a "$OUT/fuzz-campaign.tar.xz" \
+    > "$OUT/fuzz.log" 2>&1 &
+  fuzz_pid=$!
+fi
 
 if [[ " $steps " == *" parity "* ]]; then
   echo "== parity"
@@ -186,6 +201,36 @@ r["align_mtb_ms"] = best(lambda: [mtb.calculateShift(gray[n // 2], g) for g in g
 print("opencv 12 MP:", json.dumps(r))
 json.dump(r, open(sys.argv[1], "w"))
 PY
+fi
+
+if [[ " $steps " == *" faults "* ]]; then
+  echo "== faults"
+  LUMEN_CLI="$bin/lumen-cli" LUMEN_TEST_DATA="$pack/data" python3 tests/gpu/test_cuda_fault.py \
+    > "$OUT/faults.log" 2>&1 || status=1
+  grep -E "^(ok|FAIL|ERROR|Ran|OK|FAILED)|: exit |\.\.\. " "$OUT/faults.log" | tail -n 40
+  export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
+  export DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent-bus
+  timeout 180 "$bin/test-gpu-fault" --tap > "$OUT/window-gpu-fault.log" 2>&1 || status=1
+  grep -E "^(ok|not ok)|^# (after|the next)" "$OUT/window-gpu-fault.log"
+  # The bad-input corpus with a GPU present: still refused, one line, no output.
+  LUMEN_CLI="$bin/lumen-cli" LUMEN_TEST_DATA="$pack/data" python3 tests/bad-input/test_bad_corpus.py \
+    > "$OUT/bad-corpus.log" 2>&1 || { status=1; tail -n 20 "$OUT/bad-corpus.log"; }
+  tail -n 1 "$OUT/bad-corpus.log"
+fi
+
+if [[ " $steps " == *" soak "* ]]; then
+  echo "== soak"
+  mkdir -p .soak/bin .soak/data/photos
+  cp "$bin/soak-window" .soak/bin/ && cp "$pack/data/photos/forest-path.jpg" .soak/data/photos/
+  (cd "$pack/data/hdr/forest" && "$OLDPWD/$bin/lumen-cli" hdr --exposures exposures.txt -o "$OLDPWD/.soak/data/forest.hdr") >/dev/null
+  git rev-parse --short HEAD > .soak/commit 2>/dev/null || cp "$pack/commit" .soak/commit
+  OUT="$OUT/soak" SOAK_RUNS="${LUMEN_SOAK_RUNS:-photo}" SOAK_LIBS_FROM="$pack" bash bench/soak.sh device .soak || status=1
+fi
+
+if [ -n "${fuzz_pid:-}" ]; then
+  wait "$fuzz_pid" || status=1
+  echo "== fuzz campaign"
+  sed -n '/^harness/,$p' "$OUT/fuzz.log" | head -n 40
 fi
 
 if [[ " $steps " == *" peers "* ]]; then

@@ -1,0 +1,103 @@
+"""A GPU that fails in the middle of work (LUMEN_CUDA_FAULT=alloc|launch|copy:N makes the N-th
+such call fail, core/cuda-fault.h): lumen-cli falls back to the CPU with a note and writes the
+same bytes as the CPU backend; a batch retries the stack or fails it alone. Needs a CUDA
+device: skipped (exit 77) without one."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lumen_testlib as lt  # noqa: E402
+
+# The CUDA backend's start makes four allocations and one launch (its workspace, a probe
+# kernel); a fault there fails the start, which --backend cuda reports (test_start_fault).
+# These come later, in the work itself.
+FAULTS = ["alloc:5", "alloc:6", "launch:2", "launch:4", "copy:1", "copy:2"]
+FELL_BACK = r"(CUDA|GPU).*on the CPU instead"
+
+
+def run(args, fault=None, timeout=300):
+    env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+    if fault:
+        env["LUMEN_CUDA_FAULT"] = fault
+    return subprocess.run([lt.lumen_cli()] + [str(a) for a in args], capture_output=True, text=True,
+                          env=env, timeout=timeout)
+
+
+class CudaFaults(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="lumen-fault-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def test_process_falls_back_with_the_same_bytes(self):
+        photo = os.path.join(lt.photos_dir(), "forest-path.jpg")
+        ops = ["--gray", "bt601", "--equalize", "luma", "--blur", "3"]
+        cpu = run(["--backend", "cpu"] + ops + ["-o", self.path("cpu.png"), photo])
+        self.assertEqual(cpu.returncode, 0, cpu.stderr)
+        for fault in FAULTS:
+            with self.subTest(fault):
+                out = self.path(f"gpu-{fault.replace(':', '-')}.png")
+                proc = run(["--backend", "cuda"] + ops + ["-o", out, photo], fault)
+                lt.say(f"{fault}: exit {proc.returncode}: {proc.stderr.strip()}")
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertRegex(proc.stderr, FELL_BACK)
+                self.assertEqual(lt.read_bytes(out), lt.read_bytes(self.path("cpu.png")))
+
+    def test_start_fault(self):
+        """A device that fails while the backend starts: --backend cuda says so and exits 1,
+        writing nothing."""
+        photo = os.path.join(lt.photos_dir(), "pier-fog.jpg")
+        for fault in ("alloc:1", "alloc:4", "launch:1"):
+            with self.subTest(fault):
+                out = self.path("start.png")
+                proc = run(["--backend", "cuda", "--blur", "2", "-o", out, photo], fault)
+                lt.say(f"start {fault}: exit {proc.returncode}: {proc.stderr.strip()}")
+                self.assertEqual(proc.returncode, 1)
+                self.assertRegex(proc.stderr, r"CUDA backend unavailable: CUDA: .* failed")
+                self.assertFalse(os.path.exists(out))
+
+    def test_hdr_falls_back_with_the_same_bytes(self):
+        stack = os.path.join(lt.data_dir(), "hdr", "forest", "exposures.txt")
+        cpu = run(["hdr", "--backend", "cpu", "--exposures", stack, "-o", self.path("cpu.hdr")])
+        self.assertEqual(cpu.returncode, 0, cpu.stderr)
+        for fault in ("alloc:5", "launch:2", "copy:1"):
+            with self.subTest(fault):
+                out = self.path(f"gpu-{fault.replace(':', '-')}.hdr")
+                proc = run(["hdr", "--backend", "cuda", "--exposures", stack, "-o", out], fault)
+                lt.say(f"hdr {fault}: exit {proc.returncode}: {proc.stderr.strip()}")
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertRegex(proc.stderr, FELL_BACK)
+                self.assertEqual(lt.read_bytes(out), lt.read_bytes(self.path("cpu.hdr")))
+
+    def test_batch_loses_no_stack(self):
+        """One failure among a batch's launches: that stack is retried (or fails alone, in
+        failed.tsv); every other stack is written."""
+        stacks = os.path.join(lt.data_dir(), "hdr")
+        names = sorted(n for n in os.listdir(stacks) if os.path.isdir(os.path.join(stacks, n)))
+        for fault in ("launch:4", "copy:3", "alloc:6"):
+            with self.subTest(fault):
+                out = self.path("batch-" + fault.replace(":", "-"))
+                proc = run(["batch", "--backend", "cuda", "--format", "png", "-o", out, stacks], fault)
+                lt.say(f"batch {fault}: exit {proc.returncode}: {proc.stderr.strip()[-400:]}")
+                written = sorted(n[:-4] for n in os.listdir(out) if n.endswith(".png"))
+                failed_tsv = os.path.join(out, "failed.tsv")
+                failed = []
+                if os.path.exists(failed_tsv):
+                    with open(failed_tsv, encoding="utf-8") as f:
+                        failed = [line.split("\t")[0] for line in f if line.strip() and not line.startswith("#")]
+                self.assertLessEqual(len(failed), 1, f"more than the one stack failed: {failed}")
+                self.assertEqual(sorted(written + failed), names)
+                self.assertEqual(proc.returncode, 0 if not failed else 1, proc.stderr)
+
+
+if __name__ == "__main__":
+    if not lt.has_gpu():
+        print("SKIP: no CUDA device")
+        sys.exit(77)
+    unittest.main(verbosity=2)
