@@ -81,6 +81,30 @@ set_long (ExifData *ed, ExifIfd ifd, ExifTag tag, guint value)
     exif_set_short (entry->data, order, (ExifShort) value);
 }
 
+/* Orientation 1, whatever form the source gave it. An entry other than one SHORT (a fuzzed
+ * 53-byte block had SLONG 7) is read as 1 by lm_exif_orientation, so the pixels were not
+ * turned; kept as it was, libexif reads it back as SHORT 7 once the saved block is loaded
+ * again, and the export, Lumen included, turns the upright pixels. */
+static void
+set_orientation_upright (ExifData *ed)
+{
+  ExifContent *ifd0 = ed->ifd[EXIF_IFD_0];
+  ExifEntry *entry = exif_content_get_entry (ifd0, EXIF_TAG_ORIENTATION);
+  if (entry == NULL)
+    return; /* absent means 1 */
+  if (entry->format != EXIF_FORMAT_SHORT || entry->components != 1 || entry->size < 2)
+    {
+      while ((entry = exif_content_get_entry (ifd0, EXIF_TAG_ORIENTATION)) != NULL)
+        exif_content_remove_entry (ifd0, entry);
+      entry = exif_entry_new ();
+      exif_content_add_entry (ifd0, entry);
+      exif_entry_initialize (entry, EXIF_TAG_ORIENTATION);
+      exif_entry_unref (entry); /* the IFD holds it */
+    }
+  if (entry->data != NULL)
+    exif_set_short (entry->data, exif_data_get_byte_order (ed), 1);
+}
+
 GBytes *
 lm_exif_for_export (GBytes *block, guint width, guint height)
 {
@@ -88,9 +112,7 @@ lm_exif_for_export (GBytes *block, guint width, guint height)
   if (ed == NULL)
     return NULL;
 
-  ExifEntry *orientation = exif_content_get_entry (ed->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
-  if (orientation && orientation->format == EXIF_FORMAT_SHORT && orientation->components == 1)
-    exif_set_short (orientation->data, exif_data_get_byte_order (ed), 1);
+  set_orientation_upright (ed);
   set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION, width);
   set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
 

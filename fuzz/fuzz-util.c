@@ -1,0 +1,249 @@
+#define _GNU_SOURCE /* memfd_create */
+#include "fuzz-util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "core/error.h"
+#include "core/exif.h"
+
+/* What a legal-but-large header may take: 4 megapixels (LUMEN_MAX_PIXELS, where Lumen reads
+ * it), and 64 MiB of pixels whatever the format (the allocator below). With these a
+ * run stays well under libFuzzer's -rss_limit_mb=2048 and -timeout=10. */
+#define FUZZ_MAX_PIXELS "4000000"
+#define FUZZ_MAX_IMAGE_BYTES ((gsize) 64 << 20)
+#define MESSAGE_MAX 1024
+
+/* LUMEN_FUZZ_VERBOSE=1: say what each input came to (replaying a corpus by hand). */
+static gboolean verbose;
+static gboolean lenient;
+
+void
+lm_fuzz_fail (const char *file, int line, const char *cond, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  fprintf (stderr, "\nLUMEN FUZZ CHECK FAILED at %s:%d: %s\n  ", file, line, cond);
+  vfprintf (stderr, format, args);
+  fputc ('\n', stderr);
+  va_end (args);
+  fflush (stderr);
+  abort ();
+}
+
+void
+lm_fuzz_init (void)
+{
+  static gsize done = 0;
+  if (!g_once_init_enter (&done))
+    return;
+  /* Before the first load: Lumen reads its budget once. A caller's own value wins. */
+  g_setenv ("LUMEN_MAX_PIXELS", FUZZ_MAX_PIXELS, FALSE);
+  verbose = g_strcmp0 (g_getenv ("LUMEN_FUZZ_VERBOSE"), "1") == 0;
+  lenient = g_strcmp0 (g_getenv ("LUMEN_FUZZ_LENIENT"), "1") == 0;
+  /* libgomp read OMP_NUM_THREADS when it was loaded; one thread keeps runs deterministic
+   * and leaves the other cores to other fuzzer processes. */
+  omp_set_num_threads (1);
+  /* A critical is a g_return_if_fail reached: a programmer's error, here one that an input
+   * can cause. Make it a crash the fuzzer keeps. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  g_once_init_leave (&done, 1);
+}
+
+static gpointer
+budget_alloc (const LmAllocator *self, gsize size, GError **error)
+{
+  if (size > FUZZ_MAX_IMAGE_BYTES)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_TOO_LARGE, "%" G_GSIZE_FORMAT " bytes of pixels is "
+                   "over the fuzzing budget", size);
+      return NULL;
+    }
+  const LmAllocator *host = lm_allocator_host ();
+  return host->alloc (host, size, error);
+}
+
+static void
+budget_free (const LmAllocator *self, gpointer mem)
+{
+  const LmAllocator *host = lm_allocator_host ();
+  host->free (host, mem);
+}
+
+const LmAllocator *
+lm_fuzz_allocator (void)
+{
+  static const LmAllocator budget = {
+    .name = "fuzz-budget",
+    .memory = LM_MEMORY_HOST,
+    .alloc = budget_alloc,
+    .free = budget_free,
+  };
+  return &budget;
+}
+
+static void
+write_all (int fd, const uint8_t *data, size_t size)
+{
+  size_t done = 0;
+  while (done < size)
+    {
+      ssize_t n = pwrite (fd, data + done, size - done, (off_t) done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      LM_FUZZ_CHECK (n > 0, "writing the harness's memory file: %s", g_strerror (errno));
+      done += (size_t) n;
+    }
+}
+
+const char *
+lm_fuzz_memfd_path (const uint8_t *data, size_t size)
+{
+  static int fd = -1;
+  static char path[64];
+  if (fd < 0)
+    {
+      fd = memfd_create ("lumen-fuzz", MFD_CLOEXEC);
+      LM_FUZZ_CHECK (fd >= 0, "memfd_create: %s", g_strerror (errno));
+      g_snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
+    }
+  LM_FUZZ_CHECK (ftruncate (fd, 0) == 0, "ftruncate: %s", g_strerror (errno));
+  write_all (fd, data, size);
+  return path;
+}
+
+static char *tmpdir;
+
+static void
+remove_tree (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  if (dir != NULL)
+    {
+      const char *name;
+      while ((name = g_dir_read_name (dir)))
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (child);
+          else
+            g_unlink (child);
+        }
+      g_dir_close (dir);
+    }
+  g_rmdir (path);
+}
+
+void
+lm_fuzz_remove_tmpdir (void)
+{
+  if (tmpdir != NULL)
+    remove_tree (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+const char *
+lm_fuzz_tmpdir (void)
+{
+  if (tmpdir == NULL)
+    {
+      GError *error = NULL;
+      tmpdir = g_dir_make_tmp ("lumen-fuzz-XXXXXX", &error);
+      LM_FUZZ_CHECK (tmpdir != NULL, "a temporary folder: %s", error->message);
+      atexit (lm_fuzz_remove_tmpdir);
+    }
+  return tmpdir;
+}
+
+char *
+lm_fuzz_write_file (const char *name, const uint8_t *data, size_t size)
+{
+  char *path = g_build_filename (lm_fuzz_tmpdir (), name, NULL);
+  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  LM_FUZZ_CHECK (fd >= 0, "%s: %s", path, g_strerror (errno));
+  write_all (fd, data, size);
+  close (fd);
+  return path;
+}
+
+/* A message's promise broken: a crash, or with LUMEN_FUZZ_LENIENT=1 (a campaign that must
+ * look past a known, still open message bug) a warning, once for each promise. */
+static void
+message_promise (gboolean kept, int promise, const char *what, const char *why, const char *message)
+{
+  static gboolean warned[8];
+  if (kept)
+    return;
+  g_autofree char *shown = g_utf8_make_valid (message, MIN (strlen (message), 200));
+  if (!lenient)
+    lm_fuzz_fail (__FILE__, __LINE__, why, "%s: %s", what, shown);
+  if (!warned[promise])
+    g_printerr ("LUMEN FUZZ (lenient): %s: %s: %s\n", what, why, shown);
+  warned[promise] = TRUE;
+}
+
+void
+lm_fuzz_check_failure (const char *what, const GError *error, const char *path)
+{
+  LM_FUZZ_CHECK (error != NULL, "%s failed without saying why", what);
+  const char *m = error->message ? error->message : "";
+  if (verbose)
+    g_printerr ("  %s: %s\n", what, m);
+  message_promise (error->domain == LUMEN_ERROR, 0, what, "the error is not in the LUMEN_ERROR domain", m);
+  message_promise (*m != '\0', 1, what, "the message is empty", m);
+  message_promise (g_utf8_validate (m, -1, NULL), 2, what, "the message is not valid UTF-8", m);
+  message_promise (strchr (m, '\n') == NULL, 3, what, "the message is not one line", m);
+  message_promise (strlen (m) <= MESSAGE_MAX, 4, what, "the message is longer than 1,024 bytes", m);
+  if (path != NULL)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      message_promise (g_str_has_prefix (m, display), 5, what, "the message does not name the file", m);
+    }
+}
+
+int
+lm_fuzz_load_image (const uint8_t *data, size_t size, const LmFileType *types, guint n_types)
+{
+  lm_fuzz_init ();
+  LmFileType type = lm_file_type_sniff (data, MIN (size, 16));
+  gboolean wanted = FALSE;
+  for (guint i = 0; i < n_types; i++)
+    wanted = wanted || type == types[i];
+  if (!wanted)
+    {
+      if (verbose)
+        g_printerr ("  rejected: %s is not this harness's format\n", lm_file_type_name (type));
+      return LM_FUZZ_REJECT;
+    }
+
+  static const char path[] = "fuzz-input";
+  GError *error = NULL;
+  LmImage *image = lm_io_load_from_memory (path, data, size, lm_fuzz_allocator (), &error);
+  if (image == NULL)
+    {
+      lm_fuzz_check_failure ("lm_io_load_from_memory", error, path);
+      g_error_free (error);
+      return 0;
+    }
+  LM_FUZZ_CHECK (error == NULL, "a loaded image and an error: %s", error->message);
+  LM_FUZZ_CHECK (image->width > 0 && image->height > 0, "an image of %u×%u", image->width, image->height);
+  LM_FUZZ_CHECK (image->stride >= image->width * lm_format_bytes_per_pixel (image->format),
+                 "stride %zu for %u pixels of %s", image->stride, image->width, lm_format_name (image->format));
+  LM_FUZZ_CHECK (lm_file_type_is_radiance (type) == (image->format == LM_FORMAT_RGBA_F32),
+                 "%s loaded as %s", lm_file_type_name (type), lm_format_name (image->format));
+  if (verbose)
+    g_printerr ("  loaded: %ux%u %s\n", image->width, image->height, lm_format_name (image->format));
+  /* What an export does with the source's EXIF. */
+  GBytes *exported = lm_exif_for_export (image->exif, image->width, image->height);
+  if (exported != NULL)
+    g_bytes_unref (exported);
+  lm_image_unref (image);
+  return 0;
+}
