@@ -10,7 +10,7 @@ SAMPLE     := data/samples/ladybird.jpg
 # Build: compiler, meson, the libraries. Tests: OpenCV as the oracle.
 BUILD_DEPS := build-essential pkg-config meson ninja-build gettext \
               libglib2.0-dev libgdk-pixbuf-2.0-dev libgtk-3-dev libjpeg-dev libpng-dev \
-              libtiff-dev liblapacke-dev libopenblas0-pthread libexif-dev libstb-dev libopenexr-dev webp-pixbuf-loader
+              libtiff-dev liblapacke-dev libopenblas0-pthread libexif-dev libstb-dev libopenexr-dev libgif-dev libwebp-dev
 TEST_DEPS  := python3 python3-numpy python3-opencv xvfb xauth desktop-file-utils appstream-util slurm-wlm munge
 
 .PHONY: run check deps test-deps build asan-build clean
@@ -66,16 +66,17 @@ $(ASAN_BUILD)/build.ninja:
 asan-build: test-deps $(ASAN_BUILD)/build.ninja
 	meson compile -C $(ASAN_BUILD)
 
-# Every suite in the normal build, then the CPU suites in the ASan+UBSan build; the last
-# line counts both: "N passed, N failed". Each run's temporary files go to a folder of its own
-# (TMPDIR), which summary.py counts as one more test: it must be empty at the end.
+# Every suite in the normal build, then the CPU suites in the ASan+UBSan build, where
+# LeakSanitizer makes a leak fail its test. The last line counts both: "N passed, N failed".
+# Each run's temporary files go to a folder of its own (TMPDIR), which summary.py counts as
+# one more test: it must be empty at the end.
 check: test-deps build asan-build
 	@rm -rf $(BUILD)/test-tmp $(ASAN_BUILD)/test-tmp; mkdir -p $(BUILD)/test-tmp $(ASAN_BUILD)/test-tmp
 	-TMPDIR=$(abspath $(BUILD)/test-tmp) meson test -C $(BUILD) --print-errorlogs --num-processes 2
 	-TMPDIR=$(abspath $(ASAN_BUILD)/test-tmp) \
-	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 \
-	  --suite unit --suite cli --suite bad-input --suite hdr --timeout-multiplier 3
+	  --suite unit --suite cli --suite bad-input --suite formats --suite hdr --suite fuzz --timeout-multiplier 3
 	@$(PYTHON) tests/summary.py $(BUILD) $(ASAN_BUILD)
 
 clean:
