@@ -25,4 +25,8 @@ GQuark lm_error_quark (void);
 /* Maps an errno from a file operation to our codes (ENOSPC and EDQUOT become NO_SPACE). */
 LmErrorCode lm_error_code_from_errno (int errsv);
 
+/* "path: message" as one line, the form every error about a file takes. */
+void lm_set_file_error (GError **error, LmErrorCode code, const char *path,
+                        const char *format, ...) G_GNUC_PRINTF (4, 5);
+
 G_END_DECLS

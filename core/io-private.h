@@ -42,8 +42,5 @@ LmImage *lm_exr_load (const char *path, const guint8 *data, gsize len,
                       const LmAllocator *allocator, GError **error);
 gboolean lm_exr_save (const LmImage *image, LmAtomicFile *file, GError **error);
 
-/* "path: message" as one line, the form every IO error takes. */
-void lm_set_file_error (GError **error, LmErrorCode code, const char *path,
-                        const char *format, ...) G_GNUC_PRINTF (4, 5);
 
 G_END_DECLS

@@ -11,19 +11,6 @@
 #include "error.h"
 #include "io-private.h"
 
-void
-lm_set_file_error (GError **error, LmErrorCode code, const char *path, const char *format, ...)
-{
-  if (error == NULL)
-    return;
-  va_list args;
-  va_start (args, format);
-  g_autofree char *cause = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_autofree char *display = g_filename_display_name (path);
-  g_set_error (error, LUMEN_ERROR, code, "%s: %s", display, cause);
-}
-
 LmFileType
 lm_file_type_sniff (const guint8 *h, gsize n)
 {

@@ -2,6 +2,7 @@
  * job is in render-merge.c. */
 #include "render-private.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <glib/gi18n.h>
 
@@ -559,16 +560,32 @@ announce (LmRenderWorker *w)
   lm_render_post (w, r);
 }
 
+/* Idle time after which the worker gives freed memory back to the system. */
+#define LM_RENDER_TRIM_AFTER_US G_USEC_PER_SEC
+
 static gpointer
 worker_main (gpointer data)
 {
   LmRenderWorker *w = data;
   announce (w);
+  gboolean worked = FALSE; /* since memory was last given back */
   for (;;)
     {
       g_mutex_lock (&w->lock);
+      gint64 trim_at = g_get_monotonic_time () + LM_RENDER_TRIM_AFTER_US;
       while (!w->quit && !w->source_pending && !w->has_request && g_queue_is_empty (&w->jobs))
-        g_cond_wait (&w->wake, &w->lock);
+        if (!g_cond_wait_until (&w->wake, &w->lock, worked ? trim_at : G_MAXINT64) && worked)
+          {
+            /* A render frees buffers of a whole image's size (blur's, a cache's outputs) that
+             * glibc keeps in this thread's heap once its mmap threshold has risen: over a
+             * session the window's memory would grow by a few of them. Given back after a
+             * second without work, never between the renders of a drag. */
+            g_mutex_unlock (&w->lock);
+            malloc_trim (0);
+            g_mutex_lock (&w->lock);
+            worked = FALSE;
+          }
+      worked = TRUE;
       if (w->quit)
         {
           g_mutex_unlock (&w->lock);

@@ -11,23 +11,6 @@
 
 #include "error.h"
 
-static void
-set_file_error (GError **error, LmErrorCode code, const char *path, const char *format, ...)
-  G_GNUC_PRINTF (4, 5);
-
-static void
-set_file_error (GError **error, LmErrorCode code, const char *path, const char *format, ...)
-{
-  if (error == NULL)
-    return;
-  va_list args;
-  va_start (args, format);
-  g_autofree char *cause = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_autofree char *display = g_filename_display_name (path);
-  g_set_error (error, LUMEN_ERROR, code, "%s: %s", display, cause);
-}
-
 /* Only a regular file has an end: a fifo may never send one, a device such as /dev/zero
  * never ends, and reading some devices does something. Asked before opening anything. */
 static gboolean
@@ -36,9 +19,9 @@ check_regular (const char *path, const GStatBuf *st, GError **error)
   if (S_ISREG (st->st_mode))
     return TRUE;
   if (S_ISDIR (st->st_mode))
-    set_file_error (error, LM_ERROR_IO, path, _("is a folder, not a text file"));
+    lm_set_file_error (error, LM_ERROR_IO, path, _("is a folder, not a text file"));
   else
-    set_file_error (error, LM_ERROR_IO, path,
+    lm_set_file_error (error, LM_ERROR_IO, path,
                     _("is not a regular file (a pipe, a device or a socket); give a text file"));
   return FALSE;
 }
@@ -47,7 +30,7 @@ static gboolean
 too_large (const char *path, GError **error)
 {
   g_autofree char *limit = g_format_size_full (LM_TEXT_FILE_MAX, G_FORMAT_SIZE_IEC_UNITS);
-  set_file_error (error, LM_ERROR_TOO_LARGE, path, _("is larger than %s: too large for a text file of this kind"),
+  lm_set_file_error (error, LM_ERROR_TOO_LARGE, path, _("is larger than %s: too large for a text file of this kind"),
                   limit);
   return FALSE;
 }
@@ -67,7 +50,7 @@ check_text (const char *path, const char *text, gsize len, LmTextFileFlags flags
   const char *nul = memchr (text, '\0', len);
   if (nul != NULL)
     {
-      set_file_error (error, LM_ERROR_FORMAT, path, _("line %u holds a NUL byte: not a text file"),
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("line %u holds a NUL byte: not a text file"),
                       line_of (text, nul));
       return FALSE;
     }
@@ -79,7 +62,7 @@ check_text (const char *path, const char *text, gsize len, LmTextFileFlags flags
         start--;
       const char *end = memchr (bad, '\n', len - (gsize) (bad - text));
       g_autofree char *quoted = lm_text_quote (start, (end ? end : text + len) - start);
-      set_file_error (error, LM_ERROR_FORMAT, path, _("line %u is not UTF-8 text: “%s”"), line_of (text, bad),
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("line %u is not UTF-8 text: “%s”"), line_of (text, bad),
                       quoted);
       return FALSE;
     }
@@ -93,7 +76,7 @@ lm_text_file_read (const char *path, LmTextFileFlags flags, gsize *length, GErro
   if (g_stat (path, &st) != 0)
     {
       int errsv = errno;
-      set_file_error (error, LM_ERROR_IO, path, "%s", errsv == ENOENT ? _("no such file") : g_strerror (errsv));
+      lm_set_file_error (error, LM_ERROR_IO, path, "%s", errsv == ENOENT ? _("no such file") : g_strerror (errsv));
       return NULL;
     }
   if (!check_regular (path, &st, error))
@@ -103,14 +86,14 @@ lm_text_file_read (const char *path, LmTextFileFlags flags, gsize *length, GErro
   if (fd < 0)
     {
       int errsv = errno;
-      set_file_error (error, LM_ERROR_IO, path, "%s", g_strerror (errsv));
+      lm_set_file_error (error, LM_ERROR_IO, path, "%s", g_strerror (errsv));
       return NULL;
     }
   if (fstat (fd, &st) != 0)
     {
       int errsv = errno;
       close (fd);
-      set_file_error (error, LM_ERROR_IO, path, "%s", g_strerror (errsv));
+      lm_set_file_error (error, LM_ERROR_IO, path, "%s", g_strerror (errsv));
       return NULL;
     }
   if (!check_regular (path, &st, error) || (guint64) st.st_size > LM_TEXT_FILE_MAX)
@@ -135,7 +118,7 @@ lm_text_file_read (const char *path, LmTextFileFlags flags, gsize *length, GErro
           int errsv = errno;
           close (fd);
           g_byte_array_unref (bytes);
-          set_file_error (error, LM_ERROR_IO, path, _("cannot read: %s"), g_strerror (errsv));
+          lm_set_file_error (error, LM_ERROR_IO, path, _("cannot read: %s"), g_strerror (errsv));
           return NULL;
         }
       if (n == 0)

@@ -17,6 +17,8 @@ import zlib
 os.environ.setdefault("OPENCV_IO_ENABLE_OPENEXR", "1")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "formats"))
+import giflib_writer  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
@@ -192,30 +194,8 @@ def tiff(width, height, tags, strips, order="<"):
 # --- GIF and animated WebP by hand -------------------------------------------------------------
 
 def gif_lzw(indices, min_code_size):
-    """Indices as GIF LZW data without compressing: a clear code before the table would
-    grow the code size, so every code stays min_code_size + 1 bits."""
-    clear, end = 1 << min_code_size, (1 << min_code_size) + 1
-    size = min_code_size + 1
-    codes, run = [clear], 0
-    for i in indices:
-        if run == (1 << size) - (1 << min_code_size) - 2:
-            codes.append(clear)
-            run = 0
-        codes.append(i)
-        run += 1
-    codes.append(end)
-    bits, nbits, out = 0, 0, bytearray()
-    for c in codes:
-        bits |= c << nbits
-        nbits += size
-        while nbits >= 8:
-            out.append(bits & 0xFF)
-            bits >>= 8
-            nbits -= 8
-    if nbits:
-        out.append(bits)
-    blocks = b"".join(bytes([len(out[i:i + 255])]) + bytes(out[i:i + 255]) for i in range(0, len(out), 255))
-    return bytes([min_code_size]) + blocks + b"\0"
+    """Indices as GIF LZW data without compressing (tests/formats/giflib_writer.py)."""
+    return giflib_writer.lzw_literals(indices, min_code_size)
 
 
 def gif(width, height, frames, version=b"GIF89a", loop=False, transparent=None):
