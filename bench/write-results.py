@@ -291,6 +291,10 @@ def main():
     if os.path.exists(compare):
         out += ["## lumen-cli compare (boats-sunset.jpg, gray + equalize + blur σ=10)", "", "```",
                 open(compare).read().strip(), "```", ""]
+    # The window's soak (bench/soak.sh) is measured apart; its section is kept as written.
+    soak = os.path.join(os.path.dirname(__file__), "results", "soak.md")
+    if os.path.exists(soak):
+        out += [""] + open(soak).read().splitlines()
     with open(os.path.join(os.path.dirname(__file__), "RESULTS.md"), "w") as f:
         f.write("\n".join(out))
 
