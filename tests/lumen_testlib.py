@@ -10,6 +10,8 @@ import re
 import struct
 import subprocess
 import sys
+import tempfile
+import time
 import zlib
 
 import cv2
@@ -76,6 +78,31 @@ def run(args, timeout=600):
     env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
     return subprocess.run([lumen_cli()] + [str(a) for a in args], capture_output=True,
                           text=True, timeout=timeout, errors="replace", env=env)
+
+
+def run_measured(args, env=None, max_seconds=10):
+    """Runs lumen-cli with ARGS (and the variables ENV besides the caller's): its exit code,
+    its stderr, its wall time and its own peak resident memory in MB (wait4's, not that of
+    every child so far); killed at MAX_SECONDS."""
+    environ = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", **(env or {}))
+    with tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen([lumen_cli()] + [str(a) for a in args], stdout=subprocess.DEVNULL,
+                                stderr=err, env=environ)
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - start > max_seconds:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.01)
+        seconds = time.monotonic() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        message = err.read().decode("utf-8", "replace")
+    return proc.returncode, message, seconds, usage.ru_maxrss / 1024
 
 
 def describe(proc):

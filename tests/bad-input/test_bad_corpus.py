@@ -6,10 +6,8 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -87,7 +85,10 @@ class BadCorpus(unittest.TestCase):
         out_dir = tempfile.mkdtemp(prefix="lumen-bad-")
         self.addCleanup(shutil.rmtree, out_dir, True)
         args, out = command(name, out_dir)
-        code, message, seconds, rss_mb = run_measured(args)
+        # A fixed memory budget, not the machine's: some formats may legitimately expand a few
+        # bytes into any size (lossless WebP, run-length BMP), so that only the budget bounds
+        # what a damaged one of them costs before its damage shows.
+        code, message, seconds, rss_mb = lt.run_measured(args, {"LUMEN_MAX_PIXELS": BUDGET}, MAX_SECONDS)
         lines = message.strip().splitlines()
         self.assertEqual(code, 1, f"{name}: exit {code}: {message}")
         self.assertEqual(len(lines), 1, f"{name}: not one line: {message!r}")
@@ -97,32 +98,6 @@ class BadCorpus(unittest.TestCase):
         self.assertEqual(lt.leftovers(out_dir), [])
         self.assertLess(seconds, MAX_SECONDS)
         self.assertLess(rss_mb, MAX_RSS_MB, f"{name}: {rss_mb:.0f} MB resident")
-
-
-def run_measured(args):
-    """Runs lumen-cli with ARGS: its exit code, its stderr, its wall time and its own peak
-    resident memory in MB (wait4's, not that of every child so far); killed at MAX_SECONDS."""
-    # A fixed memory budget, not the machine's: some formats may legitimately expand a few
-    # bytes into any size (lossless WebP, run-length BMP), so that only the budget bounds
-    # what a damaged one of them costs before its damage shows.
-    env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", LUMEN_MAX_PIXELS=BUDGET)
-    with tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        proc = subprocess.Popen([lt.lumen_cli()] + args, stdout=subprocess.DEVNULL, stderr=err, env=env)
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() - start > MAX_SECONDS:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.01)
-        seconds = time.monotonic() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        message = err.read().decode("utf-8", "replace")
-    return proc.returncode, message, seconds, usage.ru_maxrss / 1024
 
 
 if __name__ == "__main__":

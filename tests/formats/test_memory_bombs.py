@@ -3,13 +3,11 @@ the cause) before anything of the declared size is allocated — within 10 s and
 resident memory, measured on the lumen-cli process itself — and the memory budget
 (LUMEN_MAX_PIXELS) is named when it is what refuses."""
 import os
-import resource
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 import cv2
@@ -72,32 +70,19 @@ class MemoryBombs(unittest.TestCase):
 
     def refused(self, name, data, cause, env=None):
         """Runs lumen-cli on DATA; checks exit 1, one stderr line naming NAME and matching
-        CAUSE, no output, the time and the peak resident memory. Returns the message."""
+        CAUSE, no output, the time and the process's peak resident memory. Returns the message."""
         src = os.path.join(self.dir, name)
         with open(src, "wb") as f:
             f.write(data)
         out = os.path.join(self.dir, "out.png")
-        environ = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", **(env or {}))
-        start = time.monotonic()
-        proc = subprocess.Popen([lt.lumen_cli(), "-o", out, src], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=environ)
-        try:
-            stdout, stderr = proc.communicate(timeout=MAX_SECONDS)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            self.fail(f"{name}: lumen-cli still running after {MAX_SECONDS} s")
-        seconds = time.monotonic() - start
-        # The largest peak of any child reaped so far: an upper bound of this one's.
-        rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        message = stderr.decode("utf-8", "replace")
-        self.assertEqual(proc.returncode, 1, f"{name}: exit {proc.returncode}: {message}")
+        code, message, seconds, rss_mb = lt.run_measured(["-o", out, src], env, MAX_SECONDS)
+        self.assertLess(seconds, MAX_SECONDS, f"{name}: lumen-cli still running after {MAX_SECONDS} s")
+        self.assertEqual(code, 1, f"{name}: exit {code}: {message}")
         lines = message.strip().splitlines()
         self.assertEqual(len(lines), 1, f"{name}: not one line: {message!r}")
         self.assertIn(name, lines[0])
         self.assertRegex(lines[0], cause)
         self.assertFalse(os.path.exists(out), f"{name}: an output was written")
-        self.assertLess(seconds, MAX_SECONDS)
         self.assertLess(rss_mb, MAX_RSS_MB, f"{name}: {rss_mb:.0f} MB resident")
         return lines[0]
 
