@@ -2,6 +2,7 @@
  * operations run their OpenMP reference implementations. */
 #include "backend.h"
 #include "hdr/rgbe.h"
+#include "ops/ops.h"
 #include "view.h"
 
 #include <omp.h>
@@ -10,11 +11,21 @@
 
 typedef struct {
   LmBackend parent;
+  /* Kept from one blur to the next, for as long as one photo is edited: blurs on a photo
+   * (and its shrunk preview) then allocate nothing. */
+  LmBlurScratch blur;
 } LmBackendCpu;
+
+static void
+cpu_release_scratch (LmBackend *self)
+{
+  lm_blur_scratch_clear (&((LmBackendCpu *) self)->blur);
+}
 
 static void
 cpu_destroy (LmBackend *self)
 {
+  cpu_release_scratch (self);
   g_free (self);
 }
 
@@ -43,6 +54,8 @@ static gboolean
 cpu_run_op (LmBackend *self, const LmOpInfo *op, const void *params, const LmImage *src,
             LmImage *dst, GError **error)
 {
+  if (op->id == LM_OP_BLUR)
+    return lm_blur_run_cpu_scratch (params, src, dst, &((LmBackendCpu *) self)->blur, error);
   return op->run_cpu (params, src, dst, error);
 }
 
@@ -122,6 +135,7 @@ cpu_elapsed_ms (LmBackend *self, const LmMark *a, const LmMark *b)
 static const LmBackendClass cpu_class = {
   .name = "cpu",
   .destroy = cpu_destroy,
+  .release_scratch = cpu_release_scratch,
   .host_allocator = cpu_allocator,
   .work_allocator = cpu_allocator,
   .upload = cpu_share,

@@ -19,6 +19,19 @@
 
 #define MAX_DEVICES 64
 
+/* Kernels are loaded when the driver starts, not at their first launch. CUDA 12 loads each
+ * kernel lazily by default (CUDA_MODULE_LOADING=LAZY), so a kernel first launched after
+ * thousands of edits took device memory then: the window's 2 MiB more after 2,450 edits of the
+ * soak on radiance (bench/results/soak.md), gone with EAGER. Loading Lumen's kernels at once
+ * costs no measurable time (0.4 s to an open window either way) and the same memory in the end.
+ * The driver reads the variable when it starts, so it is set before main runs, while there is
+ * one thread; a value the user set is kept. */
+__attribute__ ((constructor)) static void
+load_kernels_eagerly (void)
+{
+  setenv ("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
 /* Short names for this file's many checks. */
 #define CHECK(call, error) LM_CUDA_CHECK (call, error)
 #define RELEASE(call) LM_CUDA_RELEASE (call)
@@ -276,12 +289,63 @@ lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t
   return TRUE;
 }
 
+/* The most blur's workspace can need on an image of SRC's size: any σ up to the cap (it
+ * matters only through the method and grid step it picks, which change at multiples of
+ * LM_BLUR_STEPS_PER_SIGMA: every half pixel of σ meets each) and either 8-bit format (RGBA
+ * with alpha needs the most). About 12 bytes a pixel, at the finest grid. */
+static size_t
+blur_workspace_max (const LmKImage *src)
+{
+  LmKImage rgba = *src;
+  rgba.format = LM_K_RGBA8;
+  rgba.opaque = 0;
+  size_t most = 0;
+  for (int half = 1; half <= (int) (2 * LM_BLUR_SIGMA_MAX); half++)
+    {
+      LmBlurParams p = { half / 2.0f };
+      most = MAX (most, lm_k_blur_workspace_size (&p, &rgba));
+    }
+  return most;
+}
+
+/* Blur's workspace depends on σ (its grid step) and the format. Grown to each new largest
+ * need, it grew the device memory once more at whatever late edit first picked a σ of a larger
+ * need (+2 MiB after 2,000 edits of the soak on radiance: bench/results/soak.md). So the first
+ * blur on an image reserves what any σ and format can need on its size, and no later edit
+ * grows it; where the device cannot spare that much, what this σ needs, as before. */
 static gboolean
 ensure_blur_workspace (LmBackendCuda *self, const LmBlurParams *params, const LmKImage *src,
                        GError **error)
 {
-  return lm_cuda_grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size,
-                                 lm_k_blur_workspace_size (params, src), error);
+  size_t need = lm_k_blur_workspace_size (params, src);
+  if (need <= self->ws.blur_tmp_size)
+    return TRUE;
+  GError *e = NULL;
+  size_t most = blur_workspace_max (src);
+  if (most > need && lm_cuda_grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size, most, &e))
+    return TRUE;
+  if (e != NULL && !g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
+    {
+      g_propagate_error (error, e);
+      return FALSE;
+    }
+  g_clear_error (&e);
+  return lm_cuda_grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size, need, error);
+}
+
+/* The blur workspace of the last photo goes with it: the next photo's first blur reserves
+ * its own. The other workspaces are small or the HDR merge's. */
+static void
+cuda_release_scratch (LmBackend *b)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  if (self->ws.blur_tmp == NULL)
+    return;
+  use_device_or_log (self);
+  RELEASE (cudaStreamSynchronize (self->stream)); /* kernels queued before may still read it */
+  RELEASE (cudaFree (self->ws.blur_tmp));
+  self->ws.blur_tmp = NULL;
+  self->ws.blur_tmp_size = 0;
 }
 
 static gboolean
@@ -403,6 +467,7 @@ cuda_elapsed_ms (LmBackend *b, const LmMark *a, const LmMark *m)
 static const LmBackendClass cuda_class = {
   .name = "cuda",
   .destroy = cuda_destroy,
+  .release_scratch = cuda_release_scratch,
   .host_allocator = cuda_host_allocator,
   .work_allocator = cuda_work_allocator,
   .upload = cuda_upload,

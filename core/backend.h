@@ -31,6 +31,9 @@ typedef struct {
 typedef struct {
   const char *name; /* "cpu", "cuda" */
   void (*destroy) (LmBackend *self);
+  /* Frees the scratch memory that operations keep between runs (blur's), sized for the photo
+   * being edited: called when another photo comes. */
+  void (*release_scratch) (LmBackend *self);
 
   /* Memory that source images are loaded into (pinned when CUDA is present) and memory
    * that the backend computes in (device memory on CUDA). */
@@ -133,6 +136,11 @@ lm_backend_copy (LmBackend *b, const LmImage *from, LmImage *to, GError **error)
 {
   g_return_val_if_fail (lm_image_same_shape (from, to) && from->stride == to->stride, FALSE);
   return b->klass->copy (b, from, to, error);
+}
+static inline void
+lm_backend_release_scratch (LmBackend *b)
+{
+  b->klass->release_scratch (b);
 }
 static inline gboolean
 lm_backend_synchronize (LmBackend *b, GError **error)

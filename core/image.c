@@ -142,7 +142,22 @@ lm_image_new (LmFormat format, guint width, guint height, const LmAllocator *all
   image->data = data;
   image->allocator = allocator;
   image->ref_count = 1;
+  image->capacity = size;
   return image;
+}
+
+gboolean
+lm_image_reshape (LmImage *image, LmFormat format, guint width, guint height)
+{
+  gsize stride, size;
+  if (g_atomic_int_get (&image->ref_count) != 1
+      || !lm_image_layout (format, width, height, &stride, &size, NULL) || size > image->capacity)
+    return FALSE;
+  image->format = format;
+  image->width = width;
+  image->height = height;
+  image->stride = stride;
+  return TRUE;
 }
 
 LmImage *

@@ -55,6 +55,7 @@ typedef struct {
 
   /*< private >*/
   gint ref_count;
+  gsize capacity; /* bytes at DATA: lm_image_reshape may use them all */
 } LmImage;
 
 /* Plain page-aligned host memory. */
@@ -74,6 +75,12 @@ LmImage *lm_image_new (LmFormat format, guint width, guint height,
 LmImage *lm_image_ref (LmImage *image);
 void lm_image_unref (LmImage *image);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmImage, lm_image_unref)
+
+/* Gives IMAGE another format and size within the bytes it already holds, where they suffice
+ * and nobody else holds a reference: how a cache keeps one buffer when an operation's output
+ * switches between formats, instead of freeing it and allocating another. The pixels are then
+ * undefined; the metadata is kept. FALSE, and IMAGE unchanged, otherwise. */
+gboolean lm_image_reshape (LmImage *image, LmFormat format, guint width, guint height);
 
 gsize lm_image_size_bytes (const LmImage *image);
 gboolean lm_image_same_shape (const LmImage *a, const LmImage *b);

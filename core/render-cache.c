@@ -78,8 +78,14 @@ prepare_output (LmRenderCache *cache, CacheEntry *entry, LmFormat format, const 
   LmImage *out = entry->output;
   if (out && out->format == format && out->width == input->width && out->height == input->height)
     return TRUE;
-  g_clear_pointer (&entry->output, lm_image_unref);
   entry->version = 0;
+  /* Another format (the grayscale switched between gray and colour): the buffer stays when its
+   * bytes suffice, so that switching back and forth allocates nothing. A whole image's size
+   * freed and allocated anew at each switch grew the window's memory (glibc keeps such blocks:
+   * bench/results/soak.md). */
+  if (out && lm_image_reshape (out, format, input->width, input->height))
+    return TRUE;
+  g_clear_pointer (&entry->output, lm_image_unref);
   entry->output = lm_image_new (format, input->width, input->height,
                                 lm_backend_work_allocator (cache->backend), error);
   return entry->output != NULL;

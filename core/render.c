@@ -10,17 +10,17 @@
 #include "render-cache.h"
 #include "view.h"
 
-#define VIEW_POOL 4 /* the window keeps two on screen in a split view */
+#define VIEW_POOL 4 /* the window keeps two on screen in a split view, more are in flight */
 
 /* What results in flight share with the worker, so that they can be delivered (or dropped)
- * after it is gone, and give their view buffer back. */
+ * after it is gone; and the view buffers the worker lends them. */
 struct _LmRenderChannel {
   gint ref_count;
   gboolean closed; /* the receiver is gone: deliver nothing */
   LmRenderDone done;
   gpointer user_data;
   GMutex lock;
-  GPtrArray *free_views; /* host view buffers to reuse */
+  GPtrArray *views; /* host view buffers made, each with a reference of the pool's own */
 };
 
 static Channel *
@@ -35,7 +35,7 @@ channel_unref (Channel *c)
 {
   if (!g_atomic_int_dec_and_test (&c->ref_count))
     return;
-  g_ptr_array_unref (c->free_views);
+  g_ptr_array_unref (c->views);
   g_mutex_clear (&c->lock);
   g_free (c);
 }
@@ -45,21 +45,8 @@ typedef struct {
   LmRenderResult *result;
 } Delivery;
 
-/* A view buffer goes back to the pool only when nobody kept it (the window keeps the one
- * on screen until the next arrives). */
 static void
-give_back_view (Channel *channel, LmImage **view)
-{
-  if (*view == NULL || g_atomic_int_get (&(*view)->ref_count) != 1)
-    return;
-  g_mutex_lock (&channel->lock);
-  if (channel->free_views->len < VIEW_POOL)
-    g_ptr_array_add (channel->free_views, g_steal_pointer (view));
-  g_mutex_unlock (&channel->lock);
-}
-
-static void
-result_free (Channel *channel, LmRenderResult *r)
+result_free (LmRenderResult *r)
 {
   g_clear_error (&r->error);
   g_free (r->notice);
@@ -72,11 +59,6 @@ result_free (Channel *channel, LmRenderResult *r)
     lm_timings_clear (&r->timings);
   if (r->timings_other.entries)
     lm_timings_clear (&r->timings_other);
-  if (r->kind == LM_RESULT_PREVIEW)
-    {
-      give_back_view (channel, &r->view);
-      give_back_view (channel, &r->before_view);
-    }
   g_clear_pointer (&r->view, lm_image_unref);
   g_clear_pointer (&r->before_view, lm_image_unref);
   g_free (r);
@@ -95,7 +77,7 @@ static void
 delivery_free (gpointer data)
 {
   Delivery *d = data;
-  result_free (d->channel, d->result);
+  result_free (d->result);
   channel_unref (d->channel);
   g_free (d);
 }
@@ -138,25 +120,36 @@ lm_render_fast_host (LmRenderWorker *w)
   return w->sides[1].backend ? lm_backend_host_allocator (w->sides[1].backend) : lm_allocator_host ();
 }
 
-/* A host buffer for a view of W × H, reused from earlier results when one fits. */
+/* A host buffer for a view of W × H: one of the pool's that nobody else holds any more (the
+ * window keeps the one on screen until the next arrives, so the pool keeps a reference of its
+ * own to see when that is), else a new one, pooled while there is room. A view's size of
+ * memory allocated per render and freed by the window grew the window's memory by that size
+ * now and then (bench/results/soak.md). */
 static LmImage *
 view_buffer (LmRenderWorker *w, int width, int height, GError **error)
 {
   Channel *c = w->channel;
   LmImage *found = NULL;
   g_mutex_lock (&c->lock);
-  for (guint i = 0; i < c->free_views->len && !found; i++)
+  for (guint i = c->views->len; i-- > 0 && !found;)
     {
-      LmImage *v = g_ptr_array_index (c->free_views, i);
+      LmImage *v = g_ptr_array_index (c->views, i);
+      if (g_atomic_int_get (&v->ref_count) != 1)
+        continue; /* still shown or on its way */
       if (v->width == (guint) width && v->height == (guint) height)
-        found = g_ptr_array_steal_index_fast (c->free_views, i);
+        found = lm_image_ref (v);
+      else
+        g_ptr_array_remove_index_fast (c->views, i); /* another size: of no use now */
     }
-  if (!found)
-    g_ptr_array_set_size (c->free_views, 0); /* another size: the old buffers are of no use */
   g_mutex_unlock (&c->lock);
   if (found)
     return found;
-  return lm_image_new (LM_FORMAT_RGBA8, width, height, lm_render_fast_host (w), error);
+  LmImage *made = lm_image_new (LM_FORMAT_RGBA8, width, height, lm_render_fast_host (w), error);
+  g_mutex_lock (&c->lock);
+  if (made && c->views->len < VIEW_POOL)
+    g_ptr_array_add (c->views, lm_image_ref (made));
+  g_mutex_unlock (&c->lock);
+  return made;
 }
 
 static void
@@ -234,7 +227,12 @@ void
 lm_render_adopt_source (LmRenderWorker *w, LmImage *source)
 {
   for (int i = 0; i < N_SIDES; i++)
-    side_reset (&w->sides[i]);
+    {
+      side_reset (&w->sides[i]);
+      /* Sized for the last photo: the next one's first edits size them again. */
+      if (w->sides[i].backend)
+        lm_backend_release_scratch (w->sides[i].backend);
+    }
   g_clear_pointer (&w->shrunk_cache, lm_render_cache_free);
   g_clear_pointer (&w->shrunk, lm_image_unref);
   g_clear_pointer (&w->source, lm_image_unref);
@@ -290,7 +288,7 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
   else
     {
       g_clear_error (&e); /* the full render reports what went wrong */
-      result_free (w->channel, r);
+      result_free (r);
     }
 }
 
@@ -636,7 +634,7 @@ lm_render_worker_new (GMainContext *context, LmRenderDone done, gpointer user_da
   w->channel->ref_count = 1;
   w->channel->done = done;
   w->channel->user_data = user_data;
-  w->channel->free_views = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_image_unref);
+  w->channel->views = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_image_unref);
   g_mutex_init (&w->channel->lock);
   w->thread = g_thread_new ("lumen-render", worker_main, w);
   return w;

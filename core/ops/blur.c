@@ -139,23 +139,65 @@ blur_direct (const LmImage *src, LmImage *dst, int radius, const float *w)
   }
 }
 
+/* Floats of the grid method's nodes for an image of WIDTH × HEIGHT: at step D with CH
+ * channels, or (D = 0) the most that any σ and either 8-bit format can need, which is the
+ * finest grid (the smallest D above the direct method's σ) of four channels. */
+static gsize
+grid_floats (int width, int height, int d, int ch)
+{
+  if (d == 0)
+    {
+      d = lm_blur_decimation (nextafterf (LM_BLUR_DIRECT_SIGMA_MAX, INFINITY));
+      ch = 4;
+    }
+  return (gsize) lm_blur_grid_count (width, d) * (gsize) lm_blur_grid_count (height, d) * (gsize) ch;
+}
+
+void
+lm_blur_scratch_clear (LmBlurScratch *scratch)
+{
+  g_clear_pointer (&scratch->nodes, g_free);
+  scratch->size = 0;
+}
+
+/* SCRATCH holding at least NEED floats. A block of a whole image's size allocated and freed on
+ * every run is what grew the window's memory (bench/results/soak.md): glibc keeps such
+ * blocks once it has freed one. So the first grid run reserves what any later σ can need on
+ * an image of this size (at most 4 bytes a pixel: a quarter of the pixels' nodes, four floats
+ * each), and touches it at once, so that the resident memory does not step up at a later
+ * edit either; it grows again only for a larger image. Its contents are never read before a
+ * run has written them. */
+static float *
+scratch_nodes (LmBlurScratch *scratch, int width, int height, gsize need, GError **error)
+{
+  if (scratch->size >= need * sizeof (float))
+    return scratch->nodes;
+  gsize bytes = MAX (need, grid_floats (width, height, 0, 0)) * sizeof (float);
+  lm_blur_scratch_clear (scratch);
+  scratch->nodes = g_try_malloc (bytes);
+  if (scratch->nodes == NULL)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY, _("not enough memory to blur"));
+      return NULL;
+    }
+  memset (scratch->nodes, 0, bytes);
+  scratch->size = bytes;
+  return scratch->nodes;
+}
+
 /* The large-σ method (blur-math.h): exact samples on the grid, then cubic interpolation. */
 static gboolean
-blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int d, GError **error)
+blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int d,
+              LmBlurScratch *scratch, GError **error)
 {
   int ch = (int) lm_format_channels (src->format);
   int width = (int) src->width, height = (int) src->height;
   int gw = lm_blur_grid_count (width, d), gh = lm_blur_grid_count (height, d);
   gsize n = (gsize) width * ch, gn = (gsize) gw * ch;
-  float *columns = g_try_new (float, (gsize) gh * n);  /* vertical pass on the grid's rows */
-  float *grid = g_try_new (float, (gsize) gh * gn);    /* both passes on the grid's nodes */
-  if (columns == NULL || grid == NULL)
-    {
-      g_free (columns);
-      g_free (grid);
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY, _("not enough memory to blur"));
-      return FALSE;
-    }
+  /* both passes on the grid's nodes */
+  float *grid = scratch_nodes (scratch, width, height, grid_floats (width, height, d, ch), error);
+  if (grid == NULL)
+    return FALSE;
 
 #pragma omp parallel
   {
@@ -163,20 +205,13 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
     float *padded = padded_row_new (n, radius, ch, &row);
     const guint8 **rows = g_new (const guint8 *, 2 * radius + 1);
 
-    /* Grid rows: the exact vertical pass at rows (k − 1)·D, all columns. */
+    /* Grid nodes: the exact vertical pass at rows (k − 1)·D, all columns, then the exact
+     * horizontal pass of that row at columns (i − 1)·D. */
 #pragma omp for schedule(static)
     for (int k = 0; k < gh; k++)
       {
         gather_rows (src, (k - 1) * d, radius, rows);
         vertical_pass (rows, radius, w, row, n);
-        memcpy (columns + (gsize) k * n, row, n * sizeof (float));
-      }
-
-    /* Grid nodes: the exact horizontal pass at columns (i − 1)·D. */
-#pragma omp for schedule(static)
-    for (int k = 0; k < gh; k++)
-      {
-        memcpy (row, columns + (gsize) k * n, n * sizeof (float));
         pad_row (row, width, radius, ch);
         for (int i = 0; i < gw; i++)
           {
@@ -217,15 +252,13 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
     g_free (rows);
     g_free (padded);
   }
-  g_free (columns);
-  g_free (grid);
   return TRUE;
 }
 
-static gboolean
-blur_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
+gboolean
+lm_blur_run_cpu_scratch (const LmBlurParams *p, const LmImage *src, LmImage *dst,
+                         LmBlurScratch *scratch, GError **error)
 {
-  const LmBlurParams *p = params;
   int radius = lm_blur_radius (p->sigma);
   if (radius == 0)
     {
@@ -239,9 +272,19 @@ blur_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **err
   lm_blur_weights (p->sigma, radius, w);
   int d = lm_blur_decimation (p->sigma);
   if (d > 1)
-    return blur_on_grid (src, dst, radius, w, d, error);
+    return blur_on_grid (src, dst, radius, w, d, scratch, error);
   blur_direct (src, dst, radius, w);
   return TRUE;
+}
+
+/* The registration's entry, for callers without a backend: a scratch for this run alone. */
+static gboolean
+blur_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
+{
+  LmBlurScratch scratch = { NULL, 0 };
+  gboolean ok = lm_blur_run_cpu_scratch (params, src, dst, &scratch, error);
+  lm_blur_scratch_clear (&scratch);
+  return ok;
 }
 
 const LmOpInfo lm_blur_op = {

@@ -1,6 +1,7 @@
 /* The operations' registrations, one per file under core/ops/. */
 #pragma once
 
+#include "blur-math.h"
 #include "op.h"
 
 G_BEGIN_DECLS
@@ -8,5 +9,20 @@ G_BEGIN_DECLS
 extern const LmOpInfo lm_gray_op;
 extern const LmOpInfo lm_equalize_op;
 extern const LmOpInfo lm_blur_op;
+
+/* What blur's CPU reference keeps between runs (its grid method's nodes, up to 4 bytes a
+ * pixel), so that moving σ allocates nothing: owned by whoever runs blur again and again on
+ * one photo (the CPU backend), zero-initialised, emptied with lm_blur_scratch_clear. Its
+ * contents never reach an output: each run writes what it reads. */
+typedef struct {
+  float *nodes;
+  gsize size; /* bytes */
+} LmBlurScratch;
+
+void lm_blur_scratch_clear (LmBlurScratch *scratch);
+
+/* lm_blur_op's CPU reference, keeping its memory in SCRATCH: the same bytes as run_cpu. */
+gboolean lm_blur_run_cpu_scratch (const LmBlurParams *params, const LmImage *src, LmImage *dst,
+                                  LmBlurScratch *scratch, GError **error);
 
 G_END_DECLS

@@ -383,6 +383,54 @@ test_wide_image (void)
   assert_matches_reference (src, out, 1.5, 5);
 }
 
+/* The CPU backend keeps one scratch across blurs (ops.h): a run at one σ, format or size
+ * after another must give the bytes of a run on a fresh scratch, whatever the scratch held.
+ * Before each run its nodes are poisoned with NaN, which a node read before it is written
+ * carries into the output (as 0). And the first run on the grid reserves all that any σ and
+ * format need on that size: later edits do not grow it. */
+static void
+test_scratch_reuse (void)
+{
+  g_autoptr (LmImage) big_rgba = lm_test_random_rgba (131, 93, 31, TRUE);
+  g_autoptr (LmImage) big_gray = lm_test_random_gray (131, 93, 32);
+  g_autoptr (LmImage) small_rgba = lm_test_random_rgba (67, 41, 33, FALSE);
+  const struct {
+    float sigma;
+    const LmImage *src;
+  } runs[] = {
+    { 20.0f, big_rgba }, { 2.0f, big_rgba },  { 20.0f, big_rgba }, { 17.0f, big_gray },
+    { 45.0f, big_rgba }, { 20.0f, small_rgba }, { 200.0f, big_gray }, { 24.0f, big_rgba },
+    { 16.0f, big_gray }, { 33.5f, small_rgba }, { 20.0f, big_rgba },
+  };
+  LmBlurScratch scratch = { NULL, 0 };
+  gsize reserved = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      const LmImage *src = runs[i].src;
+      LmBlurParams p = blur_params (runs[i].sigma);
+      g_autoptr (LmImage) fresh = lm_test_run_op (&lm_blur_op, &p, src);
+      g_autoptr (LmImage) out = lm_test_image_new (src->format, src->width, src->height, 0x5A);
+      if (scratch.nodes != NULL)
+        memset (scratch.nodes, 0xFF, scratch.size); /* quiet NaN in every float */
+      GError *error = NULL;
+      g_assert_true (lm_blur_run_cpu_scratch (&p, src, out, &scratch, &error));
+      g_assert_no_error (error);
+      lm_test_assert_same_pixels (out, fresh);
+      if (g_test_failed ())
+        g_test_message ("run %u: sigma %g on %ux%u %s", i, runs[i].sigma, src->width, src->height,
+                        lm_format_name (src->format));
+      if (reserved == 0 && scratch.size > 0)
+        reserved = scratch.size;
+      g_assert_cmpuint (scratch.size, ==, reserved);
+      LM_TEST_RETURN_IF_FAILED ();
+    }
+  /* The reservation: the finest grid (step 2) of four channels on the larger size. */
+  g_assert_cmpuint (reserved, ==, (gsize) lm_blur_grid_count (131, 2) * lm_blur_grid_count (93, 2) * 4 * sizeof (float));
+  lm_blur_scratch_clear (&scratch);
+  g_assert_null (scratch.nodes);
+  g_assert_cmpuint (scratch.size, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -398,5 +446,6 @@ main (int argc, char **argv)
   g_test_add_func ("/blur/impulse-rgba-channels", test_impulse_rgba_channels);
   g_test_add_func ("/blur/borders-against-reference", test_borders_against_reference);
   g_test_add_func ("/blur/wide-image", test_wide_image);
+  g_test_add_func ("/blur/scratch-reuse", test_scratch_reuse);
   return g_test_run ();
 }

@@ -244,6 +244,51 @@ test_same_shape (void)
   g_assert_false (lm_image_same_shape (a, d));
 }
 
+/* A reshape stays within the bytes the allocator gave (the counting allocator sees no other
+ * allocation), refuses what does not fit and an image someone else holds, and leaves the
+ * image as it was when it refuses. 40×7 RGBA8: stride 192, 1344 bytes. */
+static void
+test_reshape (void)
+{
+  Counts counts = { 0 };
+  const LmAllocator allocator = {
+    .name = "counting", .memory = LM_MEMORY_HOST, .alloc = counting_alloc, .free = counting_free,
+    .user_data = &counts,
+  };
+  GError *error = NULL;
+  g_autoptr (LmImage) image = lm_image_new (LM_FORMAT_RGBA8, 40, 7, &allocator, &error);
+  g_assert_no_error (error);
+  guint8 *data = image->data;
+  image->exif = g_bytes_new_static ("Exif", 4);
+
+  /* Gray: 64-byte rows, 448 bytes. */
+  g_assert_true (lm_image_reshape (image, LM_FORMAT_GRAY8, 40, 7));
+  g_assert_true (image->format == LM_FORMAT_GRAY8);
+  g_assert_cmpuint (image->stride, ==, 64);
+  g_assert_cmpuint (lm_image_size_bytes (image), ==, 448);
+  g_assert_true (image->data == data);
+  g_assert_nonnull (image->exif);
+  /* Back to RGBA: the bytes are still there. */
+  g_assert_true (lm_image_reshape (image, LM_FORMAT_RGBA8, 40, 7));
+  g_assert_cmpuint (image->stride, ==, 192);
+  /* Float RGBA needs 640-byte rows: too many; nothing changes. */
+  g_assert_false (lm_image_reshape (image, LM_FORMAT_RGBA_F32, 40, 7));
+  g_assert_true (image->format == LM_FORMAT_RGBA8);
+  g_assert_cmpuint (image->width, ==, 40);
+  g_assert_cmpuint (image->stride, ==, 192);
+  /* Another size within the bytes, and an empty one. */
+  g_assert_true (lm_image_reshape (image, LM_FORMAT_GRAY8, 100, 10)); /* 128 × 10 = 1280 */
+  g_assert_false (lm_image_reshape (image, LM_FORMAT_GRAY8, 130, 11)); /* 192 × 11 = 2112 */
+  g_assert_false (lm_image_reshape (image, LM_FORMAT_GRAY8, 0, 7));
+  g_assert_cmpuint (image->width, ==, 100);
+  /* Held elsewhere too: its holder may still read it as it is. */
+  g_autoptr (LmImage) other = lm_image_ref (image);
+  g_assert_false (lm_image_reshape (image, LM_FORMAT_RGBA8, 40, 7));
+  g_assert_true (image->format == LM_FORMAT_GRAY8);
+  g_assert_cmpuint (counts.allocs, ==, 1);
+  g_assert_cmpuint (counts.frees, ==, 0);
+}
+
 static void
 test_copy_metadata (void)
 {
@@ -357,6 +402,7 @@ main (int argc, char **argv)
   g_test_add_func ("/image/pixel-budget", test_pixel_budget);
   g_test_add_func ("/image/new-and-refcount", test_new_and_refcount);
   g_test_add_func ("/image/same-shape", test_same_shape);
+  g_test_add_func ("/image/reshape", test_reshape);
   g_test_add_func ("/image/copy-metadata", test_copy_metadata);
   g_test_add_func ("/image/orient/all-eight", test_orient_all_eight);
   return g_test_run ();

@@ -176,6 +176,61 @@ test_disabled_pass_through (void)
     }
 }
 
+/* Grayscale's output switches between colour (amount 0.5) and one channel (amount 1), and
+ * blur's after it: the cache keeps their buffers (reshaped, not allocated anew, which grew the
+ * window: bench/results/soak.md), and what a kept buffer held never shows. Between runs the
+ * result is overwritten with a pattern, as stale bytes of the other format. A buffer that is
+ * still held elsewhere is left as its holder sees it. */
+static void
+test_cache_format_switch_keeps_buffers (void)
+{
+  g_autoptr (LmBackend) backend = lm_backend_cpu_new ();
+  g_autoptr (LmImage) source = lm_test_random_rgba (37, 23, 5, FALSE);
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, source);
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = TRUE;
+  lm_pipeline_stage (&pipeline, LM_OP_BLUR)->enabled = TRUE;
+  const float amounts[] = { 0.5f, 1.0f, 0.5f, 1.0f };
+  const float sigmas[] = { 20.0f, 20.0f, 2.0f, 17.0f };
+  guint8 *kept = NULL;
+  GError *error = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (amounts); i++)
+    {
+      GRAY (&pipeline)->amount = amounts[i];
+      BLUR (&pipeline)->sigma = sigmas[i];
+      LmImage *result = lm_render_cache_run (cache, &pipeline, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (result->format == (amounts[i] < 1.0f ? LM_FORMAT_RGBA8 : LM_FORMAT_GRAY8));
+      g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, 2);
+      if (kept == NULL)
+        kept = result->data;
+      g_assert_true (result->data == kept);
+      g_autoptr (LmImage) want = apply_by_hand (&pipeline, source);
+      lm_test_assert_same_pixels (result, want);
+      memset (result->data, 0xC3, lm_image_size_bytes (result));
+      lm_image_unref (result);
+      LM_TEST_RETURN_IF_FAILED ();
+    }
+
+  /* Held (one channel) while the output goes back to colour: a new buffer; the held one keeps
+   * its shape and bytes. */
+  g_autoptr (LmImage) held = lm_render_cache_run (cache, &pipeline, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (held->format == LM_FORMAT_GRAY8);
+  g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, 0);
+  g_autoptr (LmImage) held_copy = lm_test_image_new (LM_FORMAT_GRAY8, held->width, held->height, 0);
+  memcpy (held_copy->data, held->data, lm_image_size_bytes (held));
+  GRAY (&pipeline)->amount = 0.5f;
+  g_autoptr (LmImage) colour = lm_render_cache_run (cache, &pipeline, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (colour->data != held->data);
+  g_assert_true (held->format == LM_FORMAT_GRAY8);
+  lm_test_assert_same_pixels (held, held_copy);
+  g_autoptr (LmImage) want = apply_by_hand (&pipeline, source);
+  lm_test_assert_same_pixels (colour, want);
+}
+
 /* Same operation, enable flag and parameter bytes (compared field by field: padding between
  * fields is not part of the value). */
 static void
@@ -541,6 +596,7 @@ main (int argc, char **argv)
   g_test_set_nonfatal_assertions (); /* see LM_TEST_RETURN_IF_FAILED */
   g_test_add_func ("/pipeline/cache/recomputes-from-change", test_cache_recomputes_from_change);
   g_test_add_func ("/pipeline/cache/disabled-pass-through", test_disabled_pass_through);
+  g_test_add_func ("/pipeline/cache/format-switch-keeps-buffers", test_cache_format_switch_keeps_buffers);
   g_test_add_func ("/pipeline/keyfile/round-trip", test_keyfile_round_trip);
   g_test_add_func ("/pipeline/keyfile/round-trip-exact-floats", test_keyfile_round_trip_exact_floats);
   g_test_add_func ("/pipeline/keyfile/partial", test_keyfile_partial);

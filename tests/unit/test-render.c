@@ -206,6 +206,85 @@ test_compare (void)
   g_ptr_array_unref (seen.kinds);
 }
 
+/* What a receiver holds of the views lent to it: every refined one so far (as references), and
+ * a copy of each made on arrival. */
+typedef struct {
+  GPtrArray *views, *copies;
+  guint64 generation;
+} Lent;
+
+static void
+on_lent_view (const LmRenderResult *r, gpointer data)
+{
+  Lent *lent = data;
+  if (r->kind != LM_RESULT_PREVIEW || !r->refined || r->view == NULL)
+    return;
+  g_ptr_array_add (lent->views, lm_image_ref (r->view));
+  LmImage *copy = lm_test_image_new (LM_FORMAT_RGBA8, r->view->width, r->view->height, 0);
+  memcpy (copy->data, r->view->data, lm_image_size_bytes (copy));
+  g_ptr_array_add (lent->copies, copy);
+  lent->generation = r->generation;
+}
+
+static void
+render_generation (LmRenderWorker *w, Lent *lent, LmRenderRequest *req, guint64 generation)
+{
+  req->generation = generation;
+  LmStage *blur = lm_pipeline_stage (&req->pipeline, LM_OP_BLUR);
+  blur->enabled = TRUE;
+  ((LmBlurParams *) blur->params.bytes)->sigma = 0.5f * (float) generation;
+  lm_render_worker_request (w, req);
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (lent->generation != generation && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (lent->generation, ==, generation);
+}
+
+/* The view buffers the worker lends come back to it once the receiver lets them go (the window
+ * lets the one on screen go when the next arrives), and one still held is never written again.
+ * The receiver first holds every view: each is new, and the worker keeps the first four (its
+ * pool). Then it lets all go but one, and holds each new one until the next: each is one of the
+ * pool's (alive all along, so no new buffer can have its address). Views are made at full size,
+ * so that no quick preview comes between. */
+static void
+test_view_buffers_come_back (void)
+{
+  Lent lent = { g_ptr_array_new_with_free_func ((GDestroyNotify) lm_image_unref),
+                g_ptr_array_new_with_free_func ((GDestroyNotify) lm_image_unref), 0 };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_lent_view, &lent);
+  g_autoptr (LmImage) src = lm_test_random_rgba (90, 60, 17, FALSE);
+  lm_render_worker_set_source (w, src);
+  LmRenderRequest req = request_for (src, 1);
+  req.view.out_w = 90, req.view.out_h = 60;
+  for (guint64 g = 1; g <= 6; g++)
+    render_generation (w, &lent, &req, g);
+  g_assert_cmpuint (lent.views->len, ==, 6);
+  LM_TEST_RETURN_IF_FAILED ();
+  LmImage *pooled[4];
+  for (guint i = 0; i < 4; i++)
+    pooled[i] = lent.views->pdata[i];
+  g_autoptr (LmImage) kept = lm_image_ref (lent.views->pdata[5]);
+  g_autoptr (LmImage) kept_copy = lm_image_ref (lent.copies->pdata[5]);
+  g_ptr_array_set_size (lent.views, 0);
+  g_ptr_array_set_size (lent.copies, 0);
+
+  for (guint64 g = 7; g <= 14; g++)
+    {
+      render_generation (w, &lent, &req, g);
+      LmImage *view = g_ptr_array_index (lent.views, lent.views->len - 1);
+      g_assert_true (view == pooled[0] || view == pooled[1] || view == pooled[2] || view == pooled[3]);
+      g_autoptr (LmImage) want = expected_view (src, &req);
+      lm_test_assert_same_pixels (view, want);
+      g_ptr_array_remove_range (lent.views, 0, lent.views->len - 1); /* the previous one goes */
+      LM_TEST_RETURN_IF_FAILED ();
+    }
+  lm_test_assert_same_pixels (kept, kept_copy);
+
+  lm_render_worker_free (w);
+  g_ptr_array_unref (lent.views);
+  g_ptr_array_unref (lent.copies);
+}
+
 /* A merge job: the courtyard bracket merged (Debevec) becomes the source; the preview then is
  * its tone mapping followed by the operations, as the cache makes them from that radiance. */
 static void
@@ -262,5 +341,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/export-and-cancel", test_export_and_cancel);
   g_test_add_func ("/render/compare", test_compare);
   g_test_add_func ("/render/merge", test_merge);
+  g_test_add_func ("/render/view-buffers-come-back", test_view_buffers_come_back);
   return g_test_run ();
 }
