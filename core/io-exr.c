@@ -348,12 +348,10 @@ lm_exr_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
     }
   else if (!check_chunks (ctx, &window, len, &stream, path, error))
     ;
-  else if ((image = lm_image_new (LM_FORMAT_RGBA_F32, (guint) (window.max.x - window.min.x + 1),
-                                  (guint) (window.max.y - window.min.y + 1), allocator, &e)) == NULL)
-    {
-      lm_set_file_error (error, e->code, path, "%s", e->message);
-      g_error_free (e);
-    }
+  else if ((image = lm_io_image_new (LM_FORMAT_RGBA_F32, (guint) (window.max.x - window.min.x + 1),
+                                     (guint) (window.max.y - window.min.y + 1), allocator, path, error))
+           == NULL)
+    ;
   else
     {
       if (from[3] < 0)

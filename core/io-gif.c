@@ -231,15 +231,8 @@ lm_gif_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
       goto out;
     }
 
-  GError *e = NULL;
-  image = lm_image_new (LM_FORMAT_RGBA8, (guint) frame->Width, (guint) frame->Height, allocator, &e);
-  if (image == NULL)
-    {
-      lm_set_file_error (error, e->code, path, "%s", e->message);
-      g_error_free (e);
-      goto out;
-    }
-  if (!decode_rows (gif, map, transparent, image, path, error))
+  image = lm_io_image_new (LM_FORMAT_RGBA8, (guint) frame->Width, (guint) frame->Height, allocator, path, error);
+  if (image != NULL && !decode_rows (gif, map, transparent, image, path, error))
     g_clear_pointer (&image, lm_image_unref);
 
 out:

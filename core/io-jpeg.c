@@ -143,13 +143,10 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   s->cinfo.dct_method = JDCT_ISLOW; /* the default of libjpeg and of OpenCV's imread */
   jpeg_start_decompress (&s->cinfo);
 
-  GError *alloc_error = NULL;
-  s->image = lm_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8, s->cinfo.output_width,
-                           s->cinfo.output_height, allocator, &alloc_error);
+  s->image = lm_io_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8, s->cinfo.output_width,
+                              s->cinfo.output_height, allocator, path, error);
   if (s->image == NULL)
     {
-      lm_set_file_error (error, alloc_error->code, path, "%s", alloc_error->message);
-      g_error_free (alloc_error);
       jpeg_load_free (s);
       return NULL;
     }

@@ -172,15 +172,10 @@ lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len
     return NULL;
   g_autoptr (GdkPixbuf) pixbuf = gdk_pixbuf_apply_embedded_orientation (loaded);
 
-  GError *e = NULL;
-  LmImage *image = lm_image_new (LM_FORMAT_RGBA8, gdk_pixbuf_get_width (pixbuf),
-                                 gdk_pixbuf_get_height (pixbuf), allocator, &e);
+  LmImage *image = lm_io_image_new (LM_FORMAT_RGBA8, gdk_pixbuf_get_width (pixbuf),
+                                    gdk_pixbuf_get_height (pixbuf), allocator, path, error);
   if (image == NULL)
-    {
-      lm_set_file_error (error, e->code, path, "%s", e->message);
-      g_error_free (e);
-      return NULL;
-    }
+    return NULL;
   copy_rgba (pixbuf, image);
 
   const char *icc = gdk_pixbuf_get_option (loaded, "icc-profile");

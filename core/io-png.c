@@ -160,7 +160,7 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
   if (setjmp (png_jmpbuf (s->png)))
     {
       if (s->load_error != NULL)
-        lm_set_file_error (error, s->load_error->code, path, "%s", s->load_error->message);
+        g_propagate_error (error, g_steal_pointer (&s->load_error)); /* it names the file */
       else
         lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode PNG: %s"), s->message);
       png_state_free (s, TRUE);
@@ -200,7 +200,7 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
   png_read_update_info (s->png, s->info);
 
   /* Refuse forged dimensions before allocating for them. */
-  s->image = lm_image_new (format, width, height, allocator, &s->load_error);
+  s->image = lm_io_image_new (format, width, height, allocator, path, &s->load_error);
   if (s->image == NULL)
     png_longjmp (s->png, 1);
   s->rows = g_new (png_bytep, height);

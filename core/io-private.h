@@ -10,6 +10,11 @@
 
 G_BEGIN_DECLS
 
+/* An image of FORMAT, WIDTH × HEIGHT, for the file at PATH: where it cannot be had (past the
+ * pixel budget, no memory) the error names the file, as the rest of a loader's errors do. */
+LmImage *lm_io_image_new (LmFormat format, guint width, guint height, const LmAllocator *allocator,
+                          const char *path, GError **error);
+
 LmImage *lm_jpeg_load (const char *path, const guint8 *data, gsize len,
                        const LmAllocator *allocator, GError **error);
 gboolean lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options,

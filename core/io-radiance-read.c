@@ -308,15 +308,13 @@ lm_radiance_load (const char *path, const guint8 *data, gsize len, const LmAlloc
   if (!read_header (&r, error) || !read_resolution (&r, error) || !check_size (&r, error))
     return NULL;
 
-  GError *e = NULL;
-  g_autoptr (LmImage) image = lm_image_new (LM_FORMAT_RGBA_F32, r.width, r.height, allocator, &e);
-  g_autofree guint8 *rgbe = image ? g_try_malloc (4 * (gsize) r.width) : NULL;
-  if (image == NULL || rgbe == NULL)
+  g_autoptr (LmImage) image = lm_io_image_new (LM_FORMAT_RGBA_F32, r.width, r.height, allocator, path, error);
+  if (image == NULL)
+    return NULL;
+  g_autofree guint8 *rgbe = g_try_malloc (4 * (gsize) r.width);
+  if (rgbe == NULL)
     {
-      if (e == NULL)
-        e = g_error_new_literal (LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY, _("not enough memory to decode Radiance HDR"));
-      lm_set_file_error (error, e->code, path, "%s", e->message);
-      g_error_free (e);
+      lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to decode Radiance HDR"));
       return NULL;
     }
   for (guint y = 0; y < r.height; y++)

@@ -145,14 +145,10 @@ lm_radiance_save (const LmImage *image, LmAtomicFile *file, GError **error)
   if (image->format == LM_FORMAT_RGBE8)
     return write_rgbe (image, file, error);
   g_return_val_if_fail (image->format == LM_FORMAT_RGBA_F32, FALSE);
-  GError *e = NULL;
-  g_autoptr (LmImage) rgbe = lm_image_new (LM_FORMAT_RGBE8, image->width, image->height, lm_allocator_host (), &e);
+  g_autoptr (LmImage) rgbe = lm_io_image_new (LM_FORMAT_RGBE8, image->width, image->height, lm_allocator_host (),
+                                              lm_atomic_file_path (file), error);
   if (rgbe == NULL)
-    {
-      lm_set_file_error (error, e->code, lm_atomic_file_path (file), "%s", e->message);
-      g_error_free (e);
-      return FALSE;
-    }
+    return FALSE;
   lm_rgbe_encode_cpu (image, rgbe);
   return write_rgbe (rgbe, file, error);
 }

@@ -11,6 +11,7 @@
 
 #include "io-private.h"
 #include "orientation.h"
+#include "text-input.h"
 #include "tiff-exif.h"
 
 typedef struct {
@@ -28,7 +29,15 @@ on_tiff_error (TIFF *tif, void *user_data, const char *module, const char *fmt, 
 {
   TiffIo *io = user_data;
   if (io->message[0] == '\0')
-    g_vsnprintf (io->message, sizeof io->message, fmt, ap);
+    {
+      /* libtiff's text may quote the file's bytes or span lines (InkNames): one line, its
+       * blanks collapsed, the rest escaped. */
+      g_autofree char *text = g_strdup_vprintf (fmt, ap);
+      g_auto (GStrv) words = g_regex_split_simple ("\\s+", g_strstrip (text), 0, 0);
+      g_autofree char *line = g_strjoinv (" ", words);
+      g_autofree char *escaped = lm_text_escape (line, -1, 200);
+      g_strlcpy (io->message, escaped, sizeof io->message);
+    }
   return 1; /* handled: nothing on stderr */
 }
 
@@ -190,13 +199,10 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
     simple = FALSE;
   gboolean gray = simple && spp == 1;
 
-  GError *e = NULL;
-  LmImage *image = lm_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8, width, height, allocator, &e);
+  LmImage *image = lm_io_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8, width, height, allocator, path, error);
   if (image == NULL)
     {
       TIFFClose (tif);
-      lm_set_file_error (error, e->code, path, "%s", e->message);
-      g_error_free (e);
       return NULL;
     }
   image->source_bit_depth = bits;
@@ -226,6 +232,7 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   /* The RGBA reader turned the image upright already. */
   if (!simple || orientation <= ORIENTATION_TOPLEFT || orientation > ORIENTATION_LEFTBOT)
     return image;
+  GError *e = NULL;
   LmImage *upright = lm_image_orient (image, orientation, &e);
   lm_image_unref (image);
   if (upright == NULL)

@@ -25,23 +25,10 @@ webp_cause (VP8StatusCode status)
 }
 
 static LmImage *
-new_image (const char *path, guint32 width, guint32 height, const LmAllocator *allocator, GError **error)
-{
-  GError *e = NULL;
-  LmImage *image = lm_image_new (LM_FORMAT_RGBA8, width, height, allocator, &e);
-  if (image == NULL)
-    {
-      lm_set_file_error (error, e->code, path, "%s", e->message);
-      g_error_free (e);
-    }
-  return image;
-}
-
-static LmImage *
 load_still (const char *path, const WebPData *webp, guint32 width, guint32 height,
             const LmAllocator *allocator, GError **error)
 {
-  LmImage *image = new_image (path, width, height, allocator, error);
+  LmImage *image = lm_io_image_new (LM_FORMAT_RGBA8, width, height, allocator, path, error);
   if (image == NULL)
     return NULL;
   WebPDecoderConfig config;

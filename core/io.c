@@ -101,6 +101,20 @@ lm_file_type_for_output (const char *path)
   return LM_FILE_UNKNOWN;
 }
 
+LmImage *
+lm_io_image_new (LmFormat format, guint width, guint height, const LmAllocator *allocator, const char *path,
+                 GError **error)
+{
+  GError *e = NULL;
+  LmImage *image = lm_image_new (format, width, height, allocator, &e);
+  if (image == NULL)
+    {
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_error_free (e);
+    }
+  return image;
+}
+
 static gboolean
 looks_like_text (const guint8 *h, gsize n)
 {

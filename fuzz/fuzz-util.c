@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/exif.h"
+#include "tests/unit/test-util.h"
 
 /* What a legal-but-large header may take: 4 megapixels (LUMEN_MAX_PIXELS, where Lumen reads
  * it), and 64 MiB of pixels whatever the format (the allocator below). With these a
@@ -121,31 +122,11 @@ lm_fuzz_memfd_path (const uint8_t *data, size_t size)
 
 static char *tmpdir;
 
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  if (dir != NULL)
-    {
-      const char *name;
-      while ((name = g_dir_read_name (dir)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-      g_dir_close (dir);
-    }
-  g_rmdir (path);
-}
-
 void
 lm_fuzz_remove_tmpdir (void)
 {
   if (tmpdir != NULL)
-    remove_tree (tmpdir);
+    lm_test_remove_tree (tmpdir);
   g_clear_pointer (&tmpdir, g_free);
 }
 

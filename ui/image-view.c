@@ -1,52 +1,15 @@
-/* LmImageView (image-view.h). The zoom is kept as screen pixels per image pixel and the
- * image point at the centre of the widget; a rendered view carries the region it was made
- * for, so that while the next one renders the old one is drawn where its region is now. The
- * split view's two views each carry their own region, so they stay in register however far
- * apart they were rendered. Its line, handle and labels take their looks from style.css
- * (imageview.split-line, .split-handle, .split-label). */
-#include "image-view.h"
+/* LmImageView (image-view.h): zoom, pan and painting the views; the before/after split is
+ * image-view-split.c's. The zoom is kept as screen pixels per image pixel and the image
+ * point at the centre of the widget; a rendered view carries the region it was made for, so
+ * that while the next one renders the old one is drawn where its region is now. */
+#include "image-view-private.h"
 
 #include <math.h>
-#include <glib/gi18n.h>
 
 #define ZOOM_MIN_FACTOR 0.25 /* of the fitting zoom */
 #define ZOOM_MAX 32.0
-#define SPLIT_GRAB 6.0    /* how near the line (logical pixels) the pointer takes it */
-#define SPLIT_HANDLE 26.0 /* the handle's diameter */
-#define SPLIT_LABEL_MARGIN 8.0
 #define KEY_PAN_FRACTION 0.1 /* of the view's size, per arrow key press */
 #define KEY_PAN_MIN 16.0     /* logical pixels, however small the view */
-
-struct _LmImageView {
-  GtkDrawingArea parent_instance;
-
-  guint image_width, image_height;
-  gboolean fit;      /* follow the widget's size */
-  double scale;      /* logical screen pixels per image pixel */
-  double cx, cy;     /* image point at the centre */
-
-  LmImage *pixels;   /* RGB24, of pixels_rect */
-  LmViewRect pixels_rect;
-  cairo_surface_t *surface;
-  LmImage *overlay;  /* ARGB32, of overlay_rect */
-  LmViewRect overlay_rect;
-  cairo_surface_t *overlay_surface;
-  LmImage *before;   /* RGB24, of before_rect: the unedited photo, left of the split line */
-  LmViewRect before_rect;
-  cairo_surface_t *before_surface;
-
-  gboolean split;
-  double split_pos;  /* the line, as a fraction of the width */
-  gboolean dragging_line;
-  double drag_line_x; /* the line's column less the pointer's, when it was taken */
-  gboolean over_line; /* the pointer is where a drag takes the line: the cursor says so */
-
-  gint64 changed_us, result_us; /* for LUMEN_TRACE */
-  gboolean trace;
-
-  GtkGesture *drag;
-  double drag_cx, drag_cy;
-};
 
 G_DEFINE_FINAL_TYPE (LmImageView, lm_image_view, GTK_TYPE_DRAWING_AREA)
 
@@ -152,9 +115,8 @@ lm_image_view_get_rect (LmImageView *self, LmViewRect *rect)
   return TRUE;
 }
 
-/* Where the image lies on the widget now, clipped to the widget; FALSE when nowhere. */
-static gboolean
-image_extent (LmImageView *self, cairo_rectangle_t *extent)
+gboolean
+lm_image_view_image_extent (LmImageView *self, cairo_rectangle_t *extent)
 {
   int w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
   int h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
@@ -168,46 +130,22 @@ image_extent (LmImageView *self, cairo_rectangle_t *extent)
   return extent->width > 0 && extent->height > 0;
 }
 
-/* The split line's column: pixels left of it show the photo as opened. */
-static double
-split_x (LmImageView *self)
+void
+lm_image_view_hold (LmImage **held, LmViewRect *held_rect, cairo_surface_t **surface, LmImage *view,
+                    const LmViewRect *rect, cairo_format_t format)
 {
-  return round (self->split_pos * gtk_widget_get_allocated_width (GTK_WIDGET (self)));
-}
-
-static gboolean
-near_line (LmImageView *self, double x, double y)
-{
-  cairo_rectangle_t e;
-  if (!self->split || !image_extent (self, &e) || y < e.y || y > e.y + e.height)
-    return FALSE;
-  double dx = x - split_x (self), dy = y - (e.y + e.height / 2.0);
-  return fabs (dx) <= SPLIT_GRAB || dx * dx + dy * dy <= SPLIT_HANDLE * SPLIT_HANDLE / 4.0;
-}
-
-static void
-show_over_line (LmImageView *self, gboolean over)
-{
-  GtkWidget *widget = GTK_WIDGET (self);
-  GdkWindow *window = gtk_widget_get_window (widget);
-  if (over == self->over_line || window == NULL)
+  g_clear_pointer (surface, cairo_surface_destroy);
+  g_clear_pointer (held, lm_image_unref);
+  if (view == NULL)
     return;
-  self->over_line = over;
-  g_autoptr (GdkCursor) cursor = over ? gdk_cursor_new_from_name (gtk_widget_get_display (widget), "col-resize")
-                                      : NULL;
-  gdk_window_set_cursor (window, cursor);
+  *held = lm_image_ref (view);
+  *held_rect = *rect;
+  *surface = cairo_image_surface_create_for_data (view->data, format, (int) view->width, (int) view->height,
+                                                  (int) view->stride);
 }
 
-static cairo_surface_t *
-surface_of (LmImage *image, cairo_format_t format)
-{
-  return cairo_image_surface_create_for_data (image->data, format, (int) image->width,
-                                              (int) image->height, (int) image->stride);
-}
-
-/* Paints SURFACE, made for RECT, where RECT lies on the screen now. */
-static void
-paint_region (LmImageView *self, cairo_t *cr, cairo_surface_t *surface, const LmViewRect *rect)
+void
+lm_image_view_paint_region (LmImageView *self, cairo_t *cr, cairo_surface_t *surface, const LmViewRect *rect)
 {
   int w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
   int h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
@@ -224,90 +162,6 @@ paint_region (LmImageView *self, cairo_t *cr, cairo_surface_t *surface, const Lm
   cairo_restore (cr);
 }
 
-/* TEXT in a small box at (X, Y), its right edge there when ALIGN_RIGHT. */
-static void
-draw_label (LmImageView *self, cairo_t *cr, const char *text, double x, double y, gboolean align_right)
-{
-  GtkWidget *widget = GTK_WIDGET (self);
-  GtkStyleContext *style = gtk_widget_get_style_context (widget);
-  gtk_style_context_save (style);
-  gtk_style_context_add_class (style, "split-label");
-  GtkStateFlags state = gtk_style_context_get_state (style);
-  PangoFontDescription *font = NULL;
-  GtkBorder padding;
-  gtk_style_context_get (style, state, GTK_STYLE_PROPERTY_FONT, &font, NULL);
-  gtk_style_context_get_padding (style, state, &padding);
-  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  int tw, th;
-  pango_layout_get_pixel_size (layout, &tw, &th);
-  double bw = tw + padding.left + padding.right, bh = th + padding.top + padding.bottom;
-  if (align_right)
-    x -= bw;
-  gtk_render_background (style, cr, x, y, bw, bh);
-  gtk_render_frame (style, cr, x, y, bw, bh);
-  gtk_render_layout (style, cr, x + padding.left, y + padding.top, layout);
-  gtk_style_context_restore (style);
-}
-
-/* The line over the image's height, a round handle at its middle with arrows that say it
- * moves sideways, and the halves' names at the image's top corners, each kept to its half. */
-static void
-draw_split (LmImageView *self, cairo_t *cr, const cairo_rectangle_t *e)
-{
-  GtkStyleContext *style = gtk_widget_get_style_context (GTK_WIDGET (self));
-  int w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
-  double lx = split_x (self);
-  GdkRGBA color;
-
-  /* Labels first: the line passes over them. */
-  double top = e->y + SPLIT_LABEL_MARGIN;
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, lx, e->y + e->height);
-  cairo_clip (cr);
-  draw_label (self, cr, _("Before"), e->x + SPLIT_LABEL_MARGIN, top, FALSE);
-  cairo_restore (cr);
-  cairo_save (cr);
-  cairo_rectangle (cr, lx, 0, w - lx, e->y + e->height);
-  cairo_clip (cr);
-  draw_label (self, cr, _("After"), e->x + e->width - SPLIT_LABEL_MARGIN, top, TRUE);
-  cairo_restore (cr);
-
-  gtk_style_context_save (style);
-  gtk_style_context_add_class (style, "split-line");
-  gtk_style_context_get_color (style, gtk_style_context_get_state (style), &color);
-  gtk_style_context_restore (style);
-  cairo_save (cr);
-  /* A dark edge keeps a light line visible on light photos. */
-  cairo_rectangle (cr, lx - 1.5, e->y, 3.0, e->height);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.45 * color.alpha);
-  cairo_fill (cr);
-  cairo_rectangle (cr, lx - 0.5, e->y, 1.0, e->height);
-  gdk_cairo_set_source_rgba (cr, &color);
-  cairo_fill (cr);
-  cairo_restore (cr);
-
-  double r = SPLIT_HANDLE / 2.0, cy = e->y + e->height / 2.0;
-  gtk_style_context_save (style);
-  gtk_style_context_add_class (style, "split-handle");
-  gtk_render_background (style, cr, lx - r, cy - r, SPLIT_HANDLE, SPLIT_HANDLE);
-  gtk_render_frame (style, cr, lx - r, cy - r, SPLIT_HANDLE, SPLIT_HANDLE);
-  gtk_style_context_get_color (style, gtk_style_context_get_state (style), &color);
-  gtk_style_context_restore (style);
-  cairo_save (cr);
-  gdk_cairo_set_source_rgba (cr, &color);
-  for (int side = -1; side <= 1; side += 2)
-    {
-      cairo_move_to (cr, lx + side * (r * 0.7), cy);
-      cairo_line_to (cr, lx + side * (r * 0.25), cy - r * 0.35);
-      cairo_line_to (cr, lx + side * (r * 0.25), cy + r * 0.35);
-      cairo_close_path (cr);
-    }
-  cairo_fill (cr);
-  cairo_restore (cr);
-}
-
 static gboolean
 lm_image_view_draw (GtkWidget *widget, cairo_t *cr)
 {
@@ -316,31 +170,15 @@ lm_image_view_draw (GtkWidget *widget, cairo_t *cr)
   int w = gtk_widget_get_allocated_width (widget), h = gtk_widget_get_allocated_height (widget);
   gtk_render_background (style, cr, 0, 0, w, h);
   cairo_rectangle_t extent;
-  gboolean split = self->split && image_extent (self, &extent);
+  gboolean split = self->split && lm_image_view_image_extent (self, &extent);
   if (split)
-    {
-      /* Each half paints only its own view: where the "before" has not come yet, the
-       * background shows rather than the edited photo under the wrong name. */
-      double lx = split_x (self);
-      cairo_save (cr);
-      cairo_rectangle (cr, 0, 0, lx, h);
-      cairo_clip (cr);
-      if (self->before_surface)
-        paint_region (self, cr, self->before_surface, &self->before_rect);
-      cairo_restore (cr);
-      cairo_save (cr);
-      cairo_rectangle (cr, lx, 0, w - lx, h);
-      cairo_clip (cr);
-      if (self->surface)
-        paint_region (self, cr, self->surface, &self->pixels_rect);
-      cairo_restore (cr);
-    }
+    lm_image_view_paint_halves (self, cr);
   else if (self->surface)
-    paint_region (self, cr, self->surface, &self->pixels_rect);
+    lm_image_view_paint_region (self, cr, self->surface, &self->pixels_rect);
   if (self->overlay_surface)
-    paint_region (self, cr, self->overlay_surface, &self->overlay_rect);
+    lm_image_view_paint_region (self, cr, self->overlay_surface, &self->overlay_rect);
   if (split)
-    draw_split (self, cr, &extent);
+    lm_image_view_draw_split (self, cr, &extent);
   /* Arrow keys pan the view once it has the keyboard: say so, where the keyboard was used. */
   if (gtk_widget_has_visible_focus (widget))
     gtk_render_focus (style, cr, 0, 0, w, h);
@@ -397,12 +235,9 @@ lm_image_view_button_press (GtkWidget *widget, GdkEventButton *event)
   LmImageView *self = LM_IMAGE_VIEW (widget);
   if (event->type == GDK_BUTTON_PRESS && !gtk_widget_has_focus (widget))
     gtk_widget_grab_focus (widget);
-  if (event->button == GDK_BUTTON_PRIMARY && event->type == GDK_BUTTON_PRESS && near_line (self, event->x, event->y))
-    {
-      self->dragging_line = TRUE;
-      self->drag_line_x = split_x (self) - event->x; /* where on the line it was taken */
-      return GDK_EVENT_STOP;
-    }
+  if (event->button == GDK_BUTTON_PRIMARY && event->type == GDK_BUTTON_PRESS
+      && lm_image_view_split_press (self, event->x, event->y))
+    return GDK_EVENT_STOP;
   return GTK_WIDGET_CLASS (lm_image_view_parent_class)->button_press_event (widget, event);
 }
 
@@ -410,27 +245,18 @@ static gboolean
 lm_image_view_button_release (GtkWidget *widget, GdkEventButton *event)
 {
   LmImageView *self = LM_IMAGE_VIEW (widget);
-  if (!self->dragging_line || event->button != GDK_BUTTON_PRIMARY)
-    return GTK_WIDGET_CLASS (lm_image_view_parent_class)->button_release_event (widget, event);
-  self->dragging_line = FALSE;
-  show_over_line (self, near_line (self, event->x, event->y));
-  return GDK_EVENT_STOP;
+  if (event->button == GDK_BUTTON_PRIMARY && lm_image_view_split_release (self, event->x, event->y))
+    return GDK_EVENT_STOP;
+  return GTK_WIDGET_CLASS (lm_image_view_parent_class)->button_release_event (widget, event);
 }
 
 static gboolean
 lm_image_view_motion (GtkWidget *widget, GdkEventMotion *event)
 {
   LmImageView *self = LM_IMAGE_VIEW (widget);
-  if (!self->dragging_line)
-    {
-      /* While a pan runs, the line passing under the pointer is not offered. */
-      if (!gtk_gesture_is_active (self->drag))
-        show_over_line (self, near_line (self, event->x, event->y));
-      return GTK_WIDGET_CLASS (lm_image_view_parent_class)->motion_notify_event (widget, event);
-    }
-  lm_image_view_set_split_position (self, (event->x + self->drag_line_x)
-                                            / gtk_widget_get_allocated_width (widget));
-  return GDK_EVENT_STOP;
+  if (lm_image_view_split_motion (self, event->x, event->y))
+    return GDK_EVENT_STOP;
+  return GTK_WIDGET_CLASS (lm_image_view_parent_class)->motion_notify_event (widget, event);
 }
 
 /* The arrow keys pan by a tenth of the view, in whole logical pixels (at 100 % the photo moves
@@ -461,9 +287,7 @@ lm_image_view_key_press (GtkWidget *widget, GdkEventKey *event)
 static gboolean
 lm_image_view_leave (GtkWidget *widget, GdkEventCrossing *event)
 {
-  LmImageView *self = LM_IMAGE_VIEW (widget);
-  if (!self->dragging_line)
-    show_over_line (self, FALSE);
+  lm_image_view_split_leave (LM_IMAGE_VIEW (widget));
   return GDK_EVENT_PROPAGATE;
 }
 
@@ -550,8 +374,7 @@ lm_image_view_set_image_size (LmImageView *self, guint width, guint height)
 {
   self->image_width = width;
   self->image_height = height;
-  g_clear_pointer (&self->surface, cairo_surface_destroy);
-  g_clear_pointer (&self->pixels, lm_image_unref);
+  lm_image_view_hold (&self->pixels, &self->pixels_rect, &self->surface, NULL, NULL, CAIRO_FORMAT_RGB24);
   lm_image_view_set_overlay (self, NULL, NULL);
   lm_image_view_set_before_pixels (self, NULL, NULL);
   lm_image_view_zoom_fit (self);
@@ -561,11 +384,7 @@ void
 lm_image_view_set_pixels (LmImageView *self, LmImage *view, const LmViewRect *rect,
                           gint64 changed_us, gint64 result_us)
 {
-  g_clear_pointer (&self->surface, cairo_surface_destroy);
-  g_clear_pointer (&self->pixels, lm_image_unref);
-  self->pixels = lm_image_ref (view);
-  self->pixels_rect = *rect;
-  self->surface = surface_of (view, CAIRO_FORMAT_RGB24);
+  lm_image_view_hold (&self->pixels, &self->pixels_rect, &self->surface, view, rect, CAIRO_FORMAT_RGB24);
   self->changed_us = changed_us;
   self->result_us = result_us;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -582,70 +401,9 @@ lm_image_view_get_pixels (LmImageView *self, LmViewRect *rect)
 void
 lm_image_view_set_overlay (LmImageView *self, LmImage *overlay, const LmViewRect *rect)
 {
-  g_clear_pointer (&self->overlay_surface, cairo_surface_destroy);
-  g_clear_pointer (&self->overlay, lm_image_unref);
-  if (overlay != NULL)
-    {
-      self->overlay = lm_image_ref (overlay);
-      self->overlay_rect = *rect;
-      self->overlay_surface = surface_of (overlay, CAIRO_FORMAT_ARGB32);
-    }
+  lm_image_view_hold (&self->overlay, &self->overlay_rect, &self->overlay_surface, overlay, rect,
+                      CAIRO_FORMAT_ARGB32);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-void
-lm_image_view_set_split (LmImageView *self, gboolean split)
-{
-  split = !!split;
-  if (split == self->split)
-    return;
-  self->split = split;
-  self->dragging_line = FALSE;
-  show_over_line (self, FALSE);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-gboolean
-lm_image_view_get_split (LmImageView *self)
-{
-  return self->split;
-}
-
-void
-lm_image_view_set_split_position (LmImageView *self, double fraction)
-{
-  self->split_pos = CLAMP (fraction, 0.0, 1.0);
-  if (self->split)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-double
-lm_image_view_get_split_position (LmImageView *self)
-{
-  return self->split_pos;
-}
-
-void
-lm_image_view_set_before_pixels (LmImageView *self, LmImage *view, const LmViewRect *rect)
-{
-  g_clear_pointer (&self->before_surface, cairo_surface_destroy);
-  g_clear_pointer (&self->before, lm_image_unref);
-  if (view != NULL)
-    {
-      self->before = lm_image_ref (view);
-      self->before_rect = *rect;
-      self->before_surface = surface_of (view, CAIRO_FORMAT_RGB24);
-    }
-  if (self->split)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-LmImage *
-lm_image_view_get_before_pixels (LmImageView *self, LmViewRect *rect)
-{
-  if (rect && self->before)
-    *rect = self->before_rect;
-  return self->before;
 }
 
 void

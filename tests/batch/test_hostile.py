@@ -232,21 +232,22 @@ class Hostile(unittest.TestCase):
         self.assertEqual(bl.temporaries(out), [])
 
     def test_thread_counts_bounded(self):
-        """--jobs and --read-threads far past the machine are usage errors that say the bound,
-        at once (not a GLib error after gigabytes); --help gives the bounds."""
+        """--jobs, --read-threads and --in-flight far past the machine are usage errors that
+        say the bound, at once (not a GLib error after gigabytes, nor every stack read into
+        memory ahead of the merge); --help gives the bounds."""
         root = self.stacks("threads", ["s0"])
         out = self.fresh("threads-out")
-        for flag in ("--jobs", "--read-threads"):
+        for flag, value in (("--jobs", "100000"), ("--read-threads", "100000"), ("--in-flight", "100000000")):
             with self.subTest(flag=flag):
                 start = time.monotonic()
-                proc = bl.batch([flag, "100000", "-o", out, root], timeout=60)
+                proc = bl.batch([flag, value, "-o", out, root], timeout=60)
                 self.assertEqual(proc.returncode, 2, lt.describe(proc))
-                self.assertIn(f"{flag} 100000: at most", proc.stderr)
+                self.assertIn(f"{flag} {value}: at most", proc.stderr)
                 self.assertLess(time.monotonic() - start, 10)
                 self.assertFalse(os.path.exists(out))
         help_text = bl.batch(["--help"]).stdout
-        self.assertRegex(help_text, r"--jobs=N .*at most")
-        self.assertRegex(help_text, r"--read-threads=N .*at most")
+        for flag in ("--jobs", "--read-threads", "--in-flight"):
+            self.assertRegex(help_text, flag + r"=N .*at most")
 
     def test_one_id_for_two_stacks(self):
         """An id whose lines come back after another stack's (two stacks given one id) is

@@ -49,10 +49,8 @@ lm_test_data_dir (void)
   return dir;
 }
 
-static char *tmp_dir;
-
-static void
-remove_tree (const char *path)
+void
+lm_test_remove_tree (const char *path)
 {
   GDir *dir = g_dir_open (path, 0, NULL);
   if (dir != NULL)
@@ -62,7 +60,7 @@ remove_tree (const char *path)
         {
           g_autofree char *child = g_build_filename (path, name, NULL);
           if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
+            lm_test_remove_tree (child);
           else
             g_unlink (child);
         }
@@ -71,11 +69,13 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static char *tmp_dir;
+
 static void
 cleanup_tmp (void)
 {
   if (tmp_dir)
-    remove_tree (tmp_dir);
+    lm_test_remove_tree (tmp_dir);
 }
 
 /* A failed g_assert aborts, which skips atexit: the folder goes first, then the abort goes on

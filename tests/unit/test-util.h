@@ -32,6 +32,10 @@ const char *lm_test_data_dir (void);
 /* A fresh temporary folder, removed with its contents at exit. */
 const char *lm_test_tmp_dir (void);
 
+/* Removes PATH and all it holds; links are removed, not followed. The fuzz harnesses' too
+ * (fuzz/meson.build links this file). */
+void lm_test_remove_tree (const char *path);
+
 /* The bytes of pixel (X, Y). */
 static inline guint8 *
 lm_test_pixel (const LmImage *image, guint x, guint y)
