@@ -21,8 +21,8 @@
 #include "core/batch/stacks.h"
 #include "core/error.h"
 #include "core/hdr/response.h"
-#include "core/io.h"
-#include "core/timing.h"
+#include "core/io/io.h"
+#include "core/render/timing.h"
 
 typedef struct {
   char *backend, *devices, *decoder, *encoder, *method, *response_in, *format, *shard, *progress, *output, *report;

@@ -6,11 +6,11 @@
 
 #include "cli.h"
 #include "config.h"
-#include "core/compare.h"
+#include "core/render/compare.h"
 #include "core/error.h"
-#include "core/io.h"
-#include "core/render-cache.h"
-#include "core/timing.h"
+#include "core/io/io.h"
+#include "core/render/cache.h"
+#include "core/render/timing.h"
 
 typedef struct {
   char *backends;

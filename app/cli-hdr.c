@@ -6,14 +6,14 @@
 #include <glib/gi18n.h>
 
 #include "cli.h"
-#include "core/atomic-file.h"
+#include "core/io/atomic-file.h"
 #include "core/error.h"
-#include "core/exif.h"
+#include "core/io/exif.h"
 #include "core/hdr/align.h"
 #include "core/hdr/merge.h"
 #include "core/hdr/tonemap.h"
-#include "core/io.h"
-#include "core/timing.h"
+#include "core/io/io.h"
+#include "core/render/timing.h"
 
 typedef struct {
   char *backend, *method, *exposures, *times, *response_in, *response_out, *output;

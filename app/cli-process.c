@@ -5,9 +5,9 @@
 #include "cli.h"
 #include "config.h"
 #include "core/error.h"
-#include "core/io.h"
-#include "core/render-cache.h"
-#include "core/timing.h"
+#include "core/io/io.h"
+#include "core/render/cache.h"
+#include "core/render/timing.h"
 
 /* parse () asks for the version to be printed rather than a photo processed. */
 #define SHOW_VERSION (-1)

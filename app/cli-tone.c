@@ -3,7 +3,7 @@
 #include <glib/gi18n.h>
 
 #include "cli.h"
-#include "core/text-input.h"
+#include "core/io/text-input.h"
 
 /* Above 10 the correction leaves all but the brightest pixels black: no look anyone wants,
  * and an infinite one would be black throughout. */

@@ -9,9 +9,9 @@
 #include "config.h"
 #include "core/error.h"
 #include "core/i18n.h"
-#include "core/io.h"
-#include "core/text-input.h"
-#include "core/timing.h"
+#include "core/io/io.h"
+#include "core/io/text-input.h"
+#include "core/render/timing.h"
 
 void
 lm_cli_error (const char *format, ...)

@@ -3,9 +3,9 @@
 
 #include <glib.h>
 
-#include "core/backend.h"
+#include "core/backend/backend.h"
 #include "core/image.h"
-#include "core/pipeline.h"
+#include "core/edit/pipeline.h"
 
 G_BEGIN_DECLS
 

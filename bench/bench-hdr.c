@@ -19,10 +19,10 @@
 #include <string.h>
 #include <glib.h>
 
-#include "core/backend.h"
+#include "core/backend/backend.h"
 #include "core/hdr/merge.h"
 #include "core/hdr/tonemap.h"
-#include "core/timing.h"
+#include "core/render/timing.h"
 
 #include "bench-util.h"
 

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <glib.h>
 
-#include "core/backend.h"
-#include "core/io.h"
+#include "core/backend/backend.h"
+#include "core/io/io.h"
 #include "core/ops/ops.h"
-#include "core/timing.h"
+#include "core/render/timing.h"
 
 #include "bench-util.h"
 

@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "error.h"
-#include "pixel-budget.h"
+#include "io/pixel-budget.h"
 
 static gpointer
 host_alloc (const LmAllocator *self, gsize size, GError **error)

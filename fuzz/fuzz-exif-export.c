@@ -1,5 +1,5 @@
 /* What an export does with the source's EXIF: the TIFF writer's EXIF and GPS sub-IFDs
- * (core/tiff-exif.c), PNG's eXIf and JPEG's APP1 (each through lm_exif_for_export). A block
+ * (core/io/tiff-exif.c), PNG's eXIf and JPEG's APP1 (each through lm_exif_for_export). A block
  * never makes a writer fail, and each file written loads again. Slower than fuzz-exif (three
  * files written and read per input), so apart from it. The input is an EXIF block, as for
  * fuzz-exif. */

@@ -1,5 +1,5 @@
-/* EXIF blocks (core/exif.c through libexif): orientation, the export's cleaning, the JPEG
- * markers Lumen inserts (core/jpeg-markers.c, with the input as an ICC profile too, read
+/* EXIF blocks (core/io/exif.c through libexif): orientation, the export's cleaning, the JPEG
+ * markers Lumen inserts (core/io/jpeg-markers.c, with the input as an ICC profile too, read
  * back by libjpeg), and the exposure time read from a file's EXIF. The input is an EXIF
  * block as it travels on an LmImage: APP1's payload, "Exif\0\0" and a TIFF structure
  * (libexif also finds one in a JPEG stream). The writers' side is fuzz-exif-export.c. */
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "fuzz-util.h"
-#include "core/exif.h"
-#include "core/jpeg-markers.h"
+#include "core/io/exif.h"
+#include "core/io/jpeg-markers.h"
 
 /* libjpeg's APP2 chunks hold a profile of at most 255 × 65519 bytes. */
 #define ICC_MAX ((gsize) 255 * (65533 - 14))

@@ -1,4 +1,4 @@
-/* OpenEXR through the OpenEXR library's C API (core/io-exr.c); built where the library is. */
+/* OpenEXR through the OpenEXR library's C API (core/io/exr.c); built where the library is. */
 #include "fuzz-util.h"
 
 int

@@ -1,4 +1,4 @@
-/* JPEG through libjpeg (core/io-jpeg.c): markers, EXIF orientation, ICC chunks. */
+/* JPEG through libjpeg (core/io/jpeg.c): markers, EXIF orientation, ICC chunks. */
 #include "fuzz-util.h"
 
 int

@@ -1,4 +1,4 @@
-/* PNG through libpng (core/io-png.c): 8- and 16-bit, palettes, iCCP and eXIf chunks. */
+/* PNG through libpng (core/io/png.c): 8- and 16-bit, palettes, iCCP and eXIf chunks. */
 #include "fuzz-util.h"
 
 int

@@ -1,4 +1,4 @@
-/* Radiance RGBE (.hdr) through Lumen's own reader (core/io-radiance-read.c): the header,
+/* Radiance RGBE (.hdr) through Lumen's own reader (core/io/radiance-read.c): the header,
  * flat and run-length encoded scanlines. */
 #include "fuzz-util.h"
 

@@ -1,8 +1,8 @@
 /* The sidecar (`photo.jpg.lumen`, lumen-cli --params): GLib's key-file syntax, then the
- * pipeline's reading of groups, keys and values (core/pipeline.c). What was read is written
+ * pipeline's reading of groups, keys and values (core/edit/pipeline.c). What was read is written
  * back and read again: the same pipeline. */
 #include "fuzz-util.h"
-#include "core/pipeline.h"
+#include "core/edit/pipeline.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

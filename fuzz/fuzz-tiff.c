@@ -1,4 +1,4 @@
-/* TIFF through libtiff (core/io-tiff.c): scanlines, and libtiff's RGBA reader for the rest. */
+/* TIFF through libtiff (core/io/tiff.c): scanlines, and libtiff's RGBA reader for the rest. */
 #include "fuzz-util.h"
 
 int

@@ -12,7 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "core/error.h"
-#include "core/exif.h"
+#include "core/io/exif.h"
 #include "tests/unit/test-util.h"
 
 /* What a legal-but-large header may take: 4 megapixels (LUMEN_MAX_PIXELS, where Lumen reads

@@ -8,7 +8,7 @@
 #include <glib.h>
 
 #include "core/image.h"
-#include "core/io.h"
+#include "core/io/io.h"
 
 G_BEGIN_DECLS
 

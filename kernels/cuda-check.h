@@ -1,5 +1,5 @@
 /* Error handling inside kernels/: every runtime call and every launch is checked, and the
- * first failure is returned to the caller (backend-cuda.c turns it into a GError). */
+ * first failure is returned to the caller (core/backend/cuda.c turns it into a GError). */
 #pragma once
 
 #include <cuda_runtime.h>

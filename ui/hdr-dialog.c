@@ -7,7 +7,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "core/exif.h"
+#include "core/io/exif.h"
 #include "response-plot.h"
 
 enum { COL_PATH, COL_NAME, COL_SIZE, COL_WIDTH, COL_HEIGHT, COL_TIME, COL_TIME_TEXT, COL_EV, COL_THUMB };

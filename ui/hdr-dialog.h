@@ -5,7 +5,7 @@
 
 #include <gtk/gtk.h>
 
-#include "core/render.h"
+#include "core/render/render.h"
 
 G_BEGIN_DECLS
 

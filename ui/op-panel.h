@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "core/pipeline.h"
+#include "core/edit/pipeline.h"
 
 G_BEGIN_DECLS
 

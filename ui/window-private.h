@@ -4,7 +4,7 @@
 
 #include "window.h"
 
-#include "core/history.h"
+#include "core/edit/history.h"
 #include "hdr-dialog.h"
 #include "histogram-view.h"
 #include "image-view.h"

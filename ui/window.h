@@ -3,9 +3,9 @@
 
 #include <gtk/gtk.h>
 
-#include "core/io.h"
-#include "core/pipeline.h"
-#include "core/render.h"
+#include "core/io/io.h"
+#include "core/edit/pipeline.h"
+#include "core/render/render.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
 
 #include <glib.h>
 
-#include "../backend.h"
+#include "../backend/backend.h"
 
 G_BEGIN_DECLS
 

@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "../atomic-file.h"
+#include "../io/atomic-file.h"
 #include "../error.h"
 #include "../hdr/rgbe.h"
 #include "journal.h"

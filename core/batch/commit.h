@@ -11,7 +11,7 @@
 #include <glib.h>
 
 #include "../image.h"
-#include "../io.h"
+#include "../io/io.h"
 #include "output-sum.h"
 
 G_BEGIN_DECLS

@@ -10,7 +10,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-#include "../atomic-file.h"
+#include "../io/atomic-file.h"
 #include "../error.h"
 
 #define SYNC_INTERVAL_US G_USEC_PER_SEC

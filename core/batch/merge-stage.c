@@ -1,6 +1,6 @@
 #include "merge-stage.h"
 
-#include "../timing.h"
+#include "../render/timing.h"
 
 struct _LmMergeStage {
   LmBackend *backend;

@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "../backend.h"
+#include "../backend/backend.h"
 #include "nvjpeg-encoder.h"
 #include "pipeline.h"
 

@@ -14,12 +14,12 @@
 #include <string.h>
 #include <jpeglib.h>
 
-#include "../cuda-error.h"
-#include "../cuda-image.h"
-#include "../exif.h"
+#include "../backend/cuda-error.h"
+#include "../backend/cuda-image.h"
+#include "../io/exif.h"
 #include "../hdr/response.h"
 #include "../hdr/stack.h"
-#include "../orientation.h"
+#include "../io/orientation.h"
 #include "kernels/kernels.h"
 #include "nvjpeg-library.h"
 

@@ -7,10 +7,10 @@
 
 #if LUMEN_HAVE_CUDA
 
-#include "../cuda-error.h"
-#include "../cuda-image.h"
-#include "../exif.h"
-#include "../jpeg-markers.h"
+#include "../backend/cuda-error.h"
+#include "../backend/cuda-image.h"
+#include "../io/exif.h"
+#include "../io/jpeg-markers.h"
 #include "kernels/kernels.h"
 #include "nvjpeg-library.h"
 

@@ -6,7 +6,7 @@
 #include "../error.h"
 #include "../hdr/align.h"
 #include "../hdr/response.h"
-#include "../timing.h"
+#include "../render/timing.h"
 #include "buffer-pool.h"
 #include "commit.h"
 #include "merge-stage.h"

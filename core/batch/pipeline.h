@@ -24,10 +24,10 @@
 
 #include <glib.h>
 
-#include "../backend.h"
+#include "../backend/backend.h"
 #include "../hdr/merge.h"
 #include "../hdr/tonemap.h"
-#include "../io.h"
+#include "../io/io.h"
 #include "journal.h"
 #include "nvjpeg-decoder.h"
 #include "progress.h"

@@ -4,8 +4,8 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../exif.h"
-#include "../io.h"
+#include "../io/exif.h"
+#include "../io/io.h"
 
 void
 lm_batch_read_free (LmBatchRead *read)

@@ -5,7 +5,7 @@
 
 #include "../error.h"
 #include "../hdr/stack.h"
-#include "../text-input.h"
+#include "../io/text-input.h"
 
 static void
 stack_free (gpointer data)

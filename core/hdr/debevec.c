@@ -5,10 +5,10 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
-#include "../atomic-file.h"
+#include "../io/atomic-file.h"
 #include "../error.h"
-#include "../io.h"
-#include "../text-input.h"
+#include "../io/io.h"
+#include "../io/text-input.h"
 #include "merge.h"
 #include "merge-math.h"
 #include "response.h"

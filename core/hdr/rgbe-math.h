@@ -1,5 +1,5 @@
 /* Float RGB to Radiance RGBE (Ward's shared-exponent format), one pixel: the rule of
- * Radiance's setcolr and of stb_image_write, shared by the CPU writer (core/io-radiance.c)
+ * Radiance's setcolr and of stb_image_write, shared by the CPU writer (core/io/radiance.c)
  * and the CUDA kernel (kernels/rgbe.cu) so that both give the same bytes.
  *
  * The arithmetic is exact or correctly rounded on both compilers: frexpf is exact on the

@@ -1,5 +1,5 @@
 /* Radiance RGBE images (LM_FORMAT_RGBE8): the conversion from radiance on the CPU and the
- * writer of .hdr files from already converted pixels, both in core/io-radiance.c. The batch
+ * writer of .hdr files from already converted pixels, both in core/io/radiance.c. The batch
  * converts on its backend (lm_backend_rgbe_encode), brings back 4 bytes a pixel and writes
  * them here; `lumen-cli hdr` converts on the CPU with the same per-pixel rule
  * (rgbe-math.h) and writes through the same run-length encoder, so both give equal bytes. */

@@ -7,9 +7,9 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../exif.h"
-#include "../io.h"
-#include "../text-input.h"
+#include "../io/exif.h"
+#include "../io/io.h"
+#include "../io/text-input.h"
 
 void
 lm_hdr_stack_free (LmHdrStack *stack)

@@ -26,7 +26,7 @@ typedef struct {
 } LmTonemapParams;
 
 /* OpenCV's defaults, which lumen-cli hdr and batch keep (tests/hdr compares them with
- * OpenCV). The window starts from the tone mapping's parameter table (core/pipeline.c)
+ * OpenCV). The window starts from the tone mapping's parameter table (core/edit/pipeline.c)
  * instead: gamma 2.2. */
 #define LM_TONEMAP_PARAMS_INIT                                                                 \
   { .kind = LM_TONEMAP_REINHARD, .gamma = 1.0f, .intensity = 0.0f, .light_adapt = 1.0f,        \

@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../text-input.h"
+#include "../io/text-input.h"
 #include "ops.h"
 
 static const LmOpInfo *const registry[LM_N_OPS] = {

@@ -4,7 +4,7 @@
 
 #include <glib.h>
 
-#include "core/backend.h"
+#include "core/backend/backend.h"
 
 /* Each side's output starts filled with its own byte, so that a sample one backend leaves
  * unwritten differs from the other's by at least 75. */

@@ -25,13 +25,13 @@
 #include <glib.h>
 
 #include "config.h"
-#include "core/backend.h"
+#include "core/backend/backend.h"
 #include "core/error.h"
 #include "core/hdr/align.h"
 #include "core/hdr/merge.h"
 #include "core/hdr/stack.h"
 #include "core/hdr/tonemap.h"
-#include "core/io.h"
+#include "core/io/io.h"
 #include "core/ops/pixel-math.h"
 #include "parity-util.h"
 

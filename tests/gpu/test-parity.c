@@ -12,10 +12,10 @@
 #include <string.h>
 #include <glib.h>
 
-#include "core/backend.h"
-#include "core/io.h"
+#include "core/backend/backend.h"
+#include "core/io/io.h"
 #include "core/ops/ops.h"
-#include "core/view.h"
+#include "core/render/view.h"
 #include "parity-util.h"
 
 typedef struct {

@@ -1,5 +1,5 @@
 """A GPU that fails in the middle of work (LUMEN_CUDA_FAULT=alloc|launch|copy:N makes the N-th
-such call fail, core/cuda-fault.h): lumen-cli falls back to the CPU with a note and writes the
+such call fail, core/backend/cuda-fault.h): lumen-cli falls back to the CPU with a note and writes the
 same bytes as the CPU backend; a batch retries the stack or fails it alone. Needs a CUDA
 device: skipped (exit 77) without one."""
 import os

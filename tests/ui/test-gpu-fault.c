@@ -1,5 +1,5 @@
 /* A GPU that fails in the middle of work, as a person meets it: the next kernel launch or
- * copy is made to fail (core/cuda-fault.h, what LUMEN_CUDA_FAULT does for lumen-cli) just
+ * copy is made to fail (core/backend/cuda-fault.h, what LUMEN_CUDA_FAULT does for lumen-cli) just
  * before a switch is clicked. The window says so in its info bar, the view shows the CPU's
  * render instead (the same bytes as the CPU backend's), and the next change renders on the
  * GPU again, the notice gone. Needs a CUDA device: skipped without one. */
@@ -8,7 +8,7 @@
 #include "config.h"
 #include "ui-testlib.h"
 #if LUMEN_HAVE_CUDA
-#include "core/cuda-fault.h"
+#include "core/backend/cuda-fault.h"
 #endif
 
 static GtkWidget *

@@ -8,8 +8,8 @@
 #include <glib/gi18n.h>
 
 #include "core/hdr/stack.h"
-#include "core/io.h"
-#include "core/view.h"
+#include "core/io/io.h"
+#include "core/render/view.h"
 #include "ui/hdr-dialog.h"
 #include "ui/op-panel.h"
 #include "ui-testlib.h"

@@ -15,7 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "core/hdr/stack.h"
-#include "core/io.h"
+#include "core/io/io.h"
 #include "ui/hdr-dialog.h"
 #include "ui/window.h"
 #include "ui-testlib.h"

@@ -8,8 +8,8 @@
 #include <glib/gstdio.h>
 
 #include "core/hdr/stack.h"
-#include "core/io.h"
-#include "core/view.h"
+#include "core/io/io.h"
+#include "core/render/view.h"
 #include "ui/application.h"
 #include "ui/hdr-dialog.h"
 #include "ui/response-plot.h"
@@ -581,9 +581,9 @@ test_hdr_undo (void)
   g_test_message ("after two undos: tone mapping %d, intensity %g", tone->kind, tone->intensity);
   if (tone->kind != LM_TONEMAP_REINHARD || tone->intensity != 2.0f)
     {
-      /* core/history.c compares the operations' stages only: a tone mapping change is not a
+      /* core/edit/history.c compares the operations' stages only: a tone mapping change is not a
        * step until it compares whole pipelines (lm_pipeline_equal). */
-      g_test_skip ("undo does not record tone mapping changes (core/history.c)");
+      g_test_skip ("undo does not record tone mapping changes (core/edit/history.c)");
       return;
     }
   g_autoptr (GBytes) reinhard = ui_view_pixels ();

@@ -7,7 +7,7 @@
 
 #include "core/i18n.h"
 #include "core/image.h"
-#include "core/view.h"
+#include "core/render/view.h"
 #include "ui/application.h"
 #include "ui/histogram-view.h"
 #include "ui/op-panel.h"

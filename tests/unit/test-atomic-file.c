@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-#include "core/atomic-file.h"
+#include "core/io/atomic-file.h"
 #include "core/error.h"
 #include "test-util.h"
 

@@ -2,9 +2,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/backend.h"
-#include "core/compare.h"
-#include "core/view.h"
+#include "core/backend/backend.h"
+#include "core/render/compare.h"
+#include "core/render/view.h"
 #include "test-util.h"
 
 static void

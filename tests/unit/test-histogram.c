@@ -3,7 +3,7 @@
 #include <omp.h>
 #include <string.h>
 
-#include "core/backend.h"
+#include "core/backend/backend.h"
 #include "core/ops/histogram.h"
 #include "test-util.h"
 

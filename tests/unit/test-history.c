@@ -1,5 +1,5 @@
 /* Undo, redo, and what counts as unsaved. */
-#include "core/history.h"
+#include "core/edit/history.h"
 #include "core/ops/blur-math.h"
 #include "test-util.h"
 

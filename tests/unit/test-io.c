@@ -15,8 +15,8 @@
 #include <libexif/exif-data.h>
 
 #include "core/error.h"
-#include "core/exif.h"
-#include "core/io.h"
+#include "core/io/exif.h"
+#include "core/io/io.h"
 #include "test-util.h"
 
 static char *

@@ -1,10 +1,10 @@
-/* EXIF and ICC put into a JPEG that an encoder wrote without them (core/jpeg-markers.c, for
+/* EXIF and ICC put into a JPEG that an encoder wrote without them (core/io/jpeg-markers.c, for
  * nvJPEG's files): read back through Lumen's own JPEG loader (libjpeg), they must be the
  * bytes put in, in the place libjpeg's writer uses, and the image must be untouched. */
 #include <string.h>
 
-#include "core/io.h"
-#include "core/jpeg-markers.h"
+#include "core/io/io.h"
+#include "core/io/jpeg-markers.h"
 #include "test-util.h"
 
 /* A plain JPEG (libjpeg's writer, no metadata: JFIF's APP0 only). */

@@ -3,15 +3,15 @@
  * order, and the sidecar (GKeyFile) form with its validation. */
 #include <string.h>
 
-#include "core/backend.h"
+#include "core/backend/backend.h"
 #include "core/error.h"
 #include "core/hdr/tonemap.h"
 #include "core/ops/equalize-math.h"
 #include "core/ops/gray-math.h"
 #include "core/ops/blur-math.h"
 #include "core/ops/ops.h"
-#include "core/pipeline.h"
-#include "core/render-cache.h"
+#include "core/edit/pipeline.h"
+#include "core/render/cache.h"
 #include "test-util.h"
 
 #define GRAY(pl) ((LmGrayParams *) lm_pipeline_stage (pl, LM_OP_GRAY)->params.bytes)

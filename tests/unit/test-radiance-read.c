@@ -1,4 +1,4 @@
-/* Lumen's Radiance reader (core/io-radiance-read.c): valid files written by lm_io_save read
+/* Lumen's Radiance reader (core/io/radiance-read.c): valid files written by lm_io_save read
  * back bit for bit as stb_image read them (stb as the oracle), and damaged files, truncated
  * at every offset of the header and many of the pixel data, with runs of 0, runs past the
  * row, literals past the file, a wrong scanline width, forged sizes, a missing resolution
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/io-private.h"
-#include "core/io.h"
+#include "core/io/io-private.h"
+#include "core/io/io.h"
 #include "test-util.h"
 
 #pragma GCC diagnostic push

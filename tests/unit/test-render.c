@@ -7,10 +7,10 @@
 #include "core/error.h"
 #include "core/hdr/stack.h"
 #include "core/ops/blur-math.h"
-#include "core/io.h"
-#include "core/render.h"
-#include "core/render-cache.h"
-#include "core/view.h"
+#include "core/io/io.h"
+#include "core/render/render.h"
+#include "core/render/cache.h"
+#include "core/render/view.h"
 #include "test-util.h"
 
 typedef struct {

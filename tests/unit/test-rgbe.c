@@ -1,6 +1,6 @@
 /* Radiance RGBE: the per-pixel conversion (core/hdr/rgbe-math.h) against hand-derived
  * answers and against stb_image_write's own conversion, and the run-length encoded writer
- * (core/io-radiance.c) read back through stb_image's loader, on runs, noise and the widths
+ * (core/io/radiance.c) read back through stb_image's loader, on runs, noise and the widths
  * where readers switch between run-length encoded and flat scanlines. */
 #include <float.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 
 #include "core/hdr/rgbe-math.h"
 #include "core/hdr/rgbe.h"
-#include "core/io.h"
+#include "core/io/io.h"
 #include "test-util.h"
 
 #pragma GCC diagnostic push

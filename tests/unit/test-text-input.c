@@ -1,4 +1,4 @@
-/* core/text-input.c: the bounded reader of small text files, the quoting of a user's text in
+/* core/io/text-input.c: the bounded reader of small text files, the quoting of a user's text in
  * messages, and the one number parser. Expected values are written out here. */
 #include <math.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "core/error.h"
-#include "core/text-input.h"
+#include "core/io/text-input.h"
 #include "test-util.h"
 
 static void

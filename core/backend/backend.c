@@ -1,0 +1,204 @@
+/* Choosing a backend, and the checks every backend's callers rely on. */
+#include "backend.h"
+
+#include <glib/gi18n.h>
+
+#include "config.h"
+#include "../error.h"
+#include "../render/view.h"
+
+gboolean
+lm_backend_kind_parse (const char *text, LmBackendKind *kind)
+{
+  if (g_str_equal (text, "auto"))
+    *kind = LM_BACKEND_AUTO;
+  else if (g_str_equal (text, "cpu"))
+    *kind = LM_BACKEND_CPU;
+  else if (g_str_equal (text, "cuda") || g_str_equal (text, "gpu"))
+    *kind = LM_BACKEND_CUDA;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+LmBackend *
+lm_backend_new (LmBackendKind kind, GError **error)
+{
+  if (kind == LM_BACKEND_CPU)
+    return lm_backend_cpu_new ();
+
+  GError *cuda_error = NULL;
+  LmBackend *cuda = lm_backend_cuda_new (&cuda_error);
+  if (cuda != NULL)
+    return cuda;
+  if (kind == LM_BACKEND_CUDA)
+    {
+      g_propagate_error (error, cuda_error);
+      return NULL;
+    }
+  g_debug ("CUDA backend unavailable, using the CPU: %s", cuda_error->message);
+  g_error_free (cuda_error);
+  return lm_backend_cpu_new ();
+}
+
+void
+lm_backend_free (LmBackend *backend)
+{
+  if (backend == NULL)
+    return;
+  g_free (backend->description);
+  backend->klass->destroy (backend);
+}
+
+const char *
+lm_backend_name (LmBackend *backend)
+{
+  return backend->klass->name;
+}
+
+gboolean
+lm_backend_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage *src,
+                   LmImage *dst, GError **error)
+{
+  g_return_val_if_fail (src->width == dst->width && src->height == dst->height, FALSE);
+  g_return_val_if_fail (dst->format == op->output_format (params, src->format, src->opaque), FALSE);
+  if (!b->klass->run_op (b, op, params, src, dst, error))
+    return FALSE;
+  dst->opaque = src->opaque;
+  return TRUE;
+}
+
+gboolean
+lm_backend_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram *hist,
+                      GError **error)
+{
+  return b->klass->histogram (b, image, want, hist, error);
+}
+
+gboolean
+lm_backend_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain, LmImage *heat,
+                 LmDiffStats *stats, GError **error)
+{
+  if (!lm_diff_check (a, bb, error))
+    return FALSE;
+  g_return_val_if_fail (heat == NULL || (heat->format == LM_FORMAT_RGBA8 && heat->width == a->width
+                                         && heat->height == a->height), FALSE);
+  return b->klass->diff (b, a, bb, gain, heat, stats, error);
+}
+
+gboolean
+lm_backend_view (LmBackend *b, const LmImage *image, const LmViewRect *rect, LmImage *out,
+                 GError **error)
+{
+  if (!lm_view_check (image, rect, out, error))
+    return FALSE;
+  return b->klass->view (b, image, rect, out, error);
+}
+
+static gboolean
+check_stack (const LmHdrStack *stack, GError **error)
+{
+  g_return_val_if_fail (stack->n >= 2, FALSE);
+  for (guint i = 1; i < stack->n; i++)
+    if (!lm_image_same_shape (stack->images[i], stack->images[0]))
+      {
+        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s is %u×%u, but %s is %u×%u"),
+                     stack->paths[i], stack->images[i]->width, stack->images[i]->height,
+                     stack->paths[0], stack->images[0]->width, stack->images[0]->height);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static gboolean
+check_available (LmBackend *b, gconstpointer entry, const char *what, GError **error)
+{
+  if (entry != NULL)
+    return TRUE;
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED, _("%s is not available on the %s backend"), what,
+               b->klass->name);
+  return FALSE;
+}
+
+gboolean
+lm_backend_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
+                      LmImage *out, GError **error)
+{
+  if (!check_stack (stack, error) || !check_available (b, b->klass->hdr_merge, _("the HDR merge"), error))
+    return FALSE;
+  g_return_val_if_fail (out->format == LM_FORMAT_RGBA_F32 && out->width == stack->images[0]->width
+                        && out->height == stack->images[0]->height, FALSE);
+  return b->klass->hdr_merge (b, params, stack, out, error);
+}
+
+gboolean
+lm_backend_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *stack,
+                      LmShift *shifts, GError **error)
+{
+  if (!check_stack (stack, error) || !check_available (b, b->klass->hdr_align, _("the alignment"), error))
+    return FALSE;
+  return b->klass->hdr_align (b, params, stack, shifts, error);
+}
+
+gboolean
+lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
+                    LmImage *out, GError **error)
+{
+  if (!check_available (b, b->klass->tonemap, _("tone mapping"), error))
+    return FALSE;
+  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBA8
+                        && radiance->width == out->width && radiance->height == out->height, FALSE);
+  if (!b->klass->tonemap (b, params, radiance, out, error))
+    return FALSE;
+  out->opaque = TRUE;
+  return TRUE;
+}
+
+gboolean
+lm_backend_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error)
+{
+  if (!check_available (b, b->klass->rgbe_encode, _("the Radiance encoding"), error))
+    return FALSE;
+  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBE8
+                        && radiance->width == out->width && radiance->height == out->height, FALSE);
+  return b->klass->rgbe_encode (b, radiance, out, error);
+}
+
+#if !LUMEN_HAVE_CUDA
+char *
+lm_backend_cuda_unavailable_reason (void)
+{
+  return g_strdup (_("this build of Lumen has no CUDA support (built without nvcc)"));
+}
+
+LmBackend *
+lm_backend_cuda_new (GError **error)
+{
+  g_autofree char *reason = lm_backend_cuda_unavailable_reason ();
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("CUDA backend unavailable: %s"), reason);
+  return NULL;
+}
+
+int
+lm_backend_cuda_device_count (void)
+{
+  return 0;
+}
+
+LmBackend *
+lm_backend_cuda_new_on_device (int device, GError **error)
+{
+  return lm_backend_cuda_new (error);
+}
+
+int
+lm_backend_cuda_device (LmBackend *backend)
+{
+  return -1;
+}
+
+void
+lm_backend_cuda_sleep_on_sync (int device)
+{
+}
+#endif

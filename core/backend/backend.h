@@ -1,0 +1,177 @@
+/* A backend runs operations on images in its own memory: the CPU (OpenMP) or CUDA.
+ * Code above this interface never includes cuda_runtime.h. */
+#pragma once
+
+#include <glib.h>
+
+#include "../render/compare.h"
+#include "../hdr/align.h"
+#include "../hdr/merge.h"
+#include "../hdr/tonemap.h"
+#include "../image.h"
+#include "../ops/histogram.h"
+#include "../ops/op.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LM_BACKEND_AUTO, /* CUDA when a device is usable, else the CPU */
+  LM_BACKEND_CPU,
+  LM_BACKEND_CUDA,
+} LmBackendKind;
+
+typedef struct _LmBackend LmBackend;
+
+/* A point in the backend's stream of work; two marks give the time between them. */
+typedef struct {
+  gint64 host_us; /* when the mark was made, on the host clock */
+  int event;      /* the CUDA event recorded at the mark; -1 on the CPU */
+} LmMark;
+
+typedef struct {
+  const char *name; /* "cpu", "cuda" */
+  void (*destroy) (LmBackend *self);
+  /* Frees the scratch memory that operations keep between runs (blur's), sized for the photo
+   * being edited: called when another photo comes. */
+  void (*release_scratch) (LmBackend *self);
+
+  /* Memory that source images are loaded into (pinned when CUDA is present) and memory
+   * that the backend computes in (device memory on CUDA). */
+  const LmAllocator *(*host_allocator) (LmBackend *self);
+  const LmAllocator *(*work_allocator) (LmBackend *self);
+
+  /* The image in work memory / in host memory; the CPU returns a new reference to the
+   * same image. */
+  LmImage *(*upload) (LmBackend *self, LmImage *host, GError **error);
+  LmImage *(*download) (LmBackend *self, LmImage *work, GError **error);
+
+  /* Copies the pixels of FROM into TO, of the same shape, each in host or work memory:
+   * how persistent buffers are refilled without allocating. */
+  gboolean (*copy) (LmBackend *self, const LmImage *from, LmImage *to, GError **error);
+
+  gboolean (*run_op) (LmBackend *self, const LmOpInfo *op, const void *params,
+                      const LmImage *src, LmImage *dst, GError **error);
+  gboolean (*histogram) (LmBackend *self, const LmImage *image, LmHistWant want,
+                         LmHistogram *hist, GError **error);
+
+  /* Pixel-by-pixel comparison of A and B (work memory, same shape); HEAT (work memory,
+   * RGBA8) receives the heatmap when not NULL. Waits for the figures. */
+  gboolean (*diff) (LmBackend *self, const LmImage *a, const LmImage *b, float gain,
+                    LmImage *heat, LmDiffStats *stats, GError **error);
+  /* The view (view.h) of IMAGE into OUT, both in work memory. */
+  gboolean (*view) (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmImage *out,
+                    GError **error);
+
+  /* HDR, on a stack whose images (RGBA8) are in work memory. The merge writes RGBA_F32
+   * radiance (or Mertens' fused image) into OUT, in work memory; the alignment returns each
+   * exposure's shift. */
+  gboolean (*hdr_merge) (LmBackend *self, const LmHdrMergeParams *params, const LmHdrStack *stack,
+                         LmImage *out, GError **error);
+  gboolean (*hdr_align) (LmBackend *self, const LmAlignParams *params, const LmHdrStack *stack,
+                         LmShift *shifts, GError **error);
+  /* RADIANCE (RGBA_F32) to OUT (RGBA8), both in work memory. */
+  gboolean (*tonemap) (LmBackend *self, const LmTonemapParams *params, const LmImage *radiance,
+                       LmImage *out, GError **error);
+  /* RADIANCE (RGBA_F32) to OUT (RGBE8, core/hdr/rgbe-math.h), both in work memory: what a
+   * .hdr file stores, a quarter of the radiance's bytes to bring back to the host. */
+  gboolean (*rgbe_encode) (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error);
+
+  gboolean (*synchronize) (LmBackend *self, GError **error);
+  void (*mark) (LmBackend *self, LmMark *mark);
+  /* Milliseconds from A to B; call after synchronize. */
+  double (*elapsed_ms) (LmBackend *self, const LmMark *a, const LmMark *b);
+} LmBackendClass;
+
+struct _LmBackend {
+  const LmBackendClass *klass;
+  char *description; /* for people: "CPU, 16 threads", "CUDA, NVIDIA H100 (sm_90)" */
+};
+
+/* Opens a backend. LM_BACKEND_CUDA fails with LM_ERROR_NO_DEVICE and the reason when no
+ * usable device or driver is there; LM_BACKEND_AUTO then opens the CPU. */
+LmBackend *lm_backend_new (LmBackendKind kind, GError **error);
+void lm_backend_free (LmBackend *backend);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBackend, lm_backend_free)
+
+gboolean lm_backend_kind_parse (const char *text, LmBackendKind *kind);
+const char *lm_backend_name (LmBackend *backend);
+
+/* Why the CUDA backend cannot run here, or NULL when it can. */
+char *lm_backend_cuda_unavailable_reason (void);
+
+LmBackend *lm_backend_cpu_new (void);
+LmBackend *lm_backend_cuda_new (GError **error);
+/* CUDA devices the runtime sees (0 without CUDA); a backend on one of them, for one per GPU. */
+int lm_backend_cuda_device_count (void);
+LmBackend *lm_backend_cuda_new_on_device (int device, GError **error);
+/* The device a CUDA backend computes on; -1 for any other backend. */
+int lm_backend_cuda_device (LmBackend *backend);
+/* Threads that wait for DEVICE sleep instead of spinning: for a batch, whose waiting threads
+ * outnumber the cores. Call before any backend opens on it. */
+void lm_backend_cuda_sleep_on_sync (int device);
+
+/* Thin wrappers over the class, so callers read as plain calls. */
+static inline const LmAllocator *
+lm_backend_host_allocator (LmBackend *b)
+{
+  return b->klass->host_allocator (b);
+}
+static inline const LmAllocator *
+lm_backend_work_allocator (LmBackend *b)
+{
+  return b->klass->work_allocator (b);
+}
+static inline LmImage *
+lm_backend_upload (LmBackend *b, LmImage *host, GError **error)
+{
+  return b->klass->upload (b, host, error);
+}
+static inline LmImage *
+lm_backend_download (LmBackend *b, LmImage *work, GError **error)
+{
+  return b->klass->download (b, work, error);
+}
+static inline gboolean
+lm_backend_copy (LmBackend *b, const LmImage *from, LmImage *to, GError **error)
+{
+  g_return_val_if_fail (lm_image_same_shape (from, to) && from->stride == to->stride, FALSE);
+  return b->klass->copy (b, from, to, error);
+}
+static inline void
+lm_backend_release_scratch (LmBackend *b)
+{
+  b->klass->release_scratch (b);
+}
+static inline gboolean
+lm_backend_synchronize (LmBackend *b, GError **error)
+{
+  return b->klass->synchronize (b, error);
+}
+static inline void
+lm_backend_mark (LmBackend *b, LmMark *mark)
+{
+  b->klass->mark (b, mark);
+}
+static inline double
+lm_backend_elapsed_ms (LmBackend *b, const LmMark *from, const LmMark *to)
+{
+  return b->klass->elapsed_ms (b, from, to);
+}
+
+gboolean lm_backend_run_op (LmBackend *b, const LmOpInfo *op, const void *params,
+                            const LmImage *src, LmImage *dst, GError **error);
+gboolean lm_backend_histogram (LmBackend *b, const LmImage *image, LmHistWant want,
+                               LmHistogram *hist, GError **error);
+gboolean lm_backend_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain,
+                          LmImage *heat, LmDiffStats *stats, GError **error);
+gboolean lm_backend_view (LmBackend *b, const LmImage *image, const LmViewRect *rect,
+                          LmImage *out, GError **error);
+gboolean lm_backend_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
+                               LmImage *out, GError **error);
+gboolean lm_backend_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *stack,
+                               LmShift *shifts, GError **error);
+gboolean lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
+                             LmImage *out, GError **error);
+gboolean lm_backend_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,166 @@
+/* The CPU backend: work memory is host memory, so upload and download share the image;
+ * operations run their OpenMP reference implementations. */
+#include "backend.h"
+#include "../hdr/rgbe.h"
+#include "../ops/ops.h"
+#include "../render/view.h"
+
+#include <omp.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+typedef struct {
+  LmBackend parent;
+  /* Kept from one blur to the next, for as long as one photo is edited: blurs on a photo
+   * (and its shrunk preview) then allocate nothing. */
+  LmBlurScratch blur;
+} LmBackendCpu;
+
+static void
+cpu_release_scratch (LmBackend *self)
+{
+  lm_blur_scratch_clear (&((LmBackendCpu *) self)->blur);
+}
+
+static void
+cpu_destroy (LmBackend *self)
+{
+  cpu_release_scratch (self);
+  g_free (self);
+}
+
+static const LmAllocator *
+cpu_allocator (LmBackend *self)
+{
+  return lm_allocator_host ();
+}
+
+static LmImage *
+cpu_share (LmBackend *self, LmImage *image, GError **error)
+{
+  return lm_image_ref (image);
+}
+
+static gboolean
+cpu_copy (LmBackend *self, const LmImage *from, LmImage *to, GError **error)
+{
+  if (from != to)
+    memcpy (to->data, from->data, lm_image_size_bytes (from));
+  to->opaque = from->opaque;
+  return TRUE;
+}
+
+static gboolean
+cpu_run_op (LmBackend *self, const LmOpInfo *op, const void *params, const LmImage *src,
+            LmImage *dst, GError **error)
+{
+  if (op->id == LM_OP_BLUR)
+    return lm_blur_run_cpu_scratch (params, src, dst, &((LmBackendCpu *) self)->blur, error);
+  return op->run_cpu (params, src, dst, error);
+}
+
+static gboolean
+cpu_histogram (LmBackend *self, const LmImage *image, LmHistWant want, LmHistogram *hist,
+               GError **error)
+{
+  lm_histogram_cpu (image, want, hist);
+  return TRUE;
+}
+
+static gboolean
+cpu_diff (LmBackend *self, const LmImage *a, const LmImage *b, float gain, LmImage *heat,
+          LmDiffStats *stats, GError **error)
+{
+  LmDiffSums sums;
+  lm_diff_cpu (a, b, gain, heat, &sums);
+  lm_diff_stats_from_sums (&sums, stats);
+  return TRUE;
+}
+
+static gboolean
+cpu_view (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmImage *out,
+          GError **error)
+{
+  lm_view_cpu (image, rect, out);
+  return TRUE;
+}
+
+static gboolean
+cpu_hdr_merge (LmBackend *self, const LmHdrMergeParams *params, const LmHdrStack *stack, LmImage *out,
+               GError **error)
+{
+  return lm_hdr_merge_cpu (params, stack, out, error);
+}
+
+static gboolean
+cpu_hdr_align (LmBackend *self, const LmAlignParams *params, const LmHdrStack *stack, LmShift *shifts,
+               GError **error)
+{
+  return lm_hdr_align_mtb_cpu (params, stack, shifts, error);
+}
+
+static gboolean
+cpu_tonemap (LmBackend *self, const LmTonemapParams *params, const LmImage *radiance, LmImage *out,
+             GError **error)
+{
+  return lm_tonemap_cpu (params, radiance, out, error);
+}
+
+static gboolean
+cpu_rgbe_encode (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error)
+{
+  lm_rgbe_encode_cpu (radiance, out);
+  return TRUE;
+}
+
+static gboolean
+cpu_synchronize (LmBackend *self, GError **error)
+{
+  return TRUE;
+}
+
+static void
+cpu_mark (LmBackend *self, LmMark *mark)
+{
+  mark->host_us = g_get_monotonic_time ();
+  mark->event = -1;
+}
+
+static double
+cpu_elapsed_ms (LmBackend *self, const LmMark *a, const LmMark *b)
+{
+  return (b->host_us - a->host_us) / 1000.0;
+}
+
+static const LmBackendClass cpu_class = {
+  .name = "cpu",
+  .destroy = cpu_destroy,
+  .release_scratch = cpu_release_scratch,
+  .host_allocator = cpu_allocator,
+  .work_allocator = cpu_allocator,
+  .upload = cpu_share,
+  .download = cpu_share,
+  .copy = cpu_copy,
+  .run_op = cpu_run_op,
+  .histogram = cpu_histogram,
+  .diff = cpu_diff,
+  .view = cpu_view,
+  .hdr_merge = cpu_hdr_merge,
+  .hdr_align = cpu_hdr_align,
+  .tonemap = cpu_tonemap,
+  .rgbe_encode = cpu_rgbe_encode,
+  .synchronize = cpu_synchronize,
+  .mark = cpu_mark,
+  .elapsed_ms = cpu_elapsed_ms,
+};
+
+LmBackend *
+lm_backend_cpu_new (void)
+{
+  LmBackendCpu *self = g_new0 (LmBackendCpu, 1);
+  self->parent.klass = &cpu_class;
+  self->parent.description = g_strdup_printf (
+    g_dngettext (GETTEXT_PACKAGE, "CPU, %d thread", "CPU, %d threads", omp_get_max_threads ()),
+    omp_get_max_threads ());
+  return &self->parent;
+}

@@ -1,0 +1,54 @@
+/* What the CUDA backend's host files share: the backend's state, the checks that turn CUDA
+ * errors into GErrors, and the workspace that grows to the largest image seen. Private to
+ * cuda.c (device, memory, images, operations) and cuda-hdr.c (HDR). */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "backend.h"
+#include "cuda-error.h"
+#include "cuda-image.h"
+#include "kernels/kernels.h"
+
+G_BEGIN_DECLS
+
+#define LM_CUDA_EVENTS 64 /* marks in flight; a render uses two per operation */
+
+typedef struct {
+  LmBackend parent;
+  int device;
+  const LmAllocator *device_allocator;
+  cudaStream_t stream;
+  cudaEvent_t events[LM_CUDA_EVENTS];
+  guint next_event;
+  LmKWorkspace ws;
+  uint32_t *host_bins; /* pinned, for histogram downloads */
+  LmDiffSums *diff_sums, *host_diff_sums;
+  int *host_shifts; /* pinned, 2 × LM_K_HDR_MAX_EXPOSURES: the alignment's result */
+} LmBackendCuda;
+
+static inline LmBackendCuda *
+lm_cuda_self (LmBackend *b)
+{
+  return (LmBackendCuda *) b;
+}
+
+/* The backend's device made current for this thread; every entry point starts here. */
+gboolean lm_cuda_use_device (LmBackendCuda *self, GError **error);
+
+/* *BUFFER (device memory, *SIZE bytes) grown to NEED bytes when smaller, after the work
+ * queued before has finished with it; kept otherwise, so that steady use allocates nothing. */
+gboolean lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need,
+                                 GError **error);
+
+/* cuda-hdr.c: the class's HDR entries, and the release of their workspace. */
+gboolean lm_cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
+                            LmImage *out, GError **error);
+gboolean lm_cuda_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *stack,
+                            LmShift *shifts, GError **error);
+gboolean lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
+                          LmImage *out, GError **error);
+gboolean lm_cuda_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error);
+void lm_cuda_hdr_release (LmBackendCuda *self);
+
+G_END_DECLS

@@ -1,0 +1,583 @@
+/* The CUDA backend's host side: device selection, pinned host and device memory, one
+ * non-default stream, events for timings, the per-image workspace of the kernels, and the
+ * image operations (the HDR entries are in cuda-hdr.c). Every runtime call is
+ * checked; failures become GErrors that quote cudaGetErrorString.
+ *
+ * One backend drives one device; several backends may drive several devices from their own
+ * threads (the batch's --devices). The runtime's current device belongs to the calling
+ * thread, so every entry point makes its backend's device current first, and device memory
+ * comes from an allocator that knows its device. */
+#include "cuda-private.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "cuda-fault.h"
+#include "../error.h"
+
+#define MAX_DEVICES 64
+
+/* Kernels are loaded when the driver starts, not at their first launch. CUDA 12 loads each
+ * kernel lazily by default (CUDA_MODULE_LOADING=LAZY), so a kernel first launched after
+ * thousands of edits took device memory then: the window's 2 MiB more after 2,450 edits of the
+ * soak on radiance (bench/results/soak.md), gone with EAGER. Loading Lumen's kernels at once
+ * costs no measurable time (0.4 s to an open window either way) and the same memory in the end.
+ * The driver reads the variable when it starts, so it is set before main runs, while there is
+ * one thread; a value the user set is kept. */
+__attribute__ ((constructor)) static void
+load_kernels_eagerly (void)
+{
+  setenv ("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
+/* Short names for this file's many checks. */
+#define CHECK(call, error) LM_CUDA_CHECK (call, error)
+#define RELEASE(call) LM_CUDA_RELEASE (call)
+
+gboolean
+lm_cuda_check (cudaError_t err, const char *what, GError **error)
+{
+  if (err == cudaSuccess)
+    err = lm_cuda_fault_next (lm_cuda_fault_kind (what));
+  if (err == cudaSuccess)
+    return TRUE;
+  LmErrorCode code = err == cudaErrorMemoryAllocation ? LM_ERROR_OUT_OF_MEMORY : LM_ERROR_DEVICE;
+  g_set_error (error, LUMEN_ERROR, code, _("CUDA: %s failed: %s"), what, cudaGetErrorString (err));
+  /* Clear a sticky-free error so that the next call does not report it again. */
+  cudaGetLastError ();
+  return FALSE;
+}
+
+void
+lm_cuda_release (cudaError_t err, const char *what)
+{
+  if (err != cudaSuccess)
+    {
+      g_warning ("CUDA: %s failed: %s", what, cudaGetErrorString (err));
+      cudaGetLastError ();
+    }
+}
+
+char *
+lm_backend_cuda_unavailable_reason (void)
+{
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount (&count);
+  if (err == cudaErrorInsufficientDriver)
+    {
+      /* The static runtime loads the driver library itself; tell "none" from "too old". */
+      void *driver = dlopen ("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+      if (driver == NULL)
+        return g_strdup (_("no NVIDIA driver is installed (libcuda.so.1 not found)"));
+      dlclose (driver);
+      return g_strdup_printf (_("the NVIDIA driver is too old for this build's CUDA %d.%d runtime"),
+                              CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    }
+  if (err != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return g_strdup_printf (_("no usable CUDA device (%s)"), cudaGetErrorString (err));
+    }
+  if (count == 0)
+    return g_strdup (_("no CUDA device found"));
+  return NULL;
+}
+
+/* Pinned host memory makes uploads and downloads run at full PCIe speed. When the system
+ * refuses to pin (it limits locked memory), plain memory still works, more slowly. */
+static gpointer
+pinned_alloc (const LmAllocator *self, gsize size, GError **error)
+{
+  void *mem = NULL;
+  /* Portable: pinned for every device's context, as images may go to any backend. */
+  if (cudaHostAlloc (&mem, size ? size : 1, cudaHostAllocPortable) == cudaSuccess)
+    return mem;
+  cudaGetLastError ();
+  g_debug ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed; using pageable memory", size);
+  return lm_allocator_host ()->alloc (lm_allocator_host (), size, error);
+}
+
+static void
+pinned_free (const LmAllocator *self, gpointer mem)
+{
+  struct cudaPointerAttributes attr;
+  if (cudaPointerGetAttributes (&attr, mem) == cudaSuccess && attr.type == cudaMemoryTypeHost)
+    RELEASE (cudaFreeHost (mem));
+  else
+    {
+      cudaGetLastError ();
+      lm_allocator_host ()->free (lm_allocator_host (), mem);
+    }
+}
+
+/* LUMEN_CUDA_MEMORY_LIMIT (bytes) makes larger allocations fail as if the device were
+ * full: how the fall-back to the CPU is tested on a GPU with memory to spare. */
+static gsize
+memory_limit (void)
+{
+  static gsize once = 0;
+  static gsize limit;
+  if (g_once_init_enter (&once))
+    {
+      const char *env = g_getenv ("LUMEN_CUDA_MEMORY_LIMIT");
+      limit = env ? g_ascii_strtoull (env, NULL, 10) : G_MAXSIZE;
+      g_once_init_leave (&once, 1);
+    }
+  return limit;
+}
+
+/* An allocator's device: its user_data holds the index. */
+static int
+allocator_device (const LmAllocator *self)
+{
+  return GPOINTER_TO_INT (self->user_data);
+}
+
+static gpointer
+device_alloc (const LmAllocator *self, gsize size, GError **error)
+{
+  void *mem = NULL;
+  cudaError_t err = cudaSetDevice (allocator_device (self));
+  if (err == cudaSuccess)
+    err = size > memory_limit () ? cudaErrorMemoryAllocation : lm_cuda_fault_next (LM_CUDA_FAULT_ALLOC);
+  if (err == cudaSuccess)
+    err = cudaMalloc (&mem, size ? size : 1);
+  if (err == cudaSuccess)
+    return mem;
+  cudaGetLastError ();
+  size_t free_bytes = 0, total = 0;
+  if (cudaMemGetInfo (&free_bytes, &total) != cudaSuccess)
+    cudaGetLastError (); /* the message then says 0 free */
+  g_autofree char *want = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *have = g_format_size_full (free_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY,
+               _("GPU memory exhausted: %s needed, %s free (%s)"), want, have, cudaGetErrorString (err));
+  return NULL;
+}
+
+static void
+device_free (const LmAllocator *self, gpointer mem)
+{
+  RELEASE (cudaSetDevice (allocator_device (self)));
+  RELEASE (cudaFree (mem));
+}
+
+/* One allocator per device, static, so that images outlive the backend that made them. */
+static const LmAllocator *
+device_allocator_for (int device)
+{
+  static LmAllocator allocators[MAX_DEVICES];
+  static gsize once = 0;
+  if (g_once_init_enter (&once))
+    {
+      for (int i = 0; i < MAX_DEVICES; i++)
+        allocators[i] = (LmAllocator) { "cuda-device", LM_MEMORY_DEVICE, device_alloc, device_free,
+                                        GINT_TO_POINTER (i) };
+      g_once_init_leave (&once, 1);
+    }
+  return &allocators[device];
+}
+
+gboolean
+lm_cuda_use_device (LmBackendCuda *self, GError **error)
+{
+  return CHECK (cudaSetDevice (self->device), error);
+}
+
+/* Where no error can be returned (marks, teardown), a failure is logged. */
+static void
+use_device_or_log (LmBackendCuda *self)
+{
+  RELEASE (cudaSetDevice (self->device));
+}
+
+static void
+cuda_destroy (LmBackend *b)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  if (self->stream)
+    {
+      use_device_or_log (self);
+      RELEASE (cudaStreamSynchronize (self->stream));
+    }
+  for (int i = 0; i < LM_CUDA_EVENTS; i++)
+    if (self->events[i])
+      RELEASE (cudaEventDestroy (self->events[i]));
+  RELEASE (cudaFree (self->ws.bins));
+  RELEASE (cudaFree (self->ws.luts));
+  RELEASE (cudaFree (self->ws.blur_tmp));
+  RELEASE (cudaFree (self->ws.hdr_state));
+  lm_cuda_hdr_release (self);
+  RELEASE (cudaFreeHost (self->host_bins));
+  RELEASE (cudaFree (self->diff_sums));
+  RELEASE (cudaFreeHost (self->host_diff_sums));
+  RELEASE (cudaFreeHost (self->host_shifts));
+  if (self->stream)
+    RELEASE (cudaStreamDestroy (self->stream));
+  g_free (self);
+}
+
+/* Static, so that images outlive the backend that made them (a view buffer still on screen
+ * when the render worker shuts down). */
+static const LmAllocator pinned_allocator = { "cuda-pinned", LM_MEMORY_HOST, pinned_alloc, pinned_free, NULL };
+
+static const LmAllocator *
+cuda_host_allocator (LmBackend *b)
+{
+  return &pinned_allocator;
+}
+
+static const LmAllocator *
+cuda_work_allocator (LmBackend *b)
+{
+  return lm_cuda_self (b)->device_allocator;
+}
+
+/* Host, pinned host or device memory, in any direction: unified addressing tells which. */
+static gboolean
+cuda_copy (LmBackend *b, const LmImage *from, LmImage *to, GError **error)
+{
+  to->opaque = from->opaque;
+  return lm_cuda_use_device (lm_cuda_self (b), error)
+         && CHECK (cudaMemcpyAsync (to->data, from->data, lm_image_size_bytes (from), cudaMemcpyDefault,
+                                 lm_cuda_self (b)->stream), error);
+}
+
+static LmImage *
+copy_image (LmBackend *b, LmImage *from, const LmAllocator *to, GError **error)
+{
+  LmImage *image = lm_image_new (from->format, from->width, from->height, to, error);
+  if (image != NULL && !cuda_copy (b, from, image, error))
+    g_clear_pointer (&image, lm_image_unref);
+  return image;
+}
+
+static LmImage *
+cuda_upload (LmBackend *b, LmImage *host, GError **error)
+{
+  return copy_image (b, host, lm_cuda_self (b)->device_allocator, error);
+}
+
+static LmImage *
+cuda_download (LmBackend *b, LmImage *work, GError **error)
+{
+  return copy_image (b, work, &pinned_allocator, error);
+}
+
+/* Workspace buffers grow to the largest need seen and are kept: slider moves on one image,
+ * and a batch's stacks of one size, allocate nothing. */
+gboolean
+lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need, GError **error)
+{
+  if (need <= *size)
+    return TRUE;
+  if (*buffer)
+    {
+      /* Kernels queued before may still be reading it. */
+      if (!CHECK (cudaStreamSynchronize (self->stream), error))
+        return FALSE;
+      RELEASE (cudaFree (*buffer));
+      *buffer = NULL;
+      *size = 0;
+    }
+  *buffer = device_alloc (self->device_allocator, need, error);
+  if (*buffer == NULL)
+    return FALSE;
+  *size = need;
+  return TRUE;
+}
+
+/* The most blur's workspace can need on an image of SRC's size: any σ up to the cap (it
+ * matters only through the method and grid step it picks, which change at multiples of
+ * LM_BLUR_STEPS_PER_SIGMA: every half pixel of σ meets each) and either 8-bit format (RGBA
+ * with alpha needs the most). About 12 bytes a pixel, at the finest grid. */
+static size_t
+blur_workspace_max (const LmKImage *src)
+{
+  LmKImage rgba = *src;
+  rgba.format = LM_K_RGBA8;
+  rgba.opaque = 0;
+  size_t most = 0;
+  for (int half = 1; half <= (int) (2 * LM_BLUR_SIGMA_MAX); half++)
+    {
+      LmBlurParams p = { half / 2.0f };
+      most = MAX (most, lm_k_blur_workspace_size (&p, &rgba));
+    }
+  return most;
+}
+
+/* Blur's workspace depends on σ (its grid step) and the format. Grown to each new largest
+ * need, it grew the device memory once more at whatever late edit first picked a σ of a larger
+ * need (+2 MiB after 2,000 edits of the soak on radiance: bench/results/soak.md). So the first
+ * blur on an image reserves what any σ and format can need on its size, and no later edit
+ * grows it; where the device cannot spare that much, what this σ needs, as before. */
+static gboolean
+ensure_blur_workspace (LmBackendCuda *self, const LmBlurParams *params, const LmKImage *src,
+                       GError **error)
+{
+  size_t need = lm_k_blur_workspace_size (params, src);
+  if (need <= self->ws.blur_tmp_size)
+    return TRUE;
+  GError *e = NULL;
+  size_t most = blur_workspace_max (src);
+  if (most > need && lm_cuda_grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size, most, &e))
+    return TRUE;
+  if (e != NULL && !g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
+    {
+      g_propagate_error (error, e);
+      return FALSE;
+    }
+  g_clear_error (&e);
+  return lm_cuda_grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size, need, error);
+}
+
+/* The blur workspace of the last photo goes with it: the next photo's first blur reserves
+ * its own. The other workspaces are small or the HDR merge's. */
+static void
+cuda_release_scratch (LmBackend *b)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  if (self->ws.blur_tmp == NULL)
+    return;
+  use_device_or_log (self);
+  RELEASE (cudaStreamSynchronize (self->stream)); /* kernels queued before may still read it */
+  RELEASE (cudaFree (self->ws.blur_tmp));
+  self->ws.blur_tmp = NULL;
+  self->ws.blur_tmp_size = 0;
+}
+
+static gboolean
+cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage *src,
+             LmImage *dst, GError **error)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage in = lm_cuda_kimage (src), out = lm_cuda_kimage (dst);
+  cudaError_t err;
+  if (!lm_cuda_use_device (self, error))
+    return FALSE;
+  switch (op->id)
+    {
+    case LM_OP_GRAY:
+      err = lm_k_gray (params, &in, &out, self->stream);
+      break;
+    case LM_OP_EQUALIZE:
+      err = lm_k_equalize (params, &in, &out, &self->ws, self->stream);
+      break;
+    case LM_OP_BLUR:
+      if (!ensure_blur_workspace (self, params, &in, error))
+        return FALSE;
+      err = lm_k_blur (params, &in, &out, &self->ws, self->stream);
+      break;
+    default:
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s has no CUDA implementation"), op->name);
+      return FALSE;
+    }
+  g_autofree char *what = g_strdup_printf ("%s kernel", op->name);
+  return lm_cuda_check (err, what, error);
+}
+
+static gboolean
+cuda_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram *hist,
+                GError **error)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage in = lm_cuda_kimage (image);
+  if (!lm_cuda_use_device (self, error)
+      || !CHECK (lm_k_histogram (&in, want, self->ws.bins, self->stream), error)
+      || !CHECK (cudaMemcpyAsync (self->host_bins, self->ws.bins, sizeof hist->bins,
+                                  cudaMemcpyDeviceToHost, self->stream), error)
+      || !CHECK (cudaStreamSynchronize (self->stream), error))
+    return FALSE;
+  memcpy (hist->bins, self->host_bins, sizeof hist->bins);
+  if (!(want & LM_HIST_WANT_RGB) && image->format != LM_FORMAT_GRAY8)
+    memset (hist->bins, 0, 3 * sizeof hist->bins[0]);
+  if (!(want & LM_HIST_WANT_LUMA) && image->format != LM_FORMAT_GRAY8)
+    memset (hist->bins[LM_HIST_LUMA], 0, sizeof hist->bins[0]);
+  hist->total = (guint64) image->width * image->height;
+  return TRUE;
+}
+
+static gboolean
+cuda_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain, LmImage *heat,
+           LmDiffStats *stats, GError **error)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage ka = lm_cuda_kimage (a), kb = lm_cuda_kimage (bb), kh = heat ? lm_cuda_kimage (heat) : (LmKImage) { 0 };
+  if (!lm_cuda_use_device (self, error)
+      || !CHECK (lm_k_diff (&ka, &kb, gain, heat ? &kh : NULL, self->diff_sums, self->stream), error)
+      || !CHECK (cudaMemcpyAsync (self->host_diff_sums, self->diff_sums, sizeof (LmDiffSums),
+                                  cudaMemcpyDeviceToHost, self->stream), error)
+      || !CHECK (cudaStreamSynchronize (self->stream), error))
+    return FALSE;
+  LmDiffSums sums = *self->host_diff_sums;
+  guint ch = a->format == LM_FORMAT_GRAY8 ? 1 : 3;
+  sums.pixels = (guint64) a->width * a->height;
+  sums.samples = sums.pixels * ch;
+  lm_diff_stats_from_sums (&sums, stats);
+  if (heat)
+    heat->opaque = FALSE;
+  return TRUE;
+}
+
+static gboolean
+cuda_view (LmBackend *b, const LmImage *image, const LmViewRect *rect, LmImage *out,
+           GError **error)
+{
+  LmKImage in = lm_cuda_kimage (image), k_out = lm_cuda_kimage (out);
+  out->opaque = TRUE;
+  return lm_cuda_use_device (lm_cuda_self (b), error)
+         && CHECK (lm_k_view (&in, rect, &k_out, lm_cuda_self (b)->stream), error);
+}
+
+static gboolean
+cuda_synchronize (LmBackend *b, GError **error)
+{
+  return lm_cuda_use_device (lm_cuda_self (b), error) && CHECK (cudaStreamSynchronize (lm_cuda_self (b)->stream), error);
+}
+
+static void
+cuda_mark (LmBackend *b, LmMark *mark)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  use_device_or_log (self);
+  mark->host_us = g_get_monotonic_time ();
+  mark->event = (int) (self->next_event++ % LM_CUDA_EVENTS);
+  if (cudaEventRecord (self->events[mark->event], self->stream) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      mark->event = -1;
+    }
+}
+
+static double
+cuda_elapsed_ms (LmBackend *b, const LmMark *a, const LmMark *m)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  float ms = 0.0f;
+  use_device_or_log (self);
+  if (a->event >= 0 && m->event >= 0
+      && cudaEventElapsedTime (&ms, self->events[a->event], self->events[m->event]) == cudaSuccess)
+    return ms;
+  cudaGetLastError ();
+  return (m->host_us - a->host_us) / 1000.0;
+}
+
+static const LmBackendClass cuda_class = {
+  .name = "cuda",
+  .destroy = cuda_destroy,
+  .release_scratch = cuda_release_scratch,
+  .host_allocator = cuda_host_allocator,
+  .work_allocator = cuda_work_allocator,
+  .upload = cuda_upload,
+  .download = cuda_download,
+  .copy = cuda_copy,
+  .run_op = cuda_run_op,
+  .histogram = cuda_histogram,
+  .diff = cuda_diff,
+  .view = cuda_view,
+  .hdr_merge = lm_cuda_hdr_merge,
+  .hdr_align = lm_cuda_hdr_align,
+  .tonemap = lm_cuda_tonemap,
+  .rgbe_encode = lm_cuda_rgbe_encode,
+  .synchronize = cuda_synchronize,
+  .mark = cuda_mark,
+  .elapsed_ms = cuda_elapsed_ms,
+};
+
+/* LUMEN_CUDA_DEVICE picks a device by index; the default is the first. */
+static int
+chosen_device (void)
+{
+  const char *env = g_getenv ("LUMEN_CUDA_DEVICE");
+  return env ? atoi (env) : 0;
+}
+
+int
+lm_backend_cuda_device_count (void)
+{
+  int count = 0;
+  if (cudaGetDeviceCount (&count) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return 0;
+    }
+  return MIN (count, MAX_DEVICES);
+}
+
+void
+lm_backend_cuda_sleep_on_sync (int device)
+{
+  /* Before the device's context does any work, else the flag may be refused: logged then. */
+  RELEASE (cudaSetDevice (device));
+  RELEASE (cudaSetDeviceFlags (cudaDeviceScheduleBlockingSync));
+}
+
+int
+lm_backend_cuda_device (LmBackend *b)
+{
+  return b->klass == &cuda_class ? lm_cuda_self (b)->device : -1;
+}
+
+LmBackend *
+lm_backend_cuda_new (GError **error)
+{
+  return lm_backend_cuda_new_on_device (chosen_device (), error);
+}
+
+LmBackend *
+lm_backend_cuda_new_on_device (int device, GError **error)
+{
+  g_autofree char *reason = lm_backend_cuda_unavailable_reason ();
+  int count = lm_backend_cuda_device_count ();
+  if (reason == NULL && (device < 0 || device >= count))
+    reason = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "there is no CUDA device %d: %d device was found",
+                                           "there is no CUDA device %d: %d devices were found", count),
+                              device, count);
+  if (reason != NULL)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("CUDA backend unavailable: %s"), reason);
+      return NULL;
+    }
+
+  LmBackendCuda *self = g_new0 (LmBackendCuda, 1);
+  self->parent.klass = &cuda_class;
+  self->device = device;
+  self->device_allocator = device_allocator_for (device);
+
+  struct cudaDeviceProp prop;
+  GError *e = NULL;
+  gboolean ok = CHECK (cudaSetDevice (self->device), &e)
+                && CHECK (cudaGetDeviceProperties (&prop, self->device), &e)
+                && CHECK (lm_k_probe (), &e)
+                && CHECK (cudaStreamCreateWithFlags (&self->stream, cudaStreamNonBlocking), &e)
+                && CHECK (cudaMalloc ((void **) &self->ws.bins, 4 * LM_HIST_BINS * sizeof (uint32_t)), &e)
+                && CHECK (cudaMalloc ((void **) &self->ws.luts, 4 * LM_HIST_BINS), &e)
+                && CHECK (cudaMalloc (&self->ws.hdr_state, lm_k_hdr_state_size ()), &e)
+                && CHECK (cudaHostAlloc ((void **) &self->host_bins, 4 * LM_HIST_BINS * sizeof (uint32_t),
+                                         cudaHostAllocDefault), &e)
+                && CHECK (cudaMalloc ((void **) &self->diff_sums, sizeof (LmDiffSums)), &e)
+                && CHECK (cudaHostAlloc ((void **) &self->host_diff_sums, sizeof (LmDiffSums),
+                                         cudaHostAllocDefault), &e)
+                && CHECK (cudaHostAlloc ((void **) &self->host_shifts, 2 * LM_K_HDR_MAX_EXPOSURES * sizeof (int),
+                                         cudaHostAllocDefault), &e);
+  for (int i = 0; ok && i < LM_CUDA_EVENTS; i++)
+    ok = CHECK (cudaEventCreate (&self->events[i]), &e);
+  if (!ok)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE, _("CUDA backend unavailable: %s"), e->message);
+      g_error_free (e);
+      cuda_destroy (&self->parent);
+      return NULL;
+    }
+
+  g_autofree char *mem = g_format_size_full (prop.totalGlobalMem, G_FORMAT_SIZE_IEC_UNITS);
+  if (count > 1)
+    self->parent.description = g_strdup_printf ("CUDA %d, %s (sm_%d%d, %s)", device, prop.name, prop.major,
+                                                prop.minor, mem);
+  else
+    self->parent.description = g_strdup_printf ("CUDA, %s (sm_%d%d, %s)", prop.name, prop.major,
+                                                prop.minor, mem);
+  return &self->parent;
+}

@@ -1,0 +1,86 @@
+/* LmPipeline: the ordered operations with their parameters and enable flags, as plain
+ * data (a render request carries a copy), and its sidecar form (a GKeyFile). When the
+ * source is HDR radiance (or an exposure fusion), tone mapping turns it into 8 bits first;
+ * the operations then apply to that. */
+#pragma once
+
+#include <glib.h>
+
+#include "../hdr/tonemap.h"
+#include "../ops/blur-math.h"
+#include "../ops/equalize-math.h"
+#include "../ops/gray-math.h"
+#include "../ops/op.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const LmOpInfo *info;
+  gboolean enabled;
+  /* The operation's parameter struct, written and read through casts of BYTES. The union
+   * names every such struct (a new operation adds its own): C's aliasing rule then allows
+   * those casts, and GCC's type-based alias analysis knows that a copy of a stage or a
+   * pipeline reads what they wrote. Without them GCC -O3 moved a float parameter's store past
+   * a block copy of the pipeline (test-history lost undo steps once the pipeline grew). */
+  union {
+    guint8 bytes[LM_OP_PARAMS_MAX];
+    double align;
+    LmGrayParams gray;
+    LmEqualizeParams equalize;
+    LmBlurParams blur;
+    LmTonemapParams tonemap;
+  } params;
+} LmStage;
+
+typedef struct {
+  LmStage stages[LM_N_OPS]; /* in registry order */
+  /* Of lm_tonemap_op_info (), always enabled, params an LmTonemapParams: used only when the
+   * source is RGBA_F32. A stage, so that the sidecar, the panel, the cache and equality
+   * treat it as they treat operations. */
+  LmStage tonemap;
+} LmPipeline;
+
+/* Every operation in order, disabled, with default parameters; tone mapping's defaults. */
+void lm_pipeline_init (LmPipeline *pipeline);
+
+/* Tone mapping described like an operation (name "tonemap", its parameters over
+ * LmTonemapParams with ranges, defaults and labels), for the sidecar's [tonemap] group, the
+ * window's panel and the timings. It is not in the operations' registry: it runs only on
+ * radiance, before them. Its id is LM_N_OPS. A parameter's "when" may list alternatives:
+ * "kind=gamma|reinhard|drago". */
+const LmOpInfo *lm_tonemap_op_info (void);
+
+static inline LmTonemapParams *
+lm_pipeline_tonemap (LmPipeline *pipeline)
+{
+  return &pipeline->tonemap.params.tonemap;
+}
+
+static inline LmStage *
+lm_pipeline_stage (LmPipeline *pipeline, LmOpId id)
+{
+  return &pipeline->stages[id];
+}
+
+/* TRUE when the two pipelines would render the same image from any source. */
+gboolean lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b);
+
+/* PIPELINE for an image shrunk FACTOR times (lengths in pixels divided by FACTOR): what a
+ * quick preview at the view's scale renders. */
+void lm_pipeline_scale (LmPipeline *pipeline, double factor);
+
+/* TRUE when the two pipelines would render the same image. */
+gboolean lm_stage_equal (const LmStage *a, const LmStage *b);
+
+/* Sidecar form: one group per operation, "enabled" and each parameter by name, and a
+ * [tonemap] group with its parameters. Reading starts from PIPELINE's values, so a sidecar
+ * may name only what it changes. */
+GKeyFile *lm_pipeline_to_keyfile (const LmPipeline *pipeline);
+gboolean lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **error);
+
+/* Reads the sidecar file PATH into PIPELINE as lm_pipeline_from_keyfile does. It must be a
+ * regular file within lm_text_file_read's bound; every message names the file and quotes no
+ * more of it than lm_text_quote keeps. */
+gboolean lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,137 @@
+#include "exif.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <libexif/exif-data.h>
+#include <glib/gi18n.h>
+
+#include "../error.h"
+#include "io-private.h"
+
+static ExifData *
+exif_from_block (GBytes *block)
+{
+  if (block == NULL)
+    return NULL;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (block, &len);
+  if (len < 14 || len > G_MAXUINT)
+    return NULL;
+  ExifData *ed = exif_data_new_from_data (data, (unsigned int) len);
+  if (ed != NULL && exif_data_get_byte_order (ed) != EXIF_BYTE_ORDER_MOTOROLA
+      && exif_data_get_byte_order (ed) != EXIF_BYTE_ORDER_INTEL)
+    g_clear_pointer (&ed, exif_data_unref);
+  return ed;
+}
+
+int
+lm_exif_orientation (GBytes *block)
+{
+  ExifData *ed = exif_from_block (block);
+  if (ed == NULL)
+    return 1;
+  int orientation = 1;
+  ExifEntry *entry = exif_content_get_entry (ed->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+  if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components == 1)
+    {
+      int v = exif_get_short (entry->data, exif_data_get_byte_order (ed));
+      if (v >= 1 && v <= 8)
+        orientation = v;
+    }
+  exif_data_unref (ed);
+  return orientation;
+}
+
+gboolean
+lm_exif_exposure_time (const char *path, double *seconds, GError **error)
+{
+  ExifData *ed = exif_data_new_from_file (path);
+  if (ed == NULL)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("has no EXIF data to read the exposure time from"));
+      return FALSE;
+    }
+  ExifEntry *entry = exif_data_get_entry (ed, EXIF_TAG_EXPOSURE_TIME);
+  gboolean ok = FALSE;
+  if (entry && entry->format == EXIF_FORMAT_RATIONAL && entry->components >= 1)
+    {
+      ExifRational r = exif_get_rational (entry->data, exif_data_get_byte_order (ed));
+      if (r.numerator > 0 && r.denominator > 0)
+        {
+          *seconds = (double) r.numerator / r.denominator;
+          ok = TRUE;
+        }
+    }
+  exif_data_unref (ed);
+  if (!ok)
+    lm_set_file_error (error, LM_ERROR_FORMAT, path, _("its EXIF has no usable ExposureTime"));
+  return ok;
+}
+
+static void
+set_long (ExifData *ed, ExifIfd ifd, ExifTag tag, guint value)
+{
+  ExifEntry *entry = exif_content_get_entry (ed->ifd[ifd], tag);
+  if (entry == NULL)
+    return;
+  ExifByteOrder order = exif_data_get_byte_order (ed);
+  if (entry->format == EXIF_FORMAT_LONG && entry->components == 1)
+    exif_set_long (entry->data, order, value);
+  else if (entry->format == EXIF_FORMAT_SHORT && entry->components == 1 && value <= G_MAXUINT16)
+    exif_set_short (entry->data, order, (ExifShort) value);
+}
+
+/* Orientation 1, whatever form the source gave it. An entry other than one SHORT (a fuzzed
+ * 53-byte block had SLONG 7) is read as 1 by lm_exif_orientation, so the pixels were not
+ * turned; kept as it was, libexif reads it back as SHORT 7 once the saved block is loaded
+ * again, and the export, Lumen included, turns the upright pixels. */
+static void
+set_orientation_upright (ExifData *ed)
+{
+  ExifContent *ifd0 = ed->ifd[EXIF_IFD_0];
+  ExifEntry *entry = exif_content_get_entry (ifd0, EXIF_TAG_ORIENTATION);
+  if (entry == NULL)
+    return; /* absent means 1 */
+  if (entry->format != EXIF_FORMAT_SHORT || entry->components != 1 || entry->size < 2)
+    {
+      while ((entry = exif_content_get_entry (ifd0, EXIF_TAG_ORIENTATION)) != NULL)
+        exif_content_remove_entry (ifd0, entry);
+      entry = exif_entry_new ();
+      exif_content_add_entry (ifd0, entry);
+      exif_entry_initialize (entry, EXIF_TAG_ORIENTATION);
+      exif_entry_unref (entry); /* the IFD holds it */
+    }
+  if (entry->data != NULL)
+    exif_set_short (entry->data, exif_data_get_byte_order (ed), 1);
+}
+
+GBytes *
+lm_exif_for_export (GBytes *block, guint width, guint height)
+{
+  ExifData *ed = exif_from_block (block);
+  if (ed == NULL)
+    return NULL;
+
+  set_orientation_upright (ed);
+  set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION, width);
+  set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
+
+  /* The thumbnail IFD describes the thumbnail; drop both. */
+  if (ed->data)
+    {
+      free (ed->data);
+      ed->data = NULL;
+      ed->size = 0;
+    }
+  while (ed->ifd[EXIF_IFD_1]->count > 0)
+    exif_content_remove_entry (ed->ifd[EXIF_IFD_1], ed->ifd[EXIF_IFD_1]->entries[0]);
+
+  unsigned char *out = NULL;
+  unsigned int out_len = 0;
+  exif_data_save_data (ed, &out, &out_len);
+  exif_data_unref (ed);
+  if (out == NULL || out_len == 0)
+    return NULL;
+  /* libexif allocates with malloc; hand the buffer to GBytes without copying. */
+  return g_bytes_new_with_free_func (out, out_len, free, out);
+}

@@ -1,0 +1,61 @@
+/* Reading and writing image files. Every failure is a GError whose message names the file
+ * and the cause, ready to show to the user as it is. */
+#pragma once
+
+#include <glib.h>
+
+#include "../image.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LM_FILE_UNKNOWN,
+  LM_FILE_JPEG,
+  LM_FILE_PNG,
+  LM_FILE_TIFF,
+  LM_FILE_WEBP,
+  LM_FILE_BMP,
+  LM_FILE_GIF,
+  LM_FILE_RADIANCE,
+  LM_FILE_EXR,
+} LmFileType;
+
+typedef struct {
+  int quality; /* JPEG quality 1..100 */
+} LmSaveOptions;
+
+#define LM_SAVE_OPTIONS_INIT { .quality = 92 }
+
+/* The type a file's first bytes announce, whatever its name says. */
+LmFileType lm_file_type_sniff (const guint8 *head, gsize len);
+
+/* The type an output path's extension asks for, or LM_FILE_UNKNOWN. */
+LmFileType lm_file_type_for_output (const char *path);
+const char *lm_file_type_name (LmFileType type);
+
+/* Whether files of TYPE hold linear float radiance (Radiance HDR, OpenEXR), not 8-bit pixels. */
+gboolean lm_file_type_is_radiance (LmFileType type);
+
+/* Whether this build writes TYPE; when not, ERROR says why (OpenEXR is an optional library). */
+gboolean lm_file_type_writable (LmFileType type, GError **error);
+
+/* Loads PATH into memory from ALLOCATOR (pinned host memory when CUDA is present).
+ * 8-bit files become LM_FORMAT_RGBA8 with EXIF orientation applied; Radiance and OpenEXR files
+ * become LM_FORMAT_RGBA_F32. The ICC profile and EXIF block travel on the image. */
+LmImage *lm_io_load (const char *path, const LmAllocator *allocator, GError **error);
+
+/* As lm_io_load, from the LEN bytes of a file already read into memory (DATA must stay
+ * valid for the call only); PATH names the file in messages. */
+LmImage *lm_io_load_from_memory (const char *path, const guint8 *data, gsize len,
+                                 const LmAllocator *allocator, GError **error);
+
+/* Checks, before any work is done, that PATH names a format we write and a place we can
+ * create files in. */
+gboolean lm_io_check_output (const char *path, GError **error);
+
+/* Writes IMAGE (host memory) to PATH, by PATH's extension, through a temporary file that is
+ * renamed into place: PATH is never left partly written. */
+gboolean lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options,
+                     GError **error);
+
+G_END_DECLS

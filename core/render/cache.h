@@ -1,0 +1,40 @@
+/* Running a pipeline on one source image, keeping each step's output on the backend so that
+ * a change to one step recomputes from that step on. A radiance source (RGBA_F32) is tone
+ * mapped first, into a cached 8-bit image that the operations then read. */
+#pragma once
+
+#include <glib.h>
+
+#include "../backend/backend.h"
+#include "../edit/pipeline.h"
+#include "timing.h"
+
+G_BEGIN_DECLS
+
+typedef struct _LmRenderCache LmRenderCache;
+
+/* SOURCE is in the backend's work memory (lm_backend_upload); the cache keeps a reference. */
+LmRenderCache *lm_render_cache_new (LmBackend *backend, LmImage *source);
+void lm_render_cache_free (LmRenderCache *cache);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmRenderCache, lm_render_cache_free)
+
+/* Where the backend has no tone mapping (LM_ERROR_UNSUPPORTED), CPU tone maps HOST_SOURCE
+ * (the source in host memory) and the result is copied into the backend's memory; the run
+ * then leaves a notice. The cache keeps a reference to HOST_SOURCE. */
+void lm_render_cache_set_fallback (LmRenderCache *cache, LmBackend *cpu, LmImage *host_source);
+
+/* Renders PIPELINE and returns a new reference to the result in work memory (the source
+ * itself when it is 8-bit and no operation is enabled). Appends one timing per step run
+ * ("tonemap", then each enabled operation), "cached" for those whose output was still
+ * valid. The result stays valid until the next run. */
+LmImage *lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline,
+                              LmTimings *timings, GError **error);
+
+/* How many steps the last run computed (not taken from the cache). */
+guint lm_render_cache_last_computed (LmRenderCache *cache);
+
+/* Why the last run did a step elsewhere than asked (the backend could not tone map, so the
+ * CPU did), or NULL. Valid until the next run. */
+const char *lm_render_cache_last_notice (LmRenderCache *cache);
+
+G_END_DECLS

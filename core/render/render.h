@@ -1,0 +1,133 @@
+/* The render worker: one thread that owns both backends and the device. The main thread
+ * posts requests and receives results in its main context; it never waits on a render.
+ *
+ * Previews go through a one-slot mailbox: a new request replaces a waiting one, and the
+ * result of a request that has been superseded is still delivered with its generation, so
+ * that the receiver can drop it. Compare and export jobs go through a queue and are never
+ * dropped. An HDR merge is such a job too: its radiance becomes the source of later renders. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "../backend/backend.h"
+#include "compare.h"
+#include "../hdr/align.h"
+#include "../hdr/merge.h"
+#include "../io/io.h"
+#include "../edit/pipeline.h"
+#include "timing.h"
+
+G_BEGIN_DECLS
+
+typedef struct _LmRenderWorker LmRenderWorker;
+
+typedef struct {
+  guint64 generation;
+  LmPipeline pipeline;
+  LmBackendKind backend; /* LM_BACKEND_CPU or LM_BACKEND_CUDA */
+  LmViewRect view;       /* the visible region and the view's size */
+  gint64 changed_us;     /* when the change behind it was made (g_get_monotonic_time) */
+  /* PREVIEW: also the same view of the source with every operation off (tone mapping kept,
+   * as radiance needs it to be seen at all): the "before" half of a split view, made in the
+   * same render so that both halves are of one region. */
+  gboolean with_before;
+} LmRenderRequest;
+
+typedef enum {
+  LM_RESULT_READY,    /* the worker started: whether CUDA is usable */
+  LM_RESULT_PREVIEW,  /* a render of the view */
+  LM_RESULT_COMPARE,  /* both backends at full resolution, and their difference */
+  LM_RESULT_PROGRESS, /* an export moved on */
+  LM_RESULT_EXPORTED, /* an export finished (or failed: error) */
+  LM_RESULT_MERGE_PROGRESS, /* an HDR merge moved on (step, fraction; response once known) */
+  LM_RESULT_MERGED,   /* an HDR merge finished (image) or failed (error) */
+} LmResultKind;
+
+/* What to merge: N exposures with their times in seconds (known for each: the window asks
+ * for those EXIF lacks), how, and on which backend (the request's). */
+typedef struct {
+  const char *const *paths;
+  const double *times;
+  guint n;
+  LmHdrMethod method;
+  gboolean align;
+} LmMergeSpec;
+
+typedef struct {
+  LmResultKind kind;
+  guint64 generation;
+  GError *error;      /* the request failed; the window shows it and stays usable */
+  char *notice;       /* something went otherwise than asked (GPU out of memory, so CPU) */
+
+  /* READY */
+  char *cuda_unavailable; /* NULL when CUDA is usable */
+  char *cuda_description;
+
+  /* PREVIEW and COMPARE */
+  LmViewRect view_rect;
+  LmImage *view;      /* host, view-sized: RGB24 words (PREVIEW); ARGB32 heatmap (COMPARE) */
+  LmImage *before_view; /* PREVIEW of a request with_before, full resolution: RGB24 words */
+  gboolean refined;   /* PREVIEW at full resolution; FALSE for the CPU's quick first pass */
+  LmHistogram histogram;
+  LmTimings timings;  /* PREVIEW: of this render; COMPARE: of the first backend */
+  LmTimings timings_other; /* COMPARE: of the second backend */
+  double render_ms;   /* the operations, full resolution */
+  double other_ms;
+  double upload_ms;   /* PREVIEW: the photo's upload, when this render made it (else 0) */
+  double download_ms; /* PREVIEW: the view's way back */
+  const char *backend_name;
+  const char *other_name; /* COMPARE: the second backend */
+  gint64 changed_us;
+  guint width, height; /* of the image */
+
+  /* COMPARE */
+  LmDiffStats diff;
+
+  /* PROGRESS, EXPORTED, MERGE_PROGRESS */
+  double fraction;
+  char *path;
+
+  /* MERGE_PROGRESS, MERGED */
+  const char *step;      /* what is being done, for people (translated, static) */
+  LmResponse *response;  /* the calibrated camera response (Debevec, Robertson), once */
+  LmImage *image;        /* MERGED: the radiance (or fused image), host memory: the new source */
+  LmHdrMethod method;
+} LmRenderResult;
+
+/* Called in the worker's main context for every result; RESULT is freed afterwards. */
+typedef void (*LmRenderDone) (const LmRenderResult *result, gpointer user_data);
+
+/* Starts the worker. DONE runs in CONTEXT (the main thread's). */
+LmRenderWorker *lm_render_worker_new (GMainContext *context, LmRenderDone done, gpointer user_data);
+
+/* Stops the thread after the job in hand; results not yet delivered are dropped. */
+void lm_render_worker_free (LmRenderWorker *worker);
+
+/* Host memory that uploads fastest: pinned when CUDA is usable (known once READY came). */
+const LmAllocator *lm_render_worker_host_allocator (LmRenderWorker *worker);
+
+/* A new photo (host memory): caches are dropped, it is uploaded once per backend. */
+void lm_render_worker_set_source (LmRenderWorker *worker, LmImage *source);
+
+void lm_render_worker_request (LmRenderWorker *worker, const LmRenderRequest *request);
+
+/* REQUEST's pipeline at full resolution on backends A and B (CPU and CUDA; or the CPU twice
+ * where no device is usable); REQUEST.view says where the heatmap (at GAIN) is shown. */
+void lm_render_worker_compare (LmRenderWorker *worker, const LmRenderRequest *request,
+                               LmBackendKind a, LmBackendKind b, float gain);
+
+/* REQUEST's pipeline at full resolution on its backend, written to PATH; progress and the
+ * outcome come back as results; CANCELLABLE stops it between steps. */
+void lm_render_worker_export (LmRenderWorker *worker, const LmRenderRequest *request,
+                              const char *path, const LmSaveOptions *options,
+                              GCancellable *cancellable);
+
+/* Merges SPEC's exposures on REQUEST's backend (the CPU where that one cannot: a notice says
+ * so): load, align, calibrate on the CPU, upload, merge. Progress comes back as results, the
+ * response as soon as it is known; on success the merged image replaces the source in both
+ * backends and MERGED carries it. A render request waiting for the old source is dropped.
+ * CANCELLABLE stops it between steps, leaving the source as it was. */
+void lm_render_worker_merge (LmRenderWorker *worker, const LmRenderRequest *request,
+                             const LmMergeSpec *spec, GCancellable *cancellable);
+
+G_END_DECLS
