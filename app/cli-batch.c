@@ -158,7 +158,6 @@ plan (const Options *o, Plan *p, GError **error)
   if (!(o->tone.gamma > 0.0) || o->tone.gamma_correction < 0.0)
     return usage (error, _("--gamma and --gamma-correction must be positive"));
   p->config.merge.gamma_correction = (float) o->tone.gamma_correction;
-  p->config.merge.mertens = (LmMertensParams) LM_MERTENS_PARAMS_INIT;
   if (!plan_output (o, p, error))
     return FALSE;
   if (o->response_in && p->config.merge.method == LM_HDR_MERTENS)

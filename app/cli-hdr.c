@@ -1,6 +1,6 @@
 /* lumen-cli hdr: bracketed exposures, optionally aligned, merged into radiance (Debevec,
- * Robertson) or fused (Mertens) on the chosen backend, optionally tone mapped, written
- * atomically. The camera's response is recovered on the CPU, from the host images. */
+ * Robertson) or fused (Mertens) on the chosen backend by the HDR job (core/hdr/job.h),
+ * optionally tone mapped, written atomically. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <glib/gi18n.h>
@@ -8,9 +8,7 @@
 #include "cli.h"
 #include "core/io/atomic-file.h"
 #include "core/error.h"
-#include "core/io/exif.h"
-#include "core/hdr/align.h"
-#include "core/hdr/merge.h"
+#include "core/hdr/job.h"
 #include "core/hdr/tonemap.h"
 #include "core/io/io.h"
 #include "core/render/timing.h"
@@ -43,25 +41,6 @@ parse_times (const char *text, GArray **out, GError **error)
   return TRUE;
 }
 
-/* The stack's images in the backend's work memory (shared on the CPU). */
-static LmHdrStack *
-upload_stack (LmBackend *backend, const LmHdrStack *host, GError **error)
-{
-  g_autoptr (LmHdrStack) work = g_new0 (LmHdrStack, 1);
-  work->images = g_new0 (LmImage *, host->n);
-  work->paths = g_new0 (char *, host->n);
-  work->times = host->times ? g_memdup2 (host->times, host->n * sizeof (double)) : NULL;
-  work->n = host->n;
-  for (guint i = 0; i < host->n; i++)
-    work->paths[i] = g_strdup (host->paths[i]);
-  for (guint i = 0; i < host->n; i++)
-    if ((work->images[i] = lm_backend_upload (backend, host->images[i], error)) == NULL)
-      return NULL;
-  if (!lm_backend_synchronize (backend, error))
-    return NULL;
-  return g_steal_pointer (&work);
-}
-
 /* Times a step that ran on the backend: its queued work is waited for first. A NULL LABEL
  * waits without timing (a transfer that moves nothing on the CPU). */
 static gboolean
@@ -74,37 +53,6 @@ step_done (LmBackend *backend, LmTimings *timings, const char *label, gint64 sta
   return TRUE;
 }
 
-/* The files' EXIF exposure times, read here rather than by the stack so that a file without
- * one is answered with the flags that give the times instead. */
-static GArray *
-exif_times (const GPtrArray *files, GError **error)
-{
-  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
-  for (guint i = 0; i < files->len; i++)
-    {
-      const char *path = files->pdata[i];
-      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        {
-          /* Missing, or a folder: the loader's reason is the one to give, not the EXIF's. */
-          g_autoptr (LmImage) image = lm_io_load (path, lm_allocator_host (), error);
-          if (image == NULL)
-            return NULL;
-        }
-      double t = 0.0;
-      GError *e = NULL;
-      if (!lm_exif_exposure_time (path, &t, &e))
-        {
-          g_set_error (error, e->domain, e->code,
-                       _("no exposure time given: %s; give the times with --times T1,T2,… or --exposures FILE"),
-                       e->message);
-          g_error_free (e);
-          return NULL;
-        }
-      g_array_append_val (times, t);
-    }
-  return g_steal_pointer (&times);
-}
-
 static gboolean
 check_writable (const char *path, GError **error)
 {
@@ -113,14 +61,6 @@ check_writable (const char *path, GError **error)
     return FALSE;
   lm_atomic_file_abort (probe);
   return TRUE;
-}
-
-static gboolean
-recover_response (LmHdrMethod method, const LmHdrStack *stack, LmResponse *response, GError **error)
-{
-  if (method == LM_HDR_ROBERTSON)
-    return lm_hdr_calibrate_robertson (stack, 30, 0.01f, response, error);
-  return lm_hdr_calibrate_debevec (stack, 70, 10.0f, response, error);
 }
 
 static void
@@ -134,77 +74,37 @@ print_shifts (const LmHdrStack *stack, const LmShift *shifts)
     }
 }
 
-/* What the backend makes of a loaded stack. A retry on the CPU starts again from the same
- * host images; an alignment already applied to them is not done twice. */
+/* What is done with the job's merged image: tone mapped or not, brought to host memory. */
 typedef struct {
-  LmHdrMethod method;
-  LmHdrStack *stack;  /* host memory */
-  LmShift *shifts;    /* once aligned */
-  LmHdrMergeParams merge;
-  gboolean response_given;
   LmTonemapParams tone;
   gboolean radiance_out;
-} Work;
+} Output;
 
-static gboolean
-align (Work *w, LmBackend *backend, LmHdrStack **work, LmTimings *timings, GError **error)
-{
-  LmAlignParams params = LM_ALIGN_PARAMS_INIT;
-  g_autofree LmShift *shifts = g_new0 (LmShift, w->stack->n);
-  gint64 t = g_get_monotonic_time ();
-  if (!lm_backend_hdr_align (backend, &params, *work, shifts, error) || !step_done (backend, timings, _("align"), t, error))
-    return FALSE;
-  t = g_get_monotonic_time ();
-  g_clear_pointer (work, lm_hdr_stack_free);
-  if (!lm_hdr_stack_apply_shifts (&params, w->stack, shifts, error))
-    return FALSE;
-  w->shifts = g_steal_pointer (&shifts);
-  return (*work = upload_stack (backend, w->stack, error)) != NULL && step_done (backend, timings, _("shift"), t, error);
-}
-
-/* The merged (and tone-mapped) image in host memory. */
+/* The job's steps on BACKEND, then the merged (and tone-mapped) image in host memory. A
+ * retry on the CPU starts again from the job's host images; an alignment already applied to
+ * them is not done twice. */
 static LmImage *
-compute (const Options *o, Work *w, LmBackend *backend, LmTimings *timings, GError **error)
+compute (LmHdrJob *job, const Output *out, LmBackend *backend, LmTimings *timings, GError **error)
 {
-  gboolean fusion = w->method == LM_HDR_MERTENS;
-  gint64 t = g_get_monotonic_time ();
-  g_autoptr (LmHdrStack) work = upload_stack (backend, w->stack, error);
-  gboolean transfers = lm_cli_backend_transfers (backend);
-  if (work == NULL || !step_done (backend, timings, transfers ? _("upload") : NULL, t, error))
+  lm_hdr_job_set_timings (job, timings);
+  if (!lm_hdr_job_process (job, backend, error))
     return NULL;
-  if (o->align && w->shifts == NULL && !align (w, backend, &work, timings, error))
-    return NULL;
-
-  if (!fusion && !w->response_given)
-    {
-      t = g_get_monotonic_time ();
-      if (!recover_response (w->method, w->stack, &w->merge.response, error))
-        return NULL;
-      lm_timings_add (timings, _("calibrate"), lm_ms_since (t));
-    }
-
-  guint width = w->stack->images[0]->width, height = w->stack->images[0]->height;
-  const LmAllocator *work_memory = lm_backend_work_allocator (backend);
-  t = g_get_monotonic_time ();
-  g_autoptr (LmImage) merged = lm_image_new (LM_FORMAT_RGBA_F32, width, height, work_memory, error);
-  if (merged == NULL || !lm_backend_hdr_merge (backend, &w->merge, work, merged, error)
-      || !step_done (backend, timings, fusion ? _("fuse") : _("merge"), t, error))
-    return NULL;
-
+  g_autoptr (LmImage) merged = lm_hdr_job_steal_merged (job);
   g_autoptr (LmImage) result = NULL;
-  if (w->radiance_out)
+  gint64 t = g_get_monotonic_time ();
+  if (out->radiance_out)
     result = g_steal_pointer (&merged);
   else
     {
-      t = g_get_monotonic_time ();
-      result = lm_image_new (LM_FORMAT_RGBA8, width, height, work_memory, error);
-      if (result == NULL || !lm_backend_tonemap (backend, &w->tone, merged, result, error)
+      result = lm_image_new (LM_FORMAT_RGBA8, merged->width, merged->height, lm_backend_work_allocator (backend),
+                             error);
+      if (result == NULL || !lm_backend_tonemap (backend, &out->tone, merged, result, error)
           || !step_done (backend, timings, _("tonemap"), t, error))
         return NULL;
     }
   t = g_get_monotonic_time ();
   g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
-  if (host == NULL || !step_done (backend, timings, transfers ? _("download") : NULL, t, error))
+  if (host == NULL || !step_done (backend, timings, lm_cli_backend_transfers (backend) ? _("download") : NULL, t, error))
     return NULL;
   return g_steal_pointer (&host);
 }
@@ -232,11 +132,12 @@ list_exposures (const Options *o, GPtrArray *files, GArray **times, GError **err
     }
   else if (o->times && !parse_times (o->times, times, error))
     return FALSE;
-  if (o->inputs && o->inputs[0] && files->len < 2)
+  GError *e = NULL;
+  if (o->inputs && o->inputs[0] && files->len < 2 && !lm_hdr_job_check_count (files->len, LM_HDR_MAX_EXPOSURES, &e))
     {
-      /* The same words as the stack's check, but a usage error: the command line gave one. */
-      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           _("an HDR merge needs at least two exposures; one was given"));
+      /* The stack's check, but a usage error: the command line gave one. */
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, e->message);
+      g_error_free (e);
       return FALSE;
     }
   if (*times && (*times)->len != files->len)
@@ -257,12 +158,10 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     return FALSE;
 
   gboolean fusion = method == LM_HDR_MERTENS;
-  Work w = { .method = method, .merge = { .method = method, .mertens = LM_MERTENS_PARAMS_INIT,
-                                          .gamma_correction = (float) o->tone.gamma_correction } };
-  if (!lm_cli_tone_params (&o->tone, fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD, &w.tone, error))
+  Output out = { .radiance_out = lm_file_type_is_radiance (lm_file_type_for_output (o->output)) };
+  if (!lm_cli_tone_params (&o->tone, fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD, &out.tone, error))
     return FALSE;
-  w.radiance_out = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
-  if (w.radiance_out && o->tone.tonemap && w.tone.kind != LM_TONEMAP_NONE)
+  if (out.radiance_out && o->tone.tonemap && out.tone.kind != LM_TONEMAP_NONE)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("a .hdr or .exr output holds radiance: leave out --tonemap (or give none)"));
@@ -277,31 +176,29 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   /* Fail on an unwritable output or a bad curve before the work, not after it. */
   if (!lm_cli_check_output (o->output, TRUE, error) || (o->response_out && !check_writable (o->response_out, error)))
     return FALSE;
-  if (!fusion && o->response_in)
-    {
-      if (!lm_response_load (&w.merge.response, o->response_in, error))
-        return FALSE;
-      w.response_given = TRUE;
-    }
+  LmResponse given;
+  if (!fusion && o->response_in && !lm_response_load (&given, o->response_in, error))
+    return FALSE;
 
-  t = g_get_monotonic_time ();
-  /* Exposure fusion weighs pixels, not times: it asks the files for no EXIF times. */
-  if (!fusion && times == NULL && (times = exif_times (files, error)) == NULL)
+  LmHdrJobSpec spec = {
+    .n = files->len,
+    .paths = (const char *const *) files->pdata,
+    .times = times ? (const double *) times->data : NULL,
+    .method = method,
+    .align = o->align,
+    .response = !fusion && o->response_in ? &given : NULL,
+    .gamma_correction = (float) o->tone.gamma_correction,
+    .no_time_format = _("no exposure time given: %s; give the times with --times T1,T2,… or --exposures FILE"),
+  };
+  g_autoptr (LmHdrJob) job = lm_hdr_job_new (&spec);
+  lm_hdr_job_set_timings (job, timings);
+  if (!lm_hdr_job_load (job, lm_backend_host_allocator (backend), error))
     return FALSE;
-  const double *given = times ? (const double *) times->data : NULL;
-  const char *const *paths = (const char *const *) files->pdata;
-  g_autoptr (LmHdrStack) stack
-    = fusion ? lm_hdr_stack_load_untimed (paths, files->len, given, lm_backend_host_allocator (backend), error)
-             : lm_hdr_stack_load (paths, files->len, given, lm_backend_host_allocator (backend), error);
-  if (stack == NULL)
-    return FALSE;
-  double load_ms = lm_ms_since (t);
-  w.stack = stack;
 
   LmTimings steps;
   lm_timings_init (&steps);
   GError *e = NULL;
-  g_autoptr (LmImage) host = compute (o, &w, backend, &steps, &e);
+  g_autoptr (LmImage) host = compute (job, &out, backend, &steps, &e);
   if (host == NULL && lm_cli_fall_back_to_cpu (backend_kind, backend, e))
     {
       g_clear_error (&e);
@@ -309,22 +206,22 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
       lm_timings_init (&steps);
       g_clear_pointer (&backend, lm_backend_free);
       backend = lm_backend_new (LM_BACKEND_CPU, &e);
-      host = compute (o, &w, backend, &steps, &e);
+      host = backend ? compute (job, &out, backend, &steps, &e) : NULL;
     }
-  lm_timings_add (timings, _("load"), load_ms);
+  lm_hdr_job_set_timings (job, NULL);
   for (guint i = 0; i < steps.entries->len; i++)
     {
       const LmTiming *step = &g_array_index (steps.entries, LmTiming, i);
       lm_timings_add (timings, step->label, step->ms);
     }
   lm_timings_clear (&steps);
-  g_autofree LmShift *shifts = g_steal_pointer (&w.shifts);
   if (host == NULL)
     {
       g_propagate_error (error, e);
       return FALSE;
     }
-  if (!w.radiance_out)
+  const LmHdrStack *stack = lm_hdr_job_stack (job);
+  if (!out.radiance_out)
     lm_image_copy_metadata (host, stack->images[0]);
 
   t = g_get_monotonic_time ();
@@ -332,7 +229,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (!lm_io_save (host, o->output, &save, error))
     return FALSE;
   /* The curve last: a failed merge leaves no file behind, not even the curve. */
-  if (o->response_out && !lm_response_save (&w.merge.response, o->response_out, error))
+  if (o->response_out && !lm_response_save (lm_hdr_job_response (job), o->response_out, error))
     return FALSE;
   lm_timings_add (timings, _("save"), lm_ms_since (t));
   if (o->timings)
@@ -340,8 +237,8 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
       printf ("%s: %s\n", _("backend"), backend->description);
       printf ("%s: %s, %u × %u×%u\n", _("exposures"), lm_hdr_method_name (method), stack->n,
               stack->images[0]->width, stack->images[0]->height);
-      if (shifts)
-        print_shifts (stack, shifts);
+      if (lm_hdr_job_shifts (job))
+        print_shifts (stack, lm_hdr_job_shifts (job));
       lm_timings_print (timings, stdout);
     }
   return TRUE;

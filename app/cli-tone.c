@@ -1,5 +1,8 @@
-/* The tone-mapping flags that lumen-cli hdr and batch share: one set of option entries and
- * one reading of them, so that both commands map the same flags to the same pixels. */
+/* The tone-mapping flags that lumen-cli hdr and batch share, generated from tone mapping's
+ * parameter description (lm_tonemap_op_info: names, ranges, defaults, labels, when-rules):
+ * one set of option entries and one reading of them, so that both commands map the same
+ * flags to the same pixels, and a parameter added there appears here. */
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "cli.h"
@@ -9,40 +12,62 @@
  * and an infinite one would be black throughout. */
 #define GAMMA_CORRECTION_MAX 10.0
 
-/* FLAG's range: the sidecar's and the window's for tone mapping's own parameter NAME. */
-static LmCliNumber
-tone_number (const char *flag, const char *name, double *target)
+/* "Reinhard" for a parameter used only when kind=reinhard; the operation's label for one
+ * used by several operators ("kind=gamma|reinhard|drago") or always. */
+static const char *
+tone_prefix (const LmOpInfo *info, const LmParamSpec *spec)
 {
-  const LmOpInfo *info = lm_tonemap_op_info ();
-  for (guint i = 0; i < info->n_params; i++)
-    if (g_str_equal (info->params[i].name, name))
-      return (LmCliNumber) { flag, info->params[i].min, info->params[i].max, FALSE, target };
-  g_return_val_if_reached ((LmCliNumber) { 0 });
+  const LmParamSpec *kind = &info->params[0];
+  if (spec->when == NULL || strchr (spec->when, '|') != NULL)
+    return _(info->label);
+  const char *nick = strchr (spec->when, '=') + 1;
+  for (int v = 0; kind->values[v].nick != NULL; v++)
+    if (g_str_equal (kind->values[v].nick, nick))
+      return _(kind->values[v].label);
+  g_return_val_if_reached (_(info->label));
 }
 
 void
 lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone)
 {
-  /* One command's flags per run: static, as lm_cli_numbers_add wants them alive. */
-  static LmCliNumber numbers[7];
-  numbers[0] = tone_number ("--gamma", "gamma", &tone->gamma);
-  numbers[1] = (LmCliNumber) { "--gamma-correction", 0.0, GAMMA_CORRECTION_MAX, FALSE, &tone->gamma_correction };
-  numbers[2] = tone_number ("--intensity", "intensity", &tone->intensity);
-  numbers[3] = tone_number ("--light-adapt", "light_adapt", &tone->light_adapt);
-  numbers[4] = tone_number ("--color-adapt", "color_adapt", &tone->color_adapt);
-  numbers[5] = tone_number ("--saturation", "saturation", &tone->saturation);
-  numbers[6] = tone_number ("--bias", "bias", &tone->bias);
-  lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
-  const GOptionEntry entries[] = {
-    LM_CLI_NUMBER_ENTRY ("gamma", N_("Gamma of the tone mapping, 0.1..5 (default 1)"), N_("G")),
-    LM_CLI_NUMBER_ENTRY ("gamma-correction", N_("After the merge: (x/max)^G·max, 0..10 (default 0: none)"), N_("G")),
-    LM_CLI_NUMBER_ENTRY ("intensity", N_("Reinhard: intensity, −8..8 (default 0)"), N_("I")),
-    LM_CLI_NUMBER_ENTRY ("light-adapt", N_("Reinhard: light adaptation, 0..1 (default 1)"), N_("L")),
-    LM_CLI_NUMBER_ENTRY ("color-adapt", N_("Reinhard: colour adaptation, 0..1 (default 0)"), N_("C")),
-    LM_CLI_NUMBER_ENTRY ("saturation", N_("Drago: saturation, 0..2 (default 1)"), N_("S")),
-    LM_CLI_NUMBER_ENTRY ("bias", N_("Drago: bias, 0.7..0.9 (default 0.85)"), N_("B")),
-    { NULL },
-  };
+  const LmOpInfo *info = lm_tonemap_op_info ();
+  g_return_if_fail (info->n_params <= LM_CLI_TONE_MAX);
+  /* One command's flags per run: static, as lm_cli_numbers_add and GOption want them (and
+   * their texts) alive until the parse ends. */
+  static LmCliNumber numbers[LM_CLI_TONE_MAX + 1];
+  static GOptionEntry entries[LM_CLI_TONE_MAX + 2];
+  static char *texts[4 * LM_CLI_TONE_MAX];
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    g_clear_pointer (&texts[i], g_free);
+  memset (entries, 0, sizeof entries);
+
+  guint n = 0, t = 0;
+  for (guint k = 1; k < info->n_params; k++)
+    {
+      const LmParamSpec *spec = &info->params[k];
+      g_return_if_fail (spec->type == LM_PARAM_FLOAT);
+      tone->value[k - 1] = g_str_equal (spec->name, "gamma") ? LM_TONEMAP_OPENCV_GAMMA : spec->def;
+      char *name = texts[t++] = g_strdelimit (g_strdup (spec->name), "_", '-');
+      numbers[n] = (LmCliNumber) { texts[t++] = g_strconcat ("--", name, NULL), spec->min, spec->max, FALSE,
+                                   &tone->value[k - 1] };
+      entries[n] = (GOptionEntry) LM_CLI_NUMBER_ENTRY (name, NULL, NULL);
+      entries[n].description = texts[t++] = g_strdup_printf (_("%s: %s, %g..%g (default %g)"),
+                                                             tone_prefix (info, spec), _(spec->label), spec->min,
+                                                             spec->max, tone->value[k - 1]);
+      entries[n].arg_description = texts[t++] = g_ascii_strup (spec->name, -1);
+      n++;
+      if (k == 1)
+        {
+          /* The merge's, not the tone mapping's: the normalised gamma correction of radiance. */
+          tone->gamma_correction = 0.0;
+          numbers[n] = (LmCliNumber) { "--gamma-correction", 0.0, GAMMA_CORRECTION_MAX, FALSE,
+                                       &tone->gamma_correction };
+          entries[n] = (GOptionEntry) LM_CLI_NUMBER_ENTRY (
+            "gamma-correction", N_("After the merge: (x/max)^G·max, 0..10 (default 0: none)"), N_("G"));
+          n++;
+        }
+    }
+  lm_cli_numbers_add (numbers, n);
   /* GOption copies the entries; the values land in TONE. */
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 }
@@ -50,19 +75,23 @@ lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone)
 gboolean
 lm_cli_tone_params (const LmCliTone *tone, LmTonemapKind fallback, LmTonemapParams *params, GError **error)
 {
-  LmTonemapKind kind = fallback;
-  if (tone->tonemap && !lm_tonemap_kind_parse (tone->tonemap, &kind))
+  const LmOpInfo *info = lm_tonemap_op_info ();
+  lm_op_params_init (info, params);
+  params->kind = fallback;
+  const LmEnumValue *kinds = info->params[0].values;
+  int v = 0;
+  while (tone->tonemap && kinds[v].nick && !g_str_equal (kinds[v].nick, tone->tonemap))
+    v++;
+  if (tone->tonemap && kinds[v].nick)
+    params->kind = v;
+  else if (tone->tonemap)
     {
       g_autofree char *quoted = lm_text_quote (tone->tonemap, -1);
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("--tonemap: unknown “%s” (none, gamma, reinhard or drago)"), quoted);
       return FALSE;
     }
-  *params = (LmTonemapParams) LM_TONEMAP_PARAMS_INIT;
-  params->kind = kind;
-  params->gamma = (float) tone->gamma;
-  params->intensity = (float) tone->intensity, params->light_adapt = (float) tone->light_adapt;
-  params->color_adapt = (float) tone->color_adapt, params->saturation = (float) tone->saturation;
-  params->bias = (float) tone->bias;
+  for (guint k = 1; k < info->n_params; k++)
+    *(float *) ((guint8 *) params + info->params[k].offset) = (float) tone->value[k - 1];
   return TRUE;
 }

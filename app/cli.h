@@ -30,16 +30,29 @@ GOptionGroup *lm_cli_ops_group (LmCliOps *ops);
 gboolean lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmCliOps, lm_cli_ops_free)
 
-/* The tone-mapping flags of lumen-cli hdr and batch (--tonemap itself stays each command's
- * own entry: its default differs). */
+/* The tone-mapping flags of lumen-cli hdr and batch, generated from tone mapping's LmOpInfo
+ * (lm_tonemap_op_info): a flag for each number parameter (--gamma, --intensity,
+ * --light-adapt, …: its name with "-" for "_"), with its range, label and when-rule, and
+ * --gamma-correction, the merge's. --tonemap itself (its first parameter) stays each
+ * command's own entry: its default differs. */
+#define LM_CLI_TONE_MAX 16
+
 typedef struct {
   char *tonemap;
-  double gamma, gamma_correction, intensity, light_adapt, color_adapt, saturation, bias;
+  double gamma_correction;
+  union {
+    /* Tone mapping's number parameters: value[k − 1] is its LmOpInfo's params[k] (params[0],
+     * the operator, is --tonemap's); lm_cli_tone_add_entries sets the defaults. */
+    double value[LM_CLI_TONE_MAX];
+    double gamma; /* value[0], params[1], which hdr and batch check */
+  };
 } LmCliTone;
 
-#define LM_CLI_TONE_INIT { .gamma = 1.0, .light_adapt = 1.0, .saturation = 1.0, .bias = 0.85 }
+#define LM_CLI_TONE_INIT { 0 }
 
-/* Adds --gamma, --gamma-correction and the operators' parameters to CONTEXT's main group. */
+/* Adds --gamma, --gamma-correction and the operators' parameters to CONTEXT's main group, and
+ * sets TONE to their defaults: the table's, but OpenCV's gamma (LM_TONEMAP_OPENCV_GAMMA), which
+ * tests/hdr compares with OpenCV. */
 void lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone);
 /* TONE's flags as parameters; FALLBACK is the operator when --tonemap was not given. */
 gboolean lm_cli_tone_params (const LmCliTone *tone, LmTonemapKind fallback, LmTonemapParams *params,

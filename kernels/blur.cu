@@ -391,7 +391,7 @@ launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
                cudaStream_t stream)
 {
   int width = (int) src->width, height = (int) src->height;
-  uint8_t *tmp = static_cast<uint8_t *> (ws->blur_tmp);
+  uint8_t *tmp = static_cast<uint8_t *> (ws->scratch);
   constexpr int stored = C == 1 ? 1 : 4;
   size_t tmp_stride = align64 ((size_t) width * stored * sizeof (__half));
   size_t span = kRowTile + 2 * (size_t) radius + kRowPer;
@@ -417,8 +417,8 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, i
 {
   int width = (int) src->width, height = (int) src->height;
   GridLayout g = grid_layout (src->width, src->height, C, d);
-  float *cols = static_cast<float *> (ws->blur_tmp);
-  float *grid = reinterpret_cast<float *> (static_cast<uint8_t *> (ws->blur_tmp) + g.cols_bytes);
+  float *cols = static_cast<float *> (ws->scratch);
+  float *grid = reinterpret_cast<float *> (static_cast<uint8_t *> (ws->scratch) + g.cols_bytes);
   constexpr unsigned kThreads = 128;
   dim3 rows_grid (lm_div_up (width, kThreads), lm_div_up (g.grid_h, kGridRowsPerThread));
   size_t taps_bytes = (2 * kTapPad + 2 * (size_t) radius + 1) * sizeof (float);
@@ -438,9 +438,11 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, i
 
 } // namespace
 
-extern "C" size_t
-lm_k_blur_workspace_size (const LmBlurParams *p, const LmKImage *src)
+/* Bytes of scratch that blur with PARAMS needs on SRC. */
+static size_t
+blur_workspace (const void *params, const LmKImage *src)
 {
+  const LmBlurParams *p = static_cast<const LmBlurParams *> (params);
   int channels = channels_of (src);
   int d = lm_blur_decimation (p->sigma);
   if (lm_blur_radius (p->sigma) == 0)
@@ -451,10 +453,34 @@ lm_k_blur_workspace_size (const LmBlurParams *p, const LmKImage *src)
   return g.cols_bytes + g.grid_bytes;
 }
 
-extern "C" cudaError_t
-lm_k_blur (const LmBlurParams *p, const LmKImage *src, const LmKImage *dst,
-           const LmKWorkspace *ws, cudaStream_t stream)
+/* The most blur's scratch can need on an image of SRC's size: any σ up to the cap (it
+ * matters only through the method and grid step it picks, which change at multiples of
+ * LM_BLUR_STEPS_PER_SIGMA: every half pixel of σ meets each) and either 8-bit format (RGBA
+ * with alpha needs the most). About 12 bytes a pixel, at the finest grid. Its need depends on
+ * σ (the grid step) and the format: grown to each new largest need, the device memory would
+ * grow again at whatever late edit first picked a σ of a larger need; reserved once, no edit
+ * after the first blur on a photo grows it. */
+static size_t
+blur_workspace_max (const LmKImage *src)
 {
+  LmKImage rgba = *src;
+  rgba.format = LM_K_RGBA8;
+  rgba.opaque = 0;
+  size_t most = 0;
+  for (int half = 1; half <= (int) (2 * LM_BLUR_SIGMA_MAX); half++)
+    {
+      LmBlurParams p = { half / 2.0f };
+      size_t need = blur_workspace (&p, &rgba);
+      most = need > most ? need : most;
+    }
+  return most;
+}
+
+static cudaError_t
+blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+             cudaStream_t stream)
+{
+  const LmBlurParams *p = static_cast<const LmBlurParams *> (params);
   int radius = lm_blur_radius (p->sigma);
   if (radius == 0)
     {
@@ -462,7 +488,7 @@ lm_k_blur (const LmBlurParams *p, const LmKImage *src, const LmKImage *dst,
       return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride, row, src->height,
                                 cudaMemcpyDeviceToDevice, stream);
     }
-  if (ws->blur_tmp_size < lm_k_blur_workspace_size (p, src))
+  if (ws->scratch_size < blur_workspace (p, src))
     return cudaErrorInvalidValue;
 
   // The whole kernel, zero-padded, so that tap j (offset j − r) is c_taps[kTapPad + j].
@@ -495,3 +521,5 @@ lm_k_blur (const LmBlurParams *p, const LmKImage *src, const LmKImage *dst,
     default: return launch_grid<4> (src, dst, ws, radius, d, stream);
     }
 }
+
+extern "C" const LmKOp lm_k_blur_op = { blur_workspace, blur_workspace_max, blur_launch };

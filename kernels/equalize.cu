@@ -97,10 +97,11 @@ apply_rgba (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stri
 
 } // namespace
 
-extern "C" cudaError_t
-lm_k_equalize (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *dst,
-               const LmKWorkspace *ws, cudaStream_t stream)
+static cudaError_t
+equalize_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+                 cudaStream_t stream)
 {
+  const LmEqualizeParams *p = static_cast<const LmEqualizeParams *> (params);
   int gray = src->format == LM_K_GRAY8;
   int luma = gray || p->mode == LM_EQUALIZE_LUMA;
   LM_CUDA_TRY (lm_k_histogram (src, luma ? 2 : 1, ws->bins, stream));
@@ -124,3 +125,6 @@ lm_k_equalize (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *d
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
+
+/* Its histogram and tables live in the backend's fixed bins and luts: no scratch. */
+extern "C" const LmKOp lm_k_equalize_op = { NULL, NULL, equalize_launch };

@@ -67,9 +67,11 @@ gray_gray_to_gray (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t d
 
 } // namespace
 
-extern "C" cudaError_t
-lm_k_gray (const LmGrayParams *p, const LmKImage *src, const LmKImage *dst, cudaStream_t stream)
+static cudaError_t
+gray_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+             cudaStream_t stream)
 {
+  const LmGrayParams *p = static_cast<const LmGrayParams *> (params);
   LmGrayWeights w = lm_gray_weights (p);
   const uint8_t *in = static_cast<const uint8_t *> (src->data);
   uint8_t *out = static_cast<uint8_t *> (dst->data);
@@ -92,6 +94,9 @@ lm_k_gray (const LmGrayParams *p, const LmKImage *src, const LmKImage *dst, cuda
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
+
+/* A point operation: no scratch. */
+extern "C" const LmKOp lm_k_gray_op = { NULL, NULL, gray_launch };
 
 extern "C" cudaError_t
 lm_k_probe (void)

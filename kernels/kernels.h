@@ -7,10 +7,8 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "core/ops/blur-math.h"
 #include "core/ops/compare-math.h"
-#include "core/ops/equalize-math.h"
-#include "core/ops/gray-math.h"
+#include "core/ops/op-list.h"
 #include "core/hdr/merge-math.h"
 #include "core/hdr/tonemap-math.h"
 
@@ -34,8 +32,8 @@ typedef struct {
 typedef struct {
   uint32_t *bins;   /* 4 × 256 histogram counts (R, G, B, luma) */
   uint8_t *luts;    /* 4 × 256 lookup tables */
-  void *blur_tmp;   /* blur's intermediate sums */
-  size_t blur_tmp_size;
+  void *scratch;    /* the running operation's scratch: at least its LmKOp.workspace bytes */
+  size_t scratch_size;
   void *hdr_rows;   /* the HDR kernels' per-row partial sums: lm_k_hdr_rows_size (height) */
   size_t hdr_rows_size;
   void *hdr_state;  /* what their reductions leave for the next kernel: lm_k_hdr_state_size () */
@@ -45,24 +43,32 @@ typedef struct {
   size_t mtb_size;
 } LmKWorkspace;
 
-/* Bytes of blur_tmp that blur with PARAMS needs on SRC. */
-size_t lm_k_blur_workspace_size (const LmBlurParams *params, const LmKImage *src);
-
 /* Fails with cudaErrorNoKernelImageForDevice when no kernel in this build runs on the current
  * device (its architecture was not compiled in). */
 cudaError_t lm_k_probe (void);
 
-cudaError_t lm_k_gray (const LmGrayParams *params, const LmKImage *src, const LmKImage *dst,
-                       cudaStream_t stream);
-
 /* WANT: bit 0 counts R, G and B; bit 1 counts luma (as LmHistWant). BINS is zeroed first. */
 cudaError_t lm_k_histogram (const LmKImage *src, int want, uint32_t *bins, cudaStream_t stream);
 
-cudaError_t lm_k_equalize (const LmEqualizeParams *params, const LmKImage *src,
-                           const LmKImage *dst, const LmKWorkspace *ws, cudaStream_t stream);
+/* An operation's CUDA side, beside its kernel (kernels/<name>.cu, or core/ops/<name>-cuda.c):
+ * lm_k_<name>_op for every line of core/ops/op-list.h. PARAMS is the operation's
+ * Lm<Name>Params. The backend keeps one scratch buffer (ws->scratch) for all operations. */
+typedef struct {
+  /* Bytes of ws->scratch that PARAMS need on SRC; NULL: none. */
+  size_t (*workspace) (const void *params, const LmKImage *src);
+  /* The most that any parameters can need on an image of SRC's size and either 8-bit format,
+   * reserved at the operation's first run on an image so that later edits allocate nothing
+   * (where the device cannot spare it, the run takes what its parameters need); NULL: what
+   * the parameters need. */
+  size_t (*workspace_max) (const LmKImage *src);
+  /* Enqueues the operation from SRC into DST (its output format, same size). */
+  cudaError_t (*launch) (const void *params, const LmKImage *src, const LmKImage *dst,
+                         const LmKWorkspace *ws, cudaStream_t stream);
+} LmKOp;
 
-cudaError_t lm_k_blur (const LmBlurParams *params, const LmKImage *src, const LmKImage *dst,
-                       const LmKWorkspace *ws, cudaStream_t stream);
+#define LM_OP(ID, name, Name) extern const LmKOp lm_k_##name##_op;
+#include "core/ops/op-list.h"
+#undef LM_OP
 
 /* SUMS (device memory) is zeroed first; HEAT (RGBA8, same size) may be NULL. */
 cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,

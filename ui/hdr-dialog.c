@@ -1,12 +1,14 @@
-/* LmHdrDialog (hdr-dialog.h). The table is checked at every change, so that what cannot be
- * merged (too few or too many exposures, two sizes, a missing time) is said before Merge is
- * pressed; the worker checks again when it loads them. */
+/* LmHdrDialog (hdr-dialog.h). The table is checked at every change, with the HDR job's
+ * checks (core/hdr/job.h), so that what cannot be merged (too few or too many exposures, two
+ * sizes, a missing time) is said before Merge is pressed; the job checks again, the times
+ * too, when the worker loads them. */
 #include "hdr-dialog.h"
 
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "core/hdr/job.h"
 #include "core/io/exif.h"
 #include "response-plot.h"
 
@@ -62,33 +64,6 @@ format_time (double t)
   if (t < 1.0 && fabs (n - round (n)) < 1e-3 * n)
     return g_strdup_printf ("1/%.0f", round (n));
   return g_strdup_printf ("%g", t);
-}
-
-static gboolean
-parse_time (const char *text, double *seconds)
-{
-  g_autofree char *copy = g_strstrip (g_strdup (text));
-  gsize len = strlen (copy);
-  if (len > 0 && copy[len - 1] == 's') /* "2 s" */
-    copy[len - 1] = '\0';
-  g_strstrip (copy);
-  char *end = NULL;
-  double t = g_ascii_strtod (copy, &end);
-  if (end == copy)
-    return FALSE;
-  if (*end == '/')
-    {
-      char *den_end = NULL;
-      double den = g_ascii_strtod (end + 1, &den_end);
-      if (den_end == end + 1 || !(den > 0.0))
-        return FALSE;
-      t /= den;
-      end = den_end;
-    }
-  if (*end != '\0' || !(t > 0.0) || !isfinite (t))
-    return FALSE;
-  *seconds = t;
-  return TRUE;
 }
 
 static int
@@ -151,27 +126,30 @@ check (LmHdrDialog *self)
   guint n = 0;
   int w0 = 0, h0 = 0;
   g_autofree char *first = NULL, *untimed = NULL;
-  g_autofree char *error = NULL;
+  g_autoptr (GError) error = NULL;
+  /* The HDR job's checks (core/hdr/job.h), on what the table knows before any decoding: the
+   * sizes from the files' headers, the count (the dialog's own limit); the times' are the
+   * job's when Merge is pressed. */
   for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
     {
-      g_autofree char *name = NULL;
+      g_autofree char *name = NULL, *path = NULL;
       int w, h;
       double t;
-      gtk_tree_model_get (model, &iter, COL_NAME, &name, COL_WIDTH, &w, COL_HEIGHT, &h, COL_TIME, &t, -1);
+      gtk_tree_model_get (model, &iter, COL_NAME, &name, COL_PATH, &path, COL_WIDTH, &w, COL_HEIGHT, &h,
+                          COL_TIME, &t, -1);
       if (n++ == 0)
         {
-          first = g_strdup (name);
+          first = g_strdup (path);
           w0 = w, h0 = h;
         }
-      else if ((w != w0 || h != h0) && error == NULL)
-        error = g_strdup_printf (_("%s is %d×%d but %s is %d×%d: the exposures of a stack must have one size"),
-                                 name, w, h, first, w0, h0);
+      else if (error == NULL)
+        lm_hdr_job_check_size (path, w, h, first, w0, h0, &error);
       if (!(t > 0.0) && untimed == NULL)
         untimed = g_strdup (name);
     }
-  if (error == NULL && n > LM_HDR_DIALOG_MAX)
-    error = g_strdup_printf (_("%u exposures: at most %d can be merged"), n, LM_HDR_DIALOG_MAX);
-  show_error (self, error);
+  if (error == NULL && n >= 2)
+    lm_hdr_job_check_count (n, LM_HDR_DIALOG_MAX, &error);
+  show_error (self, error ? error->message : NULL);
 
   /* Fusion weighs the exposures by their pixels alone: it needs no times. */
   const char *method = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->method_combo));
@@ -284,14 +262,21 @@ lm_hdr_dialog_set_time_text (LmHdrDialog *self, guint index, const char *text)
   GtkTreeIter iter;
   if (!gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (self->store), &iter, NULL, (int) index))
     return FALSE;
-  g_autofree char *name = NULL;
-  gtk_tree_model_get (GTK_TREE_MODEL (self->store), &iter, COL_NAME, &name, -1);
+  g_autofree char *name = NULL, *path = NULL;
+  gtk_tree_model_get (GTK_TREE_MODEL (self->store), &iter, COL_NAME, &name, COL_PATH, &path, -1);
+  /* The one parser of exposure times ("1/250", "0.004", "2 s"), and the job's range. */
   double t;
-  if (!parse_time (text, &t))
+  g_autoptr (GError) e = NULL;
+  if (!lm_hdr_parse_seconds (text, &t, NULL))
     {
       g_autofree char *message = g_strdup_printf (
         _("%s: “%s” is not an exposure time; give seconds, such as 0.004 or 1/250"), name, text);
       show_error (self, message);
+      return FALSE;
+    }
+  if (!lm_hdr_job_check_time (path, t, &e))
+    {
+      show_error (self, e->message);
       return FALSE;
     }
   g_autofree char *shown = format_time (t);

@@ -195,8 +195,7 @@ lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *rad
       return FALSE;
     }
   g_return_val_if_fail (params->kind >= LM_TONEMAP_NONE && params->kind <= LM_TONEMAP_DRAGO, FALSE);
-  LmKTonemap k = { params->kind, params->gamma, params->intensity, params->light_adapt, params->color_adapt,
-                   params->saturation, params->bias };
+  LmKTonemap k = lm_cuda_ktonemap (params);
   LmKImage in = lm_cuda_kimage (radiance), k_out = lm_cuda_kimage (out);
   return lm_cuda_use_device (self, error) && ensure_rows (self, radiance->height, error)
          && CHECK (lm_k_tonemap (&k, &in, &k_out, &self->ws, self->stream), error);

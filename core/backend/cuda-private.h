@@ -41,6 +41,21 @@ gboolean lm_cuda_use_device (LmBackendCuda *self, GError **error);
 gboolean lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need,
                                  GError **error);
 
+/* Operation ID's CUDA side (launch, scratch rule): lm_k_<name>_op, from op-list.h. */
+const LmKOp *lm_cuda_op (LmOpId id);
+
+/* Tone mapping's parameters as its kernel takes them: the one place LmKTonemap is filled. */
+G_STATIC_ASSERT ((int) LM_K_TONEMAP_NONE == (int) LM_TONEMAP_NONE && (int) LM_K_TONEMAP_GAMMA == (int) LM_TONEMAP_GAMMA
+                 && (int) LM_K_TONEMAP_REINHARD == (int) LM_TONEMAP_REINHARD
+                 && (int) LM_K_TONEMAP_DRAGO == (int) LM_TONEMAP_DRAGO);
+static inline LmKTonemap
+lm_cuda_ktonemap (const LmTonemapParams *p)
+{
+  return (LmKTonemap) { .kind = p->kind, .gamma = p->gamma, .intensity = p->intensity,
+                        .light_adapt = p->light_adapt, .color_adapt = p->color_adapt,
+                        .saturation = p->saturation, .bias = p->bias };
+}
+
 /* cuda-hdr.c: the class's HDR entries, and the release of their workspace. */
 gboolean lm_cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
                             LmImage *out, GError **error);

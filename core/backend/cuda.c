@@ -207,7 +207,7 @@ cuda_destroy (LmBackend *b)
       RELEASE (cudaEventDestroy (self->events[i]));
   RELEASE (cudaFree (self->ws.bins));
   RELEASE (cudaFree (self->ws.luts));
-  RELEASE (cudaFree (self->ws.blur_tmp));
+  RELEASE (cudaFree (self->ws.scratch));
   RELEASE (cudaFree (self->ws.hdr_state));
   lm_cuda_hdr_release (self);
   RELEASE (cudaFreeHost (self->host_bins));
@@ -289,40 +289,37 @@ lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t
   return TRUE;
 }
 
-/* The most blur's workspace can need on an image of SRC's size: any σ up to the cap (it
- * matters only through the method and grid step it picks, which change at multiples of
- * LM_BLUR_STEPS_PER_SIGMA: every half pixel of σ meets each) and either 8-bit format (RGBA
- * with alpha needs the most). About 12 bytes a pixel, at the finest grid. */
-static size_t
-blur_workspace_max (const LmKImage *src)
+/* Each operation's launch and scratch rule, from op-list.h: the backend has no
+ * per-operation code. */
+static const LmKOp *const cuda_ops[LM_N_OPS] = {
+#define LM_OP(ID, name, Name) [LM_OP_##ID] = &lm_k_##name##_op,
+#include "../ops/op-list.h"
+#undef LM_OP
+};
+
+const LmKOp *
+lm_cuda_op (LmOpId id)
 {
-  LmKImage rgba = *src;
-  rgba.format = LM_K_RGBA8;
-  rgba.opaque = 0;
-  size_t most = 0;
-  for (int half = 1; half <= (int) (2 * LM_BLUR_SIGMA_MAX); half++)
-    {
-      LmBlurParams p = { half / 2.0f };
-      most = MAX (most, lm_k_blur_workspace_size (&p, &rgba));
-    }
-  return most;
+  g_return_val_if_fail (id < LM_N_OPS, NULL);
+  return cuda_ops[id];
 }
 
-/* Blur's workspace depends on σ (its grid step) and the format. Grown to each new largest
- * need, it grew the device memory once more at whatever late edit first picked a σ of a larger
- * need (+2 MiB after 2,000 edits of the soak on radiance: bench/results/soak.md). So the first
- * blur on an image reserves what any σ and format can need on its size, and no later edit
- * grows it; where the device cannot spare that much, what this σ needs, as before. */
+/* The scratch that OP with PARAMS needs on SRC. An operation whose need varies with its
+ * parameters (blur's with σ) would grow the device memory once more at whatever late edit
+ * first picked a larger need. So its first run on an image reserves what any parameters can
+ * need on its size (its workspace_max), and no later edit grows it; where the device cannot
+ * spare that much, what these parameters need, as before. The buffer is shared: operations
+ * run one after another on the stream. */
 static gboolean
-ensure_blur_workspace (LmBackendCuda *self, const LmBlurParams *params, const LmKImage *src,
-                       GError **error)
+ensure_scratch (LmBackendCuda *self, const LmKOp *op, const void *params, const LmKImage *src,
+                GError **error)
 {
-  size_t need = lm_k_blur_workspace_size (params, src);
-  if (need <= self->ws.blur_tmp_size)
+  size_t need = op->workspace ? op->workspace (params, src) : 0;
+  if (need <= self->ws.scratch_size)
     return TRUE;
   GError *e = NULL;
-  size_t most = blur_workspace_max (src);
-  if (most > need && lm_cuda_grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size, most, &e))
+  size_t most = op->workspace_max ? op->workspace_max (src) : need;
+  if (most > need && lm_cuda_grow_workspace (self, &self->ws.scratch, &self->ws.scratch_size, most, &e))
     return TRUE;
   if (e != NULL && !g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
     {
@@ -330,22 +327,22 @@ ensure_blur_workspace (LmBackendCuda *self, const LmBlurParams *params, const Lm
       return FALSE;
     }
   g_clear_error (&e);
-  return lm_cuda_grow_workspace (self, &self->ws.blur_tmp, &self->ws.blur_tmp_size, need, error);
+  return lm_cuda_grow_workspace (self, &self->ws.scratch, &self->ws.scratch_size, need, error);
 }
 
-/* The blur workspace of the last photo goes with it: the next photo's first blur reserves
- * its own. The other workspaces are small or the HDR merge's. */
+/* The scratch of the last photo goes with it: the next photo's first run reserves its own.
+ * The other workspaces are small or the HDR merge's. */
 static void
 cuda_release_scratch (LmBackend *b)
 {
   LmBackendCuda *self = lm_cuda_self (b);
-  if (self->ws.blur_tmp == NULL)
+  if (self->ws.scratch == NULL)
     return;
   use_device_or_log (self);
   RELEASE (cudaStreamSynchronize (self->stream)); /* kernels queued before may still read it */
-  RELEASE (cudaFree (self->ws.blur_tmp));
-  self->ws.blur_tmp = NULL;
-  self->ws.blur_tmp_size = 0;
+  RELEASE (cudaFree (self->ws.scratch));
+  self->ws.scratch = NULL;
+  self->ws.scratch_size = 0;
 }
 
 static gboolean
@@ -354,26 +351,15 @@ cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage
 {
   LmBackendCuda *self = lm_cuda_self (b);
   LmKImage in = lm_cuda_kimage (src), out = lm_cuda_kimage (dst);
-  cudaError_t err;
-  if (!lm_cuda_use_device (self, error))
-    return FALSE;
-  switch (op->id)
+  const LmKOp *k = op->id < LM_N_OPS ? cuda_ops[op->id] : NULL;
+  if (k == NULL || k->launch == NULL)
     {
-    case LM_OP_GRAY:
-      err = lm_k_gray (params, &in, &out, self->stream);
-      break;
-    case LM_OP_EQUALIZE:
-      err = lm_k_equalize (params, &in, &out, &self->ws, self->stream);
-      break;
-    case LM_OP_BLUR:
-      if (!ensure_blur_workspace (self, params, &in, error))
-        return FALSE;
-      err = lm_k_blur (params, &in, &out, &self->ws, self->stream);
-      break;
-    default:
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s has no CUDA implementation"), op->name);
       return FALSE;
     }
+  if (!lm_cuda_use_device (self, error) || !ensure_scratch (self, k, params, &in, error))
+    return FALSE;
+  cudaError_t err = k->launch (params, &in, &out, &self->ws, self->stream);
   g_autofree char *what = g_strdup_printf ("%s kernel", op->name);
   return lm_cuda_check (err, what, error);
 }

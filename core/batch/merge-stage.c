@@ -1,5 +1,6 @@
 #include "merge-stage.h"
 
+#include "../hdr/job.h"
 #include "../render/timing.h"
 
 struct _LmMergeStage {
@@ -108,8 +109,8 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
   LmImage *encoded_rgbe = stage->host ? out : stage->rgbe;
   LmHdrStack work = { .n = hdr->n, .images = stage->host || resident ? hdr->images : stage->inputs,
                       .times = hdr->times, .paths = hdr->paths };
-  LmHdrMergeParams params = c->merge;
-  params.response = *response;
+  LmHdrMergeParams params;
+  lm_hdr_job_merge_params (c->merge.method, response, c->merge.gamma_correction, &params);
 
   LmMark marks[N_MARKS];
   lm_backend_mark (b, &marks[MARK_START]);
@@ -117,7 +118,7 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
   for (guint i = 0; ok && !stage->host && !resident && i < hdr->n; i++)
     ok = lm_backend_copy (b, hdr->images[i], stage->inputs[i], error);
   lm_backend_mark (b, &marks[MARK_UPLOADED]);
-  ok = ok && lm_backend_hdr_merge (b, &params, &work, radiance, error);
+  ok = ok && lm_hdr_job_merge_queued (b, &params, &work, radiance, error);
   lm_backend_mark (b, &marks[MARK_MERGED]);
   if (c->tonemap)
     ok = ok && lm_backend_tonemap (b, &c->tone, radiance, mapped, error);

@@ -4,8 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../hdr/align.h"
-#include "../hdr/response.h"
+#include "../hdr/job.h"
 #include "../render/timing.h"
 #include "buffer-pool.h"
 #include "commit.h"
@@ -230,12 +229,12 @@ group_of_device (Run *run, int device)
 
 /* Into the memory of DECODER's device, when the stack can stay there; else into host memory. */
 static gboolean
-decode_files (Run *run, Job *job, LmNvjpeg *decoder, gboolean timed, GError **error)
+decode_files (Run *run, Job *job, LmNvjpeg *decoder, LmHdrMethod method, GError **error)
 {
   Group *home = decoder && run->resident ? group_of_device (run, lm_nvjpeg_device (decoder)) : NULL;
   if (home && home->device_pool)
     {
-      if (!lm_batch_decode_on_device (job->read, timed, lm_buffer_pool_allocator (home->device_pool), decoder,
+      if (!lm_batch_decode_on_device (job->read, method, lm_buffer_pool_allocator (home->device_pool), decoder,
                                       &job->hdr, error))
         return FALSE;
       if (job->hdr)
@@ -246,7 +245,7 @@ decode_files (Run *run, Job *job, LmNvjpeg *decoder, gboolean timed, GError **er
         }
     }
   guint on_gpu = 0;
-  job->hdr = lm_batch_decode (job->read, timed, lm_buffer_pool_allocator (run->host_pool), decoder, &on_gpu, error);
+  job->hdr = lm_batch_decode (job->read, method, lm_buffer_pool_allocator (run->host_pool), decoder, &on_gpu, error);
   if (job->hdr == NULL)
     return FALSE;
   job->nvjpeg_files = on_gpu;
@@ -254,29 +253,34 @@ decode_files (Run *run, Job *job, LmNvjpeg *decoder, gboolean timed, GError **er
   return TRUE;
 }
 
-/* Debevec's curve from its sample pixels, read where the stack is. */
+/* The job's sampler for a stack decoded into a GPU's memory: its few sample pixels read by
+ * the decoder there. */
 static gboolean
-calibrate_debevec (Job *job, LmNvjpeg *decoder, GError **error)
+sample_on_gpu (const LmHdrStack *s, const guint *xy, guint n, guint32 *pixels, gpointer decoder, GError **error)
 {
-  const LmHdrStack *s = job->hdr;
-  if (job->group == NULL)
-    return lm_hdr_calibrate_debevec (s, 70, 10.0f, &job->response, error);
-  guint xy[2 * LM_HDR_MAX_SAMPLES];
-  guint n = lm_hdr_debevec_points (s->images[0]->width, s->images[0]->height, 70, xy, LM_HDR_MAX_SAMPLES);
-  g_autofree guint32 *pixels = g_new (guint32, (gsize) n * s->n);
-  return lm_nvjpeg_sample (decoder, s->n, s->images, xy, n, pixels, error)
-         && lm_hdr_calibrate_debevec_samples (s->n, n, pixels, s->times, 10.0f, &job->response, error);
+  return lm_nvjpeg_sample (decoder, s->n, s->images, xy, n, pixels, error);
 }
 
-/* Decode pool: everything before the backend, on the CPU (and nvJPEG). */
+/* The curve as the HDR job finds it, from the stack where it is. */
+static gboolean
+calibrate (Job *job, LmHdrMethod method, LmNvjpeg *decoder, GError **error)
+{
+  if (job->group != NULL)
+    return lm_hdr_job_calibrate_sampled (job->hdr, sample_on_gpu, decoder, &job->response, error);
+  return lm_hdr_job_calibrate (method, job->hdr, &job->response, error);
+}
+
+/* Decode pool: everything before the backend, on the CPU (and nvJPEG). These are the HDR
+ * job's steps (core/hdr/job.h) taken apart so that stacks overlap: the job's checks run in
+ * decoding (stack-read.c), then its alignment and calibration here, its merge in the merge
+ * workers (merge-stage.c). */
 static gboolean
 decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
 {
   const LmBatchConfig *c = run->config;
+  LmHdrMethod method = c->merge.method;
   gint64 t = g_get_monotonic_time ();
-  /* Fusion weighs pixels, not times: as `lumen-cli hdr`, its stacks need none. */
-  gboolean timed = c->merge.method != LM_HDR_MERTENS;
-  if (!decode_files (run, job, decoder, timed, error))
+  if (!decode_files (run, job, decoder, method, error))
     return FALSE; /* the files stay read: a device error is tried again */
   g_clear_pointer (&job->read, lm_batch_read_free);
   job->ms[LM_STAGE_DECODE] = lm_ms_since (t);
@@ -285,25 +289,18 @@ decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
     {
       /* Integer shifts, equal on every backend: found here, over all cores, so that the
        * merge workers keep the devices busy with merging. */
-      LmAlignParams params = LM_ALIGN_PARAMS_INIT;
       g_autofree LmShift *shifts = g_new0 (LmShift, job->hdr->n);
       t = g_get_monotonic_time ();
-      if (!lm_hdr_align_mtb_cpu (&params, job->hdr, shifts, error)
-          || !lm_hdr_stack_apply_shifts (&params, job->hdr, shifts, error))
+      if (!lm_hdr_job_align (NULL, job->hdr, shifts, error))
         return FALSE;
       job->ms[LM_STAGE_ALIGN] = lm_ms_since (t);
     }
 
   /* Each stack has its own curve, as a per-stack OpenCV calibrate + merge. */
   t = g_get_monotonic_time ();
-  if (c->response_given || c->merge.method == LM_HDR_MERTENS)
+  if (c->response_given || method == LM_HDR_MERTENS)
     job->response = c->merge.response;
-  else if (c->merge.method == LM_HDR_ROBERTSON)
-    {
-      if (!lm_hdr_calibrate_robertson (job->hdr, 30, 0.01f, &job->response, error))
-        return FALSE;
-    }
-  else if (!calibrate_debevec (job, decoder, error))
+  else if (!calibrate (job, method, decoder, error))
     return FALSE;
   job->ms[LM_STAGE_CALIBRATE] = lm_ms_since (t);
   return TRUE;

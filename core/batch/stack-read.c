@@ -1,10 +1,6 @@
 #include "stack-read.h"
 
-#include <math.h>
-#include <glib/gi18n.h>
-
-#include "../error.h"
-#include "../io/exif.h"
+#include "../hdr/job.h"
 #include "../io/io.h"
 
 void
@@ -36,8 +32,8 @@ lm_batch_read (const LmBatchStack *stack, GError **error)
   read->bytes = g_new0 (GBytes *, MAX (read->n, 1));
   if (times)
     read->times = g_memdup2 (times->data, sizeof (double) * MAX (times->len, 1));
-  /* Past this many files the stack fails anyway (lm_batch_decode says so): read none. */
-  gboolean readable = read->n >= 2 && read->n <= LM_HDR_MAX_EXPOSURES;
+  /* A stack of too few or too many files fails anyway (lm_batch_decode says so): read none. */
+  gboolean readable = lm_hdr_job_check_count (read->n, LM_HDR_MAX_EXPOSURES, NULL);
   for (guint i = 0; i < read->n; i++)
     {
       read->paths[i] = g_strdup (files->pdata[i]);
@@ -52,52 +48,7 @@ lm_batch_read (const LmBatchStack *stack, GError **error)
   return read;
 }
 
-/* Times as lm_hdr_stack_load wants them: positive, finite, distinct; the same messages. */
-static gboolean
-check_times (const LmBatchRead *read, const double *times, GError **error)
-{
-  for (guint i = 0; i < read->n; i++)
-    {
-      g_autofree char *display = g_filename_display_name (read->paths[i]);
-      if (!(times[i] > 0.0) || !isfinite (times[i]))
-        {
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                       _("%s: exposure time %g s: it must be a positive number of seconds"), display, times[i]);
-          return FALSE;
-        }
-      for (guint j = 0; j < i; j++)
-        if (times[j] == times[i])
-          {
-            g_autofree char *other = g_filename_display_name (read->paths[j]);
-            g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                         _("%s and %s have the same exposure time (%g s): a bracket needs different ones"),
-                         other, display, times[i]);
-            return FALSE;
-          }
-    }
-  return TRUE;
-}
-
-static gboolean
-check_count (guint n, GError **error)
-{
-  if (n < 2)
-    {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                   n == 1 ? _("an HDR merge needs at least two exposures; one was given")
-                          : _("an HDR merge needs at least two exposures; none were given"));
-      return FALSE;
-    }
-  if (n > LM_HDR_MAX_EXPOSURES)
-    {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%u exposures: at most %d can be merged"), n,
-                   LM_HDR_MAX_EXPOSURES);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* One member, decoded by nvJPEG (DECODED) or here, checked as lm_hdr_stack_load checks it. */
+/* One member, decoded by nvJPEG (DECODED) or here, checked by the HDR job's check. */
 static LmImage *
 member (const LmBatchRead *read, guint i, LmImage *decoded, const LmImage *first,
         const LmAllocator *allocator, GError **error)
@@ -111,38 +62,29 @@ member (const LmBatchRead *read, guint i, LmImage *decoded, const LmImage *first
     }
   else if (image == NULL)
     image = lm_io_load (read->paths[i], allocator, error); /* reading failed: this says why */
-  if (image == NULL || !lm_hdr_stack_check_member (read->paths[i], image, read->paths[0], first, error))
+  if (image == NULL || !lm_hdr_job_check_member (read->paths[i], image, read->paths[0], first, error))
     return NULL;
   return g_steal_pointer (&image);
 }
 
-/* The stack's paths and times (from the read, or the files' EXIF), checked; no images yet. */
+/* The stack's paths and times (from the read, or the files' EXIF), checked by the HDR job's
+ * checks, as the job checks a stack before loading it; no images yet. */
 static LmHdrStack *
-stack_with_times (const LmBatchRead *read, gboolean timed, GError **error)
+stack_with_times (const LmBatchRead *read, LmHdrMethod method, GError **error)
 {
-  if (!check_count (read->n, error))
+  LmHdrJobSpec spec = { .n = read->n, .paths = (const char *const *) read->paths, .times = read->times,
+                        .method = method };
+  g_autofree double *times = NULL;
+  if (!lm_hdr_job_check_stack (&spec, &times, error))
     return NULL;
-  g_autoptr (LmHdrStack) s = g_new0 (LmHdrStack, 1);
+  LmHdrStack *s = g_new0 (LmHdrStack, 1);
   s->n = read->n;
   s->images = g_new0 (LmImage *, s->n);
   s->paths = g_new0 (char *, s->n);
-  s->times = read->times || timed ? g_new0 (double, s->n) : NULL;
+  s->times = g_steal_pointer (&times);
   for (guint i = 0; i < s->n; i++)
-    {
-      s->paths[i] = g_strdup (read->paths[i]);
-      if (s->times == NULL)
-        continue;
-      if (read->times)
-        s->times[i] = read->times[i];
-      else if (!lm_exif_exposure_time (read->paths[i], &s->times[i], error))
-        {
-          g_prefix_error (error, _("no exposure time given: "));
-          return NULL;
-        }
-    }
-  if (s->times && !check_times (read, s->times, error))
-    return NULL;
-  return g_steal_pointer (&s);
+    s->paths[i] = g_strdup (read->paths[i]);
+  return s;
 }
 
 /* The files' bytes as nvJPEG takes them; NULL where a file could not be read. */
@@ -157,11 +99,11 @@ file_bytes (const LmBatchRead *read, const guint8 **data, gsize *lens)
 }
 
 LmHdrStack *
-lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *allocator, LmNvjpeg *nvjpeg,
+lm_batch_decode (const LmBatchRead *read, LmHdrMethod method, const LmAllocator *allocator, LmNvjpeg *nvjpeg,
                  guint *nvjpeg_files, GError **error)
 {
   *nvjpeg_files = 0;
-  g_autoptr (LmHdrStack) s = stack_with_times (read, timed, error);
+  g_autoptr (LmHdrStack) s = stack_with_times (read, method, error);
   if (s == NULL)
     return NULL;
   g_autofree LmImage **decoded = g_new0 (LmImage *, s->n);
@@ -188,11 +130,11 @@ lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *all
 }
 
 gboolean
-lm_batch_decode_on_device (const LmBatchRead *read, gboolean timed, const LmAllocator *device, LmNvjpeg *nvjpeg,
+lm_batch_decode_on_device (const LmBatchRead *read, LmHdrMethod method, const LmAllocator *device, LmNvjpeg *nvjpeg,
                            LmHdrStack **stack, GError **error)
 {
   *stack = NULL;
-  g_autoptr (LmHdrStack) s = stack_with_times (read, timed, error);
+  g_autoptr (LmHdrStack) s = stack_with_times (read, method, error);
   if (s == NULL)
     return FALSE;
   g_autofree const guint8 **data = g_new0 (const guint8 *, s->n);
@@ -204,7 +146,7 @@ lm_batch_decode_on_device (const LmBatchRead *read, gboolean timed, const LmAllo
   if (!all)
     return TRUE;
   for (guint i = 0; i < s->n; i++)
-    if (!lm_hdr_stack_check_member (s->paths[i], s->images[i], s->paths[0], i ? s->images[0] : NULL, error))
+    if (!lm_hdr_job_check_member (s->paths[i], s->images[i], s->paths[0], i ? s->images[0] : NULL, error))
       return FALSE;
   *stack = g_steal_pointer (&s);
   return TRUE;

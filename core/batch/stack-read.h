@@ -1,10 +1,13 @@
 /* A stack's way into memory in two stages, so that disk and CPU overlap: its files are read
  * (reader threads, bound by the disk), then decoded (every core, or nvJPEG) into a stack
- * checked as `lumen-cli hdr` checks one, with the same messages. */
+ * checked by the HDR job's checks (core/hdr/job.h), as `lumen-cli hdr` and the window check
+ * one, with the same messages. The job's own load reads files from disk one by one; the
+ * batch keeps these two stages for throughput and calls the job's checks from them. */
 #pragma once
 
 #include <glib.h>
 
+#include "../hdr/merge.h"
 #include "../hdr/stack.h"
 #include "nvjpeg-decoder.h"
 #include "stacks.h"
@@ -25,10 +28,11 @@ LmBatchRead *lm_batch_read (const LmBatchStack *stack, GError **error);
 void lm_batch_read_free (LmBatchRead *read);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBatchRead, lm_batch_read_free)
 
-/* As lm_hdr_stack_load (TIMED) or lm_hdr_stack_load_untimed on READ's files, decoded from
- * memory into ALLOCATOR's buffers. NVJPEG (may be NULL) decodes the JPEGs it takes, the CPU
+/* READ's files as the HDR job loads a stack for METHOD (core/hdr/job.h: its checks, with
+ * its messages; EXIF times unless READ has times, none for fusion), decoded from memory into
+ * ALLOCATOR's buffers. NVJPEG (may be NULL) decodes the JPEGs it takes, the CPU
  * the others; NVJPEG_FILES counts the former. */
-LmHdrStack *lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAllocator *allocator,
+LmHdrStack *lm_batch_decode (const LmBatchRead *read, LmHdrMethod method, const LmAllocator *allocator,
                              LmNvjpeg *nvjpeg, guint *nvjpeg_files, GError **error);
 
 /* The same, for a stack that stays on the GPU: when NVJPEG takes every file and none needs
@@ -36,7 +40,7 @@ LmHdrStack *lm_batch_decode (const LmBatchRead *read, gboolean timed, const LmAl
  * memory on the decoder's device). *STACK stays NULL when the stack must go through host
  * memory instead. FALSE when the device failed or the stack is bad (checked as above, its
  * times before any decoding). */
-gboolean lm_batch_decode_on_device (const LmBatchRead *read, gboolean timed, const LmAllocator *device,
+gboolean lm_batch_decode_on_device (const LmBatchRead *read, LmHdrMethod method, const LmAllocator *device,
                                     LmNvjpeg *nvjpeg, LmHdrStack **stack, GError **error);
 
 G_END_DECLS

@@ -20,8 +20,9 @@ static const LmEnumValue tonemap_kinds[] = {
  * the gamma: OpenCV's 1 leaves the operators' linear output, which looks a stop or two dark
  * (median luma 0.14 to 0.21 of full scale on the test stacks forest, courtyard and
  * sunset-handheld with Reinhard); a display's 2.2, as photographers expect, gives 0.40 to 0.49.
- * This table is the window's and the sidecars' defaults; lumen-cli hdr and batch keep
- * OpenCV's (LM_CLI_TONE_INIT), which tests/hdr compares with OpenCV. */
+ * This table is tone mapping's one description: the window's panel, the sidecars and lumen-cli
+ * hdr and batch (app/cli-tone.c: flags, ranges, help) read it; the CLI keeps OpenCV's gamma
+ * (LM_TONEMAP_OPENCV_GAMMA), which tests/hdr compares with OpenCV. */
 static const LmParamSpec tonemap_params[] = {
   { "kind", N_("Operator"), LM_PARAM_ENUM, TONEMAP_FIELD (kind), 0, 3, LM_TONEMAP_REINHARD,
     tonemap_kinds },

@@ -7,9 +7,6 @@
 #include <glib.h>
 
 #include "../hdr/tonemap.h"
-#include "../ops/blur-math.h"
-#include "../ops/equalize-math.h"
-#include "../ops/gray-math.h"
 #include "../ops/op.h"
 
 G_BEGIN_DECLS
@@ -18,16 +15,16 @@ typedef struct {
   const LmOpInfo *info;
   gboolean enabled;
   /* The operation's parameter struct, written and read through casts of BYTES. The union
-   * names every such struct (a new operation adds its own): C's aliasing rule then allows
+   * names every such struct (generated from op-list.h): C's aliasing rule then allows
    * those casts, and GCC's type-based alias analysis knows that a copy of a stage or a
    * pipeline reads what they wrote. Without them GCC -O3 moved a float parameter's store past
    * a block copy of the pipeline (test-history lost undo steps once the pipeline grew). */
   union {
     guint8 bytes[LM_OP_PARAMS_MAX];
     double align;
-    LmGrayParams gray;
-    LmEqualizeParams equalize;
-    LmBlurParams blur;
+#define LM_OP(ID, name, Name) Lm##Name##Params name;
+#include "../ops/op-list.h"
+#undef LM_OP
     LmTonemapParams tonemap;
   } params;
 } LmStage;

@@ -1,6 +1,7 @@
 /* A bracketed stack: the exposures of one scene and their exposure times, checked as a whole
- * (same size, all gray or all colour, at least two, positive and distinct times) before
- * anything is merged. Exposure fusion weighs pixels, not times: its stacks may have none. */
+ * by the HDR job (job.h: same size, all gray or all colour, at least two, positive and
+ * distinct times) before anything is merged. Exposure fusion weighs pixels, not times: its
+ * stacks may have none. */
 #pragma once
 
 #include <glib.h>
@@ -40,24 +41,16 @@ lm_hdr_pixel_word (const LmImage *image, guint x, guint y)
  * reads them. The file is read by lm_text_file_read (a regular file, UTF-8, bounded). */
 gboolean lm_hdr_read_exposures (const char *path, GPtrArray **files, GArray **times, GError **error);
 
-/* An exposure time as text: a number of seconds ("0.004") or a fraction ("1/250"), as
- * lm_text_parse_double reads numbers. Its range is the stack's to check. */
+/* An exposure time as text: a number of seconds ("0.004", "2 s") or a fraction ("1/250"),
+ * as lm_text_parse_double reads numbers. Its range is the stack's to check (job.h). The one
+ * parser of exposure times: --times, exposures files, manifests and the dialog's cells. */
 gboolean lm_hdr_parse_seconds (const char *text, double *seconds, GError **error);
 
-/* Loads PATHS; TIMES (may be NULL) gives the exposure times, otherwise each file's EXIF
- * ExposureTime. Fails, naming the file and the cause, on anything that cannot be merged. */
+/* Loads PATHS as the HDR job (job.h) loads a stack, with its checks; TIMES (may be NULL)
+ * gives the exposure times, otherwise each file's EXIF ExposureTime. Kept for the parity
+ * test and benches; the front ends run the job. */
 LmHdrStack *lm_hdr_stack_load (const char *const *paths, guint n, const double *times,
                                const LmAllocator *allocator, GError **error);
-
-/* As lm_hdr_stack_load, for exposure fusion: without TIMES (NULL) the stack has none and no
- * file is asked for EXIF times; given TIMES are checked and kept. */
-LmHdrStack *lm_hdr_stack_load_untimed (const char *const *paths, guint n, const double *times,
-                                       const LmAllocator *allocator, GError **error);
-/* Whether IMAGE, loaded from PATH, can join a stack whose first exposure is FIRST (loaded
- * from FIRST_PATH; NULL when IMAGE is the first): 8-bit, of FIRST's size, and gray or colour
- * as FIRST is (the merges read a pixel's exposures as one kind). The message names both. */
-gboolean lm_hdr_stack_check_member (const char *path, const LmImage *image, const char *first_path,
-                                    const LmImage *first, GError **error);
 
 void lm_hdr_stack_free (LmHdrStack *stack);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmHdrStack, lm_hdr_stack_free)

@@ -11,19 +11,6 @@
 #include "merge-math.h"
 #include "tonemap-math.h"
 
-gboolean
-lm_tonemap_kind_parse (const char *text, LmTonemapKind *kind)
-{
-  static const char *const names[] = { "none", "gamma", "reinhard", "drago" };
-  for (int i = 0; i < (int) G_N_ELEMENTS (names); i++)
-    if (g_str_equal (text, names[i]))
-      {
-        *kind = i;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 typedef struct {
   double min, max;
 } Range;

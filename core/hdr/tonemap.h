@@ -15,24 +15,25 @@ typedef enum {
   LM_TONEMAP_DRAGO,    /* Drago et al. 2003, OpenCV's TonemapDrago */
 } LmTonemapKind;
 
+/* The parameters' ranges, defaults, labels and when-rules are described once, in tone
+ * mapping's LmOpInfo (lm_tonemap_op_info, core/edit/pipeline.c), which the window, the
+ * sidecars and lumen-cli read. */
 typedef struct {
-  int kind;          /* LmTonemapKind */
-  float gamma;       /* OpenCV: 1; the window: 2.2 */
-  float intensity;   /* Reinhard: −8..8, 0 */
-  float light_adapt; /* Reinhard: 0..1, 1 */
-  float color_adapt; /* Reinhard: 0..1, 0 */
-  float saturation;  /* Drago: 1 */
-  float bias;        /* Drago: 0.7..0.9, 0.85 */
+  int kind; /* LmTonemapKind */
+  float gamma;
+  float intensity, light_adapt, color_adapt; /* Reinhard's */
+  float saturation, bias;                    /* Drago's */
 } LmTonemapParams;
 
-/* OpenCV's defaults, which lumen-cli hdr and batch keep (tests/hdr compares them with
- * OpenCV). The window starts from the tone mapping's parameter table (core/edit/pipeline.c)
- * instead: gamma 2.2. */
-#define LM_TONEMAP_PARAMS_INIT                                                                 \
-  { .kind = LM_TONEMAP_REINHARD, .gamma = 1.0f, .intensity = 0.0f, .light_adapt = 1.0f,        \
-    .color_adapt = 0.0f, .saturation = 1.0f, .bias = 0.85f }
+/* OpenCV's gamma, 1, which lumen-cli hdr and batch keep (tests/hdr compares them with
+ * OpenCV); the window and sidecars start from the table's 2.2. */
+#define LM_TONEMAP_OPENCV_GAMMA 1.0f
 
-gboolean lm_tonemap_kind_parse (const char *text, LmTonemapKind *kind);
+/* The table's defaults with OpenCV's gamma, as a constant for static tables (tests, bench);
+ * tests/unit/test-registry checks it against the table. */
+#define LM_TONEMAP_PARAMS_INIT                                                                 \
+  { .kind = LM_TONEMAP_REINHARD, .gamma = LM_TONEMAP_OPENCV_GAMMA, .intensity = 0.0f,          \
+    .light_adapt = 1.0f, .color_adapt = 0.0f, .saturation = 1.0f, .bias = 0.85f }
 
 /* RADIANCE (RGBA_F32) to OUT (RGBA8, same size): the operator's 0..1 result × 255. */
 gboolean lm_tonemap_cpu (const LmTonemapParams *params, const LmImage *radiance, LmImage *out,

@@ -6,7 +6,11 @@
  * that row into the output, so no full-size intermediate image is stored. Both passes work
  * on blocks of BLOCK samples whose sums GCC keeps in vector registers across all taps (the
  * fixed-size inner loops are what its vectorizer turns into AVX2 code with register
- * accumulators). Blur only promises |Δ| ≤ 1, so this file is built with FMA contraction. */
+ * accumulators). Blur only promises |Δ| ≤ 1, so this file is built with FMA contraction.
+ *
+ * Grid method: each grid row's vertical pass goes straight into its nodes' horizontal pass,
+ * so the only buffer of the image's size is the nodes', which the caller keeps between runs
+ * (LmBlurScratch, ops.h). */
 #include <string.h>
 #include <glib/gi18n.h>
 

@@ -5,13 +5,15 @@
 #include <glib.h>
 
 #include "../image.h"
+#include "op-list.h" /* at file level first: its math headers, then its X-macro uses below */
 
 G_BEGIN_DECLS
 
+/* LM_OP_GRAY, …: one per line of op-list.h, in pipeline order. */
 typedef enum {
-  LM_OP_GRAY,
-  LM_OP_EQUALIZE,
-  LM_OP_BLUR,
+#define LM_OP(ID, name, Name) LM_OP_##ID,
+#include "op-list.h"
+#undef LM_OP
   LM_N_OPS
 } LmOpId;
 

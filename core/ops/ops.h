@@ -1,4 +1,5 @@
-/* The operations' registrations, one per file under core/ops/. */
+/* The operations' registrations, one per file under core/ops/ (lm_<name>_op, for each line
+ * of op-list.h). */
 #pragma once
 
 #include "blur-math.h"
@@ -6,9 +7,9 @@
 
 G_BEGIN_DECLS
 
-extern const LmOpInfo lm_gray_op;
-extern const LmOpInfo lm_equalize_op;
-extern const LmOpInfo lm_blur_op;
+#define LM_OP(ID, name, Name) extern const LmOpInfo lm_##name##_op;
+#include "op-list.h"
+#undef LM_OP
 
 /* What blur's CPU reference keeps between runs (its grid method's nodes, up to 4 bytes a
  * pixel), so that moving σ allocates nothing: owned by whoever runs blur again and again on

@@ -1,5 +1,5 @@
-/* The one registration table of operations, in pipeline order, and the generic handling of
- * their parameter descriptions. */
+/* The registration table of operations, generated from op-list.h in its order, and the
+ * generic handling of their parameter descriptions. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,10 +11,15 @@
 #include "ops.h"
 
 static const LmOpInfo *const registry[LM_N_OPS] = {
-  [LM_OP_GRAY] = &lm_gray_op,
-  [LM_OP_EQUALIZE] = &lm_equalize_op,
-  [LM_OP_BLUR] = &lm_blur_op,
+#define LM_OP(ID, name, Name) [LM_OP_##ID] = &lm_##name##_op,
+#include "op-list.h"
+#undef LM_OP
 };
+
+/* Every parameter struct fits a pipeline stage's bytes. */
+#define LM_OP(ID, name, Name) G_STATIC_ASSERT (sizeof (Lm##Name##Params) <= LM_OP_PARAMS_MAX);
+#include "op-list.h"
+#undef LM_OP
 
 const LmOpInfo *
 lm_op_info (LmOpId id)

@@ -1,5 +1,7 @@
-/* What the render worker's files share: render.c (the thread, previews, comparisons,
- * exports) and merge.c (the HDR merge job). Private to core; render.h is the API. */
+/* What the render worker's files share: worker.c (the thread, its mailbox and queue, the
+ * entry points), channel.c (results' way back to the receiver), sides.c (the backends and
+ * the photo on each) and the jobs: job-preview.c, job-compare.c, job-export.c and merge.c
+ * (the HDR merge). Private to core; render.h is the API. */
 #pragma once
 
 #include "render.h"
@@ -31,8 +33,13 @@ typedef struct {
   gboolean align;
 } Job;
 
-/* The results' way back to the receiver (render.c). */
+/* The results' way back to the receiver (channel.c). */
 typedef struct _LmRenderChannel Channel;
+
+/* A channel to DONE (with USER_DATA) for a new worker. */
+Channel *lm_render_channel_new (LmRenderDone done, gpointer user_data);
+/* The worker is gone: results still in flight are dropped, not delivered. */
+void lm_render_channel_close (Channel *channel);
 
 typedef struct {
   LmBackend *backend;
@@ -64,19 +71,46 @@ struct _LmRenderWorker {
   LmRenderCache *shrunk_cache;
 };
 
+/* channel.c */
 /* A result of KIND for REQUEST (NULL: none), to be posted or freed by the worker. */
 LmRenderResult *lm_render_result_new (LmResultKind kind, const LmRenderRequest *request);
+/* A result that is not posted after all. */
+void lm_render_result_free (LmRenderResult *result);
 /* Hands RESULT over to the receiver's main context. */
 void lm_render_post (LmRenderWorker *w, LmRenderResult *result);
+/* A host buffer (RGBA8 storage) for a view of WIDTH × HEIGHT, lent to a result: one of the
+ * channel's pool once the receiver has let go of it, else a new one. */
+LmImage *lm_render_view_buffer (LmRenderWorker *w, int width, int height, GError **error);
+
+/* sides.c: run on the worker's thread only. */
+/* Probes CUDA, makes the CPU's backend and posts LM_RESULT_READY. */
+void lm_render_open_backends (LmRenderWorker *w);
+/* Drops the photo and every upload, then frees the backends. */
+void lm_render_close_backends (LmRenderWorker *w);
 /* Host memory that uploads fastest (pinned when CUDA is usable). */
 const LmAllocator *lm_render_fast_host (LmRenderWorker *w);
 /* The backend of KIND, or NULL and the reason. */
 LmBackend *lm_render_backend_for (LmRenderWorker *w, LmBackendKind kind, GError **error);
+/* The side of KIND with the photo uploaded and its cache made, or NULL and an error. */
+Side *lm_render_side_for (LmRenderWorker *w, LmBackendKind kind, GError **error);
+/* Drops SIDE's upload, cache and view (its backend stays). */
+void lm_render_side_reset (Side *side);
 /* A cache of SIDE's source that can tone map on the CPU where the backend cannot yet. */
 LmRenderCache *lm_render_side_cache_new (LmRenderWorker *w, Side *side);
 /* SOURCE (host memory, or NULL) becomes the photo; every side's upload and cache is dropped. */
 void lm_render_adopt_source (LmRenderWorker *w, LmImage *source);
 
+/* worker.c: TRUE when a newer request, a new photo or the end waits (the
+ * preview in hand is then of no use). */
+gboolean lm_render_superseded (LmRenderWorker *w);
+
+/* The jobs, each posting its own results. */
+/* A preview (job-preview.c): LM_RESULT_PREVIEW, after a quick one on the CPU. */
+void lm_render_run_preview (LmRenderWorker *w, const LmRenderRequest *request);
+/* A comparison of two backends (job-compare.c): LM_RESULT_COMPARE. */
+void lm_render_run_compare (LmRenderWorker *w, const Job *job);
+/* An export (job-export.c): LM_RESULT_PROGRESS, then LM_RESULT_EXPORTED. */
+void lm_render_run_export (LmRenderWorker *w, const Job *job);
 /* The HDR merge job (merge.c): posts its progress and an LM_RESULT_MERGED result. */
 void lm_render_run_merge (LmRenderWorker *w, const Job *job);
 

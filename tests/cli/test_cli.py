@@ -629,5 +629,66 @@ class Compare(CliTest):
             self.assertEqual(proc.returncode, 2, lt.describe(proc))
 
 
+class OneStackOneMessage(CliTest):
+    """The HDR job (core/hdr/job.h) checks a stack for the window, lumen-cli hdr and the
+    batch: one bad stack, one message, word for word, whichever of them is given it."""
+
+    FOREST = os.path.join(lt.data_dir(), "hdr", "forest")
+
+    def bad_stack(self, root, lines, files):
+        """A stack folder ROOT/bad: FILES as {name: source} links, an exposures.txt of LINES."""
+        folder = os.path.join(root, "bad")
+        os.makedirs(folder)
+        for name, source in files.items():
+            os.symlink(source, os.path.join(folder, name))
+        with open(os.path.join(folder, "exposures.txt"), "w") as f:
+            f.write("".join(line + "\n" for line in lines))
+        return folder
+
+    def hdr_message(self, args):
+        proc = lt.run(["hdr", "-o", self.path("out.hdr"), *args])
+        self.assertOneLineError(proc)
+        self.assertFalse(os.path.exists(self.path("out.hdr")))
+        return proc.stderr.strip()[len("lumen-cli: "):]
+
+    def batch_message(self, root):
+        out = self.path("batch-out")
+        env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+        proc = subprocess.run([lt.lumen_cli(), "batch", "--progress", "none", "-o", out, root], capture_output=True,
+                              text=True, env=env, errors="replace", timeout=600)
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        with open(os.path.join(out, "failed.tsv")) as f:
+            failed = dict(line.rstrip("\n").split("\t", 1) for line in f if line.strip())
+        self.assertEqual(list(failed), ["bad"], failed)
+        return failed["bad"]
+
+    def check(self, lines, files, words, times=None):
+        root = self.path("stacks")
+        folder = self.bad_stack(root, lines, files)
+        from_batch = self.batch_message(root)
+        from_file = self.hdr_message(["--exposures", os.path.join(folder, "exposures.txt")])
+        lt.say(f"batch: {from_batch}")
+        self.assertEqual(from_file, from_batch)
+        if times:
+            paths = [os.path.join(folder, name) for name in files]
+            self.assertEqual(self.hdr_message(["--times", times, *paths]), from_batch)
+        self.assertIn(words, from_batch)
+
+    def test_equal_times(self):
+        self.check(["x.jpg 0.01", "y.jpg 0.01"],
+                   {"x.jpg": os.path.join(self.FOREST, "exposure01.jpg"),
+                    "y.jpg": os.path.join(self.FOREST, "exposure02.jpg")},
+                   "have the same exposure time (0.01 s)", times="1/100,0.01 s")
+
+    def test_sizes(self):
+        self.check(["x.jpg 1/250", "y.png 2"],
+                   {"x.jpg": os.path.join(self.FOREST, "exposure01.jpg"), "y.png": COFFEE},
+                   "must have one size", times="1/250,2 s")
+
+    def test_one_exposure(self):
+        self.check(["x.jpg 0.01"], {"x.jpg": os.path.join(self.FOREST, "exposure01.jpg")},
+                   "an HDR merge needs at least two exposures; one was given")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

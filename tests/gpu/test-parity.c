@@ -18,32 +18,35 @@
 #include "core/render/view.h"
 #include "parity-util.h"
 
+/* Parameter sets by operation name. Every operation of the registry is checked with its
+ * defaults and with each set given here; one without a set here fails the test (a new
+ * operation brings its own). */
 typedef struct {
-  LmOpId op;
+  const char *op;
   const char *settings; /* "mode=bt601 amount=0.35" */
   int tolerance;        /* max |Δ| allowed on 8-bit output */
   gboolean small_only;  /* too slow for the CPU on the largest images */
 } ParamSet;
 
 static const ParamSet param_sets[] = {
-  { LM_OP_GRAY, "mode=luminosity", 0 },
-  { LM_OP_GRAY, "mode=bt601", 0 },
-  { LM_OP_GRAY, "mode=average", 0 },
-  { LM_OP_GRAY, "mode=mix red=0.5 green=0.8 blue=-0.3", 0 },
-  { LM_OP_GRAY, "mode=luminosity amount=0.35", 0 },
-  { LM_OP_GRAY, "mode=mix amount=0.7 red=1.2 green=0.1 blue=0.2", 0 },
-  { LM_OP_EQUALIZE, "mode=luma", 0 },
-  { LM_OP_EQUALIZE, "mode=rgb", 0 },
-  { LM_OP_EQUALIZE, "mode=luma amount=0.6", 0 },
-  { LM_OP_EQUALIZE, "mode=rgb amount=0.25", 0 },
-  { LM_OP_BLUR, "sigma=0", 0 },
-  { LM_OP_BLUR, "sigma=0.8", 1 },
-  { LM_OP_BLUR, "sigma=2.5", 1 },
-  { LM_OP_BLUR, "sigma=10", 1 },
-  { LM_OP_BLUR, "sigma=16", 1 },
-  { LM_OP_BLUR, "sigma=20", 1 },
-  { LM_OP_BLUR, "sigma=50", 1, TRUE },
-  { LM_OP_BLUR, "sigma=200", 1, TRUE },
+  { "gray", "mode=luminosity", 0 },
+  { "gray", "mode=bt601", 0 },
+  { "gray", "mode=average", 0 },
+  { "gray", "mode=mix red=0.5 green=0.8 blue=-0.3", 0 },
+  { "gray", "mode=luminosity amount=0.35", 0 },
+  { "gray", "mode=mix amount=0.7 red=1.2 green=0.1 blue=0.2", 0 },
+  { "equalize", "mode=luma", 0 },
+  { "equalize", "mode=rgb", 0 },
+  { "equalize", "mode=luma amount=0.6", 0 },
+  { "equalize", "mode=rgb amount=0.25", 0 },
+  { "blur", "sigma=0", 0 },
+  { "blur", "sigma=0.8", 1 },
+  { "blur", "sigma=2.5", 1 },
+  { "blur", "sigma=10", 1 },
+  { "blur", "sigma=16", 1 },
+  { "blur", "sigma=20", 1 },
+  { "blur", "sigma=50", 1, TRUE },
+  { "blur", "sigma=200", 1, TRUE },
 };
 
 typedef struct {
@@ -59,7 +62,7 @@ parse_settings (const LmOpInfo *op, const char *settings, void *params)
 {
   lm_op_params_init (op, params);
   g_auto (GStrv) pairs = g_strsplit (settings, " ", -1);
-  for (int i = 0; pairs[i]; i++)
+  for (int i = 0; pairs[i] && *pairs[i]; i++)
     {
       g_auto (GStrv) kv = g_strsplit (pairs[i], "=", 2);
       gboolean found = FALSE;
@@ -75,9 +78,8 @@ parse_settings (const LmOpInfo *op, const char *settings, void *params)
 }
 
 static void
-check_op (const char *image_name, LmImage *host, LmImage *device, const ParamSet *set)
+check_op (const char *image_name, LmImage *host, LmImage *device, const LmOpInfo *op, const ParamSet *set)
 {
-  const LmOpInfo *op = lm_op_info (set->op);
   guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
   parse_settings (op, set->settings, params);
   LmFormat out_format = op->output_format (params, host->format, host->opaque);
@@ -94,7 +96,7 @@ check_op (const char *image_name, LmImage *host, LmImage *device, const ParamSet
 
   guint64 differing;
   int worst = parity_u8_distance (cpu_out, back, &differing, NULL);
-  summary.max_delta[set->op] = MAX (summary.max_delta[set->op], worst);
+  summary.max_delta[op->id] = MAX (summary.max_delta[op->id], worst);
   parity_record (worst <= set->tolerance, "%-10s %-46s %-24s max|Δ| %3d, %" G_GUINT64_FORMAT " pixels differ",
                  op->name, set->settings, image_name, worst, differing);
 }
@@ -164,6 +166,20 @@ check_view_and_diff (const char *image_name, LmImage *host, LmImage *device)
                  image_name, a.max_abs, a.mean_abs, a.differing, b.max_abs, b.mean_abs, b.differing, differing);
 }
 
+/* The largest tolerance of OP's sets: its defaults are held to it. An operation of the
+ * registry without a set here is a failure (found at the first image). */
+static int
+tolerance_of (const LmOpInfo *op)
+{
+  int most = -1;
+  for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
+    if (g_str_equal (param_sets[i].op, op->name))
+      most = MAX (most, param_sets[i].tolerance);
+  if (most < 0)
+    g_error ("%s has no parameter set in test-parity.c", op->name);
+  return most;
+}
+
 /* Every parameter set on HOST, and on its gray version (the input of later operations after
  * a full grayscale). */
 static void
@@ -174,9 +190,15 @@ check_image (const char *name, LmImage *host, gboolean large)
   g_assert_no_error (e);
   check_histogram (name, host, device);
   check_view_and_diff (name, host, device);
-  for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
-    if (!(large && param_sets[i].small_only))
-      check_op (name, host, device, &param_sets[i]);
+  for (int id = 0; id < LM_N_OPS; id++)
+    {
+      const LmOpInfo *op = lm_op_info (id);
+      const ParamSet defaults = { op->name, "", tolerance_of (op) };
+      check_op (name, host, device, op, &defaults);
+      for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
+        if (g_str_equal (param_sets[i].op, op->name) && !(large && param_sets[i].small_only))
+          check_op (name, host, device, op, &param_sets[i]);
+    }
 
   if (host->format != LM_FORMAT_RGBA8 || !host->opaque)
     return;
@@ -259,10 +281,11 @@ main (int argc, char **argv)
       printf ("checked %s\n", name);
     }
 
-  printf ("parity maxima: gray max|Δ| %.0f, equalize max|Δ| %.0f, blur max|Δ| %.0f, view max|Δ| %d, "
-          "histograms and diffs equal; %" G_GUINT64_FORMAT " cases, %" G_GUINT64_FORMAT " failed\n",
-          summary.max_delta[LM_OP_GRAY], summary.max_delta[LM_OP_EQUALIZE],
-          summary.max_delta[LM_OP_BLUR], summary.view_max, parity_cases (), parity_failures ());
+  printf ("parity maxima:");
+  for (int id = 0; id < LM_N_OPS; id++)
+    printf (" %s max|Δ| %.0f,", lm_op_info (id)->name, summary.max_delta[id]);
+  printf (" view max|Δ| %d, histograms and diffs equal; %" G_GUINT64_FORMAT " cases, %" G_GUINT64_FORMAT " failed\n",
+          summary.view_max, parity_cases (), parity_failures ());
   lm_backend_free (cpu);
   lm_backend_free (gpu);
   return parity_failures () ? 1 : 0;

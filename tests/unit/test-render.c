@@ -1,6 +1,7 @@
-/* The render worker: results come back in the main context with their generation, the view
- * holds what the CPU reference makes of the pipeline, exports are written, cancelled exports
- * are not, and a compare without a usable CUDA device says why. */
+/* The render worker: results come back in the main context with their generation (and none
+ * once the worker is gone), the view holds what the CPU reference makes of the pipeline,
+ * exports are written, cancelled exports and radiance of an 8-bit photo are not, and a
+ * compare without a usable CUDA device says why. */
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -134,6 +135,20 @@ test_preview_and_generations (void)
   g_ptr_array_unref (seen.kinds);
 }
 
+/* REQ exported to NAME (in the test's folder) fails with DOMAIN and CODE and writes nothing. */
+static void
+assert_export_fails (LmRenderWorker *w, Seen *seen, const LmRenderRequest *req, const char *name,
+                     GCancellable *cancellable, GQuark domain, int code)
+{
+  LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
+  g_autofree char *path = g_build_filename (lm_test_tmp_dir (), name, NULL);
+  g_clear_error (&seen->error);
+  lm_render_worker_export (w, req, path, &options, cancellable);
+  await (seen, LM_RESULT_EXPORTED);
+  g_assert_error (seen->error, domain, code);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
 static void
 test_export_and_cancel (void)
 {
@@ -157,17 +172,37 @@ test_export_and_cancel (void)
     progressed |= GPOINTER_TO_INT (g_ptr_array_index (seen.kinds, i)) == LM_RESULT_PROGRESS;
   g_assert_true (progressed);
 
-  g_autofree char *cancelled_path = g_build_filename (lm_test_tmp_dir (), "cancelled.png", NULL);
   g_autoptr (GCancellable) cancel = g_cancellable_new ();
   g_cancellable_cancel (cancel);
-  lm_render_worker_export (w, &req, cancelled_path, &options, cancel);
-  await (&seen, LM_RESULT_EXPORTED);
-  g_assert_error (seen.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_false (g_file_test (cancelled_path, G_FILE_TEST_EXISTS));
+  assert_export_fails (w, &seen, &req, "cancelled.png", cancel, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* Radiance is written only from a merged HDR source, not from an 8-bit photo. */
+  assert_export_fails (w, &seen, &req, "not-radiance.hdr", NULL, LUMEN_ERROR, LM_ERROR_INVALID);
 
   lm_render_worker_free (w);
   g_clear_error (&seen.error);
   g_ptr_array_unref (seen.kinds);
+}
+
+static void
+count_result (const LmRenderResult *r, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* Results still on their way when the worker is freed are dropped, not delivered: READY is
+ * posted before the thread looks for work, so it is in flight once the thread has been joined. */
+static void
+test_freed_worker_delivers_nothing (void)
+{
+  GMainContext *context = g_main_context_new ();
+  guint delivered = 0;
+  LmRenderWorker *w = lm_render_worker_new (context, count_result, &delivered);
+  lm_render_worker_free (w);
+  g_assert_true (g_main_context_pending (context));
+  while (g_main_context_iteration (context, FALSE))
+    ;
+  g_assert_cmpuint (delivered, ==, 0);
+  g_main_context_unref (context);
 }
 
 /* Without a usable device, comparing with CUDA fails with the reason; with one, the CPU
@@ -339,6 +374,7 @@ main (int argc, char **argv)
   g_test_set_nonfatal_assertions ();
   g_test_add_func ("/render/preview-and-generations", test_preview_and_generations);
   g_test_add_func ("/render/export-and-cancel", test_export_and_cancel);
+  g_test_add_func ("/render/freed-worker-delivers-nothing", test_freed_worker_delivers_nothing);
   g_test_add_func ("/render/compare", test_compare);
   g_test_add_func ("/render/merge", test_merge);
   g_test_add_func ("/render/view-buffers-come-back", test_view_buffers_come_back);

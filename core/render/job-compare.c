@@ -1,0 +1,54 @@
+/* The render worker's compare job (render-private.h): the request's pipeline at full
+ * resolution on two backends, their difference as figures and as a heatmap of the view. */
+#include "render-private.h"
+
+#include <glib/gi18n.h>
+
+/* Both backends at full resolution, on fresh caches so that the timings are real. */
+void
+lm_render_run_compare (LmRenderWorker *w, const Job *job)
+{
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_COMPARE, &job->request);
+  GError *e = NULL;
+  LmImage *results[N_SIDES] = { NULL, NULL };
+  double ms[N_SIDES] = { 0 };
+  LmTimings *timings[N_SIDES] = { &r->timings, &r->timings_other };
+  for (int i = 0; i < N_SIDES && e == NULL; i++)
+    {
+      lm_timings_init (timings[i]);
+      Side *side = lm_render_side_for (w, job->sides[i], &e);
+      if (side == NULL)
+        break;
+      if (i == 0)
+        r->backend_name = lm_backend_name (side->backend);
+      else
+        r->other_name = lm_backend_name (side->backend);
+      g_autoptr (LmRenderCache) fresh = lm_render_side_cache_new (w, side);
+      g_autoptr (LmImage) out = lm_render_cache_run (fresh, &job->request.pipeline, timings[i], &e);
+      if (lm_render_cache_last_notice (fresh) && r->notice == NULL)
+        r->notice = g_strdup_printf (_("%s; tone mapped on the CPU"), lm_render_cache_last_notice (fresh));
+      ms[i] = lm_timings_total (timings[i]);
+      if (out != NULL)
+        {
+          results[i] = lm_backend_download (side->backend, out, &e);
+          if (results[i] != NULL)
+            lm_backend_synchronize (side->backend, &e);
+        }
+    }
+  if (e == NULL)
+    {
+      LmDiffSums sums;
+      lm_diff_cpu (results[0], results[1], job->gain, NULL, &sums);
+      lm_diff_stats_from_sums (&sums, &r->diff);
+      r->view = lm_image_new (LM_FORMAT_RGBA8, job->request.view.out_w, job->request.view.out_h,
+                              lm_allocator_host (), &e);
+      if (r->view)
+        lm_diff_heat_view (results[0], results[1], &job->request.view, job->gain, r->view);
+      r->render_ms = ms[0], r->other_ms = ms[1];
+      r->width = w->source->width, r->height = w->source->height;
+    }
+  r->error = e;
+  for (int i = 0; i < N_SIDES; i++)
+    g_clear_pointer (&results[i], lm_image_unref);
+  lm_render_post (w, r);
+}

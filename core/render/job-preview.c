@@ -1,0 +1,172 @@
+/* The render worker's preview job (render-private.h): the latest edit rendered at full
+ * resolution on the request's backend (the CPU where the GPU runs out of memory or fails),
+ * brought back as the view and the histogram; on the CPU a quick pass on the photo shrunk to
+ * about the view's scale comes first, so that the first paint of a large photo comes fast. */
+#include "render-private.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "../error.h"
+#include "view.h"
+
+/* The CPU's quick pass: the pipeline on the photo shrunk by FACTOR; the full-resolution render
+ * follows. */
+static void
+quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
+{
+  GError *e = NULL;
+  LmImage *src = w->source;
+  if (w->shrunk == NULL || w->shrunk->width != (src->width + factor - 1) / factor)
+    {
+      g_clear_pointer (&w->shrunk_cache, lm_render_cache_free);
+      g_clear_pointer (&w->shrunk, lm_image_unref);
+      w->shrunk = lm_image_new (src->format, (src->width + factor - 1) / factor,
+                                (src->height + factor - 1) / factor, lm_allocator_host (), &e);
+      if (w->shrunk == NULL)
+        {
+          g_error_free (e);
+          return; /* the full render still comes */
+        }
+      lm_shrink_cpu (src, w->shrunk);
+      w->shrunk_cache = lm_render_cache_new (w->sides[0].backend, w->shrunk);
+    }
+
+  LmPipeline pipeline = req->pipeline;
+  lm_pipeline_scale (&pipeline, (double) src->width / w->shrunk->width);
+  g_autoptr (LmImage) out = lm_render_cache_run (w->shrunk_cache, &pipeline, NULL, &e);
+  double fx = (double) w->shrunk->width / src->width, fy = (double) w->shrunk->height / src->height;
+  LmViewRect rect = { req->view.rx * fx, req->view.ry * fy, req->view.rw * fx, req->view.rh * fy,
+                      req->view.out_w, req->view.out_h };
+  rect.rw = MIN (rect.rw, w->shrunk->width - rect.rx);
+  rect.rh = MIN (rect.rh, w->shrunk->height - rect.ry);
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
+  r->backend_name = "cpu";
+  r->width = src->width, r->height = src->height;
+  if (out != NULL && (r->view = lm_render_view_buffer (w, rect.out_w, rect.out_h, &e)) != NULL
+      && lm_backend_view (w->sides[0].backend, out, &rect, r->view, &e)
+      && lm_backend_histogram (w->sides[0].backend, out, LM_HIST_WANT_ALL, &r->histogram, &e))
+    lm_render_post (w, r);
+  else
+    {
+      g_clear_error (&e); /* the full render reports what went wrong */
+      lm_render_result_free (r);
+    }
+}
+
+/* The view V of IMAGE (in SIDE's work memory) made there and brought into HOST; the time
+ * of the way back is added to *DOWNLOAD_MS. */
+static gboolean
+view_down (Side *side, const LmImage *image, const LmViewRect *v, LmImage *host, double *download_ms,
+           GError **error)
+{
+  if (!lm_backend_view (side->backend, image, v, side->view, error)
+      || !lm_backend_synchronize (side->backend, error))
+    return FALSE;
+  gint64 d = g_get_monotonic_time ();
+  if (!lm_backend_copy (side->backend, side->view, host, error)
+      || !lm_backend_synchronize (side->backend, error))
+    return FALSE;
+  *download_ms += lm_ms_since (d);
+  return TRUE;
+}
+
+/* The pipeline at full resolution on SIDE, its view and histogram into R (and the view of
+ * the unedited source, when the request asks for it). */
+static gboolean
+render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRenderResult *r,
+             GError **error)
+{
+  lm_timings_init (&r->timings);
+  gint64 t = g_get_monotonic_time ();
+  g_autoptr (LmImage) out = lm_render_cache_run (side->cache, &req->pipeline, &r->timings, error);
+  if (out == NULL)
+    return FALSE;
+  if (lm_render_cache_last_notice (side->cache))
+    {
+      g_free (r->notice);
+      r->notice = g_strdup_printf (_("%s; tone mapped on the CPU"), lm_render_cache_last_notice (side->cache));
+    }
+  const LmViewRect *v = &req->view;
+  if (side->view == NULL || side->view->width != (guint) v->out_w || side->view->height != (guint) v->out_h)
+    {
+      g_clear_pointer (&side->view, lm_image_unref);
+      side->view = lm_image_new (LM_FORMAT_RGBA8, v->out_w, v->out_h,
+                                 lm_backend_work_allocator (side->backend), error);
+      if (side->view == NULL)
+        return FALSE;
+    }
+  r->view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
+  if (r->view == NULL || !view_down (side, out, v, r->view, &r->download_ms, error))
+    return FALSE;
+  if (!lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
+    return FALSE;
+  if (req->with_before)
+    {
+      /* Every operation off: the cache hands back the source, or its cached tone mapping, and
+       * keeps the operations' outputs for the next edit. OUT is not read after this run. */
+      LmPipeline original;
+      lm_pipeline_init (&original);
+      original.tonemap = req->pipeline.tonemap;
+      g_autoptr (LmImage) plain = lm_render_cache_run (side->cache, &original, NULL, error);
+      if (plain == NULL)
+        return FALSE;
+      r->before_view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
+      if (r->before_view == NULL || !view_down (side, plain, v, r->before_view, &r->download_ms, error))
+        return FALSE;
+    }
+  r->render_ms = lm_ms_since (t);
+  r->upload_ms = side->upload_ms;
+  side->upload_ms = 0.0;
+  r->refined = TRUE;
+  r->backend_name = lm_backend_name (side->backend);
+  r->width = w->source->width, r->height = w->source->height;
+  return TRUE;
+}
+
+void
+lm_render_run_preview (LmRenderWorker *w, const LmRenderRequest *req)
+{
+  GError *e = NULL;
+  if (w->source == NULL)
+    return;
+  Side *side = lm_render_side_for (w, req->backend, &e);
+  /* The quick pass shrinks 8-bit sources; a radiance source's tone mapping needs the whole
+   * image's statistics and is cached anyway. */
+  if (side != NULL && req->backend == LM_BACKEND_CPU && w->source->format != LM_FORMAT_RGBA_F32)
+    {
+      int factor = (int) floor (req->view.rw / req->view.out_w);
+      if (factor >= 2)
+        {
+          quick_preview (w, req, factor);
+          if (lm_render_superseded (w))
+            return;
+        }
+    }
+
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
+  gboolean ok = side != NULL && render_full (w, side, req, r, &e);
+  if (!ok && req->backend == LM_BACKEND_CUDA
+      && (g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY) || g_error_matches (e, LUMEN_ERROR, LM_ERROR_DEVICE)))
+    {
+      /* The photo does not fit the GPU, or the GPU failed: this render comes from the CPU. */
+      g_free (r->notice);
+      r->notice = g_strdup_printf (_("%s; rendered on the CPU"), e->message);
+      g_clear_error (&e);
+      g_clear_pointer (&r->view, lm_image_unref);
+      g_clear_pointer (&r->before_view, lm_image_unref);
+      r->download_ms = 0.0;
+      if (r->timings.entries)
+        lm_timings_clear (&r->timings);
+      lm_render_side_reset (&w->sides[1]);
+      side = lm_render_side_for (w, LM_BACKEND_CPU, &e);
+      ok = side != NULL && render_full (w, side, req, r, &e);
+    }
+  if (!ok)
+    {
+      g_clear_pointer (&r->view, lm_image_unref);
+      g_clear_pointer (&r->before_view, lm_image_unref);
+      r->error = e;
+    }
+  lm_render_post (w, r);
+}

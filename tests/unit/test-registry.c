@@ -1,0 +1,192 @@
+/* The one operation list (core/ops/op-list.h) holds: every registry entry is complete and
+ * consistent (names unique, ids in order, every parameter labelled, min ≤ default ≤ max,
+ * enum defaults among their values, when-rules naming a parameter and its values), tone
+ * mapping's description as well; with CUDA built, every operation has its launch; and
+ * lumen-cli's --help lists a flag for every parameter. */
+#include <string.h>
+
+#include "config.h"
+#include "core/edit/pipeline.h"
+#include "core/ops/ops.h"
+#if LUMEN_HAVE_CUDA
+#include "core/backend/cuda-private.h"
+#endif
+#include "test-util.h"
+
+static const LmParamSpec *
+find (const LmOpInfo *info, const char *name)
+{
+  for (guint i = 0; i < info->n_params; i++)
+    if (g_str_equal (info->params[i].name, name))
+      return &info->params[i];
+  return NULL;
+}
+
+static void
+check_info (const LmOpInfo *info)
+{
+  g_assert_nonnull (info->name);
+  g_assert_true (info->label && *info->label && info->blurb && *info->blurb);
+  g_assert_cmpuint (info->n_params, >, 0);
+  g_assert_cmpuint (info->params_size, <=, LM_OP_PARAMS_MAX);
+  g_assert_nonnull (info->output_format);
+  g_assert_nonnull (info->run_cpu);
+  for (guint k = 0; k < info->n_params; k++)
+    {
+      const LmParamSpec *spec = &info->params[k];
+      g_test_message ("%s %s", info->name, spec->name);
+      g_assert_true (spec->name && *spec->name && spec->label && *spec->label);
+      g_assert_true (find (info, spec->name) == spec); /* unique within the operation */
+      g_assert_cmpfloat (spec->min, <=, spec->def);
+      g_assert_cmpfloat (spec->def, <=, spec->max);
+      g_assert_cmpuint (spec->offset + (spec->type == LM_PARAM_ENUM ? sizeof (int) : sizeof (float)), <=,
+                        info->params_size);
+      if (spec->type == LM_PARAM_ENUM)
+        {
+          int n = 0;
+          while (spec->values[n].nick)
+            {
+              g_assert_true (spec->values[n].label && *spec->values[n].label);
+              n++;
+            }
+          g_assert_cmpfloat (spec->max, ==, n - 1);
+        }
+      if (spec->when)
+        {
+          g_auto (GStrv) kv = g_strsplit (spec->when, "=", 2);
+          const LmParamSpec *on = find (info, kv[0]);
+          g_assert_nonnull (on);
+          g_assert_true (on->type == LM_PARAM_ENUM);
+          g_auto (GStrv) alternatives = g_strsplit (kv[1], "|", -1);
+          for (int a = 0; alternatives[a]; a++)
+            {
+              gboolean known = FALSE;
+              for (int v = 0; on->values[v].nick; v++)
+                known |= g_str_equal (on->values[v].nick, alternatives[a]);
+              g_assert_true (known);
+            }
+        }
+    }
+}
+
+static void
+test_registry (void)
+{
+  for (int id = 0; id < LM_N_OPS; id++)
+    {
+      const LmOpInfo *info = lm_op_info (id);
+      g_assert_cmpint (info->id, ==, id);
+      g_assert_true (lm_op_info_by_name (info->name) == info);
+      g_assert_cmpstr (info->name, !=, lm_tonemap_op_info ()->name);
+      check_info (info);
+    }
+  check_info (lm_tonemap_op_info ());
+}
+
+/* The pipeline's stages follow the registry. */
+static void
+test_pipeline_stages (void)
+{
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  for (int id = 0; id < LM_N_OPS; id++)
+    g_assert_true (pipeline.stages[id].info == lm_op_info (id));
+}
+
+/* LM_TONEMAP_PARAMS_INIT (OpenCV's, for static tables) is the table's defaults but the gamma. */
+static void
+test_tonemap_defaults (void)
+{
+  const LmOpInfo *info = lm_tonemap_op_info ();
+  LmTonemapParams table, init = LM_TONEMAP_PARAMS_INIT;
+  lm_op_params_init (info, &table);
+  table.gamma = LM_TONEMAP_OPENCV_GAMMA;
+  g_assert_true (memcmp (&table, &init, sizeof table) == 0);
+  /* lumen-cli's LmCliTone keeps value[0] as "gamma". */
+  g_assert_cmpstr (info->params[1].name, ==, "gamma");
+}
+
+static void
+test_cuda_entries (void)
+{
+#if LUMEN_HAVE_CUDA
+  for (int id = 0; id < LM_N_OPS; id++)
+    {
+      const LmKOp *k = lm_cuda_op (id);
+      g_assert_nonnull (k);
+      g_assert_nonnull (k->launch);
+      g_assert_true (k->workspace_max == NULL || k->workspace != NULL);
+    }
+#else
+  g_test_skip ("built without CUDA");
+#endif
+}
+
+static gboolean
+help_has_flag (const char *help, const char *flag)
+{
+  g_autofree char *spaced = g_strdup_printf ("  %s ", flag), *eq = g_strdup_printf ("  %s=", flag);
+  return strstr (help, spaced) != NULL || strstr (help, eq) != NULL;
+}
+
+static char *
+help_of (const char *command, const char *group)
+{
+  const char *cli = g_getenv ("LUMEN_CLI");
+  g_autofree char *out = NULL;
+  GError *e = NULL;
+  int status = 0;
+  const char *argv_proc[] = { cli, group, NULL };
+  const char *argv_cmd[] = { cli, command, group, NULL };
+  g_assert_true (g_spawn_sync (NULL, (char **) (command ? argv_cmd : argv_proc), NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, NULL, &status, &e));
+  g_assert_no_error (e);
+  return g_steal_pointer (&out);
+}
+
+static void
+test_cli_help (void)
+{
+  if (g_getenv ("LUMEN_CLI") == NULL)
+    {
+      g_test_skip ("LUMEN_CLI is not set");
+      return;
+    }
+  g_autofree char *help = help_of (NULL, "--help-all");
+  for (int id = 0; id < LM_N_OPS; id++)
+    {
+      const LmOpInfo *info = lm_op_info (id);
+      for (guint k = 0; k < info->n_params; k++)
+        {
+          g_autofree char *flag = k == 0 ? g_strdup_printf ("--%s", info->name)
+                                         : g_strdup_printf ("--%s-%s", info->name, info->params[k].name);
+          g_test_message ("%s", flag);
+          g_assert_true (help_has_flag (help, flag));
+        }
+    }
+  const LmOpInfo *tone = lm_tonemap_op_info ();
+  for (const char *const *command = (const char *const[]) { "hdr", "batch", NULL }; *command; command++)
+    {
+      g_autofree char *hdr_help = help_of (*command, "--help");
+      g_assert_true (help_has_flag (hdr_help, "--tonemap"));
+      for (guint k = 1; k < tone->n_params; k++)
+        {
+          g_autofree char *flag = g_strdup_printf ("--%s", tone->params[k].name);
+          g_strdelimit (flag + 2, "_", '-');
+          g_test_message ("%s %s", *command, flag);
+          g_assert_true (help_has_flag (hdr_help, flag));
+        }
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/registry/entries", test_registry);
+  g_test_add_func ("/registry/pipeline-stages", test_pipeline_stages);
+  g_test_add_func ("/registry/tonemap-defaults", test_tonemap_defaults);
+  g_test_add_func ("/registry/cuda-entries", test_cuda_entries);
+  g_test_add_func ("/registry/cli-help", test_cli_help);
+  return g_test_run ();
+}
