@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "core/error.h"
+#include "core/io/text-input.h"
 
 typedef struct {
   const LmOpInfo *op;
@@ -74,28 +75,64 @@ find_flag (const char *flag, const LmOpInfo **op_out, const LmParamSpec **spec_o
   return FALSE;
 }
 
-static gboolean
-on_op_flag (const char *name, const char *value, gpointer data, GError **error)
+static const LmParamSpec *
+spec_by_name (const LmOpInfo *op, const char *name)
 {
-  LmCliOps *ops = data;
-  Assignment a = { 0 };
-  if (!find_flag (name, &a.op, &a.spec))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION, _("unknown option %s"), name);
-      return FALSE;
-    }
-  /* Check the value now, so a bad one is a usage error reported by the parser. */
+  for (guint k = 0; k < op->n_params; k++)
+    if (g_str_equal (op->params[k].name, name))
+      return &op->params[k];
+  g_return_val_if_reached (NULL);
+}
+
+/* Checks VALUE for SPEC now, so a bad one is a usage error reported by the parser, and
+ * records it. */
+static gboolean
+assign (LmCliOps *ops, const LmOpInfo *op, const LmParamSpec *spec, const char *value, GError **error)
+{
   guint8 scratch[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
-  lm_op_params_init (a.op, scratch);
+  lm_op_params_init (op, scratch);
   GError *e = NULL;
-  if (!lm_op_param_parse (a.op, a.spec, scratch, value, &e))
+  if (!lm_op_param_parse (op, spec, scratch, value, &e))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s", e->message);
       g_error_free (e);
       return FALSE;
     }
-  a.value = g_strdup (value);
+  Assignment a = { .op = op, .spec = spec, .value = g_strdup (value) };
   g_array_append_val (ops->assignments, a);
+  return TRUE;
+}
+
+static gboolean
+on_op_flag (const char *name, const char *value, gpointer data, GError **error)
+{
+  LmCliOps *ops = data;
+  const LmOpInfo *op;
+  const LmParamSpec *spec;
+  if (!find_flag (name, &op, &spec))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION, _("unknown option %s"), name);
+      return FALSE;
+    }
+  if (spec != &op->params[0] || op->flag_params == NULL)
+    return assign (ops, op, spec, value, error);
+
+  /* --wb 5200,+8: the values of the parameters the operation names, in order; fewer are
+   * fine (--wb 5200). */
+  g_auto (GStrv) names = g_strsplit (op->flag_params, ",", -1);
+  char sep[2] = { op->flag_sep, '\0' };
+  g_auto (GStrv) values = g_strsplit (value, sep, -1);
+  if (g_strv_length (values) > g_strv_length (names))
+    {
+      g_autofree char *quoted = lm_text_quote (value, -1);
+      g_autofree char *form = g_strjoinv (sep, names);
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s: “%s” has more than the %u values of %s"),
+                   name, quoted, g_strv_length (names), form);
+      return FALSE;
+    }
+  for (guint i = 0; values[i] != NULL; i++)
+    if (!assign (ops, op, spec_by_name (op, names[i]), values[i], error))
+      return FALSE;
   return TRUE;
 }
 
@@ -122,7 +159,21 @@ lm_cli_ops_group (LmCliOps *ops)
           e.arg_data = (gpointer) on_op_flag;
           /* The value as typed, which a message quotes escaped, not a failed conversion. */
           e.flags = G_OPTION_FLAG_FILENAME;
-          if (spec->type == LM_PARAM_ENUM)
+          if (k == 0 && op->flag_params != NULL)
+            {
+              char sep[2] = { op->flag_sep, '\0' };
+              g_auto (GStrv) names = g_strsplit (op->flag_params, ",", -1);
+              g_autofree char *form = g_strjoinv (sep, names);
+              e.arg_description = keep (ops, g_ascii_strup (form, -1));
+              e.description = keep (ops, g_strdup_printf ("%s: %s", _(op->label), _(op->blurb)));
+            }
+          else if (spec->type == LM_PARAM_CURVE)
+            {
+              e.arg_description = keep (ops, g_strdup ("X:Y,X:Y,…"));
+              e.description = keep (ops, g_strdup_printf (_("%s: %s, points %g..%g"), _(op->label), _(spec->label),
+                                                          spec->min, spec->max));
+            }
+          else if (spec->type == LM_PARAM_ENUM)
             {
               g_autoptr (GString) nicks = g_string_new (NULL);
               for (int v = 0; spec->values[v].nick; v++)

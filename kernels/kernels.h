@@ -8,7 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "core/ops/compare-math.h"
-#include "core/ops/op-list.h"
+#include "core/ops/point-math.h"
 #include "core/hdr/merge-math.h"
 #include "core/hdr/tonemap-math.h"
 
@@ -61,14 +61,27 @@ typedef struct {
    * (where the device cannot spare it, the run takes what its parameters need); NULL: what
    * the parameters need. */
   size_t (*workspace_max) (const LmKImage *src);
-  /* Enqueues the operation from SRC into DST (its output format, same size). */
+  /* Enqueues the operation from SRC into DST (its output format and size). */
   cudaError_t (*launch) (const void *params, const LmKImage *src, const LmKImage *dst,
                          const LmKWorkspace *ws, cudaStream_t stream);
 } LmKOp;
 
-#define LM_OP(ID, name, Name) extern const LmKOp lm_k_##name##_op;
+/* Point operations have none: they run in the fused pass (lm_k_point). */
+#define LM_K_OP_DECL_GEOMETRY(name) extern const LmKOp lm_k_##name##_op;
+#define LM_K_OP_DECL_POINT(name)
+#define LM_K_OP_DECL_POINT_COLOR(name)
+#define LM_K_OP_DECL_PIXEL(name) extern const LmKOp lm_k_##name##_op;
+#define LM_K_OP_DECL_GLOBAL(name) extern const LmKOp lm_k_##name##_op;
+#define LM_K_OP_DECL_AREA(name) extern const LmKOp lm_k_##name##_op;
+#define LM_K_OP_DECL_EXPORT(name) extern const LmKOp lm_k_##name##_op;
+#define LM_OP(ID, name, Name, KIND) LM_K_OP_DECL_##KIND (name)
 #include "core/ops/op-list.h"
 #undef LM_OP
+
+/* The fused point pass (core/ops/point-math.h) from SRC (RGBA8 or GRAY8) into DST (RGBA8, same
+ * size). PASS is read at launch (it travels as a launch parameter). */
+cudaError_t lm_k_point (const LmPointPass *pass, const LmKImage *src, const LmKImage *dst,
+                        cudaStream_t stream);
 
 /* SUMS (device memory) is zeroed first; HEAT (RGBA8, same size) may be NULL. */
 cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,

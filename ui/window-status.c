@@ -3,6 +3,7 @@
  * speed-up), the diff bar's text and Compare's tooltip. Each says only what is true now. */
 #include "window-private.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 /* A render that takes longer than this shows the busy indicator: long enough that quick
@@ -117,15 +118,30 @@ lm_window_render_arrived (LmWindow *self, guint64 generation)
 /* ---- the status bar and the diff bar ------------------------------------------------------ */
 
 /* A step's name as people read it: the worker names operations as the command line does
- * ("gray", "tonemap"); the panels' translated titles are shown instead. Other steps (a
- * merge's) come named in the language already. */
+ * ("gray", "tonemap"; "wb+exposure" for point operations fused into one pass); the panels'
+ * translated titles are shown instead. Other steps (a merge's) come named in the language
+ * already. */
 static const char *
-timing_label (const char *name)
+op_label (const char *name)
 {
   const LmOpInfo *info = lm_op_info_by_name (name);
   if (info == NULL && g_strcmp0 (name, lm_tonemap_op_info ()->name) == 0)
     info = lm_tonemap_op_info ();
   return info ? _(info->label) : name;
+}
+
+static const char *
+timing_label (const char *name)
+{
+  if (strchr (name, '+') == NULL)
+    return op_label (name);
+  /* Interned: the combinations are few (subsets of the point operations), and the caller
+   * keeps no copy. */
+  g_auto (GStrv) parts = g_strsplit (name, "+", -1);
+  g_autoptr (GString) text = g_string_new (NULL);
+  for (int i = 0; parts[i] != NULL; i++)
+    g_string_append_printf (text, "%s%s", i ? " + " : "", op_label (parts[i]));
+  return g_intern_string (text->str);
 }
 
 /* The steps of TIMINGS that ran (not taken from the cache). */

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "../error.h"
+#include "../ops/point.h"
 #include "../render/view.h"
 
 gboolean
@@ -60,11 +61,33 @@ gboolean
 lm_backend_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage *src,
                    LmImage *dst, GError **error)
 {
-  g_return_val_if_fail (src->width == dst->width && src->height == dst->height, FALSE);
+  guint width, height;
+  lm_op_output_size (op, params, src->width, src->height, &width, &height);
+  g_return_val_if_fail (dst->width == width && dst->height == height, FALSE);
   g_return_val_if_fail (dst->format == op->output_format (params, src->format, src->opaque), FALSE);
+  if (lm_op_is_point (op->id))
+    {
+      LmPointPass pass;
+      lm_point_pass_init (&pass);
+      lm_point_pass_add (&pass, op, params);
+      return lm_backend_run_points (b, &pass, src, dst, error);
+    }
   if (!b->klass->run_op (b, op, params, src, dst, error))
     return FALSE;
   dst->opaque = src->opaque;
+  return TRUE;
+}
+
+gboolean
+lm_backend_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src, LmImage *dst,
+                       GError **error)
+{
+  g_return_val_if_fail (src->format == LM_FORMAT_RGBA8 || src->format == LM_FORMAT_GRAY8, FALSE);
+  g_return_val_if_fail (dst->format == LM_FORMAT_RGBA8 && dst->width == src->width
+                        && dst->height == src->height, FALSE);
+  if (!b->klass->run_points (b, pass, src, dst, error))
+    return FALSE;
+  dst->opaque = src->opaque || src->format == LM_FORMAT_GRAY8;
   return TRUE;
 }
 

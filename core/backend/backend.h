@@ -51,6 +51,10 @@ typedef struct {
 
   gboolean (*run_op) (LmBackend *self, const LmOpInfo *op, const void *params,
                       const LmImage *src, LmImage *dst, GError **error);
+  /* The fused point pass (core/ops/point-math.h) from SRC (RGBA8 or GRAY8) into DST (RGBA8,
+   * same size). */
+  gboolean (*run_points) (LmBackend *self, const LmPointPass *pass, const LmImage *src, LmImage *dst,
+                          GError **error);
   gboolean (*histogram) (LmBackend *self, const LmImage *image, LmHistWant want,
                          LmHistogram *hist, GError **error);
 
@@ -158,8 +162,12 @@ lm_backend_elapsed_ms (LmBackend *b, const LmMark *from, const LmMark *to)
   return b->klass->elapsed_ms (b, from, to);
 }
 
+/* OP from SRC into DST (OP's output size and format); a point operation runs as a pass of
+ * its own. */
 gboolean lm_backend_run_op (LmBackend *b, const LmOpInfo *op, const void *params,
                             const LmImage *src, LmImage *dst, GError **error);
+gboolean lm_backend_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src,
+                                LmImage *dst, GError **error);
 gboolean lm_backend_histogram (LmBackend *b, const LmImage *image, LmHistWant want,
                                LmHistogram *hist, GError **error);
 gboolean lm_backend_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain,

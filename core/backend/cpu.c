@@ -3,6 +3,7 @@
 #include "backend.h"
 #include "../hdr/rgbe.h"
 #include "../ops/ops.h"
+#include "../ops/point.h"
 #include "../render/view.h"
 
 #include <omp.h>
@@ -57,6 +58,14 @@ cpu_run_op (LmBackend *self, const LmOpInfo *op, const void *params, const LmIma
   if (op->id == LM_OP_BLUR)
     return lm_blur_run_cpu_scratch (params, src, dst, &((LmBackendCpu *) self)->blur, error);
   return op->run_cpu (params, src, dst, error);
+}
+
+static gboolean
+cpu_run_points (LmBackend *self, const LmPointPass *pass, const LmImage *src, LmImage *dst,
+                GError **error)
+{
+  lm_point_run_cpu (pass, src, dst);
+  return TRUE;
 }
 
 static gboolean
@@ -142,6 +151,7 @@ static const LmBackendClass cpu_class = {
   .download = cpu_share,
   .copy = cpu_copy,
   .run_op = cpu_run_op,
+  .run_points = cpu_run_points,
   .histogram = cpu_histogram,
   .diff = cpu_diff,
   .view = cpu_view,

@@ -291,8 +291,15 @@ lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t
 
 /* Each operation's launch and scratch rule, from op-list.h: the backend has no
  * per-operation code. */
+#define LM_K_OP_ENTRY_GEOMETRY(ID, name) [LM_OP_##ID] = &lm_k_##name##_op,
+#define LM_K_OP_ENTRY_POINT(ID, name)
+#define LM_K_OP_ENTRY_POINT_COLOR(ID, name)
+#define LM_K_OP_ENTRY_PIXEL(ID, name) [LM_OP_##ID] = &lm_k_##name##_op,
+#define LM_K_OP_ENTRY_GLOBAL(ID, name) [LM_OP_##ID] = &lm_k_##name##_op,
+#define LM_K_OP_ENTRY_AREA(ID, name) [LM_OP_##ID] = &lm_k_##name##_op,
+#define LM_K_OP_ENTRY_EXPORT(ID, name) [LM_OP_##ID] = &lm_k_##name##_op,
 static const LmKOp *const cuda_ops[LM_N_OPS] = {
-#define LM_OP(ID, name, Name) [LM_OP_##ID] = &lm_k_##name##_op,
+#define LM_OP(ID, name, Name, KIND) LM_K_OP_ENTRY_##KIND (ID, name)
 #include "../ops/op-list.h"
 #undef LM_OP
 };
@@ -362,6 +369,15 @@ cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage
   cudaError_t err = k->launch (params, &in, &out, &self->ws, self->stream);
   g_autofree char *what = g_strdup_printf ("%s kernel", op->name);
   return lm_cuda_check (err, what, error);
+}
+
+static gboolean
+cuda_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src, LmImage *dst,
+                 GError **error)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage in = lm_cuda_kimage (src), out = lm_cuda_kimage (dst);
+  return lm_cuda_use_device (self, error) && CHECK (lm_k_point (pass, &in, &out, self->stream), error);
 }
 
 static gboolean
@@ -460,6 +476,7 @@ static const LmBackendClass cuda_class = {
   .download = cuda_download,
   .copy = cuda_copy,
   .run_op = cuda_run_op,
+  .run_points = cuda_run_points,
   .histogram = cuda_histogram,
   .diff = cuda_diff,
   .view = cuda_view,

@@ -111,6 +111,27 @@ lm_pipeline_scale (LmPipeline *pipeline, double factor)
     }
 }
 
+void
+lm_pipeline_output_size (const LmPipeline *pipeline, guint width, guint height, guint *out_width,
+                         guint *out_height)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      const LmStage *stage = &pipeline->stages[i];
+      if (stage->enabled)
+        lm_op_output_size (stage->info, stage->params.bytes, width, height, &width, &height);
+    }
+  *out_width = width, *out_height = height;
+}
+
+void
+lm_pipeline_for_view (LmPipeline *pipeline)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    if (lm_op_kind (i) == LM_KIND_EXPORT)
+      pipeline->stages[i].enabled = FALSE;
+}
+
 gboolean
 lm_stage_equal (const LmStage *a, const LmStage *b)
 {

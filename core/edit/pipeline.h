@@ -22,7 +22,7 @@ typedef struct {
   union {
     guint8 bytes[LM_OP_PARAMS_MAX];
     double align;
-#define LM_OP(ID, name, Name) Lm##Name##Params name;
+#define LM_OP(ID, name, Name, KIND) Lm##Name##Params name;
 #include "../ops/op-list.h"
 #undef LM_OP
     LmTonemapParams tonemap;
@@ -65,6 +65,15 @@ gboolean lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b);
 /* PIPELINE for an image shrunk FACTOR times (lengths in pixels divided by FACTOR): what a
  * quick preview at the view's scale renders. */
 void lm_pipeline_scale (LmPipeline *pipeline, double factor);
+
+/* The size PIPELINE renders a source of WIDTH × HEIGHT at: what geometry (crop, rotation,
+ * straightening, the export's resize) makes of it. */
+void lm_pipeline_output_size (const LmPipeline *pipeline, guint width, guint height, guint *out_width,
+                              guint *out_height);
+
+/* PIPELINE as the window's view renders it: without the operations that only an export runs
+ * (LM_KIND_EXPORT: the resize). */
+void lm_pipeline_for_view (LmPipeline *pipeline);
 
 /* TRUE when the two pipelines would render the same image. */
 gboolean lm_stage_equal (const LmStage *a, const LmStage *b);

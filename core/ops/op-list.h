@@ -1,24 +1,33 @@
 /* The operations, in pipeline order: the one list that everything else is generated from.
  *
- *   LM_OP (ID, name, Name)
+ *   LM_OP (ID, name, Name, KIND)
  *
- * ID gives LM_OP_<ID> (the LmOpId enum, op.h); name is the operation's name (its CLI flag
+ * ID gives LM_OP_<ID> (the LmOpId enum, op-id.h); name is the operation's name (its CLI flag
  * --<name>, its sidecar group [<name>]) and its files' name: core/ops/<name>.c (parameter
  * description and CPU reference, defining lm_<name>_op), core/ops/<name>-math.h (its
  * Lm<Name>Params struct and per-pixel math, shared by gcc and nvcc), kernels/<name>.cu (its
  * CUDA kernel and LmKOp lm_k_<name>_op: launch and scratch memory) or, optionally, the host
- * launch in core/ops/<name>-cuda.c (built only with CUDA). Read by C as an X-macro (define
- * LM_OP, include this file, undefine it: op.h, ops.h, registry.c, edit/pipeline.h,
- * kernels/kernels.h, backend/cuda.c) and by meson (kernels/meson.build: every line that
- * starts with "LM_OP (" names one operation's sources). Math headers are included here,
- * once each, so that the parameter structs are known wherever the list is: include this file
- * once at file level (op.h does) before any X-macro use inside a declaration. */
+ * launch in core/ops/<name>-cuda.c (built only with CUDA). KIND says how it runs (LmOpKind,
+ * op.h): GEOMETRY moves pixels and may change the size; POINT maps each channel on its own
+ * and POINT_COLOR also each pixel's colour as a whole: consecutive POINT and POINT_COLOR
+ * operations run as one fused pass (point-math.h), and have no kernel of their own; PIXEL is
+ * a per-pixel pass of its own (it may change the format); GLOBAL needs a first pass over the
+ * image (equalize's histogram); AREA reads neighbours; EXPORT runs only on export and in
+ * lumen-cli, not in the window's view.
+ *
+ * Read by C as an X-macro (define LM_OP, include this file, undefine it) and by meson
+ * (kernels/meson.build: every line that starts with "LM_OP (" names one operation's
+ * sources). Math headers are included here, once each, so that the parameter structs are
+ * known wherever the list is: include this file once at file level (op-id.h does) before any
+ * X-macro use inside a declaration. */
+#include "exposure-math.h"
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
 
 #ifdef LM_OP
-LM_OP (GRAY, gray, Gray)
-LM_OP (EQUALIZE, equalize, Equalize)
-LM_OP (BLUR, blur, Blur)
+LM_OP (EXPOSURE, exposure, Exposure, POINT)
+LM_OP (GRAY, gray, Gray, PIXEL)
+LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
+LM_OP (BLUR, blur, Blur, AREA)
 #endif

@@ -5,21 +5,16 @@
 #include <glib.h>
 
 #include "../image.h"
-#include "op-list.h" /* at file level first: its math headers, then its X-macro uses below */
+#include "curve-points.h"
+#include "op-id.h"
 
 G_BEGIN_DECLS
-
-/* LM_OP_GRAY, …: one per line of op-list.h, in pipeline order. */
-typedef enum {
-#define LM_OP(ID, name, Name) LM_OP_##ID,
-#include "op-list.h"
-#undef LM_OP
-  LM_N_OPS
-} LmOpId;
 
 typedef enum {
   LM_PARAM_FLOAT, /* stored as float */
   LM_PARAM_ENUM,  /* stored as int; values by nick */
+  LM_PARAM_CURVE, /* stored as LmCurvePoints; min and max bound x and y; the default is the
+                   * straight line from (min, min) to (max, max) */
 } LmParamType;
 
 typedef struct {
@@ -39,7 +34,9 @@ typedef struct {
 } LmParamSpec;
 
 /* Room for any operation's parameter struct; a registration static-asserts its size. */
-#define LM_OP_PARAMS_MAX 64
+#define LM_OP_PARAMS_MAX 576
+
+typedef struct _LmPointPass LmPointPass;
 
 typedef struct {
   LmOpId id;
@@ -50,12 +47,38 @@ typedef struct {
   guint n_params;
   gsize params_size;
 
+  /* Where the first flag (--<name>) sets several parameters at once: their names in order,
+   * separated by FLAG_SEP in the value too ("temperature,tint": --wb 5200,+8). NULL: the
+   * first parameter alone. */
+  const char *flag_params;
+  char flag_sep;
+
   /* The format this op stores for an input of format IN (and opacity). */
   LmFormat (*output_format) (const void *params, LmFormat in, gboolean opaque);
 
-  /* The CPU reference: reads SRC, writes every pixel of DST (same size, output_format). */
+  /* The size of its output for an input of WIDTH × HEIGHT; NULL: the same (all but
+   * geometry). Never 0 × 0: at least one pixel each way. */
+  void (*output_size) (const void *params, guint width, guint height, guint *out_width,
+                       guint *out_height);
+
+  /* POINT and POINT_COLOR kinds: composes the operation into PASS (point-math.h): its channel
+   * part into the table (lm_point_pass_map, point.h), its pixel part, where it has one and
+   * PARAMS make it do something, into its field and pixel_ops. */
+  void (*point_prepare) (const void *params, LmPointPass *pass);
+
+  /* The CPU reference: reads SRC, writes every pixel of DST (output_size, output_format). */
   gboolean (*run_cpu) (const void *params, const LmImage *src, LmImage *dst, GError **error);
 } LmOpInfo;
+
+/* ID's kind, as op-list.h gives it. */
+LmOpKind lm_op_kind (LmOpId id);
+
+/* Whether ID runs in the fused point pass (LM_KIND_POINT or LM_KIND_POINT_COLOR). */
+gboolean lm_op_is_point (LmOpId id);
+
+/* INFO's output size for PARAMS on an input of WIDTH × HEIGHT. */
+void lm_op_output_size (const LmOpInfo *info, const void *params, guint width, guint height,
+                        guint *out_width, guint *out_height);
 
 const LmOpInfo *lm_op_info (LmOpId id);
 const LmOpInfo *lm_op_info_by_name (const char *name);

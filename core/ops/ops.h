@@ -7,7 +7,7 @@
 
 G_BEGIN_DECLS
 
-#define LM_OP(ID, name, Name) extern const LmOpInfo lm_##name##_op;
+#define LM_OP(ID, name, Name, KIND) extern const LmOpInfo lm_##name##_op;
 #include "op-list.h"
 #undef LM_OP
 

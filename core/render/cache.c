@@ -1,6 +1,9 @@
 #include "cache.h"
 
+#include <string.h>
+
 #include "../error.h"
+#include "../ops/point.h"
 
 /* Step 0 is the tone mapping (radiance sources only), then the operations in order. */
 #define TONEMAP_STEP 0
@@ -8,6 +11,7 @@
 
 typedef struct {
   LmStage stage;          /* what the output was computed with */
+  LmPointPass pass;       /* the fused pass it was, for the first of a run of point operations */
   guint64 input_version;  /* the version of the input it was computed from */
   guint64 version;        /* this output's version; 0 when there is none */
   LmImage *output;        /* kept between runs and rewritten in place when shapes agree */
@@ -72,22 +76,21 @@ lm_render_cache_last_notice (LmRenderCache *cache)
 
 /* A buffer of the right shape for ENTRY's output, reusing the last one when it fits. */
 static gboolean
-prepare_output (LmRenderCache *cache, CacheEntry *entry, LmFormat format, const LmImage *input,
+prepare_output (LmRenderCache *cache, CacheEntry *entry, LmFormat format, guint width, guint height,
                 GError **error)
 {
   LmImage *out = entry->output;
-  if (out && out->format == format && out->width == input->width && out->height == input->height)
+  if (out && out->format == format && out->width == width && out->height == height)
     return TRUE;
   entry->version = 0;
   /* Another format (the grayscale switched between gray and colour): the buffer stays when its
    * bytes suffice, so that switching back and forth allocates nothing. A whole image's size
    * freed and allocated anew at each switch grew the window's memory (glibc keeps such blocks:
    * bench/results/soak.md). */
-  if (out && lm_image_reshape (out, format, input->width, input->height))
+  if (out && lm_image_reshape (out, format, width, height))
     return TRUE;
   g_clear_pointer (&entry->output, lm_image_unref);
-  entry->output = lm_image_new (format, input->width, input->height,
-                                lm_backend_work_allocator (cache->backend), error);
+  entry->output = lm_image_new (format, width, height, lm_backend_work_allocator (cache->backend), error);
   return entry->output != NULL;
 }
 
@@ -120,10 +123,30 @@ tonemap (LmRenderCache *cache, const LmTonemapParams *params, const LmImage *rad
 }
 
 typedef struct {
-  const char *label;
+  char label[128];
   gboolean cached;
   LmMark start, end;
 } PendingTiming;
+
+/* The run of point operations that starts at step FIRST (steps[FIRST] is one) as one fused
+ * pass: PASS, the steps it covers (returned), and LABEL, the enabled ones' names joined by
+ * "+" ("" when none is enabled). */
+static int
+fuse_points (const LmStage *steps, int first, int n_steps, LmPointPass *pass, char *label, gsize label_size)
+{
+  lm_point_pass_init (pass);
+  label[0] = '\0';
+  int last = first;
+  for (; last < n_steps && lm_op_is_point (steps[last].info->id); last++)
+    if (steps[last].enabled)
+      {
+        lm_point_pass_add (pass, steps[last].info, steps[last].params.bytes);
+        if (label[0])
+          g_strlcat (label, "+", label_size);
+        g_strlcat (label, steps[last].info->name, label_size);
+      }
+  return last - first;
+}
 
 LmImage *
 lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings *timings,
@@ -146,38 +169,65 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
     {
       const LmStage *stage = &steps[i];
       CacheEntry *entry = &cache->entries[i];
-      if (!stage->enabled)
+      /* Consecutive point operations are one step, cached in the first one's entry under the
+       * pass they compose to. */
+      gboolean points = i != TONEMAP_STEP && lm_op_is_point (stage->info->id);
+      LmPointPass pass;
+      char label[sizeof pending[0].label];
+      g_strlcpy (label, stage->info->name, sizeof label);
+      if (points)
+        {
+          int n = fuse_points (steps, i, N_STEPS, &pass, label, sizeof label);
+          i += n - 1;
+          if (label[0] == '\0')
+            continue;
+        }
+      else if (!stage->enabled)
         continue;
 
       if (entry->version != 0 && entry->input_version == current_version
-          && lm_stage_equal (&entry->stage, stage))
+          && (points ? memcmp (&entry->pass, &pass, sizeof pass) == 0 : lm_stage_equal (&entry->stage, stage)))
         {
-          pending[n_pending++] = (PendingTiming) { .label = stage->info->name, .cached = TRUE };
+          PendingTiming *t = &pending[n_pending++];
+          *t = (PendingTiming) { .cached = TRUE };
+          g_strlcpy (t->label, label, sizeof t->label);
           current = entry->output;
           current_version = entry->version;
           continue;
         }
 
-      LmFormat format = stage->info->output_format (stage->params.bytes, current->format,
-                                                    current->opaque);
-      if (!prepare_output (cache, entry, format, current, error))
+      guint width = current->width, height = current->height;
+      LmFormat format = LM_FORMAT_RGBA8;
+      if (!points)
+        {
+          format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);
+          lm_op_output_size (stage->info, stage->params.bytes, current->width, current->height, &width,
+                             &height);
+        }
+      if (!prepare_output (cache, entry, format, width, height, error))
         return NULL;
 
       /* Mark the entry stale first: a failed run must not leave a half-written output
        * looking valid. */
       entry->version = 0;
       PendingTiming *t = &pending[n_pending++];
-      *t = (PendingTiming) { .label = stage->info->name };
+      *t = (PendingTiming) { 0 };
+      g_strlcpy (t->label, label, sizeof t->label);
       lm_backend_mark (cache->backend, &t->start);
-      gboolean ok = i == TONEMAP_STEP
-                      ? tonemap (cache, (const LmTonemapParams *) stage->params.bytes, current,
-                                 entry->output, error)
-                      : lm_backend_run_op (cache->backend, stage->info, stage->params.bytes, current,
-                                           entry->output, error);
+      gboolean ok;
+      if (i == TONEMAP_STEP)
+        ok = tonemap (cache, (const LmTonemapParams *) stage->params.bytes, current, entry->output, error);
+      else if (points)
+        ok = lm_backend_run_points (cache->backend, &pass, current, entry->output, error);
+      else
+        ok = lm_backend_run_op (cache->backend, stage->info, stage->params.bytes, current, entry->output,
+                                error);
       if (!ok)
         return NULL;
       lm_backend_mark (cache->backend, &t->end);
 
+      if (points)
+        entry->pass = pass;
       entry->stage = *stage;
       entry->input_version = current_version;
       entry->version = cache->next_version++;

@@ -24,7 +24,10 @@ lm_render_run_compare (LmRenderWorker *w, const Job *job)
       else
         r->other_name = lm_backend_name (side->backend);
       g_autoptr (LmRenderCache) fresh = lm_render_side_cache_new (w, side);
-      g_autoptr (LmImage) out = lm_render_cache_run (fresh, &job->request.pipeline, timings[i], &e);
+      /* What the view shows: the export's resize is not compared. */
+      LmPipeline pipeline = job->request.pipeline;
+      lm_pipeline_for_view (&pipeline);
+      g_autoptr (LmImage) out = lm_render_cache_run (fresh, &pipeline, timings[i], &e);
       if (lm_render_cache_last_notice (fresh) && r->notice == NULL)
         r->notice = g_strdup_printf (_("%s; tone mapped on the CPU"), lm_render_cache_last_notice (fresh));
       ms[i] = lm_timings_total (timings[i]);

@@ -33,17 +33,27 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
     }
 
   LmPipeline pipeline = req->pipeline;
+  lm_pipeline_for_view (&pipeline);
+  guint full_w, full_h;
+  lm_pipeline_output_size (&pipeline, src->width, src->height, &full_w, &full_h);
   lm_pipeline_scale (&pipeline, (double) src->width / w->shrunk->width);
   g_autoptr (LmImage) out = lm_render_cache_run (w->shrunk_cache, &pipeline, NULL, &e);
-  double fx = (double) w->shrunk->width / src->width, fy = (double) w->shrunk->height / src->height;
+  if (out == NULL)
+    {
+      g_clear_error (&e); /* the full render reports what went wrong */
+      return;
+    }
+  /* The view's rectangle is in the full render's pixels; the shrunk one is about FACTOR times
+   * smaller, geometry included. */
+  double fx = (double) out->width / full_w, fy = (double) out->height / full_h;
   LmViewRect rect = { req->view.rx * fx, req->view.ry * fy, req->view.rw * fx, req->view.rh * fy,
                       req->view.out_w, req->view.out_h };
-  rect.rw = MIN (rect.rw, w->shrunk->width - rect.rx);
-  rect.rh = MIN (rect.rh, w->shrunk->height - rect.ry);
+  rect.rw = MIN (rect.rw, out->width - rect.rx);
+  rect.rh = MIN (rect.rh, out->height - rect.ry);
   LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
   r->backend_name = "cpu";
-  r->width = src->width, r->height = src->height;
-  if (out != NULL && (r->view = lm_render_view_buffer (w, rect.out_w, rect.out_h, &e)) != NULL
+  r->width = full_w, r->height = full_h;
+  if ((r->view = lm_render_view_buffer (w, rect.out_w, rect.out_h, &e)) != NULL
       && lm_backend_view (w->sides[0].backend, out, &rect, r->view, &e)
       && lm_backend_histogram (w->sides[0].backend, out, LM_HIST_WANT_ALL, &r->histogram, &e))
     lm_render_post (w, r);
@@ -79,7 +89,9 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
 {
   lm_timings_init (&r->timings);
   gint64 t = g_get_monotonic_time ();
-  g_autoptr (LmImage) out = lm_render_cache_run (side->cache, &req->pipeline, &r->timings, error);
+  LmPipeline pipeline = req->pipeline;
+  lm_pipeline_for_view (&pipeline);
+  g_autoptr (LmImage) out = lm_render_cache_run (side->cache, &pipeline, &r->timings, error);
   if (out == NULL)
     return FALSE;
   if (lm_render_cache_last_notice (side->cache))
@@ -120,7 +132,7 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
   side->upload_ms = 0.0;
   r->refined = TRUE;
   r->backend_name = lm_backend_name (side->backend);
-  r->width = w->source->width, r->height = w->source->height;
+  r->width = out->width, r->height = out->height;
   return TRUE;
 }
 

@@ -15,6 +15,7 @@
 #include "core/backend/backend.h"
 #include "core/io/io.h"
 #include "core/ops/ops.h"
+#include "core/ops/point.h"
 #include "core/render/view.h"
 #include "parity-util.h"
 
@@ -29,6 +30,9 @@ typedef struct {
 } ParamSet;
 
 static const ParamSet param_sets[] = {
+  { "exposure", "ev=1", 0 },
+  { "exposure", "ev=-2.5", 0 },
+  { "exposure", "ev=5", 0 },
   { "gray", "mode=luminosity", 0 },
   { "gray", "mode=bt601", 0 },
   { "gray", "mode=average", 0 },
@@ -52,6 +56,7 @@ static const ParamSet param_sets[] = {
 typedef struct {
   double max_delta[LM_N_OPS];
   int view_max;
+  int fused_max;
 } Summary;
 
 static LmBackend *cpu, *gpu;
@@ -83,13 +88,15 @@ check_op (const char *image_name, LmImage *host, LmImage *device, const LmOpInfo
   guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
   parse_settings (op, set->settings, params);
   LmFormat out_format = op->output_format (params, host->format, host->opaque);
+  guint w, h;
+  lm_op_output_size (op, params, host->width, host->height, &w, &h);
   GError *e = NULL;
 
-  g_autoptr (LmImage) cpu_out = parity_poisoned (gpu, out_format, host->width, host->height, PARITY_POISON_CPU);
+  g_autoptr (LmImage) cpu_out = parity_poisoned (gpu, out_format, w, h, PARITY_POISON_CPU);
   g_assert_true (lm_backend_run_op (cpu, op, params, host, cpu_out, &e));
   g_assert_no_error (e);
 
-  g_autoptr (LmImage) gpu_out = parity_poisoned_device (gpu, out_format, host->width, host->height);
+  g_autoptr (LmImage) gpu_out = parity_poisoned_device (gpu, out_format, w, h);
   g_assert_true (lm_backend_run_op (gpu, op, params, device, gpu_out, &e));
   g_assert_no_error (e);
   g_autoptr (LmImage) back = parity_download (gpu, gpu_out);
@@ -99,6 +106,41 @@ check_op (const char *image_name, LmImage *host, LmImage *device, const LmOpInfo
   summary.max_delta[op->id] = MAX (summary.max_delta[op->id], worst);
   parity_record (worst <= set->tolerance, "%-10s %-46s %-24s max|Δ| %3d, %" G_GUINT64_FORMAT " pixels differ",
                  op->name, set->settings, image_name, worst, differing);
+}
+
+/* Every point operation with its first non-default set, all in one fused pass: the pass
+ * the window and lumen-cli run. */
+static void
+check_fused_points (const char *image_name, LmImage *host, LmImage *device)
+{
+  LmPointPass pass;
+  lm_point_pass_init (&pass);
+  g_autoptr (GString) names = g_string_new (NULL);
+  for (int id = 0; id < LM_N_OPS; id++)
+    {
+      const LmOpInfo *op = lm_op_info (id);
+      for (guint i = 0; lm_op_is_point (id) && i < G_N_ELEMENTS (param_sets); i++)
+        if (g_str_equal (param_sets[i].op, op->name))
+          {
+            guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+            parse_settings (op, param_sets[i].settings, params);
+            lm_point_pass_add (&pass, op, params);
+            g_string_append_printf (names, "%s%s", names->len ? "+" : "", op->name);
+            break;
+          }
+    }
+  GError *e = NULL;
+  g_autoptr (LmImage) cpu_out = parity_poisoned (gpu, LM_FORMAT_RGBA8, host->width, host->height, PARITY_POISON_CPU);
+  g_assert_true (lm_backend_run_points (cpu, &pass, host, cpu_out, &e));
+  g_autoptr (LmImage) gpu_out = parity_poisoned_device (gpu, LM_FORMAT_RGBA8, host->width, host->height);
+  g_assert_true (lm_backend_run_points (gpu, &pass, device, gpu_out, &e));
+  g_assert_no_error (e);
+  g_autoptr (LmImage) back = parity_download (gpu, gpu_out);
+  guint64 differing;
+  int worst = parity_u8_distance (cpu_out, back, &differing, NULL);
+  summary.fused_max = MAX (summary.fused_max, worst);
+  parity_record (worst == 0, "fused %-40s %-24s max|Δ| %3d, %" G_GUINT64_FORMAT " pixels differ", names->str,
+                 image_name, worst, differing);
 }
 
 static void
@@ -190,6 +232,7 @@ check_image (const char *name, LmImage *host, gboolean large)
   g_assert_no_error (e);
   check_histogram (name, host, device);
   check_view_and_diff (name, host, device);
+  check_fused_points (name, host, device);
   for (int id = 0; id < LM_N_OPS; id++)
     {
       const LmOpInfo *op = lm_op_info (id);
@@ -284,6 +327,7 @@ main (int argc, char **argv)
   printf ("parity maxima:");
   for (int id = 0; id < LM_N_OPS; id++)
     printf (" %s max|Δ| %.0f,", lm_op_info (id)->name, summary.max_delta[id]);
+  printf (" fused point pass max|Δ| %d,", summary.fused_max);
   printf (" view max|Δ| %d, histograms and diffs equal; %" G_GUINT64_FORMAT " cases, %" G_GUINT64_FORMAT " failed\n",
           summary.view_max, parity_cases (), parity_failures ());
   lm_backend_free (cpu);

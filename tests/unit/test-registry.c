@@ -1,8 +1,10 @@
 /* The one operation list (core/ops/op-list.h) holds: every registry entry is complete and
  * consistent (names unique, ids in order, every parameter labelled, min ≤ default ≤ max,
  * enum defaults among their values, when-rules naming a parameter and its values), tone
- * mapping's description as well; with CUDA built, every operation has its launch; and
- * lumen-cli's --help lists a flag for every parameter. */
+ * mapping's description as well; the kinds are in an order the fused point pass allows and
+ * each kind has what it needs (a point operation its prepare, geometry its output size);
+ * with CUDA built, every operation but the point ones has its launch; and lumen-cli's --help
+ * lists a flag for every parameter. */
 #include <string.h>
 
 #include "config.h"
@@ -39,8 +41,10 @@ check_info (const LmOpInfo *info)
       g_assert_true (find (info, spec->name) == spec); /* unique within the operation */
       g_assert_cmpfloat (spec->min, <=, spec->def);
       g_assert_cmpfloat (spec->def, <=, spec->max);
-      g_assert_cmpuint (spec->offset + (spec->type == LM_PARAM_ENUM ? sizeof (int) : sizeof (float)), <=,
-                        info->params_size);
+      gsize size = spec->type == LM_PARAM_ENUM    ? sizeof (int)
+                   : spec->type == LM_PARAM_CURVE ? sizeof (LmCurvePoints)
+                                                  : sizeof (float);
+      g_assert_cmpuint (spec->offset + size, <=, info->params_size);
       if (spec->type == LM_PARAM_ENUM)
         {
           int n = 0;
@@ -83,6 +87,37 @@ test_registry (void)
   check_info (lm_tonemap_op_info ());
 }
 
+/* The fused pass composes every channel part before any pixel part (point-math.h): that is
+ * running them in list order only while no POINT operation follows a POINT_COLOR one. Point
+ * operations are consecutive (one pass), and each kind has its hooks. */
+static void
+test_kinds (void)
+{
+  gboolean seen_color = FALSE, seen_point = FALSE, point_run_over = FALSE;
+  for (int id = 0; id < LM_N_OPS; id++)
+    {
+      const LmOpInfo *info = lm_op_info (id);
+      LmOpKind kind = lm_op_kind (id);
+      g_test_message ("%s", info->name);
+      if (kind == LM_KIND_POINT)
+        g_assert_false (seen_color);
+      seen_color |= kind == LM_KIND_POINT_COLOR;
+      if (lm_op_is_point (id))
+        {
+          g_assert_false (point_run_over);
+          g_assert_nonnull (info->point_prepare);
+          seen_point = TRUE;
+        }
+      else
+        {
+          point_run_over |= seen_point;
+          g_assert_null (info->point_prepare);
+        }
+      if (kind != LM_KIND_GEOMETRY && kind != LM_KIND_EXPORT)
+        g_assert_null (info->output_size);
+    }
+}
+
 /* The pipeline's stages follow the registry. */
 static void
 test_pipeline_stages (void)
@@ -113,6 +148,11 @@ test_cuda_entries (void)
   for (int id = 0; id < LM_N_OPS; id++)
     {
       const LmKOp *k = lm_cuda_op (id);
+      if (lm_op_is_point (id))
+        {
+          g_assert_null (k);
+          continue;
+        }
       g_assert_nonnull (k);
       g_assert_nonnull (k->launch);
       g_assert_true (k->workspace_max == NULL || k->workspace != NULL);
@@ -184,6 +224,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/registry/entries", test_registry);
+  g_test_add_func ("/registry/kinds", test_kinds);
   g_test_add_func ("/registry/pipeline-stages", test_pipeline_stages);
   g_test_add_func ("/registry/tonemap-defaults", test_tonemap_defaults);
   g_test_add_func ("/registry/cuda-entries", test_cuda_entries);

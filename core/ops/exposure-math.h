@@ -1,0 +1,24 @@
+/* Exposure: parameters and the channel function, shared by exposure.c and the fused point
+ * pass (point-math.h).
+ *
+ * EV stops in linear light, as a camera's exposure: each encoded value is decoded with the
+ * sRGB transfer function, multiplied by 2^EV and encoded again. darktable's exposure module
+ * multiplies scene-referred linear RGB by 2^EV in the same way; Lumen's values are the file's
+ * display-referred sRGB ones, so +1 EV doubles the light of a mid-tone (118 → 162) and
+ * pushes what was above 188 past white, where the pass clips it at its end. */
+#pragma once
+
+#include "srgb-math.h"
+
+#define LM_EXPOSURE_EV_MAX 5.0f
+
+typedef struct {
+  float ev; /* stops, -5..+5 */
+} LmExposureParams;
+
+LM_INLINE float
+lm_exposure_channel (const LmExposureParams *p, int c, float v)
+{
+  (void) c;
+  return 255.0f * lm_linear_to_srgb (lm_srgb_to_linear (v / 255.0f) * exp2f (p->ev));
+}

@@ -1,0 +1,43 @@
+/* Exposure: its parameter and its place in the fused point pass (exposure-math.h says what it
+ * computes). */
+#include <glib/gi18n.h>
+
+#include "exposure-math.h"
+#include "ops.h"
+#include "point.h"
+
+static const LmParamSpec exposure_params[] = {
+  { "ev", N_("Exposure (EV)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmExposureParams, ev), -LM_EXPOSURE_EV_MAX,
+    LM_EXPOSURE_EV_MAX, 0 },
+};
+
+static float
+exposure_channel (const void *params, int c, float v)
+{
+  return lm_exposure_channel (params, c, v);
+}
+
+static void
+exposure_point_prepare (const void *params, LmPointPass *pass)
+{
+  lm_point_pass_map (pass, exposure_channel, params);
+}
+
+static gboolean
+exposure_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
+{
+  return lm_point_run_one_cpu (&lm_exposure_op, params, src, dst, error);
+}
+
+const LmOpInfo lm_exposure_op = {
+  .id = LM_OP_EXPOSURE,
+  .name = "exposure",
+  .label = N_("Exposure"),
+  .blurb = N_("Exposure in stops (EV), in linear light"),
+  .params = exposure_params,
+  .n_params = G_N_ELEMENTS (exposure_params),
+  .params_size = sizeof (LmExposureParams),
+  .output_format = lm_point_output_format,
+  .point_prepare = exposure_point_prepare,
+  .run_cpu = exposure_run_cpu,
+};

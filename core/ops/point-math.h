@@ -1,0 +1,74 @@
+/* The fused pass of the point operations (op-list.h's POINT and POINT_COLOR kinds): one read
+ * of each 8-bit pixel, one write, however many of them are enabled (DESIGN: "fused point
+ * operations"). Shared by core/ops/point.c (the CPU) and kernels/point.cu.
+ *
+ * A point operation has a channel part, a function of one channel's value alone, and a
+ * POINT_COLOR one also a pixel part, a function of the pixel's three values. Since the
+ * source is 8-bit, the channel parts of all enabled operations, composed in list order, are
+ * exactly a table of 256 floats per channel: the host computes it once per render
+ * (lm_point_pass_add, point.c), with no rounding between operations. The pixel parts then run
+ * on each pixel, in list order, in float registers, and one rounding (lm_quantize_u8) ends
+ * the pass. This equals running the operations one after another, unrounded, as long as no
+ * channel part follows a pixel part in the list (tests/unit/test-registry.c checks the kinds'
+ * order). Values are the file's encoded ones, 0..255; between operations they are not
+ * clipped, so that a highlight pushed past 255 by exposure can be brought back by a curve. */
+#pragma once
+
+#include "op-id.h"
+#include "pixel-math.h"
+
+#define LM_POINT_FIELD_GEOMETRY(name, Name)
+#define LM_POINT_FIELD_POINT(name, Name)
+#define LM_POINT_FIELD_POINT_COLOR(name, Name) Lm##Name##Pixel name;
+#define LM_POINT_FIELD_PIXEL(name, Name)
+#define LM_POINT_FIELD_GLOBAL(name, Name)
+#define LM_POINT_FIELD_AREA(name, Name)
+#define LM_POINT_FIELD_EXPORT(name, Name)
+
+typedef struct _LmPointPass {
+  float table[3][256]; /* R, G, B: every channel part, composed */
+  uint32_t pixel_ops;  /* LM_OP_BIT of each POINT_COLOR operation whose pixel part runs */
+  /* Each POINT_COLOR operation's pixel part, prepared on the host: Lm<Name>Pixel <name>. */
+#define LM_OP(ID, name, Name, KIND) LM_POINT_FIELD_##KIND (name, Name)
+#include "op-list.h"
+#undef LM_OP
+  int unused; /* a member, in case no operation has a pixel part */
+} LmPointPass;
+
+#define LM_POINT_CALL_GEOMETRY(ID, name)
+#define LM_POINT_CALL_POINT(ID, name)
+#define LM_POINT_CALL_POINT_COLOR(ID, name)                                                        \
+  if (pass->pixel_ops & LM_OP_BIT (ID))                                                            \
+    lm_##name##_pixel (&pass->name, r, g, b);
+#define LM_POINT_CALL_PIXEL(ID, name)
+#define LM_POINT_CALL_GLOBAL(ID, name)
+#define LM_POINT_CALL_AREA(ID, name)
+#define LM_POINT_CALL_EXPORT(ID, name)
+
+/* The pixel parts, in list order. */
+LM_INLINE void
+lm_point_pixel (const LmPointPass *pass, float *r, float *g, float *b)
+{
+#define LM_OP(ID, name, Name, KIND) LM_POINT_CALL_##KIND (ID, name)
+#include "op-list.h"
+#undef LM_OP
+  (void) pass, (void) r, (void) g, (void) b;
+}
+
+/* One RGBA8 pixel through the pass; TABLE is PASS's table, or a copy of it in faster memory
+ * (a kernel's shared memory). Alpha is kept. */
+LM_INLINE uint32_t
+lm_point_rgba (const LmPointPass *pass, const float (*table)[256], uint32_t p)
+{
+  float r = table[0][p & 0xffu], g = table[1][(p >> 8) & 0xffu], b = table[2][(p >> 16) & 0xffu];
+  lm_point_pixel (pass, &r, &g, &b);
+  return lm_px_pack (lm_quantize_u8 (r), lm_quantize_u8 (g), lm_quantize_u8 (b), p);
+}
+
+/* A gray pixel is R = G = B, opaque: the pass may colour it (white balance), so its output
+ * is RGBA8. */
+LM_INLINE uint32_t
+lm_point_gray (const LmPointPass *pass, const float (*table)[256], uint8_t v)
+{
+  return lm_point_rgba (pass, table, (uint32_t) v * 0x010101u | 0xff000000u);
+}
