@@ -63,6 +63,10 @@ start_loaded (LmWindow *self, gpointer data)
   g_autoptr (GError) sidecar_error = NULL;
   lm_window_sidecar_open (self, l->file, &sidecar_error);
   lm_window_start_editing (self, image, l->file, NULL);
+  /* Revert goes to the photo as it is, not to the edits its sidecar brought. */
+  LmPipeline original;
+  lm_pipeline_init (&original);
+  self->tonemap_default = original.tonemap;
   /* The counter goes on, never back: a render of the old photo still under way arrives
    * with an older generation and is dropped. */
   self->shown = self->before_since = ++self->generation;
