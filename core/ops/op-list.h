@@ -20,13 +20,21 @@
  * sources). Math headers are included here, once each, so that the parameter structs are
  * known wherever the list is: include this file once at file level (op-id.h does) before any
  * X-macro use inside a declaration. */
+#include "wb-math.h"
 #include "exposure-math.h"
+#include "contrast-math.h"
+#include "curve-math.h"
+#include "saturation-math.h"
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
 
 #ifdef LM_OP
+LM_OP (WB, wb, Wb, POINT)
 LM_OP (EXPOSURE, exposure, Exposure, POINT)
+LM_OP (CONTRAST, contrast, Contrast, POINT)
+LM_OP (CURVE, curve, Curve, POINT_COLOR)
+LM_OP (SATURATION, saturation, Saturation, POINT_COLOR)
 LM_OP (GRAY, gray, Gray, PIXEL)
 LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
 LM_OP (BLUR, blur, Blur, AREA)
