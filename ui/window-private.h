@@ -201,7 +201,8 @@ void lm_window_tools_update_actions (LmWindow *self);
 void lm_window_tools_adjust (LmWindow *self, LmPipeline *pipeline);
 /* A crop being drawn is applied (no render: the caller's edit follows). */
 void lm_window_tools_finish (LmWindow *self);
-/* The active tool ends without applying anything (no render: the caller's follows). */
+/* A crop being drawn is dropped (no render: the caller's follows): the pipeline it was drawn
+ * on is being replaced. */
 void lm_window_tools_cancel (LmWindow *self);
 
 G_END_DECLS

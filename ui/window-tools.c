@@ -244,7 +244,9 @@ lm_window_tools_finish (LmWindow *self)
 void
 lm_window_tools_cancel (LmWindow *self)
 {
-  if (self->tools)
+  /* Straighten and the picker hold nothing of the pipeline: they stay, for the next line or
+   * the next click. */
+  if (self->tools && self->tools->active == TOOL_CROP)
     set_tool (self, TOOL_NONE, FALSE, FALSE);
 }
 
