@@ -88,6 +88,7 @@ struct _LmWindow {
   LmViewRect before_rect;
   LmStage before_tonemap; /* what a radiance source's "before" is tone mapped with */
   guint64 before_since;   /* the first generation rendered with that tone mapping */
+  LmPipeline before_geometry; /* and that geometry (crop, turns: the "before" keeps them) */
   gboolean comparing;
   /* The last full-resolution render on the CPU [0] and CUDA [1] that computed every
    * operation of TIMED (none from the cache): a speed-up is shown only between two renders

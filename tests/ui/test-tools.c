@@ -265,6 +265,35 @@ test_rotate (void)
   g_assert_cmpuint (w, ==, w0);
 }
 
+/* The split view's "before" keeps the turn (and crop): with nothing else edited, its half is
+ * the very pixels of the edited one, of the same region. */
+static void
+test_split_keeps_geometry (void)
+{
+  reset_all ();
+  ui_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  GAction *split = g_action_map_lookup_action (G_ACTION_MAP (ui_window), "split");
+  g_action_change_state (split, g_variant_new_boolean (TRUE));
+  ui_settle_tracked ();
+  LmViewRect after_rect, before_rect;
+  LmImage *after = lm_image_view_get_pixels (ui_image_view (), &after_rect);
+  LmImage *before = lm_image_view_get_before_pixels (ui_image_view (), &before_rect);
+  g_assert_nonnull (after);
+  g_assert_nonnull (before);
+  g_assert_cmpmem (&before_rect, sizeof before_rect, &after_rect, sizeof after_rect);
+  g_assert_cmpint (ui_view_distance (before, after), ==, 0);
+  /* Turned back: the "before" is made again, of the image as it is now. */
+  ui_key (GDK_KEY_l, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  after = lm_image_view_get_pixels (ui_image_view (), &after_rect);
+  before = lm_image_view_get_before_pixels (ui_image_view (), &before_rect);
+  g_assert_nonnull (before);
+  g_assert_cmpint (ui_view_distance (before, after), ==, 0);
+  g_action_change_state (split, g_variant_new_boolean (FALSE));
+  ui_flush ();
+}
+
 /* ---- straighten ---------------------------------------------------------------------------- */
 
 static void
@@ -393,6 +422,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tools/crop-corner-handle", test_crop_corner);
   g_test_add_func ("/tools/crop-ratio", test_crop_ratio);
   g_test_add_func ("/tools/rotate", test_rotate);
+  g_test_add_func ("/tools/split-keeps-geometry", test_split_keeps_geometry);
   g_test_add_func ("/tools/straighten", test_straighten);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
