@@ -108,7 +108,15 @@ struct _LmWindow {
   GCancellable *merge_cancellable;
   GFile *merge_first;      /* the first exposure of the merge under way */
   guint merge_count;
-  LmStage tonemap_default; /* what Reset All restores: Mertens' fusion needs none */
+  LmStage tonemap_default; /* what Revert restores: Mertens' fusion needs none */
+
+  /* window-sidecar.c */
+  char *sidecar_photo;     /* the photo whose sidecar keeps the edits; NULL: none is kept */
+  LmPipeline sidecar_kept; /* what its sidecar holds (what the photo opened with) */
+  guint sidecar_source;    /* the pending save */
+
+  /* window-apply.c */
+  struct _LmApplyRun *apply; /* Apply Edits to Photos… while it runs or shows its outcome */
 
   LmWindowTools *tools;    /* the tools on the view: window-tools.c */
 };
@@ -161,6 +169,8 @@ void lm_window_confirm_discard_full (LmWindow *self, GCallback then, gpointer da
 void lm_window_then_run (LmWindowThen *then, LmWindow *self);
 void lm_window_then_free (LmWindowThen *then);
 void lm_window_open_action (GSimpleAction *action, GVariant *param, gpointer data);
+/* The file choosers' filter of the photos Lumen reads. */
+void lm_window_add_image_filter (GtkFileChooser *chooser);
 void lm_window_on_recent_activated (GtkRecentChooser *chooser, LmWindow *self);
 void lm_window_on_drag_data (GtkWidget *widget, GdkDragContext *context, int x, int y,
                              GtkSelectionData *data, guint info, guint time, LmWindow *self);
@@ -177,6 +187,30 @@ gboolean lm_window_needs_before (LmWindow *self, const LmRenderRequest *req);
 void lm_window_show_before (LmWindow *self, const LmRenderResult *r);
 void lm_window_split_changed (GSimpleAction *action, GVariant *state, gpointer data);
 gboolean lm_window_on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self);
+
+/* window-sidecar.c: the photo's edits kept in its sidecar. */
+/* FILE is opening: its sidecar (when the keep-edits setting allows) is read into
+ * self->pipeline and kept from now on. FALSE (the pipeline untouched) when it could not be
+ * read: the message names the file and the cause; that file is not written over until an
+ * edit is made. */
+gboolean lm_window_sidecar_open (LmWindow *self, GFile *file, GError **error);
+/* The pipeline changed: saved a moment after the last change. */
+void lm_window_sidecar_changed (LmWindow *self);
+/* Saves what is pending now; a failure shows in the info bar. */
+void lm_window_sidecar_flush (LmWindow *self);
+/* Flushes and keeps no more sidecar (the photo closes, or a merge replaces it). */
+void lm_window_sidecar_close (LmWindow *self);
+/* The history's current step is in the sidecar: marks it saved (no prompt for it). */
+void lm_window_sidecar_mark_saved (LmWindow *self);
+
+/* window-edits.c: Revert to Original, Copy Edits, Paste Edits. */
+void lm_window_revert_action (GSimpleAction *action, GVariant *param, gpointer data);
+void lm_window_copy_edits_action (GSimpleAction *action, GVariant *param, gpointer data);
+void lm_window_paste_edits_action (GSimpleAction *action, GVariant *param, gpointer data);
+
+/* window-apply.c: Apply Edits to Photos…, each photo exported as the Export action does. */
+void lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data);
+void lm_window_apply_free (LmWindow *self);
 
 /* window-hdr.c: the Merge HDR dialog and the tone mapping panel of its result. */
 void lm_window_merge_hdr_action (GSimpleAction *action, GVariant *param, gpointer data);

@@ -387,9 +387,9 @@ build_bar (LmWindow *self)
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
   GtkWidget *turn = linked_box (bar);
   bar_button (turn, FALSE, "rotate-left", "win.rotate-left", "object-rotate-left-symbolic", NULL,
-              _("Rotate left (Ctrl+L)"));
+              _("Rotate left (Ctrl+[)"));
   bar_button (turn, FALSE, "rotate-right", "win.rotate-right", "object-rotate-right-symbolic", NULL,
-              _("Rotate right (Ctrl+R)"));
+              _("Rotate right (Ctrl+])"));
   bar_button (turn, FALSE, "flip-horizontal", "win.flip-horizontal", "object-flip-horizontal-symbolic", NULL,
               _("Flip left to right (Ctrl+H)"));
   bar_button (turn, FALSE, "flip-vertical", "win.flip-vertical", "object-flip-vertical-symbolic", NULL,

@@ -78,9 +78,16 @@ void lm_pipeline_for_view (LmPipeline *pipeline);
 /* TRUE when the two pipelines would render the same image. */
 gboolean lm_stage_equal (const LmStage *a, const LmStage *b);
 
-/* Sidecar form: one group per operation, "enabled" and each parameter by name, and a
- * [tonemap] group with its parameters. Reading starts from PIPELINE's values, so a sidecar
- * may name only what it changes. */
+/* The version of the sidecar's form that this Lumen writes and the newest it reads. A
+ * sidecar says it in its first group, [lumen] version=N; one without that group (written
+ * before there was one, or a preset typed by hand) is version 1. A later Lumen that changes
+ * what a key means raises it, so that this one refuses such a file instead of misreading it. */
+#define LM_SIDECAR_VERSION 1
+
+/* Sidecar form: [lumen] with version=LM_SIDECAR_VERSION first, then one group per operation,
+ * "enabled" and each parameter by name, and a [tonemap] group with its parameters. Reading
+ * starts from PIPELINE's values, so a sidecar may name only what it changes; it refuses a
+ * version above LM_SIDECAR_VERSION before it reads any other group. */
 GKeyFile *lm_pipeline_to_keyfile (const LmPipeline *pipeline);
 gboolean lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **error);
 

@@ -76,6 +76,14 @@ typedef struct {
 
   /* The CPU reference: reads SRC, writes every pixel of DST (output_size, output_format). */
   gboolean (*run_cpu) (const void *params, const LmImage *src, LmImage *dst, GError **error);
+
+  /* Optional: run_cpu keeping its memory in *KEPT from one run to the next (blur's grid
+   * nodes), so that edits on one photo allocate nothing. *KEPT is NULL at first and owned by
+   * the caller (the CPU backend), which frees it with kept_free when another photo comes. The
+   * same bytes as run_cpu: nothing kept reaches an output unwritten. */
+  gboolean (*run_cpu_kept) (const void *params, const LmImage *src, LmImage *dst, gpointer *kept,
+                            GError **error);
+  void (*kept_free) (gpointer kept);
 } LmOpInfo;
 
 /* ID's kind, as op-list.h gives it. */

@@ -78,7 +78,7 @@ click_and_settle (GtkWidget *widget, double x, double y)
 static void
 reset_all (void)
 {
-  ui_activate ("reset-all");
+  ui_activate ("revert");
   ui_settle_tracked ();
 }
 
@@ -247,7 +247,7 @@ test_rotate (void)
   image_size (&w, &h);
   g_assert_cmpuint (w, ==, w0);
   guint64 generation = lm_window_get_generation (ui_window);
-  ui_key (GDK_KEY_l, GDK_CONTROL_MASK);
+  ui_key (GDK_KEY_bracketleft, GDK_CONTROL_MASK);
   g_assert_cmpuint (lm_window_get_generation (ui_window), >, generation);
   ui_settle_tracked ();
   rotate = stage_of ("rotate");
@@ -256,7 +256,7 @@ test_rotate (void)
    * under the same mirror. */
   ui_key (GDK_KEY_h, GDK_CONTROL_MASK);
   ui_settle_tracked ();
-  ui_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  ui_key (GDK_KEY_bracketright, GDK_CONTROL_MASK);
   ui_settle_tracked ();
   rotate = stage_of ("rotate");
   g_assert_cmpstr (lm_stage_enum_nick (&rotate, "angle"), ==, "0");
@@ -271,7 +271,7 @@ static void
 test_split_keeps_geometry (void)
 {
   reset_all ();
-  ui_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  ui_key (GDK_KEY_bracketright, GDK_CONTROL_MASK);
   ui_settle_tracked ();
   GAction *split = g_action_map_lookup_action (G_ACTION_MAP (ui_window), "split");
   g_action_change_state (split, g_variant_new_boolean (TRUE));
@@ -284,7 +284,7 @@ test_split_keeps_geometry (void)
   g_assert_cmpmem (&before_rect, sizeof before_rect, &after_rect, sizeof after_rect);
   g_assert_cmpint (ui_view_distance (before, after), ==, 0);
   /* Turned back: the "before" is made again, of the image as it is now. */
-  ui_key (GDK_KEY_l, GDK_CONTROL_MASK);
+  ui_key (GDK_KEY_bracketleft, GDK_CONTROL_MASK);
   ui_settle_tracked ();
   after = lm_image_view_get_pixels (ui_image_view (), &after_rect);
   before = lm_image_view_get_before_pixels (ui_image_view (), &before_rect);
