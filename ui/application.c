@@ -103,6 +103,10 @@ lm_application_startup (GApplication *app)
     { "win.zoom-out", { "<Control>minus", NULL } },
     { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.zoom-100", { "<Control>1", NULL } },
+    { "win.rotate-left", { "<Control>bracketleft", NULL } },
+    { "win.rotate-right", { "<Control>bracketright", NULL } },
+    { "win.flip-horizontal", { "<Control>h", NULL } },
+    { "win.flip-vertical", { "<Control><Shift>h", NULL } },
     { "win.backend('cpu')", { "<Control><Shift>c", NULL } },
     { "win.backend('cuda')", { "<Control><Shift>g", NULL } },
   };

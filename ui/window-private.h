@@ -12,6 +12,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _LmWindowTools LmWindowTools; /* window-tools.c's */
+
 /* What a message in the info bar is about, so that it goes when it stops being true. */
 typedef enum {
   LM_TOPIC_PHOTO,  /* the photo being edited (a merge's notice): goes with the photo */
@@ -86,6 +88,7 @@ struct _LmWindow {
   LmViewRect before_rect;
   LmStage before_tonemap; /* what a radiance source's "before" is tone mapped with */
   guint64 before_since;   /* the first generation rendered with that tone mapping */
+  LmPipeline before_geometry; /* and that geometry (crop, turns: the "before" keeps them) */
   gboolean comparing;
   /* The last full-resolution render on the CPU [0] and CUDA [1] that computed every
    * operation of TIMED (none from the cache): a speed-up is shown only between two renders
@@ -114,6 +117,8 @@ struct _LmWindow {
 
   /* window-apply.c */
   struct _LmApplyRun *apply; /* Apply Edits to Photos… while it runs or shows its outcome */
+
+  LmWindowTools *tools;    /* the tools on the view: window-tools.c */
 };
 
 /* window.c */
@@ -211,5 +216,28 @@ void lm_window_apply_free (LmWindow *self);
 void lm_window_merge_hdr_action (GSimpleAction *action, GVariant *param, gpointer data);
 void lm_window_finish_merge (LmWindow *self, const LmRenderResult *r);
 void lm_window_build_tonemap_panel (LmWindow *self);
+
+/* window-geometry.c: the view follows the size the pipeline renders; rotate and flip. */
+/* What the view renders now: the pipeline, with only its geometry while the original is
+ * held, and as the active tool wants it (lm_window_tools_adjust). */
+void lm_window_view_pipeline (LmWindow *self, LmPipeline *pipeline);
+/* The image view's size becomes what PIPELINE (as the view renders it) makes of the source. */
+void lm_window_follow_size (LmWindow *self, const LmPipeline *pipeline);
+/* The size of the image crop applies to (after rotation and straightening) under PIPELINE. */
+void lm_window_crop_input_size (LmWindow *self, const LmPipeline *pipeline, guint *width, guint *height);
+void lm_window_add_geometry_actions (LmWindow *self);
+void lm_window_update_geometry_actions (LmWindow *self);
+
+/* window-tools.c: the tool bar and the tools on the view. */
+void lm_window_tools_init (LmWindow *self);
+void lm_window_tools_free (LmWindow *self);
+void lm_window_tools_update_actions (LmWindow *self);
+/* PIPELINE as the active tool shows it (crop off while cropping). */
+void lm_window_tools_adjust (LmWindow *self, LmPipeline *pipeline);
+/* A crop being drawn is applied (no render: the caller's edit follows). */
+void lm_window_tools_finish (LmWindow *self);
+/* A crop being drawn is dropped (no render: the caller's follows): the pipeline it was drawn
+ * on is being replaced. */
+void lm_window_tools_cancel (LmWindow *self);
 
 G_END_DECLS

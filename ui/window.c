@@ -46,15 +46,11 @@ LmRenderRequest
 lm_window_request_now (LmWindow *self, gboolean next, gboolean *ok)
 {
   LmRenderRequest req = { 0 };
+  lm_window_view_pipeline (self, &req.pipeline);
+  /* The view's rectangle is of the image the pipeline renders: its size first. */
+  lm_window_follow_size (self, &req.pipeline);
   *ok = self->source != NULL && lm_image_view_get_rect (self->image_view, &req.view);
   req.generation = next ? ++self->generation : self->generation;
-  if (self->before)
-    {
-      lm_pipeline_init (&req.pipeline);
-      req.pipeline.tonemap = self->pipeline.tonemap; /* radiance needs it to be seen at all */
-    }
-  else
-    req.pipeline = self->pipeline;
   req.backend = self->backend;
   req.changed_us = self->changed_us ? self->changed_us : g_get_monotonic_time ();
   return req;
@@ -106,6 +102,7 @@ update_actions (LmWindow *self)
   static const char *const edits[] = { "revert", "copy-edits", "paste-edits", "apply-edits" };
   for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
     g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, edits[i])), have);
+  lm_window_tools_update_actions (self);
 }
 
 void
@@ -149,6 +146,7 @@ lm_window_on_panel_committed (LmOpPanel *panel, LmWindow *self)
 void
 lm_window_show_pipeline (LmWindow *self)
 {
+  lm_window_tools_cancel (self); /* a tool's work in hand was of the pipeline replaced */
   for (int i = 0; i < LM_N_OPS; i++)
     lm_op_panel_set_stage (self->panels[i], &self->pipeline.stages[i]);
   lm_op_panel_set_stage (self->tonemap_panel, &self->pipeline.tonemap);
@@ -441,6 +439,7 @@ lm_window_dispose (GObject *object)
   if (self->merge_cancellable)
     g_cancellable_cancel (self->merge_cancellable);
   g_clear_pointer (&self->worker, lm_render_worker_free);
+  lm_window_tools_free (self);
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->merge_cancellable);
   g_clear_object (&self->merge_first);
@@ -534,6 +533,7 @@ lm_window_init (LmWindow *self)
   build_side_panel (self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  lm_window_tools_init (self);
   update_actions (self);
   /* Until the worker says whether CUDA is usable. */
   gtk_widget_set_sensitive (self->gpu_button, FALSE);

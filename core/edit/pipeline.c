@@ -390,3 +390,43 @@ lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error
   g_error_free (e);
   return FALSE;
 }
+
+void
+lm_pipeline_geometry_only (LmPipeline *pipeline)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    if (lm_op_kind (i) != LM_KIND_GEOMETRY)
+      pipeline->stages[i].enabled = FALSE;
+}
+
+gboolean
+lm_pipeline_source_point (const LmPipeline *pipeline, guint src_w, guint src_h, double x, double y,
+                          double *sx, double *sy)
+{
+  /* Each enabled stage's input size, forwards; then the point back through them. */
+  guint in_w[LM_N_OPS], in_h[LM_N_OPS], out_w[LM_N_OPS], out_h[LM_N_OPS];
+  guint w = src_w, h = src_h;
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      const LmStage *stage = &pipeline->stages[i];
+      in_w[i] = w, in_h[i] = h;
+      if (stage->enabled)
+        lm_op_output_size (stage->info, stage->params.bytes, w, h, &w, &h);
+      out_w[i] = w, out_h[i] = h;
+    }
+  for (int i = LM_N_OPS - 1; i >= 0; i--)
+    {
+      const LmStage *stage = &pipeline->stages[i];
+      if (!stage->enabled)
+        continue;
+      if (stage->info->map_back)
+        stage->info->map_back (stage->params.bytes, in_w[i], in_h[i], x, y, &x, &y);
+      else if (in_w[i] != out_w[i] || in_h[i] != out_h[i])
+        {
+          x = (x + 0.5) * in_w[i] / out_w[i] - 0.5;
+          y = (y + 0.5) * in_h[i] / out_h[i] - 0.5;
+        }
+    }
+  *sx = x, *sy = y;
+  return x >= -0.5 && y >= -0.5 && x < src_w - 0.5 && y < src_h - 0.5;
+}

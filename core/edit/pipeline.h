@@ -96,4 +96,15 @@ gboolean lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GErr
  * more of it than lm_text_quote keeps. */
 gboolean lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error);
 
+/* PIPELINE with only its geometry kept (and tone mapping): the photo as opened, cropped and
+ * turned as the edit is, so that it lies in the same pixels as the edited one (the window's
+ * "before"). */
+void lm_pipeline_geometry_only (LmPipeline *pipeline);
+
+/* The point of a source of SRC_W × SRC_H whose pixel PIPELINE's output shows at (X, Y)
+ * (pixel (i, j) centred on (i, j)), through each enabled operation's map_back, last first:
+ * (*SX, *SY). TRUE when it lies on the source. */
+gboolean lm_pipeline_source_point (const LmPipeline *pipeline, guint src_w, guint src_h, double x,
+                                   double y, double *sx, double *sy);
+
 G_END_DECLS

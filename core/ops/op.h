@@ -61,6 +61,14 @@ typedef struct {
   void (*output_size) (const void *params, guint width, guint height, guint *out_width,
                        guint *out_height);
 
+  /* GEOMETRY kinds, optional: the input point (*SX, *SY) whose pixel the output point (X, Y)
+   * shows, for an input of IN_W × IN_H (the output's size is output_size's). Pixel
+   * coordinates: pixel (i, j) is centred on (i, j). What the window's white balance picker
+   * follows back to the photo. NULL: the same point (an operation that keeps the size) or in
+   * proportion (one that changes it). */
+  void (*map_back) (const void *params, guint in_w, guint in_h, double x, double y, double *sx,
+                    double *sy);
+
   /* POINT and POINT_COLOR kinds: composes the operation into PASS (point-math.h): its channel
    * part into the table (lm_point_pass_map, point.h), its pixel part, where it has one and
    * PARAMS make it do something, into its field and pixel_ops. */
