@@ -48,9 +48,15 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
   lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
 
   g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUT IN"));
-  g_option_context_set_summary (
-    context, _("Applies Lumen's operations to the photo IN, in the order grayscale, equalize, "
-               "blur,\nand writes the result to OUT (never a partly written file)."));
+  /* The order is the operation list's, named as the flags name them. */
+  g_autoptr (GString) order = g_string_new (NULL);
+  for (int id = 0; id < LM_N_OPS; id++)
+    g_string_append_printf (order, "%s%s", id ? ", " : "", lm_op_info (id)->name);
+  g_autofree char *summary = g_strdup_printf (
+    _("Applies Lumen's operations to the photo IN, whatever the flags' order in this one:\n%s;\n"
+      "and writes the result to OUT (never a partly written file)."),
+    order->str);
+  g_option_context_set_summary (context, summary);
   g_autofree char *commands = lm_cli_commands_help ();
   g_autofree char *description
     = g_strdup_printf ("%s\n\n%s", commands,

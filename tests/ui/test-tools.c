@@ -64,6 +64,11 @@ key_on_view (guint keyval)
   ui_key (keyval, 0);
   if (lm_window_get_generation (ui_window) != generation)
     ui_settle_tracked ();
+  /* A tool's bar may change the view's height, and with it the zoom that fits: wait for that
+   * layout as a person waits to see the tool before dragging (on a loaded machine it came
+   * after the test had placed its drag). */
+  ui_wait_ms (150);
+  ui_flush ();
 }
 
 static void
