@@ -228,6 +228,8 @@ on_result (const LmRenderResult *r, gpointer data)
       lm_image_view_set_pixels (self->image_view, r->view, &r->view_rect, r->changed_us,
                                 g_get_monotonic_time ());
       lm_histogram_view_set_histogram (self->histogram_view, &r->histogram);
+      for (int i = 0; i < LM_N_OPS; i++) /* behind the curve editors */
+        lm_op_panel_set_histogram (self->panels[i], &r->histogram);
       if (r->refined)
         {
           lm_window_update_status (self, r);
