@@ -159,6 +159,8 @@ add_panel (LmOpPanel *panel, const LmOpInfo *op)
     {
       const LmParamSpec *spec = &op->params[i];
       GtkWidget *control = lm_op_panel_get_control (panel, spec->name);
+      if (spec->type == LM_PARAM_CURVE)
+        continue; /* a curve editor is no slider: not soaked yet */
       if (spec->type == LM_PARAM_ENUM)
         add_control (op->name, spec->name, control, CHOICE, 0, 0);
       else if (spec->in_pixels)
@@ -553,7 +555,8 @@ main (int argc, char **argv)
   if (radiance)
     add_panel (tonemap, lm_tonemap_op_info ());
   for (int op = 0; op < LM_N_OPS; op++)
-    add_panel (LM_OP_PANEL (lm_window_get_op_panel (ui_window, op)), lm_op_info (op));
+    if (lm_window_get_op_panel (ui_window, op)) /* none for the export's resize */
+      add_panel (LM_OP_PANEL (lm_window_get_op_panel (ui_window, op)), lm_op_info (op));
 
   GArray *samples = g_array_new (FALSE, FALSE, sizeof (Sample));
   gint64 start = g_get_monotonic_time ();

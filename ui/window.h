@@ -20,8 +20,9 @@ void lm_window_open (LmWindow *self, GFile *file);
 /* Exports at full resolution to PATH (the Export action's work once a file is chosen). */
 void lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *options);
 
-/* For tests and tools: the operation panel of OP, the image view, the histogram view, the
- * info bar's message (NULL when hidden), the diff line, the last result seen. */
+/* For tests and tools: the operation panel of OP (NULL for an operation that only an export
+ * runs: the export dialog sets it), the image view, the histogram view, the info bar's
+ * message (NULL when hidden), the diff line, the last result seen. */
 GtkWidget *lm_window_get_op_panel (LmWindow *self, LmOpId op);
 GtkWidget *lm_window_get_image_view (LmWindow *self);
 GtkWidget *lm_window_get_histogram_view (LmWindow *self);
