@@ -20,14 +20,22 @@
  * sources). Math headers are included here, once each, so that the parameter structs are
  * known wherever the list is: include this file once at file level (op-id.h does) before any
  * X-macro use inside a declaration. */
+#include "rotate-math.h"
+#include "straighten-math.h"
+#include "crop-math.h"
 #include "exposure-math.h"
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
+#include "resize-math.h"
 
 #ifdef LM_OP
+LM_OP (ROTATE, rotate, Rotate, GEOMETRY)
+LM_OP (STRAIGHTEN, straighten, Straighten, GEOMETRY)
+LM_OP (CROP, crop, Crop, GEOMETRY)
 LM_OP (EXPOSURE, exposure, Exposure, POINT)
 LM_OP (GRAY, gray, Gray, PIXEL)
 LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
 LM_OP (BLUR, blur, Blur, AREA)
+LM_OP (RESIZE, resize, Resize, EXPORT)
 #endif

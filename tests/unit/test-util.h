@@ -50,7 +50,7 @@ LmImage *lm_test_random_rgba (guint width, guint height, guint32 seed, gboolean 
 /* The same for GRAY8. */
 LmImage *lm_test_random_gray (guint width, guint height, guint32 seed);
 
-/* Runs OP's CPU reference on SRC through its registration (output_format, run_cpu), twice,
+/* Runs OP's CPU reference on SRC through its registration (output_format, output_size, run_cpu), twice,
  * into destinations poisoned with two different bytes, and fails the test unless both runs
  * succeed and agree on every pixel: a pixel the operation did not write keeps its poison and
  * shows as a difference. Returns the first result (opaque copied from SRC, as the backend

@@ -1,0 +1,84 @@
+/* Crop: parameters and the rectangle rule, shared by crop.c and kernels/crop.cu.
+ *
+ * The rectangle is given in pixels of the image the crop sees (after rotate and
+ * straighten); width or height 0 reach the right or bottom edge. At run time it is rounded
+ * to whole pixels, intersected with the image (at least 1 × 1) and, with a ratio, shrunk
+ * about its centre to that ratio in its own orientation. The copy itself is lossless, so the
+ * rule runs on the host alone (in double) and both backends copy the same rectangle. */
+#pragma once
+
+#include <math.h>
+
+#include "pixel-math.h"
+
+typedef enum {
+  LM_CROP_FREE,
+  LM_CROP_3_2,
+  LM_CROP_4_3,
+  LM_CROP_16_9,
+  LM_CROP_1_1,
+  LM_CROP_ORIGINAL,
+} LmCropRatio;
+
+typedef struct {
+  float x, y, width, height; /* pixels; scaled with a shrunk preview */
+  int ratio;                 /* LmCropRatio */
+} LmCropParams;
+
+typedef struct {
+  unsigned x, y, width, height;
+} LmCropRect;
+
+/* Width over height of RATIO on an image of W × H; 0 for free. */
+LM_INLINE double
+lm_crop_ratio_value (int ratio, unsigned w, unsigned h)
+{
+  switch (ratio)
+    {
+    case LM_CROP_3_2: return 3.0 / 2.0;
+    case LM_CROP_4_3: return 4.0 / 3.0;
+    case LM_CROP_16_9: return 16.0 / 9.0;
+    case LM_CROP_1_1: return 1.0;
+    case LM_CROP_ORIGINAL: return (double) w / (double) h;
+    default: return 0.0;
+    }
+}
+
+/* A length in pixels to a whole pixel index, clamped to 0..MAX: rounds half up, so that the
+ * window's preview (which scales the parameters) lands on the nearest pixel. */
+LM_INLINE unsigned
+lm_crop_round (double v, unsigned max)
+{
+  double r = floor (v + 0.5);
+  return r <= 0.0 ? 0u : r >= (double) max ? max : (unsigned) r;
+}
+
+/* The rectangle P cuts from an image of W × H (W, H ≥ 1). */
+LM_INLINE LmCropRect
+lm_crop_rect (const LmCropParams *p, unsigned w, unsigned h)
+{
+  unsigned x0 = lm_crop_round (p->x, w - 1), y0 = lm_crop_round (p->y, h - 1);
+  unsigned x1 = p->width > 0.0f ? lm_crop_round ((double) p->x + p->width, w) : w;
+  unsigned y1 = p->height > 0.0f ? lm_crop_round ((double) p->y + p->height, h) : h;
+  x1 = x1 > x0 ? x1 : x0 + 1;
+  y1 = y1 > y0 ? y1 : y0 + 1;
+  LmCropRect r;
+  r.x = x0, r.y = y0, r.width = x1 - x0, r.height = y1 - y0;
+
+  double ratio = lm_crop_ratio_value (p->ratio, w, h);
+  if (ratio <= 0.0)
+    return r;
+  /* The ratio in the rectangle's own orientation: 3:2 is 2:3 on a portrait rectangle. */
+  if ((r.height > r.width) != (ratio < 1.0) && ratio != 1.0)
+    ratio = 1.0 / ratio;
+  unsigned nw = r.width, nh = r.height;
+  if ((double) r.width > (double) r.height * ratio)
+    nw = lm_crop_round ((double) r.height * ratio, r.width);
+  else
+    nh = lm_crop_round ((double) r.width / ratio, r.height);
+  nw = nw ? nw : 1u;
+  nh = nh ? nh : 1u;
+  r.x += (r.width - nw) / 2, r.y += (r.height - nh) / 2;
+  r.width = nw, r.height = nh;
+  return r;
+}

@@ -1,0 +1,67 @@
+/* Crop: a rectangle of the image, CPU reference (crop-math.h gives the rectangle). */
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "crop-math.h"
+#include "ops.h"
+
+static const LmEnumValue crop_ratios[] = {
+  { "free", N_("Free") },
+  { "3:2", N_("3:2") },
+  { "4:3", N_("4:3") },
+  { "16:9", N_("16:9") },
+  { "1:1", N_("Square (1:1)") },
+  { "original", N_("As the image") },
+  { NULL, NULL },
+};
+
+/* Lengths in pixels (in_pixels: a preview at a smaller scale scales them). */
+static const LmParamSpec crop_params[] = {
+  { "x", N_("Left"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmCropParams, x), 0, LM_IMAGE_MAX_SIDE, 0, NULL, TRUE },
+  { "y", N_("Top"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmCropParams, y), 0, LM_IMAGE_MAX_SIDE, 0, NULL, TRUE },
+  { "width", N_("Width (0: to the right edge)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmCropParams, width), 0,
+    LM_IMAGE_MAX_SIDE, 0, NULL, TRUE },
+  { "height", N_("Height (0: to the bottom edge)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmCropParams, height), 0,
+    LM_IMAGE_MAX_SIDE, 0, NULL, TRUE },
+  { "ratio", N_("Aspect ratio"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmCropParams, ratio), 0, 5, LM_CROP_FREE,
+    crop_ratios },
+};
+
+static LmFormat
+crop_output_format (const void *params, LmFormat in, gboolean opaque)
+{
+  return in;
+}
+
+static void
+crop_output_size (const void *params, guint width, guint height, guint *out_width, guint *out_height)
+{
+  LmCropRect r = lm_crop_rect (params, width, height);
+  *out_width = r.width, *out_height = r.height;
+}
+
+static gboolean
+crop_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
+{
+  LmCropRect r = lm_crop_rect (params, src->width, src->height);
+  gsize bpp = lm_format_bytes_per_pixel (src->format);
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < r.height; y++)
+    memcpy (lm_image_row (dst, y), lm_image_row (src, r.y + y) + r.x * bpp, r.width * bpp);
+  return TRUE;
+}
+
+const LmOpInfo lm_crop_op = {
+  .id = LM_OP_CROP,
+  .name = "crop",
+  .label = N_("Crop"),
+  .blurb = N_("Keep a rectangle X,Y,WIDTH,HEIGHT in pixels (0 width or height: to the edge)"),
+  .params = crop_params,
+  .n_params = G_N_ELEMENTS (crop_params),
+  .params_size = sizeof (LmCropParams),
+  .flag_params = "x,y,width,height",
+  .flag_sep = ',',
+  .output_format = crop_output_format,
+  .output_size = crop_output_size,
+  .run_cpu = crop_run_cpu,
+};

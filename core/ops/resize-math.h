@@ -1,0 +1,191 @@
+/* Resize (export only): parameters, the output size rule, each axis's resampling weights and
+ * the weighted sums, shared by resize.c and kernels/resize.cu.
+ *
+ * Separable: one axis, into a float intermediate, then the other, rounded once at the end.
+ * Per axis, area averaging (OpenCV INTER_AREA's weights, computeResizeAreaTab) where it
+ * shrinks by 2 or more: every source pixel counts by the share of it that a destination
+ * pixel covers, so nothing aliases; otherwise Lanczos-3, widened by the shrink factor
+ * when shrinking (as libvips and Pillow do) so that it stays a low-pass filter. Neighbours
+ * beyond the edge repeat it (clamp-to-edge).
+ *
+ * The weights are computed once on the host, in double, stored as float in one table per
+ * axis (LmResizeSpan + weights) that both backends read: the sums then run the same float
+ * operations in the same order on both. */
+#pragma once
+
+#include <math.h>
+
+#include "pixel-math.h"
+
+#define LM_RESIZE_SIDE_MAX 65535.0f
+#define LM_RESIZE_LANCZOS_A 3
+
+typedef enum { LM_RESIZE_FIT, LM_RESIZE_EXACT } LmResizeMode;
+
+typedef struct {
+  float width, height; /* 0: from the other side keeping the aspect; both 0: no change */
+  int mode;            /* LmResizeMode */
+} LmResizeParams;
+
+LM_INLINE unsigned
+lm_resize_side (double v)
+{
+  double r = floor (v + 0.5);
+  return r < 1.0 ? 1u : r > (double) LM_RESIZE_SIDE_MAX ? (unsigned) LM_RESIZE_SIDE_MAX : (unsigned) r;
+}
+
+/* The output size for a source of W × H. Fit: the largest size within width × height that
+ * keeps the aspect ratio (the side that binds is the one given; the other is rounded). */
+LM_INLINE void
+lm_resize_size (const LmResizeParams *p, unsigned w, unsigned h, unsigned *ow, unsigned *oh)
+{
+  unsigned tw = p->width >= 0.5f ? lm_resize_side (p->width) : 0u;
+  unsigned th = p->height >= 0.5f ? lm_resize_side (p->height) : 0u;
+  if (tw == 0 && th == 0)
+    *ow = w, *oh = h;
+  else if (th == 0 || (tw != 0 && p->mode == LM_RESIZE_FIT && (uint64_t) tw * h <= (uint64_t) th * w))
+    *ow = tw, *oh = lm_resize_side ((double) h * tw / w);
+  else if (tw == 0 || p->mode == LM_RESIZE_FIT)
+    *ow = lm_resize_side ((double) w * th / h), *oh = th;
+  else
+    *ow = tw, *oh = th;
+  /* Fit: the rounded side never exceeds its bound. */
+  if (p->mode == LM_RESIZE_FIT && tw && th)
+    *ow = *ow < tw ? *ow : tw, *oh = *oh < th ? *oh : th;
+}
+
+/* Output pixel i of an axis reads COUNT source pixels from START on (indices clamped to
+ * the axis), weighted by the table's weights from OFFSET on. */
+typedef struct {
+  int32_t start;
+  uint32_t count;
+  uint32_t offset;
+} LmResizeSpan;
+
+/* Whether an axis from IN to OUT pixels averages areas (a shrink by 2 or more). */
+LM_INLINE int
+lm_resize_axis_area (unsigned in, unsigned out)
+{
+  return (double) in >= 2.0 * (double) out;
+}
+
+/* The most weights an axis can have: area averaging at most 2 × IN (OpenCV's bound), Lanczos
+ * at most 12 a pixel (a window of radius below 6 when the factor is below 2) and one more. */
+LM_INLINE size_t
+lm_resize_axis_capacity (unsigned in, unsigned out)
+{
+  return lm_resize_axis_area (in, out) ? 2 * (size_t) in + 2 * (size_t) out
+                                       : (4 * LM_RESIZE_LANCZOS_A + 1) * (size_t) out;
+}
+
+LM_INLINE double
+lm_sinc (double x)
+{
+  if (x == 0.0)
+    return 1.0;
+  x *= 3.14159265358979323846;
+  return sin (x) / x;
+}
+
+/* Lanczos-3: sinc (x) sinc (x / 3) inside |x| < 3. */
+LM_INLINE double
+lm_lanczos3 (double x)
+{
+  return fabs (x) < LM_RESIZE_LANCZOS_A ? lm_sinc (x) * lm_sinc (x / LM_RESIZE_LANCZOS_A) : 0.0;
+}
+
+/* Host side: fills SPANS (OUT of them) and WEIGHTS (lm_resize_axis_capacity) for an axis of
+ * IN pixels resampled to OUT; returns the number of weights. */
+LM_INLINE size_t
+lm_resize_axis_table (unsigned in, unsigned out, LmResizeSpan *spans, float *weights)
+{
+  size_t k = 0;
+  if (lm_resize_axis_area (in, out))
+    {
+      /* OpenCV's computeResizeAreaTab, with its scale (1 / (out / in)) and its 1e-3 slack. */
+      double scale = 1.0 / ((double) out / (double) in);
+      for (unsigned dx = 0; dx < out; dx++)
+        {
+          double fsx1 = dx * scale, fsx2 = fsx1 + scale;
+          double cell = scale < (double) in - fsx1 ? scale : (double) in - fsx1;
+          int sx1 = (int) ceil (fsx1), sx2 = (int) floor (fsx2);
+          sx2 = sx2 < (int) in - 1 ? sx2 : (int) in - 1;
+          sx1 = sx1 < sx2 ? sx1 : sx2;
+          spans[dx].offset = (uint32_t) k;
+          spans[dx].start = sx1 - fsx1 > 1e-3 ? sx1 - 1 : sx1;
+          if (sx1 - fsx1 > 1e-3)
+            weights[k++] = (float) ((sx1 - fsx1) / cell);
+          for (int sx = sx1; sx < sx2; sx++)
+            weights[k++] = (float) (1.0 / cell);
+          if (fsx2 - sx2 > 1e-3)
+            {
+              double part = fsx2 - sx2 < 1.0 ? fsx2 - sx2 : 1.0;
+              weights[k++] = (float) ((part < cell ? part : cell) / cell);
+            }
+          spans[dx].count = (uint32_t) (k - spans[dx].offset);
+        }
+      return k;
+    }
+
+  /* Lanczos-3 about each output pixel's centre in source coordinates; when shrinking the
+   * kernel is stretched by the factor. Taps strictly inside the window, normalised to sum 1
+   * (in double, before rounding to float). */
+  double factor = (double) in / (double) out;
+  double stretch = factor > 1.0 ? factor : 1.0;
+  double radius = LM_RESIZE_LANCZOS_A * stretch;
+  for (unsigned i = 0; i < out; i++)
+    {
+      double centre = (i + 0.5) * factor - 0.5;
+      int first = (int) floor (centre - radius) + 1, last = (int) ceil (centre + radius) - 1;
+      double sum = 0.0, w[4 * LM_RESIZE_LANCZOS_A + 1];
+      int n = 0;
+      for (int j = first; j <= last && n < 4 * LM_RESIZE_LANCZOS_A + 1; j++)
+        sum += w[n++] = lm_lanczos3 ((j - centre) / stretch);
+      spans[i].start = first, spans[i].count = (uint32_t) n, spans[i].offset = (uint32_t) k;
+      for (int t = 0; t < n; t++)
+        weights[k++] = (float) (w[t] / sum);
+    }
+  return k;
+}
+
+/* Which axis goes first: the one that leaves the smaller intermediate. */
+LM_INLINE int
+lm_resize_vertical_first (unsigned w, unsigned h, unsigned ow, unsigned oh)
+{
+  return (uint64_t) w * oh < (uint64_t) ow * h;
+}
+
+/* The weighted sum of one span over 8-bit samples: tap t is at BASE + index × STEP bytes
+ * (index clamped to 0..N-1), C channels (1 or 4) each. */
+LM_INLINE void
+lm_resize_sum_u8 (const uint8_t *base, size_t step, int n, LmResizeSpan span, const float *weights, int channels,
+                  float acc[4])
+{
+  acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
+  for (uint32_t t = 0; t < span.count; t++)
+    {
+      int s = span.start + (int) t;
+      s = s < 0 ? 0 : s >= n ? n - 1 : s;
+      const uint8_t *px = base + (size_t) s * step;
+      float w = weights[span.offset + t];
+      for (int c = 0; c < channels; c++)
+        acc[c] = acc[c] + w * (float) px[c];
+    }
+}
+
+/* The same over float samples (the intermediate): STEP in floats. */
+LM_INLINE void
+lm_resize_sum_f32 (const float *base, size_t step, int n, LmResizeSpan span, const float *weights, int channels,
+                   float acc[4])
+{
+  acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
+  for (uint32_t t = 0; t < span.count; t++)
+    {
+      int s = span.start + (int) t;
+      s = s < 0 ? 0 : s >= n ? n - 1 : s;
+      const float *px = base + (size_t) s * step;
+      float w = weights[span.offset + t];
+      for (int c = 0; c < channels; c++)
+        acc[c] = acc[c] + w * px[c];
+    }
+}

@@ -1,0 +1,180 @@
+/* Straighten: parameters, the output size and the bicubic sampling, shared by straighten.c
+ * and kernels/straighten.cu.
+ *
+ * The image turns by ANGLE degrees about its centre ((w-1)/2, (h-1)/2), counter-clockwise
+ * for a positive angle, as OpenCV's getRotationMatrix2D; each output pixel is the source
+ * sampled at its inverse image with OpenCV's INTER_CUBIC kernel (a = -0.75), neighbours
+ * beyond the edge replicating it. The output is the largest upright rectangle inside the
+ * turned image, centred, so no corner shows what was outside the photo.
+ *
+ * Both backends get the same float cosine and sine from the host (lm_straighten_map), then
+ * run the same float operations in the same order: the results agree bit for bit where the
+ * compilers keep to IEEE single precision (no FMA contraction on either side). */
+#pragma once
+
+#include <math.h>
+
+#include "pixel-math.h"
+
+#define LM_STRAIGHTEN_ANGLE_MAX 45.0f
+
+typedef struct {
+  float angle; /* degrees, -45..45, positive counter-clockwise */
+} LmStraightenParams;
+
+/* The largest axis-aligned rectangle of maximum area inside a W × H rectangle turned by
+ * ANGLE degrees, centred on it, as real sides *RW × *RH. Two cases: when the short side is
+ * short enough (S ≤ 2 sin a cos a L), two corners touch the long side and two the mid-line
+ * (the rectangle is bounded by the short side alone: sides S/2 / sin a and S/2 / cos a);
+ * otherwise all four corners touch the four sides, which solves
+ *   rw cos a + rh sin a = W,  rw sin a + rh cos a = H
+ * as rw = (W cos a - H sin a) / cos 2a, rh = (H cos a - W sin a) / cos 2a. */
+LM_INLINE void
+lm_straighten_rect (double angle_deg, double w, double h, double *rw, double *rh)
+{
+  double a = fabs (angle_deg) * (3.14159265358979323846 / 180.0);
+  double s = sin (a), c = cos (a);
+  int wide = w >= h;
+  double longer = wide ? w : h, shorter = wide ? h : w;
+  if (s == 0.0)
+    *rw = w, *rh = h;
+  else if (shorter <= 2.0 * s * c * longer || fabs (s - c) < 1e-10)
+    {
+      double half = 0.5 * shorter;
+      *rw = wide ? half / s : half / c;
+      *rh = wide ? half / c : half / s;
+    }
+  else
+    {
+      double cos2a = c * c - s * s;
+      *rw = (w * c - h * s) / cos2a;
+      *rh = (h * c - w * s) / cos2a;
+    }
+}
+
+/* The output size: the rectangle's whole pixels (rounding can only shrink it, so it stays
+ * inside; 1e-6 forgives the last bit of a side that is a whole number in exact arithmetic),
+ * at least 1 × 1. */
+LM_INLINE void
+lm_straighten_size (const LmStraightenParams *p, unsigned w, unsigned h, unsigned *ow, unsigned *oh)
+{
+  double rw, rh;
+  lm_straighten_rect (p->angle, w, h, &rw, &rh);
+  double fw = floor (rw + 1e-6), fh = floor (rh + 1e-6);
+  *ow = fw < 1.0 ? 1u : fw > (double) w ? w : (unsigned) fw;
+  *oh = fh < 1.0 ? 1u : fh > (double) h ? h : (unsigned) fh;
+}
+
+/* From output pixel (i, j) to the source: with dx = i - hx, dy = j - hy (hx, hy the
+ * output's centre), the source point is (cx + (c dx - s dy), cy + (s dx + c dy)): the
+ * inverse rotation about the source's centre (cx, cy). */
+typedef struct {
+  float cx, cy, hx, hy;
+  float c, s;
+} LmStraightenMap;
+
+/* Host side: the map for a source of W × H and its output of OW × OH. */
+LM_INLINE LmStraightenMap
+lm_straighten_map (const LmStraightenParams *p, unsigned w, unsigned h, unsigned ow, unsigned oh)
+{
+  double a = (double) p->angle * (3.14159265358979323846 / 180.0);
+  LmStraightenMap m;
+  m.cx = 0.5f * (float) (w - 1), m.cy = 0.5f * (float) (h - 1);
+  m.hx = 0.5f * (float) (ow - 1), m.hy = 0.5f * (float) (oh - 1);
+  m.c = (float) cos (a), m.s = (float) sin (a);
+  return m;
+}
+
+LM_INLINE float
+lm_straighten_src_x (const LmStraightenMap *m, unsigned i, unsigned j)
+{
+  float dx = (float) i - m->hx, dy = (float) j - m->hy;
+  return m->cx + (m->c * dx - m->s * dy);
+}
+
+LM_INLINE float
+lm_straighten_src_y (const LmStraightenMap *m, unsigned i, unsigned j)
+{
+  float dx = (float) i - m->hx, dy = (float) j - m->hy;
+  return m->cy + (m->s * dx + m->c * dy);
+}
+
+/* OpenCV's interpolateCubic (imgproc/src/imgwarp.cpp), a = -0.75: the weights of the four
+ * neighbours at offsets -1, 0, 1, 2 for a point T (0 ≤ T < 1) past the second; they sum to 1. */
+LM_INLINE void
+lm_cubic_weights (float t, float k[4])
+{
+  const float a = -0.75f;
+  k[0] = ((a * (t + 1.0f) - 5.0f * a) * (t + 1.0f) + 8.0f * a) * (t + 1.0f) - 4.0f * a;
+  k[1] = ((a + 2.0f) * t - (a + 3.0f)) * t * t + 1.0f;
+  k[2] = ((a + 2.0f) * (1.0f - t) - (a + 3.0f)) * (1.0f - t) * (1.0f - t) + 1.0f;
+  k[3] = 1.0f - k[0] - k[1] - k[2];
+}
+
+LM_INLINE int
+lm_clamp_index (int v, int n)
+{
+  return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
+/* Where the 4 × 4 neighbourhood of (SX, SY) starts (clamped indices in XI, YI) and its
+ * weights. */
+LM_INLINE void
+lm_cubic_taps (float sx, float sy, int w, int h, int xi[4], int yi[4], float kx[4], float ky[4])
+{
+  float fx = floorf (sx), fy = floorf (sy);
+  lm_cubic_weights (sx - fx, kx);
+  lm_cubic_weights (sy - fy, ky);
+  int x0 = (int) fx - 1, y0 = (int) fy - 1;
+  for (int i = 0; i < 4; i++)
+    xi[i] = lm_clamp_index (x0 + i, w), yi[i] = lm_clamp_index (y0 + i, h);
+}
+
+/* Each row's four neighbours weighted by KX, then the four rows by KY, in this order. */
+LM_INLINE float
+lm_cubic_sum (const float v[4], const float k[4])
+{
+  return ((k[0] * v[0] + k[1] * v[1]) + k[2] * v[2]) + k[3] * v[3];
+}
+
+/* An RGBA8 source sampled at (SX, SY), every channel (alpha too). */
+LM_INLINE uint32_t
+lm_straighten_rgba (const uint8_t *src, size_t stride, int w, int h, float sx, float sy)
+{
+  int xi[4], yi[4];
+  float kx[4], ky[4];
+  lm_cubic_taps (sx, sy, w, h, xi, yi, kx, ky);
+  float rows[4][4]; /* [channel][row] */
+  for (int j = 0; j < 4; j++)
+    {
+      const uint32_t *row = (const uint32_t *) (src + (size_t) yi[j] * stride);
+      uint32_t p[4] = { row[xi[0]], row[xi[1]], row[xi[2]], row[xi[3]] };
+      for (int c = 0; c < 4; c++)
+        {
+          float v[4] = { lm_px_channel (p[0], c), lm_px_channel (p[1], c), lm_px_channel (p[2], c),
+                         lm_px_channel (p[3], c) };
+          rows[c][j] = lm_cubic_sum (v, kx);
+        }
+    }
+  uint8_t out[4];
+  for (int c = 0; c < 4; c++)
+    out[c] = lm_quantize_u8 (lm_cubic_sum (rows[c], ky));
+  return (uint32_t) out[0] | (uint32_t) out[1] << 8 | (uint32_t) out[2] << 16 | (uint32_t) out[3] << 24;
+}
+
+/* A GRAY8 source sampled at (SX, SY). */
+LM_INLINE uint8_t
+lm_straighten_gray (const uint8_t *src, size_t stride, int w, int h, float sx, float sy)
+{
+  int xi[4], yi[4];
+  float kx[4], ky[4];
+  lm_cubic_taps (sx, sy, w, h, xi, yi, kx, ky);
+  float rows[4];
+  for (int j = 0; j < 4; j++)
+    {
+      const uint8_t *row = src + (size_t) yi[j] * stride;
+      float v[4] = { (float) row[xi[0]], (float) row[xi[1]], (float) row[xi[2]], (float) row[xi[3]] };
+      rows[j] = lm_cubic_sum (v, kx);
+    }
+  return lm_quantize_u8 (lm_cubic_sum (rows, ky));
+}

@@ -1,0 +1,64 @@
+/* Straighten: a small turn with bicubic sampling, cropped to the largest upright rectangle;
+ * CPU reference (straighten-math.h has the geometry and the sampling). */
+#include <glib/gi18n.h>
+
+#include "../error.h"
+#include "ops.h"
+#include "straighten-math.h"
+
+static const LmParamSpec straighten_params[] = {
+  { "angle", N_("Angle (degrees, counter-clockwise)"), LM_PARAM_FLOAT,
+    G_STRUCT_OFFSET (LmStraightenParams, angle), -LM_STRAIGHTEN_ANGLE_MAX, LM_STRAIGHTEN_ANGLE_MAX, 0 },
+};
+
+static LmFormat
+straighten_output_format (const void *params, LmFormat in, gboolean opaque)
+{
+  return in;
+}
+
+static void
+straighten_output_size (const void *params, guint width, guint height, guint *out_width, guint *out_height)
+{
+  lm_straighten_size (params, width, height, out_width, out_height);
+}
+
+static gboolean
+straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
+{
+  if (src->format != LM_FORMAT_RGBA8 && src->format != LM_FORMAT_GRAY8)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s needs an 8-bit image"), "straighten");
+      return FALSE;
+    }
+  LmStraightenMap m = lm_straighten_map (params, src->width, src->height, dst->width, dst->height);
+  int w = (int) src->width, h = (int) src->height;
+  gboolean gray = src->format == LM_FORMAT_GRAY8;
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < dst->height; j++)
+    {
+      guint8 *out = lm_image_row (dst, j);
+      for (guint i = 0; i < dst->width; i++)
+        {
+          float sx = lm_straighten_src_x (&m, i, j), sy = lm_straighten_src_y (&m, i, j);
+          if (gray)
+            out[i] = lm_straighten_gray (src->data, src->stride, w, h, sx, sy);
+          else
+            ((guint32 *) out)[i] = lm_straighten_rgba (src->data, src->stride, w, h, sx, sy);
+        }
+    }
+  return TRUE;
+}
+
+const LmOpInfo lm_straighten_op = {
+  .id = LM_OP_STRAIGHTEN,
+  .name = "straighten",
+  .label = N_("Straighten"),
+  .blurb = N_("Turn by a small angle in degrees (positive: counter-clockwise), cropped to the largest upright rectangle"),
+  .params = straighten_params,
+  .n_params = G_N_ELEMENTS (straighten_params),
+  .params_size = sizeof (LmStraightenParams),
+  .output_format = straighten_output_format,
+  .output_size = straighten_output_size,
+  .run_cpu = straighten_run_cpu,
+};

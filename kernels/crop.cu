@@ -1,0 +1,24 @@
+// Crop on the GPU: one 2-D device-to-device copy of the rectangle core/ops/crop-math.h
+// computes on the host, so the bytes are the CPU's.
+#include "kernels/cuda-check.h"
+#include "kernels/kernels.h"
+
+static size_t
+bytes_per_pixel (int format)
+{
+  return format == LM_K_GRAY8 ? 1 : format == LM_K_RGBA_F32 ? 16 : 4;
+}
+
+static cudaError_t
+crop_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+             cudaStream_t stream)
+{
+  LmCropRect r = lm_crop_rect (static_cast<const LmCropParams *> (params), src->width, src->height);
+  size_t bpp = bytes_per_pixel (src->format);
+  const uint8_t *from = static_cast<const uint8_t *> (src->data) + (size_t) r.y * src->stride + r.x * bpp;
+  return cudaMemcpy2DAsync (dst->data, dst->stride, from, src->stride, r.width * bpp, r.height,
+                            cudaMemcpyDeviceToDevice, stream);
+}
+
+/* A copy: no scratch. */
+extern "C" const LmKOp lm_k_crop_op = { NULL, NULL, crop_launch };

@@ -1,0 +1,52 @@
+// Straighten on the GPU: one thread per output pixel, the bicubic sample of
+// core/ops/straighten-math.h at its inverse image. Neighbouring threads read neighbouring
+// source pixels (a small turn keeps rows nearly rows), which the caches serve.
+#include "kernels/cuda-check.h"
+#include "kernels/kernels.h"
+
+namespace {
+
+constexpr unsigned kThreads = 128;
+
+template <int Gray>
+__global__ void
+straighten (const uint8_t *src, size_t src_stride, int w, int h, uint8_t *dst, size_t dst_stride,
+            unsigned out_w, LmStraightenMap m)
+{
+  unsigned j = blockIdx.y;
+  uint8_t *out = dst + (size_t) j * dst_stride;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < out_w; i += gridDim.x * blockDim.x)
+    {
+      float sx = lm_straighten_src_x (&m, i, j), sy = lm_straighten_src_y (&m, i, j);
+      if (Gray)
+        out[i] = lm_straighten_gray (src, src_stride, w, h, sx, sy);
+      else
+        reinterpret_cast<uint32_t *> (out)[i] = lm_straighten_rgba (src, src_stride, w, h, sx, sy);
+    }
+}
+
+} // namespace
+
+static cudaError_t
+straighten_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+                   cudaStream_t stream)
+{
+  const LmStraightenParams *p = static_cast<const LmStraightenParams *> (params);
+  if (src->format != LM_K_GRAY8 && src->format != LM_K_RGBA8)
+    return cudaErrorInvalidValue;
+  LmStraightenMap m = lm_straighten_map (p, src->width, src->height, dst->width, dst->height);
+  dim3 grid (lm_div_up (dst->width, kThreads), dst->height);
+  const uint8_t *in = static_cast<const uint8_t *> (src->data);
+  uint8_t *out = static_cast<uint8_t *> (dst->data);
+  if (src->format == LM_K_GRAY8)
+    straighten<1><<<grid, kThreads, 0, stream>>> (in, src->stride, (int) src->width, (int) src->height, out,
+                                                  dst->stride, dst->width, m);
+  else
+    straighten<0><<<grid, kThreads, 0, stream>>> (in, src->stride, (int) src->width, (int) src->height, out,
+                                                  dst->stride, dst->width, m);
+  LM_CUDA_LAUNCHED ();
+  return cudaSuccess;
+}
+
+/* Reads the source directly: no scratch. */
+extern "C" const LmKOp lm_k_straighten_op = { NULL, NULL, straighten_launch };
