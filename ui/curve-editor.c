@@ -5,7 +5,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
-#include "curve-eval.h"
+#include "core/ops/curve.h"
 
 #define MARGIN 8          /* around the box: room for a point's handle at the edges */
 #define HIT 10.0          /* a press this close to a point (pixels) takes it */
@@ -241,8 +241,8 @@ draw_grid (LmCurveEditor *self, cairo_t *cr, double w, double h)
 static void
 draw_curve (LmCurveEditor *self, cairo_t *cr, double w, double h)
 {
-  float tangents[LM_CURVE_MAX_POINTS];
-  lm_curve_eval_tangents (&self->shown, tangents);
+  LmCurveSpline spline; /* the operation's own: what is drawn is what is computed */
+  lm_curve_spline_prepare (&self->shown, &spline);
   GdkRGBA c;
   curve_colour (self, &c);
   cairo_set_source_rgba (cr, c.red, c.green, c.blue, 1.0);
@@ -250,7 +250,7 @@ draw_curve (LmCurveEditor *self, cairo_t *cr, double w, double h)
   for (int px = 0; px <= (int) w; px++)
     {
       double x = self->min + (self->max - self->min) * px / w;
-      double y = lm_curve_eval (&self->shown, tangents, (float) x);
+      double y = lm_curve_spline_eval (&spline, (float) x);
       double wx, wy;
       lm_curve_editor_to_widget (self, x, y, &wx, &wy);
       if (px == 0)
@@ -435,10 +435,10 @@ lm_curve_editor_key_press (GtkWidget *widget, GdkEventKey *event)
     case GDK_KEY_Insert: case GDK_KEY_KP_Insert:
       {
         int from = s < 0 ? 0 : MIN (s, p->n - 2);
-        float tangents[LM_CURVE_MAX_POINTS];
-        lm_curve_eval_tangents (p, tangents);
+        LmCurveSpline spline;
+        lm_curve_spline_prepare (p, &spline);
         double x = round ((p->x[from] + p->x[from + 1]) / 2.0);
-        int k = insert_point (self, x, lm_curve_eval (p, tangents, (float) x));
+        int k = insert_point (self, x, lm_curve_spline_eval (&spline, (float) x));
         if (k < 0)
           {
             gtk_widget_error_bell (widget);

@@ -4,7 +4,7 @@
 #include "op-panel.h"
 
 #include <math.h>
-#include "curve-channels.h"
+#include "curve-group.h"
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -23,7 +23,7 @@ struct _LmOpPanel {
   gboolean syncing;     /* a length's slider and value being put in step: no echo */
   gboolean updating;    /* set_stage at work: no signals */
   gboolean switchable;  /* FALSE: always on, no switch (tone mapping of radiance) */
-  GtkWidget *curves;    /* the LmCurveChannels of every curve parameter, or NULL */
+  GtkWidget *curves;    /* the LmCurveGroup of every curve parameter, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (LmOpPanel, lm_op_panel, GTK_TYPE_BOX)
@@ -127,26 +127,26 @@ on_combo (GtkComboBox *combo, LmOpPanel *self)
 }
 
 static void
-on_curves_changed (LmCurveChannels *curves, LmOpPanel *self)
+on_curves_changed (LmCurveGroup *curves, LmOpPanel *self)
 {
-  lm_curve_channels_get_params (curves, self->stage.params.bytes);
+  lm_curve_group_get_params (curves, self->stage.params.bytes);
   enable_on_edit (self);
   emit (self, FALSE);
 }
 
 static void
-on_curves_committed (LmCurveChannels *curves, LmOpPanel *self)
+on_curves_committed (LmCurveGroup *curves, LmOpPanel *self)
 {
   if (!self->updating)
     g_signal_emit (self, signals[COMMITTED], 0);
 }
 
-/* Every curve parameter in one editor (curve-channels.h), placed where the first one is;
+/* Every curve parameter in one editor (curve-group.h), placed where the first one is;
  * the others get no row of their own. Each one's control is that editor. */
 static GtkWidget *
 make_curves (LmOpPanel *self)
 {
-  self->curves = lm_curve_channels_new (self->op);
+  self->curves = lm_curve_group_new (self->op);
   gtk_widget_set_hexpand (self->curves, TRUE);
   g_signal_connect (self->curves, "changed", G_CALLBACK (on_curves_changed), self);
   g_signal_connect (self->curves, "committed", G_CALLBACK (on_curves_committed), self);
@@ -450,7 +450,7 @@ build (LmOpPanel *self)
            * label in the column. */
           gboolean first = self->curves == NULL;
           GtkWidget *curves = first ? make_curves (self) : self->curves;
-          self->controls[i] = lm_curve_channels_get_editor (LM_CURVE_CHANNELS (curves));
+          self->controls[i] = lm_curve_group_get_editor (LM_CURVE_GROUP (curves));
           self->rows[i] = curves;
           if (first)
             gtk_grid_attach (GTK_GRID (grid), curves, 0, (int) i, 1, 1);
@@ -558,7 +558,7 @@ lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage)
       if (spec->type == LM_PARAM_ENUM)
         gtk_combo_box_set_active (GTK_COMBO_BOX (self->controls[i]), *(const int *) field);
       else if (spec->type == LM_PARAM_CURVE)
-        lm_curve_channels_set_params (LM_CURVE_CHANNELS (self->curves), stage->params.bytes);
+        lm_curve_group_set_params (LM_CURVE_GROUP (self->curves), stage->params.bytes);
       else if (self->values[i])
         {
           gtk_adjustment_set_value (self->values[i], *(const float *) field);
@@ -593,13 +593,13 @@ void
 lm_op_panel_set_histogram (LmOpPanel *self, const LmHistogram *histogram)
 {
   if (self->curves)
-    lm_curve_channels_set_histogram (LM_CURVE_CHANNELS (self->curves), histogram);
+    lm_curve_group_set_histogram (LM_CURVE_GROUP (self->curves), histogram);
 }
 
 GtkWidget *
 lm_op_panel_get_curve_button (LmOpPanel *self, const char *name)
 {
-  return self->curves ? lm_curve_channels_get_button (LM_CURVE_CHANNELS (self->curves), name) : NULL;
+  return self->curves ? lm_curve_group_get_button (LM_CURVE_GROUP (self->curves), name) : NULL;
 }
 
 void

@@ -1,6 +1,6 @@
 /* LmOpPanel: one operation's controls (enable switch, a slider or a choice per parameter,
  * reset), built from its parameter table; its curve parameters share one curve editor with
- * a choice of which curve it shows (curve-channels.h). A length in pixels (blur's σ) gets a slider that
+ * a choice of which curve it shows (curve-group.h). A length in pixels (blur's σ) gets a slider that
  * is fine where lengths are small and a field where its value is typed. Every panel's labels
  * share one column, so that all sliders start at one x. */
 #pragma once

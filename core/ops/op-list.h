@@ -23,7 +23,11 @@
 #include "rotate-math.h"
 #include "straighten-math.h"
 #include "crop-math.h"
+#include "wb-math.h"
 #include "exposure-math.h"
+#include "contrast-math.h"
+#include "curve-math.h"
+#include "saturation-math.h"
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
@@ -33,7 +37,11 @@
 LM_OP (ROTATE, rotate, Rotate, GEOMETRY)
 LM_OP (STRAIGHTEN, straighten, Straighten, GEOMETRY)
 LM_OP (CROP, crop, Crop, GEOMETRY)
+LM_OP (WB, wb, Wb, POINT)
 LM_OP (EXPOSURE, exposure, Exposure, POINT)
+LM_OP (CONTRAST, contrast, Contrast, POINT)
+LM_OP (CURVE, curve, Curve, POINT_COLOR)
+LM_OP (SATURATION, saturation, Saturation, POINT_COLOR)
 LM_OP (GRAY, gray, Gray, PIXEL)
 LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
 LM_OP (BLUR, blur, Blur, AREA)

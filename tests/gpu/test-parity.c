@@ -30,9 +30,26 @@ typedef struct {
 } ParamSet;
 
 static const ParamSet param_sets[] = {
+  /* Point operations: the first set of each is what check_fused_points composes, so each
+   * first set does something (curve's exercises luma mode's pixel part on the device). */
+  { "wb", "temperature=3200 tint=15", 0 },
+  { "wb", "temperature=9000 tint=-40", 0 },
+  { "wb", "temperature=2000 tint=100", 0 },
   { "exposure", "ev=1", 0 },
   { "exposure", "ev=-2.5", 0 },
   { "exposure", "ev=5", 0 },
+  { "contrast", "contrast=0.4 black=10 white=240", 0 },
+  { "contrast", "contrast=-0.6", 0 },
+  { "contrast", "black=200 white=100", 0 },
+  { "contrast", "contrast=1 black=254 white=255", 0 },
+  { "curve", "points=0:0,64:50,192:210,255:255 mode=luma red=0:0,128:140,255:255", 0 },
+  { "curve", "points=0:20,128:100,255:235 red=0:0,128:150,255:255 blue=0:10,255:240", 0 },
+  { "curve", "points=0:255,255:0 mode=luma", 0 },
+  { "curve", "points=0:0,100:10,110:240,255:255 mode=luma green=0:30,200:200", 0 },
+  { "saturation", "saturation=0.5 vibrance=0.3", 0 },
+  { "saturation", "saturation=-1", 0 },
+  { "saturation", "vibrance=-0.7", 0 },
+  { "saturation", "saturation=1 vibrance=1", 0 },
   { "gray", "mode=luminosity", 0 },
   { "gray", "mode=bt601", 0 },
   { "gray", "mode=average", 0 },

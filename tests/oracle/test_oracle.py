@@ -256,6 +256,30 @@ class Oracle(unittest.TestCase):
                f"mean |Δ| {d.mean():.4f}")
         self.assertLessEqual(float(d.max()), 1.0)
 
+    # (i) ----------------------------------------------------------------------------------
+    def test_i_contrast(self):
+        """--contrast C equals cv2.convertScaleAbs(img, alpha = 1 + C, beta = -127.5·C) exactly
+        wherever v·alpha + beta ≥ 0 (below 0 OpenCV takes |v|, Lumen 0). These C give no
+        exact halves, where OpenCV rounds to even and Lumen up; the result depends on the
+        value alone, and the corpus's photos hold every value."""
+        for c in (0.4, -0.5):
+            with self.subTest(contrast=c):
+                out = self.lumen(f"contrast-{c}", "--contrast", str(c))
+                alpha, beta = 1.0 + c, -127.5 * c
+                want = cv2.convertScaleAbs(self.bgr, alpha=alpha, beta=beta)
+                defined = self.bgr.astype(np.float64) * alpha + beta >= 0.0
+                if self.gray_photo:
+                    # A point operation may colour a gray image: written as colour.
+                    out = out[..., 0] if out.ndim == 3 else out
+                elif self.alpha:
+                    self.assertEqual(lt.diff(out[..., 3], self.ref[..., 3])[0], 0, "alpha changed")
+                    out = out[..., :3]
+                got = np.where(defined, out, 0).astype(np.uint8)
+                want = np.where(defined, want, 0).astype(np.uint8)
+                lt.say(f"  ({int((~defined).sum())} values below 0 left out)")
+                mx = self.report(f"--contrast {c} vs convertScaleAbs", got, want)
+                self.assertEqual(mx, 0)
+
 
 def suite_for(paths):
     loader = unittest.TestLoader()

@@ -202,8 +202,8 @@ test_editor_keys (void)
 
 /* ---- in the window -------------------------------------------------------------------------- */
 
-/* The curve's output for level V, as the editor draws it (the operation's evaluation). */
-#include "ui/curve-eval.h"
+/* The curve's output for a level, as the operation computes it. */
+#include "core/ops/curve.h"
 
 static const LmOpInfo *curve_op;
 
@@ -217,35 +217,36 @@ curve_editor_in_panel (void)
   return w;
 }
 
-/* Every pixel of BEFORE (the photo as the view showed it) through CURVE, channel C (0..2;
- * -1: all), against AFTER: the largest difference, over the pixels whose value in was within
+/* Every pixel of BEFORE (the photo as the view showed it) through CURVE, channel C (0..2:
+ * R, G, B; -1: all), against AFTER: the largest difference, over the pixels whose value in was within
  * LO..HI (the others counted in *OTHERS_MOVED when they changed by more than a level). */
 static int
 compare_to_curve (const LmImage *before, const LmImage *after, const LmCurvePoints *curve, int channel,
                   guint *n_in, guint *others_moved)
 {
-  float m[LM_CURVE_MAX_POINTS];
-  lm_curve_eval_tangents (curve, m);
+  LmCurveSpline spline;
+  lm_curve_spline_prepare (curve, &spline);
   int worst = 0;
   *n_in = *others_moved = 0;
   for (guint y = 0; y < before->height; y++)
     for (guint x = 0; x < before->width; x++)
       for (int c = 0; c < 3; c++)
         {
-          guint8 v = before->data[y * before->stride + 4 * x + c], w = after->data[y * after->stride + 4 * x + c];
+          int byte = 2 - c; /* the view is cairo's RGB24: B, G, R, X in memory */
+          guint8 v = before->data[y * before->stride + 4 * x + byte], w = after->data[y * after->stride + 4 * x + byte];
           if (channel >= 0 && c != channel)
             {
               *others_moved += abs ((int) w - v) > 1;
               continue;
             }
-          int expected = (int) lrintf (CLAMP (lm_curve_eval (curve, m, v), 0.0f, 255.0f));
+          int expected = (int) lrintf (CLAMP (lm_curve_spline_eval (&spline, v), 0.0f, 255.0f));
           worst = MAX (worst, abs ((int) w - expected));
           (*n_in)++;
         }
   return worst;
 }
 
-/* The view's pixels now (RGBA8, as the view holds them). */
+/* The view's pixels now, as the view holds them (cairo's RGB24). */
 static LmImage *
 view_copy (void)
 {
@@ -296,10 +297,10 @@ test_window_shadows (void)
   g_assert_cmpint (worst, <=, 2);
 
   /* A dark pixel brightened by what the curve says: 40 goes to about 75. */
-  float m[LM_CURVE_MAX_POINTS];
-  lm_curve_eval_tangents (curve, m);
-  g_test_message ("level 40 → %.1f", lm_curve_eval (curve, m, 40));
-  g_assert_cmpfloat (lm_curve_eval (curve, m, 40), >, 65);
+  LmCurveSpline spline;
+  lm_curve_spline_prepare (curve, &spline);
+  g_test_message ("level 40 → %.1f", lm_curve_spline_eval (&spline, 40));
+  g_assert_cmpfloat (lm_curve_spline_eval (&spline, 40), >, 65);
 }
 
 /* The drag was one undo step: Ctrl+Z brings the photo back as it was. Then the red curve,
@@ -324,6 +325,8 @@ test_window_red (void)
   g_assert_nonnull (red);
   ui_click (red, gtk_widget_get_allocated_width (red) / 2.0, gtk_widget_get_allocated_height (red) / 2.0);
   ui_wait_ms (500);
+  g_test_message ("red button %s, mapped %d", gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (red)) ? "active" : "inactive", gtk_widget_get_mapped (red));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (red)));
   editor = LM_CURVE_EDITOR (w);
   double wx, wy, tx, ty;
   lm_curve_editor_to_widget (editor, 128, 128, &wx, &wy);

@@ -1,5 +1,5 @@
-/* LmCurveChannels (curve-channels.h). */
-#include "curve-channels.h"
+/* LmCurveGroup (curve-group.h). */
+#include "curve-group.h"
 
 #include <string.h>
 #include <glib/gi18n.h>
@@ -8,7 +8,7 @@
 
 #define MAX_CURVES 8 /* curve parameters of one operation (the curve op has 4) */
 
-struct _LmCurveChannels {
+struct _LmCurveGroup {
   GtkBox parent_instance;
   const LmOpInfo *op;
   guint specs[MAX_CURVES]; /* the op's curve parameters, indices into its table */
@@ -19,7 +19,7 @@ struct _LmCurveChannels {
   gboolean updating; /* the editor being given another curve: no echo */
 };
 
-G_DEFINE_FINAL_TYPE (LmCurveChannels, lm_curve_channels, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (LmCurveGroup, lm_curve_group, GTK_TYPE_BOX)
 
 enum { CHANGED, COMMITTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -37,7 +37,7 @@ channel_of (const LmParamSpec *spec)
 }
 
 static void
-show_curve (LmCurveChannels *self, guint k)
+show_curve (LmCurveGroup *self, guint k)
 {
   const LmParamSpec *spec = &self->op->params[self->specs[k]];
   self->shown = k;
@@ -49,7 +49,7 @@ show_curve (LmCurveChannels *self, guint k)
 }
 
 static void
-on_button (GtkToggleButton *button, LmCurveChannels *self)
+on_button (GtkToggleButton *button, LmCurveGroup *self)
 {
   if (!gtk_toggle_button_get_active (button))
     return;
@@ -59,7 +59,7 @@ on_button (GtkToggleButton *button, LmCurveChannels *self)
 }
 
 static void
-on_editor_changed (LmCurveEditor *editor, LmCurveChannels *self)
+on_editor_changed (LmCurveEditor *editor, LmCurveGroup *self)
 {
   if (self->updating)
     return;
@@ -68,14 +68,14 @@ on_editor_changed (LmCurveEditor *editor, LmCurveChannels *self)
 }
 
 static void
-on_editor_committed (LmCurveEditor *editor, LmCurveChannels *self)
+on_editor_committed (LmCurveEditor *editor, LmCurveGroup *self)
 {
   if (!self->updating)
     g_signal_emit (self, signals[COMMITTED], 0);
 }
 
 static void
-build (LmCurveChannels *self)
+build (LmCurveGroup *self)
 {
   double min = 0, max = 255;
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
@@ -116,7 +116,7 @@ build (LmCurveChannels *self)
 }
 
 static void
-lm_curve_channels_class_init (LmCurveChannelsClass *klass)
+lm_curve_group_class_init (LmCurveGroupClass *klass)
 {
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                    NULL, NULL, G_TYPE_NONE, 0);
@@ -125,26 +125,26 @@ lm_curve_channels_class_init (LmCurveChannelsClass *klass)
 }
 
 static void
-lm_curve_channels_init (LmCurveChannels *self)
+lm_curve_group_init (LmCurveGroup *self)
 {
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 4);
 }
 
 GtkWidget *
-lm_curve_channels_new (const LmOpInfo *op)
+lm_curve_group_new (const LmOpInfo *op)
 {
-  LmCurveChannels *self = g_object_new (LM_TYPE_CURVE_CHANNELS, NULL);
+  LmCurveGroup *self = g_object_new (LM_TYPE_CURVE_GROUP, NULL);
   self->op = op;
   build (self);
   guint8 defaults[LM_OP_PARAMS_MAX];
   lm_op_params_init (op, defaults);
-  lm_curve_channels_set_params (self, defaults);
+  lm_curve_group_set_params (self, defaults);
   return GTK_WIDGET (self);
 }
 
 void
-lm_curve_channels_set_params (LmCurveChannels *self, const void *params)
+lm_curve_group_set_params (LmCurveGroup *self, const void *params)
 {
   for (guint k = 0; k < self->n; k++)
     memcpy (&self->curves[k], (const guint8 *) params + self->op->params[self->specs[k]].offset,
@@ -154,7 +154,7 @@ lm_curve_channels_set_params (LmCurveChannels *self, const void *params)
 }
 
 void
-lm_curve_channels_get_params (LmCurveChannels *self, void *params)
+lm_curve_group_get_params (LmCurveGroup *self, void *params)
 {
   for (guint k = 0; k < self->n; k++)
     memcpy ((guint8 *) params + self->op->params[self->specs[k]].offset, &self->curves[k],
@@ -162,19 +162,19 @@ lm_curve_channels_get_params (LmCurveChannels *self, void *params)
 }
 
 void
-lm_curve_channels_set_histogram (LmCurveChannels *self, const LmHistogram *histogram)
+lm_curve_group_set_histogram (LmCurveGroup *self, const LmHistogram *histogram)
 {
   lm_curve_editor_set_histogram (LM_CURVE_EDITOR (self->editor), histogram);
 }
 
 GtkWidget *
-lm_curve_channels_get_editor (LmCurveChannels *self)
+lm_curve_group_get_editor (LmCurveGroup *self)
 {
   return self->editor;
 }
 
 GtkWidget *
-lm_curve_channels_get_button (LmCurveChannels *self, const char *name)
+lm_curve_group_get_button (LmCurveGroup *self, const char *name)
 {
   for (guint k = 0; k < self->n; k++)
     if (g_str_equal (self->op->params[self->specs[k]].name, name))

@@ -1,0 +1,42 @@
+/* Saturation and vibrance: the parameters and their place in the fused point pass
+ * (saturation-math.h says what they compute). A pixel part alone: no channel part. */
+#include <glib/gi18n.h>
+
+#include "ops.h"
+#include "point.h"
+#include "saturation-math.h"
+
+static const LmParamSpec saturation_params[] = {
+  { "saturation", N_("Saturation"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmSaturationParams, saturation), -1, 1, 0 },
+  { "vibrance", N_("Vibrance"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmSaturationParams, vibrance), -1, 1, 0 },
+};
+
+static void
+saturation_point_prepare (const void *params, LmPointPass *pass)
+{
+  const LmSaturationParams *p = params;
+  /* At 0, 0 the pixel part would change nothing: leave it out of the pass. */
+  if (p->saturation == 0.0f && p->vibrance == 0.0f)
+    return;
+  pass->saturation = (LmSaturationPixel) { .saturation = p->saturation, .vibrance = p->vibrance };
+  pass->pixel_ops |= LM_OP_BIT (SATURATION);
+}
+
+static gboolean
+saturation_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
+{
+  return lm_point_run_one_cpu (&lm_saturation_op, params, src, dst, error);
+}
+
+const LmOpInfo lm_saturation_op = {
+  .id = LM_OP_SATURATION,
+  .name = "saturation",
+  .label = N_("Saturation"),
+  .blurb = N_("Saturation, and vibrance: more on dull colours than on vivid ones"),
+  .params = saturation_params,
+  .n_params = G_N_ELEMENTS (saturation_params),
+  .params_size = sizeof (LmSaturationParams),
+  .output_format = lm_point_output_format,
+  .point_prepare = saturation_point_prepare,
+  .run_cpu = saturation_run_cpu,
+};
