@@ -50,7 +50,7 @@ make_control (const LmParamSpec *spec)
   if (spec->type != LM_PARAM_FLOAT)
     return NULL; /* no export operation has a curve */
   gboolean whole = spec->in_pixels || spec->max - spec->min > 1000;
-  double step = spec->step > 0 ? spec->step : whole ? 1.0 : 0.01;
+  double step = whole ? 1.0 : 0.01;
   GtkWidget *spin = gtk_spin_button_new_with_range (spec->min, spec->max, step);
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), whole ? 0 : 2);
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);

@@ -371,20 +371,19 @@ label_column (void)
   return column;
 }
 
-/* A slider's step: the parameter's own, else 0.01 over a range up to 10 (amounts, EV), 0.1
- * up to 1000 (levels), and over wider ranges a power of ten that leaves about a thousand
- * steps (white balance's 2000..12000 K in steps of 10 K, not 0.1). */
+/* A slider's step, from its range: 0.01 up to 10 (amounts, EV), 0.1 below 200 (straighten's
+ * degrees), else a power of ten that leaves a few thousand steps at most: whole levels for
+ * contrast's black and white and whole units of tint, 10 K over white balance's 2000..12000 K
+ * (not 0.1: the arrow keys would never get anywhere). The value shows the step's digits. */
 static double
 slider_step (const LmParamSpec *spec)
 {
   double range = spec->max - spec->min;
-  if (spec->step > 0)
-    return spec->step;
   if (range <= 10)
     return 0.01;
-  if (range <= 1000)
+  if (range < 200)
     return 0.1;
-  return pow (10.0, floor (log10 (range)) - 3.0);
+  return pow (10.0, MAX (0.0, floor (log10 (range)) - 3.0));
 }
 
 static GtkWidget *

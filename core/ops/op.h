@@ -31,8 +31,6 @@ typedef struct {
   const LmEnumValue *values; /* LM_PARAM_ENUM only, NULL-terminated by nick */
   gboolean in_pixels;        /* a length in image pixels: scales with a shrunk preview */
   const char *when;          /* "param=nick": used only then (the UI greys it out otherwise) */
-  double step;               /* LM_PARAM_FLOAT: a slider's step (arrow keys; its digits follow);
-                              * 0: the panel's rule from the range (op-panel.c) */
 } LmParamSpec;
 
 /* Room for any operation's parameter struct; a registration static-asserts its size. */
