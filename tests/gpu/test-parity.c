@@ -1,6 +1,7 @@
 /* CPU/GPU parity: every operation, on every test photo and on awkward sizes, with several
  * parameter sets, computed by the CPU reference and by the CUDA kernels. Grayscale,
- * equalize and histograms must agree bit for bit, blur within 1 on 8-bit output.
+ * equalize, rotate, crop and histograms must agree bit for bit, blur, straighten and
+ * resize within 1 on 8-bit output (geometry at the output size it gives).
  * Output buffers start poisoned with a different byte on each side, so a pixel that one
  * backend leaves unwritten shows as a difference of at least 75.
  *
@@ -30,6 +31,19 @@ typedef struct {
 } ParamSet;
 
 static const ParamSet param_sets[] = {
+  { "rotate", "angle=90", 0 },
+  { "rotate", "angle=180", 0 },
+  { "rotate", "angle=270 flip=horizontal", 0 },
+  { "rotate", "angle=0 flip=vertical", 0 },
+  { "rotate", "angle=90 flip=vertical", 0 },
+  { "straighten", "angle=-1.5", 1 },
+  { "straighten", "angle=12.25", 1 },
+  { "straighten", "angle=45", 1 },
+  { "crop", "x=3 y=2 width=5 height=4", 0 },
+  { "crop", "x=100 y=50", 0 },
+  { "crop", "x=17.5 y=9.25 width=3000 height=2000 ratio=3:2", 0 },
+  { "crop", "ratio=1:1", 0 },
+  { "crop", "x=65535 y=65535 ratio=original", 0 },
   /* Point operations: the first set of each is what check_fused_points composes, so each
    * first set does something (curve's exercises luma mode's pixel part on the device). */
   { "wb", "temperature=3200 tint=15", 0 },
@@ -68,6 +82,11 @@ static const ParamSet param_sets[] = {
   { "blur", "sigma=20", 1 },
   { "blur", "sigma=50", 1, TRUE },
   { "blur", "sigma=200", 1, TRUE },
+  { "resize", "width=0.5", 1 },
+  { "resize", "height=7 mode=exact width=3", 1 },
+  { "resize", "width=333", 1 },
+  { "resize", "width=4000 height=4000", 1, TRUE },
+  { "resize", "width=100 height=1000 mode=exact", 1 },
 };
 
 typedef struct {

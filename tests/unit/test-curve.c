@@ -3,8 +3,6 @@
  * identity default, exactness at the points, monotonicity between monotone points, the
  * order of the master and channel curves, and luma mode keeping each pixel's R:G:B. */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "core/ops/ops.h"
 #include "core/ops/point.h"

@@ -3,6 +3,7 @@
  * written out in point-oracle.h, within 1; and the same bytes from the CPU backend's
  * lm_backend_run_points and from the pipeline's render cache, which fuses them itself. */
 #include <math.h>
+#include <string.h>
 
 #include "core/backend/backend.h"
 #include "core/edit/pipeline.h"

@@ -67,14 +67,14 @@ test_known_moves (void)
 static void
 test_round_trips (void)
 {
-  g_autoptr (LmImage) src = lm_test_random_rgba (13, 7, 5, TRUE);
+  g_autoptr (LmImage) src = lm_test_random_rgba (150, 77, 5, TRUE); /* several 64 × 64 tiles, partial ones too */
   LmRotateParams quarter = { LM_ROTATE_90, LM_FLIP_NONE }, half = { LM_ROTATE_180, LM_FLIP_NONE };
   LmRotateParams mirror = { LM_ROTATE_0, LM_FLIP_HORIZONTAL };
   LmImage *img = lm_image_ref (src);
   for (int i = 0; i < 4; i++)
     {
       LmImage *next = lm_test_run_op (&lm_rotate_op, &quarter, img);
-      g_assert_cmpuint (next->width, ==, i % 2 ? 13 : 7);
+      g_assert_cmpuint (next->width, ==, i % 2 ? 150 : 77);
       lm_image_unref (img);
       img = next;
     }
@@ -102,13 +102,13 @@ test_round_trips (void)
 static void
 test_corner (void)
 {
-  g_autoptr (LmImage) src = lm_test_image_new (LM_FORMAT_GRAY8, 37, 19, 0);
+  g_autoptr (LmImage) src = lm_test_image_new (LM_FORMAT_GRAY8, 137, 19, 0);
   *lm_test_pixel (src, 0, 0) = 255;
-  *lm_test_pixel (src, 36, 0) = 128;
+  *lm_test_pixel (src, 136, 0) = 128;
   LmRotateParams p = { LM_ROTATE_90, LM_FLIP_NONE };
   g_autoptr (LmImage) out = lm_test_run_op (&lm_rotate_op, &p, src);
   g_assert_cmpuint (*lm_test_pixel (out, 18, 0), ==, 255);  /* top-left → top-right */
-  g_assert_cmpuint (*lm_test_pixel (out, 18, 36), ==, 128); /* top-right → bottom-right */
+  g_assert_cmpuint (*lm_test_pixel (out, 18, 136), ==, 128); /* top-right → bottom-right */
 }
 
 int
