@@ -23,6 +23,8 @@ struct _LmCurveEditor {
   int dragging;         /* the point under the pointer's drag, -1: none */
   gboolean removing;    /* the dragged point is out of the box: it goes on release */
   gboolean edited;      /* since the press or key press: "committed" is due on release */
+  int added;            /* the point a press added last, -1: none, and when: a double-click */
+  guint32 added_time;   /* on empty space keeps the point its first click adds */
   double grab_dx, grab_dy; /* from the pointer to the point's centre, so it does not jump */
   LmHistogram histogram;
   gboolean have_histogram;
@@ -311,6 +313,10 @@ lm_curve_editor_button_press (GtkWidget *widget, GdkEventButton *event)
     {
       self->dragging = -1;
       self->removing = FALSE;
+      int double_click_ms;
+      g_object_get (gtk_widget_get_settings (widget), "gtk-double-click-time", &double_click_ms, NULL);
+      if (hit >= 0 && hit == self->added && event->time - self->added_time <= (guint32) double_click_ms)
+        return GDK_EVENT_STOP; /* a double-click on empty space adds one point */
       if (hit >= 0 && self->points.n > 2)
         {
           remove_point (self, hit);
@@ -335,7 +341,8 @@ lm_curve_editor_button_press (GtkWidget *widget, GdkEventButton *event)
           gtk_widget_error_bell (widget); /* full, or a point already at that level */
           return GDK_EVENT_STOP;
         }
-      self->selected = hit;
+      self->selected = self->added = hit;
+      self->added_time = event->time;
       edited (self);
     }
   double px, py;
@@ -554,7 +561,7 @@ static void
 lm_curve_editor_init (LmCurveEditor *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  self->selected = self->dragging = -1;
+  self->selected = self->dragging = self->added = -1;
   self->channel = LM_HIST_LUMA;
   gtk_widget_set_can_focus (widget, TRUE);
   gtk_widget_add_events (widget, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK | GDK_BUTTON1_MOTION_MASK
@@ -581,7 +588,7 @@ lm_curve_editor_set_points (LmCurveEditor *self, const LmCurvePoints *points)
 {
   g_return_if_fail (points->n >= 2 && points->n <= LM_CURVE_MAX_POINTS);
   self->points = *points;
-  self->dragging = -1;
+  self->dragging = self->added = -1;
   self->removing = FALSE;
   if (self->selected >= points->n)
     self->selected = -1;

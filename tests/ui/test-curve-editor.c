@@ -136,7 +136,8 @@ test_editor_add_drag (void)
   g_assert_cmpuint ((rgb >> 8) & 0xff, >, 150);
 }
 
-/* Double-click and a drag out of the box remove a point; the last two stay. */
+/* Double-click and a drag out of the box remove a point; the last two stay. A double-click
+ * on empty space adds one. */
 static void
 test_editor_remove (void)
 {
@@ -154,9 +155,25 @@ test_editor_remove (void)
   g_assert_cmpint (points ()->n, ==, 3);
   expect_point (1, 200, 230);
 
-  double x1, y1;
+  /* A double-click on empty space adds one point (its first click's), one commit. */
+  commits = 0;
+  at (40, 200, &wx, &wy);
+  ui_click (GTK_WIDGET (editor), wx, wy);
+  ui_click (GTK_WIDGET (editor), wx, wy);
+  ui_wait_ms (500);
+  g_test_message ("after a double-click on empty space: %d points, %u commits", points ()->n, commits);
+  g_assert_cmpint (points ()->n, ==, 4);
+  expect_point (1, 40, 200);
+  g_assert_cmpuint (commits, ==, 1);
+  /* … and a double-click on it later removes it (GDK makes a third press within twice the
+   * double-click time a triple-click). */
+  ui_wait_ms (1000);
+  ui_click (GTK_WIDGET (editor), wx, wy);
+  ui_click (GTK_WIDGET (editor), wx, wy);
+  ui_wait_ms (500);
+  g_assert_cmpint (points ()->n, ==, 3);
+
   at (200, 230, &wx, &wy);
-  at (200, 230, &x1, &y1);
   commits = 0;
   ui_drag (GTK_WIDGET (editor), wx, wy, wx, -60, 8); /* far above the box */
   ui_wait_ms (500);
