@@ -144,6 +144,9 @@ start_curve (LmOpPanel *panel, const LmOpInfo *op, const LmParamSpec *spec)
   if (!lm_op_param_parse (op, spec, stage.params.bytes, text, NULL))
     g_error ("ui-latency: %s %s does not take %s", op->name, spec->name, text);
   lm_op_panel_set_stage (panel, &stage);
+  GtkWidget *button = lm_op_panel_get_curve_button (panel, spec->name);
+  if (button) /* the editor shows that curve (red, green, blue) */
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
 }
 
 /* The middle point from a quarter of the way up to three quarters and back, as a drag: each
