@@ -17,7 +17,10 @@
  *   --count    changes (default 200).
  *   --json     also write the figures to FILE (one object).
  *
- * E.g. `ui-latency --op exposure --count 100 photo.jpg`, `ui-latency --op curve photo.jpg`.
+ * Exit status: 0; 1 when the window cannot start, open PHOTO or use the backend; 2 on a usage
+ * error; 3 when some change was never painted (within 30 s; the figures are printed anyway).
+ * E.g. `ui-latency --op exposure --count 100 photo.jpg`, `ui-latency --op curve photo.jpg`;
+ * the ui suite runs both on a small photo (bench/meson.build), the GPU run at 50 MP.
  * Needs a display (Xvfb does). Not a test: figures go to bench/RESULTS.md. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,5 +294,5 @@ main (int argc, char **argv)
         fprintf (stderr, "ui-latency: no screenshot written to %s\n", shot_path);
     }
   gtk_widget_destroy (GTK_WIDGET (window));
-  return 0;
+  return s.full_paint->len < (guint) count ? 3 : 0;
 }
