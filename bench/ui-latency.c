@@ -254,8 +254,11 @@ main (int argc, char **argv)
       while (!s.full_seen && g_get_monotonic_time () - s.started_us < 30 * G_USEC_PER_SEC)
         g_main_context_iteration (NULL, TRUE);
       if (!s.full_seen)
-        fprintf (stderr, "ui-latency: change %d (%s %s = %g) was not painted within 30 s\n", i, op_name,
-                 spec->name, value);
+        {
+          const char *info = lm_window_get_info_message (window);
+          fprintf (stderr, "ui-latency: change %d (%s %s = %g) was not painted within 30 s (%s)\n", i, op_name,
+                   spec->name, value, info ? info : "no message");
+        }
       if ((i + 1) % 50 == 0)
         fprintf (stderr, "ui-latency: %d of %d changes\n", i + 1, count);
     }

@@ -311,12 +311,14 @@ lm_curve_editor_button_press (GtkWidget *widget, GdkEventButton *event)
   int hit = point_at (self, event->x, event->y);
   if (event->type == GDK_2BUTTON_PRESS)
     {
-      self->dragging = -1;
-      self->removing = FALSE;
+      /* On the point its first click added: a double-click on empty space adds one point,
+       * and a point added then pressed again at once is dragged (the second press began it). */
       int double_click_ms;
       g_object_get (gtk_widget_get_settings (widget), "gtk-double-click-time", &double_click_ms, NULL);
       if (hit >= 0 && hit == self->added && event->time - self->added_time <= (guint32) double_click_ms)
-        return GDK_EVENT_STOP; /* a double-click on empty space adds one point */
+        return GDK_EVENT_STOP;
+      self->dragging = -1;
+      self->removing = FALSE;
       if (hit >= 0 && self->points.n > 2)
         {
           remove_point (self, hit);

@@ -126,6 +126,20 @@ test_editor_add_drag (void)
   expect_point (1, 159, 120);
   g_assert_cmpint (points ()->n, ==, 4);
 
+  /* A point added and pressed again at once (a double-click's time) is dragged. */
+  reset_editor ();
+  double ax, ay, bx, by;
+  at (100, 100, &ax, &ay);
+  at (100, 160, &bx, &by);
+  ui_click (GTK_WIDGET (editor), ax, ay);
+  ui_drag (GTK_WIDGET (editor), ax, ay, bx, by, 8);
+  ui_wait_ms (500);
+  g_assert_cmpint (points ()->n, ==, 3);
+  expect_point (1, 100, 160);
+  g_assert_cmpuint (commits, ==, 2);
+  click_level (160, 160);
+  drag_level (100, 160, 220, 120);
+
   /* The curve as painted goes through the point: the pixel there is bright. */
   cairo_surface_t *s = ui_paint_widget (GTK_WIDGET (editor));
   double wx, wy;
