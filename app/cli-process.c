@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "core/edit/sidecar.h"
 #include "core/error.h"
 #include "core/io/io.h"
 #include "core/render/cache.h"
@@ -19,6 +20,7 @@ typedef struct {
   gboolean timings;
   gboolean version;
   char **inputs;
+  char *params_out; /* --params-out: the sidecar of the operations given */
 } Options;
 
 static int
@@ -33,6 +35,10 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o->timings,
       N_("Print where the time went: load, upload, each operation, download, save"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version"), NULL },
+    { "params-out", 0, 0, G_OPTION_ARG_FILENAME, &o->params_out,
+      N_("Write the operations given (flags and --params) to a sidecar FILE, a preset for --params; "
+         "without -o and IN, do only that"),
+      N_("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->inputs, NULL, NULL },
     { NULL },
   };
@@ -65,14 +71,17 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     }
   if (o->version)
     return SHOW_VERSION;
+  if (o->quality < 1 || o->quality > 100)
+    return lm_cli_usage_error (_("--quality must be within 1..100"));
+  /* --params-out alone writes a preset and processes nothing. */
+  if (o->params_out && o->output == NULL && (o->inputs == NULL || o->inputs[0] == NULL))
+    return LM_EXIT_OK;
   if (o->output == NULL)
     return lm_cli_usage_error (_("no output: give -o OUT"));
   if (o->inputs == NULL || o->inputs[0] == NULL)
     return lm_cli_usage_error (_("no input photo given"));
   if (o->inputs[1] != NULL)
     return lm_cli_usage_error (_("give one input photo (lumen-cli processes one file at a time)"));
-  if (o->quality < 1 || o->quality > 100)
-    return lm_cli_usage_error (_("--quality must be within 1..100"));
   return LM_EXIT_OK;
 }
 
@@ -206,6 +215,14 @@ lm_cli_process_main (int argc, char **argv)
       g_error_free (e);
       goto out;
     }
+  /* The preset first, atomically: it holds what was asked, whatever the photo's fate. */
+  if (o.params_out && !lm_sidecar_write (o.params_out, &pipeline, &e))
+    {
+      rc = fail (e);
+      goto out;
+    }
+  if (o.output == NULL)
+    goto out; /* a preset alone (parse () let only that through) */
   LmTimings timings;
   lm_timings_init (&timings);
   if (!run (&o, &pipeline, kind, &timings, &e))
@@ -215,6 +232,7 @@ lm_cli_process_main (int argc, char **argv)
 out:
   g_free (o.backend);
   g_free (o.output);
+  g_free (o.params_out);
   g_strfreev (o.inputs);
   return rc;
 }

@@ -5,7 +5,11 @@
  * Per case: the operation alone (CUDA events around the kernels on the GPU, the host clock
  * on the CPU), median of N warm runs; on CUDA also end to end (upload, operation, download,
  * synchronized). Inputs rotate among several copies so that an image small enough for the
- * GPU's L2 cache is not timed from it. Not a test: figures go to bench/RESULTS.md. */
+ * GPU's L2 cache is not timed from it. Not a test: figures go to bench/RESULTS.md.
+ *
+ * The fused point pass is timed with one and with every point operation on, against the
+ * memory floor measured in the same run: a copy of the RGBA image into another buffer of the
+ * backend (one read and one write of the same bytes, which is all the pass must do). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,7 @@
 #include "core/backend/backend.h"
 #include "core/io/io.h"
 #include "core/ops/ops.h"
+#include "core/ops/point.h"
 #include "core/render/timing.h"
 
 #include "bench-util.h"
@@ -47,6 +52,24 @@ static const BenchCase cases[] = {
   { "blur sigma=50 (rgba)", LM_OP_BLUR, FALSE, blur_50 },
 };
 
+/* The fused pass's cases: each a list of "op param=value …" steps. Operations not in this
+ * build are left out of a case (and named in its line). */
+typedef struct {
+  const char *name;
+  const char *const *steps;
+} PointCase;
+
+static const char *const points_one[] = { "exposure ev=0.7", NULL };
+static const char *const points_all[] = {
+  "wb temperature=4300 tint=12", "exposure ev=0.7", "contrast contrast=0.2 black=8 white=245",
+  "curve points=0:0,64:50,192:210,255:255 mode=luma", "saturation saturation=0.2 vibrance=0.3", NULL,
+};
+
+static const PointCase point_cases[] = {
+  { "points: exposure", points_one },
+  { "points: wb+exposure+contrast+curve+saturation", points_all },
+};
+
 static void
 add_record (GString *json, const char *name, const char *backend, double op_ms, double end_to_end_ms,
             const LmImage *source)
@@ -70,6 +93,91 @@ gray_version (LmBackend *backend, LmImage *work)
       || !lm_backend_synchronize (backend, &e))
     lm_bench_die ("bench-ops", e);
   return gray;
+}
+
+/* PASS from CASE's steps; the number of operations it holds. */
+static int
+build_pass (const PointCase *pc, LmPointPass *pass)
+{
+  GError *e = NULL;
+  int n = 0;
+  lm_point_pass_init (pass);
+  for (int s = 0; pc->steps[s]; s++)
+    {
+      g_auto (GStrv) words = g_strsplit (pc->steps[s], " ", -1);
+      const LmOpInfo *op = lm_op_info_by_name (words[0]);
+      if (op == NULL || !lm_op_is_point (op->id))
+        continue;
+      guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+      lm_op_params_init (op, params);
+      for (int w = 1; words[w]; w++)
+        {
+          g_auto (GStrv) kv = g_strsplit (words[w], "=", 2);
+          for (guint k = 0; k < op->n_params; k++)
+            if (g_str_equal (op->params[k].name, kv[0]) && !lm_op_param_parse (op, &op->params[k], params, kv[1], &e))
+              lm_bench_die ("bench-ops", e);
+        }
+      lm_point_pass_add (pass, op, params);
+      n++;
+    }
+  return n;
+}
+
+/* Median time of REPEAT runs of the copy (PASS NULL) or the pass from INPUTS to OUTPUTS. */
+static double
+time_pass (LmBackend *backend, const LmPointPass *pass, LmImage **inputs, LmImage **outputs, int repeat,
+           double *ms)
+{
+  GError *e = NULL;
+  for (int r = -N_COPIES; r < repeat; r++)
+    {
+      int i = (r + N_COPIES) % N_COPIES;
+      LmMark a, b;
+      lm_backend_mark (backend, &a);
+      gboolean ok = pass ? lm_backend_run_points (backend, pass, inputs[i], outputs[i], &e)
+                         : lm_backend_copy (backend, inputs[i], outputs[i], &e);
+      if (!ok)
+        lm_bench_die ("bench-ops", e);
+      lm_backend_mark (backend, &b);
+      if (!lm_backend_synchronize (backend, &e))
+        lm_bench_die ("bench-ops", e);
+      if (r >= 0)
+        ms[r] = lm_backend_elapsed_ms (backend, &a, &b);
+    }
+  return lm_bench_median (ms, repeat);
+}
+
+/* The memory floor, then each point case with its ratio to it. */
+static void
+bench_points (LmBackend *backend, const char *backend_name, LmImage **rgba, const LmImage *source, int repeat,
+              const char *only, GString *json)
+{
+  GError *e = NULL;
+  LmImage *outputs[N_COPIES];
+  for (int i = 0; i < N_COPIES; i++)
+    if ((outputs[i] = lm_image_new (LM_FORMAT_RGBA8, source->width, source->height,
+                                    lm_backend_work_allocator (backend), &e)) == NULL)
+      lm_bench_die ("bench-ops", e);
+  double *ms = g_new (double, repeat);
+  double floor_ms = time_pass (backend, NULL, rgba, outputs, repeat, ms);
+  double gbps = 2.0 * lm_image_size_bytes (source) / (floor_ms * 1e6);
+  printf ("%-30s %12.3f %14s  (%.0f GB/s read + write)\n", "memory floor (copy rgba)", floor_ms, "", gbps);
+  add_record (json, "memory floor (copy rgba)", backend_name, floor_ms, floor_ms, source);
+  for (guint c = 0; c < G_N_ELEMENTS (point_cases); c++)
+    {
+      const PointCase *pc = &point_cases[c];
+      if (only && !strstr (pc->name, only))
+        continue;
+      LmPointPass pass;
+      int n = build_pass (pc, &pass);
+      double pass_ms = time_pass (backend, &pass, rgba, outputs, repeat, ms);
+      printf ("%-30s %12.3f %14s  (%d operation%s, %.2f× the floor)\n", pc->name, pass_ms, "", n, n == 1 ? "" : "s",
+              pass_ms / floor_ms);
+      add_record (json, pc->name, backend_name, pass_ms, pass_ms, source);
+    }
+  g_free (ms);
+  for (int i = 0; i < N_COPIES; i++)
+    lm_image_unref (outputs[i]);
 }
 
 int
@@ -145,6 +253,8 @@ main (int argc, char **argv)
       g_free (hist_ms);
     }
 
+  bench_points (backend, backend_name, rgba, source, repeat, only, json);
+
   double *op_ms = g_new (double, repeat), *e2e_ms = g_new (double, repeat);
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
@@ -165,11 +275,12 @@ main (int argc, char **argv)
         }
       LmImage **inputs = bc->gray_input ? gray : rgba;
       LmImage *outputs[N_COPIES];
+      guint out_w, out_h;
+      lm_op_output_size (op, params, source->width, source->height, &out_w, &out_h);
       for (int i = 0; i < N_COPIES; i++)
         {
-          outputs[i] = lm_image_new (op->output_format (params, inputs[i]->format, inputs[i]->opaque),
-                                     source->width, source->height,
-                                     lm_backend_work_allocator (backend), &e);
+          outputs[i] = lm_image_new (op->output_format (params, inputs[i]->format, inputs[i]->opaque), out_w,
+                                     out_h, lm_backend_work_allocator (backend), &e);
           if (outputs[i] == NULL)
             lm_bench_die ("bench-ops", e);
         }

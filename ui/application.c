@@ -92,12 +92,21 @@ lm_application_startup (GApplication *app)
     { "win.export", { "<Control>e", NULL } },
     { "win.undo", { "<Control>z", NULL } },
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
+    { "win.revert", { "<Control>r", NULL } },
+    /* Shift+Ctrl+C computes on the CPU (below): copying edits takes Ctrl+Alt, and pasting
+     * too, so that the two go together. */
+    { "win.copy-edits", { "<Control><Alt>c", NULL } },
+    { "win.paste-edits", { "<Control><Alt>v", NULL } },
     { "win.compare", { "<Control>d", NULL } },
     { "win.split", { "<Control>backslash", NULL } },
     { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
     { "win.zoom-out", { "<Control>minus", NULL } },
     { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.zoom-100", { "<Control>1", NULL } },
+    { "win.rotate-left", { "<Control>bracketleft", NULL } },
+    { "win.rotate-right", { "<Control>bracketright", NULL } },
+    { "win.flip-horizontal", { "<Control>h", NULL } },
+    { "win.flip-vertical", { "<Control><Shift>h", NULL } },
     { "win.backend('cpu')", { "<Control><Shift>c", NULL } },
     { "win.backend('cuda')", { "<Control><Shift>g", NULL } },
   };

@@ -36,12 +36,14 @@ struct _LmImageView {
 
   GtkGesture *drag;
   double drag_cx, drag_cy;
+
+  const LmViewTool *tool; /* NULL: none */
+  gpointer tool_data;
+  gboolean tool_pressed;  /* the tool took the press that is down */
 };
 
 /* image-view.c */
 
-/* Where the image lies on the widget now, clipped to the widget; FALSE when nowhere. */
-gboolean lm_image_view_image_extent (LmImageView *self, cairo_rectangle_t *extent);
 /* Paints SURFACE, made for RECT, where RECT lies on the screen now. */
 void lm_image_view_paint_region (LmImageView *self, cairo_t *cr, cairo_surface_t *surface,
                                  const LmViewRect *rect);

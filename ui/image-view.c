@@ -179,6 +179,8 @@ lm_image_view_draw (GtkWidget *widget, cairo_t *cr)
     lm_image_view_paint_region (self, cr, self->overlay_surface, &self->overlay_rect);
   if (split)
     lm_image_view_draw_split (self, cr, &extent);
+  if (self->tool && self->tool->draw && self->image_width != 0)
+    self->tool->draw (self->tool_data, cr);
   /* Arrow keys pan the view once it has the keyboard: say so, where the keyboard was used. */
   if (gtk_widget_has_visible_focus (widget))
     gtk_render_focus (style, cr, 0, 0, w, h);
@@ -238,6 +240,12 @@ lm_image_view_button_press (GtkWidget *widget, GdkEventButton *event)
   if (event->button == GDK_BUTTON_PRIMARY && event->type == GDK_BUTTON_PRESS
       && lm_image_view_split_press (self, event->x, event->y))
     return GDK_EVENT_STOP;
+  if (event->button == GDK_BUTTON_PRIMARY && event->type == GDK_BUTTON_PRESS && self->tool
+      && self->tool->press && self->image_width != 0 && self->tool->press (self->tool_data, event->x, event->y))
+    {
+      self->tool_pressed = TRUE;
+      return GDK_EVENT_STOP;
+    }
   return GTK_WIDGET_CLASS (lm_image_view_parent_class)->button_press_event (widget, event);
 }
 
@@ -247,6 +255,13 @@ lm_image_view_button_release (GtkWidget *widget, GdkEventButton *event)
   LmImageView *self = LM_IMAGE_VIEW (widget);
   if (event->button == GDK_BUTTON_PRIMARY && lm_image_view_split_release (self, event->x, event->y))
     return GDK_EVENT_STOP;
+  if (event->button == GDK_BUTTON_PRIMARY && self->tool_pressed)
+    {
+      self->tool_pressed = FALSE;
+      if (self->tool && self->tool->release)
+        self->tool->release (self->tool_data, event->x, event->y);
+      return GDK_EVENT_STOP;
+    }
   return GTK_WIDGET_CLASS (lm_image_view_parent_class)->button_release_event (widget, event);
 }
 
@@ -256,6 +271,12 @@ lm_image_view_motion (GtkWidget *widget, GdkEventMotion *event)
   LmImageView *self = LM_IMAGE_VIEW (widget);
   if (lm_image_view_split_motion (self, event->x, event->y))
     return GDK_EVENT_STOP;
+  if (self->tool && self->tool->motion && self->image_width != 0)
+    {
+      self->tool->motion (self->tool_data, event->x, event->y, self->tool_pressed);
+      if (self->tool_pressed)
+        return GDK_EVENT_STOP;
+    }
   return GTK_WIDGET_CLASS (lm_image_view_parent_class)->motion_notify_event (widget, event);
 }
 
@@ -435,4 +456,85 @@ double
 lm_image_view_get_zoom (LmImageView *self)
 {
   return self->scale * gtk_widget_get_scale_factor (GTK_WIDGET (self));
+}
+
+void
+lm_image_view_get_image_size (LmImageView *self, guint *width, guint *height)
+{
+  *width = self->image_width;
+  *height = self->image_height;
+}
+
+/* A view of RECT in an image of OLD_W × OLD_H, stretched to one of NEW_W × NEW_H. */
+static void
+stretch_rect (LmViewRect *rect, guint old_w, guint old_h, guint new_w, guint new_h)
+{
+  double fx = (double) new_w / old_w, fy = (double) new_h / old_h;
+  rect->rx *= fx, rect->rw *= fx;
+  rect->ry *= fy, rect->rh *= fy;
+}
+
+void
+lm_image_view_resize_image (LmImageView *self, guint width, guint height)
+{
+  guint old_w = self->image_width, old_h = self->image_height;
+  if (width == old_w && height == old_h)
+    return;
+  if (old_w == 0 || old_h == 0 || (old_w > old_h) != (width > height))
+    {
+      lm_image_view_hold (&self->pixels, &self->pixels_rect, &self->surface, NULL, NULL, CAIRO_FORMAT_RGB24);
+      lm_image_view_hold (&self->overlay, &self->overlay_rect, &self->overlay_surface, NULL, NULL,
+                          CAIRO_FORMAT_ARGB32);
+      lm_image_view_hold (&self->before, &self->before_rect, &self->before_surface, NULL, NULL,
+                          CAIRO_FORMAT_RGB24);
+    }
+  else
+    {
+      stretch_rect (&self->pixels_rect, old_w, old_h, width, height);
+      stretch_rect (&self->overlay_rect, old_w, old_h, width, height);
+      stretch_rect (&self->before_rect, old_w, old_h, width, height);
+    }
+  self->image_width = width;
+  self->image_height = height;
+  if (self->fit || old_w == 0 || old_h == 0)
+    {
+      self->fit = TRUE;
+      self->scale = fit_scale (self);
+      self->cx = width / 2.0;
+      self->cy = height / 2.0;
+    }
+  else
+    {
+      self->cx *= (double) width / old_w;
+      self->cy *= (double) height / old_h;
+      clamp_centre (self);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+lm_image_view_to_image (LmImageView *self, double wx, double wy, double *ix, double *iy)
+{
+  int w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
+  *ix = self->cx + (wx - w / 2.0) / self->scale;
+  *iy = self->cy + (wy - h / 2.0) / self->scale;
+}
+
+void
+lm_image_view_to_widget (LmImageView *self, double ix, double iy, double *wx, double *wy)
+{
+  int w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
+  *wx = (ix - self->cx) * self->scale + w / 2.0;
+  *wy = (iy - self->cy) * self->scale + h / 2.0;
+}
+
+void
+lm_image_view_set_tool (LmImageView *self, const LmViewTool *tool, gpointer data)
+{
+  self->tool = tool;
+  self->tool_data = data;
+  self->tool_pressed = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

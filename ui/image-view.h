@@ -20,6 +20,38 @@ GtkWidget *lm_image_view_new (void);
 /* A new photo of WIDTH × HEIGHT: the view fits it and forgets the old pixels. */
 void lm_image_view_set_image_size (LmImageView *self, guint width, guint height);
 
+/* The size of the image shown (what the pipeline renders); 0 × 0 before the first photo. */
+void lm_image_view_get_image_size (LmImageView *self, guint *width, guint *height);
+
+/* The image shown changed size (a crop, a rotation): the view keeps fitting where it did,
+ * else its zoom, with its centre moved in proportion. It asks for no render: the caller is
+ * about to. Pixels of the old size are kept, stretched to the new one, until new ones come,
+ * unless the image turned from landscape to portrait or back (a rotation: they would show
+ * the wrong way round). */
+void lm_image_view_resize_image (LmImageView *self, guint width, guint height);
+
+/* Where the image lies on the widget now, clipped to the widget; FALSE when nowhere. */
+gboolean lm_image_view_image_extent (LmImageView *self, cairo_rectangle_t *extent);
+
+/* Image pixels (of the rendered image) under the widget's point (WX, WY), and back. */
+void lm_image_view_to_image (LmImageView *self, double wx, double wy, double *ix, double *iy);
+void lm_image_view_to_widget (LmImageView *self, double ix, double iy, double *wx, double *wy);
+
+/* A tool that takes the pointer over the photo (ui/tool-*.c: crop, straighten, the white
+ * balance picker). Coordinates are the widget's. PRESS returns TRUE where the tool takes the
+ * press (the pan does not start then), and the motion and the release after it go to the
+ * tool too; MOTION also comes without a button held (for the cursor). DRAW paints over
+ * the photo. Any may be NULL. */
+typedef struct {
+  gboolean (*press) (gpointer data, double x, double y);
+  void (*motion) (gpointer data, double x, double y, gboolean pressed);
+  void (*release) (gpointer data, double x, double y);
+  void (*draw) (gpointer data, cairo_t *cr);
+} LmViewTool;
+
+/* TOOL (static, NULL for none) with DATA takes the pointer from now on. */
+void lm_image_view_set_tool (LmImageView *self, const LmViewTool *tool, gpointer data);
+
 /* The region shown now, with the view's size in device pixels; FALSE when there is nothing
  * to show (no photo, no room). */
 gboolean lm_image_view_get_rect (LmImageView *self, LmViewRect *rect);

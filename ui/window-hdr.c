@@ -31,7 +31,9 @@ lm_window_finish_merge (LmWindow *self, const LmRenderResult *r)
   else
     gtk_info_bar_set_revealed (self->info_bar, FALSE);
 
-  /* The worker has made the merged image its source; results made before are of no use. */
+  /* The worker has made the merged image its source; results made before are of no use. The
+   * merge is in no file: its edits are kept in no sidecar (the exposure's stays its own). */
+  lm_window_sidecar_close (self);
   lm_pipeline_init (&self->pipeline);
   if (r->method == LM_HDR_MERTENS)
     lm_pipeline_tonemap (&self->pipeline)->kind = LM_TONEMAP_NONE; /* fused: already 0..1 */

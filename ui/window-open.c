@@ -58,8 +58,15 @@ start_loaded (LmWindow *self, gpointer data)
   if (l->serial != self->open_serial)
     return; /* an open asked for since is loading: that one is what was asked last */
   LmImage *image = g_steal_pointer (&l->image);
+  lm_window_sidecar_close (self); /* the previous photo's edits, with what is pending */
   lm_pipeline_init (&self->pipeline);
+  g_autoptr (GError) sidecar_error = NULL;
+  lm_window_sidecar_open (self, l->file, &sidecar_error);
   lm_window_start_editing (self, image, l->file, NULL);
+  /* Revert goes to the photo as it is, not to the edits its sidecar brought. */
+  LmPipeline original;
+  lm_pipeline_init (&original);
+  self->tonemap_default = original.tonemap;
   /* The counter goes on, never back: a render of the old photo still under way arrives
    * with an older generation and is dropped. */
   self->shown = self->before_since = ++self->generation;
@@ -79,6 +86,12 @@ start_loaded (LmWindow *self, gpointer data)
   gtk_stack_set_visible_child (self->view_stack, GTK_WIDGET (self->image_view));
   lm_image_view_set_image_size (self->image_view, image->width, image->height);
   lm_window_show_pipeline (self);
+  if (sidecar_error)
+    {
+      /* The photo opens all the same, with no edits; the file stays until an edit is made. */
+      g_autofree char *message = g_strdup_printf (_("Opened without its saved edits: %s"), sidecar_error->message);
+      lm_window_show_message_about (self, LM_TOPIC_PHOTO, GTK_MESSAGE_WARNING, message);
+    }
 }
 
 /* The photo is read before anything is asked: a file that cannot be opened costs no
@@ -158,6 +171,7 @@ lm_window_confirm_discard_full (LmWindow *self, GCallback then, gpointer data, G
   LmWindowThen *step = g_new0 (LmWindowThen, 1);
   *step = (LmWindowThen) { then, data, destroy };
   lm_window_commit (self); /* an edit of the last moments counts */
+  lm_window_sidecar_flush (self); /* and is kept, where sidecars are: nothing to lose then */
   if (self->history == NULL || !lm_history_is_dirty (self->history))
     {
       lm_window_then_run (step, self);
@@ -206,8 +220,8 @@ lm_window_open (LmWindow *self, GFile *file)
   g_task_run_in_thread (task, load_in_thread);
 }
 
-static void
-add_image_filter (GtkFileChooser *chooser)
+void
+lm_window_add_image_filter (GtkFileChooser *chooser)
 {
   GtkFileFilter *filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("Photos"));
@@ -226,7 +240,7 @@ lm_window_open_action (GSimpleAction *action, GVariant *param, gpointer data)
   LmWindow *self = data;
   g_autoptr (GtkFileChooserNative) chooser = gtk_file_chooser_native_new (
     _("Open a Photo"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  add_image_filter (GTK_FILE_CHOOSER (chooser));
+  lm_window_add_image_filter (GTK_FILE_CHOOSER (chooser));
   g_autofree char *folder = self->settings ? g_settings_get_string (self->settings, "last-folder") : NULL;
   if (folder && *folder)
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder);

@@ -12,6 +12,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _LmWindowTools LmWindowTools; /* window-tools.c's */
+
 /* What a message in the info bar is about, so that it goes when it stops being true. */
 typedef enum {
   LM_TOPIC_PHOTO,  /* the photo being edited (a merge's notice): goes with the photo */
@@ -86,6 +88,7 @@ struct _LmWindow {
   LmViewRect before_rect;
   LmStage before_tonemap; /* what a radiance source's "before" is tone mapped with */
   guint64 before_since;   /* the first generation rendered with that tone mapping */
+  LmPipeline before_geometry; /* and that geometry (crop, turns: the "before" keeps them) */
   gboolean comparing;
   /* The last full-resolution render on the CPU [0] and CUDA [1] that computed every
    * operation of TIMED (none from the cache): a speed-up is shown only between two renders
@@ -105,7 +108,17 @@ struct _LmWindow {
   GCancellable *merge_cancellable;
   GFile *merge_first;      /* the first exposure of the merge under way */
   guint merge_count;
-  LmStage tonemap_default; /* what Reset All restores: Mertens' fusion needs none */
+  LmStage tonemap_default; /* what Revert restores: Mertens' fusion needs none */
+
+  /* window-sidecar.c */
+  char *sidecar_photo;     /* the photo whose sidecar keeps the edits; NULL: none is kept */
+  LmPipeline sidecar_kept; /* what its sidecar holds (what the photo opened with) */
+  guint sidecar_source;    /* the pending save */
+
+  /* window-apply.c */
+  struct _LmApplyRun *apply; /* Apply Edits to Photos… while it runs or shows its outcome */
+
+  LmWindowTools *tools;    /* the tools on the view: window-tools.c */
 };
 
 /* window.c */
@@ -156,6 +169,8 @@ void lm_window_confirm_discard_full (LmWindow *self, GCallback then, gpointer da
 void lm_window_then_run (LmWindowThen *then, LmWindow *self);
 void lm_window_then_free (LmWindowThen *then);
 void lm_window_open_action (GSimpleAction *action, GVariant *param, gpointer data);
+/* The file choosers' filter of the photos Lumen reads. */
+void lm_window_add_image_filter (GtkFileChooser *chooser);
 void lm_window_on_recent_activated (GtkRecentChooser *chooser, LmWindow *self);
 void lm_window_on_drag_data (GtkWidget *widget, GdkDragContext *context, int x, int y,
                              GtkSelectionData *data, guint info, guint time, LmWindow *self);
@@ -173,9 +188,56 @@ void lm_window_show_before (LmWindow *self, const LmRenderResult *r);
 void lm_window_split_changed (GSimpleAction *action, GVariant *state, gpointer data);
 gboolean lm_window_on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self);
 
+/* window-sidecar.c: the photo's edits kept in its sidecar. */
+/* FILE is opening: its sidecar (when the keep-edits setting allows) is read into
+ * self->pipeline and kept from now on. FALSE (the pipeline untouched) when it could not be
+ * read: the message names the file and the cause; that file is not written over until an
+ * edit is made. */
+gboolean lm_window_sidecar_open (LmWindow *self, GFile *file, GError **error);
+/* The pipeline changed: saved a moment after the last change. */
+void lm_window_sidecar_changed (LmWindow *self);
+/* Saves what is pending now; a failure shows in the info bar. */
+void lm_window_sidecar_flush (LmWindow *self);
+/* Flushes and keeps no more sidecar (the photo closes, or a merge replaces it). */
+void lm_window_sidecar_close (LmWindow *self);
+/* The history's current step is in the sidecar: marks it saved (no prompt for it). */
+void lm_window_sidecar_mark_saved (LmWindow *self);
+
+/* window-edits.c: Revert to Original, Copy Edits, Paste Edits. */
+void lm_window_revert_action (GSimpleAction *action, GVariant *param, gpointer data);
+void lm_window_copy_edits_action (GSimpleAction *action, GVariant *param, gpointer data);
+void lm_window_paste_edits_action (GSimpleAction *action, GVariant *param, gpointer data);
+
+/* window-apply.c: Apply Edits to Photos…, each photo exported as the Export action does. */
+void lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data);
+void lm_window_apply_free (LmWindow *self);
+
 /* window-hdr.c: the Merge HDR dialog and the tone mapping panel of its result. */
 void lm_window_merge_hdr_action (GSimpleAction *action, GVariant *param, gpointer data);
 void lm_window_finish_merge (LmWindow *self, const LmRenderResult *r);
 void lm_window_build_tonemap_panel (LmWindow *self);
+
+/* window-geometry.c: the view follows the size the pipeline renders; rotate and flip. */
+/* What the view renders now: the pipeline, with only its geometry while the original is
+ * held, and as the active tool wants it (lm_window_tools_adjust). */
+void lm_window_view_pipeline (LmWindow *self, LmPipeline *pipeline);
+/* The image view's size becomes what PIPELINE (as the view renders it) makes of the source. */
+void lm_window_follow_size (LmWindow *self, const LmPipeline *pipeline);
+/* The size of the image crop applies to (after rotation and straightening) under PIPELINE. */
+void lm_window_crop_input_size (LmWindow *self, const LmPipeline *pipeline, guint *width, guint *height);
+void lm_window_add_geometry_actions (LmWindow *self);
+void lm_window_update_geometry_actions (LmWindow *self);
+
+/* window-tools.c: the tool bar and the tools on the view. */
+void lm_window_tools_init (LmWindow *self);
+void lm_window_tools_free (LmWindow *self);
+void lm_window_tools_update_actions (LmWindow *self);
+/* PIPELINE as the active tool shows it (crop off while cropping). */
+void lm_window_tools_adjust (LmWindow *self, LmPipeline *pipeline);
+/* A crop being drawn is applied (no render: the caller's edit follows). */
+void lm_window_tools_finish (LmWindow *self);
+/* A crop being drawn is dropped (no render: the caller's follows): the pipeline it was drawn
+ * on is being replaced. */
+void lm_window_tools_cancel (LmWindow *self);
 
 G_END_DECLS

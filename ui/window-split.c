@@ -18,7 +18,7 @@ lm_window_forget_before (LmWindow *self)
 }
 
 /* Whether REQ should bring the "before" half too: the split is shown and the one held is of
- * another region, or tone mapped otherwise (a radiance source's tone mapping is part of its
+ * another region or geometry, or tone mapped otherwise (a radiance source's tone mapping is part of its
  * "before"; an 8-bit source's is not used at all). */
 gboolean
 lm_window_needs_before (LmWindow *self, const LmRenderRequest *req)
@@ -30,6 +30,16 @@ lm_window_needs_before (LmWindow *self, const LmRenderRequest *req)
       self->before_tonemap = req->pipeline.tonemap;
       self->before_since = req->generation;
       self->have_before = FALSE; /* still painted until the new one comes: it is of the region */
+    }
+  /* The "before" keeps the edit's geometry (core/render/job-preview.c): a crop moved or a
+   * turn makes it another image, even where the view's rectangle stays the same. */
+  LmPipeline geometry = req->pipeline;
+  lm_pipeline_geometry_only (&geometry);
+  if (!lm_pipeline_equal (&geometry, &self->before_geometry))
+    {
+      self->before_geometry = geometry;
+      self->before_since = req->generation;
+      self->have_before = FALSE;
     }
   return !(self->have_before && same_rect (&self->before_rect, &req->view));
 }

@@ -46,15 +46,11 @@ LmRenderRequest
 lm_window_request_now (LmWindow *self, gboolean next, gboolean *ok)
 {
   LmRenderRequest req = { 0 };
+  lm_window_view_pipeline (self, &req.pipeline);
+  /* The view's rectangle is of the image the pipeline renders: its size first. */
+  lm_window_follow_size (self, &req.pipeline);
   *ok = self->source != NULL && lm_image_view_get_rect (self->image_view, &req.view);
   req.generation = next ? ++self->generation : self->generation;
-  if (self->before)
-    {
-      lm_pipeline_init (&req.pipeline);
-      req.pipeline.tonemap = self->pipeline.tonemap; /* radiance needs it to be seen at all */
-    }
-  else
-    req.pipeline = self->pipeline;
   req.backend = self->backend;
   req.changed_us = self->changed_us ? self->changed_us : g_get_monotonic_time ();
   return req;
@@ -85,6 +81,7 @@ edited (LmWindow *self)
 {
   self->changed_us = g_get_monotonic_time ();
   lm_window_request_render (self);
+  lm_window_sidecar_changed (self);
 }
 
 static void
@@ -102,7 +99,10 @@ update_actions (LmWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "compare")),
                                have && self->cuda_usable);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "split")), have);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "reset-all")), have);
+  static const char *const edits[] = { "revert", "copy-edits", "paste-edits", "apply-edits" };
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, edits[i])), have);
+  lm_window_tools_update_actions (self);
 }
 
 void
@@ -111,6 +111,7 @@ lm_window_commit (LmWindow *self)
   g_clear_handle_id (&self->commit_source, g_source_remove);
   if (self->history)
     lm_history_push (self->history, &self->pipeline);
+  lm_window_sidecar_mark_saved (self); /* a step already in the sidecar is saved */
   update_actions (self);
 }
 
@@ -145,6 +146,7 @@ lm_window_on_panel_committed (LmOpPanel *panel, LmWindow *self)
 void
 lm_window_show_pipeline (LmWindow *self)
 {
+  lm_window_tools_cancel (self); /* a tool's work in hand was of the pipeline replaced */
   for (int i = 0; i < LM_N_OPS; i++)
     if (self->panels[i])
       lm_op_panel_set_stage (self->panels[i], &self->pipeline.stages[i]);
@@ -289,16 +291,6 @@ redo_action (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void
-reset_all_action (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  LmWindow *self = data;
-  lm_pipeline_init (&self->pipeline);
-  self->pipeline.tonemap = self->tonemap_default;
-  lm_window_show_pipeline (self);
-  lm_window_commit (self);
-}
-
-static void
 backend_changed (GSimpleAction *action, GVariant *state, gpointer data)
 {
   LmWindow *self = data;
@@ -361,7 +353,10 @@ static const GActionEntry win_actions[] = {
   { "export", lm_window_export_action },
   { "undo", undo_action },
   { "redo", redo_action },
-  { "reset-all", reset_all_action },
+  { "revert", lm_window_revert_action },
+  { "copy-edits", lm_window_copy_edits_action },
+  { "paste-edits", lm_window_paste_edits_action },
+  { "apply-edits", lm_window_apply_action },
   { "backend", NULL, "s", "'cpu'", backend_changed },
   { "compare", NULL, NULL, "false", compare_changed },
   { "split", NULL, NULL, "false", lm_window_split_changed },
@@ -394,6 +389,7 @@ static gboolean
 on_delete (GtkWidget *widget, GdkEvent *event, LmWindow *self)
 {
   lm_window_commit (self); /* an edit of the last moments counts */
+  lm_window_sidecar_flush (self); /* and is kept, where sidecars are: nothing to ask then */
   if (self->history == NULL || !lm_history_is_dirty (self->history))
     return GDK_EVENT_PROPAGATE;
   lm_window_confirm_discard (self, G_CALLBACK (close_now), NULL);
@@ -434,6 +430,8 @@ lm_window_dispose (GObject *object)
     save_window_state (self);
   g_clear_handle_id (&self->commit_source, g_source_remove);
   g_clear_handle_id (&self->busy_source, g_source_remove);
+  lm_window_sidecar_close (self); /* an edit of the last moments is kept too */
+  lm_window_apply_free (self);
   self->open_serial++; /* a load still running is of no use now: its result is dropped */
   g_clear_pointer (&self->after_export, lm_window_then_free);
   if (self->discard_dialog)
@@ -445,6 +443,7 @@ lm_window_dispose (GObject *object)
   if (self->merge_cancellable)
     g_cancellable_cancel (self->merge_cancellable);
   g_clear_pointer (&self->worker, lm_render_worker_free);
+  lm_window_tools_free (self);
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->merge_cancellable);
   g_clear_object (&self->merge_first);
@@ -540,6 +539,7 @@ lm_window_init (LmWindow *self)
   build_side_panel (self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  lm_window_tools_init (self);
   update_actions (self);
   /* Until the worker says whether CUDA is usable. */
   gtk_widget_set_sensitive (self->gpu_button, FALSE);

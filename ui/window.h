@@ -20,6 +20,11 @@ void lm_window_open (LmWindow *self, GFile *file);
 /* Exports at full resolution to PATH (the Export action's work once a file is chosen). */
 void lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *options);
 
+/* Applies the edits to PHOTOS (N of them) as Apply Edits to Photos… does once they are
+ * chosen: each exported to `<name>-edited.<ext>` beside it, with its sidecar; a dialog shows
+ * the progress and, at the end, what failed. Nothing when a run is under way. */
+void lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n);
+
 /* For tests and tools: the operation panel of OP (NULL for an operation that only an export
  * runs: the export dialog sets it), the image view, the histogram view, the info bar's
  * message (NULL when hidden), the diff line, the last result seen. */

@@ -12,15 +12,21 @@
 
 typedef struct {
   LmBackend parent;
-  /* Kept from one blur to the next, for as long as one photo is edited: blurs on a photo
-   * (and its shrunk preview) then allocate nothing. */
-  LmBlurScratch blur;
+  /* What operations keep from one run to the next (LmOpInfo.run_cpu_kept), for as long as
+   * one photo is edited: blurs on a photo (and its shrunk preview) then allocate nothing. */
+  gpointer kept[LM_N_OPS];
 } LmBackendCpu;
 
 static void
 cpu_release_scratch (LmBackend *self)
 {
-  lm_blur_scratch_clear (&((LmBackendCpu *) self)->blur);
+  LmBackendCpu *cpu = (LmBackendCpu *) self;
+  for (int id = 0; id < LM_N_OPS; id++)
+    if (cpu->kept[id] != NULL)
+      {
+        lm_op_info (id)->kept_free (cpu->kept[id]);
+        cpu->kept[id] = NULL;
+      }
 }
 
 static void
@@ -55,8 +61,8 @@ static gboolean
 cpu_run_op (LmBackend *self, const LmOpInfo *op, const void *params, const LmImage *src,
             LmImage *dst, GError **error)
 {
-  if (op->id == LM_OP_BLUR)
-    return lm_blur_run_cpu_scratch (params, src, dst, &((LmBackendCpu *) self)->blur, error);
+  if (op->run_cpu_kept != NULL && op->id < LM_N_OPS)
+    return op->run_cpu_kept (params, src, dst, &((LmBackendCpu *) self)->kept[op->id], error);
   return op->run_cpu (params, src, dst, error);
 }
 

@@ -14,6 +14,9 @@ static const LmEnumValue tonemap_kinds[] = {
   { NULL, NULL },
 };
 
+/* The group that says which form of the sidecar a file has (pipeline.h). */
+#define LM_SIDECAR_GROUP "lumen"
+
 #define TONEMAP_FIELD(f) G_STRUCT_OFFSET (LmTonemapParams, f)
 
 /* Ranges as OpenCV documents them (Drago's bias 0.7..0.9). The defaults are OpenCV's but for
@@ -144,6 +147,7 @@ GKeyFile *
 lm_pipeline_to_keyfile (const LmPipeline *pipeline)
 {
   GKeyFile *keyfile = g_key_file_new ();
+  g_key_file_set_integer (keyfile, LM_SIDECAR_GROUP, "version", LM_SIDECAR_VERSION);
   for (int i = 0; i < LM_N_OPS; i++)
     {
       const LmStage *stage = &pipeline->stages[i];
@@ -224,13 +228,56 @@ tonemap_from_keyfile (LmStage *stage, GKeyFile *keyfile, GError **error)
   return TRUE;
 }
 
+/* The [lumen] group: "version" alone. Read before the operations' groups, so that a newer
+ * Lumen's file is refused for its version, not for an operation this one does not know. */
+static gboolean
+check_version (GKeyFile *keyfile, GError **error)
+{
+  const char *group = LM_SIDECAR_GROUP;
+  g_auto (GStrv) keys = g_key_file_get_keys (keyfile, group, NULL, NULL);
+  for (int k = 0; keys && keys[k] != NULL; k++)
+    {
+      if (!g_str_equal (keys[k], "version"))
+        return unknown_parameter (group, keys[k], error);
+      g_autofree char *value = get_value (keyfile, group, keys[k], error);
+      if (value == NULL)
+        return FALSE;
+      char *end = NULL;
+      guint64 version = 0;
+      gboolean digits = g_ascii_isdigit (value[0]);
+      if (digits)
+        version = g_ascii_strtoull (value, &end, 10);
+      if (!digits || *end != '\0' || version < 1)
+        {
+          g_autofree char *quoted = lm_text_quote (value, -1);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s] version: “%s” is not a version (1, 2, …)"),
+                       group, quoted);
+          return FALSE;
+        }
+      if (version > LM_SIDECAR_VERSION)
+        {
+          /* The digits as written: a version too large for a number is still a newer one. */
+          g_autofree char *quoted = lm_text_quote (value, -1);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                       _("written by a newer Lumen (version %s); this one reads version %d"), quoted,
+                       LM_SIDECAR_VERSION);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **error)
 {
   LmPipeline result = *pipeline;
+  if (!check_version (keyfile, error))
+    return FALSE;
   g_auto (GStrv) groups = g_key_file_get_groups (keyfile, NULL);
   for (int g = 0; groups[g] != NULL; g++)
     {
+      if (g_str_equal (groups[g], LM_SIDECAR_GROUP))
+        continue;
       if (g_str_equal (groups[g], tonemap_info.name))
         {
           if (!tonemap_from_keyfile (&result.tonemap, keyfile, error))
@@ -342,4 +389,44 @@ lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error
   g_set_error (error, e->domain, e->code, "%s: %s", display, e->message);
   g_error_free (e);
   return FALSE;
+}
+
+void
+lm_pipeline_geometry_only (LmPipeline *pipeline)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    if (lm_op_kind (i) != LM_KIND_GEOMETRY)
+      pipeline->stages[i].enabled = FALSE;
+}
+
+gboolean
+lm_pipeline_source_point (const LmPipeline *pipeline, guint src_w, guint src_h, double x, double y,
+                          double *sx, double *sy)
+{
+  /* Each enabled stage's input size, forwards; then the point back through them. */
+  guint in_w[LM_N_OPS], in_h[LM_N_OPS], out_w[LM_N_OPS], out_h[LM_N_OPS];
+  guint w = src_w, h = src_h;
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      const LmStage *stage = &pipeline->stages[i];
+      in_w[i] = w, in_h[i] = h;
+      if (stage->enabled)
+        lm_op_output_size (stage->info, stage->params.bytes, w, h, &w, &h);
+      out_w[i] = w, out_h[i] = h;
+    }
+  for (int i = LM_N_OPS - 1; i >= 0; i--)
+    {
+      const LmStage *stage = &pipeline->stages[i];
+      if (!stage->enabled)
+        continue;
+      if (stage->info->map_back)
+        stage->info->map_back (stage->params.bytes, in_w[i], in_h[i], x, y, &x, &y);
+      else if (in_w[i] != out_w[i] || in_h[i] != out_h[i])
+        {
+          x = (x + 0.5) * in_w[i] / out_w[i] - 0.5;
+          y = (y + 0.5) * in_h[i] / out_h[i] - 0.5;
+        }
+    }
+  *sx = x, *sy = y;
+  return x >= -0.5 && y >= -0.5 && x < src_w - 0.5 && y < src_h - 0.5;
 }

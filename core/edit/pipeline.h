@@ -78,9 +78,16 @@ void lm_pipeline_for_view (LmPipeline *pipeline);
 /* TRUE when the two pipelines would render the same image. */
 gboolean lm_stage_equal (const LmStage *a, const LmStage *b);
 
-/* Sidecar form: one group per operation, "enabled" and each parameter by name, and a
- * [tonemap] group with its parameters. Reading starts from PIPELINE's values, so a sidecar
- * may name only what it changes. */
+/* The version of the sidecar's form that this Lumen writes and the newest it reads. A
+ * sidecar says it in its first group, [lumen] version=N; one without that group (written
+ * before there was one, or a preset typed by hand) is version 1. A later Lumen that changes
+ * what a key means raises it, so that this one refuses such a file instead of misreading it. */
+#define LM_SIDECAR_VERSION 1
+
+/* Sidecar form: [lumen] with version=LM_SIDECAR_VERSION first, then one group per operation,
+ * "enabled" and each parameter by name, and a [tonemap] group with its parameters. Reading
+ * starts from PIPELINE's values, so a sidecar may name only what it changes; it refuses a
+ * version above LM_SIDECAR_VERSION before it reads any other group. */
 GKeyFile *lm_pipeline_to_keyfile (const LmPipeline *pipeline);
 gboolean lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **error);
 
@@ -88,5 +95,16 @@ gboolean lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GErr
  * regular file within lm_text_file_read's bound; every message names the file and quotes no
  * more of it than lm_text_quote keeps. */
 gboolean lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error);
+
+/* PIPELINE with only its geometry kept (and tone mapping): the photo as opened, cropped and
+ * turned as the edit is, so that it lies in the same pixels as the edited one (the window's
+ * "before"). */
+void lm_pipeline_geometry_only (LmPipeline *pipeline);
+
+/* The point of a source of SRC_W × SRC_H whose pixel PIPELINE's output shows at (X, Y)
+ * (pixel (i, j) centred on (i, j)), through each enabled operation's map_back, last first:
+ * (*SX, *SY). TRUE when it lies on the source. */
+gboolean lm_pipeline_source_point (const LmPipeline *pipeline, guint src_w, guint src_h, double x,
+                                   double y, double *sx, double *sy);
 
 G_END_DECLS

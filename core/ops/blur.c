@@ -291,6 +291,22 @@ blur_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **err
   return ok;
 }
 
+/* For a backend that runs blur again and again on one photo: the scratch stays in *KEPT. */
+static gboolean
+blur_run_cpu_kept (const void *params, const LmImage *src, LmImage *dst, gpointer *kept, GError **error)
+{
+  if (*kept == NULL)
+    *kept = g_new0 (LmBlurScratch, 1);
+  return lm_blur_run_cpu_scratch (params, src, dst, *kept, error);
+}
+
+static void
+blur_kept_free (gpointer kept)
+{
+  lm_blur_scratch_clear (kept);
+  g_free (kept);
+}
+
 const LmOpInfo lm_blur_op = {
   .id = LM_OP_BLUR,
   .name = "blur",
@@ -301,5 +317,7 @@ const LmOpInfo lm_blur_op = {
   .params_size = sizeof (LmBlurParams),
   .output_format = blur_output_format,
   .run_cpu = blur_run_cpu,
+  .run_cpu_kept = blur_run_cpu_kept,
+  .kept_free = blur_kept_free,
 };
 G_STATIC_ASSERT (sizeof (LmBlurParams) <= LM_OP_PARAMS_MAX);

@@ -51,6 +51,15 @@ crop_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **err
   return TRUE;
 }
 
+/* The window's picker: the output point's source point, offset by the rectangle cut. */
+static void
+crop_map_back (const void *params, guint in_w, guint in_h, double x, double y, double *sx, double *sy)
+{
+  LmCropRect r = lm_crop_rect (params, in_w, in_h);
+  *sx = x + r.x;
+  *sy = y + r.y;
+}
+
 const LmOpInfo lm_crop_op = {
   .id = LM_OP_CROP,
   .name = "crop",
@@ -63,5 +72,6 @@ const LmOpInfo lm_crop_op = {
   .flag_sep = ',',
   .output_format = crop_output_format,
   .output_size = crop_output_size,
+  .map_back = crop_map_back,
   .run_cpu = crop_run_cpu,
 };

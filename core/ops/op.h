@@ -61,6 +61,14 @@ typedef struct {
   void (*output_size) (const void *params, guint width, guint height, guint *out_width,
                        guint *out_height);
 
+  /* GEOMETRY kinds, optional: the input point (*SX, *SY) whose pixel the output point (X, Y)
+   * shows, for an input of IN_W × IN_H (the output's size is output_size's). Pixel
+   * coordinates: pixel (i, j) is centred on (i, j). What the window's white balance picker
+   * follows back to the photo. NULL: the same point (an operation that keeps the size) or in
+   * proportion (one that changes it). */
+  void (*map_back) (const void *params, guint in_w, guint in_h, double x, double y, double *sx,
+                    double *sy);
+
   /* POINT and POINT_COLOR kinds: composes the operation into PASS (point-math.h): its channel
    * part into the table (lm_point_pass_map, point.h), its pixel part, where it has one and
    * PARAMS make it do something, into its field and pixel_ops. */
@@ -68,6 +76,14 @@ typedef struct {
 
   /* The CPU reference: reads SRC, writes every pixel of DST (output_size, output_format). */
   gboolean (*run_cpu) (const void *params, const LmImage *src, LmImage *dst, GError **error);
+
+  /* Optional: run_cpu keeping its memory in *KEPT from one run to the next (blur's grid
+   * nodes), so that edits on one photo allocate nothing. *KEPT is NULL at first and owned by
+   * the caller (the CPU backend), which frees it with kept_free when another photo comes. The
+   * same bytes as run_cpu: nothing kept reaches an output unwritten. */
+  gboolean (*run_cpu_kept) (const void *params, const LmImage *src, LmImage *dst, gpointer *kept,
+                            GError **error);
+  void (*kept_free) (gpointer kept);
 } LmOpInfo;
 
 /* ID's kind, as op-list.h gives it. */

@@ -11,7 +11,8 @@
  * the pass. This equals running the operations one after another, unrounded, as long as no
  * channel part follows a pixel part in the list (tests/unit/test-registry.c checks the kinds'
  * order). Values are the file's encoded ones, 0..255; between operations they are not
- * clipped, so that a highlight pushed past 255 by exposure can be brought back by a curve. */
+ * clipped, so that a highlight pushed past 255 by exposure can be brought back by a lower
+ * contrast (a curve holds what lies beyond its end points at their values). */
 #pragma once
 
 #include "op-id.h"

@@ -75,6 +75,15 @@ rotate_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **e
   return TRUE;
 }
 
+/* The window's picker: the output point's source point, by the same map as the pixels. */
+static void
+rotate_map_back (const void *params, guint in_w, guint in_h, double x, double y, double *sx, double *sy)
+{
+  LmRotateMap m = lm_rotate_map (params, in_w, in_h);
+  *sx = m.xx * x + m.xy * y + m.x0;
+  *sy = m.yx * x + m.yy * y + m.y0;
+}
+
 const LmOpInfo lm_rotate_op = {
   .id = LM_OP_ROTATE,
   .name = "rotate",
@@ -85,5 +94,6 @@ const LmOpInfo lm_rotate_op = {
   .params_size = sizeof (LmRotateParams),
   .output_format = rotate_output_format,
   .output_size = rotate_output_size,
+  .map_back = rotate_map_back,
   .run_cpu = rotate_run_cpu,
 };

@@ -50,6 +50,18 @@ straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError
   return TRUE;
 }
 
+/* The window's picker: the output point's source point, by the map the sampling uses. */
+static void
+straighten_map_back (const void *params, guint in_w, guint in_h, double x, double y, double *sx, double *sy)
+{
+  guint ow, oh;
+  lm_straighten_size (params, in_w, in_h, &ow, &oh);
+  LmStraightenMap m = lm_straighten_map (params, in_w, in_h, ow, oh);
+  double dx = x - m.hx, dy = y - m.hy;
+  *sx = m.cx + (m.c * dx - m.s * dy);
+  *sy = m.cy + (m.s * dx + m.c * dy);
+}
+
 const LmOpInfo lm_straighten_op = {
   .id = LM_OP_STRAIGHTEN,
   .name = "straighten",
@@ -60,5 +72,6 @@ const LmOpInfo lm_straighten_op = {
   .params_size = sizeof (LmStraightenParams),
   .output_format = straighten_output_format,
   .output_size = straighten_output_size,
+  .map_back = straighten_map_back,
   .run_cpu = straighten_run_cpu,
 };

@@ -48,7 +48,7 @@ lm_render_run_compare (LmRenderWorker *w, const Job *job)
       if (r->view)
         lm_diff_heat_view (results[0], results[1], &job->request.view, job->gain, r->view);
       r->render_ms = ms[0], r->other_ms = ms[1];
-      r->width = w->source->width, r->height = w->source->height;
+      r->width = results[0]->width, r->height = results[0]->height; /* the render's, geometry done */
     }
   r->error = e;
   for (int i = 0; i < N_SIDES; i++)

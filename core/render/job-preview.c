@@ -115,11 +115,14 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
     return FALSE;
   if (req->with_before)
     {
-      /* Every operation off: the cache hands back the source, or its cached tone mapping, and
-       * keeps the operations' outputs for the next edit. OUT is not read after this run. */
-      LmPipeline original;
-      lm_pipeline_init (&original);
-      original.tonemap = req->pipeline.tonemap;
+      /* Every operation off but the geometry (crop, rotation, straightening): the "before"
+       * then lies in the same pixels as the edited image, so that the two halves of the
+       * split meet where the line is and V, a region of the edited image, is one of it too.
+       * Without geometry the cache hands back the source, or its cached tone mapping; with
+       * it, its cached geometry; it keeps the operations' outputs for the next edit. OUT is
+       * not read after this run. */
+      LmPipeline original = pipeline;
+      lm_pipeline_geometry_only (&original);
       g_autoptr (LmImage) plain = lm_render_cache_run (side->cache, &original, NULL, error);
       if (plain == NULL)
         return FALSE;

@@ -27,9 +27,10 @@ typedef struct {
   LmBackendKind backend; /* LM_BACKEND_CPU or LM_BACKEND_CUDA */
   LmViewRect view;       /* the visible region and the view's size */
   gint64 changed_us;     /* when the change behind it was made (g_get_monotonic_time) */
-  /* PREVIEW: also the same view of the source with every operation off (tone mapping kept,
-   * as radiance needs it to be seen at all): the "before" half of a split view, made in the
-   * same render so that both halves are of one region. */
+  /* PREVIEW: also the same view of the source with every operation off but the geometry
+   * (tone mapping kept, as radiance needs it to be seen at all; crop, rotation and
+   * straightening kept, so that it is the same size and region): the "before" half of a split
+   * view, made in the same render so that both halves are of one region. */
   gboolean with_before;
 } LmRenderRequest;
 

@@ -640,7 +640,7 @@ class OneStackOneMessage(CliTest):
         folder = os.path.join(root, "bad")
         os.makedirs(folder)
         for name, source in files.items():
-            os.symlink(source, os.path.join(folder, name))
+            os.symlink(os.path.abspath(source), os.path.join(folder, name))  # LUMEN_TEST_DATA may be relative
         with open(os.path.join(folder, "exposures.txt"), "w") as f:
             f.write("".join(line + "\n" for line in lines))
         return folder

@@ -158,8 +158,11 @@ for name, size in (("24mp", (6000, 4000)), ("50mp", (8660, 5773))):
                 [cv2.IMWRITE_PNG_COMPRESSION, 1])
 PY
   for size in 24mp 50mp; do
-    "$bin/bench-ops" --backend cuda --repeat 30 --json "$OUT/gpu-$size.json" "/tmp/$size.png" || status=1
+    "$bin/bench-ops" --backend cuda --repeat 30 --json "$OUT/gpu-$size.json" "/tmp/$size.png" | tee "$OUT/gpu-$size.txt" || status=1
   done
+  # NPP's geometry in the same call, on images of the same sizes.
+  nvcc -O2 -o /tmp/npp-geometry bench/npp-geometry.cu -lnppc -lnppig -lnppidei -lnppist -lnppisu \
+    > "$OUT/npp-geometry-build.log" 2>&1 && /tmp/npp-geometry | tee "$OUT/npp-geometry.txt" || status=1
   python3 bench/cpu-vs-opencv.py --bench-ops "$bin/bench-ops" --threads "$(nproc)" \
     --json "$OUT/cpu-vs-opencv.json" /tmp/24mp.png 2>"$OUT/cpu-bench.log" || status=1
 fi

@@ -198,7 +198,7 @@ test_keys (void)
   zoom_100 ();
   GtkWidget *slider = ui_control (LM_OP_EQUALIZE, "amount");
   double value = gtk_range_get_value (GTK_RANGE (slider));
-  ui_scroll_into_view (slider); /* below the geometry's and point operations' panels */
+  ui_scroll_into_view (slider); /* below the geometry and point operations' panels */
   int sw = gtk_widget_get_allocated_width (slider), sh = gtk_widget_get_allocated_height (slider);
   ui_click (slider, sw / 8, sh / 2);
   ui_settle_tracked ();

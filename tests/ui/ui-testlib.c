@@ -117,6 +117,15 @@ ui_wait_ms (guint ms)
 
 static void open_window (const char *photo);
 
+GSettings *
+ui_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema
+    = source ? g_settings_schema_source_lookup (source, "io.github.lumen.Lumen", TRUE) : NULL;
+  return schema ? g_settings_new_full (schema, NULL, NULL) : NULL;
+}
+
 void
 ui_test_init (int *argc, char ***argv, const char *photo)
 {
@@ -141,6 +150,12 @@ static void
 open_window (const char *photo)
 {
   g_autofree char *path = g_path_is_absolute (photo) ? g_strdup (photo) : ui_test_data (photo);
+
+  /* No sidecars: the tests edit the corpus's photos in place and leave nothing beside them
+   * (the settings are in memory: this is the test's alone). test-keep-edits turns them on. */
+  g_autoptr (GSettings) settings = ui_settings ();
+  if (settings)
+    g_settings_set_boolean (settings, "keep-edits", FALSE);
 
   LmApplication *app = lm_application_new (); /* lives as long as the test program */
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
@@ -328,8 +343,12 @@ ui_key (guint keyval, GdkModifierType modifiers)
     fake_key (XK_Control_L, TRUE);
   if (modifiers & GDK_SHIFT_MASK)
     fake_key (XK_Shift_L, TRUE);
+  if (modifiers & GDK_MOD1_MASK)
+    fake_key (XK_Alt_L, TRUE);
   fake_key (keyval, TRUE); /* GDK's keyvals are X keysyms */
   fake_key (keyval, FALSE);
+  if (modifiers & GDK_MOD1_MASK)
+    fake_key (XK_Alt_L, FALSE);
   if (modifiers & GDK_SHIFT_MASK)
     fake_key (XK_Shift_L, FALSE);
   if (modifiers & GDK_CONTROL_MASK)

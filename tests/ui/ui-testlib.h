@@ -20,6 +20,10 @@ void ui_test_init (int *argc, char ***argv, const char *photo);
 /* As ui_test_init, in the language the environment asks for (LANGUAGE, LC_ALL, …), with
  * Lumen's catalogue bound as its programs bind it (gtk_test_init leaves the C locale). */
 void ui_test_init_localized (int *argc, char ***argv, const char *photo);
+/* Lumen's settings (in memory under meson test: the window's own, shared in the process),
+ * or NULL where the schema is not installed. ui_test_init turns keep-edits off: the tests
+ * edit the corpus's photos in place and must leave no sidecar beside them. */
+GSettings *ui_settings (void);
 /* The path of NAME in the test corpus (LUMEN_TEST_DATA): "photos/chelsea.png". */
 char *ui_test_data (const char *name);
 
@@ -62,7 +66,8 @@ void ui_pointer_button (guint button, gboolean press);
 /* A press at (X0, Y0), STEPS moves to (X1, Y1), a release there. */
 void ui_drag (GtkWidget *widget, double x0, double y0, double x1, double y1, int steps);
 void ui_click (GtkWidget *widget, double x, double y);
-/* KEYVAL pressed and released with MODIFIERS (GDK_CONTROL_MASK, GDK_SHIFT_MASK) held. */
+/* KEYVAL pressed and released with MODIFIERS (GDK_CONTROL_MASK, GDK_SHIFT_MASK, GDK_MOD1_MASK:
+ * Alt) held. */
 void ui_key (guint keyval, GdkModifierType modifiers);
 /* Text typed key by key (ASCII; Shift held where the key's character needs it). */
 void ui_type (const char *text);

@@ -33,6 +33,7 @@ check_info (const LmOpInfo *info)
   g_assert_cmpuint (info->params_size, <=, LM_OP_PARAMS_MAX);
   g_assert_nonnull (info->output_format);
   g_assert_nonnull (info->run_cpu);
+  g_assert_true ((info->run_cpu_kept == NULL) == (info->kept_free == NULL));
   for (guint k = 0; k < info->n_params; k++)
     {
       const LmParamSpec *spec = &info->params[k];

@@ -1,0 +1,29 @@
+/* The white balance picker on the image view (ui/tool-picker.c): a click on the photo reads
+ * the photo as opened, before any operation, at the place clicked (followed back through the
+ * geometry), whose colour white balance then makes neutral. */
+#pragma once
+
+#include "core/edit/pipeline.h"
+#include "image-view.h"
+
+G_BEGIN_DECLS
+
+#define LM_PICKER_PATCH 5 /* the patch read: 5 × 5 source pixels */
+
+typedef struct _LmPickerTool LmPickerTool;
+
+/* DONE gets the image point clicked (pixels of the image the view shows). */
+typedef void (*LmPickerDone) (gpointer data, double x, double y);
+
+LmPickerTool *lm_picker_tool_new (LmImageView *view, LmPickerDone done, gpointer data);
+void lm_picker_tool_free (LmPickerTool *tool);
+void lm_picker_tool_begin (LmPickerTool *tool);
+void lm_picker_tool_end (LmPickerTool *tool);
+
+/* The mean encoded R, G, B (0..255) of the SIZE × SIZE patch of SOURCE (8-bit RGBA) around
+ * the source point that PIPELINE's output (as the view renders it) shows at (X, Y), clipped
+ * to the source. FALSE where the point is off the photo or SOURCE is not 8-bit. */
+gboolean lm_picker_patch_mean (const LmImage *source, const LmPipeline *pipeline, double x, double y,
+                               int size, double rgb[3]);
+
+G_END_DECLS

@@ -1,0 +1,78 @@
+/* LmWindow's commands on the edits as a whole (window-private.h): Revert to Original, and
+ * Copy Edits / Paste Edits between photos. Each change is one undo step. The copy is kept in
+ * the process and put on the clipboard as the sidecar's text, so that another Lumen (each
+ * launch is its own process) can paste it, and a person can read or mail it. */
+#include "window-private.h"
+
+#include <glib/gi18n.h>
+
+/* The edits copied last in this process. */
+static LmPipeline copied;
+static gboolean have_copied;
+
+/* PIPELINE becomes what is edited: shown, rendered and recorded as one undo step. */
+static void
+replace_edits (LmWindow *self, const LmPipeline *pipeline)
+{
+  lm_window_commit (self); /* quick edits before it are a step of their own */
+  self->pipeline = *pipeline;
+  lm_window_show_pipeline (self);
+  lm_window_commit (self);
+}
+
+void
+lm_window_revert_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  LmWindow *self = data;
+  LmPipeline original;
+  lm_pipeline_init (&original);
+  original.tonemap = self->tonemap_default;
+  replace_edits (self, &original);
+}
+
+void
+lm_window_copy_edits_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  LmWindow *self = data;
+  copied = self->pipeline;
+  have_copied = TRUE;
+  g_autoptr (GKeyFile) keyfile = lm_pipeline_to_keyfile (&self->pipeline);
+  g_autofree char *text = g_key_file_to_data (keyfile, NULL, NULL);
+  gtk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD), text, -1);
+}
+
+/* The edits in TEXT when it is a sidecar (it has Lumen's [lumen] group: not any text that
+ * happens to parse as a key file). */
+static gboolean
+edits_from_text (const char *text, LmPipeline *pipeline)
+{
+  g_autoptr (GKeyFile) keyfile = g_key_file_new ();
+  if (text == NULL || !g_key_file_load_from_data (keyfile, text, -1, G_KEY_FILE_NONE, NULL)
+      || !g_key_file_has_group (keyfile, "lumen"))
+    return FALSE;
+  lm_pipeline_init (pipeline);
+  return lm_pipeline_from_keyfile (pipeline, keyfile, NULL);
+}
+
+static void
+on_clipboard_text (GtkClipboard *clipboard, const char *text, gpointer data)
+{
+  g_autoptr (LmWindow) self = data;
+  if (self->worker == NULL || self->source == NULL)
+    return; /* closed meanwhile (dispose frees the worker) */
+  LmPipeline pasted;
+  if (edits_from_text (text, &pasted))
+    replace_edits (self, &pasted);
+  else if (have_copied)
+    replace_edits (self, &copied);
+  else
+    lm_window_show_message (self, GTK_MESSAGE_INFO, _("No edits to paste: copy a photo’s edits first"));
+}
+
+void
+lm_window_paste_edits_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  LmWindow *self = data;
+  gtk_clipboard_request_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD),
+                              on_clipboard_text, g_object_ref (self));
+}

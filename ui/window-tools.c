@@ -1,0 +1,461 @@
+/* LmWindow's tools on the view (window-private.h): the bar above the photo (rotate and flip,
+ * crop, straighten, the white balance picker), which tool has the pointer, and what each one
+ * does to the pipeline. One tool at a time; the keys C, S and W toggle them, Enter applies a
+ * crop, Escape leaves a tool without applying it. While the crop tool is on, the view renders
+ * the photo with crop off (lm_window_tools_adjust), so that the whole image the rectangle is
+ * drawn on is in view. */
+#include "window-private.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "stage-params.h"
+#include "tool-crop.h"
+#include "tool-picker.h"
+#include "tool-straighten.h"
+
+#if __has_include("core/ops/wb.h")
+#include "core/ops/wb.h"
+#define HAVE_WB_FROM_GRAY 1
+#endif
+
+typedef enum { TOOL_NONE, TOOL_CROP, TOOL_STRAIGHTEN, TOOL_PICKER, N_TOOLS } ToolKind;
+
+/* The tools' actions, by kind (TOOL_NONE has none). */
+static const char *const tool_actions[N_TOOLS] = { NULL, "crop-tool", "straighten-tool", "wb-picker" };
+
+struct _LmWindowTools {
+  ToolKind active;
+  LmCropTool *crop;
+  LmStraightenTool *straighten;
+  LmPickerTool *picker;
+  LmStage crop_before;  /* crop's stage when the crop tool started: what Escape restores */
+  GtkWidget *crop_options;
+  GtkComboBoxText *ratio;
+  gboolean updating;    /* the ratio menu is being set, not chosen */
+};
+
+/* Crop's ratio NICK as a width over height for an image of W × H (0: free). */
+static double
+ratio_value (const char *nick, guint w, guint h)
+{
+  if (nick == NULL || g_str_equal (nick, "free"))
+    return 0.0;
+  if (g_str_equal (nick, "original"))
+    return (double) w / h;
+  int a, b;
+  return sscanf (nick, "%d:%d", &a, &b) == 2 && a > 0 && b > 0 ? (double) a / b : 0.0;
+}
+
+void
+lm_window_tools_adjust (LmWindow *self, LmPipeline *pipeline)
+{
+  LmStage *crop = lm_stage_by_name (pipeline, "crop");
+  if (self->tools && self->tools->active == TOOL_CROP && crop)
+    crop->enabled = FALSE;
+}
+
+/* ---- crop ---------------------------------------------------------------------------- */
+
+static void
+start_crop (LmWindow *self)
+{
+  LmWindowTools *t = self->tools;
+  LmStage *crop = lm_stage_by_name (&self->pipeline, "crop");
+  float *x = lm_stage_float (crop, "x"), *y = lm_stage_float (crop, "y");
+  float *w = lm_stage_float (crop, "width"), *h = lm_stage_float (crop, "height");
+  guint iw, ih;
+  lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
+  double rect[4] = { 0, 0, iw, ih };
+  if (crop->enabled && x && y && w && h)
+    {
+      rect[0] = *x, rect[1] = *y;
+      rect[2] = *w > 0 ? *w : iw - *x;
+      rect[3] = *h > 0 ? *h : ih - *y;
+    }
+  t->crop_before = *crop;
+  const char *nick = lm_stage_enum_nick (crop, "ratio");
+  t->updating = TRUE;
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (t->ratio), nick ? nick : "free");
+  t->updating = FALSE;
+  gtk_widget_show (t->crop_options);
+  lm_crop_tool_begin (t->crop, iw, ih, rect, ratio_value (nick, iw, ih));
+}
+
+/* Crop on with the rectangle drawn, in whole pixels; a rectangle that is the whole image
+ * where crop was off leaves it off: nothing was cropped. */
+static void
+apply_crop (LmWindow *self)
+{
+  LmStage *crop = lm_stage_by_name (&self->pipeline, "crop");
+  float *p[4] = { lm_stage_float (crop, "x"), lm_stage_float (crop, "y"), lm_stage_float (crop, "width"),
+                  lm_stage_float (crop, "height") };
+  if (!p[0] || !p[1] || !p[2] || !p[3])
+    return;
+  guint iw, ih;
+  lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
+  double r[4];
+  lm_crop_tool_get_rect (self->tools->crop, r);
+  double x0 = round (r[0]), y0 = round (r[1]);
+  double x1 = MAX (round (r[0] + r[2]), x0 + 1), y1 = MAX (round (r[1] + r[3]), y0 + 1);
+  if (!crop->enabled && x0 == 0 && y0 == 0 && x1 == iw && y1 == ih)
+    return;
+  *p[0] = (float) x0, *p[1] = (float) y0, *p[2] = (float) (x1 - x0), *p[3] = (float) (y1 - y0);
+  crop->enabled = TRUE;
+}
+
+static void
+on_ratio_changed (GtkComboBox *combo, LmWindow *self)
+{
+  LmWindowTools *t = self->tools;
+  LmStage *crop = lm_stage_by_name (&self->pipeline, "crop");
+  const char *nick = gtk_combo_box_get_active_id (combo);
+  if (t->updating || crop == NULL || nick == NULL || !lm_stage_set_enum (crop, "ratio", nick))
+    return;
+  lm_op_panel_set_stage (self->panels[crop->info->id], crop);
+  guint iw, ih;
+  lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
+  lm_crop_tool_set_ratio (t->crop, ratio_value (nick, iw, ih));
+}
+
+static void
+on_swap (GtkButton *button, LmWindow *self)
+{
+  if (self->tools->active == TOOL_CROP)
+    lm_crop_tool_swap (self->tools->crop);
+}
+
+/* ---- straighten and the picker ------------------------------------------------------------ */
+
+static void
+on_straightened (gpointer data, double degrees)
+{
+  LmWindow *self = data;
+  LmStage *straighten = lm_stage_by_name (&self->pipeline, "straighten");
+  float *angle = lm_stage_float (straighten, "angle");
+  if (angle == NULL)
+    return;
+  const LmParamSpec *spec = lm_op_param_by_name (straighten->info, "angle");
+  double now = straighten->enabled ? *angle : 0.0;
+  *angle = (float) CLAMP (now + degrees, spec->min, spec->max);
+  straighten->enabled = *angle != 0.0f;
+  lm_window_show_pipeline (self);
+  lm_window_commit (self);
+}
+
+static void
+on_picked (gpointer data, double x, double y)
+{
+  LmWindow *self = data;
+  LmStage *wb = lm_stage_by_name (&self->pipeline, "wb");
+  float *temperature = lm_stage_float (wb, "temperature"), *tint = lm_stage_float (wb, "tint");
+  LmPipeline view;
+  lm_window_view_pipeline (self, &view);
+  lm_pipeline_for_view (&view);
+  double rgb[3];
+  /* The view's (x, y) is a point of the image; its pixel (i, j) spans i..i + 1. */
+  if (temperature == NULL || tint == NULL
+      || !lm_picker_patch_mean (self->source, &view, x - 0.5, y - 0.5, LM_PICKER_PATCH, rgb))
+    return;
+#ifdef HAVE_WB_FROM_GRAY
+  lm_wb_from_gray ((float) rgb[0], (float) rgb[1], (float) rgb[2], temperature, tint);
+  wb->enabled = TRUE;
+  lm_window_show_pipeline (self);
+  lm_window_commit (self);
+#endif
+}
+
+/* ---- which tool ------------------------------------------------------------------------ */
+
+/* KIND becomes the tool (TOOL_NONE: none); a crop being drawn is applied where APPLY, else
+ * dropped. RENDER: the view is asked for again where what it renders changed. */
+static void
+set_tool (LmWindow *self, ToolKind kind, gboolean apply, gboolean render)
+{
+  LmWindowTools *t = self->tools;
+  ToolKind old = t->active;
+  if (old == kind)
+    return;
+  t->active = TOOL_NONE;
+  gboolean applied = FALSE;
+  switch (old)
+    {
+    case TOOL_CROP:
+      {
+        gtk_widget_hide (t->crop_options);
+        LmStage *crop = lm_stage_by_name (&self->pipeline, "crop");
+        if (apply)
+          apply_crop (self);
+        else
+          {
+            *crop = t->crop_before;
+            lm_op_panel_set_stage (self->panels[crop->info->id], crop);
+          }
+        lm_crop_tool_end (t->crop);
+        applied = apply;
+        break;
+      }
+    case TOOL_STRAIGHTEN:
+      lm_straighten_tool_end (t->straighten);
+      break;
+    case TOOL_PICKER:
+      lm_picker_tool_end (t->picker);
+      break;
+    default:
+      break;
+    }
+  t->active = kind;
+  switch (kind)
+    {
+    case TOOL_CROP:
+      start_crop (self);
+      break;
+    case TOOL_STRAIGHTEN:
+      lm_straighten_tool_begin (t->straighten);
+      break;
+    case TOOL_PICKER:
+      lm_picker_tool_begin (t->picker);
+      break;
+    default:
+      break;
+    }
+  for (int i = TOOL_CROP; i < N_TOOLS; i++)
+    g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), tool_actions[i])),
+                               g_variant_new_boolean (i == (int) kind));
+  if (applied && render)
+    {
+      lm_window_show_pipeline (self);
+      lm_window_commit (self);
+    }
+  else if (render && (old == TOOL_CROP || kind == TOOL_CROP))
+    lm_window_request_render (self); /* crop off, or on again */
+}
+
+void
+lm_window_tools_finish (LmWindow *self)
+{
+  if (self->tools && self->tools->active == TOOL_CROP)
+    {
+      set_tool (self, TOOL_NONE, TRUE, FALSE);
+      lm_window_commit (self);
+    }
+}
+
+void
+lm_window_tools_cancel (LmWindow *self)
+{
+  /* Straighten and the picker hold nothing of the pipeline: they stay, for the next line or
+   * the next click. */
+  if (self->tools && self->tools->active == TOOL_CROP)
+    set_tool (self, TOOL_NONE, FALSE, FALSE);
+}
+
+static void
+tool_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  LmWindow *self = data;
+  const char *name = g_action_get_name (G_ACTION (action));
+  ToolKind kind = TOOL_NONE;
+  for (int i = TOOL_CROP; i < N_TOOLS; i++)
+    if (g_str_equal (name, tool_actions[i]))
+      kind = i;
+  if (!g_variant_get_boolean (state))
+    kind = TOOL_NONE;
+  else if (self->source == NULL)
+    return;
+  /* Leaving the crop tool by any way but Escape applies it: the rectangle was meant. */
+  set_tool (self, kind, TRUE, TRUE);
+}
+
+static const GActionEntry tool_entries[] = {
+  { "crop-tool", NULL, NULL, "false", tool_changed },
+  { "straighten-tool", NULL, NULL, "false", tool_changed },
+  { "wb-picker", NULL, NULL, "false", tool_changed },
+};
+
+static void
+toggle_tool (LmWindow *self, ToolKind kind)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), tool_actions[kind]);
+  if (g_action_get_enabled (action))
+    g_action_change_state (action, g_variant_new_boolean (self->tools->active != kind));
+}
+
+/* The tools' keys, where no text field has the keyboard (there they are text). */
+static gboolean
+on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+  if (self->source == NULL || (focus && GTK_IS_EDITABLE (focus))
+      || (event->state & gtk_accelerator_get_default_mod_mask ()) != 0)
+    return GDK_EVENT_PROPAGATE;
+  LmWindowTools *t = self->tools;
+  switch (event->keyval)
+    {
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+      if (t->active != TOOL_CROP)
+        return GDK_EVENT_PROPAGATE;
+      set_tool (self, TOOL_NONE, TRUE, TRUE);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Escape:
+      if (t->active == TOOL_NONE)
+        return GDK_EVENT_PROPAGATE;
+      set_tool (self, TOOL_NONE, FALSE, TRUE);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_c:
+      toggle_tool (self, TOOL_CROP);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_s:
+      toggle_tool (self, TOOL_STRAIGHTEN);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_w:
+      toggle_tool (self, TOOL_PICKER);
+      return GDK_EVENT_STOP;
+    default:
+      return GDK_EVENT_PROPAGATE;
+    }
+}
+
+/* ---- the bar ------------------------------------------------------------------------- */
+
+static GtkWidget *
+bar_button (GtkWidget *box, gboolean toggle, const char *name, const char *action, const char *icon,
+            const char *label, const char *tooltip)
+{
+  GtkWidget *button = toggle ? gtk_toggle_button_new () : gtk_button_new ();
+  gtk_widget_set_name (button, name);
+  if (label)
+    {
+      gtk_button_set_label (GTK_BUTTON (button), label);
+      gtk_button_set_use_underline (GTK_BUTTON (button), TRUE);
+    }
+  if (icon)
+    {
+      gtk_button_set_image (GTK_BUTTON (button), gtk_image_new_from_icon_name (icon, GTK_ICON_SIZE_BUTTON));
+      gtk_button_set_always_show_image (GTK_BUTTON (button), TRUE);
+    }
+  if (action)
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_box_pack_start (GTK_BOX (box), button, FALSE, FALSE, 0);
+  return button;
+}
+
+static GtkWidget *
+linked_box (GtkWidget *bar)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_style_context_add_class (gtk_widget_get_style_context (box), GTK_STYLE_CLASS_LINKED);
+  gtk_box_pack_start (GTK_BOX (bar), box, FALSE, FALSE, 0);
+  return box;
+}
+
+static GtkWidget *
+build_crop_options (LmWindow *self, GtkWidget *bar)
+{
+  LmWindowTools *t = self->tools;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_name (box, "crop-options");
+  gtk_box_pack_start (GTK_BOX (box), gtk_label_new (_("Ratio")), FALSE, FALSE, 0);
+  t->ratio = GTK_COMBO_BOX_TEXT (gtk_combo_box_text_new ());
+  gtk_widget_set_name (GTK_WIDGET (t->ratio), "crop-ratio");
+  const LmOpInfo *crop = lm_op_info_by_name ("crop");
+  const LmParamSpec *spec = lm_op_param_by_name (crop, "ratio");
+  for (int i = 0; spec && spec->type == LM_PARAM_ENUM && spec->values[i].nick; i++)
+    gtk_combo_box_text_append (t->ratio, spec->values[i].nick, _(spec->values[i].label));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (t->ratio), _("The crop's shape, held while dragging"));
+  g_signal_connect (t->ratio, "changed", G_CALLBACK (on_ratio_changed), self);
+  gtk_box_pack_start (GTK_BOX (box), GTK_WIDGET (t->ratio), FALSE, FALSE, 0);
+  GtkWidget *swap = bar_button (box, FALSE, "crop-swap", NULL, "object-rotate-right-symbolic", NULL,
+                                _("Portrait or landscape: turn the crop rectangle"));
+  g_signal_connect (swap, "clicked", G_CALLBACK (on_swap), self);
+  gtk_widget_show_all (box);
+  gtk_widget_set_no_show_all (box, TRUE);
+  gtk_widget_hide (box);
+  gtk_box_pack_start (GTK_BOX (bar), box, FALSE, FALSE, 0);
+  return box;
+}
+
+/* The bar goes above the view: the view's overlay (busy indicator, compare bar) moves into a
+ * box with it. Built here rather than in window.ui, so that the tools stay in their files. */
+static void
+build_bar (LmWindow *self)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_set_name (bar, "tool-bar");
+  gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
+  GtkWidget *turn = linked_box (bar);
+  bar_button (turn, FALSE, "rotate-left", "win.rotate-left", "object-rotate-left-symbolic", NULL,
+              _("Rotate left (Ctrl+[)"));
+  bar_button (turn, FALSE, "rotate-right", "win.rotate-right", "object-rotate-right-symbolic", NULL,
+              _("Rotate right (Ctrl+])"));
+  bar_button (turn, FALSE, "flip-horizontal", "win.flip-horizontal", "object-flip-horizontal-symbolic", NULL,
+              _("Flip left to right (Ctrl+H)"));
+  bar_button (turn, FALSE, "flip-vertical", "win.flip-vertical", "object-flip-vertical-symbolic", NULL,
+              _("Flip upside down (Shift+Ctrl+H)"));
+  GtkWidget *tools = linked_box (bar);
+  bar_button (tools, TRUE, "crop-tool", "win.crop-tool", NULL, _("C_rop"),
+              _("Crop: drag the handles, Enter applies, Escape cancels (C)"));
+  bar_button (tools, TRUE, "straighten-tool", "win.straighten-tool", NULL, _("_Straighten"),
+              _("Straighten: drag a line along the horizon or a vertical (S)"));
+  bar_button (tools, TRUE, "wb-picker", "win.wb-picker", "color-select-symbolic", NULL,
+              _("White balance: click something that should be gray (W)"));
+  self->tools->crop_options = build_crop_options (self, bar);
+
+  GtkWidget *overlay = gtk_widget_get_parent (GTK_WIDGET (self->view_stack));
+  GtkWidget *paned = gtk_widget_get_parent (overlay);
+  GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  g_object_ref (overlay);
+  gtk_container_remove (GTK_CONTAINER (paned), overlay);
+  gtk_box_pack_start (GTK_BOX (column), bar, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (column), overlay, TRUE, TRUE, 0);
+  g_object_unref (overlay);
+  gtk_paned_pack1 (GTK_PANED (paned), column, TRUE, FALSE);
+  gtk_widget_show_all (bar);
+  gtk_widget_show (column);
+}
+
+void
+lm_window_tools_init (LmWindow *self)
+{
+  LmWindowTools *t = self->tools = g_new0 (LmWindowTools, 1);
+  t->crop = lm_crop_tool_new (self->image_view);
+  t->straighten = lm_straighten_tool_new (self->image_view, on_straightened, self);
+  t->picker = lm_picker_tool_new (self->image_view, on_picked, self);
+  g_action_map_add_action_entries (G_ACTION_MAP (self), tool_entries, G_N_ELEMENTS (tool_entries), self);
+  lm_window_add_geometry_actions (self);
+  build_bar (self);
+  g_signal_connect (self, "key-press-event", G_CALLBACK (on_key), self);
+  lm_window_tools_update_actions (self);
+}
+
+void
+lm_window_tools_update_actions (LmWindow *self)
+{
+  if (self->tools == NULL)
+    return;
+  const char *ops[N_TOOLS] = { NULL, "crop", "straighten", "wb" };
+  for (int i = TOOL_CROP; i < N_TOOLS; i++)
+    {
+      gboolean can = self->source != NULL && lm_op_info_by_name (ops[i]) != NULL;
+#ifndef HAVE_WB_FROM_GRAY
+      can = can && i != TOOL_PICKER;
+#endif
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), tool_actions[i])),
+                                   can);
+    }
+  lm_window_update_geometry_actions (self);
+}
+
+void
+lm_window_tools_free (LmWindow *self)
+{
+  LmWindowTools *t = self->tools;
+  if (t == NULL)
+    return;
+  lm_crop_tool_free (t->crop);
+  lm_straighten_tool_free (t->straighten);
+  lm_picker_tool_free (t->picker);
+  g_clear_pointer (&self->tools, g_free);
+}
