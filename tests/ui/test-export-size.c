@@ -2,7 +2,8 @@
  * Resize ticked, width and height typed, the mode chosen, Export clicked): the file written
  * has that size (fit: the largest within the box with the photo's aspect; exact: the box),
  * looks like the photo, and the view goes on showing the photo at its own size; the dialog
- * shows the size set last time. Skipped where no resize operation is built. */
+ * shows the size set last time. Apply Edits to Photos… has the resize in its chooser too, and
+ * writes the photos at that size. Skipped where no resize operation is built. */
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -14,7 +15,8 @@
 static char *tmp_dir;
 
 typedef struct {
-  const char *name;   /* typed as the file's name */
+  const char *name;   /* typed as the file's name (Apply: the path, in the location field) */
+  gboolean apply;     /* Apply Edits to Photos…'s chooser, not the export's */
   const char *width, *height, *mode; /* typed; the mode's nick */
   gboolean tick;      /* click Resize (switches it on or off) */
   gboolean answered;
@@ -46,6 +48,7 @@ click_middle (GtkWidget *w)
 static void
 type_into (GtkWidget *field, const char *text)
 {
+  g_assert_true (gtk_widget_is_sensitive (field)); /* Resize is on */
   click_middle (field);
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
   ui_type (text);
@@ -63,13 +66,10 @@ button_labelled (GtkWidget *dialog, const char *label)
   return NULL;
 }
 
+/* The export's size, as the chooser's fields take it. */
 static void
-answer_chooser (GtkWidget *dialog, Answer *a)
+set_resize (GtkWidget *dialog, const Answer *a)
 {
-  ui_focus_window (dialog);
-  g_strlcpy (a->shown_width, gtk_entry_get_text (GTK_ENTRY (named (dialog, "resize-width"))), sizeof a->shown_width);
-  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
-  ui_type (a->name);
   if (a->tick)
     click_middle (named (dialog, "resize-enabled"));
   if (a->width)
@@ -79,11 +79,32 @@ answer_chooser (GtkWidget *dialog, Answer *a)
   if (a->mode)
     {
       GtkWidget *combo = named (dialog, "resize-mode");
-      /* Chosen with the keys (Home: the first value, End: the last), as Tab would reach it. */
+      /* Chosen with the keys, as Tab would reach it: Up to fit, Down to exact (the two
+       * values, in that order). */
       gtk_widget_grab_focus (combo);
-      ui_key (g_str_equal (a->mode, "exact") ? GDK_KEY_End : GDK_KEY_Home, 0);
+      ui_key (g_str_equal (a->mode, "exact") ? GDK_KEY_Down : GDK_KEY_Up, 0);
       g_assert_cmpstr (gtk_combo_box_get_active_id (GTK_COMBO_BOX (combo)), ==, a->mode);
     }
+}
+
+static void
+answer_chooser (GtkWidget *dialog, Answer *a)
+{
+  ui_focus_window (dialog);
+  g_strlcpy (a->shown_width, gtk_entry_get_text (GTK_ENTRY (named (dialog, "resize-width"))), sizeof a->shown_width);
+  if (a->apply)
+    {
+      /* The size first: the location field's completion would take the keys after it. */
+      set_resize (dialog, a);
+      ui_key (GDK_KEY_l, GDK_CONTROL_MASK); /* the location field, where a path is typed */
+      ui_type (a->name);
+      ui_key (GDK_KEY_Return, 0);
+      a->answered = TRUE;
+      return;
+    }
+  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
+  ui_type (a->name);
+  set_resize (dialog, a);
   GtkWidget *export = button_labelled (dialog, _("_Export"));
   g_assert_nonnull (export);
   click_middle (export);
@@ -196,6 +217,64 @@ test_resize_exact (void)
   g_assert_cmpuint (full->height, ==, 300);
 }
 
+/* The size resize gives the photo (451×300) with PARAMS ("width=100 height=100 mode=fit"). */
+static void
+resized_size (const char *params, guint *width, guint *height)
+{
+  const LmOpInfo *resize = lm_op_info_by_name ("resize");
+  guint8 p[LM_OP_PARAMS_MAX];
+  lm_op_params_init (resize, p);
+  g_auto (GStrv) pairs = g_strsplit (params, " ", -1);
+  for (guint i = 0; pairs[i]; i++)
+    {
+      g_auto (GStrv) kv = g_strsplit (pairs[i], "=", 2);
+      for (guint k = 0; k < resize->n_params; k++)
+        if (g_str_equal (resize->params[k].name, kv[0]))
+          g_assert_true (lm_op_param_parse (resize, &resize->params[k], p, kv[1], NULL));
+    }
+  lm_op_output_size (resize, p, 451, 300, width, height);
+}
+
+/* Apply Edits to Photos…: its chooser has the resize too, and the photos it writes have
+ * that size. */
+static void
+test_apply (void)
+{
+  if (lm_op_info_by_name ("resize") == NULL)
+    {
+      g_test_skip ("no resize operation in this build");
+      return;
+    }
+  g_autofree char *photo = g_build_filename (tmp_dir, "chelsea.png", NULL);
+  /* Resize is off since the last export: ticked on again. */
+  Answer a = { .name = photo, .apply = TRUE, .width = "100", .height = "100", .mode = "fit", .tick = TRUE };
+  Watch w = { &a, g_timeout_add (50, watch_tick, &w) };
+  ui_activate ("apply-edits"); /* returns once the chooser has been answered */
+  g_source_remove (w.source);
+  g_assert_true (a.answered);
+  g_autofree char *edited = g_build_filename (tmp_dir, "chelsea-edited.png", NULL);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!g_file_test (edited, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    ui_wait_ms (50);
+  ui_wait_ms (500);
+  GError *e = NULL;
+  g_autoptr (LmImage) out = lm_io_load (edited, lm_allocator_host (), &e);
+  g_assert_no_error (e);
+  guint width, height;
+  resized_size ("width=100 height=100 mode=fit", &width, &height);
+  g_test_message ("applied, fit within 100×100: %u×%u (resize says %u×%u)", out->width, out->height, width, height);
+  g_assert_cmpuint (out->width, ==, width);
+  g_assert_cmpuint (out->height, ==, height);
+  g_assert_cmpuint (width, ==, 100);
+  /* The run's dialog, closed once it is done. */
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l; l = l->next)
+    if (GTK_IS_DIALOG (l->data) && gtk_widget_get_visible (l->data)
+        && gtk_dialog_get_widget_for_response (l->data, GTK_RESPONSE_CLOSE))
+      gtk_dialog_response (l->data, GTK_RESPONSE_CLOSE);
+  ui_wait_ms (300);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -211,6 +290,7 @@ main (int argc, char **argv)
   ui_test_init (&argc, &argv, copy);
   g_test_add_func ("/export-size/fit", test_resize_fit);
   g_test_add_func ("/export-size/exact", test_resize_exact);
+  g_test_add_func ("/export-size/apply", test_apply);
   int status = g_test_run ();
   g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
   for (const char *name; dir && (name = g_dir_read_name (dir));)
