@@ -1,7 +1,8 @@
 /* soak-window: the real window's memory over many edits. Opens PHOTO, then makes COUNT edits
  * as a person makes them, through the X server (XTest): a slider clicked on its knob, then
  * arrow and Page keys, or dragged by its knob; a choice moved with the arrow keys; an
- * operation's switch clicked off (the next edit switches it back on). It goes round every
+ * operation's switch clicked off (the next edit switches it back on); a curve's point dragged,
+ * each curve of the operation in turn. It goes round every
  * control of every operation that is in use (blur's σ, the gray mode and its amount, the
  * channel mix while it is chosen, equalize's mode and amount, and the tone mapping's controls
  * when the photo is radiance), so that every render path runs. Every SETTLE edits it waits for
@@ -28,6 +29,7 @@
 #include <X11/extensions/XTest.h>
 
 #include "ui-testlib.h"
+#include "ui/curve-editor.h"
 #include "ui/op-panel.h"
 
 /* ---- what is measured ---------------------------------------------------------------------- */
@@ -112,13 +114,15 @@ gpu_mib (void)
 
 /* ---- controls, used as a person uses them -------------------------------------------------- */
 
-typedef enum { SLIDER, CHOICE, SWITCH } ControlKind;
+typedef enum { SLIDER, CHOICE, SWITCH, CURVE } ControlKind;
 
 typedef struct {
   const char *name; /* "blur sigma": for messages */
   GtkWidget *widget; /* the slider (a length's position slider), the combo box or the switch */
   ControlKind kind;
   double low, high;  /* sliders: the values an edit stays within */
+  LmOpPanel *panel;  /* curves: the panel whose buttons pick the curve shown */
+  const LmOpInfo *op;
   int direction;     /* +1 or −1: where the next move goes */
   guint bursts;
 } Control;
@@ -150,6 +154,15 @@ add_control (const char *op, const char *param, GtkWidget *widget, ControlKind k
   g_ptr_array_add (controls, c);
 }
 
+static const LmParamSpec *
+first_curve (const LmOpInfo *op)
+{
+  for (guint i = 0; i < op->n_params; i++)
+    if (op->params[i].type == LM_PARAM_CURVE)
+      return &op->params[i];
+  return NULL;
+}
+
 /* Every control of PANEL (OP's), from its parameter table. */
 static void
 add_panel (LmOpPanel *panel, const LmOpInfo *op)
@@ -159,6 +172,17 @@ add_panel (LmOpPanel *panel, const LmOpInfo *op)
     {
       const LmParamSpec *spec = &op->params[i];
       GtkWidget *control = lm_op_panel_get_control (panel, spec->name);
+      if (spec->type == LM_PARAM_CURVE)
+        {
+          /* One editor for all the operation's curves: one control, which goes round them. */
+          if (spec == first_curve (op))
+            {
+              add_control (op->name, "curves", control, CURVE, 0, 0);
+              Control *c = controls->pdata[controls->len - 1];
+              c->panel = panel, c->op = op;
+            }
+          continue;
+        }
       if (spec->type == LM_PARAM_ENUM)
         add_control (op->name, spec->name, control, CHOICE, 0, 0);
       else if (spec->in_pixels)
@@ -223,6 +247,15 @@ control_value (const Control *c)
       return gtk_combo_box_get_active (GTK_COMBO_BOX (c->widget));
     case SWITCH:
       return gtk_switch_get_active (GTK_SWITCH (c->widget));
+    case CURVE:
+      {
+        /* Any move of any point changes this. */
+        const LmCurvePoints *p = lm_curve_editor_get_points (LM_CURVE_EDITOR (c->widget));
+        double v = p->n * 1e7;
+        for (int i = 0; i < p->n; i++)
+          v += (i + 1) * (p->x[i] * 256 + p->y[i]);
+        return v;
+      }
     }
   g_assert_not_reached ();
 }
@@ -291,6 +324,8 @@ send_motion (const Control *c, double x, double y)
   gdk_window_get_origin (gtk_widget_get_window (c->widget), &ox, &oy);
   GtkAllocation a;
   gtk_widget_get_allocation (c->widget, &a);
+  if (gtk_widget_get_has_window (c->widget))
+    a.x = a.y = 0; /* a curve editor: its own window's origin is its allocation's */
   XTestFakeMotionEvent (xdisplay (), -1, ox + a.x + (int) x, oy + a.y + (int) y, CurrentTime);
   XSync (xdisplay (), False);
   await_change (c, before, NO_MOVE_MS);
@@ -354,6 +389,60 @@ drag_slider (Control *c, guint moves, guint limit)
   changed (c, before);
 }
 
+/* A curve: each burst shows the next of the operation's curves (its button clicked), gives it
+ * a point in the middle where it has only its ends (a click on the diagonal), and drags that
+ * point up or down by the pointer, between a quarter and three quarters of the levels. */
+static void
+drag_curve (Control *c, guint moves, guint limit)
+{
+  guint n = 0, pick = c->bursts;
+  for (guint i = 0; i < c->op->n_params; i++)
+    n += c->op->params[i].type == LM_PARAM_CURVE;
+  for (guint i = 0, k = 0; i < c->op->n_params; i++)
+    if (c->op->params[i].type == LM_PARAM_CURVE && k++ == pick % n)
+      {
+        GtkWidget *button = lm_op_panel_get_curve_button (c->panel, c->op->params[i].name);
+        if (button && !gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)))
+          {
+            ui_scroll_into_view (button);
+            click_middle (button);
+          }
+      }
+  ui_scroll_into_view (c->widget);
+  LmCurveEditor *editor = LM_CURVE_EDITOR (c->widget);
+  double x, y;
+  if (lm_curve_editor_get_points (editor)->n == 2)
+    {
+      double before = control_value (c);
+      lm_curve_editor_to_widget (editor, 128, 128, &x, &y);
+      ui_click (c->widget, x, y);
+      changed (c, before);
+    }
+  const LmCurvePoints *p = lm_curve_editor_get_points (editor);
+  lm_curve_editor_to_widget (editor, p->x[1], p->y[1], &x, &y);
+  double top, bottom, unused;
+  lm_curve_editor_to_widget (editor, 0, 192, &unused, &top);
+  lm_curve_editor_to_widget (editor, 0, 64, &unused, &bottom);
+  ui_pointer_move (c->widget, x, y);
+  ui_pointer_button (1, TRUE);
+  for (guint i = 0; i < moves && changes < limit; i++)
+    {
+      double dy = -4.0 * c->direction; /* up the screen: a higher level */
+      if (y + dy < top || y + dy > bottom)
+        {
+          c->direction = -c->direction;
+          dy = -dy;
+        }
+      double before = control_value (c);
+      y += dy;
+      send_motion (c, x, y);
+      changed (c, before);
+    }
+  double before = control_value (c);
+  ui_pointer_button (1, FALSE);
+  changed (c, before);
+}
+
 /* A choice: a click opens its menu, Escape closes it with the choice focused, then Down or
  * Up steps to the next entry, as many times as asked. */
 static void
@@ -394,6 +483,9 @@ use_control (Control *c, guint limit)
       break;
     case CHOICE:
       keys_on_choice (c, 1, limit);
+      break;
+    case CURVE:
+      drag_curve (c, 12, limit);
       break;
     case SWITCH:
       /* Off: the next edit of one of its sliders switches it back on (only when on, so that
@@ -553,7 +645,8 @@ main (int argc, char **argv)
   if (radiance)
     add_panel (tonemap, lm_tonemap_op_info ());
   for (int op = 0; op < LM_N_OPS; op++)
-    add_panel (LM_OP_PANEL (lm_window_get_op_panel (ui_window, op)), lm_op_info (op));
+    if (lm_window_get_op_panel (ui_window, op)) /* none for the export's resize */
+      add_panel (LM_OP_PANEL (lm_window_get_op_panel (ui_window, op)), lm_op_info (op));
 
   GArray *samples = g_array_new (FALSE, FALSE, sizeof (Sample));
   gint64 start = g_get_monotonic_time ();

@@ -262,6 +262,11 @@ def main():
     dev = os.path.join(a.dir, "cpu-vs-opencv-dev-2core.json")
     if os.path.exists(dev):
         out += cpu_section(dev, "development machine (2 cores)", a.date, commit)
+    def slider_name(r):
+        # "curve points", "wb temperature": the parameter where it is not the usual one.
+        param = r.get("param")
+        return r["op"] if param in (None, "sigma", "amount") else f"{r['op']} {param}"
+
     latency = sorted(f for f in os.listdir(a.dir) if f.startswith("latency-") and f.endswith(".json"))
     if latency:
         out += ["## Slider to paint (the window, `bench/ui-latency`)", "",
@@ -277,7 +282,7 @@ def main():
                 "|---|---|---|---|---|---|---|---|---|"]
         for f in latency:
             r = json.load(open(os.path.join(a.dir, f)))
-            out.append(f"| {r.get('machine', '')} | {r.get('commit', commit)} | {os.path.basename(r['photo'])} | {r['backend']} | {r['op']} | "
+            out.append(f"| {r.get('machine', '')} | {r.get('commit', commit)} | {os.path.basename(r['photo'])} | {r['backend']} | {slider_name(r)} | "
                        f"{r['measured']} | {r['first_paint_p50']:.1f} / {r['first_paint_p95']:.1f} | "
                        f"{r['full_result_p50']:.1f} / {r['full_result_p95']:.1f} | "
                        f"{r['full_paint_p50']:.1f} / {r['full_paint_p95']:.1f} |")

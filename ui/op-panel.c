@@ -4,6 +4,7 @@
 #include "op-panel.h"
 
 #include <math.h>
+#include "curve-group.h"
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -22,6 +23,7 @@ struct _LmOpPanel {
   gboolean syncing;     /* a length's slider and value being put in step: no echo */
   gboolean updating;    /* set_stage at work: no signals */
   gboolean switchable;  /* FALSE: always on, no switch (tone mapping of radiance) */
+  GtkWidget *curves;    /* the LmCurveGroup of every curve parameter, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (LmOpPanel, lm_op_panel, GTK_TYPE_BOX)
@@ -122,6 +124,33 @@ on_combo (GtkComboBox *combo, LmOpPanel *self)
   *(int *) (self->stage.params.bytes + spec->offset) = gtk_combo_box_get_active (combo);
   enable_on_edit (self);
   emit (self, TRUE);
+}
+
+static void
+on_curves_changed (LmCurveGroup *curves, LmOpPanel *self)
+{
+  lm_curve_group_get_params (curves, self->stage.params.bytes);
+  enable_on_edit (self);
+  emit (self, FALSE);
+}
+
+static void
+on_curves_committed (LmCurveGroup *curves, LmOpPanel *self)
+{
+  if (!self->updating)
+    g_signal_emit (self, signals[COMMITTED], 0);
+}
+
+/* Every curve parameter in one editor (curve-group.h), placed where the first one is;
+ * the others get no row of their own. Each one's control is that editor. */
+static GtkWidget *
+make_curves (LmOpPanel *self)
+{
+  self->curves = lm_curve_group_new (self->op);
+  gtk_widget_set_hexpand (self->curves, TRUE);
+  g_signal_connect (self->curves, "changed", G_CALLBACK (on_curves_changed), self);
+  g_signal_connect (self->curves, "committed", G_CALLBACK (on_curves_committed), self);
+  return self->curves;
 }
 
 static void
@@ -342,6 +371,21 @@ label_column (void)
   return column;
 }
 
+/* A slider's step, from its range: 0.01 up to 10 (amounts, EV), 0.1 below 200 (straighten's
+ * degrees), else a power of ten that leaves a few thousand steps at most: whole levels for
+ * contrast's black and white and whole units of tint, 10 K over white balance's 2000..12000 K
+ * (not 0.1: the arrow keys would never get anywhere). The value shows the step's digits. */
+static double
+slider_step (const LmParamSpec *spec)
+{
+  double range = spec->max - spec->min;
+  if (range <= 10)
+    return 0.01;
+  if (range < 200)
+    return 0.1;
+  return pow (10.0, MAX (0.0, floor (log10 (range)) - 3.0));
+}
+
 static GtkWidget *
 make_control (LmOpPanel *self, const LmParamSpec *spec)
 {
@@ -354,10 +398,10 @@ make_control (LmOpPanel *self, const LmParamSpec *spec)
       g_signal_connect (combo, "changed", G_CALLBACK (on_combo), self);
       return combo;
     }
-  double range = spec->max - spec->min;
-  GtkWidget *scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, spec->min, spec->max,
-                                               range > 10 ? 0.1 : 0.01);
-  gtk_scale_set_digits (GTK_SCALE (scale), range > 10 ? 1 : 2);
+  double step = slider_step (spec);
+  GtkWidget *scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, spec->min, spec->max, step);
+  gtk_range_set_increments (GTK_RANGE (scale), step, 10 * step);
+  gtk_scale_set_digits (GTK_SCALE (scale), MAX (0, (int) ceil (-log10 (step) - 1e-9)));
   gtk_scale_set_value_pos (GTK_SCALE (scale), GTK_POS_RIGHT);
   gtk_widget_set_hexpand (scale, TRUE);
   g_signal_connect (scale, "value-changed", G_CALLBACK (on_scale), self);
@@ -399,6 +443,18 @@ build (LmOpPanel *self)
   for (guint i = 0; i < n; i++)
     {
       const LmParamSpec *spec = &self->op->params[i];
+      if (spec->type == LM_PARAM_CURVE)
+        {
+          /* The editor the whole width of the panel, under its own row of channels: no
+           * label in the column. */
+          gboolean first = self->curves == NULL;
+          GtkWidget *curves = first ? make_curves (self) : self->curves;
+          self->controls[i] = lm_curve_group_get_editor (LM_CURVE_GROUP (curves));
+          self->rows[i] = curves;
+          if (first)
+            gtk_grid_attach (GTK_GRID (grid), curves, 0, (int) i, 1, 1);
+          continue;
+        }
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       GtkWidget *label = gtk_label_new (_(spec->label));
       gtk_widget_set_halign (label, GTK_ALIGN_START);
@@ -500,6 +556,8 @@ lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage)
       const guint8 *field = stage->params.bytes + spec->offset;
       if (spec->type == LM_PARAM_ENUM)
         gtk_combo_box_set_active (GTK_COMBO_BOX (self->controls[i]), *(const int *) field);
+      else if (spec->type == LM_PARAM_CURVE)
+        lm_curve_group_set_params (LM_CURVE_GROUP (self->curves), stage->params.bytes);
       else if (self->values[i])
         {
           gtk_adjustment_set_value (self->values[i], *(const float *) field);
@@ -528,6 +586,19 @@ lm_op_panel_get_control (LmOpPanel *self, const char *name)
     if (g_str_equal (self->op->params[i].name, name))
       return self->controls[i];
   return NULL;
+}
+
+void
+lm_op_panel_set_histogram (LmOpPanel *self, const LmHistogram *histogram)
+{
+  if (self->curves)
+    lm_curve_group_set_histogram (LM_CURVE_GROUP (self->curves), histogram);
+}
+
+GtkWidget *
+lm_op_panel_get_curve_button (LmOpPanel *self, const char *name)
+{
+  return self->curves ? lm_curve_group_get_button (LM_CURVE_GROUP (self->curves), name) : NULL;
 }
 
 void

@@ -1,5 +1,6 @@
 /* LmOpPanel: one operation's controls (enable switch, a slider or a choice per parameter,
- * reset), built from its parameter table. A length in pixels (blur's σ) gets a slider that
+ * reset), built from its parameter table; its curve parameters share one curve editor with
+ * a choice of which curve it shows (curve-group.h). A length in pixels (blur's σ) gets a slider that
  * is fine where lengths are small and a field where its value is typed. Every panel's labels
  * share one column, so that all sliders start at one x. */
 #pragma once
@@ -7,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "core/edit/pipeline.h"
+#include "core/ops/histogram.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +24,13 @@ const LmStage *lm_op_panel_get_stage (LmOpPanel *self);
 /* FALSE: the stage is always on (no switch; reset keeps it on), as tone mapping is for
  * radiance. */
 void lm_op_panel_set_switchable (LmOpPanel *self, gboolean switchable);
+
+/* The histogram of the current render, drawn behind a curve parameter's editor. */
+void lm_op_panel_set_histogram (LmOpPanel *self, const LmHistogram *histogram);
+
+/* The button that shows curve parameter NAME in the panel's curve editor (its control, as
+ * every curve parameter's, is that editor, an LmCurveEditor); NULL where there is none. */
+GtkWidget *lm_op_panel_get_curve_button (LmOpPanel *self, const char *name);
 
 /* The widget editing parameter NAME ("enabled" for the switch), for tests and shortcuts: a
  * GtkComboBox, or a GtkRange over the value. For a length that range is not on screen (its

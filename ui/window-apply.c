@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "core/edit/sidecar.h"
+#include "export-options.h"
 
 typedef struct _LmApplyRun LmApplyRun;
 struct _LmApplyRun {
@@ -315,16 +316,31 @@ void
 lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   LmWindow *self = data;
-  g_autoptr (GtkFileChooserNative) chooser = gtk_file_chooser_native_new (
-    _("Apply the Edits to Photos"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Apply"), _("_Cancel"));
+  /* A dialog, as the export's: the export's own operations (resize) are set below the files
+   * (export-options.h), which a native chooser cannot show. */
+  GtkWidget *chooser = gtk_file_chooser_dialog_new (_("Apply the Edits to Photos"), GTK_WINDOW (self),
+                                                    GTK_FILE_CHOOSER_ACTION_OPEN, _("_Cancel"), GTK_RESPONSE_CANCEL,
+                                                    _("_Apply"), GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   lm_window_add_image_filter (GTK_FILE_CHOOSER (chooser));
   g_autoptr (GFile) parent = self->file ? g_file_get_parent (self->file) : NULL;
   if (parent)
     gtk_file_chooser_set_current_folder_file (GTK_FILE_CHOOSER (chooser), parent, NULL);
-  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) != GTK_RESPONSE_ACCEPT)
+  GtkWidget *export_ops = lm_export_options_new ();
+  if (export_ops)
+    {
+      lm_export_options_set_pipeline (LM_EXPORT_OPTIONS (export_ops), &self->pipeline);
+      gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
+    }
+  int chosen = gtk_dialog_run (GTK_DIALOG (chooser));
+  g_autoptr (GSList) files = chosen == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser)) : NULL;
+  /* As the export: the size asked for is part of the edit, one undo step. */
+  if (files && export_ops && lm_export_options_apply (LM_EXPORT_OPTIONS (export_ops), &self->pipeline))
+    lm_window_commit (self);
+  gtk_widget_destroy (chooser);
+  if (files == NULL)
     return;
-  g_autoptr (GSList) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
   g_autoptr (GPtrArray) photos = g_ptr_array_new_with_free_func (g_object_unref);
   for (GSList *l = files; l; l = l->next)
     g_ptr_array_add (photos, l->data); /* the list's references */

@@ -1,8 +1,12 @@
 /* LmWindow's export (window-private.h): the Export action's checks and questions, the
- * progress dialog that can cancel, and the message when the worker is done. */
+ * progress dialog that can cancel, and the message when the worker is done. The chooser
+ * also sets the operations only an export runs (resize, export-options.h): the export
+ * renders the pipeline with them as set there; the view never does. */
 #include "window-private.h"
 
 #include <string.h>
+
+#include "export-options.h"
 #include <glib/gi18n.h>
 
 void
@@ -111,9 +115,19 @@ lm_window_export_interactive (LmWindow *self)
 {
   if (self->source == NULL || self->export_cancellable != NULL)
     return FALSE;
-  g_autoptr (GtkFileChooserNative) chooser = gtk_file_chooser_native_new (
-    _("Export the Photo"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  /* A dialog, not a GtkFileChooserNative: a native (portal) chooser takes no widgets of the
+   * application's, and the export's own operations (resize) are set here, below the files. */
+  GtkWidget *chooser = gtk_file_chooser_dialog_new (_("Export the Photo"), GTK_WINDOW (self),
+                                                    GTK_FILE_CHOOSER_ACTION_SAVE, _("_Cancel"),
+                                                    GTK_RESPONSE_CANCEL, _("_Export"), GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
+  GtkWidget *export_ops = lm_export_options_new ();
+  if (export_ops)
+    {
+      lm_export_options_set_pipeline (LM_EXPORT_OPTIONS (export_ops), &self->pipeline);
+      gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
+    }
   g_autofree char *base = g_file_get_basename (self->file);
   char *dot = strrchr (base, '.');
   if (dot)
@@ -124,9 +138,13 @@ lm_window_export_interactive (LmWindow *self)
   g_autoptr (GFile) parent = g_file_get_parent (self->file);
   if (parent)
     gtk_file_chooser_set_current_folder_file (GTK_FILE_CHOOSER (chooser), parent, NULL);
-  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) != GTK_RESPONSE_ACCEPT)
-    return FALSE;
-  g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
+  int chosen = gtk_dialog_run (GTK_DIALOG (chooser));
+  g_autofree char *path = chosen == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser))
+                                                        : NULL;
+  /* The size asked for is part of the edit (a sidecar keeps it), one undo step. */
+  if (path && export_ops && lm_export_options_apply (LM_EXPORT_OPTIONS (export_ops), &self->pipeline))
+    lm_window_commit (self);
+  gtk_widget_destroy (chooser);
   if (path == NULL)
     return FALSE;
 

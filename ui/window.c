@@ -148,7 +148,8 @@ lm_window_show_pipeline (LmWindow *self)
 {
   lm_window_tools_cancel (self); /* a tool's work in hand was of the pipeline replaced */
   for (int i = 0; i < LM_N_OPS; i++)
-    lm_op_panel_set_stage (self->panels[i], &self->pipeline.stages[i]);
+    if (self->panels[i])
+      lm_op_panel_set_stage (self->panels[i], &self->pipeline.stages[i]);
   lm_op_panel_set_stage (self->tonemap_panel, &self->pipeline.tonemap);
   edited (self);
   update_actions (self);
@@ -230,6 +231,9 @@ on_result (const LmRenderResult *r, gpointer data)
       lm_image_view_set_pixels (self->image_view, r->view, &r->view_rect, r->changed_us,
                                 g_get_monotonic_time ());
       lm_histogram_view_set_histogram (self->histogram_view, &r->histogram);
+      for (int i = 0; i < LM_N_OPS; i++) /* behind the curve editors */
+        if (self->panels[i])
+          lm_op_panel_set_histogram (self->panels[i], &r->histogram);
       if (r->refined)
         {
           lm_window_update_status (self, r);
@@ -509,6 +513,8 @@ build_side_panel (LmWindow *self)
 
   for (int i = 0; i < LM_N_OPS; i++)
     {
+      if (lm_op_kind (i) == LM_KIND_EXPORT)
+        continue; /* the view never runs it: the export dialog sets it (export-options.c) */
       self->panels[i] = LM_OP_PANEL (lm_op_panel_new (lm_op_info (i)));
       g_signal_connect (self->panels[i], "changed", G_CALLBACK (lm_window_on_panel_changed), self);
       g_signal_connect (self->panels[i], "committed", G_CALLBACK (lm_window_on_panel_committed), self);

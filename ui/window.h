@@ -25,8 +25,9 @@ void lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions 
  * the progress and, at the end, what failed. Nothing when a run is under way. */
 void lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n);
 
-/* For tests and tools: the operation panel of OP, the image view, the histogram view, the
- * info bar's message (NULL when hidden), the diff line, the last result seen. */
+/* For tests and tools: the operation panel of OP (NULL for an operation that only an export
+ * runs: the export dialog sets it), the image view, the histogram view, the info bar's
+ * message (NULL when hidden), the diff line, the last result seen. */
 GtkWidget *lm_window_get_op_panel (LmWindow *self, LmOpId op);
 GtkWidget *lm_window_get_image_view (LmWindow *self);
 GtkWidget *lm_window_get_histogram_view (LmWindow *self);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "curve-math.h"
+#include "curve.h"
 #include "ops.h"
 #include "point.h"
 
@@ -110,3 +110,10 @@ const LmOpInfo lm_curve_op = {
   .point_prepare = curve_point_prepare,
   .run_cpu = curve_run_cpu,
 };
+
+/* For the window's curve editor (curve.h): it draws the curve as the operation computes it. */
+void
+lm_curve_spline_prepare (const LmCurvePoints *points, LmCurveSpline *spline)
+{
+  spline_prepare (points, spline);
+}

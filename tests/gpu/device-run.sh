@@ -141,7 +141,8 @@ PY
   # A small photo first: whether the measurement works at all on the GPU.
   timeout 60 "$bin/ui-latency" --backend cuda --op gray --count 20 "$pack/data/photos/boats-sunset.jpg" \
     2>&1 | grep -v -e Gtk-WARNING -e "may indicate" | tail -n 4
-  for op in blur gray equalize; do
+  # exposure: a point operation's slider (the fused pass); curve: a point of the curve editor.
+  for op in blur gray equalize exposure curve; do
     LUMEN_SCREENSHOT="$OUT/window-gpu-$op.png" timeout 120 "$bin/ui-latency" --backend cuda --op $op --count 200 --json "$OUT/latency-cuda-$op.json" \
       /tmp/50mp.jpg 2>"$OUT/latency-cuda-$op.log" || { status=1; tail -n 5 "$OUT/latency-cuda-$op.log"; }
   done

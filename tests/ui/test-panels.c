@@ -353,7 +353,8 @@ test_alignment (void)
   g_assert_true (gtk_widget_get_mapped (tonemap));
   int x = -1;
   for (int op = 0; op < LM_N_OPS; op++)
-    controls_start_at (lm_window_get_op_panel (ui_window, op), lm_op_info (op)->name, &x);
+    if (lm_window_get_op_panel (ui_window, op)) /* none for the export's resize */
+      controls_start_at (lm_window_get_op_panel (ui_window, op), lm_op_info (op)->name, &x);
   g_assert_cmpint (x, >, 0);
   controls_start_at (tonemap, "tonemap", &x);
 }

@@ -1,0 +1,188 @@
+/* LmExportOptions (export-options.h). Widgets are named "<op>-enabled" and "<op>-<param>"
+ * ("resize-width"), for tests and for people's scripts alike. */
+#include "export-options.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+typedef struct {
+  const LmOpInfo *op;
+  GtkWidget *enabled;
+  GtkWidget **controls; /* one per parameter */
+  LmStage stage;        /* what the widgets show, with the parameters they do not */
+} Section;
+
+struct _LmExportOptions {
+  GtkBox parent_instance;
+  Section sections[LM_N_OPS];
+  guint n;
+};
+
+G_DEFINE_FINAL_TYPE (LmExportOptions, lm_export_options, GTK_TYPE_BOX)
+
+static void
+update_sensitivity (Section *s)
+{
+  gboolean on = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (s->enabled));
+  for (guint i = 0; i < s->op->n_params; i++)
+    if (s->controls[i])
+      gtk_widget_set_sensitive (s->controls[i], on);
+}
+
+static void
+on_enabled (GtkToggleButton *button, Section *s)
+{
+  update_sensitivity (s);
+}
+
+/* A number typed or stepped: whole pixels where the parameter is a length or its range wide
+ * (resize's 0..65535), else two decimals. */
+static GtkWidget *
+make_control (const LmParamSpec *spec)
+{
+  if (spec->type == LM_PARAM_ENUM)
+    {
+      GtkWidget *combo = gtk_combo_box_text_new ();
+      for (int v = 0; spec->values[v].nick; v++)
+        gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (combo), spec->values[v].nick, _(spec->values[v].label));
+      return combo;
+    }
+  if (spec->type != LM_PARAM_FLOAT)
+    return NULL; /* no export operation has a curve */
+  gboolean whole = spec->in_pixels || spec->max - spec->min > 1000;
+  double step = whole ? 1.0 : 0.01;
+  GtkWidget *spin = gtk_spin_button_new_with_range (spec->min, spec->max, step);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), whole ? 0 : 2);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_entry_set_width_chars (GTK_ENTRY (spin), 6);
+  return spin;
+}
+
+static void
+build_section (LmExportOptions *self, const LmOpInfo *op)
+{
+  Section *s = &self->sections[self->n++];
+  s->op = op;
+  s->stage.info = op;
+  lm_op_params_init (op, s->stage.params.bytes);
+  s->controls = g_new0 (GtkWidget *, op->n_params);
+
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  s->enabled = gtk_check_button_new_with_label (_(op->label));
+  g_autofree char *enabled_name = g_strdup_printf ("%s-enabled", op->name);
+  gtk_widget_set_name (s->enabled, enabled_name);
+  gtk_widget_set_tooltip_text (s->enabled, _(op->blurb));
+  g_signal_connect (s->enabled, "toggled", G_CALLBACK (on_enabled), s);
+  gtk_container_add (GTK_CONTAINER (row), s->enabled);
+  for (guint i = 0; i < op->n_params; i++)
+    {
+      const LmParamSpec *spec = &op->params[i];
+      GtkWidget *control = make_control (spec);
+      if (control == NULL)
+        continue;
+      g_autofree char *name = g_strdup_printf ("%s-%s", op->name, spec->name);
+      gtk_widget_set_name (control, name);
+      GtkWidget *label = gtk_label_new (_(spec->label));
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), control);
+      gtk_widget_set_margin_start (label, 6);
+      gtk_container_add (GTK_CONTAINER (row), label);
+      gtk_container_add (GTK_CONTAINER (row), control);
+      s->controls[i] = control;
+    }
+  gtk_container_add (GTK_CONTAINER (self), row);
+}
+
+static void
+lm_export_options_finalize (GObject *object)
+{
+  LmExportOptions *self = LM_EXPORT_OPTIONS (object);
+  for (guint k = 0; k < self->n; k++)
+    g_free (self->sections[k].controls);
+  G_OBJECT_CLASS (lm_export_options_parent_class)->finalize (object);
+}
+
+static void
+lm_export_options_class_init (LmExportOptionsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = lm_export_options_finalize;
+}
+
+static void
+lm_export_options_init (LmExportOptions *self)
+{
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  gtk_box_set_spacing (GTK_BOX (self), 6);
+}
+
+GtkWidget *
+lm_export_options_new (void)
+{
+  LmExportOptions *self = g_object_new (LM_TYPE_EXPORT_OPTIONS, NULL);
+  for (int i = 0; i < LM_N_OPS; i++)
+    if (lm_op_kind (i) == LM_KIND_EXPORT)
+      build_section (self, lm_op_info (i));
+  if (self->n == 0)
+    {
+      g_object_ref_sink (self);
+      g_object_unref (self);
+      return NULL;
+    }
+  LmPipeline defaults;
+  lm_pipeline_init (&defaults);
+  lm_export_options_set_pipeline (self, &defaults);
+  gtk_widget_show_all (GTK_WIDGET (self));
+  return GTK_WIDGET (self);
+}
+
+void
+lm_export_options_set_pipeline (LmExportOptions *self, const LmPipeline *pipeline)
+{
+  for (guint k = 0; k < self->n; k++)
+    {
+      Section *s = &self->sections[k];
+      s->stage = pipeline->stages[s->op->id];
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (s->enabled), s->stage.enabled);
+      for (guint i = 0; i < s->op->n_params; i++)
+        {
+          const LmParamSpec *spec = &s->op->params[i];
+          const guint8 *field = s->stage.params.bytes + spec->offset;
+          if (s->controls[i] == NULL)
+            continue;
+          if (spec->type == LM_PARAM_ENUM)
+            gtk_combo_box_set_active (GTK_COMBO_BOX (s->controls[i]), *(const int *) field);
+          else
+            gtk_spin_button_set_value (GTK_SPIN_BUTTON (s->controls[i]), *(const float *) field);
+        }
+      update_sensitivity (s);
+    }
+}
+
+gboolean
+lm_export_options_apply (LmExportOptions *self, LmPipeline *pipeline)
+{
+  gboolean changed = FALSE;
+  for (guint k = 0; k < self->n; k++)
+    {
+      Section *s = &self->sections[k];
+      LmStage stage = s->stage;
+      stage.enabled = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (s->enabled));
+      for (guint i = 0; i < s->op->n_params; i++)
+        {
+          const LmParamSpec *spec = &s->op->params[i];
+          guint8 *field = stage.params.bytes + spec->offset;
+          if (s->controls[i] == NULL)
+            continue;
+          if (spec->type == LM_PARAM_ENUM)
+            *(int *) field = MAX (0, gtk_combo_box_get_active (GTK_COMBO_BOX (s->controls[i])));
+          else
+            {
+              /* What is typed counts, though Enter was not pressed. */
+              gtk_spin_button_update (GTK_SPIN_BUTTON (s->controls[i]));
+              *(float *) field = (float) gtk_spin_button_get_value (GTK_SPIN_BUTTON (s->controls[i]));
+            }
+        }
+      changed = changed || !lm_stage_equal (&stage, &pipeline->stages[s->op->id]);
+      pipeline->stages[s->op->id] = stage;
+    }
+  return changed;
+}
