@@ -17,6 +17,8 @@
  *   --count    changes (default 200).
  *   --json     also write the figures to FILE (one object).
  *
+ * PHOTO is copied into a temporary folder and the copy edited (the window keeps its edits in a
+ * sidecar beside it): nothing is left beside PHOTO, and a sidecar there is not read.
  * Exit status: 0; 1 when the window cannot start, open PHOTO or use the backend; 2 on a usage
  * error; 3 when some change was never painted (within 30 s; the figures are printed anyway).
  * E.g. `ui-latency --op exposure --count 100 photo.jpg`, `ui-latency --op curve photo.jpg`;
@@ -24,6 +26,7 @@
  * Needs a display (Xvfb does). Not a test: figures go to bench/RESULTS.md. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <glib/gstdio.h>
 
 #include "ui/application.h"
 #include "ui/curve-editor.h"
@@ -225,7 +228,18 @@ main (int argc, char **argv)
                g_variant_get_string (state, NULL), backend);
       return 1;
     }
-  g_autoptr (GFile) file = g_file_new_for_commandline_arg (argv[1]);
+  /* A copy in a folder of its own is what is edited: the window keeps edits in a sidecar
+   * beside the photo, and a benchmark leaves none beside the user's (nor reads one). */
+  g_autoptr (GFile) original = g_file_new_for_commandline_arg (argv[1]);
+  g_autofree char *dir = g_dir_make_tmp ("ui-latency-XXXXXX", &e);
+  g_autofree char *base = g_file_get_basename (original);
+  g_autofree char *copy_path = dir ? g_build_filename (dir, base, NULL) : NULL;
+  g_autoptr (GFile) file = copy_path ? g_file_new_for_path (copy_path) : NULL;
+  if (file == NULL || !g_file_copy (original, file, G_FILE_COPY_NONE, NULL, NULL, NULL, &e))
+    {
+      fprintf (stderr, "ui-latency: %s: %s\n", argv[1], e ? e->message : "no copy");
+      return 1;
+    }
   lm_window_open (window, file);
   /* The first render after opening uploads the photo: not part of a slider's latency. */
   s.refined_pending = FALSE;
@@ -297,5 +311,14 @@ main (int argc, char **argv)
         fprintf (stderr, "ui-latency: no screenshot written to %s\n", shot_path);
     }
   gtk_widget_destroy (GTK_WIDGET (window));
+  for (int i = 0; i < 20; i++) /* what closing the photo writes (its sidecar) */
+    g_main_context_iteration (NULL, FALSE);
+  g_autoptr (GDir) folder = g_dir_open (dir, 0, NULL);
+  for (const char *name; folder && (name = g_dir_read_name (folder));)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_remove (path);
+    }
+  g_rmdir (dir);
   return s.full_paint->len < (guint) count ? 3 : 0;
 }
