@@ -39,6 +39,12 @@ static const char *const eq_rgb[] = { "mode=rgb", NULL };
 static const char *const blur_2_5[] = { "sigma=2.5", NULL };
 static const char *const blur_10[] = { "sigma=10", NULL };
 static const char *const blur_50[] = { "sigma=50", NULL };
+/* Geometry, as bench/npp-geometry.cu asks NPP for the same work. */
+static const char *const rotate_90[] = { "angle=90", NULL };
+static const char *const crop_corner[] = { "x=300", "y=200", NULL };
+static const char *const straighten_1_5[] = { "angle=1.5", NULL };
+static const char *const resize_area[] = { "width=3000", "height=2000", NULL };
+static const char *const resize_lanczos[] = { "width=4500", "height=3000", NULL };
 
 static const BenchCase cases[] = {
   { "gray bt601 (rgba->gray)", LM_OP_GRAY, FALSE, gray_full },
@@ -50,6 +56,11 @@ static const BenchCase cases[] = {
   { "blur sigma=10 (rgba)", LM_OP_BLUR, FALSE, blur_10 },
   { "blur sigma=10 (gray)", LM_OP_BLUR, TRUE, blur_10 },
   { "blur sigma=50 (rgba)", LM_OP_BLUR, FALSE, blur_50 },
+  { "rotate 90 (rgba)", LM_OP_ROTATE, FALSE, rotate_90 },
+  { "crop from 300,200 (rgba)", LM_OP_CROP, FALSE, crop_corner },
+  { "straighten 1.5 (rgba)", LM_OP_STRAIGHTEN, FALSE, straighten_1_5 },
+  { "resize to 3000x2000, area (rgba)", LM_OP_RESIZE, FALSE, resize_area },
+  { "resize to 4500x3000, lanczos (rgba)", LM_OP_RESIZE, FALSE, resize_lanczos },
 };
 
 /* The fused pass's cases: each a list of "op param=value …" steps. Operations not in this

@@ -107,9 +107,9 @@ main ()
       NppiSize size = { w, h };
       NppiRect all = { 0, 0, w, h };
 
-      // Crop: 90 % of each side from (5 %, 5 %).
-      int cw = w * 9 / 10, ch = h * 9 / 10;
-      const Npp8u *corner = src + (size_t) (h / 20) * step + (size_t) (w / 20) * 4;
+      // Crop: from (300, 200) to the edges, as bench-ops' case.
+      int cw = w - 300, ch = h - 200;
+      const Npp8u *corner = src + (size_t) 200 * step + (size_t) 300 * 4;
       float crop = median_ms ([&] { NK (nppiCopy_8u_C4R_Ctx (corner, step, out, step_o, NppiSize { cw, ch }, ctx)); });
 
       // A quarter turn clockwise: transpose, then mirror about the vertical axis.
@@ -134,8 +134,8 @@ main ()
       });
 
       // The export's resize: to 3000×2000 (a shrink of 2× or more: super sampling, Lumen's
-      // area), and to three quarters (Lanczos).
-      NppiSize small = { 3000, 2000 }, three_q = { w * 3 / 4, h * 3 / 4 };
+      // area), and to 4500×3000 (under 2×: Lanczos), as bench-ops' cases.
+      NppiSize small = { 3000, 2000 }, three_q = { 4500, 3000 };
       float area = median_ms ([&] {
         NK (nppiResize_8u_C4R_Ctx (src, step, size, all, out, step_o, small, NppiRect { 0, 0, small.width, small.height },
                                    NPPI_INTER_SUPER, ctx));
@@ -145,9 +145,9 @@ main ()
                                    NppiRect { 0, 0, three_q.width, three_q.height }, NPPI_INTER_LANCZOS, ctx));
       });
 
-      std::printf ("npp %s %dx%d: crop 90%% %.3f ms, rotate 90 (transpose+mirror) %.3f ms, rotate 90 "
+      std::printf ("npp %s %dx%d: crop from 300,200 %.3f ms, rotate 90 (transpose+mirror) %.3f ms, rotate 90 "
                    "(nppiRotate) %.3f ms, straighten 1.5 cubic %.3f ms, resize to 3000x2000 super %.3f ms, resize "
-                   "to 3/4 lanczos %.3f ms\n",
+                   "to 4500x3000 lanczos %.3f ms\n",
                    names[s], w, h, crop, quarter, quarter_rotate, straighten, area, lanczos);
       nppiFree (src);
       nppiFree (turned);
