@@ -94,8 +94,9 @@ main ()
       int step, step_t, step_o;
       Npp8u *src = nppiMalloc_8u_C4 (w, h, &step);
       Npp8u *turned = nppiMalloc_8u_C4 (h, w, &step_t);
+      Npp8u *mirrored = nppiMalloc_8u_C4 (h, w, &step_t);
       Npp8u *out = nppiMalloc_8u_C4 (w, h, &step_o);
-      if (!src || !turned || !out)
+      if (!src || !turned || !mirrored || !out)
         {
           std::printf ("npp-geometry: out of device memory\n");
           return 1;
@@ -115,7 +116,7 @@ main ()
       // A quarter turn clockwise: transpose, then mirror about the vertical axis.
       float quarter = median_ms ([&] {
         NK (nppiTranspose_8u_C4R_Ctx (src, step, turned, step_t, size, ctx));
-        NK (nppiMirror_8u_C4IR_Ctx (turned, step_t, NppiSize { h, w }, NPP_VERTICAL_AXIS, ctx));
+        NK (nppiMirror_8u_C4R_Ctx (turned, step_t, mirrored, step_t, NppiSize { h, w }, NPP_VERTICAL_AXIS, ctx));
       });
       // The same through nppiRotate (nearest neighbour, 90°, shifted back into the frame).
       float quarter_rotate = median_ms ([&] {
@@ -151,6 +152,7 @@ main ()
                    names[s], w, h, crop, quarter, quarter_rotate, straighten, area, lanczos);
       nppiFree (src);
       nppiFree (turned);
+      nppiFree (mirrored);
       nppiFree (out);
     }
   return 0;

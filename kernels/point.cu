@@ -2,7 +2,9 @@
 // thread so that RGBA input is read and written with 16-byte accesses. The pass travels as a
 // launch parameter; each block copies its table (3 KiB) into shared memory, where the
 // data-dependent lookups of neighbouring threads do not serialize as they would in the
-// parameter bank.
+// parameter bank. A block then walks down many rows: with one row a block, the tables'
+// copies moved more bytes than the image (24,000 blocks × 3 KiB for 24 MP) and the pass ran at
+// 2.5 times a plain copy.
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
 
@@ -21,39 +23,50 @@ load_table (const LmPointPass &pass, float (*table)[256])
 
 __global__ void
 point_rgba (const __grid_constant__ LmPointPass pass, const uint8_t *src, size_t src_stride, uint8_t *dst,
-            size_t dst_stride, unsigned width)
+            size_t dst_stride, unsigned width, unsigned height)
 {
   __shared__ float table[3][256];
   load_table (pass, table);
-  size_t y = blockIdx.y;
   unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
   if (x0 >= width)
     return;
-  const uint32_t *in = reinterpret_cast<const uint32_t *> (src + y * src_stride);
-  uint32_t *out = reinterpret_cast<uint32_t *> (dst + y * dst_stride);
-  if (x0 + kPixelsPerThread <= width)
+  for (size_t y = blockIdx.y; y < height; y += gridDim.y)
     {
-      uint4 px = *reinterpret_cast<const uint4 *> (in + x0);
-      uint4 res = make_uint4 (lm_point_rgba (&pass, table, px.x), lm_point_rgba (&pass, table, px.y),
-                              lm_point_rgba (&pass, table, px.z), lm_point_rgba (&pass, table, px.w));
-      *reinterpret_cast<uint4 *> (out + x0) = res;
-      return;
+      const uint32_t *in = reinterpret_cast<const uint32_t *> (src + y * src_stride);
+      uint32_t *out = reinterpret_cast<uint32_t *> (dst + y * dst_stride);
+      if (x0 + kPixelsPerThread <= width)
+        {
+          uint4 px = __ldcs (reinterpret_cast<const uint4 *> (in + x0));
+          uint4 res = make_uint4 (lm_point_rgba (&pass, table, px.x), lm_point_rgba (&pass, table, px.y),
+                                  lm_point_rgba (&pass, table, px.z), lm_point_rgba (&pass, table, px.w));
+          __stcs (reinterpret_cast<uint4 *> (out + x0), res);
+          continue;
+        }
+      for (unsigned x = x0; x < width; x++)
+        out[x] = lm_point_rgba (&pass, table, in[x]);
     }
-  for (unsigned x = x0; x < width; x++)
-    out[x] = lm_point_rgba (&pass, table, in[x]);
 }
 
 __global__ void
 point_gray (const __grid_constant__ LmPointPass pass, const uint8_t *src, size_t src_stride, uint8_t *dst,
-            size_t dst_stride, unsigned width)
+            size_t dst_stride, unsigned width, unsigned height)
 {
   __shared__ float table[3][256];
   load_table (pass, table);
-  size_t y = blockIdx.y;
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
     return;
-  reinterpret_cast<uint32_t *> (dst + y * dst_stride)[x] = lm_point_gray (&pass, table, src[y * src_stride + x]);
+  for (size_t y = blockIdx.y; y < height; y += gridDim.y)
+    reinterpret_cast<uint32_t *> (dst + y * dst_stride)[x] = lm_point_gray (&pass, table, src[y * src_stride + x]);
+}
+
+// Rows per block: enough blocks to fill the GPU several times over (4,096), each walking
+// down its share of the rows.
+dim3
+grid_of (unsigned columns_of_blocks, unsigned height)
+{
+  unsigned rows = columns_of_blocks >= 4096 ? 1 : 4096 / columns_of_blocks;
+  return dim3 (columns_of_blocks, rows < height ? rows : height);
 }
 
 } // namespace
@@ -67,13 +80,13 @@ lm_k_point (const LmPointPass *pass, const LmKImage *src, const LmKImage *dst, c
     return cudaSuccess;
   if (src->format == LM_K_GRAY8)
     {
-      dim3 grid (lm_div_up (src->width, kThreads), src->height);
-      point_gray<<<grid, kThreads, 0, stream>>> (*pass, in, src->stride, out, dst->stride, src->width);
+      dim3 grid = grid_of (lm_div_up (src->width, kThreads), src->height);
+      point_gray<<<grid, kThreads, 0, stream>>> (*pass, in, src->stride, out, dst->stride, src->width, src->height);
     }
   else
     {
-      dim3 grid (lm_div_up (src->width, kThreads * kPixelsPerThread), src->height);
-      point_rgba<<<grid, kThreads, 0, stream>>> (*pass, in, src->stride, out, dst->stride, src->width);
+      dim3 grid = grid_of (lm_div_up (src->width, kThreads * kPixelsPerThread), src->height);
+      point_rgba<<<grid, kThreads, 0, stream>>> (*pass, in, src->stride, out, dst->stride, src->width, src->height);
     }
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
