@@ -89,6 +89,8 @@ def gpu_section(d, date):
                   "| operation | Lumen ms | end to end ms | floor ms | × floor | NPP ms | CuPy ms | OpenCV 16 cores ms | goal |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
+            if r["case"] not in FLOOR_BYTES:
+                continue  # measured later, with its own floor: edits_section
             floor = rows[0]["width"] * rows[0]["height"] * FLOOR_BYTES[r["case"]] / bw
             n, c, o = peer_columns(r["case"], peers.get(tag, {}), npp.get(mp, {}))
             goal = ""
@@ -99,6 +101,59 @@ def gpu_section(d, date):
                          f"{r['op_ms'] / floor:.1f} | {fmt(n)} | {fmt(c)} | {fmt(o, 1)} | {goal} |")
         lines.append("")
     return lines
+
+
+def npp_geometry(d):
+    """bench/npp-geometry.cu's lines: {"24mp": {"crop from 300,200": ms, …}, …}."""
+    out = {}
+    for line in open(os.path.join(d, "npp-geometry.txt")):
+        if not line.startswith("npp "):
+            continue
+        head, cases = line[4:].split(": ", 1)
+        out[head.split()[0]] = {c.rsplit(" ", 2)[0]: float(c.rsplit(" ", 2)[1]) for c in cases.strip().split(", ")}
+    return out
+
+
+# Lumen's geometry case and the NPP call doing the same work (bench-ops.c, npp-geometry.cu).
+GEOMETRY_PEERS = {
+    "rotate 90 (rgba)": ["rotate 90 (nppiRotate)", "rotate 90 (transpose+mirror)"],
+    "crop from 300,200 (rgba)": ["crop from 300,200"],
+    "straighten 1.5 (rgba)": ["straighten 1.5 cubic"],
+    "resize to 3000x2000, area (rgba)": ["resize to 3000x2000 super"],
+    "resize to 4500x3000, lanczos (rgba)": ["resize to 4500x3000 lanczos"],
+}
+
+
+def edits_section(d):
+    """The fused point pass against the memory floor (a copy of the same image, timed in the
+    same run), and the geometry against NPP in the same call (bench/results/edits-h100/)."""
+    if not os.path.exists(os.path.join(d, "gpu-24mp.json")):
+        return []
+    gpu = open(os.path.join(d, "gpu.txt")).read().strip().split("\n")
+    npp = npp_geometry(d)
+    lines = ["## Edits: the fused point pass and the geometry", "",
+             f"{'; '.join(gpu)}. CUDA events around the kernels, warm, median of 30. The floor is a "
+             "device copy of the same RGBA image timed in the same run: one read and one write, "
+             "all the fused pass must do. NPP 13 in the same call on images of the same size "
+             "(bench/npp-geometry.cu).", "",
+             "| image | case | Lumen ms | floor ms | × floor | NPP ms | goal |", "|---|---|---|---|---|---|---|"]
+    for tag, name in (("24mp", "gpu-24mp.json"), ("50mp", "gpu-50mp.json")):
+        rows = {r["case"]: r for r in load(d, name)}
+        floor = rows["memory floor (copy rgba)"]["op_ms"]
+        first = next(iter(rows.values()))
+        size = f"{first['width']}×{first['height']}"
+        for case, r in rows.items():
+            if case.startswith("points:"):
+                ratio = r["op_ms"] / floor
+                lines.append(f"| {size} | {case} | {r['op_ms']:.3f} | {floor:.3f} | {ratio:.2f} | – | "
+                             f"≤ 1.3× floor: {'met' if ratio <= 1.3 else 'NOT met'} |")
+        for case, peers in GEOMETRY_PEERS.items():
+            if case in rows:
+                ms = [npp.get(tag, {}).get(p) for p in peers]
+                best = min((m for m in ms if m is not None), default=None)
+                lines.append(f"| {size} | {case} | {rows[case]['op_ms']:.3f} | – | – | {fmt(best)} | "
+                             f"{'faster than NPP' if best and rows[case]['op_ms'] < best else 'slower than NPP'} |")
+    return lines + [""]
 
 
 def cpu_section(path, machine, date, commit):
@@ -254,6 +309,7 @@ def main():
            "`tests/gpu/device-run.sh` on the GPU machine and `bench/cpu-vs-opencv.py`). "
            "Benchmarks are not tests; a stale table shows by its commit.", ""]
     out += gpu_section(a.dir, a.date)
+    out += edits_section(os.path.join(a.dir, "edits-h100"))
     out += ["## CPU against OpenCV, same image, same thread count", "",
             "Lumen works on RGBA as decoded (4 bytes a pixel), OpenCV on BGR (3): the colour cases "
             "move a third more bytes in Lumen.", ""]
