@@ -1,8 +1,8 @@
 // The fused point pass on the GPU: core/ops/point-math.h on every pixel, four pixels per
 // thread so that RGBA input is read and written with 16-byte accesses. The pass travels as a
-// launch parameter; each block copies it (its table, 3 KiB, and the pixel parts) into shared
-// memory, where the data-dependent lookups of neighbouring threads do not serialize as they
-// would in the parameter bank. A block then walks down many rows: with one row a block, the tables'
+// launch parameter; each block copies its table (3 KiB) into shared memory, where the
+// data-dependent lookups of neighbouring threads do not serialize as they would in the
+// parameter bank. A block then walks down many rows: with one row a block, the tables'
 // copies moved more bytes than the image (24,000 blocks × 3 KiB for 24 MP) and the pass ran at
 // 2.5 times a plain copy.
 #include "kernels/cuda-check.h"
@@ -13,17 +13,11 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr unsigned kPixelsPerThread = 4;
 
-// The whole pass into shared memory, word by word: the pixel parts index their arrays by
-// data too (a curve's segment), which the parameter bank would serialize as it would the
-// table's lookups.
 __device__ void
-load_pass (const LmPointPass &pass, LmPointPass *shared)
+load_table (const LmPointPass &pass, float (*table)[256])
 {
-  static_assert (sizeof (LmPointPass) % sizeof (uint32_t) == 0, "the pass is copied in words");
-  const uint32_t *from = reinterpret_cast<const uint32_t *> (&pass);
-  uint32_t *to = reinterpret_cast<uint32_t *> (shared);
-  for (unsigned i = threadIdx.x; i < sizeof (LmPointPass) / sizeof (uint32_t); i += blockDim.x)
-    to[i] = from[i];
+  for (unsigned i = threadIdx.x; i < 3 * 256; i += blockDim.x)
+    table[i / 256][i % 256] = pass.table[i / 256][i % 256];
   __syncthreads ();
 }
 
@@ -31,8 +25,8 @@ __global__ void
 point_rgba (const __grid_constant__ LmPointPass pass, const uint8_t *src, size_t src_stride, uint8_t *dst,
             size_t dst_stride, unsigned width, unsigned height)
 {
-  __shared__ LmPointPass p;
-  load_pass (pass, &p);
+  __shared__ float table[3][256];
+  load_table (pass, table);
   unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
   if (x0 >= width)
     return;
@@ -43,13 +37,13 @@ point_rgba (const __grid_constant__ LmPointPass pass, const uint8_t *src, size_t
       if (x0 + kPixelsPerThread <= width)
         {
           uint4 px = __ldcs (reinterpret_cast<const uint4 *> (in + x0));
-          uint4 res = make_uint4 (lm_point_rgba (&p, p.table, px.x), lm_point_rgba (&p, p.table, px.y),
-                                  lm_point_rgba (&p, p.table, px.z), lm_point_rgba (&p, p.table, px.w));
+          uint4 res = make_uint4 (lm_point_rgba (&pass, table, px.x), lm_point_rgba (&pass, table, px.y),
+                                  lm_point_rgba (&pass, table, px.z), lm_point_rgba (&pass, table, px.w));
           __stcs (reinterpret_cast<uint4 *> (out + x0), res);
           continue;
         }
       for (unsigned x = x0; x < width; x++)
-        out[x] = lm_point_rgba (&p, p.table, in[x]);
+        out[x] = lm_point_rgba (&pass, table, in[x]);
     }
 }
 
@@ -57,13 +51,13 @@ __global__ void
 point_gray (const __grid_constant__ LmPointPass pass, const uint8_t *src, size_t src_stride, uint8_t *dst,
             size_t dst_stride, unsigned width, unsigned height)
 {
-  __shared__ LmPointPass p;
-  load_pass (pass, &p);
+  __shared__ float table[3][256];
+  load_table (pass, table);
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
     return;
   for (size_t y = blockIdx.y; y < height; y += gridDim.y)
-    reinterpret_cast<uint32_t *> (dst + y * dst_stride)[x] = lm_point_gray (&p, p.table, src[y * src_stride + x]);
+    reinterpret_cast<uint32_t *> (dst + y * dst_stride)[x] = lm_point_gray (&pass, table, src[y * src_stride + x]);
 }
 
 // Rows per block: enough blocks to fill the GPU several times over (4,096), each walking
