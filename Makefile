@@ -49,8 +49,15 @@ install-packages:
 	  fi; \
 	fi
 
+# The CUDA architectures: the GPUs this machine has; with none (no driver), one architecture
+# with its PTX, so that every kernel is still compiled and checked while nothing could run
+# them (meson's default list, for other machines, is in meson_options.txt).
+GPU_ARCHS ?= $(shell command -v nvidia-smi >/dev/null 2>&1 \
+  && nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. ' | sort -u | paste -sd, - \
+  || echo 90)
+
 $(BUILD)/build.ninja:
-	meson setup $(BUILD)
+	meson setup $(BUILD) $(if $(GPU_ARCHS),-Dgpu_archs=$(GPU_ARCHS))
 
 build: deps $(BUILD)/build.ninja
 	meson compile -C $(BUILD)

@@ -260,7 +260,9 @@ read_only_child (void)
 {
   if (geteuid () == 0 && (setgroups (0, NULL) != 0 || setgid (NOBODY) != 0 || setuid (NOBODY) != 0))
     g_error ("cannot drop root: %s", g_strerror (errno));
-  g_autofree char *home = g_dir_make_tmp ("lumen-sidecar-XXXXXX", NULL);
+  /* Made by the parent and given to this user: TMPDIR may be a folder only root writes in
+   * (make check's build/test-tmp). */
+  const char *home = g_getenv ("LUMEN_TEST_SIDECAR_HOME");
   g_assert_nonnull (home);
   g_autofree char *data_home = g_build_filename (home, "data", NULL);
   g_setenv ("XDG_DATA_HOME", data_home, TRUE); /* before GLib reads it, once */
@@ -297,7 +299,6 @@ read_only_child (void)
   assert_loads (photo, &fresh, data);
 
   g_chmod (dir, 0755);
-  lm_test_remove_tree (home);
 }
 
 /* Whether this process can become a user that permission bits hold (any non-root user is). */
@@ -326,8 +327,14 @@ test_read_only_folder (void)
       g_test_skip ("running as root without the right to become another user: permission bits do not hold");
       return;
     }
+  g_autofree char *home = g_dir_make_tmp ("lumen-sidecar-XXXXXX", NULL);
+  g_assert_nonnull (home);
+  if (geteuid () == 0)
+    g_assert_cmpint (chown (home, NOBODY, NOBODY), ==, 0);
+  g_setenv ("LUMEN_TEST_SIDECAR_HOME", home, TRUE); /* the subprocess inherits it */
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_test_trap_assert_passed ();
+  lm_test_remove_tree (home);
 }
 
 int
