@@ -10,8 +10,10 @@ SAMPLE     := data/samples/ladybird.jpg
 # Build: compiler, meson, the libraries. Tests: OpenCV as the oracle.
 BUILD_DEPS := build-essential pkg-config meson ninja-build gettext \
               libglib2.0-dev libgdk-pixbuf-2.0-dev libgtk-3-dev libjpeg-dev libpng-dev \
-              libtiff-dev liblapacke-dev libopenblas0-pthread libexif-dev libstb-dev libopenexr-dev libgif-dev libwebp-dev
-TEST_DEPS  := python3 python3-numpy python3-opencv xvfb xauth desktop-file-utils appstream-util slurm-wlm munge
+              libtiff-dev liblapacke-dev libopenblas0-pthread libexif-dev libstb-dev libopenexr-dev libgif-dev libwebp-dev \
+              liblcms2-dev
+TEST_DEPS  := python3 python3-numpy python3-opencv python3-pil libimage-exiftool-perl colord-data \
+              xvfb xauth desktop-file-utils appstream-util slurm-wlm munge
 
 .PHONY: run check deps test-deps build asan-build clean
 

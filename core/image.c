@@ -44,7 +44,53 @@ lm_allocator_host (void)
 guint
 lm_format_channels (LmFormat format)
 {
-  return format == LM_FORMAT_GRAY8 ? 1 : 4;
+  return format == LM_FORMAT_GRAY8 || format == LM_FORMAT_GRAY16 ? 1 : 4;
+}
+
+guint
+lm_format_depth (LmFormat format)
+{
+  switch (format)
+    {
+    case LM_FORMAT_GRAY8:
+    case LM_FORMAT_RGBA8:
+    case LM_FORMAT_RGBE8:
+      return 8;
+    case LM_FORMAT_GRAY16:
+    case LM_FORMAT_RGBA16:
+      return 16;
+    case LM_FORMAT_RGBA_F32:
+      return 32;
+    }
+  g_return_val_if_reached (8);
+}
+
+LmFormat
+lm_format_gray_of (LmFormat format)
+{
+  switch (format)
+    {
+    case LM_FORMAT_RGBA8:
+      return LM_FORMAT_GRAY8;
+    case LM_FORMAT_RGBA16:
+      return LM_FORMAT_GRAY16;
+    default:
+      return format;
+    }
+}
+
+LmFormat
+lm_format_rgba_of (LmFormat format)
+{
+  switch (format)
+    {
+    case LM_FORMAT_GRAY8:
+      return LM_FORMAT_RGBA8;
+    case LM_FORMAT_GRAY16:
+      return LM_FORMAT_RGBA16;
+    default:
+      return format;
+    }
 }
 
 gsize
@@ -54,9 +100,13 @@ lm_format_bytes_per_pixel (LmFormat format)
     {
     case LM_FORMAT_GRAY8:
       return 1;
+    case LM_FORMAT_GRAY16:
+      return 2;
     case LM_FORMAT_RGBA8:
     case LM_FORMAT_RGBE8:
       return 4;
+    case LM_FORMAT_RGBA16:
+      return 8;
     case LM_FORMAT_RGBA_F32:
       return 16;
     }
@@ -76,6 +126,10 @@ lm_format_name (LmFormat format)
       return "rgba-f32";
     case LM_FORMAT_RGBE8:
       return "rgbe8";
+    case LM_FORMAT_RGBA16:
+      return "rgba16";
+    case LM_FORMAT_GRAY16:
+      return "gray16";
     }
   return "unknown";
 }
@@ -176,6 +230,8 @@ lm_image_unref (LmImage *image)
   image->allocator->free (image->allocator, image->data);
   g_clear_pointer (&image->icc_profile, g_bytes_unref);
   g_clear_pointer (&image->exif, g_bytes_unref);
+  g_clear_pointer (&image->xmp, g_bytes_unref);
+  g_clear_pointer (&image->iptc, g_bytes_unref);
   g_free (image);
 }
 
@@ -198,8 +254,14 @@ lm_image_copy_metadata (LmImage *dst, const LmImage *src)
     return;
   g_clear_pointer (&dst->icc_profile, g_bytes_unref);
   g_clear_pointer (&dst->exif, g_bytes_unref);
+  g_clear_pointer (&dst->xmp, g_bytes_unref);
+  g_clear_pointer (&dst->iptc, g_bytes_unref);
   if (src->icc_profile)
     dst->icc_profile = g_bytes_ref (src->icc_profile);
   if (src->exif)
     dst->exif = g_bytes_ref (src->exif);
+  if (src->xmp)
+    dst->xmp = g_bytes_ref (src->xmp);
+  if (src->iptc)
+    dst->iptc = g_bytes_ref (src->iptc);
 }

@@ -1,8 +1,8 @@
 /* LmImage: a 2-D pixel buffer in host or device memory, with checked size arithmetic.
  *
- * Storage is not compute: sources stay as decoded (8-bit RGBA), operations read 8-bit and
- * compute in float registers, and store only what the next step needs (8-bit gray after a
- * full grayscale, 32-bit float RGBA for HDR radiance). */
+ * Storage is not compute: sources stay as decoded (8-bit or 16-bit RGBA), operations read
+ * their source's depth and compute in float registers, and store only what the next step
+ * needs (gray after a full grayscale, 32-bit float RGBA for HDR radiance). */
 #pragma once
 
 #include <glib.h>
@@ -15,6 +15,8 @@ typedef enum {
   LM_FORMAT_RGBA_F32, /* 16 bytes per pixel: linear float (HDR radiance), alpha 1 */
   LM_FORMAT_RGBE8,    /* 4 bytes per pixel: Radiance's R, G, B and shared exponent
                        * (core/hdr/rgbe-math.h), as a .hdr file stores it */
+  LM_FORMAT_RGBA16,   /* 8 bytes per pixel: 16-bit R, G, B, A in memory order, host endian */
+  LM_FORMAT_GRAY16,   /* 2 bytes per pixel, host endian */
 } LmFormat;
 
 typedef enum {
@@ -52,6 +54,11 @@ typedef struct {
   /* Metadata carried from the source to the export; NULL when absent. */
   GBytes *icc_profile; /* ICC profile, raw bytes */
   GBytes *exif;        /* EXIF block as found in a JPEG APP1 segment, after "Exif\0\0" */
+  GBytes *xmp;         /* XMP packet, the XML text as found in a JPEG APP1 segment after
+                        * "http://ns.adobe.com/xap/1.0/\0", a PNG iTXt XML:com.adobe.xmp
+                        * chunk or TIFF tag 700 */
+  GBytes *iptc;        /* JPEG APP13 payload after "Photoshop 3.0\0": the image resource
+                        * blocks that hold IPTC-IIM */
 
   /*< private >*/
   gint ref_count;
@@ -62,6 +69,13 @@ typedef struct {
 const LmAllocator *lm_allocator_host (void);
 
 guint lm_format_channels (LmFormat format);
+/* Bits per channel: 8 (GRAY8, RGBA8, RGBE8), 16 (GRAY16, RGBA16), 32 (RGBA_F32). */
+guint lm_format_depth (LmFormat format);
+/* The format of FORMAT's depth with 1 or 4 channels: how an operation that makes gray (or
+ * colour) keeps its source's depth. RGBA_F32 and RGBE8 have no gray twin and come back
+ * unchanged. */
+LmFormat lm_format_gray_of (LmFormat format);
+LmFormat lm_format_rgba_of (LmFormat format);
 gsize lm_format_bytes_per_pixel (LmFormat format);
 const char *lm_format_name (LmFormat format);
 
