@@ -7,6 +7,7 @@
 
 #include "../error.h"
 #include "io-private.h"
+#include "xmp.h"
 
 static ExifData *
 exif_from_block (GBytes *block)
@@ -105,6 +106,36 @@ set_orientation_upright (ExifData *ed)
     exif_set_short (entry->data, exif_data_get_byte_order (ed), 1);
 }
 
+/* IFD 0's Software, the program that wrote the file: Lumen now, whatever made the source. */
+static void
+set_software (ExifData *ed)
+{
+  ExifContent *ifd0 = ed->ifd[EXIF_IFD_0];
+  ExifEntry *entry;
+  while ((entry = exif_content_get_entry (ifd0, EXIF_TAG_SOFTWARE)) != NULL)
+    exif_content_remove_entry (ifd0, entry);
+  const char *software = lm_xmp_creator_tool ();
+  gsize size = strlen (software) + 1;
+  ExifMem *mem = exif_mem_new_default ();
+  entry = exif_entry_new_mem (mem);
+  void *data = exif_mem_alloc (mem, (ExifLong) size);
+  if (entry != NULL && data != NULL)
+    {
+      memcpy (data, software, size);
+      entry->tag = EXIF_TAG_SOFTWARE;
+      entry->format = EXIF_FORMAT_ASCII;
+      entry->components = size;
+      entry->size = (unsigned int) size;
+      entry->data = data;
+      exif_content_add_entry (ifd0, entry);
+    }
+  else
+    exif_mem_free (mem, data);
+  if (entry != NULL)
+    exif_entry_unref (entry); /* the IFD holds it */
+  exif_mem_unref (mem);
+}
+
 GBytes *
 lm_exif_for_export (GBytes *block, guint width, guint height)
 {
@@ -113,6 +144,7 @@ lm_exif_for_export (GBytes *block, guint width, guint height)
     return NULL;
 
   set_orientation_upright (ed);
+  set_software (ed);
   set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION, width);
   set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
 
@@ -133,5 +165,43 @@ lm_exif_for_export (GBytes *block, guint width, guint height)
   if (out == NULL || out_len == 0)
     return NULL;
   /* libexif allocates with malloc; hand the buffer to GBytes without copying. */
+  return g_bytes_new_with_free_func (out, out_len, free, out);
+}
+
+/* ENTRY of IFD, made with libexif's default value where the block has none. */
+static ExifEntry *
+ensure_entry (ExifData *ed, ExifIfd ifd, ExifTag tag)
+{
+  ExifEntry *entry = exif_content_get_entry (ed->ifd[ifd], tag);
+  if (entry != NULL)
+    return entry;
+  entry = exif_entry_new ();
+  exif_content_add_entry (ed->ifd[ifd], entry);
+  exif_entry_initialize (entry, tag);
+  exif_entry_unref (entry); /* the IFD holds it */
+  return entry;
+}
+
+GBytes *
+lm_exif_for_jpeg (GBytes *block, guint width, guint height)
+{
+  g_autoptr (GBytes) exported = lm_exif_for_export (block, width, height);
+  ExifData *ed = exif_from_block (exported);
+  if (ed == NULL)
+    return NULL;
+  /* What EXIF requires of a JPEG's block, and a TIFF source's lacks: libjpeg writes YCbCr,
+   * centred, and the dimensions are the file's. */
+  ensure_entry (ed, EXIF_IFD_EXIF, EXIF_TAG_COMPONENTS_CONFIGURATION);
+  ensure_entry (ed, EXIF_IFD_0, EXIF_TAG_YCBCR_POSITIONING);
+  ensure_entry (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION);
+  ensure_entry (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION);
+  set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION, width);
+  set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
+  unsigned char *out = NULL;
+  unsigned int out_len = 0;
+  exif_data_save_data (ed, &out, &out_len);
+  exif_data_unref (ed);
+  if (out == NULL || out_len == 0)
+    return NULL;
   return g_bytes_new_with_free_func (out, out_len, free, out);
 }

@@ -13,8 +13,13 @@ int lm_exif_orientation (GBytes *block);
 gboolean lm_exif_exposure_time (const char *path, double *seconds, GError **error);
 
 /* BLOCK rewritten for an exported image of WIDTH×HEIGHT: orientation 1 (pixels are stored
- * upright), dimensions updated, the embedded thumbnail dropped (it shows the unedited
- * photo). NULL when BLOCK is NULL or unreadable. */
+ * upright), Software "Lumen <version>", dimensions updated, the embedded thumbnail dropped
+ * (it shows the unedited photo). NULL when BLOCK is NULL or unreadable. */
 GBytes *lm_exif_for_export (GBytes *block, guint width, guint height);
+
+/* lm_exif_for_export for a JPEG written by libjpeg: with the entries EXIF requires of a
+ * JPEG's block (ComponentsConfiguration, YCbCrPositioning, PixelX/YDimension) added where
+ * the source had none, as a TIFF source has not. */
+GBytes *lm_exif_for_jpeg (GBytes *block, guint width, guint height);
 
 G_END_DECLS

@@ -12,11 +12,12 @@
 
 #include "exif.h"
 #include "io-private.h"
+#include "iptc.h"
+#include "jpeg-markers.h"
 #include "orientation.h"
 
 #define EXIF_HEADER "Exif\0\0"
 #define EXIF_HEADER_LEN 6
-#define JPEG_MARKER_MAX 65533
 
 typedef struct {
   struct jpeg_error_mgr pub;
@@ -71,20 +72,26 @@ typedef struct {
   LmJpegError err;
   LmImage *image;
   GBytes *exif;
+  GBytes *xmp;
+  GBytes *iptc;
   JOCTET *icc;
   unsigned int icc_len;
 } JpegLoad;
 
+/* The first EXIF and XMP segments; every APP13 Photoshop segment, joined in order. */
 static void
-collect_exif (JpegLoad *s)
+collect_metadata (JpegLoad *s)
 {
+  g_autoptr (GByteArray) photoshop = g_byte_array_new ();
   for (jpeg_saved_marker_ptr m = s->cinfo.marker_list; m != NULL; m = m->next)
-    if (m->marker == JPEG_APP0 + 1 && m->data_length > EXIF_HEADER_LEN
+    if (m->marker == JPEG_APP0 + 1 && s->exif == NULL && m->data_length > EXIF_HEADER_LEN
         && memcmp (m->data, EXIF_HEADER, EXIF_HEADER_LEN) == 0)
-      {
-        s->exif = g_bytes_new (m->data, m->data_length);
-        return;
-      }
+      s->exif = g_bytes_new (m->data, m->data_length);
+    else if (m->marker == JPEG_APP0 + 1)
+      lm_jpeg_segment_xmp (m->data, m->data_length, &s->xmp);
+    else if (m->marker == JPEG_APP0 + 13)
+      lm_jpeg_segment_photoshop (m->data, m->data_length, photoshop);
+  s->iptc = lm_iptc_from_resources (photoshop->data, photoshop->len);
 }
 
 static void
@@ -93,6 +100,8 @@ jpeg_load_free (JpegLoad *s)
   jpeg_destroy_decompress (&s->cinfo);
   g_clear_pointer (&s->image, lm_image_unref);
   g_clear_pointer (&s->exif, g_bytes_unref);
+  g_clear_pointer (&s->xmp, g_bytes_unref);
+  g_clear_pointer (&s->iptc, g_bytes_unref);
   free (s->icc);
   g_free (s);
 }
@@ -119,6 +128,7 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   jpeg_mem_src (&s->cinfo, data, len);
   jpeg_save_markers (&s->cinfo, JPEG_APP0 + 1, 0xFFFF);
   jpeg_save_markers (&s->cinfo, JPEG_APP0 + 2, 0xFFFF);
+  jpeg_save_markers (&s->cinfo, JPEG_APP0 + 13, 0xFFFF);
   jpeg_read_header (&s->cinfo, TRUE);
 
   if (s->cinfo.jpeg_color_space == JCS_CMYK || s->cinfo.jpeg_color_space == JCS_YCCK)
@@ -162,11 +172,13 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
 
   if (jpeg_read_icc_profile (&s->cinfo, &s->icc, &s->icc_len) && s->icc_len > 0)
     s->image->icc_profile = g_bytes_new (s->icc, s->icc_len);
-  collect_exif (s);
+  collect_metadata (s);
   jpeg_finish_decompress (&s->cinfo);
 
   LmImage *image = g_steal_pointer (&s->image);
   image->exif = g_steal_pointer (&s->exif);
+  image->xmp = g_steal_pointer (&s->xmp);
+  image->iptc = g_steal_pointer (&s->iptc);
   jpeg_load_free (s);
 
   int orientation = lm_exif_orientation (image->exif);
@@ -186,7 +198,7 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
 typedef struct {
   struct jpeg_compress_struct cinfo;
   LmJpegError err;
-  GBytes *exif;
+  GArray *segments;
 } JpegSave;
 
 gboolean
@@ -206,7 +218,7 @@ lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *opt
       else
         lm_set_file_error (error, LM_ERROR_IO, path, _("cannot encode JPEG: %s"), s->err.message);
       jpeg_destroy_compress (&s->cinfo);
-      g_clear_pointer (&s->exif, g_bytes_unref);
+      g_clear_pointer (&s->segments, g_array_unref);
       g_free (s);
       return FALSE;
     }
@@ -229,13 +241,13 @@ lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *opt
     }
   jpeg_start_compress (&s->cinfo, TRUE);
 
-  s->exif = lm_exif_for_export (image->exif, image->width, image->height);
-  if (s->exif && g_bytes_get_size (s->exif) <= JPEG_MARKER_MAX)
-    jpeg_write_marker (&s->cinfo, JPEG_APP0 + 1, g_bytes_get_data (s->exif, NULL),
-                       (unsigned int) g_bytes_get_size (s->exif));
-  if (image->icc_profile)
-    jpeg_write_icc_profile (&s->cinfo, g_bytes_get_data (image->icc_profile, NULL),
-                            (unsigned int) g_bytes_get_size (image->icc_profile));
+  s->segments = lm_jpeg_export_segments (image);
+  for (guint k = 0; k < s->segments->len; k++)
+    {
+      const LmJpegSegment *seg = &g_array_index (s->segments, LmJpegSegment, k);
+      jpeg_write_marker (&s->cinfo, seg->marker, g_bytes_get_data (seg->payload, NULL),
+                         (unsigned int) g_bytes_get_size (seg->payload));
+    }
 
   while (s->cinfo.next_scanline < s->cinfo.image_height)
     {
@@ -244,7 +256,7 @@ lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *opt
     }
   jpeg_finish_compress (&s->cinfo);
   jpeg_destroy_compress (&s->cinfo);
-  g_clear_pointer (&s->exif, g_bytes_unref);
+  g_clear_pointer (&s->segments, g_array_unref);
   g_free (s);
   return TRUE;
 }

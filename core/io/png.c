@@ -11,6 +11,7 @@
 
 #include "exif.h"
 #include "io-private.h"
+#include "xmp-png.h"
 
 #define EXIF_HEADER_LEN 6
 #define PNG_SIGNATURE_LEN 8
@@ -103,6 +104,7 @@ read_metadata (PngState *s)
       s->image->exif = g_bytes_new_take (block, exif_len + EXIF_HEADER_LEN);
     }
 #endif
+  lm_png_read_xmp (s->png, s->info, s->image);
 }
 
 /* Whether every chunk up to IEND fits in the LEN bytes of DATA; if not, NEED and LEFT say
@@ -265,6 +267,7 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
   if (s->exif && g_bytes_get_size (s->exif) > EXIF_HEADER_LEN)
     png_set_eXIf_1 (s->png, s->info, (png_uint_32) (g_bytes_get_size (s->exif) - EXIF_HEADER_LEN),
                     (png_bytep) g_bytes_get_data (s->exif, NULL) + EXIF_HEADER_LEN);
+  lm_png_set_xmp (s->png, s->info, image);
   png_write_info (s->png, s->info);
   if (color_type == PNG_COLOR_TYPE_RGB)
     png_set_filler (s->png, 0, PNG_FILLER_AFTER); /* drops the opaque alpha byte */

@@ -10,6 +10,8 @@
 #include <libexif/exif-data.h>
 
 #include "exif.h"
+#include "iptc.h"
+#include "xmp.h"
 
 /* The source's IFD 0 tags that describe the photo; the others there describe the file it
  * came from (YCbCr layout, thumbnail) or are written by us (Orientation = 1). */
@@ -29,7 +31,8 @@ keep_ifd0_tag (guint16 tag)
 
 /* Left out of the EXIF IFD although libtiff knows them: MakerNote holds offsets into the
  * source file's layout that would point at the wrong bytes here; ComponentsConfiguration
- * and CompressedBitsPerPixel describe the source's JPEG stream. Left out because libtiff
+ * and CompressedBitsPerPixel describe the source's JPEG stream; PixelX/YDimension are for
+ * compressed (JPEG) data, TIFF's own ImageWidth/Length say it here. Left out because libtiff
  * 4.5 cannot represent them: the Interoperability IFD (libtiff has no field array for it)
  * and tags missing from libtiff's EXIF and GPS field arrays (vendor and Windows XP tags);
  * set_from_entry finds no field for those. */
@@ -37,7 +40,8 @@ static gboolean
 keep_exif_tag (guint16 tag)
 {
   return tag != EXIF_TAG_MAKER_NOTE && tag != EXIF_TAG_COMPONENTS_CONFIGURATION
-         && tag != EXIF_TAG_COMPRESSED_BITS_PER_PIXEL;
+         && tag != EXIF_TAG_COMPRESSED_BITS_PER_PIXEL && tag != EXIF_TAG_PIXEL_X_DIMENSION
+         && tag != EXIF_TAG_PIXEL_Y_DIMENSION;
 }
 
 static gboolean
@@ -292,4 +296,174 @@ lm_tiff_write_exif (TIFF *tif, const LmImage *image, const char *path, char *mes
   if (gps != 0)
     TIFFSetField (tif, TIFFTAG_GPSIFD, gps);
   exif_data_unref (ed);
+}
+
+/* Reading. libtiff hands EXIF rationals back as floats (1/15 s would not come back as 1/15),
+ * so the entries are copied from the file's bytes instead: IFD 0's descriptive tags and the
+ * EXIF and GPS IFDs, each value as stored, into an ExifData of the file's byte order, which
+ * libexif saves as the JPEG-style block LmImage.exif holds. Classic TIFF only: a BigTIFF's
+ * EXIF is not read. */
+
+#define IFD_ENTRIES_MAX 1000
+#define ENTRY_BYTES_MAX 65535 /* more than an APP1 segment holds is of no use */
+
+typedef struct {
+  const guint8 *data;
+  gsize len;
+  gboolean big_endian;
+  ExifMem *mem;
+} RawTiff;
+
+static guint32
+raw_u16 (const RawTiff *t, gsize at)
+{
+  const guint8 *p = t->data + at;
+  return t->big_endian ? (guint32) (p[0] << 8 | p[1]) : (guint32) (p[1] << 8 | p[0]);
+}
+
+static guint32
+raw_u32 (const RawTiff *t, gsize at)
+{
+  const guint8 *p = t->data + at;
+  return t->big_endian ? (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3]
+                       : (guint32) p[3] << 24 | (guint32) p[2] << 16 | (guint32) p[1] << 8 | p[0];
+}
+
+static void
+add_raw_entry (ExifData *ed, ExifIfd ifd, RawTiff *t, guint16 tag, ExifFormat format, guint32 count,
+               const guint8 *bytes, gsize size)
+{
+  ExifEntry *entry = exif_entry_new_mem (t->mem);
+  void *copy = exif_mem_alloc (t->mem, (ExifLong) size);
+  if (entry == NULL || copy == NULL)
+    {
+      exif_mem_free (t->mem, copy);
+      if (entry)
+        exif_entry_unref (entry);
+      return;
+    }
+  memcpy (copy, bytes, size);
+  entry->tag = tag;
+  entry->format = format;
+  entry->components = count;
+  entry->size = (unsigned int) size;
+  entry->data = copy;
+  exif_content_add_entry (ed->ifd[ifd], entry);
+  exif_entry_unref (entry);
+}
+
+/* The entries of the IFD at OFFSET that KEEP accepts, into IFD of ED; the EXIF and GPS IFDs'
+ * offsets where this one points to them. FALSE when the IFD lies outside the file. */
+static gboolean
+read_raw_ifd (RawTiff *t, guint32 offset, ExifData *ed, ExifIfd ifd, gboolean (*keep) (guint16 tag),
+              guint32 *exif_offset, guint32 *gps_offset)
+{
+  if (offset < 8 || offset > t->len || t->len - offset < 2)
+    return FALSE;
+  guint32 n = raw_u16 (t, offset);
+  if (n > IFD_ENTRIES_MAX || (t->len - offset - 2) / 12 < n)
+    return FALSE;
+  for (guint32 k = 0; k < n; k++)
+    {
+      gsize at = offset + 2 + (gsize) k * 12;
+      guint16 tag = (guint16) raw_u16 (t, at);
+      ExifFormat format = (ExifFormat) raw_u16 (t, at + 2);
+      guint32 count = raw_u32 (t, at + 4);
+      if (tag == EXIF_TAG_EXIF_IFD_POINTER && exif_offset)
+        *exif_offset = raw_u32 (t, at + 8);
+      if (tag == EXIF_TAG_GPS_INFO_IFD_POINTER && gps_offset)
+        *gps_offset = raw_u32 (t, at + 8);
+      gsize unit = format >= EXIF_FORMAT_BYTE && format <= EXIF_FORMAT_DOUBLE ? exif_format_get_size (format) : 0;
+      if (unit == 0 || count == 0 || count > ENTRY_BYTES_MAX / unit || !keep (tag))
+        continue;
+      gsize size = unit * count;
+      gsize where = size <= 4 ? at + 8 : raw_u32 (t, at + 8);
+      if (where > t->len || t->len - where < size)
+        continue;
+      add_raw_entry (ed, ifd, t, tag, format, count, t->data + where, size);
+    }
+  return TRUE;
+}
+
+/* Of the EXIF IFD, the sub-IFD pointer (libexif writes its own) and MakerNote (its offsets
+ * point into the source file) are left; everything else is the photo's. */
+static gboolean
+keep_read_exif_tag (guint16 tag)
+{
+  return tag != EXIF_TAG_INTEROPERABILITY_IFD_POINTER && tag != EXIF_TAG_MAKER_NOTE;
+}
+
+static GBytes *
+read_exif_block (const guint8 *data, gsize len)
+{
+  if (len < 8 || !((memcmp (data, "II*\0", 4) == 0) || memcmp (data, "MM\0*", 4) == 0))
+    return NULL;
+  RawTiff t = { data, len, data[0] == 'M', exif_mem_new_default () };
+  ExifData *ed = exif_data_new_mem (t.mem);
+  exif_data_set_byte_order (ed, t.big_endian ? EXIF_BYTE_ORDER_MOTOROLA : EXIF_BYTE_ORDER_INTEL);
+  guint32 exif_offset = 0, gps_offset = 0;
+  if (read_raw_ifd (&t, raw_u32 (&t, 4), ed, EXIF_IFD_0, keep_ifd0_tag, &exif_offset, &gps_offset))
+    {
+      if (exif_offset)
+        read_raw_ifd (&t, exif_offset, ed, EXIF_IFD_EXIF, keep_read_exif_tag, NULL, NULL);
+      if (gps_offset)
+        read_raw_ifd (&t, gps_offset, ed, EXIF_IFD_GPS, keep_any_tag, NULL, NULL);
+    }
+  GBytes *block = NULL;
+  if (ed->ifd[EXIF_IFD_EXIF]->count + ed->ifd[EXIF_IFD_GPS]->count + ed->ifd[EXIF_IFD_0]->count > 0)
+    {
+      unsigned char *out = NULL;
+      unsigned int out_len = 0;
+      exif_data_save_data (ed, &out, &out_len);
+      if (out != NULL && out_len > 0)
+        block = g_bytes_new (out, out_len);
+      exif_mem_free (t.mem, out);
+    }
+  exif_data_unref (ed);
+  exif_mem_unref (t.mem);
+  return block;
+}
+
+/* Field TAG of the current directory as bytes (libtiff's count-and-pointer form). */
+static GBytes *
+read_bytes_field (TIFF *tif, guint32 tag)
+{
+  guint32 count = 0;
+  void *value = NULL;
+  const TIFFField *field = TIFFFindField (tif, tag, TIFF_ANY);
+  if (field == NULL || TIFFFieldSetGetSize (field) != 1 || !TIFFFieldPassCount (field)
+      || TIFFFieldReadCount (field) != TIFF_VARIABLE2 || !TIFFGetField (tif, tag, &count, &value)
+      || value == NULL || count == 0)
+    return NULL;
+  return g_bytes_new (value, count);
+}
+
+void
+lm_tiff_read_metadata (TIFF *tif, const guint8 *data, gsize len, LmImage *image)
+{
+  image->exif = read_exif_block (data, len);
+  image->xmp = read_bytes_field (tif, TIFFTAG_XMLPACKET);
+  g_autoptr (GBytes) photoshop = read_bytes_field (tif, TIFFTAG_PHOTOSHOP);
+  if (photoshop)
+    image->iptc = lm_iptc_from_resources (g_bytes_get_data (photoshop, NULL), g_bytes_get_size (photoshop));
+  g_autoptr (GBytes) records = image->iptc ? NULL : read_bytes_field (tif, TIFFTAG_RICHTIFFIPTC);
+  if (records)
+    image->iptc = lm_iptc_blocks_from_records (g_bytes_get_data (records, NULL), g_bytes_get_size (records));
+}
+
+/* Software (Lumen) in any case: a TIFF names the program that wrote it in its own tag. */
+void
+lm_tiff_write_metadata (TIFF *tif, const LmImage *image, const char *path, char *message)
+{
+  lm_tiff_write_exif (tif, image, path, message);
+  TIFFSetField (tif, TIFFTAG_SOFTWARE, lm_xmp_creator_tool ());
+  g_autoptr (GBytes) xmp = lm_xmp_for_export (image->xmp);
+  if (xmp && g_bytes_get_size (xmp) <= G_MAXUINT32)
+    TIFFSetField (tif, TIFFTAG_XMLPACKET, (guint32) g_bytes_get_size (xmp), g_bytes_get_data (xmp, NULL));
+  /* IPTC/NAA, where readers of TIFF look for IPTC (exiftool calls Photoshop's tag a
+   * non-standard place for it). libtiff declares the tag UNDEFINED and writes it so; the
+   * standard says LONG, which exiftool's validation notes, and readers take either. */
+  g_autoptr (GBytes) records = lm_iptc_records (image->iptc);
+  if (records && g_bytes_get_size (records) <= G_MAXUINT32)
+    TIFFSetField (tif, TIFFTAG_RICHTIFFIPTC, (guint32) g_bytes_get_size (records), g_bytes_get_data (records, NULL));
 }

@@ -212,6 +212,8 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   void *icc = NULL;
   if (ok && TIFFGetField (tif, TIFFTAG_ICCPROFILE, &icc_len, &icc) && icc_len > 0)
     image->icc_profile = g_bytes_new (icc, icc_len);
+  if (ok)
+    lm_tiff_read_metadata (tif, data, len, image);
   TIFFClose (tif);
   if (!ok)
     {
@@ -316,7 +318,7 @@ lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
       return FALSE;
     }
 
-  lm_tiff_write_exif (tif, image, path, io.message);
+  lm_tiff_write_metadata (tif, image, path, io.message);
 
   gboolean gray = image->format == LM_FORMAT_GRAY8;
   guint16 spp = gray ? 1 : image->opaque ? 3 : 4;

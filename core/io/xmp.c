@@ -1,0 +1,373 @@
+/* The XMP packet's edits. A packet is RDF in XML, and of it Lumen changes one or two values:
+ * rather than a DOM that would re-serialize (and reorder, re-indent, re-escape) the whole
+ * packet, a lexer finds the start tags and their attributes, the values to change are
+ * replaced in place and everything else is copied byte for byte; GMarkup then checks the
+ * result is still well-formed. RDF gives a property either as an attribute of an
+ * rdf:Description (<rdf:Description xmp:CreatorTool="…"/>) or as a child element
+ * (<xmp:CreatorTool>…</xmp:CreatorTool>); both are found, under whatever prefix the packet
+ * binds the namespace to. */
+#define _GNU_SOURCE
+#include "xmp.h"
+
+#include <string.h>
+
+#include "config.h"
+
+#define RDF_DESCRIPTION "rdf:Description"
+
+typedef struct {
+  gsize name, name_len;
+  gsize value, value_len; /* between the quotes */
+} Attr;
+
+typedef struct {
+  gsize start;       /* at '<' */
+  gsize close;       /* where the tag's '>' (or "/>") begins: where attributes go */
+  gsize end;         /* past '>' */
+  gsize name, name_len;
+  gboolean closing;  /* </name> */
+  gboolean empty;    /* <name … /> */
+  GArray *attrs;     /* of Attr */
+} Tag;
+
+typedef struct {
+  gsize from, to;
+  char *text;
+} Edit;
+
+static gboolean
+is_blank (char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Past the first NEEDLE at or after FROM; N when there is none. */
+static gsize
+past (const char *s, gsize n, gsize from, const char *needle)
+{
+  gsize k = strlen (needle);
+  const char *hit = from <= n ? memmem (s + from, n - from, needle, k) : NULL;
+  return hit ? (gsize) (hit - s) + k : n;
+}
+
+static gboolean
+starts_with (const char *s, gsize n, gsize at, const char *prefix)
+{
+  gsize k = strlen (prefix);
+  return at <= n && n - at >= k && memcmp (s + at, prefix, k) == 0;
+}
+
+static gboolean
+span_is (const char *s, gsize at, gsize len, const char *text)
+{
+  return strlen (text) == len && memcmp (s + at, text, len) == 0;
+}
+
+/* The next start or end tag at or after *POS (comments, processing instructions, CDATA and
+ * declarations skipped); FALSE at the end or where the markup stops making sense. */
+static gboolean
+next_tag (const char *s, gsize n, gsize *pos, Tag *tag)
+{
+  gsize i = *pos;
+  for (;;)
+    {
+      const char *lt = i < n ? memchr (s + i, '<', n - i) : NULL;
+      if (lt == NULL)
+        return FALSE;
+      i = (gsize) (lt - s);
+      if (starts_with (s, n, i, "<!--"))
+        i = past (s, n, i + 4, "-->");
+      else if (starts_with (s, n, i, "<?"))
+        i = past (s, n, i + 2, "?>");
+      else if (starts_with (s, n, i, "<![CDATA["))
+        i = past (s, n, i + 9, "]]>");
+      else if (starts_with (s, n, i, "<!"))
+        i = past (s, n, i + 2, ">");
+      else
+        break;
+    }
+  g_array_set_size (tag->attrs, 0);
+  tag->start = i++;
+  tag->closing = i < n && s[i] == '/';
+  if (tag->closing)
+    i++;
+  tag->name = i;
+  while (i < n && !is_blank (s[i]) && s[i] != '>' && s[i] != '/')
+    i++;
+  tag->name_len = i - tag->name;
+  if (tag->name_len == 0)
+    return FALSE;
+  for (;;)
+    {
+      while (i < n && is_blank (s[i]))
+        i++;
+      if (i >= n)
+        return FALSE;
+      if (s[i] == '>' || (s[i] == '/' && i + 1 < n && s[i + 1] == '>'))
+        {
+          tag->close = i;
+          tag->empty = s[i] == '/';
+          tag->end = i + (tag->empty ? 2 : 1);
+          *pos = tag->end;
+          return TRUE;
+        }
+      Attr a = { .name = i };
+      while (i < n && !is_blank (s[i]) && s[i] != '=' && s[i] != '>' && s[i] != '/')
+        i++;
+      a.name_len = i - a.name;
+      while (i < n && is_blank (s[i]))
+        i++;
+      if (a.name_len == 0 || tag->closing || i >= n || s[i] != '=')
+        return FALSE;
+      i++;
+      while (i < n && is_blank (s[i]))
+        i++;
+      if (i >= n || (s[i] != '"' && s[i] != '\''))
+        return FALSE;
+      const char *q = memchr (s + i + 1, s[i], n - i - 1);
+      if (q == NULL)
+        return FALSE;
+      a.value = i + 1;
+      a.value_len = (gsize) (q - s) - a.value;
+      i = (gsize) (q - s) + 1;
+      g_array_append_val (tag->attrs, a);
+    }
+}
+
+/* The prefixes bound to NS anywhere in the packet, and the first tag binding one. */
+static GPtrArray *
+prefixes_of (const char *s, gsize n, const char *ns, Tag *binding_tag, gboolean *bound_on_description)
+{
+  GPtrArray *prefixes = g_ptr_array_new_with_free_func (g_free);
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  *bound_on_description = FALSE;
+  for (gsize pos = 0; next_tag (s, n, &pos, &tag);)
+    for (guint k = 0; k < tag.attrs->len; k++)
+      {
+        const Attr *a = &g_array_index (tag.attrs, Attr, k);
+        if (a->name_len > 6 && memcmp (s + a->name, "xmlns:", 6) == 0 && span_is (s, a->value, a->value_len, ns))
+          {
+            if (prefixes->len == 0)
+              {
+                binding_tag->start = tag.start;
+                *bound_on_description = span_is (s, tag.name, tag.name_len, RDF_DESCRIPTION);
+              }
+            g_ptr_array_add (prefixes, g_strndup (s + a->name + 6, a->name_len - 6));
+          }
+      }
+  g_array_unref (tag.attrs);
+  return prefixes;
+}
+
+static gboolean
+is_property (const char *s, gsize at, gsize len, GPtrArray *prefixes, const char *name)
+{
+  for (guint k = 0; k < prefixes->len; k++)
+    {
+      const char *p = prefixes->pdata[k];
+      gsize pl = strlen (p), nl = strlen (name);
+      if (len == pl + 1 + nl && memcmp (s + at, p, pl) == 0 && s[at + pl] == ':'
+          && memcmp (s + at + pl + 1, name, nl) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+add_edit (GArray *edits, gsize from, gsize to, char *text)
+{
+  Edit e = { from, to, text };
+  g_array_append_val (edits, e);
+}
+
+static void
+clear_edit (gpointer p)
+{
+  g_free (((Edit *) p)->text);
+}
+
+/* Where a property NAME of PREFIXES appears, edits that give it ESCAPED as its value. */
+static void
+find_property (const char *s, gsize n, GPtrArray *prefixes, const char *name, const char *escaped,
+               GArray *edits)
+{
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  for (gsize pos = 0; next_tag (s, n, &pos, &tag);)
+    {
+      if (tag.closing)
+        continue;
+      for (guint k = 0; k < tag.attrs->len; k++)
+        {
+          const Attr *a = &g_array_index (tag.attrs, Attr, k);
+          if (is_property (s, a->name, a->name_len, prefixes, name))
+            add_edit (edits, a->value, a->value + a->value_len, g_strdup (escaped));
+        }
+      if (!is_property (s, tag.name, tag.name_len, prefixes, name) || tag.attrs->len > 0)
+        continue; /* an element with attributes (rdf:resource, a qualifier) is not plain text */
+      g_autofree char *tag_name = g_strndup (s + tag.name, tag.name_len);
+      if (tag.empty)
+        {
+          add_edit (edits, tag.close, tag.end, g_strdup_printf (">%s</%s>", escaped, tag_name));
+          continue;
+        }
+      /* Its text runs to its end tag; anything but text there (nested markup) is left alone. */
+      Tag end = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+      gsize after = pos;
+      if (next_tag (s, n, &after, &end) && end.closing && span_is (s, end.name, end.name_len, tag_name)
+          && memchr (s + tag.end, '<', end.start - tag.end) == NULL)
+        add_edit (edits, tag.end, end.start, g_strdup (escaped));
+      g_array_unref (end.attrs);
+    }
+  g_array_unref (tag.attrs);
+}
+
+/* An attribute for NAME added to the rdf:Description that binds NS, or else to the first one
+ * (declaring NS there). FALSE when the packet has no rdf:Description. */
+static gboolean
+add_property (const char *s, gsize n, const char *ns, const char *default_prefix, GPtrArray *prefixes,
+              const Tag *binding_tag, gboolean bound_on_description, const char *name,
+              const char *escaped, GArray *edits)
+{
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  gboolean found = FALSE;
+  for (gsize pos = 0; !found && next_tag (s, n, &pos, &tag);)
+    found = !tag.closing && span_is (s, tag.name, tag.name_len, RDF_DESCRIPTION)
+            && (!bound_on_description || tag.start == binding_tag->start);
+  if (found)
+    {
+      const char *prefix = prefixes->len > 0 ? prefixes->pdata[0] : default_prefix;
+      g_autofree char *xmlns = g_strdup_printf ("xmlns:%s", prefix);
+      gboolean clash = FALSE;
+      for (guint k = 0; k < tag.attrs->len; k++)
+        {
+          const Attr *a = &g_array_index (tag.attrs, Attr, k);
+          clash = clash || (span_is (s, a->name, a->name_len, xmlns) && !span_is (s, a->value, a->value_len, ns));
+        }
+      /* A prefix the tag binds to another namespace: ours gets a name of its own. */
+      g_autofree char *own = clash ? g_strconcat (prefix, "Lumen", NULL) : g_strdup (prefix);
+      char *text = bound_on_description
+                     ? g_strdup_printf (" %s:%s=\"%s\"", own, name, escaped)
+                     : g_strdup_printf (" xmlns:%s=\"%s\" %s:%s=\"%s\"", own, ns, own, name, escaped);
+      add_edit (edits, tag.close, tag.close, text);
+    }
+  g_array_unref (tag.attrs);
+  return found;
+}
+
+static gint
+by_position (gconstpointer a, gconstpointer b)
+{
+  const Edit *x = a, *y = b;
+  return x->from < y->from ? -1 : x->from > y->from;
+}
+
+GBytes *
+lm_xmp_set_property (GBytes *packet, const char *ns, const char *default_prefix, const char *name,
+                     const char *value, gboolean add)
+{
+  g_return_val_if_fail (packet != NULL, NULL);
+  gsize n;
+  const char *s = g_bytes_get_data (packet, &n);
+  if (s == NULL)
+    return NULL;
+  g_autofree char *escaped = g_markup_escape_text (value, -1);
+  g_autoptr (GArray) edits = g_array_new (FALSE, FALSE, sizeof (Edit));
+  g_array_set_clear_func (edits, clear_edit);
+  Tag binding = { 0 };
+  gboolean on_description;
+  g_autoptr (GPtrArray) prefixes = prefixes_of (s, n, ns, &binding, &on_description);
+  if (prefixes->len > 0)
+    find_property (s, n, prefixes, name, escaped, edits);
+  if (edits->len == 0
+      && (!add
+          || !add_property (s, n, ns, default_prefix, prefixes, &binding, on_description, name, escaped, edits)))
+    return NULL;
+
+  g_array_sort (edits, by_position);
+  GString *out = g_string_sized_new (n + 64);
+  gsize at = 0;
+  for (guint k = 0; k < edits->len; k++)
+    {
+      const Edit *e = &g_array_index (edits, Edit, k);
+      if (e->from < at)
+        continue; /* overlapping: cannot happen with the lexer's spans, kept safe anyway */
+      g_string_append_len (out, s + at, (gssize) (e->from - at));
+      g_string_append (out, e->text);
+      at = e->to;
+    }
+  g_string_append_len (out, s + at, (gssize) (n - at));
+  return g_string_free_to_bytes (out);
+}
+
+gboolean
+lm_xmp_is_well_formed (GBytes *packet)
+{
+  gsize n;
+  const char *s = g_bytes_get_data (packet, &n);
+  if (n == 0 || memchr (s, '\0', n) != NULL || n > G_MAXSSIZE)
+    return FALSE;
+  static const GMarkupParser nothing = { 0 };
+  GMarkupParseContext *ctx = g_markup_parse_context_new (&nothing, 0, NULL, NULL);
+  gboolean ok = g_markup_parse_context_parse (ctx, s, (gssize) n, NULL)
+                && g_markup_parse_context_end_parse (ctx, NULL);
+  g_markup_parse_context_free (ctx);
+  return ok;
+}
+
+const char *
+lm_xmp_creator_tool (void)
+{
+  return "Lumen " LUMEN_VERSION;
+}
+
+static GBytes *
+fresh_packet (void)
+{
+  g_autofree char *tool = g_markup_escape_text (lm_xmp_creator_tool (), -1);
+  char *text = g_strdup_printf ("<?xpacket begin=\"\xef\xbb\xbf\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+                                "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+                                " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+                                "  <rdf:Description rdf:about=\"\"\n"
+                                "    xmlns:xmp=\"" LM_XMP_NS "\"\n"
+                                "    xmp:CreatorTool=\"%s\"/>\n"
+                                " </rdf:RDF>\n"
+                                "</x:xmpmeta>\n"
+                                "<?xpacket end=\"w\"?>",
+                                tool);
+  return g_bytes_new_take (text, strlen (text));
+}
+
+/* EDITED in place of *PACKET when it is still well-formed; dropped otherwise. */
+static void
+take_if_well_formed (GBytes **packet, GBytes *edited)
+{
+  if (edited == NULL)
+    return;
+  if (lm_xmp_is_well_formed (edited))
+    {
+      g_bytes_unref (*packet);
+      *packet = edited;
+    }
+  else
+    {
+      g_debug ("an edit of the XMP packet would break it; left as it was");
+      g_bytes_unref (edited);
+    }
+}
+
+GBytes *
+lm_xmp_for_export (GBytes *packet)
+{
+  if (packet == NULL)
+    return fresh_packet ();
+  if (!lm_xmp_is_well_formed (packet))
+    {
+      g_debug ("the source's XMP packet is not well-formed XML: not written");
+      return NULL;
+    }
+  GBytes *out = g_bytes_ref (packet);
+  take_if_well_formed (&out, lm_xmp_set_property (out, LM_XMP_NS, "xmp", "CreatorTool",
+                                                  lm_xmp_creator_tool (), TRUE));
+  take_if_well_formed (&out, lm_xmp_set_property (out, LM_XMP_TIFF_NS, "tiff", "Orientation", "1", FALSE));
+  return out;
+}

@@ -1,0 +1,36 @@
+/* XMP packets as they travel from a source to an export: the packet's XML text, edited only
+ * where Lumen has something to say (which tool wrote the file, its orientation); everything
+ * else is kept byte for byte. Extended XMP (JPEG's "http://ns.adobe.com/xmp/extension/"
+ * segments, for packets over 64 KB) is not read. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define LM_XMP_NS "http://ns.adobe.com/xap/1.0/"
+#define LM_XMP_TIFF_NS "http://ns.adobe.com/tiff/1.0/"
+
+/* "Lumen <version>": the Software and CreatorTool of what Lumen writes. */
+const char *lm_xmp_creator_tool (void);
+
+/* The packet to write for an export of a source whose packet is PACKET (NULL: none): PACKET
+ * with xmp:CreatorTool set to lm_xmp_creator_tool () (added to its first rdf:Description
+ * when absent) and a tiff:Orientation it holds set to 1 (the pixels are stored upright); a
+ * fresh packet holding only CreatorTool when PACKET is NULL. NULL when PACKET is not
+ * well-formed XML (GMarkup's reading) or holds a NUL: a broken packet is not passed on. A
+ * packet that parses but has no rdf:Description is kept as it is. */
+GBytes *lm_xmp_for_export (GBytes *packet);
+
+/* PACKET with the property NAME of the namespace NS set to VALUE (escaped here): its
+ * attribute or element changed where present, otherwise, when ADD, an attribute added to the
+ * first rdf:Description (with a declaration of NS under DEFAULT_PREFIX where NS has none).
+ * NULL when nothing could be set (no such property and !ADD, or no rdf:Description). The
+ * result is not checked for well-formedness: lm_xmp_for_export does that. */
+GBytes *lm_xmp_set_property (GBytes *packet, const char *ns, const char *default_prefix,
+                             const char *name, const char *value, gboolean add);
+
+/* Whether PACKET is well-formed XML as GMarkup reads it, with no NUL. */
+gboolean lm_xmp_is_well_formed (GBytes *packet);
+
+G_END_DECLS
