@@ -457,6 +457,14 @@ lm_tiff_write_metadata (TIFF *tif, const LmImage *image, const char *path, char 
 {
   lm_tiff_write_exif (tif, image, path, message);
   TIFFSetField (tif, TIFFTAG_SOFTWARE, lm_xmp_creator_tool ());
+  /* Baseline TIFF requires a resolution; without the source's, the customary 72 dpi. */
+  float resolution;
+  if (!TIFFGetField (tif, TIFFTAG_XRESOLUTION, &resolution) || !TIFFGetField (tif, TIFFTAG_YRESOLUTION, &resolution))
+    {
+      TIFFSetField (tif, TIFFTAG_XRESOLUTION, 72.0);
+      TIFFSetField (tif, TIFFTAG_YRESOLUTION, 72.0);
+      TIFFSetField (tif, TIFFTAG_RESOLUTIONUNIT, RESUNIT_INCH);
+    }
   g_autoptr (GBytes) xmp = lm_xmp_for_export (image->xmp);
   if (xmp && g_bytes_get_size (xmp) <= G_MAXUINT32)
     TIFFSetField (tif, TIFFTAG_XMLPACKET, (guint32) g_bytes_get_size (xmp), g_bytes_get_data (xmp, NULL));

@@ -320,19 +320,21 @@ lm_xmp_creator_tool (void)
   return "Lumen " LUMEN_VERSION;
 }
 
+#define XPACKET_BEGIN "<?xpacket begin=\"\xef\xbb\xbf\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+#define XPACKET_END "<?xpacket end=\"w\"?>"
+
 static GBytes *
 fresh_packet (void)
 {
   g_autofree char *tool = g_markup_escape_text (lm_xmp_creator_tool (), -1);
-  char *text = g_strdup_printf ("<?xpacket begin=\"\xef\xbb\xbf\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+  char *text = g_strdup_printf (XPACKET_BEGIN
                                 "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
                                 " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
                                 "  <rdf:Description rdf:about=\"\"\n"
                                 "    xmlns:xmp=\"" LM_XMP_NS "\"\n"
                                 "    xmp:CreatorTool=\"%s\"/>\n"
                                 " </rdf:RDF>\n"
-                                "</x:xmpmeta>\n"
-                                "<?xpacket end=\"w\"?>",
+                                "</x:xmpmeta>\n" XPACKET_END,
                                 tool);
   return g_bytes_new_take (text, strlen (text));
 }
@@ -366,6 +368,17 @@ lm_xmp_for_export (GBytes *packet)
       return NULL;
     }
   GBytes *out = g_bytes_ref (packet);
+  /* The xpacket wrapper the XMP specification asks for, where a writer left it out (Adobe's
+   * XMP Core does, in PNG): the packet itself stays as it was, between the two. */
+  gsize n;
+  const char *s = g_bytes_get_data (packet, &n);
+  if (memmem (s, n, "<?xpacket", 9) == NULL)
+    {
+      GString *wrapped = g_string_new (XPACKET_BEGIN);
+      g_string_append_len (wrapped, s, (gssize) n);
+      g_string_append (wrapped, "\n" XPACKET_END);
+      take_if_well_formed (&out, g_string_free_to_bytes (wrapped));
+    }
   take_if_well_formed (&out, lm_xmp_set_property (out, LM_XMP_NS, "xmp", "CreatorTool",
                                                   lm_xmp_creator_tool (), TRUE));
   take_if_well_formed (&out, lm_xmp_set_property (out, LM_XMP_TIFF_NS, "tiff", "Orientation", "1", FALSE));

@@ -16,7 +16,8 @@ const char *lm_xmp_creator_tool (void);
 
 /* The packet to write for an export of a source whose packet is PACKET (NULL: none): PACKET
  * with xmp:CreatorTool set to lm_xmp_creator_tool () (added to its first rdf:Description
- * when absent) and a tiff:Orientation it holds set to 1 (the pixels are stored upright); a
+ * when absent) and a tiff:Orientation it holds set to 1 (the pixels are stored upright),
+ * wrapped in <?xpacket?> instructions where it had none; a
  * fresh packet holding only CreatorTool when PACKET is NULL. NULL when PACKET is not
  * well-formed XML (GMarkup's reading) or holds a NUL: a broken packet is not passed on. A
  * packet that parses but has no rdf:Description is kept as it is. */

@@ -1,0 +1,243 @@
+"""Metadata through lumen-cli, read back by exiftool: a photo's keywords (XMP and IPTC), rating,
+copyright (EXIF and XMP), GPS position, lens, a raw converter's history and settings survive
+an edit and a plain conversion from JPEG, TIFF and PNG sources to JPEG, PNG and TIFF outputs;
+CreatorTool and Software name Lumen and its version, Orientation is 1, and exiftool's
+validation finds nothing wrong with the files. The sources are made here by exiftool writing
+into copies of a test photo. Skipped when exiftool is missing.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lumen_testlib as lt  # noqa: E402
+
+EXIFTOOL = shutil.which("exiftool")
+PHOTO = os.path.join(lt.photos_dir(), "forest-path.jpg")  # an Olympus E-M1's EXIF
+PLAIN = os.path.join(lt.photos_dir(), "chelsea.png")      # no metadata at all
+
+KEYWORDS = ["path", "forest"]
+COPYRIGHT = "© Ann Example"
+LENS = "XF23mmF2 R WR"
+AGENT = "Raw Converter 5"
+# What a photographer's tools write; the fixes (ExifVersion, ResolutionUnit, …) make the
+# camera's own EXIF valid, so that any warning on an output is Lumen's.
+JPEG_ONLY = ["-YCbCrPositioning=Centered", "-ComponentsConfiguration=Y, Cb, Cr, -"]
+WRITE = ["-XMP:all=", "-IFD1:all=", "-ExifVersion=0230", "-ResolutionUnit=inches",
+         "-GPSProcessingMethod=GPS",
+         "-XMP-dc:Subject=path", "-XMP-dc:Subject=forest", "-IPTC:Keywords=path", "-IPTC:Keywords=forest",
+         "-XMP-xmp:Rating=4", f"-EXIF:Copyright={COPYRIGHT}", f"-XMP-dc:Rights={COPYRIGHT}",
+         "-GPSLatitude=48.8566", "-GPSLatitudeRef=N", "-GPSLongitude=2.3522", "-GPSLongitudeRef=E",
+         f"-LensModel={LENS}", "-XMP-crs:Exposure2012=+0.35", "-XMP-xmpMM:HistoryAction=saved",
+         f"-XMP-xmpMM:HistorySoftwareAgent={AGENT}", f"-XMP-xmp:CreatorTool={AGENT}",
+         f"-Software={AGENT}"]
+# libtiff declares tag 33723 UNDEFINED and writes it so; TIFF 6 says LONG. Readers take both.
+TIFF_IPTC_FORMAT = "Non-standard format (undef) for IFD0 0x83bb IPTC-NAA"
+
+
+def exiftool(*args):
+    proc = subprocess.run([EXIFTOOL, *args], capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        raise AssertionError(f"exiftool {' '.join(args)}: {proc.stderr}")
+    return proc.stdout
+
+
+def read_tags(paths):
+    """Path → {group:tag: value}, numbers as numbers (-n)."""
+    return {os.path.basename(r["SourceFile"]): r for r in json.loads(exiftool("-j", "-G1", "-n", *paths))}
+
+
+def warnings(paths):
+    """Path → exiftool's validation warnings and errors."""
+    out = json.loads(exiftool("-j", "-a", "-validate", "-warning", "-error", *paths))
+    result = {}
+    for r in out:
+        found = []
+        for key, value in r.items():
+            if key.startswith(("Warning", "Error")):
+                found += value if isinstance(value, list) else [value]
+        result[os.path.basename(r["SourceFile"])] = [w.replace("[minor] ", "") for w in found]
+    return result
+
+
+def cli(args):
+    proc = lt.run(args)
+    if proc.returncode != 0 or proc.stderr:
+        raise AssertionError(f"lumen-cli {' '.join(args)}: {lt.describe(proc)}")
+
+
+def as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+@unittest.skipIf(EXIFTOOL is None, "exiftool is not installed (libimage-exiftool-perl)")
+class Metadata(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-metadata-")
+        cls.dir = cls._tmp.name
+        try:
+            cls.make_files()
+        except BaseException:
+            cls._tmp.cleanup()  # tearDownClass is not called when setUpClass fails
+            raise
+
+    @classmethod
+    def make_files(cls):
+        version = lt.run(["--version"]).stdout.split()[-1]
+        cls.tool = f"Lumen {version}"
+        # A small copy of the photo, camera EXIF kept, then the metadata written into it and
+        # into TIFF and PNG copies of it.
+        base = cls.path("base.jpg")
+        cli(["--resize", "480x0", "-o", base, PHOTO])
+        cls.sources = {}
+        for ext in ("jpg", "tif", "png"):
+            src = cls.path("src." + ext)
+            if ext == "jpg":
+                shutil.copy(base, src)
+            else:
+                cli(["-o", src, base])
+            exiftool("-q", "-overwrite_original", *WRITE, *(JPEG_ONLY if ext == "jpg" else []), src)
+            cls.sources[ext] = src
+        cls.outputs = {}
+        for ext, src in cls.sources.items():
+            for out_ext in ("jpg", "png", "tif"):
+                for edit in ("plain", "exposure"):
+                    out = cls.path(f"{ext}-{edit}.{out_ext}")
+                    flags = ["--exposure", "0.5"] if edit == "exposure" else []
+                    cli(flags + ["-o", out, src])
+                    cls.outputs[os.path.basename(out)] = ext
+        cls.tags = read_tags([cls.path(n) for n in cls.outputs] + list(cls.sources.values()))
+        cls.warnings = warnings([cls.path(n) for n in cls.outputs] + list(cls.sources.values()))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    @classmethod
+    def path(cls, name):
+        return os.path.join(cls.dir, name)
+
+    def test_sources_are_valid(self):
+        """The test's own sources hold what they should and pass exiftool's validation."""
+        for ext, src in self.sources.items():
+            name = os.path.basename(src)
+            t = self.tags[name]
+            self.assertEqual(as_list(t.get("XMP-dc:Subject")), KEYWORDS, name)
+            self.assertEqual(t.get("ExifIFD:LensModel"), LENS, name)
+            allowed = [TIFF_IPTC_FORMAT] if ext == "tif" else []
+            self.assertEqual([w for w in self.warnings[name] if w not in allowed], [], name)
+
+    def test_kept(self):
+        for name, src_ext in sorted(self.outputs.items()):
+            with self.subTest(output=name):
+                t = self.tags[name]
+                self.assertEqual(as_list(t.get("XMP-dc:Subject")), KEYWORDS)
+                self.assertEqual(t.get("XMP-xmp:Rating"), 4)
+                self.assertEqual(t.get("XMP-dc:Rights"), COPYRIGHT)
+                self.assertEqual(t.get("IFD0:Copyright"), COPYRIGHT)
+                self.assertAlmostEqual(t.get("GPS:GPSLatitude"), 48.8566, places=4)
+                self.assertAlmostEqual(t.get("GPS:GPSLongitude"), 2.3522, places=4)
+                self.assertEqual(t.get("GPS:GPSLatitudeRef"), "N")
+                self.assertEqual(t.get("ExifIFD:LensModel"), LENS)
+                self.assertEqual(t.get("IFD0:Make"), "OLYMPUS IMAGING CORP.")
+                self.assertAlmostEqual(t.get("ExifIFD:ExposureTime"), 1 / 15, places=6)
+                self.assertEqual(t.get("ExifIFD:DateTimeOriginal"), "2015:09:06 18:46:57")
+                self.assertEqual(as_list(t.get("XMP-xmpMM:HistorySoftwareAgent")), [AGENT])
+                self.assertEqual(t.get("XMP-crs:Exposure2012"), "+0.35")
+                # PNG has no place for IPTC-IIM that readers agree on; XMP's dc:subject holds the keywords.
+                if not name.endswith(".png") and src_ext != "png":
+                    self.assertEqual(as_list(t.get("IPTC:Keywords")), KEYWORDS)
+
+    def test_lumen_named(self):
+        for name in self.outputs:
+            with self.subTest(output=name):
+                t = self.tags[name]
+                self.assertEqual(t.get("XMP-xmp:CreatorTool"), self.tool)
+                self.assertEqual(t.get("IFD0:Software"), self.tool)
+                self.assertIn(t.get("IFD0:Orientation", 1), (1,))
+
+    def test_valid(self):
+        for name in self.outputs:
+            with self.subTest(output=name):
+                allowed = [TIFF_IPTC_FORMAT] if name.endswith(".tif") else []
+                self.assertEqual([w for w in self.warnings[name] if w not in allowed], [])
+
+    def test_xmp_by_format(self):
+        """The packet is where each format keeps it: JPEG's APP1, PNG's iTXt, TIFF's tag 700."""
+        for name in self.outputs:
+            with self.subTest(output=name):
+                data = lt.read_bytes(self.path(name))
+                if name.endswith(".jpg"):
+                    self.assertTrue(any(m == 0xE1 and p.startswith(b"http://ns.adobe.com/xap/1.0/\0")
+                                        for m, _, p in lt.jpeg_segments(data)))
+                elif name.endswith(".png"):
+                    self.assertIn(b"iTXtXML:com.adobe.xmp\0", data)
+                else:
+                    self.assertIn(b"<x:xmpmeta", lt.exif_ifd0(data).get(700, b""))
+
+
+@unittest.skipIf(EXIFTOOL is None, "exiftool is not installed (libimage-exiftool-perl)")
+class Fresh(unittest.TestCase):
+    """Sources without metadata, and one turned by its Orientation."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-metadata-")
+        self.dir = self._tmp.name
+        self.tool = "Lumen " + lt.run(["--version"]).stdout.split()[-1]
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def test_no_xmp_source(self):
+        """A file without XMP gets a small valid packet naming Lumen, nothing broken."""
+        src = os.path.join(self.dir, "bare.png")
+        shutil.copy(PLAIN, src)
+        exiftool("-q", "-overwrite_original", "-all=", src)  # chelsea.png has an XMP packet
+        self.assertNotIn("XMP-x:XMPToolkit", read_tags([src])["bare.png"])
+        outs = []
+        for ext in ("jpg", "png", "tif"):
+            out = os.path.join(self.dir, "plain." + ext)
+            lt.run_ok(self, ["-o", out, src])
+            outs.append(out)
+        tags = read_tags(outs)
+        found = warnings(outs)
+        for out in outs:
+            name = os.path.basename(out)
+            with self.subTest(output=name):
+                self.assertEqual(found[name], [])
+                xmp = {k: v for k, v in tags[name].items() if k.startswith("XMP")}
+                self.assertEqual(xmp.get("XMP-xmp:CreatorTool"), self.tool, xmp)
+                self.assertNotIn("IPTC:Keywords", tags[name])
+
+    def test_orientation_reset(self):
+        """EXIF and XMP (tiff:Orientation) say 6 in the source; the export says 1 in both."""
+        src = os.path.join(self.dir, "turned.jpg")
+        lt.run_ok(self, ["--resize", "160x0", "-o", src, PHOTO])
+        # The photo's own packet (digiKam's) has duplicates that keep exiftool from editing it.
+        exiftool("-q", "-overwrite_original", "-XMP:all=", src)
+        exiftool("-q", "-overwrite_original", "-IFD0:Orientation#=6", "-XMP-tiff:Orientation#=6", src)
+        outs = []
+        for ext in ("jpg", "png", "tif"):
+            out = os.path.join(self.dir, "upright." + ext)
+            lt.run_ok(self, ["-o", out, src])
+            outs.append(out)
+        tags = read_tags(outs + [src])
+        self.assertEqual(tags["turned.jpg"].get("XMP-tiff:Orientation"), 6)
+        for out in outs:
+            t = tags[os.path.basename(out)]
+            with self.subTest(output=os.path.basename(out)):
+                self.assertEqual(t.get("IFD0:Orientation", 1), 1)
+                self.assertEqual(t.get("XMP-tiff:Orientation"), 1)
+                self.assertEqual(t.get("XMP-xmp:CreatorTool"), self.tool)
+                w, h = t.get("File:ImageWidth") or t.get("PNG:ImageWidth") or t.get("IFD0:ImageWidth"), \
+                    t.get("File:ImageHeight") or t.get("PNG:ImageHeight") or t.get("IFD0:ImageHeight")
+                self.assertEqual((w, h), (100, 160))  # 160 × 100 turned a quarter
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
