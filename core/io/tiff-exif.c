@@ -31,8 +31,7 @@ keep_ifd0_tag (guint16 tag)
 
 /* Left out of the EXIF IFD although libtiff knows them: MakerNote holds offsets into the
  * source file's layout that would point at the wrong bytes here; ComponentsConfiguration
- * and CompressedBitsPerPixel describe the source's JPEG stream; PixelX/YDimension are for
- * compressed (JPEG) data, TIFF's own ImageWidth/Length say it here. Left out because libtiff
+ * and CompressedBitsPerPixel describe the source's JPEG stream. Left out because libtiff
  * 4.5 cannot represent them: the Interoperability IFD (libtiff has no field array for it)
  * and tags missing from libtiff's EXIF and GPS field arrays (vendor and Windows XP tags);
  * set_from_entry finds no field for those. */
@@ -40,8 +39,7 @@ static gboolean
 keep_exif_tag (guint16 tag)
 {
   return tag != EXIF_TAG_MAKER_NOTE && tag != EXIF_TAG_COMPONENTS_CONFIGURATION
-         && tag != EXIF_TAG_COMPRESSED_BITS_PER_PIXEL && tag != EXIF_TAG_PIXEL_X_DIMENSION
-         && tag != EXIF_TAG_PIXEL_Y_DIMENSION;
+         && tag != EXIF_TAG_COMPRESSED_BITS_PER_PIXEL;
 }
 
 static gboolean
