@@ -17,6 +17,8 @@
 #include "../backend/cuda-error.h"
 #include "../backend/cuda-image.h"
 #include "../io/exif.h"
+#include "../io/iptc.h"
+#include "../io/jpeg-markers.h"
 #include "../hdr/response.h"
 #include "../hdr/stack.h"
 #include "../io/orientation.h"
@@ -127,8 +129,31 @@ header_message (j_common_ptr cinfo, int level)
 {
 }
 
+/* What a file's header carries to its image, as the CPU decoder (core/io/jpeg.c) reads it. */
+typedef struct {
+  GBytes *exif, *icc, *xmp, *iptc;
+} Metadata;
+
+static void
+metadata_clear (Metadata *md)
+{
+  g_clear_pointer (&md->exif, g_bytes_unref);
+  g_clear_pointer (&md->icc, g_bytes_unref);
+  g_clear_pointer (&md->xmp, g_bytes_unref);
+  g_clear_pointer (&md->iptc, g_bytes_unref);
+}
+
+static void
+metadata_give (Metadata *md, LmImage *image)
+{
+  image->exif = g_steal_pointer (&md->exif);
+  image->icc_profile = g_steal_pointer (&md->icc);
+  image->xmp = g_steal_pointer (&md->xmp);
+  image->iptc = g_steal_pointer (&md->iptc);
+}
+
 static gboolean
-read_header (Header *h, const guint8 *data, gsize len, GBytes **exif, GBytes **icc)
+read_header (Header *h, const guint8 *data, gsize len, Metadata *md)
 {
   h->cinfo.err = jpeg_std_error (&h->err);
   h->err.error_exit = header_fatal;
@@ -139,33 +164,37 @@ read_header (Header *h, const guint8 *data, gsize len, GBytes **exif, GBytes **i
   jpeg_mem_src (&h->cinfo, data, len);
   jpeg_save_markers (&h->cinfo, JPEG_APP0 + 1, 0xFFFF);
   jpeg_save_markers (&h->cinfo, JPEG_APP0 + 2, 0xFFFF);
+  jpeg_save_markers (&h->cinfo, JPEG_APP0 + 13, 0xFFFF);
   if (jpeg_read_header (&h->cinfo, TRUE) != JPEG_HEADER_OK || h->cinfo.jpeg_color_space != JCS_YCbCr
       || h->cinfo.num_components != 3
       || !lm_image_layout (LM_FORMAT_RGBA8, h->cinfo.image_width, h->cinfo.image_height, NULL, NULL, NULL))
     return FALSE;
+  g_autoptr (GByteArray) photoshop = g_byte_array_new ();
   for (jpeg_saved_marker_ptr m = h->cinfo.marker_list; m != NULL; m = m->next)
-    if (*exif == NULL && m->marker == JPEG_APP0 + 1 && m->data_length > 6 && memcmp (m->data, "Exif\0\0", 6) == 0)
-      *exif = g_bytes_new (m->data, m->data_length);
+    if (md->exif == NULL && m->marker == JPEG_APP0 + 1 && m->data_length > 6 && memcmp (m->data, "Exif\0\0", 6) == 0)
+      md->exif = g_bytes_new (m->data, m->data_length);
+    else if (m->marker == JPEG_APP0 + 1)
+      lm_jpeg_segment_xmp (m->data, m->data_length, &md->xmp);
+    else if (m->marker == JPEG_APP0 + 13)
+      lm_jpeg_segment_photoshop (m->data, m->data_length, photoshop);
+  md->iptc = lm_iptc_from_resources (photoshop->data, photoshop->len);
   if (jpeg_read_icc_profile (&h->cinfo, &h->icc, &h->icc_len) && h->icc_len > 0)
-    *icc = g_bytes_new (h->icc, h->icc_len);
+    md->icc = g_bytes_new (h->icc, h->icc_len);
   return TRUE;
 }
 
 static gboolean
-header (const guint8 *data, gsize len, guint *width, guint *height, GBytes **exif, GBytes **icc)
+header (const guint8 *data, gsize len, guint *width, guint *height, Metadata *md)
 {
   Header *h = g_new0 (Header, 1);
-  gboolean ok = read_header (h, data, len, exif, icc);
+  gboolean ok = read_header (h, data, len, md);
   *width = h->cinfo.image_width;
   *height = h->cinfo.image_height;
   jpeg_destroy_decompress (&h->cinfo);
   free (h->icc);
   g_free (h);
   if (!ok)
-    {
-      g_clear_pointer (exif, g_bytes_unref);
-      g_clear_pointer (icc, g_bytes_unref);
-    }
+    metadata_clear (md);
   return ok;
 }
 
@@ -200,7 +229,7 @@ expand (const guint8 *rgb, LmImage *image)
 typedef struct {
   guint file; /* index in the caller's arrays */
   guint width, height;
-  GBytes *exif, *icc;
+  Metadata md;
   gsize offset; /* in the staging buffer */
 } Member;
 
@@ -214,15 +243,14 @@ parse_members (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *len
     {
       Member *p = &m[k];
       *p = (Member) { .file = i };
-      if (data[i] == NULL || !header (data[i], lens[i], &p->width, &p->height, &p->exif, &p->icc))
+      if (data[i] == NULL || !header (data[i], lens[i], &p->width, &p->height, &p->md))
         continue;
       int unsupported = 1;
       if (d->hardware
           && (d->lib->parse_header (d->handle, data[i], lens[i], d->parsed) != 0
               || d->lib->batched_supported (d->handle, d->parsed, &unsupported) != 0 || unsupported != 0))
         {
-          g_clear_pointer (&p->exif, g_bytes_unref);
-          g_clear_pointer (&p->icc, g_bytes_unref);
+          metadata_clear (&p->md);
           continue;
         }
       p->offset = offset;
@@ -236,10 +264,7 @@ static void
 clear_members (Member *m, guint k)
 {
   for (guint j = 0; j < k; j++)
-    {
-      g_clear_pointer (&m[j].exif, g_bytes_unref);
-      g_clear_pointer (&m[j].icc, g_bytes_unref);
-    }
+    metadata_clear (&m[j].md);
 }
 
 /* Queues the decoding of the K members into the decoder's device buffers; FALSE with
@@ -303,8 +328,7 @@ finish_image (LmNvjpeg *d, Member *m, const LmAllocator *allocator)
   if (image == NULL)
     return NULL; /* the CPU decoder tries again and says why */
   expand (d->staging + m->offset, image);
-  image->exif = g_steal_pointer (&m->exif);
-  image->icc_profile = g_steal_pointer (&m->icc);
+  metadata_give (&m->md, image);
   int orientation = lm_exif_orientation (image->exif);
   if (orientation == 1)
     return image;
@@ -356,8 +380,7 @@ expand_on_device (LmNvjpeg *d, Member *m, guint k, const LmAllocator *allocator,
       if (image == NULL)
         return FALSE;
       image->opaque = TRUE;
-      image->exif = g_steal_pointer (&m[j].exif);
-      image->icc_profile = g_steal_pointer (&m[j].icc);
+      metadata_give (&m[j].md, image);
       LmKImage out = lm_cuda_kimage (image);
       if (!LM_CUDA_CHECK (lm_k_rgb_to_rgba8 (d->rgb[j], (gsize) m[j].width * 3, &out, d->stream), error))
         return !(*device_failed = TRUE);
@@ -377,7 +400,7 @@ lm_nvjpeg_decode_to_device (LmNvjpeg *d, guint n, const guint8 *const *data, con
   /* Turning an image upright is the host's work (lm_image_orient): such stacks go there. */
   gboolean upright = (guint) k == n;
   for (int j = 0; upright && j < k; j++)
-    upright = lm_exif_orientation (m[j].exif) == 1;
+    upright = lm_exif_orientation (m[j].md.exif) == 1;
   gboolean device_failed = FALSE;
   *all = upright && decode_members (d, m, k, data, lens, &device_failed, error)
          && expand_on_device (d, m, k, allocator, images, &device_failed, error);

@@ -108,9 +108,9 @@ lm_nvjpeg_encode (LmNvjpegEncoder *enc, const LmImage *image, GError **error)
   if (!LM_NVJPEG_CHECK (lib->retrieve_bitstream (enc->handle, enc->state, jpeg, &len, enc->stream), error)
       || !LM_CUDA_CHECK (cudaStreamSynchronize (enc->stream), error))
     return NULL;
-  /* As the CPU writer: the first exposure's EXIF, made upright and resized, and its profile. */
-  g_autoptr (GBytes) exif = lm_exif_for_export (image->exif, image->width, image->height);
-  return lm_jpeg_insert_metadata (jpeg, len, exif, image->icc_profile);
+  /* As the CPU writer: the first exposure's EXIF (made upright and resized), profile, XMP
+   * and IPTC. */
+  return lm_jpeg_insert_image_metadata (jpeg, len, image);
 }
 
 #else /* !LUMEN_HAVE_CUDA */
