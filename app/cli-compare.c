@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "core/color/profile.h"
 #include "core/render/compare.h"
 #include "core/error.h"
 #include "core/io/io.h"
@@ -52,11 +53,14 @@ render (Side *side, LmImage *source, const LmPipeline *pipeline, GError **error)
     return FALSE;
   side->upload_ms = lm_ms_since (t);
 
+  g_autoptr (LmColorProfile) color = lm_color_profile_new (source->icc_profile, NULL);
   g_autoptr (LmRenderCache) warm = lm_render_cache_new (b, work);
+  lm_render_cache_set_color (warm, color);
   g_autoptr (LmImage) first = lm_render_cache_run (warm, pipeline, NULL, error);
   if (first == NULL)
     return FALSE;
   g_autoptr (LmRenderCache) timed = lm_render_cache_new (b, work);
+  lm_render_cache_set_color (timed, color);
   g_autoptr (LmImage) result = lm_render_cache_run (timed, pipeline, &side->timings, error);
   if (result == NULL)
     return FALSE;

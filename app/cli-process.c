@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "core/color/profile.h"
 #include "core/edit/sidecar.h"
 #include "core/error.h"
 #include "core/io/io.h"
@@ -19,6 +20,7 @@ typedef struct {
   int quality;
   gboolean timings;
   gboolean version;
+  gboolean to_srgb; /* --to-srgb: convert from the photo's profile to sRGB on saving */
   char **inputs;
   char *params_out; /* --params-out: the sidecar of the operations given */
 } Options;
@@ -35,6 +37,10 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o->timings,
       N_("Print where the time went: load, upload, each operation, download, save"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version"), NULL },
+    { "to-srgb", 0, 0, G_OPTION_ARG_NONE, &o->to_srgb,
+      N_("Convert the colours from the photo's ICC profile to sRGB (perceptual intent), for the web; "
+         "by default the photo's profile is kept"),
+      NULL },
     { "params-out", 0, 0, G_OPTION_ARG_FILENAME, &o->params_out,
       N_("Write the operations given (flags and --params) to a sidecar FILE, a preset for --params; "
          "without -o and IN, do only that"),
@@ -108,7 +114,8 @@ fail (GError *error)
 
 /* SOURCE through the pipeline on BACKEND, back in host memory. */
 static LmImage *
-render (LmBackend *backend, LmImage *source, const LmPipeline *pipeline, LmTimings *timings, GError **error)
+render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
+        LmTimings *timings, GError **error)
 {
   gboolean transfers = lm_cli_backend_transfers (backend);
   gint64 t = g_get_monotonic_time ();
@@ -119,6 +126,7 @@ render (LmBackend *backend, LmImage *source, const LmPipeline *pipeline, LmTimin
     lm_timings_add (timings, _("upload"), lm_ms_since (t));
 
   g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, work);
+  lm_render_cache_set_color (cache, color);
   g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
   if (result == NULL)
     return NULL;
@@ -160,8 +168,16 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
                   source->source_bit_depth);
     }
 
+  g_autofree char *color_note = NULL;
+  g_autoptr (LmColorProfile) color = lm_color_profile_new (source->icc_profile, &color_note);
+  if (color_note)
+    {
+      g_autofree char *shown = g_filename_display_name (in_path);
+      lm_cli_error (_("note: %s: %s"), shown, color_note);
+    }
+
   GError *e = NULL;
-  g_autoptr (LmImage) host = render (backend, source, pipeline, timings, &e);
+  g_autoptr (LmImage) host = render (backend, source, color, pipeline, timings, &e);
   if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
     {
       /* The photo does not fit the GPU, or the GPU failed: render it on the CPU rather than not at all, from
@@ -172,7 +188,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       lm_timings_add (timings, _("load"), load_ms);
       g_clear_pointer (&backend, lm_backend_free);
       backend = lm_backend_new (LM_BACKEND_CPU, &e);
-      host = render (backend, source, pipeline, timings, &e);
+      host = render (backend, source, color, pipeline, timings, &e);
     }
   if (host == NULL)
     {
@@ -184,6 +200,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   lm_image_copy_metadata (host, source);
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
   save.quality = o->quality;
+  save.to_srgb = o->to_srgb;
   if (!lm_io_save (host, o->output, &save, error))
     return FALSE;
   lm_timings_add (timings, _("save"), lm_ms_since (t));

@@ -16,6 +16,7 @@ struct _LmExportOptions {
   GtkBox parent_instance;
   Section sections[LM_N_OPS];
   guint n;
+  GtkWidget *to_srgb;
 };
 
 G_DEFINE_FINAL_TYPE (LmExportOptions, lm_export_options, GTK_TYPE_BOX)
@@ -121,12 +122,12 @@ lm_export_options_new (void)
   for (int i = 0; i < LM_N_OPS; i++)
     if (lm_op_kind (i) == LM_KIND_EXPORT)
       build_section (self, lm_op_info (i));
-  if (self->n == 0)
-    {
-      g_object_ref_sink (self);
-      g_object_unref (self);
-      return NULL;
-    }
+  self->to_srgb = gtk_check_button_new_with_label (_("Convert to sRGB"));
+  gtk_widget_set_name (self->to_srgb, "to-srgb");
+  gtk_widget_set_tooltip_text (self->to_srgb,
+                               _("Convert the colours from the photo's ICC profile to sRGB (perceptual "
+                                 "intent), for the web; otherwise the photo keeps its own profile"));
+  gtk_container_add (GTK_CONTAINER (self), self->to_srgb);
   LmPipeline defaults;
   lm_pipeline_init (&defaults);
   lm_export_options_set_pipeline (self, &defaults);
@@ -185,4 +186,30 @@ lm_export_options_apply (LmExportOptions *self, LmPipeline *pipeline)
       pipeline->stages[s->op->id] = stage;
     }
   return changed;
+}
+
+void
+lm_export_options_set_to_srgb (LmExportOptions *self, gboolean to_srgb)
+{
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->to_srgb), to_srgb);
+}
+
+gboolean
+lm_export_options_get_to_srgb (LmExportOptions *self)
+{
+  return gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->to_srgb));
+}
+
+#define TO_SRGB_KEY "lumen-export-to-srgb"
+
+gboolean
+lm_export_to_srgb_of (gpointer owner)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (owner), TO_SRGB_KEY));
+}
+
+void
+lm_export_to_srgb_set (gpointer owner, gboolean to_srgb)
+{
+  g_object_set_data (G_OBJECT (owner), TO_SRGB_KEY, GINT_TO_POINTER (to_srgb ? 1 : 0));
 }

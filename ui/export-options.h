@@ -14,12 +14,22 @@ G_BEGIN_DECLS
 #define LM_TYPE_EXPORT_OPTIONS (lm_export_options_get_type ())
 G_DECLARE_FINAL_TYPE (LmExportOptions, lm_export_options, LM, EXPORT_OPTIONS, GtkBox)
 
-/* NULL where no operation is of the export's kind (nothing to show). */
+/* Also "Convert to sRGB" (LmSaveOptions.to_srgb), a check button named "to-srgb", off: the
+ * photo's own profile is kept unless asked. */
 GtkWidget *lm_export_options_new (void);
 
 /* Shows PIPELINE's export stages. */
 void lm_export_options_set_pipeline (LmExportOptions *self, const LmPipeline *pipeline);
 /* Writes the export stages as set into PIPELINE; TRUE when they differ from what it had. */
 gboolean lm_export_options_apply (LmExportOptions *self, LmPipeline *pipeline);
+
+/* "Convert to sRGB": not an edit (no sidecar keeps it), a choice of how to write. */
+void lm_export_options_set_to_srgb (LmExportOptions *self, gboolean to_srgb);
+gboolean lm_export_options_get_to_srgb (LmExportOptions *self);
+
+/* The "Convert to sRGB" last chosen in OWNER's dialogs (a window's: its export and Apply
+ * Edits share it), FALSE at first. */
+gboolean lm_export_to_srgb_of (gpointer owner);
+void lm_export_to_srgb_set (gpointer owner, gboolean to_srgb);
 
 G_END_DECLS

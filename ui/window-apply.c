@@ -22,6 +22,7 @@ struct _LmApplyRun {
   LmPipeline pipeline;
   LmBackendKind backend;
   int quality;
+  gboolean to_srgb;    /* "Convert to sRGB", as the export's */
   gboolean sidecars;   /* the keep-edits setting */
   LmRenderWorker *worker;
   GCancellable *cancellable;
@@ -197,6 +198,7 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   req.backend = run->backend;
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
   options.quality = run->quality;
+  options.to_srgb = run->to_srgb;
   g_autofree char *out = output_path (g_ptr_array_index (run->photos, run->next));
   lm_render_worker_set_source (run->worker, image);
   lm_render_worker_export (run->worker, &req, out, &options, run->cancellable);
@@ -301,6 +303,7 @@ lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
   run->pipeline = self->pipeline;
   run->backend = self->cuda_usable ? self->backend : LM_BACKEND_CPU;
   run->quality = self->settings ? g_settings_get_int (self->settings, "jpeg-quality") : 92;
+  run->to_srgb = lm_export_to_srgb_of (self);
   run->sidecars = self->settings == NULL || g_settings_get_boolean (self->settings, "keep-edits");
   run->cancellable = g_cancellable_new ();
   run->failures = g_string_new (NULL);
@@ -331,6 +334,7 @@ lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
   if (export_ops)
     {
       lm_export_options_set_pipeline (LM_EXPORT_OPTIONS (export_ops), &self->pipeline);
+      lm_export_options_set_to_srgb (LM_EXPORT_OPTIONS (export_ops), lm_export_to_srgb_of (self));
       gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
     }
   int chosen = gtk_dialog_run (GTK_DIALOG (chooser));
@@ -338,6 +342,8 @@ lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
   /* As the export: the size asked for is part of the edit, one undo step. */
   if (files && export_ops && lm_export_options_apply (LM_EXPORT_OPTIONS (export_ops), &self->pipeline))
     lm_window_commit (self);
+  if (files && export_ops)
+    lm_export_to_srgb_set (self, lm_export_options_get_to_srgb (LM_EXPORT_OPTIONS (export_ops)));
   gtk_widget_destroy (chooser);
   if (files == NULL)
     return;

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "../color/profile.h"
 #include "../error.h"
 #include "../io/text-input.h"
 
@@ -88,6 +89,23 @@ lm_pipeline_init (LmPipeline *pipeline)
   pipeline->tonemap.info = &tonemap_info;
   pipeline->tonemap.enabled = TRUE;
   lm_op_params_init (&tonemap_info, pipeline->tonemap.params.bytes);
+}
+
+void
+lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile)
+{
+  if (profile != NULL && lm_color_profile_is_srgb (profile))
+    profile = NULL;
+  pipeline->stages[LM_OP_WB].params.wb.profile = profile;
+  pipeline->stages[LM_OP_EXPOSURE].params.exposure.profile = profile;
+  LmGrayWeights luminosity = { 0.0f, 0.0f, 0.0f };
+  if (profile != NULL)
+    {
+      double w[3];
+      lm_color_profile_luminance (profile, w);
+      luminosity = (LmGrayWeights) { (float) w[0], (float) w[1], (float) w[2] };
+    }
+  pipeline->stages[LM_OP_GRAY].params.gray.luminosity = luminosity;
 }
 
 gboolean

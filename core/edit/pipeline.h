@@ -59,6 +59,16 @@ lm_pipeline_stage (LmPipeline *pipeline, LmOpId id)
   return &pipeline->stages[id];
 }
 
+/* Gives PIPELINE's operations that need primaries or linear light (grayscale's luminosity,
+ * white balance, exposure) the source's colour space PROFILE (core/color/profile.h): fields
+ * of their parameter structs that are not parameters (no sidecar key, no flag). The render
+ * cache does this on its copy of each pipeline it runs (lm_render_cache_set_color), so that
+ * the window and lumen-cli agree; pipelines the user edits never hold it. NULL or an sRGB
+ * profile leaves those fields empty: sRGB's code paths, the same bytes as before. PROFILE
+ * must outlive PIPELINE's use. */
+typedef struct _LmColorProfile LmColorProfile;
+void lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile);
+
 /* TRUE when the two pipelines would render the same image from any source. */
 gboolean lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b);
 

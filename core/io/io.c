@@ -10,6 +10,7 @@
 #include "config.h"
 #include "../error.h"
 #include "io-private.h"
+#include "../color/convert.h"
 
 LmFileType
 lm_file_type_sniff (const guint8 *h, gsize n)
@@ -262,6 +263,19 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
                                                   : _("this is linear HDR radiance; write it as .hdr or .exr, or "
                                                       "tone map it to 8 bits first"));
       return FALSE;
+    }
+
+  g_autoptr (LmImage) converted = NULL;
+  if (options->to_srgb && image->format != LM_FORMAT_RGBA_F32)
+    {
+      GError *e = NULL;
+      if ((converted = lm_color_convert_to_srgb (image, &e)) == NULL)
+        {
+          lm_set_file_error (error, e->code, path, "%s", e->message);
+          g_error_free (e);
+          return FALSE;
+        }
+      image = converted;
     }
 
   LmAtomicFile *file = lm_atomic_file_open (path, error);

@@ -21,7 +21,9 @@ typedef enum {
 } LmFileType;
 
 typedef struct {
-  int quality; /* JPEG quality 1..100 */
+  int quality;     /* JPEG quality 1..100 */
+  gboolean to_srgb; /* convert the pixels from their ICC profile to sRGB (core/color/convert.h)
+                     * and embed sRGB's; FALSE keeps the source's profile and values */
 } LmSaveOptions;
 
 #define LM_SAVE_OPTIONS_INIT { .quality = 92 }

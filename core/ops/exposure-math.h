@@ -2,7 +2,7 @@
  * pass (point-math.h).
  *
  * EV stops in linear light, as a camera's exposure: each encoded value is decoded with the
- * sRGB transfer function, multiplied by 2^EV and encoded again. darktable's exposure module
+ * transfer function of the photo's profile (sRGB's below), multiplied by 2^EV and encoded again. darktable's exposure module
  * multiplies scene-referred linear RGB by 2^EV in the same way; Lumen's values are the file's
  * display-referred sRGB ones, so +1 EV doubles the light of a mid-tone (118 → 162) and
  * pushes what was above 188 past white, where the pass clips it at its end. */
@@ -14,6 +14,11 @@
 
 typedef struct {
   float ev; /* stops, -5..+5 */
+  /* Not a parameter: the photo's colour space (core/color/profile.h), set by the render
+   * (lm_pipeline_set_color); NULL (every pipeline the user edits) and sRGB take the sRGB
+   * curve below. Another profile's own curve decodes and encodes instead (exposure.c): the
+   * host builds the pass's table, so kernels never see it. */
+  const struct _LmColorProfile *profile;
 } LmExposureParams;
 
 LM_INLINE float

@@ -1,6 +1,9 @@
 /* Exposure: its parameter and its place in the fused point pass (exposure-math.h says what it
  * computes). */
+#include <math.h>
 #include <glib/gi18n.h>
+
+#include "../color/profile.h"
 
 #include "exposure-math.h"
 #include "ops.h"
@@ -14,7 +17,11 @@ static const LmParamSpec exposure_params[] = {
 static float
 exposure_channel (const void *params, int c, float v)
 {
-  return lm_exposure_channel (params, c, v);
+  const LmExposureParams *p = params;
+  if (p->profile == NULL || lm_color_profile_is_srgb (p->profile))
+    return lm_exposure_channel (params, c, v);
+  double l = lm_color_profile_to_linear (p->profile, c, v / 255.0) * exp2 (p->ev);
+  return (float) (255.0 * lm_color_profile_from_linear (p->profile, c, l));
 }
 
 static void

@@ -4,21 +4,26 @@
 #include "pixel-math.h"
 
 typedef enum {
-  LM_GRAY_LUMINOSITY, /* BT.709 weights */
+  LM_GRAY_LUMINOSITY, /* the luminances of the photo's primaries: BT.709's for sRGB */
   LM_GRAY_BT601,      /* 0.299, 0.587, 0.114 */
   LM_GRAY_AVERAGE,    /* (R + G + B) / 3 */
   LM_GRAY_MIX,        /* the user's red, green and blue weights */
 } LmGrayMode;
 
 typedef struct {
+  float r, g, b;
+} LmGrayWeights;
+
+typedef struct {
   int mode;    /* LmGrayMode */
   float amount; /* 0 keeps the colour, 1 is fully gray */
   float red, green, blue; /* weights of LM_GRAY_MIX, used as given (not normalised) */
+  /* Not a parameter: the luminances of the photo's own primaries, which "luminosity" weighs
+   * with, set by the render from the source's ICC profile (lm_pipeline_set_color). All 0 for
+   * sRGB, and in every pipeline the user edits: BT.709's constants then, the same bytes as
+   * before profiles were read. */
+  LmGrayWeights luminosity;
 } LmGrayParams;
-
-typedef struct {
-  float r, g, b;
-} LmGrayWeights;
 
 LM_INLINE LmGrayWeights
 lm_gray_weights (const LmGrayParams *p)
@@ -36,7 +41,10 @@ lm_gray_weights (const LmGrayParams *p)
       w.r = p->red, w.g = p->green, w.b = p->blue;
       break;
     default:
-      w.r = LM_BT709_R, w.g = LM_BT709_G, w.b = LM_BT709_B;
+      if (p->luminosity.r != 0.0f || p->luminosity.g != 0.0f || p->luminosity.b != 0.0f)
+        w = p->luminosity;
+      else
+        w.r = LM_BT709_R, w.g = LM_BT709_G, w.b = LM_BT709_B;
       break;
     }
   return w;

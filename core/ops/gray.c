@@ -6,7 +6,7 @@
 #include "simd.h"
 
 static const LmEnumValue gray_modes[] = {
-  { "luminosity", N_("Luminosity (BT.709)") },
+  { "luminosity", N_("Luminosity (the photo's primaries)") },
   { "bt601", N_("BT.601 (video, OpenCV)") },
   { "average", N_("Average") },
   { "mix", N_("Channel mix") },

@@ -20,10 +20,15 @@
 typedef struct {
   float temperature; /* K of the light the photo was taken under, 2000..12000 */
   float tint;        /* -100..100: positive towards magenta (the green gain lowered) */
+  /* Not a parameter: the photo's colour space (core/color/profile.h), set by the render
+   * (lm_pipeline_set_color). NULL (every pipeline the user edits) and sRGB: sRGB's matrix
+   * and curve, as below. Another profile: the gains are computed in its RGB, normalised
+   * with its primaries' luminances, and applied through its curve (wb.c). */
+  const struct _LmColorProfile *profile;
 } LmWbParams;
 
-/* The gains that params make (wb.h, lm_wb_gains): linear R, G, B multipliers whose BT.709
- * luminance is 1, so that balancing changes the colour of a gray, not its brightness. */
+/* The gains that params make (wb.h, lm_wb_gains): linear R, G, B multipliers whose luminance
+ * is 1 (BT.709's weights for sRGB, the primaries' own otherwise), so that balancing changes the colour of a gray, not its brightness. */
 typedef struct {
   float gain[3];
 } LmWbGains;

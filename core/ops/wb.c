@@ -4,6 +4,7 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include "../color/profile.h"
 #include "ops.h"
 #include "point.h"
 #include "wb.h"
@@ -36,26 +37,41 @@ illuminant_xy (double t, double *x, double *y)
                    : -0.9549476 * x3 - 1.37418593 * x2 + 2.09137015 * xc - 0.16748867;
 }
 
-/* That light's white (Y = 1) in linear sRGB: xy → XYZ → sRGB's D65 matrix (IEC 61966-2-1). */
+static gboolean
+is_srgb (const LmColorProfile *profile)
+{
+  return profile == NULL || lm_color_profile_is_srgb (profile);
+}
+
+/* That light's white (Y = 1) in the photo's linear RGB: xy → XYZ → sRGB's D65 matrix (IEC
+ * 61966-2-1), or the profile's own (under its own white: profile.h). */
 static void
-illuminant_rgb (double t, double rgb[3])
+illuminant_rgb (const LmColorProfile *profile, double t, double rgb[3])
 {
   double x, y;
   illuminant_xy (t, &x, &y);
   double X = x / y, Y = 1.0, Z = (1.0 - x - y) / y;
-  rgb[0] = 3.2404542 * X - 1.5371385 * Y - 0.4985314 * Z;
-  rgb[1] = -0.9692660 * X + 1.8760108 * Y + 0.0415560 * Z;
-  rgb[2] = 0.0556434 * X - 0.2040259 * Y + 1.0572252 * Z;
+  if (is_srgb (profile))
+    {
+      rgb[0] = 3.2404542 * X - 1.5371385 * Y - 0.4985314 * Z;
+      rgb[1] = -0.9692660 * X + 1.8760108 * Y + 0.0415560 * Z;
+      rgb[2] = 0.0556434 * X - 0.2040259 * Y + 1.0572252 * Z;
+      return;
+    }
+  double m[3][3];
+  lm_color_profile_xyz_to_rgb (profile, m);
+  for (int c = 0; c < 3; c++)
+    rgb[c] = m[c][0] * X + m[c][1] * Y + m[c][2] * Z;
 }
 
 /* The gains before their normalisation: each channel of the reference white over that of
  * the light at T (its white becomes the reference's), green lowered by the tint. */
 static void
-raw_gains (double t, double tint, double g[3])
+raw_gains (const LmColorProfile *profile, double t, double tint, double g[3])
 {
   double ref[3], lit[3];
-  illuminant_rgb (LM_WB_TEMPERATURE_NEUTRAL, ref);
-  illuminant_rgb (t, lit);
+  illuminant_rgb (profile, LM_WB_TEMPERATURE_NEUTRAL, ref);
+  illuminant_rgb (profile, t, lit);
   for (int c = 0; c < 3; c++)
     g[c] = ref[c] / lit[c];
   g[1] *= exp2 (-tint / 100.0);
@@ -64,17 +80,26 @@ raw_gains (double t, double tint, double g[3])
 void
 lm_wb_gains (const LmWbParams *p, LmWbGains *gains)
 {
-  double g[3];
-  raw_gains (p->temperature, p->tint, g);
-  double luminance = 0.2126 * g[0] + 0.7152 * g[1] + 0.0722 * g[2];
+  double g[3], luminance;
+  raw_gains (p->profile, p->temperature, p->tint, g);
+  if (is_srgb (p->profile))
+    luminance = 0.2126 * g[0] + 0.7152 * g[1] + 0.0722 * g[2];
+  else
+    {
+      double w[3];
+      lm_color_profile_luminance (p->profile, w);
+      luminance = w[0] * g[0] + w[1] * g[1] + w[2] * g[2];
+    }
   for (int c = 0; c < 3; c++)
     gains->gain[c] = (float) (g[c] / luminance);
 }
 
 static double
-decode (double v)
+decode (const LmColorProfile *profile, int c, double v)
 {
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+  if (is_srgb (profile))
+    return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+  return lm_color_profile_to_linear (profile, c, v);
 }
 
 /* The patch is neutral when every gain times its channel is the same. Red over blue decides
@@ -85,8 +110,15 @@ decode (double v)
 int
 lm_wb_from_gray (float r, float g, float b, float *temperature, float *tint)
 {
+  return lm_wb_from_gray_in (NULL, r, g, b, temperature, tint);
+}
+
+int
+lm_wb_from_gray_in (const LmColorProfile *profile, float r, float g, float b, float *temperature,
+                    float *tint)
+{
   *temperature = LM_WB_TEMPERATURE_NEUTRAL, *tint = 0.0f;
-  double l[3] = { decode (r / 255.0), decode (g / 255.0), decode (b / 255.0) };
+  double l[3] = { decode (profile, 0, r / 255.0), decode (profile, 1, g / 255.0), decode (profile, 2, b / 255.0) };
   for (int c = 0; c < 3; c++)
     if (!(l[c] > 0.0) || !isfinite (l[c]))
       return 0;
@@ -95,7 +127,7 @@ lm_wb_from_gray (float r, float g, float b, float *temperature, float *tint)
   for (int i = 0; i < 64; i++)
     {
       double mid = 0.5 * (hot + cold);
-      raw_gains (1e6 / mid, 0.0, gains);
+      raw_gains (profile, 1e6 / mid, 0.0, gains);
       /* Red still above blue after balancing: the light was warmer than 10⁶/mid K. */
       if (gains[0] * l[0] > gains[2] * l[2])
         hot = mid;
@@ -103,7 +135,7 @@ lm_wb_from_gray (float r, float g, float b, float *temperature, float *tint)
         cold = mid;
     }
   double t = CLAMP (1e6 / (0.5 * (hot + cold)), LM_WB_TEMPERATURE_MIN, LM_WB_TEMPERATURE_MAX);
-  raw_gains (t, 0.0, gains);
+  raw_gains (profile, t, 0.0, gains);
   double target = sqrt (gains[0] * l[0] * gains[2] * l[2]);
   double tn = -100.0 * log2 (target / (gains[1] * l[1]));
   *temperature = (float) t;
@@ -111,18 +143,36 @@ lm_wb_from_gray (float r, float g, float b, float *temperature, float *tint)
   return 1;
 }
 
+typedef struct {
+  LmWbGains gains;
+  const LmColorProfile *profile; /* not sRGB */
+} ProfileGains;
+
 static float
 wb_channel (const void *gains, int c, float v)
 {
   return lm_wb_channel (gains, c, v);
 }
 
+/* The gains in linear light of a profile that is not sRGB: its curve instead of sRGB's. */
+static float
+wb_channel_profile (const void *data, int c, float v)
+{
+  const ProfileGains *pg = data;
+  double l = lm_color_profile_to_linear (pg->profile, c, v / 255.0) * pg->gains.gain[c];
+  return (float) (255.0 * lm_color_profile_from_linear (pg->profile, c, l));
+}
+
 static void
 wb_point_prepare (const void *params, LmPointPass *pass)
 {
-  LmWbGains gains;
-  lm_wb_gains (params, &gains);
-  lm_point_pass_map (pass, wb_channel, &gains);
+  const LmWbParams *p = params;
+  ProfileGains pg = { .profile = p->profile };
+  lm_wb_gains (p, &pg.gains);
+  if (is_srgb (p->profile))
+    lm_point_pass_map (pass, wb_channel, &pg.gains);
+  else
+    lm_point_pass_map (pass, wb_channel_profile, &pg);
 }
 
 static gboolean

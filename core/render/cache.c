@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../color/profile.h"
 #include "../error.h"
 #include "../ops/point.h"
 
@@ -24,6 +25,7 @@ struct _LmRenderCache {
   LmImage *host_source;    /* the source in host memory, for the fallback */
   LmImage *fallback_out;   /* the fallback's tone mapping, in host memory */
   char *notice;
+  LmColorProfile *color;
   guint64 next_version;
   guint last_computed;
   CacheEntry entries[N_STEPS];
@@ -49,8 +51,18 @@ lm_render_cache_free (LmRenderCache *cache)
   g_clear_pointer (&cache->host_source, lm_image_unref);
   g_clear_pointer (&cache->fallback_out, lm_image_unref);
   g_free (cache->notice);
+  g_clear_pointer (&cache->color, lm_color_profile_unref);
   lm_image_unref (cache->source);
   g_free (cache);
+}
+
+void
+lm_render_cache_set_color (LmRenderCache *cache, LmColorProfile *color)
+{
+  if (color)
+    lm_color_profile_ref (color);
+  g_clear_pointer (&cache->color, lm_color_profile_unref);
+  cache->color = color;
 }
 
 void
@@ -158,6 +170,11 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
   guint n_pending = 0;
   cache->last_computed = 0;
   g_clear_pointer (&cache->notice, g_free);
+
+  /* The pipeline with the source's colour space in its operations' hidden fields. */
+  LmPipeline colored = *pipeline;
+  lm_pipeline_set_color (&colored, cache->color);
+  pipeline = &colored;
 
   LmStage steps[N_STEPS];
   steps[TONEMAP_STEP] = pipeline->tonemap;

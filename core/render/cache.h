@@ -23,6 +23,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmRenderCache, lm_render_cache_free)
  * then leaves a notice. The cache keeps a reference to HOST_SOURCE. */
 void lm_render_cache_set_fallback (LmRenderCache *cache, LmBackend *cpu, LmImage *host_source);
 
+/* The source's colour space (core/color/profile.h; the cache keeps a reference; NULL: sRGB,
+ * as a new cache has it): what each run gives the operations that need primaries
+ * (lm_pipeline_set_color). Every cache of a photo is given the profile of its file, so that
+ * the window's view, its export and lumen-cli compute the same bytes. */
+void lm_render_cache_set_color (LmRenderCache *cache, LmColorProfile *color);
+
 /* Renders PIPELINE and returns a new reference to the result in work memory (the source
  * itself when it is 8-bit and no operation is enabled). Appends one timing per step run
  * ("tonemap", then each enabled operation), "cached" for those whose output was still

@@ -30,6 +30,7 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
         }
       lm_shrink_cpu (src, w->shrunk);
       w->shrunk_cache = lm_render_cache_new (w->sides[0].backend, w->shrunk);
+      lm_render_cache_set_color (w->shrunk_cache, w->color);
     }
 
   LmPipeline pipeline = req->pipeline;

@@ -65,6 +65,7 @@ struct _LmRenderWorker {
 
   /* The thread's own. */
   LmImage *source;
+  LmColorProfile *color; /* the source's, for every cache of it (lm_render_cache_set_color) */
   Side sides[N_SIDES];
   char *cuda_unavailable;
   LmImage *shrunk; /* the quick preview's source on the CPU */

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "../color/profile.h"
 #include "../error.h"
 
 /* Host memory that uploads fastest (pinned when CUDA is usable). */
@@ -46,6 +47,7 @@ lm_render_side_cache_new (LmRenderWorker *w, Side *side)
 {
   LmRenderCache *cache = lm_render_cache_new (side->backend, side->source);
   lm_render_cache_set_fallback (cache, w->sides[0].backend, w->source);
+  lm_render_cache_set_color (cache, w->color);
   return cache;
 }
 
@@ -89,7 +91,10 @@ lm_render_adopt_source (LmRenderWorker *w, LmImage *source)
   g_clear_pointer (&w->shrunk_cache, lm_render_cache_free);
   g_clear_pointer (&w->shrunk, lm_image_unref);
   g_clear_pointer (&w->source, lm_image_unref);
+  g_clear_pointer (&w->color, lm_color_profile_unref);
   w->source = source;
+  if (source)
+    w->color = lm_color_profile_new (source->icc_profile, NULL);
 }
 
 /* Probes CUDA, makes the CPU's backend and tells the receiver (READY) whether CUDA is usable. */

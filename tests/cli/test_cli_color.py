@@ -1,0 +1,248 @@
+"""lumen-cli and ICC profiles: --to-srgb against Pillow's ImageCms (lcms2 driven by another
+program) on Adobe RGB and ProPhoto RGB photos; the source's profile kept byte for byte without
+it; the operations that use the photo's primaries (luminosity, exposure, white balance) against
+the published colorimetry of Adobe RGB (1998) and ProPhoto RGB; and sRGB photos computed by
+sRGB's formulas, as before profiles were read.
+
+The photos are made at test time from tests/data with Pillow, the profiles are colord's
+(colord-data). Expected values are written out here, never taken from an earlier run.
+"""
+import io
+import math
+import os
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+try:
+    from PIL import Image, ImageCms
+except ImportError:  # pragma: no cover - the Makefile installs python3-pil
+    Image = ImageCms = None
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lumen_testlib as lt  # noqa: E402
+
+COLORD = "/usr/share/color/icc/colord"
+PHOTO = os.path.join(lt.photos_dir(), "chelsea.png")  # 451 × 300 colour, no profile
+ADOBE_GAMMA = 563.0 / 256.0
+
+# Adobe RGB (1998) Color Image Encoding 4.3.4.1: linear RGB → XYZ (D65); row Y.
+ADOBE_M = np.array([[0.57667, 0.18556, 0.18823],
+                    [0.29734, 0.62736, 0.07529],
+                    [0.02703, 0.07069, 0.99134]])
+# ProPhoto RGB (ROMM RGB): the luminances of its primaries.
+PROPHOTO_Y = np.array([0.2880402, 0.7118741, 0.0000857])
+
+
+def icc(name):
+    path = os.path.join(COLORD, name)
+    if not os.path.exists(path):
+        raise unittest.SkipTest(f"{path} is missing (apt-get install colord-data)")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def load(path):
+    """The image at PATH, read whole and its file closed."""
+    with Image.open(path) as img:
+        img.load()
+        return img
+
+
+def srgb_decode(v):
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+
+def srgb_encode(l):
+    return np.where(l <= 0.0031308, l * 12.92, 1.055 * np.maximum(l, 0) ** (1 / 2.4) - 0.055)
+
+
+def assert_rounds(test, exact, got, label):
+    """GOT (8-bit) is EXACT (float, before rounding) rounded half up, clipped to 0..255, except
+    where EXACT lies within 10⁻³ of a half (then either neighbour)."""
+    exact = np.clip(exact, 0, 255)
+    near_half = np.abs(exact - np.floor(exact) - 0.5) < 1e-3
+    want = np.floor(exact + 0.5)
+    bad = (got != want) & ~near_half
+    test.assertFalse(bad.any(), f"{label}: {int(bad.sum())} values differ, e.g. exact "
+                     f"{exact[bad][:5]} got {got[bad][:5]}")
+
+
+@unittest.skipIf(Image is None, "Pillow (python3-pil) is not installed")
+class ColourCli(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-colour-")
+        self.addCleanup(self._tmp.cleanup)
+        self.dir = self._tmp.name
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def tagged(self, profile, name="in.png", pixels=None):
+        """The photo (or PIXELS, uint8 H × W × 3) saved as NAME with PROFILE's bytes embedded."""
+        img = load(PHOTO).convert("RGB") if pixels is None else Image.fromarray(pixels, "RGB")
+        data = icc(profile) if profile else None
+        out = self.path(name)
+        if data:
+            img.save(out, icc_profile=data)
+        else:
+            img.save(out)
+        return out, img, data
+
+    def cli(self, src, out_name, *flags):
+        out = self.path(out_name)
+        lt.run_ok(self, list(flags) + ["-o", out, src])
+        return out
+
+    def test_to_srgb_matches_pillow(self):
+        """--to-srgb: within 1 of ImageCms.profileToProfile (perceptual) from the embedded
+        profile to sRGB, PNG and TIFF; the output carries an sRGB profile; the values did move
+        (a conversion that does nothing fails)."""
+        srgb = ImageCms.createProfile("sRGB")
+        for profile in ["AdobeRGB1998.icc", "ProPhotoRGB.icc"]:
+            src, img, data = self.tagged(profile)
+            want = np.asarray(ImageCms.profileToProfile(img, ImageCms.ImageCmsProfile(io.BytesIO(data)), srgb,
+                                                        renderingIntent=0)).astype(int)
+            for ext in ["png", "tif"]:
+                with self.subTest(profile=profile, ext=ext):
+                    out = load(self.cli(src, "srgb." + ext, "--to-srgb"))
+                    got = np.asarray(out.convert("RGB")).astype(int)
+                    self.assertLessEqual(int(np.abs(got - want).max()), 1)
+                    self.assertGreater(int(np.abs(got - np.asarray(img).astype(int)).max()), 10)
+                    embedded = out.info.get("icc_profile")
+                    self.assertTrue(embedded, "no ICC profile in the output")
+                    self.assertNotEqual(embedded, data)
+                    desc = ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(embedded)))
+                    self.assertIn("sRGB", desc)
+        # A JPEG output is converted too (its pixels are the encoder's; the profile tells).
+        out = load(self.cli(src, "srgb.jpg", "--to-srgb"))
+        self.assertIn("sRGB", ImageCms.getProfileDescription(
+            ImageCms.ImageCmsProfile(io.BytesIO(out.info["icc_profile"]))))
+
+    def test_to_srgb_untagged_photo(self):
+        """A photo without a profile is sRGB already: the pixels stay, an sRGB profile comes."""
+        src, img, _ = self.tagged(None)
+        out = load(self.cli(src, "untagged.png", "--to-srgb"))
+        self.assertEqual(np.abs(np.asarray(out.convert("RGB")).astype(int) - np.asarray(img).astype(int)).max(), 0)
+        self.assertIn("icc_profile", out.info)
+
+    def test_profile_kept_by_default(self):
+        """Without --to-srgb, PNG, TIFF and JPEG outputs carry the source's profile, byte for
+        byte, edited or not, and the values are the source's where nothing is edited."""
+        src, img, data = self.tagged("AdobeRGB1998.icc")
+        for ext in ["png", "tif", "jpg"]:
+            for flags in [[], ["--exposure", "0.5"]]:
+                with self.subTest(ext=ext, flags=flags):
+                    out = load(self.cli(src, "kept." + ext, *flags))
+                    self.assertEqual(out.info.get("icc_profile"), data)
+                    if not flags and ext != "jpg":
+                        self.assertEqual(np.abs(np.asarray(out.convert("RGB")).astype(int)
+                                                - np.asarray(img).astype(int)).max(), 0)
+
+    def test_luminosity_uses_the_primaries(self):
+        """--gray luminosity on Adobe RGB and ProPhoto RGB photos weighs R, G, B with the
+        luminances of their primaries (the specifications' figures: within a level where the
+        sum lies near a half), not BT.709's, which would differ on most pixels."""
+        for profile, weights in [("AdobeRGB1998.icc", ADOBE_M[1]), ("ProPhotoRGB.icc", PROPHOTO_Y)]:
+            with self.subTest(profile=profile):
+                src, img, _ = self.tagged(profile)
+                got = np.asarray(load(self.cli(src, "gray.png", "--gray", "luminosity"))).astype(float)
+                self.assertEqual(got.ndim, 2)
+                rgb = np.asarray(img).astype(float)
+                exact = rgb @ weights
+                self.assertLess(float(np.abs(got - exact).max()), 0.56)
+                bt709 = np.floor(rgb @ np.array([0.2126, 0.7152, 0.0722]) + 0.5)
+                self.assertGreater(float(np.mean(got != bt709)), 0.3)
+
+    def ramp(self):
+        """Every 8-bit value in each channel, in differing orders: 16 × 16 × 3."""
+        v = np.arange(256, dtype=np.uint8).reshape(16, 16)
+        return np.dstack([v, 255 - v, v.T]).copy()
+
+    def test_exposure_adobe_rgb(self):
+        """+1 EV on an Adobe RGB photo doubles the light decoded with its gamma 563/256."""
+        pixels = self.ramp()
+        src, _, _ = self.tagged("AdobeRGB1998.icc", pixels=pixels)
+        got = lt.imread(self.cli(src, "ev.png", "--exposure", "1"))[..., ::-1].astype(float)
+        v = pixels.astype(float) / 255.0
+        exact = 255.0 * (2.0 * v ** ADOBE_GAMMA) ** (1.0 / ADOBE_GAMMA)
+        assert_rounds(self, exact, got, "exposure +1 EV, Adobe RGB")
+
+    def test_wb_adobe_rgb(self):
+        """--wb 3200 on an Adobe RGB photo: the gains of 3200 K light's white (CIE daylight
+        locus above 4000 K, Kim et al.'s Planckian fit below) in Adobe RGB's linear RGB, over
+        those of 6500 K, normalised to Adobe RGB luminance 1, applied to the light decoded
+        with gamma 563/256. Within a level (the specification's matrix against the
+        profile's)."""
+        def xy(t):
+            if t >= 4000:
+                x = (-4.6070e9 / t**3 + 2.9678e6 / t**2 + 0.09911e3 / t + 0.244063 if t <= 7000
+                     else -2.0064e9 / t**3 + 1.9018e6 / t**2 + 0.24748e3 / t + 0.237040)
+                return x, -3.0 * x * x + 2.87 * x - 0.275
+            x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
+            y = (-1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683 if t <= 2222
+                 else -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867)
+            return x, y
+
+        def rgb(t):
+            x, y = xy(t)
+            return np.linalg.solve(ADOBE_M, np.array([x / y, 1.0, (1 - x - y) / y]))
+
+        gains = rgb(6500) / rgb(3200)
+        gains /= ADOBE_M[1] @ gains
+        pixels = self.ramp()
+        src, _, _ = self.tagged("AdobeRGB1998.icc", pixels=pixels)
+        got = lt.imread(self.cli(src, "wb.png", "--wb", "3200"))[..., ::-1].astype(float)
+        lin = (pixels.astype(float) / 255.0) ** ADOBE_GAMMA * gains
+        exact = np.clip(255.0 * np.clip(lin, 0, None) ** (1.0 / ADOBE_GAMMA), 0, 255)
+        self.assertLessEqual(float(np.abs(got - exact).max()), 1.0)
+        # sRGB's matrix, weights and curve would miss by more than that.
+        srgb_inv = np.array([[3.2404542, -1.5371385, -0.4985314], [-0.9692660, 1.8760108, 0.0415560],
+                             [0.0556434, -0.2040259, 1.0572252]])
+
+        def srgb_rgb(t):
+            x, y = xy(t)
+            return srgb_inv @ np.array([x / y, 1.0, (1 - x - y) / y])
+
+        g = srgb_rgb(6500) / srgb_rgb(3200)
+        g /= np.array([0.2126, 0.7152, 0.0722]) @ g
+        as_srgb = 255.0 * srgb_encode(srgb_decode(pixels / 255.0) * g)
+        self.assertGreater(float(np.abs(got - np.clip(as_srgb, 0, 255)).max()), 3.0)
+
+    def test_srgb_photos_unchanged(self):
+        """An sRGB-tagged photo (colord's sRGB.icc) is computed with sRGB's formulas, written
+        out here: luminosity with BT.709's weights in single precision, +1 EV through the
+        sRGB curve; and it gives the bytes of the same photo without a profile."""
+        pixels = self.ramp()
+        tagged, _, _ = self.tagged("sRGB.icc", name="srgb.png", pixels=pixels)
+        plain, _, _ = self.tagged(None, name="plain.png", pixels=pixels)
+        f = pixels.astype(np.float32)
+        lum = (np.float32(0.2126) * f[..., 0] + np.float32(0.7152) * f[..., 1]) + np.float32(0.0722) * f[..., 2]
+        got = lt.imread(self.cli(tagged, "lum.png", "--gray", "luminosity")).astype(float)
+        assert_rounds(self, lum.astype(float), got, "luminosity, sRGB")
+        got = lt.imread(self.cli(tagged, "ev.png", "--exposure", "1"))[..., ::-1].astype(float)
+        exact = 255.0 * srgb_encode(2.0 * srgb_decode(pixels / 255.0))
+        assert_rounds(self, exact, got, "exposure, sRGB")
+        flags = ["--wb", "3200,10", "--exposure", "0.3", "--gray", "luminosity", "--gray-amount", "0.5"]
+        a = lt.read_bytes(self.cli(tagged, "a.png", *flags))
+        b = lt.read_bytes(self.cli(plain, "b.png", *flags))
+        self.assertEqual(np.abs(lt.imread(self.path("a.png")).astype(int)
+                                - lt.imread(self.path("b.png")).astype(int)).max(), 0, (len(a), len(b)))
+
+    def test_unusable_profile_is_a_note(self):
+        """A profile lcms2 cannot read: the photo is taken as sRGB, with a note naming it.
+        (A TIFF: libpng drops such a profile itself.)"""
+        src = self.path("junk.tif")
+        Image.fromarray(self.ramp(), "RGB").save(src, icc_profile=b"not an ICC profile" * 10)
+        out = self.path("junk-out.png")
+        proc = lt.run(["--gray", "luminosity", "-o", out, src])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertIn("junk.tif", proc.stderr)
+        self.assertIn("sRGB", proc.stderr)
+        self.assertTrue(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,199 @@
+/* The window's export of an Adobe RGB photo with edits that need its primaries (luminosity at
+ * 0.6, exposure, white balance, read from its sidecar): as a person exports (Ctrl+E, the name
+ * typed, "Convert to sRGB" ticked or not, Export clicked), the file holds the same pixels as
+ * lumen-cli's with the same sidecar (--to-srgb or not; lumen-cli is itself held against Adobe
+ * RGB's published figures and Pillow in tests/cli/test_cli_color.py), with an sRGB profile
+ * or the photo's own. Skipped without colord's profiles. */
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "core/io/io.h"
+#include "ui-testlib.h"
+
+#define ADOBE_ICC "/usr/share/color/icc/colord/AdobeRGB1998.icc"
+#define SIDECAR "[gray]\nenabled=true\nmode=luminosity\namount=0.6\n\n[exposure]\nenabled=true\nev=0.7\n\n" \
+                "[wb]\nenabled=true\ntemperature=4200\ntint=5\n"
+
+static char *tmp_dir;
+static char *photo;
+static char *sidecar;
+static GBytes *adobe;
+
+typedef struct {
+  const char *name;
+  gboolean to_srgb;
+  gboolean answered;
+} Answer;
+
+static GtkWidget *
+named (GtkWidget *dialog, const char *name)
+{
+  g_autoptr (GPtrArray) all = ui_find_all (dialog, GTK_TYPE_WIDGET);
+  for (guint i = 0; i < all->len; i++)
+    if (g_strcmp0 (gtk_widget_get_name (all->pdata[i]), name) == 0)
+      return all->pdata[i];
+  g_assert_not_reached ();
+}
+
+static void
+click_middle (GtkWidget *w)
+{
+  ui_click (w, gtk_widget_get_allocated_width (w) / 2.0, gtk_widget_get_allocated_height (w) / 2.0);
+}
+
+static void
+answer_chooser (GtkWidget *dialog, Answer *a)
+{
+  ui_focus_window (dialog);
+  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
+  ui_type (a->name);
+  GtkWidget *check = named (dialog, "to-srgb");
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)) != a->to_srgb)
+    click_middle (check);
+  g_assert_cmpint (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)), ==, a->to_srgb);
+  g_autoptr (GPtrArray) buttons = ui_find_all (dialog, GTK_TYPE_BUTTON);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), _("_Export")) == 0
+        && gtk_widget_is_visible (buttons->pdata[i]))
+      {
+        click_middle (buttons->pdata[i]);
+        a->answered = TRUE;
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+static gboolean
+watch_tick (gpointer data)
+{
+  Answer *a = data;
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_mapped (l->data) && !a->answered)
+      {
+        ui_wait_ms (200);
+        answer_chooser (l->data, a);
+        break;
+      }
+  return G_SOURCE_CONTINUE;
+}
+
+static LmImage *
+load (const char *path)
+{
+  GError *e = NULL;
+  LmImage *image = lm_io_load (path, lm_allocator_host (), &e);
+  g_assert_no_error (e);
+  return image;
+}
+
+static LmImage *
+export_with (Answer *a)
+{
+  guint source = g_timeout_add (50, watch_tick, a);
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_e, GDK_CONTROL_MASK);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!a->answered && g_get_monotonic_time () < deadline)
+    ui_wait_ms (50);
+  g_source_remove (source);
+  g_assert_true (a->answered);
+  g_autofree char *path = g_build_filename (tmp_dir, a->name, NULL);
+  while (!g_file_test (path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    ui_wait_ms (50);
+  ui_wait_ms (300);
+  return load (path);
+}
+
+/* lumen-cli --params SIDECAR [--to-srgb] on the photo. */
+static LmImage *
+cli (const char *name, gboolean to_srgb)
+{
+  g_autofree char *out = g_build_filename (tmp_dir, name, NULL);
+  const char *argv[] = { g_getenv ("LUMEN_CLI"), "--params", sidecar, "-o", out, photo,
+                         to_srgb ? "--to-srgb" : NULL, NULL };
+  int status = -1;
+  g_autofree char *err = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                               &status, NULL));
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return load (out);
+}
+
+static void
+assert_same_pixels (const LmImage *a, const LmImage *b)
+{
+  g_assert_cmpint (a->format, ==, b->format);
+  g_assert_cmpuint (a->width, ==, b->width);
+  g_assert_cmpuint (a->height, ==, b->height);
+  gsize row = a->width * lm_format_bytes_per_pixel (a->format);
+  guint differing = 0;
+  for (guint y = 0; y < a->height; y++)
+    differing += memcmp (lm_image_row (a, y), lm_image_row (b, y), row) != 0;
+  g_assert_cmpuint (differing, ==, 0);
+}
+
+static void
+test_export (gconstpointer data)
+{
+  if (adobe == NULL)
+    {
+      g_test_skip ("colord's ICC profiles are not installed (apt-get install colord-data)");
+      return;
+    }
+  gboolean to_srgb = GPOINTER_TO_INT (data);
+  Answer a = { .name = to_srgb ? "window-srgb.png" : "window-adobe.png", .to_srgb = to_srgb };
+  g_autoptr (LmImage) window = export_with (&a);
+  g_autoptr (LmImage) line = cli (to_srgb ? "cli-srgb.png" : "cli-adobe.png", to_srgb);
+  assert_same_pixels (window, line);
+  g_assert_nonnull (window->icc_profile);
+  if (to_srgb)
+    g_assert_false (g_bytes_equal (window->icc_profile, adobe));
+  else
+    g_assert_true (g_bytes_equal (window->icc_profile, adobe));
+}
+
+int
+main (int argc, char **argv)
+{
+  tmp_dir = g_dir_make_tmp ("lumen-export-srgb-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+  photo = g_build_filename (tmp_dir, "chelsea.png", NULL);
+  sidecar = g_build_filename (tmp_dir, "chelsea.png.lumen", NULL);
+  gchar *icc = NULL;
+  gsize icc_len = 0;
+  g_autofree char *source = ui_test_data ("photos/chelsea.png");
+  g_autoptr (LmImage) image = load (source);
+  if (g_file_get_contents (ADOBE_ICC, &icc, &icc_len, NULL))
+    {
+      adobe = g_bytes_new_take (icc, icc_len);
+      image->icc_profile = g_bytes_ref (adobe);
+    }
+  g_assert_true (lm_io_save (image, photo, NULL, NULL));
+  g_assert_true (g_file_set_contents (sidecar, SIDECAR, -1, NULL));
+  ui_test_init (&argc, &argv, photo);
+  /* The edits come from the sidecar: read once keep-edits is on, the photo opened again. */
+  g_autoptr (GSettings) settings = ui_settings ();
+  g_settings_set_boolean (settings, "keep-edits", TRUE);
+  g_autoptr (GFile) file = g_file_new_for_path (photo);
+  ui_track_results ();
+  lm_window_open (ui_window, file);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!gtk_switch_get_active (GTK_SWITCH (ui_control (LM_OP_GRAY, "enabled"))) && g_get_monotonic_time () < deadline)
+    ui_wait_ms (20);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (ui_control (LM_OP_GRAY, "enabled"))));
+  ui_settle_tracked ();
+  g_test_add_data_func ("/export-srgb/keeps-profile", GINT_TO_POINTER (FALSE), test_export);
+  g_test_add_data_func ("/export-srgb/to-srgb", GINT_TO_POINTER (TRUE), test_export);
+  int status = g_test_run ();
+  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
+  for (const char *name; dir && (name = g_dir_read_name (dir));)
+    {
+      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+      g_remove (path);
+    }
+  g_rmdir (tmp_dir);
+  return status;
+}
