@@ -14,10 +14,8 @@
 #include "tool-picker.h"
 #include "tool-straighten.h"
 
-#if __has_include("core/ops/wb.h")
+#include "core/color/profile.h"
 #include "core/ops/wb.h"
-#define HAVE_WB_FROM_GRAY 1
-#endif
 
 typedef enum { TOOL_NONE, TOOL_CROP, TOOL_STRAIGHTEN, TOOL_PICKER, N_TOOLS } ToolKind;
 
@@ -157,12 +155,12 @@ on_picked (gpointer data, double x, double y)
   if (temperature == NULL || tint == NULL
       || !lm_picker_patch_mean (self->source, &view, x - 0.5, y - 0.5, LM_PICKER_PATCH, rgb))
     return;
-#ifdef HAVE_WB_FROM_GRAY
-  lm_wb_from_gray ((float) rgb[0], (float) rgb[1], (float) rgb[2], temperature, tint);
+  /* The gains neutralise the patch in the photo's own primaries, as white balance runs. */
+  g_autoptr (LmColorProfile) profile = lm_color_profile_new (self->source->icc_profile, NULL);
+  lm_wb_from_gray_in (profile, (float) rgb[0], (float) rgb[1], (float) rgb[2], temperature, tint);
   wb->enabled = TRUE;
   lm_window_show_pipeline (self);
   lm_window_commit (self);
-#endif
 }
 
 /* ---- which tool ------------------------------------------------------------------------ */
@@ -439,9 +437,6 @@ lm_window_tools_update_actions (LmWindow *self)
   for (int i = TOOL_CROP; i < N_TOOLS; i++)
     {
       gboolean can = self->source != NULL && lm_op_info_by_name (ops[i]) != NULL;
-#ifndef HAVE_WB_FROM_GRAY
-      can = can && i != TOOL_PICKER;
-#endif
       g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), tool_actions[i])),
                                    can);
     }
