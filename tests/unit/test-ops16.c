@@ -171,7 +171,7 @@ test_gray16 (void)
       float r = rgb[x][0] / 257.0f, g = rgb[x][1] / 257.0f, b = rgb[x][2] / 257.0f;
       g_assert_cmpuint (px16 (gray, x, 0, 0), ==, expect_u16 ((0.299f * r + 0.587f * g) + 0.114f * b));
     }
-  /* (100, 150, 200) · 257 + (7, 100, 200): 140.75 + 0.0081 + 0.2233 + 0.0887 → ·257 */
+  /* (100, 150, 200) · 257 + (7, 100, 200): about 141.076 on the 0..255 scale, · 257 → 36256 */
   g_assert_cmpuint (px16 (gray, 0, 0, 0), ==, 36256);
 
   p.amount = 0.35f; /* partial: RGBA16, each channel towards the gray */
@@ -392,6 +392,56 @@ test_histogram16 (void)
   g_assert_true (lm_histogram_equal (&hist, &expect));
 }
 
+/* Resampling on 8-bit values (v · 257) against the 8-bit result: the same float sums, so
+ * within half an 8-bit step (129) of 257 × it; and on a 16-bit image the low bits reach the
+ * output (an 8-bit path would give only multiples of 257 on 8-bit steps). */
+static void
+check_resampler (const LmOpInfo *op, const void *params)
+{
+  g_autoptr (LmImage) s8 = lm_test_random_rgba (83, 61, 41, FALSE);
+  g_autoptr (LmImage) s16 = lm_test_image_new (LM_FORMAT_RGBA16, 83, 61, 0);
+  for (guint y = 0; y < 61; y++)
+    for (guint i = 0; i < 83 * 4; i++)
+      ((guint16 *) lm_image_row (s16, y))[i] = lm_image_row (s8, y)[i] * 257;
+  s16->opaque = TRUE;
+  g_autoptr (LmImage) o8 = lm_test_run_op (op, params, s8);
+  g_autoptr (LmImage) o16 = lm_test_run_op (op, params, s16);
+  g_assert_cmpint (o16->format, ==, LM_FORMAT_RGBA16);
+  g_assert_cmpuint (o16->width, ==, o8->width);
+  LM_TEST_RETURN_IF_FAILED ();
+  int worst = 0;
+  for (guint y = 0; y < o8->height; y++)
+    for (guint i = 0; i < o8->width * 4; i++)
+      worst = MAX (worst, abs ((int) ((guint16 *) lm_image_row (o16, y))[i] - 257 * lm_image_row (o8, y)[i]));
+  g_test_message ("%s: 16-bit of 8-bit values against 257 × 8-bit: max |Δ| %d", op->name, worst);
+  g_assert_cmpint (worst, <=, 129);
+
+  g_autoptr (LmImage) r16 = random16 (LM_FORMAT_GRAY16, 83, 61, 43);
+  g_autoptr (LmImage) g16 = lm_test_run_op (op, params, r16);
+  g_assert_cmpint (g16->format, ==, LM_FORMAT_GRAY16);
+  guint off_step = 0;
+  for (guint y = 0; y < g16->height; y++)
+    for (guint x = 0; x < g16->width; x++)
+      off_step += px16 (g16, x, y, 0) % 257 != 0;
+  g_assert_cmpuint (off_step, >, g16->width * g16->height / 2);
+}
+
+static void
+test_resamplers (void)
+{
+  LmStraightenParams st;
+  lm_op_params_init (&lm_straighten_op, &st);
+  st.angle = 7.5f;
+  check_resampler (&lm_straighten_op, &st);
+  LmResizeParams shrink, grow;
+  lm_op_params_init (&lm_resize_op, &shrink);
+  shrink.width = 30; /* area */
+  check_resampler (&lm_resize_op, &shrink);
+  lm_op_params_init (&lm_resize_op, &grow);
+  grow.width = 120; /* Lanczos-3 */
+  check_resampler (&lm_resize_op, &grow);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -406,5 +456,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ops16/equalize-modes", test_equalize16_modes);
   g_test_add_func ("/ops16/index-moves", test_index_moves);
   g_test_add_func ("/ops16/histogram", test_histogram16);
+  g_test_add_func ("/ops16/resamplers", test_resamplers);
   return g_test_run ();
 }
