@@ -6,7 +6,14 @@
 static size_t
 bytes_per_pixel (int format)
 {
-  return format == LM_K_GRAY8 ? 1 : format == LM_K_RGBA_F32 ? 16 : 4;
+  switch (format)
+    {
+    case LM_K_GRAY8: return 1;
+    case LM_K_GRAY16: return 2;
+    case LM_K_RGBA16: return 8;
+    case LM_K_RGBA_F32: return 16;
+    default: return 4; // RGBA8, RGBE8
+    }
 }
 
 static cudaError_t

@@ -95,13 +95,133 @@ apply_rgba (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stri
     out[x] = equalize_rgba (in[x], lut, luma, amount);
 }
 
+// 16-bit: the tables of lm_equalize_lut16, entry for entry. One block a channel; each thread
+// sums a run of 64 bins, the runs' sums are scanned, then each thread writes its run's entries
+// with lm_equalize16_entry: integers throughout, so the CPU's sequential loop gives the same.
+constexpr unsigned kLutThreads = LM_HIST16_BINS / 64;
+
+__global__ void
+build_luts16 (const uint32_t *bins, uint64_t total, uint16_t *luts)
+{
+  __shared__ unsigned long long runs[kLutThreads];
+  __shared__ unsigned first;
+  const uint32_t *hist = bins + blockIdx.x * LM_HIST16_BINS;
+  uint16_t *lut = luts + blockIdx.x * LM_HIST16_BINS;
+  unsigned t = threadIdx.x, v0 = t * 64;
+  if (t == 0)
+    first = LM_HIST16_BINS - 1;
+  __syncthreads ();
+  unsigned long long sum = 0;
+  unsigned mine = LM_HIST16_BINS - 1;
+  for (unsigned v = v0; v < v0 + 64; v++)
+    {
+      sum += hist[v];
+      if (hist[v] != 0 && v < mine)
+        mine = v;
+    }
+  runs[t] = sum;
+  atomicMin (&first, mine);
+  __syncthreads ();
+  if (t == 0)
+    for (unsigned k = 1; k < kLutThreads; k++)
+      runs[k] += runs[k - 1];
+  __syncthreads ();
+  unsigned long long cdf = t ? runs[t - 1] : 0, cdf_first = hist[first];
+  int identity = cdf_first == total;
+  for (unsigned v = v0; v < v0 + 64; v++)
+    {
+      cdf += hist[v];
+      lut[v] = identity ? (uint16_t) v : v <= first ? 0 : lm_equalize16_entry (cdf, cdf_first, total);
+    }
+}
+
+__global__ void
+apply16 (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned width,
+         const uint16_t *__restrict__ luts, int gray, int luma, float amount)
+{
+  unsigned y = blockIdx.y;
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= width)
+    return;
+  const uint8_t *in = src + y * src_stride;
+  uint8_t *out = dst + y * dst_stride;
+  const uint16_t *luma_lut = luts + 3 * LM_HIST16_BINS;
+  if (gray)
+    {
+      uint16_t v = reinterpret_cast<const uint16_t *> (in)[x];
+      reinterpret_cast<uint16_t *> (out)[x] = lm_equalize_channel16 (v, __ldg (&luma_lut[v]), amount);
+      return;
+    }
+  unsigned long long p = reinterpret_cast<const unsigned long long *> (in)[x], r;
+  if (luma)
+    {
+      uint16_t l = lm_luma_u16 (p);
+      r = lm_equalize_shift_rgba16 (p, lm_equalize_luma_shift16 (l, __ldg (&luma_lut[l]), amount));
+    }
+  else
+    {
+      uint16_t c[3];
+      for (int k = 0; k < 3; k++)
+        {
+          uint16_t v = (p >> (16 * k)) & 0xffff;
+          c[k] = lm_equalize_channel16 (v, __ldg (&luts[k * LM_HIST16_BINS + v]), amount);
+        }
+      r = lm_px16_pack (c[0], c[1], c[2], p);
+    }
+  reinterpret_cast<unsigned long long *> (out)[x] = r;
+}
+
+constexpr size_t kBins16Bytes = 4 * LM_HIST16_BINS * sizeof (uint32_t);
+constexpr size_t kLuts16Bytes = 4 * LM_HIST16_BINS * sizeof (uint16_t);
+
+bool
+is16 (int format)
+{
+  return format == LM_K_RGBA16 || format == LM_K_GRAY16;
+}
+
+cudaError_t
+equalize16 (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+            cudaStream_t stream)
+{
+  int gray = src->format == LM_K_GRAY16, luma = gray || p->mode == LM_EQUALIZE_LUMA;
+  uint32_t *bins = static_cast<uint32_t *> (ws->scratch);
+  uint16_t *luts = reinterpret_cast<uint16_t *> (static_cast<uint8_t *> (ws->scratch) + kBins16Bytes);
+  LM_CUDA_TRY (lm_k_histogram16 (src, luma ? 2 : 1, bins, stream));
+  build_luts16<<<4, kLutThreads, 0, stream>>> (bins, (uint64_t) src->width * src->height, luts);
+  LM_CUDA_LAUNCHED ();
+  dim3 grid (lm_div_up (src->width, kThreads), src->height);
+  apply16<<<grid, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
+                                          static_cast<uint8_t *> (dst->data), dst->stride, src->width, luts, gray,
+                                          luma, p->amount);
+  LM_CUDA_LAUNCHED ();
+  return cudaSuccess;
+}
+
 } // namespace
+
+// 16-bit sources count and map in the scratch (65536 bins and entries a channel).
+static size_t
+equalize_workspace (const void *params, const LmKImage *src)
+{
+  return is16 (src->format) ? kBins16Bytes + kLuts16Bytes : 0;
+}
+
+static size_t
+equalize_workspace_max (const LmKImage *src)
+{
+  return equalize_workspace (NULL, src);
+}
 
 static cudaError_t
 equalize_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
                  cudaStream_t stream)
 {
   const LmEqualizeParams *p = static_cast<const LmEqualizeParams *> (params);
+  if (src->width == 0 || src->height == 0)
+    return cudaSuccess;
+  if (is16 (src->format))
+    return equalize16 (p, src, dst, ws, stream);
   int gray = src->format == LM_K_GRAY8;
   int luma = gray || p->mode == LM_EQUALIZE_LUMA;
   LM_CUDA_TRY (lm_k_histogram (src, luma ? 2 : 1, ws->bins, stream));
@@ -126,5 +246,5 @@ equalize_launch (const void *params, const LmKImage *src, const LmKImage *dst, c
   return cudaSuccess;
 }
 
-/* Its histogram and tables live in the backend's fixed bins and luts: no scratch. */
-extern "C" const LmKOp lm_k_equalize_op = { NULL, NULL, equalize_launch };
+/* 8-bit: its histogram and tables live in the backend's fixed bins and luts, no scratch. */
+extern "C" const LmKOp lm_k_equalize_op = { equalize_workspace, equalize_workspace_max, equalize_launch };

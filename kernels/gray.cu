@@ -65,6 +65,53 @@ gray_gray_to_gray (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t d
   dst[y * dst_stride + x] = lm_quantize_u8 (lm_blend (v, lm_quantize_clamp (lm_gray_value (v, v, v, w)), amount));
 }
 
+// 16-bit sources: two RGBA16 pixels per thread (16-byte loads).
+__global__ void
+gray_rgba16 (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned width,
+             LmGrayWeights w, float amount, int to_gray)
+{
+  unsigned y = blockIdx.y;
+  unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * 2;
+  if (x0 >= width)
+    return;
+  const unsigned long long *in = reinterpret_cast<const unsigned long long *> (src + y * src_stride);
+  uint8_t *row = dst + y * dst_stride;
+  unsigned long long px[2];
+  unsigned n = x0 + 2 <= width ? 2 : 1;
+  if (n == 2)
+    {
+      ulonglong2 q = *reinterpret_cast<const ulonglong2 *> (in + x0);
+      px[0] = q.x, px[1] = q.y;
+    }
+  else
+    px[0] = in[x0];
+  if (to_gray)
+    {
+      uint16_t *out = reinterpret_cast<uint16_t *> (row);
+      for (unsigned i = 0; i < n; i++)
+        out[x0 + i] = lm_gray_of_rgba16 (px[i], w);
+      return;
+    }
+  unsigned long long *out = reinterpret_cast<unsigned long long *> (row);
+  if (n == 2)
+    *reinterpret_cast<ulonglong2 *> (out + x0) = make_ulonglong2 (lm_gray_rgba16 (px[0], w, amount),
+                                                                  lm_gray_rgba16 (px[1], w, amount));
+  else
+    out[x0] = lm_gray_rgba16 (px[0], w, amount);
+}
+
+__global__ void
+gray_gray16 (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned width,
+             LmGrayWeights w, float amount)
+{
+  unsigned y = blockIdx.y;
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= width)
+    return;
+  reinterpret_cast<uint16_t *> (dst + y * dst_stride)[x]
+    = lm_gray_gray16 (reinterpret_cast<const uint16_t *> (src + y * src_stride)[x], w, amount);
+}
+
 } // namespace
 
 static cudaError_t
@@ -75,7 +122,18 @@ gray_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   LmGrayWeights w = lm_gray_weights (p);
   const uint8_t *in = static_cast<const uint8_t *> (src->data);
   uint8_t *out = static_cast<uint8_t *> (dst->data);
-  if (src->format == LM_K_GRAY8)
+  if (src->format == LM_K_GRAY16)
+    {
+      dim3 grid (lm_div_up (src->width, kThreads), src->height);
+      gray_gray16<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride, src->width, w, p->amount);
+    }
+  else if (src->format == LM_K_RGBA16)
+    {
+      dim3 grid (lm_div_up (src->width, kThreads * 2), src->height);
+      gray_rgba16<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride, src->width, w, p->amount,
+                                                  dst->format == LM_K_GRAY16);
+    }
+  else if (src->format == LM_K_GRAY8)
     {
       dim3 grid (lm_div_up (src->width, kThreads), src->height);
       gray_gray_to_gray<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride,

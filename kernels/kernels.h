@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "core/ops/compare-math.h"
+#include "core/ops/equalize-math.h"
 #include "core/ops/point-math.h"
 #include "core/hdr/merge-math.h"
 #include "core/hdr/tonemap-math.h"
@@ -17,7 +18,7 @@ extern "C" {
 #endif
 
 /* Formats, as in core/image.h. */
-enum { LM_K_GRAY8 = 0, LM_K_RGBA8 = 1, LM_K_RGBA_F32 = 2, LM_K_RGBE8 = 3 };
+enum { LM_K_GRAY8 = 0, LM_K_RGBA8 = 1, LM_K_RGBA_F32 = 2, LM_K_RGBE8 = 3, LM_K_RGBA16 = 4, LM_K_GRAY16 = 5 };
 
 typedef struct {
   void *data; /* device memory; rows start on 64-byte boundaries */
@@ -49,6 +50,9 @@ cudaError_t lm_k_probe (void);
 
 /* WANT: bit 0 counts R, G and B; bit 1 counts luma (as LmHistWant). BINS is zeroed first. */
 cudaError_t lm_k_histogram (const LmKImage *src, int want, uint32_t *bins, cudaStream_t stream);
+/* 16-bit equalize's counts (RGBA16 or GRAY16 SRC): BINS holds 4 × LM_HIST16_BINS (R, G, B,
+ * 16-bit luma; a gray image's values in the luma bins), zeroed first. */
+cudaError_t lm_k_histogram16 (const LmKImage *src, int want, uint32_t *bins, cudaStream_t stream);
 
 /* An operation's CUDA side, beside its kernel (kernels/<name>.cu, or core/ops/<name>-cuda.c):
  * lm_k_<name>_op for every line of core/ops/op-list.h. PARAMS is the operation's
@@ -82,6 +86,11 @@ typedef struct {
  * size). PASS is read at launch (it travels as a launch parameter). */
 cudaError_t lm_k_point (const LmPointPass *pass, const LmKImage *src, const LmKImage *dst,
                         cudaStream_t stream);
+
+/* The pass from SRC (RGBA16 or GRAY16) into DST (RGBA16, same size), with TABLE16 (device
+ * memory, 3 × LM_POINT_TABLE16_SIZE floats: lm_point_table16 of PASS). */
+cudaError_t lm_k_point16 (const LmPointPass *pass, const float *table16, const LmKImage *src,
+                          const LmKImage *dst, cudaStream_t stream);
 
 /* SUMS (device memory) is zeroed first; HEAT (RGBA8, same size) may be NULL. */
 cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,

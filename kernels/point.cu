@@ -60,6 +60,44 @@ point_gray (const __grid_constant__ LmPointPass pass, const uint8_t *src, size_t
     reinterpret_cast<uint32_t *> (dst + y * dst_stride)[x] = lm_point_gray (&pass, table, src[y * src_stride + x]);
 }
 
+// 16-bit sources: the table (3 × 65536 floats, 768 KiB) is too large for shared memory and
+// is read from global memory, where it stays in L2; two RGBA16 pixels per thread, so that
+// loads and stores are 16 bytes as for RGBA8.
+__global__ void
+point_rgba16 (const __grid_constant__ LmPointPass pass, const float *__restrict__ table16, const uint8_t *src,
+              size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned width, unsigned height)
+{
+  unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * 2;
+  if (x0 >= width)
+    return;
+  for (size_t y = blockIdx.y; y < height; y += gridDim.y)
+    {
+      const unsigned long long *in = reinterpret_cast<const unsigned long long *> (src + y * src_stride);
+      unsigned long long *out = reinterpret_cast<unsigned long long *> (dst + y * dst_stride);
+      if (x0 + 2 <= width)
+        {
+          ulonglong2 px = __ldcs (reinterpret_cast<const ulonglong2 *> (in + x0));
+          ulonglong2 res = make_ulonglong2 (lm_point_rgba16 (&pass, table16, px.x),
+                                            lm_point_rgba16 (&pass, table16, px.y));
+          __stcs (reinterpret_cast<ulonglong2 *> (out + x0), res);
+          continue;
+        }
+      out[x0] = lm_point_rgba16 (&pass, table16, in[x0]);
+    }
+}
+
+__global__ void
+point_gray16 (const __grid_constant__ LmPointPass pass, const float *__restrict__ table16, const uint8_t *src,
+              size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned width, unsigned height)
+{
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= width)
+    return;
+  for (size_t y = blockIdx.y; y < height; y += gridDim.y)
+    reinterpret_cast<unsigned long long *> (dst + y * dst_stride)[x]
+      = lm_point_gray16 (&pass, table16, reinterpret_cast<const uint16_t *> (src + y * src_stride)[x]);
+}
+
 // Rows per block: enough blocks to fill the GPU several times over (4,096), each walking
 // down its share of the rows.
 dim3
@@ -87,6 +125,30 @@ lm_k_point (const LmPointPass *pass, const LmKImage *src, const LmKImage *dst, c
     {
       dim3 grid = grid_of (lm_div_up (src->width, kThreads * kPixelsPerThread), src->height);
       point_rgba<<<grid, kThreads, 0, stream>>> (*pass, in, src->stride, out, dst->stride, src->width, src->height);
+    }
+  LM_CUDA_LAUNCHED ();
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t
+lm_k_point16 (const LmPointPass *pass, const float *table16, const LmKImage *src, const LmKImage *dst,
+              cudaStream_t stream)
+{
+  const uint8_t *in = static_cast<const uint8_t *> (src->data);
+  uint8_t *out = static_cast<uint8_t *> (dst->data);
+  if (src->width == 0 || src->height == 0)
+    return cudaSuccess;
+  if (src->format == LM_K_GRAY16)
+    {
+      dim3 grid = grid_of (lm_div_up (src->width, kThreads), src->height);
+      point_gray16<<<grid, kThreads, 0, stream>>> (*pass, table16, in, src->stride, out, dst->stride, src->width,
+                                                   src->height);
+    }
+  else
+    {
+      dim3 grid = grid_of (lm_div_up (src->width, kThreads * 2), src->height);
+      point_rgba16<<<grid, kThreads, 0, stream>>> (*pass, table16, in, src->stride, out, dst->stride, src->width,
+                                                   src->height);
     }
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;

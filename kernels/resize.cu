@@ -30,7 +30,7 @@ layout_of (const LmResizeParams *p, const LmKImage *src)
 {
   Layout l;
   lm_resize_size (p, src->width, src->height, &l.ow, &l.oh);
-  l.channels = src->format == LM_K_GRAY8 ? 1 : 4;
+  l.channels = src->format == LM_K_GRAY8 || src->format == LM_K_GRAY16 ? 1 : 4;
   l.vfirst = lm_resize_vertical_first (src->width, src->height, l.ow, l.oh);
   l.tw = l.vfirst ? src->width : l.ow;
   l.th = l.vfirst ? l.oh : src->height;
@@ -47,7 +47,7 @@ layout_of (const LmResizeParams *p, const LmKImage *src)
 
 // First pass: 8-bit source to the float intermediate (TW × TH). Vertical first: output row
 // y of the intermediate sums source rows down each column; else source row y along x.
-template <int C>
+template <int C, int Deep>
 __global__ void
 first_pass (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, float *tmp, unsigned tw, int vfirst,
             const LmResizeSpan *spans, const float *weights)
@@ -57,7 +57,11 @@ first_pass (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, float
   for (unsigned x = blockIdx.x * blockDim.x + threadIdx.x; x < tw; x += gridDim.x * blockDim.x)
     {
       float acc[4];
-      if (vfirst)
+      if (Deep && vfirst)
+        lm_resize_sum_u16 (src + (size_t) x * C * 2, src_stride, (int) h, spans[y], weights, C, acc);
+      else if (Deep)
+        lm_resize_sum_u16 (src + (size_t) y * src_stride, C * 2, (int) w, spans[x], weights, C, acc);
+      else if (vfirst)
         lm_resize_sum_u8 (src + (size_t) x * C, src_stride, (int) h, spans[y], weights, C, acc);
       else
         lm_resize_sum_u8 (src + (size_t) y * src_stride, C, (int) w, spans[x], weights, C, acc);
@@ -67,7 +71,7 @@ first_pass (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, float
 }
 
 // Second pass: the other axis from the intermediate to the 8-bit output (OW × OH).
-template <int C>
+template <int C, int Deep>
 __global__ void
 second_pass (const float *tmp, unsigned tw, unsigned th, uint8_t *dst, size_t dst_stride, unsigned ow, int vfirst,
              const LmResizeSpan *spans, const float *weights)
@@ -83,11 +87,14 @@ second_pass (const float *tmp, unsigned tw, unsigned th, uint8_t *dst, size_t ds
       else
         lm_resize_sum_f32 (tmp + (size_t) x * C, tstride, (int) th, spans[y], weights, C, acc);
       for (int c = 0; c < C; c++)
-        out[(size_t) x * C + c] = lm_quantize_u8 (acc[c]);
+        if (Deep)
+          reinterpret_cast<uint16_t *> (out)[(size_t) x * C + c] = lm_quantize_u16 (acc[c]);
+        else
+          out[(size_t) x * C + c] = lm_quantize_u8 (acc[c]);
     }
 }
 
-template <int C>
+template <int C, int Deep>
 void
 launch_passes (const LmKImage *src, const LmKImage *dst, const Layout &l, uint8_t *s, cudaStream_t stream)
 {
@@ -97,11 +104,11 @@ launch_passes (const LmKImage *src, const LmKImage *dst, const Layout &l, uint8_
   const float *xw = reinterpret_cast<const float *> (s + l.xweights);
   const float *yw = reinterpret_cast<const float *> (s + l.yweights);
   dim3 grid1 (lm_div_up (l.tw, kThreads), l.th);
-  first_pass<C><<<grid1, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride, src->width,
+  first_pass<C, Deep><<<grid1, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride, src->width,
                                                  src->height, tmp, l.tw, l.vfirst, l.vfirst ? ys : xs,
                                                  l.vfirst ? yw : xw);
   dim3 grid2 (lm_div_up (l.ow, kThreads), l.oh);
-  second_pass<C><<<grid2, kThreads, 0, stream>>> (tmp, l.tw, l.th, static_cast<uint8_t *> (dst->data), dst->stride,
+  second_pass<C, Deep><<<grid2, kThreads, 0, stream>>> (tmp, l.tw, l.th, static_cast<uint8_t *> (dst->data), dst->stride,
                                                   l.ow, l.vfirst, l.vfirst ? xs : ys, l.vfirst ? xw : yw);
 }
 
@@ -127,7 +134,8 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
                cudaStream_t stream)
 {
   const LmResizeParams *p = static_cast<const LmResizeParams *> (params);
-  if (src->format != LM_K_GRAY8 && src->format != LM_K_RGBA8)
+  int deep = src->format == LM_K_RGBA16 || src->format == LM_K_GRAY16;
+  if (src->format != LM_K_GRAY8 && src->format != LM_K_RGBA8 && !deep)
     return cudaErrorInvalidValue;
   Layout l = layout_of (p, src);
   if (ws->scratch_size < l.total || l.ow != dst->width || l.oh != dst->height)
@@ -154,9 +162,9 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
       if (err == cudaSuccess)
         {
           if (l.channels == 1)
-            launch_passes<1> (src, dst, l, s, stream);
+            deep ? launch_passes<1, 1> (src, dst, l, s, stream) : launch_passes<1, 0> (src, dst, l, s, stream);
           else
-            launch_passes<4> (src, dst, l, s, stream);
+            deep ? launch_passes<4, 1> (src, dst, l, s, stream) : launch_passes<4, 0> (src, dst, l, s, stream);
           err = cudaGetLastError ();
         }
     }

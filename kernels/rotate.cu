@@ -63,6 +63,8 @@ rotate_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
   switch (src->format)
     {
     case LM_K_GRAY8: return launch<uint8_t> (src, dst, m, stream);
+    case LM_K_GRAY16: return launch<uint16_t> (src, dst, m, stream);
+    case LM_K_RGBA16: return launch<uint2> (src, dst, m, stream);
     case LM_K_RGBA_F32: return launch<uint4> (src, dst, m, stream);
     default: return launch<uint32_t> (src, dst, m, stream); // RGBA8, RGBE8
     }

@@ -25,6 +25,18 @@ straighten (const uint8_t *src, size_t src_stride, int w, int h, uint8_t *dst, s
     }
 }
 
+// 16-bit sources, CH channels (4 or 1).
+__global__ void
+straighten16 (const uint8_t *src, size_t src_stride, int w, int h, int ch, uint8_t *dst, size_t dst_stride,
+              unsigned out_w, LmStraightenMap m)
+{
+  unsigned j = blockIdx.y;
+  uint16_t *out = reinterpret_cast<uint16_t *> (dst + (size_t) j * dst_stride);
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < out_w; i += gridDim.x * blockDim.x)
+    lm_straighten16 (src, src_stride, w, h, ch, lm_straighten_src_x (&m, i, j), lm_straighten_src_y (&m, i, j),
+                     out + (size_t) i * ch);
+}
+
 } // namespace
 
 static cudaError_t
@@ -32,13 +44,17 @@ straighten_launch (const void *params, const LmKImage *src, const LmKImage *dst,
                    cudaStream_t stream)
 {
   const LmStraightenParams *p = static_cast<const LmStraightenParams *> (params);
-  if (src->format != LM_K_GRAY8 && src->format != LM_K_RGBA8)
+  int deep = src->format == LM_K_RGBA16 || src->format == LM_K_GRAY16;
+  if (src->format != LM_K_GRAY8 && src->format != LM_K_RGBA8 && !deep)
     return cudaErrorInvalidValue;
   LmStraightenMap m = lm_straighten_map (p, src->width, src->height, dst->width, dst->height);
   dim3 grid (lm_div_up (dst->width, kThreads), dst->height);
   const uint8_t *in = static_cast<const uint8_t *> (src->data);
   uint8_t *out = static_cast<uint8_t *> (dst->data);
-  if (src->format == LM_K_GRAY8)
+  if (deep)
+    straighten16<<<grid, kThreads, 0, stream>>> (in, src->stride, (int) src->width, (int) src->height,
+                                                 src->format == LM_K_GRAY16 ? 1 : 4, out, dst->stride, dst->width, m);
+  else if (src->format == LM_K_GRAY8)
     straighten<1><<<grid, kThreads, 0, stream>>> (in, src->stride, (int) src->width, (int) src->height, out,
                                                   dst->stride, dst->width, m);
   else

@@ -9,6 +9,7 @@
 #include "cuda-error.h"
 #include "cuda-image.h"
 #include "kernels/kernels.h"
+#include "../ops/point.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,10 @@ typedef struct {
   uint32_t *host_bins; /* pinned, for histogram downloads */
   LmDiffSums *diff_sums, *host_diff_sums;
   int *host_shifts; /* pinned, 2 × LM_K_HDR_MAX_EXPOSURES: the alignment's result */
+  /* The fused pass's 16-bit table (lm_point_table16) on the device and the pass it is of:
+   * moving a slider after the point operations (blur) rebuilds nothing. */
+  float *table16;
+  LmPointPass *table16_pass;
 } LmBackendCuda;
 
 static inline LmBackendCuda *

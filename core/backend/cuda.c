@@ -34,6 +34,8 @@ load_kernels_eagerly (void)
 
 /* Short names for this file's many checks. */
 #define CHECK(call, error) LM_CUDA_CHECK (call, error)
+
+G_STATIC_ASSERT ((int) LM_K_RGBA16 == (int) LM_FORMAT_RGBA16 && (int) LM_K_GRAY16 == (int) LM_FORMAT_GRAY16);
 #define RELEASE(call) LM_CUDA_RELEASE (call)
 
 gboolean
@@ -214,6 +216,8 @@ cuda_destroy (LmBackend *b)
   RELEASE (cudaFree (self->diff_sums));
   RELEASE (cudaFreeHost (self->host_diff_sums));
   RELEASE (cudaFreeHost (self->host_shifts));
+  RELEASE (cudaFree (self->table16));
+  g_free (self->table16_pass);
   if (self->stream)
     RELEASE (cudaStreamDestroy (self->stream));
   g_free (self);
@@ -371,13 +375,37 @@ cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage
   return lm_cuda_check (err, what, error);
 }
 
+/* PASS's 16-bit table in self->table16, built on the host and uploaded unless it is the last
+ * one's. The upload is ordered on the stream after the kernels that read the previous one. */
+static gboolean
+ensure_table16 (LmBackendCuda *self, const LmPointPass *pass, GError **error)
+{
+  if (self->table16_pass != NULL && memcmp (self->table16_pass, pass, sizeof *pass) == 0)
+    return TRUE;
+  gsize bytes = 3 * LM_POINT_TABLE16_SIZE * sizeof (float);
+  if (self->table16 == NULL && !CHECK (cudaMalloc ((void **) &self->table16, bytes), error))
+    return FALSE;
+  g_clear_pointer (&self->table16_pass, g_free);
+  g_autofree float *table = lm_point_table16 (pass);
+  /* From pageable memory: the call returns once TABLE is staged, so it may be freed. */
+  if (!CHECK (cudaMemcpyAsync (self->table16, table, bytes, cudaMemcpyHostToDevice, self->stream), error))
+    return FALSE;
+  self->table16_pass = g_memdup2 (pass, sizeof *pass);
+  return TRUE;
+}
+
 static gboolean
 cuda_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src, LmImage *dst,
                  GError **error)
 {
   LmBackendCuda *self = lm_cuda_self (b);
   LmKImage in = lm_cuda_kimage (src), out = lm_cuda_kimage (dst);
-  return lm_cuda_use_device (self, error) && CHECK (lm_k_point (pass, &in, &out, self->stream), error);
+  if (!lm_cuda_use_device (self, error))
+    return FALSE;
+  if (lm_format_depth (src->format) == 16)
+    return ensure_table16 (self, pass, error)
+           && CHECK (lm_k_point16 (pass, self->table16, &in, &out, self->stream), error);
+  return CHECK (lm_k_point (pass, &in, &out, self->stream), error);
 }
 
 static gboolean
@@ -393,9 +421,10 @@ cuda_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram
       || !CHECK (cudaStreamSynchronize (self->stream), error))
     return FALSE;
   memcpy (hist->bins, self->host_bins, sizeof hist->bins);
-  if (!(want & LM_HIST_WANT_RGB) && image->format != LM_FORMAT_GRAY8)
+  gboolean gray = lm_format_channels (image->format) == 1;
+  if (!(want & LM_HIST_WANT_RGB) && !gray)
     memset (hist->bins, 0, 3 * sizeof hist->bins[0]);
-  if (!(want & LM_HIST_WANT_LUMA) && image->format != LM_FORMAT_GRAY8)
+  if (!(want & LM_HIST_WANT_LUMA) && !gray)
     memset (hist->bins[LM_HIST_LUMA], 0, sizeof hist->bins[0]);
   hist->total = (guint64) image->width * image->height;
   return TRUE;
@@ -414,7 +443,7 @@ cuda_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain, LmImag
       || !CHECK (cudaStreamSynchronize (self->stream), error))
     return FALSE;
   LmDiffSums sums = *self->host_diff_sums;
-  guint ch = a->format == LM_FORMAT_GRAY8 ? 1 : 3;
+  guint ch = lm_format_channels (a->format) == 1 ? 1 : 3;
   sums.pixels = (guint64) a->width * a->height;
   sums.samples = sums.pixels * ch;
   lm_diff_stats_from_sums (&sums, stats);

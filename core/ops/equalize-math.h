@@ -68,3 +68,64 @@ lm_equalize_shift_rgba (uint32_t p, float shift)
                      lm_quantize_u8 (lm_px_channel (p, 1) + shift),
                      lm_quantize_u8 (lm_px_channel (p, 2) + shift), p);
 }
+
+/* 16-bit sources: 65536 bins (LM_HIST16_BINS), and a table of Lumen's own, since OpenCV has
+ * no 16-bit equalizeHist. It is the 8-bit formula in integers:
+ *   lut[v] = round_half_up (65535 · (cdf[v] − cdf[first]) / (N − cdf[first])),
+ * 0 up to the first non-empty bin, the identity on a one-valued image. Exact in 64 bits
+ * (65535 · N < 2⁴⁷), so both backends build it bit for bit, entry by entry. Where OpenCV's
+ * 8-bit table rounds 255 · f in float with halves to even, this one rounds 65535 · f exactly
+ * with halves up: on an image of 8-bit values (v · 257) the two agree to the 8-bit step
+ * except where 255 · f lies within float rounding of a half. */
+#define LM_HIST16_BINS 65536
+
+LM_INLINE uint16_t
+lm_equalize16_entry (uint64_t cdf, uint64_t cdf_first, uint64_t total)
+{
+  if (cdf <= cdf_first)
+    return 0;
+  uint64_t num = 65535ull * (cdf - cdf_first), den = total - cdf_first;
+  return (uint16_t) ((2 * num + den) / (2 * den));
+}
+
+LM_INLINE void
+lm_equalize_lut16 (const uint32_t *hist, uint64_t total, uint16_t *lut)
+{
+  int first = 0;
+  while (first < LM_HIST16_BINS - 1 && hist[first] == 0)
+    first++;
+  if ((uint64_t) hist[first] == total)
+    {
+      for (int i = 0; i < LM_HIST16_BINS; i++)
+        lut[i] = (uint16_t) i;
+      return;
+    }
+  uint64_t cdf = 0;
+  for (int i = 0; i < LM_HIST16_BINS; i++)
+    {
+      cdf += hist[i];
+      lut[i] = i <= first ? 0 : lm_equalize16_entry (cdf, hist[first], total);
+    }
+}
+
+LM_INLINE uint16_t
+lm_equalize_channel16 (uint16_t c, uint16_t lut_c, float amount)
+{
+  return amount >= 1.0f ? lut_c : lm_quantize_u16 (lm_blend (lm_u16_value (c), lm_u16_value (lut_c), amount));
+}
+
+/* Luma mode's move on the 0..255 scale, as lm_equalize_luma_shift. */
+LM_INLINE float
+lm_equalize_luma_shift16 (uint16_t y, uint16_t lut_y, float amount)
+{
+  float shift = (float) ((int) lut_y - (int) y) / 257.0f;
+  return amount >= 1.0f ? shift : amount * shift;
+}
+
+LM_INLINE uint64_t
+lm_equalize_shift_rgba16 (uint64_t p, float shift)
+{
+  return lm_px16_pack (lm_quantize_u16 (lm_px16_channel (p, 0) + shift),
+                       lm_quantize_u16 (lm_px16_channel (p, 1) + shift),
+                       lm_quantize_u16 (lm_px16_channel (p, 2) + shift), p);
+}

@@ -87,10 +87,61 @@ row_rgb (const guint32 *restrict in, guint32 *restrict out, guint width,
     }
 }
 
+/* 16-bit sources: 65536-bin histograms and tables (equalize-math.h), the same channels. */
+static void
+run16 (const LmEqualizeParams *p, const LmImage *src, LmImage *dst)
+{
+  gboolean gray = src->format == LM_FORMAT_GRAY16, luma = gray || p->mode == LM_EQUALIZE_LUMA;
+  g_autofree guint32 *bins = g_new (guint32, LM_HIST_N_CHANNELS * LM_HIST16_BINS);
+  lm_histogram16_cpu (src, luma ? LM_HIST_WANT_LUMA : LM_HIST_WANT_RGB, bins);
+  g_autofree guint16 *lut = g_new (guint16, LM_HIST_N_CHANNELS * LM_HIST16_BINS);
+  guint64 total = (guint64) src->width * src->height;
+  for (int c = 0; c < LM_HIST_N_CHANNELS; c++)
+    lm_equalize_lut16 (bins + c * LM_HIST16_BINS, total, lut + c * LM_HIST16_BINS);
+  const guint16 *luma_lut = lut + LM_HIST_LUMA * LM_HIST16_BINS;
+
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < src->height; y++)
+    {
+      if (gray)
+        {
+          const guint16 *in = (const guint16 *) lm_image_row (src, y);
+          guint16 *out = (guint16 *) lm_image_row (dst, y);
+          for (guint x = 0; x < src->width; x++)
+            out[x] = lm_equalize_channel16 (in[x], luma_lut[in[x]], p->amount);
+          continue;
+        }
+      const guint64 *in = (const guint64 *) lm_image_row (src, y);
+      guint64 *out = (guint64 *) lm_image_row (dst, y);
+      for (guint x = 0; x < src->width; x++)
+        {
+          guint64 px = in[x];
+          if (luma)
+            {
+              guint16 l = lm_luma_u16 (px);
+              out[x] = lm_equalize_shift_rgba16 (px, lm_equalize_luma_shift16 (l, luma_lut[l], p->amount));
+              continue;
+            }
+          guint16 c[3];
+          for (int k = 0; k < 3; k++)
+            {
+              guint16 v = (px >> (16 * k)) & 0xffff;
+              c[k] = lm_equalize_channel16 (v, lut[k * LM_HIST16_BINS + v], p->amount);
+            }
+          out[x] = lm_px16_pack (c[0], c[1], c[2], px);
+        }
+    }
+}
+
 static gboolean
 equalize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
   const LmEqualizeParams *p = params;
+  if (lm_format_depth (src->format) == 16)
+    {
+      run16 (p, src, dst);
+      return TRUE;
+    }
   gboolean luma = p->mode == LM_EQUALIZE_LUMA || src->format == LM_FORMAT_GRAY8;
 
   LmHistogram hist;

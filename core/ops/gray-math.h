@@ -81,3 +81,27 @@ lm_gray_rgba (uint32_t p, LmGrayWeights w, float amount)
   return lm_px_pack (lm_quantize_u8 (lm_blend (r, y, amount)), lm_quantize_u8 (lm_blend (g, y, amount)),
                      lm_quantize_u8 (lm_blend (b, y, amount)), p);
 }
+
+/* 16-bit sources: the same math on the 0..255 scale (lm_u16_value), rounded to 16 bits. */
+LM_INLINE uint16_t
+lm_gray_of_rgba16 (uint64_t p, LmGrayWeights w)
+{
+  return lm_quantize_u16 (lm_gray_value (lm_px16_channel (p, 0), lm_px16_channel (p, 1),
+                                         lm_px16_channel (p, 2), w));
+}
+
+LM_INLINE uint64_t
+lm_gray_rgba16 (uint64_t p, LmGrayWeights w, float amount)
+{
+  float r = lm_px16_channel (p, 0), g = lm_px16_channel (p, 1), b = lm_px16_channel (p, 2);
+  float y = lm_quantize_clamp (lm_gray_value (r, g, b, w));
+  return lm_px16_pack (lm_quantize_u16 (lm_blend (r, y, amount)), lm_quantize_u16 (lm_blend (g, y, amount)),
+                       lm_quantize_u16 (lm_blend (b, y, amount)), p);
+}
+
+LM_INLINE uint16_t
+lm_gray_gray16 (uint16_t in, LmGrayWeights w, float amount)
+{
+  float v = lm_u16_value (in);
+  return lm_quantize_u16 (lm_blend (v, lm_quantize_clamp (lm_gray_value (v, v, v, w)), amount));
+}

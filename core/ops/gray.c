@@ -28,9 +28,10 @@ static const LmParamSpec gray_params[] = {
 static LmFormat
 gray_output_format (const void *params, LmFormat in, gboolean opaque)
 {
-  if (in == LM_FORMAT_GRAY8 || lm_gray_stores_one_channel (params, opaque))
-    return LM_FORMAT_GRAY8;
-  return LM_FORMAT_RGBA8;
+  /* The source's depth is kept: 16 bits in, 16 bits out. */
+  if (in == LM_FORMAT_GRAY8 || in == LM_FORMAT_GRAY16 || lm_gray_stores_one_channel (params, opaque))
+    return lm_format_gray_of (in);
+  return lm_format_rgba_of (in);
 }
 
 /* Row loops over whole 32-bit pixels, so that they vectorize (see simd.h). */
@@ -60,11 +61,49 @@ row_gray_to_gray (const guint8 *restrict in, guint8 *restrict out, guint width, 
     }
 }
 
+LM_SIMD_CLONES static void
+row_rgba16_to_gray16 (const guint64 *restrict in, guint16 *restrict out, guint width, LmGrayWeights w)
+{
+  for (guint x = 0; x < width; x++)
+    out[x] = lm_gray_of_rgba16 (in[x], w);
+}
+
+LM_SIMD_CLONES static void
+row_rgba16_to_rgba16 (const guint64 *restrict in, guint64 *restrict out, guint width, LmGrayWeights w,
+                      float amount)
+{
+  for (guint x = 0; x < width; x++)
+    out[x] = lm_gray_rgba16 (in[x], w, amount);
+}
+
+static void
+run16 (const LmGrayParams *p, LmGrayWeights w, const LmImage *src, LmImage *dst)
+{
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < src->height; y++)
+    {
+      const guint8 *in = lm_image_row (src, y);
+      guint8 *out = lm_image_row (dst, y);
+      if (src->format == LM_FORMAT_GRAY16)
+        for (guint x = 0; x < src->width; x++)
+          ((guint16 *) out)[x] = lm_gray_gray16 (((const guint16 *) in)[x], w, p->amount);
+      else if (dst->format == LM_FORMAT_GRAY16)
+        row_rgba16_to_gray16 ((const guint64 *) in, (guint16 *) out, src->width, w);
+      else
+        row_rgba16_to_rgba16 ((const guint64 *) in, (guint64 *) out, src->width, w, p->amount);
+    }
+}
+
 static gboolean
 gray_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
   const LmGrayParams *p = params;
   LmGrayWeights w = lm_gray_weights (p);
+  if (lm_format_depth (src->format) == 16)
+    {
+      run16 (p, w, src, dst);
+      return TRUE;
+    }
 
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < src->height; y++)

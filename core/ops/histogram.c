@@ -69,6 +69,71 @@ count_rgba_rows (const LmImage *image, guint y0, guint y1, LmHistWant want,
     }
 }
 
+/* 16-bit rows into the 256 bins, each value in the bin of its 8-bit rounding; luma as the
+ * 8-bit luma of the values on the 0..255 scale. */
+static void
+count16_rows (const LmImage *image, guint y0, guint y1, LmHistWant want, guint32 (*bins)[LM_HIST_BINS])
+{
+  for (guint y = y0; y < y1; y++)
+    {
+      if (image->format == LM_FORMAT_GRAY16)
+        {
+          const guint16 *row = (const guint16 *) lm_image_row (image, y);
+          for (guint x = 0; x < image->width; x++)
+            bins[LM_HIST_LUMA][lm_u16_bin8 (row[x])]++;
+          continue;
+        }
+      const guint64 *row = (const guint64 *) lm_image_row (image, y);
+      for (guint x = 0; x < image->width; x++)
+        {
+          guint64 p = row[x];
+          if (want & LM_HIST_WANT_RGB)
+            for (int c = 0; c < 3; c++)
+              bins[c][lm_u16_bin8 ((p >> (16 * c)) & 0xffff)]++;
+          if (want & LM_HIST_WANT_LUMA)
+            bins[LM_HIST_LUMA][lm_luma_u8_of16 (p)]++;
+        }
+    }
+}
+
+void
+lm_histogram16_cpu (const LmImage *image, LmHistWant want, guint32 *bins)
+{
+  g_return_if_fail (lm_format_depth (image->format) == 16);
+  memset (bins, 0, LM_HIST_N_CHANNELS * LM_HIST16_BINS * sizeof *bins);
+#pragma omp parallel
+  {
+    g_autofree guint32 *local = g_new0 (guint32, LM_HIST_N_CHANNELS * LM_HIST16_BINS);
+    guint32 *luma = local + LM_HIST_LUMA * LM_HIST16_BINS;
+    guint n = omp_get_num_threads (), t = omp_get_thread_num ();
+    guint y0 = (guint) ((guint64) image->height * t / n);
+    guint y1 = (guint) ((guint64) image->height * (t + 1) / n);
+    for (guint y = y0; y < y1; y++)
+      {
+        if (image->format == LM_FORMAT_GRAY16)
+          {
+            const guint16 *row = (const guint16 *) lm_image_row (image, y);
+            for (guint x = 0; x < image->width; x++)
+              luma[row[x]]++;
+            continue;
+          }
+        const guint64 *row = (const guint64 *) lm_image_row (image, y);
+        for (guint x = 0; x < image->width; x++)
+          {
+            guint64 p = row[x];
+            if (want & LM_HIST_WANT_RGB)
+              for (int c = 0; c < 3; c++)
+                local[c * LM_HIST16_BINS + ((p >> (16 * c)) & 0xffff)]++;
+            if (want & LM_HIST_WANT_LUMA)
+              luma[lm_luma_u16 (p)]++;
+          }
+      }
+#pragma omp critical
+    for (int i = 0; i < LM_HIST_N_CHANNELS * LM_HIST16_BINS; i++)
+      bins[i] += local[i];
+  }
+}
+
 void
 lm_histogram_cpu (const LmImage *image, LmHistWant want, LmHistogram *hist)
 {
@@ -83,7 +148,9 @@ lm_histogram_cpu (const LmImage *image, LmHistWant want, LmHistogram *hist)
     guint n = omp_get_num_threads (), t = omp_get_thread_num ();
     guint y0 = (guint) ((guint64) image->height * t / n);
     guint y1 = (guint) ((guint64) image->height * (t + 1) / n);
-    if (image->format == LM_FORMAT_GRAY8)
+    if (lm_format_depth (image->format) == 16)
+      count16_rows (image, y0, y1, want, local);
+    else if (image->format == LM_FORMAT_GRAY8)
       for (guint y = y0; y < y1; y++)
         count (lm_image_row (image, y), image->width, ways);
     else
@@ -95,7 +162,7 @@ lm_histogram_cpu (const LmImage *image, LmHistWant want, LmHistogram *hist)
         total[c][i] += local[c][i];
   }
 
-  if (image->format == LM_FORMAT_GRAY8)
+  if (image->format == LM_FORMAT_GRAY8 || image->format == LM_FORMAT_GRAY16)
     for (int c = LM_HIST_R; c <= LM_HIST_B; c++)
       memcpy (hist->bins[c], hist->bins[LM_HIST_LUMA], sizeof hist->bins[c]);
   hist->total = (guint64) image->width * image->height;

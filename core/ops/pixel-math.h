@@ -28,6 +28,40 @@ lm_quantize_u8 (float v)
   return (uint8_t) (int) (lm_quantize_clamp (v) + 0.5f);
 }
 
+/* The one rounding from float (the 0..255 scale that 8-bit sources use) to 16 bits: scaled
+ * by 257 (so that v·257 of an 8-bit v comes back as itself), clamped, rounded half up. */
+LM_INLINE uint16_t
+lm_quantize_u16 (float v)
+{
+  float s = v * 257.0f;
+  s = s > 0.0f ? s : 0.0f;
+  s = s < 65535.0f ? s : 65535.0f;
+  return (uint16_t) (int) (s + 0.5f);
+}
+
+/* A 16-bit sample on the 0..255 scale that every operation computes on, so that parameters
+ * (a contrast pivot of 127.5, a curve's points) mean the same at either depth. A division,
+ * not a multiplication by 1/257: v·257 gives back v exactly. */
+LM_INLINE float
+lm_u16_value (uint32_t v)
+{
+  return (float) (int) v / 257.0f;
+}
+
+/* Pixels of LM_FORMAT_RGBA16 read as one 64-bit word (R in the low 16 bits), as RGBA8's
+ * are read as 32-bit words: the channel's value on the 0..255 scale. */
+LM_INLINE float
+lm_px16_channel (uint64_t p, int c)
+{
+  return lm_u16_value ((uint32_t) ((p >> (16 * c)) & 0xffffu));
+}
+
+LM_INLINE uint64_t
+lm_px16_pack (uint16_t r, uint16_t g, uint16_t b, uint64_t alpha_of)
+{
+  return (uint64_t) r | (uint64_t) g << 16 | (uint64_t) b << 32 | (alpha_of & 0xffff000000000000ull);
+}
+
 /* Pixels of LM_FORMAT_RGBA8 read as one 32-bit word (R in the low byte on these
  * little-endian machines): word loads vectorize where byte-interleaved loads do not. */
 LM_INLINE float
@@ -71,4 +105,28 @@ lm_luma_u8 (uint32_t p)
 {
   return lm_quantize_u8 (lm_weighted_sum (lm_px_channel (p, 0), lm_px_channel (p, 1),
                                           lm_px_channel (p, 2), LM_BT601_R, LM_BT601_G, LM_BT601_B));
+}
+
+/* 16-bit BT.601 luma on the same scale, quantized to 16 bits: what 16-bit equalize flattens. */
+LM_INLINE uint16_t
+lm_luma_u16 (uint64_t p)
+{
+  return lm_quantize_u16 (lm_weighted_sum (lm_px16_channel (p, 0), lm_px16_channel (p, 1),
+                                           lm_px16_channel (p, 2), LM_BT601_R, LM_BT601_G, LM_BT601_B));
+}
+
+/* The 8-bit bin of a 16-bit value: lm_quantize_u8 (lm_u16_value (V)) in integers (the
+ * histogram test checks the two agree on all 65536 values). */
+LM_INLINE uint32_t
+lm_u16_bin8 (uint32_t v)
+{
+  return (v * 255u + 32767u) / 65535u;
+}
+
+/* The 8-bit luma of a 16-bit pixel: what the 256-bin histogram counts. */
+LM_INLINE uint8_t
+lm_luma_u8_of16 (uint64_t p)
+{
+  return lm_quantize_u8 (lm_weighted_sum (lm_px16_channel (p, 0), lm_px16_channel (p, 1),
+                                          lm_px16_channel (p, 2), LM_BT601_R, LM_BT601_G, LM_BT601_B));
 }

@@ -12,7 +12,16 @@
  * channel part follows a pixel part in the list (tests/unit/test-registry.c checks the kinds'
  * order). Values are the file's encoded ones, 0..255; between operations they are not
  * clipped, so that a highlight pushed past 255 by exposure can be brought back by a lower
- * contrast (a curve holds what lies beyond its end points at their values). */
+ * contrast (a curve holds what lies beyond its end points at their values).
+ *
+ * A 16-bit source (RGBA16, GRAY16) has 65536 values per channel, read on the same 0..255
+ * scale (v / 257, lm_u16_value), so the same argument gives a table of 65536 floats per
+ * channel: every channel part composed on each of them, exactly what running the operations
+ * one after another unrounded gives on that value. It is too large for a launch parameter or
+ * shared memory (768 KiB), so the pass keeps the operations it was composed from (RECIPE,
+ * host only) and lm_point_table16 (point.h) builds the table from them on the host; the
+ * kernel reads it from global memory, where it stays in L2. The pixel parts are unchanged
+ * and one rounding, lm_quantize_u16, ends the pass: 16 bits in, 16 bits out. */
 #pragma once
 
 #include "op-id.h"
@@ -26,6 +35,11 @@
 #define LM_POINT_FIELD_AREA(name, Name)
 #define LM_POINT_FIELD_EXPORT(name, Name)
 
+/* Point operations a pass can hold (each may come more than once) and their parameters' room
+ * (LM_OP_PARAMS_MAX, op.h: point.c static-asserts the two equal). */
+#define LM_POINT_RECIPE_MAX 8
+#define LM_POINT_RECIPE_PARAMS 576
+
 typedef struct _LmPointPass {
   float table[3][256]; /* R, G, B: every channel part, composed */
   uint32_t pixel_ops;  /* LM_OP_BIT of each POINT_COLOR operation whose pixel part runs */
@@ -34,7 +48,17 @@ typedef struct _LmPointPass {
 #include "op-list.h"
 #undef LM_OP
   int unused; /* a member, in case no operation has a pixel part */
+  /* Host only: the operations composed, in order, with their parameters, from which a 16-bit
+   * source's table is built (lm_point_table16). Compared with the rest by the render cache. */
+  uint32_t n_recipe;
+  struct {
+    uint32_t id; /* LmOpId */
+    uint8_t params[LM_POINT_RECIPE_PARAMS] __attribute__ ((aligned (8)));
+  } recipe[LM_POINT_RECIPE_MAX];
+  float *table16; /* while lm_point_table16 builds: the 3 × 65536 table the map fills too */
 } LmPointPass;
+
+#define LM_POINT_TABLE16_SIZE 65536
 
 #define LM_POINT_CALL_GEOMETRY(ID, name)
 #define LM_POINT_CALL_POINT(ID, name)
@@ -72,4 +96,22 @@ LM_INLINE uint32_t
 lm_point_gray (const LmPointPass *pass, const float (*table)[256], uint8_t v)
 {
   return lm_point_rgba (pass, table, (uint32_t) v * 0x010101u | 0xff000000u);
+}
+
+/* One RGBA16 pixel through the pass with TABLE16 (3 × LM_POINT_TABLE16_SIZE floats: R, G, B;
+ * lm_point_table16). Alpha is kept. */
+LM_INLINE uint64_t
+lm_point_rgba16 (const LmPointPass *pass, const float *table16, uint64_t p)
+{
+  float r = table16[p & 0xffffu], g = table16[LM_POINT_TABLE16_SIZE + ((p >> 16) & 0xffffu)],
+        b = table16[2 * LM_POINT_TABLE16_SIZE + ((p >> 32) & 0xffffu)];
+  lm_point_pixel (pass, &r, &g, &b);
+  return lm_px16_pack (lm_quantize_u16 (r), lm_quantize_u16 (g), lm_quantize_u16 (b), p);
+}
+
+/* A GRAY16 pixel: R = G = B, opaque; RGBA16 out, as lm_point_gray. */
+LM_INLINE uint64_t
+lm_point_gray16 (const LmPointPass *pass, const float *table16, uint16_t v)
+{
+  return lm_point_rgba16 (pass, table16, (uint64_t) v * 0x000100010001ull | 0xffff000000000000ull);
 }

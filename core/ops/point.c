@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "ops.h"
 #include "simd.h"
 
 void
@@ -15,10 +16,16 @@ lm_point_pass_init (LmPointPass *pass)
       pass->table[c][i] = (float) i;
 }
 
+G_STATIC_ASSERT (LM_POINT_RECIPE_PARAMS == LM_OP_PARAMS_MAX);
+
 void
 lm_point_pass_add (LmPointPass *pass, const LmOpInfo *info, const void *params)
 {
   g_return_if_fail (lm_op_is_point (info->id) && info->point_prepare != NULL);
+  g_return_if_fail (pass->n_recipe < LM_POINT_RECIPE_MAX && info->params_size <= LM_OP_PARAMS_MAX);
+  pass->recipe[pass->n_recipe].id = info->id;
+  memcpy (pass->recipe[pass->n_recipe].params, params, info->params_size);
+  pass->n_recipe++;
   info->point_prepare (params, pass);
 }
 
@@ -28,6 +35,27 @@ lm_point_pass_map (LmPointPass *pass, LmPointChannelFn fn, const void *params)
   for (int c = 0; c < 3; c++)
     for (int i = 0; i < 256; i++)
       pass->table[c][i] = fn (params, c, pass->table[c][i]);
+  float *t = pass->table16;
+  if (t == NULL)
+    return;
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < 3 * LM_POINT_TABLE16_SIZE; i++)
+    t[i] = fn (params, i / LM_POINT_TABLE16_SIZE, t[i]);
+}
+
+float *
+lm_point_table16 (const LmPointPass *pass)
+{
+  float *table = g_new (float, 3 * LM_POINT_TABLE16_SIZE);
+  for (int i = 0; i < 3 * LM_POINT_TABLE16_SIZE; i++)
+    table[i] = lm_u16_value (i % LM_POINT_TABLE16_SIZE);
+  /* The operations prepared again on a pass that maps the large table too. */
+  g_autofree LmPointPass *again = g_new (LmPointPass, 1);
+  lm_point_pass_init (again);
+  again->table16 = table;
+  for (guint k = 0; k < pass->n_recipe; k++)
+    lm_op_info (pass->recipe[k].id)->point_prepare (pass->recipe[k].params, again);
+  return table;
 }
 
 LM_SIMD_CLONES static void
@@ -44,9 +72,42 @@ row_gray (const LmPointPass *pass, const guint8 *restrict in, guint32 *restrict 
     out[x] = lm_point_gray (pass, pass->table, in[x]);
 }
 
+LM_SIMD_CLONES static void
+row_rgba16 (const LmPointPass *pass, const float *table16, const guint64 *restrict in, guint64 *restrict out,
+            guint width)
+{
+  for (guint x = 0; x < width; x++)
+    out[x] = lm_point_rgba16 (pass, table16, in[x]);
+}
+
+static void
+run16 (const LmPointPass *pass, const LmImage *src, LmImage *dst)
+{
+  g_return_if_fail (dst->format == LM_FORMAT_RGBA16 && src->width == dst->width && src->height == dst->height);
+  g_autofree float *table16 = lm_point_table16 (pass);
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < src->height; y++)
+    {
+      guint64 *out = (guint64 *) lm_image_row (dst, y);
+      if (src->format == LM_FORMAT_GRAY16)
+        {
+          const guint16 *in = (const guint16 *) lm_image_row (src, y);
+          for (guint x = 0; x < src->width; x++)
+            out[x] = lm_point_gray16 (pass, table16, in[x]);
+        }
+      else
+        row_rgba16 (pass, table16, (const guint64 *) lm_image_row (src, y), out, src->width);
+    }
+}
+
 void
 lm_point_run_cpu (const LmPointPass *pass, const LmImage *src, LmImage *dst)
 {
+  if (lm_format_depth (src->format) == 16)
+    {
+      run16 (pass, src, dst);
+      return;
+    }
   g_return_if_fail (dst->format == LM_FORMAT_RGBA8 && src->width == dst->width && src->height == dst->height);
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < src->height; y++)
@@ -62,7 +123,7 @@ lm_point_run_cpu (const LmPointPass *pass, const LmImage *src, LmImage *dst)
 LmFormat
 lm_point_output_format (const void *params, LmFormat in, gboolean opaque)
 {
-  return LM_FORMAT_RGBA8;
+  return lm_format_depth (in) == 16 ? LM_FORMAT_RGBA16 : LM_FORMAT_RGBA8;
 }
 
 gboolean

@@ -24,10 +24,15 @@ typedef float (*LmPointChannelFn) (const void *params, int c, float v);
  * part. */
 void lm_point_pass_map (LmPointPass *pass, LmPointChannelFn fn, const void *params);
 
-/* The pass from SRC (RGBA8 or GRAY8) into DST (RGBA8, same size). */
+/* PASS's channel parts on every 16-bit value: 3 × LM_POINT_TABLE16_SIZE floats (R, G, B),
+ * built from its recipe on the host (point-math.h); g_free it. */
+float *lm_point_table16 (const LmPointPass *pass);
+
+/* The pass from SRC (RGBA8 or GRAY8; RGBA16 or GRAY16) into DST (RGBA8; RGBA16, same size). */
 void lm_point_run_cpu (const LmPointPass *pass, const LmImage *src, LmImage *dst);
 
-/* A point operation's output format: RGBA8 whatever comes in (a gray image may be coloured). */
+/* A point operation's output format: RGBA of the input's depth whatever comes in (a gray
+ * image may be coloured). */
 LmFormat lm_point_output_format (const void *params, LmFormat in, gboolean opaque);
 
 /* INFO alone as a pass on the CPU: what a point operation's run_cpu does. */

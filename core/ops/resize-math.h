@@ -173,6 +173,23 @@ lm_resize_sum_u8 (const uint8_t *base, size_t step, int n, LmResizeSpan span, co
     }
 }
 
+/* The same over 16-bit samples (STEP in bytes), on the 0..255 scale (lm_u16_value). */
+LM_INLINE void
+lm_resize_sum_u16 (const uint8_t *base, size_t step, int n, LmResizeSpan span, const float *weights, int channels,
+                   float acc[4])
+{
+  acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
+  for (uint32_t t = 0; t < span.count; t++)
+    {
+      int s = span.start + (int) t;
+      s = s < 0 ? 0 : s >= n ? n - 1 : s;
+      const uint16_t *px = (const uint16_t *) (base + (size_t) s * step);
+      float w = weights[span.offset + t];
+      for (int c = 0; c < channels; c++)
+        acc[c] = acc[c] + w * lm_u16_value (px[c]);
+    }
+}
+
 /* The same over float samples (the intermediate): STEP in floats. */
 LM_INLINE void
 lm_resize_sum_f32 (const float *base, size_t step, int n, LmResizeSpan span, const float *weights, int channels,

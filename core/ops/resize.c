@@ -64,13 +64,15 @@ store_u8 (guint8 *out, const float acc[4], int channels)
 static gboolean
 resize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
-  if (src->format != LM_FORMAT_RGBA8 && src->format != LM_FORMAT_GRAY8)
+  gboolean deep = src->format == LM_FORMAT_RGBA16 || src->format == LM_FORMAT_GRAY16;
+  if (src->format != LM_FORMAT_RGBA8 && src->format != LM_FORMAT_GRAY8 && !deep)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s needs an 8-bit image"), "resize");
       return FALSE;
     }
   guint w = src->width, h = src->height, ow = dst->width, oh = dst->height;
-  int C = src->format == LM_FORMAT_GRAY8 ? 1 : 4;
+  int C = (int) lm_format_channels (src->format);
+  gsize bps = deep ? 2 : 1; /* bytes a sample */
   gboolean vfirst = lm_resize_vertical_first (w, h, ow, oh);
   /* The intermediate: OW × H (horizontal first) or W × OH, C floats a pixel. */
   guint tw = vfirst ? w : ow, th = vfirst ? oh : h;
@@ -91,7 +93,12 @@ resize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **e
       for (guint x = 0; x < tw; x++)
         {
           float acc[4];
-          if (vfirst)
+          if (deep && vfirst)
+            lm_resize_sum_u16 (src->data + (gsize) x * C * bps, src->stride, (int) h, yt.spans[y], yt.weights, C,
+                               acc);
+          else if (deep)
+            lm_resize_sum_u16 (lm_image_row (src, y), C * bps, (int) w, xt.spans[x], xt.weights, C, acc);
+          else if (vfirst)
             lm_resize_sum_u8 (src->data + (gsize) x * C, src->stride, (int) h, yt.spans[y], yt.weights, C, acc);
           else
             lm_resize_sum_u8 (lm_image_row (src, y), C, (int) w, xt.spans[x], xt.weights, C, acc);
@@ -112,7 +119,11 @@ resize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **e
             lm_resize_sum_f32 (tmp + y * tstride, C, (int) w, xt.spans[x], xt.weights, C, acc);
           else
             lm_resize_sum_f32 (tmp + (gsize) x * C, tstride, (int) h, yt.spans[y], yt.weights, C, acc);
-          store_u8 (out + (gsize) x * C, acc, C);
+          if (deep)
+            for (int c = 0; c < C; c++)
+              ((guint16 *) out)[(gsize) x * C + c] = lm_quantize_u16 (acc[c]);
+          else
+            store_u8 (out + (gsize) x * C, acc, C);
         }
     }
 

@@ -178,3 +178,25 @@ lm_straighten_gray (const uint8_t *src, size_t stride, int w, int h, float sx, f
     }
   return lm_quantize_u8 (lm_cubic_sum (rows, ky));
 }
+
+/* A 16-bit source (CH = 4: RGBA16, 1: GRAY16) sampled at (SX, SY) into OUT, every channel:
+ * the same taps on the 0..255 scale (lm_u16_value), rounded to 16 bits. */
+LM_INLINE void
+lm_straighten16 (const uint8_t *src, size_t stride, int w, int h, int ch, float sx, float sy, uint16_t *out)
+{
+  int xi[4], yi[4];
+  float kx[4], ky[4];
+  lm_cubic_taps (sx, sy, w, h, xi, yi, kx, ky);
+  for (int c = 0; c < ch; c++)
+    {
+      float rows[4];
+      for (int j = 0; j < 4; j++)
+        {
+          const uint16_t *row = (const uint16_t *) (src + (size_t) yi[j] * stride);
+          float v[4] = { lm_u16_value (row[xi[0] * ch + c]), lm_u16_value (row[xi[1] * ch + c]),
+                         lm_u16_value (row[xi[2] * ch + c]), lm_u16_value (row[xi[3] * ch + c]) };
+          rows[j] = lm_cubic_sum (v, kx);
+        }
+      out[c] = lm_quantize_u16 (lm_cubic_sum (rows, ky));
+    }
+}

@@ -26,7 +26,8 @@ straighten_output_size (const void *params, guint width, guint height, guint *ou
 static gboolean
 straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
-  if (src->format != LM_FORMAT_RGBA8 && src->format != LM_FORMAT_GRAY8)
+  gboolean deep = src->format == LM_FORMAT_RGBA16 || src->format == LM_FORMAT_GRAY16;
+  if (src->format != LM_FORMAT_RGBA8 && src->format != LM_FORMAT_GRAY8 && !deep)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s needs an 8-bit image"), "straighten");
       return FALSE;
@@ -41,7 +42,10 @@ straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError
       for (guint i = 0; i < dst->width; i++)
         {
           float sx = lm_straighten_src_x (&m, i, j), sy = lm_straighten_src_y (&m, i, j);
-          if (gray)
+          if (deep)
+            lm_straighten16 (src->data, src->stride, w, h, (int) lm_format_channels (src->format), sx, sy,
+                             (guint16 *) out + (gsize) i * lm_format_channels (src->format));
+          else if (gray)
             out[i] = lm_straighten_gray (src->data, src->stride, w, h, sx, sy);
           else
             ((guint32 *) out)[i] = lm_straighten_rgba (src->data, src->stride, w, h, sx, sy);

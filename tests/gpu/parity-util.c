@@ -71,12 +71,15 @@ parity_u8_distance (const LmImage *a, const LmImage *b, guint64 *pixels, guint64
   for (guint y = 0; y < a->height; y++)
     {
       const guint8 *p = lm_image_row (a, y), *q = lm_image_row (b, y);
+      const guint16 *p16 = (const guint16 *) p, *q16 = (const guint16 *) q;
+      gboolean deep = lm_format_depth (a->format) == 16;
       for (guint x = 0; x < a->width; x++)
         {
           gboolean differs = FALSE;
           for (guint c = 0; c < ch; c++)
             {
-              int d = abs ((int) p[x * ch + c] - (int) q[x * ch + c]);
+              gsize i = x * ch + c;
+              int d = deep ? abs ((int) p16[i] - (int) q16[i]) : abs ((int) p[i] - (int) q[i]);
               worst = MAX (worst, d);
               differs |= d != 0;
               ns += d != 0;

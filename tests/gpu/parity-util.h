@@ -25,7 +25,7 @@ LmImage *parity_poisoned_device (LmBackend *gpu, LmFormat format, guint w, guint
 /* DEVICE in host memory, the GPU synchronized. */
 LmImage *parity_download (LmBackend *gpu, LmImage *device);
 
-/* Largest |Δ| over the samples of two 8-bit images of one shape; how many pixels and how many
+/* Largest |Δ| over the samples of two 8-bit (or 16-bit: in 16-bit units) images of one shape; how many pixels and how many
  * samples differ at all (either may be NULL). */
 int parity_u8_distance (const LmImage *a, const LmImage *b, guint64 *pixels, guint64 *samples);
 

@@ -258,6 +258,8 @@ tolerance_of (const LmOpInfo *op)
   return most;
 }
 
+static void check_image16 (const char *name, const LmImage *host8);
+
 /* Every parameter set on HOST, and on its gray version (the input of later operations after
  * a full grayscale). */
 static void
@@ -279,6 +281,8 @@ check_image (const char *name, LmImage *host, gboolean large)
           check_op (name, host, device, op, &param_sets[i]);
     }
 
+  if (!large)
+    check_image16 (name, host);
   if (host->format != LM_FORMAT_RGBA8 || !host->opaque)
     return;
   const LmOpInfo *gray_op = lm_op_info (LM_OP_GRAY);
@@ -288,6 +292,77 @@ check_image (const char *name, LmImage *host, gboolean large)
   g_assert_true (lm_backend_run_op (cpu, gray_op, params, host, gray, &e));
   g_autofree char *gray_name = g_strdup_printf ("%s (gray)", name);
   check_image (gray_name, gray, large);
+}
+
+/* 16-bit sources: HOST (RGBA8) · 257 plus a smooth term, so that every bit varies. Every
+ * operation with 16-bit support on both backends, the fused pass included; tolerances are
+ * the 8-bit ones in 16-bit units (× 257), and what is reported is the max |Δ| in u16. */
+static void
+check_image16 (const char *name, const LmImage *host8)
+{
+  if (host8->format != LM_FORMAT_RGBA8)
+    return;
+  GError *e = NULL;
+  g_autoptr (LmImage) host = parity_poisoned (gpu, LM_FORMAT_RGBA16, host8->width, host8->height, 0);
+  for (guint y = 0; y < host->height; y++)
+    for (guint i = 0; i < host->width * 4; i++)
+      {
+        int smooth = (int) (128.0 + 127.0 * sin ((i / 4) / 37.0) * cos (y / 23.0)) - 128;
+        int v = lm_image_row (host8, y)[i] * 257 + (i % 4 == 3 ? 0 : smooth);
+        ((guint16 *) lm_image_row (host, y))[i] = (guint16) CLAMP (v, 0, 65535);
+      }
+  host->opaque = host8->opaque;
+  g_autoptr (LmImage) device = lm_backend_upload (gpu, host, &e);
+  g_assert_no_error (e);
+  g_autofree char *name16 = g_strdup_printf ("%s (16-bit)", name);
+
+  /* The fused pass through the backends' own entry (lm_backend_run_points still takes 8-bit
+   * sources only). */
+  LmPointPass pass;
+  lm_point_pass_init (&pass);
+  for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
+    {
+      const LmOpInfo *op = lm_op_info_by_name (param_sets[i].op);
+      if (lm_op_is_point (op->id) && (i == 0 || !g_str_equal (param_sets[i - 1].op, param_sets[i].op)))
+        {
+          guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+          parse_settings (op, param_sets[i].settings, params);
+          lm_point_pass_add (&pass, op, params);
+        }
+    }
+  g_autoptr (LmImage) cpu_pts = parity_poisoned (gpu, LM_FORMAT_RGBA16, host->width, host->height, PARITY_POISON_CPU);
+  g_autoptr (LmImage) gpu_pts = parity_poisoned_device (gpu, LM_FORMAT_RGBA16, host->width, host->height);
+  g_assert_true (cpu->klass->run_points (cpu, &pass, host, cpu_pts, &e));
+  g_assert_true (gpu->klass->run_points (gpu, &pass, device, gpu_pts, &e));
+  g_assert_no_error (e);
+  g_autoptr (LmImage) pts_back = parity_download (gpu, gpu_pts);
+  guint64 differing;
+  int worst = parity_u8_distance (cpu_pts, pts_back, &differing, NULL);
+  parity_record (worst == 0, "fused (16-bit) %-31s max|Δ| %5d u16, %" G_GUINT64_FORMAT " pixels differ", name16,
+                 worst, differing);
+
+  for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
+    {
+      const ParamSet *set = &param_sets[i];
+      const LmOpInfo *op = lm_op_info_by_name (set->op);
+      if (lm_op_is_point (op->id) || op->id == LM_OP_BLUR || set->small_only)
+        continue;
+      guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+      parse_settings (op, set->settings, params);
+      LmFormat out_format = op->output_format (params, host->format, host->opaque);
+      guint w, h;
+      lm_op_output_size (op, params, host->width, host->height, &w, &h);
+      g_autoptr (LmImage) cpu_out = parity_poisoned (gpu, out_format, w, h, PARITY_POISON_CPU);
+      g_assert_true (lm_backend_run_op (cpu, op, params, host, cpu_out, &e));
+      g_autoptr (LmImage) gpu_out = parity_poisoned_device (gpu, out_format, w, h);
+      g_assert_true (lm_backend_run_op (gpu, op, params, device, gpu_out, &e));
+      g_assert_no_error (e);
+      g_autoptr (LmImage) back = parity_download (gpu, gpu_out);
+      worst = parity_u8_distance (cpu_out, back, &differing, NULL);
+      parity_record (worst <= 257 * set->tolerance, "%-10s %-46s %-24s max|Δ| %5d u16 (%.2f 8-bit steps), %"
+                     G_GUINT64_FORMAT " pixels differ", op->name, set->settings, name16, worst, worst / 257.0,
+                     differing);
+    }
 }
 
 /* Noise over smooth gradients: every code value occurs, and edges as well as flat areas. */
