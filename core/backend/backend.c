@@ -82,12 +82,15 @@ gboolean
 lm_backend_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src, LmImage *dst,
                        GError **error)
 {
-  g_return_val_if_fail (src->format == LM_FORMAT_RGBA8 || src->format == LM_FORMAT_GRAY8, FALSE);
-  g_return_val_if_fail (dst->format == LM_FORMAT_RGBA8 && dst->width == src->width
-                        && dst->height == src->height, FALSE);
+  g_return_val_if_fail (src->format == LM_FORMAT_RGBA8 || src->format == LM_FORMAT_GRAY8
+                          || src->format == LM_FORMAT_RGBA16 || src->format == LM_FORMAT_GRAY16,
+                        FALSE);
+  g_return_val_if_fail (dst->format == lm_point_output_format (NULL, src->format, src->opaque)
+                          && dst->width == src->width && dst->height == src->height,
+                        FALSE);
   if (!b->klass->run_points (b, pass, src, dst, error))
     return FALSE;
-  dst->opaque = src->opaque || src->format == LM_FORMAT_GRAY8;
+  dst->opaque = src->opaque || lm_format_channels (src->format) == 1;
   return TRUE;
 }
 

@@ -214,7 +214,7 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
         }
 
       guint width = current->width, height = current->height;
-      LmFormat format = LM_FORMAT_RGBA8;
+      LmFormat format = lm_point_output_format (NULL, current->format, current->opaque);
       if (!points)
         {
           format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);
