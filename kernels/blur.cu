@@ -7,6 +7,9 @@
 // Grid method (σ > 16): exact sums at every D-th row (vertical, straight from the 8-bit
 // source), then at every D-th column, then the Catmull-Rom cubic through the 4×4 nodes
 // around each pixel.
+// 16-bit sources (S = uint16_t): the same kernels on raw u16 samples; the first pass's sums
+// go to the 0..255 scale (lm_blur_u16_scale, as on the CPU) into a float intermediate (half
+// floats would keep 11 of the 16 bits), and the output is rounded by lm_quantize_u16.
 #include <cuda_fp16.h>
 #include <string.h>
 
@@ -80,6 +83,80 @@ store_u8<4> (uint8_t *row, int x, float4 v)
 {
   reinterpret_cast<uchar4 *> (row)[x] = make_uchar4 (lm_quantize_u8 (v.x), lm_quantize_u8 (v.y),
                                                      lm_quantize_u8 (v.z), lm_quantize_u8 (v.w));
+}
+
+template <int C> __device__ inline typename Px<C>::T load_u16 (const uint8_t *row, int x);
+template <> __device__ inline float load_u16<1> (const uint8_t *row, int x)
+{
+  return reinterpret_cast<const uint16_t *> (row)[x];
+}
+template <>
+__device__ inline float3
+load_u16<3> (const uint8_t *row, int x)
+{
+  ushort4 p = reinterpret_cast<const ushort4 *> (row)[x];
+  return make_float3 (p.x, p.y, p.z);
+}
+template <>
+__device__ inline float4
+load_u16<4> (const uint8_t *row, int x)
+{
+  ushort4 p = reinterpret_cast<const ushort4 *> (row)[x];
+  return make_float4 (p.x, p.y, p.z, p.w);
+}
+
+template <int C> __device__ inline void store_u16 (uint8_t *row, int x, typename Px<C>::T v);
+template <> __device__ inline void store_u16<1> (uint8_t *row, int x, float v)
+{
+  reinterpret_cast<uint16_t *> (row)[x] = lm_quantize_u16 (v);
+}
+template <>
+__device__ inline void
+store_u16<3> (uint8_t *row, int x, float3 v)
+{
+  reinterpret_cast<ushort4 *> (row)[x] = make_ushort4 (lm_quantize_u16 (v.x), lm_quantize_u16 (v.y),
+                                                       lm_quantize_u16 (v.z), 65535);
+}
+template <>
+__device__ inline void
+store_u16<4> (uint8_t *row, int x, float4 v)
+{
+  reinterpret_cast<ushort4 *> (row)[x] = make_ushort4 (lm_quantize_u16 (v.x), lm_quantize_u16 (v.y),
+                                                       lm_quantize_u16 (v.z), lm_quantize_u16 (v.w));
+}
+
+// The source's samples (S: uint8_t or uint16_t) and the output's rounding.
+template <int C, typename S>
+__device__ inline typename Px<C>::T
+load_src (const uint8_t *row, int x)
+{
+  if constexpr (sizeof (S) == 2)
+    return load_u16<C> (row, x);
+  else
+    return load_u8<C> (row, x);
+}
+template <int C, typename S>
+__device__ inline void
+store_dst (uint8_t *row, int x, typename Px<C>::T v)
+{
+  if constexpr (sizeof (S) == 2)
+    store_u16<C> (row, x, v);
+  else
+    store_u8<C> (row, x, v);
+}
+
+// A first-pass sum of raw 16-bit samples on the 0..255 scale; 8-bit sums are on it already.
+template <typename S> __device__ inline float to_scale (float v)
+{
+  return sizeof (S) == 2 ? lm_blur_u16_scale (v) : v;
+}
+template <typename S> __device__ inline float3 to_scale (float3 v)
+{
+  return make_float3 (to_scale<S> (v.x), to_scale<S> (v.y), to_scale<S> (v.z));
+}
+template <typename S> __device__ inline float4 to_scale (float4 v)
+{
+  return make_float4 (to_scale<S> (v.x), to_scale<S> (v.y), to_scale<S> (v.z), to_scale<S> (v.w));
 }
 
 // Float buffers of the grid method.
@@ -159,6 +236,28 @@ store_half<4> (uint8_t *row, int x, float4 v)
   reinterpret_cast<uint2 *> (row)[x] = raw;
 }
 
+// The direct method's intermediate: half floats for 8-bit sources, floats for 16-bit ones.
+template <int C, typename S>
+__device__ inline typename Px<C>::T
+load_mid (const uint8_t *row, int x)
+{
+  if constexpr (sizeof (S) == 2)
+    return load_f<C> (row, x);
+  else
+    return load_half<C> (row, x);
+}
+template <int C, typename S>
+__device__ inline void
+store_mid (uint8_t *row, int x, typename Px<C>::T v)
+{
+  if constexpr (sizeof (S) == 2)
+    store_f<C> (row, x, to_scale<S> (v));
+  else
+    store_half<C> (row, x, v);
+}
+
+template <typename S> constexpr size_t kMidBytes = sizeof (S) == 2 ? sizeof (float) : sizeof (__half);
+
 // ---- direct method ----------------------------------------------------------------------
 
 // The sliding window both passes share: N consecutive outputs of one thread, acc[k] =
@@ -197,7 +296,7 @@ skewed (int i)
   return i + i / kRowPer;
 }
 
-template <int C>
+template <int C, typename S>
 __global__ void
 rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_stride, int width,
              int radius)
@@ -212,7 +311,7 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
   for (int i = threadIdx.x; i < span + kRowPer; i += blockDim.x)
     {
       int x = x0 - radius + i;
-      seg[skewed (i)] = i < span ? load_u8<C> (row, inside ? x : lm_reflect101 (x, width)) : zero<C> ();
+      seg[skewed (i)] = i < span ? load_src<C, S> (row, inside ? x : lm_reflect101 (x, width)) : zero<C> ();
     }
   __syncthreads ();
 
@@ -225,7 +324,7 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
 #pragma unroll
   for (int k = 0; k < kRowPer; k++)
     if (x0 + p0 + k < width)
-      store_half<C> (out, x0 + p0 + k, acc[k]);
+      store_mid<C, S> (out, x0 + p0 + k, acc[k]);
 }
 
 // A block makes a tile of 32 columns × 64 rows: it stages the tile's rows and their apron in
@@ -233,7 +332,7 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
 // thread slides down kColPer rows of its column.
 constexpr int kColWidth = 32, kColGroups = 8, kColPer = 8, kColTile = kColGroups * kColPer;
 
-template <int C>
+template <int C, typename S>
 __global__ void
 columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_stride, int width,
                 int height, int radius)
@@ -248,7 +347,7 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
   for (int r = threadIdx.y; r < rows; r += kColGroups)
     {
       int y = inside ? top + r : lm_reflect101 (top + r, height);
-      tile[r * kColWidth + threadIdx.x] = x < width ? load_half<C> (tmp + (size_t) y * tmp_stride, x) : zero<C> ();
+      tile[r * kColWidth + threadIdx.x] = x < width ? load_mid<C, S> (tmp + (size_t) y * tmp_stride, x) : zero<C> ();
     }
   __syncthreads ();
 
@@ -262,13 +361,13 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
 #pragma unroll
   for (int k = 0; k < kColPer; k++)
     if (y0 + k < height)
-      store_u8<C> (dst + (size_t) (y0 + k) * dst_stride, x, acc[k]);
+      store_dst<C, S> (dst + (size_t) (y0 + k) * dst_stride, x, acc[k]);
 }
 
 // ---- grid method ------------------------------------------------------------------------
 
 // Vertical sums at grid rows g0 … g0+7 (row k at (k − 1)·D), every column, from the source.
-template <int C>
+template <int C, typename S>
 __global__ void
 grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_stride, int width,
            int height, int grid_h, int radius, int d)
@@ -291,7 +390,7 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
   bool inside = first >= 0 && last < height;
   for (int t = first; t <= last; t++)
     {
-      T v = load_u8<C> (src + (size_t) (inside ? t : lm_reflect101 (t, height)) * src_stride, x);
+      T v = load_src<C, S> (src + (size_t) (inside ? t : lm_reflect101 (t, height)) * src_stride, x);
       const float *w = taps + kTapPad + t - ((g0 - 1) * d - radius); // tap of grid row g0
 #pragma unroll
       for (int k = 0; k < kGridRowsPerThread; k++)
@@ -300,7 +399,7 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
 #pragma unroll
   for (int k = 0; k < kGridRowsPerThread; k++)
     if (g0 + k < grid_h)
-      store_f<C> (reinterpret_cast<uint8_t *> (cols) + (size_t) (g0 + k) * cols_stride, x, acc[k]);
+      store_f<C> (reinterpret_cast<uint8_t *> (cols) + (size_t) (g0 + k) * cols_stride, x, to_scale<S> (acc[k]));
 }
 
 // Horizontal sums at grid columns; a node beyond the border is its reflection inside.
@@ -326,7 +425,7 @@ grid_nodes (const float *cols, size_t cols_stride, float *grid, size_t grid_stri
 }
 
 // Each pixel: the cubic through the 4×4 nodes around it, rows first as on the CPU.
-template <int C>
+template <int C, typename S>
 __global__ void
 grid_interpolate (const float *grid, size_t grid_stride, uint8_t *dst, size_t dst_stride,
                   int width, int height, int d)
@@ -349,7 +448,7 @@ grid_interpolate (const float *grid, size_t grid_stride, uint8_t *dst, size_t ds
       T between = fma_px (wy[3], g3, fma_px (wy[2], g2, fma_px (wy[1], g1, fma_px (wy[0], g0, zero<C> ()))));
       sum = fma_px (wx[p], between, sum);
     }
-  store_u8<C> (dst + (size_t) y * dst_stride, x, sum);
+  store_dst<C, S> (dst + (size_t) y * dst_stride, x, sum);
 }
 
 size_t
@@ -378,14 +477,20 @@ grid_layout (unsigned width, unsigned height, int channels, int d)
   return g;
 }
 
-// 3: RGBA with every alpha 255 (blurred alpha stays 255, as on the CPU).
+// 3: RGBA with every alpha opaque (blurred alpha stays opaque, as on the CPU).
 int
 channels_of (const LmKImage *image)
 {
-  return image->format == LM_K_GRAY8 ? 1 : image->opaque ? 3 : 4;
+  return image->format == LM_K_GRAY8 || image->format == LM_K_GRAY16 ? 1 : image->opaque ? 3 : 4;
 }
 
-template <int C>
+bool
+is_deep (const LmKImage *image)
+{
+  return image->format == LM_K_RGBA16 || image->format == LM_K_GRAY16;
+}
+
+template <int C, typename S>
 cudaError_t
 launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius,
                cudaStream_t stream)
@@ -393,24 +498,24 @@ launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
   int width = (int) src->width, height = (int) src->height;
   uint8_t *tmp = static_cast<uint8_t *> (ws->scratch);
   constexpr int stored = C == 1 ? 1 : 4;
-  size_t tmp_stride = align64 ((size_t) width * stored * sizeof (__half));
+  size_t tmp_stride = align64 ((size_t) width * stored * kMidBytes<S>);
   size_t span = kRowTile + 2 * (size_t) radius + kRowPer;
   size_t shared = (span + span / kRowPer + 1) * sizeof (typename Px<C>::T);
-  LM_CUDA_TRY (cudaFuncSetAttribute (rows_direct<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
+  LM_CUDA_TRY (cudaFuncSetAttribute (rows_direct<C, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
   dim3 rows_grid (lm_div_up (width, kRowTile), height);
-  rows_direct<C><<<rows_grid, kRowThreads, shared, stream>>> (static_cast<const uint8_t *> (src->data),
+  rows_direct<C, S><<<rows_grid, kRowThreads, shared, stream>>> (static_cast<const uint8_t *> (src->data),
                                                              src->stride, tmp, tmp_stride, width, radius);
   LM_CUDA_LAUNCHED ();
   size_t tile = (kColTile + 2 * (size_t) radius) * kColWidth * sizeof (typename Px<C>::T);
-  LM_CUDA_TRY (cudaFuncSetAttribute (columns_direct<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) tile));
+  LM_CUDA_TRY (cudaFuncSetAttribute (columns_direct<C, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) tile));
   dim3 cols_grid (lm_div_up (width, kColWidth), lm_div_up (height, kColTile));
-  columns_direct<C><<<cols_grid, dim3 (kColWidth, kColGroups), tile, stream>>> (
+  columns_direct<C, S><<<cols_grid, dim3 (kColWidth, kColGroups), tile, stream>>> (
     tmp, tmp_stride, static_cast<uint8_t *> (dst->data), dst->stride, width, height, radius);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
 
-template <int C>
+template <int C, typename S>
 cudaError_t
 launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius, int d,
              cudaStream_t stream)
@@ -422,7 +527,7 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, i
   constexpr unsigned kThreads = 128;
   dim3 rows_grid (lm_div_up (width, kThreads), lm_div_up (g.grid_h, kGridRowsPerThread));
   size_t taps_bytes = (2 * kTapPad + 2 * (size_t) radius + 1) * sizeof (float);
-  grid_rows<C><<<rows_grid, kThreads, taps_bytes, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
+  grid_rows<C, S><<<rows_grid, kThreads, taps_bytes, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
                                                     cols, g.cols_stride, width, height, g.grid_h, radius, d);
   LM_CUDA_LAUNCHED ();
   dim3 nodes_grid (lm_div_up (g.grid_w, kThreads), g.grid_h);
@@ -430,10 +535,31 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, i
                                                       g.grid_w, radius, d);
   LM_CUDA_LAUNCHED ();
   dim3 out_grid (lm_div_up (width, kThreads), height);
-  grid_interpolate<C><<<out_grid, kThreads, 0, stream>>> (grid, g.grid_stride, static_cast<uint8_t *> (dst->data),
+  grid_interpolate<C, S><<<out_grid, kThreads, 0, stream>>> (grid, g.grid_stride, static_cast<uint8_t *> (dst->data),
                                                           dst->stride, width, height, d);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
+}
+
+// The method (D = 1: direct) and channel count of SRC, whose samples are S.
+template <typename S>
+cudaError_t
+launch_depth (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius, int d,
+              cudaStream_t stream)
+{
+  if (d == 1)
+    switch (channels_of (src))
+      {
+      case 1: return launch_direct<1, S> (src, dst, ws, radius, stream);
+      case 3: return launch_direct<3, S> (src, dst, ws, radius, stream);
+      default: return launch_direct<4, S> (src, dst, ws, radius, stream);
+      }
+  switch (channels_of (src))
+    {
+    case 1: return launch_grid<1, S> (src, dst, ws, radius, d, stream);
+    case 3: return launch_grid<3, S> (src, dst, ws, radius, d, stream);
+    default: return launch_grid<4, S> (src, dst, ws, radius, d, stream);
+    }
 }
 
 } // namespace
@@ -448,15 +574,17 @@ blur_workspace (const void *params, const LmKImage *src)
   if (lm_blur_radius (p->sigma) == 0)
     return 0;
   if (d == 1)
-    return align64 ((size_t) src->width * (channels == 1 ? 1 : 4) * sizeof (__half)) * src->height;
+    return align64 ((size_t) src->width * (channels == 1 ? 1 : 4)
+                    * (is_deep (src) ? sizeof (float) : sizeof (__half))) * src->height;
   GridLayout g = grid_layout (src->width, src->height, channels, d);
   return g.cols_bytes + g.grid_bytes;
 }
 
 /* The most blur's scratch can need on an image of SRC's size: any σ up to the cap (it
  * matters only through the method and grid step it picks, which change at multiples of
- * LM_BLUR_STEPS_PER_SIGMA: every half pixel of σ meets each) and either 8-bit format (RGBA
- * with alpha needs the most). About 12 bytes a pixel, at the finest grid. Its need depends on
+ * LM_BLUR_STEPS_PER_SIGMA: every half pixel of σ meets each) and either format of SRC's depth
+ * (RGBA with alpha needs the most; a 16-bit source's direct method keeps floats where an
+ * 8-bit one keeps half floats). About 12 bytes a pixel, at the finest grid. Its need depends on
  * σ (the grid step) and the format: grown to each new largest need, the device memory would
  * grow again at whatever late edit first picked a σ of a larger need; reserved once, no edit
  * after the first blur on a photo grows it. */
@@ -464,7 +592,7 @@ static size_t
 blur_workspace_max (const LmKImage *src)
 {
   LmKImage rgba = *src;
-  rgba.format = LM_K_RGBA8;
+  rgba.format = is_deep (src) ? LM_K_RGBA16 : LM_K_RGBA8;
   rgba.opaque = 0;
   size_t most = 0;
   for (int half = 1; half <= (int) (2 * LM_BLUR_SIGMA_MAX); half++)
@@ -484,7 +612,7 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   int radius = lm_blur_radius (p->sigma);
   if (radius == 0)
     {
-      size_t row = (size_t) src->width * (src->format == LM_K_GRAY8 ? 1 : 4);
+      size_t row = (size_t) src->width * (channels_of (src) == 1 ? 1 : 4) * (is_deep (src) ? 2 : 1);
       return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride, row, src->height,
                                 cudaMemcpyDeviceToDevice, stream);
     }
@@ -503,23 +631,15 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_taps, taps, sizeof taps, 0, cudaMemcpyHostToDevice, stream));
 
   int d = lm_blur_decimation (p->sigma);
-  if (d == 1)
-    switch (channels_of (src))
-      {
-      case 1: return launch_direct<1> (src, dst, ws, radius, stream);
-      case 3: return launch_direct<3> (src, dst, ws, radius, stream);
-      default: return launch_direct<4> (src, dst, ws, radius, stream);
-      }
-  float cubic[kMaxStep][4];
-  for (int t = 0; t < d; t++)
-    lm_blur_cubic_weights ((float) t / (float) d, cubic[t]);
-  LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_cubic, cubic, sizeof (cubic[0]) * d, 0, cudaMemcpyHostToDevice, stream));
-  switch (channels_of (src))
+  if (d > 1)
     {
-    case 1: return launch_grid<1> (src, dst, ws, radius, d, stream);
-    case 3: return launch_grid<3> (src, dst, ws, radius, d, stream);
-    default: return launch_grid<4> (src, dst, ws, radius, d, stream);
+      float cubic[kMaxStep][4];
+      for (int t = 0; t < d; t++)
+        lm_blur_cubic_weights ((float) t / (float) d, cubic[t]);
+      LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_cubic, cubic, sizeof (cubic[0]) * d, 0, cudaMemcpyHostToDevice, stream));
     }
+  return is_deep (src) ? launch_depth<uint16_t> (src, dst, ws, radius, d, stream)
+                       : launch_depth<uint8_t> (src, dst, ws, radius, d, stream);
 }
 
 extern "C" const LmKOp lm_k_blur_op = { blur_workspace, blur_workspace_max, blur_launch };

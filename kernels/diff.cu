@@ -1,5 +1,6 @@
 // Diff on the GPU: integer sums per block in shared memory, then one atomic per block into
-// the global sums; integer arithmetic makes them exact, equal to the CPU's.
+// the global sums; integer arithmetic makes them exact, equal to the CPU's. 8-bit and 16-bit
+// images (DEEP), compared in their own units.
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
 
@@ -15,7 +16,7 @@ abs_diff (unsigned a, unsigned b)
 
 __global__ void
 diff_kernel (const uint8_t *a, size_t a_stride, const uint8_t *b, size_t b_stride, uint32_t *heat,
-             size_t heat_stride, unsigned width, int gray, float gain, LmDiffSums *sums)
+             size_t heat_stride, unsigned width, int gray, int deep, float gain, LmDiffSums *sums)
 {
   __shared__ unsigned long long s_abs, s_sq, s_diff;
   __shared__ unsigned s_max;
@@ -28,11 +29,21 @@ diff_kernel (const uint8_t *a, size_t a_stride, const uint8_t *b, size_t b_strid
   unsigned worst = 0;
   if (x < width)
     {
-      const uint8_t *p = a + y * a_stride, *q = b + y * b_stride;
+      const uint8_t *p = a + (size_t) y * a_stride, *q = b + (size_t) y * b_stride;
       if (gray)
         {
-          worst = abs_diff (p[x], q[x]);
-          t_abs = worst, t_sq = worst * worst;
+          worst = abs_diff (lm_diff_sample (p, deep, x), lm_diff_sample (q, deep, x));
+          t_abs = worst, t_sq = (unsigned long long) worst * worst;
+        }
+      else if (deep)
+        {
+          uint64_t u = reinterpret_cast<const uint64_t *> (p)[x], v = reinterpret_cast<const uint64_t *> (q)[x];
+          for (int c = 0; c < 3; c++)
+            {
+              unsigned d = abs_diff ((unsigned) (u >> (16 * c)) & 0xffff, (unsigned) (v >> (16 * c)) & 0xffff);
+              t_abs += d, t_sq += (unsigned long long) d * d;
+              worst = max (worst, d);
+            }
         }
       else
         {
@@ -46,7 +57,8 @@ diff_kernel (const uint8_t *a, size_t a_stride, const uint8_t *b, size_t b_strid
         }
       t_diff = worst != 0;
       if (heat)
-        reinterpret_cast<uint32_t *> (reinterpret_cast<uint8_t *> (heat) + y * heat_stride)[x] = lm_heat_rgba (worst, gain);
+        reinterpret_cast<uint32_t *> (reinterpret_cast<uint8_t *> (heat) + (size_t) y * heat_stride)[x]
+          = lm_heat_rgba_depth (worst, deep, gain);
     }
   // Few pixels differ in a parity check; skip the shared atomics when this one did not.
   if (worst)
@@ -78,7 +90,8 @@ lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *hea
                                               static_cast<const uint8_t *> (b->data), b->stride,
                                               heat ? static_cast<uint32_t *> (heat->data) : nullptr,
                                               heat ? heat->stride : 0, a->width,
-                                              a->format == LM_K_GRAY8, gain, sums);
+                                              a->format == LM_K_GRAY8 || a->format == LM_K_GRAY16,
+                                              a->format == LM_K_RGBA16 || a->format == LM_K_GRAY16, gain, sums);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

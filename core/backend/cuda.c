@@ -446,6 +446,7 @@ cuda_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain, LmImag
   guint ch = lm_format_channels (a->format) == 1 ? 1 : 3;
   sums.pixels = (guint64) a->width * a->height;
   sums.samples = sums.pixels * ch;
+  sums.depth = lm_format_depth (a->format) == 16 ? 16 : 8;
   lm_diff_stats_from_sums (&sums, stats);
   if (heat)
     heat->opaque = FALSE;

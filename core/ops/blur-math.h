@@ -10,7 +10,12 @@
  * same border) only on a grid of every D-th row and column, D = ⌊σ/8⌋, and interpolated
  * between with Catmull-Rom cubics. With at least 8 grid steps per σ the blurred image has no
  * detail the grid cannot carry; the tests measure the distance to the direct convolution and
- * to OpenCV. Both backends use this same method. */
+ * to OpenCV. Both backends use this same method.
+ *
+ * 16-bit sources: the first pass sums the raw u16 samples (a pair's sum is exact in
+ * integers, each product exact to float's 24 bits) and brings the sum to the 0..255 scale
+ * once (lm_blur_u16_scale); blur is linear, so this equals scaling each sample up to float
+ * rounding, far below the half u16 step of the final lm_quantize_u16. */
 #pragma once
 
 #include <math.h>
@@ -90,4 +95,12 @@ lm_reflect101 (int i, int n)
   if (i < 0)
     i += period;
   return i < n ? i : period - i;
+}
+
+/* A first-pass sum of raw 16-bit samples on the 0..255 scale that every operation computes
+ * on: a division, as lm_u16_value does, so that a flat area comes back as itself. */
+LM_INLINE float
+lm_blur_u16_scale (float raw_sum)
+{
+  return raw_sum / 257.0f;
 }

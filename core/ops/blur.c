@@ -1,8 +1,8 @@
 /* Gaussian blur, CPU reference: separable, border reflect-101, kernel rule and large-σ
  * method in blur-math.h.
  *
- * Direct method: each thread makes whole output rows. The vertical pass reads the 8-bit
- * source rows around y into one float row (padded by the border), the horizontal pass turns
+ * Direct method: each thread makes whole output rows. The vertical pass reads the 8-bit or
+ * 16-bit source rows around y into one float row (padded by the border), the horizontal pass turns
  * that row into the output, so no full-size intermediate image is stored. Both passes work
  * on blocks of BLOCK samples whose sums GCC keeps in vector registers across all taps (the
  * fixed-size inner loops are what its vectorizer turns into AVX2 code with register
@@ -57,6 +57,29 @@ vertical_pass (const guint8 *const *rows, int radius, const float *w, float *res
     }
 }
 
+/* vertical_pass for 16-bit rows: the raw sums, then the 0..255 scale (blur-math.h). */
+LM_SIMD_CLONES static void
+vertical_pass16 (const guint16 *const *rows, int radius, const float *w, float *restrict tmp,
+                 gsize n)
+{
+  for (gsize i0 = 0; i0 < n; i0 += BLOCK)
+    {
+      float acc[BLOCK];
+      const guint16 *centre = rows[radius] + i0;
+      for (int k = 0; k < BLOCK; k++)
+        acc[k] = w[0] * (float) centre[k];
+      for (int j = 1; j <= radius; j++)
+        {
+          const guint16 *a = rows[radius - j] + i0, *b = rows[radius + j] + i0;
+          float wj = w[j];
+          for (int k = 0; k < BLOCK; k++)
+            acc[k] += wj * (float) ((guint32) a[k] + b[k]);
+        }
+      for (int k = 0; k < BLOCK; k++)
+        tmp[i0 + k] = lm_blur_u16_scale (acc[k]);
+    }
+}
+
 /* sums[i] = Σ_j w_j · (t[i − j·ch] + t[i + j·ch]) for one block; T is padded by RADIUS
  * pixels on both sides. */
 static inline void
@@ -87,6 +110,31 @@ horizontal_pass (const float *t, int radius, int ch, const float *w, guint8 *res
       for (gsize i = 0; i < len; i++)
         out[i0 + i] = lm_quantize_u8 (sums[i]);
     }
+}
+
+LM_SIMD_CLONES static void
+horizontal_pass16 (const float *t, int radius, int ch, const float *w, guint16 *restrict out,
+                   gsize n)
+{
+  for (gsize i0 = 0; i0 < n; i0 += BLOCK)
+    {
+      float sums[BLOCK];
+      horizontal_block (t + i0, radius, ch, w, sums);
+      gsize len = MIN (BLOCK, n - i0);
+      for (gsize i = 0; i < len; i++)
+        out[i0 + i] = lm_quantize_u16 (sums[i]);
+    }
+}
+
+/* The vertical pass of SRC's depth into the float row TMP. */
+static void
+vertical_pass_any (gboolean deep, const guint8 *const *rows, int radius, const float *w,
+                   float *restrict tmp, gsize n)
+{
+  if (deep)
+    vertical_pass16 ((const guint16 *const *) rows, radius, w, tmp, n);
+  else
+    vertical_pass (rows, radius, w, tmp, n);
 }
 
 /* Fills RADIUS pixels of border on each side of the row at T (width pixels of CH). */
@@ -124,6 +172,7 @@ blur_direct (const LmImage *src, LmImage *dst, int radius, const float *w)
   int ch = (int) lm_format_channels (src->format);
   int width = (int) src->width, height = (int) src->height;
   gsize n = (gsize) width * ch;
+  gboolean deep = lm_format_depth (src->format) == 16;
 
 #pragma omp parallel
   {
@@ -134,9 +183,12 @@ blur_direct (const LmImage *src, LmImage *dst, int radius, const float *w)
     for (int y = 0; y < height; y++)
       {
         gather_rows (src, y, radius, rows);
-        vertical_pass (rows, radius, w, row, n);
+        vertical_pass_any (deep, rows, radius, w, row, n);
         pad_row (row, width, radius, ch);
-        horizontal_pass (row, radius, ch, w, lm_image_row (dst, y), n);
+        if (deep)
+          horizontal_pass16 (row, radius, ch, w, (guint16 *) lm_image_row (dst, y), n);
+        else
+          horizontal_pass (row, radius, ch, w, lm_image_row (dst, y), n);
       }
     g_free (rows);
     g_free (padded);
@@ -198,6 +250,7 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
   int width = (int) src->width, height = (int) src->height;
   int gw = lm_blur_grid_count (width, d), gh = lm_blur_grid_count (height, d);
   gsize n = (gsize) width * ch, gn = (gsize) gw * ch;
+  gboolean deep = lm_format_depth (src->format) == 16;
   /* both passes on the grid's nodes */
   float *grid = scratch_nodes (scratch, width, height, grid_floats (width, height, d, ch), error);
   if (grid == NULL)
@@ -215,7 +268,7 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
     for (int k = 0; k < gh; k++)
       {
         gather_rows (src, (k - 1) * d, radius, rows);
-        vertical_pass (rows, radius, w, row, n);
+        vertical_pass_any (deep, rows, radius, w, row, n);
         pad_row (row, width, radius, ch);
         for (int i = 0; i < gw; i++)
           {
@@ -249,8 +302,13 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
             lm_blur_cubic_weights ((float) (x % d) / (float) d, wx);
             const float *b = between + (gsize) (x / d) * ch;
             for (int c = 0; c < ch; c++)
-              out[x * ch + c] = lm_quantize_u8 (wx[0] * b[c] + wx[1] * b[ch + c] + wx[2] * b[2 * ch + c]
-                                                + wx[3] * b[3 * ch + c]);
+              {
+                float v = wx[0] * b[c] + wx[1] * b[ch + c] + wx[2] * b[2 * ch + c] + wx[3] * b[3 * ch + c];
+                if (deep)
+                  ((guint16 *) out)[x * ch + c] = lm_quantize_u16 (v);
+                else
+                  out[x * ch + c] = lm_quantize_u8 (v);
+              }
           }
       }
     g_free (rows);

@@ -1,4 +1,4 @@
-/* Diff of two 8-bit images and the view resampler: per-pixel math shared by compare.c,
+/* Diff of two 8-bit or two 16-bit images and the view resampler: per-pixel math shared by compare.c,
  * view.c and their kernels (kernels/diff.cu, kernels/view.cu). */
 #pragma once
 
@@ -11,25 +11,51 @@ typedef struct {
   uint64_t samples;   /* colour samples compared (alpha is not compared) */
   uint64_t pixels;
   uint64_t differing; /* pixels with any colour sample differing */
-  uint64_t sum_abs;   /* Σ|Δ| */
-  uint64_t sum_sq;    /* Σ|Δ|² */
+  uint64_t sum_abs;   /* Σ|Δ|, in the images' units (u8 or u16) */
+  uint64_t sum_sq;    /* Σ|Δ|²: below 2⁶⁴ up to 4·10⁹ samples of 16 bits */
   uint32_t max_abs;
+  uint32_t depth;     /* 8 or 16 (0 counts as 8); set on the host, the kernel leaves it */
 } LmDiffSums;
 
-/* The heatmap of a difference D (0..255) at GAIN: transparent where there is none, then
- * dark red → red → yellow → white as D·GAIN grows; packed RGBA. */
+/* The heatmap's colour of a non-zero difference V (8-bit steps × gain): dark red → red →
+ * yellow → white as V grows; packed RGBA. */
 LM_INLINE uint32_t
-lm_heat_rgba (uint32_t d, float gain)
+lm_heat_rgba_of (float v)
 {
-  if (d == 0)
-    return 0;
-  float v = (float) d * gain;
   v = v < 255.0f ? v : 255.0f;
   float t = 64.0f + v * (191.0f / 255.0f); /* the least difference still shows */
   uint8_t r = lm_quantize_u8 (t * 3.0f);
   uint8_t g = lm_quantize_u8 ((t - 85.0f) * 3.0f);
   uint8_t b = lm_quantize_u8 ((t - 170.0f) * 3.0f);
   return lm_px_pack (r, g, b, 0xff000000u);
+}
+
+/* The heatmap of a difference D (0..255) at GAIN: transparent where there is none. */
+LM_INLINE uint32_t
+lm_heat_rgba (uint32_t d, float gain)
+{
+  return d == 0 ? 0 : lm_heat_rgba_of ((float) d * gain);
+}
+
+/* The same for a 16-bit difference D (0..65535), measured in 8-bit steps (D / 257), so that a
+ * gain means the same at both depths; a difference of one u16 still shows. */
+LM_INLINE uint32_t
+lm_heat_rgba16 (uint32_t d, float gain)
+{
+  return d == 0 ? 0 : lm_heat_rgba_of ((float) d / 257.0f * gain);
+}
+
+LM_INLINE uint32_t
+lm_heat_rgba_depth (uint32_t d, int deep, float gain)
+{
+  return deep ? lm_heat_rgba16 (d, gain) : lm_heat_rgba (d, gain);
+}
+
+/* Sample I of a row of 8-bit (DEEP false) or 16-bit samples. */
+LM_INLINE uint32_t
+lm_diff_sample (const uint8_t *row, int deep, size_t i)
+{
+  return deep ? ((const uint16_t *) row)[i] : row[i];
 }
 
 /* The view: the region (rx, ry, rw, rh) of the image shown at out_w × out_h. Shrinking
