@@ -1,7 +1,9 @@
 /* CPU/GPU parity: every operation, on every test photo and on awkward sizes, with several
  * parameter sets, computed by the CPU reference and by the CUDA kernels. Grayscale,
  * equalize, rotate, crop and histograms must agree bit for bit, blur, straighten and
- * resize within 1 on 8-bit output (geometry at the output size it gives).
+ * resize within 1 on 8-bit output (geometry at the output size it gives), and within 257 u16
+ * on 16-bit output (the maxima are printed in u16); the diff's figures on 16-bit images are
+ * equal and a one-value change is reported.
  * Output buffers start poisoned with a different byte on each side, so a pixel that one
  * backend leaves unwritten shows as a difference of at least 75.
  *
@@ -93,6 +95,7 @@ typedef struct {
   double max_delta[LM_N_OPS];
   int view_max;
   int fused_max;
+  int blur16_max; /* u16 */
 } Summary;
 
 static LmBackend *cpu, *gpu;
@@ -294,6 +297,96 @@ check_image (const char *name, LmImage *host, gboolean large)
   check_image (gray_name, gray, large);
 }
 
+/* OP with SETTINGS on both backends from HOST (host memory) and DEVICE (its upload); the
+ * largest |Δ| (u16 for 16-bit output) and how many pixels differ. */
+static int
+run_both (const LmOpInfo *op, const char *settings, const LmImage *host, LmImage *device, guint64 *differing)
+{
+  GError *e = NULL;
+  guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+  parse_settings (op, settings, params);
+  LmFormat out_format = op->output_format (params, host->format, host->opaque);
+  guint w, h;
+  lm_op_output_size (op, params, host->width, host->height, &w, &h);
+  g_autoptr (LmImage) cpu_out = parity_poisoned (gpu, out_format, w, h, PARITY_POISON_CPU);
+  g_assert_true (lm_backend_run_op (cpu, op, params, host, cpu_out, &e));
+  g_autoptr (LmImage) gpu_out = parity_poisoned_device (gpu, out_format, w, h);
+  g_assert_true (lm_backend_run_op (gpu, op, params, device, gpu_out, &e));
+  g_assert_no_error (e);
+  g_autoptr (LmImage) back = parity_download (gpu, gpu_out);
+  return parity_u8_distance (cpu_out, back, differing, NULL);
+}
+
+/* Blur's sets on the GRAY16 image of HOST's green samples (one channel a pixel on the GPU). */
+static void
+check_gray16_blur (const char *name16, const LmImage *host)
+{
+  GError *e = NULL;
+  g_autoptr (LmImage) gray = parity_poisoned (gpu, LM_FORMAT_GRAY16, host->width, host->height, 0);
+  for (guint y = 0; y < host->height; y++)
+    for (guint x = 0; x < host->width; x++)
+      ((guint16 *) lm_image_row (gray, y))[x] = ((const guint16 *) lm_image_row (host, y))[4 * x + 1];
+  gray->opaque = TRUE;
+  g_autoptr (LmImage) device = lm_backend_upload (gpu, gray, &e);
+  g_assert_no_error (e);
+  g_autofree char *gray_name = g_strdup_printf ("%s gray", name16);
+  const LmOpInfo *blur = lm_op_info (LM_OP_BLUR);
+  for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
+    {
+      const ParamSet *set = &param_sets[i];
+      if (!g_str_equal (set->op, blur->name) || set->small_only)
+        continue;
+      guint64 differing;
+      int worst = run_both (blur, set->settings, gray, device, &differing);
+      summary.blur16_max = MAX (summary.blur16_max, worst);
+      parity_record (worst <= 257 * set->tolerance, "%-10s %-46s %-24s max|Δ| %5d u16 (%.2f 8-bit steps), %"
+                     G_GUINT64_FORMAT " pixels differ", blur->name, set->settings, gray_name, worst, worst / 257.0,
+                     differing);
+    }
+}
+
+/* The diff of two 16-bit images on both backends: equal figures (in u16) and heatmaps, for
+ * HOST against its blur (many differences) and against a copy with one value changed by one
+ * u16 (which must be reported: max 1, one pixel). */
+static void
+check_diff16 (const char *name16, const LmImage *host, LmImage *device)
+{
+  GError *e = NULL;
+  const LmOpInfo *blur = lm_op_info (LM_OP_BLUR);
+  guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
+  parse_settings (blur, "sigma=1.5", params);
+  g_autoptr (LmImage) blurred = parity_poisoned (gpu, host->format, host->width, host->height, 0);
+  g_assert_true (lm_backend_run_op (cpu, blur, params, host, blurred, &e));
+  g_autoptr (LmImage) nudged = parity_poisoned (gpu, host->format, host->width, host->height, 0);
+  for (guint y = 0; y < host->height; y++)
+    memcpy (lm_image_row (nudged, y), lm_image_row (host, y), host->width * lm_format_bytes_per_pixel (host->format));
+  guint16 *one = (guint16 *) lm_image_row (nudged, host->height / 2) + 4 * (host->width / 3) + 2;
+  *one = *one ? *one - 1 : 1;
+  nudged->opaque = blurred->opaque = host->opaque;
+  LmImage *others[] = { blurred, nudged };
+  for (guint k = 0; k < G_N_ELEMENTS (others); k++)
+    {
+      g_autoptr (LmImage) other_device = lm_backend_upload (gpu, others[k], &e);
+      g_autoptr (LmImage) heat_cpu = parity_poisoned (gpu, LM_FORMAT_RGBA8, host->width, host->height, PARITY_POISON_CPU);
+      g_autoptr (LmImage) heat_gpu = parity_poisoned_device (gpu, LM_FORMAT_RGBA8, host->width, host->height);
+      LmDiffStats a, b;
+      g_assert_true (lm_backend_diff (cpu, host, others[k], 10.0f, heat_cpu, &a, &e));
+      g_assert_true (lm_backend_diff (gpu, device, other_device, 10.0f, heat_gpu, &b, &e));
+      g_assert_no_error (e);
+      g_autoptr (LmImage) heat_back = parity_download (gpu, heat_gpu);
+      guint64 differing;
+      int worst = parity_u8_distance (heat_cpu, heat_back, &differing, NULL);
+      gboolean same = a.max_abs == b.max_abs && a.differing == b.differing && a.mean_abs == b.mean_abs
+                      && a.depth == 16 && b.depth == 16
+                      && (a.psnr_db == b.psnr_db || (isinf (a.psnr_db) && isinf (b.psnr_db)));
+      gboolean seen = k == 0 || (a.max_abs == 1 && a.differing == 1);
+      parity_record (same && seen && worst == 0, "diff (16-bit) of %s %s: cpu max %u u16 mean %.6f differ %"
+                     G_GUINT64_FORMAT "; gpu max %u u16 mean %.6f differ %" G_GUINT64_FORMAT
+                     "; heatmaps differ in %" G_GUINT64_FORMAT " pixels", name16, k ? "and one value ± 1" : "and its blur",
+                     a.max_abs, a.mean_abs, a.differing, b.max_abs, b.mean_abs, b.differing, differing);
+    }
+}
+
 /* 16-bit sources: HOST (RGBA8) · 257 plus a smooth term, so that every bit varies. Every
  * operation with 16-bit support on both backends, the fused pass included; tolerances are
  * the 8-bit ones in 16-bit units (× 257), and what is reported is the max |Δ| in u16. */
@@ -345,7 +438,7 @@ check_image16 (const char *name, const LmImage *host8)
     {
       const ParamSet *set = &param_sets[i];
       const LmOpInfo *op = lm_op_info_by_name (set->op);
-      if (lm_op_is_point (op->id) || op->id == LM_OP_BLUR || set->small_only)
+      if (lm_op_is_point (op->id) || set->small_only)
         continue;
       guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
       parse_settings (op, set->settings, params);
@@ -362,7 +455,11 @@ check_image16 (const char *name, const LmImage *host8)
       parity_record (worst <= 257 * set->tolerance, "%-10s %-46s %-24s max|Δ| %5d u16 (%.2f 8-bit steps), %"
                      G_GUINT64_FORMAT " pixels differ", op->name, set->settings, name16, worst, worst / 257.0,
                      differing);
+      if (op->id == LM_OP_BLUR)
+        summary.blur16_max = MAX (summary.blur16_max, worst);
     }
+  check_gray16_blur (name16, host);
+  check_diff16 (name16, host, device);
 }
 
 /* Noise over smooth gradients: every code value occurs, and edges as well as flat areas. */
@@ -439,6 +536,7 @@ main (int argc, char **argv)
   for (int id = 0; id < LM_N_OPS; id++)
     printf (" %s max|Δ| %.0f,", lm_op_info (id)->name, summary.max_delta[id]);
   printf (" fused point pass max|Δ| %d,", summary.fused_max);
+  printf (" blur (16-bit) max|Δ| %d u16,", summary.blur16_max);
   printf (" view max|Δ| %d, histograms and diffs equal; %" G_GUINT64_FORMAT " cases, %" G_GUINT64_FORMAT " failed\n",
           summary.view_max, parity_cases (), parity_failures ());
   lm_backend_free (cpu);
