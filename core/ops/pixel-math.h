@@ -28,6 +28,18 @@ lm_quantize_u8 (float v)
   return (uint8_t) (int) (lm_quantize_clamp (v) + 0.5f);
 }
 
+/* The one rounding from float (on the 0..255 scale) to 16 bits: clamp(round-half-up(v·257),
+ * 0, 65535). 257 maps 255 to 65535 and v·257 of an 8-bit value to the same 16-bit value as
+ * the byte repeated (0xAB → 0xABAB). NaN becomes 0. */
+LM_INLINE uint16_t
+lm_quantize_u16 (float v)
+{
+  float s = v * 257.0f;
+  s = s > 0.0f ? s : 0.0f;
+  s = s < 65535.0f ? s : 65535.0f;
+  return (uint16_t) (int) (s + 0.5f);
+}
+
 /* Pixels of LM_FORMAT_RGBA8 read as one 32-bit word (R in the low byte on these
  * little-endian machines): word loads vectorize where byte-interleaved loads do not. */
 LM_INLINE float

@@ -1,6 +1,7 @@
 #include "cache.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "../error.h"
 #include "../ops/point.h"
@@ -197,12 +198,20 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
         }
 
       guint width = current->width, height = current->height;
-      LmFormat format = LM_FORMAT_RGBA8;
+      LmFormat format = lm_point_output_format (NULL, current->format, current->opaque);
       if (!points)
         {
           format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);
           lm_op_output_size (stage->info, stage->params.bytes, current->width, current->height, &width,
                              &height);
+        }
+      /* A 16-bit source must not be cut to 8 bits on the way: an operation that stores 8 bits
+       * of it does not take 16-bit sources (yet), and says so instead of guessing. */
+      if (i != TONEMAP_STEP && lm_format_depth (current->format) == 16 && lm_format_depth (format) != 16)
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                       _("%s does not work on 16-bit images in this version of Lumen"), label);
+          return NULL;
         }
       if (!prepare_output (cache, entry, format, width, height, error))
         return NULL;
