@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Formats, as in core/image.h. */
-enum { LM_K_GRAY8 = 0, LM_K_RGBA8 = 1, LM_K_RGBA_F32 = 2, LM_K_RGBE8 = 3 };
+enum { LM_K_GRAY8 = 0, LM_K_RGBA8 = 1, LM_K_RGBA_F32 = 2, LM_K_RGBE8 = 3, LM_K_RGBA16 = 4, LM_K_GRAY16 = 5 };
 
 typedef struct {
   void *data; /* device memory; rows start on 64-byte boundaries */
@@ -149,7 +149,7 @@ typedef struct {
   float gamma, intensity, light_adapt, color_adapt, saturation, bias;
 } LmKTonemap;
 
-/* RADIANCE (RGBA_F32) to OUT (RGBA8, alpha 255). */
+/* RADIANCE (RGBA_F32) to OUT (RGBA8, alpha 255; or RGBA16, alpha 65535). */
 cudaError_t lm_k_tonemap (const LmKTonemap *params, const LmKImage *radiance, const LmKImage *out,
                           const LmKWorkspace *ws, cudaStream_t stream);
 

@@ -28,9 +28,8 @@ lm_quantize_u8 (float v)
   return (uint8_t) (int) (lm_quantize_clamp (v) + 0.5f);
 }
 
-/* The one rounding from float (on the 0..255 scale) to 16 bits: clamp(round-half-up(v·257),
- * 0, 65535). 257 maps 255 to 65535 and v·257 of an 8-bit value to the same 16-bit value as
- * the byte repeated (0xAB → 0xABAB). NaN becomes 0. */
+/* The one rounding from float (the 0..255 scale that 8-bit sources use) to 16 bits: scaled
+ * by 257 (so that v·257 of an 8-bit v comes back as itself), clamped, rounded half up. */
 LM_INLINE uint16_t
 lm_quantize_u16 (float v)
 {
