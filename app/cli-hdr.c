@@ -199,6 +199,15 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   lm_hdr_job_set_timings (job, timings);
   if (!lm_hdr_job_load (job, lm_backend_host_allocator (backend), error))
     return FALSE;
+  /* 16-bit exposures are merged as linear data: no curve is calibrated, none is saved. */
+  LmHdrMethod merged_by = lm_hdr_job_method_for (method, lm_hdr_job_stack (job));
+  if (merged_by == LM_HDR_LINEAR && o->response_out)
+    {
+      g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                           _("--response-out: 16-bit exposures are merged as linear data, without a camera "
+                             "response; there is none to save"));
+      return FALSE;
+    }
 
   LmTimings steps;
   lm_timings_init (&steps);
@@ -240,7 +249,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (o->timings)
     {
       printf ("%s: %s\n", _("backend"), backend->description);
-      printf ("%s: %s, %u × %u×%u\n", _("exposures"), lm_hdr_method_name (method), stack->n,
+      printf ("%s: %s, %u × %u×%u\n", _("exposures"), lm_hdr_method_name (merged_by), stack->n,
               stack->images[0]->width, stack->images[0]->height);
       if (lm_hdr_job_shifts (job))
         print_shifts (stack, lm_hdr_job_shifts (job));

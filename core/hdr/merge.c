@@ -10,12 +10,13 @@ static const char *const method_names[] = {
   [LM_HDR_DEBEVEC] = "debevec",
   [LM_HDR_ROBERTSON] = "robertson",
   [LM_HDR_MERTENS] = "mertens",
+  [LM_HDR_LINEAR] = "linear",
 };
 
 gboolean
 lm_hdr_method_parse (const char *text, LmHdrMethod *method)
 {
-  for (int i = 0; i < (int) G_N_ELEMENTS (method_names); i++)
+  for (int i = 0; i < LM_HDR_LINEAR; i++)
     if (g_ascii_strcasecmp (text, method_names[i]) == 0)
       {
         *method = i;
@@ -45,6 +46,9 @@ lm_hdr_merge_cpu (const LmHdrMergeParams *params, const LmHdrStack *stack, LmIma
       break;
     case LM_HDR_MERTENS:
       ok = lm_hdr_fuse_mertens (stack, &params->mertens, out, error);
+      break;
+    case LM_HDR_LINEAR:
+      ok = lm_hdr_merge_linear (stack, out, error);
       break;
     default:
       g_return_val_if_reached (FALSE);
