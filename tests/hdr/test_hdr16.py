@@ -130,6 +130,25 @@ class Hdr16Test(unittest.TestCase):
         self.assertEqual(len(shifts[0]), len(TIMES))
         self.assertEqual(shifts[0], shifts[1])
 
+    def test_batch_equals_hdr(self):
+        root = self.path("stacks")
+        scene = os.path.join(root, "court16")
+        os.makedirs(scene, exist_ok=True)
+        for i in range(len(TIMES)):
+            shutil.copy(self.path(f"exposure{i + 1}.png"), scene)
+        shutil.copy(self.exposures, scene)
+        outdir = self.path("batch-out")
+        lt.run_ok(self, ["batch", "--progress", "none", "--format", "tif", "--depth", "16", "-o", outdir, root])
+        single = self.path("single16.tif")
+        lt.run_ok(self, ["hdr", "--exposures", self.exposures, "--depth", "16", "-o", single])
+        got = lt.imread(os.path.join(outdir, "court16.tif"))
+        self.assertEqual(got.dtype, np.uint16)
+        self.assertTrue(np.array_equal(got, lt.imread(single)))
+        proc = lt.run(["batch", "--progress", "none", "--format", "jpg", "--depth", "16", "-o",
+                       self.path("batch-jpg"), root])
+        self.assertEqual(proc.returncode, 2, lt.describe(proc))
+        self.assertIn("JPEG", proc.stderr)
+
     def test_refusals(self):
         eight = self.path("mixed8.png")
         cv2.imwrite(eight, np.zeros((self.radiance.shape[0], self.radiance.shape[1], 3), np.uint8))
