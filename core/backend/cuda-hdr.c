@@ -151,7 +151,7 @@ lm_cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStac
                    GError **error)
 {
   LmBackendCuda *self = lm_cuda_self (b);
-  if (!stack_fits (stack))
+  if (!stack_fits (stack) || !lm_hdr_merge_check_depth (params->method, stack, error))
     return FALSE;
   switch (params->method)
     {

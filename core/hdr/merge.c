@@ -33,8 +33,23 @@ lm_hdr_method_name (LmHdrMethod method)
 }
 
 gboolean
+lm_hdr_merge_check_depth (LmHdrMethod method, const LmHdrStack *stack, GError **error)
+{
+  gboolean wide = lm_format_depth (stack->images[0]->format) == 16;
+  if (wide == (method == LM_HDR_LINEAR))
+    return TRUE;
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+               wide ? _("%s merges 8-bit exposures; 16-bit ones are merged as linear data")
+                    : _("%s merges 16-bit exposures; 8-bit ones need a camera response"),
+               lm_hdr_method_name (method));
+  return FALSE;
+}
+
+gboolean
 lm_hdr_merge_cpu (const LmHdrMergeParams *params, const LmHdrStack *stack, LmImage *out, GError **error)
 {
+  if (!lm_hdr_merge_check_depth (params->method, stack, error))
+    return FALSE;
   gboolean ok;
   switch (params->method)
     {

@@ -49,6 +49,10 @@ gboolean lm_hdr_merge_linear (const LmHdrStack *stack, LmImage *out, GError **er
 gboolean lm_hdr_fuse_mertens (const LmHdrStack *stack, const LmMertensParams *params, LmImage *out,
                               GError **error);
 
+/* Whether STACK's depth suits METHOD: 16-bit exposures for the linear merge, 8-bit ones for
+ * the others (every backend's merge checks it). */
+gboolean lm_hdr_merge_check_depth (LmHdrMethod method, const LmHdrStack *stack, GError **error);
+
 /* PARAMS' method, then its gamma correction, on the CPU. */
 gboolean lm_hdr_merge_cpu (const LmHdrMergeParams *params, const LmHdrStack *stack, LmImage *out,
                            GError **error);
