@@ -172,7 +172,8 @@ lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *
 {
   if (!check_available (b, b->klass->tonemap, _("tone mapping"), error))
     return FALSE;
-  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBA8
+  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32
+                        && (out->format == LM_FORMAT_RGBA8 || out->format == LM_FORMAT_RGBA16)
                         && radiance->width == out->width && radiance->height == out->height, FALSE);
   if (!b->klass->tonemap (b, params, radiance, out, error))
     return FALSE;
