@@ -28,6 +28,17 @@ lm_quantize_u8 (float v)
   return (uint8_t) (int) (lm_quantize_clamp (v) + 0.5f);
 }
 
+/* The one rounding from float on the 0..255 scale to 16 bits (V · 257): clamp, then round
+ * half up, as lm_quantize_u8 does. */
+LM_INLINE uint16_t
+lm_quantize_u16 (float v)
+{
+  float x = v * 257.0f;
+  x = x > 0.0f ? x : 0.0f;
+  x = x < 65535.0f ? x : 65535.0f;
+  return (uint16_t) (int) (x + 0.5f);
+}
+
 /* Pixels of LM_FORMAT_RGBA8 read as one 32-bit word (R in the low byte on these
  * little-endian machines): word loads vectorize where byte-interleaved loads do not. */
 LM_INLINE float
