@@ -135,7 +135,8 @@ lm_window_color_init (LmWindow *self)
 {
   self->color = g_new0 (LmWindowColor, 1);
   self->color->preference = g_strdup ("");
-  g_object_bind_property (self->seen_check, "active", self->histogram_view, "seen", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->seen_check, "active", self->histogram_view, "seen",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   if (self->settings)
     {
       g_settings_bind (self->settings, "histogram-seen", self->seen_check, "active", G_SETTINGS_BIND_DEFAULT);
