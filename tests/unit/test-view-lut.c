@@ -33,8 +33,8 @@ next_random (guint32 *state)
   return *state >> 16;
 }
 
-/* The largest distance, in 8-bit levels, between the LUT (GRID nodes) and lcms2's exact
- * transform from SRC to MON, over every 8-bit input on a step of 3 and 200 000 random 16-bit
+/* The largest distance, in 8-bit levels, between the tables (GRID nodes) and lcms2's exact
+ * transform from SRC to MON, over every 8-bit input on a step of 5 and 50 000 random 16-bit
  * ones. */
 static double
 lut_error (const char *src_name, const char *mon_name, guint grid, gboolean *identity)
@@ -50,12 +50,12 @@ lut_error (const char *src_name, const char *mon_name, guint grid, gboolean *ide
   *identity = lut == NULL;
   if (lut == NULL)
     return 0.0;
-  gsize n8 = 86 * 86 * 86, n = n8 + 200000;
+  gsize n8 = 52 * 52 * 52, n = n8 + 50000;
   g_autofree guint16 *in = g_new (guint16, n * 3);
   gsize k = 0;
-  for (guint r = 0; r < 256; r += 3)
-    for (guint g = 0; g < 256; g += 3)
-      for (guint b = 0; b < 256; b += 3, k += 3)
+  for (guint r = 0; r < 256; r += 5)
+    for (guint g = 0; g < 256; g += 5)
+      for (guint b = 0; b < 256; b += 5, k += 3)
         in[k] = r * 257, in[k + 1] = g * 257, in[k + 2] = b * 257;
   guint32 state = 12345;
   for (; k < n * 3; k++)
@@ -89,7 +89,7 @@ test_lut_accuracy (void)
     { "sRGB.icc", "ProPhotoRGB.icc" },  { "AdobeRGB1998.icc", "Rec709.icc" },
     { "WideGamutRGB.icc", "sRGB.icc" }, { "Rec709.icc", "sRGB.icc" },
   };
-  static const guint grids[] = { 17, LM_VIEW_LUT_GRID, 65 };
+  static const guint grids[] = { 17, LM_VIEW_LUT_GRID };
   for (guint p = 0; p < G_N_ELEMENTS (pairs); p++)
     for (guint gi = 0; gi < G_N_ELEMENTS (grids); gi++)
       {
