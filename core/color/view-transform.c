@@ -89,8 +89,8 @@ open_profile (cmsContext ctx, LcmsLog *log, GBytes *icc, int direction, char **c
   if (cmsGetColorSpace (p) != cmsSigRgbData)
     *cause = g_strdup (_("not an RGB profile"));
   else if (!cmsIsIntentSupported (p, VIEW_INTENT, direction))
-    *cause = g_strdup (direction == LCMS_USED_AS_OUTPUT ? _("cannot be transformed into")
-                                                         : _("cannot be transformed from"));
+    *cause = g_strdup (direction == LCMS_USED_AS_OUTPUT ? _("lcms2 cannot convert colours into it")
+                                                         : _("lcms2 cannot convert colours from it"));
   else
     return p;
   cmsCloseProfile (p);
