@@ -258,6 +258,35 @@ test_preference (void)
   ui_settle ();
 }
 
+/* Monitor Profile… opens a chooser of ICC profiles over the window; its Automatic empties
+ * the setting. */
+static void
+test_dialog (void)
+{
+  g_autoptr (GSettings) settings = ui_settings ();
+  if (settings == NULL)
+    {
+      g_test_skip ("the settings schema is not installed");
+      return;
+    }
+  g_settings_set_string (settings, "monitor-profile", COLORD "WideGamutRGB.icc");
+  ui_settle ();
+  ui_activate ("monitor-profile");
+  ui_wait_ms (200);
+  GtkWidget *dialog = NULL;
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      dialog = l->data;
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (ui_window));
+  gtk_dialog_response (GTK_DIALOG (dialog), 1); /* Automatic */
+  ui_settle ();
+  g_autofree char *now = g_settings_get_string (settings, "monitor-profile");
+  g_assert_cmpstr (now, ==, "");
+  check_view ("ProPhoto RGB after Automatic: the X server's Apple RGB", prophoto, MONITOR);
+}
+
 /* "As seen": the histogram of the photo through the view transform, not as stored. */
 static void
 test_seen_histogram (void)
@@ -299,6 +328,7 @@ main (int argc, char **argv)
   g_test_add_func ("/color/srgb-unchanged", test_srgb_unchanged);
   g_test_add_func ("/color/wide-gamut", test_wide_gamut);
   g_test_add_func ("/color/preference", test_preference);
+  g_test_add_func ("/color/dialog", test_dialog);
   g_test_add_func ("/color/seen-histogram", test_seen_histogram);
   return g_test_run ();
 }
