@@ -12,6 +12,7 @@
 #include "core/ops/point-math.h"
 #include "core/hdr/merge-math.h"
 #include "core/hdr/tonemap-math.h"
+#include "core/render/view-math.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,9 +97,14 @@ cudaError_t lm_k_point16 (const LmPointPass *pass, const float *table16, const L
 cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,
                        LmDiffSums *sums, cudaStream_t stream);
 
-/* OUT: RECT's output size, RGB24 words in LM_K_RGBA8 storage. */
-cudaError_t lm_k_view (const LmKImage *src, const LmViewRect *rect, const LmKImage *out,
-                       cudaStream_t stream);
+/* The view (core/render/view-math.h) of SRC (device memory) through LUT (its table in device
+ * memory; NULL: none). OUT: RECT's output size, RGB24 words in LM_K_RGBA8 storage. */
+cudaError_t lm_k_view (const LmViewSource *src, const LmViewRect *rect, const LmLut3d *lut,
+                       const LmKImage *out, cudaStream_t stream);
+/* The "as seen" histogram of SRC through LUT (as lm_k_view's) into BINS (device memory,
+ * 4 × 256: R, G, B, luma; zeroed first). */
+cudaError_t lm_k_view_histogram (const LmViewSource *src, const LmLut3d *lut, uint32_t *bins,
+                                 cudaStream_t stream);
 
 /* HDR (hdr-merge.cu, tonemap.cu). A stack of exposures in device memory, all of one shape
  * (RGBA8 or GRAY8; RGBA16 or GRAY16 for the linear merge), and what the merge needs of each. Passed to the kernels by value, as
