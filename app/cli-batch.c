@@ -135,6 +135,9 @@ plan_output (const Options *o, Plan *p, GError **error)
   if (radiance && o->tone.tonemap && p->config.tone.kind != LM_TONEMAP_NONE)
     return usage (error, _("--format hdr and exr hold radiance: leave out --tonemap (or give none)"));
   p->config.tonemap = !radiance;
+  if (o->tone.depth != 8 && !lm_cli_tone_check_depth (&o->tone, type, error))
+    return FALSE;
+  p->config.depth = (guint) o->tone.depth;
   if (o->quality < 1 || o->quality > 100)
     return usage (error, _("--quality must be between 1 and 100"));
   p->config.save.quality = o->quality;

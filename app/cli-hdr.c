@@ -78,6 +78,7 @@ print_shifts (const LmHdrStack *stack, const LmShift *shifts)
 typedef struct {
   LmTonemapParams tone;
   gboolean radiance_out;
+  LmFormat format; /* of a tone-mapped result: RGBA8, or RGBA16 with --depth 16 */
 } Output;
 
 /* The job's steps on BACKEND, then the merged (and tone-mapped) image in host memory. A
@@ -96,7 +97,7 @@ compute (LmHdrJob *job, const Output *out, LmBackend *backend, LmTimings *timing
     result = g_steal_pointer (&merged);
   else
     {
-      result = lm_image_new (LM_FORMAT_RGBA8, merged->width, merged->height, lm_backend_work_allocator (backend),
+      result = lm_image_new (out->format, merged->width, merged->height, lm_backend_work_allocator (backend),
                              error);
       if (result == NULL || !lm_backend_tonemap (backend, &out->tone, merged, result, error)
           || !step_done (backend, timings, _("tonemap"), t, error))
@@ -158,7 +159,11 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     return FALSE;
 
   gboolean fusion = method == LM_HDR_MERTENS;
-  Output out = { .radiance_out = lm_file_type_is_radiance (lm_file_type_for_output (o->output)) };
+  LmFileType type = lm_file_type_for_output (o->output);
+  Output out = { .radiance_out = lm_file_type_is_radiance (type),
+                 .format = o->tone.depth == 16 ? LM_FORMAT_RGBA16 : LM_FORMAT_RGBA8 };
+  if (o->tone.depth != 8 && !lm_cli_tone_check_depth (&o->tone, type, error))
+    return FALSE;
   if (!lm_cli_tone_params (&o->tone, fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD, &out.tone, error))
     return FALSE;
   if (out.radiance_out && o->tone.tonemap && out.tone.kind != LM_TONEMAP_NONE)
@@ -194,6 +199,15 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   lm_hdr_job_set_timings (job, timings);
   if (!lm_hdr_job_load (job, lm_backend_host_allocator (backend), error))
     return FALSE;
+  /* 16-bit exposures are merged as linear data: no curve is calibrated, none is saved. */
+  LmHdrMethod merged_by = lm_hdr_job_method_for (method, lm_hdr_job_stack (job));
+  if (merged_by == LM_HDR_LINEAR && o->response_out)
+    {
+      g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                           _("--response-out: 16-bit exposures are merged as linear data, without a camera "
+                             "response; there is none to save"));
+      return FALSE;
+    }
 
   LmTimings steps;
   lm_timings_init (&steps);
@@ -235,7 +249,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (o->timings)
     {
       printf ("%s: %s\n", _("backend"), backend->description);
-      printf ("%s: %s, %u × %u×%u\n", _("exposures"), lm_hdr_method_name (method), stack->n,
+      printf ("%s: %s, %u × %u×%u\n", _("exposures"), lm_hdr_method_name (merged_by), stack->n,
               stack->images[0]->width, stack->images[0]->height);
       if (lm_hdr_job_shifts (job))
         print_shifts (stack, lm_hdr_job_shifts (job));

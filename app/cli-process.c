@@ -161,11 +161,12 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
     return FALSE;
   double load_ms = lm_ms_since (t);
   lm_timings_add (timings, _("load"), load_ms);
-  if (source->source_bit_depth > 8)
+  /* 16-bit PNG and TIFF stay 16-bit; a layout read through an 8-bit path does not. */
+  if (source->source_bit_depth > lm_format_depth (source->format))
     {
       g_autofree char *display = g_filename_display_name (in_path);
-      g_printerr (_("lumen-cli: note: %s has %u bits per channel; Lumen works on 8 bits\n"), display,
-                  source->source_bit_depth);
+      g_printerr (_("lumen-cli: note: %s has %u bits per channel; Lumen reads this kind of file as 8 bits\n"),
+                  display, source->source_bit_depth);
     }
 
   g_autofree char *color_note = NULL;

@@ -34,8 +34,8 @@ lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone)
   g_return_if_fail (info->n_params <= LM_CLI_TONE_MAX);
   /* One command's flags per run: static, as lm_cli_numbers_add and GOption want them (and
    * their texts) alive until the parse ends. */
-  static LmCliNumber numbers[LM_CLI_TONE_MAX + 1];
-  static GOptionEntry entries[LM_CLI_TONE_MAX + 2];
+  static LmCliNumber numbers[LM_CLI_TONE_MAX + 2];
+  static GOptionEntry entries[LM_CLI_TONE_MAX + 3];
   static char *texts[4 * LM_CLI_TONE_MAX];
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     g_clear_pointer (&texts[i], g_free);
@@ -67,9 +67,31 @@ lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone)
           n++;
         }
     }
+  tone->depth = 8;
+  numbers[n] = (LmCliNumber) { "--depth", 8, 16, TRUE, &tone->depth };
+  entries[n] = (GOptionEntry) LM_CLI_NUMBER_ENTRY (
+    "depth", N_("Bits per channel of a tone-mapped output: 8 (default) or 16 (PNG and TIFF)"), N_("BITS"));
+  n++;
   lm_cli_numbers_add (numbers, n);
   /* GOption copies the entries; the values land in TONE. */
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
+gboolean
+lm_cli_tone_check_depth (const LmCliTone *tone, LmFileType type, GError **error)
+{
+  if (tone->depth != 8 && tone->depth != 16)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--depth: %d bits: give 8 or 16"), tone->depth);
+  else if (tone->depth == 16 && type == LM_FILE_JPEG)
+    g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         _("--depth 16: JPEG holds 8 bits per channel; write .png or .tif for 16"));
+  else if (tone->depth == 16 && lm_file_type_is_radiance (type))
+    g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         _("--depth 16: a .hdr or .exr output holds float radiance, not tone-mapped 16-bit "
+                           "values; write .png or .tif"));
+  else
+    return TRUE;
+  return FALSE;
 }
 
 gboolean

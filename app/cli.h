@@ -5,6 +5,7 @@
 
 #include "core/backend/backend.h"
 #include "core/image.h"
+#include "core/io/io.h"
 #include "core/edit/pipeline.h"
 
 G_BEGIN_DECLS
@@ -46,6 +47,7 @@ typedef struct {
     double value[LM_CLI_TONE_MAX];
     double gamma; /* value[0], params[1], which hdr and batch check */
   };
+  int depth; /* --depth: bits per channel of a tone-mapped output, 8 or 16 */
 } LmCliTone;
 
 #define LM_CLI_TONE_INIT { 0 }
@@ -54,6 +56,9 @@ typedef struct {
  * sets TONE to their defaults: the table's, but OpenCV's gamma (LM_TONEMAP_OPENCV_GAMMA), which
  * tests/hdr compares with OpenCV. */
 void lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone);
+/* Whether TONE's --depth suits an output of TYPE: 8, or 16 for PNG and TIFF (JPEG is 8-bit,
+ * radiance files are float). A G_OPTION_ERROR (a usage error) names why not. */
+gboolean lm_cli_tone_check_depth (const LmCliTone *tone, LmFileType type, GError **error);
 /* TONE's flags as parameters; FALLBACK is the operator when --tonemap was not given. */
 gboolean lm_cli_tone_params (const LmCliTone *tone, LmTonemapKind fallback, LmTonemapParams *params,
                              GError **error);

@@ -47,7 +47,8 @@ typedef struct {
   gsize stride;    /* bytes from one row to the next */
   LmFormat format;
   gboolean opaque; /* no pixel is transparent, so alpha can be dropped */
-  guint source_bit_depth; /* bits per channel in the file; 16 means it was reduced to 8 */
+  guint source_bit_depth; /* bits per channel in the file; above lm_format_depth (format) when a
+                           * loader read it at fewer (a 16-bit TIFF layout read as 8 bits) */
   guint8 *data;
   const LmAllocator *allocator;
 

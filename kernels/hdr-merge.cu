@@ -1,5 +1,6 @@
 // The radiance merges on the GPU, Debevec's (core/hdr/merge-math.h) and Robertson's
-// (core/hdr/robertson-math.h), and the normalised gamma correction after them.
+// (core/hdr/robertson-math.h) of 8-bit exposures, the linear merge of 16-bit ones
+// (merge-math.h), and the normalised gamma correction after them.
 //
 // One pass reads each exposure's pixel once (4 B each) and writes the radiance once (16 B):
 // the memory floor. The stack's pointers, exposure times and response tables travel as
@@ -161,7 +162,106 @@ merge (const LmKStack *stack, const float *table, float gamma_correction, const 
                                stream);
 }
 
+// The linear merge of 16-bit exposures: one thread a pixel, the exposures in stack order (as
+// the CPU adds them), 8 B (RGBA16) or 2 B (GRAY16) read from each. Nothing to look up: the
+// scales and the two ends travel as launch parameters.
+struct LinearArgs {
+  const uint8_t *images[LM_K_HDR_MAX_EXPOSURES];
+  float scale[LM_K_HDR_MAX_EXPOSURES];
+  uint8_t *out;
+  size_t stride, out_stride;
+  unsigned width, n, shortest, longest;
+};
+static_assert (sizeof (LinearArgs) <= 4096, "the linear merge's arguments fit any launch");
+
+template <bool Gray, bool WantMax>
+__global__ void __launch_bounds__ (kRowThreads)
+linear_rows (const __grid_constant__ LinearArgs a, RangeRow *rows)
+{
+  unsigned y = blockIdx.x;
+  size_t offset = (size_t) y * a.stride;
+  float4 *out = reinterpret_cast<float4 *> (a.out + (size_t) y * a.out_stride);
+  float hi = -INFINITY;
+  for (unsigned x = threadIdx.x; x < a.width; x += blockDim.x)
+    {
+      LmHdrLinearSums s[3] = {};
+#pragma unroll 4
+      for (unsigned i = 0; i < a.n; i++)
+        {
+          const uint8_t *row = a.images[i] + offset;
+          int v[3];
+          if (Gray)
+            v[0] = v[1] = v[2] = __ldg (reinterpret_cast<const unsigned short *> (row) + x);
+          else
+            {
+              ushort4 p = __ldg (reinterpret_cast<const ushort4 *> (row) + x);
+              v[0] = p.x, v[1] = p.y, v[2] = p.z;
+            }
+          for (int c = 0; c < 3; c++)
+            lm_hdr_linear_add (&s[c], v[c], a.scale[i], i == a.shortest, i == a.longest);
+        }
+      float4 r = make_float4 (lm_hdr_linear_radiance (&s[0]), lm_hdr_linear_radiance (&s[1]),
+                              lm_hdr_linear_radiance (&s[2]), 1.0f);
+      out[x] = r;
+      if (WantMax)
+        hi = fmaxf (hi, fmaxf (r.x, fmaxf (r.y, r.z)));
+    }
+  if (WantMax)
+    {
+      __shared__ float scratch[kRowThreads / 32];
+      hi = block_reduce (hi, Max (), scratch);
+      if (threadIdx.x == 0)
+        rows[y] = RangeRow { 0.0f, hi };
+    }
+}
+
+template <bool Gray>
+void
+launch_linear (const LinearArgs &a, unsigned height, bool want_max, RangeRow *rows, cudaStream_t stream)
+{
+  if (want_max)
+    linear_rows<Gray, true><<<height, kRowThreads, 0, stream>>> (a, rows);
+  else
+    linear_rows<Gray, false><<<height, kRowThreads, 0, stream>>> (a, rows);
+}
+
 } // namespace
+
+extern "C" cudaError_t
+lm_k_hdr_linear (const LmKStack *stack, float gamma_correction, const LmKImage *out, const LmKWorkspace *ws,
+                 cudaStream_t stream)
+{
+  if (stack->n < 1 || stack->n > LM_K_HDR_MAX_EXPOSURES || out->format != LM_K_RGBA_F32
+      || (stack->format != LM_K_RGBA16 && stack->format != LM_K_GRAY16))
+    return cudaErrorInvalidValue;
+  if (stack->width == 0 || stack->height == 0)
+    return cudaSuccess;
+  LinearArgs a;
+  for (unsigned i = 0; i < stack->n; i++)
+    {
+      a.images[i] = static_cast<const uint8_t *> (stack->images[i]);
+      a.scale[i] = stack->time[i];
+    }
+  lm_hdr_linear_ends (a.scale, stack->n, &a.shortest, &a.longest);
+  a.out = static_cast<uint8_t *> (out->data);
+  a.stride = stack->stride;
+  a.out_stride = out->stride;
+  a.width = stack->width;
+  a.n = stack->n;
+
+  bool correct = gamma_correction > 0.0f;
+  RangeRow *rows = static_cast<RangeRow *> (ws->hdr_rows);
+  State *state = static_cast<State *> (ws->hdr_state);
+  if (stack->format == LM_K_GRAY16)
+    launch_linear<true> (a, stack->height, correct, rows, stream);
+  else
+    launch_linear<false> (a, stack->height, correct, rows, stream);
+  LM_CUDA_LAUNCHED ();
+  if (!correct)
+    return cudaSuccess;
+  return launch_gamma_correct (rows, state, a.out, out->stride, stack->width, stack->height, gamma_correction,
+                               stream);
+}
 
 extern "C" size_t
 lm_k_hdr_rows_size (unsigned height)

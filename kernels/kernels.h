@@ -12,6 +12,7 @@
 #include "core/ops/point-math.h"
 #include "core/hdr/merge-math.h"
 #include "core/hdr/tonemap-math.h"
+#include "core/render/view-math.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,18 +97,24 @@ cudaError_t lm_k_point16 (const LmPointPass *pass, const float *table16, const L
 cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,
                        LmDiffSums *sums, cudaStream_t stream);
 
-/* OUT: RECT's output size, RGB24 words in LM_K_RGBA8 storage. */
-cudaError_t lm_k_view (const LmKImage *src, const LmViewRect *rect, const LmKImage *out,
-                       cudaStream_t stream);
+/* The view (core/render/view-math.h) of SRC (device memory) through LUT (its table in device
+ * memory; NULL: none). OUT: RECT's output size, RGB24 words in LM_K_RGBA8 storage. */
+cudaError_t lm_k_view (const LmViewSource *src, const LmViewRect *rect, const LmLut3d *lut,
+                       const LmKImage *out, cudaStream_t stream);
+/* The "as seen" histogram of SRC through LUT (as lm_k_view's) into BINS (device memory,
+ * 4 × 256: R, G, B, luma; zeroed first). */
+cudaError_t lm_k_view_histogram (const LmViewSource *src, const LmLut3d *lut, uint32_t *bins,
+                                 cudaStream_t stream);
 
 /* HDR (hdr-merge.cu, tonemap.cu). A stack of exposures in device memory, all of one shape
- * (RGBA8 or GRAY8), and what the merge needs of each. Passed to the kernels by value, as
+ * (RGBA8 or GRAY8; RGBA16 or GRAY16 for the linear merge), and what the merge needs of each. Passed to the kernels by value, as
  * launch parameters: merging a stack copies nothing to the device but its pixels' pointers. */
 #define LM_K_HDR_MAX_EXPOSURES 64
 
 typedef struct {
   const void *images[LM_K_HDR_MAX_EXPOSURES];
-  float time[LM_K_HDR_MAX_EXPOSURES]; /* Debevec: lm_hdr_log_time (t); Robertson: (float) t; else unused */
+  float time[LM_K_HDR_MAX_EXPOSURES]; /* Debevec: lm_hdr_log_time (t); Robertson: (float) t; linear:
+                                       * lm_hdr_linear_scale (t); else unused */
   unsigned n, width, height;
   size_t stride;
   int format;
@@ -125,6 +132,11 @@ cudaError_t lm_k_hdr_debevec (const LmKStack *stack, const float *log_response, 
 cudaError_t lm_k_hdr_robertson (const LmKStack *stack, const float *response_and_weights,
                                 float gamma_correction, const LmKImage *out, const LmKWorkspace *ws,
                                 cudaStream_t stream);
+
+/* The linear merge of 16-bit exposures (core/hdr/merge-math.h), then the normalised gamma
+ * correction when GAMMA_CORRECTION > 0. */
+cudaError_t lm_k_hdr_linear (const LmKStack *stack, float gamma_correction, const LmKImage *out,
+                             const LmKWorkspace *ws, cudaStream_t stream);
 
 /* Mertens' exposure fusion (mertens.cu), as core/hdr/mertens.c: the exponents of contrast,
  * saturation and well-exposedness (LmMertensParams), and the pyramids' level count, which
@@ -158,7 +170,7 @@ typedef struct {
   float gamma, intensity, light_adapt, color_adapt, saturation, bias;
 } LmKTonemap;
 
-/* RADIANCE (RGBA_F32) to OUT (RGBA8, alpha 255). */
+/* RADIANCE (RGBA_F32) to OUT (RGBA8, alpha 255; or RGBA16, alpha 65535). */
 cudaError_t lm_k_tonemap (const LmKTonemap *params, const LmKImage *radiance, const LmKImage *out,
                           const LmKWorkspace *ws, cudaStream_t stream);
 

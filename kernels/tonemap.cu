@@ -161,7 +161,9 @@ fold_stats (const StatsRow *rows, unsigned height, double n, LmKTonemap p, State
     state->drago = lm_tm_drago_setup (p.bias, p.saturation, &t, n);
 }
 
-// One pixel per thread: the whole chain, quantised; alpha 255.
+// One pixel per thread: the whole chain, quantised to 8 bits (alpha 255) or, WIDE, to 16
+// (alpha 65535).
+template <bool Wide>
 __global__ void
 display (const uint8_t *image, size_t stride, uint8_t *out, size_t out_stride, unsigned width, int kind,
          const State *state, float inv_gamma)
@@ -171,8 +173,13 @@ display (const uint8_t *image, size_t stride, uint8_t *out, size_t out_stride, u
     return;
   float q[3];
   evaluate (DISPLAY, kind, *state, inv_gamma, load (image, stride, x, blockIdx.y), q);
-  reinterpret_cast<uint32_t *> (out + (size_t) blockIdx.y * out_stride)[x]
-    = lm_px_pack (lm_tm_quantize (q[0]), lm_tm_quantize (q[1]), lm_tm_quantize (q[2]), 0xff000000u);
+  uint8_t *row = out + (size_t) blockIdx.y * out_stride;
+  if (Wide)
+    reinterpret_cast<ushort4 *> (row)[x]
+      = make_ushort4 (lm_tm_quantize16 (q[0]), lm_tm_quantize16 (q[1]), lm_tm_quantize16 (q[2]), 65535);
+  else
+    reinterpret_cast<uint32_t *> (row)[x]
+      = lm_px_pack (lm_tm_quantize (q[0]), lm_tm_quantize (q[1]), lm_tm_quantize (q[2]), 0xff000000u);
 }
 
 } // namespace
@@ -181,7 +188,7 @@ extern "C" cudaError_t
 lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out, const LmKWorkspace *ws,
               cudaStream_t stream)
 {
-  if (radiance->format != LM_K_RGBA_F32 || out->format != LM_K_RGBA8 || !(p->gamma > 0.0f)
+  if (radiance->format != LM_K_RGBA_F32 || (out->format != LM_K_RGBA8 && out->format != LM_K_RGBA16) || !(p->gamma > 0.0f)
       || p->kind < LM_K_TONEMAP_NONE || p->kind > LM_K_TONEMAP_DRAGO)
     return cudaErrorInvalidValue;
   unsigned w = radiance->width, h = radiance->height;
@@ -214,8 +221,13 @@ lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out
   // As the CPU: the operators' first stretch has gamma 1, the last stage the user's gamma.
   float inv_gamma = 1.0f / p->gamma;
   dim3 grid (lm_div_up (w, kPixelThreads), h);
-  display<<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, static_cast<uint8_t *> (out->data),
-                                               out->stride, w, p->kind, state, inv_gamma);
+  uint8_t *dst = static_cast<uint8_t *> (out->data);
+  if (out->format == LM_K_RGBA16)
+    display<true><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, p->kind, state,
+                                                       inv_gamma);
+  else
+    display<false><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, p->kind, state,
+                                                        inv_gamma);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

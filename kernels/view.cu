@@ -1,5 +1,6 @@
-// The view resampler on the GPU: one thread per view pixel, lm_view_pixel as on the CPU
-// (built with --fmad=false as the CPU side is with -ffp-contract=off).
+// The view resampler on the GPU: one thread per view pixel, lm_view_pixel_seen as on the CPU
+// (core/render/view-math.h, built with --fmad=false as the CPU side is with
+// -ffp-contract=off; the LUT's sampling is integer arithmetic).
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
 
@@ -8,25 +9,26 @@ namespace {
 constexpr unsigned kThreads = 128;
 
 __global__ void
-view_kernel (const uint8_t *src, size_t stride, unsigned width, unsigned height, int gray,
-             LmViewRect rect, uint32_t *out, size_t out_stride)
+view_kernel (LmViewSource src, LmViewRect rect, LmLut3d lut, int has_lut, uint32_t *out,
+             size_t out_stride)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;
   if (i >= rect.out_w)
     return;
   reinterpret_cast<uint32_t *> (reinterpret_cast<uint8_t *> (out) + (size_t) j * out_stride)[i] =
-    lm_view_pixel (src, stride, gray ? 1 : 4, (int) width, (int) height, &rect, i, j);
+    lm_view_pixel_seen (&src, &rect, has_lut ? &lut : nullptr, i, j);
 }
 
 } // namespace
 
 extern "C" cudaError_t
-lm_k_view (const LmKImage *src, const LmViewRect *rect, const LmKImage *out, cudaStream_t stream)
+lm_k_view (const LmViewSource *src, const LmViewRect *rect, const LmLut3d *lut, const LmKImage *out,
+           cudaStream_t stream)
 {
   dim3 grid (lm_div_up (rect->out_w, kThreads), rect->out_h);
-  view_kernel<<<grid, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
-                                              src->width, src->height, src->format == LM_K_GRAY8,
-                                              *rect, static_cast<uint32_t *> (out->data), out->stride);
+  LmLut3d none = { nullptr, 0 };
+  view_kernel<<<grid, kThreads, 0, stream>>> (*src, *rect, lut ? *lut : none, lut != nullptr,
+                                              static_cast<uint32_t *> (out->data), out->stride);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

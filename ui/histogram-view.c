@@ -2,7 +2,9 @@
  * logarithm, which shows the thin tails a photo's shadows and highlights live in). The
  * "log" property is bound to the histogram-log setting by the window. Clipping gets a row of
  * its own under the curves: the bins at 0 and 255 are one pixel wide at the frame's edges,
- * where a spike of clipped pixels cannot be seen. */
+ * where a spike of clipped pixels cannot be seen. The "seen" property shows the values as the
+ * screen gets them (through the view transform) instead of as stored, where a render brought
+ * that histogram too. */
 #include "histogram-view.h"
 
 #include <math.h>
@@ -16,9 +18,11 @@
 
 struct _LmHistogramView {
   GtkDrawingArea parent_instance;
-  LmHistogram histogram;
-  gboolean have;
+  LmHistogram histogram; /* the one shown: STORED, or SEEN where asked for and there */
+  LmHistogram stored, seen;
+  gboolean have, have_seen;
   gboolean log;
+  gboolean seen_mode;
   LmHistogramClipping clipping;
 };
 
@@ -26,8 +30,10 @@ static const double colours[3][3] = { { 0.9, 0.2, 0.2 }, { 0.2, 0.8, 0.2 }, { 0.
 
 G_DEFINE_FINAL_TYPE (LmHistogramView, lm_histogram_view, GTK_TYPE_DRAWING_AREA)
 
-enum { PROP_0, PROP_LOG, N_PROPS };
+enum { PROP_0, PROP_LOG, PROP_SEEN, N_PROPS };
 static GParamSpec *props[N_PROPS];
+
+static void show (LmHistogramView *self);
 
 static double
 height_of (LmHistogramView *self, guint32 count, guint32 peak)
@@ -140,6 +146,16 @@ lm_histogram_view_draw (GtkWidget *widget, cairo_t *cr)
   cairo_stroke (cr);
   draw_markers (self, cr, aw, ah);
   draw_labels (self, cr, aw);
+  if (self->seen_mode && self->have_seen)
+    {
+      /* TRANSLATORS: over the histogram when it counts the values as shown on screen */
+      g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, _("as seen"));
+      int tw, th;
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      cairo_move_to (cr, (aw - tw) / 2.0, LABEL_MARGIN);
+      cairo_set_source_rgba (cr, 0.95, 0.95, 0.95, 0.7);
+      pango_cairo_show_layout (cr, layout);
+    }
   return GDK_EVENT_STOP;
 }
 
@@ -184,6 +200,14 @@ lm_histogram_view_set_property (GObject *object, guint id, const GValue *value, 
       self->log = g_value_get_boolean (value);
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
+  else if (id == PROP_SEEN)
+    {
+      if (self->seen_mode == g_value_get_boolean (value))
+        return;
+      self->seen_mode = g_value_get_boolean (value);
+      show (self);
+      g_object_notify_by_pspec (object, pspec);
+    }
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
 }
@@ -194,6 +218,8 @@ lm_histogram_view_get_property (GObject *object, guint id, GValue *value, GParam
   LmHistogramView *self = LM_HISTOGRAM_VIEW (object);
   if (id == PROP_LOG)
     g_value_set_boolean (value, self->log);
+  else if (id == PROP_SEEN)
+    g_value_set_boolean (value, self->seen_mode);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
 }
@@ -208,6 +234,8 @@ lm_histogram_view_class_init (LmHistogramViewClass *klass)
   widget_class->draw = lm_histogram_view_draw;
   props[PROP_LOG] = g_param_spec_boolean ("log", NULL, NULL, FALSE,
                                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  props[PROP_SEEN] = g_param_spec_boolean ("seen", NULL, NULL, FALSE,
+                                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, props);
   gtk_widget_class_set_css_name (widget_class, "histogram");
 }
@@ -226,11 +254,14 @@ lm_histogram_view_new (void)
   return g_object_new (LM_TYPE_HISTOGRAM_VIEW, NULL);
 }
 
-void
-lm_histogram_view_set_histogram (LmHistogramView *self, const LmHistogram *histogram)
+/* The histogram to show (as stored, or as seen where asked for and there) and its clipping. */
+static void
+show (LmHistogramView *self)
 {
+  if (!self->have)
+    return;
+  const LmHistogram *histogram = self->seen_mode && self->have_seen ? &self->seen : &self->stored;
   self->histogram = *histogram;
-  self->have = TRUE;
   LmHistogramClipping *clip = &self->clipping;
   clip->total = histogram->total;
   for (int end = 0; end < LM_CLIP_N_ENDS; end++)
@@ -246,6 +277,29 @@ lm_histogram_view_set_histogram (LmHistogramView *self, const LmHistogram *histo
         share_text (most, clip->total, clip->text[end], sizeof clip->text[end]);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+lm_histogram_view_set_histogram (LmHistogramView *self, const LmHistogram *histogram)
+{
+  lm_histogram_view_set_histograms (self, histogram, NULL);
+}
+
+void
+lm_histogram_view_set_histograms (LmHistogramView *self, const LmHistogram *stored, const LmHistogram *seen)
+{
+  self->stored = *stored;
+  self->have = TRUE;
+  self->have_seen = seen != NULL;
+  if (seen)
+    self->seen = *seen;
+  show (self);
+}
+
+gboolean
+lm_histogram_view_shows_seen (LmHistogramView *self)
+{
+  return self->have && self->seen_mode && self->have_seen;
 }
 
 const LmHistogram *

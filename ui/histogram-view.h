@@ -27,7 +27,14 @@ typedef struct {
 
 GtkWidget *lm_histogram_view_new (void);
 void lm_histogram_view_set_histogram (LmHistogramView *self, const LmHistogram *histogram);
-/* NULL until a histogram has been set. */
+/* The histogram of the values as stored and, when not NULL, as seen on screen (through the
+ * view transform): the "seen" property picks which is shown; as stored until one as seen
+ * comes. */
+void lm_histogram_view_set_histograms (LmHistogramView *self, const LmHistogram *stored,
+                                       const LmHistogram *seen);
+/* TRUE when what is shown is the histogram as seen. */
+gboolean lm_histogram_view_shows_seen (LmHistogramView *self);
+/* The histogram shown; NULL until a histogram has been set. */
 const LmHistogram *lm_histogram_view_get_histogram (LmHistogramView *self);
 /* FALSE (and nothing shown) until a histogram has been set. */
 gboolean lm_histogram_view_get_clipping (LmHistogramView *self, LmHistogramClipping *clipping);

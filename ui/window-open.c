@@ -2,8 +2,6 @@
  * before edits are discarded, the Open action, recent files and drag and drop. */
 #include "window-private.h"
 
-#include "core/color/profile.h"
-
 #include <glib/gi18n.h>
 
 #include "core/error.h"
@@ -92,14 +90,6 @@ start_loaded (LmWindow *self, gpointer data)
     {
       /* The photo opens all the same, with no edits; the file stays until an edit is made. */
       g_autofree char *message = g_strdup_printf (_("Opened without its saved edits: %s"), sidecar_error->message);
-      lm_window_show_message_about (self, LM_TOPIC_PHOTO, GTK_MESSAGE_WARNING, message);
-    }
-  g_autofree char *colour_note = NULL;
-  g_autoptr (LmColorProfile) profile = lm_color_profile_new (image->icc_profile, &colour_note);
-  if (colour_note)
-    {
-      g_autofree char *name = g_file_get_basename (l->file);
-      g_autofree char *message = g_strdup_printf ("%s: %s", name, colour_note);
       lm_window_show_message_about (self, LM_TOPIC_PHOTO, GTK_MESSAGE_WARNING, message);
     }
 }

@@ -13,6 +13,7 @@
 G_BEGIN_DECLS
 
 typedef struct _LmWindowTools LmWindowTools; /* window-tools.c's */
+typedef struct _LmWindowColor LmWindowColor; /* window-color.c's */
 
 /* What a message in the info bar is about, so that it goes when it stops being true. */
 typedef enum {
@@ -49,6 +50,7 @@ struct _LmWindow {
   GtkAdjustment *gain_adjustment;
   GtkBox *side_panel;
   GtkCheckButton *log_check;
+  GtkCheckButton *seen_check;
   GtkLabel *status_image;
   GtkLabel *status_timings;
   GtkLabel *status_speedup;
@@ -119,6 +121,7 @@ struct _LmWindow {
   struct _LmApplyRun *apply; /* Apply Edits to Photos… while it runs or shows its outcome */
 
   LmWindowTools *tools;    /* the tools on the view: window-tools.c */
+  LmWindowColor *color;    /* the view transform and the monitor's profile: window-color.c */
 };
 
 /* window.c */
@@ -239,5 +242,13 @@ void lm_window_tools_finish (LmWindow *self);
 /* A crop being drawn is dropped (no render: the caller's follows): the pipeline it was drawn
  * on is being replaced. */
 void lm_window_tools_cancel (LmWindow *self);
+
+/* window-color.c: colour management of the view. */
+void lm_window_color_init (LmWindow *self);
+void lm_window_color_free (LmWindow *self);
+/* REQ (a preview) goes through the view transform of the photo and monitor now (made when
+ * either changed) and asks for the histogram as seen where the toggle is on. */
+void lm_window_color_prepare (LmWindow *self, LmRenderRequest *req);
+void lm_window_monitor_profile_action (GSimpleAction *action, GVariant *param, gpointer data);
 
 G_END_DECLS

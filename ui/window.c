@@ -68,6 +68,7 @@ lm_window_request_render (LmWindow *self)
     }
   /* Asked again by every request until one brings it: the mailbox may drop a request. */
   req.with_before = lm_window_needs_before (self, &req);
+  lm_window_color_prepare (self, &req);
   g_debug ("render request %" G_GUINT64_FORMAT "%s", req.generation, req.with_before ? " with the before half" : "");
   lm_render_worker_request (self->worker, &req);
   lm_window_await_render (self, req.generation);
@@ -230,7 +231,8 @@ on_result (const LmRenderResult *r, gpointer data)
       lm_window_show_before (self, r);
       lm_image_view_set_pixels (self->image_view, r->view, &r->view_rect, r->changed_us,
                                 g_get_monotonic_time ());
-      lm_histogram_view_set_histogram (self->histogram_view, &r->histogram);
+      lm_histogram_view_set_histograms (self->histogram_view, &r->histogram,
+                                        r->has_seen_histogram ? &r->seen_histogram : NULL);
       for (int i = 0; i < LM_N_OPS; i++) /* behind the curve editors */
         if (self->panels[i])
           lm_op_panel_set_histogram (self->panels[i], &r->histogram);
@@ -365,6 +367,7 @@ static const GActionEntry win_actions[] = {
   { "zoom-fit", zoom_action },
   { "zoom-100", zoom_action },
   { "merge-hdr", lm_window_merge_hdr_action },
+  { "monitor-profile", lm_window_monitor_profile_action },
 };
 
 
@@ -444,6 +447,7 @@ lm_window_dispose (GObject *object)
     g_cancellable_cancel (self->merge_cancellable);
   g_clear_pointer (&self->worker, lm_render_worker_free);
   lm_window_tools_free (self);
+  lm_window_color_free (self);
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->merge_cancellable);
   g_clear_object (&self->merge_first);
@@ -477,6 +481,7 @@ lm_window_class_init (LmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmWindow, gpu_button);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, compare_button);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, info_bar);
+  gtk_widget_class_bind_template_child (widget_class, LmWindow, seen_check);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, info_icon);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, busy_box);
@@ -586,6 +591,7 @@ lm_window_init (LmWindow *self)
   g_signal_connect (self, "delete-event", G_CALLBACK (on_delete), self);
 
   self->worker = lm_render_worker_new (g_main_context_default (), on_result, self);
+  lm_window_color_init (self);
 }
 
 LmWindow *

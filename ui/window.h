@@ -35,5 +35,8 @@ const char *lm_window_get_info_message (LmWindow *self);
 const char *lm_window_get_diff_text (LmWindow *self);
 /* The generation of the newest render request (results carry theirs). */
 guint64 lm_window_get_generation (LmWindow *self);
+/* The view transform of the photo and monitor shown now (NULL before the first render);
+ * the window keeps it. */
+LmViewTransform *lm_window_get_view_transform (LmWindow *self);
 
 G_END_DECLS

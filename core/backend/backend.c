@@ -116,9 +116,24 @@ gboolean
 lm_backend_view (LmBackend *b, const LmImage *image, const LmViewRect *rect, LmImage *out,
                  GError **error)
 {
+  return lm_backend_view_through (b, image, rect, NULL, out, error);
+}
+
+gboolean
+lm_backend_view_through (LmBackend *b, const LmImage *image, const LmViewRect *rect,
+                         LmViewTransform *xf, LmImage *out, GError **error)
+{
   if (!lm_view_check (image, rect, out, error))
     return FALSE;
-  return b->klass->view (b, image, rect, out, error);
+  return b->klass->view (b, image, rect, xf, out, error);
+}
+
+gboolean
+lm_backend_seen_histogram (LmBackend *b, const LmImage *image, LmViewTransform *xf,
+                           LmHistogram *hist, GError **error)
+{
+  g_return_val_if_fail (image->format != LM_FORMAT_RGBA_F32 && image->format != LM_FORMAT_RGBE8, FALSE);
+  return b->klass->seen_histogram (b, image, xf, hist, error);
 }
 
 static gboolean
@@ -172,7 +187,8 @@ lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *
 {
   if (!check_available (b, b->klass->tonemap, _("tone mapping"), error))
     return FALSE;
-  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBA8
+  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32
+                        && (out->format == LM_FORMAT_RGBA8 || out->format == LM_FORMAT_RGBA16)
                         && radiance->width == out->width && radiance->height == out->height, FALSE);
   if (!b->klass->tonemap (b, params, radiance, out, error))
     return FALSE;

@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "../render/compare.h"
+#include "../color/view-transform.h"
 #include "../hdr/align.h"
 #include "../hdr/merge.h"
 #include "../hdr/tonemap.h"
@@ -62,9 +63,14 @@ typedef struct {
    * RGBA8) receives the heatmap when not NULL. Waits for the figures. */
   gboolean (*diff) (LmBackend *self, const LmImage *a, const LmImage *b, float gain,
                     LmImage *heat, LmDiffStats *stats, GError **error);
-  /* The view (view.h) of IMAGE into OUT, both in work memory. */
-  gboolean (*view) (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmImage *out,
-                    GError **error);
+  /* The view (view.h) of IMAGE into OUT, both in work memory, through XF's LUT (XF NULL, or
+   * without a LUT: the values as they are). The backend keeps its copy of the LUT (uploaded
+   * once) until another transform comes. */
+  gboolean (*view) (LmBackend *self, const LmImage *image, const LmViewRect *rect,
+                    LmViewTransform *xf, LmImage *out, GError **error);
+  /* The histogram of IMAGE (work memory) as seen through XF (core/color/seen-histogram.h). */
+  gboolean (*seen_histogram) (LmBackend *self, const LmImage *image, LmViewTransform *xf,
+                              LmHistogram *hist, GError **error);
 
   /* HDR, on a stack whose images (RGBA8) are in work memory. The merge writes RGBA_F32
    * radiance (or Mertens' fused image) into OUT, in work memory; the alignment returns each
@@ -174,6 +180,10 @@ gboolean lm_backend_diff (LmBackend *b, const LmImage *a, const LmImage *bb, flo
                           LmImage *heat, LmDiffStats *stats, GError **error);
 gboolean lm_backend_view (LmBackend *b, const LmImage *image, const LmViewRect *rect,
                           LmImage *out, GError **error);
+gboolean lm_backend_view_through (LmBackend *b, const LmImage *image, const LmViewRect *rect,
+                                  LmViewTransform *xf, LmImage *out, GError **error);
+gboolean lm_backend_seen_histogram (LmBackend *b, const LmImage *image, LmViewTransform *xf,
+                                    LmHistogram *hist, GError **error);
 gboolean lm_backend_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
                                LmImage *out, GError **error);
 gboolean lm_backend_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *stack,

@@ -5,6 +5,7 @@
 #include "../ops/ops.h"
 #include "../ops/point.h"
 #include "../render/view.h"
+#include "../color/seen-histogram.h"
 
 #include <omp.h>
 #include <string.h>
@@ -93,10 +94,18 @@ cpu_diff (LmBackend *self, const LmImage *a, const LmImage *b, float gain, LmIma
 }
 
 static gboolean
-cpu_view (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmImage *out,
-          GError **error)
+cpu_view (LmBackend *self, const LmImage *image, const LmViewRect *rect, LmViewTransform *xf,
+          LmImage *out, GError **error)
 {
-  lm_view_cpu (image, rect, out);
+  lm_view_cpu_lut (image, rect, lm_view_transform_lut (xf), out);
+  return TRUE;
+}
+
+static gboolean
+cpu_seen_histogram (LmBackend *self, const LmImage *image, LmViewTransform *xf, LmHistogram *hist,
+                    GError **error)
+{
+  lm_seen_histogram_cpu (image, lm_view_transform_lut (xf), hist);
   return TRUE;
 }
 
@@ -161,6 +170,7 @@ static const LmBackendClass cpu_class = {
   .histogram = cpu_histogram,
   .diff = cpu_diff,
   .view = cpu_view,
+  .seen_histogram = cpu_seen_histogram,
   .hdr_merge = cpu_hdr_merge,
   .hdr_align = cpu_hdr_align,
   .tonemap = cpu_tonemap,

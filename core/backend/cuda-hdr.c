@@ -1,4 +1,5 @@
-/* The CUDA backend's HDR entries: the radiance merges (Debevec, Robertson), Mertens' exposure
+/* The CUDA backend's HDR entries: the radiance merges (Debevec, Robertson; linear for 16-bit
+ * exposures), Mertens' exposure
  * fusion, AlignMTB, tone mapping and the Radiance RGBE encoding (rgbe.cu). Each checks its input as the CPU reference does (same
  * messages), derives what the CPU derives on the host (tables, level counts) with the same
  * expressions, and queues the kernels (hdr-merge.cu, mertens.cu, align.cu, tonemap.cu) on
@@ -23,6 +24,8 @@ G_STATIC_ASSERT ((int) LM_K_TONEMAP_NONE == (int) LM_TONEMAP_NONE
                  && (int) LM_K_TONEMAP_REINHARD == (int) LM_TONEMAP_REINHARD
                  && (int) LM_K_TONEMAP_DRAGO == (int) LM_TONEMAP_DRAGO);
 G_STATIC_ASSERT ((int) LM_K_RGBA_F32 == (int) LM_FORMAT_RGBA_F32 && (int) LM_K_RGBE8 == (int) LM_FORMAT_RGBE8);
+G_STATIC_ASSERT ((int) LM_K_GRAY8 == (int) LM_FORMAT_GRAY8 && (int) LM_K_RGBA8 == (int) LM_FORMAT_RGBA8
+                 && (int) LM_K_RGBA16 == (int) LM_FORMAT_RGBA16 && (int) LM_K_GRAY16 == (int) LM_FORMAT_GRAY16);
 
 /* The HDR kernels' per-row partial sums, for images up to HEIGHT rows. */
 static gboolean
@@ -38,7 +41,7 @@ kstack (const LmHdrStack *stack)
 {
   const LmImage *first = stack->images[0];
   LmKStack k = { .n = stack->n, .width = first->width, .height = first->height, .stride = first->stride,
-                 .format = first->format == LM_FORMAT_GRAY8 ? LM_K_GRAY8 : LM_K_RGBA8 };
+                 .format = (int) first->format };
   for (guint i = 0; i < stack->n; i++)
     k.images[i] = stack->images[i]->data;
   return k;
@@ -50,7 +53,8 @@ stack_fits (const LmHdrStack *stack)
 {
   const LmImage *first = stack->images[0];
   g_return_val_if_fail (stack->n <= LM_K_HDR_MAX_EXPOSURES, FALSE);
-  g_return_val_if_fail (first->format == LM_FORMAT_RGBA8 || first->format == LM_FORMAT_GRAY8, FALSE);
+  g_return_val_if_fail (first->format == LM_FORMAT_RGBA8 || first->format == LM_FORMAT_GRAY8
+                        || first->format == LM_FORMAT_RGBA16 || first->format == LM_FORMAT_GRAY16, FALSE);
   for (guint i = 0; i < stack->n; i++)
     g_return_val_if_fail (stack->images[i]->allocator->memory == LM_MEMORY_DEVICE
                           && stack->images[i]->stride == first->stride, FALSE);
@@ -103,6 +107,20 @@ merge_radiance (LmBackendCuda *self, const LmHdrMergeParams *params, const LmHdr
   return CHECK (lm_k_hdr_debevec (&k, table, params->gamma_correction, &k_out, &self->ws, self->stream), error);
 }
 
+/* The linear merge of 16-bit exposures: their scales from the times, as the CPU's. */
+static gboolean
+merge_linear (LmBackendCuda *self, const LmHdrMergeParams *params, const LmHdrStack *stack, LmImage *out,
+              GError **error)
+{
+  g_return_val_if_fail (lm_format_depth (stack->images[0]->format) == 16 && stack->times != NULL, FALSE);
+  LmKStack k = kstack (stack);
+  for (guint i = 0; i < stack->n; i++)
+    k.time[i] = lm_hdr_linear_scale (stack->times[i]);
+  LmKImage k_out = lm_cuda_kimage (out);
+  return lm_cuda_use_device (self, error) && ensure_rows (self, k.height, error)
+         && CHECK (lm_k_hdr_linear (&k, params->gamma_correction, &k_out, &self->ws, self->stream), error);
+}
+
 /* Mertens' fusion: the weights, their sum, and each exposure's pyramids streamed into one
  * accumulating pyramid, on the device; the same float operations as the CPU's. */
 static gboolean
@@ -133,7 +151,7 @@ lm_cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStac
                    GError **error)
 {
   LmBackendCuda *self = lm_cuda_self (b);
-  if (!stack_fits (stack))
+  if (!stack_fits (stack) || !lm_hdr_merge_check_depth (params->method, stack, error))
     return FALSE;
   switch (params->method)
     {
@@ -142,6 +160,8 @@ lm_cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStac
       return merge_radiance (self, params, stack, out, error);
     case LM_HDR_MERTENS:
       return fuse_mertens (self, params, stack, out, error);
+    case LM_HDR_LINEAR:
+      return merge_linear (self, params, stack, out, error);
     default:
       g_return_val_if_reached (FALSE);
     }

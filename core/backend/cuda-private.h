@@ -30,6 +30,9 @@ typedef struct {
    * moving a slider after the point operations (blur) rebuilds nothing. */
   float *table16;
   LmPointPass *table16_pass;
+  int32_t *view_lut; /* the view transform's table (cuda-view.c), uploaded once */
+  gsize view_lut_size;
+  guint64 view_lut_id; /* lm_view_transform_id of what VIEW_LUT holds; 0: nothing */
 } LmBackendCuda;
 
 static inline LmBackendCuda *
@@ -70,5 +73,12 @@ gboolean lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmI
                           LmImage *out, GError **error);
 gboolean lm_cuda_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error);
 void lm_cuda_hdr_release (LmBackendCuda *self);
+
+/* cuda-view.c: the class's view entries, and the release of the view transform's table. */
+gboolean lm_cuda_view (LmBackend *b, const LmImage *image, const LmViewRect *rect,
+                       LmViewTransform *xf, LmImage *out, GError **error);
+gboolean lm_cuda_seen_histogram (LmBackend *b, const LmImage *image, LmViewTransform *xf,
+                                 LmHistogram *hist, GError **error);
+void lm_cuda_view_release (LmBackendCuda *self);
 
 G_END_DECLS

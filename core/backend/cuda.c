@@ -212,6 +212,7 @@ cuda_destroy (LmBackend *b)
   RELEASE (cudaFree (self->ws.scratch));
   RELEASE (cudaFree (self->ws.hdr_state));
   lm_cuda_hdr_release (self);
+  lm_cuda_view_release (self);
   RELEASE (cudaFreeHost (self->host_bins));
   RELEASE (cudaFree (self->diff_sums));
   RELEASE (cudaFreeHost (self->host_diff_sums));
@@ -454,16 +455,6 @@ cuda_diff (LmBackend *b, const LmImage *a, const LmImage *bb, float gain, LmImag
 }
 
 static gboolean
-cuda_view (LmBackend *b, const LmImage *image, const LmViewRect *rect, LmImage *out,
-           GError **error)
-{
-  LmKImage in = lm_cuda_kimage (image), k_out = lm_cuda_kimage (out);
-  out->opaque = TRUE;
-  return lm_cuda_use_device (lm_cuda_self (b), error)
-         && CHECK (lm_k_view (&in, rect, &k_out, lm_cuda_self (b)->stream), error);
-}
-
-static gboolean
 cuda_synchronize (LmBackend *b, GError **error)
 {
   return lm_cuda_use_device (lm_cuda_self (b), error) && CHECK (cudaStreamSynchronize (lm_cuda_self (b)->stream), error);
@@ -509,7 +500,8 @@ static const LmBackendClass cuda_class = {
   .run_points = cuda_run_points,
   .histogram = cuda_histogram,
   .diff = cuda_diff,
-  .view = cuda_view,
+  .view = lm_cuda_view,
+  .seen_histogram = lm_cuda_seen_histogram,
   .hdr_merge = lm_cuda_hdr_merge,
   .hdr_align = lm_cuda_hdr_align,
   .tonemap = lm_cuda_tonemap,

@@ -63,7 +63,7 @@ fit_all (LmMergeStage *stage, const LmBatchConfig *c, gboolean rgbe, const LmHdr
   if (ok && (!stage->host || c->tonemap || rgbe))
     ok = fit (&stage->radiance, LM_FORMAT_RGBA_F32, w, h, work, error);
   if (ok && !stage->host && c->tonemap)
-    ok = fit (&stage->mapped, LM_FORMAT_RGBA8, w, h, work, error);
+    ok = fit (&stage->mapped, c->depth == 16 ? LM_FORMAT_RGBA16 : LM_FORMAT_RGBA8, w, h, work, error);
   if (ok && !stage->host && rgbe)
     ok = fit (&stage->rgbe, LM_FORMAT_RGBE8, w, h, work, error);
   return ok;
@@ -98,7 +98,8 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
   /* Decoded on this backend's device (the pipeline routes such stacks here): no upload. */
   gboolean resident = !stage->host && hdr->images[0]->allocator->memory == LM_MEMORY_DEVICE;
   gboolean gpu_jpeg = stage->encoder && !stage->host && lm_batch_writes_jpeg (c);
-  LmFormat format = c->tonemap ? LM_FORMAT_RGBA8 : rgbe ? LM_FORMAT_RGBE8 : LM_FORMAT_RGBA_F32;
+  LmFormat mapped_format = c->depth == 16 ? LM_FORMAT_RGBA16 : LM_FORMAT_RGBA8;
+  LmFormat format = c->tonemap ? mapped_format : rgbe ? LM_FORMAT_RGBE8 : LM_FORMAT_RGBA_F32;
   g_autoptr (LmImage) out = gpu_jpeg ? NULL : lm_image_new (format, w, h, out_allocator, error);
   if ((!gpu_jpeg && out == NULL) || !fit_all (stage, c, rgbe, hdr, resident, error))
     return FALSE;
@@ -110,7 +111,9 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
   LmHdrStack work = { .n = hdr->n, .images = stage->host || resident ? hdr->images : stage->inputs,
                       .times = hdr->times, .paths = hdr->paths };
   LmHdrMergeParams params;
-  lm_hdr_job_merge_params (c->merge.method, response, c->merge.gamma_correction, &params);
+  /* 16-bit exposures: the linear merge (job.h), whatever the method asked. */
+  lm_hdr_job_merge_params (lm_hdr_job_method_for (c->merge.method, hdr), response, c->merge.gamma_correction,
+                           &params);
 
   LmMark marks[N_MARKS];
   lm_backend_mark (b, &marks[MARK_START]);

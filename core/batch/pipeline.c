@@ -283,6 +283,8 @@ decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
   if (!decode_files (run, job, decoder, method, error))
     return FALSE; /* the files stay read: a device error is tried again */
   g_clear_pointer (&job->read, lm_batch_read_free);
+  if (!lm_hdr_job_prepare_depth (method, c->response_given, job->hdr, error))
+    return FALSE;
   job->ms[LM_STAGE_DECODE] = lm_ms_since (t);
 
   if (c->align)
@@ -298,8 +300,9 @@ decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
 
   /* Each stack has its own curve, as a per-stack OpenCV calibrate + merge. */
   t = g_get_monotonic_time ();
-  if (c->response_given || method == LM_HDR_MERTENS)
-    job->response = c->merge.response;
+  LmHdrMethod merged_by = lm_hdr_job_method_for (method, job->hdr);
+  if (c->response_given || merged_by == LM_HDR_MERTENS || merged_by == LM_HDR_LINEAR)
+    job->response = c->merge.response; /* given, or none needed: fusion, linear 16-bit data */
   else if (!calibrate (job, method, decoder, error))
     return FALSE;
   job->ms[LM_STAGE_CALIBRATE] = lm_ms_since (t);

@@ -43,8 +43,9 @@ typedef struct {
   LmHdrMergeParams merge;
   gboolean response_given; /* MERGE.response holds one camera's curve: no calibration */
   gboolean align;
-  gboolean tonemap;      /* 8-bit output through TONE; else radiance */
+  gboolean tonemap;      /* 8-bit (or 16-bit: DEPTH) output through TONE; else radiance */
   LmTonemapParams tone;
+  guint depth;           /* bits per channel of a tone-mapped output: 8 (also when 0) or 16 */
   const char *outdir, *ext;
   LmSaveOptions save;
   LmProgressMode progress;

@@ -221,6 +221,10 @@ shifted_copy (const LmImage *src, LmImage *out, int dx, int dy)
         for (int x = 0; x < (int) out->width; x++)
           if (x < a || x >= b)
             o[4 * x + 3] = 255;
+      if (src->format == LM_FORMAT_RGBA16)
+        for (int x = 0; x < (int) out->width; x++)
+          if (x < a || x >= b)
+            ((guint16 *) o)[4 * x + 3] = 65535;
     }
 }
 

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../io/depth.h"
 #include "../io/exif.h"
 #include "../io/io.h"
 
@@ -164,8 +165,13 @@ lm_hdr_job_check_member (const char *path, const LmImage *image, const char *fir
   if (!lm_hdr_job_check_size (path, image->width, image->height, first_path, first->width, first->height, error))
     return FALSE;
   g_autofree char *a = g_filename_display_name (first_path);
-  gboolean gray = image->format == LM_FORMAT_GRAY8, first_gray = first->format == LM_FORMAT_GRAY8;
-  if (gray && !first_gray)
+  guint depth = lm_format_depth (image->format), first_depth = lm_format_depth (first->format);
+  gboolean gray = lm_format_channels (image->format) == 1, first_gray = lm_format_channels (first->format) == 1;
+  if (depth != first_depth)
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                 _("%s has %u bits per channel but %s has %u: the exposures of a stack must have one depth"), b,
+                 depth, a, first_depth);
+  else if (gray && !first_gray)
     g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
                  _("%s is gray but %s is in colour: the exposures of a stack must be all gray or all colour"), b, a);
   else if (!gray && first_gray)
@@ -177,6 +183,39 @@ lm_hdr_job_check_member (const char *path, const LmImage *image, const char *fir
 }
 
 /* ---- The steps' parts ---- */
+
+LmHdrMethod
+lm_hdr_job_method_for (LmHdrMethod method, const LmHdrStack *stack)
+{
+  if (method != LM_HDR_MERTENS && lm_format_depth (stack->images[0]->format) == 16)
+    return LM_HDR_LINEAR;
+  return method;
+}
+
+gboolean
+lm_hdr_job_prepare_depth (LmHdrMethod method, gboolean response_given, LmHdrStack *stack, GError **error)
+{
+  if (lm_format_depth (stack->images[0]->format) != 16)
+    return TRUE;
+  if (method != LM_HDR_MERTENS)
+    {
+      if (!response_given)
+        return TRUE;
+      g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                           _("16-bit exposures are merged as linear data, without a camera response: leave out "
+                             "the response"));
+      return FALSE;
+    }
+  for (guint i = 0; i < stack->n; i++)
+    {
+      LmImage *narrow = lm_image_to_depth8 (stack->images[i], error);
+      if (narrow == NULL)
+        return FALSE;
+      lm_image_unref (stack->images[i]);
+      stack->images[i] = narrow;
+    }
+  return TRUE;
+}
 
 /* A copy of STACK whose images are in B's work memory (the same images on the CPU). */
 static LmHdrStack *
@@ -195,12 +234,33 @@ stack_upload (LmBackend *b, const LmHdrStack *stack, GError **error)
   return lm_backend_synchronize (b, error) ? g_steal_pointer (&work) : NULL;
 }
 
+/* The median threshold bitmaps of 16-bit exposures are those of their 8-bit rounding (the
+ * median splits the same pixels, give or take ties): their shifts are found on that, on the
+ * CPU. */
+static gboolean
+align_16 (const LmAlignParams *params, const LmHdrStack *stack, LmShift *shifts, GError **error)
+{
+  g_autoptr (LmHdrStack) narrow = g_new0 (LmHdrStack, 1);
+  narrow->n = stack->n;
+  narrow->images = g_new0 (LmImage *, stack->n);
+  narrow->paths = g_new0 (char *, stack->n);
+  for (guint i = 0; i < stack->n; i++)
+    {
+      narrow->paths[i] = g_strdup (stack->paths[i]);
+      if ((narrow->images[i] = lm_image_to_depth8 (stack->images[i], error)) == NULL)
+        return FALSE;
+    }
+  return lm_hdr_align_mtb_cpu (params, narrow, shifts, error);
+}
+
 gboolean
 lm_hdr_job_align (LmBackend *backend, LmHdrStack *stack, LmShift *shifts, GError **error)
 {
   LmAlignParams params = LM_ALIGN_PARAMS_INIT;
   gboolean found;
-  if (backend == NULL)
+  if (lm_format_depth (stack->images[0]->format) == 16)
+    found = align_16 (&params, stack, shifts, error);
+  else if (backend == NULL)
     found = lm_hdr_align_mtb_cpu (&params, stack, shifts, error);
   else
     {
@@ -372,6 +432,8 @@ lm_hdr_job_load (LmHdrJob *job, const LmAllocator *allocator, GError **error)
     if (cancelled (job, error) || (s->images[i] = lm_io_load (s->paths[i], allocator, error)) == NULL
         || !lm_hdr_job_check_member (s->paths[i], s->images[i], s->paths[0], i ? s->images[0] : NULL, error))
       return FALSE;
+  if (!lm_hdr_job_prepare_depth (job->method, job->response_given, s, error))
+    return FALSE;
   job->stack = g_steal_pointer (&s);
   timed (job, _("load"), t);
   return !cancelled (job, error);
@@ -424,7 +486,16 @@ align_step (LmHdrJob *job, LmBackend *b, GError **error)
   g_autofree LmShift *shifts = g_new0 (LmShift, job->n);
   GError *e = NULL;
   gint64 t = g_get_monotonic_time ();
-  if (!find_shifts (job, b, shifts, &e) && !(fallback_instead (job, b, &e) && find_shifts (job, job->fallback, shifts, &e)))
+  if (lm_format_depth (job->stack->images[0]->format) == 16)
+    {
+      if (!align_16 (&params, job->stack, shifts, &e))
+        {
+          g_propagate_error (error, e);
+          return FALSE;
+        }
+    }
+  else if (!find_shifts (job, b, shifts, &e)
+           && !(fallback_instead (job, b, &e) && find_shifts (job, job->fallback, shifts, &e)))
     {
       g_propagate_error (error, e);
       return FALSE;
@@ -471,10 +542,15 @@ static gboolean
 merge_step (LmHdrJob *job, LmBackend *b, GError **error)
 {
   gboolean fusion = job->method == LM_HDR_MERTENS;
+  LmHdrMethod method = lm_hdr_job_method_for (job->method, job->stack);
   const LmResponse *response = lm_hdr_job_response (job);
-  progress (job, 0.6, fusion ? _("Fusing the exposures…") : _("Merging the exposures…"), response);
+  progress (job, 0.6,
+            fusion                      ? _("Fusing the exposures…")
+            : method == LM_HDR_LINEAR ? _("Merging the 16-bit exposures as linear data (no camera response)…")
+                                      : _("Merging the exposures…"),
+            response);
   LmHdrMergeParams params;
-  lm_hdr_job_merge_params (job->method, response, job->gamma_correction, &params);
+  lm_hdr_job_merge_params (method, response, job->gamma_correction, &params);
   GError *e = NULL;
   gint64 t = g_get_monotonic_time ();
   LmBackend *on = b;
@@ -515,7 +591,9 @@ process (LmHdrJob *job, LmBackend *backend, GError **error)
     }
   if (job->align && job->shifts == NULL && !align_step (job, backend, error))
     return FALSE;
-  if (job->method != LM_HDR_MERTENS && !job->response_given && !job->calibrated && !calibrate_step (job, error))
+  /* 16-bit exposures are linear: nothing to calibrate. */
+  if (lm_hdr_job_method_for (job->method, job->stack) != LM_HDR_LINEAR && job->method != LM_HDR_MERTENS
+      && !job->response_given && !job->calibrated && !calibrate_step (job, error))
     return FALSE;
   return merge_step (job, backend, error);
 }

@@ -96,14 +96,27 @@ gboolean lm_hdr_job_check_count (guint n, guint max, GError **error);
 gboolean lm_hdr_job_check_time (const char *path, double seconds, GError **error);
 
 /* Whether IMAGE, loaded from PATH, can join a stack whose first exposure is FIRST (loaded
- * from FIRST_PATH; NULL when IMAGE is the first): 8-bit, of FIRST's size, and gray or colour
- * as FIRST is (the merges read a pixel's exposures as one kind). The message names both. */
+ * from FIRST_PATH; NULL when IMAGE is the first): 8- or 16-bit, of FIRST's size and depth,
+ * and gray or colour as FIRST is (the merges read a pixel's exposures as one kind). The
+ * message names both. */
 gboolean lm_hdr_job_check_member (const char *path, const LmImage *image, const char *first_path,
                                   const LmImage *first, GError **error);
 
 /* The size part of that check, for exposures known only by their headers (the dialog). */
 gboolean lm_hdr_job_check_size (const char *path, guint width, guint height, const char *first_path,
                                 guint first_width, guint first_height, GError **error);
+
+/* The merge a stack of METHOD gets: 16-bit exposures are merged as linear data
+ * (LM_HDR_LINEAR, merge-math.h) in place of Debevec's or Robertson's, without a camera
+ * response; fusion stays fusion. */
+LmHdrMethod lm_hdr_job_method_for (LmHdrMethod method, const LmHdrStack *stack);
+
+/* Readies a loaded STACK (host memory) for METHOD by its depth: 16-bit exposures to be fused
+ * are rounded to 8 bits (Mertens' weights are defined on 8-bit values); a camera response
+ * given (RESPONSE_GIVEN) for 16-bit exposures to be merged is refused, since their merge is
+ * linear. */
+gboolean lm_hdr_job_prepare_depth (LmHdrMethod method, gboolean response_given, LmHdrStack *stack,
+                                   GError **error);
 
 /* Finds the shifts of STACK's exposures (host memory) on BACKEND (NULL: the CPU reference,
  * in this thread) and applies them to STACK, cropped as OpenCV's AlignMTB. SHIFTS: n. */

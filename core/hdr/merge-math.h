@@ -77,3 +77,81 @@ lm_hdr_gamma_correct (float v, float max, float gamma)
 {
   return powf ((v > 0.0f ? v : 0.0f) / max, gamma) * max;
 }
+
+/* ---- The linear merge of 16-bit exposures (merge-linear.c, hdr-merge.cu) ----
+ *
+ * Debevec's calibration solves for one value of ln f⁻¹ per level: with 65536 levels and
+ * OpenCV's 70 samples the system is under-determined a thousand times over, and a raw
+ * converter's 16-bit output is linear (or is meant to be) anyway. So 16-bit exposures are
+ * taken as linear data: each channel's radiance is the weighted mean of v / (65535 · t) over
+ * the exposures (full scale at 1 s is 1), with a hat weight on the 16-bit value that is 0 for
+ * the near-black values (below LO: noise and black level dominate) and the near-clipped ones
+ * (above HI: a converter's highlight roll-off). A value v quantized from v' (|v − v'| ≤ ½)
+ * then has a relative error ≤ ½ / LO = 0.2 % in every term, hence in the mean. A channel with
+ * no exposure in LO..HI takes the longest exposure's value where that one is dark, else the
+ * shortest's (clipped throughout: the best lower bound). Weights are whole numbers below
+ * 2^24 and the sums run in exposure order with the same single operations on both backends:
+ * the two agree bit for bit. */
+#define LM_HDR_LINEAR_LO 256
+#define LM_HDR_LINEAR_HI (65535 - 2048)
+
+LM_INLINE float
+lm_hdr_linear_weight (int v)
+{
+  if (v < LM_HDR_LINEAR_LO || v > LM_HDR_LINEAR_HI)
+    return 0.0f;
+  return v < 32768 ? (float) (v - LM_HDR_LINEAR_LO + 1) : (float) (LM_HDR_LINEAR_HI - v + 1);
+}
+
+/* 1 / (65535 · t): what a value of an exposure of T seconds is multiplied by, computed once
+ * on the host for both backends. */
+static inline float
+lm_hdr_linear_scale (double seconds)
+{
+  return (float) (1.0 / (65535.0 * seconds));
+}
+
+/* The shortest and the longest of N exposures, from their scales (the largest scale is the
+ * shortest time); the first of equals. */
+LM_INLINE void
+lm_hdr_linear_ends (const float *scale, unsigned n, unsigned *shortest, unsigned *longest)
+{
+  *shortest = *longest = 0;
+  for (unsigned i = 1; i < n; i++)
+    {
+      if (scale[i] > scale[*shortest])
+        *shortest = i;
+      if (scale[i] < scale[*longest])
+        *longest = i;
+    }
+}
+
+/* One channel's sums over the exposures, and the two ends' own estimates. */
+typedef struct {
+  float num, den, shortest, longest;
+  int longest_value;
+} LmHdrLinearSums;
+
+LM_INLINE void
+lm_hdr_linear_add (LmHdrLinearSums *s, int v, float scale, int is_shortest, int is_longest)
+{
+  float r = (float) v * scale;
+  float w = lm_hdr_linear_weight (v);
+  s->num += w * r;
+  s->den += w;
+  if (is_shortest)
+    s->shortest = r;
+  if (is_longest)
+    {
+      s->longest = r;
+      s->longest_value = v;
+    }
+}
+
+LM_INLINE float
+lm_hdr_linear_radiance (const LmHdrLinearSums *s)
+{
+  if (s->den > 0.0f)
+    return s->num / s->den;
+  return s->longest_value < LM_HDR_LINEAR_LO ? s->longest : s->shortest;
+}

@@ -10,6 +10,8 @@ typedef enum {
   LM_HDR_DEBEVEC,
   LM_HDR_ROBERTSON,
   LM_HDR_MERTENS,
+  LM_HDR_LINEAR, /* 16-bit exposures taken as linear data (merge-math.h); never asked for by
+                  * name: the job chooses it in place of Debevec or Robertson for them */
 } LmHdrMethod;
 
 gboolean lm_hdr_method_parse (const char *text, LmHdrMethod *method);
@@ -41,9 +43,15 @@ gboolean lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *respon
 /* Σ w(z)·t·f⁻¹(z) / Σ w(z)·t², Robertson's Gaussian-like weights, as OpenCV's MergeRobertson. */
 gboolean lm_hdr_merge_robertson (const LmHdrStack *stack, const LmResponse *response, LmImage *out,
                                  GError **error);
+/* The linear merge of 16-bit (RGBA16 or GRAY16) exposures, merge-math.h's definition. */
+gboolean lm_hdr_merge_linear (const LmHdrStack *stack, LmImage *out, GError **error);
 /* Exposure fusion into a display-referred 0..1 (roughly) image, as OpenCV's MergeMertens. */
 gboolean lm_hdr_fuse_mertens (const LmHdrStack *stack, const LmMertensParams *params, LmImage *out,
                               GError **error);
+
+/* Whether STACK's depth suits METHOD: 16-bit exposures for the linear merge, 8-bit ones for
+ * the others (every backend's merge checks it). */
+gboolean lm_hdr_merge_check_depth (LmHdrMethod method, const LmHdrStack *stack, GError **error);
 
 /* PARAMS' method, then its gamma correction, on the CPU. */
 gboolean lm_hdr_merge_cpu (const LmHdrMergeParams *params, const LmHdrStack *stack, LmImage *out,

@@ -66,6 +66,15 @@ lm_tm_quantize (float v)
   return lm_quantize_u8 (v * 255.0f);
 }
 
+/* The same to 16 bits (lumen-cli --depth 16): on the 0..255 scale, then the 16-bit rounding,
+ * so that a 16-bit result rounded to 8 bits is the 8-bit result give or take the one value
+ * where the two roundings meet. */
+LM_INLINE uint16_t
+lm_tm_quantize16 (float v)
+{
+  return lm_quantize_u16 (v * 255.0f);
+}
+
 /* Sums over the stretched image that Reinhard and Drago need: the log luminance's sum and
  * range, the channels' and the luminance's sums, the largest luminance. */
 typedef struct {

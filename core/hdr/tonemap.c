@@ -123,7 +123,8 @@ apply_operator (const LmTonemapParams *p, LmImage *img)
 gboolean
 lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out, GError **error)
 {
-  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBA8, FALSE);
+  g_return_val_if_fail (radiance->format == LM_FORMAT_RGBA_F32
+                        && (out->format == LM_FORMAT_RGBA8 || out->format == LM_FORMAT_RGBA16), FALSE);
   if (!(p->gamma > 0.0f))
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("the gamma must be positive"));
@@ -154,13 +155,22 @@ lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out,
       linear (img, p->gamma);
     }
 
+  gboolean wide = out->format == LM_FORMAT_RGBA16;
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < img->height; y++)
     {
       const float *q = (const float *) lm_image_row (img, y);
       guint8 *o = lm_image_row (out, y);
+      guint16 *o16 = (guint16 *) o;
       for (guint x = 0; x < img->width; x++)
         {
+          if (wide)
+            {
+              for (int c = 0; c < 3; c++)
+                o16[4 * x + c] = lm_tm_quantize16 (q[4 * x + c]);
+              o16[4 * x + 3] = 65535;
+              continue;
+            }
           for (int c = 0; c < 3; c++)
             o[4 * x + c] = lm_tm_quantize (q[4 * x + c]);
           o[4 * x + 3] = 255;

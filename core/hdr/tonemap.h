@@ -1,4 +1,4 @@
-/* Tone mapping: HDR radiance to an 8-bit image, with OpenCV's operators' semantics (their
+/* Tone mapping: HDR radiance to an 8-bit (or 16-bit) image, with OpenCV's operators' semantics (their
  * inputs taken as RGB), and the plain normalised gamma correction of radiance. */
 #pragma once
 
@@ -35,7 +35,8 @@ typedef struct {
   { .kind = LM_TONEMAP_REINHARD, .gamma = LM_TONEMAP_OPENCV_GAMMA, .intensity = 0.0f,          \
     .light_adapt = 1.0f, .color_adapt = 0.0f, .saturation = 1.0f, .bias = 0.85f }
 
-/* RADIANCE (RGBA_F32) to OUT (RGBA8, same size): the operator's 0..1 result × 255. */
+/* RADIANCE (RGBA_F32) to OUT (RGBA8 or RGBA16, same size): the operator's 0..1 result × 255,
+ * rounded to 8 bits (lm_quantize_u8) or 16 (lm_quantize_u16 of the same value). */
 gboolean lm_tonemap_cpu (const LmTonemapParams *params, const LmImage *radiance, LmImage *out,
                          GError **error);
 

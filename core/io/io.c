@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "../error.h"
+#include "depth.h"
 #include "io-private.h"
 #include "../color/convert.h"
 
@@ -287,7 +288,11 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
   switch (type)
     {
     case LM_FILE_JPEG:
-      ok = lm_jpeg_save (image, file, options, &codec_error);
+      {
+        /* JPEG is 8-bit: a 16-bit image is rounded to 8 bits for it. */
+        g_autoptr (LmImage) narrow = lm_image_to_depth8 (image, &codec_error);
+        ok = narrow && lm_jpeg_save (narrow, file, options, &codec_error);
+      }
       break;
     case LM_FILE_PNG:
       ok = lm_png_save (image, file, &codec_error);

@@ -42,7 +42,8 @@ gboolean lm_file_type_is_radiance (LmFileType type);
 gboolean lm_file_type_writable (LmFileType type, GError **error);
 
 /* Loads PATH into memory from ALLOCATOR (pinned host memory when CUDA is present).
- * 8-bit files become LM_FORMAT_RGBA8 with EXIF orientation applied; Radiance and OpenEXR files
+ * 8-bit files become LM_FORMAT_RGBA8 (GRAY8 for gray PNG and TIFF) with EXIF orientation
+ * applied; 16-bit PNG and TIFF files LM_FORMAT_RGBA16 (GRAY16); Radiance and OpenEXR files
  * become LM_FORMAT_RGBA_F32. The ICC profile and EXIF block travel on the image. */
 LmImage *lm_io_load (const char *path, const LmAllocator *allocator, GError **error);
 
@@ -56,7 +57,8 @@ LmImage *lm_io_load_from_memory (const char *path, const guint8 *data, gsize len
 gboolean lm_io_check_output (const char *path, GError **error);
 
 /* Writes IMAGE (host memory) to PATH, by PATH's extension, through a temporary file that is
- * renamed into place: PATH is never left partly written. */
+ * renamed into place: PATH is never left partly written. A 16-bit image is written as 16-bit
+ * PNG or TIFF, and rounded to 8 bits for JPEG (lm_image_to_depth8). */
 gboolean lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options,
                      GError **error);
 

@@ -1,8 +1,9 @@
 /* PNG through libpng directly. Reading: a truncated file is an error (gdk-pixbuf's
- * incremental loader returns it half gray), gray files stay one channel, 16-bit files are
- * reduced to 8 bits by dropping the low byte, as OpenCV's imread does, and no MIME database
- * is needed. Writing: 8-bit gray images are written as gray, EXIF (eXIf) and the ICC
- * profile (iCCP) travel. */
+ * incremental loader returns it half gray), gray files stay one channel, 16-bit files stay
+ * 16-bit (RGBA16, or GRAY16 for gray ones, as 8-bit gray files stay GRAY8; PNG stores them
+ * big-endian, the image holds host order), and no MIME database is needed. Writing: gray
+ * images are written as gray, 16-bit images as 16-bit, EXIF (eXIf) and the ICC profile
+ * (iCCP) travel. */
 #include <errno.h>
 #include <setjmp.h>
 #include <string.h>
@@ -184,10 +185,12 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
   int depth = png_get_bit_depth (s->png, s->info);
   gboolean has_alpha = (color & PNG_COLOR_MASK_ALPHA) || png_get_valid (s->png, s->info, PNG_INFO_tRNS);
   gboolean gray = !(color & PNG_COLOR_MASK_COLOR) && !has_alpha;
-  LmFormat format = gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8;
+  /* A palette's entries are 8-bit whatever the index's depth. */
+  gboolean wide = depth == 16 && color != PNG_COLOR_TYPE_PALETTE;
+  LmFormat format = wide ? (gray ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16) : (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8);
 
-  if (depth == 16)
-    png_set_strip_16 (s->png);
+  if (wide && G_BYTE_ORDER == G_LITTLE_ENDIAN)
+    png_set_swap (s->png);
   if (color == PNG_COLOR_TYPE_PALETTE)
     png_set_palette_to_rgb (s->png);
   if (!(color & PNG_COLOR_MASK_COLOR) && depth < 8)
@@ -197,7 +200,7 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
   if (!gray && !(color & PNG_COLOR_MASK_COLOR))
     png_set_gray_to_rgb (s->png);
   if (!gray && !has_alpha)
-    png_set_filler (s->png, 0xFF, PNG_FILLER_AFTER);
+    png_set_filler (s->png, wide ? 0xFFFF : 0xFF, PNG_FILLER_AFTER);
   png_set_interlace_handling (s->png);
   png_read_update_info (s->png, s->info);
 
@@ -218,7 +221,7 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
       gboolean opaque = TRUE;
       for (png_uint_32 y = 0; y < height && opaque; y++)
         for (png_uint_32 x = 0; x < width && opaque; x++)
-          opaque = s->rows[y][4 * x + 3] == 255;
+          opaque = wide ? ((const guint16 *) s->rows[y])[4 * x + 3] == 65535 : s->rows[y][4 * x + 3] == 255;
       s->image->opaque = opaque;
     }
 
@@ -254,10 +257,11 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
 
   png_init_io (s->png, stream);
   accept_profiles_as_they_are (s->png);
-  int color_type = image->format == LM_FORMAT_GRAY8 ? PNG_COLOR_TYPE_GRAY
-                   : image->opaque                  ? PNG_COLOR_TYPE_RGB
-                                                    : PNG_COLOR_TYPE_RGB_ALPHA;
-  png_set_IHDR (s->png, s->info, image->width, image->height, 8, color_type, PNG_INTERLACE_NONE,
+  gboolean wide = lm_format_depth (image->format) == 16;
+  int color_type = lm_format_channels (image->format) == 1 ? PNG_COLOR_TYPE_GRAY
+                   : image->opaque                         ? PNG_COLOR_TYPE_RGB
+                                                           : PNG_COLOR_TYPE_RGB_ALPHA;
+  png_set_IHDR (s->png, s->info, image->width, image->height, wide ? 16 : 8, color_type, PNG_INTERLACE_NONE,
                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   if (image->icc_profile)
     png_set_iCCP (s->png, s->info, "ICC profile", PNG_COMPRESSION_TYPE_BASE,
@@ -269,6 +273,8 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
                     (png_bytep) g_bytes_get_data (s->exif, NULL) + EXIF_HEADER_LEN);
   lm_png_set_xmp (s->png, s->info, image);
   png_write_info (s->png, s->info);
+  if (wide && G_BYTE_ORDER == G_LITTLE_ENDIAN)
+    png_set_swap (s->png); /* PNG's samples are big-endian */
   if (color_type == PNG_COLOR_TYPE_RGB)
     png_set_filler (s->png, 0, PNG_FILLER_AFTER); /* drops the opaque alpha byte */
 

@@ -1,7 +1,9 @@
 /* TIFF through libtiff directly. Straight (unassociated) alpha stays straight on load, which
- * gdk-pixbuf's loader does not do; 8-bit gray images are written as one channel; 16-bit
- * files are reduced to 8 bits by dropping the low byte, as OpenCV's imread does. Layouts
- * beyond contiguous 8/16-bit gray and RGB(A) strips go through libtiff's RGBA reader.
+ * gdk-pixbuf's loader does not do; gray images are written as one channel. 16-bit files in
+ * contiguous strips load as 16-bit (RGBA16, or GRAY16 for one channel, as 8-bit gray loads as
+ * GRAY8) and 16-bit images are written as 16-bit. Layouts beyond contiguous 8/16-bit gray and
+ * RGB(A) strips go through libtiff's RGBA reader, which gives 8 bits (source_bit_depth then
+ * says what the file had).
  * The source's EXIF goes into the TIFF's own tags and EXIF/GPS sub-IFDs (tiff-exif.c). */
 #include <errno.h>
 #include <stdio.h>
@@ -105,6 +107,25 @@ no_unmap (thandle_t h, void *base, toff_t size)
 {
 }
 
+/* 16-bit samples (libtiff gives them in host order) into a 16-bit image. */
+static void
+copy_row_16 (const guint16 *px, guint16 *out, guint width, guint spp, gboolean gray)
+{
+  for (guint x = 0; x < width; x++, px += spp)
+    {
+      if (gray)
+        out[x] = px[0];
+      else
+        {
+          gboolean g1 = spp <= 2;
+          out[4 * x + 0] = px[0];
+          out[4 * x + 1] = px[g1 ? 0 : 1];
+          out[4 * x + 2] = px[g1 ? 0 : 2];
+          out[4 * x + 3] = (spp == 2 || spp == 4) ? px[spp - 1] : 65535;
+        }
+    }
+}
+
 /* Contiguous 8- or 16-bit gray (+alpha) or RGB(A) in strips: read row by row into the
  * image, keeping straight alpha straight. */
 static gboolean
@@ -117,6 +138,11 @@ read_scanlines (TIFF *tif, LmImage *image, guint spp, guint bits, gboolean gray)
       if (TIFFReadScanline (tif, row, y, 0) < 0)
         return FALSE;
       guint8 *out = lm_image_row (image, y);
+      if (lm_format_depth (image->format) == 16)
+        {
+          copy_row_16 ((const guint16 *) row, (guint16 *) out, image->width, spp, gray);
+          continue;
+        }
       /* The high byte of a 16-bit sample, in the machine's order (libtiff swaps for us). */
       gsize step = bits / 8;
       const guint8 *hi = row + (bits == 16 && G_BYTE_ORDER == G_LITTLE_ENDIAN ? 1 : 0);
@@ -194,12 +220,15 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   gboolean simple = planar == PLANARCONFIG_CONTIG && !TIFFIsTiled (tif) && (bits == 8 || bits == 16)
                     && ((photometric == PHOTOMETRIC_MINISBLACK && (spp == 1 || spp == 2))
                         || (photometric == PHOTOMETRIC_RGB && (spp == 3 || spp == 4)));
-  /* Associated (premultiplied) alpha in the file would need dividing: the RGBA reader does. */
-  if (simple && (spp == 2 || spp == 4) && !straight_alpha)
+  /* Other alpha than straight goes through the RGBA reader at 8 bits, which gives the samples as
+   * stored for associated or unspecified alpha; at 16 bits they are read as stored here. */
+  if (simple && bits == 8 && (spp == 2 || spp == 4) && !straight_alpha)
     simple = FALSE;
   gboolean gray = simple && spp == 1;
+  gboolean wide = simple && bits == 16;
+  LmFormat format = wide ? (gray ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16) : (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8);
 
-  LmImage *image = lm_io_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8, width, height, allocator, path, error);
+  LmImage *image = lm_io_image_new (format, width, height, allocator, path, error);
   if (image == NULL)
     {
       TIFFClose (tif);
@@ -229,6 +258,14 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       for (guint y = 0; y < height && opaque; y++)
         for (guint x = 0; x < width && opaque; x++)
           opaque = lm_image_row (image, y)[4 * x + 3] == 255;
+      image->opaque = opaque;
+    }
+  else if (image->format == LM_FORMAT_RGBA16)
+    {
+      gboolean opaque = TRUE;
+      for (guint y = 0; y < height && opaque; y++)
+        for (guint x = 0; x < width && opaque; x++)
+          opaque = ((const guint16 *) lm_image_row (image, y))[4 * x + 3] == 65535;
       image->opaque = opaque;
     }
   /* The RGBA reader turned the image upright already. */
@@ -320,12 +357,13 @@ lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
 
   lm_tiff_write_metadata (tif, image, path, io.message);
 
-  gboolean gray = image->format == LM_FORMAT_GRAY8;
+  gboolean gray = lm_format_channels (image->format) == 1;
+  gsize bytes = lm_format_depth (image->format) / 8; /* per sample */
   guint16 spp = gray ? 1 : image->opaque ? 3 : 4;
   TIFFSetField (tif, TIFFTAG_IMAGEWIDTH, image->width);
   TIFFSetField (tif, TIFFTAG_IMAGELENGTH, image->height);
   TIFFSetField (tif, TIFFTAG_SAMPLESPERPIXEL, spp);
-  TIFFSetField (tif, TIFFTAG_BITSPERSAMPLE, 8);
+  TIFFSetField (tif, TIFFTAG_BITSPERSAMPLE, (guint16) (8 * bytes));
   TIFFSetField (tif, TIFFTAG_PHOTOMETRIC, gray ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
   TIFFSetField (tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
   TIFFSetField (tif, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
@@ -342,16 +380,17 @@ lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
     TIFFSetField (tif, TIFFTAG_ICCPROFILE, (guint32) g_bytes_get_size (image->icc_profile),
                   g_bytes_get_data (image->icc_profile, NULL));
 
-  g_autofree guint8 *row = g_malloc ((gsize) image->width * spp);
+  /* libtiff writes host-order 16-bit samples and marks the file's byte order. */
+  g_autofree guint8 *row = g_malloc ((gsize) image->width * spp * bytes);
   gboolean ok = TRUE;
   for (guint y = 0; y < image->height && ok; y++)
     {
       const guint8 *in = lm_image_row (image, y);
       if (spp == 3)
         for (guint x = 0; x < image->width; x++)
-          memcpy (row + 3 * x, in + 4 * x, 3);
+          memcpy (row + 3 * bytes * x, in + 4 * bytes * x, 3 * bytes);
       else
-        memcpy (row, in, (gsize) image->width * spp);
+        memcpy (row, in, (gsize) image->width * spp * bytes);
       ok = TIFFWriteScanline (tif, row, y, 0) >= 0;
     }
   ok = ok && TIFFWriteDirectory (tif);

@@ -1,6 +1,7 @@
 #include "cache.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "../color/profile.h"
 #include "../error.h"
@@ -220,6 +221,14 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
           format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);
           lm_op_output_size (stage->info, stage->params.bytes, current->width, current->height, &width,
                              &height);
+        }
+      /* A 16-bit source must not be cut to 8 bits on the way: an operation that stores 8 bits
+       * of it does not take 16-bit sources (yet), and says so instead of guessing. */
+      if (i != TONEMAP_STEP && lm_format_depth (current->format) == 16 && lm_format_depth (format) != 16)
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                       _("%s does not work on 16-bit images in this version of Lumen"), label);
+          return NULL;
         }
       if (!prepare_output (cache, entry, format, width, height, error))
         return NULL;

@@ -55,8 +55,11 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
   r->backend_name = "cpu";
   r->width = full_w, r->height = full_h;
   if ((r->view = lm_render_view_buffer (w, rect.out_w, rect.out_h, &e)) != NULL
-      && lm_backend_view (w->sides[0].backend, out, &rect, r->view, &e)
-      && lm_backend_histogram (w->sides[0].backend, out, LM_HIST_WANT_ALL, &r->histogram, &e))
+      && lm_backend_view_through (w->sides[0].backend, out, &rect, w->view_transform, r->view, &e)
+      && lm_backend_histogram (w->sides[0].backend, out, LM_HIST_WANT_ALL, &r->histogram, &e)
+      && (!req->seen_histogram
+          || (r->has_seen_histogram = lm_backend_seen_histogram (w->sides[0].backend, out, w->view_transform,
+                                                                 &r->seen_histogram, &e))))
     lm_render_post (w, r);
   else
     {
@@ -68,10 +71,10 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
 /* The view V of IMAGE (in SIDE's work memory) made there and brought into HOST; the time
  * of the way back is added to *DOWNLOAD_MS. */
 static gboolean
-view_down (Side *side, const LmImage *image, const LmViewRect *v, LmImage *host, double *download_ms,
-           GError **error)
+view_down (Side *side, const LmImage *image, const LmViewRect *v, LmViewTransform *xf, LmImage *host,
+           double *download_ms, GError **error)
 {
-  if (!lm_backend_view (side->backend, image, v, side->view, error)
+  if (!lm_backend_view_through (side->backend, image, v, xf, side->view, error)
       || !lm_backend_synchronize (side->backend, error))
     return FALSE;
   gint64 d = g_get_monotonic_time ();
@@ -110,9 +113,13 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
         return FALSE;
     }
   r->view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
-  if (r->view == NULL || !view_down (side, out, v, r->view, &r->download_ms, error))
+  if (r->view == NULL || !view_down (side, out, v, w->view_transform, r->view, &r->download_ms, error))
     return FALSE;
   if (!lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
+    return FALSE;
+  if (req->seen_histogram
+      && !(r->has_seen_histogram = lm_backend_seen_histogram (side->backend, out, w->view_transform,
+                                                              &r->seen_histogram, error)))
     return FALSE;
   if (req->with_before)
     {
@@ -128,7 +135,7 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
       if (plain == NULL)
         return FALSE;
       r->before_view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
-      if (r->before_view == NULL || !view_down (side, plain, v, r->before_view, &r->download_ms, error))
+      if (r->before_view == NULL || !view_down (side, plain, v, w->view_transform, r->before_view, &r->download_ms, error))
         return FALSE;
     }
   r->render_ms = lm_ms_since (t);

@@ -68,6 +68,8 @@ struct _LmRenderWorker {
   LmColorProfile *color; /* the source's, for every cache of it (lm_render_cache_set_color) */
   Side sides[N_SIDES];
   char *cuda_unavailable;
+  LmViewTransform *next_view_transform; /* under lock */
+  LmViewTransform *view_transform; /* the thread's: what the preview in hand is seen through */
   LmImage *shrunk; /* the quick preview's source on the CPU */
   LmRenderCache *shrunk_cache;
 };

@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 
 #include "../backend/backend.h"
+#include "../color/view-transform.h"
 #include "compare.h"
 #include "../hdr/align.h"
 #include "../hdr/merge.h"
@@ -32,6 +33,8 @@ typedef struct {
    * straightening kept, so that it is the same size and region): the "before" half of a split
    * view, made in the same render so that both halves are of one region. */
   gboolean with_before;
+  /* PREVIEW: also the histogram as seen on screen (through the view transform). */
+  gboolean seen_histogram;
 } LmRenderRequest;
 
 typedef enum {
@@ -70,6 +73,8 @@ typedef struct {
   LmImage *before_view; /* PREVIEW of a request with_before, full resolution: RGB24 words */
   gboolean refined;   /* PREVIEW at full resolution; FALSE for the CPU's quick first pass */
   LmHistogram histogram;
+  LmHistogram seen_histogram; /* PREVIEW of a request for it (has_seen_histogram) */
+  gboolean has_seen_histogram;
   LmTimings timings;  /* PREVIEW: of this render; COMPARE: of the first backend */
   LmTimings timings_other; /* COMPARE: of the second backend */
   double render_ms;   /* the operations, full resolution */
@@ -109,6 +114,10 @@ const LmAllocator *lm_render_worker_host_allocator (LmRenderWorker *worker);
 
 /* A new photo (host memory): caches are dropped, it is uploaded once per backend. */
 void lm_render_worker_set_source (LmRenderWorker *worker, LmImage *source);
+
+/* The view transform (core/color/view-transform.h; NULL: none) that the views and the "as
+ * seen" histograms of the next previews go through: one per photo and monitor profile. */
+void lm_render_worker_set_view_transform (LmRenderWorker *worker, LmViewTransform *xf);
 
 void lm_render_worker_request (LmRenderWorker *worker, const LmRenderRequest *request);
 

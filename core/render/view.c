@@ -1,4 +1,4 @@
-/* View resampling, CPU side; the per-pixel math (lm_view_pixel) is shared with kernels/view.cu. */
+/* View resampling, CPU side; the per-pixel math (view-math.h) is shared with kernels/view.cu. */
 #include "view.h"
 
 #include <math.h>
@@ -24,17 +24,30 @@ lm_view_check (const LmImage *image, const LmViewRect *rect, const LmImage *out,
   return TRUE;
 }
 
+LmViewSource
+lm_view_source (const LmImage *image)
+{
+  LmViewSource s = { image->data, image->stride, (int) image->width, (int) image->height,
+                     (int) lm_format_channels (image->format), (int) lm_format_depth (image->format) };
+  return s;
+}
+
 void
 lm_view_cpu (const LmImage *image, const LmViewRect *rect, LmImage *out)
 {
-  int bpp = image->format == LM_FORMAT_GRAY8 ? 1 : 4;
+  lm_view_cpu_lut (image, rect, NULL, out);
+}
+
+void
+lm_view_cpu_lut (const LmImage *image, const LmViewRect *rect, const LmLut3d *lut, LmImage *out)
+{
+  LmViewSource s = lm_view_source (image);
 #pragma omp parallel for schedule(static)
   for (int j = 0; j < rect->out_h; j++)
     {
       guint32 *o = (guint32 *) lm_image_row (out, j);
       for (int i = 0; i < rect->out_w; i++)
-        o[i] = lm_view_pixel (image->data, image->stride, bpp, (int) image->width, (int) image->height,
-                              rect, i, j);
+        o[i] = lm_view_pixel_seen (&s, rect, lut, i, j);
     }
   out->opaque = TRUE;
 }
@@ -44,6 +57,7 @@ lm_shrink_cpu (const LmImage *src, LmImage *dst)
 {
   g_return_if_fail (src->format == dst->format && src->format != LM_FORMAT_RGBA_F32);
   int ch = (int) lm_format_channels (src->format);
+  gboolean deep = lm_format_depth (src->format) == 16;
   double sx = (double) src->width / dst->width, sy = (double) src->height / dst->height;
 
 #pragma omp parallel for schedule(static)
@@ -65,12 +79,15 @@ lm_shrink_cpu (const LmImage *src, LmImage *dst)
                 {
                   float w = wy * (x == x0 ? wx0 : (x == x1 ? wx1 : 1.0f));
                   for (int c = 0; c < ch; c++)
-                    acc[c] += w * row[x * ch + c];
+                    acc[c] += w * (deep ? ((const guint16 *) row)[x * ch + c] : row[x * ch + c]);
                   wsum += w;
                 }
             }
           for (int c = 0; c < ch; c++)
-            out[i * ch + c] = lm_quantize_u8 (acc[c] / wsum);
+            if (deep)
+              ((guint16 *) out)[i * ch + c] = lm_quantize_u16 ((acc[c] / wsum) / 257.0f);
+            else
+              out[i * ch + c] = lm_quantize_u8 (acc[c] / wsum);
         }
     }
   dst->opaque = src->opaque;

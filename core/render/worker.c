@@ -86,6 +86,11 @@ worker_main (gpointer data)
         }
       LmRenderRequest request = w->request;
       w->has_request = FALSE;
+      if (w->view_transform != w->next_view_transform)
+        {
+          g_clear_pointer (&w->view_transform, lm_view_transform_unref);
+          w->view_transform = w->next_view_transform ? lm_view_transform_ref (w->next_view_transform) : NULL;
+        }
       g_mutex_unlock (&w->lock);
       lm_render_run_preview (w, &request);
     }
@@ -121,6 +126,8 @@ lm_render_worker_free (LmRenderWorker *w)
   lm_render_channel_close (w->channel);
   g_queue_clear_full (&w->jobs, (GDestroyNotify) job_free);
   g_clear_pointer (&w->next_source, lm_image_unref);
+  g_clear_pointer (&w->next_view_transform, lm_view_transform_unref);
+  g_clear_pointer (&w->view_transform, lm_view_transform_unref);
   g_free (w->cuda_unavailable);
   g_main_context_unref (w->context);
   g_mutex_clear (&w->lock);
@@ -146,6 +153,17 @@ lm_render_worker_set_source (LmRenderWorker *w, LmImage *source)
   w->source_pending = TRUE;
   w->has_request = FALSE; /* a request for the previous photo is of no use */
   g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
+}
+
+void
+lm_render_worker_set_view_transform (LmRenderWorker *w, LmViewTransform *xf)
+{
+  g_mutex_lock (&w->lock);
+  if (xf)
+    lm_view_transform_ref (xf);
+  g_clear_pointer (&w->next_view_transform, lm_view_transform_unref);
+  w->next_view_transform = xf;
   g_mutex_unlock (&w->lock);
 }
 

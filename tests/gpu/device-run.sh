@@ -40,12 +40,17 @@ if [[ " $steps " == *" parity "* ]]; then
   echo "== parity"
   "$bin/test-parity" > "$OUT/parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|parity)" "$OUT/parity.log" | tail -n 20
+  # The view through the colour transform's tables: the same bytes from both backends.
+  "$bin/test-view-parity" > "$OUT/view-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|view parity)" "$OUT/view-parity.log" | tail -n 20
 fi
 
 if [[ " $steps " == *" hdr-parity "* ]]; then
   echo "== hdr-parity"
   "$bin/test-hdr-parity" > "$OUT/hdr-parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|hdr parity|one CUDA)" "$OUT/hdr-parity.log" | tail -n 20
+  "$bin/test-hdr16-parity" > "$OUT/hdr16-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|hdr16 parity|hdr parity)" "$OUT/hdr16-parity.log" | tail -n 20
 fi
 
 if [[ " $steps " == *" window-debug "* ]]; then
@@ -100,6 +105,12 @@ if [[ " $steps " == *" cli "* ]]; then
   LUMEN_CLI="$bin/lumen-cli" LUMEN_TEST_DATA="$pack/data" python3 tests/cli/test_cli.py \
     > "$OUT/cli-tests.log" 2>&1 || { status=1; tail -n 30 "$OUT/cli-tests.log"; }
   tail -n 3 "$OUT/cli-tests.log"
+  # 16-bit files in and out and the linear merge of 16-bit exposures, on the device's backend.
+  for t in cli/test_cli_depth16.py hdr/test_hdr16.py; do
+    LUMEN_CLI="$bin/lumen-cli" LUMEN_TEST_DATA="$pack/data" python3 "tests/$t" \
+      > "$OUT/$(basename "$t" .py).log" 2>&1 || { status=1; tail -n 30 "$OUT/$(basename "$t" .py).log"; }
+    tail -n 3 "$OUT/$(basename "$t" .py).log"
+  done
   # A render that does not fit the device falls back to the CPU, with a note, same result.
   "$bin/lumen-cli" --backend cpu --gray bt601 --blur 3 -o /tmp/cpu.png "$photo" || status=1
   LUMEN_CUDA_MEMORY_LIMIT=1000000 "$bin/lumen-cli" --backend cuda --gray bt601 --blur 3 \
@@ -157,6 +168,8 @@ for name, size in (("24mp", (6000, 4000)), ("50mp", (8660, 5773))):
     cv2.imwrite(f"/tmp/{name}.png", cv2.resize(src, size, interpolation=cv2.INTER_CUBIC),
                 [cv2.IMWRITE_PNG_COMPRESSION, 1])
 PY
+  # The view's colour transform at 50 MP: fit and 100 %, 8 and 16 bits, with and without it.
+  "$bin/bench-view" --backend cuda --repeat 30 --json "$OUT/view-50mp.json" | tee "$OUT/view-50mp.txt" || status=1
   for size in 24mp 50mp; do
     "$bin/bench-ops" --backend cuda --repeat 30 --json "$OUT/gpu-$size.json" "/tmp/$size.png" | tee "$OUT/gpu-$size.txt" || status=1
   done

@@ -38,6 +38,21 @@ def patch(data, at, packed):
     return data[:at] + packed + data[at + len(packed):]
 
 
+def strips_past_end(tif):
+    """TIF (little-endian, as OpenCV writes) with every strip offset moved past the file's end:
+    a whole directory whose pixel data is missing."""
+    data = bytearray(tif)
+    (ifd,) = struct.unpack_from("<I", data, 4)
+    (n,) = struct.unpack_from("<H", data, ifd)
+    for k in range(n):
+        tag, kind, count, value = struct.unpack_from("<HHII", data, ifd + 2 + 12 * k)
+        if tag == 273:  # StripOffsets, LONG
+            at = [ifd + 2 + 12 * k + 8] if count == 1 else [value + 4 * i for i in range(count)]
+            for a in at:
+                struct.pack_into("<I", data, a, len(tif) + 4096)
+    return bytes(data)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     rng = random.Random(13)
@@ -47,6 +62,10 @@ def main():
     tif = encode(".tif", [cv2.IMWRITE_TIFF_COMPRESSION, 1])
     webp = encode(".webp", [cv2.IMWRITE_WEBP_QUALITY, 101])
     bmp = encode(".bmp")
+    # 16-bit files: their own read paths (libpng without strip_16, libtiff's 16-bit scanlines).
+    photo16 = photo().astype(np.uint16) * 257 + 99
+    png16 = cv2.imencode(".png", photo16)[1].tobytes()
+    tif16 = cv2.imencode(".tif", photo16, [cv2.IMWRITE_TIFF_COMPRESSION, 1])[1].tobytes()
     os.environ["OPENCV_IO_ENABLE_OPENEXR"] = "1"
     ok, exr = cv2.imencode(".exr", np.full((32, 24, 3), 0.5, np.float32))
     exr = exr.tobytes()
@@ -81,6 +100,9 @@ def main():
         "png-no-idat.png": png[:ihdr_end] + png_chunk(b"IEND", b""),
         "png-signature-only.png": png[:8],
         "half.tif": tif[:len(tif) // 2],
+        "half16.png": png16[:len(png16) // 2],
+        "half16.tif": tif16[:len(tif16) // 2],
+        "tiff16-strips-past-end.tif": strips_past_end(tif16),
         "tiff-header-only.tif": tif[:8],
         "tiff-ifd-past-end.tif": tif[:4] + struct.pack("<I", 10_000_000) + tif[8:],
         "half.webp": webp[:len(webp) // 2],
