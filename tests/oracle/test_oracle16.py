@@ -1,13 +1,12 @@
 """Lumen's operations on 16-bit versions of the test photos against OpenCV on CV_16U and
-against references in double: test_oracle16.py corpus|extra RUNNER [PHOTO…].
+against references in double: test_oracle16.py corpus|extra [PHOTO…] (as test_oracle.py:
+`extra` is skipped, exit 77, when the larger data is absent).
 
 Each photo becomes 16-bit at test time: v·257 plus a smooth term of ±127 (different in each
 channel), so that all 16 bits vary and an operation that drops to 8 bits anywhere fails.
 Photos above 1 MP are cut to their central 1024×768 (the operations are the same everywhere;
-CI must stay fast). Lumen runs through lumen-cli on 16-bit PNG files when this build's
-lumen-cli reads and writes them unchanged; otherwise through RUNNER (tests/oracle/op16-run.c:
-the same operations of the registry on the CPU backend, raw 16-bit in and out). Which one is
-printed.
+CI must stay fast). Lumen runs as lumen-cli on 16-bit PNG files, which it must read and
+write as 16 bits.
 
 Bounds, each derived from the 8-bit test's (test_oracle.py, test_oracle_geom.py) and printed
 with what was measured, in u16:
@@ -39,7 +38,6 @@ with what was measured, in u16:
 """
 import math
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -53,7 +51,6 @@ sys.path.insert(0, HERE)
 import lumen_testlib as lt  # noqa: E402
 import test_oracle_geom as geom  # noqa: E402
 
-RUNNER = None  # set by main
 MAX_SIDE = (1024, 768)
 
 
@@ -105,23 +102,8 @@ def luma16(rgb):
     return quantize_u16(y.astype(np.float32))
 
 
-def lumen_uses_cli():
-    """True when lumen-cli reads a 16-bit PNG and writes it back unchanged."""
-    with tempfile.TemporaryDirectory(prefix="lumen-oracle16-probe-") as d:
-        probe = np.random.default_rng(16).integers(0, 65536, (3, 5, 3), dtype=np.uint16)
-        src, out = os.path.join(d, "in.png"), os.path.join(d, "out.png")
-        cv2.imwrite(src, probe)
-        r = lt.run(["-o", out, src])
-        if r.returncode != 0 or not os.path.exists(out):
-            return False
-        back = cv2.imread(out, cv2.IMREAD_UNCHANGED)
-        return back is not None and back.dtype == np.uint16 and back.shape == probe.shape and \
-            bool((back == probe).all())
-
-
 class Oracle16(unittest.TestCase):
     PHOTO = None  # set in each photo's subclass
-    USE_CLI = False
 
     @classmethod
     def setUpClass(cls):
@@ -146,48 +128,30 @@ class Oracle16(unittest.TestCase):
         cls.h, cls.w = cls.img.shape[:2]
         cls.count = 0
         lt.say(f"photo {os.path.basename(cls.PHOTO)}: {cls.w}×{cls.h} 16-bit, "
-               f"{'gray' if cls.gray_photo else 'RGBA' if cls.alpha else 'RGB'}, through "
-               f"{'lumen-cli' if cls.USE_CLI else 'op16-run'}")
+               f"{'gray' if cls.gray_photo else 'RGBA' if cls.alpha else 'RGB'}")
 
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
     # Lumen ---------------------------------------------------------------------------------
-    def lumen(self, src, flags, op, *settings):
-        """SRC (RGB(A) or gray uint16) through Lumen: FLAGS on lumen-cli, or OP with SETTINGS
-        on the runner. Returns RGB(A) or gray uint16; an opaque RGBA result comes back RGB."""
+    def lumen(self, src, flags):
+        """SRC (RGB(A) or gray uint16) through lumen-cli FLAGS as 16-bit PNG files. Returns
+        RGB(A) or gray uint16; an opaque RGBA result comes back RGB."""
         type(self).count += 1
-        base = os.path.join(self.tmp.name, f"case{self.count}")
-        if self.USE_CLI:
-            inp, out = base + "-in.png", base + "-out.png"
-            bgr = src if src.ndim == 2 else cv2.cvtColor(src, cv2.COLOR_RGBA2BGRA if src.shape[2] == 4
-                                                          else cv2.COLOR_RGB2BGR)
-            self.assertTrue(cv2.imwrite(inp, bgr))
-            lt.run_ok(self, list(flags) + ["-o", out, inp])
-            got = cv2.imread(out, cv2.IMREAD_UNCHANGED)
-            self.assertEqual(got.dtype, np.uint16, "lumen-cli wrote fewer than 16 bits")
-            if got.ndim == 3:
-                got = cv2.cvtColor(got, cv2.COLOR_BGRA2RGBA if got.shape[2] == 4 else cv2.COLOR_BGR2RGB)
-        else:
-            inp, out = base + "-in.raw", base + "-out.raw"
-            rgba = src
-            if src.ndim == 3 and src.shape[2] == 3:
-                rgba = np.dstack([src, np.full(src.shape[:2], 65535, np.uint16)])
-            c = 1 if rgba.ndim == 2 else 4
-            with open(inp, "wb") as f:
-                f.write(f"{rgba.shape[1]} {rgba.shape[0]} {c}\n".encode())
-                f.write(np.ascontiguousarray(rgba).astype("=u2").tobytes())
-            r = subprocess.run([RUNNER, inp, out, op] + list(settings), capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(out, "rb") as f:
-                data = f.read()
-            head, _, body = data.partition(b"\n")
-            w, h, c = (int(v) for v in head.split())
-            got = np.frombuffer(body, "=u2").reshape((h, w) if c == 1 else (h, w, c))
-        for p in (inp, out):
-            if os.path.exists(p):
-                os.remove(p)
+        inp = os.path.join(self.tmp.name, f"case{self.count}-in.png")
+        out = os.path.join(self.tmp.name, f"case{self.count}-out.png")
+        bgr = src if src.ndim == 2 else cv2.cvtColor(src, cv2.COLOR_RGBA2BGRA if src.shape[2] == 4
+                                                      else cv2.COLOR_RGB2BGR)
+        self.assertTrue(cv2.imwrite(inp, bgr))
+        lt.run_ok(self, list(flags) + ["-o", out, inp])
+        self.assertEqual(lt.leftovers(self.tmp.name), [], "temporary files left behind")
+        got = cv2.imread(out, cv2.IMREAD_UNCHANGED)
+        os.remove(inp)
+        os.remove(out)
+        self.assertEqual(got.dtype, np.uint16, "lumen-cli wrote fewer than 16 bits")
+        if got.ndim == 3:
+            got = cv2.cvtColor(got, cv2.COLOR_BGRA2RGBA if got.shape[2] == 4 else cv2.COLOR_BGR2RGB)
         if got.ndim == 3 and got.shape[2] == 4 and (src.ndim == 2 or src.shape[2] == 3 or
                                                    bool((src[..., 3] == 65535).all())):
             self.assertTrue(bool((got[..., 3] == 65535).all()), "opaque alpha changed")
@@ -216,8 +180,7 @@ class Oracle16(unittest.TestCase):
         ]
         for angle, flip, ref in cases:
             with self.subTest(angle=angle, flip=flip):
-                out = self.lumen(self.img, ["--rotate", angle, "--rotate-flip", flip], "rotate",
-                                 f"angle={angle}", f"flip={flip}")
+                out = self.lumen(self.img, ["--rotate", angle, "--rotate-flip", flip])
                 want = ref(self.img)
                 if want.ndim == 3 and out.shape[2] == 3:
                     want = want[..., :3]
@@ -232,7 +195,7 @@ class Oracle16(unittest.TestCase):
         slack = 1 / 64 + delta
         for angle in (-1.5, 12.0):
             with self.subTest(angle=angle):
-                out = self.lumen(self.img, ["--straighten", str(angle)], "straighten", f"angle={angle}")
+                out = self.lumen(self.img, ["--straighten", str(angle)])
                 (ow, oh), sx, sy = geom.straighten_positions(angle, self.w, self.h)
                 self.assertEqual(out.shape[:2], (oh, ow), "output size")
                 step = max(1, math.ceil(ow * oh / 2.5e5))
@@ -265,8 +228,7 @@ class Oracle16(unittest.TestCase):
         for name, ow, oh in (("exact2", self.w // 2, self.h // 2),
                              ("by3.3", max(1, round(self.w / 3.3)), max(1, round(self.h / 3.3)))):
             with self.subTest(size=name):
-                out = self.lumen(self.img, ["--resize", f"{ow}x{oh}", "--resize-mode", "exact"], "resize",
-                                 f"width={ow}", f"height={oh}", "mode=exact")
+                out = self.lumen(self.img, ["--resize", f"{ow}x{oh}", "--resize-mode", "exact"])
                 want = cv2.resize(self.img, (ow, oh), interpolation=cv2.INTER_AREA)
                 want = want[..., :3] if want.ndim == 3 and out.shape[2] == 3 else want
                 self.assertLessEqual(self.report(f"resize {ow}x{oh} vs cv2.resize INTER_AREA CV_16U", out, want), 1)
@@ -274,8 +236,7 @@ class Oracle16(unittest.TestCase):
         crop = np.ascontiguousarray(self.img[:ch, :cw])
         for ow, oh in ((round(cw * 1.37), round(ch * 1.37)), (round(cw / 1.5), round(ch / 1.5))):
             with self.subTest(lanczos=(ow, oh)):
-                out = self.lumen(crop, ["--resize", f"{ow}x{oh}", "--resize-mode", "exact"], "resize",
-                                 f"width={ow}", f"height={oh}", "mode=exact")
+                out = self.lumen(crop, ["--resize", f"{ow}x{oh}", "--resize-mode", "exact"])
                 exact = geom.lanczos_reference(crop, ow, oh)
                 exact = exact[..., :3] if exact.ndim == 3 and out.shape[2] == 3 else exact
                 self.assertLessEqual(self.report(f"resize {cw}x{ch} → {ow}x{oh} vs Lanczos-3 in double", out,
@@ -286,7 +247,7 @@ class Oracle16(unittest.TestCase):
         """Within 2 u16 of cv2.GaussianBlur CV_16U, reflect-101 (module docstring)."""
         for sigma in (0.8, 2.5, 10):
             with self.subTest(sigma=sigma):
-                out = self.lumen(self.img, ["--blur", str(sigma)], "blur", f"sigma={sigma}")
+                out = self.lumen(self.img, ["--blur", str(sigma)])
                 k = int(round(sigma * 6 + 1)) | 1
                 want = cv2.GaussianBlur(self.img, (k, k), sigma, borderType=cv2.BORDER_REFLECT_101)
                 wide = cv2.GaussianBlur(self.img, (0, 0), sigma, borderType=cv2.BORDER_REFLECT_101)
@@ -300,7 +261,7 @@ class Oracle16(unittest.TestCase):
         """Within 2 u16 of cv2.cvtColor RGB2GRAY on CV_16U (module docstring)."""
         if self.gray_photo:
             self.skipTest("a gray photo: nothing to convert")
-        out = self.lumen(self.img, ["--gray", "bt601"], "gray", "mode=bt601")
+        out = self.lumen(self.img, ["--gray", "bt601"])
         rgb = np.ascontiguousarray(self.img[..., :3])
         want = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         if self.alpha:
@@ -321,7 +282,7 @@ class Oracle16(unittest.TestCase):
         modes = ("luma",) if self.gray_photo else ("rgb", "luma")
         for mode in modes:
             with self.subTest(mode=mode):
-                out = self.lumen(self.img, ["--equalize", mode], "equalize", f"mode={mode}")
+                out = self.lumen(self.img, ["--equalize", mode])
                 if self.gray_photo:
                     want = equalize_lut16(self.img)[self.img]
                 elif mode == "rgb":
@@ -345,8 +306,6 @@ class Oracle16(unittest.TestCase):
     def test_g_compare(self):
         """lumen-cli compare on a 16-bit photo (CPU against CPU: equal by construction)
         reports its figures in u16 and in 8-bit steps."""
-        if not self.USE_CLI:
-            self.skipTest("this lumen-cli does not read 16-bit PNG")
         src = os.path.join(self.tmp.name, "compare-in.png")
         bgr = self.img if self.img.ndim == 2 else cv2.cvtColor(
             self.img, cv2.COLOR_RGBA2BGRA if self.img.shape[2] == 4 else cv2.COLOR_RGB2BGR)
@@ -361,28 +320,23 @@ class Oracle16(unittest.TestCase):
         self.assertRegex(r.stdout.splitlines()[0], r"(rgba|gray)16$")
 
 
-def suite_for(paths, use_cli):
+def suite_for(paths):
     loader = unittest.TestLoader()
     suite = unittest.TestSuite()
     for path in paths:
         name = "Oracle16_" + "".join(c if c.isalnum() else "_" for c in os.path.basename(path))
-        suite.addTests(loader.loadTestsFromTestCase(type(name, (Oracle16,), {"PHOTO": path, "USE_CLI": use_cli})))
+        suite.addTests(loader.loadTestsFromTestCase(type(name, (Oracle16,), {"PHOTO": path})))
     return suite
 
 
 def main(argv):
-    global RUNNER
-    if len(argv) < 2 or argv[0] not in ("corpus", "extra"):
-        raise SystemExit("usage: test_oracle16.py corpus|extra RUNNER [PHOTO…]")
-    RUNNER = argv[1]
-    paths = argv[2:] or (lt.photos() if argv[0] == "corpus" else lt.extra_photos())
+    if not argv or argv[0] not in ("corpus", "extra"):
+        raise SystemExit("usage: test_oracle16.py corpus|extra [PHOTO…]")
+    paths = argv[1:] or (lt.photos() if argv[0] == "corpus" else lt.extra_photos())
     if not paths:
         return 77  # meson's SKIP; extra_photos said why
-    use_cli = lumen_uses_cli()
-    lt.say("Lumen through " + ("lumen-cli on 16-bit PNG" if use_cli else
-                               "op16-run (this lumen-cli does not keep 16-bit PNG)"))
     lt.say("photos: " + ", ".join(os.path.basename(p) for p in paths))
-    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite_for(paths, use_cli))
+    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite_for(paths))
     return 0 if result.wasSuccessful() else 1
 
 
