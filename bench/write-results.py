@@ -156,6 +156,31 @@ def edits_section(d):
     return lines + [""]
 
 
+def view_section(d):
+    """The view through the colour transform's tables against the plain view, at 50 MP
+    (bench/bench-view, bench/results/view-h100/)."""
+    if not os.path.exists(os.path.join(d, "view-50mp.json")):
+        return []
+    gpu = open(os.path.join(d, "gpu.txt")).read().strip().split("\n")
+    rows = {r["case"]: r for r in load(d, "view-50mp.json")}
+    first = next(iter(rows.values()))
+    lines = ["## The view through the colour transform (`bench/bench-view`)", "",
+             f"{'; '.join(gpu)}. {first['width']}×{first['height']} photo, Adobe RGB shown on an "
+             "sRGB monitor; CUDA events around the kernel, warm, median of 30. The view is what the "
+             "window asks for on a change: the visible region at the view's scale (fit: the whole "
+             "photo into 2160×1440; 100 %: a 2560×1440 region). The histogram as seen counts the "
+             "whole photo through the tables.", "",
+             "| case | depth | plain ms | through the tables ms | added ms |", "|---|---|---|---|---|"]
+    for case in ("view fit", "view 100%", "histogram as seen"):
+        for depth in ("8-bit", "16-bit"):
+            plain = rows.get(f"{case} {depth} plain")
+            lut = rows.get(f"{case} {depth} through tables")
+            if plain and lut:
+                lines.append(f"| {case} | {depth} | {plain['ms']:.3f} | {lut['ms']:.3f} | "
+                             f"{lut['ms'] - plain['ms']:.3f} |")
+    return lines + [""]
+
+
 def cpu_section(path, machine, date, commit):
     d = json.load(open(path))
     lines = [f"### {machine}, {d['threads']} threads, OpenCV {d['opencv']}", "",
@@ -310,6 +335,7 @@ def main():
            "Benchmarks are not tests; a stale table shows by its commit.", ""]
     out += gpu_section(a.dir, a.date)
     out += edits_section(os.path.join(a.dir, "edits-h100"))
+    out += view_section(os.path.join(a.dir, "view-h100"))
     out += ["## CPU against OpenCV, same image, same thread count", "",
             "Lumen works on RGBA as decoded (4 bytes a pixel), OpenCV on BGR (3): the colour cases "
             "move a third more bytes in Lumen.", ""]

@@ -31,6 +31,8 @@ done
 # The corpus, and the larger data over it where this checkout has it beside (unless
 # LUMEN_DEVICE_EXTRA_DATA=0: the steps of faults, soak and fuzz need the corpus alone).
 cp -r tests/data/photos tests/data/hdr tests/data/bad "$out/data/"
+# The colour tests' ICC profiles (colord-data): the GPU machine has none.
+cp -r /usr/share/color/icc/colord "$out/icc"
 if [ -d "$shared/data" ] && [ "${LUMEN_DEVICE_EXTRA_DATA:-1}" != 0 ]; then
   cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"
 fi
