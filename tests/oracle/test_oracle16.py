@@ -35,6 +35,8 @@ with what was measured, in u16:
   lut[v] = round-half-up(65535·(cdf[v] − cdf[first])/(N − cdf[first]))) is implemented here
   in numpy and must agree exactly: per channel (rgb), on gray photos, and in luma mode
   (16-bit BT.601 luma in float32, the shift added on the 0..255 scale, as the README says).
+- lumen-cli compare (CPU against CPU) on the 16-bit photo reports its figures in u16 and in
+  8-bit steps.
 """
 import math
 import os
