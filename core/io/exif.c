@@ -136,6 +136,20 @@ set_software (ExifData *ed)
   exif_mem_unref (mem);
 }
 
+/* ED saved as a block and let go of; NULL when libexif saves nothing. */
+static GBytes *
+block_of (ExifData *ed)
+{
+  unsigned char *out = NULL;
+  unsigned int out_len = 0;
+  exif_data_save_data (ed, &out, &out_len);
+  exif_data_unref (ed);
+  if (out == NULL || out_len == 0)
+    return NULL;
+  /* libexif allocates with malloc; hand the buffer to GBytes without copying. */
+  return g_bytes_new_with_free_func (out, out_len, free, out);
+}
+
 GBytes *
 lm_exif_for_export (GBytes *block, guint width, guint height)
 {
@@ -158,14 +172,7 @@ lm_exif_for_export (GBytes *block, guint width, guint height)
   while (ed->ifd[EXIF_IFD_1]->count > 0)
     exif_content_remove_entry (ed->ifd[EXIF_IFD_1], ed->ifd[EXIF_IFD_1]->entries[0]);
 
-  unsigned char *out = NULL;
-  unsigned int out_len = 0;
-  exif_data_save_data (ed, &out, &out_len);
-  exif_data_unref (ed);
-  if (out == NULL || out_len == 0)
-    return NULL;
-  /* libexif allocates with malloc; hand the buffer to GBytes without copying. */
-  return g_bytes_new_with_free_func (out, out_len, free, out);
+  return block_of (ed);
 }
 
 /* ENTRY of IFD, made with libexif's default value where the block has none. */
@@ -197,11 +204,5 @@ lm_exif_for_jpeg (GBytes *block, guint width, guint height)
   ensure_entry (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION);
   set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION, width);
   set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
-  unsigned char *out = NULL;
-  unsigned int out_len = 0;
-  exif_data_save_data (ed, &out, &out_len);
-  exif_data_unref (ed);
-  if (out == NULL || out_len == 0)
-    return NULL;
-  return g_bytes_new_with_free_func (out, out_len, free, out);
+  return block_of (ed);
 }
