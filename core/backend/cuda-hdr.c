@@ -233,9 +233,9 @@ lm_cuda_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError
 void
 lm_cuda_hdr_release (LmBackendCuda *self)
 {
-  RELEASE (cudaFree (self->ws.hdr_rows));
-  RELEASE (cudaFree (self->ws.fusion));
-  RELEASE (cudaFree (self->ws.mtb));
+  lm_cuda_free (self->ws.hdr_rows);
+  lm_cuda_free (self->ws.fusion);
+  lm_cuda_free (self->ws.mtb);
   self->ws.hdr_rows = self->ws.fusion = self->ws.mtb = NULL;
   self->ws.hdr_rows_size = self->ws.fusion_size = self->ws.mtb_size = 0;
 }

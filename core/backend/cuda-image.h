@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "cuda-error.h"
+#include "cuda-memory.h"
 #include "../image.h"
 #include "kernels/kernels.h"
 
@@ -20,18 +21,18 @@ lm_cuda_kimage (const LmImage *image)
 }
 
 /* *BUFFER (device memory of *SIZE bytes, or NULL) grown to NEED bytes, its contents dropped;
- * kept when large enough, so that steady use allocates nothing. cudaFree waits for the
- * device: work queued before has finished with the old buffer. */
+ * kept when large enough, so that steady use allocates nothing. The memory is accounted
+ * (cuda-memory.h); cudaFree waits for the device: work queued before has finished with the
+ * old buffer. */
 static inline gboolean
 lm_cuda_grow_buffer (void **buffer, gsize *size, gsize need, GError **error)
 {
   if (need <= *size)
     return TRUE;
-  if (*buffer && !LM_CUDA_CHECK (cudaFree (*buffer), error))
-    return FALSE;
+  lm_cuda_free (*buffer);
   *buffer = NULL;
   *size = 0;
-  if (!LM_CUDA_CHECK (cudaMalloc (buffer, need), error))
+  if (!lm_cuda_malloc (buffer, need, error))
     return FALSE;
   *size = need;
   return TRUE;

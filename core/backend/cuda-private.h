@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "cuda-error.h"
 #include "cuda-image.h"
+#include "cuda-memory.h"
 #include "kernels/kernels.h"
 #include "../ops/point.h"
 
@@ -48,6 +49,11 @@ gboolean lm_cuda_use_device (LmBackendCuda *self, GError **error);
  * queued before has finished with it; kept otherwise, so that steady use allocates nothing. */
 gboolean lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need,
                                  GError **error);
+
+/* The device memory DEVICE can still give: the least of what the driver reports free
+ * (cudaMemGetInfo) and what LUMEN_CUDA_MEMORY_LIMIT leaves beside Lumen's live allocations
+ * there (cuda-memory.c). For the tiler, which sizes its tiles to fit. */
+gsize lm_cuda_budget_left (int device);
 
 /* Operation ID's CUDA side (launch, scratch rule): lm_k_<name>_op, from op-list.h. */
 const LmKOp *lm_cuda_op (LmOpId id);

@@ -69,7 +69,7 @@ lm_cuda_seen_histogram (LmBackend *b, const LmImage *image, LmViewTransform *xf,
 void
 lm_cuda_view_release (LmBackendCuda *self)
 {
-  LM_CUDA_RELEASE (cudaFree (self->view_lut));
+  lm_cuda_free (self->view_lut);
   self->view_lut = NULL;
   self->view_lut_size = 0;
   self->view_lut_id = 0;

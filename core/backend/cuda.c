@@ -114,22 +114,6 @@ pinned_free (const LmAllocator *self, gpointer mem)
     }
 }
 
-/* LUMEN_CUDA_MEMORY_LIMIT (bytes) makes larger allocations fail as if the device were
- * full: how the fall-back to the CPU is tested on a GPU with memory to spare. */
-static gsize
-memory_limit (void)
-{
-  static gsize once = 0;
-  static gsize limit;
-  if (g_once_init_enter (&once))
-    {
-      const char *env = g_getenv ("LUMEN_CUDA_MEMORY_LIMIT");
-      limit = env ? g_ascii_strtoull (env, NULL, 10) : G_MAXSIZE;
-      g_once_init_leave (&once, 1);
-    }
-  return limit;
-}
-
 /* An allocator's device: its user_data holds the index. */
 static int
 allocator_device (const LmAllocator *self)
@@ -137,33 +121,21 @@ allocator_device (const LmAllocator *self)
   return GPOINTER_TO_INT (self->user_data);
 }
 
+/* Images' device memory, accounted with the kernels' scratch (cuda-memory.c). */
 static gpointer
 device_alloc (const LmAllocator *self, gsize size, GError **error)
 {
   void *mem = NULL;
-  cudaError_t err = cudaSetDevice (allocator_device (self));
-  if (err == cudaSuccess)
-    err = size > memory_limit () ? cudaErrorMemoryAllocation : lm_cuda_fault_next (LM_CUDA_FAULT_ALLOC);
-  if (err == cudaSuccess)
-    err = cudaMalloc (&mem, size ? size : 1);
-  if (err == cudaSuccess)
-    return mem;
-  cudaGetLastError ();
-  size_t free_bytes = 0, total = 0;
-  if (cudaMemGetInfo (&free_bytes, &total) != cudaSuccess)
-    cudaGetLastError (); /* the message then says 0 free */
-  g_autofree char *want = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *have = g_format_size_full (free_bytes, G_FORMAT_SIZE_IEC_UNITS);
-  g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY,
-               _("GPU memory exhausted: %s needed, %s free (%s)"), want, have, cudaGetErrorString (err));
-  return NULL;
+  if (!CHECK (cudaSetDevice (allocator_device (self)), error) || !lm_cuda_malloc (&mem, size, error))
+    return NULL;
+  return mem;
 }
 
 static void
 device_free (const LmAllocator *self, gpointer mem)
 {
   RELEASE (cudaSetDevice (allocator_device (self)));
-  RELEASE (cudaFree (mem));
+  lm_cuda_free (mem);
 }
 
 /* One allocator per device, static, so that images outlive the backend that made them. */
@@ -207,17 +179,17 @@ cuda_destroy (LmBackend *b)
   for (int i = 0; i < LM_CUDA_EVENTS; i++)
     if (self->events[i])
       RELEASE (cudaEventDestroy (self->events[i]));
-  RELEASE (cudaFree (self->ws.bins));
-  RELEASE (cudaFree (self->ws.luts));
-  RELEASE (cudaFree (self->ws.scratch));
-  RELEASE (cudaFree (self->ws.hdr_state));
+  lm_cuda_free (self->ws.bins);
+  lm_cuda_free (self->ws.luts);
+  lm_cuda_free (self->ws.scratch);
+  lm_cuda_free (self->ws.hdr_state);
   lm_cuda_hdr_release (self);
   lm_cuda_view_release (self);
   RELEASE (cudaFreeHost (self->host_bins));
-  RELEASE (cudaFree (self->diff_sums));
+  lm_cuda_free (self->diff_sums);
   RELEASE (cudaFreeHost (self->host_diff_sums));
   RELEASE (cudaFreeHost (self->host_shifts));
-  RELEASE (cudaFree (self->table16));
+  lm_cuda_free (self->table16);
   g_free (self->table16_pass);
   if (self->stream)
     RELEASE (cudaStreamDestroy (self->stream));
@@ -283,7 +255,7 @@ lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t
       /* Kernels queued before may still be reading it. */
       if (!CHECK (cudaStreamSynchronize (self->stream), error))
         return FALSE;
-      RELEASE (cudaFree (*buffer));
+      lm_cuda_free (*buffer);
       *buffer = NULL;
       *size = 0;
     }
@@ -352,7 +324,7 @@ cuda_release_scratch (LmBackend *b)
     return;
   use_device_or_log (self);
   RELEASE (cudaStreamSynchronize (self->stream)); /* kernels queued before may still read it */
-  RELEASE (cudaFree (self->ws.scratch));
+  lm_cuda_free (self->ws.scratch);
   self->ws.scratch = NULL;
   self->ws.scratch_size = 0;
 }
@@ -384,7 +356,7 @@ ensure_table16 (LmBackendCuda *self, const LmPointPass *pass, GError **error)
   if (self->table16_pass != NULL && memcmp (self->table16_pass, pass, sizeof *pass) == 0)
     return TRUE;
   gsize bytes = 3 * LM_POINT_TABLE16_SIZE * sizeof (float);
-  if (self->table16 == NULL && !CHECK (cudaMalloc ((void **) &self->table16, bytes), error))
+  if (self->table16 == NULL && !lm_cuda_malloc ((void **) &self->table16, bytes, error))
     return FALSE;
   g_clear_pointer (&self->table16_pass, g_free);
   g_autofree float *table = lm_point_table16 (pass);
@@ -573,16 +545,18 @@ lm_backend_cuda_new_on_device (int device, GError **error)
 
   struct cudaDeviceProp prop;
   GError *e = NULL;
-  gboolean ok = CHECK (cudaSetDevice (self->device), &e)
+  gsize limit = 0;
+  gboolean ok = lm_cuda_memory_limit (&limit, &e)
+                && CHECK (cudaSetDevice (self->device), &e)
                 && CHECK (cudaGetDeviceProperties (&prop, self->device), &e)
                 && CHECK (lm_k_probe (), &e)
                 && CHECK (cudaStreamCreateWithFlags (&self->stream, cudaStreamNonBlocking), &e)
-                && CHECK (cudaMalloc ((void **) &self->ws.bins, 4 * LM_HIST_BINS * sizeof (uint32_t)), &e)
-                && CHECK (cudaMalloc ((void **) &self->ws.luts, 4 * LM_HIST_BINS), &e)
-                && CHECK (cudaMalloc (&self->ws.hdr_state, lm_k_hdr_state_size ()), &e)
+                && lm_cuda_malloc ((void **) &self->ws.bins, 4 * LM_HIST_BINS * sizeof (uint32_t), &e)
+                && lm_cuda_malloc ((void **) &self->ws.luts, 4 * LM_HIST_BINS, &e)
+                && lm_cuda_malloc (&self->ws.hdr_state, lm_k_hdr_state_size (), &e)
                 && CHECK (cudaHostAlloc ((void **) &self->host_bins, 4 * LM_HIST_BINS * sizeof (uint32_t),
                                          cudaHostAllocDefault), &e)
-                && CHECK (cudaMalloc ((void **) &self->diff_sums, sizeof (LmDiffSums)), &e)
+                && lm_cuda_malloc ((void **) &self->diff_sums, sizeof (LmDiffSums), &e)
                 && CHECK (cudaHostAlloc ((void **) &self->host_diff_sums, sizeof (LmDiffSums),
                                          cudaHostAllocDefault), &e)
                 && CHECK (cudaHostAlloc ((void **) &self->host_shifts, 2 * LM_K_HDR_MAX_EXPOSURES * sizeof (int),

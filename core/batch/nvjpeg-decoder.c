@@ -80,7 +80,7 @@ lm_nvjpeg_free (LmNvjpeg *d)
     LM_CUDA_RELEASE (cudaStreamSynchronize (d->stream));
   for (guint i = 0; i < LM_HDR_MAX_EXPOSURES; i++)
     if (d->rgb[i])
-      LM_CUDA_RELEASE (cudaFree (d->rgb[i]));
+      lm_cuda_free (d->rgb[i]);
   if (d->staging)
     LM_CUDA_RELEASE (cudaFreeHost (d->staging));
   if (d->samples)

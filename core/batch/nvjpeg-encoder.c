@@ -67,7 +67,7 @@ lm_nvjpeg_encoder_free (LmNvjpegEncoder *enc)
   if (enc->stream)
     LM_CUDA_RELEASE (cudaStreamSynchronize (enc->stream));
   if (enc->rgb)
-    LM_CUDA_RELEASE (cudaFree (enc->rgb));
+    lm_cuda_free (enc->rgb);
   if (enc->params)
     enc->lib->enc_params_destroy (enc->params);
   if (enc->state)
