@@ -148,9 +148,10 @@ lm_image_layout (LmFormat format, guint width, guint height, gsize *stride_out,
       || (guint64) width * height > LM_IMAGE_MAX_PIXELS)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_TOO_LARGE,
-                   _("%u×%u pixels is larger than Lumen accepts (at most %u pixels a side and "
-                     "%u megapixels)"),
-                   width, height, LM_IMAGE_MAX_SIDE, (guint) (LM_IMAGE_MAX_PIXELS / 1000000));
+                   _("%u×%u pixels (%.1f megapixels) is larger than Lumen accepts: at most %.1f "
+                     "megapixels and %u pixels a side"),
+                   width, height, (double) width * height / 1e6, LM_IMAGE_MAX_PIXELS / 1e6,
+                   LM_IMAGE_MAX_SIDE);
       return FALSE;
     }
   if (!lm_pixel_budget_check (width, height, error))

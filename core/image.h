@@ -28,8 +28,12 @@ typedef enum {
  * the CPU and the GPU, and threads writing neighbouring rows never share a cache line. */
 #define LM_ROW_ALIGN 64
 
-/* What we accept: large panoramas pass; a forged header asking for terabytes does not. */
-#define LM_IMAGE_MAX_SIDE   65535u
+/* What we accept: large panoramas pass; a forged header asking for terabytes does not. The
+ * pixel count bounds the total (and the memory budget, core/io/pixel-budget.c, what this machine
+ * can hold); a side may be as long as PNG allows (2³¹ − 1), so that strips such as 1 × 70000
+ * load. TIFF's 2³² − 1 is past any side the pixel count admits, and sides stay within int for
+ * the kernels' signed arithmetic. JPEG keeps its own 65,535 in its decoder. */
+#define LM_IMAGE_MAX_SIDE   2147483647u
 #define LM_IMAGE_MAX_PIXELS (G_GUINT64_CONSTANT (1) << 30)
 
 typedef struct _LmAllocator LmAllocator;

@@ -3,6 +3,7 @@
 // images (DEEP), compared in their own units.
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
+#include "kernels/grid-rows.cuh"
 
 namespace {
 
@@ -16,7 +17,7 @@ abs_diff (unsigned a, unsigned b)
 
 __global__ void
 diff_kernel (const uint8_t *a, size_t a_stride, const uint8_t *b, size_t b_stride, uint32_t *heat,
-             size_t heat_stride, unsigned width, int gray, int deep, float gain, LmDiffSums *sums)
+             size_t heat_stride, unsigned width, unsigned height, int gray, int deep, float gain, LmDiffSums *sums)
 {
   __shared__ unsigned long long s_abs, s_sq, s_diff;
   __shared__ unsigned s_max;
@@ -24,16 +25,18 @@ diff_kernel (const uint8_t *a, size_t a_stride, const uint8_t *b, size_t b_strid
     s_abs = s_sq = s_diff = 0, s_max = 0;
   __syncthreads ();
 
-  unsigned y = blockIdx.y, x = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned long long t_abs = 0, t_sq = 0, t_diff = 0;
   unsigned worst = 0;
-  if (x < width)
+  // The sums are integers: the same whichever rows a block visits.
+  LM_FOR_ROWS (y, x < width ? height : 0)
     {
-      const uint8_t *p = a + (size_t) y * a_stride, *q = b + (size_t) y * b_stride;
+      const uint8_t *p = a + y * a_stride, *q = b + y * b_stride;
+      unsigned here = 0;
       if (gray)
         {
-          worst = abs_diff (lm_diff_sample (p, deep, x), lm_diff_sample (q, deep, x));
-          t_abs = worst, t_sq = (unsigned long long) worst * worst;
+          here = abs_diff (lm_diff_sample (p, deep, x), lm_diff_sample (q, deep, x));
+          t_abs += here, t_sq += (unsigned long long) here * here;
         }
       else if (deep)
         {
@@ -42,7 +45,7 @@ diff_kernel (const uint8_t *a, size_t a_stride, const uint8_t *b, size_t b_strid
             {
               unsigned d = abs_diff ((unsigned) (u >> (16 * c)) & 0xffff, (unsigned) (v >> (16 * c)) & 0xffff);
               t_abs += d, t_sq += (unsigned long long) d * d;
-              worst = max (worst, d);
+              here = max (here, d);
             }
         }
       else
@@ -52,13 +55,14 @@ diff_kernel (const uint8_t *a, size_t a_stride, const uint8_t *b, size_t b_strid
             {
               unsigned d = abs_diff ((u >> (8 * c)) & 0xff, (v >> (8 * c)) & 0xff);
               t_abs += d, t_sq += d * d;
-              worst = max (worst, d);
+              here = max (here, d);
             }
         }
-      t_diff = worst != 0;
+      t_diff += here != 0;
+      worst = max (worst, here);
       if (heat)
-        reinterpret_cast<uint32_t *> (reinterpret_cast<uint8_t *> (heat) + (size_t) y * heat_stride)[x]
-          = lm_heat_rgba_depth (worst, deep, gain);
+        reinterpret_cast<uint32_t *> (reinterpret_cast<uint8_t *> (heat) + y * heat_stride)[x]
+          = lm_heat_rgba_depth (here, deep, gain);
     }
   // Few pixels differ in a parity check; skip the shared atomics when this one did not.
   if (worst)
@@ -85,11 +89,11 @@ lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *hea
            LmDiffSums *sums, cudaStream_t stream)
 {
   LM_CUDA_TRY (cudaMemsetAsync (sums, 0, sizeof *sums, stream));
-  dim3 grid (lm_div_up (a->width, kThreads), a->height);
+  dim3 grid = lm_rows_grid (lm_div_up (a->width, kThreads), a->height);
   diff_kernel<<<grid, kThreads, 0, stream>>> (static_cast<const uint8_t *> (a->data), a->stride,
                                               static_cast<const uint8_t *> (b->data), b->stride,
                                               heat ? static_cast<uint32_t *> (heat->data) : nullptr,
-                                              heat ? heat->stride : 0, a->width,
+                                              heat ? heat->stride : 0, a->width, a->height,
                                               a->format == LM_K_GRAY8 || a->format == LM_K_GRAY16,
                                               a->format == LM_K_RGBA16 || a->format == LM_K_GRAY16, gain, sums);
   LM_CUDA_LAUNCHED ();

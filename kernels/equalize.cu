@@ -3,6 +3,7 @@
 // (lm_equalize_lut), then the mapping.
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
+#include "kernels/grid-rows.cuh"
 
 namespace {
 
@@ -190,10 +191,12 @@ equalize16 (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *dst,
   LM_CUDA_TRY (lm_k_histogram16 (src, luma ? 2 : 1, bins, stream));
   build_luts16<<<4, kLutThreads, 0, stream>>> (bins, (uint64_t) src->width * src->height, luts);
   LM_CUDA_LAUNCHED ();
-  dim3 grid (lm_div_up (src->width, kThreads), src->height);
-  apply16<<<grid, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
-                                          static_cast<uint8_t *> (dst->data), dst->stride, src->width, luts, gray,
-                                          luma, p->amount);
+  lm_for_row_bands (src->height, [&] (unsigned y0, unsigned rows) {
+    dim3 grid (lm_div_up (src->width, kThreads), rows);
+    apply16<<<grid, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data) + y0 * src->stride, src->stride,
+                                            static_cast<uint8_t *> (dst->data) + y0 * dst->stride, dst->stride,
+                                            src->width, luts, gray, luma, p->amount);
+  });
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
@@ -230,18 +233,22 @@ equalize_launch (const void *params, const LmKImage *src, const LmKImage *dst, c
 
   const uint8_t *in = static_cast<const uint8_t *> (src->data);
   uint8_t *out = static_cast<uint8_t *> (dst->data);
-  if (gray)
-    {
-      dim3 grid (lm_div_up (src->width, kThreads * 16), src->height);
-      apply_gray<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride, src->width,
-                                                 ws->luts, p->amount);
-    }
-  else
-    {
-      dim3 grid (lm_div_up (src->width, kThreads * 4), src->height);
-      apply_rgba<<<grid, kThreads, 0, stream>>> (in, src->stride, out, dst->stride, src->width,
-                                                 ws->luts, luma, p->amount);
-    }
+  lm_for_row_bands (src->height, [&] (unsigned y0, unsigned rows) {
+    const uint8_t *band_in = in + y0 * src->stride;
+    uint8_t *band_out = out + y0 * dst->stride;
+    if (gray)
+      {
+        dim3 grid (lm_div_up (src->width, kThreads * 16), rows);
+        apply_gray<<<grid, kThreads, 0, stream>>> (band_in, src->stride, band_out, dst->stride, src->width,
+                                                   ws->luts, p->amount);
+      }
+    else
+      {
+        dim3 grid (lm_div_up (src->width, kThreads * 4), rows);
+        apply_rgba<<<grid, kThreads, 0, stream>>> (band_in, src->stride, band_out, dst->stride, src->width,
+                                                   ws->luts, luma, p->amount);
+      }
+  });
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

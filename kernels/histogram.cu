@@ -44,11 +44,11 @@ histogram_kernel (const uint8_t *src, size_t stride, unsigned width, unsigned he
 
   uint32_t *mine = local + (threadIdx.x / 32) * channels * LM_HIST_BINS;
   unsigned y0 = blockIdx.x * rows_per_block, y1 = min (y0 + rows_per_block, height);
-  unsigned bytes = width * (unsigned) channels;
+  size_t bytes = (size_t) width * (unsigned) channels; // 2³² at 2³⁰ RGBA pixels a row
   for (unsigned y = y0; y < y1; y++)
     {
       const uint8_t *row = src + (size_t) y * stride;
-      unsigned full = bytes / 16;
+      unsigned full = (unsigned) (bytes / 16);
       for (unsigned v = threadIdx.x; v < full; v += blockDim.x)
         {
           uint4 q = reinterpret_cast<const uint4 *> (row)[v];
@@ -58,7 +58,7 @@ histogram_kernel (const uint8_t *src, size_t stride, unsigned width, unsigned he
             count_rgba (mine, q.x, want), count_rgba (mine, q.y, want), count_rgba (mine, q.z, want),
               count_rgba (mine, q.w, want);
         }
-      for (unsigned b = full * 16 + threadIdx.x * channels; b < bytes; b += blockDim.x * channels)
+      for (size_t b = (size_t) full * 16 + threadIdx.x * channels; b < bytes; b += blockDim.x * channels)
         {
           if (channels == 1)
             atomicAdd (&mine[row[b]], 1u);

@@ -10,6 +10,7 @@
 //   → the final value, quantised and written (4 B a pixel).
 // Each pass ends in per-row partial results, folded by one block into the State (hdr-reduce.cuh).
 #include "kernels/cuda-check.h"
+#include "kernels/grid-rows.cuh"
 #include "kernels/hdr-reduce.cuh"
 
 using namespace lm_hdr;
@@ -165,21 +166,24 @@ fold_stats (const StatsRow *rows, unsigned height, double n, LmKTonemap p, State
 // (alpha 65535).
 template <bool Wide>
 __global__ void
-display (const uint8_t *image, size_t stride, uint8_t *out, size_t out_stride, unsigned width, int kind,
-         const State *state, float inv_gamma)
+display (const uint8_t *image, size_t stride, uint8_t *out, size_t out_stride, unsigned width, unsigned height,
+         int kind, const State *state, float inv_gamma)
 {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
     return;
-  float q[3];
-  evaluate (DISPLAY, kind, *state, inv_gamma, load (image, stride, x, blockIdx.y), q);
-  uint8_t *row = out + (size_t) blockIdx.y * out_stride;
-  if (Wide)
-    reinterpret_cast<ushort4 *> (row)[x]
-      = make_ushort4 (lm_tm_quantize16 (q[0]), lm_tm_quantize16 (q[1]), lm_tm_quantize16 (q[2]), 65535);
-  else
-    reinterpret_cast<uint32_t *> (row)[x]
-      = lm_px_pack (lm_tm_quantize (q[0]), lm_tm_quantize (q[1]), lm_tm_quantize (q[2]), 0xff000000u);
+  LM_FOR_ROWS (y, height)
+    {
+      float q[3];
+      evaluate (DISPLAY, kind, *state, inv_gamma, load (image, stride, x, (unsigned) y), q);
+      uint8_t *row = out + y * out_stride;
+      if (Wide)
+        reinterpret_cast<ushort4 *> (row)[x]
+          = make_ushort4 (lm_tm_quantize16 (q[0]), lm_tm_quantize16 (q[1]), lm_tm_quantize16 (q[2]), 65535);
+      else
+        reinterpret_cast<uint32_t *> (row)[x]
+          = lm_px_pack (lm_tm_quantize (q[0]), lm_tm_quantize (q[1]), lm_tm_quantize (q[2]), 0xff000000u);
+    }
 }
 
 } // namespace
@@ -220,14 +224,14 @@ lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out
     }
   // As the CPU: the operators' first stretch has gamma 1, the last stage the user's gamma.
   float inv_gamma = 1.0f / p->gamma;
-  dim3 grid (lm_div_up (w, kPixelThreads), h);
+  dim3 grid = lm_rows_grid (lm_div_up (w, kPixelThreads), h);
   uint8_t *dst = static_cast<uint8_t *> (out->data);
   if (out->format == LM_K_RGBA16)
-    display<true><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, p->kind, state,
-                                                       inv_gamma);
+    display<true><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, h, p->kind,
+                                                       state, inv_gamma);
   else
-    display<false><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, p->kind, state,
-                                                        inv_gamma);
+    display<false><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, h, p->kind,
+                                                        state, inv_gamma);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

@@ -67,10 +67,17 @@ test_layout_alignment (void)
         LM_TEST_RETURN_IF_FAILED ();
       }
 
-  /* The widest row accepted: 65535 · 16 = 1048560 B → 1048576 (16384 · 64). */
+  /* Rows past 65535 pixels: 70000 · 16 = 1120000 B → 1120000 (17500 · 64); 100000 · 4 B. */
   gsize stride = 0;
-  g_assert_true (lm_image_layout (LM_FORMAT_RGBA_F32, LM_IMAGE_MAX_SIDE, 1, &stride, NULL, NULL));
-  g_assert_cmpuint (stride, ==, 1048576);
+  g_assert_true (lm_image_layout (LM_FORMAT_RGBA_F32, 70000, 1, &stride, NULL, NULL));
+  g_assert_cmpuint (stride, ==, 1120000);
+  g_assert_true (lm_image_layout (LM_FORMAT_RGBA8, 100000, 3, &stride, NULL, NULL));
+  g_assert_cmpuint (stride, ==, 400000);
+  /* And a strip one pixel wide: one 64-byte row a pixel. */
+  gsize size = 0;
+  g_assert_true (lm_image_layout (LM_FORMAT_GRAY8, 1, 70000, &stride, &size, NULL));
+  g_assert_cmpuint (stride, ==, 64);
+  g_assert_cmpuint (size, ==, (gsize) 64 * 70000);
 }
 
 static void
@@ -100,15 +107,16 @@ test_layout_limits (void)
   assert_layout_rejected (LM_FORMAT_RGBA8, 10, 0, LM_ERROR_INVALID);
   assert_layout_rejected (LM_FORMAT_GRAY8, 0, 0, LM_ERROR_INVALID);
 
-  /* One side over 65535, even when the pixel count is tiny. */
+  /* One side over the limit (2^31 − 1), or a strip of more than 2^30 pixels. */
   assert_layout_rejected (LM_FORMAT_GRAY8, LM_IMAGE_MAX_SIDE + 1, 1, LM_ERROR_TOO_LARGE);
   assert_layout_rejected (LM_FORMAT_GRAY8, 1, LM_IMAGE_MAX_SIDE + 1, LM_ERROR_TOO_LARGE);
+  assert_layout_rejected (LM_FORMAT_GRAY8, 1, (1u << 30) + 1, LM_ERROR_TOO_LARGE);
   assert_layout_rejected (LM_FORMAT_RGBA8, G_MAXUINT, 1, LM_ERROR_TOO_LARGE);
   assert_layout_rejected (LM_FORMAT_RGBA8, G_MAXUINT, G_MAXUINT, LM_ERROR_TOO_LARGE);
 
   /* Both sides legal but more than 2^30 pixels: 32768 · 32769 = 2^30 + 32768. */
   assert_layout_rejected (LM_FORMAT_GRAY8, 32768, 32769, LM_ERROR_TOO_LARGE);
-  assert_layout_rejected (LM_FORMAT_RGBA8, LM_IMAGE_MAX_SIDE, LM_IMAGE_MAX_SIDE, LM_ERROR_TOO_LARGE);
+  assert_layout_rejected (LM_FORMAT_RGBA8, 65535, 65535, LM_ERROR_TOO_LARGE);
 
   /* Exactly 2^30 pixels (32768²) is the limit itself, accepted where the memory budget allows
    * it: 32768 · 4 = 131072 B a row. */
