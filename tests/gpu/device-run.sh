@@ -15,7 +15,7 @@ pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
 mkdir -p "$OUT"
 export LUMEN_ICC_DIR="$PWD/$pack/icc"
-steps=${LUMEN_DEVICE_STEPS:-parity hdr-parity cli window bench view-bench hdr-bench peers}
+steps=${LUMEN_DEVICE_STEPS:-parity hdr-parity memory cli compare window bench view-bench hdr-bench peers}
 export PYTHONUNBUFFERED=1
 
 # Once: a second run of this script beside the first (a step in the background) shares it.
@@ -262,6 +262,29 @@ if [[ " $steps " == *" peers "* ]]; then
   python3 "$pack/peers/peer_bench.py" > "$OUT/peers.log" 2>&1 || status=1
   tail -n 5 "$OUT/peers.log"
 fi
+if [[ " $steps " == *" memory "* ]]; then
+  echo "== memory"
+  # LUMEN_CUDA_MEMORY_LIMIT as a GPU of that size (the test sets 64M itself).
+  "$bin/test-memory-budget" > "$OUT/memory-budget.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|memory budget)" "$OUT/memory-budget.log"
+fi
+
+if [[ " $steps " == *" compare "* ]]; then
+  echo "== compare"
+  # The end-to-end speedup at 50 MP (8660×5773 RGBA, 200 MB): the CPU on all cores against
+  # CUDA with its pinned upload and download (bench/RESULTS.md, "lumen-cli compare").
+  python3 - "$pack" <<'PY'
+import sys, cv2
+src = cv2.imread(sys.argv[1] + "/data/photos/beach-aerial-15mp.jpg")
+cv2.imwrite("/tmp/compare-50mp.png", cv2.resize(src, (8660, 5773), interpolation=cv2.INTER_CUBIC),
+            [cv2.IMWRITE_PNG_COMPRESSION, 1])
+PY
+  for ops in "--blur 10" "--gray bt601" "--gray bt601 --equalize luma --blur 10"; do
+    echo "-- compare $ops"
+    "$bin/lumen-cli" compare $ops /tmp/compare-50mp.png 2>&1 | tee -a "$OUT/compare-50mp.txt" || status=1
+  done
+fi
+
 # What comes back from the device tool is a few files: everything in one archive.
 tar -C "$OUT" -czf /tmp/lumen-results.tar.gz --exclude lumen-results.tar.gz . \
   && find "$OUT" -mindepth 1 -delete && mv /tmp/lumen-results.tar.gz "$OUT/"

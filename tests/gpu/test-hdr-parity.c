@@ -744,6 +744,17 @@ main (int argc, char **argv)
       check_moved (name, stack);
       printf ("checked %s\n", name);
     }
+  /* Strips past the grid's 65,535 rows or columns: merge, tone mapping and fusion walk them.
+   * (Alignment's known shifts need room in both directions: check_moved stays on the above.) */
+  static const guint strips[][2] = { { 1, 70000 }, { 70000, 1 } };
+  for (guint i = 0; i < G_N_ELEMENTS (strips); i++)
+    {
+      g_autoptr (LmHdrStack) stack = synthetic_stack (strips[i][0], strips[i][1], 3, i == 1, 200 + i);
+      g_autofree char *name = g_strdup_printf ("%u×%u×3%s", strips[i][0], strips[i][1], i == 1 ? " gray" : "");
+      check_stack (name, stack, &response);
+      check_rgbe (strips[i][0], strips[i][1]);
+      printf ("checked %s\n", name);
+    }
   check_photo_brackets ();
   check_rgbe (7, 5);
   check_rgbe (333, 211);

@@ -519,6 +519,8 @@ main (int argc, char **argv)
   } sizes[] = {
     { 1, 1, FALSE }, { 1, 7, FALSE }, { 7, 1, FALSE }, { 7, 10001, FALSE }, { 13, 17, TRUE },
     { 333, 211, FALSE }, { 1023, 769, TRUE }, { 4097, 3, FALSE }, { 16384, 16384, FALSE },
+    /* Sides past the grid's 65,535 rows or columns: every kernel walks them. */
+    { 1, 70000, FALSE }, { 70000, 1, TRUE }, { 100000, 3, FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
