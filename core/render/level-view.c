@@ -8,9 +8,7 @@
 
 #include <math.h>
 #include <string.h>
-#include <glib/gi18n.h>
 
-#include "../error.h"
 
 /* A level rendered whole holds at most this many pixels: 64 MB per step in RGBA8. Above,
  * the visible region is rendered, or, for what needs the whole image (geometry, equalize,
@@ -53,8 +51,13 @@ lm_render_level_slot_clear (LevelSlot *slot)
 static gboolean
 ensure_pyramid (LmRenderWorker *w, GError **error)
 {
-  if (w->pyramid == NULL)
-    w->pyramid = lm_pyramid_new (w->source, lm_render_fast_host (w), error);
+  if (w->pyramid != NULL)
+    return TRUE;
+  gint64 t = g_get_monotonic_time ();
+  w->pyramid = lm_pyramid_new (w->source, lm_render_fast_host (w), error);
+  if (w->pyramid != NULL)
+    g_debug ("pyramid of %u×%u: %u levels, %.0f MB, %.0f ms", w->source->width, w->source->height,
+             lm_pyramid_n_levels (w->pyramid), lm_pyramid_bytes (w->pyramid) / 1e6, lm_ms_since (t));
   return w->pyramid != NULL;
 }
 

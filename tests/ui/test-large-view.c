@@ -115,6 +115,10 @@ view_of (const LmImage *out, const LmViewRect *rect)
   return view;
 }
 
+/* 0 until blur is on; then 1, the GPU's blur's distance to the CPU's (the GPU machine runs
+ * this test with the window on CUDA; on the CPU the figure logged is 0). */
+static int tolerance;
+
 static void
 assert_view_is (const LmImage *want)
 {
@@ -124,7 +128,7 @@ assert_view_is (const LmImage *want)
   int worst = ui_view_distance (got, want);
   g_test_message ("view %u×%u of %.1f,%.1f %.1f×%.1f: largest difference %d", got->width, got->height,
                   rect.rx, rect.ry, rect.rw, rect.rh, worst);
-  g_assert_cmpint (worst, ==, 0);
+  g_assert_cmpint (worst, <=, tolerance);
 }
 
 /* Level 4 (1/16) of the pyramid, made here: successive halves, each the rounded mean of its
@@ -165,8 +169,28 @@ level4 (void)
   return out;
 }
 
+/* SRC (RGBA8) halved: each pixel the rounded mean of the 2×2 block it covers, or of what
+ * is left of it at an odd side's edge. */
+static LmImage *
+half_of (const LmImage *src)
+{
+  LmImage *half = lm_image_new (LM_FORMAT_RGBA8, (src->width + 1) / 2, (src->height + 1) / 2, lm_allocator_host (), NULL);
+  for (guint y = 0; y < half->height; y++)
+    for (guint x = 0; x < half->width; x++)
+      for (guint c = 0; c < 4; c++)
+        {
+          guint sum = 0, n = 0;
+          for (guint j = 2 * y; j < MIN (2 * y + 2, src->height); j++)
+            for (guint i = 2 * x; i < MIN (2 * x + 2, src->width); i++, n++)
+              sum += lm_image_row (src, j)[4 * i + c];
+          lm_image_row (half, y)[4 * x + c] = (guint8) ((sum + n / 2) / n);
+        }
+  half->opaque = src->opaque;
+  return half;
+}
+
 /* The view at fit: the window's pipeline on the level just finer than the view (1/32 here,
- * halved from level 4 as the pyramid does, whose halving test-view-pyramid checks). */
+ * the half of level 4). */
 static void
 check_fit (const LmImage *l4)
 {
@@ -179,8 +203,7 @@ check_fit (const LmImage *l4)
   g_autoptr (LmImage) l5 = NULL;
   if (scale <= 1.0 / 32)
     {
-      l5 = lm_image_new (LM_FORMAT_RGBA8, (l4->width + 1) / 2, (l4->height + 1) / 2, lm_allocator_host (), NULL);
-      lm_shrink_cpu (l4, l5);
+      l5 = half_of (l4);
       level = l5;
     }
   LmPipeline p = window_pipeline ();
@@ -257,6 +280,7 @@ test_large_view (void)
   double fit_ms = timed_key (GDK_KEY_0, GDK_CONTROL_MASK);
   check_fit (l4);
   /* A slider moved at fit: blur, σ 8 at full size, 8/32 on the level shown. */
+  tolerance = 1;
   double edit_fit_ms = timed_sigma (8.0);
   g_assert_true (lm_op_panel_get_stage (LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_BLUR)))->enabled);
   check_fit (l4);
@@ -317,10 +341,23 @@ main (int argc, char **argv)
   if (!g_file_test (xbel, G_FILE_TEST_EXISTS))
     g_file_set_contents (xbel, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xbel version=\"1.0\"/>\n", -1, NULL);
   write_source ();
+  /* A small photo first (ui_test_init waits a minute at most), then the large one, given the
+   * time its file takes to read on a busy machine. */
+  ui_test_init (&argc, &argv, "photos/chelsea.png");
   gint64 t = g_get_monotonic_time ();
-  ui_test_init (&argc, &argv, tiff_path);
+  g_autoptr (GFile) file = g_file_new_for_path (tiff_path);
+  lm_window_open (ui_window, file);
+  gint64 deadline = t + 300 * G_USEC_PER_SEC;
+  guint iw = 0, ih = 0;
+  while (g_get_monotonic_time () < deadline
+         && !(lm_image_view_get_image_size (ui_image_view (), &iw, &ih), iw == W && ih == H
+              && lm_image_view_get_pixels (ui_image_view (), NULL) != NULL))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (iw, ==, W);
+  g_assert_nonnull (lm_image_view_get_pixels (ui_image_view (), NULL));
   g_test_message ("600 MP: open to first paint %.0f ms", (g_get_monotonic_time () - t) / 1000.0);
   g_unlink (tiff_path); /* the window holds the pixels; nothing is left behind on failure */
+  ui_wait_ms (200);
   g_test_add_func ("/large-view/fit-100-pan-memory", test_large_view);
   int rc = g_test_run ();
   g_clear_pointer (&photo, lm_image_unref);
