@@ -297,6 +297,62 @@ test_worker_views (void)
   unsetenv ("LUMEN_VIEW_LEVEL_MAX");
 }
 
+/* A 16-bit photo keeps its depth in the pyramid: its view at fit (level 1/2) and at 100 %
+ * (a region) are the CPU pipeline's on the 16-bit level and on the 16-bit source. */
+static void
+test_worker_views_16 (void)
+{
+  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
+  setenv ("LUMEN_VIEW_LEVEL_MAX", "1000000", TRUE);
+  g_autoptr (LmImage) src = lm_test_image_new (LM_FORMAT_RGBA16, 1600, 1200, 0);
+  for (guint y = 0; y < src->height; y++)
+    for (guint x = 0; x < src->width; x++)
+      {
+        guint16 *px = (guint16 *) lm_test_pixel (src, x, y);
+        px[0] = (guint16) (x * 40 + y), px[1] = (guint16) (y * 54), px[2] = (guint16) ((x ^ y) * 97), px[3] = 65535;
+      }
+  src->opaque = TRUE;
+  Seen seen = { 0 };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_result, &seen);
+  await (&seen, LM_RESULT_READY);
+  lm_render_worker_set_source (w, src);
+  LmRenderRequest req = { .generation = 1, .backend = LM_BACKEND_CPU };
+  lm_pipeline_init (&req.pipeline);
+  LmStage *blur = lm_pipeline_stage (&req.pipeline, LM_OP_BLUR);
+  blur->enabled = TRUE;
+  ((LmBlurParams *) blur->params.bytes)->sigma = 4.0f;
+
+  req.view = (LmViewRect) { 0, 0, 1600, 1200, 800, 600 };
+  lm_render_worker_request (w, &req);
+  await (&seen, LM_RESULT_PREVIEW);
+  g_assert_no_error (seen.error);
+  g_assert_cmpfloat (seen.level_factor, ==, 2.0);
+  {
+    g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
+    g_assert_cmpuint (lm_pyramid_level (p, 1)->format, ==, LM_FORMAT_RGBA16);
+    LmPipeline scaled = req.pipeline;
+    lm_pipeline_scale (&scaled, 2.0);
+    g_autoptr (LmImage) out = reference_render (lm_pyramid_level (p, 1), &scaled);
+    g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, 800, 600, 0x5A);
+    LmViewRect whole = { 0, 0, 800, 600, 800, 600 };
+    lm_view_cpu (out, &whole, want);
+    g_assert_cmpint (max_distance (seen.view, want), ==, 0);
+  }
+  req.generation++;
+  req.view = (LmViewRect) { 300, 200, 640, 480, 640, 480 };
+  lm_render_worker_request (w, &req);
+  await (&seen, LM_RESULT_PREVIEW);
+  g_assert_no_error (seen.error);
+  g_assert_true (seen.region);
+  g_autoptr (LmImage) full = reference_render (src, &req.pipeline);
+  g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, 640, 480, 0x5A);
+  lm_view_cpu (full, &req.view, want);
+  g_assert_cmpint (max_distance (seen.view, want), ==, 0);
+  lm_render_worker_free (w);
+  g_clear_pointer (&seen.view, lm_image_unref);
+  unsetenv ("LUMEN_VIEW_LEVEL_MAX");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -306,5 +362,6 @@ main (int argc, char **argv)
   g_test_add_func ("/view-pyramid/halves-16", test_halves_16);
   g_test_add_func ("/view-pyramid/odd-sides-and-pick", test_odd_sides_and_pick);
   g_test_add_func ("/view-pyramid/worker-views", test_worker_views);
+  g_test_add_func ("/view-pyramid/worker-views-16", test_worker_views_16);
   return g_test_run ();
 }
