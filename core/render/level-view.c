@@ -276,6 +276,10 @@ lm_render_level_preview (LmRenderWorker *w, Side *side, const LmRenderRequest *r
 {
   lm_timings_init (&r->timings);
   gint64 t = g_get_monotonic_time ();
+  /* An export leaves the photo's full-resolution upload and its steps' outputs here: of no
+   * use to the view, and gigabytes of memory (the next export makes them again). */
+  g_clear_pointer (&side->cache, lm_render_cache_free);
+  g_clear_pointer (&side->source, lm_image_unref);
   if (!ensure_pyramid (w, error))
     return FALSE;
   LmPipeline p;
