@@ -382,6 +382,10 @@ def main():
     soak = os.path.join(os.path.dirname(__file__), "results", "soak.md")
     if os.path.exists(soak):
         out += [""] + open(soak).read().splitlines()
+    # The window on a 600 MP photo (tests/ui/test-large-view.c): kept as written.
+    large = os.path.join(os.path.dirname(__file__), "results", "large-view.md")
+    if os.path.exists(large):
+        out += open(large).read().splitlines()
     with open(os.path.join(os.path.dirname(__file__), "RESULTS.md"), "w") as f:
         f.write("\n".join(out))
 

@@ -24,6 +24,7 @@ struct _LmHistogramView {
   gboolean log;
   gboolean seen_mode;
   LmHistogramClipping clipping;
+  char *origin; /* where the counts come from, when not the whole photo at full size */
 };
 
 static const double colours[3][3] = { { 0.9, 0.2, 0.2 }, { 0.2, 0.8, 0.2 }, { 0.25, 0.4, 0.95 } };
@@ -187,6 +188,12 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
       /* TRANSLATORS: pixels at 0 (shadows) and at 255 (highlights), per channel */
       _("Clipped shadows: red %s, green %s, blue %s\nClipped highlights: red %s, green %s, blue %s"),
       shares[0][0], shares[0][1], shares[0][2], shares[1][0], shares[1][1], shares[1][2]);
+  if (self->origin)
+    {
+      g_autofree char *with = g_strdup_printf ("%s\n%s", text, self->origin);
+      gtk_tooltip_set_text (tooltip, with);
+      return TRUE;
+    }
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -225,10 +232,18 @@ lm_histogram_view_get_property (GObject *object, guint id, GValue *value, GParam
 }
 
 static void
+lm_histogram_view_finalize (GObject *object)
+{
+  g_free (LM_HISTOGRAM_VIEW (object)->origin);
+  G_OBJECT_CLASS (lm_histogram_view_parent_class)->finalize (object);
+}
+
+static void
 lm_histogram_view_class_init (LmHistogramViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  object_class->finalize = lm_histogram_view_finalize;
   object_class->set_property = lm_histogram_view_set_property;
   object_class->get_property = lm_histogram_view_get_property;
   widget_class->draw = lm_histogram_view_draw;
@@ -283,6 +298,13 @@ void
 lm_histogram_view_set_histogram (LmHistogramView *self, const LmHistogram *histogram)
 {
   lm_histogram_view_set_histograms (self, histogram, NULL);
+}
+
+void
+lm_histogram_view_set_origin (LmHistogramView *self, const char *origin)
+{
+  g_free (self->origin);
+  self->origin = g_strdup (origin);
 }
 
 void

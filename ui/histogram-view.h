@@ -32,6 +32,9 @@ void lm_histogram_view_set_histogram (LmHistogramView *self, const LmHistogram *
  * comes. */
 void lm_histogram_view_set_histograms (LmHistogramView *self, const LmHistogram *stored,
                                        const LmHistogram *seen);
+/* A line the tooltip adds on where the counts come from (a large photo's are of a level of
+ * its pyramid); NULL: none (the whole photo at full size). */
+void lm_histogram_view_set_origin (LmHistogramView *self, const char *origin);
 /* TRUE when what is shown is the histogram as seen. */
 gboolean lm_histogram_view_shows_seen (LmHistogramView *self);
 /* The histogram shown; NULL until a histogram has been set. */

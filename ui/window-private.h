@@ -154,6 +154,8 @@ char *lm_window_format_timings (const LmTimings *timings);
 const char *lm_window_backend_label (const char *name);
 /* The status bar of the refined preview R; the speed-up alone. */
 void lm_window_update_status (LmWindow *self, const LmRenderResult *r);
+/* The histogram's tooltip says where R's counts come from (a large photo's pyramid). */
+void lm_window_set_histogram_origin (LmWindow *self, const LmRenderResult *r);
 void lm_window_show_speedup (LmWindow *self);
 void lm_window_show_compare (LmWindow *self, const LmRenderResult *r);
 void lm_window_update_compare_tooltip (LmWindow *self);

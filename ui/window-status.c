@@ -217,7 +217,8 @@ lm_window_update_status (LmWindow *self, const LmRenderResult *r)
    * shown now (a result of an older request is of edits no longer known). */
   gboolean cuda = g_strcmp0 (r->backend_name, "cuda") == 0;
   guint computed = timings_computed (&r->timings);
-  if (computed > 0 && computed == r->timings.entries->len && r->generation == self->generation && !self->before)
+  if (computed > 0 && computed == r->timings.entries->len && r->generation == self->generation && !self->before
+      && r->level_factor == 0.0) /* a large photo's view renders a level: no full render to time */
     {
       self->full_ms[cuda] = lm_timings_total (&r->timings);
       self->timed[cuda] = self->pipeline;
@@ -226,7 +227,16 @@ lm_window_update_status (LmWindow *self, const LmRenderResult *r)
   g_autoptr (GString) text = g_string_new (ops_text);
   if (text->len)
     g_string_append (text, " · ");
-  g_string_append_printf (text, _("full render %.1f ms"), r->render_ms);
+  if (r->level_factor > 1.0 && r->region)
+    /* TRANSLATORS: the view of a large photo rendered from its pyramid, %g times smaller */
+    g_string_append_printf (text, _("visible region at 1/%g: %.1f ms"), r->level_factor, r->render_ms);
+  else if (r->level_factor > 1.0)
+    /* TRANSLATORS: the view of a large photo rendered from its pyramid, %g times smaller */
+    g_string_append_printf (text, _("view render at 1/%g: %.1f ms"), r->level_factor, r->render_ms);
+  else if (r->region)
+    g_string_append_printf (text, _("visible region: %.1f ms"), r->render_ms);
+  else
+    g_string_append_printf (text, _("full render %.1f ms"), r->render_ms);
   /* The CPU works in the photo's own memory: it uploads and downloads nothing. */
   if (cuda && r->upload_ms > 0)
     g_string_append_printf (text, _(" · upload %.1f ms"), r->upload_ms);
@@ -234,6 +244,20 @@ lm_window_update_status (LmWindow *self, const LmRenderResult *r)
     g_string_append_printf (text, _(" · view download %.2f ms"), r->download_ms);
   gtk_label_set_text (self->status_timings, text->str);
   lm_window_show_speedup (self);
+}
+
+void
+lm_window_set_histogram_origin (LmWindow *self, const LmRenderResult *r)
+{
+  g_autofree char *origin = NULL;
+  if (r->level_factor > 1.0 && !r->region)
+    origin = g_strdup_printf (_("Counted on the photo shrunk %g times, as the view shows it; the export is "
+                                "computed at full size (equalize included)"),
+                              r->level_factor);
+  else if (r->level_factor > 0.0)
+    origin = g_strdup (_("Counted on a small copy of the whole photo (the view renders only what is "
+                         "visible); the export is computed at full size (equalize included)"));
+  lm_histogram_view_set_origin (self->histogram_view, origin);
 }
 
 void

@@ -233,6 +233,7 @@ on_result (const LmRenderResult *r, gpointer data)
                                 g_get_monotonic_time ());
       lm_histogram_view_set_histograms (self->histogram_view, &r->histogram,
                                         r->has_seen_histogram ? &r->seen_histogram : NULL);
+      lm_window_set_histogram_origin (self, r);
       for (int i = 0; i < LM_N_OPS; i++) /* behind the curve editors */
         if (self->panels[i])
           lm_op_panel_set_histogram (self->panels[i], &r->histogram);

@@ -1,7 +1,9 @@
 /* The render worker's preview job (render-private.h): the latest edit rendered at full
  * resolution on the request's backend (the CPU where the GPU runs out of memory or fails),
  * brought back as the view and the histogram; on the CPU a quick pass on the photo shrunk to
- * about the view's scale comes first, so that the first paint of a large photo comes fast. */
+ * about the view's scale comes first, so that the first paint of a large photo comes fast.
+ * A photo above the pyramid's threshold (pyramid.h) is rendered at the view's scale from
+ * its pyramid instead (level-view.c). */
 #include "render-private.h"
 
 #include <math.h>
@@ -68,12 +70,18 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
     }
 }
 
-/* The view V of IMAGE (in SIDE's work memory) made there and brought into HOST; the time
- * of the way back is added to *DOWNLOAD_MS. */
-static gboolean
-view_down (Side *side, const LmImage *image, const LmViewRect *v, LmViewTransform *xf, LmImage *host,
-           double *download_ms, GError **error)
+gboolean
+lm_render_view_down (Side *side, const LmImage *image, const LmViewRect *v, LmViewTransform *xf,
+                     LmImage *host, double *download_ms, GError **error)
 {
+  if (side->view == NULL || side->view->width != (guint) v->out_w || side->view->height != (guint) v->out_h)
+    {
+      g_clear_pointer (&side->view, lm_image_unref);
+      side->view = lm_image_new (LM_FORMAT_RGBA8, v->out_w, v->out_h,
+                                 lm_backend_work_allocator (side->backend), error);
+      if (side->view == NULL)
+        return FALSE;
+    }
   if (!lm_backend_view_through (side->backend, image, v, xf, side->view, error)
       || !lm_backend_synchronize (side->backend, error))
     return FALSE;
@@ -104,16 +112,8 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
       r->notice = g_strdup_printf (_("%s; tone mapped on the CPU"), lm_render_cache_last_notice (side->cache));
     }
   const LmViewRect *v = &req->view;
-  if (side->view == NULL || side->view->width != (guint) v->out_w || side->view->height != (guint) v->out_h)
-    {
-      g_clear_pointer (&side->view, lm_image_unref);
-      side->view = lm_image_new (LM_FORMAT_RGBA8, v->out_w, v->out_h,
-                                 lm_backend_work_allocator (side->backend), error);
-      if (side->view == NULL)
-        return FALSE;
-    }
   r->view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
-  if (r->view == NULL || !view_down (side, out, v, w->view_transform, r->view, &r->download_ms, error))
+  if (r->view == NULL || !lm_render_view_down (side, out, v, w->view_transform, r->view, &r->download_ms, error))
     return FALSE;
   if (!lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
     return FALSE;
@@ -135,7 +135,7 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
       if (plain == NULL)
         return FALSE;
       r->before_view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
-      if (r->before_view == NULL || !view_down (side, plain, v, w->view_transform, r->before_view, &r->download_ms, error))
+      if (r->before_view == NULL || !lm_render_view_down (side, plain, v, w->view_transform, r->before_view, &r->download_ms, error))
         return FALSE;
     }
   r->render_ms = lm_ms_since (t);
@@ -147,12 +147,50 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
   return TRUE;
 }
 
+/* A large photo's preview from its pyramid (level-view.c), with the same fallback to the CPU
+ * as the full-resolution one; no quick pass: the level is already about the view's size. */
+static void
+run_level_preview (LmRenderWorker *w, const LmRenderRequest *req)
+{
+  GError *e = NULL;
+  LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
+  Side *side = lm_render_side_bare (w, req->backend, &e);
+  gboolean ok = side != NULL && lm_render_level_preview (w, side, req, r, &e);
+  if (!ok && req->backend == LM_BACKEND_CUDA
+      && (g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY) || g_error_matches (e, LUMEN_ERROR, LM_ERROR_DEVICE)))
+    {
+      g_free (r->notice);
+      r->notice = g_strdup_printf (_("%s; rendered on the CPU"), e->message);
+      g_clear_error (&e);
+      g_clear_pointer (&r->view, lm_image_unref);
+      g_clear_pointer (&r->before_view, lm_image_unref);
+      r->download_ms = 0.0;
+      if (r->timings.entries)
+        lm_timings_clear (&r->timings);
+      lm_render_side_reset (&w->sides[1]);
+      side = lm_render_side_bare (w, LM_BACKEND_CPU, &e);
+      ok = side != NULL && lm_render_level_preview (w, side, req, r, &e);
+    }
+  if (!ok)
+    {
+      g_clear_pointer (&r->view, lm_image_unref);
+      g_clear_pointer (&r->before_view, lm_image_unref);
+      r->error = e;
+    }
+  lm_render_post (w, r);
+}
+
 void
 lm_render_run_preview (LmRenderWorker *w, const LmRenderRequest *req)
 {
   GError *e = NULL;
   if (w->source == NULL)
     return;
+  if (lm_render_level_wanted (w))
+    {
+      run_level_preview (w, req);
+      return;
+    }
   Side *side = lm_render_side_for (w, req->backend, &e);
   /* The quick pass shrinks 8-bit sources; a radiance source's tone mapping needs the whole
    * image's statistics and is cached anyway. */

@@ -6,6 +6,7 @@
 
 #include "render.h"
 #include "cache.h"
+#include "pyramid.h"
 
 G_BEGIN_DECLS
 
@@ -41,12 +42,23 @@ Channel *lm_render_channel_new (LmRenderDone done, gpointer user_data);
 /* The worker is gone: results still in flight are dropped, not delivered. */
 void lm_render_channel_close (Channel *channel);
 
+/* A level of the photo's pyramid in a side's work memory, with its cache (level-view.c). */
+typedef struct {
+  int index;      /* the level; -1: none */
+  LmImage *source;
+  LmRenderCache *cache;
+} LevelSlot;
+
 typedef struct {
   LmBackend *backend;
   double upload_ms; /* of the last upload, until a render reports it */
   LmImage *source; /* uploaded once per photo */
   LmRenderCache *cache;
   LmImage *view;   /* the view, made where the image lives */
+  /* A photo viewed through its pyramid (pyramid.h) has no SOURCE here: the level shown and,
+   * while the view renders regions of a finer one, the small level its histogram comes from. */
+  LevelSlot shown;
+  LevelSlot overview;
 } Side;
 
 struct _LmRenderWorker {
@@ -72,6 +84,7 @@ struct _LmRenderWorker {
   LmViewTransform *view_transform; /* the thread's: what the preview in hand is seen through */
   LmImage *shrunk; /* the quick preview's source on the CPU */
   LmRenderCache *shrunk_cache;
+  LmPyramid *pyramid; /* of a large photo, made at its first preview */
 };
 
 /* channel.c */
@@ -96,6 +109,9 @@ const LmAllocator *lm_render_fast_host (LmRenderWorker *w);
 LmBackend *lm_render_backend_for (LmRenderWorker *w, LmBackendKind kind, GError **error);
 /* The side of KIND with the photo uploaded and its cache made, or NULL and an error. */
 Side *lm_render_side_for (LmRenderWorker *w, LmBackendKind kind, GError **error);
+/* The side of KIND with its backend, the photo not uploaded (a photo viewed through its
+ * pyramid), or NULL and an error. */
+Side *lm_render_side_bare (LmRenderWorker *w, LmBackendKind kind, GError **error);
 /* Drops SIDE's upload, cache and view (its backend stays). */
 void lm_render_side_reset (Side *side);
 /* A cache of SIDE's source that can tone map on the CPU where the backend cannot yet. */
@@ -106,6 +122,25 @@ void lm_render_adopt_source (LmRenderWorker *w, LmImage *source);
 /* worker.c: TRUE when a newer request, a new photo or the end waits (the
  * preview in hand is then of no use). */
 gboolean lm_render_superseded (LmRenderWorker *w);
+
+/* job-preview.c: the view V of IMAGE (in SIDE's work memory) made there through XF and
+ * brought into HOST; the time of the way back is added to *DOWNLOAD_MS. */
+gboolean lm_render_view_down (Side *side, const LmImage *image, const LmViewRect *v, LmViewTransform *xf,
+                              LmImage *host, double *download_ms, GError **error);
+
+/* level-view.c: a large photo's view from its pyramid. */
+/* Whether the photo is viewed through its pyramid. */
+gboolean lm_render_level_wanted (LmRenderWorker *w);
+/* Drops what SLOT holds. */
+void lm_render_level_slot_clear (LevelSlot *slot);
+/* REQUEST's preview on SIDE (lm_render_side_bare) into R, as render_full makes it at full
+ * resolution: the view, the histogram (of the level shown), the "before" view. */
+gboolean lm_render_level_preview (LmRenderWorker *w, Side *side, const LmRenderRequest *request,
+                                  LmRenderResult *r, GError **error);
+/* REQUEST's pipeline on the level its view shows (within the whole-level bound), on a fresh
+ * cache of SIDE: a new reference in SIDE's work memory; *RECT: the request's view on it. */
+LmImage *lm_render_level_compare (LmRenderWorker *w, Side *side, const LmRenderRequest *request,
+                                  LmTimings *timings, LmViewRect *rect, GError **error);
 
 /* The jobs, each posting its own results. */
 /* A preview (job-preview.c): LM_RESULT_PREVIEW, after a quick one on the CPU. */

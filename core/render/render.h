@@ -72,6 +72,12 @@ typedef struct {
   LmImage *view;      /* host, view-sized: RGB24 words (PREVIEW); ARGB32 heatmap (COMPARE) */
   LmImage *before_view; /* PREVIEW of a request with_before, full resolution: RGB24 words */
   gboolean refined;   /* PREVIEW at full resolution; FALSE for the CPU's quick first pass */
+  /* PREVIEW of a photo viewed through its pyramid (pyramid.h): how many times smaller than
+   * the photo the level rendered was (1: full resolution; 0: not through a pyramid), and
+   * whether only the visible region of it was rendered (the histogram then comes from a
+   * small level of the whole photo). */
+  double level_factor;
+  gboolean region;
   LmHistogram histogram;
   LmHistogram seen_histogram; /* PREVIEW of a request for it (has_seen_histogram) */
   gboolean has_seen_histogram;

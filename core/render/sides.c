@@ -21,6 +21,8 @@ lm_render_side_reset (Side *side)
   g_clear_pointer (&side->cache, lm_render_cache_free);
   g_clear_pointer (&side->source, lm_image_unref);
   g_clear_pointer (&side->view, lm_image_unref);
+  lm_render_level_slot_clear (&side->shown);
+  lm_render_level_slot_clear (&side->overview);
 }
 
 /* The backend of KIND, or NULL and the reason. */
@@ -49,6 +51,19 @@ lm_render_side_cache_new (LmRenderWorker *w, Side *side)
   lm_render_cache_set_fallback (cache, w->sides[0].backend, w->source);
   lm_render_cache_set_color (cache, w->color);
   return cache;
+}
+
+Side *
+lm_render_side_bare (LmRenderWorker *w, LmBackendKind kind, GError **error)
+{
+  if (lm_render_backend_for (w, kind, error) == NULL)
+    return NULL;
+  if (w->source == NULL)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("no photo is open"));
+      return NULL;
+    }
+  return &w->sides[kind == LM_BACKEND_CUDA ? 1 : 0];
 }
 
 /* The backend of KIND with the photo uploaded, or NULL and an error. */
@@ -90,6 +105,7 @@ lm_render_adopt_source (LmRenderWorker *w, LmImage *source)
     }
   g_clear_pointer (&w->shrunk_cache, lm_render_cache_free);
   g_clear_pointer (&w->shrunk, lm_image_unref);
+  g_clear_pointer (&w->pyramid, lm_pyramid_free);
   g_clear_pointer (&w->source, lm_image_unref);
   g_clear_pointer (&w->color, lm_color_profile_unref);
   w->source = source;

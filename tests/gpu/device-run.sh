@@ -44,6 +44,9 @@ if [[ " $steps " == *" parity "* ]]; then
   # The view through the colour transform's tables: the same bytes from both backends.
   "$bin/test-view-parity" > "$OUT/view-parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|view parity)" "$OUT/view-parity.log" | tail -n 20
+  # A large photo's view from its pyramid: levels, regions and the diff view, CUDA against CPU.
+  "$bin/test-level-parity" > "$OUT/level-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|level parity)" "$OUT/level-parity.log" | tail -n 20
 fi
 
 if [[ " $steps " == *" hdr-parity "* ]]; then
@@ -144,6 +147,9 @@ if [[ " $steps " == *" window "* ]]; then
       > "$OUT/window-$t.log" 2>&1 || status=1
     grep -E "^(ok|not ok)|^# (compare|close|busy|speed)" "$OUT/window-$t.log"
   done
+  # A 600 MP photo in the window on the GPU: views, memory and the figures for RESULTS.md.
+  LUMEN_SLOW_TESTS=1 timeout 400 "$bin/test-large-view" --tap > "$OUT/window-large-view.log" 2>&1 || status=1
+  grep -E "^(ok|not ok)|^# 600 MP" "$OUT/window-large-view.log"
   python3 - "$pack" <<'PY'
 import sys, cv2
 src = cv2.imread(sys.argv[1] + "/data/photos/beach-aerial-15mp.jpg")
@@ -162,6 +168,9 @@ fi
 
 if [[ " $steps " == *" bench "* ]]; then
   echo "== bench"
+  # A 600 MP photo in the window on the GPU: views, memory and the figures for RESULTS.md.
+  LUMEN_SLOW_TESTS=1 timeout 400 "$bin/test-large-view" --tap > "$OUT/window-large-view.log" 2>&1 || status=1
+  grep -E "^(ok|not ok)|^# 600 MP" "$OUT/window-large-view.log"
   python3 - "$pack" <<'PY'
 import sys, cv2
 src = cv2.imread(sys.argv[1] + "/data/photos/beach-aerial-15mp.jpg")

@@ -1,0 +1,367 @@
+/* A large photo's view (core/render/pyramid.h, level-view.c): the pyramid's levels are the
+ * halves by area averaging (computed here independently), the level picked is the one just
+ * finer than the view, the worker's view of a zoomed-out photo is the pipeline run on that
+ * level with its lengths scaled (run here step by step), a view at 100 % of a level too
+ * large to render whole is the full render's pixels of the visible region, and what needs
+ * the whole image (equalize) falls back to the finest level within the bound. The
+ * thresholds are lowered through the environment so that small images take those paths. */
+#include <math.h>
+#include <string.h>
+
+#include "core/io/io.h"
+#include "core/ops/blur-math.h"
+#include "core/ops/gray-math.h"
+#include "core/render/cache.h"
+#include "core/render/pyramid.h"
+#include "core/render/render.h"
+#include "core/render/view.h"
+#include "test-util.h"
+
+/* The average of the 2×2 block (or less, at an odd edge) at (2X, 2Y) of SRC, channel C. */
+static double
+block_mean (const LmImage *src, guint x, guint y, guint c)
+{
+  guint ch = lm_format_channels (src->format);
+  gboolean deep = lm_format_depth (src->format) == 16;
+  double sum = 0.0;
+  int n = 0;
+  for (guint j = 2 * y; j < MIN (2 * y + 2, src->height); j++)
+    for (guint i = 2 * x; i < MIN (2 * x + 2, src->width); i++)
+      {
+        const guint8 *row = lm_image_row (src, j);
+        sum += deep ? ((const guint16 *) row)[i * ch + c] : row[i * ch + c];
+        n++;
+      }
+  return sum / n;
+}
+
+static void
+check_halves (LmFormat format)
+{
+  /* Even sides: every level's pixel is its 2×2 block's mean. */
+  g_autoptr (LmImage) src = NULL;
+  if (lm_format_depth (format) == 8)
+    src = lm_test_random_rgba (2400, 1600, 3, TRUE);
+  else
+    {
+      src = lm_test_image_new (format, 2400, 1600, 0);
+      guint32 s = 7;
+      for (guint y = 0; y < src->height; y++)
+        for (guint x = 0; x < src->width * 4; x++)
+          ((guint16 *) lm_image_row (src, y))[x] = (guint16) ((s = s * 1664525u + 1013904223u) >> 16);
+    }
+  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
+  g_assert_true (lm_pyramid_wanted (src));
+  g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
+  g_assert_nonnull (p);
+  /* 2400 → 1200 → 600: the first of at most 1024 pixels on its longer side is the last. */
+  g_assert_cmpuint (lm_pyramid_n_levels (p), ==, 3);
+  g_assert_true (lm_pyramid_level (p, 0) == src);
+  const LmImage *l1 = lm_pyramid_level (p, 1);
+  g_assert_cmpuint (l1->width, ==, 1200);
+  g_assert_cmpuint (l1->height, ==, 800);
+  g_assert_cmpuint (l1->format, ==, format);
+  double worst = 0.0;
+  for (guint y = 0; y < l1->height; y += 7)
+    for (guint x = 0; x < l1->width; x += 3)
+      for (guint c = 0; c < 4; c++)
+        {
+          const guint8 *row = lm_image_row (l1, y);
+          double got = lm_format_depth (format) == 16 ? ((const guint16 *) row)[x * 4 + c] : row[x * 4 + c];
+          worst = MAX (worst, fabs (got - floor (block_mean (src, x, y, c) + 0.5)));
+        }
+  g_assert_cmpfloat (worst, ==, 0.0);
+  g_assert_cmpuint (lm_pyramid_bytes (p), ==, lm_image_size_bytes (l1) + lm_image_size_bytes (lm_pyramid_level (p, 2)));
+  g_assert_cmpfloat (lm_pyramid_factor (p, 2), ==, 4.0);
+}
+
+static void
+test_halves_8 (void)
+{
+  check_halves (LM_FORMAT_RGBA8);
+}
+
+static void
+test_halves_16 (void)
+{
+  check_halves (LM_FORMAT_RGBA16);
+}
+
+static void
+test_odd_sides_and_pick (void)
+{
+  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
+  g_autoptr (LmImage) src = lm_test_random_gray (3001, 1001, 5);
+  g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
+  guint w[] = { 3001, 1501, 751 }, h[] = { 1001, 501, 251 };
+  g_assert_cmpuint (lm_pyramid_n_levels (p), ==, 3);
+  for (guint k = 0; k < 3; k++)
+    {
+      g_assert_cmpuint (lm_pyramid_level (p, k)->width, ==, w[k]);
+      g_assert_cmpuint (lm_pyramid_level (p, k)->height, ==, h[k]);
+    }
+  /* The odd sides' last pixels: means of what is left (2 pixels, or 1 at the corner). */
+  const LmImage *l1 = lm_pyramid_level (p, 1);
+  guint xs[] = { 0, 1499, 1500 }, ys[] = { 0, 499, 500 };
+  for (guint a = 0; a < 3; a++)
+    for (guint b = 0; b < 3; b++)
+      g_assert_cmpfloat (*lm_test_pixel (l1, xs[a], ys[b]), ==, floor (block_mean (src, xs[a], ys[b], 0) + 0.5));
+  /* The coarsest level with at least the view's pixels per photo pixel. */
+  g_assert_cmpuint (lm_pyramid_pick (p, 1.0), ==, 0);
+  g_assert_cmpuint (lm_pyramid_pick (p, 0.6), ==, 0);
+  g_assert_cmpuint (lm_pyramid_pick (p, 0.45), ==, 1);
+  g_assert_cmpuint (lm_pyramid_pick (p, 0.1), ==, 2);
+  g_assert_cmpuint (lm_pyramid_pick_within (p, 1000000), ==, 1);
+  g_assert_cmpuint (lm_pyramid_pick_within (p, 10), ==, 2);
+  /* Not below the threshold, nor radiance. */
+  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "4000000", TRUE);
+  g_assert_false (lm_pyramid_wanted (src));
+}
+
+typedef struct {
+  LmImage *view;
+  double level_factor;
+  gboolean region;
+  guint width, height;
+  guint64 total;
+  GError *error;
+  gboolean done;
+  LmResultKind awaited;
+  LmDiffStats diff;
+} Seen;
+
+static void
+on_result (const LmRenderResult *r, gpointer data)
+{
+  Seen *seen = data;
+  if (r->kind != seen->awaited || (r->kind == LM_RESULT_PREVIEW && !r->refined && !r->error))
+    return;
+  g_clear_error (&seen->error);
+  if (r->error)
+    seen->error = g_error_copy (r->error);
+  g_clear_pointer (&seen->view, lm_image_unref);
+  if (r->view)
+    {
+      seen->view = lm_test_image_new (LM_FORMAT_RGBA8, r->view->width, r->view->height, 0);
+      for (guint y = 0; y < r->view->height; y++)
+        memcpy (lm_image_row (seen->view, y), lm_image_row (r->view, y), r->view->width * 4);
+    }
+  seen->level_factor = r->level_factor;
+  seen->region = r->region;
+  seen->width = r->width, seen->height = r->height;
+  seen->total = r->histogram.total;
+  seen->diff = r->diff;
+  seen->done = TRUE;
+}
+
+/* Runs the main loop until a result of KIND (a refined one for previews) comes. */
+static void
+await (Seen *seen, LmResultKind kind)
+{
+  seen->awaited = kind;
+  seen->done = FALSE;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (!seen->done && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (seen->done);
+}
+
+/* SRC through REQ's pipeline made here: the operations' CPU references one by one. */
+static LmImage *
+reference_render (const LmImage *src, const LmPipeline *pipeline)
+{
+  LmImage *cur = lm_image_ref ((LmImage *) src);
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      const LmStage *stage = &pipeline->stages[i];
+      if (!stage->enabled)
+        continue;
+      LmImage *next = lm_test_run_op (stage->info, stage->params.bytes, cur);
+      lm_image_unref (cur);
+      cur = next;
+    }
+  return cur;
+}
+
+static int
+max_distance (const LmImage *a, const LmImage *b)
+{
+  g_assert_cmpuint (a->width, ==, b->width);
+  g_assert_cmpuint (a->height, ==, b->height);
+  int worst = 0;
+  for (guint y = 0; y < a->height; y++)
+    for (guint x = 0; x < a->width * 4; x++)
+      if (x % 4 != 3) /* RGB24's unused byte */
+        worst = MAX (worst, abs ((int) lm_image_row (a, y)[x] - (int) lm_image_row (b, y)[x]));
+  return worst;
+}
+
+/* A photo of 2400×1600 viewed through its pyramid (threshold 1 MP, whole levels of at most
+ * 1 MP): at fit, at 100 % (a region), with equalize at 100 % (a whole level), and compared. */
+static void
+test_worker_views (void)
+{
+  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
+  setenv ("LUMEN_VIEW_LEVEL_MAX", "1000000", TRUE);
+  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", "chelsea.png", NULL);
+  g_autoptr (LmImage) photo = lm_io_load (path, lm_allocator_host (), NULL);
+  g_assert_nonnull (photo);
+  /* A real photo made large: the pyramid's level 1 is then close to the photo itself. */
+  g_autoptr (LmImage) src = lm_image_new (photo->format, 2400, 1600, lm_allocator_host (), NULL);
+  LmViewRect up = { 0, 0, photo->width, photo->height, 2400, 1600 };
+  g_autoptr (LmImage) rgb = lm_test_image_new (LM_FORMAT_RGBA8, 2400, 1600, 0);
+  lm_view_cpu (photo, &up, rgb); /* bilinear-free: each output pixel samples what it covers */
+  for (guint y = 0; y < 1600; y++)
+    for (guint x = 0; x < 2400; x++)
+      {
+        guint32 v = ((guint32 *) lm_image_row (rgb, y))[x];
+        guint8 *o = lm_test_pixel (src, x, y);
+        o[0] = (v >> 16) & 0xff, o[1] = (v >> 8) & 0xff, o[2] = v & 0xff, o[3] = 255;
+      }
+  src->opaque = TRUE;
+
+  Seen seen = { 0 };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_result, &seen);
+  await (&seen, LM_RESULT_READY);
+  lm_render_worker_set_source (w, src);
+
+  LmRenderRequest req = { .generation = 1, .backend = LM_BACKEND_CPU };
+  lm_pipeline_init (&req.pipeline);
+  lm_pipeline_stage (&req.pipeline, LM_OP_GRAY)->enabled = TRUE;
+  LmStage *blur = lm_pipeline_stage (&req.pipeline, LM_OP_BLUR);
+  blur->enabled = TRUE;
+  ((LmBlurParams *) blur->params.bytes)->sigma = 6.0f;
+
+  /* At fit (1/4): level 2 (600×400), blur σ 6/4. */
+  req.view = (LmViewRect) { 0, 0, 2400, 1600, 600, 400 };
+  lm_render_worker_request (w, &req);
+  await (&seen, LM_RESULT_PREVIEW);
+  g_assert_no_error (seen.error);
+  g_assert_cmpfloat (seen.level_factor, ==, 4.0);
+  g_assert_false (seen.region);
+  g_assert_cmpuint (seen.width, ==, 2400);
+  g_assert_cmpuint (seen.total, ==, 600 * 400); /* the level's histogram */
+  {
+    g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
+    LmPipeline scaled = req.pipeline;
+    lm_pipeline_scale (&scaled, 4.0);
+    g_assert_cmpfloat (((LmBlurParams *) lm_pipeline_stage (&scaled, LM_OP_BLUR)->params.bytes)->sigma, ==, 1.5f);
+    g_autoptr (LmImage) out = reference_render (lm_pyramid_level (p, 2), &scaled);
+    g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, 600, 400, 0x5A);
+    LmViewRect whole = { 0, 0, 600, 400, 600, 400 };
+    lm_view_cpu (out, &whole, want);
+    g_assert_cmpint (max_distance (seen.view, want), ==, 0);
+  }
+
+  /* At 100 %: level 0 is too large to render whole; the visible region is rendered, and is
+   * the full render's. */
+  g_autoptr (LmImage) full = reference_render (src, &req.pipeline);
+  LmViewRect near[] = { { 700, 500, 500, 300, 500, 300 },     /* inside */
+                        { 0, 1300, 500, 300, 500, 300 },      /* at two edges */
+                        { 1000.5, 200.25, 400, 300, 400, 300 } }; /* between pixels */
+  for (guint i = 0; i < G_N_ELEMENTS (near); i++)
+    {
+      req.generation++;
+      req.view = near[i];
+      lm_render_worker_request (w, &req);
+      await (&seen, LM_RESULT_PREVIEW);
+      g_assert_no_error (seen.error);
+      g_assert_true (seen.region);
+      g_assert_cmpfloat (seen.level_factor, ==, 1.0);
+      g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, near[i].out_w, near[i].out_h, 0x5A);
+      lm_view_cpu (full, &near[i], want);
+      g_assert_cmpint (max_distance (seen.view, want), <=, (i == 2 ? 1 : 0));
+    }
+
+  /* Equalize needs the whole image: the finest level within the bound (1200×800 is under
+   * 1 MP), seen magnified. */
+  req.generation++;
+  lm_pipeline_stage (&req.pipeline, LM_OP_EQUALIZE)->enabled = TRUE;
+  req.view = near[0];
+  lm_render_worker_request (w, &req);
+  await (&seen, LM_RESULT_PREVIEW);
+  g_assert_no_error (seen.error);
+  g_assert_false (seen.region);
+  g_assert_cmpfloat (seen.level_factor, ==, 2.0);
+
+  /* The diff view runs on the level too: the CPU twice here, no difference. */
+  lm_render_worker_compare (w, &req, LM_BACKEND_CPU, LM_BACKEND_CPU, 8.0f);
+  await (&seen, LM_RESULT_COMPARE);
+  g_assert_no_error (seen.error);
+  g_assert_cmpuint (seen.width, ==, 2400);
+  g_assert_cmpint (seen.diff.max_abs, ==, 0);
+  g_assert_cmpuint (seen.view->width, ==, 500);
+
+  lm_render_worker_free (w);
+  g_clear_pointer (&seen.view, lm_image_unref);
+  unsetenv ("LUMEN_VIEW_LEVEL_MAX");
+}
+
+/* A 16-bit photo keeps its depth in the pyramid: its view at fit (level 1/2) and at 100 %
+ * (a region) are the CPU pipeline's on the 16-bit level and on the 16-bit source. */
+static void
+test_worker_views_16 (void)
+{
+  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
+  setenv ("LUMEN_VIEW_LEVEL_MAX", "1000000", TRUE);
+  g_autoptr (LmImage) src = lm_test_image_new (LM_FORMAT_RGBA16, 1600, 1200, 0);
+  for (guint y = 0; y < src->height; y++)
+    for (guint x = 0; x < src->width; x++)
+      {
+        guint16 *px = (guint16 *) lm_test_pixel (src, x, y);
+        px[0] = (guint16) (x * 40 + y), px[1] = (guint16) (y * 54), px[2] = (guint16) ((x ^ y) * 97), px[3] = 65535;
+      }
+  src->opaque = TRUE;
+  Seen seen = { 0 };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_result, &seen);
+  await (&seen, LM_RESULT_READY);
+  lm_render_worker_set_source (w, src);
+  LmRenderRequest req = { .generation = 1, .backend = LM_BACKEND_CPU };
+  lm_pipeline_init (&req.pipeline);
+  LmStage *blur = lm_pipeline_stage (&req.pipeline, LM_OP_BLUR);
+  blur->enabled = TRUE;
+  ((LmBlurParams *) blur->params.bytes)->sigma = 4.0f;
+
+  req.view = (LmViewRect) { 0, 0, 1600, 1200, 800, 600 };
+  lm_render_worker_request (w, &req);
+  await (&seen, LM_RESULT_PREVIEW);
+  g_assert_no_error (seen.error);
+  g_assert_cmpfloat (seen.level_factor, ==, 2.0);
+  {
+    g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
+    g_assert_cmpuint (lm_pyramid_level (p, 1)->format, ==, LM_FORMAT_RGBA16);
+    LmPipeline scaled = req.pipeline;
+    lm_pipeline_scale (&scaled, 2.0);
+    g_autoptr (LmImage) out = reference_render (lm_pyramid_level (p, 1), &scaled);
+    g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, 800, 600, 0x5A);
+    LmViewRect whole = { 0, 0, 800, 600, 800, 600 };
+    lm_view_cpu (out, &whole, want);
+    g_assert_cmpint (max_distance (seen.view, want), ==, 0);
+  }
+  req.generation++;
+  req.view = (LmViewRect) { 300, 200, 640, 480, 640, 480 };
+  lm_render_worker_request (w, &req);
+  await (&seen, LM_RESULT_PREVIEW);
+  g_assert_no_error (seen.error);
+  g_assert_true (seen.region);
+  g_autoptr (LmImage) full = reference_render (src, &req.pipeline);
+  g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, 640, 480, 0x5A);
+  lm_view_cpu (full, &req.view, want);
+  g_assert_cmpint (max_distance (seen.view, want), ==, 0);
+  lm_render_worker_free (w);
+  g_clear_pointer (&seen.view, lm_image_unref);
+  unsetenv ("LUMEN_VIEW_LEVEL_MAX");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_set_nonfatal_assertions ();
+  g_test_add_func ("/view-pyramid/halves-8", test_halves_8);
+  g_test_add_func ("/view-pyramid/halves-16", test_halves_16);
+  g_test_add_func ("/view-pyramid/odd-sides-and-pick", test_odd_sides_and_pick);
+  g_test_add_func ("/view-pyramid/worker-views", test_worker_views);
+  g_test_add_func ("/view-pyramid/worker-views-16", test_worker_views_16);
+  return g_test_run ();
+}
