@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Lumen's file encoders and decoders against OpenCV's imwrite and imread, pair by pair.
+
+    bench-io.py --bench-io BUILD/bench/bench-io [--sizes 24,100] [--pairs N] [--out DIR]
+
+The image is a real photo of the shared data (beach-aerial-15mp.jpg) resized with cubic
+interpolation to 6000×4000 (24 MP) and 12000×8334 (100 MP). Each pair is one timed run of
+Lumen's (bench-io: lm_io_save or lm_io_load inside its process, the image decoded
+beforehand) and one of OpenCV's in this process, in turn, so that the machine's drift
+touches both alike; the figures are the medians of each side and of the ratios Lumen/OpenCV
+pair by pair. Both write to the same folder (--out, by default a temporary one); OpenCV's
+codecs run on one thread, Lumen's on every core (OMP_NUM_THREADS to pin them), which is the
+point. PNG at a given level is compared with imwrite at the same IMWRITE_PNG_COMPRESSION;
+OpenCV's own default (no parameter: SUB filter, level 1, Z_RLE) is a row of its own. TIFF
+"deflate", "lzw" and "none" are OpenCV's IMWRITE_TIFF_COMPRESSION 8, 5 and 1 against
+Lumen's fixed choice (LZW with the horizontal predictor), which the row names."""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import cv2
+
+
+def make_image(mp, folder):
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "photos", "beach-aerial-15mp.jpg")
+    src = os.environ.get("LUMEN_BENCH_PHOTO", src)
+    size = {24: (6000, 4000), 100: (12000, 8334)}[mp]
+    img = cv2.resize(cv2.imread(src, cv2.IMREAD_COLOR), size, interpolation=cv2.INTER_CUBIC)
+    return img
+
+
+def lumen_ms(bench, args):
+    out = subprocess.run([bench] + args, check=True, capture_output=True, text=True).stdout
+    return float(out.split()[0])
+
+
+def opencv_ms(fn):
+    t = time.perf_counter()
+    fn()
+    return (time.perf_counter() - t) * 1e3
+
+
+def pairs(n, lumen, opencv):
+    a, b = [], []
+    for _ in range(n):
+        a.append(lumen())
+        b.append(opencv())
+    ratios = [x / y for x, y in zip(a, b)]
+    return statistics.median(a), statistics.median(b), statistics.median(ratios), min(ratios), max(ratios)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bench-io", required=True)
+    ap.add_argument("--sizes", default="24,100")
+    ap.add_argument("--pairs", type=int, default=5)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--only", default=None, help="comma-separated row-name prefixes to run")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    records = []
+    with tempfile.TemporaryDirectory(dir=args.out) as tmp:
+        for mp in [int(s) for s in args.sizes.split(",")]:
+            img = make_image(mp, tmp)
+            # Inputs in the formats both decode, written once by OpenCV.
+            src_png = os.path.join(tmp, "src.png")
+            cv2.imwrite(src_png, img)
+            src_jpg = os.path.join(tmp, "src.jpg")
+            cv2.imwrite(src_jpg, img, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            src_tif = os.path.join(tmp, "src.tif")
+            cv2.imwrite(src_tif, img, [cv2.IMWRITE_TIFF_COMPRESSION, 5])
+            out_l, out_c = os.path.join(tmp, "lumen"), os.path.join(tmp, "opencv")
+            h, w = img.shape[:2]
+            rows = []
+            save = lambda ext, extra: (lambda: lumen_ms(args.bench_io, ["save", src_png, out_l + ext] + extra))
+            cvw = lambda ext, params: (lambda: cv2.imwrite(out_c + ext, img, params))
+            rows.append(("png default: Lumen level 1 vs OpenCV default", ".png", save(".png", ["--png-level", "1"]), cvw(".png", [])))
+            for level in (1, 3, 6):
+                rows.append((f"png level {level}", ".png", save(".png", ["--png-level", str(level)]),
+                             cvw(".png", [cv2.IMWRITE_PNG_COMPRESSION, level])))
+            rows.append(("png: Lumen default (2) vs OpenCV default", ".png", save(".png", []), cvw(".png", [])))
+            rows.append(("jpeg q95 encode", ".jpg", save(".jpg", ["--quality", "95"]), cvw(".jpg", [cv2.IMWRITE_JPEG_QUALITY, 95])))
+            for name, code in (("lzw", 5), ("deflate", 8), ("none", 1)):
+                rows.append((f"tiff encode: Lumen LZW vs OpenCV {name}", ".tif", save(".tif", []),
+                             cvw(".tif", [cv2.IMWRITE_TIFF_COMPRESSION, code])))
+            for name, path in (("jpeg", src_jpg), ("png", src_png), ("tiff lzw", src_tif)):
+                rows.append((f"{name} decode", None, (lambda p=path: lumen_ms(args.bench_io, ["load", p])),
+                             (lambda p=path: cv2.imread(p, cv2.IMREAD_UNCHANGED))))
+            for name, ext, lumen, opencv in rows:
+                if args.only and not any(name.startswith(p) for p in args.only.split(",")):
+                    continue
+                opencv_t = lambda fn=opencv: opencv_ms(fn)
+                lumen()  # warm-up of both: the page cache, the allocator
+                opencv_t()
+                lm, cm, r, rmin, rmax = pairs(args.pairs, lumen, opencv_t)
+                sizes = ""
+                if ext:
+                    sizes = f"{os.path.getsize(out_l + ext) / 1e6:.1f} / {os.path.getsize(out_c + ext) / 1e6:.1f} MB"
+                records.append(dict(mp=mp, width=w, height=h, case=name, lumen_ms=lm, opencv_ms=cm,
+                                    ratio=r, ratio_min=rmin, ratio_max=rmax, sizes=sizes))
+                print(f"{mp} MP | {name} | {lm:.0f} | {cm:.0f} | {r:.2f} ({rmin:.2f}–{rmax:.2f}) | {sizes}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(dict(machine=platform.node(), cpus=os.cpu_count(), opencv=cv2.__version__,
+                           records=records), f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
