@@ -8,7 +8,9 @@ interpolation to 6000×4000 (24 MP) and 12000×8334 (100 MP). Each pair is one t
 Lumen's (bench-io: lm_io_save or lm_io_load inside its process, the image decoded
 beforehand) and one of OpenCV's in this process, in turn, so that the machine's drift
 touches both alike; the figures are the medians of each side and of the ratios Lumen/OpenCV
-pair by pair. Both write to the same folder (--out, by default a temporary one); OpenCV's
+pair by pair, with each side's CPU time (all threads) beside: on a busy machine the steadier
+figure. Lumen's save is lm_io_save as lumen-cli's, with its fsync and rename (never a partial
+file); OpenCV's imwrite syncs nothing. Both write to the same folder (--out, by default a temporary one); OpenCV's
 codecs run on one thread, Lumen's on every core (OMP_NUM_THREADS to pin them), which is the
 point. PNG at a given level is compared with imwrite at the same IMWRITE_PNG_COMPRESSION;
 OpenCV's own default (no parameter: SUB filter, level 1, Z_RLE) is a row of its own. TIFF
@@ -36,23 +38,27 @@ def make_image(mp, folder):
 
 
 def lumen_ms(bench, args):
+    """(wall, CPU of all threads) in ms, as bench-io measured them inside its process."""
     out = subprocess.run([bench] + args, check=True, capture_output=True, text=True).stdout
-    return float(out.split()[0])
+    wall, cpu = out.split()[:2]
+    return float(wall), float(cpu)
 
 
 def opencv_ms(fn):
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     fn()
-    return (time.perf_counter() - t) * 1e3
+    return (time.perf_counter() - t) * 1e3, (time.process_time() - c) * 1e3
 
 
 def pairs(n, lumen, opencv):
+    """Medians of wall and CPU times of each side, and of the wall ratios pair by pair."""
     a, b = [], []
     for _ in range(n):
         a.append(lumen())
         b.append(opencv())
-    ratios = [x / y for x, y in zip(a, b)]
-    return statistics.median(a), statistics.median(b), statistics.median(ratios), min(ratios), max(ratios)
+    ratios = [x[0] / y[0] for x, y in zip(a, b)]
+    med = lambda v, i: statistics.median(x[i] for x in v)
+    return (med(a, 0), med(b, 0), statistics.median(ratios), min(ratios), max(ratios), med(a, 1), med(b, 1))
 
 
 def main():
@@ -106,13 +112,15 @@ def main():
                 opencv_t = lambda fn=opencv: opencv_ms(fn)
                 lumen()  # warm-up of both: the page cache, the allocator
                 opencv_t()
-                lm, cm, r, rmin, rmax = pairs(args.pairs, lumen, opencv_t)
+                lm, cm, r, rmin, rmax, lcpu, ccpu = pairs(args.pairs, lumen, opencv_t)
                 sizes = ""
                 if ext:
                     sizes = f"{os.path.getsize(out_l + ext) / 1e6:.1f} / {os.path.getsize(out_c + ext) / 1e6:.1f} MB"
                 records.append(dict(mp=mp, width=w, height=h, case=name, lumen_ms=lm, opencv_ms=cm,
-                                    ratio=r, ratio_min=rmin, ratio_max=rmax, sizes=sizes))
-                print(f"{mp} MP | {name} | {lm:.0f} | {cm:.0f} | {r:.2f} ({rmin:.2f}–{rmax:.2f}) | {sizes}", flush=True)
+                                    ratio=r, ratio_min=rmin, ratio_max=rmax, lumen_cpu_ms=lcpu,
+                                    opencv_cpu_ms=ccpu, sizes=sizes))
+                print(f"| {mp} MP | {name} | {lm:.0f} | {cm:.0f} | {r:.2f} ({rmin:.2f}–{rmax:.2f}) | "
+                      f"{lcpu:.0f} | {ccpu:.0f} | {sizes} |", flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(machine=platform.node(), cpus=os.cpu_count(), opencv=cv2.__version__,
