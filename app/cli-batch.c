@@ -561,7 +561,7 @@ lm_cli_batch_main (int argc, char **argv)
   const GOptionEntry entries_after[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output format: hdr (radiance, default), exr, jpg, png or tif"), N_("FORMAT") },
     { "quality", 0, 0, G_OPTION_ARG_INT, &o.quality, N_("JPEG quality, 1..100 (default 92)"), N_("Q") },
-    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 2)"),
+    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"),
                          N_("LEVEL")),
     { "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, N_("Take share I of N of the sorted stacks (default: from a Slurm array or a Kubernetes indexed job)"), N_("I/N") },
     { "shard-count", 0, 0, G_OPTION_ARG_INT, &o.shard_count, N_("With JOB_COMPLETION_INDEX (Kubernetes): the job's completions"), N_("N") },

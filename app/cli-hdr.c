@@ -278,7 +278,7 @@ lm_cli_hdr_main (int argc, char **argv)
   const GOptionEntry entries_after[] = {
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went (and, with --align, each exposure's shift)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write here: .hdr or .exr (radiance) or .png/.jpg/.tif (tone mapped)"), N_("OUT") },
-    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 2)"),
+    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"),
                          N_("LEVEL")),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },

@@ -35,7 +35,7 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
       N_("Write the result here (.png, .jpg or .tif)"), N_("OUT") },
     LM_CLI_NUMBER_ENTRY ("quality", N_("JPEG quality, 1..100 (default 92)"), N_("Q")),
-    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 2)"),
+    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"),
                          N_("LEVEL")),
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o->timings,
       N_("Print where the time went: load, upload, each operation, download, save"), NULL },

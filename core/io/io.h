@@ -31,7 +31,7 @@ typedef struct {
 /* The PNG level when none is asked for: see README's "PNG compression". */
 #define LM_PNG_LEVEL_MIN 0
 #define LM_PNG_LEVEL_MAX 9
-#define LM_PNG_LEVEL_DEFAULT 2
+#define LM_PNG_LEVEL_DEFAULT 1
 
 #define LM_SAVE_OPTIONS_INIT { .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT }
 

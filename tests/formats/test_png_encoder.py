@@ -152,10 +152,10 @@ class PngEncoder(unittest.TestCase):
                 self.assertEqual(outs[0], outs[1], "1 and 2 threads write other bytes")
                 self.assertEqual(outs[0], outs[2], "1 and 3 threads write other bytes")
 
-    def test_default_level_is_2(self):
+    def test_default_level_is_1(self):
         src = self.source("default", layouts(320, 240)["rgb8"])
         self.assertEqual(lt.read_bytes(self.encode(src, None, "default")),
-                         lt.read_bytes(self.encode(src, 2, "default")))
+                         lt.read_bytes(self.encode(src, 1, "default")))
 
     def test_higher_levels_compress_more(self):
         pixels = layouts(640, 480)["rgb8"]
