@@ -27,7 +27,7 @@
 typedef struct {
   char *backend, *devices, *decoder, *encoder, *method, *response_in, *format, *shard, *progress, *output, *report;
   LmCliTone tone;
-  int jobs, quality, shard_count, in_flight, read_threads;
+  int jobs, quality, shard_count, in_flight, read_threads, png_level;
   gboolean align, timings;
   char **inputs;
 } Options;
@@ -141,6 +141,7 @@ plan_output (const Options *o, Plan *p, GError **error)
   if (o->quality < 1 || o->quality > 100)
     return usage (error, _("--quality must be between 1 and 100"));
   p->config.save.quality = o->quality;
+  p->config.save.png_level = o->png_level;
   return TRUE;
 }
 
@@ -542,7 +543,7 @@ single_threaded_lapack (void)
 int
 lm_cli_batch_main (int argc, char **argv)
 {
-  Options o = { .tone = LM_CLI_TONE_INIT, .quality = 92 };
+  Options o = { .tone = LM_CLI_TONE_INIT, .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT };
   const GOptionEntry entries[] = {
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to merge: auto (default), cpu or cuda"), N_("BACKEND") },
     { "devices", 0, 0, G_OPTION_ARG_STRING, &o.devices, N_("GPUs to use: all (default) or a list such as 0,1"), N_("LIST") },
@@ -560,6 +561,8 @@ lm_cli_batch_main (int argc, char **argv)
   const GOptionEntry entries_after[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output format: hdr (radiance, default), exr, jpg, png or tif"), N_("FORMAT") },
     { "quality", 0, 0, G_OPTION_ARG_INT, &o.quality, N_("JPEG quality, 1..100 (default 92)"), N_("Q") },
+    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"),
+                         N_("LEVEL")),
     { "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, N_("Take share I of N of the sorted stacks (default: from a Slurm array or a Kubernetes indexed job)"), N_("I/N") },
     { "shard-count", 0, 0, G_OPTION_ARG_INT, &o.shard_count, N_("With JOB_COMPLETION_INDEX (Kubernetes): the job's completions"), N_("N") },
     { "progress", 0, 0, G_OPTION_ARG_STRING, &o.progress, N_("auto (default: a bar on a terminal, else plain), bar, plain or none"), N_("MODE") },
@@ -569,6 +572,9 @@ lm_cli_batch_main (int argc, char **argv)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
   };
+  static LmCliNumber numbers[1];
+  numbers[0] = (LmCliNumber) { "--png-level", 0, 9, TRUE, &o.png_level };
+  lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
   g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUTDIR INPUT…"));
   g_option_context_set_summary (context,
                                 _("Merges many bracketed stacks, each as “lumen-cli hdr” would. An INPUT is a "

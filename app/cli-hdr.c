@@ -17,6 +17,7 @@ typedef struct {
   char *backend, *method, *exposures, *times, *response_in, *response_out, *output;
   LmCliTone tone;
   gboolean timings, align;
+  int png_level;
   char **inputs;
 } Options;
 
@@ -240,6 +241,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
 
   t = g_get_monotonic_time ();
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
+  save.png_level = o->png_level;
   if (!lm_io_save (host, o->output, &save, error))
     return FALSE;
   /* The curve last: a failed merge leaves no file behind, not even the curve. */
@@ -261,7 +263,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
 int
 lm_cli_hdr_main (int argc, char **argv)
 {
-  Options o = { .tone = LM_CLI_TONE_INIT };
+  Options o = { .tone = LM_CLI_TONE_INIT, .png_level = LM_PNG_LEVEL_DEFAULT };
   const GOptionEntry entries[] = {
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to compute: auto, cpu or cuda"), N_("BACKEND") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("debevec (default), robertson, or mertens (exposure fusion: no times, no response)"), N_("METHOD") },
@@ -276,9 +278,14 @@ lm_cli_hdr_main (int argc, char **argv)
   const GOptionEntry entries_after[] = {
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went (and, with --align, each exposure's shift)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write here: .hdr or .exr (radiance) or .png/.jpg/.tif (tone mapped)"), N_("OUT") },
+    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"),
+                         N_("LEVEL")),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
   };
+  static LmCliNumber numbers[1];
+  numbers[0] = (LmCliNumber) { "--png-level", 0, 9, TRUE, &o.png_level };
+  lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
   g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUT IN1 IN2 …"));
   g_option_context_set_summary (context, _("Merges bracketed exposures into HDR radiance (Debevec or "
                                            "Robertson) and writes it, or a tone-mapped 8-bit image; or fuses "

@@ -18,6 +18,7 @@ typedef struct {
   char *backend;
   char *output;
   int quality;
+  int png_level;
   gboolean timings;
   gboolean version;
   gboolean to_srgb; /* --to-srgb: convert from the photo's profile to sRGB on saving */
@@ -34,6 +35,8 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
       N_("Write the result here (.png, .jpg or .tif)"), N_("OUT") },
     LM_CLI_NUMBER_ENTRY ("quality", N_("JPEG quality, 1..100 (default 92)"), N_("Q")),
+    LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"),
+                         N_("LEVEL")),
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o->timings,
       N_("Print where the time went: load, upload, each operation, download, save"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version"), NULL },
@@ -49,8 +52,9 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     { NULL },
   };
 
-  static LmCliNumber numbers[1];
+  static LmCliNumber numbers[2];
   numbers[0] = (LmCliNumber) { "--quality", 1, 100, TRUE, &o->quality };
+  numbers[1] = (LmCliNumber) { "--png-level", 0, 9, TRUE, &o->png_level };
   lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
 
   g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUT IN"));
@@ -202,6 +206,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
   save.quality = o->quality;
   save.to_srgb = o->to_srgb;
+  save.png_level = o->png_level;
   if (!lm_io_save (host, o->output, &save, error))
     return FALSE;
   lm_timings_add (timings, _("save"), lm_ms_since (t));
@@ -217,7 +222,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
 int
 lm_cli_process_main (int argc, char **argv)
 {
-  Options o = { .quality = 92 };
+  Options o = { .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT };
   g_autoptr (LmCliOps) ops = lm_cli_ops_new ();
   int rc = parse (&argc, &argv, &o, ops);
   if (rc == SHOW_VERSION)

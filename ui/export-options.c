@@ -5,6 +5,8 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
+#include "core/io/io.h"
+
 typedef struct {
   const LmOpInfo *op;
   GtkWidget *enabled;
@@ -17,6 +19,7 @@ struct _LmExportOptions {
   Section sections[LM_N_OPS];
   guint n;
   GtkWidget *to_srgb;
+  GtkWidget *png_level;
 };
 
 G_DEFINE_FINAL_TYPE (LmExportOptions, lm_export_options, GTK_TYPE_BOX)
@@ -128,6 +131,18 @@ lm_export_options_new (void)
                                _("Convert the colours from the photo's ICC profile to sRGB (perceptual "
                                  "intent), for the web; otherwise the photo keeps its own profile"));
   gtk_container_add (GTK_CONTAINER (self), self->to_srgb);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->png_level = gtk_spin_button_new_with_range (LM_PNG_LEVEL_MIN, LM_PNG_LEVEL_MAX, 1);
+  gtk_widget_set_name (self->png_level, "png-level");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->png_level), LM_PNG_LEVEL_DEFAULT);
+  gtk_widget_set_tooltip_text (self->png_level,
+                               _("0 stores the pixels as they are (the largest file, the fastest); 9 makes "
+                                 "the smallest file and takes the longest; lossless at every level"));
+  GtkWidget *label = gtk_label_new_with_mnemonic (_("PNG _compression level"));
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->png_level);
+  gtk_container_add (GTK_CONTAINER (row), label);
+  gtk_container_add (GTK_CONTAINER (row), self->png_level);
+  gtk_container_add (GTK_CONTAINER (self), row);
   LmPipeline defaults;
   lm_pipeline_init (&defaults);
   lm_export_options_set_pipeline (self, &defaults);
@@ -212,4 +227,33 @@ void
 lm_export_to_srgb_set (gpointer owner, gboolean to_srgb)
 {
   g_object_set_data (G_OBJECT (owner), TO_SRGB_KEY, GINT_TO_POINTER (to_srgb ? 1 : 0));
+}
+
+void
+lm_export_options_set_png_level (LmExportOptions *self, int level)
+{
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->png_level), level);
+}
+
+int
+lm_export_options_get_png_level (LmExportOptions *self)
+{
+  gtk_spin_button_update (GTK_SPIN_BUTTON (self->png_level));
+  return gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->png_level));
+}
+
+#define PNG_LEVEL_KEY "lumen-export-png-level"
+
+/* Kept as level + 1, so that nothing set reads as "none chosen". */
+int
+lm_export_png_level_of (gpointer owner)
+{
+  int stored = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (owner), PNG_LEVEL_KEY));
+  return stored > 0 ? stored - 1 : LM_PNG_LEVEL_DEFAULT;
+}
+
+void
+lm_export_png_level_set (gpointer owner, int level)
+{
+  g_object_set_data (G_OBJECT (owner), PNG_LEVEL_KEY, GINT_TO_POINTER (level + 1));
 }

@@ -32,4 +32,11 @@ gboolean lm_export_options_get_to_srgb (LmExportOptions *self);
 gboolean lm_export_to_srgb_of (gpointer owner);
 void lm_export_to_srgb_set (gpointer owner, gboolean to_srgb);
 
+/* "PNG compression level" (LmSaveOptions.png_level), a spin button named "png-level", 0..9,
+ * LM_PNG_LEVEL_DEFAULT at first; like "Convert to sRGB", remembered per OWNER. */
+void lm_export_options_set_png_level (LmExportOptions *self, int level);
+int lm_export_options_get_png_level (LmExportOptions *self);
+int lm_export_png_level_of (gpointer owner);
+void lm_export_png_level_set (gpointer owner, int level);
+
 G_END_DECLS

@@ -23,6 +23,7 @@ struct _LmApplyRun {
   LmBackendKind backend;
   int quality;
   gboolean to_srgb;    /* "Convert to sRGB", as the export's */
+  int png_level;       /* as the export's */
   gboolean sidecars;   /* the keep-edits setting */
   LmRenderWorker *worker;
   GCancellable *cancellable;
@@ -199,6 +200,7 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
   options.quality = run->quality;
   options.to_srgb = run->to_srgb;
+  options.png_level = run->png_level;
   g_autofree char *out = output_path (g_ptr_array_index (run->photos, run->next));
   lm_render_worker_set_source (run->worker, image);
   lm_render_worker_export (run->worker, &req, out, &options, run->cancellable);
@@ -304,6 +306,7 @@ lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
   run->backend = self->cuda_usable ? self->backend : LM_BACKEND_CPU;
   run->quality = self->settings ? g_settings_get_int (self->settings, "jpeg-quality") : 92;
   run->to_srgb = lm_export_to_srgb_of (self);
+  run->png_level = lm_export_png_level_of (self);
   run->sidecars = self->settings == NULL || g_settings_get_boolean (self->settings, "keep-edits");
   run->cancellable = g_cancellable_new ();
   run->failures = g_string_new (NULL);
@@ -335,6 +338,7 @@ lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
     {
       lm_export_options_set_pipeline (LM_EXPORT_OPTIONS (export_ops), &self->pipeline);
       lm_export_options_set_to_srgb (LM_EXPORT_OPTIONS (export_ops), lm_export_to_srgb_of (self));
+      lm_export_options_set_png_level (LM_EXPORT_OPTIONS (export_ops), lm_export_png_level_of (self));
       gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
     }
   int chosen = gtk_dialog_run (GTK_DIALOG (chooser));
@@ -343,7 +347,10 @@ lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
   if (files && export_ops && lm_export_options_apply (LM_EXPORT_OPTIONS (export_ops), &self->pipeline))
     lm_window_commit (self);
   if (files && export_ops)
-    lm_export_to_srgb_set (self, lm_export_options_get_to_srgb (LM_EXPORT_OPTIONS (export_ops)));
+    {
+      lm_export_to_srgb_set (self, lm_export_options_get_to_srgb (LM_EXPORT_OPTIONS (export_ops)));
+      lm_export_png_level_set (self, lm_export_options_get_png_level (LM_EXPORT_OPTIONS (export_ops)));
+    }
   gtk_widget_destroy (chooser);
   if (files == NULL)
     return;

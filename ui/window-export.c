@@ -127,6 +127,7 @@ lm_window_export_interactive (LmWindow *self)
     {
       lm_export_options_set_pipeline (LM_EXPORT_OPTIONS (export_ops), &self->pipeline);
       lm_export_options_set_to_srgb (LM_EXPORT_OPTIONS (export_ops), lm_export_to_srgb_of (self));
+      lm_export_options_set_png_level (LM_EXPORT_OPTIONS (export_ops), lm_export_png_level_of (self));
       gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
     }
   g_autofree char *base = g_file_get_basename (self->file);
@@ -146,7 +147,10 @@ lm_window_export_interactive (LmWindow *self)
   if (path && export_ops && lm_export_options_apply (LM_EXPORT_OPTIONS (export_ops), &self->pipeline))
     lm_window_commit (self);
   if (path && export_ops)
-    lm_export_to_srgb_set (self, lm_export_options_get_to_srgb (LM_EXPORT_OPTIONS (export_ops)));
+    {
+      lm_export_to_srgb_set (self, lm_export_options_get_to_srgb (LM_EXPORT_OPTIONS (export_ops)));
+      lm_export_png_level_set (self, lm_export_options_get_png_level (LM_EXPORT_OPTIONS (export_ops)));
+    }
   gtk_widget_destroy (chooser);
   if (path == NULL)
     return FALSE;
@@ -177,6 +181,7 @@ lm_window_export_interactive (LmWindow *self)
     }
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
   options.to_srgb = lm_export_to_srgb_of (self);
+  options.png_level = lm_export_png_level_of (self);
   if (self->settings)
     options.quality = g_settings_get_int (self->settings, "jpeg-quality");
   if (lm_file_type_for_output (path) == LM_FILE_JPEG)

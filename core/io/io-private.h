@@ -36,7 +36,8 @@ LmImage *lm_tiff_load (const char *path, const guint8 *data, gsize len,
                        const LmAllocator *allocator, GError **error);
 gboolean lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error);
 
-gboolean lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error);
+/* LEVEL: zlib's 0..9, the pixel data compressed on every core (png-deflate.h). */
+gboolean lm_png_save (const LmImage *image, LmAtomicFile *file, int level, GError **error);
 
 LmImage *lm_radiance_load (const char *path, const guint8 *data, gsize len,
                            const LmAllocator *allocator, GError **error);

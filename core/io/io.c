@@ -295,7 +295,7 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
       }
       break;
     case LM_FILE_PNG:
-      ok = lm_png_save (image, file, &codec_error);
+      ok = lm_png_save (image, file, options->png_level, &codec_error);
       break;
     case LM_FILE_TIFF:
       ok = lm_tiff_save (image, file, &codec_error);

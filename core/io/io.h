@@ -24,9 +24,16 @@ typedef struct {
   int quality;     /* JPEG quality 1..100 */
   gboolean to_srgb; /* convert the pixels from their ICC profile to sRGB (core/color/convert.h)
                      * and embed sRGB's; FALSE keeps the source's profile and values */
+  int png_level;    /* PNG zlib level 0..9: 0 stores, 1 is the fastest; start from
+                     * LM_SAVE_OPTIONS_INIT, as a zeroed struct would store */
 } LmSaveOptions;
 
-#define LM_SAVE_OPTIONS_INIT { .quality = 92 }
+/* The PNG level when none is asked for: see README's "PNG compression". */
+#define LM_PNG_LEVEL_MIN 0
+#define LM_PNG_LEVEL_MAX 9
+#define LM_PNG_LEVEL_DEFAULT 1
+
+#define LM_SAVE_OPTIONS_INIT { .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT }
 
 /* The type a file's first bytes announce, whatever its name says. */
 LmFileType lm_file_type_sniff (const guint8 *head, gsize len);

@@ -231,7 +231,10 @@ lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *opt
   s->cinfo.in_color_space = gray ? JCS_GRAYSCALE : JCS_EXT_RGBA; /* alpha is dropped */
   jpeg_set_defaults (&s->cinfo);
   jpeg_set_quality (&s->cinfo, CLAMP (options->quality, 1, 100), TRUE);
-  s->cinfo.optimize_coding = TRUE;
+  /* OpenCV's settings (libjpeg's defaults): no Huffman optimisation, whose second pass keeps
+   * every coefficient of the image (144 MB at 24 MP) for a 3 % smaller file, and made the
+   * save 8–12× OpenCV's imwrite on the 2-core machine. */
+  s->cinfo.optimize_coding = FALSE;
   s->cinfo.dct_method = JDCT_ISLOW;
   if (!gray && options->quality >= 90)
     {
@@ -251,8 +254,11 @@ lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *opt
 
   while (s->cinfo.next_scanline < s->cinfo.image_height)
     {
-      JSAMPROW row = lm_image_row (image, s->cinfo.next_scanline);
-      jpeg_write_scanlines (&s->cinfo, &row, 1);
+      JSAMPROW rows[16];
+      JDIMENSION n = MIN (G_N_ELEMENTS (rows), s->cinfo.image_height - s->cinfo.next_scanline);
+      for (JDIMENSION i = 0; i < n; i++)
+        rows[i] = lm_image_row (image, s->cinfo.next_scanline + i);
+      jpeg_write_scanlines (&s->cinfo, rows, n);
     }
   jpeg_finish_compress (&s->cinfo);
   jpeg_destroy_compress (&s->cinfo);

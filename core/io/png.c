@@ -3,7 +3,8 @@
  * 16-bit (RGBA16, or GRAY16 for gray ones, as 8-bit gray files stay GRAY8; PNG stores them
  * big-endian, the image holds host order), and no MIME database is needed. Writing: gray
  * images are written as gray, 16-bit images as 16-bit, EXIF (eXIf) and the ICC profile
- * (iCCP) travel. */
+ * (iCCP) travel; libpng writes the chunks before the image data, png-deflate.c the image
+ * data itself, on every core. */
 #include <errno.h>
 #include <setjmp.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "exif.h"
 #include "io-private.h"
+#include "png-deflate.h"
 #include "xmp-png.h"
 
 #define EXIF_HEADER_LEN 6
@@ -231,7 +233,7 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
 }
 
 gboolean
-lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
+lm_png_save (const LmImage *image, LmAtomicFile *file, int level, GError **error)
 {
   const char *path = lm_atomic_file_path (file);
   FILE *stream = lm_atomic_file_stream (file);
@@ -258,9 +260,8 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
   png_init_io (s->png, stream);
   accept_profiles_as_they_are (s->png);
   gboolean wide = lm_format_depth (image->format) == 16;
-  int color_type = lm_format_channels (image->format) == 1 ? PNG_COLOR_TYPE_GRAY
-                   : image->opaque                         ? PNG_COLOR_TYPE_RGB
-                                                           : PNG_COLOR_TYPE_RGB_ALPHA;
+  guint channels = lm_format_channels (image->format) == 1 ? 1 : image->opaque ? 3 : 4;
+  int color_type = channels == 1 ? PNG_COLOR_TYPE_GRAY : channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA;
   png_set_IHDR (s->png, s->info, image->width, image->height, wide ? 16 : 8, color_type, PNG_INTERLACE_NONE,
                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   if (image->icc_profile)
@@ -272,17 +273,22 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, GError **error)
     png_set_eXIf_1 (s->png, s->info, (png_uint_32) (g_bytes_get_size (s->exif) - EXIF_HEADER_LEN),
                     (png_bytep) g_bytes_get_data (s->exif, NULL) + EXIF_HEADER_LEN);
   lm_png_set_xmp (s->png, s->info, image);
+  /* libpng writes the signature and every chunk before the image data; the image data and
+   * IEND are ours (png-deflate.c), as nothing of ours belongs after the image data. */
   png_write_info (s->png, s->info);
-  if (wide && G_BYTE_ORDER == G_LITTLE_ENDIAN)
-    png_set_swap (s->png); /* PNG's samples are big-endian */
-  if (color_type == PNG_COLOR_TYPE_RGB)
-    png_set_filler (s->png, 0, PNG_FILLER_AFTER); /* drops the opaque alpha byte */
-
-  for (guint y = 0; y < image->height; y++)
-    png_write_row (s->png, lm_image_row (image, y));
-  /* No info here: libpng (1.6.39) would write the eXIf chunk a second time after the
-   * image data, which readers warn about. Nothing else of ours belongs after it. */
-  png_write_end (s->png, NULL);
   png_state_free (s, FALSE);
-  return TRUE;
+
+  int write_errno = 0;
+  GError *encode_error = NULL;
+  if (lm_png_write_image_data (stream, image, channels, level, &write_errno, &encode_error)
+      && lm_png_write_end_chunk (stream))
+    return TRUE;
+  if (encode_error != NULL)
+    {
+      lm_set_file_error (error, encode_error->code, path, _("cannot encode PNG: %s"), encode_error->message);
+      g_error_free (encode_error);
+    }
+  else
+    lm_set_write_error (error, path, write_errno ? write_errno : errno ? errno : EIO);
+  return FALSE;
 }

@@ -188,6 +188,13 @@ PY
     --json "$OUT/cpu-vs-opencv.json" /tmp/24mp.png 2>"$OUT/cpu-bench.log" || status=1
 fi
 
+if [[ " $steps " == *" io-bench "* ]]; then
+  echo "== io-bench"
+  # PNG, JPEG and TIFF encode and decode against OpenCV's imwrite and imread, 24 and 100 MP.
+  LUMEN_BENCH_PHOTO="$pack/data/photos/beach-aerial-15mp.jpg" python3 bench/bench-io.py --bench-io "$bin/bench-io" \
+    --sizes 24,100 --pairs 5 --out /tmp --json "$OUT/io.json" | tee "$OUT/io.txt" || status=1
+fi
+
 if [[ " $steps " == *" view-bench "* ]]; then
   echo "== view-bench"
   # The view's colour transform at 50 MP: fit and 100 %, 8 and 16 bits, with and without it.

@@ -1,0 +1,154 @@
+/* The export dialog's "PNG compression level": as a person exports (Ctrl+E, the name typed,
+ * the level typed into its field, Export clicked), the file is the one lumen-cli writes with
+ * --png-level at that level, byte for byte; the next export's dialog shows the level last
+ * chosen. The photo has no edits, so the two must agree to the byte. */
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "core/io/io.h"
+#include "ui-testlib.h"
+
+static char *tmp_dir;
+static char *photo;
+
+typedef struct {
+  const char *name;
+  int level;
+  int level_shown; /* what the dialog showed on opening */
+  gboolean answered;
+} Answer;
+
+static GtkWidget *
+named (GtkWidget *dialog, const char *name)
+{
+  g_autoptr (GPtrArray) all = ui_find_all (dialog, GTK_TYPE_WIDGET);
+  for (guint i = 0; i < all->len; i++)
+    if (g_strcmp0 (gtk_widget_get_name (all->pdata[i]), name) == 0)
+      return all->pdata[i];
+  g_assert_not_reached ();
+}
+
+static void
+answer_chooser (GtkWidget *dialog, Answer *a)
+{
+  ui_focus_window (dialog);
+  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
+  ui_type (a->name);
+  GtkWidget *level = named (dialog, "png-level");
+  a->level_shown = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (level));
+  /* Typed into the field, not confirmed with Enter: the export reads what is typed. */
+  g_autofree char *text = g_strdup_printf ("%d", a->level);
+  gtk_entry_set_text (GTK_ENTRY (level), text);
+  g_autoptr (GPtrArray) buttons = ui_find_all (dialog, GTK_TYPE_BUTTON);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), _("_Export")) == 0
+        && gtk_widget_is_visible (buttons->pdata[i]))
+      {
+        GtkWidget *w = buttons->pdata[i];
+        ui_click (w, gtk_widget_get_allocated_width (w) / 2.0, gtk_widget_get_allocated_height (w) / 2.0);
+        a->answered = TRUE;
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+static gboolean
+watch_tick (gpointer data)
+{
+  Answer *a = data;
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_mapped (l->data) && !a->answered)
+      {
+        ui_wait_ms (200);
+        answer_chooser (l->data, a);
+        break;
+      }
+  return G_SOURCE_CONTINUE;
+}
+
+static GBytes *
+export_with (Answer *a)
+{
+  guint source = g_timeout_add (50, watch_tick, a);
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_e, GDK_CONTROL_MASK);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!a->answered && g_get_monotonic_time () < deadline)
+    ui_wait_ms (50);
+  g_source_remove (source);
+  g_assert_true (a->answered);
+  g_autofree char *path = g_build_filename (tmp_dir, a->name, NULL);
+  while (!g_file_test (path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    ui_wait_ms (50);
+  ui_wait_ms (300);
+  char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  return g_bytes_new_take (data, len);
+}
+
+static GBytes *
+cli (const char *name, int level)
+{
+  g_autofree char *out = g_build_filename (tmp_dir, name, NULL);
+  g_autofree char *level_text = g_strdup_printf ("%d", level);
+  const char *argv[] = { g_getenv ("LUMEN_CLI"), "--png-level", level_text, "-o", out, photo, NULL };
+  int status = -1;
+  g_autofree char *err = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                               &status, NULL));
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (out, &data, &len, NULL));
+  return g_bytes_new_take (data, len);
+}
+
+static void
+test_levels (void)
+{
+  Answer first = { .name = "window-9.png", .level = 9 };
+  g_autoptr (GBytes) window9 = export_with (&first);
+  g_assert_cmpint (first.level_shown, ==, LM_PNG_LEVEL_DEFAULT);
+  g_autoptr (GBytes) cli9 = cli ("cli-9.png", 9);
+  g_assert_true (g_bytes_equal (window9, cli9));
+
+  Answer second = { .name = "window-0.png", .level = 0 };
+  g_autoptr (GBytes) window0 = export_with (&second);
+  g_assert_cmpint (second.level_shown, ==, 9);
+  g_autoptr (GBytes) cli0 = cli ("cli-0.png", 0);
+  g_assert_true (g_bytes_equal (window0, cli0));
+  g_assert_cmpuint (g_bytes_get_size (window0), >, g_bytes_get_size (window9));
+}
+
+int
+main (int argc, char **argv)
+{
+  tmp_dir = g_dir_make_tmp ("lumen-export-png-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+  photo = g_build_filename (tmp_dir, "chelsea.png", NULL);
+  g_autofree char *source = ui_test_data ("photos/chelsea.png");
+  char *bytes = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (source, &bytes, &len, NULL));
+  g_assert_true (g_file_set_contents (photo, bytes, len, NULL));
+  g_free (bytes);
+  ui_test_init (&argc, &argv, photo);
+  g_autoptr (GFile) file = g_file_new_for_path (photo);
+  ui_track_results ();
+  lm_window_open (ui_window, file);
+  ui_settle_tracked ();
+  g_test_add_func ("/export-png-level/levels", test_levels);
+  int status = g_test_run ();
+  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
+  for (const char *name; dir && (name = g_dir_read_name (dir));)
+    {
+      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+      g_remove (path);
+    }
+  g_rmdir (tmp_dir);
+  return status;
+}
