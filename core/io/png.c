@@ -178,6 +178,9 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
   /* Whatever limits this system's libpng was built with. */
   png_set_chunk_malloc_max (s->png, CHUNK_INFLATE_MAX);
   png_set_chunk_cache_max (s->png, 1000);
+  /* libpng's own default refuses sides above 1,000,000 pixels with a message of its own;
+   * Lumen's size and memory checks (image.c, pixel-budget.c) bound what is accepted. */
+  png_set_user_limits (s->png, 0x7fffffff, 0x7fffffff);
 #endif
   png_read_info (s->png, s->info);
 
