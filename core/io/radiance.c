@@ -215,7 +215,18 @@ write_rgbe (const LmImage *rgbe, LmAtomicFile *file, GError **error)
 GBytes *
 lm_rgbe_encode_file (const LmImage *rgbe, const char *path, GError **error)
 {
-  g_return_val_if_fail (rgbe->format == LM_FORMAT_RGBE8 && rgbe->allocator->memory == LM_MEMORY_HOST, NULL);
+  g_return_val_if_fail ((rgbe->format == LM_FORMAT_RGBE8 || rgbe->format == LM_FORMAT_RGBA_F32)
+                          && rgbe->allocator->memory == LM_MEMORY_HOST, NULL);
+  g_autoptr (LmImage) converted = NULL;
+  if (rgbe->format == LM_FORMAT_RGBA_F32)
+    {
+      if ((converted = lm_io_image_new (LM_FORMAT_RGBE8, rgbe->width, rgbe->height, lm_allocator_host (), path,
+                                        error)) == NULL)
+        return NULL;
+      for (guint y = 0; y < rgbe->height; y++)
+        encode_row ((const float *) lm_image_row (rgbe, y), (guint32 *) lm_image_row (converted, y), rgbe->width);
+      rgbe = converted;
+    }
   guint w = rgbe->width, h = rgbe->height;
   g_autofree char *header = g_strdup_printf (header_format, h, w);
   gsize len = strlen (header);
