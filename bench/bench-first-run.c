@@ -4,10 +4,10 @@
  *   bench-first-run [--op gray|equalize|blur] [--set PARAM=VALUE …] IMAGE
  *
  * Run once per process (each process is one cold start): the phases of the first run, timed
- * with the host clock, then the same operation warm. Phases: the output's allocation, the
- * OpenMP team's start (an empty parallel region), the first run into the fresh output, and
- * warm runs into the same output. LUMEN_FIRST_RUN_ORDER=plain skips the team's start so
- * that the first run pays for it, as lumen-cli did before the CPU backend started its team.
+ * with the host clock, then the same operation warm. Phases: the backend's creation (which
+ * starts the OpenMP team), the output's allocation, an empty parallel region (what is left of
+ * the team's start), the first run into the fresh output, and warm runs into the same output.
+ * LUMEN_FIRST_RUN_ORDER=plain skips the empty region.
  * Not a test: figures go to bench/RESULTS.md. */
 #include <stdio.h>
 #include <stdlib.h>

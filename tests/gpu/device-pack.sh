@@ -13,7 +13,7 @@ shared=${LUMEN_SHARED:-../shared}
 [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=enabled
 meson configure "$build" -Dgui=enabled >/dev/null
 meson compile -C "$build" lumen-cli test-parity test-hdr-parity test-hdr16-parity test-view-parity bench-view bench-ops bench-hdr lumen test-window test-navigate \
-  test-state test-panels test-gpu-fault ui-latency soak-window lumen-gmo >/dev/null
+  test-state test-panels test-gpu-fault ui-latency soak-window lumen-gmo bench-first-run >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
@@ -21,7 +21,7 @@ mkdir -p "$out/data" "$out/peers" "$out/bin"
   "$build/tests/test-hdr-parity" "$build/tests/test-hdr16-parity" "$build/tests/test-view-parity" \
   "$build/bench/bench-view" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" \
   "$build/tests/test-navigate" "$build/tests/test-state" "$build/tests/test-panels" "$build/tests/test-gpu-fault" \
-  "$build/bench/ui-latency" "$build/bench/soak-window" >/dev/null
+  "$build/bench/ui-latency" "$build/bench/soak-window" "$build/bench/bench-first-run" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
 # The catalogues (po/<lang>/LC_MESSAGES/lumen.mo): the window tests run in German there too.
 for mo in "$build"/po/*/LC_MESSAGES/*.mo; do
