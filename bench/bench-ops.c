@@ -36,6 +36,7 @@ static const char *const gray_full[] = { "mode=bt601", NULL };
 static const char *const gray_half[] = { "mode=bt601", "amount=0.5", NULL };
 static const char *const eq_luma[] = { "mode=luma", NULL };
 static const char *const eq_rgb[] = { "mode=rgb", NULL };
+static const char *const blur_1[] = { "sigma=1", NULL };
 static const char *const blur_2_5[] = { "sigma=2.5", NULL };
 static const char *const blur_10[] = { "sigma=10", NULL };
 static const char *const blur_50[] = { "sigma=50", NULL };
@@ -52,6 +53,7 @@ static const BenchCase cases[] = {
   { "equalize (gray)", LM_OP_EQUALIZE, TRUE, eq_luma },
   { "equalize luma (rgba)", LM_OP_EQUALIZE, FALSE, eq_luma },
   { "equalize rgb (rgba)", LM_OP_EQUALIZE, FALSE, eq_rgb },
+  { "blur sigma=1 (rgba)", LM_OP_BLUR, FALSE, blur_1 },
   { "blur sigma=2.5 (rgba)", LM_OP_BLUR, FALSE, blur_2_5 },
   { "blur sigma=10 (rgba)", LM_OP_BLUR, FALSE, blur_10 },
   { "blur sigma=10 (gray)", LM_OP_BLUR, TRUE, blur_10 },

@@ -31,6 +31,19 @@ def median_ms(fn, repeat):
     return statistics.median(times)
 
 
+def commit():
+    """The source tree's commit, "+uncommitted" when it has changes: the figures' version."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        head = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+        return head + (" +uncommitted" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def opencv_cases(img):
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
 
@@ -42,18 +55,38 @@ def opencv_cases(img):
     def blur(src, s):
         return lambda: cv2.GaussianBlur(src, (0, 0), s, borderType=cv2.BORDER_REFLECT_101)
 
+    # Exposure +0.7 EV on the file's sRGB values, as a user would apply it: one table.
+    v = np.arange(256, dtype=np.float64) / 255
+    lin = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4) * 2 ** 0.7
+    srgb = np.where(lin <= 0.0031308, lin * 12.92, 1.055 * np.power(np.maximum(lin, 0), 1 / 2.4) - 0.055)
+    exposure_table = np.clip(np.rint(255 * srgb), 0, 255).astype(np.uint8)
+
+    h, w = img.shape[:2]
+    turn = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), 1.5, 1.0)
+
     # Names match bench-ops' cases; each lambda is what an OpenCV user would call.
     return {
+        "points: exposure": lambda: cv2.LUT(img, exposure_table),
         "gray bt601 (rgba->gray)": lambda: cv2.cvtColor(img, cv2.COLOR_BGR2GRAY),
         "gray amount 0.5 (rgba->rgba)": lambda: cv2.addWeighted(
             img, 0.5, cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), 0.5, 0),
         "equalize (gray)": lambda: cv2.equalizeHist(gray),
         "equalize luma (rgba)": eq_luma,
         "equalize rgb (rgba)": lambda: cv2.merge([cv2.equalizeHist(c) for c in cv2.split(img)]),
+        "blur sigma=1 (rgba)": blur(img, 1),
         "blur sigma=2.5 (rgba)": blur(img, 2.5),
         "blur sigma=10 (rgba)": blur(img, 10),
         "blur sigma=10 (gray)": blur(gray, 10),
         "blur sigma=50 (rgba)": blur(img, 50),
+        # Geometry: Lumen's straighten also crops to the largest upright rectangle, which
+        # OpenCV's user does with a slice (not timed); its resize picks area or Lanczos-3.
+        "rotate 90 (rgba)": lambda: cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE),
+        "crop from 300,200 (rgba)": lambda: img[200:, 300:].copy(),
+        "straighten 1.5 (rgba)": lambda: cv2.warpAffine(img, turn, (w, h), flags=cv2.INTER_CUBIC,
+                                                        borderMode=cv2.BORDER_REPLICATE),
+        "resize to 3000x2000, area (rgba)": lambda: cv2.resize(img, (3000, 2000), interpolation=cv2.INTER_AREA),
+        "resize to 4500x3000, lanczos (rgba)": lambda: cv2.resize(img, (4500, 3000),
+                                                                  interpolation=cv2.INTER_LANCZOS4),
     }
 
 
@@ -99,7 +132,8 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"threads": a.threads, "opencv": cv2.__version__, "width": img.shape[1],
-                       "height": img.shape[0], "rows": rows}, f, indent=1)
+                       "height": img.shape[0], "date": time.strftime("%Y-%m-%d"), "commit": commit(),
+                       "load": os.getloadavg()[0], "repeat": a.repeat, "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -184,7 +184,8 @@ def view_section(d):
 def cpu_section(path, machine, date, commit):
     d = json.load(open(path))
     lines = [f"### {machine}, {d['threads']} threads, OpenCV {d['opencv']}", "",
-             f"{date}, commit {commit}, {d['width']}×{d['height']}, median of 7 warm runs each.", "",
+             f"{d.get('date', date)}, commit {d.get('commit', commit)}, {d['width']}×{d['height']}, "
+             f"median of {d.get('repeat', 7)} warm runs each.", "",
              "| operation | Lumen ms | OpenCV ms | Lumen / OpenCV |", "|---|---|---|---|"]
     for r in d["rows"]:
         lines.append(f"| {r['case']} | {r['lumen_ms']:.2f} | {r['opencv_ms']:.2f} | {r['ratio']:.2f} |")
@@ -344,6 +345,10 @@ def main():
     dev = os.path.join(a.dir, "cpu-vs-opencv-dev-2core.json")
     if os.path.exists(dev):
         out += cpu_section(dev, "development machine (2 cores)", a.date, commit)
+    # What the CPU path's first run in a process costs, and the Radiance writer: prose with figures.
+    notes = os.path.join(a.dir, "cpu-dev-notes.md")
+    if os.path.exists(notes):
+        out += [open(notes).read().strip(), ""]
     def slider_name(r):
         # "curve points", "wb temperature": the parameter where it is not the usual one.
         param = r.get("param")

@@ -143,10 +143,17 @@ lm_batch_write_output (const LmImage *image, const char *outdir, const char *id,
 {
   g_autofree char *staging = staging_path (outdir, id, ext);
   g_autofree char *final = lm_batch_output_path (outdir, id, ext);
-  /* RGBE pixels (converted by the merge's backend) are already what a .hdr file holds. */
   GError *e = NULL;
-  if (!(image->format == LM_FORMAT_RGBE8 ? lm_rgbe_save (image, staging, &e)
-                                         : lm_io_save (image, staging, options, &e)))
+  /* RGBE pixels (converted by the merge's backend) are already what a .hdr file holds, and the
+   * CPU's radiance is converted here: encoded in memory on this writer's thread (OpenMP
+   * teams in each of the batch's writers would oversubscribe the cores), written in one go,
+   * summed from memory instead of read back. */
+  if (image->format == LM_FORMAT_RGBE8 || (image->format == LM_FORMAT_RGBA_F32 && g_str_equal (ext, "hdr")))
+    {
+      g_autoptr (GBytes) bytes = lm_rgbe_encode_file (image, final, error);
+      return bytes != NULL && lm_batch_write_encoded (bytes, outdir, id, ext, sum, error);
+    }
+  if (!lm_io_save (image, staging, options, &e))
     {
       propagate_as_final (error, e, staging, final);
       return FALSE;

@@ -18,4 +18,9 @@ void lm_rgbe_encode_cpu (const LmImage *radiance, LmImage *out);
  * scanlines, atomically: PATH appears complete or not at all. */
 gboolean lm_rgbe_save (const LmImage *rgbe, const char *path, GError **error);
 
+/* The whole .hdr file of RGBE (RGBE8, or RGBA_F32 radiance converted on the way) as
+ * lm_rgbe_save writes it, in memory, encoded on the calling thread alone; PATH names the
+ * file in errors. For writers that write many files at once. */
+GBytes *lm_rgbe_encode_file (const LmImage *rgbe, const char *path, GError **error);
+
 G_END_DECLS

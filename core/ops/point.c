@@ -80,6 +80,62 @@ row_rgba16 (const LmPointPass *pass, const float *table16, const guint64 *restri
     out[x] = lm_point_rgba16 (pass, table16, in[x]);
 }
 
+/* A pass of channel parts alone (white balance, exposure, contrast, a curve in RGB mode) maps
+ * each 8-bit channel value to one 8-bit value: its table quantized once, then byte lookups,
+ * the same bytes as lm_point_rgba's float path (which quantizes the same table entries) at
+ * a fraction of its work, as OpenCV's LUT does. */
+typedef struct {
+  guint8 r[256], g[256], b[256];
+} ChannelLut;
+
+static void
+channel_lut (const LmPointPass *pass, ChannelLut *lut)
+{
+  for (int i = 0; i < 256; i++)
+    {
+      lut->r[i] = lm_quantize_u8 (pass->table[0][i]);
+      lut->g[i] = lm_quantize_u8 (pass->table[1][i]);
+      lut->b[i] = lm_quantize_u8 (pass->table[2][i]);
+    }
+}
+
+static void
+row_rgba_lut (const ChannelLut *lut, const guint32 *restrict in, guint32 *restrict out, guint width)
+{
+  for (guint x = 0; x < width; x++)
+    {
+      guint32 p = in[x];
+      out[x] = (guint32) lut->r[p & 0xff] | (guint32) lut->g[(p >> 8) & 0xff] << 8
+               | (guint32) lut->b[(p >> 16) & 0xff] << 16 | (p & 0xff000000u);
+    }
+}
+
+static void
+row_gray_lut (const ChannelLut *lut, const guint8 *restrict in, guint32 *restrict out, guint width)
+{
+  for (guint x = 0; x < width; x++)
+    {
+      guint8 v = in[x];
+      out[x] = (guint32) lut->r[v] | (guint32) lut->g[v] << 8 | (guint32) lut->b[v] << 16 | 0xff000000u;
+    }
+}
+
+static void
+run_lut (const LmPointPass *pass, const LmImage *src, LmImage *dst)
+{
+  ChannelLut lut;
+  channel_lut (pass, &lut);
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < src->height; y++)
+    {
+      guint32 *out = (guint32 *) lm_image_row (dst, y);
+      if (src->format == LM_FORMAT_GRAY8)
+        row_gray_lut (&lut, lm_image_row (src, y), out, src->width);
+      else
+        row_rgba_lut (&lut, (const guint32 *) lm_image_row (src, y), out, src->width);
+    }
+}
+
 static void
 run16 (const LmPointPass *pass, const LmImage *src, LmImage *dst)
 {
@@ -109,6 +165,11 @@ lm_point_run_cpu (const LmPointPass *pass, const LmImage *src, LmImage *dst)
       return;
     }
   g_return_if_fail (dst->format == LM_FORMAT_RGBA8 && src->width == dst->width && src->height == dst->height);
+  if (pass->pixel_ops == 0)
+    {
+      run_lut (pass, src, dst);
+      return;
+    }
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < src->height; y++)
     {

@@ -12,18 +12,35 @@ shared=${LUMEN_SHARED:-../shared}
 
 [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=enabled
 meson configure "$build" -Dgui=enabled >/dev/null
-meson compile -C "$build" lumen-cli test-parity test-hdr-parity test-hdr16-parity test-view-parity bench-view bench-ops bench-hdr bench-io lumen test-window test-navigate \
-  test-state test-panels test-gpu-fault ui-latency soak-window lumen-gmo test-memory-budget test-large-view \
-  test-level-parity >/dev/null
+# What travels, one binary a line (its directory in the build, then its meson target).
+binaries=(
+  app/lumen-cli
+  ui/lumen
+  tests/test-parity
+  tests/test-hdr-parity
+  tests/test-hdr16-parity
+  tests/test-view-parity
+  tests/test-level-parity
+  tests/test-memory-budget
+  tests/test-window
+  tests/test-navigate
+  tests/test-state
+  tests/test-panels
+  tests/test-gpu-fault
+  tests/test-large-view
+  bench/bench-view
+  bench/bench-hdr
+  bench/bench-ops
+  bench/bench-io
+  bench/bench-first-run
+  bench/ui-latency
+  bench/soak-window
+)
+meson compile -C "$build" lumen-gmo "${binaries[@]##*/}" >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
-"$shared/device/gui-bundle.sh" "$out/bundle" "$build/app/lumen-cli" "$build/tests/test-parity" \
-  "$build/tests/test-hdr-parity" "$build/tests/test-hdr16-parity" "$build/tests/test-view-parity" \
-  "$build/bench/bench-view" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/bench/bench-io" "$build/ui/lumen" "$build/tests/test-window" \
-  "$build/tests/test-navigate" "$build/tests/test-state" "$build/tests/test-panels" "$build/tests/test-gpu-fault" \
-  "$build/bench/ui-latency" "$build/bench/soak-window" "$build/tests/test-memory-budget" "$build/tests/test-large-view" \
-  "$build/tests/test-level-parity" >/dev/null
+"$shared/device/gui-bundle.sh" "$out/bundle" "${binaries[@]/#/$build/}" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
 # The catalogues (po/<lang>/LC_MESSAGES/lumen.mo): the window tests run in German there too.
 for mo in "$build"/po/*/LC_MESSAGES/*.mo; do

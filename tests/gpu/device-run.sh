@@ -186,6 +186,11 @@ PY
     > "$OUT/npp-geometry-build.log" 2>&1 && /tmp/npp-geometry | tee "$OUT/npp-geometry.txt" || status=1
   python3 bench/cpu-vs-opencv.py --bench-ops "$bin/bench-ops" --threads "$(nproc)" \
     --json "$OUT/cpu-vs-opencv.json" /tmp/24mp.png 2>"$OUT/cpu-bench.log" || status=1
+  # The CPU's first run in a process against its warm run (each line one process).
+  for op in "gray --set mode=bt601" "equalize"; do
+    # shellcheck disable=SC2086 # the operation and its settings
+    "$bin/bench-first-run" --op $op /tmp/24mp.png
+  done > "$OUT/cpu-first-run.txt" 2>&1 || status=1
 fi
 
 if [[ " $steps " == *" io-bench "* ]]; then
