@@ -46,14 +46,14 @@ LM_INLINE float
 lm_rgbe_frexp (float v, int *exponent)
 {
   uint32_t bits;
-#ifdef __CUDACC__
+#ifdef __CUDA_ARCH__
   bits = __float_as_uint (v);
 #else
   memcpy (&bits, &v, sizeof bits);
 #endif
   *exponent = (int) ((bits >> 23) & 0xffu) - 126;
   bits = (bits & 0x807fffffu) | (126u << 23);
-#ifdef __CUDACC__
+#ifdef __CUDA_ARCH__
   return __uint_as_float (bits);
 #else
   float m;
