@@ -300,14 +300,14 @@ choose_tile (const Plan *plan, const LmImage *source, guint end, guint out_w, gu
 {
   if (options && options->tile_width && options->tile_height)
     {
-      *tw = options->tile_width, *th = options->tile_height;
+      *tw = MIN (options->tile_width, out_w), *th = MIN (options->tile_height, out_h);
       return;
     }
   const char *env = g_getenv ("LUMEN_TILE");
   guint ew = 0, eh = 0;
   if (env && sscanf (env, "%ux%u", &ew, &eh) == 2 && ew && eh)
     {
-      *tw = ew, *th = eh;
+      *tw = MIN (ew, out_w), *th = MIN (eh, out_h);
       return;
     }
   if (available == G_MAXSIZE)
@@ -441,9 +441,10 @@ lm_render_tiled (LmBackend *backend, const LmImage *host_source, const LmPipelin
   if (ok && timings)
     {
       if (histogram_ms > 0.0)
-        lm_timings_add (timings, "equalize histogram", histogram_ms);
-      g_autofree char *label = g_strdup_printf ("tiles: %u of %u×%u, %u %s", n_tiles, tw, th, n_lanes,
-                                                n_lanes == 1 ? "lane" : "lanes");
+        lm_timings_add (timings, _("equalize histogram"), histogram_ms);
+      g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "tiles: %u of %u×%u, %u lane",
+                                                             "tiles: %u of %u×%u, %u lanes", n_lanes),
+                                                n_tiles, tw, th, n_lanes);
       lm_timings_add (timings, label, (g_get_monotonic_time () - start) / 1000.0 - histogram_ms);
     }
   return ok;

@@ -12,13 +12,14 @@ shared=${LUMEN_SHARED:-../shared}
 
 [ -f "$build/build.ninja" ] || meson setup "$build" -Dcuda=enabled -Dgui=enabled
 meson configure "$build" -Dgui=enabled >/dev/null
-meson compile -C "$build" lumen-cli test-parity test-hdr-parity test-hdr16-parity test-view-parity bench-view bench-ops bench-hdr lumen test-window test-navigate \
+meson compile -C "$build" lumen-cli test-parity test-hdr-parity test-hdr16-parity test-view-parity test-tiled-parity bench-tiled bench-view bench-ops bench-hdr lumen test-window test-navigate \
   test-state test-panels test-gpu-fault ui-latency soak-window lumen-gmo >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
 "$shared/device/gui-bundle.sh" "$out/bundle" "$build/app/lumen-cli" "$build/tests/test-parity" \
   "$build/tests/test-hdr-parity" "$build/tests/test-hdr16-parity" "$build/tests/test-view-parity" \
+  "$build/tests/test-tiled-parity" "$build/bench/bench-tiled" \
   "$build/bench/bench-view" "$build/bench/bench-hdr" "$build/bench/bench-ops" "$build/ui/lumen" "$build/tests/test-window" \
   "$build/tests/test-navigate" "$build/tests/test-state" "$build/tests/test-panels" "$build/tests/test-gpu-fault" \
   "$build/bench/ui-latency" "$build/bench/soak-window" >/dev/null
