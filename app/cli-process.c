@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/io/io.h"
 #include "core/render/cache.h"
+#include "core/render/tiled.h"
 #include "core/render/timing.h"
 
 /* parse () asks for the version to be printed rather than a photo processed. */
@@ -116,9 +117,35 @@ fail (GError *error)
   return LM_EXIT_FAILURE;
 }
 
+/* SOURCE through the pipeline on BACKEND tile by tile (core/render/tiled.h), into host memory
+ * of the backend's (pinned where it can). */
+static LmImage *
+render_tiled (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
+              LmTimings *timings, GError **error)
+{
+  LmFormat format;
+  guint width, height;
+  lm_render_tiled_output (source, pipeline, &format, &width, &height);
+  g_autoptr (LmImage) host = lm_image_new (format, width, height, lm_backend_host_allocator (backend), error);
+  if (host == NULL || !lm_render_tiled (backend, source, pipeline, color, NULL, host, NULL, timings, error))
+    return NULL;
+  return g_steal_pointer (&host);
+}
+
+/* Whether the render goes tile by tile: where the untiled one does not fit the device, or
+ * LUMEN_TILE asks for tiles (tests). Radiance is never tiled (its tone mapping needs the
+ * whole image). */
+static gboolean
+wants_tiles (LmBackend *backend, LmImage *source, const LmPipeline *pipeline)
+{
+  if (source->format == LM_FORMAT_RGBA_F32)
+    return FALSE;
+  return g_getenv ("LUMEN_TILE") != NULL || !lm_render_fits (backend, source, pipeline);
+}
+
 /* SOURCE through the pipeline on BACKEND, back in host memory. */
 static LmImage *
-render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
+render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
         LmTimings *timings, GError **error)
 {
   gboolean transfers = lm_cli_backend_transfers (backend);
@@ -142,6 +169,28 @@ render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipe
   if (transfers)
     lm_timings_add (timings, _("download"), lm_ms_since (t));
   return g_steal_pointer (&host);
+}
+
+/* SOURCE through the pipeline on BACKEND: in one piece where it fits, else in tiles; a device
+ * that runs out of memory in one piece gets the tiles before the CPU is asked. */
+static LmImage *
+render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
+        LmTimings *timings, GError **error)
+{
+  if (wants_tiles (backend, source, pipeline))
+    return render_tiled (backend, source, color, pipeline, timings, error);
+  GError *e = NULL;
+  LmImage *host = render_whole (backend, source, color, pipeline, timings, &e);
+  if (host == NULL && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
+      && source->format != LM_FORMAT_RGBA_F32 && lm_cli_backend_transfers (backend))
+    {
+      g_clear_error (&e);
+      lm_backend_release_scratch (backend);
+      return render_tiled (backend, source, color, pipeline, timings, error);
+    }
+  if (e)
+    g_propagate_error (error, e);
+  return host;
 }
 
 static gboolean

@@ -299,32 +299,38 @@ skewed (int i)
 template <int C, typename S>
 __global__ void
 rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_stride, int width,
-             int radius)
+             int height, int radius)
 {
   using T = typename Px<C>::T;
   extern __shared__ float smem[];
   T *seg = reinterpret_cast<T *> (smem); // kRowTile + 2·radius pixels and kRowPer of slack, skewed
-  int y = blockIdx.y, x0 = blockIdx.x * kRowTile;
-  const uint8_t *row = src + (size_t) y * src_stride;
+  int x0 = blockIdx.x * kRowTile;
   int span = min (kRowTile, width - x0) + 2 * radius;
   bool inside = x0 - radius >= 0 && x0 - radius + span <= width; // no border in reach
-  for (int i = threadIdx.x; i < span + kRowPer; i += blockDim.x)
-    {
-      int x = x0 - radius + i;
-      seg[skewed (i)] = i < span ? load_src<C, S> (row, inside ? x : lm_reflect101 (x, width)) : zero<C> ();
-    }
-  __syncthreads ();
-
   int p0 = threadIdx.x * kRowPer;
-  if (x0 + p0 >= width)
-    return;
-  T acc[kRowPer];
-  slide_taps<C> (radius, [&] (int i) { return seg[skewed (p0 + i)]; }, acc);
-  uint8_t *out = tmp + (size_t) y * tmp_stride;
+  // Rows by a grid-stride loop: any height (a grid's y is at most 65535). Every thread of the
+  // block runs every iteration, for the barriers.
+  for (int y = blockIdx.y; y < height; y += gridDim.y)
+    {
+      const uint8_t *row = src + (size_t) y * src_stride;
+      for (int i = threadIdx.x; i < span + kRowPer; i += blockDim.x)
+        {
+          int x = x0 - radius + i;
+          seg[skewed (i)] = i < span ? load_src<C, S> (row, inside ? x : lm_reflect101 (x, width)) : zero<C> ();
+        }
+      __syncthreads ();
+      if (x0 + p0 < width)
+        {
+          T acc[kRowPer];
+          slide_taps<C> (radius, [&] (int i) { return seg[skewed (p0 + i)]; }, acc);
+          uint8_t *out = tmp + (size_t) y * tmp_stride;
 #pragma unroll
-  for (int k = 0; k < kRowPer; k++)
-    if (x0 + p0 + k < width)
-      store_mid<C, S> (out, x0 + p0 + k, acc[k]);
+          for (int k = 0; k < kRowPer; k++)
+            if (x0 + p0 + k < width)
+              store_mid<C, S> (out, x0 + p0 + k, acc[k]);
+        }
+      __syncthreads (); // SEG is refilled for the next row
+    }
 }
 
 // A block makes a tile of 32 columns × 64 rows: it stages the tile's rows and their apron in
@@ -366,11 +372,13 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
 
 // ---- grid method ------------------------------------------------------------------------
 
-// Vertical sums at grid rows g0 … g0+7 (row k at (k − 1)·D), every column, from the source.
+// Vertical sums at grid rows g0 … g0+7 (row k at (K0 + k − 1)·D of the whole image, whose
+// height is FULL_H; SRC starts at its row OY: a tile's, or 0), every column, from the source.
+// A tile's rows beyond its input (only its halo reads them) are clamped to it.
 template <int C, typename S>
 __global__ void
 grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_stride, int width,
-           int height, int grid_h, int radius, int d)
+           int height, int grid_h, int radius, int d, int k0, int oy, int full_h)
 {
   using T = typename Px<C>::T;
   extern __shared__ float taps[]; // c_taps, where all threads read the same eight at once
@@ -385,13 +393,14 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
 #pragma unroll
   for (int k = 0; k < kGridRowsPerThread; k++)
     acc[k] = zero<C> ();
-  int first = (g0 - 1) * d - radius;
-  int last = (g0 + kGridRowsPerThread - 2) * d + radius;
-  bool inside = first >= 0 && last < height;
+  int first = (k0 + g0 - 1) * d - radius;
+  int last = (k0 + g0 + kGridRowsPerThread - 2) * d + radius;
+  bool inside = first >= oy && last < oy + height && last < full_h;
   for (int t = first; t <= last; t++)
     {
-      T v = load_src<C, S> (src + (size_t) (inside ? t : lm_reflect101 (t, height)) * src_stride, x);
-      const float *w = taps + kTapPad + t - ((g0 - 1) * d - radius); // tap of grid row g0
+      int r = inside ? t - oy : min (max (lm_reflect101 (t, full_h) - oy, 0), height - 1);
+      T v = load_src<C, S> (src + (size_t) r * src_stride, x);
+      const float *w = taps + kTapPad + t - first; // tap of grid row g0
 #pragma unroll
       for (int k = 0; k < kGridRowsPerThread; k++)
         acc[k] = fma_px (w[-k * d], v, acc[k]); // outside 0..2r reads a zero
@@ -402,53 +411,67 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
       store_f<C> (reinterpret_cast<uint8_t *> (cols) + (size_t) (g0 + k) * cols_stride, x, to_scale<S> (acc[k]));
 }
 
-// Horizontal sums at grid columns; a node beyond the border is its reflection inside.
+// Horizontal sums at grid columns (column i at (K0 + i − 1)·D of the whole image, whose width
+// is FULL_W; the rows start at its column OX); a node beyond the border is its reflection
+// inside.
 template <int C>
 __global__ void
 grid_nodes (const float *cols, size_t cols_stride, float *grid, size_t grid_stride, int width,
-            int grid_w, int radius, int d)
+            int grid_w, int grid_h, int radius, int d, int k0, int ox, int full_w)
 {
   using T = typename Px<C>::T;
-  int i = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= grid_w)
     return;
-  const uint8_t *row = reinterpret_cast<const uint8_t *> (cols) + (size_t) k * cols_stride;
-  int centre = lm_reflect101 ((i - 1) * d, width);
-  T acc = zero<C> ();
-  if (centre - radius >= 0 && centre + radius < width)
-    for (int j = -radius; j <= radius; j++)
-      acc = fma_px (c_taps[kTapPad + radius + j], load_f<C> (row, centre + j), acc);
-  else
-    for (int j = -radius; j <= radius; j++)
-      acc = fma_px (c_taps[kTapPad + radius + j], load_f<C> (row, lm_reflect101 (centre + j, width)), acc);
-  store_f<C> (reinterpret_cast<uint8_t *> (grid) + (size_t) k * grid_stride, i, acc);
+  int whole = lm_reflect101 ((k0 + i - 1) * d, full_w);
+  int centre = min (max (whole - ox, 0), width - 1);
+  for (int k = blockIdx.y; k < grid_h; k += gridDim.y)
+    {
+      const uint8_t *row = reinterpret_cast<const uint8_t *> (cols) + (size_t) k * cols_stride;
+      T acc = zero<C> ();
+      if (centre - radius >= 0 && centre + radius < width)
+        for (int j = -radius; j <= radius; j++)
+          acc = fma_px (c_taps[kTapPad + radius + j], load_f<C> (row, centre + j), acc);
+      else
+        for (int j = -radius; j <= radius; j++)
+          acc = fma_px (c_taps[kTapPad + radius + j],
+                        load_f<C> (row, min (max (lm_reflect101 (whole + j, full_w) - ox, 0), width - 1)), acc);
+      store_f<C> (reinterpret_cast<uint8_t *> (grid) + (size_t) k * grid_stride, i, acc);
+    }
 }
 
-// Each pixel: the cubic through the 4×4 nodes around it, rows first as on the CPU.
+// Each pixel: the cubic through the 4×4 nodes around it, rows first as on the CPU. Pixel
+// (x, y) is (OX + x, OY + y) of the whole image; the nodes start at node (KX0, KY0).
 template <int C, typename S>
 __global__ void
 grid_interpolate (const float *grid, size_t grid_stride, uint8_t *dst, size_t dst_stride,
-                  int width, int height, int d)
+                  int width, int height, int d, int ox, int oy, int kx0, int ky0)
 {
   using T = typename Px<C>::T;
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
     return;
-  const float *wy = c_cubic[y % d], *wx = c_cubic[x % d];
-  const uint8_t *base = reinterpret_cast<const uint8_t *> (grid) + (size_t) (y / d) * grid_stride;
-  int ix = x / d;
-  T sum = zero<C> ();
-#pragma unroll
-  for (int p = 0; p < 4; p++)
+  int ax = ox + x;
+  const float *wx = c_cubic[ax % d];
+  int ix = ax / d - kx0;
+  for (int y = blockIdx.y; y < height; y += gridDim.y)
     {
-      const T g0 = load_f<C> (base, ix + p);
-      const T g1 = load_f<C> (base + grid_stride, ix + p);
-      const T g2 = load_f<C> (base + 2 * grid_stride, ix + p);
-      const T g3 = load_f<C> (base + 3 * grid_stride, ix + p);
-      T between = fma_px (wy[3], g3, fma_px (wy[2], g2, fma_px (wy[1], g1, fma_px (wy[0], g0, zero<C> ()))));
-      sum = fma_px (wx[p], between, sum);
+      int ay = oy + y;
+      const float *wy = c_cubic[ay % d];
+      const uint8_t *base = reinterpret_cast<const uint8_t *> (grid) + (size_t) (ay / d - ky0) * grid_stride;
+      T sum = zero<C> ();
+#pragma unroll
+      for (int p = 0; p < 4; p++)
+        {
+          const T g0 = load_f<C> (base, ix + p);
+          const T g1 = load_f<C> (base + grid_stride, ix + p);
+          const T g2 = load_f<C> (base + 2 * grid_stride, ix + p);
+          const T g3 = load_f<C> (base + 3 * grid_stride, ix + p);
+          T between = fma_px (wy[3], g3, fma_px (wy[2], g2, fma_px (wy[1], g1, fma_px (wy[0], g0, zero<C> ()))));
+          sum = fma_px (wx[p], between, sum);
+        }
+      store_dst<C, S> (dst + (size_t) y * dst_stride, x, sum);
     }
-  store_dst<C, S> (dst + (size_t) y * dst_stride, x, sum);
 }
 
 size_t
@@ -459,17 +482,23 @@ align64 (size_t n)
 
 struct GridLayout {
   int d, grid_w, grid_h;
+  int ox, oy, full_w, full_h, kx0, ky0; // where the input lies in the whole image, its first node
   size_t cols_stride, grid_stride, cols_bytes, grid_bytes;
 };
 
+// TILE (tile-math.h): the input is a tile's, its nodes those of the whole image around it.
 GridLayout
-grid_layout (unsigned width, unsigned height, int channels, int d)
+grid_layout (unsigned width, unsigned height, int channels, int d, const LmTileFrame *tile)
 {
   channels = channels == 1 ? 1 : 4; // opaque RGBA keeps four floats a pixel in buffers
   GridLayout g;
   g.d = d;
-  g.grid_w = lm_blur_grid_count ((int) width, d);
-  g.grid_h = lm_blur_grid_count ((int) height, d);
+  int tiled = lm_tile_frame_active (tile);
+  g.ox = tiled ? (int) tile->in_x : 0, g.oy = tiled ? (int) tile->in_y : 0;
+  g.full_w = tiled ? (int) tile->full_w : (int) width, g.full_h = tiled ? (int) tile->full_h : (int) height;
+  g.kx0 = g.ox / d, g.ky0 = g.oy / d;
+  g.grid_w = lm_blur_grid_count_at (g.ox, (int) width, d);
+  g.grid_h = lm_blur_grid_count_at (g.oy, (int) height, d);
   g.cols_stride = align64 ((size_t) width * channels * sizeof (float));
   g.grid_stride = align64 ((size_t) g.grid_w * channels * sizeof (float));
   g.cols_bytes = g.cols_stride * g.grid_h;
@@ -502,9 +531,9 @@ launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
   size_t span = kRowTile + 2 * (size_t) radius + kRowPer;
   size_t shared = (span + span / kRowPer + 1) * sizeof (typename Px<C>::T);
   LM_CUDA_TRY (cudaFuncSetAttribute (rows_direct<C, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
-  dim3 rows_grid (lm_div_up (width, kRowTile), height);
+  dim3 rows_grid (lm_div_up (width, kRowTile), height < 65535 ? height : 65535);
   rows_direct<C, S><<<rows_grid, kRowThreads, shared, stream>>> (static_cast<const uint8_t *> (src->data),
-                                                             src->stride, tmp, tmp_stride, width, radius);
+                                                             src->stride, tmp, tmp_stride, width, height, radius);
   LM_CUDA_LAUNCHED ();
   size_t tile = (kColTile + 2 * (size_t) radius) * kColWidth * sizeof (typename Px<C>::T);
   LM_CUDA_TRY (cudaFuncSetAttribute (columns_direct<C, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) tile));
@@ -518,25 +547,26 @@ launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
 template <int C, typename S>
 cudaError_t
 launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius, int d,
-             cudaStream_t stream)
+             const LmTileFrame *tile, cudaStream_t stream)
 {
   int width = (int) src->width, height = (int) src->height;
-  GridLayout g = grid_layout (src->width, src->height, C, d);
+  GridLayout g = grid_layout (src->width, src->height, C, d, tile);
   float *cols = static_cast<float *> (ws->scratch);
   float *grid = reinterpret_cast<float *> (static_cast<uint8_t *> (ws->scratch) + g.cols_bytes);
   constexpr unsigned kThreads = 128;
   dim3 rows_grid (lm_div_up (width, kThreads), lm_div_up (g.grid_h, kGridRowsPerThread));
   size_t taps_bytes = (2 * kTapPad + 2 * (size_t) radius + 1) * sizeof (float);
   grid_rows<C, S><<<rows_grid, kThreads, taps_bytes, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
-                                                    cols, g.cols_stride, width, height, g.grid_h, radius, d);
+                                                    cols, g.cols_stride, width, height, g.grid_h, radius, d,
+                                                    g.ky0, g.oy, g.full_h);
   LM_CUDA_LAUNCHED ();
-  dim3 nodes_grid (lm_div_up (g.grid_w, kThreads), g.grid_h);
+  dim3 nodes_grid (lm_div_up (g.grid_w, kThreads), g.grid_h < 65535 ? g.grid_h : 65535);
   grid_nodes<C><<<nodes_grid, kThreads, 0, stream>>> (cols, g.cols_stride, grid, g.grid_stride, width,
-                                                      g.grid_w, radius, d);
+                                                      g.grid_w, g.grid_h, radius, d, g.kx0, g.ox, g.full_w);
   LM_CUDA_LAUNCHED ();
-  dim3 out_grid (lm_div_up (width, kThreads), height);
+  dim3 out_grid (lm_div_up (width, kThreads), height < 65535 ? height : 65535);
   grid_interpolate<C, S><<<out_grid, kThreads, 0, stream>>> (grid, g.grid_stride, static_cast<uint8_t *> (dst->data),
-                                                          dst->stride, width, height, d);
+                                                          dst->stride, width, height, d, g.ox, g.oy, g.kx0, g.ky0);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
@@ -545,7 +575,7 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, i
 template <typename S>
 cudaError_t
 launch_depth (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius, int d,
-              cudaStream_t stream)
+              const LmTileFrame *tile, cudaStream_t stream)
 {
   if (d == 1)
     switch (channels_of (src))
@@ -556,9 +586,9 @@ launch_depth (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, 
       }
   switch (channels_of (src))
     {
-    case 1: return launch_grid<1, S> (src, dst, ws, radius, d, stream);
-    case 3: return launch_grid<3, S> (src, dst, ws, radius, d, stream);
-    default: return launch_grid<4, S> (src, dst, ws, radius, d, stream);
+    case 1: return launch_grid<1, S> (src, dst, ws, radius, d, tile, stream);
+    case 3: return launch_grid<3, S> (src, dst, ws, radius, d, tile, stream);
+    default: return launch_grid<4, S> (src, dst, ws, radius, d, tile, stream);
     }
 }
 
@@ -576,7 +606,7 @@ blur_workspace (const void *params, const LmKImage *src)
   if (d == 1)
     return align64 ((size_t) src->width * (channels == 1 ? 1 : 4)
                     * (is_deep (src) ? sizeof (float) : sizeof (__half))) * src->height;
-  GridLayout g = grid_layout (src->width, src->height, channels, d);
+  GridLayout g = grid_layout (src->width, src->height, channels, d, &p->tile);
   return g.cols_bytes + g.grid_bytes;
 }
 
@@ -597,7 +627,8 @@ blur_workspace_max (const LmKImage *src)
   size_t most = 0;
   for (int half = 1; half <= (int) (2 * LM_BLUR_SIGMA_MAX); half++)
     {
-      LmBlurParams p = { half / 2.0f };
+      LmBlurParams p = {};
+      p.sigma = half / 2.0f;
       size_t need = blur_workspace (&p, &rgba);
       most = need > most ? need : most;
     }
@@ -638,8 +669,8 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
         lm_blur_cubic_weights ((float) t / (float) d, cubic[t]);
       LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_cubic, cubic, sizeof (cubic[0]) * d, 0, cudaMemcpyHostToDevice, stream));
     }
-  return is_deep (src) ? launch_depth<uint16_t> (src, dst, ws, radius, d, stream)
-                       : launch_depth<uint8_t> (src, dst, ws, radius, d, stream);
+  return is_deep (src) ? launch_depth<uint16_t> (src, dst, ws, radius, d, &p->tile, stream)
+                       : launch_depth<uint8_t> (src, dst, ws, radius, d, &p->tile, stream);
 }
 
 extern "C" const LmKOp lm_k_blur_op = { blur_workspace, blur_workspace_max, blur_launch };

@@ -20,10 +20,12 @@ static cudaError_t
 crop_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
              cudaStream_t stream)
 {
-  LmCropRect r = lm_crop_rect (static_cast<const LmCropParams *> (params), src->width, src->height);
+  // A tile (tile-math.h) reads its input from its own place; DST has the tile's size.
+  unsigned ox, oy;
+  lm_crop_offset (static_cast<const LmCropParams *> (params), src->width, src->height, &ox, &oy);
   size_t bpp = bytes_per_pixel (src->format);
-  const uint8_t *from = static_cast<const uint8_t *> (src->data) + (size_t) r.y * src->stride + r.x * bpp;
-  return cudaMemcpy2DAsync (dst->data, dst->stride, from, src->stride, r.width * bpp, r.height,
+  const uint8_t *from = static_cast<const uint8_t *> (src->data) + (size_t) oy * src->stride + (size_t) ox * bpp;
+  return cudaMemcpy2DAsync (dst->data, dst->stride, from, src->stride, (size_t) dst->width * bpp, dst->height,
                             cudaMemcpyDeviceToDevice, stream);
 }
 

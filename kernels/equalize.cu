@@ -188,8 +188,12 @@ equalize16 (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *dst,
   int gray = src->format == LM_K_GRAY16, luma = gray || p->mode == LM_EQUALIZE_LUMA;
   uint32_t *bins = static_cast<uint32_t *> (ws->scratch);
   uint16_t *luts = reinterpret_cast<uint16_t *> (static_cast<uint8_t *> (ws->scratch) + kBins16Bytes);
-  LM_CUDA_TRY (lm_k_histogram16 (src, luma ? 2 : 1, bins, stream));
-  build_luts16<<<4, kLutThreads, 0, stream>>> (bins, (uint64_t) src->width * src->height, luts);
+  // A tiled render gives the whole image's counts (host memory, kept until the stream is done).
+  if (p->bins)
+    LM_CUDA_TRY (cudaMemcpyAsync (bins, p->bins, kBins16Bytes, cudaMemcpyHostToDevice, stream));
+  else
+    LM_CUDA_TRY (lm_k_histogram16 (src, luma ? 2 : 1, bins, stream));
+  build_luts16<<<4, kLutThreads, 0, stream>>> (bins, p->bins ? p->total : (uint64_t) src->width * src->height, luts);
   LM_CUDA_LAUNCHED ();
   lm_for_row_bands (src->height, [&] (unsigned y0, unsigned rows) {
     dim3 grid (lm_div_up (src->width, kThreads), rows);
@@ -227,8 +231,12 @@ equalize_launch (const void *params, const LmKImage *src, const LmKImage *dst, c
     return equalize16 (p, src, dst, ws, stream);
   int gray = src->format == LM_K_GRAY8;
   int luma = gray || p->mode == LM_EQUALIZE_LUMA;
-  LM_CUDA_TRY (lm_k_histogram (src, luma ? 2 : 1, ws->bins, stream));
-  build_luts<<<1, 4, 0, stream>>> (ws->bins, (uint64_t) src->width * src->height, ws->luts);
+  if (p->bins) // a tiled render's counts of the whole image
+    LM_CUDA_TRY (cudaMemcpyAsync (ws->bins, p->bins, 4 * LM_HIST_BINS * sizeof (uint32_t), cudaMemcpyHostToDevice,
+                                  stream));
+  else
+    LM_CUDA_TRY (lm_k_histogram (src, luma ? 2 : 1, ws->bins, stream));
+  build_luts<<<1, 4, 0, stream>>> (ws->bins, p->bins ? p->total : (uint64_t) src->width * src->height, ws->luts);
   LM_CUDA_LAUNCHED ();
 
   const uint8_t *in = static_cast<const uint8_t *> (src->data);

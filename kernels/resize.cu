@@ -21,6 +21,7 @@ align256 (size_t n)
 struct Layout {
   unsigned ow, oh, tw, th;
   int channels, vfirst;
+  LmResizeAxis xa, ya; // the whole image's axes and the pixels computed (a tile's, or all)
   size_t tmp, xspans, yspans, xweights, yweights, total; // byte offsets; total: the size
   size_t xcap, ycap;                                      // weights of each axis (at most)
 };
@@ -29,13 +30,17 @@ Layout
 layout_of (const LmResizeParams *p, const LmKImage *src)
 {
   Layout l;
-  lm_resize_size (p, src->width, src->height, &l.ow, &l.oh);
+  if (lm_tile_frame_active (&p->tile))
+    l.ow = p->tile.out_w, l.oh = p->tile.out_h;
+  else
+    lm_resize_size (p, src->width, src->height, &l.ow, &l.oh);
+  lm_resize_axes (p, src->width, src->height, l.ow, l.oh, &l.xa, &l.ya);
   l.channels = src->format == LM_K_GRAY8 || src->format == LM_K_GRAY16 ? 1 : 4;
-  l.vfirst = lm_resize_vertical_first (src->width, src->height, l.ow, l.oh);
+  l.vfirst = lm_resize_vertical_first (l.xa.in, l.ya.in, l.xa.out, l.ya.out);
   l.tw = l.vfirst ? src->width : l.ow;
   l.th = l.vfirst ? l.oh : src->height;
-  l.xcap = lm_resize_axis_capacity (src->width, l.ow);
-  l.ycap = lm_resize_axis_capacity (src->height, l.oh);
+  l.xcap = lm_resize_axis_capacity (l.xa.in, l.xa.out);
+  l.ycap = lm_resize_axis_capacity (l.ya.in, l.ya.out);
   l.tmp = 0;
   l.xspans = align256 ((size_t) l.tw * l.th * l.channels * sizeof (float));
   l.yspans = l.xspans + align256 (l.ow * sizeof (LmResizeSpan));
@@ -49,10 +54,12 @@ layout_of (const LmResizeParams *p, const LmKImage *src)
 // y of the intermediate sums source rows down each column; else source row y along x.
 template <int C, int Deep>
 __global__ void
-first_pass (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, float *tmp, unsigned tw, int vfirst,
+first_pass (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, float *tmp, unsigned tw, unsigned th,
+            int vfirst,
             const LmResizeSpan *spans, const float *weights)
 {
-  unsigned y = blockIdx.y;
+  for (unsigned y = blockIdx.y; y < th; y += gridDim.y)
+  {
   float *trow = tmp + (size_t) y * tw * C;
   for (unsigned x = blockIdx.x * blockDim.x + threadIdx.x; x < tw; x += gridDim.x * blockDim.x)
     {
@@ -68,15 +75,17 @@ first_pass (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, float
       for (int c = 0; c < C; c++)
         trow[(size_t) x * C + c] = acc[c];
     }
+  }
 }
 
 // Second pass: the other axis from the intermediate to the 8-bit output (OW × OH).
 template <int C, int Deep>
 __global__ void
-second_pass (const float *tmp, unsigned tw, unsigned th, uint8_t *dst, size_t dst_stride, unsigned ow, int vfirst,
-             const LmResizeSpan *spans, const float *weights)
+second_pass (const float *tmp, unsigned tw, unsigned th, uint8_t *dst, size_t dst_stride, unsigned ow, unsigned oh,
+             int vfirst, const LmResizeSpan *spans, const float *weights)
 {
-  unsigned y = blockIdx.y;
+  for (unsigned y = blockIdx.y; y < oh; y += gridDim.y)
+  {
   uint8_t *out = dst + (size_t) y * dst_stride;
   size_t tstride = (size_t) tw * C;
   for (unsigned x = blockIdx.x * blockDim.x + threadIdx.x; x < ow; x += gridDim.x * blockDim.x)
@@ -92,6 +101,7 @@ second_pass (const float *tmp, unsigned tw, unsigned th, uint8_t *dst, size_t ds
         else
           out[(size_t) x * C + c] = lm_quantize_u8 (acc[c]);
     }
+  }
 }
 
 template <int C, int Deep>
@@ -103,13 +113,14 @@ launch_passes (const LmKImage *src, const LmKImage *dst, const Layout &l, uint8_
   const LmResizeSpan *ys = reinterpret_cast<const LmResizeSpan *> (s + l.yspans);
   const float *xw = reinterpret_cast<const float *> (s + l.xweights);
   const float *yw = reinterpret_cast<const float *> (s + l.yweights);
-  dim3 grid1 (lm_div_up (l.tw, kThreads), l.th);
+  // Rows by grid-stride loops: any height (a grid's y is at most 65535).
+  dim3 grid1 (lm_div_up (l.tw, kThreads), l.th < 65535u ? l.th : 65535u);
   first_pass<C, Deep><<<grid1, kThreads, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride, src->width,
-                                                 src->height, tmp, l.tw, l.vfirst, l.vfirst ? ys : xs,
+                                                 src->height, tmp, l.tw, l.th, l.vfirst, l.vfirst ? ys : xs,
                                                  l.vfirst ? yw : xw);
-  dim3 grid2 (lm_div_up (l.ow, kThreads), l.oh);
+  dim3 grid2 (lm_div_up (l.ow, kThreads), l.oh < 65535u ? l.oh : 65535u);
   second_pass<C, Deep><<<grid2, kThreads, 0, stream>>> (tmp, l.tw, l.th, static_cast<uint8_t *> (dst->data), dst->stride,
-                                                  l.ow, l.vfirst, l.vfirst ? xs : ys, l.vfirst ? xw : yw);
+                                                  l.ow, l.oh, l.vfirst, l.vfirst ? xs : ys, l.vfirst ? xw : yw);
 }
 
 } // namespace
@@ -149,8 +160,8 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
   cudaError_t err = cudaErrorMemoryAllocation;
   if (xs && ys && xw && yw)
     {
-      size_t nx = lm_resize_axis_table (src->width, l.ow, xs, xw);
-      size_t ny = lm_resize_axis_table (src->height, l.oh, ys, yw);
+      size_t nx = lm_resize_axis_table_part (l.xa.in, l.xa.out, l.xa.first, l.xa.count, l.xa.origin, xs, xw);
+      size_t ny = lm_resize_axis_table_part (l.ya.in, l.ya.out, l.ya.first, l.ya.count, l.ya.origin, ys, yw);
       uint8_t *s = static_cast<uint8_t *> (ws->scratch);
       err = upload (s + l.xspans, xs, l.ow * sizeof (LmResizeSpan), stream);
       if (err == cudaSuccess)

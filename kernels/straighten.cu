@@ -8,33 +8,39 @@ namespace {
 
 constexpr unsigned kThreads = 128;
 
+// Rows by a grid-stride loop (any height: no grid row per image row), 64-bit offsets; a
+// tile's pixels are its place in the whole output (OX, OY) plus (I, J).
 template <int Gray>
 __global__ void
-straighten (const uint8_t *src, size_t src_stride, int w, int h, uint8_t *dst, size_t dst_stride,
-            unsigned out_w, LmStraightenMap m)
+straighten (const uint8_t *src, size_t src_stride, LmStraightenSource s, uint8_t *dst, size_t dst_stride,
+            unsigned out_w, unsigned out_h, unsigned ox, unsigned oy, LmStraightenMap m)
 {
-  unsigned j = blockIdx.y;
-  uint8_t *out = dst + (size_t) j * dst_stride;
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < out_w; i += gridDim.x * blockDim.x)
+  for (unsigned j = blockIdx.y; j < out_h; j += gridDim.y)
     {
-      float sx = lm_straighten_src_x (&m, i, j), sy = lm_straighten_src_y (&m, i, j);
-      if (Gray)
-        out[i] = lm_straighten_gray (src, src_stride, w, h, sx, sy);
-      else
-        reinterpret_cast<uint32_t *> (out)[i] = lm_straighten_rgba (src, src_stride, w, h, sx, sy);
+      uint8_t *out = dst + (size_t) j * dst_stride;
+      for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < out_w; i += gridDim.x * blockDim.x)
+        {
+          float sx = lm_straighten_src_x (&m, ox + i, oy + j), sy = lm_straighten_src_y (&m, ox + i, oy + j);
+          if (Gray)
+            out[i] = lm_straighten_gray (src, src_stride, &s, sx, sy);
+          else
+            reinterpret_cast<uint32_t *> (out)[i] = lm_straighten_rgba (src, src_stride, &s, sx, sy);
+        }
     }
 }
 
 // 16-bit sources, CH channels (4 or 1).
 __global__ void
-straighten16 (const uint8_t *src, size_t src_stride, int w, int h, int ch, uint8_t *dst, size_t dst_stride,
-              unsigned out_w, LmStraightenMap m)
+straighten16 (const uint8_t *src, size_t src_stride, LmStraightenSource s, int ch, uint8_t *dst, size_t dst_stride,
+              unsigned out_w, unsigned out_h, unsigned ox, unsigned oy, LmStraightenMap m)
 {
-  unsigned j = blockIdx.y;
-  uint16_t *out = reinterpret_cast<uint16_t *> (dst + (size_t) j * dst_stride);
-  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < out_w; i += gridDim.x * blockDim.x)
-    lm_straighten16 (src, src_stride, w, h, ch, lm_straighten_src_x (&m, i, j), lm_straighten_src_y (&m, i, j),
-                     out + (size_t) i * ch);
+  for (unsigned j = blockIdx.y; j < out_h; j += gridDim.y)
+    {
+      uint16_t *out = reinterpret_cast<uint16_t *> (dst + (size_t) j * dst_stride);
+      for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < out_w; i += gridDim.x * blockDim.x)
+        lm_straighten16 (src, src_stride, &s, ch, lm_straighten_src_x (&m, ox + i, oy + j),
+                         lm_straighten_src_y (&m, ox + i, oy + j), out + (size_t) i * ch);
+    }
 }
 
 } // namespace
@@ -47,19 +53,22 @@ straighten_launch (const void *params, const LmKImage *src, const LmKImage *dst,
   int deep = src->format == LM_K_RGBA16 || src->format == LM_K_GRAY16;
   if (src->format != LM_K_GRAY8 && src->format != LM_K_RGBA8 && !deep)
     return cudaErrorInvalidValue;
-  LmStraightenMap m = lm_straighten_map (p, src->width, src->height, dst->width, dst->height);
-  dim3 grid (lm_div_up (dst->width, kThreads), dst->height);
+  LmStraightenSource s;
+  unsigned ox, oy;
+  LmStraightenMap m = lm_straighten_setup (p, src->width, src->height, dst->width, dst->height, &s, &ox, &oy);
+  dim3 grid (lm_div_up (dst->width, kThreads) < 65535u ? lm_div_up (dst->width, kThreads) : 65535u,
+             dst->height < 65535u ? dst->height : 65535u);
   const uint8_t *in = static_cast<const uint8_t *> (src->data);
   uint8_t *out = static_cast<uint8_t *> (dst->data);
   if (deep)
-    straighten16<<<grid, kThreads, 0, stream>>> (in, src->stride, (int) src->width, (int) src->height,
-                                                 src->format == LM_K_GRAY16 ? 1 : 4, out, dst->stride, dst->width, m);
+    straighten16<<<grid, kThreads, 0, stream>>> (in, src->stride, s, src->format == LM_K_GRAY16 ? 1 : 4, out,
+                                                 dst->stride, dst->width, dst->height, ox, oy, m);
   else if (src->format == LM_K_GRAY8)
-    straighten<1><<<grid, kThreads, 0, stream>>> (in, src->stride, (int) src->width, (int) src->height, out,
-                                                  dst->stride, dst->width, m);
+    straighten<1><<<grid, kThreads, 0, stream>>> (in, src->stride, s, out, dst->stride, dst->width, dst->height,
+                                                  ox, oy, m);
   else
-    straighten<0><<<grid, kThreads, 0, stream>>> (in, src->stride, (int) src->width, (int) src->height, out,
-                                                  dst->stride, dst->width, m);
+    straighten<0><<<grid, kThreads, 0, stream>>> (in, src->stride, s, out, dst->stride, dst->width, dst->height,
+                                                  ox, oy, m);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

@@ -244,3 +244,23 @@ lm_backend_cuda_sleep_on_sync (int device)
 {
 }
 #endif
+
+gboolean
+lm_backend_copy_rect (LmBackend *b, const LmImage *from, const LmRect *rect, LmImage *to, guint to_x, guint to_y,
+                      GError **error)
+{
+  g_return_val_if_fail (from->format == to->format, FALSE);
+  g_return_val_if_fail ((guint64) rect->x + rect->width <= from->width
+                          && (guint64) rect->y + rect->height <= from->height, FALSE);
+  g_return_val_if_fail ((guint64) to_x + rect->width <= to->width && (guint64) to_y + rect->height <= to->height,
+                        FALSE);
+  if (rect->width == 0 || rect->height == 0)
+    return TRUE;
+  return b->klass->copy_rect (b, from, rect->x, rect->y, to, to_x, to_y, rect->width, rect->height, error);
+}
+
+gsize
+lm_backend_memory_available (LmBackend *b)
+{
+  return b->klass->memory_available ? b->klass->memory_available (b) : G_MAXSIZE;
+}

@@ -90,6 +90,14 @@ typedef struct {
   void (*mark) (LmBackend *self, LmMark *mark);
   /* Milliseconds from A to B; call after synchronize. */
   double (*elapsed_ms) (LmBackend *self, const LmMark *a, const LmMark *b);
+
+  /* Tiled renders (core/render/tiled.c). The WIDTH × HEIGHT pixels at (FROM_X, FROM_Y) of
+   * FROM into TO at (TO_X, TO_Y), each in host or work memory, of the same format, any
+   * strides; queued on the backend's stream (the host buffers pinned for it to overlap). */
+  gboolean (*copy_rect) (LmBackend *self, const LmImage *from, guint from_x, guint from_y, LmImage *to,
+                         guint to_x, guint to_y, guint width, guint height, GError **error);
+  /* Bytes of work memory the backend can still allocate (G_MAXSIZE: no bound known). */
+  gsize (*memory_available) (LmBackend *self);
 } LmBackendClass;
 
 struct _LmBackend {
@@ -167,6 +175,12 @@ lm_backend_elapsed_ms (LmBackend *b, const LmMark *from, const LmMark *to)
 {
   return b->klass->elapsed_ms (b, from, to);
 }
+
+/* Tiled renders: a rectangle copied between images (checked against both), and the work
+ * memory left (LmBackendClass). */
+gboolean lm_backend_copy_rect (LmBackend *b, const LmImage *from, const LmRect *rect, LmImage *to, guint to_x,
+                               guint to_y, GError **error);
+gsize lm_backend_memory_available (LmBackend *b);
 
 /* OP from SRC into DST (OP's output size and format); a point operation runs as a pass of
  * its own. */

@@ -156,6 +156,25 @@ cpu_elapsed_ms (LmBackend *self, const LmMark *a, const LmMark *b)
   return (b->host_us - a->host_us) / 1000.0;
 }
 
+static gboolean
+cpu_copy_rect (LmBackend *self, const LmImage *from, guint from_x, guint from_y, LmImage *to, guint to_x,
+               guint to_y, guint width, guint height, GError **error)
+{
+  gsize bpp = lm_format_bytes_per_pixel (from->format);
+#pragma omp parallel for schedule(static) if ((gsize) width * height > 65536)
+  for (guint y = 0; y < height; y++)
+    memmove (lm_image_row (to, to_y + y) + to_x * bpp, lm_image_row (from, from_y + y) + from_x * bpp,
+             width * bpp);
+  return TRUE;
+}
+
+/* Host memory: no bound the backend could tell; the tiler then renders in one piece. */
+static gsize
+cpu_memory_available (LmBackend *self)
+{
+  return G_MAXSIZE;
+}
+
 static const LmBackendClass cpu_class = {
   .name = "cpu",
   .destroy = cpu_destroy,
@@ -178,6 +197,8 @@ static const LmBackendClass cpu_class = {
   .synchronize = cpu_synchronize,
   .mark = cpu_mark,
   .elapsed_ms = cpu_elapsed_ms,
+  .copy_rect = cpu_copy_rect,
+  .memory_available = cpu_memory_available,
 };
 
 LmBackend *

@@ -459,6 +459,32 @@ cuda_elapsed_ms (LmBackend *b, const LmMark *a, const LmMark *m)
   return (m->host_us - a->host_us) / 1000.0;
 }
 
+/* Tiled renders: one rectangle between host, pinned or device memory, on the stream. */
+static gboolean
+cuda_copy_rect (LmBackend *b, const LmImage *from, guint from_x, guint from_y, LmImage *to, guint to_x,
+                guint to_y, guint width, guint height, GError **error)
+{
+  gsize bpp = lm_format_bytes_per_pixel (from->format);
+  const guint8 *src = from->data + (gsize) from_y * from->stride + (gsize) from_x * bpp;
+  guint8 *dst = to->data + (gsize) to_y * to->stride + (gsize) to_x * bpp;
+  return lm_cuda_use_device (lm_cuda_self (b), error)
+         && CHECK (cudaMemcpy2DAsync (dst, to->stride, src, from->stride, (gsize) width * bpp, height,
+                                   cudaMemcpyDefault, lm_cuda_self (b)->stream), error);
+}
+
+/* What the device has free, within what LUMEN_CUDA_MEMORY_LIMIT lets one allocation have. */
+static gsize
+cuda_memory_available (LmBackend *b)
+{
+  size_t free_bytes = 0, total = 0;
+  if (!lm_cuda_use_device (lm_cuda_self (b), NULL) || cudaMemGetInfo (&free_bytes, &total) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return 0;
+    }
+  return MIN ((gsize) free_bytes, memory_limit ());
+}
+
 static const LmBackendClass cuda_class = {
   .name = "cuda",
   .destroy = cuda_destroy,
@@ -481,6 +507,8 @@ static const LmBackendClass cuda_class = {
   .synchronize = cuda_synchronize,
   .mark = cuda_mark,
   .elapsed_ms = cuda_elapsed_ms,
+  .copy_rect = cuda_copy_rect,
+  .memory_available = cuda_memory_available,
 };
 
 /* LUMEN_CUDA_DEVICE picks a device by index; the default is the first. */

@@ -21,6 +21,7 @@
 #include <math.h>
 
 #include "pixel-math.h"
+#include "tile-math.h"
 
 #define LM_BLUR_SIGMA_MAX 200.0f
 #define LM_BLUR_RADIUS_MAX 600
@@ -29,6 +30,10 @@
 
 typedef struct {
   float sigma; /* pixels, 0..200; 0 leaves the image as it is */
+  /* Hidden: the tile a tiled render computes (tile-math.h). The direct method needs none (a
+   * tile's input holds its halo, and its kept pixels sum the same taps in the same order);
+   * the grid method anchors its nodes at the whole image's origin with it. */
+  LmTileFrame tile;
 } LmBlurParams;
 
 /* Taps on each side of the centre for SIGMA. */
@@ -70,6 +75,14 @@ LM_INLINE int
 lm_blur_grid_count (int n, int d)
 {
   return (n - 1) / d + 4;
+}
+
+/* The grid nodes a piece of N pixels that starts at pixel ORIGIN of its axis needs: from
+ * node ⌊ORIGIN/D⌋ on (node k sits at pixel (k − 1)·D of the whole axis), this many. */
+LM_INLINE int
+lm_blur_grid_count_at (int origin, int n, int d)
+{
+  return (origin + n - 1) / d - origin / d + 4;
 }
 
 /* Catmull-Rom weights of the four nodes around a pixel at fraction T (0 ≤ T < 1) of a step. */

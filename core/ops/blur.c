@@ -241,18 +241,34 @@ scratch_nodes (LmBlurScratch *scratch, int width, int height, gsize need, GError
   return scratch->nodes;
 }
 
-/* The large-σ method (blur-math.h): exact samples on the grid, then cubic interpolation. */
+/* Rows of SRC around the whole image's row CENTRE, reflected in the whole image's HEIGHT, in
+ * SRC that starts at row ORIGIN of it: a tile's rows beyond its input (only its halo pixels
+ * read them) are clamped to it. */
+static void
+gather_rows_at (const LmImage *src, int centre, int radius, int origin, int height, const guint8 **rows)
+{
+  for (int j = -radius; j <= radius; j++)
+    rows[j + radius] = lm_image_row (src, CLAMP (lm_reflect101 (centre + j, height) - origin, 0, (int) src->height - 1));
+}
+
+/* The large-σ method (blur-math.h): exact samples on the grid, then cubic interpolation. The
+ * nodes sit at the whole image's rows and columns (k − 1)·D: a tile (TILE active) computes
+ * the nodes around its input and the pixels of it as the whole image does. */
 static gboolean
-blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int d,
+blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int d, const LmTileFrame *tile,
               LmBlurScratch *scratch, GError **error)
 {
   int ch = (int) lm_format_channels (src->format);
   int width = (int) src->width, height = (int) src->height;
-  int gw = lm_blur_grid_count (width, d), gh = lm_blur_grid_count (height, d);
+  gboolean tiled = lm_tile_frame_active (tile);
+  int ox = tiled ? (int) tile->in_x : 0, oy = tiled ? (int) tile->in_y : 0;
+  int full_w = tiled ? (int) tile->full_w : width, full_h = tiled ? (int) tile->full_h : height;
+  int kx0 = ox / d, ky0 = oy / d;
+  int gw = lm_blur_grid_count_at (ox, width, d), gh = lm_blur_grid_count_at (oy, height, d);
   gsize n = (gsize) width * ch, gn = (gsize) gw * ch;
   gboolean deep = lm_format_depth (src->format) == 16;
   /* both passes on the grid's nodes */
-  float *grid = scratch_nodes (scratch, width, height, grid_floats (width, height, d, ch), error);
+  float *grid = scratch_nodes (scratch, width, height, (gsize) gw * gh * ch, error);
   if (grid == NULL)
     return FALSE;
 
@@ -267,14 +283,15 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
 #pragma omp for schedule(static)
     for (int k = 0; k < gh; k++)
       {
-        gather_rows (src, (k - 1) * d, radius, rows);
+        gather_rows_at (src, (ky0 + k - 1) * d, radius, oy, full_h, rows);
         vertical_pass_any (deep, rows, radius, w, row, n);
         pad_row (row, width, radius, ch);
         for (int i = 0; i < gw; i++)
           {
-            int x = (i - 1) * d;
+            int x = (kx0 + i - 1) * d;
             /* Nodes beyond the border reflect into the image, like the source pixels. */
-            const float *centre = row + (gsize) lm_reflect101 (x, width) * ch;
+            int cx = CLAMP (lm_reflect101 (x, full_w) - ox, 0, width - 1);
+            const float *centre = row + (gsize) cx * ch;
             for (int c = 0; c < ch; c++)
               {
                 float acc = w[0] * centre[c];
@@ -291,16 +308,18 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
     for (int y = 0; y < height; y++)
       {
         float wy[4];
-        lm_blur_cubic_weights ((float) (y % d) / (float) d, wy);
-        const float *g0 = grid + (gsize) (y / d) * gn;
+        int ay = oy + y;
+        lm_blur_cubic_weights ((float) (ay % d) / (float) d, wy);
+        const float *g0 = grid + (gsize) (ay / d - ky0) * gn;
         for (gsize i = 0; i < gn; i++)
           between[i] = wy[0] * g0[i] + wy[1] * g0[gn + i] + wy[2] * g0[2 * gn + i] + wy[3] * g0[3 * gn + i];
         guint8 *out = lm_image_row (dst, y);
         for (int x = 0; x < width; x++)
           {
             float wx[4];
-            lm_blur_cubic_weights ((float) (x % d) / (float) d, wx);
-            const float *b = between + (gsize) (x / d) * ch;
+            int ax = ox + x;
+            lm_blur_cubic_weights ((float) (ax % d) / (float) d, wx);
+            const float *b = between + (gsize) (ax / d - kx0) * ch;
             for (int c = 0; c < ch; c++)
               {
                 float v = wx[0] * b[c] + wx[1] * b[ch + c] + wx[2] * b[2 * ch + c] + wx[3] * b[3 * ch + c];
@@ -334,7 +353,7 @@ lm_blur_run_cpu_scratch (const LmBlurParams *p, const LmImage *src, LmImage *dst
   lm_blur_weights (p->sigma, radius, w);
   int d = lm_blur_decimation (p->sigma);
   if (d > 1)
-    return blur_on_grid (src, dst, radius, w, d, scratch, error);
+    return blur_on_grid (src, dst, radius, w, d, &p->tile, scratch, error);
   blur_direct (src, dst, radius, w);
   return TRUE;
 }
@@ -365,6 +384,53 @@ blur_kept_free (gpointer kept)
   g_free (kept);
 }
 
+/* The span of the whole axis (N pixels) that pixels A..B-1 of the output read: the direct
+ * method's taps around each pixel, or the grid method's nodes around it (the two before and
+ * the two after) and their taps, each reflected as the sums reflect them (rows: the tap;
+ * columns: the node, then the tap). */
+static void
+source_span (int n, int a, int b, int radius, int d, gboolean columns, guint *lo, guint *count)
+{
+  int mn = G_MAXINT, mx = G_MININT;
+  if (d == 1)
+    for (int t = a - radius; t <= b - 1 + radius; t++)
+      {
+        int r = lm_reflect101 (t, n);
+        mn = MIN (mn, r), mx = MAX (mx, r);
+      }
+  else
+    for (int c = (a / d - 1) * d; c <= ((b - 1) / d + 2) * d; c += d)
+      {
+        int centre = columns ? lm_reflect101 (c, n) : c;
+        for (int j = -radius; j <= radius; j++)
+          {
+            int r = lm_reflect101 (centre + j, n);
+            mn = MIN (mn, r), mx = MAX (mx, r);
+          }
+      }
+  *lo = (guint) mn, *count = (guint) (mx - mn + 1);
+}
+
+static void
+blur_source_rect (const void *params, guint in_w, guint in_h, const LmRect *out, LmRect *in)
+{
+  const LmBlurParams *p = params;
+  int radius = lm_blur_radius (p->sigma), d = lm_blur_decimation (p->sigma);
+  if (radius == 0)
+    {
+      *in = *out;
+      return;
+    }
+  source_span ((int) in_w, (int) out->x, (int) (out->x + out->width), radius, d, TRUE, &in->x, &in->width);
+  source_span ((int) in_h, (int) out->y, (int) (out->y + out->height), radius, d, FALSE, &in->y, &in->height);
+}
+
+static LmTileFrame *
+blur_tile_frame (void *params)
+{
+  return &((LmBlurParams *) params)->tile;
+}
+
 const LmOpInfo lm_blur_op = {
   .id = LM_OP_BLUR,
   .name = "blur",
@@ -377,5 +443,7 @@ const LmOpInfo lm_blur_op = {
   .run_cpu = blur_run_cpu,
   .run_cpu_kept = blur_run_cpu_kept,
   .kept_free = blur_kept_free,
+  .source_rect = blur_source_rect,
+  .tile_frame = blur_tile_frame,
 };
 G_STATIC_ASSERT (sizeof (LmBlurParams) <= LM_OP_PARAMS_MAX);

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "pixel-math.h"
+#include "tile-math.h"
 
 typedef enum {
   LM_CROP_FREE,
@@ -23,6 +24,7 @@ typedef enum {
 typedef struct {
   float x, y, width, height; /* pixels; scaled with a shrunk preview */
   int ratio;                 /* LmCropRatio */
+  LmTileFrame tile;          /* hidden: the tile a tiled render computes (tile-math.h) */
 } LmCropParams;
 
 typedef struct {
@@ -81,4 +83,20 @@ lm_crop_rect (const LmCropParams *p, unsigned w, unsigned h)
   r.x += (r.width - nw) / 2, r.y += (r.height - nh) / 2;
   r.width = nw, r.height = nh;
   return r;
+}
+
+/* Where output pixel (0, 0) of the image (or of P's tile) reads its input, in the input it is
+ * given (the whole image, or the tile's input): the cut rectangle's corner for an input of
+ * W × H, moved by the tile's place. */
+LM_INLINE void
+lm_crop_offset (const LmCropParams *p, unsigned w, unsigned h, unsigned *ox, unsigned *oy)
+{
+  if (!lm_tile_frame_active (&p->tile))
+    {
+      LmCropRect r = lm_crop_rect (p, w, h);
+      *ox = r.x, *oy = r.y;
+      return;
+    }
+  LmCropRect r = lm_crop_rect (p, p->tile.full_w, p->tile.full_h);
+  *ox = r.x + p->tile.out_x - p->tile.in_x, *oy = r.y + p->tile.out_y - p->tile.in_y;
 }

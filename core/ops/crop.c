@@ -36,6 +36,12 @@ crop_output_format (const void *params, LmFormat in, gboolean opaque)
 static void
 crop_output_size (const void *params, guint width, guint height, guint *out_width, guint *out_height)
 {
+  const LmCropParams *p = params;
+  if (lm_tile_frame_active (&p->tile))
+    {
+      *out_width = p->tile.out_w, *out_height = p->tile.out_h;
+      return;
+    }
   LmCropRect r = lm_crop_rect (params, width, height);
   *out_width = r.width, *out_height = r.height;
 }
@@ -43,11 +49,12 @@ crop_output_size (const void *params, guint width, guint height, guint *out_widt
 static gboolean
 crop_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
-  LmCropRect r = lm_crop_rect (params, src->width, src->height);
+  guint ox, oy;
+  lm_crop_offset (params, src->width, src->height, &ox, &oy);
   gsize bpp = lm_format_bytes_per_pixel (src->format);
 #pragma omp parallel for schedule(static)
-  for (guint y = 0; y < r.height; y++)
-    memcpy (lm_image_row (dst, y), lm_image_row (src, r.y + y) + r.x * bpp, r.width * bpp);
+  for (guint y = 0; y < dst->height; y++)
+    memcpy (lm_image_row (dst, y), lm_image_row (src, oy + y) + ox * bpp, dst->width * bpp);
   return TRUE;
 }
 
@@ -58,6 +65,20 @@ crop_map_back (const void *params, guint in_w, guint in_h, double x, double y, d
   LmCropRect r = lm_crop_rect (params, in_w, in_h);
   *sx = x + r.x;
   *sy = y + r.y;
+}
+
+/* Tiles: the output rectangle moved by the cut rectangle's corner. */
+static void
+crop_source_rect (const void *params, guint in_w, guint in_h, const LmRect *out, LmRect *in)
+{
+  LmCropRect r = lm_crop_rect (params, in_w, in_h);
+  *in = (LmRect) { out->x + r.x, out->y + r.y, out->width, out->height };
+}
+
+static LmTileFrame *
+crop_tile_frame (void *params)
+{
+  return &((LmCropParams *) params)->tile;
 }
 
 const LmOpInfo lm_crop_op = {
@@ -74,4 +95,6 @@ const LmOpInfo lm_crop_op = {
   .output_size = crop_output_size,
   .map_back = crop_map_back,
   .run_cpu = crop_run_cpu,
+  .source_rect = crop_source_rect,
+  .tile_frame = crop_tile_frame,
 };

@@ -14,6 +14,12 @@ typedef enum {
 typedef struct {
   int mode;     /* LmEqualizeMode */
   float amount; /* 0 keeps the image, 1 is fully equalized */
+  /* Not parameters (no sidecar key, no flag): where a render goes tile by tile
+   * (core/render/tiled.c), the histogram of the whole input, summed over the tiles in a first
+   * pass: LM_HIST_N_CHANNELS × 256 bins (8-bit sources) or × LM_HIST16_BINS (16-bit), in host
+   * memory, and the pixels counted. NULL: the input's own histogram. */
+  const uint32_t *bins;
+  uint64_t total;
 } LmEqualizeParams;
 
 #define LM_HIST_BINS 256

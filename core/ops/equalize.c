@@ -92,10 +92,16 @@ static void
 run16 (const LmEqualizeParams *p, const LmImage *src, LmImage *dst)
 {
   gboolean gray = src->format == LM_FORMAT_GRAY16, luma = gray || p->mode == LM_EQUALIZE_LUMA;
-  g_autofree guint32 *bins = g_new (guint32, LM_HIST_N_CHANNELS * LM_HIST16_BINS);
-  lm_histogram16_cpu (src, luma ? LM_HIST_WANT_LUMA : LM_HIST_WANT_RGB, bins);
+  g_autofree guint32 *own = NULL;
+  const guint32 *bins = p->bins; /* a tiled render's, of the whole image */
+  guint64 total = p->bins ? p->total : (guint64) src->width * src->height;
+  if (bins == NULL)
+    {
+      own = g_new (guint32, LM_HIST_N_CHANNELS * LM_HIST16_BINS);
+      lm_histogram16_cpu (src, luma ? LM_HIST_WANT_LUMA : LM_HIST_WANT_RGB, own);
+      bins = own;
+    }
   g_autofree guint16 *lut = g_new (guint16, LM_HIST_N_CHANNELS * LM_HIST16_BINS);
-  guint64 total = (guint64) src->width * src->height;
   for (int c = 0; c < LM_HIST_N_CHANNELS; c++)
     lm_equalize_lut16 (bins + c * LM_HIST16_BINS, total, lut + c * LM_HIST16_BINS);
   const guint16 *luma_lut = lut + LM_HIST_LUMA * LM_HIST16_BINS;
@@ -145,7 +151,13 @@ equalize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError *
   gboolean luma = p->mode == LM_EQUALIZE_LUMA || src->format == LM_FORMAT_GRAY8;
 
   LmHistogram hist;
-  lm_histogram_cpu (src, luma ? LM_HIST_WANT_LUMA : LM_HIST_WANT_RGB, &hist);
+  if (p->bins) /* a tiled render's, of the whole image */
+    {
+      memcpy (hist.bins, p->bins, sizeof hist.bins);
+      hist.total = p->total;
+    }
+  else
+    lm_histogram_cpu (src, luma ? LM_HIST_WANT_LUMA : LM_HIST_WANT_RGB, &hist);
   guint8 lut[LM_HIST_N_CHANNELS][LM_HIST_BINS];
   for (int c = 0; c < LM_HIST_N_CHANNELS; c++)
     lm_equalize_lut (hist.bins[c], hist.total, lut[c]);

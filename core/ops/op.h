@@ -7,8 +7,14 @@
 #include "../image.h"
 #include "curve-points.h"
 #include "op-id.h"
+#include "tile-math.h"
 
 G_BEGIN_DECLS
+
+/* A rectangle of pixels: columns X..X+WIDTH-1, rows Y..Y+HEIGHT-1. */
+typedef struct {
+  guint x, y, width, height;
+} LmRect;
 
 typedef enum {
   LM_PARAM_FLOAT, /* stored as float */
@@ -84,6 +90,17 @@ typedef struct {
   gboolean (*run_cpu_kept) (const void *params, const LmImage *src, LmImage *dst, gpointer *kept,
                             GError **error);
   void (*kept_free) (gpointer kept);
+
+  /* Tiled renders (core/render/tiled.c), optional. The input rectangle that the output
+   * rectangle OUT needs, halo included, clamped to the input of IN_W × IN_H: blur's radius,
+   * geometry's mapped rectangle. NULL: the same rectangle (point operations, gray,
+   * equalize once its table is known). */
+  void (*source_rect) (const void *params, guint in_w, guint in_h, const LmRect *out, LmRect *in);
+
+  /* Operations whose result depends on where a pixel lies in the whole image: the hidden
+   * LmTileFrame in PARAMS (tile-math.h), which the tiler fills for each tile; with it set,
+   * output_size gives the tile's output size. NULL: the operation needs none. */
+  LmTileFrame *(*tile_frame) (void *params);
 } LmOpInfo;
 
 /* ID's kind, as op-list.h gives it. */

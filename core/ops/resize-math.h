@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "pixel-math.h"
+#include "tile-math.h"
 
 #define LM_RESIZE_SIDE_MAX 65535.0f
 #define LM_RESIZE_LANCZOS_A 3
@@ -25,6 +26,7 @@ typedef enum { LM_RESIZE_FIT, LM_RESIZE_EXACT } LmResizeMode;
 typedef struct {
   float width, height; /* 0: from the other side keeping the aspect; both 0: no change */
   int mode;            /* LmResizeMode */
+  LmTileFrame tile;    /* hidden: the tile a tiled render computes (tile-math.h) */
 } LmResizeParams;
 
 LM_INLINE unsigned
@@ -94,25 +96,29 @@ lm_lanczos3 (double x)
   return fabs (x) < LM_RESIZE_LANCZOS_A ? lm_sinc (x) * lm_sinc (x / LM_RESIZE_LANCZOS_A) : 0.0;
 }
 
-/* Host side: fills SPANS (OUT of them) and WEIGHTS (lm_resize_axis_capacity) for an axis of
- * IN pixels resampled to OUT; returns the number of weights. */
+/* Host side: fills SPANS (COUNT of them) and WEIGHTS (at most lm_resize_axis_capacity (IN,
+ * OUT)) for output pixels FIRST..FIRST+COUNT-1 of an axis of IN pixels resampled to OUT, the
+ * spans' starts counted from input pixel ORIGIN (a tile's: tile-math.h); returns the number
+ * of weights. Each pixel's weights are computed on their own, so a tile's are the whole
+ * table's. */
 LM_INLINE size_t
-lm_resize_axis_table (unsigned in, unsigned out, LmResizeSpan *spans, float *weights)
+lm_resize_axis_table_part (unsigned in, unsigned out, unsigned first, unsigned count, int origin, LmResizeSpan *spans,
+                           float *weights)
 {
   size_t k = 0;
   if (lm_resize_axis_area (in, out))
     {
       /* OpenCV's computeResizeAreaTab, with its scale (1 / (out / in)) and its 1e-3 slack. */
       double scale = 1.0 / ((double) out / (double) in);
-      for (unsigned dx = 0; dx < out; dx++)
+      for (unsigned dx = first; dx < first + count; dx++)
         {
           double fsx1 = dx * scale, fsx2 = fsx1 + scale;
           double cell = scale < (double) in - fsx1 ? scale : (double) in - fsx1;
           int sx1 = (int) ceil (fsx1), sx2 = (int) floor (fsx2);
           sx2 = sx2 < (int) in - 1 ? sx2 : (int) in - 1;
           sx1 = sx1 < sx2 ? sx1 : sx2;
-          spans[dx].offset = (uint32_t) k;
-          spans[dx].start = sx1 - fsx1 > 1e-3 ? sx1 - 1 : sx1;
+          spans[dx - first].offset = (uint32_t) k;
+          spans[dx - first].start = (sx1 - fsx1 > 1e-3 ? sx1 - 1 : sx1) - origin;
           if (sx1 - fsx1 > 1e-3)
             weights[k++] = (float) ((sx1 - fsx1) / cell);
           for (int sx = sx1; sx < sx2; sx++)
@@ -122,7 +128,7 @@ lm_resize_axis_table (unsigned in, unsigned out, LmResizeSpan *spans, float *wei
               double part = fsx2 - sx2 < 1.0 ? fsx2 - sx2 : 1.0;
               weights[k++] = (float) ((part < cell ? part : cell) / cell);
             }
-          spans[dx].count = (uint32_t) (k - spans[dx].offset);
+          spans[dx - first].count = (uint32_t) (k - spans[dx - first].offset);
         }
       return k;
     }
@@ -133,19 +139,50 @@ lm_resize_axis_table (unsigned in, unsigned out, LmResizeSpan *spans, float *wei
   double factor = (double) in / (double) out;
   double stretch = factor > 1.0 ? factor : 1.0;
   double radius = LM_RESIZE_LANCZOS_A * stretch;
-  for (unsigned i = 0; i < out; i++)
+  for (unsigned i = first; i < first + count; i++)
     {
       double centre = (i + 0.5) * factor - 0.5;
-      int first = (int) floor (centre - radius) + 1, last = (int) ceil (centre + radius) - 1;
+      int lo = (int) floor (centre - radius) + 1, last = (int) ceil (centre + radius) - 1;
       double sum = 0.0, w[4 * LM_RESIZE_LANCZOS_A + 1];
       int n = 0;
-      for (int j = first; j <= last && n < 4 * LM_RESIZE_LANCZOS_A + 1; j++)
+      for (int j = lo; j <= last && n < 4 * LM_RESIZE_LANCZOS_A + 1; j++)
         sum += w[n++] = lm_lanczos3 ((j - centre) / stretch);
-      spans[i].start = first, spans[i].count = (uint32_t) n, spans[i].offset = (uint32_t) k;
+      spans[i - first].start = lo - origin, spans[i - first].count = (uint32_t) n;
+      spans[i - first].offset = (uint32_t) k;
       for (int t = 0; t < n; t++)
         weights[k++] = (float) (w[t] / sum);
     }
   return k;
+}
+
+/* The whole axis's table (lm_resize_axis_table_part). */
+LM_INLINE size_t
+lm_resize_axis_table (unsigned in, unsigned out, LmResizeSpan *spans, float *weights)
+{
+  return lm_resize_axis_table_part (in, out, 0, out, 0, spans, weights);
+}
+
+/* One axis as a resize computes it: the whole image's sides, and the output pixels (the
+ * tile's, or all) with the input pixel their spans count from. */
+typedef struct {
+  unsigned in, out;     /* the whole axis */
+  unsigned first, count; /* the output pixels computed */
+  int origin;           /* where the input given starts on the whole axis */
+} LmResizeAxis;
+
+/* P's axes for an input of W × H and an output of OW × OH (the whole image's, or P's tile's). */
+LM_INLINE void
+lm_resize_axes (const LmResizeParams *p, unsigned w, unsigned h, unsigned ow, unsigned oh, LmResizeAxis *x,
+                LmResizeAxis *y)
+{
+  x->in = w, x->out = ow, x->first = 0, x->count = ow, x->origin = 0;
+  y->in = h, y->out = oh, y->first = 0, y->count = oh, y->origin = 0;
+  if (!lm_tile_frame_active (&p->tile))
+    return;
+  x->in = p->tile.full_w, y->in = p->tile.full_h;
+  lm_resize_size (p, x->in, y->in, &x->out, &y->out);
+  x->first = p->tile.out_x, y->first = p->tile.out_y;
+  x->origin = (int) p->tile.in_x, y->origin = (int) p->tile.in_y;
 }
 
 /* Which axis goes first: the one that leaves the smaller intermediate. */

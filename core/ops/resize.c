@@ -30,7 +30,11 @@ resize_output_format (const void *params, LmFormat in, gboolean opaque)
 static void
 resize_output_size (const void *params, guint width, guint height, guint *out_width, guint *out_height)
 {
-  lm_resize_size (params, width, height, out_width, out_height);
+  const LmResizeParams *p = params;
+  if (lm_tile_frame_active (&p->tile))
+    *out_width = p->tile.out_w, *out_height = p->tile.out_h;
+  else
+    lm_resize_size (params, width, height, out_width, out_height);
 }
 
 /* One axis's table (lm_resize_axis_table). */
@@ -40,10 +44,10 @@ typedef struct {
 } AxisTable;
 
 static AxisTable
-axis_table (guint in, guint out)
+axis_table (const LmResizeAxis *a)
 {
-  AxisTable t = { g_new (LmResizeSpan, out), g_new (float, lm_resize_axis_capacity (in, out)) };
-  lm_resize_axis_table (in, out, t.spans, t.weights);
+  AxisTable t = { g_new (LmResizeSpan, MAX (a->count, 1)), g_new (float, lm_resize_axis_capacity (a->in, a->out)) };
+  lm_resize_axis_table_part (a->in, a->out, a->first, a->count, a->origin, t.spans, t.weights);
   return t;
 }
 
@@ -73,7 +77,10 @@ resize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **e
   guint w = src->width, h = src->height, ow = dst->width, oh = dst->height;
   int C = (int) lm_format_channels (src->format);
   gsize bps = deep ? 2 : 1; /* bytes a sample */
-  gboolean vfirst = lm_resize_vertical_first (w, h, ow, oh);
+  /* A tile computes its pixels of the whole image's tables, in the whole image's order. */
+  LmResizeAxis xa, ya;
+  lm_resize_axes (params, w, h, ow, oh, &xa, &ya);
+  gboolean vfirst = lm_resize_vertical_first (xa.in, ya.in, xa.out, ya.out);
   /* The intermediate: OW × H (horizontal first) or W × OH, C floats a pixel. */
   guint tw = vfirst ? w : ow, th = vfirst ? oh : h;
   float *tmp = g_try_new (float, (gsize) tw * th * C);
@@ -82,7 +89,7 @@ resize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **e
       g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY, _("Not enough memory to resize to %u × %u"), ow, oh);
       return FALSE;
     }
-  AxisTable xt = axis_table (w, ow), yt = axis_table (h, oh);
+  AxisTable xt = axis_table (&xa), yt = axis_table (&ya);
   gsize tstride = (gsize) tw * C; /* floats */
 
   /* First pass: 8-bit source to the float intermediate. */
@@ -133,6 +140,40 @@ resize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **e
   return TRUE;
 }
 
+/* Tiles: on each axis, the input pixels that the output pixels' spans reach, clamped as the
+ * sums clamp them. */
+static void
+source_span (guint in, guint out, guint first, guint count, guint *lo, guint *n)
+{
+  LmResizeSpan *spans = g_new (LmResizeSpan, count);
+  g_autofree float *weights = g_new (float, lm_resize_axis_capacity (in, out));
+  lm_resize_axis_table_part (in, out, first, count, 0, spans, weights);
+  int a = G_MAXINT, b = G_MININT;
+  for (guint i = 0; i < count; i++)
+    {
+      int s0 = CLAMP (spans[i].start, 0, (int) in - 1);
+      int s1 = CLAMP (spans[i].start + (int) MAX (spans[i].count, 1) - 1, 0, (int) in - 1);
+      a = MIN (a, s0), b = MAX (b, s1);
+    }
+  g_free (spans);
+  *lo = (guint) a, *n = (guint) (b - a + 1);
+}
+
+static void
+resize_source_rect (const void *params, guint in_w, guint in_h, const LmRect *out, LmRect *in)
+{
+  guint ow, oh;
+  lm_resize_size (params, in_w, in_h, &ow, &oh);
+  source_span (in_w, ow, out->x, out->width, &in->x, &in->width);
+  source_span (in_h, oh, out->y, out->height, &in->y, &in->height);
+}
+
+static LmTileFrame *
+resize_tile_frame (void *params)
+{
+  return &((LmResizeParams *) params)->tile;
+}
+
 const LmOpInfo lm_resize_op = {
   .id = LM_OP_RESIZE,
   .name = "resize",
@@ -147,4 +188,6 @@ const LmOpInfo lm_resize_op = {
   .output_format = resize_output_format,
   .output_size = resize_output_size,
   .run_cpu = resize_run_cpu,
+  .source_rect = resize_source_rect,
+  .tile_frame = resize_tile_frame,
 };

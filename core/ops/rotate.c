@@ -84,6 +84,21 @@ rotate_map_back (const void *params, guint in_w, guint in_h, double x, double y,
   *sy = m.yx * x + m.yy * y + m.y0;
 }
 
+/* Tiles: the source rectangle is the output rectangle's exact image under the map, and a
+ * quarter turn or mirror of that rectangle is the output tile itself, so rotate needs no
+ * hidden field. */
+static void
+rotate_source_rect (const void *params, guint in_w, guint in_h, const LmRect *out, LmRect *in)
+{
+  LmRotateMap m = lm_rotate_map (params, in_w, in_h);
+  int x0 = (int) out->x, y0 = (int) out->y;
+  int x1 = x0 + (int) out->width - 1, y1 = y0 + (int) out->height - 1;
+  int ax = lm_rotate_src_x (&m, x0, y0), bx = lm_rotate_src_x (&m, x1, y1);
+  int ay = lm_rotate_src_y (&m, x0, y0), by = lm_rotate_src_y (&m, x1, y1);
+  in->x = (guint) MIN (ax, bx), in->y = (guint) MIN (ay, by);
+  in->width = (guint) ABS (bx - ax) + 1, in->height = (guint) ABS (by - ay) + 1;
+}
+
 const LmOpInfo lm_rotate_op = {
   .id = LM_OP_ROTATE,
   .name = "rotate",
@@ -96,4 +111,5 @@ const LmOpInfo lm_rotate_op = {
   .output_size = rotate_output_size,
   .map_back = rotate_map_back,
   .run_cpu = rotate_run_cpu,
+  .source_rect = rotate_source_rect,
 };

@@ -15,11 +15,13 @@
 #include <math.h>
 
 #include "pixel-math.h"
+#include "tile-math.h"
 
 #define LM_STRAIGHTEN_ANGLE_MAX 45.0f
 
 typedef struct {
   float angle; /* degrees, -45..45, positive counter-clockwise */
+  LmTileFrame tile; /* hidden: the tile a tiled render computes (tile-math.h) */
 } LmStraightenParams;
 
 /* The largest axis-aligned rectangle of maximum area inside a W × H rectangle turned by
@@ -73,6 +75,13 @@ typedef struct {
   float c, s;
 } LmStraightenMap;
 
+/* The input a sampler reads: the whole image's size W × H (what neighbours beyond the edge
+ * replicate), and the piece of it that is there, TW × TH at (OX, OY) (all of it untiled). */
+typedef struct {
+  int w, h;
+  int ox, oy, tw, th;
+} LmStraightenSource;
+
 /* Host side: the map for a source of W × H and its output of OW × OH. */
 LM_INLINE LmStraightenMap
 lm_straighten_map (const LmStraightenParams *p, unsigned w, unsigned h, unsigned ow, unsigned oh)
@@ -117,17 +126,21 @@ lm_clamp_index (int v, int n)
   return v < 0 ? 0 : v >= n ? n - 1 : v;
 }
 
-/* Where the 4 × 4 neighbourhood of (SX, SY) starts (clamped indices in XI, YI) and its
- * weights. */
+/* Where the 4 × 4 neighbourhood of (SX, SY) starts (indices clamped to the whole image, in
+ * the piece of it that S holds, in XI, YI) and its weights. A tile's source rectangle covers
+ * every tap of its pixels; the second clamp only keeps a wrong one from reading outside. */
 LM_INLINE void
-lm_cubic_taps (float sx, float sy, int w, int h, int xi[4], int yi[4], float kx[4], float ky[4])
+lm_cubic_taps (float sx, float sy, const LmStraightenSource *s, int xi[4], int yi[4], float kx[4], float ky[4])
 {
   float fx = floorf (sx), fy = floorf (sy);
   lm_cubic_weights (sx - fx, kx);
   lm_cubic_weights (sy - fy, ky);
   int x0 = (int) fx - 1, y0 = (int) fy - 1;
   for (int i = 0; i < 4; i++)
-    xi[i] = lm_clamp_index (x0 + i, w), yi[i] = lm_clamp_index (y0 + i, h);
+    {
+      xi[i] = lm_clamp_index (lm_clamp_index (x0 + i, s->w) - s->ox, s->tw);
+      yi[i] = lm_clamp_index (lm_clamp_index (y0 + i, s->h) - s->oy, s->th);
+    }
 }
 
 /* Each row's four neighbours weighted by KX, then the four rows by KY, in this order. */
@@ -139,11 +152,11 @@ lm_cubic_sum (const float v[4], const float k[4])
 
 /* An RGBA8 source sampled at (SX, SY), every channel (alpha too). */
 LM_INLINE uint32_t
-lm_straighten_rgba (const uint8_t *src, size_t stride, int w, int h, float sx, float sy)
+lm_straighten_rgba (const uint8_t *src, size_t stride, const LmStraightenSource *s, float sx, float sy)
 {
   int xi[4], yi[4];
   float kx[4], ky[4];
-  lm_cubic_taps (sx, sy, w, h, xi, yi, kx, ky);
+  lm_cubic_taps (sx, sy, s, xi, yi, kx, ky);
   float rows[4][4]; /* [channel][row] */
   for (int j = 0; j < 4; j++)
     {
@@ -164,11 +177,11 @@ lm_straighten_rgba (const uint8_t *src, size_t stride, int w, int h, float sx, f
 
 /* A GRAY8 source sampled at (SX, SY). */
 LM_INLINE uint8_t
-lm_straighten_gray (const uint8_t *src, size_t stride, int w, int h, float sx, float sy)
+lm_straighten_gray (const uint8_t *src, size_t stride, const LmStraightenSource *s, float sx, float sy)
 {
   int xi[4], yi[4];
   float kx[4], ky[4];
-  lm_cubic_taps (sx, sy, w, h, xi, yi, kx, ky);
+  lm_cubic_taps (sx, sy, s, xi, yi, kx, ky);
   float rows[4];
   for (int j = 0; j < 4; j++)
     {
@@ -182,11 +195,12 @@ lm_straighten_gray (const uint8_t *src, size_t stride, int w, int h, float sx, f
 /* A 16-bit source (CH = 4: RGBA16, 1: GRAY16) sampled at (SX, SY) into OUT, every channel:
  * the same taps on the 0..255 scale (lm_u16_value), rounded to 16 bits. */
 LM_INLINE void
-lm_straighten16 (const uint8_t *src, size_t stride, int w, int h, int ch, float sx, float sy, uint16_t *out)
+lm_straighten16 (const uint8_t *src, size_t stride, const LmStraightenSource *s, int ch, float sx, float sy,
+                 uint16_t *out)
 {
   int xi[4], yi[4];
   float kx[4], ky[4];
-  lm_cubic_taps (sx, sy, w, h, xi, yi, kx, ky);
+  lm_cubic_taps (sx, sy, s, xi, yi, kx, ky);
   for (int c = 0; c < ch; c++)
     {
       float rows[4];
@@ -199,4 +213,24 @@ lm_straighten16 (const uint8_t *src, size_t stride, int w, int h, int ch, float 
         }
       out[c] = lm_quantize_u16 (lm_cubic_sum (rows, ky));
     }
+}
+
+/* Host side: for P on an input of W × H (the whole image, or P's tile's input) and an output
+ * of OW × OH: the map of the whole image, the input as a sampler reads it, and where the
+ * output's pixel (0, 0) lies in the whole output (*OUT_X, *OUT_Y). */
+LM_INLINE LmStraightenMap
+lm_straighten_setup (const LmStraightenParams *p, unsigned w, unsigned h, unsigned ow, unsigned oh,
+                     LmStraightenSource *s, unsigned *out_x, unsigned *out_y)
+{
+  s->ox = 0, s->oy = 0, s->tw = (int) w, s->th = (int) h;
+  *out_x = 0, *out_y = 0;
+  if (lm_tile_frame_active (&p->tile))
+    {
+      s->ox = (int) p->tile.in_x, s->oy = (int) p->tile.in_y;
+      *out_x = p->tile.out_x, *out_y = p->tile.out_y;
+      w = p->tile.full_w, h = p->tile.full_h;
+      lm_straighten_size (p, w, h, &ow, &oh);
+    }
+  s->w = (int) w, s->h = (int) h;
+  return lm_straighten_map (p, w, h, ow, oh);
 }

@@ -144,8 +144,8 @@ typedef struct {
 /* The run of point operations that starts at step FIRST (steps[FIRST] is one) as one fused
  * pass: PASS, the steps it covers (returned), and LABEL, the enabled ones' names joined by
  * "+" ("" when none is enabled). */
-static int
-fuse_points (const LmStage *steps, int first, int n_steps, LmPointPass *pass, char *label, gsize label_size)
+int
+lm_render_fuse_points (const LmStage *steps, int first, int n_steps, LmPointPass *pass, char *label, gsize label_size)
 {
   lm_point_pass_init (pass);
   label[0] = '\0';
@@ -195,7 +195,7 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
       g_strlcpy (label, stage->info->name, sizeof label);
       if (points)
         {
-          int n = fuse_points (steps, i, N_STEPS, &pass, label, sizeof label);
+          int n = lm_render_fuse_points (steps, i, N_STEPS, &pass, label, sizeof label);
           i += n - 1;
           if (label[0] == '\0')
             continue;

@@ -43,4 +43,10 @@ guint lm_render_cache_last_computed (LmRenderCache *cache);
  * CPU did), or NULL. Valid until the next run. */
 const char *lm_render_cache_last_notice (LmRenderCache *cache);
 
+/* The run of point operations that starts at STEPS[FIRST] (one of them) as one fused pass:
+ * PASS, the steps it covers (returned), and LABEL, the enabled ones' names joined by "+" (""
+ * when none is enabled). Shared with the tiled render (tiled.c). */
+int lm_render_fuse_points (const LmStage *steps, int first, int n_steps, LmPointPass *pass, char *label,
+                           gsize label_size);
+
 G_END_DECLS

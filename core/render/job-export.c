@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "tiled.h"
 
 static void
 post_progress (LmRenderWorker *w, const Job *job, double fraction)
@@ -33,6 +34,38 @@ export_radiance (LmRenderWorker *w, const Job *job, GError **error)
   return lm_io_save (w->source, job->path, &job->options, error);
 }
 
+/* Whether the export goes tile by tile: on a GPU that cannot hold the untiled render (or when
+ * LUMEN_TILE asks, for tests). Radiance is never tiled: its tone mapping needs the whole image. */
+static gboolean
+wants_tiles (LmRenderWorker *w, const Job *job)
+{
+  if (job->request.backend != LM_BACKEND_CUDA || w->source == NULL || w->source->format == LM_FORMAT_RGBA_F32)
+    return FALSE;
+  LmBackend *backend = lm_render_backend_for (w, job->request.backend, NULL);
+  return backend && (g_getenv ("LUMEN_TILE") || !lm_render_fits (backend, w->source, &job->request.pipeline));
+}
+
+/* The request's pipeline on the photo in host memory (pinned), tile by tile, into pinned
+ * host memory: the GPU's memory holds a few tiles, not the photo. */
+static LmImage *
+export_tiled (LmRenderWorker *w, const Job *job, GError **error)
+{
+  LmBackend *backend = lm_render_backend_for (w, job->request.backend, error);
+  if (backend == NULL)
+    return NULL;
+  /* What the window's renders keep there (the uploaded photo, its cache) makes room. */
+  lm_render_side_reset (&w->sides[1]);
+  lm_backend_release_scratch (backend);
+  LmFormat format;
+  guint width, height;
+  lm_render_tiled_output (w->source, &job->request.pipeline, &format, &width, &height);
+  g_autoptr (LmImage) host = lm_image_new (format, width, height, lm_backend_host_allocator (backend), error);
+  if (host == NULL
+      || !lm_render_tiled (backend, w->source, &job->request.pipeline, w->color, NULL, host, NULL, NULL, error))
+    return NULL;
+  return g_steal_pointer (&host);
+}
+
 void
 lm_render_run_export (LmRenderWorker *w, const Job *job)
 {
@@ -47,12 +80,25 @@ lm_render_run_export (LmRenderWorker *w, const Job *job)
       lm_render_post (w, r);
       return;
     }
-  Side *side = lm_render_side_for (w, job->request.backend, &e);
+  gboolean tiles = wants_tiles (w, job);
+  Side *side = tiles ? NULL : lm_render_side_for (w, job->request.backend, &e);
   g_autoptr (LmImage) out = NULL, host = NULL;
   if (side && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
     {
       post_progress (w, job, 0.1);
       out = lm_render_cache_run (side->cache, &job->request.pipeline, NULL, &e);
+    }
+  /* Out of GPU memory in one piece: in tiles, before the window's fall-back to the CPU. */
+  if (job->request.backend == LM_BACKEND_CUDA && out == NULL && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
+      && w->source && w->source->format != LM_FORMAT_RGBA_F32)
+    {
+      g_clear_error (&e);
+      tiles = TRUE;
+    }
+  if (tiles && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
+    {
+      post_progress (w, job, 0.1);
+      host = export_tiled (w, job, &e);
     }
   if (out && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
     {

@@ -21,6 +21,7 @@ binaries=(
   tests/test-hdr16-parity
   tests/test-view-parity
   tests/test-level-parity
+  tests/test-tiled-parity
   tests/test-memory-budget
   tests/test-window
   tests/test-navigate
@@ -28,6 +29,7 @@ binaries=(
   tests/test-panels
   tests/test-gpu-fault
   tests/test-large-view
+  bench/bench-tiled
   bench/bench-view
   bench/bench-hdr
   bench/bench-ops

@@ -15,7 +15,7 @@ pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
 mkdir -p "$OUT"
 export LUMEN_ICC_DIR="$PWD/$pack/icc"
-steps=${LUMEN_DEVICE_STEPS:-parity hdr-parity memory cli compare window bench view-bench hdr-bench peers}
+steps=${LUMEN_DEVICE_STEPS:-parity tiles hdr-parity memory cli compare window bench view-bench hdr-bench peers}
 export PYTHONUNBUFFERED=1
 
 # Once: a second run of this script beside the first (a step in the background) shares it.
@@ -47,6 +47,17 @@ if [[ " $steps " == *" parity "* ]]; then
   # A large photo's view from its pyramid: levels, regions and the diff view, CUDA against CPU.
   "$bin/test-level-parity" > "$OUT/level-parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|level parity)" "$OUT/level-parity.log" | tail -n 20
+fi
+
+if [[ " $steps " == *" tiles "* ]]; then
+  echo "== tiles"
+  # Tiled renders under LUMEN_CUDA_MEMORY_LIMIT (8 GB and 1 GB, one child each) against the
+  # untiled CUDA render and the CPU, then what tiling costs at 100 MP.
+  "$bin/test-tiled-parity" > "$OUT/tiled-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|tiled parity|limit|100 MP:)" "$OUT/tiled-parity.log" | tail -n 20
+  "$bin/bench-tiled" > "$OUT/bench-tiled.log" 2>&1 || status=1
+  LUMEN_CUDA_MEMORY_LIMIT=1073741824 "$bin/bench-tiled" >> "$OUT/bench-tiled.log" 2>&1 || status=1
+  grep -E "^(bench-tiled|untiled|tiled)" "$OUT/bench-tiled.log"
 fi
 
 if [[ " $steps " == *" hdr-parity "* ]]; then
