@@ -476,13 +476,8 @@ cuda_copy_rect (LmBackend *b, const LmImage *from, guint from_x, guint from_y, L
 static gsize
 cuda_memory_available (LmBackend *b)
 {
-  size_t free_bytes = 0, total = 0;
-  if (!lm_cuda_use_device (lm_cuda_self (b), NULL) || cudaMemGetInfo (&free_bytes, &total) != cudaSuccess)
-    {
-      cudaGetLastError ();
-      return 0;
-    }
-  return MIN ((gsize) free_bytes, memory_limit ());
+  /* What the device has free, within what LUMEN_CUDA_MEMORY_LIMIT leaves (cuda-memory.c). */
+  return lm_cuda_budget_left (lm_cuda_self (b)->device);
 }
 
 static const LmBackendClass cuda_class = {
