@@ -243,6 +243,11 @@ void
 lm_backend_cuda_sleep_on_sync (int device)
 {
 }
+
+void
+lm_backend_cuda_set_memory_limit (gsize bytes)
+{
+}
 #endif
 
 gboolean

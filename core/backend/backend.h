@@ -127,6 +127,10 @@ int lm_backend_cuda_device (LmBackend *backend);
 /* Threads that wait for DEVICE sleep instead of spinning: for a batch, whose waiting threads
  * outnumber the cores. Call before any backend opens on it. */
 void lm_backend_cuda_sleep_on_sync (int device);
+/* Replaces LUMEN_CUDA_MEMORY_LIMIT's bound on every device's live allocations from now on
+ * (G_MAXSIZE: none): how a test renders both under a small GPU's memory and without it in
+ * one process. */
+void lm_backend_cuda_set_memory_limit (gsize bytes);
 
 /* Thin wrappers over the class, so callers read as plain calls. */
 static inline const LmAllocator *

@@ -22,6 +22,15 @@ typedef struct {
 static GMutex lock;
 static GHashTable *live; /* device pointer → Allocation */
 static gsize used[MAX_DEVICES];
+static gsize limit_set; /* lm_backend_cuda_set_memory_limit's bound; 0: the variable's */
+
+void
+lm_backend_cuda_set_memory_limit (gsize bytes)
+{
+  g_mutex_lock (&lock);
+  limit_set = bytes ? bytes : 1;
+  g_mutex_unlock (&lock);
+}
 
 gboolean
 lm_cuda_memory_limit (gsize *limit, GError **error)
@@ -42,6 +51,14 @@ lm_cuda_memory_limit (gsize *limit, GError **error)
           g_error_free (e);
         }
       g_once_init_leave (&once, 1);
+    }
+  g_mutex_lock (&lock);
+  gsize set = limit_set;
+  g_mutex_unlock (&lock);
+  if (set != 0)
+    {
+      *limit = set;
+      return TRUE;
     }
   if (junk != NULL)
     {
