@@ -397,8 +397,14 @@ lm_render_tiled (LmBackend *backend, const LmImage *host_source, const LmPipelin
   Lane lanes[LANES_MAX] = { { 0 } };
   lanes[0].backend = backend;
   gboolean ok = TRUE;
-  for (guint i = 1; i < n_lanes && ok; i++)
-    ok = (lanes[i].backend = lane_backend_new (backend, error)) != NULL;
+  for (guint i = 1; i < n_lanes; i++)
+    if ((lanes[i].backend = lane_backend_new (backend, NULL)) == NULL)
+      {
+        /* A device too full for another lane's stream and workspace: the lanes there are
+         * render alone, their copies then not hidden under another lane's work. */
+        n_lanes = i;
+        break;
+      }
   gsize available = lm_backend_memory_available (backend);
 
   guint n_tiles = 0, tw = 0, th = 0;
