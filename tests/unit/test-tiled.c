@@ -362,7 +362,7 @@ main (int argc, char **argv)
     {
       g_autoptr (LmImage) full = load_photo (names[i]);
       /* a part, so that one-pixel tiles stay quick: odd sides */
-      guint w = MIN (full->width, 233u), h = MIN (full->height, 171u);
+      guint w = MIN (full->width, 181u), h = MIN (full->height, 127u);
       photos[i] = lm_image_new (full->format, w, h, lm_allocator_host (), NULL);
       LmRect r = { (full->width - w) / 2, (full->height - h) / 2, w, h };
       g_assert_true (lm_backend_copy_rect (cpu, full, &r, photos[i], 0, 0, NULL));
