@@ -147,15 +147,26 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
   return TRUE;
 }
 
-/* A large photo's preview from its pyramid (level-view.c), with the same fallback to the CPU
- * as the full-resolution one; no quick pass: the level is already about the view's size. */
+/* The preview on the backend of KIND: from the pyramid (LEVEL, level-view.c: a large photo)
+ * or at full resolution. */
+static gboolean
+render_on (LmRenderWorker *w, LmBackendKind kind, gboolean level, const LmRenderRequest *req, LmRenderResult *r,
+           GError **error)
+{
+  Side *side = level ? lm_render_side_bare (w, kind, error) : lm_render_side_for (w, kind, error);
+  if (side == NULL)
+    return FALSE;
+  return level ? lm_render_level_preview (w, side, req, r, error) : render_full (w, side, req, r, error);
+}
+
+/* The preview rendered and posted: on the request's backend, or on the CPU, with a notice,
+ * where the photo does not fit the GPU or the GPU failed. */
 static void
-run_level_preview (LmRenderWorker *w, const LmRenderRequest *req)
+render_and_post (LmRenderWorker *w, const LmRenderRequest *req, gboolean level)
 {
   GError *e = NULL;
   LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
-  Side *side = lm_render_side_bare (w, req->backend, &e);
-  gboolean ok = side != NULL && lm_render_level_preview (w, side, req, r, &e);
+  gboolean ok = render_on (w, req->backend, level, req, r, &e);
   if (!ok && req->backend == LM_BACKEND_CUDA
       && (g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY) || g_error_matches (e, LUMEN_ERROR, LM_ERROR_DEVICE)))
     {
@@ -168,8 +179,7 @@ run_level_preview (LmRenderWorker *w, const LmRenderRequest *req)
       if (r->timings.entries)
         lm_timings_clear (&r->timings);
       lm_render_side_reset (&w->sides[1]);
-      side = lm_render_side_bare (w, LM_BACKEND_CPU, &e);
-      ok = side != NULL && lm_render_level_preview (w, side, req, r, &e);
+      ok = render_on (w, LM_BACKEND_CPU, level, req, r, &e);
     }
   if (!ok)
     {
@@ -183,18 +193,19 @@ run_level_preview (LmRenderWorker *w, const LmRenderRequest *req)
 void
 lm_render_run_preview (LmRenderWorker *w, const LmRenderRequest *req)
 {
-  GError *e = NULL;
   if (w->source == NULL)
     return;
+  /* A large photo's preview comes from its pyramid: no quick pass, the level is already
+   * about the view's size. */
   if (lm_render_level_wanted (w))
     {
-      run_level_preview (w, req);
+      render_and_post (w, req, TRUE);
       return;
     }
-  Side *side = lm_render_side_for (w, req->backend, &e);
   /* The quick pass shrinks 8-bit sources; a radiance source's tone mapping needs the whole
    * image's statistics and is cached anyway. */
-  if (side != NULL && req->backend == LM_BACKEND_CPU && w->source->format != LM_FORMAT_RGBA_F32)
+  if (req->backend == LM_BACKEND_CPU && w->source->format != LM_FORMAT_RGBA_F32
+      && lm_render_side_for (w, LM_BACKEND_CPU, NULL) != NULL)
     {
       int factor = (int) floor (req->view.rw / req->view.out_w);
       if (factor >= 2)
@@ -204,30 +215,5 @@ lm_render_run_preview (LmRenderWorker *w, const LmRenderRequest *req)
             return;
         }
     }
-
-  LmRenderResult *r = lm_render_result_new (LM_RESULT_PREVIEW, req);
-  gboolean ok = side != NULL && render_full (w, side, req, r, &e);
-  if (!ok && req->backend == LM_BACKEND_CUDA
-      && (g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY) || g_error_matches (e, LUMEN_ERROR, LM_ERROR_DEVICE)))
-    {
-      /* The photo does not fit the GPU, or the GPU failed: this render comes from the CPU. */
-      g_free (r->notice);
-      r->notice = g_strdup_printf (_("%s; rendered on the CPU"), e->message);
-      g_clear_error (&e);
-      g_clear_pointer (&r->view, lm_image_unref);
-      g_clear_pointer (&r->before_view, lm_image_unref);
-      r->download_ms = 0.0;
-      if (r->timings.entries)
-        lm_timings_clear (&r->timings);
-      lm_render_side_reset (&w->sides[1]);
-      side = lm_render_side_for (w, LM_BACKEND_CPU, &e);
-      ok = side != NULL && render_full (w, side, req, r, &e);
-    }
-  if (!ok)
-    {
-      g_clear_pointer (&r->view, lm_image_unref);
-      g_clear_pointer (&r->before_view, lm_image_unref);
-      r->error = e;
-    }
-  lm_render_post (w, r);
+  render_and_post (w, req, FALSE);
 }
