@@ -70,7 +70,7 @@ fi
 
 if [[ " $steps " == *" window-debug "* ]]; then
   echo "== window-debug"
-  export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
+  export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$PWD/$pack/schemas" NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
   export DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent-bus
   "$bin/ui-latency" --backend cuda --op gray --count 5 "$pack/data/photos/boats-sunset.jpg" \
     > "$OUT/window-debug.log" 2>&1 &
@@ -141,7 +141,7 @@ fi
 
 if [[ " $steps " == *" window "* ]]; then
   echo "== window"
-  export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
+  export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$PWD/$pack/schemas" NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
   # No session bus there: say so, rather than let GLib try to start one.
   export DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent-bus
   # The window tests, on the GPU this time, with a screenshot of the real window.
@@ -259,7 +259,7 @@ if [[ " $steps " == *" faults "* ]]; then
   LUMEN_CLI="$bin/lumen-cli" LUMEN_TEST_DATA="$pack/data" python3 tests/gpu/test_cuda_fault.py \
     > "$OUT/faults.log" 2>&1 || status=1
   grep -E "^(ok|FAIL|ERROR|Ran|OK|FAILED)|: exit |\.\.\. " "$OUT/faults.log" | tail -n 40
-  export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
+  export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$PWD/$pack/schemas" NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
   export DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent-bus
   timeout 180 "$bin/test-gpu-fault" --tap > "$OUT/window-gpu-fault.log" 2>&1 || status=1
   grep -E "^(ok|not ok)|^# (after|the next)" "$OUT/window-gpu-fault.log"
