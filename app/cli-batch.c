@@ -71,13 +71,14 @@ max_read_threads (void)
 
 /* Each stack in flight holds its decoded exposures in host memory (a few hundred MB for a
  * stack of 24 MP photos); past what the stages can work on at once it only waits in a queue.
- * The default, read threads + cores + 2 × workers + 2, keeps every stage busy, so the cap is
- * that sum with read threads and workers at their own caps: it allows any default one device
- * can have (a few times the ordinary one), and bounds memory where --in-flight asks for more. */
+ * The default, read threads + writers (a core each, two for radiance) + 2 × workers + 2,
+ * keeps every stage busy, so the cap is that sum with read threads and workers at their own
+ * caps: it allows any default one device can have (a few times the ordinary one), and bounds
+ * memory where --in-flight asks for more. */
 static guint
 max_in_flight (void)
 {
-  return max_read_threads () + g_get_num_processors () + 2 * max_jobs () + 2;
+  return max_read_threads () + 2 * g_get_num_processors () + 2 * max_jobs () + 2;
 }
 
 static gboolean
@@ -188,8 +189,8 @@ plan (const Options *o, Plan *p, GError **error)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("--in-flight %d: at most %u stacks in memory on this machine (the largest default: %u read "
-                     "threads + %u cores + 2 × %u workers + 2)"),
-                   o->in_flight, max_in_flight (), max_read_threads (), g_get_num_processors (), max_jobs ());
+                     "threads + %u writers + 2 × %u workers + 2)"),
+                   o->in_flight, max_in_flight (), max_read_threads (), 2 * g_get_num_processors (), max_jobs ());
       return FALSE;
     }
   p->config.in_flight = (guint) o->in_flight;
@@ -550,8 +551,8 @@ lm_cli_batch_main (int argc, char **argv)
     { "decoder", 0, 0, G_OPTION_ARG_STRING, &o.decoder, N_("JPEG decoder: cpu (libjpeg-turbo, default: the pixels of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("DECODER") },
     { "encoder", 0, 0, G_OPTION_ARG_STRING, &o.encoder, N_("JPEG encoder: cpu (libjpeg-turbo, default: the bytes of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("ENCODER") },
     { "read-threads", 0, 0, G_OPTION_ARG_INT, &o.read_threads, N_("Threads reading files (default 4; more for network storage; at most 64, or 8 per core)"), N_("N") },
-    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU; on the CPU, one per 4 cores; at most 16, or one per core)"), N_("N") },
-    { "in-flight", 0, 0, G_OPTION_ARG_INT, &o.in_flight, N_("Stacks in memory at once (default: read threads + cores + 2 × workers + 2; at most that with --read-threads and --jobs at their caps)"), N_("N") },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU; on the CPU, one per core up to 16; at most 16, or one per core)"), N_("N") },
+    { "in-flight", 0, 0, G_OPTION_ARG_INT, &o.in_flight, N_("Stacks in memory at once (default: read threads + writers + 2 × workers + 2, writers being one per core, two for radiance; at most that with --read-threads and --jobs at their caps)"), N_("N") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec (default), robertson or mertens"), N_("METHOD") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("One camera's response for every stack instead of calibrating each"), N_("FILE") },
     { "align", 0, 0, G_OPTION_ARG_NONE, &o.align, N_("Align each stack's exposures first (median threshold bitmaps)"), NULL },
