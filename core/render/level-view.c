@@ -4,9 +4,9 @@
  * that level is too large to render whole (zoomed in on a panorama), only the visible region
  * of its output is rendered, by the tiled renderer (tiled.h), whatever the pipeline: each
  * step's source_rect walks the region back to the part of the level it needs (blur's halo,
- * geometry's mapped rectangle), and equalize's table comes from the whole level's histogram,
- * counted once and kept while only later steps change: the same pixels as the whole level's
- * render. The histogram shown then comes from a small level of the whole photo. */
+ * geometry's mapped rectangle), and equalize's table comes from the whole level's histogram
+ * (of a coarser level above HISTOGRAM_MAX_PIXELS), counted once and kept while only later
+ * steps change: the same pixels as the whole level's render. The histogram shown then comes from a small level of the whole photo. */
 #include "render-private.h"
 #include "tiled.h"
 
@@ -23,6 +23,12 @@
 #define OVERVIEW_MAX_PIXELS (G_GUINT64_CONSTANT (4) << 20)
 /* Pixels around a region beyond those the view reads: its resampling's reach. */
 #define REGION_MARGIN 2
+/* Equalize's table in a region's render comes from the histogram of the level shown when
+ * it has at most this many pixels, else from the finest level within it: a change before
+ * equalize then costs one pass over at most 128 MP (a 600 MP photo at 100 %: its level of
+ * 1/4, 37.5 MP), not over the photo. Tied to the whole-level bound so that the tests, which
+ * lower that, count the level shown. */
+#define HISTOGRAM_MAX_PIXELS (8 * LEVEL_MAX_PIXELS)
 /* A region's tiles: at most 16 MB a buffer in RGBA8 (the halos aside), however large the
  * level whose histogram equalize's first pass counts. */
 #define REGION_TILE_SIDE 2048
@@ -282,7 +288,22 @@ render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint 
   lm_render_tiled_output (level, p, &format, &out_w, &out_h);
   LmViewRect rect = level_rect (&req->view, full_w, full_h, out_w, out_h);
   LmRect area = visible_area (&rect, out_w, out_h);
-  LmTileHistogram *equalize = equalize_memo (w, side, k, p);
+  LmTileHistogram *equalize = NULL;
+  if (p->stages[LM_OP_EQUALIZE].enabled)
+    {
+      guint h = (guint64) level->width * level->height <= HISTOGRAM_MAX_PIXELS
+                  ? k
+                  : MAX (k, lm_pyramid_pick_within (w->pyramid, HISTOGRAM_MAX_PIXELS));
+      LmPipeline ph;
+      guint fw, fh;
+      level_pipeline (w, req, h, &ph, &fw, &fh);
+      equalize = equalize_memo (w, side, h, &ph);
+      /* Counted on the coarser level by the first pass of a render of one of its pixels. */
+      g_autoptr (LmImage) counted = NULL;
+      if (h != k && equalize->total == 0
+          && (counted = render_area (w, side, h, &ph, &(LmRect) { 0, 0, 1, 1 }, equalize, &r->timings, error)) == NULL)
+        return FALSE;
+    }
   g_autoptr (LmImage) out = render_area (w, side, k, p, &area, equalize, &r->timings, error);
   if (out == NULL)
     return FALSE;

@@ -559,6 +559,29 @@ test_region_pipelines (void)
       check_region (w, &seen, &req, whole0, fw, fh, 1.0, what);
     }
 
+  /* A level above 8 times the whole-level bound (1.08 MP over 8 × 0.1 MP) takes equalize's
+   * histogram from the finest level within that (level 1): the view is level 0 rendered whole
+   * with level 1's table. */
+  setenv ("LUMEN_VIEW_LEVEL_MAX", "100000", TRUE);
+  {
+    LmRenderRequest eq = { .generation = 2000, .backend = LM_BACKEND_CPU };
+    pipe_init (&eq.pipeline, PIPE_ALL);
+    LmPipeline half = eq.pipeline;
+    lm_pipeline_scale (&half, 2.0);
+    LmTileHistogram counts = { 0 };
+    LmTileOptions options = { 0, 0, 1, &counts };
+    g_autoptr (LmImage) one = lm_test_image_new (LM_FORMAT_RGBA8, 1, 1, 0);
+    g_assert_true (lm_render_tiled (cpu, lm_pyramid_level (pyramid, 1), &half, NULL, &(LmRect) { 0, 0, 1, 1 }, one,
+                                    &options, NULL, NULL));
+    guint fw, fh;
+    lm_pipeline_output_size (&eq.pipeline, src->width, src->height, &fw, &fh);
+    g_autoptr (LmImage) whole0 = lm_test_image_new (LM_FORMAT_RGBA8, fw, fh, 0xa5);
+    g_assert_true (lm_render_tiled (cpu, src, &eq.pipeline, NULL, NULL, whole0, &options, NULL, NULL));
+    g_free (counts.bins);
+    eq.view = (LmViewRect) { 300, 200, 400, 240, 400, 240 };
+    check_region (w, &seen, &eq, whole0, fw, fh, 1.0, "equalize's table from level 1");
+  }
+
   lm_render_worker_free (w);
   g_clear_pointer (&seen.view, lm_image_unref);
   unsetenv ("LUMEN_VIEW_LEVEL_MAX");
