@@ -310,12 +310,12 @@ test_large_view (void)
   check_100 ();
 
   /* Straightening and equalize at 100 %: the region through the tiler, equalize's table from
-   * a pass over the whole photo (level 0) in tiles, kept for the blur that follows; the
+   * a pass in tiles over the finest level within 128 MP (1/4), kept for the blur after; the
    * pixels are the unit tests' (test-view-pyramid.c), the time and the memory are here. */
   double straighten_ms = timed_control (LM_OP_STRAIGHTEN, "angle", 2.5);
   double equalize_ms = timed_control (LM_OP_EQUALIZE, "amount", 0.8);
   double edit_kept_ms = timed_sigma (3.0);
-  g_test_message ("600 MP at 100 %%: straighten %.0f ms, equalize %.0f ms (its pass over the photo), blur with "
+  g_test_message ("600 MP at 100 %%: straighten %.0f ms, equalize %.0f ms (its histogram pass over the level of 1/4), blur with "
                   "equalize's table kept %.0f ms",
                   straighten_ms, equalize_ms, edit_kept_ms);
 
