@@ -2,23 +2,36 @@
  * pyramid just finer than the view's scale, its lengths scaled to that level (as the CPU's
  * quick pass does), so that an edit costs about a screen's pixels, not the photo's. Where
  * that level is too large to render whole (zoomed in on a panorama), only the visible region
- * of it is rendered, with the margin blur reads; the histogram then comes from a small level
- * of the whole photo. Equalize's table is that level's histogram's: the export is exact. */
+ * of its output is rendered, by the tiled renderer (tiled.h), whatever the pipeline: each
+ * step's source_rect walks the region back to the part of the level it needs (blur's halo,
+ * geometry's mapped rectangle), and equalize's table comes from the whole level's histogram
+ * (of a coarser level above HISTOGRAM_MAX_PIXELS), counted once and kept while only later
+ * steps change: the same pixels as the whole level's render. The histogram shown then comes from a small level of the whole photo. */
 #include "render-private.h"
+#include "tiled.h"
 
 #include <math.h>
 #include <string.h>
 
 
 /* A level rendered whole holds at most this many pixels: 64 MB per step in RGBA8. Above,
- * the visible region is rendered, or, for what needs the whole image (geometry, equalize,
- * blur's large-σ grid), the finest level within the bound, seen magnified. The tests lower
- * it (LUMEN_VIEW_LEVEL_MAX, pixels) to reach the region path on small photos. */
+ * the visible region is rendered (the diff view, which compares whole images, takes the
+ * finest level within the bound instead, seen magnified). The tests lower it
+ * (LUMEN_VIEW_LEVEL_MAX, pixels) to reach the region path on small photos. */
 #define LEVEL_MAX_PIXELS (level_max_pixels ())
 /* The level whose histogram a region's render reports. */
 #define OVERVIEW_MAX_PIXELS (G_GUINT64_CONSTANT (4) << 20)
 /* Pixels around a region beyond those the view reads: its resampling's reach. */
 #define REGION_MARGIN 2
+/* Equalize's table in a region's render comes from the histogram of the level shown when
+ * it has at most this many pixels, else from the finest level within it: a change before
+ * equalize then costs one pass over at most 128 MP (a 600 MP photo at 100 %: its level of
+ * 1/4, 37.5 MP), not over the photo. Tied to the whole-level bound so that the tests, which
+ * lower that, count the level shown. */
+#define HISTOGRAM_MAX_PIXELS (8 * LEVEL_MAX_PIXELS)
+/* A region's tiles: at most 16 MB a buffer in RGBA8 (the halos aside), however large the
+ * level whose histogram equalize's first pass counts. */
+#define REGION_TILE_SIDE 2048
 
 static guint64
 level_max_pixels (void)
@@ -106,40 +119,11 @@ level_rect (const LmViewRect *v, guint full_w, guint full_h, guint out_w, guint 
   return r;
 }
 
-/* Whether P, rendered on a part of an image, gives that part's pixels of the whole image's
- * render when the part has *HALO more pixels on each side: no geometry (it moves pixels
- * across the part's edge), no global operation (equalize's table is the whole image's), blur
- * only where it convolves directly (its large-σ grid is laid from the image's corner). */
-static gboolean
-renders_by_region (const LmPipeline *p, int *halo)
-{
-  *halo = 0;
-  for (int i = 0; i < LM_N_OPS; i++)
-    {
-      const LmStage *stage = &p->stages[i];
-      if (!stage->enabled)
-        continue;
-      LmOpKind kind = lm_op_kind (i);
-      if (kind == LM_KIND_GEOMETRY || kind == LM_KIND_GLOBAL)
-        return FALSE;
-      if (kind == LM_KIND_AREA)
-        {
-          if (i != LM_OP_BLUR)
-            return FALSE;
-          float sigma = ((const LmBlurParams *) stage->params.bytes)->sigma;
-          if (sigma > LM_BLUR_DIRECT_SIGMA_MAX)
-            return FALSE;
-          *halo = MAX (*halo, lm_blur_radius (sigma));
-        }
-    }
-  return TRUE;
-}
-
 /* The level the view of REQ shows, and its pipeline P; *REGION: only its visible part is
- * to be rendered, with *HALO pixels around it. */
+ * to be rendered. */
 static guint
 pick_level (LmRenderWorker *w, const LmRenderRequest *req, gboolean allow_region, LmPipeline *p,
-            guint *full_w, guint *full_h, gboolean *region, int *halo)
+            guint *full_w, guint *full_h, gboolean *region)
 {
   const LmViewRect *v = &req->view;
   double scale = MAX (v->out_w / v->rw, v->out_h / v->rh);
@@ -147,10 +131,9 @@ pick_level (LmRenderWorker *w, const LmRenderRequest *req, gboolean allow_region
   level_pipeline (w, req, k, p, full_w, full_h);
   const LmImage *level = lm_pyramid_level (w->pyramid, k);
   *region = FALSE;
-  *halo = 0;
   if ((guint64) level->width * level->height <= LEVEL_MAX_PIXELS)
     return k;
-  if (allow_region && renders_by_region (p, halo))
+  if (allow_region)
     {
       *region = TRUE;
       return k;
@@ -205,60 +188,144 @@ render_level (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k
   return TRUE;
 }
 
-/* The part X, Y, WIDTH × HEIGHT of LEVEL, copied into host memory that uploads fast. */
-static LmImage *
-crop_level (LmRenderWorker *w, const LmImage *level, guint x, guint y, guint width, guint height,
-            GError **error)
+/* Equalize's histogram of a level, kept from one edit to the next in the pyramid (one per
+ * side: their backends count on their own): valid while the level, the steps before
+ * equalize, its mode and the colour space are those that made it. */
+typedef struct {
+  LmBackend *backend;
+  guint level;
+  LmColorProfile *color;
+  LmStage before[LM_OP_EQUALIZE];
+  int mode;
+  LmTileHistogram counts;
+} EqualizeMemo;
+
+typedef struct {
+  EqualizeMemo sides[N_SIDES];
+} LevelMemo;
+
+static void
+level_memo_free (gpointer data)
 {
-  LmImage *part = lm_image_new (level->format, width, height, lm_render_fast_host (w), error);
-  if (part == NULL)
-    return NULL;
-  gsize bpp = lm_format_bytes_per_pixel (level->format);
-  for (guint j = 0; j < height; j++)
-    memcpy (lm_image_row (part, j), lm_image_row (level, y + j) + x * bpp, width * bpp);
-  part->opaque = level->opaque;
-  return part;
+  LevelMemo *memo = data;
+  for (guint i = 0; i < N_SIDES; i++)
+    g_free (memo->sides[i].counts.bins);
+  g_free (memo);
 }
 
-/* Only the visible part of level K (with HALO pixels around it, clipped to the level)
- * rendered and viewed; the histogram from the overview level, rendered whole. */
-static gboolean
-render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k, const LmPipeline *p,
-               guint full_w, guint full_h, int halo, LmRenderResult *r, GError **error)
+/* Where equalize's histogram of P on level K is kept for SIDE (its counts empty when they
+ * are to be counted again); NULL when P has no equalize. */
+static LmTileHistogram *
+equalize_memo (LmRenderWorker *w, Side *side, guint k, const LmPipeline *p)
+{
+  const LmStage *eq = &p->stages[LM_OP_EQUALIZE];
+  if (!eq->enabled)
+    return NULL;
+  LevelMemo *memo = lm_pyramid_get_memo (w->pyramid);
+  if (memo == NULL)
+    {
+      memo = g_new0 (LevelMemo, 1);
+      lm_pyramid_set_memo (w->pyramid, memo, level_memo_free);
+    }
+  EqualizeMemo *m = &memo->sides[side == &w->sides[0] ? 0 : 1];
+  int mode = ((const LmEqualizeParams *) eq->params.bytes)->mode;
+  gboolean same = m->counts.total > 0 && m->backend == side->backend && m->level == k && m->color == w->color
+                  && m->mode == mode;
+  for (int i = 0; same && i < LM_OP_EQUALIZE; i++)
+    same = lm_stage_equal (&m->before[i], &p->stages[i]);
+  if (!same)
+    {
+      g_clear_pointer (&m->counts.bins, g_free);
+      m->counts.total = 0;
+      m->backend = side->backend, m->level = k, m->color = w->color, m->mode = mode;
+      memcpy (m->before, p->stages, sizeof m->before);
+    }
+  return &m->counts;
+}
+
+/* The part of an output of OUT_W × OUT_H that the view RECT reads, with the margin of its
+ * resampling, clipped to the output. */
+static LmRect
+visible_area (const LmViewRect *rect, guint out_w, guint out_h)
+{
+  guint x0 = (guint) MIN ((double) out_w - 1, MAX (0.0, floor (rect->rx) - REGION_MARGIN));
+  guint y0 = (guint) MIN ((double) out_h - 1, MAX (0.0, floor (rect->ry) - REGION_MARGIN));
+  guint x1 = (guint) MIN ((double) out_w, ceil (rect->rx + rect->rw) + REGION_MARGIN);
+  guint y1 = (guint) MIN ((double) out_h, ceil (rect->ry + rect->rh) + REGION_MARGIN);
+  return (LmRect) { x0, y0, MAX (x1, x0 + 1) - x0, MAX (y1, y0 + 1) - y0 };
+}
+
+/* AREA of P's output on level K, rendered tile by tile into SIDE's work memory. */
+static LmImage *
+render_area (LmRenderWorker *w, Side *side, guint k, const LmPipeline *p, const LmRect *area,
+             LmTileHistogram *equalize, LmTimings *timings, GError **error)
 {
   const LmImage *level = lm_pyramid_level (w->pyramid, k);
-  LmViewRect rect = level_rect (&req->view, full_w, full_h, level->width, level->height);
-  int reach = REGION_MARGIN + halo;
-  guint x0 = (guint) MAX (0.0, floor (rect.rx) - reach);
-  guint y0 = (guint) MAX (0.0, floor (rect.ry) - reach);
-  guint x1 = (guint) MIN ((double) level->width, ceil (rect.rx + rect.rw) + reach);
-  guint y1 = (guint) MIN ((double) level->height, ceil (rect.ry + rect.rh) + reach);
-  g_autoptr (LmImage) part = crop_level (w, level, x0, y0, x1 - x0, y1 - y0, error);
-  if (part == NULL)
-    return FALSE;
-  g_autoptr (LmImage) work = lm_backend_upload (side->backend, part, error);
-  if (work == NULL)
-    return FALSE;
-  g_autoptr (LmRenderCache) cache = lm_render_cache_new (side->backend, work);
-  lm_render_cache_set_color (cache, w->color);
-  g_autoptr (LmImage) out = lm_render_cache_run (cache, p, &r->timings, error);
+  LmFormat format;
+  guint out_w, out_h;
+  lm_render_tiled_output (level, p, &format, &out_w, &out_h);
+  g_autoptr (LmImage) out = lm_image_new (format, area->width, area->height,
+                                          lm_backend_work_allocator (side->backend), error);
+  /* One lane: a view's region is a few tiles, not worth a second stream and its buffers. */
+  LmTileOptions options = { REGION_TILE_SIDE, REGION_TILE_SIDE, 1, equalize };
+  if (out == NULL
+      || !lm_render_tiled (side->backend, level, p, w->color, area, out, &options, timings, error))
+    return NULL;
+  g_debug ("level view: %u×%u of %u×%u (level %u, 1/%g)", area->width, area->height, out_w, out_h, k,
+           lm_pyramid_factor (w->pyramid, k));
+  return g_steal_pointer (&out);
+}
+
+/* Only the visible part of the output of level K rendered and viewed; the histogram from
+ * the overview level, rendered whole. */
+static gboolean
+render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k, const LmPipeline *p,
+               guint full_w, guint full_h, LmRenderResult *r, GError **error)
+{
+  const LmImage *level = lm_pyramid_level (w->pyramid, k);
+  LmFormat format;
+  guint out_w, out_h;
+  lm_render_tiled_output (level, p, &format, &out_w, &out_h);
+  LmViewRect rect = level_rect (&req->view, full_w, full_h, out_w, out_h);
+  LmRect area = visible_area (&rect, out_w, out_h);
+  LmTileHistogram *equalize = NULL;
+  if (p->stages[LM_OP_EQUALIZE].enabled)
+    {
+      guint h = (guint64) level->width * level->height <= HISTOGRAM_MAX_PIXELS
+                  ? k
+                  : MAX (k, lm_pyramid_pick_within (w->pyramid, HISTOGRAM_MAX_PIXELS));
+      LmPipeline ph;
+      guint fw, fh;
+      level_pipeline (w, req, h, &ph, &fw, &fh);
+      equalize = equalize_memo (w, side, h, &ph);
+      /* Counted on the coarser level by the first pass of a render of one of its pixels. */
+      g_autoptr (LmImage) counted = NULL;
+      if (h != k && equalize->total == 0
+          && (counted = render_area (w, side, h, &ph, &(LmRect) { 0, 0, 1, 1 }, equalize, &r->timings, error)) == NULL)
+        return FALSE;
+    }
+  g_autoptr (LmImage) out = render_area (w, side, k, p, &area, equalize, &r->timings, error);
   if (out == NULL)
     return FALSE;
-  rect.rx -= x0;
-  rect.ry -= y0;
+  rect.rx -= area.x;
+  rect.ry -= area.y;
   r->view = lm_render_view_buffer (w, rect.out_w, rect.out_h, error);
   if (r->view == NULL || !lm_render_view_down (side, out, &rect, w->view_transform, r->view, &r->download_ms, error))
     return FALSE;
+  g_clear_pointer (&out, lm_image_unref);
   if (req->with_before)
     {
-      /* No geometry here: the "before" is the part as it is. */
+      /* As render_level: the geometry alone, in the same pixels of the same region. */
+      LmPipeline original = *p;
+      lm_pipeline_geometry_only (&original);
+      g_autoptr (LmImage) plain = render_area (w, side, k, &original, &area, NULL, NULL, error);
+      if (plain == NULL)
+        return FALSE;
       r->before_view = lm_render_view_buffer (w, rect.out_w, rect.out_h, error);
       if (r->before_view == NULL
-          || !lm_render_view_down (side, work, &rect, w->view_transform, r->before_view, &r->download_ms, error))
+          || !lm_render_view_down (side, plain, &rect, w->view_transform, r->before_view, &r->download_ms, error))
         return FALSE;
     }
-  g_clear_pointer (&out, lm_image_unref);
-  g_clear_pointer (&cache, lm_render_cache_free);
 
   guint o = lm_pyramid_pick_within (w->pyramid, MIN (OVERVIEW_MAX_PIXELS, LEVEL_MAX_PIXELS));
   LmPipeline po;
@@ -285,9 +352,8 @@ lm_render_level_preview (LmRenderWorker *w, Side *side, const LmRenderRequest *r
   LmPipeline p;
   guint full_w, full_h;
   gboolean region;
-  int halo;
-  guint k = pick_level (w, req, TRUE, &p, &full_w, &full_h, &region, &halo);
-  gboolean ok = region ? render_region (w, side, req, k, &p, full_w, full_h, halo, r, error)
+  guint k = pick_level (w, req, TRUE, &p, &full_w, &full_h, &region);
+  gboolean ok = region ? render_region (w, side, req, k, &p, full_w, full_h, r, error)
                        : render_level (w, side, req, k, &p, full_w, full_h, r, error);
   if (!ok)
     return FALSE;
@@ -313,8 +379,7 @@ lm_render_level_compare (LmRenderWorker *w, Side *side, const LmRenderRequest *r
   LmPipeline p;
   guint full_w, full_h;
   gboolean region;
-  int halo;
-  guint k = pick_level (w, req, FALSE, &p, &full_w, &full_h, &region, &halo);
+  guint k = pick_level (w, req, FALSE, &p, &full_w, &full_h, &region);
   if (!slot_hold (w, side, &side->shown, k, error))
     return NULL;
   g_autoptr (LmRenderCache) fresh = lm_render_cache_new (side->backend, side->shown.source);

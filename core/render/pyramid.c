@@ -9,6 +9,8 @@
 struct _LmPyramid {
   LmImage *levels[MAX_LEVELS];
   guint n;
+  gpointer memo;
+  GDestroyNotify memo_destroy;
 };
 
 guint64
@@ -119,9 +121,25 @@ lm_pyramid_free (LmPyramid *p)
 {
   if (p == NULL)
     return;
+  lm_pyramid_set_memo (p, NULL, NULL);
   for (guint k = 0; k < p->n; k++)
     lm_image_unref (p->levels[k]);
   g_free (p);
+}
+
+void
+lm_pyramid_set_memo (LmPyramid *p, gpointer memo, GDestroyNotify destroy)
+{
+  if (p->memo != NULL && p->memo_destroy != NULL)
+    p->memo_destroy (p->memo);
+  p->memo = memo;
+  p->memo_destroy = destroy;
+}
+
+gpointer
+lm_pyramid_get_memo (const LmPyramid *p)
+{
+  return p->memo;
 }
 
 guint

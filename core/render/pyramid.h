@@ -42,6 +42,12 @@ double lm_pyramid_factor (const LmPyramid *pyramid, guint k);
 /* The bytes of the levels made (the source not counted). */
 gsize lm_pyramid_bytes (const LmPyramid *pyramid);
 
+/* What the view keeps of the levels from one edit to the next (level-view.c: equalize's
+ * histogram of a level, which costs a pass over the whole level): one pointer, freed with
+ * DESTROY when another replaces it or when the pyramid goes with its photo. */
+void lm_pyramid_set_memo (LmPyramid *pyramid, gpointer memo, GDestroyNotify destroy);
+gpointer lm_pyramid_get_memo (const LmPyramid *pyramid);
+
 /* The coarsest level that still has at least SCALE pixels per source pixel (SCALE: the
  * view's pixels per source pixel): the level just finer than the view needs. */
 guint lm_pyramid_pick (const LmPyramid *pyramid, double scale);

@@ -416,16 +416,33 @@ lm_render_tiled (LmBackend *backend, const LmImage *host_source, const LmPipelin
       gint64 first = g_get_monotonic_time ();
       const Step *eq = &plan.steps[plan.equalize];
       gsize bins = lm_format_depth (eq->in_format) == 16 ? LM_HIST16_BINS : LM_HIST_BINS;
-      plan.equalize_bins = g_new0 (guint32, LM_HIST_N_CHANNELS * bins);
-      LmRect eq_area = { 0, 0, eq->in_w, eq->in_h };
-      Sink sink = { .histogram_of = &plan };
-      guint n;
-      choose_tile (&plan, host_source, plan.equalize, eq->in_w, eq->in_h, n_lanes, available, options, &tw, &th);
-      /* Forced tiny tiles (tests) cover the output asked for; this pass covers the whole
-       * input, in tiles of at least 64 × 64. */
-      tw = MAX (tw, MIN (64u, eq->in_w)), th = MAX (th, MIN (64u, eq->in_h));
-      ok = run_tiles (&plan, lanes, n_lanes, host_source, plan.equalize, &eq_area, tw, th, &sink, &n, error);
-      histogram_ms = (g_get_monotonic_time () - first) / 1000.0;
+      gsize bytes = LM_HIST_N_CHANNELS * bins * sizeof (guint32);
+      LmTileHistogram *known = options ? options->equalize : NULL;
+      if (known && known->total > 0 && known->bins)
+        {
+          plan.equalize_bins = g_memdup2 (known->bins, bytes);
+          plan.equalize_total = known->total;
+        }
+      else
+        {
+          plan.equalize_bins = g_new0 (guint32, LM_HIST_N_CHANNELS * bins);
+          LmRect eq_area = { 0, 0, eq->in_w, eq->in_h };
+          Sink sink = { .histogram_of = &plan };
+          guint n;
+          choose_tile (&plan, host_source, plan.equalize, eq->in_w, eq->in_h, n_lanes, available, options, &tw,
+                       &th);
+          /* Forced tiny tiles (tests) cover the output asked for; this pass covers the whole
+           * input, in tiles of at least 64 × 64. */
+          tw = MAX (tw, MIN (64u, eq->in_w)), th = MAX (th, MIN (64u, eq->in_h));
+          ok = run_tiles (&plan, lanes, n_lanes, host_source, plan.equalize, &eq_area, tw, th, &sink, &n, error);
+          histogram_ms = (g_get_monotonic_time () - first) / 1000.0;
+          if (ok && known)
+            {
+              g_free (known->bins);
+              known->bins = g_memdup2 (plan.equalize_bins, bytes);
+              known->total = plan.equalize_total;
+            }
+        }
     }
   if (ok)
     {
@@ -468,6 +485,20 @@ lm_render_tiled_output (const LmImage *source, const LmPipeline *pipeline, LmFor
     }
   plan_output (&plan, source, format, width, height);
   plan_clear (&plan);
+}
+
+gboolean
+lm_render_tiled_source_rect (const LmImage *source, const LmPipeline *pipeline, const LmRect *out_rect,
+                             LmRect *in_rect)
+{
+  Plan plan;
+  if (!plan_build (&plan, source, pipeline, NULL, NULL))
+    return FALSE;
+  LmRect rects[LM_N_OPS + 1];
+  walk_back (&plan, plan.n, out_rect, rects);
+  *in_rect = rects[0];
+  plan_clear (&plan);
+  return TRUE;
 }
 
 gboolean

@@ -46,7 +46,7 @@ if [[ " $steps " == *" parity "* ]]; then
   grep -E "^(FAIL|SKIP|view parity)" "$OUT/view-parity.log" | tail -n 20
   # A large photo's view from its pyramid: levels, regions and the diff view, CUDA against CPU.
   "$bin/test-level-parity" > "$OUT/level-parity.log" 2>&1 || status=1
-  grep -E "^(FAIL|SKIP|level parity)" "$OUT/level-parity.log" | tail -n 20
+  grep -E "^(FAIL|SKIP|level parity)" "$OUT/level-parity.log" | tail -n 40
 fi
 
 if [[ " $steps " == *" tiles "* ]]; then

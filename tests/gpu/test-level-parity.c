@@ -1,8 +1,8 @@
 /* A large photo's view from its pyramid (core/render/level-view.c) on CUDA against the CPU:
  * the same worker requests on both backends, the views compared (identical without blur,
- * within 1 with it), at fit (a whole level), at 100 % (the visible region), with equalize at
- * 100 % (the finest level within the bound), with the "before" half, and the diff view on
- * the level. A photo of the corpus upscaled to 6000×4000, the thresholds lowered through the
+ * within 1 with it), at fit (a whole level), at 100 % (the visible region), with equalize,
+ * geometry and blur σ 40 at 100 % and 50 % (regions rendered by the tiler), with the "before"
+ * half, and the diff view on the level (the finest level within the bound). A photo of the corpus upscaled to 6000×4000, the thresholds lowered through the
  * environment (levels of at most 4 MP whole) so that the three paths are taken at CI's size. Exit 77 (SKIP)
  * without a usable device. */
 #include <stdio.h>
@@ -121,6 +121,82 @@ check (LmRenderWorker *w, Seen *s, LmRenderRequest *req, const char *what, int t
       g_clear_pointer (&views[b][k], lm_image_unref);
 }
 
+/* The pipelines whose region used to need the whole level (geometry, equalize, blur's
+ * large-σ grid), each at 100 % (level 0) inside and at the bottom right corner, and at 50 %
+ * (level 1, 3000×2000, over the 4 MP bound: a region as well), with the "before" half. */
+static void
+check_region_pipelines (LmRenderWorker *w, Seen *s)
+{
+  static const struct {
+    const char *name;
+    int tolerance; /* test-parity.c's: straighten and blur within 1; equalize after them
+                    * may move a table entry by a little more, as in test-tiled-parity.c */
+  } pipes[] = {
+    { "straighten 7.5° + gray", 1 },     { "rotate 90° + flip + blur σ 3", 1 }, { "crop", 0 },
+    { "resize (export only) + gray", 0 }, { "gray + equalize", 0 },             { "blur σ 40", 1 },
+    { "straighten −3° + crop + equalize + blur σ 40", 3 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (pipes); i++)
+    {
+      LmRenderRequest req = { .with_before = TRUE };
+      LmPipeline *p = &req.pipeline;
+      lm_pipeline_init (p);
+      LmStraightenParams *straighten = (LmStraightenParams *) lm_pipeline_stage (p, LM_OP_STRAIGHTEN)->params.bytes;
+      LmCropParams *crop = (LmCropParams *) lm_pipeline_stage (p, LM_OP_CROP)->params.bytes;
+      LmBlurParams *blur = (LmBlurParams *) lm_pipeline_stage (p, LM_OP_BLUR)->params.bytes;
+      LmRotateParams *rotate = (LmRotateParams *) lm_pipeline_stage (p, LM_OP_ROTATE)->params.bytes;
+      switch (i)
+        {
+        case 0:
+          lm_pipeline_stage (p, LM_OP_STRAIGHTEN)->enabled = TRUE, straighten->angle = 7.5f;
+          lm_pipeline_stage (p, LM_OP_GRAY)->enabled = TRUE;
+          break;
+        case 1:
+          lm_pipeline_stage (p, LM_OP_ROTATE)->enabled = TRUE;
+          rotate->angle = LM_ROTATE_90, rotate->flip = LM_FLIP_HORIZONTAL;
+          lm_pipeline_stage (p, LM_OP_BLUR)->enabled = TRUE, blur->sigma = 3.0f;
+          break;
+        case 2:
+          lm_pipeline_stage (p, LM_OP_CROP)->enabled = TRUE;
+          *crop = (LmCropParams) { 301.6f, 175.0f, 4400.0f, 3100.0f, LM_CROP_FREE };
+          break;
+        case 3:
+          lm_pipeline_stage (p, LM_OP_RESIZE)->enabled = TRUE;
+          ((LmResizeParams *) lm_pipeline_stage (p, LM_OP_RESIZE)->params.bytes)->width = 1500.0f;
+          lm_pipeline_stage (p, LM_OP_GRAY)->enabled = TRUE;
+          break;
+        case 4:
+          lm_pipeline_stage (p, LM_OP_GRAY)->enabled = TRUE;
+          lm_pipeline_stage (p, LM_OP_EQUALIZE)->enabled = TRUE;
+          break;
+        case 5:
+          lm_pipeline_stage (p, LM_OP_BLUR)->enabled = TRUE, blur->sigma = 40.0f;
+          break;
+        default:
+          lm_pipeline_stage (p, LM_OP_STRAIGHTEN)->enabled = TRUE, straighten->angle = -3.0f;
+          lm_pipeline_stage (p, LM_OP_CROP)->enabled = TRUE;
+          *crop = (LmCropParams) { 120.0f, 90.0f, 5200.0f, 3500.0f, LM_CROP_FREE };
+          lm_pipeline_stage (p, LM_OP_EQUALIZE)->enabled = TRUE;
+          lm_pipeline_stage (p, LM_OP_BLUR)->enabled = TRUE, blur->sigma = 40.0f;
+          break;
+        }
+      LmPipeline view = *p;
+      lm_pipeline_for_view (&view);
+      guint fw, fh;
+      lm_pipeline_output_size (&view, 6000, 4000, &fw, &fh);
+      LmViewRect views[] = { { fw / 2.0 - 500.5, fh / 2.0 - 350.25, 1000, 700, 1000, 700 },
+                             { fw - 1000.0, fh - 700.0, 1000, 700, 1000, 700 },
+                             { fw / 2.0 - 1000, fh / 2.0 - 700, 2000, 1400, 1000, 700 } };
+      const char *where[] = { "100 %, inside", "100 %, the corner", "50 %" };
+      for (guint k = 0; k < G_N_ELEMENTS (views); k++)
+        {
+          req.view = views[k];
+          g_autofree char *what = g_strdup_printf ("%s, %s", where[k], pipes[i].name);
+          check (w, s, &req, what, pipes[i].tolerance, k == 2 ? 2.0 : 1.0, TRUE);
+        }
+    }
+}
+
 int
 main (void)
 {
@@ -174,7 +250,9 @@ main (void)
   check (w, &s, &req, "fit, gray + blur σ 12", 1, 4.0, FALSE);
   lm_pipeline_stage (&req.pipeline, LM_OP_EQUALIZE)->enabled = TRUE;
   req.view = (LmViewRect) { 2500, 1700, 1000, 700, 1000, 700 };
-  check (w, &s, &req, "100 %, gray + equalize + blur", 1, 4.0, FALSE); /* 3000×2000 is over 4 MP */
+  /* A region too: equalize's table from the whole level's histogram, counted in a first pass. */
+  check (w, &s, &req, "100 %, gray + equalize + blur", 1, 1.0, TRUE);
+  check_region_pipelines (w, &s);
 
   /* The diff view on the level, CUDA against the CPU. */
   lm_render_worker_compare (w, &req, LM_BACKEND_CPU, LM_BACKEND_CUDA, 8.0f);
