@@ -58,6 +58,29 @@ read_rgba (TIFF *tif, LmImage *image, gboolean straight_alpha)
   return TRUE;
 }
 
+/* Whether every alpha sample of the RGBA8 or RGBA16 IMAGE is at its maximum: on every core,
+ * since at 16 cores a serial scan costs as much as the decoding. */
+static gboolean
+alpha_is_opaque (const LmImage *image)
+{
+  gboolean wide = image->format == LM_FORMAT_RGBA16;
+  int opaque = 1;
+#pragma omp parallel for reduction(&& : opaque) schedule(static)
+  for (guint y = 0; y < image->height; y++)
+    {
+      if (!opaque)
+        continue; /* this thread's rows: one transparent pixel was enough */
+      const guint8 *row = lm_image_row (image, y);
+      if (wide)
+        for (guint x = 0; x < image->width; x++)
+          opaque &= ((const guint16 *) row)[4 * x + 3] == 65535;
+      else
+        for (guint x = 0; x < image->width; x++)
+          opaque &= row[4 * x + 3] == 255;
+    }
+  return opaque;
+}
+
 LmImage *
 lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
               GError **error)
@@ -90,6 +113,11 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
    * stored for associated or unspecified alpha; at 16 bits they are read as stored here. */
   if (simple && bits == 8 && (spp == 2 || spp == 4) && !straight_alpha)
     simple = FALSE;
+  /* Tiles too large for a buffer a thread (never in practice) are left to the RGBA reader too:
+   * libtiff reads no scanlines from tiles. */
+  gboolean pieces = simple && lm_tiff_reads_in_pieces (tif);
+  if (simple && TIFFIsTiled (tif) && !pieces)
+    simple = FALSE;
   gboolean gray = simple && spp == 1;
   gboolean wide = simple && bits == 16;
   LmFormat format = wide ? (gray ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16) : (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8);
@@ -105,7 +133,7 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   gboolean ok;
   if (!simple)
     ok = read_rgba (tif, image, straight_alpha);
-  else if (lm_tiff_reads_in_pieces (tif))
+  else if (pieces)
     ok = lm_tiff_read_pieces (path, data, len, tif, image, spp, bits, gray, io.message);
   else
     ok = read_scanlines (tif, image, spp, bits, gray);
@@ -124,22 +152,8 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       return NULL;
     }
 
-  if (image->format == LM_FORMAT_RGBA8)
-    {
-      gboolean opaque = TRUE;
-      for (guint y = 0; y < height && opaque; y++)
-        for (guint x = 0; x < width && opaque; x++)
-          opaque = lm_image_row (image, y)[4 * x + 3] == 255;
-      image->opaque = opaque;
-    }
-  else if (image->format == LM_FORMAT_RGBA16)
-    {
-      gboolean opaque = TRUE;
-      for (guint y = 0; y < height && opaque; y++)
-        for (guint x = 0; x < width && opaque; x++)
-          opaque = ((const guint16 *) lm_image_row (image, y))[4 * x + 3] == 65535;
-      image->opaque = opaque;
-    }
+  if (lm_format_channels (image->format) == 4)
+    image->opaque = alpha_is_opaque (image);
   /* The RGBA reader turned the image upright already. */
   if (!simple || orientation <= ORIENTATION_TOPLEFT || orientation > ORIENTATION_LEFTBOT)
     return image;
