@@ -16,8 +16,8 @@
 #include "tiff-io.h"
 #include "tiff-strips.h"
 
-/* Contiguous 8- or 16-bit gray (+alpha) or RGB(A) in one strip: read row by row into the
- * image, keeping straight alpha straight. */
+/* Contiguous 8- or 16-bit gray (+alpha) or RGB(A) in one strip (or strips too large for a
+ * buffer a thread): read row by row into the image, keeping straight alpha straight. */
 static gboolean
 read_scanlines (TIFF *tif, LmImage *image, guint spp, guint bits, gboolean gray)
 {
