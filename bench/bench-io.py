@@ -15,7 +15,9 @@ codecs run on one thread, Lumen's on every core (OMP_NUM_THREADS to pin them), w
 point. PNG at a given level is compared with imwrite at the same IMWRITE_PNG_COMPRESSION;
 OpenCV's own default (no parameter: SUB filter, level 1, Z_RLE) is a row of its own. TIFF
 "deflate", "lzw" and "none" are OpenCV's IMWRITE_TIFF_COMPRESSION 8, 5 and 1 against
-Lumen's fixed choice (LZW with the horizontal predictor), which the row names."""
+Lumen's fixed choice (LZW with the horizontal predictor, its strips compressed on every core),
+which the row names. The TIFF decodes read OpenCV's files (strips of one row, as libtiff
+writes by default), which Lumen decodes on every core."""
 import argparse
 import json
 import os
@@ -81,6 +83,8 @@ def main():
             cv2.imwrite(src_jpg, img, [cv2.IMWRITE_JPEG_QUALITY, 95])
             src_tif = os.path.join(tmp, "src.tif")
             cv2.imwrite(src_tif, img, [cv2.IMWRITE_TIFF_COMPRESSION, 5])
+            src_zip = os.path.join(tmp, "src-deflate.tif")
+            cv2.imwrite(src_zip, img, [cv2.IMWRITE_TIFF_COMPRESSION, 8])
             out_l, out_c = os.path.join(tmp, "lumen"), os.path.join(tmp, "opencv")
             h, w = img.shape[:2]
             rows = []
@@ -102,7 +106,8 @@ def main():
             for name, code in (("lzw", 5), ("deflate", 8), ("none", 1)):
                 rows.append((f"tiff encode: Lumen LZW vs OpenCV {name}", ".tif", save(".tif", []),
                              cvw(".tif", [cv2.IMWRITE_TIFF_COMPRESSION, code])))
-            for name, path in (("jpeg", src_jpg), ("png", src_png), ("tiff lzw", src_tif)):
+            for name, path in (("jpeg", src_jpg), ("png", src_png), ("tiff lzw", src_tif),
+                               ("tiff deflate", src_zip)):
                 rows.append((f"{name} decode", None, (lambda p=path: lumen_ms(args.bench_io, ["load", p])),
                              (lambda p=path: cv2.imread(p, cv2.IMREAD_UNCHANGED))))
             for name, ext, lumen, opencv in rows:

@@ -1,133 +1,23 @@
 /* TIFF through libtiff directly. Straight (unassociated) alpha stays straight on load, which
  * gdk-pixbuf's loader does not do; gray images are written as one channel. 16-bit files in
- * contiguous strips load as 16-bit (RGBA16, or GRAY16 for one channel, as 8-bit gray loads as
- * GRAY8) and 16-bit images are written as 16-bit. Layouts beyond contiguous 8/16-bit gray and
- * RGB(A) strips go through libtiff's RGBA reader, which gives 8 bits (source_bit_depth then
- * says what the file had).
+ * contiguous strips or tiles load as 16-bit (RGBA16, or GRAY16 for one channel, as 8-bit gray
+ * loads as GRAY8) and 16-bit images are written as 16-bit. Strips and tiles are decoded, and
+ * strips compressed, on every core (tiff-decode.c, tiff-encode.c). Layouts beyond contiguous
+ * 8/16-bit gray and RGB(A) go through libtiff's RGBA reader, which gives 8 bits
+ * (source_bit_depth then says what the file had).
  * The source's EXIF goes into the TIFF's own tags and EXIF/GPS sub-IFDs (tiff-exif.c). */
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <tiffio.h>
 #include <glib/gi18n.h>
 
 #include "io-private.h"
 #include "orientation.h"
-#include "text-input.h"
 #include "tiff-exif.h"
+#include "tiff-io.h"
+#include "tiff-strips.h"
 
-typedef struct {
-  char message[256];
-  /* reading from memory */
-  const guint8 *data;
-  gsize len, pos;
-  /* writing to the atomic file's stream */
-  FILE *stream;
-  int write_errno;
-} TiffIo;
-
-static int
-on_tiff_error (TIFF *tif, void *user_data, const char *module, const char *fmt, va_list ap)
-{
-  TiffIo *io = user_data;
-  if (io->message[0] == '\0')
-    {
-      /* libtiff's text may quote the file's bytes or span lines (InkNames): one line, its
-       * blanks collapsed, the rest escaped. */
-      g_autofree char *text = g_strdup_vprintf (fmt, ap);
-      g_auto (GStrv) words = g_regex_split_simple ("\\s+", g_strstrip (text), 0, 0);
-      g_autofree char *line = g_strjoinv (" ", words);
-      g_autofree char *escaped = lm_text_escape (line, -1, 200);
-      g_strlcpy (io->message, escaped, sizeof io->message);
-    }
-  return 1; /* handled: nothing on stderr */
-}
-
-static int
-on_tiff_warning (TIFF *tif, void *user_data, const char *module, const char *fmt, va_list ap)
-{
-  return 1;
-}
-
-static TIFFOpenOptions *
-open_options (TiffIo *io)
-{
-  TIFFOpenOptions *opts = TIFFOpenOptionsAlloc ();
-  TIFFOpenOptionsSetErrorHandlerExtR (opts, on_tiff_error, io);
-  TIFFOpenOptionsSetWarningHandlerExtR (opts, on_tiff_warning, io);
-  return opts;
-}
-
-static tmsize_t
-mem_read (thandle_t h, void *buf, tmsize_t n)
-{
-  TiffIo *io = (TiffIo *) h;
-  gsize avail = io->pos < io->len ? io->len - io->pos : 0;
-  gsize take = MIN ((gsize) n, avail);
-  memcpy (buf, io->data + io->pos, take);
-  io->pos += take;
-  return (tmsize_t) take;
-}
-
-static tmsize_t
-no_write (thandle_t h, void *buf, tmsize_t n)
-{
-  return -1;
-}
-
-static toff_t
-mem_seek (thandle_t h, toff_t off, int whence)
-{
-  TiffIo *io = (TiffIo *) h;
-  guint64 base = whence == SEEK_CUR ? io->pos : whence == SEEK_END ? io->len : 0;
-  io->pos = base + off;
-  return io->pos;
-}
-
-static int
-no_close (thandle_t h)
-{
-  return 0;
-}
-
-static toff_t
-mem_size (thandle_t h)
-{
-  return ((TiffIo *) h)->len;
-}
-
-static int
-no_map (thandle_t h, void **base, toff_t *size)
-{
-  return 0;
-}
-
-static void
-no_unmap (thandle_t h, void *base, toff_t size)
-{
-}
-
-/* 16-bit samples (libtiff gives them in host order) into a 16-bit image. */
-static void
-copy_row_16 (const guint16 *px, guint16 *out, guint width, guint spp, gboolean gray)
-{
-  for (guint x = 0; x < width; x++, px += spp)
-    {
-      if (gray)
-        out[x] = px[0];
-      else
-        {
-          gboolean g1 = spp <= 2;
-          out[4 * x + 0] = px[0];
-          out[4 * x + 1] = px[g1 ? 0 : 1];
-          out[4 * x + 2] = px[g1 ? 0 : 2];
-          out[4 * x + 3] = (spp == 2 || spp == 4) ? px[spp - 1] : 65535;
-        }
-    }
-}
-
-/* Contiguous 8- or 16-bit gray (+alpha) or RGB(A) in strips: read row by row into the
- * image, keeping straight alpha straight. */
+/* Contiguous 8- or 16-bit gray (+alpha) or RGB(A) in one strip (or strips too large for a
+ * buffer a thread): read row by row into the image, keeping straight alpha straight. */
 static gboolean
 read_scanlines (TIFF *tif, LmImage *image, guint spp, guint bits, gboolean gray)
 {
@@ -137,34 +27,13 @@ read_scanlines (TIFF *tif, LmImage *image, guint spp, guint bits, gboolean gray)
     {
       if (TIFFReadScanline (tif, row, y, 0) < 0)
         return FALSE;
-      guint8 *out = lm_image_row (image, y);
-      if (lm_format_depth (image->format) == 16)
-        {
-          copy_row_16 ((const guint16 *) row, (guint16 *) out, image->width, spp, gray);
-          continue;
-        }
-      /* The high byte of a 16-bit sample, in the machine's order (libtiff swaps for us). */
-      gsize step = bits / 8;
-      const guint8 *hi = row + (bits == 16 && G_BYTE_ORDER == G_LITTLE_ENDIAN ? 1 : 0);
-      for (guint x = 0; x < image->width; x++)
-        {
-          const guint8 *px = hi + (gsize) x * spp * step;
-          if (gray)
-            out[x] = px[0];
-          else
-            {
-              gboolean g1 = spp <= 2;
-              out[4 * x + 0] = px[0];
-              out[4 * x + 1] = px[(g1 ? 0 : 1) * step];
-              out[4 * x + 2] = px[(g1 ? 0 : 2) * step];
-              out[4 * x + 3] = (spp == 2 || spp == 4) ? px[(spp - 1) * step] : 255;
-            }
-        }
+      lm_tiff_convert_pixels (row, lm_image_row (image, y), image->width, spp, bits, gray,
+                              lm_format_depth (image->format));
     }
   return TRUE;
 }
 
-/* Anything else (palettes, YCbCr, tiles, CMYK, 1–4 bit): libtiff's RGBA reader, which
+/* Anything else (palettes, YCbCr, planes, CMYK, 1–4 bit): libtiff's RGBA reader, which
  * premultiplies straight alpha; undo that. */
 static gboolean
 read_rgba (TIFF *tif, LmImage *image, gboolean straight_alpha)
@@ -189,15 +58,35 @@ read_rgba (TIFF *tif, LmImage *image, gboolean straight_alpha)
   return TRUE;
 }
 
+/* Whether every alpha sample of the RGBA8 or RGBA16 IMAGE is at its maximum: on every core,
+ * since at 16 cores a serial scan costs as much as the decoding. */
+static gboolean
+alpha_is_opaque (const LmImage *image)
+{
+  gboolean wide = image->format == LM_FORMAT_RGBA16;
+  int opaque = 1;
+#pragma omp parallel for reduction(&& : opaque) schedule(static)
+  for (guint y = 0; y < image->height; y++)
+    {
+      if (!opaque)
+        continue; /* this thread's rows: one transparent pixel was enough */
+      const guint8 *row = lm_image_row (image, y);
+      if (wide)
+        for (guint x = 0; x < image->width; x++)
+          opaque &= ((const guint16 *) row)[4 * x + 3] == 65535;
+      else
+        for (guint x = 0; x < image->width; x++)
+          opaque &= row[4 * x + 3] == 255;
+    }
+  return opaque;
+}
+
 LmImage *
 lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
               GError **error)
 {
   TiffIo io = { .data = data, .len = len };
-  TIFFOpenOptions *opts = open_options (&io);
-  TIFF *tif = TIFFClientOpenExt (path, "rm", (thandle_t) &io, mem_read, no_write, mem_seek, no_close,
-                                 mem_size, no_map, no_unmap, opts);
-  TIFFOpenOptionsFree (opts);
+  TIFF *tif = lm_tiff_open_memory (path, &io);
   if (tif == NULL)
     {
       lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode TIFF: %s"),
@@ -217,12 +106,17 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   TIFFGetFieldDefaulted (tif, TIFFTAG_EXTRASAMPLES, &n_extra, &extra);
   TIFFGetField (tif, TIFFTAG_PHOTOMETRIC, &photometric);
   gboolean straight_alpha = n_extra > 0 && extra[0] == EXTRASAMPLE_UNASSALPHA;
-  gboolean simple = planar == PLANARCONFIG_CONTIG && !TIFFIsTiled (tif) && (bits == 8 || bits == 16)
+  gboolean simple = planar == PLANARCONFIG_CONTIG && (bits == 8 || bits == 16)
                     && ((photometric == PHOTOMETRIC_MINISBLACK && (spp == 1 || spp == 2))
                         || (photometric == PHOTOMETRIC_RGB && (spp == 3 || spp == 4)));
   /* Other alpha than straight goes through the RGBA reader at 8 bits, which gives the samples as
    * stored for associated or unspecified alpha; at 16 bits they are read as stored here. */
   if (simple && bits == 8 && (spp == 2 || spp == 4) && !straight_alpha)
+    simple = FALSE;
+  /* Tiles too large for a buffer a thread (never in practice) are left to the RGBA reader too:
+   * libtiff reads no scanlines from tiles. */
+  gboolean pieces = simple && lm_tiff_reads_in_pieces (tif);
+  if (simple && TIFFIsTiled (tif) && !pieces)
     simple = FALSE;
   gboolean gray = simple && spp == 1;
   gboolean wide = simple && bits == 16;
@@ -236,7 +130,13 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
     }
   image->source_bit_depth = bits;
 
-  gboolean ok = simple ? read_scanlines (tif, image, spp, bits, gray) : read_rgba (tif, image, straight_alpha);
+  gboolean ok;
+  if (!simple)
+    ok = read_rgba (tif, image, straight_alpha);
+  else if (pieces)
+    ok = lm_tiff_read_pieces (path, data, len, tif, image, spp, bits, gray, io.message);
+  else
+    ok = read_scanlines (tif, image, spp, bits, gray);
   guint32 icc_len = 0;
   void *icc = NULL;
   if (ok && TIFFGetField (tif, TIFFTAG_ICCPROFILE, &icc_len, &icc) && icc_len > 0)
@@ -252,22 +152,8 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       return NULL;
     }
 
-  if (image->format == LM_FORMAT_RGBA8)
-    {
-      gboolean opaque = TRUE;
-      for (guint y = 0; y < height && opaque; y++)
-        for (guint x = 0; x < width && opaque; x++)
-          opaque = lm_image_row (image, y)[4 * x + 3] == 255;
-      image->opaque = opaque;
-    }
-  else if (image->format == LM_FORMAT_RGBA16)
-    {
-      gboolean opaque = TRUE;
-      for (guint y = 0; y < height && opaque; y++)
-        for (guint x = 0; x < width && opaque; x++)
-          opaque = ((const guint16 *) lm_image_row (image, y))[4 * x + 3] == 65535;
-      image->opaque = opaque;
-    }
+  if (lm_format_channels (image->format) == 4)
+    image->opaque = alpha_is_opaque (image);
   /* The RGBA reader turned the image upright already. */
   if (!simple || orientation <= ORIENTATION_TOPLEFT || orientation > ORIENTATION_LEFTBOT)
     return image;
@@ -282,73 +168,12 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   return upright;
 }
 
-/* A write error, kept for the message: the first one is the cause. */
-static void
-note_write_error (TiffIo *io)
-{
-  if (io->write_errno == 0)
-    io->write_errno = errno ? errno : EIO;
-}
-
-static tmsize_t
-file_read (thandle_t h, void *buf, tmsize_t n)
-{
-  TiffIo *io = (TiffIo *) h;
-  return (tmsize_t) fread (buf, 1, n, io->stream);
-}
-
-static tmsize_t
-file_write (thandle_t h, void *buf, tmsize_t n)
-{
-  TiffIo *io = (TiffIo *) h;
-  errno = 0;
-  if (fwrite (buf, 1, n, io->stream) != (size_t) n)
-    {
-      note_write_error (io);
-      return -1;
-    }
-  return n;
-}
-
-/* A seek first writes out what the stream buffers: on a full disk that is where ENOSPC
- * shows, and libtiff, given -1 as the new offset, would only say "Maximum TIFF file size
- * exceeded". */
-static toff_t
-file_seek (thandle_t h, toff_t off, int whence)
-{
-  TiffIo *io = (TiffIo *) h;
-  errno = 0;
-  if (fseeko (io->stream, (off_t) off, whence) != 0)
-    {
-      note_write_error (io);
-      return (toff_t) -1;
-    }
-  off_t here = ftello (io->stream);
-  if (here < 0)
-    note_write_error (io);
-  return (toff_t) here;
-}
-
-static toff_t
-file_size (thandle_t h)
-{
-  TiffIo *io = (TiffIo *) h;
-  off_t here = ftello (io->stream);
-  fseeko (io->stream, 0, SEEK_END);
-  off_t size = ftello (io->stream);
-  fseeko (io->stream, here, SEEK_SET);
-  return (toff_t) size;
-}
-
 gboolean
 lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
 {
   const char *path = lm_atomic_file_path (file);
   TiffIo io = { .stream = lm_atomic_file_stream (file) };
-  TIFFOpenOptions *opts = open_options (&io);
-  TIFF *tif = TIFFClientOpenExt (path, "w", (thandle_t) &io, file_read, file_write, file_seek,
-                                 no_close, file_size, no_map, no_unmap, opts);
-  TIFFOpenOptionsFree (opts);
+  TIFF *tif = lm_tiff_open_stream (path, &io);
   if (tif == NULL)
     {
       lm_set_file_error (error, LM_ERROR_IO, path, _("cannot encode TIFF: %s"), io.message);
@@ -381,18 +206,7 @@ lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
                   g_bytes_get_data (image->icc_profile, NULL));
 
   /* libtiff writes host-order 16-bit samples and marks the file's byte order. */
-  g_autofree guint8 *row = g_malloc ((gsize) image->width * spp * bytes);
-  gboolean ok = TRUE;
-  for (guint y = 0; y < image->height && ok; y++)
-    {
-      const guint8 *in = lm_image_row (image, y);
-      if (spp == 3)
-        for (guint x = 0; x < image->width; x++)
-          memcpy (row + 3 * bytes * x, in + 4 * bytes * x, 3 * bytes);
-      else
-        memcpy (row, in, (gsize) image->width * spp * bytes);
-      ok = TIFFWriteScanline (tif, row, y, 0) >= 0;
-    }
+  gboolean ok = lm_tiff_write_strips (tif, image, spp, io.message);
   ok = ok && TIFFWriteDirectory (tif);
   TIFFClose (tif);
   if (io.write_errno)

@@ -211,8 +211,9 @@ fi
 if [[ " $steps " == *" io-bench "* ]]; then
   echo "== io-bench"
   # PNG, JPEG and TIFF encode and decode against OpenCV's imwrite and imread, 24 and 100 MP.
+  # LUMEN_IO_ONLY: row-name prefixes (bench-io.py --only), e.g. "tiff" for the TIFF rows alone.
   LUMEN_BENCH_PHOTO="$pack/data/photos/beach-aerial-15mp.jpg" python3 bench/bench-io.py --bench-io "$bin/bench-io" \
-    --sizes 24,100 --pairs 5 --out /tmp --json "$OUT/io.json" | tee "$OUT/io.txt" || status=1
+    --sizes 24,100 --pairs 5 --out /tmp --json "$OUT/io.json" ${LUMEN_IO_ONLY:+--only "$LUMEN_IO_ONLY"} | tee "$OUT/io.txt" || status=1
 fi
 
 if [[ " $steps " == *" view-bench "* ]]; then
