@@ -199,11 +199,14 @@ render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipe
   if (wants_tiles (backend, source, pipeline))
     return render_tiled (backend, source, color, pipeline, timings, error);
   GError *e = NULL;
+  guint kept = timings->entries->len;
   LmImage *host = render_whole (backend, source, color, pipeline, on_device, timings, &e);
   if (host == NULL && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
       && source->format != LM_FORMAT_RGBA_F32 && lm_cli_backend_transfers (backend))
     {
+      /* What the tiles take is what the photo took: not the upload of the attempt before. */
       g_clear_error (&e);
+      lm_timings_truncate (timings, kept);
       lm_backend_release_scratch (backend);
       return render_tiled (backend, source, color, pipeline, timings, error);
     }
@@ -293,15 +296,14 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
     }
 
   GError *e = NULL;
+  guint kept_before_render = timings->entries->len;
   g_autoptr (LmImage) host = render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
   if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
     {
       /* The photo does not fit the GPU, or the GPU failed: render it on the CPU rather than not at all, from
        * the pixels already decoded. */
       g_clear_error (&e);
-      lm_timings_clear (timings);
-      lm_timings_init (timings);
-      lm_timings_add (timings, _("load"), load_ms);
+      lm_timings_truncate (timings, kept_before_render);
       g_clear_pointer (&backend, lm_backend_free);
       backend = lm_backend_new (LM_BACKEND_CPU, &e);
       host = render (backend, source, color, pipeline, o->nvjpeg, timings, &e);

@@ -22,6 +22,13 @@ lm_timings_clear (LmTimings *timings)
 }
 
 void
+lm_timings_truncate (LmTimings *timings, guint length)
+{
+  if (timings && timings->entries && timings->entries->len > length)
+    g_array_set_size (timings->entries, length);
+}
+
+void
 lm_timings_add (LmTimings *timings, const char *label, double ms)
 {
   LmTiming t = { g_strdup (label), ms, FALSE };

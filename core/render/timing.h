@@ -19,6 +19,8 @@ typedef struct {
 
 void lm_timings_init (LmTimings *timings);
 void lm_timings_clear (LmTimings *timings);
+/* Drops the entries after the first LENGTH: those of an attempt that is made again. */
+void lm_timings_truncate (LmTimings *timings, guint length);
 void lm_timings_add (LmTimings *timings, const char *label, double ms);
 void lm_timings_add_cached (LmTimings *timings, const char *label);
 double lm_timings_total (const LmTimings *timings);

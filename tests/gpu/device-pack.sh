@@ -44,6 +44,11 @@ rm -rf "$out"
 mkdir -p "$out/data" "$out/peers" "$out/bin"
 "$shared/device/gui-bundle.sh" "$out/bundle" "${binaries[@]/#/$build/}" >/dev/null
 rm -rf "$out/bundle"                      # the .tar.xz beside it is what travels
+# The bundle's schemas are the system's; the window reads its own settings too (without
+# them it keeps sidecars and defaults differ from CI's), so both are compiled together.
+mkdir -p "$out/schemas"
+cp /usr/share/glib-2.0/schemas/*.xml data/io.github.lumen.Lumen.gschema.xml "$out/schemas/"
+glib-compile-schemas "$out/schemas"
 # The catalogues (po/<lang>/LC_MESSAGES/lumen.mo): the window tests run in German there too.
 for mo in "$build"/po/*/LC_MESSAGES/*.mo; do
   rel=${mo#"$build"/po/}

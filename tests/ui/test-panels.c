@@ -295,8 +295,21 @@ merge_forest (void)
     ui_wait_ms (50);
   g_assert_cmpuint (merges, >, merged);
   g_assert_null (lm_hdr_dialog_get_error (dialog));
-  click_middle (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE));
-  dialog = NULL;
+  /* Close once it says Close, as a person reads it: the button changes from Cancel when the
+   * merge's result is in, and a click while it is laid out again may fall beside it. */
+  GtkWidget *close = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  const char *label = _("_Close");
+  for (int turn = 0; turn < 250 && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (close)), label) != 0; turn++)
+    ui_wait_ms (20);
+  ui_flush ();
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  click_middle (close);
+  for (int turn = 0; turn < 250 && dialog; turn++)
+    ui_wait_ms (20);
+  if (dialog)
+    g_test_message ("the merge dialog is still open after Close: its button says %s",
+                    gtk_button_get_label (GTK_BUTTON (close)));
+  g_assert_null (dialog);
   settle ();
   g_assert_cmpuint (ui_histogram ().total, ==, 1024 * 512);
 }
@@ -418,12 +431,39 @@ compute_on_cpu (void)
   for (guint i = 0; i < buttons->len; i++)
     if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0)
       {
-        if (!gtk_toggle_button_get_active (buttons->pdata[i]))
+        GtkWidget *button = buttons->pdata[i];
+        if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)))
           {
-            click_middle (buttons->pdata[i]);
+            ui_focus_window (GTK_WIDGET (ui_window));
+            click_middle (button);
+            for (int turn = 0; turn < 100 && !gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)); turn++)
+              ui_wait_ms (20);
             settle ();
           }
-        g_assert_true (gtk_toggle_button_get_active (buttons->pdata[i]));
+        if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)))
+          {
+            /* Where the click went instead. */
+            GtkAllocation a;
+            gtk_widget_get_allocation (button, &a);
+            int ox, oy;
+            gdk_window_get_origin (gtk_widget_get_window (button), &ox, &oy);
+            GdkSeat *seat = gdk_display_get_default_seat (gdk_display_get_default ());
+            int px, py;
+            GdkWindow *under = gdk_device_get_window_at_position (gdk_seat_get_pointer (seat), &px, &py);
+            gpointer owner = NULL;
+            if (under)
+              gdk_window_get_user_data (under, &owner);
+            GtkWidget *grab = gtk_grab_get_current ();
+            g_test_message ("CPU button: sensitive %d, mapped %d, at %d,%d %dx%d in a window at %d,%d; the pointer over %s; "
+                            "grab %s; the action's state %s",
+                            gtk_widget_is_sensitive (button), gtk_widget_get_mapped (button), a.x, a.y, a.width,
+                            a.height, ox, oy, owner ? G_OBJECT_TYPE_NAME (owner) : "nothing",
+                            grab ? G_OBJECT_TYPE_NAME (grab) : "none",
+                            g_variant_print (g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window),
+                                                                                            "backend")),
+                                             FALSE));
+          }
+        g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
         return;
       }
   g_assert_not_reached ();
