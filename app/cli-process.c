@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/io/io.h"
 #include "core/render/cache.h"
+#include "core/render/jpeg-gpu.h"
 #include "core/render/tiled.h"
 #include "core/render/timing.h"
 
@@ -20,6 +21,8 @@ typedef struct {
   char *output;
   int quality;
   int png_level;
+  char *jpeg_encoder; /* --jpeg-encoder: cpu (NULL) or nvjpeg */
+  gboolean nvjpeg;
   gboolean timings;
   gboolean version;
   gboolean to_srgb; /* --to-srgb: convert from the photo's profile to sRGB on saving */
@@ -38,6 +41,10 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     LM_CLI_NUMBER_ENTRY ("quality", N_("JPEG quality, 1..100 (default 92)"), N_("Q")),
     LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"),
                          N_("LEVEL")),
+    { "jpeg-encoder", 0, 0, G_OPTION_ARG_STRING, &o->jpeg_encoder,
+      N_("Who encodes a JPEG output: cpu (libjpeg-turbo, the default) or nvjpeg (the GPU, where the result "
+         "is on it; its pixels differ from the CPU's by a few levels)"),
+      N_("ENCODER") },
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o->timings,
       N_("Print where the time went: load, upload, each operation, download, save"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o->version, N_("Print the version"), NULL },
@@ -99,6 +106,14 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     return lm_cli_usage_error (_("no input photo given"));
   if (o->inputs[1] != NULL)
     return lm_cli_usage_error (_("give one input photo (lumen-cli processes one file at a time)"));
+  if (o->jpeg_encoder && g_strcmp0 (o->jpeg_encoder, "cpu") != 0 && g_strcmp0 (o->jpeg_encoder, "nvjpeg") != 0)
+    return lm_cli_usage_error (_("--jpeg-encoder must be cpu or nvjpeg"));
+  o->nvjpeg = g_strcmp0 (o->jpeg_encoder, "nvjpeg") == 0;
+  /* Asked for a file it cannot write, nvJPEG is a mistake better said than ignored; an unknown
+   * extension is left to the output's own check. */
+  LmFileType type = lm_file_type_for_output (o->output);
+  if (o->nvjpeg && type != LM_FILE_JPEG && type != LM_FILE_UNKNOWN)
+    return lm_cli_usage_error (_("--jpeg-encoder nvjpeg writes JPEG files: give OUT a .jpg or .jpeg name"));
   return LM_EXIT_OK;
 }
 
@@ -143,10 +158,11 @@ wants_tiles (LmBackend *backend, LmImage *source, const LmPipeline *pipeline)
   return g_getenv ("LUMEN_TILE") != NULL || !lm_render_fits (backend, source, pipeline);
 }
 
-/* SOURCE through the pipeline on BACKEND, back in host memory. */
+/* SOURCE through the pipeline on BACKEND, back in host memory; left in the device's where
+ * ON_DEVICE asks (for nvJPEG to encode it there). */
 static LmImage *
 render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-        LmTimings *timings, GError **error)
+        gboolean on_device, LmTimings *timings, GError **error)
 {
   gboolean transfers = lm_cli_backend_transfers (backend);
   gint64 t = g_get_monotonic_time ();
@@ -161,6 +177,8 @@ render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const 
   g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
   if (result == NULL)
     return NULL;
+  if (on_device)
+    return g_steal_pointer (&result);
 
   t = g_get_monotonic_time ();
   g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
@@ -172,16 +190,17 @@ render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const 
 }
 
 /* SOURCE through the pipeline on BACKEND: in one piece where it fits, else in tiles; a device
- * that runs out of memory in one piece gets the tiles before the CPU is asked. */
+ * that runs out of memory in one piece gets the tiles before the CPU is asked. A one-piece
+ * render stays in the device's memory where ON_DEVICE asks. */
 static LmImage *
 render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-        LmTimings *timings, GError **error)
+        gboolean on_device, LmTimings *timings, GError **error)
 {
   if (wants_tiles (backend, source, pipeline))
     return render_tiled (backend, source, color, pipeline, timings, error);
   GError *e = NULL;
   guint kept = timings->entries->len;
-  LmImage *host = render_whole (backend, source, color, pipeline, timings, &e);
+  LmImage *host = render_whole (backend, source, color, pipeline, on_device, timings, &e);
   if (host == NULL && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
       && source->format != LM_FORMAT_RGBA_F32 && lm_cli_backend_transfers (backend))
     {
@@ -194,6 +213,49 @@ render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipe
   if (e)
     g_propagate_error (error, e);
   return host;
+}
+
+/* IMAGE (the render's result, on the device only where nvJPEG was asked for) written to the
+ * output: by nvJPEG where asked and it can, else downloaded and written by the CPU's encoders,
+ * with a note saying why not. */
+static gboolean
+save_output (const Options *o, LmBackend *backend, const LmImage *source, LmImage *image,
+             const LmSaveOptions *save, LmTimings *timings, GError **error)
+{
+  gint64 t = g_get_monotonic_time ();
+  lm_image_copy_metadata (image, source);
+  g_autoptr (LmImage) host = NULL;
+  if (o->nvjpeg)
+    {
+      GError *why = NULL;
+      g_autoptr (GBytes) jpeg = lm_jpeg_gpu_encode (backend, image, save, &why);
+      if (jpeg)
+        {
+          if (!lm_jpeg_gpu_write (jpeg, o->output, error))
+            return FALSE;
+          lm_timings_add (timings, _("save (nvJPEG)"), lm_ms_since (t));
+          return TRUE;
+        }
+      g_autofree char *note = lm_jpeg_gpu_note (why);
+      g_autofree char *display = g_filename_display_name (o->output);
+      lm_cli_error (_("note: %s: %s"), display, note);
+      g_error_free (why);
+      if (image->allocator->memory == LM_MEMORY_DEVICE)
+        {
+          t = g_get_monotonic_time ();
+          host = lm_backend_download (backend, image, error);
+          if (host == NULL || !lm_backend_synchronize (backend, error))
+            return FALSE;
+          lm_timings_add (timings, _("download"), lm_ms_since (t));
+          lm_image_copy_metadata (host, source);
+          image = host;
+        }
+      t = g_get_monotonic_time ();
+    }
+  if (!lm_io_save (image, o->output, save, error))
+    return FALSE;
+  lm_timings_add (timings, _("save"), lm_ms_since (t));
+  return TRUE;
 }
 
 static gboolean
@@ -235,7 +297,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
 
   GError *e = NULL;
   guint kept_before_render = timings->entries->len;
-  g_autoptr (LmImage) host = render (backend, source, color, pipeline, timings, &e);
+  g_autoptr (LmImage) host = render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
   if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
     {
       /* The photo does not fit the GPU, or the GPU failed: render it on the CPU rather than not at all, from
@@ -244,7 +306,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       lm_timings_truncate (timings, kept_before_render);
       g_clear_pointer (&backend, lm_backend_free);
       backend = lm_backend_new (LM_BACKEND_CPU, &e);
-      host = render (backend, source, color, pipeline, timings, &e);
+      host = render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
     }
   if (host == NULL)
     {
@@ -252,15 +314,12 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       return FALSE;
     }
 
-  t = g_get_monotonic_time ();
-  lm_image_copy_metadata (host, source);
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
   save.quality = o->quality;
   save.to_srgb = o->to_srgb;
   save.png_level = o->png_level;
-  if (!lm_io_save (host, o->output, &save, error))
+  if (!save_output (o, backend, source, host, &save, timings, error))
     return FALSE;
-  lm_timings_add (timings, _("save"), lm_ms_since (t));
 
   if (o->timings)
     {
@@ -311,6 +370,7 @@ lm_cli_process_main (int argc, char **argv)
 
 out:
   g_free (o.backend);
+  g_free (o.jpeg_encoder);
   g_free (o.output);
   g_free (o.params_out);
   g_strfreev (o.inputs);

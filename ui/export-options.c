@@ -20,6 +20,7 @@ struct _LmExportOptions {
   guint n;
   GtkWidget *to_srgb;
   GtkWidget *png_level;
+  GtkWidget *nvjpeg;
 };
 
 G_DEFINE_FINAL_TYPE (LmExportOptions, lm_export_options, GTK_TYPE_BOX)
@@ -143,6 +144,11 @@ lm_export_options_new (void)
   gtk_container_add (GTK_CONTAINER (row), label);
   gtk_container_add (GTK_CONTAINER (row), self->png_level);
   gtk_container_add (GTK_CONTAINER (self), row);
+  /* The export dialog's alone (lm_export_options_show_nvjpeg): Apply Edits encodes on the CPU. */
+  self->nvjpeg = gtk_check_button_new_with_label (_("Encode JPEG on the GPU (nvJPEG)"));
+  gtk_widget_set_name (self->nvjpeg, "nvjpeg");
+  gtk_widget_set_no_show_all (self->nvjpeg, TRUE);
+  gtk_container_add (GTK_CONTAINER (self), self->nvjpeg);
   LmPipeline defaults;
   lm_pipeline_init (&defaults);
   lm_export_options_set_pipeline (self, &defaults);
@@ -256,4 +262,40 @@ void
 lm_export_png_level_set (gpointer owner, int level)
 {
   g_object_set_data (G_OBJECT (owner), PNG_LEVEL_KEY, GINT_TO_POINTER (level + 1));
+}
+
+void
+lm_export_options_show_nvjpeg (LmExportOptions *self, gboolean active, const char *unavailable)
+{
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->nvjpeg), active && unavailable == NULL);
+  gtk_widget_set_sensitive (self->nvjpeg, unavailable == NULL);
+  if (unavailable)
+    gtk_widget_set_tooltip_text (self->nvjpeg, unavailable);
+  else
+    gtk_widget_set_tooltip_text (self->nvjpeg,
+                                 _("Faster for large photos: the GPU encodes the image where it rendered it. Its "
+                                   "pixels differ from the CPU encoder's by a few levels; the metadata is the "
+                                   "same"));
+  gtk_widget_show (self->nvjpeg);
+}
+
+gboolean
+lm_export_options_get_nvjpeg (LmExportOptions *self)
+{
+  return gtk_widget_get_visible (self->nvjpeg) && gtk_widget_get_sensitive (self->nvjpeg)
+         && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->nvjpeg));
+}
+
+#define NVJPEG_KEY "lumen-export-nvjpeg"
+
+gboolean
+lm_export_nvjpeg_of (gpointer owner)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (owner), NVJPEG_KEY));
+}
+
+void
+lm_export_nvjpeg_set (gpointer owner, gboolean on)
+{
+  g_object_set_data (G_OBJECT (owner), NVJPEG_KEY, GINT_TO_POINTER (on ? 1 : 0));
 }

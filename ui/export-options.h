@@ -39,4 +39,13 @@ int lm_export_options_get_png_level (LmExportOptions *self);
 int lm_export_png_level_of (gpointer owner);
 void lm_export_png_level_set (gpointer owner, int level);
 
+/* "Encode JPEG on the GPU (nvJPEG)" (LmSaveOptions.nvjpeg), a check button named "nvjpeg",
+ * shown only once this is called (by the export dialog): ACTIVE as last chosen, or insensitive
+ * and off with UNAVAILABLE (why not, for people) as its tooltip. Remembered per OWNER, off at
+ * first; what an insensitive button reads is off. */
+void lm_export_options_show_nvjpeg (LmExportOptions *self, gboolean active, const char *unavailable);
+gboolean lm_export_options_get_nvjpeg (LmExportOptions *self);
+gboolean lm_export_nvjpeg_of (gpointer owner);
+void lm_export_nvjpeg_set (gpointer owner, gboolean on);
+
 G_END_DECLS

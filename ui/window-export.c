@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "core/render/jpeg-gpu.h"
 #include "export-options.h"
 #include <glib/gi18n.h>
 
@@ -34,7 +35,14 @@ lm_window_finish_export (LmWindow *self, const LmRenderResult *r)
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   g_autofree char *display = g_filename_display_name (r->path);
   g_autofree char *message = g_strdup_printf (_("Exported to %s"), display);
-  lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_INFO, message);
+  /* Written otherwise than asked (nvJPEG could not encode it): said, though not an error. */
+  if (r->notice)
+    {
+      g_autofree char *both = g_strdup_printf ("%s\n%s", message, r->notice);
+      lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_WARNING, both);
+    }
+  else
+    lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_INFO, message);
   if (then)
     lm_window_then_run (then, self);
 }
@@ -97,6 +105,19 @@ ask_quality (LmWindow *self, int quality)
   return quality;
 }
 
+/* Why the export cannot encode on the GPU, for the check box's tooltip; NULL when it can. */
+static char *
+nvjpeg_unavailable (LmWindow *self)
+{
+  if (!self->cuda_usable)
+    return self->cuda_unavailable ? g_strdup_printf (_("No usable GPU: %s"), self->cuda_unavailable)
+                                  : g_strdup (_("No usable GPU"));
+  if (self->backend == LM_BACKEND_CPU)
+    return g_strdup (_("The photo renders on the CPU (Backend menu); nvJPEG encodes what the GPU renders"));
+  g_autoptr (GError) e = NULL;
+  return lm_jpeg_gpu_available (&e) ? NULL : g_strdup (e->message);
+}
+
 static gboolean
 same_file (const char *a, GFile *b)
 {
@@ -123,11 +144,13 @@ lm_window_export_interactive (LmWindow *self)
   gtk_dialog_set_default_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
   GtkWidget *export_ops = lm_export_options_new ();
+  g_autofree char *no_nvjpeg = nvjpeg_unavailable (self);
   if (export_ops)
     {
       lm_export_options_set_pipeline (LM_EXPORT_OPTIONS (export_ops), &self->pipeline);
       lm_export_options_set_to_srgb (LM_EXPORT_OPTIONS (export_ops), lm_export_to_srgb_of (self));
       lm_export_options_set_png_level (LM_EXPORT_OPTIONS (export_ops), lm_export_png_level_of (self));
+      lm_export_options_show_nvjpeg (LM_EXPORT_OPTIONS (export_ops), lm_export_nvjpeg_of (self), no_nvjpeg);
       gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
     }
   g_autofree char *base = g_file_get_basename (self->file);
@@ -150,6 +173,8 @@ lm_window_export_interactive (LmWindow *self)
     {
       lm_export_to_srgb_set (self, lm_export_options_get_to_srgb (LM_EXPORT_OPTIONS (export_ops)));
       lm_export_png_level_set (self, lm_export_options_get_png_level (LM_EXPORT_OPTIONS (export_ops)));
+      if (no_nvjpeg == NULL) /* an insensitive box keeps the choice made where it could be */
+        lm_export_nvjpeg_set (self, lm_export_options_get_nvjpeg (LM_EXPORT_OPTIONS (export_ops)));
     }
   gtk_widget_destroy (chooser);
   if (path == NULL)
@@ -182,6 +207,7 @@ lm_window_export_interactive (LmWindow *self)
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
   options.to_srgb = lm_export_to_srgb_of (self);
   options.png_level = lm_export_png_level_of (self);
+  options.nvjpeg = lm_export_nvjpeg_of (self) && no_nvjpeg == NULL;
   if (self->settings)
     options.quality = g_settings_get_int (self->settings, "jpeg-quality");
   if (lm_file_type_for_output (path) == LM_FILE_JPEG)

@@ -26,6 +26,8 @@ typedef struct {
                      * and embed sRGB's; FALSE keeps the source's profile and values */
   int png_level;    /* PNG zlib level 0..9: 0 stores, 1 is the fastest; start from
                      * LM_SAVE_OPTIONS_INIT, as a zeroed struct would store */
+  gboolean nvjpeg;  /* JPEG: encode on the GPU where the render's result is there
+                     * (core/render/jpeg-gpu.h); lm_io_save itself always encodes on the CPU */
 } LmSaveOptions;
 
 /* The PNG level when none is asked for: see README's "PNG compression". */

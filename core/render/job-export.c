@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "jpeg-gpu.h"
 #include "tiled.h"
 
 static void
@@ -66,6 +67,28 @@ export_tiled (LmRenderWorker *w, const Job *job, GError **error)
   return g_steal_pointer (&host);
 }
 
+/* The JPEG through nvJPEG, as the export asks: TRUE when that was done (ERROR: writing it
+ * failed); FALSE when the CPU's encoder is to write IMAGE, *NOTICE saying why. */
+static gboolean
+export_nvjpeg (LmRenderWorker *w, const Job *job, LmBackend *backend, LmImage *image, char **notice,
+               GError **error)
+{
+  lm_image_copy_metadata (image, w->source);
+  GError *why = NULL;
+  g_autoptr (GBytes) jpeg = lm_jpeg_gpu_encode (backend, image, &job->options, &why);
+  if (jpeg)
+    {
+      lm_jpeg_gpu_write (jpeg, job->path, error);
+      return TRUE;
+    }
+  g_autofree char *note = lm_jpeg_gpu_note (why);
+  g_autofree char *display = g_filename_display_name (job->path);
+  g_free (*notice);
+  *notice = g_strdup_printf ("%s: %s", display, note);
+  g_error_free (why);
+  return FALSE;
+}
+
 void
 lm_render_run_export (LmRenderWorker *w, const Job *job)
 {
@@ -100,6 +123,14 @@ lm_render_run_export (LmRenderWorker *w, const Job *job)
       post_progress (w, job, 0.1);
       host = export_tiled (w, job, &e);
     }
+  gboolean nvjpeg = job->options.nvjpeg && lm_file_type_for_output (job->path) == LM_FILE_JPEG;
+  if (nvjpeg && out && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
+    {
+      post_progress (w, job, 0.4);
+      if (export_nvjpeg (w, job, side->backend, out, &r->notice, &e))
+        g_clear_pointer (&out, lm_image_unref); /* written */
+      nvjpeg = FALSE;
+    }
   if (out && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
     {
       post_progress (w, job, 0.4);
@@ -113,6 +144,9 @@ lm_render_run_export (LmRenderWorker *w, const Job *job)
       /* The export carries the photo's profile and EXIF. On the CPU the downloaded image is the
        * cache's own; setting the same photo's metadata on it is harmless, as only writers read it. */
       lm_image_copy_metadata (host, w->source);
+      /* Rendered in tiles, the result is in host memory: the note says so. */
+      if (nvjpeg)
+        export_nvjpeg (w, job, lm_render_backend_for (w, job->request.backend, NULL), host, &r->notice, NULL);
       lm_io_save (host, job->path, &job->options, &e);
     }
   r->error = e;

@@ -139,6 +139,18 @@ if [[ " $steps " == *" cli "* ]]; then
     | tee "$OUT/compare.txt" || status=1
 fi
 
+if [[ " $steps " == *" jpeg "* ]]; then
+  echo "== jpeg"
+  # JPEG export through nvJPEG: its pixels against the CPU writer's and the source at q95, q90
+  # and q75 (the README's figures), its metadata, its fall-backs; then its speed against the
+  # CPU's encoder at 24 and 50 MP.
+  LUMEN_CLI="$bin/lumen-cli" LUMEN_TEST_DATA="$pack/data" LUMEN_REQUIRE_NVJPEG=1 python3 tests/gpu/test_nvjpeg_export.py \
+    > "$OUT/nvjpeg-export.log" 2>&1 || { status=1; tail -n 30 "$OUT/nvjpeg-export.log"; }
+  grep -E "^nvjpeg export|^(OK|FAILED)" "$OUT/nvjpeg-export.log"
+  LUMEN_BENCH_PHOTO="$pack/data/photos/beach-aerial-15mp.jpg" python3 bench/bench-jpeg-export.py \
+    --cli "$bin/lumen-cli" --json "$OUT/jpeg-export.json" | tee "$OUT/jpeg-export.txt" || status=1
+fi
+
 if [[ " $steps " == *" window "* ]]; then
   echo "== window"
   export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$PWD/$pack/schemas" NO_AT_BRIDGE=1 XDG_DATA_DIRS="$PWD/$pack/share:${XDG_DATA_DIRS:-/usr/share}"
