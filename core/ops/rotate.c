@@ -40,10 +40,28 @@ rotate_output_size (const void *params, guint width, guint height, guint *out_wi
   lm_rotate_size (params, width, height, out_width, out_height);
 }
 
-/* Output pixels X0..X1-1 of row Y, BPP bytes each, gathered along the map. */
+/* Output pixels X0..X1-1 of row Y, BPP bytes each, gathered along the map. Along a row the
+ * source moves by a fixed number of bytes: RGBA8 and gray pixels are then one load and one
+ * store each, by a pointer that steps. */
 static void
 rotate_span (const LmRotateMap *m, const LmImage *src, guint8 *out, guint x0, guint x1, int y, gsize bpp)
 {
+  const guint8 *in = lm_image_row (src, (guint) lm_rotate_src_y (m, (int) x0, y))
+                     + (gsize) lm_rotate_src_x (m, (int) x0, y) * bpp;
+  gssize step = (gssize) m->yx * (gssize) src->stride + (gssize) m->xx * (gssize) bpp;
+  if (bpp == 4)
+    {
+      guint32 *o = (guint32 *) out;
+      for (guint x = x0; x < x1; x++, in += step)
+        memcpy (o + x, in, 4);
+      return;
+    }
+  if (bpp == 1)
+    {
+      for (guint x = x0; x < x1; x++, in += step)
+        out[x] = *in;
+      return;
+    }
   for (guint x = x0; x < x1; x++)
     {
       int sx = lm_rotate_src_x (m, (int) x, y), sy = lm_rotate_src_y (m, (int) x, y);
@@ -67,7 +85,7 @@ rotate_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **e
 {
   LmRotateMap m = lm_rotate_map (params, src->width, src->height);
   gsize bpp = lm_format_bytes_per_pixel (src->format);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(dynamic, 1)
   for (guint ty = 0; ty < dst->height; ty += TILE)
     for (guint tx = 0; tx < dst->width; tx += TILE)
       for (guint y = ty; y < MIN (ty + TILE, dst->height); y++)

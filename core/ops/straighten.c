@@ -1,9 +1,12 @@
 /* Straighten: a small turn with bicubic sampling, cropped to the largest upright rectangle;
  * CPU reference (straighten-math.h has the geometry and the sampling). */
+#include <string.h>
+#include <omp.h>
 #include <glib/gi18n.h>
 
 #include "../error.h"
 #include "ops.h"
+#include "simd.h"
 #include "straighten-math.h"
 
 static const LmParamSpec straighten_params[] = {
@@ -27,6 +30,108 @@ straighten_output_size (const void *params, guint width, guint height, guint *ou
     lm_straighten_size (params, width, height, out_width, out_height);
 }
 
+typedef float v4sf __attribute__ ((vector_size (16)));
+typedef guint8 v4qu __attribute__ ((vector_size (4)));
+
+/* An RGBA8 pixel's four channels as floats. */
+static inline v4sf
+pixel_floats (const guint8 *p)
+{
+  v4qu q;
+  memcpy (&q, p, 4);
+  return __builtin_convertvector (q, v4sf);
+}
+
+/* lm_cubic_sum over four channels at once: each lane sees the same float operations in the
+ * same order as lm_straighten_rgba's per-channel sums, so the bytes are the same. */
+static inline v4sf
+cubic_sum4 (v4sf a, v4sf b, v4sf c, v4sf d, const float k[4])
+{
+  return ((k[0] * a + k[1] * b) + k[2] * c) + k[3] * d;
+}
+
+/* lm_straighten_rgba before its rounding, for the pixels near the edges. */
+static v4sf
+edge_rgba (const guint8 *src, gsize stride, const LmStraightenSource *s, float sx, float sy)
+{
+  int xi[4], yi[4];
+  float kx[4], ky[4];
+  lm_cubic_taps (sx, sy, s, xi, yi, kx, ky);
+  v4sf rows[4];
+  for (int j = 0; j < 4; j++)
+    {
+      const guint8 *row = src + (gsize) yi[j] * stride;
+      rows[j] = cubic_sum4 (pixel_floats (row + xi[0] * 4), pixel_floats (row + xi[1] * 4),
+                            pixel_floats (row + xi[2] * 4), pixel_floats (row + xi[3] * 4), kx);
+    }
+  return cubic_sum4 (rows[0], rows[1], rows[2], rows[3], ky);
+}
+
+/* One output row's work, in three passes that each vectorize: every pixel's source point and
+ * cubic weights (across pixels), the 4 × 4 sums (across channels), the rounding (across
+ * values). Each value sees the float operations of lm_straighten_rgba in its order, so the
+ * bytes are the same. */
+typedef struct {
+  float *sx, *sy, *fx, *fy, *k[8]; /* OW each: kx[0..3], ky[0..3] */
+  float *acc;                      /* OW × 4 */
+} RowLanes;
+
+LM_SIMD_CLONES static void
+row_weights (const LmStraightenMap *m, guint i0, guint j, guint ow, RowLanes *l)
+{
+  float *restrict sx = l->sx, *restrict sy = l->sy, *restrict fx = l->fx, *restrict fy = l->fy;
+  float *restrict k0 = l->k[0], *restrict k1 = l->k[1], *restrict k2 = l->k[2], *restrict k3 = l->k[3];
+  float *restrict k4 = l->k[4], *restrict k5 = l->k[5], *restrict k6 = l->k[6], *restrict k7 = l->k[7];
+  for (guint i = 0; i < ow; i++)
+    {
+      float x = lm_straighten_src_x (m, i0 + i, j), y = lm_straighten_src_y (m, i0 + i, j);
+      float ffx = floorf (x), ffy = floorf (y);
+      float kx[4], ky[4];
+      lm_cubic_weights (x - ffx, kx);
+      lm_cubic_weights (y - ffy, ky);
+      sx[i] = x, sy[i] = y, fx[i] = ffx, fy[i] = ffy;
+      k0[i] = kx[0], k1[i] = kx[1], k2[i] = kx[2], k3[i] = kx[3];
+      k4[i] = ky[0], k5[i] = ky[1], k6[i] = ky[2], k7[i] = ky[3];
+    }
+}
+
+LM_SIMD_CLONES static void
+row_sums (const LmImage *src, const LmStraightenSource *s, guint ow, const RowLanes *l)
+{
+  /* Where the neighbourhood's clamps do nothing and its four pixels of a row lie side by side. */
+  float lo_x = (float) (MAX (0, s->ox) + 1), hi_x = (float) (MIN (s->w, s->ox + s->tw) - 3);
+  float lo_y = (float) (MAX (0, s->oy) + 1), hi_y = (float) (MIN (s->h, s->oy + s->th) - 3);
+  for (guint i = 0; i < ow; i++)
+    {
+      v4sf v;
+      float fx = l->fx[i], fy = l->fy[i];
+      if (fx >= lo_x && fx <= hi_x && fy >= lo_y && fy <= hi_y)
+        {
+          float kx[4] = { l->k[0][i], l->k[1][i], l->k[2][i], l->k[3][i] };
+          float ky[4] = { l->k[4][i], l->k[5][i], l->k[6][i], l->k[7][i] };
+          const guint8 *p = src->data + (gsize) ((int) fy - 1 - s->oy) * src->stride + (gsize) ((int) fx - 1 - s->ox) * 4;
+          v4sf r0 = cubic_sum4 (pixel_floats (p), pixel_floats (p + 4), pixel_floats (p + 8), pixel_floats (p + 12), kx);
+          p += src->stride;
+          v4sf r1 = cubic_sum4 (pixel_floats (p), pixel_floats (p + 4), pixel_floats (p + 8), pixel_floats (p + 12), kx);
+          p += src->stride;
+          v4sf r2 = cubic_sum4 (pixel_floats (p), pixel_floats (p + 4), pixel_floats (p + 8), pixel_floats (p + 12), kx);
+          p += src->stride;
+          v4sf r3 = cubic_sum4 (pixel_floats (p), pixel_floats (p + 4), pixel_floats (p + 8), pixel_floats (p + 12), kx);
+          v = cubic_sum4 (r0, r1, r2, r3, ky);
+        }
+      else
+        v = edge_rgba (src->data, src->stride, s, l->sx[i], l->sy[i]);
+      memcpy (l->acc + (gsize) i * 4, &v, sizeof v);
+    }
+}
+
+LM_SIMD_CLONES static void
+row_store (const float *restrict acc, guint8 *restrict out, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    out[i] = lm_quantize_u8 (acc[i]);
+}
+
 static gboolean
 straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
@@ -41,7 +146,37 @@ straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError
   LmStraightenMap m = lm_straighten_setup (params, src->width, src->height, dst->width, dst->height, &s, &out_x,
                                            &out_y);
   gboolean gray = src->format == LM_FORMAT_GRAY8;
-#pragma omp parallel for schedule(static)
+  guint ow = dst->width;
+  if (!deep && !gray)
+    {
+      int threads = omp_get_max_threads ();
+      gsize lane = (gsize) ow * 16; /* floats: 12 a pixel's point and weights, 4 its sums */
+      float *pool = g_try_new (float, lane * threads);
+      if (pool == NULL)
+        {
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY, _("Not enough memory to straighten %u × %u"),
+                       src->width, src->height);
+          return FALSE;
+        }
+#pragma omp parallel num_threads (threads)
+      {
+        float *b = pool + lane * omp_get_thread_num ();
+        RowLanes l = { b, b + ow, b + 2 * (gsize) ow, b + 3 * (gsize) ow, { NULL }, b + 12 * (gsize) ow };
+        for (int k = 0; k < 8; k++)
+          l.k[k] = b + (4 + (gsize) k) * ow;
+        /* Chunks as threads come free: a loaded machine stalls a static split on its slowest. */
+#pragma omp for schedule(dynamic, 8)
+        for (guint j = 0; j < dst->height; j++)
+          {
+            row_weights (&m, out_x, out_y + j, ow, &l);
+            row_sums (src, &s, ow, &l);
+            row_store (l.acc, lm_image_row (dst, j), (gsize) ow * 4);
+          }
+      }
+      g_free (pool);
+      return TRUE;
+    }
+#pragma omp parallel for schedule(dynamic, 8)
   for (guint j = 0; j < dst->height; j++)
     {
       guint8 *out = lm_image_row (dst, j);

@@ -1,6 +1,7 @@
 /* Resize: the output size rules (fit, exact, one side 0, both 0), a constant image stays
  * constant, a ramp stays a ramp away from the edges, an exact 2× shrink is the 2 × 2 mean
- * rounded half up, each axis's weights sum to 1, and alpha of an opaque image stays 255. */
+ * rounded half up, each axis's weights sum to 1, and alpha of an opaque image stays 255; the
+ * CPU's row passes give the bytes of resize-math.h's plain sums. */
 #include <math.h>
 #include <string.h>
 
@@ -149,6 +150,80 @@ test_weights_sum (void)
     }
 }
 
+/* The CPU's row passes (and the 2 × 2 and power-of-two box paths) against the plain two-pass
+ * sums of resize-math.h, the ones the CUDA kernel runs: the same bytes, for RGBA, gray and
+ * 16-bit, shrinks by 2, 4 and 3, Lanczos up and down, and each axis first. */
+static void
+reference (const LmImage *src, LmImage *dst)
+{
+  guint w = src->width, h = src->height, ow = dst->width, oh = dst->height;
+  int C = (int) lm_format_channels (src->format);
+  gboolean deep = src->format == LM_FORMAT_RGBA16 || src->format == LM_FORMAT_GRAY16;
+  gsize bps = deep ? 2 : 1;
+  g_autofree LmResizeSpan *xs = g_new (LmResizeSpan, ow), *ys = g_new (LmResizeSpan, oh);
+  g_autofree float *xw = g_new (float, lm_resize_axis_capacity (w, ow));
+  g_autofree float *yw = g_new (float, lm_resize_axis_capacity (h, oh));
+  lm_resize_axis_table (w, ow, xs, xw);
+  lm_resize_axis_table (h, oh, ys, yw);
+  gboolean vfirst = lm_resize_vertical_first (w, h, ow, oh);
+  guint tw = vfirst ? w : ow, th = vfirst ? oh : h;
+  g_autofree float *tmp = g_new (float, (gsize) tw * th * C);
+  for (guint y = 0; y < th; y++)
+    for (guint x = 0; x < tw; x++)
+      {
+        float acc[4];
+        const guint8 *base = vfirst ? src->data + (gsize) x * C * bps : lm_image_row (src, y);
+        gsize step = vfirst ? src->stride : C * bps;
+        int n = (int) (vfirst ? h : w);
+        LmResizeSpan sp = vfirst ? ys[y] : xs[x];
+        if (deep)
+          lm_resize_sum_u16 (base, step, n, sp, vfirst ? yw : xw, C, acc);
+        else
+          lm_resize_sum_u8 (base, step, n, sp, vfirst ? yw : xw, C, acc);
+        memcpy (tmp + ((gsize) y * tw + x) * C, acc, C * sizeof (float));
+      }
+  for (guint y = 0; y < oh; y++)
+    for (guint x = 0; x < ow; x++)
+      {
+        float acc[4];
+        if (vfirst)
+          lm_resize_sum_f32 (tmp + (gsize) y * tw * C, C, (int) w, xs[x], xw, C, acc);
+        else
+          lm_resize_sum_f32 (tmp + (gsize) x * C, (gsize) tw * C, (int) h, ys[y], yw, C, acc);
+        for (int c = 0; c < C; c++)
+          if (deep)
+            ((guint16 *) lm_image_row (dst, y))[(gsize) x * C + c] = lm_quantize_u16 (acc[c]);
+          else
+            lm_image_row (dst, y)[(gsize) x * C + c] = lm_quantize_u8 (acc[c]);
+      }
+}
+
+static void
+test_passes_match_sums (void)
+{
+  static const guint sizes[][2] = { { 41, 27 }, { 20, 13 }, { 10, 6 }, { 20, 27 }, { 27, 9 }, { 100, 80 },
+                                    { 61, 20 }, { 13, 54 }, { 82, 7 }, { 5, 50 } };
+  g_autoptr (LmImage) rgba = lm_test_random_rgba (82, 54, 31, TRUE);
+  g_autoptr (LmImage) gray = lm_test_random_gray (82, 54, 32);
+  g_autoptr (LmImage) deep = lm_test_image_new (LM_FORMAT_RGBA16, 82, 54, 0);
+  for (guint y = 0; y < 54; y++)
+    for (guint i = 0; i < 82 * 4; i++)
+      ((guint16 *) lm_image_row (deep, y))[i] = (guint16) (lm_image_row (rgba, y)[i] * 257 + (i * 7 + y) % 257);
+  const LmImage *srcs[] = { rgba, gray, deep };
+  for (guint s = 0; s < G_N_ELEMENTS (srcs); s++)
+    for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+      {
+        g_autoptr (LmImage) out = run (sizes[k][0], sizes[k][1], srcs[s]);
+        g_autoptr (LmImage) want = lm_test_image_new (srcs[s]->format, sizes[k][0], sizes[k][1], 0x5a);
+        reference (srcs[s], want);
+        g_test_message ("format %d, 82 × 54 to %u × %u", srcs[s]->format, sizes[k][0], sizes[k][1]);
+        for (guint y = 0; y < out->height; y++)
+          g_assert_cmpmem (lm_image_row (out, y), lm_format_bytes_per_pixel (out->format) * out->width,
+                           lm_image_row (want, y), lm_format_bytes_per_pixel (want->format) * want->width);
+        LM_TEST_RETURN_IF_FAILED ();
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -158,6 +233,7 @@ main (int argc, char **argv)
   g_test_add_func ("/resize/constant", test_constant);
   g_test_add_func ("/resize/ramp", test_ramp);
   g_test_add_func ("/resize/area-mean", test_area_mean);
+  g_test_add_func ("/resize/passes-match-sums", test_passes_match_sums);
   g_test_add_func ("/resize/weights-sum", test_weights_sum);
   return g_test_run ();
 }
