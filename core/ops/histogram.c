@@ -6,6 +6,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "gray-row.h"
 #include "simd.h"
 
 #define STRIP 1024
@@ -13,8 +14,7 @@
 LM_SIMD_CLONES void
 lm_luma_row (const guint32 *restrict in, guint8 *restrict out, guint n)
 {
-  for (guint x = 0; x < n; x++)
-    out[x] = lm_luma_u8 (in[x]);
+  lm_weighted_row_u8 (in, out, n, LM_BT601_R, LM_BT601_G, LM_BT601_B);
 }
 
 /* Photos repeat values from one pixel to the next; counting neighbours into four separate
