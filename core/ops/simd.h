@@ -18,7 +18,10 @@
 
 #include "pixel-math.h"
 
-/* Inlined into each clone of its caller: an outlined copy is compiled for the baseline only. */
+/* Inlined into each clone of its caller: an outlined copy is compiled for the baseline only.
+ * No 32-byte vector then crosses a call, so GCC's note that such a return's ABI differs
+ * without AVX does not apply. */
+#pragma GCC diagnostic ignored "-Wpsabi"
 #define LM_ROW_INLINE static inline __attribute__ ((always_inline))
 
 typedef float LmF32x8 __attribute__ ((vector_size (32)));
