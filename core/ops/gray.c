@@ -2,6 +2,7 @@
 #include <glib/gi18n.h>
 
 #include "gray-math.h"
+#include "gray-row.h"
 #include "ops.h"
 #include "simd.h"
 
@@ -38,8 +39,7 @@ gray_output_format (const void *params, LmFormat in, gboolean opaque)
 LM_SIMD_CLONES static void
 row_rgba_to_gray (const guint32 *restrict in, guint8 *restrict out, guint width, LmGrayWeights w)
 {
-  for (guint x = 0; x < width; x++)
-    out[x] = lm_gray_of_rgba (in[x], w);
+  lm_weighted_row_u8 (in, out, width, w.r, w.g, w.b);
 }
 
 LM_SIMD_CLONES static void

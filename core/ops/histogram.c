@@ -6,6 +6,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "gray-row.h"
 #include "simd.h"
 
 #define STRIP 1024
@@ -13,24 +14,31 @@
 LM_SIMD_CLONES void
 lm_luma_row (const guint32 *restrict in, guint8 *restrict out, guint n)
 {
-  for (guint x = 0; x < n; x++)
-    out[x] = lm_luma_u8 (in[x]);
+  lm_weighted_row_u8 (in, out, n, LM_BT601_R, LM_BT601_G, LM_BT601_B);
 }
 
 /* Photos repeat values from one pixel to the next; counting neighbours into four separate
- * sets of bins keeps each increment from waiting on the previous one's store. */
+ * sets of bins keeps each increment from waiting on the previous one's store. The values are
+ * read eight at a time as one word: a load per pixel fewer, which is what the counting's
+ * loads and stores are short of. */
 typedef guint32 Ways[4][LM_HIST_BINS];
 
 static void
 count (const guint8 *restrict v, guint n, Ways ways)
 {
   guint x = 0;
-  for (; x + 4 <= n; x += 4)
+  for (; x + 8 <= n; x += 8)
     {
-      ways[0][v[x]]++;
-      ways[1][v[x + 1]]++;
-      ways[2][v[x + 2]]++;
-      ways[3][v[x + 3]]++;
+      guint64 w;
+      memcpy (&w, v + x, sizeof w);
+      ways[0][w & 0xff]++;
+      ways[1][(w >> 8) & 0xff]++;
+      ways[2][(w >> 16) & 0xff]++;
+      ways[3][(w >> 24) & 0xff]++;
+      ways[0][(w >> 32) & 0xff]++;
+      ways[1][(w >> 40) & 0xff]++;
+      ways[2][(w >> 48) & 0xff]++;
+      ways[3][w >> 56]++;
     }
   for (; x < n; x++)
     ways[0][v[x]]++;

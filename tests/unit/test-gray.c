@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/ops/gray-math.h"
+#include "core/ops/histogram.h"
 #include "core/ops/ops.h"
 #include "test-util.h"
 
@@ -300,6 +301,63 @@ test_quantize (void)
     }
 }
 
+/* Every one of the 2^24 colours, converted by the vectorized row loops (gray.c, and
+ * equalize's luma in histogram.c), gives the bytes of the scalar functions that define them
+ * (gray-math.h, pixel-math.h), in each mode and with weights whose sums leave 0..255 (the
+ * clamp's two sides). The row is 4093 pixels: each ends in a remainder. */
+static void
+test_all_colours_match_scalar (void)
+{
+  const guint width = 4093, height = (0x1000000 + width - 1) / width;
+  g_autoptr (LmImage) src = lm_test_image_new (LM_FORMAT_RGBA8, width, height, 0xAB);
+  for (guint y = 0; y < height; y++)
+    {
+      guint32 *row = (guint32 *) lm_image_row (src, y);
+      for (guint x = 0; x < width; x++)
+        row[x] = (((guint32) y * width + x) & 0xffffff) | 0xff000000u;
+    }
+  src->opaque = TRUE;
+
+  struct {
+    LmGrayMode mode;
+    float red, green, blue;
+  } cases[] = {
+    { LM_GRAY_BT601 }, { LM_GRAY_LUMINOSITY }, { LM_GRAY_AVERAGE },
+    { LM_GRAY_MIX, 1.7f, -0.9f, 0.6f }, { LM_GRAY_MIX, -0.3f, 0.45f, 1.9f },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      LmGrayParams p = gray_params (cases[c].mode, 1.0f);
+      if (cases[c].mode == LM_GRAY_MIX)
+        p.red = cases[c].red, p.green = cases[c].green, p.blue = cases[c].blue;
+      LmGrayWeights w = lm_gray_weights (&p);
+      g_autoptr (LmImage) out = lm_test_run_op (&lm_gray_op, &p, src);
+      guint64 wrong = 0;
+      for (guint y = 0; y < height; y++)
+        {
+          const guint32 *in = (const guint32 *) lm_image_row (src, y);
+          const guint8 *row = lm_image_row (out, y);
+          for (guint x = 0; x < width; x++)
+            wrong += row[x] != lm_gray_of_rgba (in[x], w);
+        }
+      if (wrong)
+        g_test_message ("case %u: %" G_GUINT64_FORMAT " colours differ", c, wrong);
+      g_assert_cmpuint (wrong, ==, 0);
+    }
+
+  g_autofree guint8 *luma = g_malloc (width);
+  guint64 wrong = 0;
+  for (guint y = 0; y < height; y++)
+    {
+      const guint32 *in = (const guint32 *) lm_image_row (src, y);
+      memset (luma, 0xAB, width);
+      lm_luma_row (in, luma, width);
+      for (guint x = 0; x < width; x++)
+        wrong += luma[x] != lm_luma_u8 (in[x]);
+    }
+  g_assert_cmpuint (wrong, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -314,5 +372,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gray/output-format", test_output_format);
   g_test_add_func ("/gray/gray8-input", test_gray8_input);
   g_test_add_func ("/gray/quantize", test_quantize);
+  g_test_add_func ("/gray/all-colours-match-scalar", test_all_colours_match_scalar);
   return g_test_run ();
 }
