@@ -1,8 +1,8 @@
 /* JPEG encoding on the GPU through nvJPEG (nvjpeg-library.h), for a batch whose tone-mapped
  * results are on the device: the encoder reads them there, and only the compressed file
- * comes back. Quality, chroma sampling (4:4:4 from quality 90, as the CPU writer) and
- * optimised Huffman tables are the CPU writer's choices; the DCT and its rounding are
- * nvJPEG's, so files differ from libjpeg-turbo's by a level here and there. */
+ * comes back. Quality and chroma sampling (4:4:4 from quality 90) are the CPU writer's
+ * choices; its Huffman tables are optimised, which the CPU writer leaves out for speed; the DCT
+ * and its rounding are nvJPEG's, so files differ from libjpeg-turbo's by a level here and there. */
 #pragma once
 
 #include <glib.h>
