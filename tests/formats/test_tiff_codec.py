@@ -23,29 +23,11 @@ from PIL import Image
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402
-
-
-def photo(width, height):
-    img = lt.imread(os.path.join(lt.photos_dir(), "chelsea.png"), cv2.IMREAD_COLOR)
-    return cv2.resize(img, (width, height), interpolation=cv2.INTER_CUBIC)
+import pixel_layouts  # noqa: E402
 
 
 def layouts(width, height):
-    """name -> pixels as OpenCV reads and writes them (BGR(A), gray)."""
-    bgr = photo(width, height)
-    ramp = np.fromfunction(lambda y, x: (x + 3 * y) % 256, (height, width)).astype(np.uint8)
-    rng = np.random.default_rng(17)
-    # Low bytes that are not the high byte repeated, as real 16-bit data has.
-    wide = bgr.astype(np.uint16) * 256 + rng.integers(0, 256, bgr.shape, dtype=np.uint16)
-    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    return {
-        "gray8": gray,
-        "gray16": gray.astype(np.uint16) * 257 + rng.integers(0, 200, gray.shape, dtype=np.uint16),
-        "rgb8": bgr,
-        "rgba8": np.dstack([bgr, ramp]),
-        "rgb16": wide,
-        "rgba16": np.dstack([wide, ramp.astype(np.uint16) * 257]),
-    }
+    return pixel_layouts.layouts(width, height, 17)
 
 
 def to_rgb(pixels):

@@ -26,6 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402
+from test_oracle import within_extra_limit  # noqa: E402
 
 # OpenCV's cubic kernel (imgwarp.cpp interpolateCubic).
 CUBIC_A = -0.75
@@ -326,6 +327,8 @@ def main(argv):
     if not argv or argv[0] not in ("corpus", "extra"):
         raise SystemExit("usage: test_oracle_geom.py corpus|extra [PHOTO…]")
     paths = argv[1:] or (lt.photos() if argv[0] == "corpus" else lt.extra_photos())
+    if not argv[1:] and argv[0] == "extra":
+        paths = within_extra_limit(paths)
     if not paths:
         return 77  # meson's SKIP; extra_photos said why
     lt.say("photos: " + ", ".join(os.path.basename(p) for p in paths))

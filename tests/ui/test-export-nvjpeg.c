@@ -13,16 +13,6 @@ typedef struct {
   char *tooltip;
 } Seen;
 
-static GtkWidget *
-named (GtkWidget *dialog, const char *name)
-{
-  g_autoptr (GPtrArray) all = ui_find_all (dialog, GTK_TYPE_WIDGET);
-  for (guint i = 0; i < all->len; i++)
-    if (g_strcmp0 (gtk_widget_get_name (all->pdata[i]), name) == 0)
-      return all->pdata[i];
-  return NULL;
-}
-
 static gboolean
 watch_tick (gpointer data)
 {
@@ -31,7 +21,7 @@ watch_tick (gpointer data)
   for (GList *l = toplevels; l; l = l->next)
     if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_mapped (l->data) && !s->seen)
       {
-        GtkWidget *box = named (l->data, "nvjpeg");
+        GtkWidget *box = ui_find_named_within (l->data, "nvjpeg");
         s->seen = TRUE;
         if (box)
           {

@@ -19,23 +19,14 @@ typedef struct {
   gboolean answered;
 } Answer;
 
-static GtkWidget *
-named (GtkWidget *dialog, const char *name)
-{
-  g_autoptr (GPtrArray) all = ui_find_all (dialog, GTK_TYPE_WIDGET);
-  for (guint i = 0; i < all->len; i++)
-    if (g_strcmp0 (gtk_widget_get_name (all->pdata[i]), name) == 0)
-      return all->pdata[i];
-  g_assert_not_reached ();
-}
-
 static void
 answer_chooser (GtkWidget *dialog, Answer *a)
 {
   ui_focus_window (dialog);
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
   ui_type (a->name);
-  GtkWidget *level = named (dialog, "png-level");
+  GtkWidget *level = ui_find_named_within (dialog, "png-level");
+  g_assert_nonnull (level);
   a->level_shown = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (level));
   /* Typed into the field, not confirmed with Enter: the export reads what is typed. */
   g_autofree char *text = g_strdup_printf ("%d", a->level);

@@ -26,16 +26,6 @@ typedef struct {
   gboolean answered;
 } Answer;
 
-static GtkWidget *
-named (GtkWidget *dialog, const char *name)
-{
-  g_autoptr (GPtrArray) all = ui_find_all (dialog, GTK_TYPE_WIDGET);
-  for (guint i = 0; i < all->len; i++)
-    if (g_strcmp0 (gtk_widget_get_name (all->pdata[i]), name) == 0)
-      return all->pdata[i];
-  g_assert_not_reached ();
-}
-
 static void
 click_middle (GtkWidget *w)
 {
@@ -48,7 +38,8 @@ answer_chooser (GtkWidget *dialog, Answer *a)
   ui_focus_window (dialog);
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
   ui_type (a->name);
-  GtkWidget *check = named (dialog, "to-srgb");
+  GtkWidget *check = ui_find_named_within (dialog, "to-srgb");
+  g_assert_nonnull (check);
   if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)) != a->to_srgb)
     click_middle (check);
   g_assert_cmpint (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)), ==, a->to_srgb);

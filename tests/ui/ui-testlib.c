@@ -423,3 +423,13 @@ ui_scroll_into_view (GtkWidget *widget)
     }
   g_assert_not_reached ();
 }
+
+GtkWidget *
+ui_find_named_within (GtkWidget *widget, const char *name)
+{
+  g_autoptr (GPtrArray) all = ui_find_all (widget, GTK_TYPE_WIDGET);
+  for (guint i = 0; i < all->len; i++)
+    if (g_strcmp0 (gtk_widget_get_name (all->pdata[i]), name) == 0)
+      return all->pdata[i];
+  return NULL;
+}

@@ -75,6 +75,8 @@ void ui_type (const char *text);
 /* Every widget of TYPE under WIDGET (itself included, internal children too), in the
  * order of the widget tree. */
 GPtrArray *ui_find_all (GtkWidget *widget, GType type);
+/* The widget named NAME under WIDGET, internal children (a dialog's) included; NULL if none. */
+GtkWidget *ui_find_named_within (GtkWidget *widget, const char *name);
 /* Gives WIDGET's toplevel the keyboard, as clicking on it would under a window manager (a
  * dialog gets none by itself under Xvfb, and its parent gets none back when it closes). */
 void ui_focus_window (GtkWidget *widget);
