@@ -365,6 +365,9 @@ decode_task (gpointer data, gpointer user_data)
 {
   Run *run = user_data;
   Job *job = data;
+  /* The pool's threads are the parallelism: a team in each (the PNG and TIFF codecs open one)
+   * would put cores × cores threads on the cores. */
+  omp_set_num_threads (1);
   GError *error = NULL;
   gboolean ok = FALSE;
   while (!stopping (run) && !(ok = decode (run, job, &error)) && job->read != NULL && retry_after (run, job, &error))
@@ -424,6 +427,7 @@ write_task (gpointer data, gpointer user_data)
 {
   Run *run = user_data;
   Job *job = data;
+  omp_set_num_threads (1); /* as decode_task */
   const LmBatchConfig *c = run->config;
   GError *error = NULL;
   if (stopping (run))

@@ -14,6 +14,7 @@
  * measurable, small enough that two threads get dozens of jobs at 24 MP and a wave of them
  * stays a few MiB. */
 #define JOB_BYTES ((gsize) 1 << 20)
+#define WORKERS_BYTES ((gsize) 256 << 20) /* what the workers' strips may hold together (one worker whatever its strip) */
 
 typedef struct {
   const LmImage *image;
@@ -106,6 +107,9 @@ lm_tiff_write_strips (TIFF *tif, const LmImage *image, guint spp, char *message)
   guint n_jobs = (n_strips + strips_per_job - 1) / strips_per_job;
   /* Waves of several jobs a thread, written in order between waves (as png-deflate.c). */
   guint n_workers = (guint) MAX (1, MIN ((guint) omp_get_max_threads (), n_jobs));
+  /* Each worker holds a strip, each job of a wave at least one compressed: a row of a very
+   * wide image is a strip, and the cores would multiply it. */
+  n_workers = (guint) MAX (1, MIN (n_workers, WORKERS_BYTES / (5 * strip_bytes)));
   guint wave = MIN (n_jobs, 4 * n_workers);
   g_autofree Job *jobs = g_new0 (Job, wave);
   g_autofree guint8 **rows = g_new0 (guint8 *, n_workers);

@@ -262,7 +262,10 @@ box_rgba_2x2 (const guint8 *restrict r0, const guint8 *restrict r1, guint8 *rest
     }
   for (; x < ow; x++)
     for (int c = 0; c < 4; c++)
-      out[x * 4 + c] = (guint8) ((r0[x * 8 + c] + r0[x * 8 + 4 + c] + r1[x * 8 + c] + r1[x * 8 + 4 + c] + 2) >> 2);
+      {
+        gsize i = (gsize) x * 8 + c; /* past 2^29 pixels a row, x · 8 leaves 32 bits */
+        out[(gsize) x * 4 + c] = (guint8) ((r0[i] + r0[i + 4] + r1[i] + r1[i + 4] + 2) >> 2);
+      }
 }
 
 /* The 8-bit box case (box_factor on both axes, KX KY ≤ 256 so that sums fit 16 bits). */

@@ -99,12 +99,13 @@ LM_SIMD_CLONES static void
 row_sums (const LmImage *src, const LmStraightenSource *s, guint ow, const RowLanes *l)
 {
   /* Where the neighbourhood's clamps do nothing and its four pixels of a row lie side by side. */
-  float lo_x = (float) (MAX (0, s->ox) + 1), hi_x = (float) (MIN (s->w, s->ox + s->tw) - 3);
-  float lo_y = (float) (MAX (0, s->oy) + 1), hi_y = (float) (MIN (s->h, s->oy + s->th) - 3);
+  /* In double: past 2^24 a bound in float may round outwards, and the taps leave the source. */
+  double lo_x = MAX (0, s->ox) + 1.0, hi_x = MIN (s->w, s->ox + s->tw) - 3.0;
+  double lo_y = MAX (0, s->oy) + 1.0, hi_y = MIN (s->h, s->oy + s->th) - 3.0;
   for (guint i = 0; i < ow; i++)
     {
       v4sf v;
-      float fx = l->fx[i], fy = l->fy[i];
+      double fx = l->fx[i], fy = l->fy[i];
       if (fx >= lo_x && fx <= hi_x && fy >= lo_y && fy <= hi_y)
         {
           float kx[4] = { l->k[0][i], l->k[1][i], l->k[2][i], l->k[3][i] };
@@ -150,7 +151,9 @@ straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError
   if (!deep && !gray)
     {
       int threads = omp_get_max_threads ();
-      gsize lane = (gsize) ow * 16; /* floats: 12 a pixel's point and weights, 4 its sums */
+      /* A row in pieces of at most SPAN pixels: the scratch stays small at any width. */
+      const guint span = MIN (ow, 4096u);
+      gsize lane = (gsize) span * 16; /* floats: 12 a pixel's point and weights, 4 its sums */
       float *pool = g_try_new (float, lane * threads);
       if (pool == NULL)
         {
@@ -161,17 +164,19 @@ straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError
 #pragma omp parallel num_threads (threads)
       {
         float *b = pool + lane * omp_get_thread_num ();
-        RowLanes l = { b, b + ow, b + 2 * (gsize) ow, b + 3 * (gsize) ow, { NULL }, b + 12 * (gsize) ow };
+        RowLanes l = { b, b + span, b + 2 * (gsize) span, b + 3 * (gsize) span, { NULL }, b + 12 * (gsize) span };
         for (int k = 0; k < 8; k++)
-          l.k[k] = b + (4 + (gsize) k) * ow;
+          l.k[k] = b + (4 + (gsize) k) * span;
         /* Chunks as threads come free: a loaded machine stalls a static split on its slowest. */
 #pragma omp for schedule(dynamic, 8)
         for (guint j = 0; j < dst->height; j++)
-          {
-            row_weights (&m, out_x, out_y + j, ow, &l);
-            row_sums (src, &s, ow, &l);
-            row_store (l.acc, lm_image_row (dst, j), (gsize) ow * 4);
-          }
+          for (guint i0 = 0; i0 < ow; i0 += span)
+            {
+              guint n = MIN (span, ow - i0);
+              row_weights (&m, out_x + i0, out_y + j, n, &l);
+              row_sums (src, &s, n, &l);
+              row_store (l.acc, lm_image_row (dst, j) + (gsize) i0 * 4, (gsize) n * 4);
+            }
       }
       g_free (pool);
       return TRUE;

@@ -10,6 +10,9 @@
 #include "../io/atomic-file.h"
 #include "config.h"
 
+/* libjpeg's JPEG_MAX_DIMENSION: the CPU's writer says so in its own words when asked. */
+#define JPEG_MAX_SIDE 65500u
+
 /* Why nvJPEG is not to encode IMAGE, for people; NULL when it may. */
 static const char *
 refusal (LmBackend *backend, const LmImage *image, const LmSaveOptions *options)
@@ -18,6 +21,8 @@ refusal (LmBackend *backend, const LmImage *image, const LmSaveOptions *options)
     return lm_backend_cuda_device (backend) < 0 ? _("the photo was rendered on the CPU")
                                                  : _("the photo was rendered in tiles, too large for the GPU's memory "
                                                      "in one piece");
+  if (image->width > JPEG_MAX_SIDE || image->height > JPEG_MAX_SIDE)
+    return _("JPEG holds at most 65500 pixels a side");
   if (image->format == LM_FORMAT_GRAY8)
     return _("nvJPEG encodes colour images here, and this result is grayscale");
   if (image->format != LM_FORMAT_RGBA8)
