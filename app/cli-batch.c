@@ -551,7 +551,7 @@ lm_cli_batch_main (int argc, char **argv)
     { "decoder", 0, 0, G_OPTION_ARG_STRING, &o.decoder, N_("JPEG decoder: cpu (libjpeg-turbo, default: the pixels of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("DECODER") },
     { "encoder", 0, 0, G_OPTION_ARG_STRING, &o.encoder, N_("JPEG encoder: cpu (libjpeg-turbo, default: the bytes of “lumen-cli hdr”), nvjpeg (the GPU) or auto"), N_("ENCODER") },
     { "read-threads", 0, 0, G_OPTION_ARG_INT, &o.read_threads, N_("Threads reading files (default 4; more for network storage; at most 64, or 8 per core)"), N_("N") },
-    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 2 per GPU; on the CPU, one per core up to 16; at most 16, or one per core)"), N_("N") },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Merge workers per device (default 4 per GPU; on the CPU, one per core up to 16; at most 16, or one per core)"), N_("N") },
     { "in-flight", 0, 0, G_OPTION_ARG_INT, &o.in_flight, N_("Stacks in memory at once (default: read threads + writers + 2 × workers + 2, writers being one per core, two for radiance; at most that with --read-threads and --jobs at their caps)"), N_("N") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec (default), robertson or mertens"), N_("METHOD") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("One camera's response for every stack instead of calibrating each"), N_("FILE") },

@@ -41,8 +41,11 @@ lm_batch_backends_open (LmBackendKind kind, GArray *devices, guint jobs, GError 
       for (guint d = 0; d < n; d++)
         if ((devices ? g_array_index (devices, int, d) : (int) d) < count)
           lm_backend_cuda_sleep_on_sync (devices ? g_array_index (devices, int, d) : (int) d);
+      /* Four workers a GPU, each its own stream: with two, two H200s merged 1.77× one's stacks
+       * (209 against 118 a second), with four 1.89× (219 against 115); one GPU alone is as
+       * fast with either. */
       for (guint d = 0; d < n; d++)
-        for (guint j = 0; j < (jobs ? jobs : 2); j++)
+        for (guint j = 0; j < (jobs ? jobs : 4); j++)
           {
             int device = devices ? g_array_index (devices, int, d) : (int) d;
             GError *e = NULL;
