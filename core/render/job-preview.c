@@ -70,6 +70,29 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
     }
 }
 
+LmImage *
+lm_render_view_of (LmRenderWorker *w, Side *side, const LmImage *image, const LmViewRect *v, double *download_ms,
+                   GError **error)
+{
+  g_autoptr (LmImage) view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
+  if (view == NULL || !lm_render_view_down (side, image, v, w->view_transform, view, download_ms, error))
+    return NULL;
+  return g_steal_pointer (&view);
+}
+
+gboolean
+lm_render_histograms (LmRenderWorker *w, Side *side, const LmRenderRequest *req, const LmImage *out,
+                      LmRenderResult *r, GError **error)
+{
+  if (!lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
+    return FALSE;
+  if (req->seen_histogram
+      && !(r->has_seen_histogram = lm_backend_seen_histogram (side->backend, out, w->view_transform,
+                                                              &r->seen_histogram, error)))
+    return FALSE;
+  return TRUE;
+}
+
 gboolean
 lm_render_view_down (Side *side, const LmImage *image, const LmViewRect *v, LmViewTransform *xf,
                      LmImage *host, double *download_ms, GError **error)
@@ -112,14 +135,8 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
       r->notice = g_strdup_printf (_("%s; tone mapped on the CPU"), lm_render_cache_last_notice (side->cache));
     }
   const LmViewRect *v = &req->view;
-  r->view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
-  if (r->view == NULL || !lm_render_view_down (side, out, v, w->view_transform, r->view, &r->download_ms, error))
-    return FALSE;
-  if (!lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
-    return FALSE;
-  if (req->seen_histogram
-      && !(r->has_seen_histogram = lm_backend_seen_histogram (side->backend, out, w->view_transform,
-                                                              &r->seen_histogram, error)))
+  if (!(r->view = lm_render_view_of (w, side, out, v, &r->download_ms, error))
+      || !lm_render_histograms (w, side, req, out, r, error))
     return FALSE;
   if (req->with_before)
     {
@@ -134,8 +151,7 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
       g_autoptr (LmImage) plain = lm_render_cache_run (side->cache, &original, NULL, error);
       if (plain == NULL)
         return FALSE;
-      r->before_view = lm_render_view_buffer (w, v->out_w, v->out_h, error);
-      if (r->before_view == NULL || !lm_render_view_down (side, plain, v, w->view_transform, r->before_view, &r->download_ms, error))
+      if (!(r->before_view = lm_render_view_of (w, side, plain, v, &r->download_ms, error)))
         return FALSE;
     }
   r->render_ms = lm_ms_since (t);

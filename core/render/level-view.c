@@ -144,19 +144,6 @@ pick_level (LmRenderWorker *w, const LmRenderRequest *req, gboolean allow_region
 }
 
 /* The histograms of R from OUT (SIDE's work memory). */
-static gboolean
-histograms (LmRenderWorker *w, Side *side, const LmRenderRequest *req, const LmImage *out,
-            LmRenderResult *r, GError **error)
-{
-  if (!lm_backend_histogram (side->backend, out, LM_HIST_WANT_ALL, &r->histogram, error))
-    return FALSE;
-  if (req->seen_histogram
-      && !(r->has_seen_histogram = lm_backend_seen_histogram (side->backend, out, w->view_transform,
-                                                              &r->seen_histogram, error)))
-    return FALSE;
-  return TRUE;
-}
-
 /* Level K rendered whole (its cache kept for the next edit and for panning), viewed. */
 static gboolean
 render_level (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k, const LmPipeline *p,
@@ -168,9 +155,8 @@ render_level (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k
   if (out == NULL)
     return FALSE;
   LmViewRect rect = level_rect (&req->view, full_w, full_h, out->width, out->height);
-  r->view = lm_render_view_buffer (w, rect.out_w, rect.out_h, error);
-  if (r->view == NULL || !lm_render_view_down (side, out, &rect, w->view_transform, r->view, &r->download_ms, error)
-      || !histograms (w, side, req, out, r, error))
+  if (!(r->view = lm_render_view_of (w, side, out, &rect, &r->download_ms, error))
+      || !lm_render_histograms (w, side, req, out, r, error))
     return FALSE;
   if (req->with_before)
     {
@@ -180,9 +166,7 @@ render_level (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k
       g_autoptr (LmImage) plain = lm_render_cache_run (side->shown.cache, &original, NULL, error);
       if (plain == NULL)
         return FALSE;
-      r->before_view = lm_render_view_buffer (w, rect.out_w, rect.out_h, error);
-      if (r->before_view == NULL
-          || !lm_render_view_down (side, plain, &rect, w->view_transform, r->before_view, &r->download_ms, error))
+      if (!(r->before_view = lm_render_view_of (w, side, plain, &rect, &r->download_ms, error)))
         return FALSE;
     }
   return TRUE;
@@ -309,8 +293,7 @@ render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint 
     return FALSE;
   rect.rx -= area.x;
   rect.ry -= area.y;
-  r->view = lm_render_view_buffer (w, rect.out_w, rect.out_h, error);
-  if (r->view == NULL || !lm_render_view_down (side, out, &rect, w->view_transform, r->view, &r->download_ms, error))
+  if (!(r->view = lm_render_view_of (w, side, out, &rect, &r->download_ms, error)))
     return FALSE;
   g_clear_pointer (&out, lm_image_unref);
   if (req->with_before)
@@ -321,9 +304,7 @@ render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint 
       g_autoptr (LmImage) plain = render_area (w, side, k, &original, &area, NULL, NULL, error);
       if (plain == NULL)
         return FALSE;
-      r->before_view = lm_render_view_buffer (w, rect.out_w, rect.out_h, error);
-      if (r->before_view == NULL
-          || !lm_render_view_down (side, plain, &rect, w->view_transform, r->before_view, &r->download_ms, error))
+      if (!(r->before_view = lm_render_view_of (w, side, plain, &rect, &r->download_ms, error)))
         return FALSE;
     }
 
@@ -334,7 +315,7 @@ render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint 
   if (!slot_hold (w, side, &side->overview, o, error))
     return FALSE;
   g_autoptr (LmImage) whole = lm_render_cache_run (side->overview.cache, &po, NULL, error);
-  return whole != NULL && histograms (w, side, req, whole, r, error);
+  return whole != NULL && lm_render_histograms (w, side, req, whole, r, error);
 }
 
 gboolean

@@ -127,6 +127,13 @@ gboolean lm_render_superseded (LmRenderWorker *w);
  * brought into HOST; the time of the way back is added to *DOWNLOAD_MS. */
 gboolean lm_render_view_down (Side *side, const LmImage *image, const LmViewRect *v, LmViewTransform *xf,
                               LmImage *host, double *download_ms, GError **error);
+/* The same into a view buffer of W's (lm_render_view_buffer), through W's transform: the
+ * buffer, or NULL with the reason. */
+LmImage *lm_render_view_of (LmRenderWorker *w, Side *side, const LmImage *image, const LmViewRect *v,
+                            double *download_ms, GError **error);
+/* R's histogram of OUT, and what the screen shows of it where REQ asks for that. */
+gboolean lm_render_histograms (LmRenderWorker *w, Side *side, const LmRenderRequest *req, const LmImage *out,
+                               LmRenderResult *r, GError **error);
 
 /* level-view.c: a large photo's view from its pyramid. */
 /* Whether the photo is viewed through its pyramid. */
