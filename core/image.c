@@ -102,7 +102,7 @@ lm_allocator_host (void)
 guint
 lm_format_channels (LmFormat format)
 {
-  return format == LM_FORMAT_GRAY8 || format == LM_FORMAT_GRAY16 ? 1 : 4;
+  return format == LM_FORMAT_GRAY8 || format == LM_FORMAT_GRAY16 || format == LM_FORMAT_GRAY_F32 ? 1 : 4;
 }
 
 guint
@@ -118,6 +118,7 @@ lm_format_depth (LmFormat format)
     case LM_FORMAT_RGBA16:
       return 16;
     case LM_FORMAT_RGBA_F32:
+    case LM_FORMAT_GRAY_F32:
       return 32;
     }
   g_return_val_if_reached (8);
@@ -162,6 +163,7 @@ lm_format_bytes_per_pixel (LmFormat format)
       return 2;
     case LM_FORMAT_RGBA8:
     case LM_FORMAT_RGBE8:
+    case LM_FORMAT_GRAY_F32:
       return 4;
     case LM_FORMAT_RGBA16:
       return 8;
@@ -188,6 +190,8 @@ lm_format_name (LmFormat format)
       return "rgba16";
     case LM_FORMAT_GRAY16:
       return "gray16";
+    case LM_FORMAT_GRAY_F32:
+      return "gray-f32";
     }
   return "unknown";
 }

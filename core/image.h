@@ -17,6 +17,8 @@ typedef enum {
                        * (core/hdr/rgbe-math.h), as a .hdr file stores it */
   LM_FORMAT_RGBA16,   /* 8 bytes per pixel: 16-bit R, G, B, A in memory order, host endian */
   LM_FORMAT_GRAY16,   /* 2 bytes per pixel, host endian */
+  LM_FORMAT_GRAY_F32, /* 4 bytes per pixel: one float, as measured (FITS data, core/astro);
+                       * NaN marks a blank pixel */
 } LmFormat;
 
 typedef enum {
@@ -74,7 +76,7 @@ typedef struct {
 const LmAllocator *lm_allocator_host (void);
 
 guint lm_format_channels (LmFormat format);
-/* Bits per channel: 8 (GRAY8, RGBA8, RGBE8), 16 (GRAY16, RGBA16), 32 (RGBA_F32). */
+/* Bits per channel: 8 (GRAY8, RGBA8, RGBE8), 16 (GRAY16, RGBA16), 32 (RGBA_F32, GRAY_F32). */
 guint lm_format_depth (LmFormat format);
 /* The format of FORMAT's depth with 1 or 4 channels: how an operation that makes gray (or
  * colour) keeps its source's depth. RGBA_F32 and RGBE8 have no gray twin and come back
