@@ -159,3 +159,30 @@ lm_k_clip_stats (const float *data, size_t n, double kappa, int max_iterations, 
   LM_CUDA_TRY (lm_k_clip_make_keys (data, (unsigned) n, 1, n, work->keys, stream));
   return lm_k_clip_keys (n, kappa, max_iterations, work, stream);
 }
+
+/* The memory floor's measure: one read of N floats (float4 loads where aligned), each block's
+ * sum to PARTIALS (one float a block, GRID blocks) so that nothing is optimised away. */
+__global__ static void
+read_once (const float *data, size_t n, float *partials)
+{
+  __shared__ double shared[LM_ASTRO_BLOCK];
+  size_t quads = n / 4;
+  const float4 *q = (const float4 *) data;
+  float s = 0.0f;
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < quads; i += (size_t) gridDim.x * blockDim.x)
+    {
+      float4 v = q[i];
+      s += v.x + v.y + v.z + v.w;
+    }
+  double sum = lm_astro_block_sum (s, shared);
+  if (threadIdx.x == 0)
+    partials[blockIdx.x] = (float) sum;
+}
+
+extern "C" cudaError_t
+lm_k_astro_read_floor (const float *data, size_t n, float *partials, unsigned grid, cudaStream_t stream)
+{
+  read_once<<<grid, LM_ASTRO_BLOCK, 0, stream>>> (data, n, partials);
+  LM_CUDA_LAUNCHED ();
+  return cudaSuccess;
+}

@@ -92,6 +92,10 @@ cudaError_t lm_k_detect_measure (const LmKDetectJob *job, LmKDetectWork *work, u
 cudaError_t lm_k_clip_stats (const float *data, size_t n, double kappa, int max_iterations, LmKDetectWork *work,
                              cudaStream_t stream);
 
+/* For the benchmark's memory floor: one read of the N floats at DATA (16-byte aligned) by GRID
+ * blocks, each writing one float of PARTIALS. */
+cudaError_t lm_k_astro_read_floor (const float *data, size_t n, float *partials, unsigned grid, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,7 @@ binaries=(
   tests/test-view-parity
   tests/test-level-parity
   tests/test-tiled-parity
+  tests/test-detect-parity
   tests/test-memory-budget
   tests/test-window
   tests/test-navigate
@@ -37,6 +38,7 @@ binaries=(
   bench/bench-first-run
   bench/ui-latency
   bench/soak-window
+  bench/bench-detect
 )
 meson compile -C "$build" lumen-gmo "${binaries[@]##*/}" >/dev/null
 
@@ -74,6 +76,22 @@ find /usr/share/mime -maxdepth 1 -type f -exec cp {} "$out/share/mime/" \;
 cp /usr/share/icons/Adwaita/index.theme "$out/share/icons/Adwaita/"
 cp -r /usr/share/icons/Adwaita/16x16 /usr/share/icons/Adwaita/24x24 "$out/share/icons/Adwaita/"
 cp "$shared/peers/peer_bench.py" "$shared/peers/npp_bench.cu" "$out/peers/"
+# Source detection (the step `detect`): the FITS test data, eso-midas-testdata's thar5s.fit where
+# installed, and sep's C library with the timing program built against it (the GPU machine
+# has no package registry).
+cp -r tests/data/astro "$out/data/"
+midas=/usr/lib/eso-midas/22FEB/test/prim
+[ -f "$midas/thar5s.fit" ] && mkdir -p "$out/data/astro-extra" && cp "$midas/thar5s.fit" "$out/data/astro-extra/"
+sep=$(mktemp -d)
+(cd "$sep" && apt-get download libsep0 libsep-dev >/dev/null 2>&1 && for deb in *.deb; do dpkg-deb -x "$deb" .; done)
+if [ -f "$sep/usr/include/sep.h" ]; then
+  gcc -O2 -o "$out/peers/bench-detect-sep" bench/bench-detect-sep.c -I"$sep/usr/include" \
+    -L"$sep/usr/lib/x86_64-linux-gnu" -lsep -Wl,-rpath,'$ORIGIN'
+  cp -P "$sep"/usr/lib/x86_64-linux-gnu/libsep.so.0* "$out/peers/"
+else
+  echo "libsep0/libsep-dev could not be downloaded: the detect step runs without sep" >&2
+fi
+rm -rf "$sep"
 git rev-parse --short HEAD > "$out/commit"
 git diff --quiet HEAD -- . ':!bench/RESULTS.md' || echo "+uncommitted" >> "$out/commit"
 du -sh "$out"

@@ -15,7 +15,7 @@ pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
 mkdir -p "$OUT"
 export LUMEN_ICC_DIR="$PWD/$pack/icc"
-steps=${LUMEN_DEVICE_STEPS:-parity tiles hdr-parity memory cli compare window bench view-bench hdr-bench peers}
+steps=${LUMEN_DEVICE_STEPS:-parity tiles hdr-parity memory cli compare window bench view-bench hdr-bench peers detect}
 export PYTHONUNBUFFERED=1
 
 # Once: a second run of this script beside the first (a step in the background) shares it.
@@ -310,6 +310,20 @@ if [[ " $steps " == *" peers "* ]]; then
     -lnppisu > "$OUT/npp-build.log" 2>&1 && /tmp/npp_bench | tee "$OUT/npp.txt" || status=1
   python3 "$pack/peers/peer_bench.py" > "$OUT/peers.log" 2>&1 || status=1
   tail -n 5 "$OUT/peers.log"
+fi
+if [[ " $steps " == *" detect "* ]]; then
+  echo "== detect"
+  # Source detection: CPU/GPU parity (synthetic fields up to 8192², the FITS data), then the
+  # GPU's steps at 2048² and 8192² with the memory floor, and SciPy, CuPy and sep on the same
+  # fields, in one call.
+  LUMEN_ASTRO_EXTRA="$pack/data/astro-extra" "$bin/test-detect-parity" > "$OUT/detect-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|detect parity)" "$OUT/detect-parity.log" | tail -n 30
+  mkdir -p /tmp/detect-fields
+  "$bin/bench-detect" --json "$OUT/detect-gpu.json" --write-field /tmp/detect-fields | tee "$OUT/detect-gpu.txt" || status=1
+  sep=(); [ -x "$pack/peers/bench-detect-sep" ] && sep=(--sep "$pack/peers/bench-detect-sep")
+  python3 bench/bench-detect-peers.py --fields /tmp/detect-fields --json "$OUT/detect-peers.json" "${sep[@]}" \
+    > "$OUT/detect-peers.log" 2>&1 || status=1
+  sed -n '/^peer /,$p' "$OUT/detect-peers.log"
 fi
 if [[ " $steps " == *" memory "* ]]; then
   echo "== memory"
