@@ -210,13 +210,24 @@ test_worker_views (void)
   g_assert_true (seen.region);
   g_assert_cmpfloat (seen.level_factor, ==, 1.0);
 
-  /* The diff view runs on the level too: the CPU twice here, no difference. */
+  /* The diff view compares what the view shows: at 100 % the visible region of level 0 (its
+   * resampling's margin around it), not a whole level; the CPU twice here, no difference. */
   lm_render_worker_compare (w, &req, LM_BACKEND_CPU, LM_BACKEND_CPU, 8.0f);
   await (&seen, LM_RESULT_COMPARE);
   g_assert_no_error (seen.error);
   g_assert_cmpuint (seen.width, ==, 2400);
   g_assert_cmpint (seen.diff.max_abs, ==, 0);
   g_assert_cmpuint (seen.view->width, ==, 500);
+  g_test_message ("diff view at 100 %%: %" G_GUINT64_FORMAT " pixels compared", seen.diff.pixels);
+  g_assert_cmpuint (seen.diff.pixels, >=, 500 * 300);
+  g_assert_cmpuint (seen.diff.pixels, <=, 520 * 320);
+
+  /* At fit, the level shown, whole. */
+  req.view = (LmViewRect) { 0, 0, 2400, 1600, 600, 400 };
+  lm_render_worker_compare (w, &req, LM_BACKEND_CPU, LM_BACKEND_CPU, 8.0f);
+  await (&seen, LM_RESULT_COMPARE);
+  g_assert_no_error (seen.error);
+  g_assert_cmpuint (seen.diff.pixels, ==, 600 * 400);
 
   lm_render_worker_free (w);
   g_clear_pointer (&seen.view, lm_image_unref);
