@@ -12,6 +12,7 @@
 #include "depth.h"
 #include "io-private.h"
 #include "../color/convert.h"
+#include "../astro/fits.h"
 
 LmFileType
 lm_file_type_sniff (const guint8 *h, gsize n)
@@ -199,6 +200,9 @@ lm_io_load_from_memory (const char *path, const guint8 *data, gsize len, const L
     case LM_FILE_UNKNOWN:
       break;
     }
+  /* FITS data (astronomy) as LM_FORMAT_GRAY_F32; its header comes with lm_fits_load. */
+  if (lm_fits_sniff (data, len))
+    return lm_fits_load_memory (path, data, len, allocator, NULL, error);
 
   if (looks_like_text (data, MIN (len, 512)))
     lm_set_file_error (error, LM_ERROR_FORMAT, path,
@@ -254,6 +258,15 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
   LmFileType type = lm_file_type_for_output (path);
   if (type == LM_FILE_UNKNOWN || !lm_file_type_writable (type, NULL))
     return lm_io_check_output (path, error);
+  /* FITS data is measured values, not pixels an image file holds: it leaves as a catalogue or
+   * through a display stretch, never as raw floats an encoder would misread. */
+  if (image->format == LM_FORMAT_GRAY_F32)
+    {
+      lm_set_file_error (error, LM_ERROR_INVALID, path,
+                         _("this is float data from a FITS file; image files cannot hold it as it is "
+                           "(detect sources with lumen-cli detect, or stretch it for display first)"));
+      return FALSE;
+    }
   if (lm_file_type_is_radiance (type) != (image->format == LM_FORMAT_RGBA_F32))
     {
       lm_set_file_error (error, LM_ERROR_INVALID, path,
