@@ -32,4 +32,10 @@ gboolean lm_fits_sniff (const guint8 *head, gsize len);
 LmImage *lm_fits_load (const char *spec, const LmAllocator *allocator, LmFitsInfo **info,
                        GError **error);
 
+/* As lm_fits_load, from the LEN bytes of a file already in memory (the common loader's way,
+ * core/io/io.c): the first HDU that holds a 2-D image; PATH names the file in messages and
+ * in INFO. DATA must stay valid for the call only. */
+LmImage *lm_fits_load_memory (const char *path, const guint8 *data, gsize len,
+                              const LmAllocator *allocator, LmFitsInfo **info, GError **error);
+
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "depth.h"
 #include "io-private.h"
 #include "../color/convert.h"
+#include "../astro/fits.h"
 
 LmFileType
 lm_file_type_sniff (const guint8 *h, gsize n)
@@ -199,6 +200,9 @@ lm_io_load_from_memory (const char *path, const guint8 *data, gsize len, const L
     case LM_FILE_UNKNOWN:
       break;
     }
+  /* FITS data (astronomy) as LM_FORMAT_GRAY_F32; its header comes with lm_fits_load. */
+  if (lm_fits_sniff (data, len))
+    return lm_fits_load_memory (path, data, len, allocator, NULL, error);
 
   if (looks_like_text (data, MIN (len, 512)))
     lm_set_file_error (error, LM_ERROR_FORMAT, path,
