@@ -15,7 +15,7 @@ import lumen_testlib as lt  # noqa: E402
 
 PHOTO = os.path.join(lt.photos_dir(), "chelsea.png")  # small colour PNG: fast runs
 HDR = os.path.join(lt.data_dir(), "hdr")
-COMMANDS = ["process", "compare", "hdr", "batch"]
+COMMANDS = ["process", "compare", "hdr", "batch", "detect"]
 TRY_HELP = "Try “lumen-cli --help” for the options."
 PHOTO_EXTS = ".png, .jpg, .jpeg, .tif or .tiff"
 
@@ -88,7 +88,7 @@ class Help(UsageTest):
 
 
 class UnknownCommand(UsageTest):
-    MESSAGE = "unknown command “{}” (the commands: process, compare, hdr, batch)"
+    MESSAGE = "unknown command “{}” (the commands: process, compare, hdr, batch, detect)"
 
     def test_unknown_command(self):
         out = self.path("out.png")
