@@ -163,7 +163,7 @@ parse (int *argc, char ***argv, Options *o, LmDetectParams *params)
   numbers[0] = (LmCliNumber) { "--kappa", 0.0, 100.0, FALSE, &o->kappa };
   numbers[1] = (LmCliNumber) { "--max-iterations", 1, 1000, TRUE, &o->max_iterations };
   numbers[2] = (LmCliNumber) { "--threshold", 0.0, 1e6, FALSE, &o->threshold };
-  numbers[3] = (LmCliNumber) { "--min-area", 1, G_MAXINT, TRUE, &o->min_area };
+  numbers[3] = (LmCliNumber) { "--min-area", 1, 100000, TRUE, &o->min_area };
   numbers[4] = (LmCliNumber) { "--connectivity", 4, 8, TRUE, &o->connectivity };
   numbers[5] = (LmCliNumber) { "--filter", 0.0, LM_BLUR_SIGMA_MAX, FALSE, &o->filter };
   numbers[6] = (LmCliNumber) { "--mesh", 0, 65535, TRUE, &o->mesh };
