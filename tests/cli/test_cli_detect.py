@@ -254,7 +254,7 @@ class Usage(DetectTest):
         self.usage(["--kappa", "-1", "-o", out, f], "--kappa: -1 is outside 0..100")
         self.usage(["--mesh-filter", "100", "-o", out, f], "--mesh-filter: 100 is outside 1..99")
         self.usage(["--min-area", "0", "-o", out, f], "--min-area: 0 is outside 1..100000")
-        self.usage(["--backend", "gpu", "-o", out, f], "--backend: unknown backend “gpu” (auto, cpu or cuda)")
+        self.usage(["--backend", "tpu", "-o", out, f], "--backend: unknown backend “tpu” (auto, cpu or cuda)")
         self.usage(["-o", self.path("u.txt"), f],
                    f"{self.path('u.txt')}: unknown catalogue format; use a name ending in .csv or .fits")
         self.usage(["--labels", self.path("l.png"), "-o", out, f],

@@ -76,7 +76,7 @@ class Help(UsageTest):
         proc = lt.run_ok(self, ["--help"])
         lines = {}
         for line in proc.stdout.splitlines():
-            m = re.match(r"^\s+lumen-cli (\[process\]|compare|hdr|batch)\s.*?\s{2,}(\S.*)$", line)
+            m = re.match(r"^\s+lumen-cli (\[process\]|compare|hdr|batch|detect)\s.*?\s{2,}(\S.*)$", line)
             if m:
                 lines[m.group(1).strip("[]")] = m.group(2)
         lt.say(proc.stdout)
