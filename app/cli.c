@@ -193,6 +193,8 @@ static const Command commands[] = {
     N_("bracketed exposures merged into HDR radiance or an 8-bit image") },
   { "batch", lm_cli_batch_main, N_("batch -o OUTDIR INPUT…"),
     N_("many stacks merged as hdr merges one; resumable, sharded") },
+  { "detect", lm_cli_detect_main, N_("detect -o CAT IN.fits"),
+    N_("sources in an astronomical image: background, segmentation, catalogue") },
 };
 
 char *

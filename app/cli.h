@@ -113,5 +113,6 @@ char *lm_cli_commands_help (void);
 int lm_cli_process_main (int argc, char **argv);
 int lm_cli_compare_main (int argc, char **argv);
 int lm_cli_hdr_main (int argc, char **argv);
+int lm_cli_detect_main (int argc, char **argv);
 
 G_END_DECLS

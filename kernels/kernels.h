@@ -188,6 +188,12 @@ cudaError_t lm_k_rgba8_to_rgb (const LmKImage *in, uint8_t *rgb, size_t rgb_pitc
 cudaError_t lm_k_gather_words (const LmKImage *image, const unsigned *xy, unsigned n, uint32_t *out,
                                cudaStream_t stream);
 
+/* The display stretch (core/astro/stretch-math.h): IN (GRAY_F32) to OUT (RGBA8 opaque gray, same
+ * size) through TABLE (LM_STRETCH_LEVELS bytes, device memory), the last row first where FLIP
+ * (astro-stretch.cu). */
+cudaError_t lm_k_astro_stretch (const LmKImage *in, float low, float inv_range, const uint8_t *table, int flip,
+                                const LmKImage *out, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -452,6 +452,16 @@ lm_image_view_zoom_by (LmImageView *self, double factor)
                    gtk_widget_get_allocated_height (GTK_WIDGET (self)) / 2.0);
 }
 
+void
+lm_image_view_center_on (LmImageView *self, double ix, double iy)
+{
+  self->cx = ix;
+  self->cy = iy;
+  self->fit = FALSE;
+  clamp_centre (self);
+  changed (self);
+}
+
 double
 lm_image_view_get_zoom (LmImageView *self)
 {

@@ -85,6 +85,10 @@ void lm_image_view_zoom_fit (LmImageView *self);
 void lm_image_view_zoom_actual (LmImageView *self);
 void lm_image_view_zoom_by (LmImageView *self, double factor);
 
+/* The image point (IX, IY) at the view's centre, at the zoom of now (a source picked in a
+ * table: exactly there, even where that shows some background). */
+void lm_image_view_center_on (LmImageView *self, double ix, double iy);
+
 /* Image pixels per view pixel now (1 at 100 %). */
 double lm_image_view_get_zoom (LmImageView *self);
 

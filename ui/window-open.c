@@ -4,13 +4,28 @@
 
 #include <glib/gi18n.h>
 
+#include <stdio.h>
+
 #include "core/error.h"
 
 typedef struct {
   GFile *file;
   const LmAllocator *allocator; /* taken on the main thread: the worker may be gone by now */
   guint serial;                 /* the window's open_serial when it started */
+  LmFitsInfo *fits;             /* a FITS file's header, read with its data */
 } OpenJob;
+
+/* FITS files by their first card, whatever their name. */
+static gboolean
+is_fits (const char *path)
+{
+  guint8 head[80];
+  FILE *f = fopen (path, "rb");
+  gsize n = f ? fread (head, 1, sizeof head, f) : 0;
+  if (f)
+    fclose (f);
+  return lm_fits_sniff (head, n);
+}
 
 static void
 load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
@@ -18,7 +33,11 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   OpenJob *job = data;
   g_autofree char *path = g_file_get_path (job->file);
   GError *e = NULL;
-  LmImage *image = path ? lm_io_load (path, job->allocator, &e) : NULL;
+  LmImage *image = NULL;
+  if (path && is_fits (path))
+    image = lm_fits_load (path, job->allocator, &job->fits, &e);
+  else if (path)
+    image = lm_io_load (path, job->allocator, &e);
   if (path == NULL)
     g_set_error (&e, LUMEN_ERROR, LM_ERROR_IO, _("%s: only local files can be opened"),
                  g_file_peek_path (job->file) ? g_file_peek_path (job->file) : "?");
@@ -32,6 +51,7 @@ static void
 open_job_free (OpenJob *job)
 {
   g_object_unref (job->file);
+  g_clear_pointer (&job->fits, lm_fits_info_free);
   g_free (job);
 }
 
@@ -40,12 +60,14 @@ typedef struct {
   LmImage *image;
   GFile *file;
   guint serial; /* its open's */
+  LmFitsInfo *fits; /* a FITS file's header */
 } Loaded;
 
 static void
 loaded_free (Loaded *l)
 {
   g_clear_pointer (&l->image, lm_image_unref);
+  g_clear_pointer (&l->fits, lm_fits_info_free);
   g_object_unref (l->file);
   g_free (l);
 }
@@ -57,6 +79,15 @@ start_loaded (LmWindow *self, gpointer data)
   Loaded *l = data;
   if (l->serial != self->open_serial)
     return; /* an open asked for since is loading: that one is what was asked last */
+  if (l->fits)
+    {
+      /* Shown once its first stretched view is in (window-astro.c). */
+      lm_window_astro_open (self, l->image, g_steal_pointer (&l->fits), l->file);
+      g_autofree char *uri = g_file_get_uri (l->file);
+      gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+      return;
+    }
+  lm_window_astro_close (self); /* a photo after a FITS file: the editor as it was */
   LmImage *image = g_steal_pointer (&l->image);
   lm_window_sidecar_close (self); /* the previous photo's edits, with what is pending */
   lm_pipeline_init (&self->pipeline);
@@ -122,6 +153,7 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   l->image = g_steal_pointer (&image);
   l->file = g_object_ref (job->file);
   l->serial = job->serial;
+  l->fits = g_steal_pointer (&job->fits);
   lm_window_confirm_discard_full (self, G_CALLBACK (start_loaded), l, (GDestroyNotify) loaded_free);
 }
 
@@ -228,7 +260,7 @@ lm_window_add_image_filter (GtkFileChooser *chooser)
   static const char *const types[] = { "image/jpeg", "image/png", "image/tiff", "image/webp", "image/bmp", NULL };
   for (int i = 0; types[i]; i++)
     gtk_file_filter_add_mime_type (filter, types[i]);
-  static const char *const patterns[] = { "*.jpg", "*.jpeg", "*.png", "*.tif", "*.tiff", "*.webp", "*.bmp", NULL };
+  static const char *const patterns[] = { "*.jpg", "*.jpeg", "*.png", "*.tif", "*.tiff", "*.webp", "*.bmp", "*.fits", "*.fit", "*.fts", NULL };
   for (int i = 0; patterns[i]; i++)
     gtk_file_filter_add_pattern (filter, patterns[i]);
   gtk_file_chooser_add_filter (chooser, filter);

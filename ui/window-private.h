@@ -9,11 +9,13 @@
 #include "histogram-view.h"
 #include "image-view.h"
 #include "op-panel.h"
+#include "core/astro/fits.h"
 
 G_BEGIN_DECLS
 
 typedef struct _LmWindowTools LmWindowTools; /* window-tools.c's */
 typedef struct _LmWindowColor LmWindowColor; /* window-color.c's */
+typedef struct _LmWindowAstro LmWindowAstro; /* window-astro.c's */
 
 /* What a message in the info bar is about, so that it goes when it stops being true. */
 typedef enum {
@@ -122,6 +124,7 @@ struct _LmWindow {
 
   LmWindowTools *tools;    /* the tools on the view: window-tools.c */
   LmWindowColor *color;    /* the view transform and the monitor's profile: window-color.c */
+  LmWindowAstro *astro;    /* a FITS file's data, stretch and sources: window-astro.c */
 };
 
 /* window.c */
@@ -252,5 +255,18 @@ void lm_window_color_free (LmWindow *self);
  * either changed) and asks for the histogram as seen where the toggle is on. */
 void lm_window_color_prepare (LmWindow *self, LmRenderRequest *req);
 void lm_window_monitor_profile_action (GSimpleAction *action, GVariant *param, gpointer data);
+
+/* window-astro.c: FITS files (their float data, display stretch, source detection). */
+void lm_window_astro_init (LmWindow *self);
+void lm_window_astro_free (LmWindow *self);
+/* TRUE while a FITS file is open. */
+gboolean lm_window_astro_active (LmWindow *self);
+/* DATA (GRAY_F32, host) of FILE with INFO (taken) opens: shown once its first view is in. */
+void lm_window_astro_open (LmWindow *self, LmImage *data, LmFitsInfo *info, GFile *file);
+/* A photo opens instead. */
+void lm_window_astro_close (LmWindow *self);
+/* The data histogram over the preview's. */
+void lm_window_astro_show_histogram (LmWindow *self);
+void lm_window_astro_backend_changed (LmWindow *self);
 
 G_END_DECLS

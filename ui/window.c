@@ -234,6 +234,7 @@ on_result (const LmRenderResult *r, gpointer data)
       lm_histogram_view_set_histograms (self->histogram_view, &r->histogram,
                                         r->has_seen_histogram ? &r->seen_histogram : NULL);
       lm_window_set_histogram_origin (self, r);
+      lm_window_astro_show_histogram (self); /* a FITS file's histogram is of its data */
       for (int i = 0; i < LM_N_OPS; i++) /* behind the curve editors */
         if (self->panels[i])
           lm_op_panel_set_histogram (self->panels[i], &r->histogram);
@@ -305,6 +306,7 @@ backend_changed (GSimpleAction *action, GVariant *state, gpointer data)
   self->backend = kind;
   if (self->settings)
     g_settings_set_string (self->settings, "backend", name);
+  lm_window_astro_backend_changed (self);
   edited (self);
 }
 
@@ -449,6 +451,7 @@ lm_window_dispose (GObject *object)
   g_clear_pointer (&self->worker, lm_render_worker_free);
   lm_window_tools_free (self);
   lm_window_color_free (self);
+  lm_window_astro_free (self);
   g_clear_object (&self->export_cancellable);
   g_clear_object (&self->merge_cancellable);
   g_clear_object (&self->merge_first);
@@ -593,6 +596,7 @@ lm_window_init (LmWindow *self)
 
   self->worker = lm_render_worker_new (g_main_context_default (), on_result, self);
   lm_window_color_init (self);
+  lm_window_astro_init (self);
 }
 
 LmWindow *

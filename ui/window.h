@@ -39,4 +39,11 @@ guint64 lm_window_get_generation (LmWindow *self);
  * the window keeps it. */
 LmViewTransform *lm_window_get_view_transform (LmWindow *self);
 
+/* FITS files (window-astro.c): the Detect Sources panel, the number of sources shown, and the
+ * catalogue of them written to PATH (CSV, or a FITS table for a .fits name) as Export
+ * Catalogue… does; FALSE with the info bar's message when it fails. */
+GtkWidget *lm_window_get_detect_panel (LmWindow *self);
+guint lm_window_astro_source_count (LmWindow *self);
+gboolean lm_window_astro_export_to (LmWindow *self, const char *path);
+
 G_END_DECLS

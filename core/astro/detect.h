@@ -1,7 +1,7 @@
 /* Source detection in astronomical images: κ-σ background, segmentation, labelling and
  * measurements, on a float image (LM_FORMAT_GRAY_F32, NaN for blank pixels).
  *
- * The CPU reference defines every step (core/astro/*.c); the CUDA backend computes the same
+ * The CPU reference defines every step (core/astro/, a file a step); the CUDA backend computes the same
  * steps on the device (core/backend/cuda-detect.c, kernels/astro-*.cu). The contract between
  * them: the same label image, bit for bit; every measurement and statistic within 1e-5
  * relative. Labels follow scipy.ndimage.label: 0 is background, sources are numbered from 1 in
@@ -11,6 +11,7 @@
  * give them; catalogues add 1 for FITS's convention where they say so. */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib.h>
 
 #include "../image.h"

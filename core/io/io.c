@@ -258,6 +258,15 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
   LmFileType type = lm_file_type_for_output (path);
   if (type == LM_FILE_UNKNOWN || !lm_file_type_writable (type, NULL))
     return lm_io_check_output (path, error);
+  /* FITS data is measured values, not pixels an image file holds: it leaves as a catalogue or
+   * through a display stretch, never as raw floats an encoder would misread. */
+  if (image->format == LM_FORMAT_GRAY_F32)
+    {
+      lm_set_file_error (error, LM_ERROR_INVALID, path,
+                         _("this is float data from a FITS file; image files cannot hold it as it is "
+                           "(detect sources with lumen-cli detect, or stretch it for display first)"));
+      return FALSE;
+    }
   if (lm_file_type_is_radiance (type) != (image->format == LM_FORMAT_RGBA_F32))
     {
       lm_set_file_error (error, LM_ERROR_INVALID, path,

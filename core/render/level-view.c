@@ -15,8 +15,7 @@
 
 
 /* A level rendered whole holds at most this many pixels: 64 MB per step in RGBA8. Above,
- * the visible region is rendered (the diff view, which compares whole images, takes the
- * finest level within the bound instead, seen magnified). The tests lower it
+ * the visible region is rendered, for the view and for the diff view alike. The tests lower it
  * (LUMEN_VIEW_LEVEL_MAX, pixels) to reach the region path on small photos. */
 #define LEVEL_MAX_PIXELS (level_max_pixels ())
 /* The level whose histogram a region's render reports. */
@@ -260,18 +259,18 @@ render_area (LmRenderWorker *w, Side *side, guint k, const LmPipeline *p, const 
   return g_steal_pointer (&out);
 }
 
-/* Only the visible part of the output of level K rendered and viewed; the histogram from
- * the overview level, rendered whole. */
-static gboolean
-render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k, const LmPipeline *p,
-               guint full_w, guint full_h, LmRenderResult *r, GError **error)
+/* The visible part of the output of level K for the view of REQ (*RECT: the view on it),
+ * rendered tile by tile into SIDE's work memory. */
+static LmImage *
+visible_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k, const LmPipeline *p,
+                guint full_w, guint full_h, LmTimings *timings, LmViewRect *rect, LmRect *area, GError **error)
 {
   const LmImage *level = lm_pyramid_level (w->pyramid, k);
   LmFormat format;
   guint out_w, out_h;
   lm_render_tiled_output (level, p, &format, &out_w, &out_h);
-  LmViewRect rect = level_rect (&req->view, full_w, full_h, out_w, out_h);
-  LmRect area = visible_area (&rect, out_w, out_h);
+  *rect = level_rect (&req->view, full_w, full_h, out_w, out_h);
+  *area = visible_area (rect, out_w, out_h);
   LmTileHistogram *equalize = NULL;
   if (p->stages[LM_OP_EQUALIZE].enabled)
     {
@@ -285,14 +284,26 @@ render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint 
       /* Counted on the coarser level by the first pass of a render of one of its pixels. */
       g_autoptr (LmImage) counted = NULL;
       if (h != k && equalize->total == 0
-          && (counted = render_area (w, side, h, &ph, &(LmRect) { 0, 0, 1, 1 }, equalize, &r->timings, error)) == NULL)
-        return FALSE;
+          && (counted = render_area (w, side, h, &ph, &(LmRect) { 0, 0, 1, 1 }, equalize, timings, error)) == NULL)
+        return NULL;
     }
-  g_autoptr (LmImage) out = render_area (w, side, k, p, &area, equalize, &r->timings, error);
+  LmImage *out = render_area (w, side, k, p, area, equalize, timings, error);
+  rect->rx -= area->x;
+  rect->ry -= area->y;
+  return out;
+}
+
+/* Only the visible part of the output of level K rendered and viewed; the histogram from
+ * the overview level, rendered whole. */
+static gboolean
+render_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k, const LmPipeline *p,
+               guint full_w, guint full_h, LmRenderResult *r, GError **error)
+{
+  LmViewRect rect;
+  LmRect area;
+  g_autoptr (LmImage) out = visible_region (w, side, req, k, p, full_w, full_h, &r->timings, &rect, &area, error);
   if (out == NULL)
     return FALSE;
-  rect.rx -= area.x;
-  rect.ry -= area.y;
   if (!(r->view = lm_render_view_of (w, side, out, &rect, &r->download_ms, error)))
     return FALSE;
   g_clear_pointer (&out, lm_image_unref);
@@ -360,7 +371,12 @@ lm_render_level_compare (LmRenderWorker *w, Side *side, const LmRenderRequest *r
   LmPipeline p;
   guint full_w, full_h;
   gboolean region;
-  guint k = pick_level (w, req, FALSE, &p, &full_w, &full_h, &region);
+  guint k = pick_level (w, req, TRUE, &p, &full_w, &full_h, &region);
+  if (region) /* zoomed in on a large photo: the two backends' visible region */
+    {
+      LmRect area;
+      return visible_region (w, side, req, k, &p, full_w, full_h, timings, rect, &area, error);
+    }
   if (!slot_hold (w, side, &side->shown, k, error))
     return NULL;
   g_autoptr (LmRenderCache) fresh = lm_render_cache_new (side->backend, side->shown.source);

@@ -144,8 +144,9 @@ void lm_render_level_slot_clear (LevelSlot *slot);
  * resolution: the view, the histogram (of the level shown), the "before" view. */
 gboolean lm_render_level_preview (LmRenderWorker *w, Side *side, const LmRenderRequest *request,
                                   LmRenderResult *r, GError **error);
-/* REQUEST's pipeline on the level its view shows (within the whole-level bound), on a fresh
- * cache of SIDE: a new reference in SIDE's work memory; *RECT: the request's view on it. */
+/* REQUEST's pipeline on the level its view shows, on a fresh cache of SIDE: the level whole
+ * when it is within the whole-level bound, else the visible region of it, as the preview
+ * renders it; a new reference in SIDE's work memory; *RECT: the request's view on it. */
 LmImage *lm_render_level_compare (LmRenderWorker *w, Side *side, const LmRenderRequest *request,
                                   LmTimings *timings, LmViewRect *rect, GError **error);
 

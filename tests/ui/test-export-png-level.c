@@ -16,12 +16,12 @@ typedef struct {
   const char *name;
   int level;
   int level_shown; /* what the dialog showed on opening */
-  gboolean answered;
 } Answer;
 
 static void
-answer_chooser (GtkWidget *dialog, Answer *a)
+answer_chooser (GtkWidget *dialog, gpointer data)
 {
+  Answer *a = data;
   ui_focus_window (dialog);
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
   ui_type (a->name);
@@ -31,49 +31,17 @@ answer_chooser (GtkWidget *dialog, Answer *a)
   /* Typed into the field, not confirmed with Enter: the export reads what is typed. */
   g_autofree char *text = g_strdup_printf ("%d", a->level);
   gtk_entry_set_text (GTK_ENTRY (level), text);
-  g_autoptr (GPtrArray) buttons = ui_find_all (dialog, GTK_TYPE_BUTTON);
-  for (guint i = 0; i < buttons->len; i++)
-    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), _("_Export")) == 0
-        && gtk_widget_is_visible (buttons->pdata[i]))
-      {
-        GtkWidget *w = buttons->pdata[i];
-        ui_click (w, gtk_widget_get_allocated_width (w) / 2.0, gtk_widget_get_allocated_height (w) / 2.0);
-        a->answered = TRUE;
-        return;
-      }
-  g_assert_not_reached ();
-}
-
-static gboolean
-watch_tick (gpointer data)
-{
-  Answer *a = data;
-  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
-  for (GList *l = toplevels; l; l = l->next)
-    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_mapped (l->data) && !a->answered)
-      {
-        ui_wait_ms (200);
-        answer_chooser (l->data, a);
-        break;
-      }
-  return G_SOURCE_CONTINUE;
+  GtkWidget *export = ui_button_labelled (dialog, _("_Export"));
+  g_assert_nonnull (export);
+  ui_click_middle (export);
 }
 
 static GBytes *
 export_with (Answer *a)
 {
-  guint source = g_timeout_add (50, watch_tick, a);
-  ui_focus_window (GTK_WIDGET (ui_window));
-  ui_key (GDK_KEY_e, GDK_CONTROL_MASK);
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (!a->answered && g_get_monotonic_time () < deadline)
-    ui_wait_ms (50);
-  g_source_remove (source);
-  g_assert_true (a->answered);
+  ui_answer_chooser (ui_press_export, NULL, answer_chooser, a);
   g_autofree char *path = g_build_filename (tmp_dir, a->name, NULL);
-  while (!g_file_test (path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    ui_wait_ms (50);
-  ui_wait_ms (300);
+  ui_await_file (path);
   char *data = NULL;
   gsize len = 0;
   g_assert_true (g_file_get_contents (path, &data, &len, NULL));

@@ -19,29 +19,16 @@ typedef struct {
   gboolean apply;     /* Apply Edits to Photos…'s chooser, not the export's */
   const char *width, *height, *mode; /* typed; the mode's nick */
   gboolean tick;      /* click Resize (switches it on or off) */
-  gboolean answered;
   char shown_width[32]; /* what the width field showed when the dialog opened */
 } Answer;
 
+/* The chooser's field or button named NAME (its extra widget's children are internal). */
 static GtkWidget *
 named (GtkWidget *dialog, const char *name)
 {
-  GtkWidget *w = ui_find_named (dialog, name);
-  if (w == NULL) /* the extra widget is an internal child: search every widget */
-    {
-      g_autoptr (GPtrArray) all = ui_find_all (dialog, GTK_TYPE_WIDGET);
-      for (guint i = 0; i < all->len && w == NULL; i++)
-        if (g_strcmp0 (gtk_widget_get_name (all->pdata[i]), name) == 0)
-          w = all->pdata[i];
-    }
+  GtkWidget *w = ui_find_named_within (dialog, name);
   g_assert_nonnull (w);
   return w;
-}
-
-static void
-click_middle (GtkWidget *w)
-{
-  ui_click (w, gtk_widget_get_allocated_width (w) / 2.0, gtk_widget_get_allocated_height (w) / 2.0);
 }
 
 /* A field's text replaced by TEXT, as typed. */
@@ -49,21 +36,10 @@ static void
 type_into (GtkWidget *field, const char *text)
 {
   g_assert_true (gtk_widget_is_sensitive (field)); /* Resize is on */
-  click_middle (field);
+  ui_click_middle (field);
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
   ui_type (text);
   ui_key (GDK_KEY_Tab, 0); /* leaving the field takes the value */
-}
-
-/* The button labelled LABEL (a message of Lumen's catalogue) under DIALOG. */
-static GtkWidget *
-button_labelled (GtkWidget *dialog, const char *label)
-{
-  g_autoptr (GPtrArray) buttons = ui_find_all (dialog, GTK_TYPE_BUTTON);
-  for (guint i = 0; i < buttons->len; i++)
-    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0 && gtk_widget_is_visible (buttons->pdata[i]))
-      return buttons->pdata[i];
-  return NULL;
 }
 
 /* The export's size, as the chooser's fields take it. */
@@ -71,7 +47,7 @@ static void
 set_resize (GtkWidget *dialog, const Answer *a)
 {
   if (a->tick)
-    click_middle (named (dialog, "resize-enabled"));
+    ui_click_middle (named (dialog, "resize-enabled"));
   if (a->width)
     type_into (named (dialog, "resize-width"), a->width);
   if (a->height)
@@ -88,8 +64,9 @@ set_resize (GtkWidget *dialog, const Answer *a)
 }
 
 static void
-answer_chooser (GtkWidget *dialog, Answer *a)
+answer_chooser (GtkWidget *dialog, gpointer data)
 {
+  Answer *a = data;
   ui_focus_window (dialog);
   g_strlcpy (a->shown_width, gtk_entry_get_text (GTK_ENTRY (named (dialog, "resize-width"))), sizeof a->shown_width);
   if (a->apply)
@@ -99,54 +76,23 @@ answer_chooser (GtkWidget *dialog, Answer *a)
       ui_key (GDK_KEY_l, GDK_CONTROL_MASK); /* the location field, where a path is typed */
       ui_type (a->name);
       ui_key (GDK_KEY_Return, 0);
-      a->answered = TRUE;
       return;
     }
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
   ui_type (a->name);
   set_resize (dialog, a);
-  GtkWidget *export = button_labelled (dialog, _("_Export"));
+  GtkWidget *export = ui_button_labelled (dialog, _("_Export"));
   g_assert_nonnull (export);
-  click_middle (export);
-  a->answered = TRUE;
-}
-
-typedef struct {
-  Answer *answer;
-  guint source;
-} Watch;
-
-static gboolean
-watch_tick (gpointer data)
-{
-  Watch *w = data;
-  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
-  for (GList *l = toplevels; l; l = l->next)
-    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_mapped (l->data) && !w->answer->answered)
-      {
-        ui_wait_ms (200); /* drawn and placed */
-        answer_chooser (l->data, w->answer);
-        break;
-      }
-  return G_SOURCE_CONTINUE;
+  ui_click_middle (export);
 }
 
 /* Ctrl+E answered with A; the file it wrote, loaded. */
 static LmImage *
 export_with (Answer *a)
 {
-  Watch w = { a, g_timeout_add (50, watch_tick, &w) };
-  ui_focus_window (GTK_WIDGET (ui_window));
-  ui_key (GDK_KEY_e, GDK_CONTROL_MASK); /* returns once the dialog has been answered */
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (!a->answered && g_get_monotonic_time () < deadline)
-    ui_wait_ms (50);
-  g_source_remove (w.source);
-  g_assert_true (a->answered);
+  ui_answer_chooser (ui_press_export, NULL, answer_chooser, a);
   g_autofree char *path = g_build_filename (tmp_dir, a->name, NULL);
-  while (!g_file_test (path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    ui_wait_ms (50);
-  ui_wait_ms (300);
+  ui_await_file (path);
   GError *e = NULL;
   LmImage *image = lm_io_load (path, lm_allocator_host (), &e);
   g_assert_no_error (e);
@@ -235,6 +181,12 @@ resized_size (const char *params, guint *width, guint *height)
   lm_op_output_size (resize, p, 451, 300, width, height);
 }
 
+static void
+activate_apply_edits (gpointer unused)
+{
+  ui_activate ("apply-edits"); /* returns once the chooser has been answered */
+}
+
 /* Apply Edits to Photos…: its chooser has the resize too, and the photos it writes have
  * that size. */
 static void
@@ -248,15 +200,10 @@ test_apply (void)
   g_autofree char *photo = g_build_filename (tmp_dir, "chelsea.png", NULL);
   /* Resize is off since the last export: ticked on again. */
   Answer a = { .name = photo, .apply = TRUE, .width = "100", .height = "100", .mode = "fit", .tick = TRUE };
-  Watch w = { &a, g_timeout_add (50, watch_tick, &w) };
-  ui_activate ("apply-edits"); /* returns once the chooser has been answered */
-  g_source_remove (w.source);
-  g_assert_true (a.answered);
+  ui_answer_chooser (activate_apply_edits, NULL, answer_chooser, &a);
   g_autofree char *edited = g_build_filename (tmp_dir, "chelsea-edited.png", NULL);
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (!g_file_test (edited, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    ui_wait_ms (50);
-  ui_wait_ms (500);
+  ui_await_file (edited);
+  ui_wait_ms (200); /* the run's dialog takes the end in */
   GError *e = NULL;
   g_autoptr (LmImage) out = lm_io_load (edited, lm_allocator_host (), &e);
   g_assert_no_error (e);

@@ -23,51 +23,23 @@ static GBytes *adobe;
 typedef struct {
   const char *name;
   gboolean to_srgb;
-  gboolean answered;
 } Answer;
 
 static void
-click_middle (GtkWidget *w)
+answer_chooser (GtkWidget *dialog, gpointer data)
 {
-  ui_click (w, gtk_widget_get_allocated_width (w) / 2.0, gtk_widget_get_allocated_height (w) / 2.0);
-}
-
-static void
-answer_chooser (GtkWidget *dialog, Answer *a)
-{
+  Answer *a = data;
   ui_focus_window (dialog);
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
   ui_type (a->name);
   GtkWidget *check = ui_find_named_within (dialog, "to-srgb");
   g_assert_nonnull (check);
   if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)) != a->to_srgb)
-    click_middle (check);
+    ui_click_middle (check);
   g_assert_cmpint (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)), ==, a->to_srgb);
-  g_autoptr (GPtrArray) buttons = ui_find_all (dialog, GTK_TYPE_BUTTON);
-  for (guint i = 0; i < buttons->len; i++)
-    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), _("_Export")) == 0
-        && gtk_widget_is_visible (buttons->pdata[i]))
-      {
-        click_middle (buttons->pdata[i]);
-        a->answered = TRUE;
-        return;
-      }
-  g_assert_not_reached ();
-}
-
-static gboolean
-watch_tick (gpointer data)
-{
-  Answer *a = data;
-  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
-  for (GList *l = toplevels; l; l = l->next)
-    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_mapped (l->data) && !a->answered)
-      {
-        ui_wait_ms (200);
-        answer_chooser (l->data, a);
-        break;
-      }
-  return G_SOURCE_CONTINUE;
+  GtkWidget *export = ui_button_labelled (dialog, _("_Export"));
+  g_assert_nonnull (export);
+  ui_click_middle (export);
 }
 
 static LmImage *
@@ -82,18 +54,9 @@ load (const char *path)
 static LmImage *
 export_with (Answer *a)
 {
-  guint source = g_timeout_add (50, watch_tick, a);
-  ui_focus_window (GTK_WIDGET (ui_window));
-  ui_key (GDK_KEY_e, GDK_CONTROL_MASK);
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  while (!a->answered && g_get_monotonic_time () < deadline)
-    ui_wait_ms (50);
-  g_source_remove (source);
-  g_assert_true (a->answered);
+  ui_answer_chooser (ui_press_export, NULL, answer_chooser, a);
   g_autofree char *path = g_build_filename (tmp_dir, a->name, NULL);
-  while (!g_file_test (path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    ui_wait_ms (50);
-  ui_wait_ms (300);
+  ui_await_file (path);
   return load (path);
 }
 

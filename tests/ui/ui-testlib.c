@@ -433,3 +433,74 @@ ui_find_named_within (GtkWidget *widget, const char *name)
       return all->pdata[i];
   return NULL;
 }
+
+void
+ui_click_middle (GtkWidget *widget)
+{
+  ui_click (widget, gtk_widget_get_allocated_width (widget) / 2.0, gtk_widget_get_allocated_height (widget) / 2.0);
+}
+
+GtkWidget *
+ui_button_labelled (GtkWidget *root, const char *label)
+{
+  g_autoptr (GPtrArray) buttons = ui_find_all (root, GTK_TYPE_BUTTON);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0 && gtk_widget_is_visible (buttons->pdata[i]))
+      return buttons->pdata[i];
+  return NULL;
+}
+
+typedef struct {
+  UiChooserAnswer answer;
+  gpointer data;
+  gboolean answered;
+} ChooserWatch;
+
+static gboolean
+chooser_watch_tick (gpointer user_data)
+{
+  ChooserWatch *w = user_data;
+  if (w->answered)
+    return G_SOURCE_CONTINUE;
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_mapped (l->data))
+      {
+        /* Mapped is not yet drawn and placed: input sent now could land before the fields. */
+        ui_wait_ms (200);
+        w->answered = TRUE; /* before ANSWER: its clicks run this loop again */
+        w->answer (l->data, w->data);
+        break;
+      }
+  return G_SOURCE_CONTINUE;
+}
+
+void
+ui_answer_chooser (void (*open) (gpointer open_data), gpointer open_data, UiChooserAnswer answer, gpointer data)
+{
+  ChooserWatch w = { answer, data, FALSE };
+  guint source = g_timeout_add (50, chooser_watch_tick, &w);
+  open (open_data);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!w.answered && g_get_monotonic_time () < deadline)
+    ui_wait_ms (50);
+  g_source_remove (source);
+  g_assert_true (w.answered);
+}
+
+void
+ui_press_export (gpointer unused)
+{
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_e, GDK_CONTROL_MASK);
+}
+
+void
+ui_await_file (const char *path)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!g_file_test (path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    ui_wait_ms (50);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  ui_wait_ms (300);
+}

@@ -83,3 +83,24 @@ void ui_focus_window (GtkWidget *widget);
 /* Turns the mouse wheel over WIDGET's scrolled window (at its right edge, over the scrollbar:
  * not over a slider) until WIDGET is wholly inside it. */
 void ui_scroll_into_view (GtkWidget *widget);
+
+/* A click in the middle of WIDGET. */
+void ui_click_middle (GtkWidget *widget);
+/* The first visible button under ROOT (internal children included) labelled LABEL, its
+ * mnemonic text as given to GTK ("_Export"); NULL if none. */
+GtkWidget *ui_button_labelled (GtkWidget *root, const char *label);
+
+/* What a test does with a file chooser once it is on screen: types a name, sets the dialog's
+ * own fields, clicks a button or responds. */
+typedef void (*UiChooserAnswer) (GtkWidget *dialog, gpointer data);
+/* OPEN (OPEN_DATA) opens a file chooser as a person would (Ctrl+E, an action); once the
+ * chooser is mapped and drawn, ANSWER (DATA) is called on it, once. Returns when ANSWER has
+ * run (OPEN may return only after the dialog closed: its loop runs the watch); fails the test
+ * after 30 s. */
+void ui_answer_chooser (void (*open) (gpointer open_data), gpointer open_data, UiChooserAnswer answer,
+                        gpointer data);
+/* The OPEN of ui_answer_chooser for the export: Ctrl+E in the window. */
+void ui_press_export (gpointer unused);
+/* Runs the main loop until PATH exists (an export's rename: the file is whole), then a little
+ * longer for the window to take the export's end in; fails the test after 30 s. */
+void ui_await_file (const char *path);

@@ -1,6 +1,5 @@
-/* A large photo's view (core/render/pyramid.h, level-view.c): the pyramid's levels are the
- * halves by area averaging (computed here independently), the level picked is the one just
- * finer than the view, the worker's view of a zoomed-out photo is the pipeline run on that
+/* A large photo's view through its pyramid (core/render/level-view.c; the levels themselves:
+ * test-pyramid-levels.c): the worker's view of a zoomed-out photo is the pipeline run on that
  * level with its lengths scaled (run here step by step), a view at 100 % of a level too
  * large to render whole is the full render's pixels of the visible region, and what needs
  * the whole image (equalize) falls back to the finest level within the bound. The
@@ -17,107 +16,6 @@
 #include "core/render/tiled.h"
 #include "core/render/view.h"
 #include "test-util.h"
-
-/* The average of the 2×2 block (or less, at an odd edge) at (2X, 2Y) of SRC, channel C. */
-static double
-block_mean (const LmImage *src, guint x, guint y, guint c)
-{
-  guint ch = lm_format_channels (src->format);
-  gboolean deep = lm_format_depth (src->format) == 16;
-  double sum = 0.0;
-  int n = 0;
-  for (guint j = 2 * y; j < MIN (2 * y + 2, src->height); j++)
-    for (guint i = 2 * x; i < MIN (2 * x + 2, src->width); i++)
-      {
-        const guint8 *row = lm_image_row (src, j);
-        sum += deep ? ((const guint16 *) row)[i * ch + c] : row[i * ch + c];
-        n++;
-      }
-  return sum / n;
-}
-
-static void
-check_halves (LmFormat format)
-{
-  /* Even sides: every level's pixel is its 2×2 block's mean. */
-  g_autoptr (LmImage) src = NULL;
-  if (lm_format_depth (format) == 8)
-    src = lm_test_random_rgba (2400, 1600, 3, TRUE);
-  else
-    {
-      src = lm_test_image_new (format, 2400, 1600, 0);
-      guint32 s = 7;
-      for (guint y = 0; y < src->height; y++)
-        for (guint x = 0; x < src->width * 4; x++)
-          ((guint16 *) lm_image_row (src, y))[x] = (guint16) ((s = s * 1664525u + 1013904223u) >> 16);
-    }
-  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
-  g_assert_true (lm_pyramid_wanted (src));
-  g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
-  g_assert_nonnull (p);
-  /* 2400 → 1200 → 600: the first of at most 1024 pixels on its longer side is the last. */
-  g_assert_cmpuint (lm_pyramid_n_levels (p), ==, 3);
-  g_assert_true (lm_pyramid_level (p, 0) == src);
-  const LmImage *l1 = lm_pyramid_level (p, 1);
-  g_assert_cmpuint (l1->width, ==, 1200);
-  g_assert_cmpuint (l1->height, ==, 800);
-  g_assert_cmpuint (l1->format, ==, format);
-  double worst = 0.0;
-  for (guint y = 0; y < l1->height; y += 7)
-    for (guint x = 0; x < l1->width; x += 3)
-      for (guint c = 0; c < 4; c++)
-        {
-          const guint8 *row = lm_image_row (l1, y);
-          double got = lm_format_depth (format) == 16 ? ((const guint16 *) row)[x * 4 + c] : row[x * 4 + c];
-          worst = MAX (worst, fabs (got - floor (block_mean (src, x, y, c) + 0.5)));
-        }
-  g_assert_cmpfloat (worst, ==, 0.0);
-  g_assert_cmpuint (lm_pyramid_bytes (p), ==, lm_image_size_bytes (l1) + lm_image_size_bytes (lm_pyramid_level (p, 2)));
-  g_assert_cmpfloat (lm_pyramid_factor (p, 2), ==, 4.0);
-}
-
-static void
-test_halves_8 (void)
-{
-  check_halves (LM_FORMAT_RGBA8);
-}
-
-static void
-test_halves_16 (void)
-{
-  check_halves (LM_FORMAT_RGBA16);
-}
-
-static void
-test_odd_sides_and_pick (void)
-{
-  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
-  g_autoptr (LmImage) src = lm_test_random_gray (3001, 1001, 5);
-  g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
-  guint w[] = { 3001, 1501, 751 }, h[] = { 1001, 501, 251 };
-  g_assert_cmpuint (lm_pyramid_n_levels (p), ==, 3);
-  for (guint k = 0; k < 3; k++)
-    {
-      g_assert_cmpuint (lm_pyramid_level (p, k)->width, ==, w[k]);
-      g_assert_cmpuint (lm_pyramid_level (p, k)->height, ==, h[k]);
-    }
-  /* The odd sides' last pixels: means of what is left (2 pixels, or 1 at the corner). */
-  const LmImage *l1 = lm_pyramid_level (p, 1);
-  guint xs[] = { 0, 1499, 1500 }, ys[] = { 0, 499, 500 };
-  for (guint a = 0; a < 3; a++)
-    for (guint b = 0; b < 3; b++)
-      g_assert_cmpfloat (*lm_test_pixel (l1, xs[a], ys[b]), ==, floor (block_mean (src, xs[a], ys[b], 0) + 0.5));
-  /* The coarsest level with at least the view's pixels per photo pixel. */
-  g_assert_cmpuint (lm_pyramid_pick (p, 1.0), ==, 0);
-  g_assert_cmpuint (lm_pyramid_pick (p, 0.6), ==, 0);
-  g_assert_cmpuint (lm_pyramid_pick (p, 0.45), ==, 1);
-  g_assert_cmpuint (lm_pyramid_pick (p, 0.1), ==, 2);
-  g_assert_cmpuint (lm_pyramid_pick_within (p, 1000000), ==, 1);
-  g_assert_cmpuint (lm_pyramid_pick_within (p, 10), ==, 2);
-  /* Not below the threshold, nor radiance. */
-  setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "4000000", TRUE);
-  g_assert_false (lm_pyramid_wanted (src));
-}
 
 typedef struct {
   LmImage *view;
@@ -197,6 +95,32 @@ max_distance (const LmImage *a, const LmImage *b)
   return worst;
 }
 
+/* The worker's view GOT of SRC at fit is PIPELINE, its lengths scaled by FACTOR, run on the
+ * pyramid's level LEVEL and viewed whole: pixel for pixel. */
+static void
+check_level_view (LmImage *src, const LmPipeline *pipeline, guint level, double factor, const LmImage *got)
+{
+  g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
+  const LmImage *lv = lm_pyramid_level (p, level);
+  g_assert_cmpuint (lv->format, ==, src->format); /* the level keeps the source's depth */
+  LmPipeline scaled = *pipeline;
+  lm_pipeline_scale (&scaled, factor);
+  g_autoptr (LmImage) out = reference_render (lv, &scaled);
+  g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, out->width, out->height, 0x5A);
+  LmViewRect whole = { 0, 0, out->width, out->height, out->width, out->height };
+  lm_view_cpu (out, &whole, want);
+  g_assert_cmpint (max_distance (got, want), ==, 0);
+}
+
+/* The worker's view GOT of RECT is FULL's (the whole render's) pixels there, within TOLERANCE. */
+static void
+check_region_view (const LmImage *full, const LmViewRect *rect, const LmImage *got, int tolerance)
+{
+  g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, rect->out_w, rect->out_h, 0x5A);
+  lm_view_cpu (full, rect, want);
+  g_assert_cmpint (max_distance (got, want), <=, tolerance);
+}
+
 /* A photo of the corpus made W × H through the view's resampling, back into opaque RGBA8:
  * a real photo large enough for the pyramid, its level 1 close to the photo itself. */
 static LmImage *
@@ -251,16 +175,11 @@ test_worker_views (void)
   g_assert_cmpuint (seen.width, ==, 2400);
   g_assert_cmpuint (seen.total, ==, 600 * 400); /* the level's histogram */
   {
-    g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
     LmPipeline scaled = req.pipeline;
     lm_pipeline_scale (&scaled, 4.0);
     g_assert_cmpfloat (((LmBlurParams *) lm_pipeline_stage (&scaled, LM_OP_BLUR)->params.bytes)->sigma, ==, 1.5f);
-    g_autoptr (LmImage) out = reference_render (lm_pyramid_level (p, 2), &scaled);
-    g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, 600, 400, 0x5A);
-    LmViewRect whole = { 0, 0, 600, 400, 600, 400 };
-    lm_view_cpu (out, &whole, want);
-    g_assert_cmpint (max_distance (seen.view, want), ==, 0);
   }
+  check_level_view (src, &req.pipeline, 2, 4.0, seen.view);
 
   /* At 100 %: level 0 is too large to render whole; the visible region is rendered, and is
    * the full render's. */
@@ -277,9 +196,7 @@ test_worker_views (void)
       g_assert_no_error (seen.error);
       g_assert_true (seen.region);
       g_assert_cmpfloat (seen.level_factor, ==, 1.0);
-      g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, near[i].out_w, near[i].out_h, 0x5A);
-      lm_view_cpu (full, &near[i], want);
-      g_assert_cmpint (max_distance (seen.view, want), <=, (i == 2 ? 1 : 0));
+      check_region_view (full, &near[i], seen.view, i == 2 ? 1 : 0);
     }
 
   /* Equalize, whose table is the whole image's: a region still, the level's histogram
@@ -293,13 +210,24 @@ test_worker_views (void)
   g_assert_true (seen.region);
   g_assert_cmpfloat (seen.level_factor, ==, 1.0);
 
-  /* The diff view runs on the level too: the CPU twice here, no difference. */
+  /* The diff view compares what the view shows: at 100 % the visible region of level 0 (its
+   * resampling's margin around it), not a whole level; the CPU twice here, no difference. */
   lm_render_worker_compare (w, &req, LM_BACKEND_CPU, LM_BACKEND_CPU, 8.0f);
   await (&seen, LM_RESULT_COMPARE);
   g_assert_no_error (seen.error);
   g_assert_cmpuint (seen.width, ==, 2400);
   g_assert_cmpint (seen.diff.max_abs, ==, 0);
   g_assert_cmpuint (seen.view->width, ==, 500);
+  g_test_message ("diff view at 100 %%: %" G_GUINT64_FORMAT " pixels compared", seen.diff.pixels);
+  g_assert_cmpuint (seen.diff.pixels, >=, 500 * 300);
+  g_assert_cmpuint (seen.diff.pixels, <=, 520 * 320);
+
+  /* At fit, the level shown, whole. */
+  req.view = (LmViewRect) { 0, 0, 2400, 1600, 600, 400 };
+  lm_render_worker_compare (w, &req, LM_BACKEND_CPU, LM_BACKEND_CPU, 8.0f);
+  await (&seen, LM_RESULT_COMPARE);
+  g_assert_no_error (seen.error);
+  g_assert_cmpuint (seen.diff.pixels, ==, 600 * 400);
 
   lm_render_worker_free (w);
   g_clear_pointer (&seen.view, lm_image_unref);
@@ -336,17 +264,7 @@ test_worker_views_16 (void)
   await (&seen, LM_RESULT_PREVIEW);
   g_assert_no_error (seen.error);
   g_assert_cmpfloat (seen.level_factor, ==, 2.0);
-  {
-    g_autoptr (LmPyramid) p = lm_pyramid_new (src, lm_allocator_host (), NULL);
-    g_assert_cmpuint (lm_pyramid_level (p, 1)->format, ==, LM_FORMAT_RGBA16);
-    LmPipeline scaled = req.pipeline;
-    lm_pipeline_scale (&scaled, 2.0);
-    g_autoptr (LmImage) out = reference_render (lm_pyramid_level (p, 1), &scaled);
-    g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, 800, 600, 0x5A);
-    LmViewRect whole = { 0, 0, 800, 600, 800, 600 };
-    lm_view_cpu (out, &whole, want);
-    g_assert_cmpint (max_distance (seen.view, want), ==, 0);
-  }
+  check_level_view (src, &req.pipeline, 1, 2.0, seen.view);
   req.generation++;
   req.view = (LmViewRect) { 300, 200, 640, 480, 640, 480 };
   lm_render_worker_request (w, &req);
@@ -354,9 +272,7 @@ test_worker_views_16 (void)
   g_assert_no_error (seen.error);
   g_assert_true (seen.region);
   g_autoptr (LmImage) full = reference_render (src, &req.pipeline);
-  g_autoptr (LmImage) want = lm_test_image_new (LM_FORMAT_RGBA8, 640, 480, 0x5A);
-  lm_view_cpu (full, &req.view, want);
-  g_assert_cmpint (max_distance (seen.view, want), ==, 0);
+  check_region_view (full, &req.view, seen.view, 0);
   lm_render_worker_free (w);
   g_clear_pointer (&seen.view, lm_image_unref);
   unsetenv ("LUMEN_VIEW_LEVEL_MAX");
@@ -689,9 +605,6 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_set_nonfatal_assertions ();
-  g_test_add_func ("/view-pyramid/halves-8", test_halves_8);
-  g_test_add_func ("/view-pyramid/halves-16", test_halves_16);
-  g_test_add_func ("/view-pyramid/odd-sides-and-pick", test_odd_sides_and_pick);
   g_test_add_func ("/view-pyramid/worker-views", test_worker_views);
   g_test_add_func ("/view-pyramid/worker-views-16", test_worker_views_16);
   g_test_add_func ("/view-pyramid/region-pipelines", test_region_pipelines);
