@@ -194,7 +194,8 @@ lm_image_view_draw (GtkWidget *widget, cairo_t *cr)
       g_signal_emit (self, signals[PAINTED], 0, self->changed_us, self->result_us, now);
       self->changed_us = 0;
     }
-  return GDK_EVENT_STOP;
+  /* Handlers connected after this one draw over the image (a FITS file's source markers). */
+  return GDK_EVENT_PROPAGATE;
 }
 
 static void

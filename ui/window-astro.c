@@ -38,18 +38,79 @@ lm_window_astro_active (LmWindow *self)
   return self->astro && self->astro->session;
 }
 
+/* The descendants of WIDGET (internal children too) with a tooltip of their own: each would
+ * show its own and not why it is insensitive, so it says why while FITS data is shown and
+ * gets its own back after. */
+static void
+explain_tooltips (GtkWidget *widget, gpointer why)
+{
+  const char *own = g_object_get_data (G_OBJECT (widget), "lumen-photo-tooltip");
+  /* Markup, so that any tooltip comes back as it was; one made by a query-tooltip handler has
+   * none and is left alone. */
+  g_autofree char *markup = gtk_widget_get_tooltip_markup (widget);
+  g_autofree char *text = gtk_widget_get_tooltip_text (widget);
+  if (why && own == NULL && markup && g_strcmp0 (text, why) != 0)
+    {
+      g_object_set_data_full (G_OBJECT (widget), "lumen-photo-tooltip", g_steal_pointer (&markup), g_free);
+      gtk_widget_set_tooltip_text (widget, why);
+    }
+  else if (why == NULL && own)
+    {
+      gtk_widget_set_tooltip_markup (widget, own);
+      g_object_set_data (G_OBJECT (widget), "lumen-photo-tooltip", NULL);
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), explain_tooltips, why);
+}
+
+/* The first widget named NAME under WIDGET. */
+static GtkWidget *
+find_named (GtkWidget *widget, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  if (!GTK_IS_CONTAINER (widget))
+    return NULL;
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
+  for (GList *l = children; l; l = l->next)
+    {
+      GtkWidget *found = find_named (l->data, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* Photo operations and tools work on colours to be edited; FITS data is measured, and only
+ * how it is shown changes. Their actions (window.c, window-tools.c, window-geometry.c) ask
+ * lm_window_astro_active; their widgets are made insensitive here, with why. */
 static void
 set_photo_controls (LmWindow *self, gboolean photo)
 {
+  const char *why = photo ? NULL
+                          : _("Not for FITS data: its values are measurements, not a photo to edit; "
+                              "Display Stretch sets how it looks");
+  GtkWidget *photo_parts[LM_N_OPS + 2];
+  guint n = 0;
   for (int i = 0; i < LM_N_OPS; i++)
     if (self->panels[i])
-      gtk_widget_set_sensitive (GTK_WIDGET (self->panels[i]), photo);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->tonemap_panel), photo);
+      photo_parts[n++] = GTK_WIDGET (self->panels[i]);
+  photo_parts[n++] = GTK_WIDGET (self->tonemap_panel);
+  GtkWidget *bar = find_named (GTK_WIDGET (self), "tool-bar");
+  if (bar)
+    photo_parts[n++] = bar;
+  for (guint i = 0; i < n; i++)
+    {
+      gtk_widget_set_sensitive (photo_parts[i], photo);
+      explain_tooltips (photo_parts[i], (gpointer) why);
+      gtk_widget_set_tooltip_text (photo_parts[i], why);
+    }
   LmWindowAstro *a = self->astro;
   gtk_widget_set_visible (GTK_WIDGET (a->stretch_panel), !photo);
   gtk_widget_set_visible (GTK_WIDGET (a->detect_panel), !photo);
   for (int i = 0; i < 2; i++)
     gtk_widget_set_visible (a->separators[i], !photo);
+  lm_window_tools_update_actions (self);
 }
 
 static void
@@ -244,6 +305,9 @@ on_export (LmWindow *self)
     *dot = '\0';
   g_autofree char *suggested = g_strconcat (base, "-sources.csv", NULL);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
+  g_autoptr (GFile) folder = g_file_get_parent (a->file);
+  if (folder)
+    gtk_file_chooser_set_current_folder_file (GTK_FILE_CHOOSER (chooser), folder, NULL);
   if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) != GTK_RESPONSE_ACCEPT)
     return;
   g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));

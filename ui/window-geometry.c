@@ -174,7 +174,7 @@ lm_window_add_geometry_actions (LmWindow *self)
 void
 lm_window_update_geometry_actions (LmWindow *self)
 {
-  gboolean can = self->source != NULL && lm_op_info_by_name ("rotate") != NULL;
+  gboolean can = self->source != NULL && lm_op_info_by_name ("rotate") != NULL && !lm_window_astro_active (self);
   for (guint i = 0; i < G_N_ELEMENTS (geometry_actions); i++)
     g_simple_action_set_enabled (
       G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), geometry_actions[i].name)), can);

@@ -41,6 +41,7 @@ lm_window_finish_merge (LmWindow *self, const LmRenderResult *r)
    * line of both was cut. */
   g_autofree char *made = g_strdup_printf (ngettext ("HDR, %u exposure", "HDR, %u exposures", self->merge_count),
                                            self->merge_count);
+  lm_window_astro_close (self); /* a merge after a FITS file: the editor as it was */
   lm_window_start_editing (self, lm_image_ref (r->image), first, made);
   /* A request sent while the merge ran was rendered from the merged image with the old
    * photo's view and pipeline: a new generation drops it. */

@@ -15,16 +15,25 @@ typedef struct {
   LmFitsInfo *fits;             /* a FITS file's header, read with its data */
 } OpenJob;
 
-/* FITS files by their first card, whatever their name. */
+/* FITS files by their first card, whatever their name; gzip-compressed ones (.fits.gz, which
+ * cfitsio reads as they are) by the first card of what they hold. */
 static gboolean
 is_fits (const char *path)
 {
-  guint8 head[80];
+  guint8 head[4096];
   FILE *f = fopen (path, "rb");
   gsize n = f ? fread (head, 1, sizeof head, f) : 0;
   if (f)
     fclose (f);
-  return lm_fits_sniff (head, n);
+  if (n < 2 || head[0] != 0x1f || head[1] != 0x8b)
+    return lm_fits_sniff (head, n);
+  g_autoptr (GConverter) gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+  guint8 card[80];
+  gsize read = 0, written = 0;
+  if (g_converter_convert (gunzip, head, n, card, sizeof card, G_CONVERTER_NO_FLAGS, &read, &written, NULL)
+      == G_CONVERTER_ERROR)
+    return FALSE;
+  return lm_fits_sniff (card, written);
 }
 
 static void

@@ -436,7 +436,7 @@ lm_window_tools_update_actions (LmWindow *self)
   const char *ops[N_TOOLS] = { NULL, "crop", "straighten", "wb" };
   for (int i = TOOL_CROP; i < N_TOOLS; i++)
     {
-      gboolean can = self->source != NULL && lm_op_info_by_name (ops[i]) != NULL;
+      gboolean can = self->source != NULL && lm_op_info_by_name (ops[i]) != NULL && !lm_window_astro_active (self);
       g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), tool_actions[i])),
                                    can);
     }

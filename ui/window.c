@@ -101,8 +101,9 @@ update_actions (LmWindow *self)
                                have && self->cuda_usable);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "split")), have);
   static const char *const edits[] = { "revert", "copy-edits", "paste-edits", "apply-edits" };
-  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
-    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, edits[i])), have);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++) /* FITS data is not edited (window-astro.c) */
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, edits[i])),
+                                 have && !lm_window_astro_active (self));
   lm_window_tools_update_actions (self);
 }
 
