@@ -8,8 +8,8 @@
  * sloped background with Gaussian noise, a blank NaN patch in some), 1024² always, 2048² and
  * 8192² unless LUMEN_PARITY_QUICK is set; and the real FITS files found: tests/data/astro/
  * (LUMEN_TEST_DATA), and eso-midas-testdata's thar5s.fit (4007 × 2671, an echelle arc:
- * compact lines), NOT.fits[1] (its first extension: 2148 × 2052, a flat field) and the ISAAC 1024² star field where
- * installed or carried (LUMEN_ASTRO_EXTRA: a directory). Each with 4- and 8-connectivity,
+ * compact lines), NOT.fits[1] (its first extension: 2148 × 2052, a flat field) and the ISAAC
+ * 1024² star field where installed or carried (LUMEN_ASTRO_EXTRA: a directory). Each with 4- and 8-connectivity,
  * with and without the matched filter and the mesh.
  *
  * Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP);
