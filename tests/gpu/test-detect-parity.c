@@ -12,7 +12,8 @@
  * 1024² star field where installed or carried (LUMEN_ASTRO_EXTRA: a directory). Each with 4- and 8-connectivity,
  * with and without the matched filter and the mesh.
  *
- * Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP);
+ * The device's buffers start poisoned (LUMEN_DETECT_POISON: NaN floats, 0xFFFFFFFF labels), so
+ * a pixel a kernel leaves unwritten fails. Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP);
  * LUMEN_PARITY_SELF_TEST=1 puts a second CPU backend in the GPU's place (the harness alone). */
 #include <math.h>
 #include <stdio.h>
@@ -263,6 +264,8 @@ real_images (void)
 int
 main (void)
 {
+  /* The device's buffers start poisoned (core/backend/cuda-detect.c). */
+  g_setenv ("LUMEN_DETECT_POISON", "1", TRUE);
   int skip = parity_open ("detect parity", TRUE, &cpu, &gpu);
   if (skip)
     return skip;
