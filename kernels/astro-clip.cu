@@ -3,8 +3,8 @@
  * after which every clipping pass is exact and cheap: what a pass keeps is a contiguous run
  * of the sorted keys, found by binary search; its median is read at the run's middle; its
  * count is the run's length; and its sums, in double, are one read of the run alone, over
- * tiles of fixed size added in tile order. A pass thus reads at most the kept values once,
- * under one read of the image, and the result does not depend on the launch. */
+ * tiles of fixed size added in tile order, by one kernel. A pass thus reads at most the kept
+ * values once, under one read of the image, and the result does not depend on the launch. */
 #include <cub/device/device_radix_sort.cuh>
 
 #include "astro-common.cuh"
@@ -13,8 +13,11 @@
 #define TILE (LM_ASTRO_BLOCK * 16)
 #define BATCH 16 /* clipping passes queued before the host looks */
 
+/* The run of pass R is RUN[R % 2]: the pass's last block writes the next pass's into the
+ * other slot, so that a block of the same launch that starts late still reads its own. */
 typedef struct {
-  LmAstroClipRun run;
+  LmAstroClipRun run[2];
+  unsigned finished; /* the pass's blocks that have written their tile's sums */
 } ClipState;
 
 /* The ordered keys of the image, packed. */
@@ -35,18 +38,23 @@ clip_start (const uint32_t *sorted, uint32_t n, ClipState *state, LmKClipStats *
 {
   uint32_t i0 = lm_astro_key_lower_bound (sorted, 0, n, LM_KEY_FINITE_MIN);
   uint32_t end = lm_astro_key_lower_bound (sorted, i0, n, LM_KEY_FINITE_MAX + 1u);
-  state->run = (LmAstroClipRun) { i0, end - 1, 0, end == i0 };
+  state->run[0] = state->run[1] = (LmAstroClipRun) { i0, end - 1, 0, end == i0 };
+  state->finished = 0;
   *out = (LmKClipStats) { NAN, NAN, NAN, 0, 0, end != i0 };
 }
 
-/* One pass's sums of (v − median) and (v − median)² over the kept run, per tile. */
+/* One clipping pass, R: each block the sums of (v − median) and (v − median)² over its tile of
+ * the kept run; the last block to finish adds the tiles in tile order (whatever the order
+ * they finished in), leaves the pass's statistics in OUT and the next pass's run. */
 __global__ static void
-clip_sums (const uint32_t *sorted, const ClipState *state, double *partials)
+clip_pass (const uint32_t *sorted, ClipState *state, int r, double *partials, double kappa, int max_iterations,
+           LmKClipStats *out)
 {
   __shared__ double shared[LM_ASTRO_BLOCK];
-  LmAstroClipRun run = state->run;
+  __shared__ unsigned ticket;
+  LmAstroClipRun run = state->run[r % 2];
   uint32_t first_tile = run.i0 / TILE, last_tile = run.i1 / TILE;
-  uint32_t tile = first_tile + blockIdx.x;
+  uint32_t tile = first_tile + blockIdx.x, tiles = last_tile - first_tile + 1;
   if (run.done || tile > last_tile)
     return;
   double pivot = lm_astro_run_median (sorted, run);
@@ -62,33 +70,35 @@ clip_sums (const uint32_t *sorted, const ClipState *state, double *partials)
   s2 = lm_astro_block_sum (s2, shared);
   if (threadIdx.x == 0)
     {
-      partials[2 * (tile - first_tile)] = s;
-      partials[2 * (tile - first_tile) + 1] = s2;
+      partials[2 * blockIdx.x] = s;
+      partials[2 * blockIdx.x + 1] = s2;
+      __threadfence ();
+      ticket = atomicAdd (&state->finished, 1u);
     }
-}
-
-/* The pass's statistics from the tiles (in tile order) into OUT, and the next pass's run. */
-__global__ static void
-clip_next (const uint32_t *sorted, ClipState *state, const double *partials, double kappa, int max_iterations,
-           LmKClipStats *out)
-{
-  __shared__ double shared[LM_ASTRO_BLOCK];
-  LmAstroClipRun run = state->run;
-  if (run.done)
+  __syncthreads ();
+  if (ticket != tiles - 1)
     return;
-  uint32_t tiles = run.i1 / TILE - run.i0 / TILE + 1;
-  double s = 0.0, s2 = 0.0;
-  /* Each thread a fixed run of tiles, in order; the tree then adds the threads in order. */
+  /* The last block: each thread a fixed run of tiles, in order, then the tree in order. */
+  __threadfence ();
+  s = s2 = 0.0;
   uint32_t per = (tiles + LM_ASTRO_BLOCK - 1) / LM_ASTRO_BLOCK;
   for (uint32_t k = threadIdx.x * per; k < min (tiles, (threadIdx.x + 1) * per); k++)
     {
-      s += partials[2 * k];
-      s2 += partials[2 * k + 1];
+      s += __ldcg (&partials[2 * k]);
+      s2 += __ldcg (&partials[2 * k + 1]);
     }
   s = lm_astro_block_sum (s, shared);
   s2 = lm_astro_block_sum (s2, shared);
   if (threadIdx.x == 0)
-    lm_astro_clip_pass (sorted, &state->run, s, s2, kappa, max_iterations, out);
+    {
+      lm_astro_clip_pass (sorted, &run, s, s2, kappa, max_iterations, out);
+      state->run[(r + 1) % 2] = run;
+      /* Ended: both slots say so, for every later pass. Late blocks of this launch are past
+       * the last tile either way. */
+      if (run.done)
+        state->run[r % 2].done = 1;
+      state->finished = 0;
+    }
 }
 
 static cudaError_t
@@ -127,15 +137,14 @@ lm_k_clip_keys (size_t n, double kappa, int max_iterations, LmKDetectWork *work,
       if (round > 0 && round % BATCH == 0)
         {
           int done = 0;
-          LM_CUDA_TRY (cudaMemcpyAsync (&done, &state->run.done, sizeof done, cudaMemcpyDeviceToHost, stream));
+          LM_CUDA_TRY (cudaMemcpyAsync (&done, &state->run[round % 2].done, sizeof done, cudaMemcpyDeviceToHost,
+                                        stream));
           LM_CUDA_TRY (cudaStreamSynchronize (stream));
           if (done)
             break;
         }
-      clip_sums<<<tiles, LM_ASTRO_BLOCK, 0, stream>>> (work->sorted, state, work->partials);
-      LM_CUDA_LAUNCHED ();
-      clip_next<<<1, LM_ASTRO_BLOCK, 0, stream>>> (work->sorted, state, work->partials, kappa, max_iterations,
-                                                   work->global);
+      clip_pass<<<tiles, LM_ASTRO_BLOCK, 0, stream>>> (work->sorted, state, round, work->partials, kappa,
+                                                       max_iterations, work->global);
       LM_CUDA_LAUNCHED ();
     }
   return cudaSuccess;

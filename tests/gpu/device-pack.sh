@@ -81,7 +81,10 @@ cp "$shared/peers/peer_bench.py" "$shared/peers/npp_bench.cu" "$out/peers/"
 # has no package registry).
 cp -r tests/data/astro "$out/data/"
 midas=/usr/lib/eso-midas/22FEB/test/prim
-[ -f "$midas/thar5s.fit" ] && mkdir -p "$out/data/astro-extra" && cp "$midas/thar5s.fit" "$out/data/astro-extra/"
+mkdir -p "$out/data/astro-extra"
+for f in thar5s.fit NOT.fits ISAAC.2006-04-13T06:32:38.944.fits; do
+  if [ -f "$midas/$f" ]; then cp "$midas/$f" "$out/data/astro-extra/"; fi
+done
 sep=$(mktemp -d)
 (cd "$sep" && apt-get download libsep0 libsep-dev >/dev/null 2>&1 && for deb in *.deb; do dpkg-deb -x "$deb" .; done)
 if [ -f "$sep/usr/include/sep.h" ]; then

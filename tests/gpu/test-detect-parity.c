@@ -8,10 +8,12 @@
  * sloped background with Gaussian noise, a blank NaN patch in some), 1024² always, 2048² and
  * 8192² unless LUMEN_PARITY_QUICK is set; and the real FITS files found: tests/data/astro/
  * (LUMEN_TEST_DATA), and eso-midas-testdata's thar5s.fit (4007 × 2671, an echelle arc:
- * compact lines) where installed or carried (LUMEN_ASTRO_EXTRA: a directory). Each with 4-
- * and 8-connectivity, with and without the matched filter and the mesh.
+ * compact lines), NOT.fits[1] (its first extension: 2148 × 2052, a flat field) and the ISAAC
+ * 1024² star field where installed or carried (LUMEN_ASTRO_EXTRA: a directory). Each with 4- and 8-connectivity,
+ * with and without the matched filter and the mesh.
  *
- * Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP);
+ * The device's buffers start poisoned (LUMEN_DETECT_POISON: NaN floats, 0xFFFFFFFF labels), so
+ * a pixel a kernel leaves unwritten fails. Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP);
  * LUMEN_PARITY_SELF_TEST=1 puts a second CPU backend in the GPU's place (the harness alone). */
 #include <math.h>
 #include <stdio.h>
@@ -232,12 +234,19 @@ real_images (void)
       g_ptr_array_add (files, g_build_filename (dir, name, NULL));
   if (files->len == 0)
     parity_fail ("no FITS files in %s", dir);
+  /* eso-midas-testdata's: the ThAr arc, a 2148 × 2052 flat field (the first extension, HDU 2, 32-bit with BZERO) and
+   * a 1024² infrared star field. */
   const char *extra = g_getenv ("LUMEN_ASTRO_EXTRA");
-  g_autofree char *thar = g_build_filename (extra ? extra : "/usr/lib/eso-midas/22FEB/test/prim", "thar5s.fit", NULL);
-  if (g_file_test (thar, G_FILE_TEST_EXISTS))
-    g_ptr_array_add (files, g_strdup (thar));
-  else
-    printf ("     (no %s: skipped)\n", thar);
+  static const char *midas[][2] = { { "thar5s.fit", "" }, { "NOT.fits", "[1]" },
+                                    { "ISAAC.2006-04-13T06:32:38.944.fits", "" } };
+  for (guint i = 0; i < G_N_ELEMENTS (midas); i++)
+    {
+      g_autofree char *path = g_build_filename (extra ? extra : "/usr/lib/eso-midas/22FEB/test/prim", midas[i][0], NULL);
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        g_ptr_array_add (files, g_strconcat (path, midas[i][1], NULL));
+      else
+        printf ("     (no %s: skipped)\n", path);
+    }
   for (guint i = 0; i < files->len; i++)
     {
       g_autoptr (GError) e = NULL;
@@ -255,6 +264,8 @@ real_images (void)
 int
 main (void)
 {
+  /* The device's buffers start poisoned (core/backend/cuda-detect.c). */
+  g_setenv ("LUMEN_DETECT_POISON", "1", TRUE);
   int skip = parity_open ("detect parity", TRUE, &cpu, &gpu);
   if (skip)
     return skip;
