@@ -23,6 +23,7 @@ binaries=(
   tests/test-level-parity
   tests/test-tiled-parity
   tests/test-detect-parity
+  tests/test-stretch-parity
   tests/test-memory-budget
   tests/test-window
   tests/test-navigate
@@ -30,6 +31,7 @@ binaries=(
   tests/test-panels
   tests/test-gpu-fault
   tests/test-large-view
+  tests/test-detect-panel
   bench/bench-tiled
   bench/bench-view
   bench/bench-hdr
