@@ -63,24 +63,6 @@ explain_tooltips (GtkWidget *widget, gpointer why)
     gtk_container_forall (GTK_CONTAINER (widget), explain_tooltips, why);
 }
 
-/* The first widget named NAME under WIDGET. */
-static GtkWidget *
-find_named (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  if (!GTK_IS_CONTAINER (widget))
-    return NULL;
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
-  for (GList *l = children; l; l = l->next)
-    {
-      GtkWidget *found = find_named (l->data, name);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 /* Photo operations and tools work on colours to be edited; FITS data is measured, and only
  * how it is shown changes. Their actions (window.c, window-tools.c, window-geometry.c) ask
  * lm_window_astro_active; their widgets are made insensitive here, with why. */
@@ -96,9 +78,7 @@ set_photo_controls (LmWindow *self, gboolean photo)
     if (self->panels[i])
       photo_parts[n++] = GTK_WIDGET (self->panels[i]);
   photo_parts[n++] = GTK_WIDGET (self->tonemap_panel);
-  GtkWidget *bar = find_named (GTK_WIDGET (self), "tool-bar");
-  if (bar)
-    photo_parts[n++] = bar;
+  photo_parts[n++] = lm_window_tools_bar (self);
   for (guint i = 0; i < n; i++)
     {
       gtk_widget_set_sensitive (photo_parts[i], photo);

@@ -240,6 +240,8 @@ void lm_window_update_geometry_actions (LmWindow *self);
 void lm_window_tools_init (LmWindow *self);
 void lm_window_tools_free (LmWindow *self);
 void lm_window_tools_update_actions (LmWindow *self);
+/* The tool bar above the view. */
+GtkWidget *lm_window_tools_bar (LmWindow *self);
 /* PIPELINE as the active tool shows it (crop off while cropping). */
 void lm_window_tools_adjust (LmWindow *self, LmPipeline *pipeline);
 /* A crop being drawn is applied (no render: the caller's edit follows). */

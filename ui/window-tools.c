@@ -28,6 +28,7 @@ struct _LmWindowTools {
   LmStraightenTool *straighten;
   LmPickerTool *picker;
   LmStage crop_before;  /* crop's stage when the crop tool started: what Escape restores */
+  GtkWidget *bar;       /* the tool bar above the view */
   GtkWidget *crop_options;
   GtkComboBoxText *ratio;
   gboolean updating;    /* the ratio menu is being set, not chosen */
@@ -380,7 +381,7 @@ build_crop_options (LmWindow *self, GtkWidget *bar)
 static void
 build_bar (LmWindow *self)
 {
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *bar = self->tools->bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_widget_set_name (bar, "tool-bar");
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
   GtkWidget *turn = linked_box (bar);
@@ -453,4 +454,10 @@ lm_window_tools_free (LmWindow *self)
   lm_straighten_tool_free (t->straighten);
   lm_picker_tool_free (t->picker);
   g_clear_pointer (&self->tools, g_free);
+}
+
+GtkWidget *
+lm_window_tools_bar (LmWindow *self)
+{
+  return self->tools->bar;
 }

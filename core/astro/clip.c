@@ -19,59 +19,13 @@
 #include <math.h>
 
 #include "detect-private.h"
-
-static inline void
-swap_floats (float *a, float *b)
-{
-  float t = *a;
-  *a = *b;
-  *b = t;
-}
-
-/* Puts the K-th smallest of V[0..N) at V[K], smaller ones before it, larger ones after. */
-static void
-select_kth (float *v, gsize n, gsize k)
-{
-  gsize lo = 0, hi = n - 1;
-  while (hi > lo)
-    {
-      /* Median of three as the pivot, which also guards the scans below. */
-      gsize mid = lo + (hi - lo) / 2;
-      if (v[mid] < v[lo])
-        swap_floats (&v[mid], &v[lo]);
-      if (v[hi] < v[lo])
-        swap_floats (&v[hi], &v[lo]);
-      if (v[hi] < v[mid])
-        swap_floats (&v[hi], &v[mid]);
-      float pivot = v[mid];
-      gsize i = lo, j = hi;
-      /* Hoare's partition: equal values split between the sides, so runs of equal values
-       * (a flat background) do not make it quadratic. */
-      for (;;)
-        {
-          while (v[i] < pivot)
-            i++;
-          while (v[j] > pivot)
-            j--;
-          if (i >= j)
-            break;
-          swap_floats (&v[i], &v[j]);
-          i++;
-          j--;
-        }
-      /* Now v[lo..j] ≤ pivot ≤ v[j+1..hi]. */
-      if (k <= j)
-        hi = j;
-      else
-        lo = j + 1;
-    }
-}
+#include "select.h"
 
 float
 lm_median_select (float *values, gsize n)
 {
   gsize k = n / 2;
-  select_kth (values, n, k);
+  lm_select_kth (values, n, k);
   if (n % 2 == 1)
     return values[k];
   float below = values[0];

@@ -10,6 +10,7 @@
 
 #include "../backend/backend.h"
 #include "../error.h"
+#include "select.h"
 
 #if LUMEN_HAVE_CUDA
 gboolean lm_stretch_cuda (LmBackend *backend, const LmImage *image, float low, float inv_range,
@@ -36,53 +37,11 @@ lm_stretch_kind_name (LmStretchKind kind)
 
 /* ---- percentiles --------------------------------------------------------------------------- */
 
-static void
-swap_f (float *a, float *b)
-{
-  float t = *a;
-  *a = *b;
-  *b = t;
-}
-
-/* Places the K-th smallest of V[0 … N) at V[K], smaller ones before it (Hoare's selection,
- * median of three): linear time, so a 64 MP frame costs no sort. */
+/* The K-th smallest of V (reordered). */
 static float
 select_kth (float *v, gsize n, gsize k)
 {
-  gsize lo = 0, hi = n - 1;
-  while (hi > lo)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (v[mid] < v[lo])
-        swap_f (&v[mid], &v[lo]);
-      if (v[hi] < v[lo])
-        swap_f (&v[hi], &v[lo]);
-      if (v[hi] < v[mid])
-        swap_f (&v[hi], &v[mid]);
-      float pivot = v[mid];
-      gsize i = lo, j = hi;
-      while (i <= j)
-        {
-          while (v[i] < pivot)
-            i++;
-          while (v[j] > pivot)
-            j--;
-          if (i <= j)
-            {
-              swap_f (&v[i], &v[j]);
-              i++;
-              if (j == 0)
-                break;
-              j--;
-            }
-        }
-      if (k <= j)
-        hi = j;
-      else if (k >= i)
-        lo = i;
-      else
-        break;
-    }
+  lm_select_kth (v, n, k);
   return v[k];
 }
 
