@@ -7,7 +7,8 @@
  * - flux = Σ (data − background), flux_raw = Σ data (sum_labels), background = Σ background;
  * - peak: the largest data − background (float), at its first pixel in raster order;
  * - x2, y2, xy: the flux-weighted second central moments Σ v·x² / Σ v − x̄², …, from sums in
- *   double (SExtractor's definition); a, b, θ and the FWHM from them (detect-math.h).
+ *   double about the source's box corner (SExtractor's definition; the GPU sums the same way);
+ *   a, b, θ and the FWHM from them (detect-math.h).
  * Every sum is in double, in raster order. Blank (NaN) pixels are never labelled. */
 #include <math.h>
 
@@ -29,6 +30,8 @@ lm_measure (const float *data, const float *background, const guint32 *labels, g
     sources[i] = (LmSource) { .label = i + 1, .peak = -INFINITY, .xmin = G_MAXUINT,
                               .ymin = G_MAXUINT };
 
+  /* First the boxes, peaks and plain sums; then the moments, about each box's corner: sums of
+   * v·x² at x in the thousands would lose the digits a σ of a pixel or two is made of. */
   for (guint y = 0; y < height; y++)
     for (guint x = 0; x < width; x++)
       {
@@ -39,15 +42,9 @@ lm_measure (const float *data, const float *background, const guint32 *labels, g
         LmSource *s = &sources[label - 1];
         Sums *t = &sums[label];
         float residual = data[i] - background[i];
-        double v = residual;
-        t->sum += v;
+        t->sum += residual;
         t->sum_raw += data[i];
         t->sum_back += background[i];
-        t->sx += v * x;
-        t->sy += v * y;
-        t->sxx += v * x * x;
-        t->syy += v * y * y;
-        t->sxy += v * x * y;
         if (residual > s->peak)
           {
             s->peak = residual;
@@ -60,6 +57,23 @@ lm_measure (const float *data, const float *background, const guint32 *labels, g
         s->ymin = MIN (s->ymin, y);
         s->ymax = MAX (s->ymax, y);
       }
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      {
+        gsize i = (gsize) y * width + x;
+        guint32 label = labels[i];
+        if (label == 0 || label > n_labels)
+          continue;
+        const LmSource *s = &sources[label - 1];
+        Sums *t = &sums[label];
+        double v = (float) (data[i] - background[i]);
+        double dx = (double) x - s->xmin, dy = (double) y - s->ymin;
+        t->sx += v * dx;
+        t->sy += v * dy;
+        t->sxx += v * dx * dx;
+        t->syy += v * dy * dy;
+        t->sxy += v * dx * dy;
+      }
 
   for (guint label = 1; label <= n_labels; label++)
     {
@@ -68,11 +82,12 @@ lm_measure (const float *data, const float *background, const guint32 *labels, g
       s->flux = t->sum;
       s->flux_raw = t->sum_raw;
       s->background = t->sum_back;
-      s->x = t->sx / t->sum;
-      s->y = t->sy / t->sum;
-      s->x2 = t->sxx / t->sum - s->x * s->x;
-      s->y2 = t->syy / t->sum - s->y * s->y;
-      s->xy = t->sxy / t->sum - s->x * s->y;
+      double cx = t->sx / t->sum, cy = t->sy / t->sum; /* from the box's corner */
+      s->x = s->xmin + cx;
+      s->y = s->ymin + cy;
+      s->x2 = t->sxx / t->sum - cx * cx;
+      s->y2 = t->syy / t->sum - cy * cy;
+      s->xy = t->sxy / t->sum - cx * cy;
       lm_astro_shape (s->x2, s->y2, s->xy, &s->a, &s->b, &s->theta);
       s->fwhm = lm_astro_fwhm (s->a, s->b);
     }

@@ -131,7 +131,9 @@ source_distance (const LmSource *c, const LmSource *g, const char **field)
     { "flux_raw", c->flux_raw, g->flux_raw, 0.0 }, { "background", c->background, g->background, 0.0 },
     { "peak", c->peak, g->peak, 0.0 }, { "x2", c->x2, g->x2, size }, { "y2", c->y2, g->y2, size },
     { "xy", c->xy, g->xy, size }, { "a", c->a, g->a, 0.0 }, { "b", c->b, g->b, c->a },
-    { "theta", c->a - c->b > 1e-3 * c->a ? c->theta : 0.0, c->a - c->b > 1e-3 * c->a ? g->theta : 0.0, 1.0 },
+    /* An axis, not a direction: θ and θ ± π are one orientation (near ±π/2 the two backends
+     * may land on either side). */
+    { "theta", 0.0, c->a - c->b > 1e-3 * c->a ? remainder (c->theta - g->theta, G_PI) : 0.0, 1.0 },
     { "fwhm", c->fwhm, g->fwhm, 0.0 },
   };
   double worst = 0.0;
