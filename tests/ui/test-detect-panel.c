@@ -159,6 +159,8 @@ static void
 test_threshold (void)
 {
   await_count (G_N_ELEMENTS (stars)); /* at the default 5 σ */
+  /* Which backend detected, and its steps' times: the GPU machine's log shows CUDA's. */
+  g_test_message ("%s", gtk_label_get_text (GTK_LABEL (ui_find_named (panel (), "detect-timings"))));
   GtkWidget *slider = ui_find_named (panel (), "detect-threshold");
   ui_scroll_into_view (slider);
   GtkRange *range = GTK_RANGE (slider);
