@@ -1,6 +1,7 @@
-"""lumen-cli detect on a real image of more than 2048² pixels: the whole ThAr arc thar5s.fit
-(4007×2671, BITPIX 16, ESO's MIDAS test data; its emission lines are thousands of compact
-sources). Held against SciPy on the maps Lumen wrote: the label image is
+"""lumen-cli detect on a real image of 2048² pixels: the ThAr arc thar5s.fit (4007×2671, BITPIX
+16, ESO's MIDAS test data; its emission lines are thousands of compact sources), read through
+cfitsio's image section [1:2048,1:2048] (the whole arc is the GPU parity's, for CI's time on
+2 cores). Held against SciPy on the maps Lumen wrote: the label image is
 scipy.ndimage.label of (data − background) > 5 σ (in detect.h's float arithmetic) with
 8-connectivity and the small sources dropped, bit for bit; each source's centroid and fluxes are center_of_mass and sum_labels
 within 1e-6 relative. Skipped, saying so, where eso-midas-testdata is not installed.
@@ -21,20 +22,21 @@ import lumen_testlib as lt  # noqa: E402
 import test_cli_detect as cli  # noqa: E402
 
 ARC = "/usr/lib/eso-midas/22FEB/test/prim/thar5s.fit"
+SECTION = "[1:2048,1:2048]"  # FITS counts from 1, x first
 THRESHOLD, MIN_AREA = 5.0, 5
 
 
-class WholeArc(unittest.TestCase):
+class Arc(unittest.TestCase):
     def test_arc_against_scipy(self):
         if not os.path.exists(ARC):
             self.skipTest(f"no {ARC} (eso-midas-testdata)")
         with tempfile.TemporaryDirectory(prefix="lumen-arc-") as tmp:
             out, labels, back = (os.path.join(tmp, n) for n in ("arc.csv", "labels.fits", "back.fits"))
             proc = lt.run(["detect", "--backend", "cpu", "--connectivity", "8", "--threshold", str(THRESHOLD),
-                           "--min-area", str(MIN_AREA), "--labels", labels, "--background", back, "-o", out, ARC])
+                           "--min-area", str(MIN_AREA), "--labels", labels, "--background", back, "-o", out, ARC + SECTION])
             self.assertEqual(proc.returncode, 0, lt.describe(proc))
-            data = fits.getdata(ARC).astype(np.float32).astype(np.float64)
-            self.assertGreaterEqual(min(data.shape), 2048)
+            data = fits.getdata(ARC)[:2048, :2048].astype(np.float32).astype(np.float64)
+            self.assertEqual(fits.getdata(labels).shape, (2048, 2048))
             got = fits.getdata(labels)
             sky, noise = fits.getdata(back, 0).astype(np.float64), fits.getdata(back, "NOISE").astype(np.float64)
             _, cat = cli.read_csv(out)
