@@ -1,7 +1,6 @@
 /* lumen-cli detect's own output beyond core/astro/catalogue.h: the background map. */
 #pragma once
 
-#include <gio/gio.h> /* GCancellable, which detect.h names without including */
 
 #include "core/astro/detect.h"
 #include "core/astro/fits.h"

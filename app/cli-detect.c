@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <gio/gio.h> /* GCancellable, which detect.h names without including */
 #include <glib/gi18n.h>
 
 #include "cli.h"

@@ -8,7 +8,6 @@
 
 #include <glib.h>
 
-#include <gio/gio.h> /* detect.h names GCancellable */
 
 #include "core/astro/detect.h"
 #include "core/astro/stretch.h"

@@ -5,7 +5,6 @@
 
 #include <gtk/gtk.h>
 
-#include <gio/gio.h> /* detect.h names GCancellable */
 
 #include "core/astro/detect.h"
 #include "image-view.h"

@@ -4,7 +4,6 @@
 
 #include <gtk/gtk.h>
 
-#include <gio/gio.h> /* detect.h names GCancellable */
 
 #include "core/astro/detect.h"
 

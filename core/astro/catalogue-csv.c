@@ -1,7 +1,5 @@
 /* The catalogue as CSV (catalogue.h): doubles with 17 significant digits, so that a reader
  * gets the very values back, and in the C locale's form whatever LC_NUMERIC says. */
-/* detect.h names GCancellable without including GIO. */
-#include <gio/gio.h>
 
 #include "catalogue.h"
 

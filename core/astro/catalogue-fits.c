@@ -2,8 +2,6 @@
  * cfitsio builds the file in memory and the bytes go through core/io/atomic-file.h, so that
  * the final name only ever holds a whole file; the memory is the file's size, at most 4 bytes
  * a pixel for the labels, within what the pixel budget counts a pixel. */
-/* detect.h names GCancellable without including GIO. */
-#include <gio/gio.h>
 
 #include "catalogue.h"
 

@@ -1,7 +1,6 @@
 /* Helpers the CPU steps of source detection share (core/astro/<step>.c); not for other callers. */
 #pragma once
 
-#include <gio/gio.h> /* detect.h names GCancellable but includes only glib.h */
 
 #include "detect.h"
 

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <glib.h>
 
-#include <gio/gio.h> /* detect.h names GCancellable */
 
 #include "core/astro/catalogue.h"
 #include "core/astro/fits.h"

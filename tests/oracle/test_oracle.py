@@ -290,7 +290,7 @@ def suite_for(paths):
     return suite
 
 
-EXTRA_MAX_PIXELS = 8_000_000
+EXTRA_MAX_PIXELS = 4_000_000
 
 
 def pixels(path):
@@ -301,9 +301,9 @@ def pixels(path):
 
 def within_extra_limit(paths):
     """PATHS without the photos above EXTRA_MAX_PIXELS, which it names. For CI's time on
-    2 cores: a photo above 8 MP (the 15 MP benchmark photo) took half of an extra set and adds
-    no case the 4 MP ones lack; bench/cpu-vs-opencv.py and the GPU machine's parity run it at
-    full size. Named on the command line, it runs."""
+    2 cores: the photos of 4 MP and more took three quarters of an extra set and add no case
+    the corpus's and the smaller ones lack; bench/cpu-vs-opencv.py and the GPU machine's
+    parity run them at full size. Named on the command line, they run."""
     large = [p for p in paths if pixels(p) > EXTRA_MAX_PIXELS]
     if large:
         lt.say("above %d MP, left to the benchmarks: %s" % (EXTRA_MAX_PIXELS // 1000000,
