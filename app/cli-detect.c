@@ -12,7 +12,7 @@
 #include "core/astro/detect.h"
 #include "core/astro/fits.h"
 #include "core/error.h"
-#include "core/io/atomic-file.h"
+#include "core/io/io.h"
 #include "core/ops/blur-math.h" /* LM_BLUR_SIGMA_MAX: the filter is the blur of Lumen's */
 #include "core/render/timing.h"
 #include "cli-detect-write.h"
@@ -57,23 +57,6 @@ output_kind (const char *path)
   return is_fits_name (path) ? OUTPUT_FITS : OUTPUT_UNKNOWN;
 }
 
-/* Fails before the work, not after it, where PATH cannot be written: a folder, or a place
- * where no file can be created (the one reliable test is to create one). */
-static gboolean
-check_writable (const char *path, GError **error)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      lm_set_file_error (error, LM_ERROR_IO, path, _("cannot write: it is a folder"));
-      return FALSE;
-    }
-  LmAtomicFile *probe = lm_atomic_file_open (path, error);
-  if (probe == NULL)
-    return FALSE;
-  lm_atomic_file_abort (probe);
-  return TRUE;
-}
-
 /* The names given, their extensions first (usage errors), then whether they can be written
  * (errors of the place). */
 static gboolean
@@ -102,8 +85,9 @@ check_names (const Options *o, GError **error)
 static gboolean
 check_places (const Options *o, GError **error)
 {
-  return check_writable (o->output, error) && (o->labels == NULL || check_writable (o->labels, error))
-         && (o->background == NULL || check_writable (o->background, error));
+  /* Before the work, not after it. */
+  return lm_io_check_writable (o->output, error) && (o->labels == NULL || lm_io_check_writable (o->labels, error))
+         && (o->background == NULL || lm_io_check_writable (o->background, error));
 }
 
 /* IN with --hdu's extension after it, as cfitsio reads "a.fits[1]": 0 is the primary HDU,

@@ -232,6 +232,12 @@ lm_io_check_output (const char *path, GError **error)
       g_error_free (e);
       return FALSE;
     }
+  return lm_io_check_writable (path, error);
+}
+
+gboolean
+lm_io_check_writable (const char *path, GError **error)
+{
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
       lm_set_file_error (error, LM_ERROR_IO, path, _("cannot write: it is a folder"));

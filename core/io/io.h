@@ -64,6 +64,9 @@ LmImage *lm_io_load_from_memory (const char *path, const guint8 *data, gsize len
 /* Checks, before any work is done, that PATH names a format we write and a place we can
  * create files in. */
 gboolean lm_io_check_output (const char *path, GError **error);
+/* Whether a file can be created at PATH (not a folder, a place that takes files), whatever
+ * its format: checked by creating and dropping one. */
+gboolean lm_io_check_writable (const char *path, GError **error);
 
 /* Writes IMAGE (host memory) to PATH, by PATH's extension, through a temporary file that is
  * renamed into place: PATH is never left partly written. A 16-bit image is written as 16-bit
