@@ -3,6 +3,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "byte-table.h"
 #include "equalize-math.h"
 #include "histogram.h"
 #include "ops.h"
@@ -27,24 +28,6 @@ equalize_output_format (const void *params, LmFormat in, gboolean opaque)
 }
 
 #define STRIP 1024
-
-/* A gray image through TABLE (the equalized value of each value, amount applied), eight
- * pixels read and written as one word. */
-static void
-row_gray (const guint8 *restrict in, guint8 *restrict out, guint width, const guint8 table[LM_HIST_BINS])
-{
-  guint x = 0;
-  for (; x + 8 <= width; x += 8)
-    {
-      guint64 v, o = 0;
-      memcpy (&v, in + x, 8);
-      for (int k = 0; k < 8; k++)
-        o |= (guint64) table[(v >> (8 * k)) & 0xff] << (8 * k);
-      memcpy (out + x, &o, 8);
-    }
-  for (; x < width; x++)
-    out[x] = table[in[x]];
-}
 
 LM_SIMD_CLONES static void
 shift_rgba (const guint32 *restrict in, guint32 *restrict out, const float *restrict shift, guint n)
@@ -172,7 +155,7 @@ equalize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError *
       const guint8 *in = lm_image_row (src, y);
       guint8 *out = lm_image_row (dst, y);
       if (src->format == LM_FORMAT_GRAY8)
-        row_gray (in, out, src->width, gray_table);
+        lm_byte_table_row (in, out, src->width, gray_table);
       else if (luma)
         row_luma ((const guint32 *) in, (guint32 *) out, src->width, shift_of);
       else

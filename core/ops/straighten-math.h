@@ -94,30 +94,52 @@ lm_straighten_map (const LmStraightenParams *p, unsigned w, unsigned h, unsigned
   return m;
 }
 
+/* The output pixel's indices as floats (FI = (float) i): a signed conversion vectorizes,
+ * and every side (at most 2^31 - 1) gives the same float either way. */
+LM_INLINE float
+lm_straighten_src_xf (const LmStraightenMap *m, float fi, float fj)
+{
+  float dx = fi - m->hx, dy = fj - m->hy;
+  return m->cx + (m->c * dx - m->s * dy);
+}
+
+LM_INLINE float
+lm_straighten_src_yf (const LmStraightenMap *m, float fi, float fj)
+{
+  float dx = fi - m->hx, dy = fj - m->hy;
+  return m->cy + (m->s * dx + m->c * dy);
+}
+
 LM_INLINE float
 lm_straighten_src_x (const LmStraightenMap *m, unsigned i, unsigned j)
 {
-  float dx = (float) i - m->hx, dy = (float) j - m->hy;
-  return m->cx + (m->c * dx - m->s * dy);
+  return lm_straighten_src_xf (m, (float) i, (float) j);
 }
 
 LM_INLINE float
 lm_straighten_src_y (const LmStraightenMap *m, unsigned i, unsigned j)
 {
-  float dx = (float) i - m->hx, dy = (float) j - m->hy;
-  return m->cy + (m->s * dx + m->c * dy);
+  return lm_straighten_src_yf (m, (float) i, (float) j);
 }
 
 /* OpenCV's interpolateCubic (imgproc/src/imgwarp.cpp), a = -0.75: the weights of the four
  * neighbours at offsets -1, 0, 1, 2 for a point T (0 ≤ T < 1) past the second; they sum to 1. */
 LM_INLINE void
-lm_cubic_weights (float t, float k[4])
+lm_cubic_weights_each (float t, float *k0, float *k1, float *k2, float *k3)
 {
   const float a = -0.75f;
-  k[0] = ((a * (t + 1.0f) - 5.0f * a) * (t + 1.0f) + 8.0f * a) * (t + 1.0f) - 4.0f * a;
-  k[1] = ((a + 2.0f) * t - (a + 3.0f)) * t * t + 1.0f;
-  k[2] = ((a + 2.0f) * (1.0f - t) - (a + 3.0f)) * (1.0f - t) * (1.0f - t) + 1.0f;
-  k[3] = 1.0f - k[0] - k[1] - k[2];
+  *k0 = ((a * (t + 1.0f) - 5.0f * a) * (t + 1.0f) + 8.0f * a) * (t + 1.0f) - 4.0f * a;
+  *k1 = ((a + 2.0f) * t - (a + 3.0f)) * t * t + 1.0f;
+  *k2 = ((a + 2.0f) * (1.0f - t) - (a + 3.0f)) * (1.0f - t) * (1.0f - t) + 1.0f;
+  *k3 = 1.0f - *k0 - *k1 - *k2;
+}
+
+/* The same as an array (the CPU's row loop takes the four apart: a local array kept GCC
+ * from vectorizing it). */
+LM_INLINE void
+lm_cubic_weights (float t, float k[4])
+{
+  lm_cubic_weights_each (t, &k[0], &k[1], &k[2], &k[3]);
 }
 
 LM_INLINE int

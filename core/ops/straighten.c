@@ -42,6 +42,25 @@ pixel_floats (const guint8 *p)
   return __builtin_convertvector (q, v4sf);
 }
 
+typedef gint32 v4si __attribute__ ((vector_size (16)));
+typedef guint8 v16qu __attribute__ ((vector_size (16)));
+
+/* Four neighbouring RGBA8 pixels (16 bytes) as four vectors of floats: one load and a byte
+ * shuffle each, where a conversion of each 4-byte pixel went a byte at a time. */
+#define PIXEL_LANES(n) (v16qu) { 4 * n, 16, 16, 16, 4 * n + 1, 16, 16, 16, 4 * n + 2, 16, 16, 16, 4 * n + 3, 16, 16, 16 }
+LM_ROW_INLINE void
+four_pixel_floats (const guint8 *p, v4sf px[4])
+{
+  v16qu q;
+  memcpy (&q, p, sizeof q);
+  const v16qu zero = { 0 };
+  px[0] = __builtin_convertvector ((v4si) __builtin_shuffle (q, zero, PIXEL_LANES (0)), v4sf);
+  px[1] = __builtin_convertvector ((v4si) __builtin_shuffle (q, zero, PIXEL_LANES (1)), v4sf);
+  px[2] = __builtin_convertvector ((v4si) __builtin_shuffle (q, zero, PIXEL_LANES (2)), v4sf);
+  px[3] = __builtin_convertvector ((v4si) __builtin_shuffle (q, zero, PIXEL_LANES (3)), v4sf);
+}
+#undef PIXEL_LANES
+
 /* lm_cubic_sum over four channels at once: each lane sees the same float operations in the
  * same order as lm_straighten_rgba's per-channel sums, so the bytes are the same. */
 static inline v4sf
@@ -82,49 +101,143 @@ row_weights (const LmStraightenMap *m, guint i0, guint j, guint ow, RowLanes *l)
   float *restrict sx = l->sx, *restrict sy = l->sy, *restrict fx = l->fx, *restrict fy = l->fy;
   float *restrict k0 = l->k[0], *restrict k1 = l->k[1], *restrict k2 = l->k[2], *restrict k3 = l->k[3];
   float *restrict k4 = l->k[4], *restrict k5 = l->k[5], *restrict k6 = l->k[6], *restrict k7 = l->k[7];
-  for (guint i = 0; i < ow; i++)
+  /* A copy of the map: loads through M inside the loop kept GCC from vectorizing it, as
+   * stores to the lanes might change *M. */
+  const LmStraightenMap mm = *m;
+  const float fj = (float) (gint) j;
+  /* The lanes never overlap; GCC does not take restrict on these locals as proof and would
+   * need more run-time alias checks than it makes, so it left the loop scalar. */
+#pragma GCC ivdep
+  for (gint i = 0; i < (gint) ow; i++)
     {
-      float x = lm_straighten_src_x (m, i0 + i, j), y = lm_straighten_src_y (m, i0 + i, j);
+      float fi = (float) ((gint) i0 + i);
+      float x = lm_straighten_src_xf (&mm, fi, fj), y = lm_straighten_src_yf (&mm, fi, fj);
       float ffx = floorf (x), ffy = floorf (y);
-      float kx[4], ky[4];
-      lm_cubic_weights (x - ffx, kx);
-      lm_cubic_weights (y - ffy, ky);
       sx[i] = x, sy[i] = y, fx[i] = ffx, fy[i] = ffy;
-      k0[i] = kx[0], k1[i] = kx[1], k2[i] = kx[2], k3[i] = kx[3];
-      k4[i] = ky[0], k5[i] = ky[1], k6[i] = ky[2], k7[i] = ky[3];
+      lm_cubic_weights_each (x - ffx, &k0[i], &k1[i], &k2[i], &k3[i]);
+      lm_cubic_weights_each (y - ffy, &k4[i], &k5[i], &k6[i], &k7[i]);
     }
+}
+
+/* The box of neighbourhood corners (floor - 1) whose clamps do nothing and whose four
+ * pixels of a row lie side by side, in the piece of the source that S holds. In double:
+ * past 2^24 a bound in float may round outwards, and the taps leave the source. */
+typedef struct {
+  double lo_x, hi_x, lo_y, hi_y;
+} Interior;
+
+static inline Interior
+interior_of (const LmStraightenSource *s)
+{
+  return (Interior) { MAX (0, s->ox) + 1.0, MIN (s->w, s->ox + s->tw) - 3.0, MAX (0, s->oy) + 1.0,
+                      MIN (s->h, s->oy + s->th) - 3.0 };
+}
+
+/* Pixel I's neighbourhood's first byte, or NULL near the edges. */
+static inline const guint8 *
+interior_taps (const LmImage *src, const LmStraightenSource *s, const Interior *in, const RowLanes *l, guint i)
+{
+  double fx = l->fx[i], fy = l->fy[i];
+  if (fx >= in->lo_x && fx <= in->hi_x && fy >= in->lo_y && fy <= in->hi_y)
+    return src->data + (gsize) ((int) fy - 1 - s->oy) * src->stride + (gsize) ((int) fx - 1 - s->ox) * 4;
+  return NULL;
+}
+
+/* Pixel I's sums before their rounding, into its four places of the lanes' sums. */
+LM_ROW_INLINE void
+pixel_sums (const LmImage *src, const LmStraightenSource *s, const Interior *in, const RowLanes *l, guint i)
+{
+  v4sf v;
+  const guint8 *p = interior_taps (src, s, in, l, i);
+  if (p != NULL)
+    {
+      float kx[4] = { l->k[0][i], l->k[1][i], l->k[2][i], l->k[3][i] };
+      float ky[4] = { l->k[4][i], l->k[5][i], l->k[6][i], l->k[7][i] };
+      v4sf r[4];
+      for (int j = 0; j < 4; j++, p += src->stride)
+        {
+          v4sf px[4];
+          four_pixel_floats (p, px);
+          r[j] = cubic_sum4 (px[0], px[1], px[2], px[3], kx);
+        }
+      v = cubic_sum4 (r[0], r[1], r[2], r[3], ky);
+    }
+  else
+    v = edge_rgba (src->data, src->stride, s, l->sx[i], l->sy[i]);
+  memcpy (l->acc + (gsize) i * 4, &v, sizeof v);
 }
 
 LM_SIMD_CLONES static void
 row_sums (const LmImage *src, const LmStraightenSource *s, guint ow, const RowLanes *l)
 {
-  /* Where the neighbourhood's clamps do nothing and its four pixels of a row lie side by side. */
-  /* In double: past 2^24 a bound in float may round outwards, and the taps leave the source. */
-  double lo_x = MAX (0, s->ox) + 1.0, hi_x = MIN (s->w, s->ox + s->tw) - 3.0;
-  double lo_y = MAX (0, s->oy) + 1.0, hi_y = MIN (s->h, s->oy + s->th) - 3.0;
+  Interior in = interior_of (s);
   for (guint i = 0; i < ow; i++)
-    {
-      v4sf v;
-      double fx = l->fx[i], fy = l->fy[i];
-      if (fx >= lo_x && fx <= hi_x && fy >= lo_y && fy <= hi_y)
-        {
-          float kx[4] = { l->k[0][i], l->k[1][i], l->k[2][i], l->k[3][i] };
-          float ky[4] = { l->k[4][i], l->k[5][i], l->k[6][i], l->k[7][i] };
-          const guint8 *p = src->data + (gsize) ((int) fy - 1 - s->oy) * src->stride + (gsize) ((int) fx - 1 - s->ox) * 4;
-          v4sf r0 = cubic_sum4 (pixel_floats (p), pixel_floats (p + 4), pixel_floats (p + 8), pixel_floats (p + 12), kx);
-          p += src->stride;
-          v4sf r1 = cubic_sum4 (pixel_floats (p), pixel_floats (p + 4), pixel_floats (p + 8), pixel_floats (p + 12), kx);
-          p += src->stride;
-          v4sf r2 = cubic_sum4 (pixel_floats (p), pixel_floats (p + 4), pixel_floats (p + 8), pixel_floats (p + 12), kx);
-          p += src->stride;
-          v4sf r3 = cubic_sum4 (pixel_floats (p), pixel_floats (p + 4), pixel_floats (p + 8), pixel_floats (p + 12), kx);
-          v = cubic_sum4 (r0, r1, r2, r3, ky);
-        }
-      else
-        v = edge_rgba (src->data, src->stride, s, l->sx[i], l->sy[i]);
-      memcpy (l->acc + (gsize) i * 4, &v, sizeof v);
-    }
+    pixel_sums (src, s, &in, l, i);
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_ROW_SUMS_AVX2 1
+
+/* Weight lane K's values for pixels I and I + 1, each over its four channels. */
+__attribute__ ((target ("avx2"))) static inline __m256
+pair_weights (const float *k, guint i)
+{
+  __m128 two = _mm_castpd_ps (_mm_load_sd ((const double *) (k + i)));
+  return _mm256_permutevar8x32_ps (_mm256_castps128_ps256 (two), _mm256_setr_epi32 (0, 0, 0, 0, 1, 1, 1, 1));
+}
+
+/* cubic_sum4 of two pixels at once, in the same order. */
+__attribute__ ((target ("avx2"))) static inline __m256
+pair_cubic_sum (__m256 a, __m256 b, __m256 c, __m256 d, const __m256 k[4])
+{
+  __m256 t = _mm256_add_ps (_mm256_mul_ps (k[0], a), _mm256_mul_ps (k[1], b));
+  t = _mm256_add_ps (t, _mm256_mul_ps (k[2], c));
+  return _mm256_add_ps (t, _mm256_mul_ps (k[3], d));
+}
+
+/* row_sums two output pixels at a time where both neighbourhoods are inside: eight-float
+ * vectors hold both pixels' four channels, and each row of four taps comes in with one
+ * load a pixel and a byte shuffle a tap (the generic loop works one pixel in four floats).
+ * Every value sees the same float operations in the same order, so the bytes are the same. */
+__attribute__ ((target ("avx2"))) static void
+row_sums_avx2 (const LmImage *src, const LmStraightenSource *s, guint ow, const RowLanes *l)
+{
+  Interior in = interior_of (s);
+  const __m256i taps[4] = {
+#define TAP(n) _mm256_setr_epi8 (4 * n, -1, -1, -1, 4 * n + 1, -1, -1, -1, 4 * n + 2, -1, -1, -1, 4 * n + 3, -1, -1, -1, \
+                                 4 * n, -1, -1, -1, 4 * n + 1, -1, -1, -1, 4 * n + 2, -1, -1, -1, 4 * n + 3, -1, -1, -1)
+    TAP (0), TAP (1), TAP (2), TAP (3),
+#undef TAP
+  };
+  guint i = 0;
+  for (; i + 1 < ow; i += 2)
+    {
+      const guint8 *pa = interior_taps (src, s, &in, l, i), *pb = interior_taps (src, s, &in, l, i + 1);
+      if (pa == NULL || pb == NULL)
+        {
+          pixel_sums (src, s, &in, l, i);
+          pixel_sums (src, s, &in, l, i + 1);
+          continue;
+        }
+      __m256 kx[4], ky[4], r[4];
+      for (int k = 0; k < 4; k++)
+        kx[k] = pair_weights (l->k[k], i), ky[k] = pair_weights (l->k[4 + k], i);
+      for (int j = 0; j < 4; j++, pa += src->stride, pb += src->stride)
+        {
+          __m256i q = _mm256_inserti128_si256 (_mm256_castsi128_si256 (_mm_loadu_si128 ((const __m128i *) pa)),
+                                               _mm_loadu_si128 ((const __m128i *) pb), 1);
+          __m256 px[4];
+          for (int t = 0; t < 4; t++)
+            px[t] = _mm256_cvtepi32_ps (_mm256_shuffle_epi8 (q, taps[t]));
+          r[j] = pair_cubic_sum (px[0], px[1], px[2], px[3], kx);
+        }
+      _mm256_storeu_ps (l->acc + (gsize) i * 4, pair_cubic_sum (r[0], r[1], r[2], r[3], ky));
+    }
+  for (; i < ow; i++)
+    pixel_sums (src, s, &in, l, i);
+}
+#endif
 
 LM_SIMD_CLONES static void
 row_store (const float *restrict acc, guint8 *restrict out, gsize n)
@@ -151,6 +264,9 @@ straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError
   if (!deep && !gray)
     {
       int threads = omp_get_max_threads ();
+#ifdef HAVE_ROW_SUMS_AVX2
+      gboolean avx2 = __builtin_cpu_supports ("avx2");
+#endif
       /* A row in pieces of at most SPAN pixels: the scratch stays small at any width. */
       const guint span = MIN (ow, 4096u);
       gsize lane = (gsize) span * 16; /* floats: 12 a pixel's point and weights, 4 its sums */
@@ -174,7 +290,12 @@ straighten_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError
             {
               guint n = MIN (span, ow - i0);
               row_weights (&m, out_x + i0, out_y + j, n, &l);
-              row_sums (src, &s, n, &l);
+#ifdef HAVE_ROW_SUMS_AVX2
+              if (avx2)
+                row_sums_avx2 (src, &s, n, &l);
+              else
+#endif
+                row_sums (src, &s, n, &l);
               row_store (l.acc, lm_image_row (dst, j) + (gsize) i0 * 4, (gsize) n * 4);
             }
       }
