@@ -11,11 +11,13 @@
  * Grid method: each grid row's vertical pass goes straight into its nodes' horizontal pass,
  * so the only buffer of the image's size is the nodes', which the caller keeps between runs
  * (LmBlurScratch, ops.h). */
+#include <omp.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "blur-math.h"
 #include "ops.h"
+#include "rgb-rows.h"
 #include "simd.h"
 #include "../error.h"
 
@@ -241,6 +243,85 @@ lm_blur_scratch_clear (LmBlurScratch *scratch)
 {
   g_clear_pointer (&scratch->nodes, g_free);
   scratch->size = 0;
+  g_clear_pointer (&scratch->lanes, g_free);
+  scratch->lanes_size = 0;
+}
+
+/* SCRATCH's lanes holding at least NEED bytes; they only grow. Allocated on every run, the
+ * threads' rows (a few hundred KiB each) went back to the kernel when freed and came back as
+ * fresh pages to fault in and clear on the next run. */
+static guint8 *
+scratch_lanes (LmBlurScratch *scratch, gsize need, GError **error)
+{
+  if (scratch->lanes_size >= need)
+    return scratch->lanes;
+  g_clear_pointer (&scratch->lanes, g_free);
+  scratch->lanes_size = 0;
+  if ((scratch->lanes = g_try_malloc (need)) == NULL)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY, _("not enough memory to blur"));
+      return NULL;
+    }
+  scratch->lanes_size = need;
+  return scratch->lanes;
+}
+
+/* blur_direct for an opaque RGBA8 photo: the passes run on RGB alone (alpha stays 255, as
+ * the blur of 255 everywhere is). Each thread packs its source rows to RGB once, into a
+ * ring of 2 RADIUS + 1 rows found by the row's index: the rows an output row reads are
+ * 2 RADIUS + 1 consecutive ones (reflected at the edges into the same span), so they never
+ * share a slot. Each RGB sample sees the passes' float operations in the same order as in
+ * RGBA, so the bytes are the same. */
+static gboolean
+blur_direct_opaque (const LmImage *src, LmImage *dst, int radius, const float *w, LmBlurScratch *scratch,
+                    GError **error)
+{
+  int width = (int) src->width, height = (int) src->height, slots = 2 * radius + 1;
+  gsize n = (gsize) width * 3, span = n + BLOCK; /* the vertical pass reads up to a block past N */
+  /* A thread's lane: its float row with the border and a block of slack, the ring, its
+   * packed output row, and the ring's bookkeeping; each part 64-byte aligned. */
+  gsize floats = n + 2 * (gsize) radius * 3 + BLOCK;
+  gsize row_bytes = (floats * sizeof (float) + 63) & ~(gsize) 63, ring_bytes = ((gsize) slots * span + 63) & ~(gsize) 63;
+  gsize out_bytes = (span + 63) & ~(gsize) 63, held_bytes = ((gsize) slots * sizeof (int) + 63) & ~(gsize) 63;
+  gsize lane = row_bytes + ring_bytes + out_bytes + held_bytes + (gsize) slots * sizeof (const guint8 *);
+  lane = (lane + 63) & ~(gsize) 63;
+  int threads = omp_get_max_threads ();
+  guint8 *pool = scratch_lanes (scratch, lane * (gsize) threads + 63, error);
+  if (pool == NULL)
+    return FALSE;
+  pool = (guint8 *) (((guintptr) pool + 63) & ~(guintptr) 63);
+
+#pragma omp parallel num_threads (threads)
+  {
+    guint8 *base = pool + lane * (gsize) omp_get_thread_num ();
+    float *padded = (float *) base, *row = padded + (gsize) radius * 3;
+    guint8 *ring = base + row_bytes, *packed_out = ring + ring_bytes;
+    int *held = (int *) (packed_out + out_bytes);
+    const guint8 **rows = (const guint8 **) ((guint8 *) held + held_bytes);
+    memset (padded, 0, floats * sizeof (float)); /* the slack a last part block reads */
+    for (int k = 0; k < slots; k++)
+      held[k] = -1;
+#pragma omp for schedule(static)
+    for (int y = 0; y < height; y++)
+      {
+        for (int j = -radius; j <= radius; j++)
+          {
+            int sy = lm_reflect101 (y + j, height), slot = sy % slots;
+            guint8 *packed = ring + (gsize) slot * span;
+            if (held[slot] != sy)
+              {
+                lm_rgba_row_to_rgb (lm_image_row (src, (guint) sy), packed, (gsize) width);
+                held[slot] = sy;
+              }
+            rows[j + radius] = packed;
+          }
+        vertical_pass (rows, radius, w, row, n);
+        pad_row (row, width, radius, 3);
+        horizontal_pass (row, radius, 3, w, packed_out, n);
+        lm_rgb_row_to_rgba (packed_out, lm_image_row (dst, (guint) y), (gsize) width);
+      }
+  }
+  return TRUE;
 }
 
 /* SCRATCH holding at least NEED floats. A block of a whole image's size allocated and freed on
@@ -381,6 +462,8 @@ lm_blur_run_cpu_scratch (const LmBlurParams *p, const LmImage *src, LmImage *dst
   int d = lm_blur_decimation (p->sigma);
   if (d > 1)
     return blur_on_grid (src, dst, radius, w, d, &p->tile, scratch, error);
+  if (src->format == LM_FORMAT_RGBA8 && src->opaque)
+    return blur_direct_opaque (src, dst, radius, w, scratch, error);
   blur_direct (src, dst, radius, w);
   return TRUE;
 }

@@ -12,12 +12,15 @@ G_BEGIN_DECLS
 #undef LM_OP
 
 /* What blur's CPU reference keeps between runs (its grid method's nodes, up to 4 bytes a
- * pixel), so that moving σ allocates nothing: owned by whoever runs blur again and again on
- * one photo (the CPU backend), zero-initialised, emptied with lm_blur_scratch_clear. Its
- * contents never reach an output: each run writes what it reads. */
+ * pixel, and the direct method's rows for each thread), so that moving σ allocates nothing:
+ * owned by whoever runs blur again and again on one photo (the CPU backend),
+ * zero-initialised, emptied with lm_blur_scratch_clear. Its contents never reach an output:
+ * each run writes what it reads. */
 typedef struct {
   float *nodes;
   gsize size; /* bytes */
+  guint8 *lanes;
+  gsize lanes_size; /* bytes */
 } LmBlurScratch;
 
 void lm_blur_scratch_clear (LmBlurScratch *scratch);

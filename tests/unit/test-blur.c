@@ -238,6 +238,39 @@ test_constant_stays_constant (void)
       }
 }
 
+/* An opaque photo is blurred on its RGB alone (the rows packed and unpacked around the
+ * passes): the same bytes as the blur of all four channels, alpha 255, at widths that end
+ * the packing's four-pixel steps and the passes' blocks anywhere. */
+static void
+test_opaque_packed_same_as_rgba (void)
+{
+  const guint sizes[][2] = { { 1, 1 }, { 5, 7 }, { 3, 300 }, { 300, 3 }, { 257, 33 }, { 1030, 9 } };
+  const float sigmas[] = { 0.5f, 1.0f, 2.5f, 10.0f };
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    for (guint k = 0; k < G_N_ELEMENTS (sigmas); k++)
+      {
+        guint w = sizes[s][0], h = sizes[s][1];
+        g_autoptr (LmImage) opaque = lm_test_image_new (LM_FORMAT_RGBA8, w, h, 0xAB);
+        g_autoptr (LmImage) four = lm_test_image_new (LM_FORMAT_RGBA8, w, h, 0xAB);
+        for (guint y = 0; y < h; y++)
+          for (guint x = 0; x < w; x++)
+            {
+              guint8 *p = lm_test_pixel (opaque, x, y);
+              for (int c = 0; c < 3; c++)
+                p[c] = (guint8) g_test_rand_int_range (0, 256);
+              p[3] = 255;
+              memcpy (lm_test_pixel (four, x, y), p, 4);
+            }
+        four->opaque = FALSE; /* the blur of every channel */
+        LmBlurParams p = blur_params (sigmas[k]);
+        g_autoptr (LmImage) got = lm_test_run_op (&lm_blur_op, &p, opaque);
+        g_autoptr (LmImage) want = lm_test_run_op (&lm_blur_op, &p, four);
+        g_test_message ("%ux%u, sigma %g", w, h, sigmas[k]);
+        lm_test_assert_same_pixels (got, want);
+        LM_TEST_RETURN_IF_FAILED ();
+      }
+}
+
 /* A single 255 in the middle of a black image answers with the kernel itself: the outer
  * product of the weights × 255 (within 1), zero beyond the radius, and mirror symmetric
  * exactly. Radii from the rule: σ 1 → 3, 2.5 → 8, 5 → 15 (31 → 31 taps); 41 × 41 keeps
@@ -442,6 +475,7 @@ main (int argc, char **argv)
   g_test_add_func ("/blur/reflect101", test_reflect101);
   g_test_add_func ("/blur/sigma-zero-copies", test_sigma_zero_copies);
   g_test_add_func ("/blur/constant-stays-constant", test_constant_stays_constant);
+  g_test_add_func ("/blur/opaque-packed-same-as-rgba", test_opaque_packed_same_as_rgba);
   g_test_add_func ("/blur/impulse-response", test_impulse_response);
   g_test_add_func ("/blur/impulse-rgba-channels", test_impulse_rgba_channels);
   g_test_add_func ("/blur/borders-against-reference", test_borders_against_reference);
