@@ -115,6 +115,7 @@ def main():
     ap.add_argument("--bench-ops", required=True)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=3, help="times each case is measured on both sides, in turn")
     ap.add_argument("--json")
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
     ap.add_argument("image", nargs="?")
@@ -132,39 +133,62 @@ def main():
 
     env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OMP_PROC_BIND="false")
     lumen_json = os.path.join(tmp, "lumen.json")
-    subprocess.run([a.bench_ops, "--backend", "cpu", "--repeat", str(a.repeat), "--json", lumen_json, image],
-                   check=True, env=env, stdout=sys.stderr)
-    lumen = {r["case"]: r["op_ms"] for r in json.load(open(lumen_json))}
+
+    def lumen_ms(name):
+        """bench-ops' median for case NAME alone (None where this build lacks it)."""
+        subprocess.run([a.bench_ops, "--backend", "cpu", "--repeat", str(a.repeat), "--json", lumen_json, image],
+                       check=True, env=dict(env, LUMEN_BENCH_ONLY=name), stdout=sys.stderr)
+        found = [r["op_ms"] for r in json.load(open(lumen_json)) if r["case"] == name]
+        return found[0] if found else None
 
     cv2.setNumThreads(a.threads)
     img = cv2.imread(image)
     native = [opencv_cases(img.copy()) for _ in range(COPIES)]
     # The same calls on BGRA; the gray-input cases read the same bytes already.
     same_bytes = [opencv_cases(cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)) for _ in range(COPIES)]
+    # Each case's three figures are taken one after the other, ROUNDS times over: a machine
+    # whose speed drifts from minute to minute (other tenants) then touches both sides alike,
+    # and the medians over the rounds are given with the spread of the rounds' ratios.
+    runs = {}
+    for _ in range(a.rounds):
+        for name in native[0]:
+            if name.startswith("_"):
+                continue
+            ms = lumen_ms(name)
+            if ms is None:
+                continue
+            repeat = a.repeat if "50" not in name else 3
+            r = runs.setdefault(name, {"lumen": [], "opencv": [], "bgra": []})
+            r["lumen"].append(ms)
+            r["opencv"].append(median_ms([cases[name] for cases in native], repeat))
+            # Equalize's colour modes have no same call on BGRA (OpenCV's YCrCb conversion
+            # takes a slow path on four channels), and OpenCV is far behind there already.
+            if ("(rgba" in name or name.startswith("points")) and not name.startswith("equalize"):
+                r["bgra"].append(median_ms([cases[name] for cases in same_bytes], repeat))
     rows = []
-    for name in native[0]:
-        if name.startswith("_") or name not in lumen:
-            continue
-        repeat = a.repeat if "50" not in name else 3
-        ocv = median_ms([cases[name] for cases in native], repeat)
-        row = {"case": name, "lumen_ms": lumen[name], "opencv_ms": ocv, "ratio": lumen[name] / ocv}
-        # Equalize's colour modes have no same call on BGRA (OpenCV's YCrCb conversion takes
-        # a slow path on four channels), and OpenCV is far behind there already.
-        if ("(rgba" in name or name.startswith("points")) and not name.startswith("equalize"):
-            row["opencv_bgra_ms"] = median_ms([cases[name] for cases in same_bytes], repeat)
-            row["ratio_bgra"] = lumen[name] / row["opencv_bgra_ms"]
+    for name, r in runs.items():
+        ratios = [l / o for l, o in zip(r["lumen"], r["opencv"])]
+        row = {"case": name, "lumen_ms": statistics.median(r["lumen"]), "opencv_ms": statistics.median(r["opencv"]),
+               "ratio_min": min(ratios), "ratio_max": max(ratios), "rounds": r}
+        row["ratio"] = row["lumen_ms"] / row["opencv_ms"]
+        if r["bgra"]:
+            row["opencv_bgra_ms"] = statistics.median(r["bgra"])
+            row["ratio_bgra"] = row["lumen_ms"] / row["opencv_bgra_ms"]
         rows.append(row)
 
     print(f"# {img.shape[1]}×{img.shape[0]}, {a.threads} threads, OpenCV {cv2.__version__}")
-    print(f"{'case':36} {'Lumen ms':>9} {'OpenCV ms':>10} {'ratio':>6} {'on BGRA ms':>11} {'ratio':>6}")
+    print(f"# medians of {a.rounds} rounds (each the median of {a.repeat} runs); the rounds' ratios in brackets")
+    print(f"{'case':36} {'Lumen ms':>9} {'OpenCV ms':>10} {'ratio':>6} {'(rounds)':>12} {'on BGRA ms':>11} {'ratio':>6}")
     for r in rows:
+        spread = f"({r['ratio_min']:.2f}–{r['ratio_max']:.2f})"
         four_cols = f"{r['opencv_bgra_ms']:11.2f} {r['ratio_bgra']:6.2f}" if "ratio_bgra" in r else ""
-        print(f"{r['case']:36} {r['lumen_ms']:9.2f} {r['opencv_ms']:10.2f} {r['ratio']:6.2f} {four_cols}")
+        print(f"{r['case']:36} {r['lumen_ms']:9.2f} {r['opencv_ms']:10.2f} {r['ratio']:6.2f} {spread:>12} {four_cols}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"threads": a.threads, "opencv": cv2.__version__, "width": img.shape[1],
                        "height": img.shape[0], "date": time.strftime("%Y-%m-%d"), "commit": commit(),
-                       "load": os.getloadavg()[0], "repeat": a.repeat, "rows": rows}, f, indent=1)
+                       "load": os.getloadavg()[0], "repeat": a.repeat, "rounds": a.rounds, "rows": rows}, f,
+                      indent=1)
 
 
 if __name__ == "__main__":
