@@ -184,9 +184,10 @@ def main():
         four_cols = f"{r['opencv_bgra_ms']:11.2f} {r['ratio_bgra']:6.2f}" if "ratio_bgra" in r else ""
         print(f"{r['case']:36} {r['lumen_ms']:9.2f} {r['opencv_ms']:10.2f} {r['ratio']:6.2f} {spread:>12} {four_cols}")
     if a.json:
+        version = commit()  # before the file is opened: a tracked file emptied makes the tree dirty
         with open(a.json, "w") as f:
             json.dump({"threads": a.threads, "opencv": cv2.__version__, "width": img.shape[1],
-                       "height": img.shape[0], "date": time.strftime("%Y-%m-%d"), "commit": commit(),
+                       "height": img.shape[0], "date": time.strftime("%Y-%m-%d"), "commit": version,
                        "load": os.getloadavg()[0], "repeat": a.repeat, "rounds": a.rounds, "rows": rows}, f,
                       indent=1)
 
