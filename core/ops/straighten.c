@@ -183,7 +183,7 @@ row_sums (const LmImage *src, const LmStraightenSource *s, guint ow, const RowLa
 __attribute__ ((target ("avx2"))) static inline __m256
 pair_weights (const float *k, guint i)
 {
-  __m128 two = _mm_castpd_ps (_mm_load_sd ((const double *) (k + i)));
+  __m128 two = _mm_castsi128_ps (_mm_loadl_epi64 ((const __m128i_u *) (k + i))); /* 4-byte aligned */
   return _mm256_permutevar8x32_ps (_mm256_castps128_ps256 (two), _mm256_setr_epi32 (0, 0, 0, 0, 1, 1, 1, 1));
 }
 
