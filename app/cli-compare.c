@@ -86,17 +86,15 @@ render_streamed (Side *side, const LmImage *host, const LmPipeline *pipeline, Lm
           side->streamed_how = g_strdup (last->label);
         }
       lm_timings_clear (&timings);
-      if (!ok && g_error_matches (local, LUMEN_ERROR, LM_ERROR_UNSUPPORTED))
+      if (!ok)
         {
-          /* A radiance photo: its tone mapping needs the whole image, so it is never tiled. */
+          /* A figure beside the comparison: its failure leaves the comparison whole. A radiance
+           * photo is never tiled (its tone mapping needs the whole image), which goes unsaid. */
+          if (!g_error_matches (local, LUMEN_ERROR, LM_ERROR_UNSUPPORTED))
+            lm_cli_error (_("%s: no streamed figure: %s"), lm_backend_name (b), local->message);
           g_error_free (local);
           side->streamed_ms = 0.0;
           return TRUE;
-        }
-      if (!ok)
-        {
-          g_propagate_error (error, local);
-          return FALSE;
         }
     }
   side->streamed_same = same_pixels (out, side->result);
