@@ -79,7 +79,8 @@ asan-build: test-deps $(ASAN_BUILD)/build.ninja
 
 # Every suite in the normal build, then in the ASan+UBSan build, where LeakSanitizer makes a
 # leak fail its test, the suites that parse and compute (unit, bad input, formats, HDR, fuzz);
-# the CLI's end-to-end suites run in the normal build only, for CI's time on 2 cores. The last line counts both: "N passed, N failed".
+# the CLI's end-to-end suites run in the normal build only, for CI's time on 2 cores. The
+# last line counts both: "N passed, N failed".
 # Each run's temporary files go to a folder of its own (TMPDIR), which summary.py counts as
 # one more test: it must be empty at the end.
 check: test-deps build asan-build

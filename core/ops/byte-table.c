@@ -45,10 +45,9 @@ void
 lm_byte_table_row (const guint8 *in, guint8 *out, gsize n, const guint8 table[256])
 {
 #ifdef HAVE_TABLE_ROW_VBMI
-  static gsize vbmi = 0; /* 1: no, 2: yes */
-  if (g_once_init_enter (&vbmi))
-    g_once_init_leave (&vbmi, __builtin_cpu_supports ("avx512vbmi") && __builtin_cpu_supports ("avx512bw") ? 2 : 1);
-  if (vbmi == 2)
+  /* The CPU's features as libgcc read them once at start-up, as straighten's and resize's
+   * AVX2 paths ask for them. */
+  if (__builtin_cpu_supports ("avx512vbmi") && __builtin_cpu_supports ("avx512bw"))
     {
       table_row_vbmi (in, out, n, table);
       return;

@@ -36,8 +36,8 @@ class Arc(unittest.TestCase):
                            "--min-area", str(MIN_AREA), "--labels", labels, "--background", back, "-o", out, ARC + SECTION])
             self.assertEqual(proc.returncode, 0, lt.describe(proc))
             data = fits.getdata(ARC)[:2048, :2048].astype(np.float32).astype(np.float64)
-            self.assertEqual(fits.getdata(labels).shape, (2048, 2048))
             got = fits.getdata(labels)
+            self.assertEqual(got.shape, (2048, 2048))
             sky, noise = fits.getdata(back, 0).astype(np.float64), fits.getdata(back, "NOISE").astype(np.float64)
             _, cat = cli.read_csv(out)
 

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <glib.h>
 
-
 #include "core/astro/catalogue.h"
 #include "core/astro/fits.h"
 #include "core/io/io.h"

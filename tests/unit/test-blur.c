@@ -240,7 +240,7 @@ test_constant_stays_constant (void)
 
 /* An opaque photo is blurred on its RGB alone (the rows packed and unpacked around the
  * passes): the same bytes as the blur of all four channels, alpha 255, at widths that end
- * the packing's four-pixel steps and the passes' blocks anywhere. */
+ * the packing's eight-pixel steps and the passes' blocks anywhere. */
 static void
 test_opaque_packed_same_as_rgba (void)
 {
