@@ -11,7 +11,7 @@ SAMPLE     := data/samples/ladybird.jpg
 BUILD_DEPS := build-essential pkg-config meson ninja-build gettext \
               libglib2.0-dev libgdk-pixbuf-2.0-dev libgtk-3-dev libjpeg-dev libpng-dev \
               libtiff-dev liblapacke-dev libopenblas0-pthread libexif-dev libstb-dev libopenexr-dev libgif-dev libwebp-dev \
-              liblcms2-dev libcfitsio-dev
+              liblcms2-dev libcfitsio-dev desktop-file-utils
 TEST_DEPS  := python3 python3-numpy python3-opencv python3-pil libimage-exiftool-perl colord-data \
               xvfb xauth desktop-file-utils appstream-util slurm-wlm munge \
               python3-scipy python3-astropy python3-photutils python3-sep source-extractor \

@@ -141,6 +141,12 @@ lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **erro
                    _("%s: is an HDR radiance map; these operations work on 8-bit photos"), display);
       return NULL;
     }
+  g_autofree char *notes = lm_image_notes_text (image);
+  if (notes)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      lm_cli_error (_("note: %s: %s"), display, notes);
+    }
   return g_steal_pointer (&image);
 }
 

@@ -295,6 +295,7 @@ lm_image_unref (LmImage *image)
   g_clear_pointer (&image->exif, g_bytes_unref);
   g_clear_pointer (&image->xmp, g_bytes_unref);
   g_clear_pointer (&image->iptc, g_bytes_unref);
+  g_clear_pointer (&image->notes, g_ptr_array_unref);
   g_free (image);
 }
 
@@ -327,4 +328,31 @@ lm_image_copy_metadata (LmImage *dst, const LmImage *src)
     dst->xmp = g_bytes_ref (src->xmp);
   if (src->iptc)
     dst->iptc = g_bytes_ref (src->iptc);
+}
+
+void
+lm_image_add_note (LmImage *image, const char *format, ...)
+{
+  g_return_if_fail (image != NULL);
+  if (image->notes == NULL)
+    image->notes = g_ptr_array_new_with_free_func (g_free);
+  va_list args;
+  va_start (args, format);
+  g_ptr_array_add (image->notes, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+char *
+lm_image_notes_text (const LmImage *image)
+{
+  if (image->notes == NULL || image->notes->len == 0)
+    return NULL;
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < image->notes->len; i++)
+    {
+      if (i > 0)
+        g_string_append (text, "; ");
+      g_string_append (text, image->notes->pdata[i]);
+    }
+  return g_string_free (text, FALSE);
 }

@@ -66,6 +66,10 @@ typedef struct {
                         * chunk or TIFF tag 700 */
   GBytes *iptc;        /* JPEG APP13 payload after "Photoshop 3.0\0": the image resource
                         * blocks that hold IPTC-IIM */
+  GPtrArray *notes;    /* of char *: what the loader could not take as the file has it and
+                        * what it did instead ("its ICC profile ... : colours are taken as
+                        * sRGB"), sentences without the file's name, for the user to see;
+                        * NULL when none. Not copied with the metadata: they are the load's. */
 
   /*< private >*/
   gint ref_count;
@@ -106,6 +110,11 @@ gboolean lm_image_reshape (LmImage *image, LmFormat format, guint width, guint h
 gsize lm_image_size_bytes (const LmImage *image);
 gboolean lm_image_same_shape (const LmImage *a, const LmImage *b);
 void lm_image_copy_metadata (LmImage *dst, const LmImage *src);
+
+/* Adds a note (see LmImage.notes). */
+void lm_image_add_note (LmImage *image, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The notes joined by "; ", or NULL when there are none. */
+char *lm_image_notes_text (const LmImage *image);
 
 static inline guint8 *
 lm_image_row (const LmImage *image, guint y)

@@ -126,10 +126,17 @@ start_loaded (LmWindow *self, gpointer data)
   gtk_stack_set_visible_child (self->view_stack, GTK_WIDGET (self->image_view));
   lm_image_view_set_image_size (self->image_view, image->width, image->height);
   lm_window_show_pipeline (self);
+  g_autofree char *notes = lm_image_notes_text (image);
   if (sidecar_error)
     {
       /* The photo opens all the same, with no edits; the file stays until an edit is made. */
       g_autofree char *message = g_strdup_printf (_("Opened without its saved edits: %s"), sidecar_error->message);
+      lm_window_show_message_about (self, LM_TOPIC_PHOTO, GTK_MESSAGE_WARNING, message);
+    }
+  else if (notes)
+    {
+      g_autofree char *name = g_file_get_parse_name (l->file);
+      g_autofree char *message = g_strdup_printf ("%s: %s", name, notes);
       lm_window_show_message_about (self, LM_TOPIC_PHOTO, GTK_MESSAGE_WARNING, message);
     }
 }

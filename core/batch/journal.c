@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "../io/atomic-file.h"
+#include "../io/file-read.h"
 #include "../error.h"
 
 #define SYNC_INTERVAL_US G_USEC_PER_SEC
@@ -262,8 +263,9 @@ static GHashTable *
 read_stacks (const char *outdir)
 {
   g_autofree char *path = g_build_filename (outdir, LM_JOURNAL_STACKS_NAME, NULL);
-  g_autofree char *text = NULL;
-  if (!g_file_get_contents (path, &text, NULL, NULL) || !g_str_has_prefix (text, STACKS_HEADER))
+  g_autoptr (GBytes) bytes = lm_file_read (path, LM_FILE_KIND_RECORDS, LM_FILE_RECORDS_MAX, NULL);
+  const char *text = bytes ? g_bytes_get_data (bytes, NULL) : NULL;
+  if (text == NULL || !g_str_has_prefix (text, STACKS_HEADER))
     return NULL;
   GHashTable *ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);

@@ -1,7 +1,9 @@
 #include "stack-read.h"
 
 #include "../hdr/job.h"
+#include "../io/file-read.h"
 #include "../io/io.h"
+#include "../io/pixel-budget.h"
 
 void
 lm_batch_read_free (LmBatchRead *read)
@@ -37,13 +39,11 @@ lm_batch_read (const LmBatchStack *stack, GError **error)
   for (guint i = 0; i < read->n; i++)
     {
       read->paths[i] = g_strdup (files->pdata[i]);
-      char *contents = NULL;
-      gsize len = 0;
-      if (readable && g_file_get_contents (read->paths[i], &contents, &len, NULL))
-        {
-          read->bytes[i] = g_bytes_new_take (contents, len);
-          read->total_bytes += len;
-        }
+      /* When it cannot be read, the decoding step reads it again to say why. */
+      if (readable
+          && (read->bytes[i] = lm_file_read (read->paths[i], LM_FILE_KIND_IMAGE, lm_pixel_budget_file_bytes (),
+                                             NULL)))
+        read->total_bytes += g_bytes_get_size (read->bytes[i]);
     }
   return read;
 }

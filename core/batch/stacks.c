@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../io/file-read.h"
 #include "../hdr/stack.h"
 #include "../io/text-input.h"
 
@@ -103,15 +104,13 @@ static gboolean
 add_manifest (GPtrArray *stacks, const char *input, GError **error)
 {
   g_autofree char *display = g_filename_display_name (input);
-  g_autofree char *text = NULL;
+  g_autoptr (GBytes) bytes = lm_file_read (input, LM_FILE_KIND_TEXT, LM_FILE_RECORDS_MAX, error);
+  if (bytes == NULL)
+    return FALSE;
   gsize size = 0;
-  GError *e = NULL;
-  if (!g_file_get_contents (input, &text, &size, &e))
-    {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, "%s", e->message);
-      g_error_free (e);
-      return FALSE;
-    }
+  const char *text = g_bytes_get_data (bytes, &size);
+  if (text == NULL)
+    text = "";
   /* Lines are split as C strings: past a NUL byte every line would be lost unseen. */
   const char *nul = memchr (text, '\0', size);
   if (nul)

@@ -7,6 +7,7 @@
 #include <lcms2.h>
 
 #include "../error.h"
+#include "../io/file-read.h"
 
 #define VIEW_INTENT INTENT_RELATIVE_COLORIMETRIC
 #define VIEW_FLAGS (cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE | cmsFLAGS_NOOPTIMIZE)
@@ -415,16 +416,14 @@ lm_view_transform_exact (GBytes *source_icc, GBytes *monitor_icc, const float *i
 GBytes *
 lm_monitor_profile_load (const char *path, GError **error)
 {
-  g_autofree char *contents = NULL;
-  gsize size = 0;
   g_autoptr (GError) e = NULL;
-  if (!g_file_get_contents (path, &contents, &size, &e))
+  GBytes *icc = lm_file_read (path, LM_FILE_KIND_PROFILE, LM_FILE_PROFILE_MAX, &e);
+  if (icc == NULL)
     {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("Cannot read the monitor profile %s: %s"),
-                   path, e->message);
+      /* The cause begins with the file's name. */
+      g_set_error (error, LUMEN_ERROR, e->code, _("Cannot read the monitor profile: %s"), e->message);
       return NULL;
     }
-  GBytes *icc = g_bytes_new_take (g_steal_pointer (&contents), size);
   LcmsLog log = { NULL };
   cmsContext ctx = lcms_context (&log);
   g_autofree char *cause = NULL;

@@ -1,15 +1,13 @@
 #include "io.h"
 
-#include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "config.h"
 #include "../error.h"
 #include "depth.h"
+#include "file-read.h"
+#include "pixel-budget.h"
 #include "io-private.h"
 #include "../color/convert.h"
 #include "../astro/fits.h"
@@ -132,34 +130,12 @@ looks_like_text (const guint8 *h, gsize n)
 LmImage *
 lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
 {
-  GStatBuf st;
-  if (g_stat (path, &st) != 0)
-    {
-      int errsv = errno;
-      lm_set_file_error (error, LM_ERROR_IO, path, "%s",
-                         errsv == ENOENT ? _("no such file") : g_strerror (errsv));
-      return NULL;
-    }
-  if (S_ISDIR (st.st_mode))
-    {
-      lm_set_file_error (error, LM_ERROR_IO, path, _("is a folder, not an image file"));
-      return NULL;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      lm_set_file_error (error, LM_ERROR_IO, path, _("is not a regular file"));
-      return NULL;
-    }
-  GError *map_error = NULL;
-  g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, &map_error);
-  if (mapped == NULL)
-    {
-      lm_set_file_error (error, LM_ERROR_IO, path, "%s", map_error->message);
-      g_error_free (map_error);
-      return NULL;
-    }
-  return lm_io_load_from_memory (path, (const guint8 *) g_mapped_file_get_contents (mapped),
-                                 g_mapped_file_get_length (mapped), allocator, error);
+  g_autoptr (GBytes) bytes = lm_file_map (path, LM_FILE_KIND_IMAGE, lm_pixel_budget_file_bytes (), error);
+  if (bytes == NULL)
+    return NULL;
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  return lm_io_load_from_memory (path, data, len, allocator, error);
 }
 
 LmImage *

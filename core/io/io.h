@@ -28,6 +28,9 @@ typedef struct {
                      * LM_SAVE_OPTIONS_INIT, as a zeroed struct would store */
   gboolean nvjpeg;  /* JPEG: encode on the GPU where the render's result is there
                      * (core/render/jpeg-gpu.h); lm_io_save itself always encodes on the CPU */
+  GPtrArray *notes; /* of char *, may be NULL: where a writer says what of the image it could
+                     * not write as it is (a profile too large for the format), as sentences
+                     * without the file's name, for the caller to show */
 } LmSaveOptions;
 
 /* The PNG level when none is asked for: see README's "PNG compression". */

@@ -104,3 +104,9 @@ lm_pixel_budget_check (guint width, guint height, GError **error)
                width, height, size, memory, limit);
   return FALSE;
 }
+
+guint64
+lm_pixel_budget_file_bytes (void)
+{
+  return lm_pixel_budget () * 16 + ((guint64) 256 << 20);
+}

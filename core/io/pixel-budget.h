@@ -23,6 +23,11 @@ void lm_pixel_budget_set (guint64 pixels);
 /* Parses LUMEN_MAX_PIXELS's form: "250000000", "250M", "1.5G". FALSE when it is not one. */
 gboolean lm_pixel_budget_parse (const char *text, guint64 *pixels);
 
+/* The largest image file worth reading: every pixel of the budget at 16 bytes (four float
+ * channels, the widest sample a reader takes) and 256 MiB for metadata and other pages. A
+ * larger file can only hold an image the budget refuses, or something that is no image. */
+guint64 lm_pixel_budget_file_bytes (void);
+
 /* FALSE (LM_ERROR_TOO_LARGE, naming the size and the budget) when WIDTH × HEIGHT exceeds it. */
 gboolean lm_pixel_budget_check (guint width, guint height, GError **error);
 

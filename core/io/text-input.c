@@ -1,39 +1,12 @@
 #include "text-input.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "../error.h"
-
-/* Only a regular file has an end: a fifo may never send one, a device such as /dev/zero
- * never ends, and reading some devices does something. Asked before opening anything. */
-static gboolean
-check_regular (const char *path, const GStatBuf *st, GError **error)
-{
-  if (S_ISREG (st->st_mode))
-    return TRUE;
-  if (S_ISDIR (st->st_mode))
-    lm_set_file_error (error, LM_ERROR_IO, path, _("is a folder, not a text file"));
-  else
-    lm_set_file_error (error, LM_ERROR_IO, path,
-                    _("is not a regular file (a pipe, a device or a socket); give a text file"));
-  return FALSE;
-}
-
-static gboolean
-too_large (const char *path, GError **error)
-{
-  g_autofree char *limit = g_format_size_full (LM_TEXT_FILE_MAX, G_FORMAT_SIZE_IEC_UNITS);
-  lm_set_file_error (error, LM_ERROR_TOO_LARGE, path, _("is larger than %s: too large for a text file of this kind"),
-                  limit);
-  return FALSE;
-}
+#include "file-read.h"
 
 static guint
 line_of (const char *text, const char *at)
@@ -72,79 +45,17 @@ check_text (const char *path, const char *text, gsize len, LmTextFileFlags flags
 char *
 lm_text_file_read (const char *path, LmTextFileFlags flags, gsize *length, GError **error)
 {
-  GStatBuf st;
-  if (g_stat (path, &st) != 0)
-    {
-      int errsv = errno;
-      lm_set_file_error (error, LM_ERROR_IO, path, "%s", errsv == ENOENT ? _("no such file") : g_strerror (errsv));
-      return NULL;
-    }
-  if (!check_regular (path, &st, error))
+  g_autoptr (GBytes) bytes = lm_file_read (path, LM_FILE_KIND_TEXT, LM_TEXT_FILE_MAX, error);
+  if (bytes == NULL)
     return NULL;
-  /* O_NONBLOCK: should the name have become a fifo since, opening it does not wait. */
-  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
-  if (fd < 0)
-    {
-      int errsv = errno;
-      lm_set_file_error (error, LM_ERROR_IO, path, "%s", g_strerror (errsv));
-      return NULL;
-    }
-  if (fstat (fd, &st) != 0)
-    {
-      int errsv = errno;
-      close (fd);
-      lm_set_file_error (error, LM_ERROR_IO, path, "%s", g_strerror (errsv));
-      return NULL;
-    }
-  if (!check_regular (path, &st, error) || (guint64) st.st_size > LM_TEXT_FILE_MAX)
-    {
-      if (S_ISREG (st.st_mode))
-        too_large (path, error);
-      close (fd);
-      return NULL;
-    }
-
-  /* Read to the end rather than st_size bytes: the file may grow or shrink meanwhile, and
-   * the bound holds either way. */
-  GByteArray *bytes = g_byte_array_sized_new ((guint) st.st_size + 1);
-  guint8 chunk[64 * 1024];
-  for (;;)
-    {
-      ssize_t n = read (fd, chunk, sizeof chunk);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int errsv = errno;
-          close (fd);
-          g_byte_array_unref (bytes);
-          lm_set_file_error (error, LM_ERROR_IO, path, _("cannot read: %s"), g_strerror (errsv));
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      if (bytes->len + (gsize) n > LM_TEXT_FILE_MAX)
-        {
-          close (fd);
-          g_byte_array_unref (bytes);
-          too_large (path, error);
-          return NULL;
-        }
-      g_byte_array_append (bytes, chunk, (guint) n);
-    }
-  close (fd);
-
-  gsize len = bytes->len;
-  g_byte_array_append (bytes, (const guint8 *) "", 1);
-  char *text = (char *) g_byte_array_free (bytes, FALSE);
-  if (!check_text (path, text, len, flags, error))
-    {
-      g_free (text);
-      return NULL;
-    }
+  gsize len = 0;
+  const char *text = g_bytes_get_data (bytes, &len);
+  if (!check_text (path, text ? text : "", len, flags, error))
+    return NULL;
   if (length)
     *length = len;
-  return text;
+  /* lm_file_read keeps a NUL after the bytes. */
+  return text ? g_memdup2 (text, len + 1) : g_strdup ("");
 }
 
 /* One character of TEXT at P (before END) as a message shows it, into PIECE; returns the

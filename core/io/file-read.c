@@ -1,0 +1,201 @@
+#include "file-read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "../error.h"
+
+static const char *
+not_regular_message (LmFileKind kind, gboolean folder)
+{
+  switch (kind)
+    {
+    case LM_FILE_KIND_TEXT:
+      return folder ? _("is a folder, not a text file")
+                    : _("is not a regular file (a pipe, a device or a socket); give a text file");
+    case LM_FILE_KIND_IMAGE:
+      return folder ? _("is a folder, not an image file")
+                    : _("is not a regular file (a pipe, a device or a socket); give an image file");
+    case LM_FILE_KIND_RECORDS:
+      return folder ? _("is a folder, where a batch's record file belongs")
+                    : _("is not a regular file (a pipe, a device or a socket), where a batch's record file "
+                        "belongs");
+    case LM_FILE_KIND_PROFILE:
+      return folder ? _("is a folder, not an ICC profile")
+                    : _("is not a regular file (a pipe, a device or a socket); give an ICC profile");
+    }
+  g_return_val_if_reached (NULL);
+}
+
+static gboolean
+check_regular (const char *path, LmFileKind kind, const GStatBuf *st, GError **error)
+{
+  if (S_ISREG (st->st_mode))
+    return TRUE;
+  lm_set_file_error (error, LM_ERROR_IO, path, "%s", not_regular_message (kind, S_ISDIR (st->st_mode)));
+  return FALSE;
+}
+
+static void
+set_too_large (const char *path, LmFileKind kind, guint64 max_bytes, GError **error)
+{
+  g_autofree char *limit = g_format_size_full (max_bytes, G_FORMAT_SIZE_IEC_UNITS);
+  switch (kind)
+    {
+    case LM_FILE_KIND_TEXT:
+      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path,
+                         _("is larger than %s: too large for a text file of this kind"), limit);
+      return;
+    case LM_FILE_KIND_IMAGE:
+      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path,
+                         _("is larger than %s, more than any image within the memory budget can take "
+                           "(LUMEN_MAX_PIXELS raises the budget)"),
+                         limit);
+      return;
+    case LM_FILE_KIND_RECORDS:
+      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path,
+                         _("is larger than %s: too large for a batch's record file"), limit);
+      return;
+    case LM_FILE_KIND_PROFILE:
+      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path, _("is larger than %s: too large for an ICC profile"),
+                         limit);
+      return;
+    }
+}
+
+static void
+set_errno_error (const char *path, int errsv, GError **error)
+{
+  lm_set_file_error (error, errsv == ENOENT ? LM_ERROR_IO : lm_error_code_from_errno (errsv), path, "%s",
+                     errsv == ENOENT ? _("no such file") : g_strerror (errsv));
+}
+
+/* An open descriptor on PATH, checked before and after opening: the name may become a fifo
+ * in between, and O_NONBLOCK keeps the open from waiting for a writer should it have. */
+static int
+open_checked (const char *path, LmFileKind kind, guint64 max_bytes, GStatBuf *st, GError **error)
+{
+  if (g_stat (path, st) != 0)
+    {
+      set_errno_error (path, errno, error);
+      return -1;
+    }
+  if (!check_regular (path, kind, st, error))
+    return -1;
+  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+  if (fd < 0)
+    {
+      set_errno_error (path, errno, error);
+      return -1;
+    }
+  if (fstat (fd, st) != 0)
+    {
+      set_errno_error (path, errno, error);
+      close (fd);
+      return -1;
+    }
+  if (!check_regular (path, kind, st, error))
+    {
+      close (fd);
+      return -1;
+    }
+  if ((guint64) st->st_size > max_bytes)
+    {
+      set_too_large (path, kind, max_bytes, error);
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+GBytes *
+lm_file_read (const char *path, LmFileKind kind, guint64 max_bytes, GError **error)
+{
+  GStatBuf st;
+  int fd = open_checked (path, kind, max_bytes, &st, error);
+  if (fd < 0)
+    return NULL;
+  gsize capacity = (gsize) st.st_size + 1, len = 0;
+  guint8 *data = g_try_malloc (capacity);
+  if (data == NULL)
+    {
+      close (fd);
+      lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to read it"));
+      return NULL;
+    }
+  for (;;)
+    {
+      if (len + 1 == capacity)
+        {
+          /* It grew since fstat: read on within the bound, in steps that double. */
+          if ((guint64) len >= max_bytes)
+            {
+              guint8 probe;
+              ssize_t n;
+              while ((n = read (fd, &probe, 1)) < 0 && errno == EINTR)
+                ;
+              if (n == 0)
+                break;
+              close (fd);
+              g_free (data);
+              set_too_large (path, kind, max_bytes, error);
+              return NULL;
+            }
+          gsize grown = (gsize) MIN ((guint64) capacity * 2, max_bytes + 1);
+          guint8 *more = g_try_realloc (data, grown);
+          if (more == NULL)
+            {
+              close (fd);
+              g_free (data);
+              lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to read it"));
+              return NULL;
+            }
+          data = more;
+          capacity = grown;
+        }
+      ssize_t n = read (fd, data + len, capacity - 1 - len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+          close (fd);
+          g_free (data);
+          lm_set_file_error (error, lm_error_code_from_errno (errsv), path, _("cannot read: %s"),
+                             g_strerror (errsv));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      len += (gsize) n;
+    }
+  close (fd);
+  data[len] = '\0';
+  return g_bytes_new_take (data, len);
+}
+
+GBytes *
+lm_file_map (const char *path, LmFileKind kind, guint64 max_bytes, GError **error)
+{
+  GStatBuf st;
+  int fd = open_checked (path, kind, max_bytes, &st, error);
+  if (fd < 0)
+    return NULL;
+  GError *e = NULL;
+  GMappedFile *mapped = g_mapped_file_new_from_fd (fd, FALSE, &e);
+  close (fd);
+  if (mapped == NULL)
+    {
+      lm_set_file_error (error, LM_ERROR_IO, path, "%s", e->message);
+      g_error_free (e);
+      return NULL;
+    }
+  /* The bytes hold their own reference to the mapping. */
+  GBytes *bytes = g_mapped_file_get_bytes (mapped);
+  g_mapped_file_unref (mapped);
+  return bytes;
+}
