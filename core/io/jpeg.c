@@ -181,18 +181,7 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   image->iptc = g_steal_pointer (&s->iptc);
   jpeg_load_free (s);
 
-  int orientation = lm_exif_orientation (image->exif);
-  if (orientation == 1)
-    return image;
-  GError *orient_error = NULL;
-  LmImage *upright = lm_image_orient (image, orientation, &orient_error);
-  lm_image_unref (image);
-  if (upright == NULL)
-    {
-      lm_set_file_error (error, orient_error->code, path, "%s", orient_error->message);
-      g_error_free (orient_error);
-    }
-  return upright;
+  return lm_io_orient_upright (image, path, error);
 }
 
 typedef struct {

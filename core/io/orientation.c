@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+#include "../error.h"
+#include "exif.h"
+
 /* For each EXIF orientation, where the output pixel (x, y) is read in the stored image of
  * width w and height h. Orientations 5..8 swap the sides. */
 static inline void
@@ -48,4 +51,27 @@ lm_image_orient (LmImage *src, int orientation, GError **error)
         }
     }
   return dst;
+}
+
+int
+lm_io_orientation (const LmImage *image)
+{
+  return lm_exif_orientation (image->exif);
+}
+
+LmImage *
+lm_io_orient_upright (LmImage *image, const char *path, GError **error)
+{
+  int orientation = lm_io_orientation (image);
+  if (orientation <= 1 || orientation > 8)
+    return image;
+  GError *e = NULL;
+  LmImage *upright = lm_image_orient (image, orientation, &e);
+  lm_image_unref (image);
+  if (upright == NULL)
+    {
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_error_free (e);
+    }
+  return upright;
 }

@@ -8,4 +8,12 @@ G_BEGIN_DECLS
  * SRC when ORIENTATION is 1. */
 LmImage *lm_image_orient (LmImage *src, int orientation, GError **error);
 
+/* The orientation (1..8) the file's metadata gives IMAGE's stored pixels: EXIF's. */
+int lm_io_orientation (const LmImage *image);
+
+/* How every loader ends: IMAGE (taken) turned upright by lm_io_orientation, so that the
+ * export's Orientation 1 is true; NULL with an error naming PATH when there is no memory
+ * for the turn. Each loader that can carry an orientation calls it, none turns on its own. */
+LmImage *lm_io_orient_upright (LmImage *image, const char *path, GError **error);
+
 G_END_DECLS
