@@ -62,7 +62,12 @@ lm_io_orientation (const LmImage *image)
 LmImage *
 lm_io_orient_upright (LmImage *image, const char *path, GError **error)
 {
-  int orientation = lm_io_orientation (image);
+  return lm_io_orient_by (image, lm_io_orientation (image), path, error);
+}
+
+LmImage *
+lm_io_orient_by (LmImage *image, int orientation, const char *path, GError **error)
+{
   if (orientation <= 1 || orientation > 8)
     return image;
   GError *e = NULL;

@@ -16,4 +16,8 @@ int lm_io_orientation (const LmImage *image);
  * for the turn. Each loader that can carry an orientation calls it, none turns on its own. */
 LmImage *lm_io_orient_upright (LmImage *image, const char *path, GError **error);
 
+/* As lm_io_orient_upright, by ORIENTATION (1..8; others leave IMAGE as it is) where the file
+ * gives it elsewhere than in its EXIF block (a TIFF's own Orientation tag). */
+LmImage *lm_io_orient_by (LmImage *image, int orientation, const char *path, GError **error);
+
 G_END_DECLS
