@@ -4,6 +4,7 @@
  * launch is its own process) can paste it, and a person can read or mail it. */
 #include "window-private.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 /* The edits copied last in this process. */
@@ -50,8 +51,9 @@ edits_from_text (const char *text, LmPipeline *pipeline)
   if (text == NULL || !g_key_file_load_from_data (keyfile, text, -1, G_KEY_FILE_NONE, NULL)
       || !g_key_file_has_group (keyfile, "lumen"))
     return FALSE;
+  /* Read as a sidecar file is, with its checks. */
   lm_pipeline_init (pipeline);
-  return lm_pipeline_from_keyfile (pipeline, keyfile, NULL);
+  return lm_pipeline_from_text (pipeline, text, strlen (text), NULL);
 }
 
 static void

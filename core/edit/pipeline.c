@@ -1,4 +1,5 @@
 #include "pipeline.h"
+#include "sidecar-text.h"
 
 #include <string.h>
 #include <glib/gi18n.h>
@@ -340,46 +341,25 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
   return TRUE;
 }
 
-/* GKeyFile's test of a group line: "[", a name, "]", then nothing but blanks. */
-static gboolean
-is_group_line (const char *line, const char *end)
+gboolean
+lm_pipeline_from_text (LmPipeline *pipeline, const char *text, gsize len, GError **error)
 {
-  const char *close = line < end && *line == '[' ? memchr (line, ']', end - line) : NULL;
-  if (close == NULL)
+  g_autoptr (GKeyFile) keyfile = g_key_file_new ();
+  GError *e = NULL;
+  /* Translations kept: GKeyFile would drop a localized key (ev[de]) unseen in any other
+   * locale and keep it in that one; kept, it is refused as every unknown key is. */
+  if (!lm_sidecar_text_check (text, len, error))
     return FALSE;
-  for (const char *p = close + 1; p < end; p++)
-    if (*p != ' ' && *p != '\t')
-      return FALSE;
-  return TRUE;
-}
-
-/* The first line that is neither blank, a # comment, a [group] nor a key=value pair, named
- * here: GKeyFile's message would quote the whole line, however long, as it is. */
-static gboolean
-check_sidecar_lines (const char *text, gsize len, GError **error)
-{
-  guint number = 1;
-  for (const char *line = text, *stop = text + len; line < stop; number++)
+  if (!g_key_file_load_from_data (keyfile, text, len, G_KEY_FILE_KEEP_TRANSLATIONS, &e))
     {
-      const char *end = memchr (line, '\n', stop - line);
-      const char *next = end ? end + 1 : stop;
-      end = end ? end : stop;
-      if (end > line && end[-1] == '\r')
-        end--;
-      const char *p = line;
-      while (p < end && g_ascii_isspace (*p))
-        p++;
-      const char *eq = memchr (p, '=', end - p);
-      if (p < end && *p != '#' && !is_group_line (p, end) && !(eq != NULL && eq > p))
-        {
-          g_autofree char *quoted = lm_text_quote (line, end - line);
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT,
-                       _("line %u: “%s” is not a [group], a key=value line or a # comment"), number, quoted);
-          return FALSE;
-        }
-      line = next;
+      /* What GLib refuses beyond those lines (a group or key name it does not take) it words
+       * itself, quoting a line: bounded here. */
+      g_autofree char *quoted = lm_text_quote (e->message, -1);
+      g_clear_error (&e);
+      g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_FORMAT, quoted);
+      return FALSE;
     }
-  return TRUE;
+  return lm_pipeline_from_keyfile (pipeline, keyfile, error);
 }
 
 gboolean
@@ -389,19 +369,8 @@ lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error
   g_autofree char *text = lm_text_file_read (path, LM_TEXT_FILE_ANY, &len, error);
   if (text == NULL)
     return FALSE;
-  g_autoptr (GKeyFile) keyfile = g_key_file_new ();
   GError *e = NULL;
-  if (check_sidecar_lines (text, len, &e) && !g_key_file_load_from_data (keyfile, text, len, G_KEY_FILE_NONE, &e))
-    {
-      /* What GLib refuses beyond those lines (a group or key name it does not take) it words
-       * itself, quoting a line: bounded here. */
-      g_autofree char *quoted = lm_text_quote (e->message, -1);
-      g_clear_error (&e);
-      g_set_error_literal (&e, LUMEN_ERROR, LM_ERROR_FORMAT, quoted);
-    }
-  if (e == NULL)
-    lm_pipeline_from_keyfile (pipeline, keyfile, &e);
-  if (e == NULL)
+  if (lm_pipeline_from_text (pipeline, text, len, &e))
     return TRUE;
   g_autofree char *display = g_filename_display_name (path);
   g_set_error (error, e->domain, e->code, "%s: %s", display, e->message);

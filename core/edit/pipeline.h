@@ -101,7 +101,12 @@ gboolean lm_stage_equal (const LmStage *a, const LmStage *b);
 GKeyFile *lm_pipeline_to_keyfile (const LmPipeline *pipeline);
 gboolean lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **error);
 
-/* Reads the sidecar file PATH into PIPELINE as lm_pipeline_from_keyfile does. It must be a
+/* Reads a sidecar's TEXT (LEN bytes) into PIPELINE as lm_pipeline_from_keyfile does, after
+ * lm_sidecar_text_check (sidecar-text.h): what GKeyFile would take silently (a group or a key
+ * given twice, a localized key) is refused. Messages quote at most what lm_text_quote keeps. */
+gboolean lm_pipeline_from_text (LmPipeline *pipeline, const char *text, gsize len, GError **error);
+
+/* Reads the sidecar file PATH into PIPELINE as lm_pipeline_from_text does. It must be a
  * regular file within lm_text_file_read's bound; every message names the file and quotes no
  * more of it than lm_text_quote keeps. */
 gboolean lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error);

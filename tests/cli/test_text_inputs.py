@@ -147,6 +147,40 @@ class TextInputs(unittest.TestCase):
         side = self.write("nul.lumen", b"[gray]\nenabled=true\nmode=bt601\x00luminosity\n")
         self.refused(["--params", side, "-o", self.out, COFFEE], side, r"line 3.*NUL|NUL.*line 3")
 
+    def test_sidecar_said_twice(self):
+        """GKeyFile merges a group given twice and keeps a key's last value: two sidecars put
+        together would apply half of each. Refused, naming both lines."""
+        cases = {
+            "group": ("[lumen]\nversion=1\n[exposure]\nenabled=true\nev=1\n[gray]\nenabled=true\n"
+                      "[exposure]\nev=-2\n", r"line 8: \[exposure\] is given twice \(first on line 3\)"),
+            "key": ("[exposure]\nenabled=true\nev=1\n  ev = -2\n",
+                    r"line 4: \[exposure\] ev is given twice \(first on line 3\)"),
+            "enabled": ("[blur]\nenabled=false\nsigma=3\nenabled=true\n",
+                        r"line 4: \[blur\] enabled is given twice \(first on line 2\)"),
+        }
+        for name, (text, cause) in cases.items():
+            with self.subTest(case=name):
+                side = self.write(name + ".lumen", text)
+                self.refused(["--params", side, "-o", self.out, COFFEE], side, cause)
+        # The same key in two groups is two keys.
+        side = self.write("two.lumen", "[exposure]\nenabled=true\nev=0.5\n[blur]\nenabled=true\nsigma=0.5\n")
+        proc = lt.run(["--params", side, "-o", self.out, COFFEE])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def test_sidecar_localized_key(self):
+        """A localized key (ev[de]) was dropped unseen in every locale but its own, and kept in
+        that one: refused in any locale as other unknown keys are."""
+        side = self.write("local.lumen", "[exposure]\nenabled=true\nev[de]=2\n")
+        for language in ("C", "de"):
+            with self.subTest(language=language):
+                env = dict(os.environ, LANGUAGE=language, LC_ALL="C.UTF-8")
+                proc = subprocess.run([lt.lumen_cli(), "--params", side, "-o", self.out, COFFEE],
+                                      capture_output=True, text=True, timeout=QUICK, env=env)
+                self.assertEqual(proc.returncode, 1, proc.stderr)
+                self.assertIn(side, proc.stderr)
+                self.assertIn("ev[de]", proc.stderr)
+                self.assertFalse(os.path.exists(self.out))
+
     # --- exposures and response files -----------------------------------------------------
     def test_exposures_long_line_and_bad_bytes(self):
         text = "exposure01.jpg 0.002\n" + "y" * 10_000_000 + "\n"
