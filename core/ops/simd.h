@@ -54,13 +54,12 @@ lm_f32x8_quantize_u8 (LmF32x8 v)
 LM_ROW_INLINE void
 lm_i32x8_store_u8 (LmI32x8 a, LmI32x8 b, LmI32x8 c, LmI32x8 d, guint8 *out)
 {
-  const LmU8x32 low = { 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
-                        0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60 };
-  const LmU8x32 halves = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-                           32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47 };
-  LmU8x32 ab = __builtin_shuffle ((LmU8x32) a, (LmU8x32) b, low);
-  LmU8x32 cd = __builtin_shuffle ((LmU8x32) c, (LmU8x32) d, low);
-  LmU8x32 all = __builtin_shuffle (ab, cd, halves);
+#define LOW_BYTES 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60
+  LmU8x32 ab = __builtin_shufflevector ((LmU8x32) a, (LmU8x32) b, LOW_BYTES, LOW_BYTES);
+  LmU8x32 cd = __builtin_shufflevector ((LmU8x32) c, (LmU8x32) d, LOW_BYTES, LOW_BYTES);
+#undef LOW_BYTES
+  LmU8x32 all = __builtin_shufflevector (ab, cd, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 32, 33, 34,
+                                         35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47);
   memcpy (out, &all, sizeof all);
 }
 

@@ -47,17 +47,17 @@ typedef guint8 v16qu __attribute__ ((vector_size (16)));
 
 /* Four neighbouring RGBA8 pixels (16 bytes) as four vectors of floats: one load and a byte
  * shuffle each, where a conversion of each 4-byte pixel went a byte at a time. */
-#define PIXEL_LANES(n) (v16qu) { 4 * n, 16, 16, 16, 4 * n + 1, 16, 16, 16, 4 * n + 2, 16, 16, 16, 4 * n + 3, 16, 16, 16 }
+#define PIXEL_LANES(n) 4 * n, 16, 16, 16, 4 * n + 1, 16, 16, 16, 4 * n + 2, 16, 16, 16, 4 * n + 3, 16, 16, 16
 LM_ROW_INLINE void
 four_pixel_floats (const guint8 *p, v4sf px[4])
 {
   v16qu q;
   memcpy (&q, p, sizeof q);
   const v16qu zero = { 0 };
-  px[0] = __builtin_convertvector ((v4si) __builtin_shuffle (q, zero, PIXEL_LANES (0)), v4sf);
-  px[1] = __builtin_convertvector ((v4si) __builtin_shuffle (q, zero, PIXEL_LANES (1)), v4sf);
-  px[2] = __builtin_convertvector ((v4si) __builtin_shuffle (q, zero, PIXEL_LANES (2)), v4sf);
-  px[3] = __builtin_convertvector ((v4si) __builtin_shuffle (q, zero, PIXEL_LANES (3)), v4sf);
+  px[0] = __builtin_convertvector ((v4si) __builtin_shufflevector (q, zero, PIXEL_LANES (0)), v4sf);
+  px[1] = __builtin_convertvector ((v4si) __builtin_shufflevector (q, zero, PIXEL_LANES (1)), v4sf);
+  px[2] = __builtin_convertvector ((v4si) __builtin_shufflevector (q, zero, PIXEL_LANES (2)), v4sf);
+  px[3] = __builtin_convertvector ((v4si) __builtin_shufflevector (q, zero, PIXEL_LANES (3)), v4sf);
 }
 #undef PIXEL_LANES
 
