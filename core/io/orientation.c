@@ -36,7 +36,11 @@ lm_image_orient (LmImage *src, int orientation, GError **error)
   if (dst == NULL)
     return NULL;
   dst->opaque = src->opaque;
+  dst->source_bit_depth = src->source_bit_depth;
   lm_image_copy_metadata (dst, src);
+  /* The turned image is what the loader gives: the notes of its reading go with it. */
+  if (src->notes)
+    dst->notes = g_ptr_array_ref (src->notes);
 
   gsize bpp = lm_format_bytes_per_pixel (src->format);
 #pragma omp parallel for schedule(static)
