@@ -13,6 +13,7 @@
 #include "../image.h"
 #include "../io/io.h"
 #include "output-sum.h"
+#include "stacks.h"
 
 G_BEGIN_DECLS
 
@@ -28,10 +29,13 @@ void lm_batch_crash_point (LmCrashPoint point);
 
 char *lm_batch_output_path (const char *outdir, const char *id, const char *ext);
 
-/* Whether OUTDIR/<ID>.<EXT> can exist at all: a file name longer than OUTDIR's file system
- * takes fails its stack alone, before anything is read. (Staging names always fit: a long
- * id is shortened in them.) */
-gboolean lm_batch_output_name_fits (const char *outdir, const char *id, const char *ext, GError **error);
+/* The extensions of the formats a batch writes, NULL-terminated. */
+extern const char *const lm_batch_formats[];
+
+/* Whether OUTDIR/<id>.<EXT> can exist at all for STACK: a file name longer than OUTDIR's file
+ * system takes fails its stack alone, before anything is read, with a reason that names
+ * where the stack was given. (Staging names always fit: a long id is shortened in them.) */
+gboolean lm_batch_output_name_fits (const char *outdir, const LmBatchStack *stack, const char *ext, GError **error);
 
 /* Writes IMAGE (host memory) as OUTDIR/<ID>.<EXT>, committed by a rename; SUM: what was
  * committed, for the journal. */
