@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "../io/atomic-file.h"
+#include "../io/file-read.h"
 #include "../error.h"
 #include "stacks.h"
 
@@ -80,9 +81,10 @@ check_regular (const char *path, const GStatBuf *st, GError **error)
 }
 
 /* A regular file at PATH, opened (created when missing) for reading and writing; its name
- * is checked before the open (opening a device can do something) and its descriptor after. */
+ * is checked before the open (opening a device can do something) and its descriptor after.
+ * A journal larger than a reader takes is refused before a byte is added to it. */
 static int
-open_file (const char *path, int flags, GError **error)
+open_file (const char *path, int flags, guint64 max_bytes, GError **error)
 {
   GStatBuf st;
   if (g_stat (path, &st) == 0 && !check_regular (path, &st, error))
@@ -97,6 +99,14 @@ open_file (const char *path, int flags, GError **error)
     {
       if (error && *error == NULL)
         lm_set_write_error (error, path, errno);
+      close (fd);
+      return -1;
+    }
+  if ((guint64) st.st_size > max_bytes)
+    {
+      g_autofree char *limit = g_format_size_full (max_bytes, G_FORMAT_SIZE_IEC_UNITS);
+      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path, _("is larger than %s: too large for a batch's record file"),
+                         limit);
       close (fd);
       return -1;
     }
@@ -138,7 +148,7 @@ lm_journal_open (const char *outdir, const LmShard *shard, guint share, guint to
       journal_free (j);
       return NULL;
     }
-  j->fd = open_file (j->path, O_APPEND, error);
+  j->fd = open_file (j->path, O_APPEND, LM_FILE_RECORDS_MAX, error);
   if (j->fd < 0)
     {
       journal_free (j);
@@ -167,7 +177,7 @@ lm_journal_open (const char *outdir, const LmShard *shard, guint share, guint to
       journal_free (j);
       return NULL;
     }
-  j->failed_fd = open_file (j->failed_path, O_TRUNC, error);
+  j->failed_fd = open_file (j->failed_path, O_TRUNC, G_MAXUINT64, error);
   if (j->failed_fd < 0)
     {
       journal_free (j);

@@ -185,8 +185,8 @@ class Journals(unittest.TestCase):
     def test_record_files_that_are_not_files(self):
         """A journal, stacks.txt or failed.tsv that is a pipe or a device, and a journal larger
         than any real one (a sparse 2 GiB file), stop the batch and --report with one line that
-        names the file (exit 1), without waiting on the pipe or reading the device: skipping the
-        file would count its stacks wrong."""
+        names the file (exit 1), without waiting on the pipe, reading the device or writing to
+        the journal: skipping the file would count its stacks wrong."""
         not_regular = "not a regular file"
         cases = [("journal.tsv", "fifo", not_regular), ("journal.tsv", "/dev/zero", not_regular),
                  ("journal.tsv", "huge", "larger than"), ("stacks.txt", "fifo", not_regular),
@@ -208,6 +208,8 @@ class Journals(unittest.TestCase):
                     self.assert_refused(["--report", out], name, words)
                 if kind == "fifo":
                     self.assertTrue(stat.S_ISFIFO(os.lstat(path).st_mode), "the pipe was replaced")
+                elif kind == "huge":
+                    self.assertEqual(os.path.getsize(path), 2 << 30, "the refused journal was written to")
 
     def test_stack_list_damaged_or_huge(self):
         """A stacks.txt whose ids no longer match its checksum (a line gone) or that is huge is
