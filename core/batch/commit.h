@@ -1,7 +1,10 @@
 /* One output's way into OUTDIR: encoded to a temporary name (complete and synced), then
- * renamed to OUTDIR/<id>.<ext>. The rename is the commit point: an output under its final
- * name is done. A killed run leaves at most temporaries, which the next run of the same
- * stacks removes.
+ * renamed to OUTDIR/<id>.<ext>. The rename commits the file: the final name never holds a
+ * partial output of ours. The stack is done once its done record, appended after the rename
+ * (journal.h), gives the output's size and CRC-32: a file under the final name proves
+ * nothing alone (a copy cut short looks the same). A killed run leaves at most temporaries,
+ * which the next run of the same stacks removes, and an output without its record, which
+ * it merges again.
  *
  * Crash points for tests: LUMEN_BATCH_CRASH_AT=STEP[:K] kills the process (SIGKILL, as
  * kill -9) at the K-th (default first) time it passes STEP: after-temp-write, after-rename
