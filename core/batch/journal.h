@@ -6,14 +6,14 @@
  * a second apart, and at the end): the output folder is fsync'd first, then the journal,
  * so that a durable "done" record never points at a rename that was lost.
  *
- * A stack is done when a whole done record of this form names it (the latest of its done
- * and redo records) and its output, under its final name, has the size and CRC-32 the
- * record gives: a rerun reads every output of its share back; --report checks the sizes.
- * Anything less proves nothing, and the stack is merged again: an output that differs from
- * its record (cut short, damaged) gets a redo record; an output with no whole done record
- * (killed between the rename and the append, a journal cut short or damaged, a record of an
- * earlier version) is removed. The cost of that rule is one stack's merge after a kill
- * between the rename and the append; what it buys is that no cut-short output passes.
+ * A stack is done when a whole done record of this form names it, with no redo record
+ * after it, and its output under its final name has the size and CRC-32 the record gives:
+ * a rerun reads every output of its share back; --report checks the sizes. Anything less
+ * proves nothing: the output is removed and the stack merged again, after a redo record
+ * where the output differs from its done record (cut short, damaged since), without one
+ * where no whole done record names it (a kill between the rename and the append, a journal
+ * cut short or damaged, a record of an earlier version). The cost of that rule is one
+ * stack's merge after such a kill; what it buys is that no output cut short passes as done.
  *
  * Records, tab-separated, one a line, times in µs since the epoch:
  *   start  TIME  I  N  SHARE  TOTAL   (N = 0: not sharded)

@@ -83,7 +83,7 @@ class Hostile(unittest.TestCase):
     def test_very_long_id_quoted_short(self):
         """A stack id of 10,000 characters (20 KB) fails alone, and is quoted short: in
         failed.tsv its line holds the id's first 64 characters, "…", "~" and the first 16 hex
-        digits of the id's SHA-256 (as a long id's temporary names it), and a reason that names
+        digits of the id's SHA-256 (the hash its temporary names carry), and a reason that names
         the manifest's line; every other line the batch, --report and the manifest's refusals
         print stays short."""
         long_id = "é" * 10000
