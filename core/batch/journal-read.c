@@ -2,7 +2,6 @@
  * taken only when it is exactly a record, the records replayed in time order. */
 #include "journal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,17 +100,19 @@ parse_decimal (const char *text, guint64 max, guint64 *value)
   return *text && g_ascii_string_to_unsigned (text, 10, 0, max, value, NULL);
 }
 
-/* A done record's MS as the writer gives it ("812.5"): digits and a point, finite. */
+/* A done record's MS as the writer gives it ("812.5"): digits and at most one point. */
 static gboolean
 parse_ms (const char *text)
 {
-  gboolean digit = FALSE;
+  guint digits = 0, points = 0;
   for (const char *p = text; *p; p++)
     if (g_ascii_isdigit (*p))
-      digit = TRUE;
-    else if (*p != '.')
+      digits++;
+    else if (*p == '.')
+      points++;
+    else
       return FALSE;
-  return digit && isfinite (g_ascii_strtod (text, NULL));
+  return digits > 0 && points <= 1 && isfinite (g_ascii_strtod (text, NULL));
 }
 
 /* A CRC-32 as exactly 8 hex digits: one cut short is not it. */
