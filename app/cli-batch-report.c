@@ -4,7 +4,9 @@
 
 #include "cli-batch.h"
 #include "cli.h"
+#include "core/batch/commit.h"
 #include "core/batch/journal.h"
+#include "core/batch/stack-list.h"
 
 int
 lm_cli_batch_report (const char *outdir)
@@ -23,16 +25,31 @@ lm_cli_batch_report (const char *outdir)
       lm_cli_error (_("%s: no batch journal here"), display);
       return LM_EXIT_FAILURE;
     }
+  /* A done record counts when its output is there with the record's size: a stat each. A
+   * rerun reads every output back for its CRC-32 as well; a report, often made while the
+   * batch runs, does not. */
+  lm_journal_check_sizes (s, outdir, lm_batch_formats);
   guint done = g_hash_table_size (s->done), failed = g_hash_table_size (s->failed);
   guint total = MAX (s->total, done + failed);
   printf (_("stacks: %u\ndone: %u\nfailed: %u\nremaining: %u\n"), total, done, failed, total - done - failed);
   printf (_("throughput: %.2f stacks/s (%.1f s of running)\n"), s->busy_s > 0 ? done / s->busy_s : 0.0,
           s->busy_s);
+  if (s->unmatched)
+    printf (g_dngettext (NULL,
+                         "not done: %u stack recorded as done has no output of the recorded size (missing or cut "
+                         "short since): a rerun merges it again\n",
+                         "not done: %u stacks recorded as done have no output of the recorded size (missing or cut "
+                         "short since): a rerun merges them again\n",
+                         s->unmatched),
+            s->unmatched);
+  g_autoptr (GPtrArray) notes = lm_journal_summary_notes (s, outdir);
+  for (guint i = 0; i < notes->len; i++)
+    printf (_("warning: %s\n"), (const char *) notes->pdata[i]);
   if (s->duplicates)
     printf (_("warning: %u stacks are recorded as done more than once\n"), s->duplicates);
   if (s->outside)
     printf (_("not counted: %u stacks in the journals that the latest run did not have (%s lists its stacks)\n"),
-            s->outside, LM_JOURNAL_STACKS_NAME);
+            s->outside, LM_STACK_LIST_NAME);
   for (guint i = 0; i < s->shards->len; i++)
     {
       const LmJournalShard *j = &g_array_index (s->shards, LmJournalShard, i);

@@ -18,6 +18,7 @@
 #include "core/batch/outdir-lock.h"
 #include "core/batch/pipeline.h"
 #include "core/batch/shard.h"
+#include "core/batch/stack-list.h"
 #include "core/batch/stacks.h"
 #include "core/error.h"
 #include "core/hdr/response.h"
@@ -51,8 +52,6 @@ typedef struct {
   char *encoder_reason; /* the same, for the encoder */
   char *encoder_description;
 } Plan;
-
-static const char *const formats[] = { "hdr", "exr", "jpg", "png", "tif" };
 
 /* Each merge worker and read thread is a thread with its own stack and buffers: a count far
  * past the machine's ends in a failed thread creation after gigabytes, not in speed. */
@@ -110,8 +109,8 @@ plan_output (const Options *o, Plan *p, GError **error)
 {
   const char *format = o->format ? o->format : "hdr";
   gboolean known = FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-    known |= g_str_equal (format, formats[i]);
+  for (guint i = 0; lm_batch_formats[i]; i++)
+    known |= g_str_equal (format, lm_batch_formats[i]);
   if (!known)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -323,51 +322,61 @@ compare_by_id (gconstpointer a, gconstpointer b)
 typedef struct {
   LmBatchStack *stack;
   char *path;
-  const LmJournalDone *record; /* NULL: none (killed between the rename and the journal) */
+  const LmJournalDone *record; /* NULL: no whole done record of this version */
   gboolean redone;             /* its latest record is a redo: whatever is there is not it */
 } Present;
 
-/* The output of P is not done after all: its redo record, and the file goes (it must not
- * pass for a result should this stack fail now). */
-static gboolean
-redo (LmJournal *journal, Present *present, const char *reason, GError **error)
-{
-  if (!lm_journal_redo (journal, present->stack->id, reason, error))
-    return FALSE;
-  g_unlink (present->path);
-  return TRUE;
-}
+typedef enum {
+  OUTPUT_DONE,      /* as its done record says */
+  OUTPUT_CHANGED,   /* not as its done record says, or undone by a redo record */
+  OUTPUT_UNPROVEN,  /* no whole done record */
+} OutputState;
 
-/* Whether the output of P is what its record says (or, with no record, a file at all: the
- * rename commits only complete files); records what is missing, or a redo. */
+/* Whether the output of P is what its done record says. One that is not goes (it must not
+ * pass for a result should its stack fail now), after a redo record where a done record
+ * names it. Without a record nothing proves the output whole, whatever its size: a run
+ * killed between the rename and the append left a complete one, a copy cut short or a
+ * journal cut inside the record a partial one. */
 static gboolean
-check_output (const Plan *p, LmJournal *journal, Present *present, const LmOutputSum *found, gboolean *done,
-              GError **error)
+check_output (LmJournal *journal, Present *present, const LmOutputSum *found, OutputState *state, GError **error)
 {
   const LmJournalDone *r = present->record;
   g_autofree char *display = g_filename_display_name (present->path);
   g_autofree char *reason = NULL;
-  if (found->size < 0)
+  *state = OUTPUT_DONE;
+  if (r == NULL)
+    *state = present->redone ? OUTPUT_CHANGED : OUTPUT_UNPROVEN;
+  else if (found->size < 0)
     reason = g_strdup_printf (_("%s: cannot be read: merged again"), display);
-  else if (found->size == 0)
-    reason = g_strdup_printf (_("%s: empty: merged again"), display);
-  else if (r && r->sum.size >= 0 && r->sum.size != found->size)
+  else if (r->sum.size != found->size)
     reason = g_strdup_printf (_("%s: %lld bytes where the journal recorded %lld: merged again"), display,
                               (long long) found->size, (long long) r->sum.size);
-  else if (r && r->sum.size >= 0 && r->sum.crc != found->crc)
+  else if (r->sum.crc != found->crc)
     reason = g_strdup_printf (_("%s: its bytes are not those the journal recorded (CRC-32): merged again"),
                               display);
-  *done = reason == NULL && !present->redone;
   if (reason)
-    return r ? redo (journal, present, reason, error) : TRUE;
-  if (present->redone)
-    return TRUE; /* killed between its redo record and the removal */
-  return r || lm_journal_done (journal, present->stack->id, 0.0, found, error);
+    {
+      *state = OUTPUT_CHANGED;
+      if (!lm_journal_redo (journal, present->stack->id, reason, error))
+        return FALSE;
+    }
+  if (*state != OUTPUT_DONE)
+    g_unlink (present->path);
+  return TRUE;
 }
 
-/* The share's stacks not done yet. An output under its final name is done when it has the
- * size and CRC-32 of its done record (all read back, a few files at a time); one whose record
- * never reached a journal (killed between the rename and the append) gets it now. */
+/* Says what the journals hold that counts for nothing. */
+static void
+print_notes (const LmJournalSummary *journals, const char *outdir)
+{
+  g_autoptr (GPtrArray) notes = lm_journal_summary_notes (journals, outdir);
+  for (guint i = 0; i < notes->len; i++)
+    lm_cli_error ("%s", (const char *) notes->pdata[i]);
+}
+
+/* The share's stacks not done yet. An output under its final name is done when a whole done
+ * record gives it and it has that record's size and CRC-32 (all read back, a few files at a
+ * time); any other is merged again. */
 static GPtrArray *
 plan_todo (const Plan *p, LmBatchList *list, LmJournal *journal, guint *before, GError **error)
 {
@@ -387,6 +396,7 @@ plan_todo (const Plan *p, LmBatchList *list, LmJournal *journal, guint *before, 
   g_autoptr (LmJournalSummary) journals = lm_journal_read_all (p->config.outdir, error);
   if (journals == NULL)
     return NULL;
+  print_notes (journals, p->config.outdir);
 
   g_autoptr (GPtrArray) todo = g_ptr_array_new ();
   g_autoptr (GArray) outputs = g_array_new (FALSE, FALSE, sizeof (Present));
@@ -408,25 +418,28 @@ plan_todo (const Plan *p, LmBatchList *list, LmJournal *journal, guint *before, 
   lm_output_sum_files (paths, p->config.read_threads ? p->config.read_threads : 4, found);
 
   *before = 0;
-  guint redone = 0;
+  guint changed = 0, unproven = 0;
   for (guint i = 0; i < outputs->len; i++)
     {
       Present *o = &g_array_index (outputs, Present, i);
-      gboolean done;
-      if (!check_output (p, journal, o, &found[i], &done, error))
+      OutputState state;
+      if (!check_output (journal, o, &found[i], &state, error))
         return NULL;
-      if (done)
+      if (state == OUTPUT_DONE)
         ++*before;
       else
-        {
-          g_ptr_array_add (todo, o->stack);
-          redone++;
-        }
+        g_ptr_array_add (todo, o->stack);
+      changed += state == OUTPUT_CHANGED;
+      unproven += state == OUTPUT_UNPROVEN;
     }
-  if (redone)
+  if (changed)
     fprintf (stderr, _("lumen-cli: outputs not as the journal recorded them (cut short or changed since), merged "
                        "again: %u\n"),
-             redone);
+             changed);
+  if (unproven)
+    lm_cli_error (_("outputs with no whole done record in the journals (nothing proves them complete), merged "
+                    "again: %u"),
+                  unproven);
   /* The list's order, as a clean run would take them. */
   g_ptr_array_sort (todo, compare_by_id);
   return g_steal_pointer (&todo);
@@ -457,7 +470,7 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
   g_autoptr (GPtrArray) ids = g_ptr_array_new ();
   for (guint k = 0; k < list->stacks->len; k++)
     g_ptr_array_add (ids, ((LmBatchStack *) list->stacks->pdata[k])->id);
-  if (!lm_journal_write_stacks (p->config.outdir, ids, error))
+  if (!lm_stack_list_write (p->config.outdir, ids, error))
     return FALSE;
   lm_outdir_lock_admitted (lock);
 

@@ -8,9 +8,10 @@
 #include <glib/gstdio.h>
 
 #include "../io/atomic-file.h"
+#include "../io/text-input.h"
 #include "../error.h"
 #include "../hdr/rgbe.h"
-#include "journal.h"
+#include "stack-list.h"
 
 static const char *const crash_names[] = {
   [LM_CRASH_AFTER_TEMP_WRITE] = "after-temp-write",
@@ -59,18 +60,22 @@ lm_batch_output_path (const char *outdir, const char *id, const char *ext)
   return g_build_filename (outdir, name, NULL);
 }
 
+const char *const lm_batch_formats[] = { "hdr", "exr", "jpg", "png", "tif", NULL };
+
 gboolean
-lm_batch_output_name_fits (const char *outdir, const char *id, const char *ext, GError **error)
+lm_batch_output_name_fits (const char *outdir, const LmBatchStack *stack, const char *ext, GError **error)
 {
   long max = lm_atomic_file_name_max (outdir);
-  gsize len = strlen (id) + 1 + strlen (ext);
+  gsize len = strlen (stack->id) + 1 + strlen (ext);
   if ((long) len <= max)
     return TRUE;
+  /* Quoted short (the id may be of any length), so the reason says where to find it. */
   g_autofree char *display = g_filename_display_name (outdir);
+  g_autofree char *quoted = lm_text_quote (stack->id, -1);
   g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-               _("stack id “%s”: its output’s name would be %u bytes long, and file names in %s hold at most %ld: "
-                 "give the stack a shorter id"),
-               id, (guint) len, display, max);
+               _("stack id “%s” (%s): its output’s name would be %u bytes long, and file names in %s hold at "
+                 "most %ld: give the stack a shorter id"),
+               quoted, stack->source, (guint) len, display, max);
   return FALSE;
 }
 
@@ -224,7 +229,7 @@ lm_batch_scan_outdir (const char *outdir, GHashTable *ids, const char *ext, guin
   while (g_hash_table_iter_next (&it, &id, NULL))
     g_hash_table_add (stems, staging_stem (name_max, id));
   /* The stack list's temporary belongs to whoever holds the folder's admission lock. */
-  g_hash_table_remove (stems, LM_JOURNAL_STACKS_NAME);
+  g_hash_table_remove (stems, LM_STACK_LIST_NAME);
 
   GHashTable *present = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *suffix = g_strconcat (".", ext, NULL);

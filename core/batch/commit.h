@@ -1,7 +1,10 @@
 /* One output's way into OUTDIR: encoded to a temporary name (complete and synced), then
- * renamed to OUTDIR/<id>.<ext>. The rename is the commit point: an output under its final
- * name is done. A killed run leaves at most temporaries, which the next run of the same
- * stacks removes.
+ * renamed to OUTDIR/<id>.<ext>. The rename commits the file: the final name never holds a
+ * partial output of ours. The stack is done once its done record, appended after the rename
+ * (journal.h), gives the output's size and CRC-32: a file under the final name proves
+ * nothing alone (a copy cut short looks the same). A killed run leaves at most temporaries,
+ * which the next run of the same stacks removes, and an output without its record, which
+ * it merges again.
  *
  * Crash points for tests: LUMEN_BATCH_CRASH_AT=STEP[:K] kills the process (SIGKILL, as
  * kill -9) at the K-th (default first) time it passes STEP: after-temp-write, after-rename
@@ -13,6 +16,7 @@
 #include "../image.h"
 #include "../io/io.h"
 #include "output-sum.h"
+#include "stacks.h"
 
 G_BEGIN_DECLS
 
@@ -28,10 +32,13 @@ void lm_batch_crash_point (LmCrashPoint point);
 
 char *lm_batch_output_path (const char *outdir, const char *id, const char *ext);
 
-/* Whether OUTDIR/<ID>.<EXT> can exist at all: a file name longer than OUTDIR's file system
- * takes fails its stack alone, before anything is read. (Staging names always fit: a long
- * id is shortened in them.) */
-gboolean lm_batch_output_name_fits (const char *outdir, const char *id, const char *ext, GError **error);
+/* The extensions of the formats a batch writes, NULL-terminated. */
+extern const char *const lm_batch_formats[];
+
+/* Whether OUTDIR/<id>.<EXT> can exist at all for STACK: a file name longer than OUTDIR's file
+ * system takes fails its stack alone, before anything is read, with a reason that names
+ * where the stack was given. (Staging names always fit: a long id is shortened in them.) */
+gboolean lm_batch_output_name_fits (const char *outdir, const LmBatchStack *stack, const char *ext, GError **error);
 
 /* Writes IMAGE (host memory) as OUTDIR/<ID>.<EXT>, committed by a rename; SUM: what was
  * committed, for the journal. */

@@ -4,27 +4,38 @@
  * descriptor: once write returns, the record survives a kill -9 of this process (it is in
  * the kernel). Against a crash of the machine, records are made durable in groups (at most
  * a second apart, and at the end): the output folder is fsync'd first, then the journal,
- * so that a durable "done" record never points at a rename that was lost. The output under
- * its final name, with the size and CRC-32 its done record gives, is the truth: a rerun
- * counts such an output as done; one that differs (cut short, damaged) gets a redo record
- * and is merged again. An output with no done record (killed between the rename and the
- * append: the rename commits only complete files) counts as done unless empty, and gets
- * its record then, so each stack is in the journals once.
+ * so that a durable "done" record never points at a rename that was lost.
  *
- * Records, tab-separated, times in µs since the epoch:
+ * A stack is done when a whole done record of this form names it, with no redo record
+ * after it, and its output under its final name has the size and CRC-32 the record gives:
+ * a rerun reads every output of its share back; --report checks the sizes. Anything less
+ * proves nothing: the output is removed and the stack merged again, after a redo record
+ * where the output differs from its done record (cut short, damaged since), without one
+ * where no whole done record names it (a kill between the rename and the append, a journal
+ * cut short or damaged, a record of an earlier version). The cost of that rule is one
+ * stack's merge after such a kill; what it buys is that no output cut short passes as done.
+ *
+ * Records, tab-separated, one a line, times in µs since the epoch:
  *   start  TIME  I  N  SHARE  TOTAL   (N = 0: not sharded)
- *   done   TIME  ID  MS  SIZE  CRC32  (CRC32: 8 hex digits)
+ *   done   TIME  ID  MS  SIZE  CRC32  (SIZE: bytes, more than 0; CRC32: 8 hex digits)
  *   redo   TIME  ID  REASON           (the output of an earlier done record is not it)
  *   failed TIME  ID  REASON
  *   end    TIME
- * Journals of earlier versions have done records without SIZE and CRC32: their outputs
- * count as done when not empty, as they did then.
- * The failure list (failed.tsv, or failed-I-of-N.tsv) holds this run's failures as
- * ID<TAB>REASON lines; it starts empty at every run, since a rerun tries failed stacks again.
+ * A line that is not exactly one of these (a field short or too many, a number that does
+ * not parse, a NUL byte, an id no stack can have) is not a record: it counts for nothing,
+ * and the reader says how many there were. The last line without its newline is a record
+ * being written or cut by a crash, and the next run ends it with a newline so that its own
+ * records start whole lines. Done records of earlier versions, "done TIME ID MS" without
+ * SIZE and CRC32, look exactly like a record cut after its MS field: they count for
+ * nothing either (their stacks are merged again, once).
  *
- * OUTDIR/stacks.txt lists the ids of the latest run's whole batch (every shard's), one a
- * line after a header; --report counts only those, so that records of stacks no longer in
- * the input (an earlier batch in the same folder) do not inflate it. */
+ * The failure list (failed.tsv, or failed-I-of-N.tsv) holds this run's failures as
+ * ID<TAB>REASON lines, an id longer than any file name as lm_batch_id_short gives it; it
+ * starts empty at every run, since a rerun tries failed stacks again.
+ *
+ * Journals and failure lists must be regular files: one that is a pipe or a device is
+ * refused by name, as is a journal larger than LM_FILE_RECORDS_MAX; skipping one would
+ * count its stacks wrong. */
 #pragma once
 
 #include <glib.h>
@@ -37,7 +48,8 @@ G_BEGIN_DECLS
 typedef struct _LmJournal LmJournal;
 
 /* Opens (creating) the shard's journal and failure list in OUTDIR and records the start.
- * Fails when another process holds this shard's journal. */
+ * Fails when another process holds this shard's journal, or when either is not a regular
+ * file. */
 LmJournal *lm_journal_open (const char *outdir, const LmShard *shard, guint share, guint total,
                             GError **error);
 /* Thread-safe. */
@@ -48,23 +60,18 @@ gboolean lm_journal_failed (LmJournal *journal, const char *id, const char *reas
 /* Records the end (when COMPLETE), syncs and closes. */
 gboolean lm_journal_close (LmJournal *journal, gboolean complete, GError **error);
 
-#define LM_JOURNAL_STACKS_NAME "stacks.txt"
-
-/* Writes OUTDIR/stacks.txt: the ids of IDS (of const char *, the whole batch's, sorted),
- * unless the file already lists exactly them. Call it while no other run of this OUTDIR
- * can write it (LmOutdirLock's admission): it also removes a killed writer's temporary. */
-gboolean lm_journal_write_stacks (const char *outdir, GPtrArray *ids, GError **error);
-
 /* What every journal in OUTDIR says. */
 typedef struct {
   char *name;           /* journal-I-of-N.tsv */
   guint index, count;   /* the shard */
   guint share, total;   /* from its latest start record */
   guint done, failed;   /* stacks whose latest record is this journal's */
+  guint not_records;    /* whole lines that are not records (cut short, damaged) */
+  guint earlier;        /* done records of an earlier version (no size, no CRC-32) */
 } LmJournalShard;
 
 typedef struct {
-  LmOutputSum sum;      /* size -1: a record of an earlier version, without one */
+  LmOutputSum sum;      /* what the output must be */
   guint shard;          /* index in LmJournalSummary.shards */
 } LmJournalDone;
 
@@ -77,11 +84,22 @@ typedef struct {
   double busy_s;       /* union of the runs' intervals */
   guint duplicates;    /* stacks done twice with no redo between (none in a healthy batch) */
   guint outside;       /* stacks in the journals but not in stacks.txt: not counted above */
+  guint unmatched;     /* stacks dropped from done by lm_journal_check_sizes */
 } LmJournalSummary;
 
-/* Records are taken in time order over all journals, whatever shard wrote them. */
+/* Records are taken in time order over all journals, whatever shard wrote them. Fails,
+ * naming the file, on a journal or stacks.txt that cannot be read whole. */
 LmJournalSummary *lm_journal_read_all (const char *outdir, GError **error);
 void lm_journal_summary_free (LmJournalSummary *summary);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmJournalSummary, lm_journal_summary_free)
+
+/* Drops from SUMMARY's done the stacks whose output in OUTDIR, <id>.<ext> for an extension
+ * of EXTS (NULL-terminated), is missing or not of its record's size: a stat each, no read
+ * (--report's check; a rerun reads the outputs back). */
+void lm_journal_check_sizes (LmJournalSummary *summary, const char *outdir, const char *const *exts);
+
+/* For the user, one line (of char *) for each of OUTDIR's journals with lines that are not
+ * records or with done records of an earlier version. */
+GPtrArray *lm_journal_summary_notes (const LmJournalSummary *summary, const char *outdir);
 
 G_END_DECLS

@@ -12,7 +12,7 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  gint64 size;  /* bytes; -1: unknown (a journal written before sizes were kept) */
+  gint64 size;  /* bytes; -1: the file could not be read (lm_output_sum_files) */
   guint32 crc;  /* zlib's crc32 */
 } LmOutputSum;
 

@@ -170,7 +170,7 @@ read_task (gpointer data, gpointer user_data)
     }
   gint64 t = g_get_monotonic_time ();
   /* An output that no file name can hold fails its stack before any work, not the batch. */
-  if (lm_batch_output_name_fits (run->config->outdir, job->stack->id, run->config->ext, &error))
+  if (lm_batch_output_name_fits (run->config->outdir, job->stack, run->config->ext, &error))
     job->read = lm_batch_read (job->stack, &error);
   if (job->read == NULL)
     {

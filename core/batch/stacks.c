@@ -42,6 +42,16 @@ lm_batch_id_valid (const char *text)
   return TRUE;
 }
 
+char *
+lm_batch_id_short (const char *id)
+{
+  if (strlen (id) <= LM_BATCH_ID_LISTED_MAX)
+    return g_strdup (id);
+  g_autofree char *head = lm_text_escape (id, -1, 64);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, id, -1);
+  return g_strdup_printf ("%s~%.16s", head, hash);
+}
+
 static gboolean
 is_image_name (const char *name)
 {
@@ -148,11 +158,12 @@ add_manifest (GPtrArray *stacks, const char *input, GError **error)
       ManifestBlock *block = g_hash_table_lookup (by_id, f[0]);
       if (block && block != current)
         {
+          g_autofree char *quoted = lm_text_quote (f[0], -1);
           g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT,
                        _("%s: line %d: stack id “%s” again, after other stacks’ lines; its first lines are "
                          "%d–%d: two stacks cannot share an id (each names an output), and one stack’s lines "
                          "must be together"),
-                       display, i + 1, f[0], block->first + 1, block->last + 1);
+                       display, i + 1, quoted, block->first + 1, block->last + 1);
           return FALSE;
         }
       if (block == NULL)
@@ -243,9 +254,10 @@ lm_batch_list_new (const char *const *inputs, GError **error)
       if (strcmp (a->id, b->id) == 0)
         {
           /* Two stacks of one id would write one output. */
+          g_autofree char *quoted = lm_text_quote (a->id, -1);
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
                        _("stack id “%s” is given twice (%s and %s): outputs are named after the ids"),
-                       a->id, a->source, b->source);
+                       quoted, a->source, b->source);
           return NULL;
         }
     }

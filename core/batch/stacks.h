@@ -35,6 +35,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBatchList, lm_batch_list_free)
  * control characters (tabs and newlines would break the journal). */
 gboolean lm_batch_id_valid (const char *text);
 
+/* Ids up to this many bytes, which any file name can hold, are listed whole. */
+#define LM_BATCH_ID_LISTED_MAX 255
+
+/* ID as failed.tsv lists it: whole, or for an id longer than LM_BATCH_ID_LISTED_MAX (no
+ * output can have it: it comes from a manifest, whose line the failure's reason names) its
+ * first 64 characters, "…", "~" and the first 16 hex digits of its SHA-256 (the hash its
+ * temporary names carry): one short line per stack, and two long ids with one head apart. */
+char *lm_batch_id_short (const char *id);
+
 /* The members of STACK and their times: the manifest's, or a folder's exposures.txt, or
  * else the folder's images (by name) with TIMES set to NULL (EXIF times). */
 gboolean lm_batch_stack_members (const LmBatchStack *stack, GPtrArray **files, GArray **times,
