@@ -199,12 +199,14 @@ inode_of (const char *path)
   return st.st_ino;
 }
 
-/* /dev/null's numbers, on a node of the test's own: writing to it is harmless, replacing it
- * is what must not happen. FALSE (the test skipped) where nodes cannot be made (not root). */
+/* /dev/full's numbers (1, 7), on a node of the test's own: writing into it is harmless, and
+ * a writer that replaces it replaces the test's node, never the system's (the tests of this
+ * file never name a node in /dev, which a writer with the defect would replace). FALSE (the
+ * test skipped) where nodes cannot be made (not root). */
 static gboolean
 make_char_device (const char *path)
 {
-  if (mknod (path, S_IFCHR | 0600, makedev (1, 3)) == 0)
+  if (mknod (path, S_IFCHR | 0600, makedev (1, 7)) == 0)
     return TRUE;
   g_test_skip ("cannot make a character device here (not root?)");
   return FALSE;
@@ -233,28 +235,28 @@ check_refused (const char *dir, const char *path, mode_t kind, const char *cause
   g_clear_error (&error);
 }
 
-/* A fifo, a character device, a link to either and a link to /dev/full: refused, never
- * replaced (the rename made each of them a regular file). */
+/* A fifo, a character device and links to them (as -o link.png pointing at /dev/full):
+ * refused, never replaced (the rename made each of them a regular file). */
 static void
 test_nodes_refused (void)
 {
   g_autofree char *dir = fresh_dir ("nodes");
   g_autofree char *fifo = g_build_filename (dir, "pipe.png", NULL);
   g_autofree char *to_fifo = g_build_filename (dir, "to-pipe.png", NULL);
-  g_autofree char *to_full = g_build_filename (dir, "to-full.png", NULL);
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
   g_assert_cmpint (symlink ("pipe.png", to_fifo), ==, 0);
-  g_assert_cmpint (symlink ("/dev/full", to_full), ==, 0);
   check_refused (dir, fifo, S_IFIFO, "named pipe");
   check_refused (dir, to_fifo, S_IFLNK, "named pipe");
   g_assert_true (kind_of (fifo) == S_IFIFO);
-  check_refused (dir, to_full, S_IFLNK, "/dev/full");
-  g_assert_true (kind_of ("/dev/full") == S_IFCHR);
 
-  g_autofree char *device = g_build_filename (dir, "null.lumen", NULL);
+  g_autofree char *device = g_build_filename (dir, "full", NULL);
+  g_autofree char *to_device = g_build_filename (dir, "to-full.png", NULL);
   if (!make_char_device (device))
     return;
+  g_assert_cmpint (symlink (device, to_device), ==, 0);
   check_refused (dir, device, S_IFCHR, "character device");
+  check_refused (dir, to_device, S_IFLNK, device);
+  g_assert_true (kind_of (device) == S_IFCHR);
 }
 
 /* A name that becomes a fifo between the open and the commit: the commit refuses it too. */
