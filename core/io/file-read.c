@@ -140,9 +140,14 @@ lm_file_read (const char *path, LmFileKind kind, guint64 max_bytes, GError **err
                 ;
               if (n == 0)
                 break;
+              int errsv = errno;
               close (fd);
               g_free (data);
-              set_too_large (path, kind, max_bytes, error);
+              if (n < 0)
+                lm_set_file_error (error, lm_error_code_from_errno (errsv), path, _("cannot read: %s"),
+                                   g_strerror (errsv));
+              else
+                set_too_large (path, kind, max_bytes, error);
               return NULL;
             }
           gsize grown = (gsize) MIN ((guint64) capacity * 2, max_bytes + 1);
@@ -194,7 +199,14 @@ lm_file_map (const char *path, LmFileKind kind, guint64 max_bytes, GError **erro
       g_error_free (e);
       return NULL;
     }
-  /* The bytes hold their own reference to the mapping. */
+  /* The mapping takes the size of its own fstat: a file grown since ours is held to the bound
+   * here. The bytes hold their own reference to the mapping. */
+  if ((guint64) g_mapped_file_get_length (mapped) > max_bytes)
+    {
+      g_mapped_file_unref (mapped);
+      set_too_large (path, kind, max_bytes, error);
+      return NULL;
+    }
   GBytes *bytes = g_mapped_file_get_bytes (mapped);
   g_mapped_file_unref (mapped);
   return bytes;
