@@ -71,7 +71,8 @@ check_error (const GError *error, LmErrorCode code, const char *path, const char
   g_assert_null (strchr (error->message, '\n'));
 }
 
-/* Exactly at the bound: read whole; one byte over: refused as too large, unread. */
+/* Exactly at the bound: read whole; one byte over: refused as too large, unread; no bound:
+ * read whole. */
 static void
 test_bound (void)
 {
@@ -89,6 +90,10 @@ test_bound (void)
         g_assert_null (over);
         check_error (error, LM_ERROR_TOO_LARGE, path, "larger than");
         g_clear_error (&error);
+        /* No bound at all (the read's buffer once grew to "the bound + 1", which is 0 here). */
+        g_autoptr (GBytes) unbounded = readers[r].read (path, LM_FILE_KIND_RECORDS, G_MAXUINT64, &error);
+        g_assert_no_error (error);
+        check_bytes (unbounded, sizes[s], r == 0);
         LM_TEST_RETURN_IF_FAILED ();
       }
 }
