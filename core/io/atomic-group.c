@@ -141,8 +141,8 @@ copy_synced (const char *src, int dst)
       for (ssize_t done = 0; done < n && errsv == 0;)
         {
           ssize_t w = write (dst, buffer + done, (size_t) (n - done));
-          if (w < 0 && errno != EINTR)
-            errsv = errno;
+          if (w == 0 || (w < 0 && errno != EINTR))
+            errsv = w == 0 ? EIO : errno;
           done += MAX (w, 0);
         }
       if (errsv)
@@ -240,14 +240,14 @@ lm_atomic_group_commit (LmAtomicGroup *group, GError **error)
   group_close (group);
   FailAt fail = fail_at ();
   GPtrArray *staged = group->staged;
-  guint n_renamed = 0, n_checked = 0;
+  guint n_renamed = 0;
   int errsv = 0;
   Staged *failed = NULL;
 
   /* Every destination checked and its old bytes kept before the first rename. */
-  for (; n_checked < staged->len; n_checked++)
+  for (guint i = 0; i < staged->len; i++)
     {
-      Staged *s = g_ptr_array_index (staged, n_checked);
+      Staged *s = g_ptr_array_index (staged, i);
       if (!lm_atomic_file_check_target (s->path, s->target, error))
         goto fail;
       struct stat st;
