@@ -322,10 +322,10 @@ class WholeFiles(unittest.TestCase):
     """Every file Lumen reads whole goes through one reader (core/io/file-read.c) that takes
     regular files only, within a bound: an exposure of hdr or of a batch's stack, a batch's
     manifest, --params and --exposures that are /dev/zero, a fifo with no writer or a sparse
-    file of 1 TB are refused at once (well within two seconds) by one line naming the file
-    and the cause, exit 1. The batch read /dev/zero until memory ran out (7 GB in 10 s) and
-    waited for ever on a fifo; a 1 TB exposure or manifest was "not an image" or "could not
-    allocate 1099511627777 bytes"."""
+    file of 1 TB are refused at once (well within two seconds, in a few MB) by a line naming
+    the file and the cause, exit 1 (a batch's manifest: 2, as its INPUTs are). The batch read
+    /dev/zero until memory ran out (7 GB in 10 s) and waited for ever on a fifo; a 1 TB
+    exposure or manifest was "not an image" or "could not allocate 1099511627777 bytes"."""
 
     KINDS = ("dev-zero", "fifo", "sparse-1tb")
 
@@ -433,8 +433,8 @@ class WholeFiles(unittest.TestCase):
 
 class OutputsNotReplaced(unittest.TestCase):
     """Outputs that are not regular files are refused by name before any work, and stay what
-    they were: a rename over them made /dev/null a regular file (--params-out /dev/null as
-    root) and wrote through a link to /dev/full. The nodes here are the tests' own (mkfifo,
+    they were: the rename made /dev/null a regular file (--params-out /dev/null as root), and
+    /dev/full too through a link to it (-o link.png). The nodes here are the tests' own (mkfifo,
     and /dev/full's numbers under a name of the test's): where the defect is back, it replaces
     them, not the machine's. And a command's outputs are committed together or not at all."""
 
@@ -499,13 +499,11 @@ class OutputsNotReplaced(unittest.TestCase):
         before the response failed). Needs a small tmpfs (root, as in CI); skipped where none
         can be mounted."""
         args = ["hdr", "--backend", "cpu", "--times", "1,2"]
-        sizes = []
-        for name in ("out.hdr", "curve.txt"):  # the two files' sizes, written where there is room
-            path = os.path.join(self.dir, name)
-            sizes.append(path)
-        rc, err, _, _ = run_guarded(args + ["--response-out", sizes[1], "-o", sizes[0]] + self.good)
+        # The two files' sizes, written first where there is room.
+        roomy = [os.path.join(self.dir, name) for name in ("out.hdr", "curve.txt")]
+        rc, err, _, _ = run_guarded(args + ["--response-out", roomy[1], "-o", roomy[0]] + self.good)
         self.assertEqual(rc, 0, err)
-        image_size, curve_size = (os.path.getsize(p) for p in sizes)
+        image_size, curve_size = (os.path.getsize(p) for p in roomy)
         mnt = os.path.join(self.dir, "small")
         os.mkdir(mnt)
         mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt], capture_output=True,
