@@ -12,6 +12,7 @@
 #include "core/astro/detect.h"
 #include "core/astro/fits.h"
 #include "core/error.h"
+#include "core/io/atomic-group.h"
 #include "core/io/io.h"
 #include "core/ops/blur-math.h" /* LM_BLUR_SIGMA_MAX: the filter is the blur of Lumen's */
 #include "core/render/timing.h"
@@ -261,6 +262,9 @@ write_outputs (const Options *o, const LmDetectResult *result, const LmFitsInfo 
                GError **error)
 {
   gint64 t = g_get_monotonic_time ();
+  /* The catalogue, the labels and the maps together or none: a catalogue whose label image
+   * failed to be written is not left beside an older one. */
+  g_autoptr (LmAtomicGroup) group = lm_atomic_group_begin ();
   gboolean ok = output_kind (o->output) == OUTPUT_CSV ? lm_catalogue_write_csv (o->output, result, error)
                                                       : lm_catalogue_write_fits (o->output, result, error);
   if (!ok)
@@ -268,6 +272,8 @@ write_outputs (const Options *o, const LmDetectResult *result, const LmFitsInfo 
   if (o->labels && !lm_labels_write_fits (o->labels, result, error))
     return FALSE;
   if (o->background && !lm_cli_detect_write_background (o->background, result, info, error))
+    return FALSE;
+  if (!lm_atomic_group_commit (g_steal_pointer (&group), error))
     return FALSE;
   lm_timings_add (timings, _("write"), lm_ms_since (t));
   return TRUE;

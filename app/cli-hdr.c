@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "core/io/atomic-file.h"
+#include "core/io/atomic-group.h"
 #include "core/error.h"
 #include "core/hdr/job.h"
 #include "core/hdr/tonemap.h"
@@ -242,10 +243,14 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   t = g_get_monotonic_time ();
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
   save.png_level = o->png_level;
+  /* The image and its curve together or neither: a failed merge leaves no file behind, not
+   * even the curve, and a failed curve no image. */
+  g_autoptr (LmAtomicGroup) group = lm_atomic_group_begin ();
   if (!lm_io_save (host, o->output, &save, error))
     return FALSE;
-  /* The curve last: a failed merge leaves no file behind, not even the curve. */
   if (o->response_out && !lm_response_save (lm_hdr_job_response (job), o->response_out, error))
+    return FALSE;
+  if (!lm_atomic_group_commit (g_steal_pointer (&group), error))
     return FALSE;
   lm_timings_add (timings, _("save"), lm_ms_since (t));
   if (o->timings)

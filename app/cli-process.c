@@ -7,6 +7,7 @@
 #include "core/color/profile.h"
 #include "core/edit/sidecar.h"
 #include "core/error.h"
+#include "core/io/atomic-group.h"
 #include "core/io/io.h"
 #include "core/render/cache.h"
 #include "core/render/jpeg-gpu.h"
@@ -329,6 +330,30 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   return TRUE;
 }
 
+/* The preset (--params-out) and the photo, committed together or not at all: the preset is
+ * written first, so that a place that cannot take it fails before the work, and renamed with
+ * the photo. Without -o, the preset alone (parse () let only that through). */
+static int
+write_outputs (const Options *o, const LmPipeline *pipeline, LmBackendKind kind)
+{
+  GError *e = NULL;
+  g_autoptr (LmAtomicGroup) group = lm_atomic_group_begin ();
+  if (o->params_out && !lm_sidecar_write (o->params_out, pipeline, &e))
+    return fail (e);
+  if (o->output)
+    {
+      LmTimings timings;
+      lm_timings_init (&timings);
+      gboolean ok = run (o, pipeline, kind, &timings, &e);
+      lm_timings_clear (&timings);
+      if (!ok)
+        return fail (e);
+    }
+  if (!lm_atomic_group_commit (g_steal_pointer (&group), &e))
+    return fail (e);
+  return LM_EXIT_OK;
+}
+
 int
 lm_cli_process_main (int argc, char **argv)
 {
@@ -354,19 +379,7 @@ lm_cli_process_main (int argc, char **argv)
       g_error_free (e);
       goto out;
     }
-  /* The preset first, atomically: it holds what was asked, whatever the photo's fate. */
-  if (o.params_out && !lm_sidecar_write (o.params_out, &pipeline, &e))
-    {
-      rc = fail (e);
-      goto out;
-    }
-  if (o.output == NULL)
-    goto out; /* a preset alone (parse () let only that through) */
-  LmTimings timings;
-  lm_timings_init (&timings);
-  if (!run (&o, &pipeline, kind, &timings, &e))
-    rc = fail (e);
-  lm_timings_clear (&timings);
+  rc = write_outputs (&o, &pipeline, kind);
 
 out:
   g_free (o.backend);

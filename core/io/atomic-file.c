@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "../error.h"
+#include "atomic-group.h"
 
 struct _LmAtomicFile {
   char *path;     /* as the caller gave it: what messages name */
@@ -101,22 +102,74 @@ resolve_target (const char *path, GError **error)
           g_clear_error (&e);
           return NULL;
         }
-      if (g_path_is_absolute (link))
+      g_autofree char *dir = g_path_get_dirname (target);
+      if (g_path_is_absolute (link) || g_str_equal (dir, "."))
         g_free (target), target = g_steal_pointer (&link);
       else
         {
-          g_autofree char *dir = g_path_get_dirname (target);
           g_free (target);
           target = g_build_filename (dir, link, NULL);
         }
     }
 }
 
+/* What a file that is not a regular one is, as a message names it. */
+static const char *
+node_kind (mode_t mode)
+{
+  /* TRANSLATORS: each completes "it is %s, not a regular file" */
+  if (S_ISDIR (mode))
+    return _("a folder");
+  if (S_ISFIFO (mode))
+    return _("a named pipe (FIFO)");
+  if (S_ISCHR (mode))
+    return _("a character device");
+  if (S_ISBLK (mode))
+    return _("a block device");
+  if (S_ISSOCK (mode))
+    return _("a socket");
+  return _("a special file");
+}
+
+/* A rename replaces whatever has the name: /dev/null turned into a regular file, a fifo
+ * another program reads from gone. Only a regular file (or nothing) may be replaced. */
+static gboolean
+check_target (const char *path, const char *target, GError **error)
+{
+  struct stat st;
+  if (lstat (target, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE; /* missing: created; any other failure is the temporary's to report */
+  g_autofree char *display = g_filename_display_name (path);
+  if (g_strcmp0 (path, target) == 0)
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot write: it is %s, not a regular file"), display,
+                 node_kind (st.st_mode));
+  else
+    {
+      g_autofree char *target_display = g_filename_display_name (target);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: cannot write: it links to %s, %s, not a regular file"),
+                   display, target_display, node_kind (st.st_mode));
+    }
+  return FALSE;
+}
+
+gboolean
+lm_atomic_file_check_replaceable (const char *path, GError **error)
+{
+  g_autofree char *target = resolve_target (path, error);
+  return target != NULL && check_target (path, target, error);
+}
+
+gboolean
+lm_atomic_file_check_target (const char *path, const char *target, GError **error)
+{
+  return check_target (path, target, error);
+}
+
 LmAtomicFile *
 lm_atomic_file_open (const char *path, GError **error)
 {
   g_autofree char *target = resolve_target (path, error);
-  if (target == NULL)
+  if (target == NULL || !check_target (path, target, error))
     return NULL;
   g_autofree char *dir = g_path_get_dirname (target);
   g_autofree char *base = g_path_get_basename (target);
@@ -195,7 +248,8 @@ lm_atomic_file_abort (LmAtomicFile *file)
     return;
   if (file->stream)
     fclose (file->stream);
-  g_unlink (file->tmp_path);
+  if (file->tmp_path)
+    g_unlink (file->tmp_path);
   lm_atomic_file_free (file);
 }
 
@@ -223,12 +277,32 @@ lm_atomic_file_commit (LmAtomicFile *file, GError **error)
   if (errsv == 0 && close_rc != 0)
     errsv = errno;
 
-  if (errsv == 0 && g_rename (file->tmp_path, file->target) != 0)
-    errsv = errno;
-
   if (errsv != 0)
     {
       lm_set_write_error (error, file->path, errsv);
+      lm_atomic_file_abort (file);
+      return FALSE;
+    }
+
+  LmAtomicGroup *group = lm_atomic_group_current ();
+  if (group)
+    {
+      /* Complete and synced: the group renames it with the others, or removes it. */
+      lm_atomic_group_take (group, g_steal_pointer (&file->path), g_steal_pointer (&file->target),
+                            g_steal_pointer (&file->tmp_path));
+      lm_atomic_file_free (file);
+      return TRUE;
+    }
+
+  /* Checked again: the name may have become a fifo or a device since it was opened. */
+  if (!check_target (file->path, file->target, error))
+    {
+      lm_atomic_file_abort (file);
+      return FALSE;
+    }
+  if (g_rename (file->tmp_path, file->target) != 0)
+    {
+      lm_set_write_error (error, file->path, errno);
       lm_atomic_file_abort (file);
       return FALSE;
     }

@@ -112,6 +112,16 @@ open_checked (const char *path, LmFileKind kind, guint64 max_bytes, GStatBuf *st
   return fd;
 }
 
+/* read () of up to N bytes, again where a signal interrupted it. */
+static ssize_t
+read_some (int fd, guint8 *into, gsize n)
+{
+  ssize_t got;
+  while ((got = read (fd, into, n)) < 0 && errno == EINTR)
+    ;
+  return got;
+}
+
 GBytes *
 lm_file_read (const char *path, LmFileKind kind, guint64 max_bytes, GError **error)
 {
@@ -119,63 +129,51 @@ lm_file_read (const char *path, LmFileKind kind, guint64 max_bytes, GError **err
   int fd = open_checked (path, kind, max_bytes, &st, error);
   if (fd < 0)
     return NULL;
-  gsize capacity = (gsize) st.st_size + 1, len = 0;
+  gsize capacity = (gsize) st.st_size + 1, len = 0; /* room for the NUL */
   guint8 *data = g_try_malloc (capacity);
-  if (data == NULL)
+  ssize_t n = 1;
+  while (data != NULL && n > 0)
     {
-      close (fd);
-      lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to read it"));
-      return NULL;
-    }
-  for (;;)
-    {
-      if (len + 1 == capacity)
+      if (len + 1 < capacity)
         {
-          /* It grew since fstat: read on within the bound, in steps that double. */
-          if ((guint64) len >= max_bytes)
-            {
-              guint8 probe;
-              ssize_t n;
-              while ((n = read (fd, &probe, 1)) < 0 && errno == EINTR)
-                ;
-              if (n == 0)
-                break;
-              close (fd);
-              g_free (data);
-              set_too_large (path, kind, max_bytes, error);
-              return NULL;
-            }
-          gsize grown = (gsize) MIN ((guint64) capacity * 2, max_bytes + 1);
-          guint8 *more = g_try_realloc (data, grown);
-          if (more == NULL)
-            {
-              close (fd);
-              g_free (data);
-              lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to read it"));
-              return NULL;
-            }
-          data = more;
-          capacity = grown;
+          if ((n = read_some (fd, data + len, capacity - 1 - len)) > 0)
+            len += (gsize) n;
+          continue;
         }
-      ssize_t n = read (fd, data + len, capacity - 1 - len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int errsv = errno;
-          close (fd);
-          g_free (data);
-          lm_set_file_error (error, lm_error_code_from_errno (errsv), path, _("cannot read: %s"),
-                             g_strerror (errsv));
-          return NULL;
-        }
-      if (n == 0)
+      /* All that fstat counted is read: one byte more says whether the file grew since (most
+       * have not, and then no larger buffer is asked for). */
+      guint8 probe;
+      if ((n = read_some (fd, &probe, 1)) <= 0 || (guint64) len >= max_bytes)
         break;
-      len += (gsize) n;
+      /* It grew: read on within the bound, in steps that double. */
+      guint64 grown = (guint64) capacity * 2;
+      if (grown - 1 > max_bytes)
+        grown = max_bytes + 1; /* still more than CAPACITY: the bound is above LEN */
+      guint8 *more = g_try_realloc (data, (gsize) grown);
+      if (more == NULL)
+        g_clear_pointer (&data, g_free);
+      else
+        {
+          data = more;
+          capacity = (gsize) grown;
+          data[len++] = probe;
+        }
     }
+  int errsv = errno;
   close (fd);
-  data[len] = '\0';
-  return g_bytes_new_take (data, len);
+  if (data == NULL)
+    lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, path, _("not enough memory to read it"));
+  else if (n < 0)
+    lm_set_file_error (error, lm_error_code_from_errno (errsv), path, _("cannot read: %s"), g_strerror (errsv));
+  else if (n > 0)
+    set_too_large (path, kind, max_bytes, error); /* a byte beyond the bound */
+  else
+    {
+      data[len] = '\0';
+      return g_bytes_new_take (data, len);
+    }
+  g_free (data);
+  return NULL;
 }
 
 GBytes *
@@ -194,7 +192,14 @@ lm_file_map (const char *path, LmFileKind kind, guint64 max_bytes, GError **erro
       g_error_free (e);
       return NULL;
     }
-  /* The bytes hold their own reference to the mapping. */
+  /* The mapping takes the size of its own fstat: a file grown since ours is held to the bound
+   * here. The bytes hold their own reference to the mapping. */
+  if ((guint64) g_mapped_file_get_length (mapped) > max_bytes)
+    {
+      g_mapped_file_unref (mapped);
+      set_too_large (path, kind, max_bytes, error);
+      return NULL;
+    }
   GBytes *bytes = g_mapped_file_get_bytes (mapped);
   g_mapped_file_unref (mapped);
   return bytes;

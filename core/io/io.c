@@ -214,13 +214,9 @@ lm_io_check_output (const char *path, GError **error)
 gboolean
 lm_io_check_writable (const char *path, GError **error)
 {
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      lm_set_file_error (error, LM_ERROR_IO, path, _("cannot write: it is a folder"));
-      return FALSE;
-    }
   /* The one reliable test of "can I create a file there" is to create one: permission bits
-   * say nothing for root, read-only mounts or full quotas. */
+   * say nothing for root, read-only mounts or full quotas. Opening refuses first what must
+   * not be replaced (a folder, a fifo, a device), by name. */
   LmAtomicFile *probe = lm_atomic_file_open (path, error);
   if (probe == NULL)
     return FALSE;

@@ -259,5 +259,272 @@ class BadInput(unittest.TestCase):
         self.assertEqual(os.listdir(out), [])
 
 
+# --- whole files and outputs that are not regular files -----------------------------------
+import stat  # noqa: E402
+import time  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def resident_mb(pid):
+    """The resident memory of process PID in MB (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def run_guarded(args, max_seconds=10, max_mb=1024):
+    """lumen-cli ARGS, killed after MAX_SECONDS (a reader waiting on a fifo for ever) or once
+    its resident memory passes MAX_MB (a reader that does not stop at a device or a huge file:
+    the machine's memory is not the test's to take; no rlimit, which ASan's shadow memory would
+    break); returns (exit status, stderr, seconds, the most resident memory seen, in MB: sampled
+    every 5 ms, as wait4's figure counts this Python's memory from before the exec)."""
+    with tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen([lt.lumen_cli()] + [str(a) for a in args], stdout=subprocess.DEVNULL, stderr=err,
+                                env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE=""))
+        peak = 0
+        while True:
+            pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            peak = max(peak, resident_mb(proc.pid))
+            if time.monotonic() - start > max_seconds or peak > max_mb:
+                proc.kill()
+                pid, status, _ = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.005)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.monotonic() - start
+        err.seek(0)
+        return proc.returncode, err.read().decode("utf-8", "replace"), seconds, peak
+
+
+def exposures(folder, n=2):
+    """N small exposures of one synthetic scene (PNG, 64 × 48, each twice as bright)."""
+    rng = np.random.default_rng(5)
+    scene = rng.uniform(0.02, 0.4, (48, 64, 3))
+    paths = []
+    for i in range(n):
+        path = os.path.join(folder, f"e{i + 1}.png")
+        cv2.imwrite(path, np.clip(scene * 2 ** i * 255, 0, 255).astype(np.uint8))
+        paths.append(path)
+    return paths
+
+
+NOT_REGULAR = r"not a regular file"
+
+
+class WholeFiles(unittest.TestCase):
+    """Every file Lumen reads whole goes through one reader (core/io/file-read.c) that takes
+    regular files only, within a bound: an exposure of hdr or of a batch's stack, a batch's
+    manifest, --params and --exposures that are /dev/zero, a fifo with no writer or a sparse
+    file of 1 TB are refused at once (well within two seconds, in a few MB) by a line naming
+    the file and the cause, exit 1 (a batch's manifest: 2, as its INPUTs are). The batch read
+    /dev/zero until memory ran out (7 GB in 10 s) and waited for ever on a fifo; a 1 TB
+    exposure or manifest was "not an image" or "could not allocate 1099511627777 bytes"."""
+
+    KINDS = ("dev-zero", "fifo", "sparse-1tb")
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-whole-")
+        self.dir = self._tmp.name
+        self.good = exposures(self.dir)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def hostile(self, kind, path):
+        """PATH made a link to /dev/zero (reading it is harmless), a fifo, or a 1 TB hole."""
+        if kind == "dev-zero":
+            os.symlink("/dev/zero", path)
+        elif kind == "fifo":
+            os.mkfifo(path)
+        else:
+            with open(path, "wb") as f:
+                try:
+                    f.truncate(1 << 40)
+                except OSError as e:
+                    self.skipTest(f"this file system holds no sparse file of 1 TB: {e}")
+        return path
+
+    @staticmethod
+    def cause(kind):
+        return NOT_REGULAR if kind != "sparse-1tb" else TOO_LARGE
+
+    def assert_at_once(self, seconds, peak_mb):
+        self.assertLess(seconds, 2.5, "not refused at once")
+        self.assertLess(peak_mb, 400, "memory taken by a file that was to be refused")
+
+    def refused(self, args, named, cause, status=1, lines=1):
+        rc, err, seconds, peak_mb = run_guarded(args)
+        lt.say(f"  exit {rc} in {seconds:.2f} s, {peak_mb:.0f} MB: {err.strip()[:160]}")
+        self.assertGreaterEqual(rc, 0, f"lumen-cli was killed (signal {-rc}): {err}")
+        self.assertEqual(rc, status, err)
+        self.assert_at_once(seconds, peak_mb)
+        self.assertEqual(len(err.splitlines()), lines, err)
+        first = err.splitlines()[0]
+        self.assertIn(named, first, "the message must name the file")
+        self.assertRegex(first.split(named, 1)[1], re.compile(cause, re.I))
+        return err
+
+    def test_hdr_exposure(self):
+        for kind in self.KINDS:
+            with self.subTest(kind=kind):
+                bad = self.hostile(kind, os.path.join(self.dir, f"{kind}.png"))
+                out = os.path.join(self.dir, "out.hdr")
+                self.refused(["hdr", "--backend", "cpu", "--times", "1,2", "-o", out, self.good[0], bad], bad,
+                             self.cause(kind))
+                self.assertFalse(os.path.lexists(out))
+
+    def test_text_inputs(self):
+        """--params and --exposures (the text reader was bounded already: these hold it so)."""
+        for kind in self.KINDS:
+            with self.subTest(kind=kind):
+                params = self.hostile(kind, os.path.join(self.dir, f"{kind}.lumen"))
+                out = os.path.join(self.dir, "out.png")
+                self.refused(["--backend", "cpu", "--params", params, "-o", out, self.good[0]], params,
+                             self.cause(kind))
+                listed = self.hostile(kind, os.path.join(self.dir, f"{kind}.txt"))
+                self.refused(["hdr", "--backend", "cpu", "--exposures", listed, "-o", out], listed,
+                             self.cause(kind))
+                self.assertFalse(os.path.lexists(out))
+
+    def test_batch_exposure(self):
+        """The stack fails alone, its line in failed.tsv naming the exposure and the cause; the
+        batch exits 1 at once."""
+        for kind in self.KINDS:
+            with self.subTest(kind=kind):
+                root = os.path.join(self.dir, f"stacks-{kind}")
+                stack = os.path.join(root, "s1")
+                os.makedirs(stack)
+                shutil.copyfile(self.good[0], os.path.join(stack, "e1.png"))
+                bad = self.hostile(kind, os.path.join(stack, "e2.png"))
+                with open(os.path.join(stack, "exposures.txt"), "w") as f:
+                    f.write("e1.png 1\ne2.png 2\n")
+                out = os.path.join(self.dir, f"out-{kind}")
+                rc, err, seconds, peak_mb = run_guarded(["batch", "--backend", "cpu", "--progress", "none", "-o",
+                                                         out, root])
+                lt.say(f"  exit {rc} in {seconds:.2f} s, {peak_mb:.0f} MB")
+                self.assertEqual(rc, 1, err)
+                self.assert_at_once(seconds, peak_mb)
+                with open(os.path.join(out, "failed.tsv")) as f:
+                    failed = f.read().splitlines()
+                self.assertEqual(len(failed), 1, failed)
+                sid, message = failed[0].split("\t", 1)
+                self.assertEqual(sid, "s1")
+                self.assertIn(bad, message)
+                self.assertRegex(message.split(bad, 1)[1], re.compile(self.cause(kind), re.I))
+                self.assertFalse(os.path.exists(os.path.join(out, "s1.hdr")))
+
+    def test_batch_manifest(self):
+        """A manifest is one of the batch's INPUTs, which it answers as usage errors (exit 2 and
+        the pointer to --help, as for a manifest that does not exist)."""
+        for kind in self.KINDS:
+            with self.subTest(kind=kind):
+                manifest = self.hostile(kind, os.path.join(self.dir, f"{kind}.tsv"))
+                out = os.path.join(self.dir, f"out-{kind}")
+                self.refused(["batch", "--backend", "cpu", "--progress", "none", "-o", out, manifest], manifest,
+                             self.cause(kind), status=2, lines=2)
+
+
+class OutputsNotReplaced(unittest.TestCase):
+    """Outputs that are not regular files are refused by name before any work, and stay what
+    they were: the rename made /dev/null a regular file (--params-out /dev/null as root), and
+    /dev/full too through a link to it (-o link.png). The nodes here are the tests' own (mkfifo,
+    and /dev/full's numbers under a name of the test's): where the defect is back, it replaces
+    them, not the machine's. And a command's outputs are committed together or not at all."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-nodes-")
+        self.dir = self._tmp.name
+        self.good = exposures(self.dir)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def nodes(self, ext):
+        """{name: the check that it is still what it was}: a fifo, a link to it, and where nodes
+        can be made (root) a character device and a link to it."""
+        made = {f"fifo{ext}": stat.S_ISFIFO, f"to-fifo{ext}": stat.S_ISLNK}
+        os.mkfifo(os.path.join(self.dir, f"fifo{ext}"))
+        os.symlink(f"fifo{ext}", os.path.join(self.dir, f"to-fifo{ext}"))
+        try:
+            os.mknod(os.path.join(self.dir, f"full{ext}"), 0o600 | stat.S_IFCHR, os.makedev(1, 7))
+            os.symlink(os.path.join(self.dir, f"full{ext}"), os.path.join(self.dir, f"to-full{ext}"))
+            made.update({f"full{ext}": stat.S_ISCHR, f"to-full{ext}": stat.S_ISLNK})
+        except PermissionError:
+            lt.say("  not root: no character device of the test's own")
+        return made
+
+    def check_refused(self, args, name, is_kind, others=()):
+        path = os.path.join(self.dir, name)
+        rc, err, _, _ = run_guarded(args)
+        self.assertEqual(rc, 1, err)
+        self.assertRegex(err, r"^lumen-cli: [^\n]*" + re.escape(name) + r": cannot write: [^\n]*"
+                         + NOT_REGULAR + r"\n$")
+        self.assertTrue(is_kind(os.lstat(path).st_mode), f"{name} was replaced")
+        for other in others:
+            self.assertFalse(os.path.lexists(other), f"{other} was written")
+        self.assertEqual(lt.leftovers(self.dir), [])
+
+    def test_photo_and_heatmap(self):
+        """lumen-cli -o NODE (the issue's -o link.png pointing at /dev/full) and compare
+        --heatmap NODE."""
+        for name, is_kind in self.nodes(".png").items():
+            with self.subTest(node=name):
+                node = os.path.join(self.dir, name)
+                self.check_refused(["--backend", "cpu", "--blur", "1", "-o", node, self.good[0]], name, is_kind)
+                self.check_refused(["compare", "--backends", "cpu,cpu", "--blur", "1", "--heatmap", node,
+                                    self.good[0]], name, is_kind)
+
+    def test_hdr_outputs(self):
+        """hdr -o NODE and --response-out NODE: neither file is written."""
+        image, curve = os.path.join(self.dir, "out.hdr"), os.path.join(self.dir, "curve.txt")
+        for name, is_kind in self.nodes(".hdr").items():
+            with self.subTest(node=name, flag="-o"):
+                node = os.path.join(self.dir, name)
+                self.check_refused(["hdr", "--backend", "cpu", "--times", "1,2", "--response-out", curve, "-o", node]
+                                   + self.good, name, is_kind, [curve])
+            with self.subTest(node=name, flag="--response-out"):
+                self.check_refused(["hdr", "--backend", "cpu", "--times", "1,2", "--response-out", node, "-o", image]
+                                   + self.good, name, is_kind, [image])
+
+    def test_hdr_together_on_full_disk(self):
+        """hdr's image and camera response are committed together: a disk with room for the
+        image but not for the response as well leaves neither (the image used to be committed
+        before the response failed). Needs a small tmpfs (root, as in CI); skipped where none
+        can be mounted."""
+        args = ["hdr", "--backend", "cpu", "--times", "1,2"]
+        # The two files' sizes, written first where there is room.
+        roomy = [os.path.join(self.dir, name) for name in ("out.hdr", "curve.txt")]
+        rc, err, _, _ = run_guarded(args + ["--response-out", roomy[1], "-o", roomy[0]] + self.good)
+        self.assertEqual(rc, 0, err)
+        image_size, curve_size = (os.path.getsize(p) for p in roomy)
+        mnt = os.path.join(self.dir, "small")
+        os.mkdir(mnt)
+        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt], capture_output=True,
+                               text=True)
+        if mount.returncode != 0:
+            self.skipTest(f"cannot mount a small tmpfs to fill: {mount.stderr.strip()}")
+        try:
+            # Leave the image's pages and one more: less than the response needs on top.
+            page = os.statvfs(mnt).f_frsize
+            pages = lambda n: -(-n // page)  # noqa: E731
+            self.assertGreater(pages(curve_size), 1, "the response must need more than the page left over")
+            free = os.statvfs(mnt).f_bavail * page
+            with open(os.path.join(mnt, "filler"), "wb") as f:
+                f.write(bytes(free - (pages(image_size) + 1) * page))
+            image, curve = os.path.join(mnt, "out.hdr"), os.path.join(mnt, "curve.txt")
+            rc, err, _, _ = run_guarded(args + ["--response-out", curve, "-o", image] + self.good)
+            self.assertEqual(rc, 1, err)
+            self.assertRegex(err, r"^lumen-cli: [^\n]*: [^\n]*(?i:no space left on device)\n$")
+            self.assertEqual(os.listdir(mnt), ["filler"], "one file was committed without the other")
+        finally:
+            subprocess.run(["umount", mnt], check=False)
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

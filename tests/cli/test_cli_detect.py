@@ -9,6 +9,8 @@ noiseless model summed over each source's own pixels (the isophotal flux a perfe
 measurement gives; the wings below the threshold are not in any isophotal flux)."""
 import os
 import re
+import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -314,6 +316,110 @@ class BadInput(DetectTest):
         self.assertEqual(proc.returncode, 1, lt.describe(proc))
         self.assertRegex(proc.stderr, r"^lumen-cli: CUDA backend unavailable: .+\n$")
         self.assertFalse(os.path.exists(out))
+
+
+class OutputsTogether(DetectTest):
+    """The catalogue, the label image and the background map are committed together or not at
+    all: a failure on the last leaves neither a new catalogue nor an old one replaced."""
+
+    def detect_into(self, folder, env=None):
+        cat, labels, maps = (os.path.join(folder, n) for n in ("c.csv", "l.fits", "b.fits"))
+        proc = subprocess.run([lt.lumen_cli(), "detect", "--backend", "cpu", "-o", cat, "--labels", labels,
+                               "--background", maps, self.field], capture_output=True, text=True,
+                              env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", **(env or {})), timeout=120)
+        return proc, (cat, labels, maps)
+
+    def small_disk(self, size):
+        """A tmpfs of SIZE (root, as in CI; skipped elsewhere), unmounted at the test's end."""
+        mnt = tempfile.mkdtemp(dir=self.dir)
+        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", mnt], capture_output=True,
+                               text=True)
+        if mount.returncode != 0:
+            self.skipTest(f"cannot mount a small tmpfs to fill: {mount.stderr.strip()}")
+        self.addCleanup(subprocess.run, ["umount", mnt], check=False)
+        return mnt
+
+    def write_old(self, paths):
+        """Old outputs at PATHS; their bytes and inodes."""
+        before = {}
+        for p in paths:
+            with open(p, "wb") as f:
+                f.write(b"old " + os.path.basename(p).encode())
+            before[p] = (lt.read_bytes(p), os.stat(p).st_ino)
+        return before
+
+    def assert_as_before(self, before):
+        for p, (data, inode) in before.items():
+            self.assertEqual(lt.read_bytes(p), data, f"{p} was replaced")
+            self.assertEqual(os.stat(p).st_ino, inode, f"{p} is another file now")
+
+    def test_full_disk(self):
+        """Room for the catalogue (~20 KB) but not the label image (590 KB): exit 1 naming the
+        labels and the full disk, and no output at all; old outputs stay as they were. The
+        catalogue used to be committed before the labels failed."""
+        mnt = self.small_disk("256k")
+        proc, paths = self.detect_into(mnt)
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertRegex(proc.stderr, r"^lumen-cli: [^\n]*\.fits: [^\n]*(?i:no space left on device)\n$")
+        self.assertEqual(os.listdir(mnt), [])
+        before = self.write_old(paths)
+        proc, _ = self.detect_into(mnt)
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assert_as_before(before)
+        self.assertEqual(sorted(os.listdir(mnt)), ["b.fits", "c.csv", "l.fits"])
+
+    def test_rename_fails(self):
+        """The third rename fails (LUMEN_ATOMIC_FAIL_AT, the test hook of core/io/atomic-group.h)
+        after two were done: those two are put back, the old files under their old inodes, and
+        new outputs are removed; with hard links made to fail, the kept copies come back."""
+        for fail in ("rename:3", "link,rename:3", "rename:2"):
+            with self.subTest(fail=fail):
+                folder = tempfile.mkdtemp(dir=self.dir)
+                proc, paths = self.detect_into(folder, {"LUMEN_ATOMIC_FAIL_AT": fail})
+                self.assertEqual(proc.returncode, 1, lt.describe(proc))
+                self.assertEqual(proc.stderr.count("\n"), 1, lt.describe(proc))
+                self.assertEqual(os.listdir(folder), [])
+                before = self.write_old(paths)
+                proc, _ = self.detect_into(folder, {"LUMEN_ATOMIC_FAIL_AT": fail})
+                self.assertEqual(proc.returncode, 1, lt.describe(proc))
+                if fail.startswith("link"):  # copies come back: the bytes, not the inodes
+                    before = {p: (v[0], os.stat(p).st_ino) for p, v in before.items()}
+                self.assert_as_before(before)
+                self.assertEqual(sorted(os.listdir(folder)), ["b.fits", "c.csv", "l.fits"])
+                proc, _ = self.detect_into(folder)
+                self.assertEqual(proc.returncode, 0, lt.describe(proc))
+                self.assertGreater(read_csv(paths[0])[1]["id"].size, 0)
+                self.assertEqual(sorted(os.listdir(folder)), ["b.fits", "c.csv", "l.fits"])
+
+    def test_output_is_a_node(self):
+        """An output named by a fifo, a character device or a link to one is refused before the
+        work, by name, and stays what it was; no other output is written either. The device is
+        the test's own (/dev/full's numbers): a link to the real /dev/full would have it
+        replaced wherever the defect is back, on the machine that runs the tests."""
+        nodes = {"fifo.fits": stat.S_ISFIFO, "to-fifo.fits": stat.S_ISLNK}
+        os.mkfifo(self.path("fifo.fits"))
+        os.symlink("fifo.fits", self.path("to-fifo.fits"))
+        try:
+            os.mknod(self.path("full.fits"), 0o600 | stat.S_IFCHR, os.makedev(1, 7))
+            os.symlink(self.path("full.fits"), self.path("to-full.fits"))
+            nodes.update({"full.fits": stat.S_ISCHR, "to-full.fits": stat.S_ISLNK})
+        except PermissionError:
+            lt.say("  not root: no character device of our own")
+        for flag in ("--labels", "--background", "-o"):
+            for name, is_kind in nodes.items():
+                with self.subTest(flag=flag, node=name):
+                    out = self.path("node-cat.csv")
+                    args = ["-o", self.path(name) if flag == "-o" else out]
+                    if flag != "-o":
+                        args += [flag, self.path(name)]
+                    proc = self.detect(*args, self.field, expect=1)
+                    self.assertRegex(proc.stderr, r"^lumen-cli: [^\n]*" + re.escape(name)
+                                     + r": cannot write: [^\n]*not a regular file\n$")
+                    self.assertTrue(is_kind(os.lstat(self.path(name)).st_mode))
+                    self.assertFalse(os.path.exists(out))
+        for name in nodes:
+            self.assertFalse(stat.S_ISREG(os.stat(self.path(name)).st_mode), name)
+        self.assertEqual(lt.leftovers(self.dir), [])
 
 
 if __name__ == "__main__":

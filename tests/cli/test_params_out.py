@@ -5,6 +5,9 @@ The flag run each comparison starts from is held against the input (it must chan
 and, for grayscale, against OpenCV: two runs that both did nothing would agree too.
 """
 import os
+import re
+import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -107,6 +110,78 @@ class ParamsOut(unittest.TestCase):
         self.assertEqual(proc.returncode, 1, lt.describe(proc))
         self.assertIn("newer.lumen", proc.stderr)
         self.assertIn("newer Lumen (version 2)", proc.stderr)
+
+    def run_env(self, args, env):
+        return subprocess.run([lt.lumen_cli()] + args, capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", **env))
+
+    def test_together_on_full_disk(self):
+        """The preset and the photo are committed together: a disk with room for the preset
+        (a few hundred bytes) but not the photo leaves neither (the preset used to be written
+        first, whatever the photo's fate). Needs a small tmpfs (root, as in CI)."""
+        mnt = self.path("small")
+        os.mkdir(mnt)
+        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt], capture_output=True,
+                               text=True)
+        if mount.returncode != 0:
+            self.skipTest(f"cannot mount a small tmpfs to fill: {mount.stderr.strip()}")
+        try:
+            preset, out = os.path.join(mnt, "p.lumen"), os.path.join(mnt, "out.png")
+            proc = lt.run(["--blur", "2", "--params-out", preset, "--png-level", "0", "-o", out, PHOTO])
+            self.assertEqual(proc.returncode, 1, lt.describe(proc))
+            self.assertRegex(proc.stderr, r"^lumen-cli: [^\n]*out\.png: [^\n]*(?i:no space left on device)\n$")
+            self.assertEqual(os.listdir(mnt), [])
+        finally:
+            subprocess.run(["umount", mnt], check=False)
+
+    def test_together_rename_fails(self):
+        """The photo's rename fails after the preset's (LUMEN_ATOMIC_FAIL_AT, core/io/atomic-group.h):
+        the old preset is put back (same bytes, same inode), or a new one removed."""
+        preset, out = self.path("p.lumen"), self.path("out.png")
+        args = ["--blur", "2", "--params-out", preset, "-o", out, PHOTO]
+        proc = self.run_env(args, {"LUMEN_ATOMIC_FAIL_AT": "rename:2"})
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        self.assertEqual(os.listdir(self.dir), [])
+        for p in (preset, out):
+            with open(p, "wb") as f:
+                f.write(b"old")
+        inodes = [os.stat(p).st_ino for p in (preset, out)]
+        proc = self.run_env(args, {"LUMEN_ATOMIC_FAIL_AT": "rename:2"})
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertEqual([lt.read_bytes(p) for p in (preset, out)], [b"old", b"old"])
+        self.assertEqual([os.stat(p).st_ino for p in (preset, out)], inodes)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["out.png", "p.lumen"])
+
+    def test_nodes_refused(self):
+        """A preset or an output named by a fifo, a character device or a link to one is refused
+        by name before any work (one line, exit 1) and stays what it was; the other file is not
+        written either. --params-out /dev/null as root used to replace the node with a regular
+        file: the devices here are the test's own (/dev/null's numbers), so that the defect,
+        were it back, would replace them and not the system's."""
+        nodes = {"fifo.png": stat.S_ISFIFO, "to-fifo.png": stat.S_ISLNK}
+        os.mkfifo(self.path("fifo.png"))
+        os.symlink("fifo.png", self.path("to-fifo.png"))
+        try:
+            os.mknod(self.path("null.png"), 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+            os.symlink(self.path("null.png"), self.path("to-null.png"))
+            nodes.update({"null.png": stat.S_ISCHR, "to-null.png": stat.S_ISLNK})
+        except PermissionError:
+            lt.say("  not root: no character device of our own")
+        preset, out = self.path("p.lumen"), self.path("out.png")
+        for name, is_kind in nodes.items():
+            node = self.path(name)
+            for args in (["--params-out", node], ["--params-out", node, "-o", out, PHOTO],
+                         ["--params-out", preset, "-o", node, PHOTO]):
+                with self.subTest(args=" ".join(args)):
+                    proc = lt.run(["--blur", "2"] + args)
+                    self.assertEqual(proc.returncode, 1, lt.describe(proc))
+                    self.assertRegex(proc.stderr, r"^lumen-cli: [^\n]*" + re.escape(name)
+                                     + r": cannot write: [^\n]*not a regular file\n$")
+                    self.assertTrue(is_kind(os.lstat(node).st_mode), f"{name} was replaced")
+                    self.assertFalse(os.path.exists(out))
+                    self.assertFalse(os.path.exists(preset))
+        self.assertEqual(lt.leftovers(self.dir), [])
 
 
 if __name__ == "__main__":

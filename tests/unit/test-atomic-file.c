@@ -1,13 +1,17 @@
 /* The atomic writer: temporary names that fit in a file name however long the destination's
- * name is (up to the longest a file may have), a commit that leaves only the destination, and
- * symbolic links written through rather than replaced. */
+ * name is (up to the longest a file may have), a commit that leaves only the destination,
+ * symbolic links written through rather than replaced, fifos and devices never replaced, and
+ * groups of files committed together or not at all. */
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "core/io/atomic-file.h"
+#include "core/io/atomic-group.h"
 #include "core/error.h"
 #include "test-util.h"
 
@@ -179,6 +183,312 @@ test_symlink_loop (void)
   g_assert_cmpuint (count_entries (dir), ==, 2);
 }
 
+/* The file's kind (S_IFMT bits) as lstat sees it; 0 when missing. */
+static mode_t
+kind_of (const char *path)
+{
+  struct stat st;
+  return lstat (path, &st) == 0 ? st.st_mode & S_IFMT : 0;
+}
+
+static ino_t
+inode_of (const char *path)
+{
+  struct stat st;
+  g_assert_cmpint (lstat (path, &st), ==, 0);
+  return st.st_ino;
+}
+
+/* /dev/full's numbers (1, 7), on a node of the test's own: writing into it is harmless, and
+ * a writer that replaces it replaces the test's node, never the system's (the tests of this
+ * file never name a node in /dev, which a writer with the defect would replace). FALSE (the
+ * test skipped) where nodes cannot be made (not root). */
+static gboolean
+make_char_device (const char *path)
+{
+  if (mknod (path, S_IFCHR | 0600, makedev (1, 7)) == 0)
+    return TRUE;
+  g_test_skip ("cannot make a character device here (not root?)");
+  return FALSE;
+}
+
+/* A write to PATH refused when opened, naming PATH and the cause, and PATH still of KIND. */
+static void
+check_refused (const char *dir, const char *path, mode_t kind, const char *cause)
+{
+  guint before = count_entries (dir);
+  GError *error = NULL;
+  g_assert_false (write_text (path, "must not land", &error));
+  g_assert_error (error, LUMEN_ERROR, LM_ERROR_IO);
+  if (error)
+    {
+      g_autofree char *base = g_path_get_basename (path);
+      g_assert_nonnull (strstr (error->message, base));
+      g_assert_nonnull (strstr (error->message, cause));
+      g_assert_null (strchr (error->message, '\n'));
+    }
+  g_clear_error (&error);
+  g_assert_true (kind_of (path) == kind);
+  g_assert_cmpuint (count_entries (dir), ==, before);
+  g_assert_false (lm_atomic_file_check_replaceable (path, &error));
+  g_assert_error (error, LUMEN_ERROR, LM_ERROR_IO);
+  g_clear_error (&error);
+}
+
+/* A fifo, a character device and links to them (as -o link.png pointing at /dev/full):
+ * refused, never replaced (the rename made each of them a regular file). */
+static void
+test_nodes_refused (void)
+{
+  g_autofree char *dir = fresh_dir ("nodes");
+  g_autofree char *fifo = g_build_filename (dir, "pipe.png", NULL);
+  g_autofree char *to_fifo = g_build_filename (dir, "to-pipe.png", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (symlink ("pipe.png", to_fifo), ==, 0);
+  check_refused (dir, fifo, S_IFIFO, "named pipe");
+  check_refused (dir, to_fifo, S_IFLNK, "named pipe");
+  g_assert_true (kind_of (fifo) == S_IFIFO);
+
+  g_autofree char *device = g_build_filename (dir, "full", NULL);
+  g_autofree char *to_device = g_build_filename (dir, "to-full.png", NULL);
+  if (!make_char_device (device))
+    return;
+  g_assert_cmpint (symlink (device, to_device), ==, 0);
+  check_refused (dir, device, S_IFCHR, "character device");
+  check_refused (dir, to_device, S_IFLNK, device);
+  g_assert_true (kind_of (device) == S_IFCHR);
+}
+
+/* A name that becomes a fifo between the open and the commit: the commit refuses it too. */
+static void
+test_node_after_open_refused (void)
+{
+  g_autofree char *dir = fresh_dir ("late-node");
+  g_autofree char *path = g_build_filename (dir, "out.png", NULL);
+  GError *error = NULL;
+  LmAtomicFile *file = lm_atomic_file_open (path, &error);
+  g_assert_no_error (error);
+  if (file == NULL)
+    return;
+  fputs ("must not land", lm_atomic_file_stream (file));
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  g_assert_false (lm_atomic_file_commit (file, &error));
+  g_assert_error (error, LUMEN_ERROR, LM_ERROR_IO);
+  g_clear_error (&error);
+  g_assert_true (kind_of (path) == S_IFIFO);
+  g_assert_cmpuint (count_entries (dir), ==, 1);
+}
+
+/* Paths of a group's tests: A and B in one folder, C in another (the renames span folders). */
+typedef struct {
+  char *dir, *sub, *a, *b, *c;
+} Trio;
+
+static void
+trio_init (Trio *t, const char *name)
+{
+  t->dir = fresh_dir (name);
+  t->sub = g_build_filename (t->dir, "sub", NULL);
+  g_assert_cmpint (g_mkdir (t->sub, 0755), ==, 0);
+  t->a = g_build_filename (t->dir, "a.csv", NULL);
+  t->b = g_build_filename (t->dir, "b.fits", NULL);
+  t->c = g_build_filename (t->sub, "c.lumen", NULL);
+}
+
+static void
+trio_clear (Trio *t)
+{
+  g_free (t->dir), g_free (t->sub), g_free (t->a), g_free (t->b), g_free (t->c);
+}
+
+/* The three written in one group, the commit's result; FAIL_B makes B's write fail as a full
+ * disk would. */
+static gboolean
+write_trio (const Trio *t, const char *text, gboolean fail_b, GError **error)
+{
+  g_autoptr (LmAtomicGroup) group = lm_atomic_group_begin ();
+  if (!write_text (t->a, text, error))
+    return FALSE;
+  LmAtomicFile *b = lm_atomic_file_open (t->b, error);
+  if (b == NULL)
+    return FALSE;
+  fputs (text, lm_atomic_file_stream (b));
+  if (fail_b)
+    {
+      GError *e = NULL;
+      lm_set_write_error (&e, t->b, ENOSPC);
+      lm_atomic_file_take_error (b, e);
+    }
+  if (!lm_atomic_file_commit (b, error) || !write_text (t->c, text, error))
+    return FALSE;
+  return lm_atomic_group_commit (g_steal_pointer (&group), error);
+}
+
+/* A group's files appear only at its commit, all of them. */
+static void
+test_group_commits_all (void)
+{
+  Trio t;
+  trio_init (&t, "group-all");
+  LmAtomicGroup *group = lm_atomic_group_begin ();
+  GError *error = NULL;
+  g_assert_true (write_text (t.a, "one", &error));
+  g_assert_true (write_text (t.c, "two", &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (t.a, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (t.c, G_FILE_TEST_EXISTS));
+  g_assert_true (lm_atomic_group_commit (group, &error));
+  g_assert_no_error (error);
+  g_autofree char *a = read_text (t.a);
+  g_autofree char *c = read_text (t.c);
+  g_assert_cmpstr (a, ==, "one");
+  g_assert_cmpstr (c, ==, "two");
+  /* the destinations alone: no temporary and no kept old file */
+  g_assert_cmpuint (count_entries (t.dir), ==, 2);
+  g_assert_cmpuint (count_entries (t.sub), ==, 1);
+  /* closed: a commit after it renames at once */
+  g_assert_null (lm_atomic_group_current ());
+  g_assert_true (write_text (t.b, "three", &error));
+  g_assert_true (g_file_test (t.b, G_FILE_TEST_EXISTS));
+  trio_clear (&t);
+}
+
+/* The old files of the three, written outside any group. */
+static void
+write_old (const Trio *t)
+{
+  g_assert_true (g_file_set_contents (t->a, "old a", -1, NULL));
+  g_assert_true (g_file_set_contents (t->b, "old b", -1, NULL));
+  g_assert_true (g_file_set_contents (t->c, "old c", -1, NULL));
+}
+
+/* Each of the three as before: its old bytes, its old inode (put back, not copied), and no
+ * temporary or kept copy beside it. */
+static void
+check_old (const Trio *t, const ino_t inodes[3], gboolean same_inodes)
+{
+  const char *paths[] = { t->a, t->b, t->c };
+  const char *texts[] = { "old a", "old b", "old c" };
+  for (int i = 0; i < 3; i++)
+    {
+      g_autofree char *text = read_text (paths[i]);
+      g_assert_cmpstr (text, ==, texts[i]);
+      if (same_inodes)
+        g_assert_cmpuint (inode_of (paths[i]), ==, inodes[i]);
+    }
+  g_assert_cmpuint (count_entries (t->dir), ==, 3); /* a, b, sub */
+  g_assert_cmpuint (count_entries (t->sub), ==, 1);
+}
+
+/* One file of the group fails to be written (a full disk): none is committed, new or old. */
+static void
+test_group_write_fails (void)
+{
+  Trio t;
+  trio_init (&t, "group-write-fails");
+  GError *error = NULL;
+  g_assert_false (write_trio (&t, "new", TRUE, &error));
+  g_assert_error (error, LUMEN_ERROR, LM_ERROR_NO_SPACE);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (t.a, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (t.c, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_entries (t.dir), ==, 1);
+  g_assert_cmpuint (count_entries (t.sub), ==, 0);
+  g_assert_null (lm_atomic_group_current ());
+
+  write_old (&t);
+  ino_t inodes[3] = { inode_of (t.a), inode_of (t.b), inode_of (t.c) };
+  g_assert_false (write_trio (&t, "new", TRUE, &error));
+  g_clear_error (&error);
+  check_old (&t, inodes, TRUE);
+  trio_clear (&t);
+}
+
+/* A rename that fails after others were done (LUMEN_ATOMIC_FAIL_AT=rename:K): those are put
+ * back, the old files under their old inodes, the new ones removed; with LINKS FALSE, the
+ * old files were kept as copies (a file system without hard links) and come back as such. */
+static void
+check_rename_fails (const char *name, gboolean links)
+{
+  Trio t;
+  trio_init (&t, name);
+  write_old (&t);
+  ino_t inodes[3] = { inode_of (t.a), inode_of (t.b), inode_of (t.c) };
+  for (int k = 1; k <= 3; k++)
+    {
+      g_autofree char *fail = g_strdup_printf ("%srename:%d", links ? "" : "link,", k);
+      g_setenv ("LUMEN_ATOMIC_FAIL_AT", fail, TRUE);
+      GError *error = NULL;
+      g_assert_false (write_trio (&t, "new", FALSE, &error));
+      g_unsetenv ("LUMEN_ATOMIC_FAIL_AT");
+      g_assert_error (error, LUMEN_ERROR, LM_ERROR_IO);
+      /* the message names the file whose rename failed: the K-th */
+      const char *failed = k == 1 ? "a.csv" : k == 2 ? "b.fits" : "c.lumen";
+      if (error)
+        g_assert_nonnull (strstr (error->message, failed));
+      g_clear_error (&error);
+      check_old (&t, inodes, links);
+      LM_TEST_RETURN_IF_FAILED ();
+    }
+  /* New destinations: none is left. */
+  g_assert_cmpint (g_unlink (t.a), ==, 0);
+  g_assert_cmpint (g_unlink (t.c), ==, 0);
+  g_setenv ("LUMEN_ATOMIC_FAIL_AT", links ? "rename:3" : "link,rename:3", TRUE);
+  GError *error = NULL;
+  g_assert_false (write_trio (&t, "new", FALSE, &error));
+  g_unsetenv ("LUMEN_ATOMIC_FAIL_AT");
+  g_clear_error (&error);
+  g_assert_false (g_file_test (t.a, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (t.c, G_FILE_TEST_EXISTS));
+  g_autofree char *b = read_text (t.b);
+  g_assert_cmpstr (b, ==, "old b");
+  g_assert_cmpuint (count_entries (t.dir), ==, 2);
+  g_assert_cmpuint (count_entries (t.sub), ==, 0);
+  /* And without a failure, every destination new, nothing else left. */
+  g_assert_true (write_trio (&t, "new", FALSE, &error));
+  g_assert_no_error (error);
+  g_autofree char *a = read_text (t.a);
+  g_assert_cmpstr (a, ==, "new");
+  g_assert_cmpuint (count_entries (t.dir), ==, 3);
+  trio_clear (&t);
+}
+
+static void
+test_group_rename_fails (void)
+{
+  check_rename_fails ("group-rename-fails", TRUE);
+}
+
+static void
+test_group_rename_fails_without_links (void)
+{
+  check_rename_fails ("group-rename-fails-copies", FALSE);
+}
+
+/* A destination that became a fifo after its file was committed into the group: the group
+ * refuses it before any rename, and the fifo stays one. */
+static void
+test_group_node_refused (void)
+{
+  Trio t;
+  trio_init (&t, "group-node");
+  LmAtomicGroup *group = lm_atomic_group_begin ();
+  GError *error = NULL;
+  g_assert_true (write_text (t.a, "one", &error));
+  g_assert_true (write_text (t.b, "two", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mkfifo (t.b, 0600), ==, 0);
+  g_assert_false (lm_atomic_group_commit (group, &error));
+  g_assert_error (error, LUMEN_ERROR, LM_ERROR_IO);
+  if (error)
+    g_assert_nonnull (strstr (error->message, "b.fits"));
+  g_clear_error (&error);
+  g_assert_true (kind_of (t.b) == S_IFIFO);
+  g_assert_false (g_file_test (t.a, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_entries (t.dir), ==, 2); /* b and sub */
+  trio_clear (&t);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -190,5 +500,12 @@ main (int argc, char **argv)
   g_test_add_func ("/atomic-file/symlink/written-through", test_symlink_written_through);
   g_test_add_func ("/atomic-file/symlink/chain-and-dangling", test_symlink_chain_and_dangling);
   g_test_add_func ("/atomic-file/symlink/loop", test_symlink_loop);
+  g_test_add_func ("/atomic-file/nodes/refused", test_nodes_refused);
+  g_test_add_func ("/atomic-file/nodes/after-open", test_node_after_open_refused);
+  g_test_add_func ("/atomic-file/group/commits-all", test_group_commits_all);
+  g_test_add_func ("/atomic-file/group/write-fails", test_group_write_fails);
+  g_test_add_func ("/atomic-file/group/rename-fails", test_group_rename_fails);
+  g_test_add_func ("/atomic-file/group/rename-fails-without-links", test_group_rename_fails_without_links);
+  g_test_add_func ("/atomic-file/group/node-refused", test_group_node_refused);
   return g_test_run ();
 }
