@@ -1,10 +1,13 @@
 /* TIFF through libtiff directly. Straight (unassociated) alpha stays straight on load, which
  * gdk-pixbuf's loader does not do; gray images are written as one channel. 16-bit files in
  * contiguous strips or tiles load as 16-bit (RGBA16, or GRAY16 for one channel, as 8-bit gray
- * loads as GRAY8) and 16-bit images are written as 16-bit. Strips and tiles are decoded, and
- * strips compressed, on every core (tiff-decode.c, tiff-encode.c). Layouts beyond contiguous
- * 8/16-bit gray and RGB(A) go through libtiff's RGBA reader, which gives 8 bits
- * (source_bit_depth then says what the file had).
+ * loads as GRAY8) and 16-bit images are written as 16-bit. Float samples (16-bit halves,
+ * floats, doubles) of gray or RGB(A) are linear radiance, as OpenEXR's: they load as
+ * RGBA_F32, gray in R, G and B as OpenEXR's Y is. Strips and tiles are decoded, and strips
+ * compressed, on every core (tiff-decode.c, tiff-encode.c). Layouts beyond contiguous 8/16-bit
+ * gray and RGB(A) go through libtiff's RGBA reader, which gives 8 bits (source_bit_depth then
+ * says what the file had); sample formats none of these reads right (signed, complex, floats
+ * elsewhere) are refused by name. Every path ends turned by the file's Orientation.
  * The source's EXIF goes into the TIFF's own tags and EXIF/GPS sub-IFDs (tiff-exif.c). */
 #include <string.h>
 #include <tiffio.h>
@@ -155,6 +158,75 @@ pieces_placed (TIFF *tif, guint16 compression, const char *path, GError **error)
   return TRUE;
 }
 
+/* How a TIFF's first directory is read. */
+typedef struct {
+  guint32 width, height;
+  guint16 orientation;
+  LmTiffSamples samples;
+  gboolean straight_alpha;
+  LmFormat format;
+  enum { READ_RGBA, READ_PIECES, READ_ROWS } how;
+} Plan;
+
+/* PLAN for TIF, the file at PATH; FALSE, with an error naming it, for a file Lumen would read
+ * wrong. */
+static gboolean
+plan_reading (TIFF *tif, const char *path, Plan *plan, GError **error)
+{
+  guint16 spp = 1, bits = 8, photometric = PHOTOMETRIC_MINISBLACK, planar = PLANARCONFIG_CONTIG;
+  guint16 n_extra = 0, *extra = NULL, sample_format = SAMPLEFORMAT_UINT, compression = COMPRESSION_NONE;
+  *plan = (Plan) { .orientation = ORIENTATION_TOPLEFT };
+  TIFFGetField (tif, TIFFTAG_IMAGEWIDTH, &plan->width);
+  TIFFGetField (tif, TIFFTAG_IMAGELENGTH, &plan->height);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_BITSPERSAMPLE, &bits);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_PLANARCONFIG, &planar);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_ORIENTATION, &plan->orientation);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_EXTRASAMPLES, &n_extra, &extra);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_SAMPLEFORMAT, &sample_format);
+  TIFFGetFieldDefaulted (tif, TIFFTAG_COMPRESSION, &compression);
+  TIFFGetField (tif, TIFFTAG_PHOTOMETRIC, &photometric);
+  plan->straight_alpha = n_extra > 0 && extra[0] == EXTRASAMPLE_UNASSALPHA;
+  gboolean gray_or_rgb = (photometric == PHOTOMETRIC_MINISBLACK && (spp == 1 || spp == 2))
+                         || (photometric == PHOTOMETRIC_RGB && (spp == 3 || spp == 4));
+  /* LogLuv's SampleFormat describes its codec's encoding, which libtiff's RGBA reader turns
+   * into 8-bit RGB itself. */
+  if (photometric == PHOTOMETRIC_LOGLUV || photometric == PHOTOMETRIC_LOGL)
+    sample_format = SAMPLEFORMAT_UINT;
+  /* One sample a pixel is stored alike in either planar configuration. */
+  gboolean floating = sample_format == SAMPLEFORMAT_IEEEFP;
+  gboolean float_layout = gray_or_rgb && (planar == PLANARCONFIG_CONTIG || spp == 1);
+  if (!samples_readable (sample_format, bits, planar, float_layout, path, error)
+      || !pieces_placed (tif, compression, path, error))
+    return FALSE;
+  plan->samples = (LmTiffSamples) { .spp = spp, .bits = bits, .floating = floating };
+
+  gboolean direct = floating || (planar == PLANARCONFIG_CONTIG && (bits == 8 || bits == 16) && gray_or_rgb);
+  /* Other alpha than straight goes through the RGBA reader at 8 bits, which gives the samples as
+   * stored for associated or unspecified alpha; at 16 bits they are read as stored here, and
+   * floats as OpenEXR's are. */
+  if (direct && !floating && bits == 8 && (spp == 2 || spp == 4) && !plan->straight_alpha)
+    direct = FALSE;
+  gboolean pieces = direct && lm_tiff_reads_in_pieces (tif);
+  /* Tiles too large for a buffer a thread (never in practice) are left to the RGBA reader:
+   * libtiff reads no scanlines from tiles. It reads no floats either. */
+  if (direct && TIFFIsTiled (tif) && !pieces)
+    {
+      if (floating)
+        {
+          lm_set_file_error (error, LM_ERROR_FORMAT, path, _("floating-point tiles over 64 MiB each are not supported"));
+          return FALSE;
+        }
+      direct = FALSE;
+    }
+  plan->how = !direct ? READ_RGBA : pieces ? READ_PIECES : READ_ROWS;
+  gboolean gray = direct && !floating && spp == 1;
+  plan->format = floating                ? LM_FORMAT_RGBA_F32
+                 : direct && bits == 16 ? (gray ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16)
+                                         : (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8);
+  return TRUE;
+}
+
 LmImage *
 lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
               GError **error)
@@ -167,98 +239,55 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
                          io.message[0] ? io.message : _("the file is damaged"));
       return NULL;
     }
-
-  guint32 width = 0, height = 0;
-  guint16 spp = 1, bits = 8, photometric = PHOTOMETRIC_MINISBLACK, planar = PLANARCONFIG_CONTIG;
-  guint16 orientation = ORIENTATION_TOPLEFT, n_extra = 0, *extra = NULL;
-  guint16 sample_format = SAMPLEFORMAT_UINT, compression = COMPRESSION_NONE;
-  TIFFGetField (tif, TIFFTAG_IMAGEWIDTH, &width);
-  TIFFGetField (tif, TIFFTAG_IMAGELENGTH, &height);
-  TIFFGetFieldDefaulted (tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
-  TIFFGetFieldDefaulted (tif, TIFFTAG_BITSPERSAMPLE, &bits);
-  TIFFGetFieldDefaulted (tif, TIFFTAG_PLANARCONFIG, &planar);
-  TIFFGetFieldDefaulted (tif, TIFFTAG_ORIENTATION, &orientation);
-  TIFFGetFieldDefaulted (tif, TIFFTAG_EXTRASAMPLES, &n_extra, &extra);
-  TIFFGetFieldDefaulted (tif, TIFFTAG_SAMPLEFORMAT, &sample_format);
-  TIFFGetFieldDefaulted (tif, TIFFTAG_COMPRESSION, &compression);
-  TIFFGetField (tif, TIFFTAG_PHOTOMETRIC, &photometric);
-  gboolean straight_alpha = n_extra > 0 && extra[0] == EXTRASAMPLE_UNASSALPHA;
-  gboolean gray_or_rgb = (photometric == PHOTOMETRIC_MINISBLACK && (spp == 1 || spp == 2))
-                         || (photometric == PHOTOMETRIC_RGB && (spp == 3 || spp == 4));
-  /* LogLuv's SampleFormat describes its codec's encoding, which libtiff's RGBA reader turns
-   * into 8-bit RGB itself. */
-  gboolean log_luv = photometric == PHOTOMETRIC_LOGLUV || photometric == PHOTOMETRIC_LOGL;
-  if (log_luv)
-    sample_format = SAMPLEFORMAT_UINT;
-  /* One sample a pixel is stored alike in either planar configuration. */
-  gboolean floating = sample_format == SAMPLEFORMAT_IEEEFP;
-  gboolean float_layout = gray_or_rgb && (planar == PLANARCONFIG_CONTIG || spp == 1);
-  if (!samples_readable (sample_format, bits, planar, float_layout, path, error)
-      || !pieces_placed (tif, compression, path, error))
+  Plan plan;
+  LmImage *image = NULL;
+  if (!plan_reading (tif, path, &plan, error)
+      || (image = lm_io_image_new (plan.format, plan.width, plan.height, allocator, path, error)) == NULL)
     {
       TIFFClose (tif);
       return NULL;
     }
-  gboolean simple = floating || (planar == PLANARCONFIG_CONTIG && (bits == 8 || bits == 16) && gray_or_rgb);
-  /* Other alpha than straight goes through the RGBA reader at 8 bits, which gives the samples as
-   * stored for associated or unspecified alpha; at 16 bits they are read as stored here, and
-   * floats as OpenEXR's are. */
-  if (simple && !floating && bits == 8 && (spp == 2 || spp == 4) && !straight_alpha)
-    simple = FALSE;
-  /* Tiles too large for a buffer a thread (never in practice) are left to the RGBA reader too:
-   * libtiff reads no scanlines from tiles. It reads no floats either. */
-  gboolean pieces = simple && lm_tiff_reads_in_pieces (tif);
-  if (simple && TIFFIsTiled (tif) && !pieces)
-    {
-      if (floating)
-        {
-          lm_set_file_error (error, LM_ERROR_FORMAT, path, _("floating-point tiles over 64 MiB each are not supported"));
-          TIFFClose (tif);
-          return NULL;
-        }
-      simple = FALSE;
-    }
-  gboolean gray = simple && !floating && spp == 1;
-  gboolean wide = simple && bits == 16;
-  LmFormat format = floating ? LM_FORMAT_RGBA_F32
-                    : wide   ? (gray ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16)
-                             : (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8);
 
-  LmImage *image = lm_io_image_new (format, width, height, allocator, path, error);
-  if (image == NULL)
-    {
-      TIFFClose (tif);
-      return NULL;
-    }
-  image->source_bit_depth = bits;
-
-  LmTiffSamples samples = { .spp = spp, .bits = bits, .floating = floating };
   gboolean ok;
-  if (!simple)
-    ok = read_rgba (tif, image, straight_alpha, orientation);
-  else if (pieces)
-    ok = lm_tiff_read_pieces (path, data, len, tif, image, &samples, io.message);
-  else
-    ok = read_scanlines (tif, image, &samples);
-  guint32 icc_len = 0;
-  void *icc = NULL;
-  if (ok && TIFFGetField (tif, TIFFTAG_ICCPROFILE, &icc_len, &icc) && icc_len > 0)
-    image->icc_profile = g_bytes_new (icc, icc_len);
-  if (ok)
-    lm_tiff_read_metadata (tif, data, len, image);
-  TIFFClose (tif);
+  switch (plan.how)
+    {
+    case READ_RGBA:
+      ok = read_rgba (tif, image, plan.straight_alpha, plan.orientation);
+      break;
+    case READ_PIECES:
+      ok = lm_tiff_read_pieces (path, data, len, tif, image, &plan.samples, io.message);
+      break;
+    default:
+      ok = read_scanlines (tif, image, &plan.samples);
+      break;
+    }
   if (!ok)
     {
+      TIFFClose (tif);
       lm_image_unref (image);
       lm_set_file_error (error, LM_ERROR_FORMAT, path, _("cannot decode TIFF: %s"),
                          io.message[0] ? io.message : _("the file is truncated or damaged"));
       return NULL;
     }
-
   if (lm_format_channels (image->format) == 4)
     image->opaque = alpha_is_opaque (image);
-  /* The TIFF's own Orientation tag: its EXIF block (tiff-exif.c) leaves Orientation out. */
-  return lm_io_orient_by (image, orientation, path, error);
+
+  /* Turned by the TIFF's own Orientation tag (its EXIF block, tiff-exif.c, leaves Orientation
+   * out) before anything else is attached: the turn makes a new image, which keeps the
+   * metadata but not what the load found (the file's depth, the notes). */
+  if ((image = lm_io_orient_by (image, plan.orientation, path, error)) == NULL)
+    {
+      TIFFClose (tif);
+      return NULL;
+    }
+  image->source_bit_depth = plan.samples.bits;
+  guint32 icc_len = 0;
+  void *icc = NULL;
+  if (TIFFGetField (tif, TIFFTAG_ICCPROFILE, &icc_len, &icc) && icc_len > 0)
+    image->icc_profile = g_bytes_new (icc, icc_len);
+  lm_tiff_read_metadata (tif, data, len, image);
+  TIFFClose (tif);
+  return image;
 }
 
 gboolean
