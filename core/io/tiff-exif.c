@@ -478,25 +478,30 @@ code_unit (const guint8 *p, gsize i, guint unit, gboolean big_endian)
 }
 
 /* The text of the UTF-16 or UTF-32 code units at P (N bytes, whole units, no terminator), as
- * UTF-8 of *LEN bytes; NULL where they are not valid (an odd byte, a lone surrogate, a NUL). */
+ * UTF-8 of *LEN bytes; NULL where they are not valid (an odd byte, a lone surrogate, a NUL)
+ * or there is no memory for them. */
 static char *
 utf8_of_units (const guint8 *p, gsize n, guint unit, gboolean big_endian, gsize *len)
 {
   gsize count = n / unit;
   glong read = 0, written = 0;
   char *text = NULL;
-  if (n % unit != 0)
+  if (n % unit != 0 || count > G_MAXLONG)
     return NULL;
   if (unit == 2)
     {
-      g_autofree gunichar2 *units = g_new (gunichar2, MAX (count, 1));
+      g_autofree gunichar2 *units = g_try_new (gunichar2, MAX (count, 1));
+      if (units == NULL)
+        return NULL;
       for (gsize i = 0; i < count; i++)
         units[i] = (gunichar2) code_unit (p, i, unit, big_endian);
       text = g_utf16_to_utf8 (units, (glong) count, &read, &written, NULL);
     }
   else
     {
-      g_autofree gunichar *chars = g_new (gunichar, MAX (count, 1));
+      g_autofree gunichar *chars = g_try_new (gunichar, MAX (count, 1));
+      if (chars == NULL)
+        return NULL;
       for (gsize i = 0; i < count; i++)
         if (!g_unichar_validate (chars[i] = code_unit (p, i, unit, big_endian)))
           return NULL;
