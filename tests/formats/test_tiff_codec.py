@@ -5,12 +5,13 @@ must decode to the exact pixels given in OpenCV, Pillow and Lumen itself, for ev
 (gray, gray + alpha, RGB, RGBA; 8 and 16 bits) with a last strip shorter than the others, and
 the bytes must not depend on the number of threads; files of other writers in strips and in
 tiles (libtiff through ctypes, Pillow, OpenCV) must decode as OpenCV's imread decodes them; a
-strip cut short is an error naming the file. Inputs are a real photo (chelsea.png) resized,
-with 16-bit low bytes and an alpha ramp made from it."""
+strip cut short is an error naming the file. Orientation turns every reading path alike; float
+samples are radiance; samples Lumen would misread are refused by name, and strip or tile tables
+shorter than the image as damaged. Inputs are a real photo (chelsea.png) resized, with 16-bit
+low bytes and an alpha ramp made from it."""
 import ctypes
 import ctypes.util
 import os
-import re
 import shutil
 import struct
 import subprocess
@@ -52,12 +53,11 @@ class LibTiff:
             getattr(self.lib, f).restype = ctypes.c_ssize_t
 
     def write(self, path, rgb, compression=5, predictor=2, tile=None, rows_per_strip=None,
-              extra=None, orientation=1, photometric=None, planar=1, colormap=None, sample_format=1,
-              xmp=None):
+              extra=None, orientation=1, photometric=None, planar=1, colormap=None, sample_format=1):
         """RGB (H×W×C or H×W, of any numpy type: its width is BitsPerSample) into PATH in strips
         of ROWS_PER_STRIP rows or tiles of TILE = (width, height); EXTRA: the ExtraSamples value
         of a last channel; PLANAR 2 stores each channel in strips of its own; COLORMAP: the
-        3 × 2^bits uint16 of a palette image (photometric 3); XMP: bytes for tag 700."""
+        3 × 2^bits uint16 of a palette image (photometric 3)."""
         h, w = rgb.shape[:2]
         c = 1 if rgb.ndim == 2 else rgb.shape[2]
         tif = self.lib.TIFFOpen(path.encode(), b"w")
@@ -81,8 +81,6 @@ class LibTiff:
         if colormap is not None:
             maps = [np.ascontiguousarray(m, np.uint16) for m in colormap]
             s(320, *(m.ctypes.data_as(ctypes.c_void_p) for m in maps))
-        if xmp is not None:
-            s(700, ctypes.c_uint32(len(xmp)), ctypes.c_char_p(xmp))
         px = np.ascontiguousarray(rgb.reshape(h, w, c))
         planes = [px] if planar == 1 else [np.ascontiguousarray(px[..., k:k + 1]) for k in range(c)]
         if tile is None:
