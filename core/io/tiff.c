@@ -123,6 +123,7 @@ samples_readable (guint16 sample_format, guint16 bits, guint16 planar, gboolean 
       lm_set_file_error (error, LM_ERROR_FORMAT, path, _("complex samples are not supported"));
       return FALSE;
     default:
+      /* TRANSLATORS: SampleFormat is a TIFF tag's name, kept as it is */
       lm_set_file_error (error, LM_ERROR_FORMAT, path, _("SampleFormat %u is not a TIFF sample format"),
                          sample_format);
       return FALSE;
@@ -148,9 +149,11 @@ pieces_placed (TIFF *tif, guint16 compression, const char *path, GError **error)
       const char *tag = tiled ? (placed ? "TileByteCounts" : "TileOffsets")
                               : (placed ? "StripByteCounts" : "StripOffsets");
       if (tiled)
+        /* TRANSLATORS: %s is a TIFF tag's name (TileOffsets or TileByteCounts), kept as it is */
         lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the file is damaged: its %s give nothing for tile %u of %u"),
                            tag, i + 1, n);
       else
+        /* TRANSLATORS: %s is a TIFF tag's name (StripOffsets or StripByteCounts), kept as it is */
         lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the file is damaged: its %s give nothing for strip %u of %u"),
                            tag, i + 1, n);
       return FALSE;
@@ -248,7 +251,7 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       return NULL;
     }
 
-  gboolean ok;
+  gboolean ok = FALSE;
   switch (plan.how)
     {
     case READ_RGBA:
@@ -257,7 +260,7 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
     case READ_PIECES:
       ok = lm_tiff_read_pieces (path, data, len, tif, image, &plan.samples, io.message);
       break;
-    default:
+    case READ_ROWS:
       ok = read_scanlines (tif, image, &plan.samples);
       break;
     }
