@@ -191,6 +191,54 @@ def tiff(width, height, tags, strips, order="<"):
     return head + blob + extra + struct.pack(order + "H", len(entries)) + b"".join(entries) + b"\0\0\0\0"
 
 
+def with_count(tif, tag, count):
+    """The little-endian TIFF TIF with the count of TAG's entry in its IFD set to COUNT."""
+    data = bytearray(tif)
+    (at,) = struct.unpack_from("<I", data, 4)
+    (n,) = struct.unpack_from("<H", data, at)
+    for k in range(n):
+        if struct.unpack_from("<H", data, at + 2 + 12 * k)[0] == tag:
+            struct.pack_into("<I", data, at + 2 + 12 * k + 4, count)
+    return bytes(data)
+
+
+XMP_UTF16 = ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">'
+             '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" '
+             'xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:subject><rdf:Bag><rdf:li>Straße</rdf:li>'
+             '</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>').encode("utf-16-le")
+
+
+def tiff_kinds(rgb, gray):
+    """TIFFs of the layouts tiff.c reads or refuses by their samples (floats, signed), turned
+    palettes and planes, a short strip table and a UTF-16 XMP packet: name -> bytes."""
+    rgb8 = rgb[:4, :6, ::-1]  # file order
+    floats = (rgb8.astype(np.float32) / 64.0 - 1.0).tobytes()  # negatives too
+    halves = np.dstack([gray[:3, :5], gray[3:6, :5]]).astype(">f2").tobytes()
+    doubles = (gray[:3, :4].astype(np.float64) * 1e-3).tobytes()
+    pal = [v * 257 for v in range(0, 256)] * 3
+    planes = [rgb8[..., c].tobytes() for c in range(3)]
+    rows = [rgb8[y].tobytes() for y in range(4)]
+    base = [(259, 3, [1]), (262, 3, [2]), (277, 3, [3])]
+    return {
+        "float-rgb-two-strips.tif": tiff(6, 4, base + [(258, 3, [32] * 3), (278, 4, [2]), (339, 3, [3] * 3)],
+                                         [floats[:len(floats) // 2], floats[len(floats) // 2:]]),
+        "half-gray-alpha-big-endian.tif": tiff(5, 3, [(258, 3, [16, 16]), (259, 3, [1]), (262, 3, [1]),
+                                                      (277, 3, [2]), (278, 4, [3]), (338, 3, [2]), (339, 3, [3, 3])],
+                                               [halves], order=">"),
+        "double-gray.tif": tiff(4, 3, [(258, 3, [64]), (259, 3, [1]), (262, 3, [1]), (277, 3, [1]), (278, 4, [3]),
+                                       (339, 3, [3])], [doubles]),
+        "signed16.tif": tiff(5, 3, [(258, 3, [16]), (259, 3, [1]), (262, 3, [1]), (277, 3, [1]), (278, 4, [3]),
+                                    (339, 3, [2])], [(gray[:3, :5].astype(np.int16) - 128).tobytes()]),
+        "palette-orientation-6.tif": tiff(6, 4, [(258, 3, [8]), (259, 3, [1]), (262, 3, [3]), (274, 3, [6]),
+                                                 (277, 3, [1]), (278, 4, [4]), (320, 3, pal)], [bytes(range(24))]),
+        "planes-orientation-7.tif": tiff(6, 4, base + [(258, 3, [8] * 3), (274, 3, [7]), (278, 4, [4]),
+                                                       (284, 3, [2])], planes),
+        "strip-offsets-short.tif": with_count(tiff(6, 4, base + [(258, 3, [8] * 3), (278, 4, [1])], rows), 273, 2),
+        "xmp-utf16.tif": tiff(6, 4, base + [(258, 3, [8] * 3), (278, 4, [4]), (700, 1, list(b"\xff\xfe" + XMP_UTF16))],
+                              [b"".join(rows)]),
+    }
+
+
 # --- GIF and animated WebP by hand -------------------------------------------------------------
 
 def gif_lzw(indices, min_code_size):
@@ -297,6 +345,8 @@ def images(lumen_cli):
                                                        (278, 4, [3])], [b"\x0f\xf0\xaa\x55\x00\xff"], order=">"))
     put("tiff", "cmyk.tif", tiff(2, 2, [(258, 3, [8, 8, 8, 8]), (259, 3, [1]), (262, 3, [5]), (277, 3, [4]),
                                         (278, 4, [2])], [bytes(range(0, 256, 16))]))
+    for name, data in tiff_kinds(rgb, gray).items():
+        put("tiff", name, data)
 
     # Radiance
     hdr = photo("chelsea.png", 24, 10).astype(np.float32) / 64.0

@@ -1,6 +1,7 @@
 /* TIFF strips and tiles decoded on every core; see tiff-strips.h. libtiff's handles are not
  * shared between threads, so each thread opens its own on the file's bytes (already in
  * memory): opening parses the first directory again, microseconds against a strip. */
+#include <math.h>
 #include <string.h>
 #include <omp.h>
 #include <glib/gi18n.h>
@@ -13,12 +14,71 @@
 /* Pieces a thread takes at a time: one-row strips (libtiff's default of 8 KiB) by dozens. */
 #define CHUNK_BYTES ((gsize) 256 << 10)
 
-void
-lm_tiff_convert_pixels (const guint8 *src, guint8 *out, guint n, guint spp, guint bits,
-                        gboolean gray, guint out_depth)
+/* A half (IEEE binary16) as a float: exactly, as every half is a float. */
+static inline float
+half_to_float (guint16 h)
 {
+  guint32 sign = (guint32) (h & 0x8000u) << 16, exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  if (exponent == 0)
+    {
+      float v = ldexpf ((float) mantissa, -24); /* zero and subnormals: mantissa × 2⁻²⁴ */
+      return sign ? -v : v;
+    }
+  /* Infinities and NaNs keep their payload; normal numbers move their exponent's bias 15 → 127. */
+  guint32 bits = sign | (exponent == 31 ? 0x7f800000u : (exponent + 112) << 23) | mantissa << 13;
+  float f;
+  memcpy (&f, &bits, sizeof f);
+  return f;
+}
+
+/* Sample I of the float pixel at PX, BYTES wide. */
+static inline float
+float_sample (const guint8 *px, guint i, gsize bytes)
+{
+  if (bytes == 2)
+    {
+      guint16 h;
+      memcpy (&h, px + 2 * i, 2);
+      return half_to_float (h);
+    }
+  if (bytes == 4)
+    {
+      float f;
+      memcpy (&f, px + 4 * i, 4);
+      return f;
+    }
+  double d;
+  memcpy (&d, px + 8 * i, 8);
+  return (float) d;
+}
+
+static void
+convert_floats (const guint8 *src, float *out, guint n, const LmTiffSamples *s)
+{
+  gboolean g1 = s->spp <= 2, alpha = s->spp == 2 || s->spp == 4;
+  gsize bytes = s->bits / 8;
+  for (guint x = 0; x < n; x++)
+    {
+      const guint8 *px = src + (gsize) x * s->spp * bytes;
+      out[4 * x + 0] = float_sample (px, 0, bytes);
+      out[4 * x + 1] = float_sample (px, g1 ? 0 : 1, bytes);
+      out[4 * x + 2] = float_sample (px, g1 ? 0 : 2, bytes);
+      out[4 * x + 3] = alpha ? float_sample (px, s->spp - 1, bytes) : 1.0f;
+    }
+}
+
+void
+lm_tiff_convert_pixels (const guint8 *src, guint8 *out, guint n, const LmTiffSamples *samples, LmFormat format)
+{
+  if (samples->floating)
+    {
+      convert_floats (src, (float *) out, n, samples);
+      return;
+    }
+  guint spp = samples->spp, bits = samples->bits;
+  gboolean gray = lm_format_channels (format) == 1;
   gboolean g1 = spp <= 2, alpha = spp == 2 || spp == 4;
-  if (out_depth == 16)
+  if (lm_format_depth (format) == 16)
     {
       const guint16 *px = (const guint16 *) src;
       guint16 *o = (guint16 *) out;
@@ -78,8 +138,8 @@ typedef struct {
   const guint8 *data;
   gsize len;
   LmImage *image;
-  guint spp, bits, out_depth;
-  gboolean gray, tiled;
+  const LmTiffSamples *samples;
+  gboolean tiled;
   guint32 piece_width, piece_height, across;
   gsize piece_bytes, pixel_bytes; /* in the file */
   gint failed;
@@ -112,20 +172,20 @@ read_piece (Reader *r, TIFF *t, guint32 i, guint8 *buf)
                           : TIFFReadEncodedStrip (t, i, buf, want);
   if (got < want)
     return FALSE;
-  gsize out_pixel = (gsize) lm_format_channels (image->format) * r->out_depth / 8;
+  gsize out_pixel = lm_format_bytes_per_pixel (image->format);
   for (guint32 y = 0; y < rows; y++)
-    lm_tiff_convert_pixels (buf + y * row_bytes, lm_image_row (image, y0 + y) + x0 * out_pixel, n,
-                            r->spp, r->bits, r->gray, r->out_depth);
+    lm_tiff_convert_pixels (buf + y * row_bytes, lm_image_row (image, y0 + y) + x0 * out_pixel, n, r->samples,
+                            image->format);
   return TRUE;
 }
 
 gboolean
 lm_tiff_read_pieces (const char *path, const guint8 *data, gsize len, TIFF *tif, LmImage *image,
-                     guint spp, guint bits, gboolean gray, char *message)
+                     const LmTiffSamples *samples, char *message)
 {
-  Reader r = { .path = path, .data = data, .len = len, .image = image, .spp = spp, .bits = bits,
-               .gray = gray, .out_depth = lm_format_depth (image->format), .tiled = TIFFIsTiled (tif),
-               .message = message, .pixel_bytes = (gsize) spp * bits / 8 };
+  Reader r = { .path = path, .data = data, .len = len, .image = image, .samples = samples,
+               .tiled = TIFFIsTiled (tif), .message = message,
+               .pixel_bytes = (gsize) samples->spp * samples->bits / 8 };
   guint32 n_pieces;
   if (r.tiled)
     {

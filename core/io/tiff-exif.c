@@ -7,6 +7,7 @@
 #include "tiff-exif.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 #include <libexif/exif-data.h>
 
 #include "exif.h"
@@ -436,11 +437,114 @@ read_bytes_field (TIFF *tif, guint32 tag)
   return g_bytes_new (value, count);
 }
 
+/* XMP packets travel as UTF-8 (lm_xmp_for_export reads them so), as XMP asks of a TIFF's; it
+ * allows UTF-16 and UTF-32 elsewhere, and some tools write those into tag 700 too. Their byte
+ * order comes from the byte order mark, or else from the zero bytes around the packet's first
+ * '<'. UNIT is 1 for UTF-8. */
+static guint
+xmp_code_unit (const guint8 *p, gsize n, gboolean *big_endian, gsize *bom)
+{
+  static const struct {
+    const char *start;
+    gsize len;
+    guint unit;
+    gboolean big_endian, bom;
+  } marks[] = {
+    /* UTF-32's marks first: FF FE 00 00 would be UTF-16's mark and a NUL. */
+    { "\0\0\xfe\xff", 4, 4, TRUE, TRUE }, { "\xff\xfe\0\0", 4, 4, FALSE, TRUE },
+    { "\xfe\xff", 2, 2, TRUE, TRUE },       { "\xff\xfe", 2, 2, FALSE, TRUE },
+    { "\0\0\0<", 4, 4, TRUE, FALSE },      { "<\0\0\0", 4, 4, FALSE, FALSE },
+    { "\0<", 2, 2, TRUE, FALSE },            { "<\0", 2, 2, FALSE, FALSE },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (marks); i++)
+    if (n >= marks[i].len && memcmp (p, marks[i].start, marks[i].len) == 0)
+      {
+        *big_endian = marks[i].big_endian;
+        *bom = marks[i].bom ? marks[i].len : 0;
+        return marks[i].unit;
+      }
+  return 1;
+}
+
+/* Code unit I (of UNIT bytes) at P. */
+static guint32
+code_unit (const guint8 *p, gsize i, guint unit, gboolean big_endian)
+{
+  p += i * unit;
+  if (unit == 2)
+    return big_endian ? (guint32) (p[0] << 8 | p[1]) : (guint32) (p[1] << 8 | p[0]);
+  return big_endian ? (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3]
+                    : (guint32) p[3] << 24 | (guint32) p[2] << 16 | (guint32) p[1] << 8 | p[0];
+}
+
+/* The text of the UTF-16 or UTF-32 code units at P (N bytes, whole units, no terminator), as
+ * UTF-8 of *LEN bytes; NULL where they are not valid (an odd byte, a lone surrogate, a NUL)
+ * or there is no memory for them. */
+static char *
+utf8_of_units (const guint8 *p, gsize n, guint unit, gboolean big_endian, gsize *len)
+{
+  gsize count = n / unit;
+  glong read = 0, written = 0;
+  char *text = NULL;
+  if (n % unit != 0 || count > G_MAXLONG)
+    return NULL;
+  if (unit == 2)
+    {
+      g_autofree gunichar2 *units = g_try_new (gunichar2, MAX (count, 1));
+      if (units == NULL)
+        return NULL;
+      for (gsize i = 0; i < count; i++)
+        units[i] = (gunichar2) code_unit (p, i, unit, big_endian);
+      text = g_utf16_to_utf8 (units, (glong) count, &read, &written, NULL);
+    }
+  else
+    {
+      g_autofree gunichar *chars = g_try_new (gunichar, MAX (count, 1));
+      if (chars == NULL)
+        return NULL;
+      for (gsize i = 0; i < count; i++)
+        if (!g_unichar_validate (chars[i] = code_unit (p, i, unit, big_endian)))
+          return NULL;
+      text = g_ucs4_to_utf8 (chars, (glong) count, &read, &written, NULL);
+    }
+  if (text != NULL && (gsize) read != count) /* stopped at a NUL */
+    g_clear_pointer (&text, g_free);
+  *len = (gsize) written;
+  return text;
+}
+
+/* PACKET (tag 700) as UTF-8: itself when it is, its text when it is UTF-16 or UTF-32 (without
+ * the byte order mark and a C string's terminating NUL); NULL, with a note on IMAGE, when its
+ * text cannot be decoded. */
+static GBytes *
+xmp_as_utf8 (GBytes *packet, LmImage *image)
+{
+  gsize n;
+  const guint8 *p = g_bytes_get_data (packet, &n);
+  gboolean big_endian = FALSE;
+  gsize bom = 0;
+  guint unit = xmp_code_unit (p, n, &big_endian, &bom);
+  if (unit == 1)
+    return g_bytes_ref (packet);
+  p += bom, n -= bom;
+  while (n >= unit && n % unit == 0 && code_unit (p, n / unit - 1, unit, big_endian) == 0)
+    n -= unit;
+  gsize len = 0;
+  char *text = utf8_of_units (p, n, unit, big_endian, &len);
+  if (text == NULL)
+    {
+      lm_image_add_note (image, _("its XMP packet (TIFF tag 700) is not valid UTF-%u: it is left out"), unit * 8);
+      return NULL;
+    }
+  return g_bytes_new_take (text, len);
+}
+
 void
 lm_tiff_read_metadata (TIFF *tif, const guint8 *data, gsize len, LmImage *image)
 {
   image->exif = read_exif_block (data, len);
-  image->xmp = read_bytes_field (tif, TIFFTAG_XMLPACKET);
+  g_autoptr (GBytes) xmp = read_bytes_field (tif, TIFFTAG_XMLPACKET);
+  image->xmp = xmp ? xmp_as_utf8 (xmp, image) : NULL;
   g_autoptr (GBytes) photoshop = read_bytes_field (tif, TIFFTAG_PHOTOSHOP);
   if (photoshop)
     image->iptc = lm_iptc_from_resources (g_bytes_get_data (photoshop, NULL), g_bytes_get_size (photoshop));

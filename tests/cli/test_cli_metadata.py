@@ -243,5 +243,77 @@ class Fresh(unittest.TestCase):
                 self.assertEqual((w, h), (100, 160))  # 160 × 100 turned a quarter
 
 
+UTF16_KEYWORDS = ["Straße", "clef \U0001d11e"]  # a letter beyond ASCII, one beyond the BMP (a surrogate pair)
+UTF16_PACKET = ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>'
+                '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+                '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
+                'xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:Rating>3</xmp:Rating><dc:subject><rdf:Bag>'
+                + "".join(f"<rdf:li>{k}</rdf:li>" for k in UTF16_KEYWORDS)
+                + '</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>')
+
+
+def tiff_with_xmp(path, packet, orientation=1):
+    """A small RGB TIFF (Pillow's) with PACKET (bytes) as tag 700 and ORIENTATION."""
+    from PIL import Image, TiffImagePlugin
+    info = TiffImagePlugin.ImageFileDirectory_v2()
+    info[700] = packet
+    info.tagtype[700] = 1  # BYTE, as XMP's tag is
+    info[274] = orientation
+    pixels = lt.imread(PLAIN)[:40, :64, ::-1].copy()
+    Image.fromarray(pixels).save(path, tiffinfo=info)
+
+
+@unittest.skipIf(EXIFTOOL is None, "exiftool is not installed (libimage-exiftool-perl)")
+class TiffXmpEncodings(unittest.TestCase):
+    """XMP in a TIFF's tag 700 as UTF-16 or UTF-32 (either byte order, with a byte order mark or
+    without), which some tools write, travels to every export as a UTF-8 packet; one that is
+    not valid UTF-16 is left out with a note that says so, the export still made."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-xmp16-")
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def test_utf16_and_utf32_packets_travel(self):
+        encodings = {"utf-16le-bom": UTF16_PACKET.encode("utf-16"),  # the host's order: little-endian
+                     "utf-16be-bom": b"\xfe\xff" + UTF16_PACKET.encode("utf-16-be"),
+                     "utf-16be-nul": UTF16_PACKET.encode("utf-16-be") + b"\0\0",  # no mark, a C string's end
+                     "utf-32le-bom": b"\xff\xfe\0\0" + UTF16_PACKET.encode("utf-32-le")}
+        self.assertEqual(encodings["utf-16le-bom"][:2], b"\xff\xfe")
+        for name, packet in encodings.items():
+            src = os.path.join(self.dir, name + ".tif")
+            tiff_with_xmp(src, packet)
+            outs = []
+            for ext in ("jpg", "png", "tif"):
+                out = os.path.join(self.dir, f"{name}-out.{ext}")
+                lt.run_ok(self, ["-o", out, src])
+                outs.append(out)
+            tags = read_tags(outs)
+            for out in outs:
+                with self.subTest(encoding=name, output=os.path.basename(out)):
+                    t = tags[os.path.basename(out)]
+                    self.assertEqual(as_list(t.get("XMP-dc:Subject")), UTF16_KEYWORDS, t)
+                    self.assertEqual(t.get("XMP-xmp:Rating"), 3)
+                    self.assertEqual(t.get("XMP-xmp:CreatorTool"), "Lumen " + lt.run(["--version"]).stdout.split()[-1])
+
+    def test_undecodable_packet_is_noted(self):
+        """A lone surrogate: the packet is left out and lumen-cli says so, once, naming the file;
+        the note survives the turn of Orientation 6."""
+        packet = UTF16_PACKET.encode("utf-16-le")
+        at = packet.index("Straße".encode("utf-16-le"))
+        src = os.path.join(self.dir, "lone-surrogate.tif")
+        tiff_with_xmp(src, b"\xff\xfe" + packet[:at] + b"\x00\xd8" + packet[at + 2:], orientation=6)
+        out = os.path.join(self.dir, "lone-surrogate-out.tif")
+        proc = lt.run(["-o", out, src])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertEqual(proc.stderr.strip(), f"lumen-cli: note: {src}: its XMP packet (TIFF tag 700) is not valid "
+                                              "UTF-16: it is left out")
+        t = read_tags([out])[os.path.basename(out)]
+        self.assertNotIn("XMP-dc:Subject", t)
+        self.assertEqual((t.get("IFD0:ImageWidth"), t.get("IFD0:ImageHeight")), (40, 64))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
