@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -360,7 +361,10 @@ check_output (LmJournal *journal, Present *present, const LmOutputSum *found, Ou
       if (!lm_journal_redo (journal, present->stack->id, reason, error))
         return FALSE;
     }
-  if (*state != OUTPUT_DONE)
+  /* Only a file (or a link) goes: a fifo or a device under the output's name stays, and
+   * its stack's commit refuses it by name. */
+  GStatBuf st;
+  if (*state != OUTPUT_DONE && g_lstat (present->path, &st) == 0 && (S_ISREG (st.st_mode) || S_ISLNK (st.st_mode)))
     g_unlink (present->path);
   return TRUE;
 }

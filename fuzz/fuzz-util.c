@@ -217,7 +217,9 @@ lm_fuzz_load_image (const uint8_t *data, size_t size, const LmFileType *types, g
   LM_FUZZ_CHECK (image->width > 0 && image->height > 0, "an image of %u×%u", image->width, image->height);
   LM_FUZZ_CHECK (image->stride >= image->width * lm_format_bytes_per_pixel (image->format),
                  "stride %zu for %u pixels of %s", image->stride, image->width, lm_format_name (image->format));
-  LM_FUZZ_CHECK (lm_file_type_is_radiance (type) == (image->format == LM_FORMAT_RGBA_F32),
+  /* Radiance files give radiance; a TIFF does too where its samples are floats. */
+  LM_FUZZ_CHECK (lm_file_type_is_radiance (type) ? image->format == LM_FORMAT_RGBA_F32
+                                                 : image->format != LM_FORMAT_RGBA_F32 || type == LM_FILE_TIFF,
                  "%s loaded as %s", lm_file_type_name (type), lm_format_name (image->format));
   if (verbose)
     g_printerr ("  loaded: %ux%u %s\n", image->width, image->height, lm_format_name (image->format));

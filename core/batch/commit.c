@@ -131,6 +131,13 @@ static gboolean
 commit_staging (const char *staging, const char *final, GError **error)
 {
   lm_batch_crash_point (LM_CRASH_AFTER_TEMP_WRITE);
+  /* A fifo or a device under the output's name (or a link to one) is refused, never
+   * replaced by a regular file. */
+  if (!lm_atomic_file_check_replaceable (final, error))
+    {
+      g_unlink (staging);
+      return FALSE;
+    }
   if (g_rename (staging, final) != 0)
     {
       int errsv = errno;
@@ -256,4 +263,11 @@ lm_batch_scan_outdir (const char *outdir, GHashTable *ids, const char *ext, guin
         }
     }
   return present;
+}
+
+gboolean
+lm_batch_output_replaceable (const char *outdir, const char *id, const char *ext, GError **error)
+{
+  g_autofree char *final = lm_batch_output_path (outdir, id, ext);
+  return lm_atomic_file_check_replaceable (final, error);
 }

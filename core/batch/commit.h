@@ -32,6 +32,10 @@ void lm_batch_crash_point (LmCrashPoint point);
 
 char *lm_batch_output_path (const char *outdir, const char *id, const char *ext);
 
+/* FALSE, naming it, when the stack's output name holds something a commit must not replace
+ * (a fifo, a device, a folder, a link to one): that stack fails, the batch goes on. */
+gboolean lm_batch_output_replaceable (const char *outdir, const char *id, const char *ext, GError **error);
+
 /* The extensions of the formats a batch writes, NULL-terminated. */
 extern const char *const lm_batch_formats[];
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <glib/gi18n.h>
@@ -34,13 +35,25 @@ lm_output_sum_bytes (GBytes *bytes, LmOutputSum *sum)
 gboolean
 lm_output_sum_file (const char *path, LmOutputSum *sum, GError **error)
 {
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
+  /* O_NONBLOCK: a fifo under an output's name must not hang the resume; it is refused. */
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+  struct stat st;
+  if (fd < 0 || fstat (fd, &st) != 0)
     {
       int errsv = errno;
+      if (fd >= 0)
+        close (fd);
       g_autofree char *display = g_filename_display_name (path);
       g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot read: %s"), display,
                    g_strerror (errsv));
+      return FALSE;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: is not a regular file, where an output belongs"),
+                   display);
       return FALSE;
     }
   enum { CHUNK = 1 << 20 };

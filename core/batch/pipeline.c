@@ -436,6 +436,15 @@ write_task (gpointer data, gpointer user_data)
       finish (run, job, NULL);
       return;
     }
+  /* A node under the output's name is this stack's failure; a failing write stops the batch
+   * (a full disk fails every stack after it). */
+  if (!lm_batch_output_replaceable (c->outdir, job->stack->id, c->ext, &error))
+    {
+      g_clear_pointer (&job->result, lm_image_unref);
+      g_clear_pointer (&job->encoded, g_bytes_unref);
+      finish (run, job, error);
+      return;
+    }
   gint64 t = g_get_monotonic_time ();
   LmOutputSum sum;
   gboolean ok = job->encoded

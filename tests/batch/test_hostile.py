@@ -8,6 +8,7 @@ import hashlib
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -187,6 +188,34 @@ class Hostile(unittest.TestCase):
         report = bl.batch(["--report", out])
         self.assertIn("stacks: 4\ndone: 4\nfailed: 0\nremaining: 0\n", report.stdout, lt.describe(report))
         self.assertNotIn("more than once", report.stdout)
+
+    def test_outputs_that_are_nodes(self):
+        """A fifo and a device (the test's own, with /dev/null's numbers) under two stacks'
+        output names: the resume's check read the fifo for ever, and the commit renamed over
+        the device. Now each of those stacks fails, naming its output, the nodes stay nodes,
+        and the third stack is merged."""
+        ids = ["s0", "s1", "s2"]
+        root = self.stacks("nodes-in", ids)
+        out = self.fresh("nodes-out")
+        os.makedirs(out)
+        fifo, device = os.path.join(out, "s0.hdr"), os.path.join(out, "s1.hdr")
+        os.mkfifo(fifo)
+        try:
+            os.mknod(device, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+        except PermissionError:
+            device = None  # not root: the fifo alone
+        proc = bl.batch(["--progress", "none", "-o", out, root], timeout=120)
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        failed = bl.failures(os.path.join(out, "failed.tsv"))
+        self.assertIn("s0", failed)
+        self.assertIn("s0.hdr", failed["s0"])
+        self.assertRegex(failed["s0"], r"(?i)fifo|pipe|not a regular file")
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the fifo was replaced")
+        if device:
+            self.assertIn("s1", failed)
+            self.assertTrue(stat.S_ISCHR(os.lstat(device).st_mode), "the device node was replaced")
+        self.assert_reference(os.path.join(out, "s2.hdr"))
+        self.assertEqual(bl.temporaries(out), [], "temporary files left behind")
 
     def start_and_stop(self, args, out, journal_name):
         """A batch started and stopped (SIGSTOP) once it holds OUTDIR's lock (its journal has a
