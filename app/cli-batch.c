@@ -518,12 +518,13 @@ run (const Options *o, Plan *p)
   g_autoptr (LmBatchList) list = lm_batch_list_new ((const char *const *) o->inputs, &error);
   if (list == NULL)
     {
-      /* A manifest that is not a list of stacks is bad input, not a misused command. */
+      /* An INPUT that names nothing usable is a misused command; a manifest that cannot be read
+       * (a fifo, a device, too large) or is not a list of stacks is bad input. */
       int rc = LM_EXIT_FAILURE;
-      if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_FORMAT))
-        lm_cli_error ("%s", error->message);
-      else
+      if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_INVALID))
         rc = lm_cli_usage_error (error->message);
+      else
+        lm_cli_error ("%s", error->message);
       g_error_free (error);
       return rc;
     }

@@ -233,7 +233,8 @@ lm_batch_list_new (const char *const *inputs, GError **error)
         ok = add_manifest (stacks, inputs[i], error);
       else if (!g_file_test (inputs[i], G_FILE_TEST_EXISTS))
         {
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: no such file or folder"), display);
+          /* A misspelt INPUT: a usage error, as one that is neither kind is. */
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s: no such file or folder"), display);
           ok = FALSE;
         }
       else
