@@ -242,8 +242,12 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   t = g_get_monotonic_time ();
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
   save.png_level = o->png_level;
+  g_autoptr (GPtrArray) notes = save.notes = g_ptr_array_new_with_free_func (g_free);
   if (!lm_io_save (host, o->output, &save, error))
     return FALSE;
+  g_autofree char *display = g_filename_display_name (o->output);
+  for (guint i = 0; i < notes->len; i++)
+    lm_cli_error (_("note: %s: %s"), display, (const char *) notes->pdata[i]);
   /* The curve last: a failed merge leaves no file behind, not even the curve. */
   if (o->response_out && !lm_response_save (lm_hdr_job_response (job), o->response_out, error))
     return FALSE;
