@@ -243,6 +243,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   t = g_get_monotonic_time ();
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
   save.png_level = o->png_level;
+  g_autoptr (GPtrArray) notes = save.notes = g_ptr_array_new_with_free_func (g_free);
   /* The image and its curve together or neither: a failed merge leaves no file behind, not
    * even the curve, and a failed curve no image. */
   g_autoptr (LmAtomicGroup) group = lm_atomic_group_begin ();
@@ -252,6 +253,9 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     return FALSE;
   if (!lm_atomic_group_commit (g_steal_pointer (&group), error))
     return FALSE;
+  g_autofree char *display = g_filename_display_name (o->output);
+  for (guint i = 0; i < notes->len; i++)
+    lm_cli_error (_("note: %s: %s"), display, (const char *) notes->pdata[i]);
   lm_timings_add (timings, _("save"), lm_ms_since (t));
   if (o->timings)
     {

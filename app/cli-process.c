@@ -256,6 +256,9 @@ save_output (const Options *o, LmBackend *backend, const LmImage *source, LmImag
   if (!lm_io_save (image, o->output, save, error))
     return FALSE;
   lm_timings_add (timings, _("save"), lm_ms_since (t));
+  g_autofree char *display = g_filename_display_name (o->output);
+  for (guint i = 0; i < save->notes->len; i++)
+    lm_cli_error (_("note: %s: %s"), display, (const char *) save->notes->pdata[i]);
   return TRUE;
 }
 
@@ -319,6 +322,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   save.quality = o->quality;
   save.to_srgb = o->to_srgb;
   save.png_level = o->png_level;
+  g_autoptr (GPtrArray) notes = save.notes = g_ptr_array_new_with_free_func (g_free);
   if (!save_output (o, backend, source, host, &save, timings, error))
     return FALSE;
 

@@ -1,10 +1,11 @@
 /* EXIF blocks (core/io/exif.c through libexif): orientation, the export's cleaning, the JPEG
  * markers Lumen inserts (core/io/jpeg-markers.c, with the input as an ICC profile too, read
- * back by libjpeg), and the exposure time read from a file's EXIF. The input is an EXIF
+ * back by libjpeg and kept where lcms2 reads it), and the exposure time read from a file's EXIF. The input is an EXIF
  * block as it travels on an LmImage: APP1's payload, "Exif\0\0" and a TIFF structure
  * (libexif also finds one in a JPEG stream). The writers' side is fuzz-exif-export.c. */
 #include <math.h>
 #include <string.h>
+#include <lcms2.h>
 
 #include "fuzz-util.h"
 #include "core/io/exif.h"
@@ -47,10 +48,18 @@ check_markers (GBytes *block, GBytes *exif)
                                            g_bytes_get_size (with), lm_fuzz_allocator (), &error);
   LM_FUZZ_CHECK (image != NULL, "a JPEG with inserted markers does not load: %s", error->message);
   gsize n = g_bytes_get_size (block);
-  if (n > 0 && n <= ICC_MAX)
+  /* Kept where lcms2 reads it, as the loader keeps profiles; otherwise left out with a note. */
+  cmsHPROFILE h = n > 0 && n <= ICC_MAX ? cmsOpenProfileFromMem (g_bytes_get_data (block, NULL), (cmsUInt32Number) n)
+                                        : NULL;
+  if (h != NULL)
     LM_FUZZ_CHECK (image->icc_profile != NULL && g_bytes_equal (image->icc_profile, block),
                    "the ICC profile of %zu bytes inserted is not the one read back (%zu bytes)", n,
                    image->icc_profile ? g_bytes_get_size (image->icc_profile) : 0);
+  else if (n > 0 && n <= ICC_MAX)
+    LM_FUZZ_CHECK (image->icc_profile == NULL && image->notes != NULL,
+                   "a profile lcms2 cannot read was kept, or left out without a note");
+  if (h != NULL)
+    cmsCloseProfile (h);
   gsize exif_len = exif ? g_bytes_get_size (exif) : 0;
   if (exif_len > 6 && exif_len <= 65533 && memcmp (g_bytes_get_data (exif, NULL), EXIF_HEADER, 6) == 0)
     LM_FUZZ_CHECK (image->exif != NULL && g_bytes_equal (image->exif, exif),

@@ -288,6 +288,39 @@ def animated_webp(frames, width, height):
     return b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WEBP" + body
 
 
+def webp_with_metadata(still, width, height, icc=None, exif=None, xmp=None):
+    """A VP8X file of STILL's image chunk with an ICCP, EXIF and XMP chunk where given."""
+    u24 = lambda v: struct.pack("<I", v)[:3]  # noqa: E731
+    flags = (0x20 if icc else 0) | (0x08 if exif else 0) | (0x04 if xmp else 0)
+    body = riff_chunk(b"VP8X", bytes([flags, 0, 0, 0]) + u24(width - 1) + u24(height - 1))
+    body += riff_chunk(b"ICCP", icc) if icc else b""
+    body += b"".join(riff_chunk(k, v) for k, v in riff_chunks(still) if k in (b"VP8 ", b"VP8L"))
+    body += riff_chunk(b"EXIF", exif) if exif else b""
+    body += riff_chunk(b"XMP ", xmp) if xmp else b""
+    return b"RIFF" + struct.pack("<I", 4 + len(body)) + b"WEBP" + body
+
+
+def xmp_orientation(value):
+    return (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            b'<rdf:Description rdf:about="" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="%d"/>'
+            b'</rdf:RDF></x:xmpmeta>' % value)
+
+
+def repeat_last_scan(jpeg, extra):
+    """A progressive JPEG with its last scan repeated EXTRA times: past the scans Lumen reads."""
+    i, last = 2, None
+    while jpeg[i + 1] != 0xD9:
+        n = struct.unpack(">H", jpeg[i + 2:i + 4])[0]
+        if jpeg[i + 1] != 0xDA:
+            i += 2 + n
+            continue
+        j = i + 2 + n
+        while not (jpeg[j] == 0xFF and jpeg[j + 1] != 0 and not 0xD0 <= jpeg[j + 1] <= 0xD7):
+            j += 1
+        last, i = (i, j), j
+    return jpeg[:last[1]] + jpeg[last[0]:last[1]] * extra + jpeg[last[1]:]
+
+
 # --- The seeds -----------------------------------------------------------------------------------
 
 def images(lumen_cli):
@@ -316,6 +349,16 @@ def images(lumen_cli):
     if icc:
         chunk = b"ICC_PROFILE\0\x01\x01" + icc
         put("jpeg", "icc.jpg", jpeg_with_segments(base, [(0xE2, chunk)]))
+        # Two chunks that both say "1 of 2": libjpeg cannot join them.
+        half = b"ICC_PROFILE\0\x01\x02"
+        put("jpeg", "icc-chunks-damaged.jpg", jpeg_with_segments(base, [(0xE2, half + icc[:100]),
+                                                                          (0xE2, half + icc[100:])]))
+    put("jpeg", "icc-unreadable.jpg", jpeg_with_segments(base, [(0xE2, b"ICC_PROFILE\0\x01\x01" + b"junk" * 40)]))
+    put("jpeg", "xmp-orientation-8.jpg",
+        jpeg_with_segments(base, [(0xE1, b"http://ns.adobe.com/xap/1.0/\0" + xmp_orientation(8))]))
+    flat = np.full((24, 32, 3), (40, 90, 160), np.uint8)
+    put("jpeg", "progressive-110-scans.jpg",
+        repeat_last_scan(encode(".jpg", flat, [q, 80, cv2.IMWRITE_JPEG_PROGRESSIVE, 1]), 100))
 
     # PNG
     put("png", "rgb.png", encode(".png", rgb))
@@ -331,6 +374,22 @@ def images(lumen_cli):
     iccp = b"icc\0\0" + zlib.compress(icc or b"\0" * 128)
     put("png", "iccp-exif.png", png(5, 4, 8, 2, lambda x, y: bytes([x * 50, y * 60, 99]),
                                     [(b"iCCP", iccp), (b"eXIf", exif6[6:])]))
+    pixel = lambda x, y: bytes([x * 40, y * 50, 99])  # noqa: E731
+    put("png", "exif-orientation-7.png", png(6, 4, 8, 2, pixel, [(b"eXIf", exif_block(order=">", orientation=7)[6:])]))
+    xmp_key = b"XML:com.adobe.xmp\0"
+    put("png", "xmp-compressed-orientation-5.png",
+        png(6, 4, 8, 2, pixel, [(b"iTXt", xmp_key + b"\1\0\0\0" + zlib.compress(xmp_orientation(5)))]))
+    put("png", "xmp-damaged.png", png(6, 4, 8, 2, pixel, [(b"iTXt", xmp_key + b"\1\0\0\0" + b"\x78\x9c\xff\xff")]))
+    # Text chunks that inflate to 64 KB each: never inflated.
+    text = zlib.compress(b"A" * 65536, 9)
+    put("png", "many-text-chunks.png",
+        png(6, 4, 8, 2, pixel, [(b"zTXt", b"Comment%d\0\0" % k + text) for k in range(24)]
+            + [(b"iTXt", b"Comment%d\0\1\0\0\0" % k + text) for k in range(24)]
+            + [(b"tEXt", b"Title\0plain")]))
+    gray_profile = bytearray(icc or b"\0" * 132)
+    gray_profile[16:20] = b"GRAY"
+    put("png", "iccp-refused.png",
+        png(6, 4, 8, 2, pixel, [(b"iCCP", b"icc\0\0" + zlib.compress(bytes(gray_profile)))]))
 
     # TIFF
     c = cv2.IMWRITE_TIFF_COMPRESSION
@@ -394,6 +453,13 @@ def images(lumen_cli):
     put("gif-webp-bmp", "animated.webp", animated_webp([encode(".webp", rgb[:8, :8], [cv2.IMWRITE_WEBP_QUALITY, 101]),
                                                         encode(".webp", rgb[4:12, 8:16], [cv2.IMWRITE_WEBP_QUALITY, 40])],
                                                        8, 8))
+    still = encode(".webp", rgb[:6, :10], [cv2.IMWRITE_WEBP_QUALITY, 101])
+    put("gif-webp-bmp", "metadata-orientation-6.webp",
+        webp_with_metadata(still, 10, 6, icc=icc, exif=exif6[6:], xmp=xmp_orientation(6)))
+    put("gif-webp-bmp", "exif-with-header-orientation-5.webp",
+        webp_with_metadata(still, 10, 6, exif=exif_block(order=">", orientation=5)))
+    put("gif-webp-bmp", "xmp-orientation-8.webp", webp_with_metadata(still, 10, 6, xmp=xmp_orientation(8)))
+    put("gif-webp-bmp", "icc-unreadable.webp", webp_with_metadata(still, 10, 6, icc=b"junk" * 40))
     put("gif-webp-bmp", "rgb24.bmp", encode(".bmp", odd))
     put("gif-webp-bmp", "gray8-palette.bmp", encode(".bmp", gray))
 

@@ -4,7 +4,8 @@
  * that the window's photo stays in the window's), to `<name>-edited.<ext>` beside it (JPEG,
  * PNG and TIFF keep their format, others become PNG), and gets the edits as its sidecar. A
  * dialog shows the progress and can cancel (the photo in hand stops between its steps, none
- * after it starts); at the end it lists what failed, photo by photo. */
+ * after it starts); at the end it lists what failed, photo by photo, and what was read or
+ * written otherwise than the file has it (the loaders' and writers' notes). */
 #include "window-private.h"
 
 #include <string.h>
@@ -28,7 +29,8 @@ struct _LmApplyRun {
   LmRenderWorker *worker;
   GCancellable *cancellable;
   gboolean finished;   /* the outcome is shown: Close frees the run */
-  GString *failures;   /* a line per photo */
+  GString *failures;   /* a line per photo, and per note */
+  GPtrArray *notes;    /* the writers' notes on the photo in hand (LmSaveOptions.notes) */
   GtkWidget *dialog;
   GtkLabel *label;
   GtkProgressBar *bar;
@@ -44,6 +46,7 @@ run_clear (LmApplyRun *run)
   g_ptr_array_unref (run->photos);
   g_object_unref (run->cancellable);
   g_string_free (run->failures, TRUE);
+  g_ptr_array_unref (run->notes);
 }
 
 static void
@@ -95,6 +98,18 @@ add_failure (LmApplyRun *run, const char *message)
   g_string_append_printf (run->failures, "%s%s", run->failures->len ? "\n" : "", message);
 }
 
+/* NOTES (of char *, may be NULL) on the file at PATH, one line each. */
+static void
+add_notes (LmApplyRun *run, const char *path, GPtrArray *notes)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  for (guint i = 0; notes && i < notes->len; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("%s: %s", display, (const char *) notes->pdata[i]);
+      add_failure (run, line);
+    }
+}
+
 static void
 finish (LmApplyRun *run)
 {
@@ -143,6 +158,12 @@ on_result (const LmRenderResult *r, gpointer data)
       add_failure (run, e->message); /* the export is written: the photo counts as done */
       g_error_free (e);
     }
+  if (r->error == NULL)
+    {
+      g_autofree char *out = output_path (photo);
+      add_notes (run, out, run->notes);
+    }
+  g_ptr_array_set_size (run->notes, 0);
   run->done += r->error == NULL;
   run->next++;
   start_next (run);
@@ -194,6 +215,8 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
       start_next (run);
       return;
     }
+  GFile *photo = g_ptr_array_index (run->photos, run->next);
+  add_notes (run, g_file_peek_path (photo), image->notes);
   LmRenderRequest req = { 0 };
   req.pipeline = run->pipeline;
   req.backend = run->backend;
@@ -201,7 +224,8 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   options.quality = run->quality;
   options.to_srgb = run->to_srgb;
   options.png_level = run->png_level;
-  g_autofree char *out = output_path (g_ptr_array_index (run->photos, run->next));
+  options.notes = run->notes;
+  g_autofree char *out = output_path (photo);
   lm_render_worker_set_source (run->worker, image);
   lm_render_worker_export (run->worker, &req, out, &options, run->cancellable);
 }
@@ -310,6 +334,7 @@ lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
   run->sidecars = self->settings == NULL || g_settings_get_boolean (self->settings, "keep-edits");
   run->cancellable = g_cancellable_new ();
   run->failures = g_string_new (NULL);
+  run->notes = g_ptr_array_new_with_free_func (g_free);
   run->worker = lm_render_worker_new (g_main_context_default (), on_result, run);
   self->apply = run;
   run->dialog = build_dialog (self, run);

@@ -10,10 +10,24 @@
 #include "export-options.h"
 #include <glib/gi18n.h>
 
+/* The writers' notes (LmSaveOptions.notes) of the export under way live with its
+ * cancellable, which the worker's job holds as long as it may write them. */
+#define EXPORT_NOTES "lumen-export-notes"
+
+/* A reference to them, or NULL. */
+static GPtrArray *
+export_notes (LmWindow *self)
+{
+  GPtrArray *notes = self->export_cancellable ? g_object_get_data (G_OBJECT (self->export_cancellable), EXPORT_NOTES)
+                                              : NULL;
+  return notes ? g_ptr_array_ref (notes) : NULL;
+}
+
 void
 lm_window_finish_export (LmWindow *self, const LmRenderResult *r)
 {
   g_clear_pointer (&self->progress_dialog, gtk_widget_destroy);
+  g_autoptr (GPtrArray) notes = export_notes (self);
   g_clear_object (&self->export_cancellable);
   /* What the discard prompt's Export… waits for: it goes on only once the edits are in a
    * file. */
@@ -34,15 +48,18 @@ lm_window_finish_export (LmWindow *self, const LmRenderResult *r)
   if (uri)
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   g_autofree char *display = g_filename_display_name (r->path);
-  g_autofree char *message = g_strdup_printf (_("Exported to %s"), display);
-  /* Written otherwise than asked (nvJPEG could not encode it): said, though not an error. */
+  GString *message = g_string_new (NULL);
+  g_string_printf (message, _("Exported to %s"), display);
+  /* Written otherwise than asked (nvJPEG could not encode it, a profile too large for the
+   * format): said, though not an error. */
   if (r->notice)
-    {
-      g_autofree char *both = g_strdup_printf ("%s\n%s", message, r->notice);
-      lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_WARNING, both);
-    }
-  else
-    lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_INFO, message);
+    g_string_append_printf (message, "\n%s", r->notice);
+  for (guint i = 0; notes && i < notes->len; i++)
+    g_string_append_printf (message, "\n%s: %s", display, (const char *) notes->pdata[i]);
+  gboolean otherwise = r->notice || (notes && notes->len > 0);
+  lm_window_show_message_about (self, LM_TOPIC_EXPORT, otherwise ? GTK_MESSAGE_WARNING : GTK_MESSAGE_INFO,
+                                message->str);
+  g_string_free (message, TRUE);
   if (then)
     lm_window_then_run (then, self);
 }
@@ -65,6 +82,10 @@ lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *opti
     return;
   g_clear_object (&self->export_cancellable);
   self->export_cancellable = g_cancellable_new ();
+  LmSaveOptions noted = *options;
+  noted.notes = g_ptr_array_new_with_free_func (g_free);
+  g_object_set_data_full (G_OBJECT (self->export_cancellable), EXPORT_NOTES, noted.notes,
+                          (GDestroyNotify) g_ptr_array_unref);
   /* "Exported to …" (or the last export's failure) is not true of this one. */
   lm_window_clear_message (self, LM_TOPIC_EXPORT);
 
@@ -84,7 +105,7 @@ lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *opti
   g_signal_connect_swapped (self->progress_dialog, "destroy", G_CALLBACK (g_nullify_pointer), &self->progress_bar);
   gtk_widget_show_all (self->progress_dialog);
 
-  lm_render_worker_export (self->worker, &req, path, options, self->export_cancellable);
+  lm_render_worker_export (self->worker, &req, path, &noted, self->export_cancellable);
 }
 
 static int

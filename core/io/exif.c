@@ -28,10 +28,17 @@ exif_from_block (GBytes *block)
 int
 lm_exif_orientation (GBytes *block)
 {
+  int orientation = lm_exif_orientation_stated (block);
+  return orientation ? orientation : 1;
+}
+
+int
+lm_exif_orientation_stated (GBytes *block)
+{
   ExifData *ed = exif_from_block (block);
   if (ed == NULL)
-    return 1;
-  int orientation = 1;
+    return 0;
+  int orientation = 0;
   ExifEntry *entry = exif_content_get_entry (ed->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
   if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components == 1)
     {

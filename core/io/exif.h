@@ -8,6 +8,9 @@ G_BEGIN_DECLS
 
 /* The EXIF Orientation (1..8) of BLOCK; 1 when absent or unreadable. */
 int lm_exif_orientation (GBytes *block);
+/* The same, but 0 where BLOCK states none (absent, unreadable, out of range): whether another
+ * place may decide (orientation.c). */
+int lm_exif_orientation_stated (GBytes *block);
 
 /* ExposureTime in seconds from the EXIF of the file at PATH. */
 gboolean lm_exif_exposure_time (const char *path, double *seconds, GError **error);

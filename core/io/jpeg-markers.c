@@ -7,7 +7,6 @@
 #include "xmp.h"
 
 #define ICC_HEAD 14       /* "ICC_PROFILE\0", the chunk's number, the chunks' count */
-#define ICC_CHUNKS_MAX 255
 
 static void
 clear_segment (gpointer p)
@@ -52,7 +51,7 @@ add_icc (GArray *segments, GBytes *icc)
 {
   gsize icc_size = icc ? g_bytes_get_size (icc) : 0, chunk = LM_JPEG_SEGMENT_MAX - ICC_HEAD;
   gsize chunks = (icc_size + chunk - 1) / chunk;
-  if (icc_size == 0 || chunks > ICC_CHUNKS_MAX)
+  if (icc_size == 0 || icc_size > LM_JPEG_ICC_MAX)
     return;
   const guint8 *profile = g_bytes_get_data (icc, NULL);
   for (gsize k = 0; k < chunks; k++)

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 #define LM_JPEG_SEGMENT_MAX 65533 /* bytes a segment holds after its two length bytes */
 #define LM_JPEG_XMP_HEADER "http://ns.adobe.com/xap/1.0/"
 #define LM_JPEG_XMP_HEADER_LEN 29 /* with its NUL */
+/* The largest ICC profile a JPEG holds: 255 APP2 chunks of a segment less their 14-byte
+ * heads (ICC.1 B.4), 16,707,345 bytes. A larger profile is left out of a JPEG export. */
+#define LM_JPEG_ICC_MAX ((gsize) 255 * (LM_JPEG_SEGMENT_MAX - 14))
 
 typedef struct {
   guint8 marker; /* 0xe1 for APP1, … */

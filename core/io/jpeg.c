@@ -9,6 +9,7 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <glib/gi18n.h>
+#include <lcms2.h>
 
 #include "exif.h"
 #include "io-private.h"
@@ -18,6 +19,15 @@
 
 #define EXIF_HEADER "Exif\0\0"
 #define EXIF_HEADER_LEN 6
+#define ICC_HEADER "ICC_PROFILE"
+#define ICC_HEADER_LEN 12 /* with its NUL */
+/* The most scans a file may have. Each scan of a progressive file is a pass over every block
+ * of its components, however few bytes it holds: a 422 KB file of a few hundred repeated
+ * refinement scans took 17 to 45 s to decode. Encoders write far fewer: libjpeg's
+ * progression has 10 scans (6 for gray), Photoshop's and jpegli's about as many, mozjpeg
+ * chooses among the 64 of its search script. 100 is cjpeg's own bound on a scan script and
+ * what libjpeg-turbo's fuzz targets decode with (TJPARAM_SCANLIMIT; djpeg's -maxscans). */
+#define JPEG_SCANS_MAX 100
 
 typedef struct {
   struct jpeg_error_mgr pub;
@@ -56,6 +66,21 @@ on_message (j_common_ptr cinfo, int level)
   err->pub.num_warnings++;
 }
 
+/* Called as libjpeg reads the input, at least once per scan: refuses the scan past the most. */
+static void
+count_scans (j_common_ptr cinfo)
+{
+  LmJpegError *err = (LmJpegError *) cinfo->err;
+  if (((j_decompress_ptr) cinfo)->input_scan_number <= JPEG_SCANS_MAX)
+    return;
+  g_snprintf (err->message, sizeof err->message,
+              _("cannot decode JPEG: it has more than %d scans, which no encoder writes (each costs a pass over "
+                "the whole image)"),
+              JPEG_SCANS_MAX);
+  err->damaged = FALSE;
+  longjmp (err->jump, 1);
+}
+
 static void
 init_error (LmJpegError *err)
 {
@@ -70,6 +95,7 @@ init_error (LmJpegError *err)
 typedef struct {
   struct jpeg_decompress_struct cinfo;
   LmJpegError err;
+  struct jpeg_progress_mgr progress;
   LmImage *image;
   GBytes *exif;
   GBytes *xmp;
@@ -77,6 +103,17 @@ typedef struct {
   JOCTET *icc;
   unsigned int icc_len;
 } JpegLoad;
+
+/* Whether lcms2, which reads the profile wherever Lumen uses it (core/color), can: a profile
+ * that it cannot read is not used, and is not carried into exports either. */
+static gboolean
+icc_readable (const void *icc, gsize len)
+{
+  cmsHPROFILE h = len > 0 && len <= G_MAXUINT32 ? cmsOpenProfileFromMem (icc, (cmsUInt32Number) len) : NULL;
+  if (h != NULL)
+    cmsCloseProfile (h);
+  return h != NULL;
+}
 
 /* The first EXIF and XMP segments; every APP13 Photoshop segment, joined in order. */
 static void
@@ -92,6 +129,37 @@ collect_metadata (JpegLoad *s)
     else if (m->marker == JPEG_APP0 + 13)
       lm_jpeg_segment_photoshop (m->data, m->data_length, photoshop);
   s->iptc = lm_iptc_from_resources (photoshop->data, photoshop->len);
+}
+
+static gboolean
+has_icc_chunks (j_decompress_ptr cinfo)
+{
+  for (jpeg_saved_marker_ptr m = cinfo->marker_list; m != NULL; m = m->next)
+    if (m->marker == JPEG_APP0 + 2 && m->data_length >= ICC_HEADER_LEN
+        && memcmp (m->data, ICC_HEADER, ICC_HEADER_LEN) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The profile, where libjpeg puts its chunks together and lcms2 reads it; otherwise a note
+ * says why it is not used (libjpeg itself only warns). */
+static void
+take_profile (JpegLoad *s)
+{
+  const char *why = NULL;
+  if (jpeg_read_icc_profile (&s->cinfo, &s->icc, &s->icc_len) && s->icc_len > 0)
+    {
+      if (icc_readable (s->icc, s->icc_len))
+        {
+          s->image->icc_profile = g_bytes_new (s->icc, s->icc_len);
+          return;
+        }
+      why = _("its ICC profile cannot be read");
+    }
+  else if (has_icc_chunks (&s->cinfo))
+    why = _("its ICC profile is damaged (its APP2 chunks are missing, repeated or out of order)");
+  if (why)
+    lm_image_add_note (s->image, _("%s; colours are taken as sRGB"), why);
 }
 
 static void
@@ -125,18 +193,13 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       return NULL;
     }
 
+  s->progress.progress_monitor = count_scans;
+  s->cinfo.progress = &s->progress;
   jpeg_mem_src (&s->cinfo, data, len);
   jpeg_save_markers (&s->cinfo, JPEG_APP0 + 1, 0xFFFF);
   jpeg_save_markers (&s->cinfo, JPEG_APP0 + 2, 0xFFFF);
   jpeg_save_markers (&s->cinfo, JPEG_APP0 + 13, 0xFFFF);
   jpeg_read_header (&s->cinfo, TRUE);
-
-  if (s->cinfo.jpeg_color_space == JCS_CMYK || s->cinfo.jpeg_color_space == JCS_YCCK)
-    {
-      /* libjpeg-turbo cannot convert CMYK to RGB; gdk-pixbuf can. */
-      jpeg_load_free (s);
-      return lm_pixbuf_load (path, LM_FILE_JPEG, data, len, allocator, error);
-    }
 
   GError *layout_error = NULL;
   if (!lm_image_layout (LM_FORMAT_RGBA8, s->cinfo.image_width, s->cinfo.image_height, NULL, NULL,
@@ -146,6 +209,17 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       g_error_free (layout_error);
       jpeg_load_free (s);
       return NULL;
+    }
+
+  if (s->cinfo.jpeg_color_space == JCS_CMYK || s->cinfo.jpeg_color_space == JCS_YCCK)
+    {
+      /* libjpeg-turbo cannot convert CMYK to RGB; gdk-pixbuf can, but counts no scans (3,000
+       * refinement scans of 2000² ran past a minute). Starting the decompression reads every
+       * scan of a file that has several, under count_scans, before gdk-pixbuf reads it again. */
+      s->cinfo.out_color_space = JCS_CMYK;
+      jpeg_start_decompress (&s->cinfo);
+      jpeg_load_free (s);
+      return lm_pixbuf_load (path, LM_FILE_JPEG, data, len, allocator, error);
     }
 
   gboolean gray = s->cinfo.jpeg_color_space == JCS_GRAYSCALE;
@@ -170,8 +244,7 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       jpeg_read_scanlines (&s->cinfo, rows, n);
     }
 
-  if (jpeg_read_icc_profile (&s->cinfo, &s->icc, &s->icc_len) && s->icc_len > 0)
-    s->image->icc_profile = g_bytes_new (s->icc, s->icc_len);
+  take_profile (s);
   collect_metadata (s);
   jpeg_finish_decompress (&s->cinfo);
 
@@ -189,6 +262,22 @@ typedef struct {
   LmJpegError err;
   GArray *segments;
 } JpegSave;
+
+/* lm_jpeg_export_segments leaves out a profile larger than a JPEG holds: the colours of the
+ * file then read as sRGB, which the caller is told. */
+static void
+note_profile_left_out (const LmImage *image, const LmSaveOptions *options)
+{
+  gsize size = image->icc_profile ? g_bytes_get_size (image->icc_profile) : 0;
+  if (options->notes == NULL || size <= LM_JPEG_ICC_MAX)
+    return;
+  g_autofree char *have = g_format_size (size);
+  g_autofree char *most = g_format_size (LM_JPEG_ICC_MAX);
+  g_ptr_array_add (options->notes,
+                   g_strdup_printf (_("its ICC profile (%s) is larger than a JPEG holds (%s), so it was left out: "
+                                      "readers will take the colours as sRGB"),
+                                    have, most));
+}
 
 gboolean
 lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options,
@@ -253,5 +342,6 @@ lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *opt
   jpeg_destroy_compress (&s->cinfo);
   g_clear_pointer (&s->segments, g_array_unref);
   g_free (s);
+  note_profile_left_out (image, options);
   return TRUE;
 }

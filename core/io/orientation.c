@@ -4,6 +4,7 @@
 
 #include "../error.h"
 #include "exif.h"
+#include "xmp.h"
 
 /* For each EXIF orientation, where the output pixel (x, y) is read in the stored image of
  * width w and height h. Orientations 5..8 swap the sides. */
@@ -57,10 +58,18 @@ lm_image_orient (LmImage *src, int orientation, GError **error)
   return dst;
 }
 
+/* EXIF's Orientation where the block states one, XMP's tiff:Orientation where it does not:
+ * exiftool ranks XMP's below EXIF's and gives it where EXIF has none, Exiv2 takes it into EXIF
+ * (syncExifWithXmp) and digiKam reads it so; darktable reads EXIF's alone, and so agrees
+ * wherever EXIF has one. Lumen's exports set both to 1. */
 int
 lm_io_orientation (const LmImage *image)
 {
-  return lm_exif_orientation (image->exif);
+  int exif = lm_exif_orientation_stated (image->exif);
+  if (exif != 0)
+    return exif;
+  int xmp = lm_xmp_orientation (image->xmp);
+  return xmp != 0 ? xmp : 1;
 }
 
 LmImage *

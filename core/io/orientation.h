@@ -8,7 +8,8 @@ G_BEGIN_DECLS
  * SRC when ORIENTATION is 1. */
 LmImage *lm_image_orient (LmImage *src, int orientation, GError **error);
 
-/* The orientation (1..8) the file's metadata gives IMAGE's stored pixels: EXIF's. */
+/* The orientation (1..8) the file's metadata gives IMAGE's stored pixels: EXIF's, or where
+ * the EXIF block states none, XMP's tiff:Orientation; 1 when neither does. */
 int lm_io_orientation (const LmImage *image);
 
 /* How every loader ends: IMAGE (taken) turned upright by lm_io_orientation, so that the

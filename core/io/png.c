@@ -1,7 +1,9 @@
 /* PNG through libpng directly. Reading: a truncated file is an error (gdk-pixbuf's
  * incremental loader returns it half gray), gray files stay one channel, 16-bit files stay
  * 16-bit (RGBA16, or GRAY16 for gray ones, as 8-bit gray files stay GRAY8; PNG stores them
- * big-endian, the image holds host order), and no MIME database is needed. Writing: gray
+ * big-endian, the image holds host order), and no MIME database is needed; of the text
+ * chunks only XMP's iTXt is read, within a bound, and eXIf's Orientation (or XMP's) turns
+ * the image upright. A profile that is not used is said in a note. Writing: gray
  * images are written as gray, 16-bit images as 16-bit, EXIF (eXIf) and the ICC profile
  * (iCCP) travel; libpng writes the chunks before the image data, png-deflate.c the image
  * data itself, on every core. */
@@ -10,17 +12,26 @@
 #include <string.h>
 #include <png.h>
 #include <glib/gi18n.h>
+#include <lcms2.h>
 
 #include "exif.h"
 #include "io-private.h"
+#include "orientation.h"
 #include "png-deflate.h"
 #include "xmp-png.h"
 
+#if !defined(PNG_READ_USER_CHUNKS_SUPPORTED) || !defined(PNG_HANDLE_AS_UNKNOWN_SUPPORTED)
+#error "Lumen reads PNG text chunks itself (on_chunk): libpng must be built with user chunks"
+#endif
+
 #define EXIF_HEADER_LEN 6
 #define PNG_SIGNATURE_LEN 8
-/* The most a compressed ancillary chunk may inflate to: ICC profiles, the largest chunks
- * Lumen reads, stay well under it. */
+/* The most an ancillary chunk may hold, inflated where it is compressed: ICC profiles, the
+ * largest chunks Lumen reads, stay well under it. */
 #define CHUNK_INFLATE_MAX ((png_alloc_size_t) 16 << 20)
+/* The text chunks, which libpng would inflate and keep, every one of them (a 2 MB file of
+ * zTXt chunks took 2 GB): Lumen reads none but XMP's iTXt, which on_chunk takes. */
+static const png_byte TEXT_CHUNKS[] = "tEXt\0zTXt\0iTXt";
 
 typedef struct {
   png_structp png;
@@ -33,6 +44,10 @@ typedef struct {
   LmImage *image;
   png_bytep *rows;
   GError *load_error; /* set before a longjmp, read after it: lives in memory */
+  GBytes *xmp;
+  LmPngXmpRead xmp_read;
+  gboolean has_iccp;          /* the file has an iCCP chunk */
+  char iccp_refusal[128];     /* libpng's last word on it, when it has one */
 } PngState;
 
 static void
@@ -43,9 +58,26 @@ on_png_error (png_structp png, png_const_charp message)
   png_longjmp (png, 1);
 }
 
+/* libpng drops a profile it refuses with a warning ("iCCP: …"), kept to say why. */
 static void
 on_png_warning (png_structp png, png_const_charp message)
 {
+  PngState *s = png_get_error_ptr (png);
+  if (g_str_has_prefix (message, "iCCP: "))
+    g_strlcpy (s->iccp_refusal, message + 6, sizeof s->iccp_refusal);
+}
+
+/* Each text chunk and each chunk libpng does not know, instead of libpng's handling: the
+ * first XMP packet is read, any other chunk dropped without being inflated. 0 for a critical
+ * chunk, which libpng then refuses as before. */
+static int
+on_chunk (png_structp png, png_unknown_chunkp chunk)
+{
+  PngState *s = png_get_user_chunk_ptr (png);
+  if (memcmp (chunk->name, "iTXt", 4) == 0 && s->xmp == NULL && s->xmp_read != LM_PNG_XMP_TOO_LARGE
+      && s->xmp_read != LM_PNG_XMP_DAMAGED)
+    s->xmp_read = lm_png_xmp_from_itxt (chunk->data, chunk->size, &s->xmp);
+  return (chunk->name[0] & 0x20) != 0; /* PNG's ancillary bit: a lowercase first letter */
 }
 
 static void
@@ -80,21 +112,52 @@ png_state_free (PngState *s, gboolean reading)
   else
     png_destroy_write_struct (&s->png, &s->info);
   g_clear_pointer (&s->exif, g_bytes_unref);
+  g_clear_pointer (&s->xmp, g_bytes_unref);
   g_clear_pointer (&s->image, lm_image_unref);
   g_clear_error (&s->load_error);
   g_free (s->rows);
   g_free (s);
 }
 
+/* Whether lcms2, which reads the profile wherever Lumen uses it (core/color), can: a profile
+ * that it cannot read is not used, and is not carried into exports either. */
+static gboolean
+icc_readable (const void *icc, gsize len)
+{
+  cmsHPROFILE h = len > 0 && len <= G_MAXUINT32 ? cmsOpenProfileFromMem (icc, (cmsUInt32Number) len) : NULL;
+  if (h != NULL)
+    cmsCloseProfile (h);
+  return h != NULL;
+}
+
+/* The profile libpng kept and lcms2 reads; otherwise a note says why none is used. */
 static void
-read_metadata (PngState *s)
+read_profile (PngState *s)
 {
   png_charp name;
   int compression;
   png_bytep profile;
   png_uint_32 profile_len;
+  g_autofree char *why = NULL;
   if (png_get_iCCP (s->png, s->info, &name, &compression, &profile, &profile_len) && profile_len > 0)
-    s->image->icc_profile = g_bytes_new (profile, profile_len);
+    {
+      if (icc_readable (profile, profile_len))
+        s->image->icc_profile = g_bytes_new (profile, profile_len);
+      else
+        why = g_strdup (_("its ICC profile cannot be read"));
+    }
+  else if (s->has_iccp && s->iccp_refusal[0] != '\0')
+    why = g_strdup_printf (_("its ICC profile was refused by libpng (%s)"), s->iccp_refusal);
+  else if (s->has_iccp)
+    why = g_strdup (_("its ICC profile was refused by libpng"));
+  if (why)
+    lm_image_add_note (s->image, _("%s; colours are taken as sRGB"), why);
+}
+
+static void
+read_metadata (PngState *s)
+{
+  read_profile (s);
 #ifdef PNG_eXIf_SUPPORTED
   png_bytep exif;
   png_uint_32 exif_len;
@@ -107,17 +170,25 @@ read_metadata (PngState *s)
       s->image->exif = g_bytes_new_take (block, exif_len + EXIF_HEADER_LEN);
     }
 #endif
-  lm_png_read_xmp (s->png, s->info, s->image);
+  s->image->xmp = g_steal_pointer (&s->xmp);
+  if (s->xmp_read == LM_PNG_XMP_TOO_LARGE)
+    {
+      g_autofree char *most = g_format_size (LM_PNG_XMP_MAX);
+      lm_image_add_note (s->image, _("its XMP packet is larger than %s once inflated, so it was left out"), most);
+    }
+  else if (s->xmp_read == LM_PNG_XMP_DAMAGED)
+    lm_image_add_note (s->image, _("its XMP packet is damaged, so it was left out"));
 }
 
 /* Whether every chunk up to IEND fits in the LEN bytes of DATA; if not, NEED and LEFT say
- * what the first that does not declares and what was left. libpng only warns when a chunk
- * is longer than its limit (a benign error, and reading makes those warnings), then
- * allocates and zeroes the length declared: a 137-byte file declaring a 1 GB tEXt chunk
- * took 1 GB and 7 s before its missing bytes were noticed. A file cut short is refused in
- * any case; here it is refused before anything is allocated for it. */
+ * what the first that does not declares and what was left; HAS_ICCP, whether an iCCP chunk
+ * is among them. libpng only warns when a chunk is longer than its limit (a benign error,
+ * and reading makes those warnings), then allocates and zeroes the length declared: a
+ * 137-byte file declaring a 1 GB tEXt chunk took 1 GB and 7 s before its missing bytes were
+ * noticed. A file cut short is refused in any case; here it is refused before anything is
+ * allocated for it. */
 static gboolean
-chunks_fit (const guint8 *data, gsize len, gsize *need, gsize *left)
+chunks_fit (const guint8 *data, gsize len, gsize *need, gsize *left, gboolean *has_iccp)
 {
   gsize at = PNG_SIGNATURE_LEN;
   while (len - at >= 8)
@@ -134,6 +205,7 @@ chunks_fit (const guint8 *data, gsize len, gsize *need, gsize *left)
         }
       if (memcmp (data + at + 4, "IEND", 4) == 0)
         break;
+      *has_iccp = *has_iccp || memcmp (data + at + 4, "iCCP", 4) == 0;
       at += 12 + n;
     }
   return TRUE;
@@ -144,7 +216,8 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
              GError **error)
 {
   gsize need = 0, left = 0;
-  if (len >= PNG_SIGNATURE_LEN && !chunks_fit (data, len, &need, &left))
+  gboolean has_iccp = FALSE;
+  if (len >= PNG_SIGNATURE_LEN && !chunks_fit (data, len, &need, &left, &has_iccp))
     {
       lm_set_file_error (error, LM_ERROR_FORMAT, path,
                          _("cannot decode PNG: the file is truncated: a chunk declares %lu bytes and "
@@ -154,6 +227,7 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
     }
   PngState *s = g_new0 (PngState, 1);
   s->data = data, s->len = len;
+  s->has_iccp = has_iccp;
   s->png = png_create_read_struct (PNG_LIBPNG_VER_STRING, s, on_png_error, on_png_warning);
   s->info = s->png ? png_create_info_struct (s->png) : NULL;
   if (s->info == NULL)
@@ -182,6 +256,8 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
    * Lumen's size and memory checks (image.c, pixel-budget.c) bound what is accepted. */
   png_set_user_limits (s->png, 0x7fffffff, 0x7fffffff);
 #endif
+  png_set_keep_unknown_chunks (s->png, PNG_HANDLE_CHUNK_NEVER, TEXT_CHUNKS, sizeof TEXT_CHUNKS / 5);
+  png_set_read_user_chunk_fn (s->png, s, on_chunk);
   png_read_info (s->png, s->info);
 
   png_uint_32 width = png_get_image_width (s->png, s->info);
@@ -207,12 +283,13 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
   if (!gray && !has_alpha)
     png_set_filler (s->png, wide ? 0xFFFF : 0xFF, PNG_FILLER_AFTER);
   png_set_interlace_handling (s->png);
-  png_read_update_info (s->png, s->info);
 
-  /* Refuse forged dimensions before allocating for them. */
+  /* Refuse forged dimensions before anything is allocated for them: png_read_update_info
+   * allocates libpng's row buffers (4.4 GB for a 637-byte file declaring 1,107,296,272 × 12). */
   s->image = lm_io_image_new (format, width, height, allocator, path, &s->load_error);
   if (s->image == NULL)
     png_longjmp (s->png, 1);
+  png_read_update_info (s->png, s->info);
   s->rows = g_new (png_bytep, height);
   for (png_uint_32 y = 0; y < height; y++)
     s->rows[y] = lm_image_row (s->image, y);
@@ -232,7 +309,7 @@ lm_png_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
 
   LmImage *image = g_steal_pointer (&s->image);
   png_state_free (s, TRUE);
-  return image;
+  return lm_io_orient_upright (image, path, error);
 }
 
 gboolean

@@ -1,12 +1,18 @@
 /* WebP through libwebp: the size is read from the bitstream's header and checked against the
  * memory budget before a pixel is allocated, then decoded straight into the image's rows.
- * An animation gives its first frame, at the frame's own size. */
+ * An animation gives its first frame, at the frame's own size. The ICC profile, EXIF and XMP
+ * chunks travel as a JPEG's do, and EXIF's Orientation turns the image upright. */
 #include <string.h>
 #include <glib/gi18n.h>
+#include <lcms2.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
 
 #include "io-private.h"
+#include "orientation.h"
+
+#define EXIF_HEADER "Exif\0\0"
+#define EXIF_HEADER_LEN 6
 
 static const char *
 webp_cause (VP8StatusCode status)
@@ -60,13 +66,67 @@ load_still (const char *path, const WebPData *webp, guint32 width, guint32 heigh
   return image;
 }
 
+/* Whether lcms2, which reads the profile wherever Lumen uses it (core/color), can: a profile
+ * that it cannot read is not used, and is not carried into exports either. */
+static gboolean
+icc_readable (const void *icc, gsize len)
+{
+  cmsHPROFILE h = len > 0 && len <= G_MAXUINT32 ? cmsOpenProfileFromMem (icc, (cmsUInt32Number) len) : NULL;
+  if (h != NULL)
+    cmsCloseProfile (h);
+  return h != NULL;
+}
+
+/* The first chunk FOURCC of DEMUX when FLAG says the file has one; NULL otherwise. */
+static GBytes *
+chunk_of (WebPDemuxer *demux, guint32 flags, guint32 flag, const char *fourcc)
+{
+  WebPChunkIterator chunk;
+  if (!(flags & flag) || !WebPDemuxGetChunk (demux, fourcc, 1, &chunk))
+    return NULL;
+  GBytes *bytes = chunk.chunk.size > 0 ? g_bytes_new (chunk.chunk.bytes, chunk.chunk.size) : NULL;
+  WebPDemuxReleaseChunkIterator (&chunk);
+  return bytes;
+}
+
+/* The EXIF chunk as LmImage holds EXIF, a JPEG's APP1 payload: the chunk is the TIFF block
+ * alone, as the container's specification has it, or, from some writers, with the
+ * "Exif\0\0" header before it already. */
+static GBytes *
+exif_as_app1 (GBytes *chunk)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (chunk, &len);
+  if (len >= EXIF_HEADER_LEN && memcmp (data, EXIF_HEADER, EXIF_HEADER_LEN) == 0)
+    return g_bytes_ref (chunk);
+  guint8 *block = g_malloc (len + EXIF_HEADER_LEN);
+  memcpy (block, EXIF_HEADER, EXIF_HEADER_LEN);
+  memcpy (block + EXIF_HEADER_LEN, data, len);
+  return g_bytes_new_take (block, len + EXIF_HEADER_LEN);
+}
+
+static void
+read_metadata (WebPDemuxer *demux, LmImage *image)
+{
+  guint32 flags = WebPDemuxGetI (demux, WEBP_FF_FORMAT_FLAGS);
+  g_autoptr (GBytes) icc = chunk_of (demux, flags, ICCP_FLAG, "ICCP");
+  if (icc && icc_readable (g_bytes_get_data (icc, NULL), g_bytes_get_size (icc)))
+    image->icc_profile = g_steal_pointer (&icc);
+  else if (icc)
+    lm_image_add_note (image, _("%s; colours are taken as sRGB"), _("its ICC profile cannot be read"));
+  g_autoptr (GBytes) exif = chunk_of (demux, flags, EXIF_FLAG, "EXIF");
+  if (exif)
+    image->exif = exif_as_app1 (exif);
+  image->xmp = chunk_of (demux, flags, XMP_FLAG, "XMP ");
+}
+
 LmImage *
 lm_webp_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator, GError **error)
 {
-  /* The demuxer validates the container and gives the flags, the ICC profile and the first
-   * frame before anything of an image's size is allocated. Of an animation, the first frame
-   * is read at its own size, as a GIF's: never the canvas around it, which a file of a few
-   * hundred bytes may declare at 65535². */
+  /* The demuxer validates the container and gives the flags, the metadata chunks and the
+   * first frame before anything of an image's size is allocated. Of an animation, the first
+   * frame is read at its own size, as a GIF's: never the canvas around it, which a file of a
+   * few hundred bytes may declare at 65535². */
   WebPData webp = { data, len };
   WebPDemuxState state;
   WebPDemuxer *demux = WebPDemuxPartial (&webp, &state);
@@ -80,19 +140,10 @@ lm_webp_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       WebPDemuxDelete (demux);
       return NULL;
     }
-  guint32 flags = WebPDemuxGetI (demux, WEBP_FF_FORMAT_FLAGS);
-  GBytes *icc = NULL;
-  WebPChunkIterator chunk;
-  if ((flags & ICCP_FLAG) && WebPDemuxGetChunk (demux, "ICCP", 1, &chunk))
-    {
-      icc = g_bytes_new (chunk.chunk.bytes, chunk.chunk.size);
-      WebPDemuxReleaseChunkIterator (&chunk);
-    }
   LmImage *image = load_still (path, &frame.fragment, (guint32) frame.width, (guint32) frame.height, allocator, error);
   WebPDemuxReleaseIterator (&frame);
+  if (image != NULL)
+    read_metadata (demux, image);
   WebPDemuxDelete (demux);
-  if (image != NULL && icc != NULL)
-    image->icc_profile = g_steal_pointer (&icc);
-  g_clear_pointer (&icc, g_bytes_unref);
-  return image;
+  return image ? lm_io_orient_upright (image, path, error) : NULL;
 }

@@ -1,25 +1,79 @@
 #include "xmp-png.h"
 
 #include <string.h>
+#include <zlib.h>
 
 #include "xmp.h"
 
-void
-lm_png_read_xmp (png_structp png, png_infop info, LmImage *image)
+/* The LEN bytes at IN inflated (zlib), at most MAX of them. */
+static LmPngXmpRead
+inflate_at_most (const guint8 *in, gsize len, gsize max, GBytes **out)
 {
-#ifdef PNG_iTXt_SUPPORTED
-  png_textp texts = NULL;
-  int n = png_get_text (png, info, &texts, NULL);
-  for (int k = 0; k < n && image->xmp == NULL; k++)
+  z_stream z = { 0 };
+  if (len > G_MAXUINT || inflateInit (&z) != Z_OK)
+    return LM_PNG_XMP_DAMAGED;
+  z.next_in = (Bytef *) in;
+  z.avail_in = (uInt) len;
+  g_autoptr (GByteArray) text = g_byte_array_new ();
+  guint8 buffer[16384];
+  int rc;
+  do
     {
-      const png_text *t = &texts[k];
-      /* iTXt only: a tEXt or zTXt of that key is Latin-1, not the packet's UTF-8. */
-      if (t->compression < PNG_ITXT_COMPRESSION_NONE || strcmp (t->key, LM_PNG_XMP_KEY) != 0
-          || t->text == NULL || t->itxt_length == 0)
-        continue;
-      image->xmp = g_bytes_new (t->text, t->itxt_length);
+      z.next_out = buffer;
+      z.avail_out = sizeof buffer;
+      rc = inflate (&z, Z_NO_FLUSH);
+      gsize got = sizeof buffer - z.avail_out;
+      if (text->len + got > max)
+        {
+          inflateEnd (&z);
+          return LM_PNG_XMP_TOO_LARGE;
+        }
+      g_byte_array_append (text, buffer, (guint) got);
     }
-#endif
+  while (rc == Z_OK);
+  inflateEnd (&z);
+  if (rc != Z_STREAM_END)
+    return LM_PNG_XMP_DAMAGED;
+  if (text->len == 0)
+    return LM_PNG_XMP_NONE;
+  *out = g_byte_array_free_to_bytes (g_steal_pointer (&text));
+  return LM_PNG_XMP_READ;
+}
+
+/* Past the NUL that ends the field at *AT; FALSE when the data ends first. */
+static gboolean
+skip_field (const guint8 *data, gsize len, gsize *at)
+{
+  const guint8 *nul = *at < len ? memchr (data + *at, '\0', len - *at) : NULL;
+  if (nul == NULL)
+    return FALSE;
+  *at = (gsize) (nul - data) + 1;
+  return TRUE;
+}
+
+LmPngXmpRead
+lm_png_xmp_from_itxt (const guint8 *data, gsize len, GBytes **packet)
+{
+  static const char key[] = LM_PNG_XMP_KEY;
+  if (len < sizeof key || memcmp (data, key, sizeof key) != 0)
+    return LM_PNG_XMP_NONE;
+  gsize at = sizeof key; /* past the keyword's NUL: the compression flag and method */
+  if (len - at < 2)
+    return LM_PNG_XMP_DAMAGED;
+  gboolean compressed = data[at] != 0;
+  if (compressed && data[at + 1] != 0) /* zlib's deflate is the only method PNG defines */
+    return LM_PNG_XMP_DAMAGED;
+  at += 2;
+  if (!skip_field (data, len, &at) || !skip_field (data, len, &at)) /* language, translated keyword */
+    return LM_PNG_XMP_DAMAGED;
+  if (compressed)
+    return inflate_at_most (data + at, len - at, LM_PNG_XMP_MAX, packet);
+  if (at == len)
+    return LM_PNG_XMP_NONE;
+  if (len - at > LM_PNG_XMP_MAX)
+    return LM_PNG_XMP_TOO_LARGE;
+  *packet = g_bytes_new (data + at, len - at);
+  return LM_PNG_XMP_READ;
 }
 
 void

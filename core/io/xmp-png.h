@@ -8,10 +8,22 @@
 G_BEGIN_DECLS
 
 #define LM_PNG_XMP_KEY "XML:com.adobe.xmp"
+/* The largest packet read, once inflated: a raw converter's history stays far below it; a
+ * few hundred kilobytes of compressed text could otherwise inflate to gigabytes. */
+#define LM_PNG_XMP_MAX ((gsize) 16 << 20)
 
-/* The packet of the first XMP chunk libpng has read into INFO (compressed or not), into
- * IMAGE->xmp. Call once the file is read to its end: the chunk may follow the image data. */
-void lm_png_read_xmp (png_structp png, png_infop info, LmImage *image);
+typedef enum {
+  LM_PNG_XMP_NONE,      /* another chunk's text, or an empty packet */
+  LM_PNG_XMP_READ,
+  LM_PNG_XMP_TOO_LARGE, /* over LM_PNG_XMP_MAX once inflated */
+  LM_PNG_XMP_DAMAGED,   /* its compressed text does not inflate, or its header is cut short */
+} LmPngXmpRead;
+
+/* The packet of an iTXt chunk whose data (as the file holds it: keyword, flags, language,
+ * translated keyword, text) is DATA, LEN bytes, into *PACKET when the chunk is XMP's:
+ * inflated where it is compressed, and never past LM_PNG_XMP_MAX. Other iTXt chunks are not
+ * inflated at all. */
+LmPngXmpRead lm_png_xmp_from_itxt (const guint8 *data, gsize len, GBytes **packet);
 
 /* The export's packet (lm_xmp_for_export of IMAGE's) as an uncompressed iTXt chunk in INFO,
  * before png_write_info: readers that look only before the image data find it. */

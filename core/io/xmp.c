@@ -159,18 +159,26 @@ prefixes_of (const char *s, gsize n, const char *ns, Tag *binding_tag, gboolean 
   return prefixes;
 }
 
-static gboolean
-is_property (const char *s, gsize at, gsize len, GPtrArray *prefixes, const char *name)
+/* PREFIXES as a set: a packet may bind a namespace under any number of prefixes, and each
+ * name is looked up once rather than against every prefix (8,000 of them took 2.5 s). */
+static GHashTable *
+prefix_set (GPtrArray *prefixes)
 {
+  GHashTable *set = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint k = 0; k < prefixes->len; k++)
-    {
-      const char *p = prefixes->pdata[k];
-      gsize pl = strlen (p), nl = strlen (name);
-      if (len == pl + 1 + nl && memcmp (s + at, p, pl) == 0 && s[at + pl] == ':'
-          && memcmp (s + at + pl + 1, name, nl) == 0)
-        return TRUE;
-    }
-  return FALSE;
+    g_hash_table_add (set, prefixes->pdata[k]);
+  return set;
+}
+
+/* Whether the name at AT (LEN bytes) is NAME under one of PREFIXES (a prefix_set). */
+static gboolean
+is_property (const char *s, gsize at, gsize len, GHashTable *prefixes, const char *name)
+{
+  gsize nl = strlen (name);
+  if (len < nl + 2 || s[at + len - nl - 1] != ':' || memcmp (s + at + len - nl, name, nl) != 0)
+    return FALSE;
+  g_autofree char *prefix = g_strndup (s + at, len - nl - 1);
+  return g_hash_table_contains (prefixes, prefix);
 }
 
 static void
@@ -188,7 +196,7 @@ clear_edit (gpointer p)
 
 /* Where a property NAME of PREFIXES appears, edits that give it ESCAPED as its value. */
 static void
-find_property (const char *s, gsize n, GPtrArray *prefixes, const char *name, const char *escaped,
+find_property (const char *s, gsize n, GHashTable *prefixes, const char *name, const char *escaped,
                GArray *edits)
 {
   Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
@@ -276,8 +284,9 @@ lm_xmp_set_property (GBytes *packet, const char *ns, const char *default_prefix,
   Tag binding = { 0 };
   gboolean on_description;
   g_autoptr (GPtrArray) prefixes = prefixes_of (s, n, ns, &binding, &on_description);
+  g_autoptr (GHashTable) set = prefix_set (prefixes);
   if (prefixes->len > 0)
-    find_property (s, n, prefixes, name, escaped, edits);
+    find_property (s, n, set, name, escaped, edits);
   if (edits->len == 0
       && (!add
           || !add_property (s, n, ns, default_prefix, prefixes, &binding, on_description, name, escaped, edits)))
@@ -297,6 +306,56 @@ lm_xmp_set_property (GBytes *packet, const char *ns, const char *default_prefix,
     }
   g_string_append_len (out, s + at, (gssize) (n - at));
   return g_string_free_to_bytes (out);
+}
+
+/* The text of the first property NAME of PREFIXES, an attribute's value or a plain
+ * element's text, as the packet has it (not unescaped); NULL when there is none. */
+static char *
+property_text (const char *s, gsize n, GHashTable *prefixes, const char *name)
+{
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  Tag end = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  char *text = NULL;
+  for (gsize pos = 0; text == NULL && next_tag (s, n, &pos, &tag);)
+    {
+      if (tag.closing)
+        continue;
+      for (guint k = 0; k < tag.attrs->len && text == NULL; k++)
+        {
+          const Attr *a = &g_array_index (tag.attrs, Attr, k);
+          if (is_property (s, a->name, a->name_len, prefixes, name))
+            text = g_strndup (s + a->value, a->value_len);
+        }
+      if (text || tag.empty || tag.attrs->len > 0 || !is_property (s, tag.name, tag.name_len, prefixes, name))
+        continue;
+      gsize after = pos;
+      /* Its text runs to its end tag; anything but text there (nested markup) is no value. */
+      if (next_tag (s, n, &after, &end) && end.closing && end.name_len == tag.name_len
+          && memcmp (s + end.name, s + tag.name, tag.name_len) == 0
+          && memchr (s + tag.end, '<', end.start - tag.end) == NULL)
+        text = g_strndup (s + tag.end, end.start - tag.end);
+    }
+  g_array_unref (tag.attrs);
+  g_array_unref (end.attrs);
+  return text;
+}
+
+int
+lm_xmp_orientation (GBytes *packet)
+{
+  if (packet == NULL || !lm_xmp_is_well_formed (packet))
+    return 0;
+  gsize n;
+  const char *s = g_bytes_get_data (packet, &n);
+  Tag binding = { 0 };
+  gboolean on_description;
+  g_autoptr (GPtrArray) prefixes = prefixes_of (s, n, LM_XMP_TIFF_NS, &binding, &on_description);
+  g_autoptr (GHashTable) set = prefix_set (prefixes);
+  g_autofree char *text = prefixes->len > 0 ? property_text (s, n, set, "Orientation") : NULL;
+  guint64 value = 0;
+  if (text == NULL || !g_ascii_string_to_unsigned (g_strstrip (text), 10, 1, 8, &value, NULL))
+    return 0;
+  return (int) value;
 }
 
 gboolean

@@ -31,6 +31,10 @@ GBytes *lm_xmp_for_export (GBytes *packet);
 GBytes *lm_xmp_set_property (GBytes *packet, const char *ns, const char *default_prefix,
                              const char *name, const char *value, gboolean add);
 
+/* The tiff:Orientation (1..8) PACKET states; 0 when it states none, or a value out of range,
+ * or PACKET (NULL: none) is not well-formed. */
+int lm_xmp_orientation (GBytes *packet);
+
 /* Whether PACKET is well-formed XML as GMarkup reads it, with no NUL. */
 gboolean lm_xmp_is_well_formed (GBytes *packet);
 

@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 import unittest
+import zlib
 
 import numpy as np
 
@@ -242,6 +243,145 @@ class ColourCli(unittest.TestCase):
         self.assertIn("junk.tif", proc.stderr)
         self.assertIn("sRGB", proc.stderr)
         self.assertTrue(os.path.exists(out))
+
+
+def padded(profile, size):
+    """PROFILE grown to SIZE bytes past its tags, its header's size saying so: a profile lcms2
+    and Pillow read, as large as a printer's tables make one."""
+    data = bytearray(profile) + bytes(size - len(profile))
+    data[0:4] = size.to_bytes(4, "big")
+    return bytes(data)
+
+
+def jpeg_with_app2(jpeg, payloads):
+    """JPEG with APP2 segments of PAYLOADS inserted after SOI."""
+    segments = b"".join(b"\xff\xe2" + (len(p) + 2).to_bytes(2, "big") + p for p in payloads)
+    return jpeg[:2] + segments + jpeg[2:]
+
+
+def embedded_profile(path):
+    """The ICC profile a file carries (Pillow's reading of PNG, JPEG and TIFF), or None."""
+    with Image.open(path) as img:
+        return img.info.get("icc_profile") or (img.tag_v2.get(34675) if hasattr(img, "tag_v2") else None)
+
+
+@unittest.skipIf(Image is None, "Pillow (python3-pil) is not installed")
+class ProfileNotUsed(unittest.TestCase):
+    """Whenever a profile is not used, stderr says so, naming the file; a profile lcms2 cannot
+    read is never embedded in an export."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-profile-")
+        self.addCleanup(self._tmp.cleanup)
+        self.dir = self._tmp.name
+        self.pixels = np.dstack([np.arange(48, dtype=np.uint8).reshape(6, 8) * 5] * 3).copy()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def notes(self, src, out, *flags):
+        """Runs lumen-cli; checks it succeeded and wrote OUT; returns its stderr's lines."""
+        proc = lt.run(list(flags) + ["-o", out, src])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertTrue(os.path.exists(out))
+        return proc.stderr.splitlines()
+
+    def test_profile_too_large_for_jpeg(self):
+        """A 17 MB profile (a WebP source's) is more than JPEG's 255 APP2 chunks hold: the JPEG
+        is written without it and stderr says so, naming the output; a PNG keeps it, silently."""
+        big = padded(icc("AdobeRGB1998.icc"), 17_000_000)
+        src = self.path("big-profile.webp")
+        Image.fromarray(self.pixels, "RGB").save(src, lossless=True, icc_profile=big)
+        out = self.path("out.jpg")
+        lines = self.notes(src, out)
+        self.assertEqual(len(lines), 1, lines)
+        self.assertRegex(lines[0], r"^lumen-cli: note: .*out\.jpg: its ICC profile \(17\.0\sMB\) is larger "
+                                   r"than a JPEG holds \(16\.7\sMB\).*sRGB")
+        self.assertIsNone(embedded_profile(out))
+        self.assertFalse(any(m == 0xE2 for m, _, _ in lt.jpeg_segments(lt.read_bytes(out))))
+        png = self.path("out.png")
+        self.assertEqual(self.notes(src, png), [])
+        data = lt.read_bytes(png)  # Pillow refuses an iCCP chunk this large: read by hand
+        at = data.index(b"iCCP")
+        n = int.from_bytes(data[at - 4:at], "big")
+        keyword_end = data.index(b"\0", at + 4)
+        self.assertEqual(zlib.decompress(data[keyword_end + 2:at + 4 + n]), big)
+
+    def test_profile_libpng_refuses(self):
+        """An RGB PNG carrying a gray profile: libpng drops it; stderr says so and why."""
+        gray = bytearray(icc("sRGB.icc"))
+        gray[16:20] = b"GRAY"
+        src = self.path("refused.png")
+        Image.fromarray(self.pixels, "RGB").save(src, icc_profile=bytes(gray))
+        out = self.path("refused-out.tif")
+        lines = self.notes(src, out)
+        self.assertEqual(len(lines), 1, lines)
+        self.assertRegex(lines[0], r"^lumen-cli: note: .*refused\.png: its ICC profile was refused by libpng "
+                                   r"\(.*Gray color space not permitted on RGB PNG\); colours are taken as sRGB$")
+        self.assertIsNone(embedded_profile(out))
+
+    def test_profile_chunks_libjpeg_refuses(self):
+        """A JPEG whose profile's APP2 chunks say 1 of 2 and 1 of 2 again: libjpeg cannot put
+        them together; stderr says so."""
+        plain = self.path("plain.jpg")
+        Image.fromarray(self.pixels, "RGB").save(plain, quality=95)
+        profile = icc("AdobeRGB1998.icc")
+        half = len(profile) // 2
+        chunk = b"ICC_PROFILE\0\x01\x02"
+        src = self.path("chunks.jpg")
+        with open(src, "wb") as f:
+            f.write(jpeg_with_app2(lt.read_bytes(plain), [chunk + profile[:half], chunk + profile[half:]]))
+        out = self.path("chunks-out.png")
+        lines = self.notes(src, out)
+        self.assertEqual(len(lines), 1, lines)
+        self.assertRegex(lines[0], r"^lumen-cli: note: .*chunks\.jpg: its ICC profile is damaged .*; colours are "
+                                   r"taken as sRGB$")
+        self.assertIsNone(embedded_profile(out))
+
+    def test_unreadable_profile_never_embedded(self):
+        """A profile lcms2 cannot read, in a WebP and in a JPEG: one note on stderr, and no
+        export of the photo (PNG, JPEG, TIFF) carries it."""
+        junk = b"not an ICC profile" * 20
+        webp = self.path("junk.webp")
+        Image.fromarray(self.pixels, "RGB").save(webp, lossless=True, icc_profile=junk)
+        jpeg = self.path("junk.jpg")
+        Image.fromarray(self.pixels, "RGB").save(jpeg, quality=95, icc_profile=junk)
+        for src in (webp, jpeg):
+            for ext in ("png", "jpg", "tif"):
+                with self.subTest(source=os.path.basename(src), output=ext):
+                    out = self.path("junk-out." + ext)
+                    lines = self.notes(src, out, "--exposure", "0.2")
+                    self.assertEqual(len(lines), 1, lines)
+                    self.assertRegex(lines[0], r"^lumen-cli: note: .*%s: its ICC profile cannot be read; colours "
+                                               r"are taken as sRGB$" % os.path.basename(src))
+                    self.assertIsNone(embedded_profile(out))
+
+    def test_readable_profile_travels_silently(self):
+        """The profiles that are fine still travel from JPEG, PNG and WebP sources, with no note."""
+        profile = icc("AdobeRGB1998.icc")
+        for ext, kwargs in (("jpg", {"quality": 95}), ("png", {}), ("webp", {"lossless": True})):
+            with self.subTest(source=ext):
+                src = self.path("adobe." + ext)
+                Image.fromarray(self.pixels, "RGB").save(src, icc_profile=profile, **kwargs)
+                out = self.path("adobe-out.png")
+                self.assertEqual(self.notes(src, out), [])
+                self.assertEqual(embedded_profile(out), profile)
+
+    def test_hdr_says_what_its_output_left_out(self):
+        """lumen-cli hdr: the merge carries the first exposure's profile; a 17 MB one does not fit
+        the JPEG written, and stderr says so as process does."""
+        big = padded(icc("AdobeRGB1998.icc"), 17_000_000)
+        srcs = []
+        for k, level in enumerate((40, 110, 220)):
+            src = self.path(f"exposure{k}.webp")
+            Image.fromarray(np.full((12, 16, 3), level, np.uint8), "RGB").save(src, lossless=True, icc_profile=big)
+            srcs.append(src)
+        out = self.path("merged.jpg")
+        proc = lt.run(["hdr", "--method", "mertens", "-o", out] + srcs)
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertRegex(proc.stderr, r"lumen-cli: note: .*merged\.jpg: its ICC profile \(17\.0\sMB\) is larger "
+                                      r"than a JPEG holds")
+        self.assertIsNone(embedded_profile(out))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,14 @@ import sys
 import tempfile
 import unittest
 
+import cv2
+import numpy as np
+
+try:
+    from PIL import Image
+except ImportError:  # pragma: no cover - the Makefile installs python3-pil
+    Image = None
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402
 
@@ -313,6 +321,138 @@ class TiffXmpEncodings(unittest.TestCase):
         t = read_tags([out])[os.path.basename(out)]
         self.assertNotIn("XMP-dc:Subject", t)
         self.assertEqual((t.get("IFD0:ImageWidth"), t.get("IFD0:ImageHeight")), (40, 64))
+
+
+# How a reader shows stored pixels S for each EXIF Orientation (TIFF 6.0's table: where row 0
+# and column 0 lie), and its inverse: the stored pixels that show as the upright TRUTH.
+SHOWN = {1: lambda s: s, 2: np.fliplr, 3: lambda s: np.rot90(s, 2), 4: np.flipud,
+         5: lambda s: s.transpose(1, 0, 2), 6: lambda s: np.rot90(s, -1),
+         7: lambda s: np.rot90(s, 2).transpose(1, 0, 2), 8: lambda s: np.rot90(s, 1)}
+STORED = {1: lambda t: t, 2: np.fliplr, 3: lambda t: np.rot90(t, 2), 4: np.flipud,
+          5: lambda t: t.transpose(1, 0, 2), 6: lambda t: np.rot90(t, 1),
+          7: lambda t: np.rot90(t.transpose(1, 0, 2), 2), 8: lambda t: np.rot90(t, -1)}
+
+
+def truth():
+    """An upright 12 × 20 RGB picture no turn or mirror maps onto itself: every pixel its own."""
+    y, x = np.mgrid[0:12, 0:20]
+    return np.dstack([x * 12, y * 20, (x * 7 + y * 11) % 256]).astype(np.uint8)
+
+
+def exif_orientation(value):
+    exif = Image.Exif()
+    exif[0x0112] = value
+    return exif.tobytes()
+
+
+def webp_with_exif_header(data):
+    """A WebP (Pillow's) whose EXIF chunk is given the "Exif\\0\\0" head some writers put there."""
+    at = data.index(b"EXIF")
+    n = int.from_bytes(data[at + 4:at + 8], "little")
+    payload = b"Exif\0\0" + data[at + 8:at + 8 + n]
+    chunk = b"EXIF" + len(payload).to_bytes(4, "little") + payload + (b"\0" if len(payload) & 1 else b"")
+    body = data[12:at] + chunk + data[at + 8 + n + (n & 1):]
+    return b"RIFF" + (4 + len(body)).to_bytes(4, "little") + b"WEBP" + body
+
+
+@unittest.skipIf(Image is None, "Pillow (python3-pil) is not installed")
+class Turned(unittest.TestCase):
+    """PNG (eXIf) and WebP (its EXIF chunk) sources turned upright by their Orientation, as JPEG
+    ones are: every output equals the upright picture, whatever the stored turn; XMP's
+    tiff:Orientation decides where EXIF states none, and EXIF wins where both do."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-turned-")
+        self.addCleanup(self._tmp.cleanup)
+        self.dir = self._tmp.name
+        self.truth = truth()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def upright(self, src, name="out.png"):
+        out = self.path(name)
+        lt.run_ok(self, ["-o", out, src])
+        return lt.imread(out)[..., ::-1]  # RGB
+
+    def stored(self, orientation, name, **save):
+        src = self.path(name)
+        Image.fromarray(np.ascontiguousarray(STORED[orientation](self.truth)), "RGB").save(src, **save)
+        return src
+
+    def test_tables_agree_with_opencv(self):
+        """The test's own tables: OpenCV shows each stored PNG as the truth (it applies a PNG's
+        EXIF orientation, not a WebP's), and SHOWN undoes STORED."""
+        for o in range(1, 9):
+            with self.subTest(orientation=o):
+                np.testing.assert_array_equal(SHOWN[o](STORED[o](self.truth)), self.truth)
+                src = self.stored(o, f"cv{o}.png", exif=exif_orientation(o))
+                np.testing.assert_array_equal(cv2.imread(src, cv2.IMREAD_COLOR)[..., ::-1], self.truth)
+
+    def test_png_exif(self):
+        for o in range(1, 9):
+            with self.subTest(orientation=o):
+                src = self.stored(o, f"turned{o}.png", exif=exif_orientation(o))
+                np.testing.assert_array_equal(self.upright(src), self.truth)
+
+    def test_webp_exif(self):
+        for o in range(1, 9):
+            with self.subTest(orientation=o):
+                src = self.stored(o, f"turned{o}.webp", exif=exif_orientation(o), lossless=True, exact=True)
+                np.testing.assert_array_equal(self.upright(src), self.truth)
+                if o in (6, 7):
+                    headed = self.path(f"headed{o}.webp")
+                    with open(headed, "wb") as f:
+                        f.write(webp_with_exif_header(lt.read_bytes(src)))
+                    np.testing.assert_array_equal(self.upright(headed), self.truth)
+
+    @unittest.skipIf(EXIFTOOL is None, "exiftool is not installed (libimage-exiftool-perl)")
+    def test_xmp_orientation_where_exif_states_none(self):
+        """XMP tiff:Orientation 6 alone turns the photo (PNG, WebP, JPEG); with EXIF's 1 or 3
+        beside it, EXIF's is the one (exiftool's and the Metadata Working Group's order)."""
+        only = {ext: self.stored(6, "xmp-only." + ext, **save)
+                for ext, save in (("png", {}), ("webp", {"lossless": True, "exact": True}),
+                                  ("jpg", {"quality": 100, "subsampling": 0}))}
+        both = {exif: self.stored(exif, f"both{exif}.png", exif=exif_orientation(exif)) for exif in (1, 3)}
+        exiftool("-q", "-overwrite_original", "-XMP-tiff:Orientation#=6", *only.values(), *both.values())
+        tags = read_tags(list(only.values()))
+        for ext, src in only.items():
+            with self.subTest(source=ext):
+                self.assertEqual(tags[os.path.basename(src)].get("XMP-tiff:Orientation"), 6)
+                self.assertNotIn("IFD0:Orientation", tags[os.path.basename(src)])
+                got = self.upright(src).astype(int)
+                tolerance = 3 if ext == "jpg" else 0
+                self.assertLessEqual(int(np.abs(got - self.truth).max()), tolerance)
+        for exif, src in both.items():
+            with self.subTest(exif=exif):
+                np.testing.assert_array_equal(self.upright(src), self.truth)
+
+    @unittest.skipIf(EXIFTOOL is None, "exiftool is not installed (libimage-exiftool-perl)")
+    def test_exports_of_a_turned_png_and_webp_say_1(self):
+        """PNG, JPEG and TIFF exports of a PNG and a WebP stored turned (EXIF and XMP both 6):
+        upright pixels, sides swapped, Orientation 1 in EXIF and in XMP."""
+        sources = [self.stored(6, "turned." + ext, exif=exif_orientation(6), **save)
+                   for ext, save in (("png", {}), ("webp", {"lossless": True, "exact": True}))]
+        exiftool("-q", "-overwrite_original", "-XMP-tiff:Orientation#=6", *sources)
+        outs = []
+        for src in sources:
+            for ext in ("png", "jpg", "tif"):
+                out = self.path(os.path.basename(src).replace(".", "-") + "." + ext)
+                lt.run_ok(self, ["-o", out, src])
+                outs.append(out)
+        tags = read_tags(outs + sources)
+        for src in sources:
+            t = tags[os.path.basename(src)]
+            self.assertEqual((t.get("IFD0:Orientation"), t.get("XMP-tiff:Orientation")), (6, 6), src)
+        for out in outs:
+            t = tags[os.path.basename(out)]
+            with self.subTest(output=os.path.basename(out)):
+                self.assertEqual(t.get("IFD0:Orientation", 1), 1)
+                self.assertEqual(t.get("XMP-tiff:Orientation"), 1)
+                got = lt.imread(out)[..., ::-1].astype(int)
+                self.assertEqual(got.shape, self.truth.shape)
+                tolerance = 12 if out.endswith(".jpg") else 0
+                self.assertLessEqual(int(np.abs(got - self.truth).max()), tolerance)
 
 
 if __name__ == "__main__":

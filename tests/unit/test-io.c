@@ -1,6 +1,7 @@
 /* Reading and writing files: lossless round trips, JPEG closeness, Radiance precision, atomic
  * saves that leave nothing behind on failure, errors that name the file, EXIF exposure times
- * of the shared HDR stacks, EXIF orientation on load and export, and EXIF kept in TIFF. */
+ * of the shared HDR stacks, EXIF orientation on load and export (and XMP's where EXIF states
+ * none), and EXIF kept in TIFF. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include "core/error.h"
 #include "core/io/exif.h"
 #include "core/io/io.h"
+#include "core/io/orientation.h"
 #include "test-util.h"
 
 static char *
@@ -850,6 +852,49 @@ test_exif_orientation_on_load (void)
     }
 }
 
+/* Which orientation a file's metadata gives: EXIF's where its block states one, else XMP's
+ * tiff:Orientation (under whatever prefix binds the namespace, attribute or element), else 1;
+ * a packet that is not well-formed, a value out of range or another namespace's says nothing. */
+static void
+test_orientation_exif_then_xmp (void)
+{
+#define XMP(description) \
+  "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">" \
+  description "</rdf:RDF></x:xmpmeta>"
+#define TIFF_NS "\"http://ns.adobe.com/tiff/1.0/\""
+  static const struct {
+    int exif; /* 0: a block without Orientation; -1: no block */
+    const char *xmp;
+    int want;
+  } cases[] = {
+    { 6, NULL, 6 },
+    { -1, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=" TIFF_NS " tiff:Orientation=\"8\"/>"), 8 },
+    { 0, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=" TIFF_NS "><tiff:Orientation> 3 </tiff:Orientation>"
+              "</rdf:Description>"), 3 },
+    { -1, XMP ("<rdf:Description rdf:about=\"\" xmlns:t=" TIFF_NS " t:Orientation=\"7\"/>"), 7 },
+    { 1, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=" TIFF_NS " tiff:Orientation=\"6\"/>"), 1 },
+    { 3, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=" TIFF_NS " tiff:Orientation=\"6\"/>"), 3 },
+    { 9, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=" TIFF_NS " tiff:Orientation=\"5\"/>"), 5 },
+    { -1, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=" TIFF_NS " tiff:Orientation=\"9\"/>"), 1 },
+    { -1, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=" TIFF_NS " tiff:Orientation=\"6x\"/>"), 1 },
+    { -1, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=\"http://example.com/\" tiff:Orientation=\"6\"/>"), 1 },
+    { -1, XMP ("<rdf:Description rdf:about=\"\" xmlns:tiff=" TIFF_NS " tiff:Orientation=\"6\">"), 1 },
+  };
+#undef XMP
+#undef TIFF_NS
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (LmImage) image = lm_image_new (LM_FORMAT_RGBA8, 4, 2, lm_allocator_host (), NULL);
+      if (cases[i].exif >= 0)
+        image->exif = make_exif (cases[i].exif, EXIF_BYTE_ORDER_INTEL, 4, 2, FALSE);
+      if (cases[i].xmp)
+        image->xmp = g_bytes_new_static (cases[i].xmp, strlen (cases[i].xmp));
+      if (lm_io_orientation (image) != cases[i].want)
+        g_test_message ("case %u: EXIF %d, XMP %s", i, cases[i].exif, cases[i].xmp);
+      g_assert_cmpint (lm_io_orientation (image), ==, cases[i].want);
+    }
+}
+
 /* ---- EXIF in TIFF ------------------------------------------------------------------ */
 
 /* The text of an ASCII entry as the file stores it, up to its first NUL; NULL when absent. */
@@ -1071,6 +1116,7 @@ main (int argc, char **argv)
   g_test_add_func ("/io/exif/orientation-of-block", test_exif_orientation_of_block);
   g_test_add_func ("/io/exif/for-export", test_exif_for_export);
   g_test_add_func ("/io/exif/orientation-on-load", test_exif_orientation_on_load);
+  g_test_add_func ("/io/orientation/exif-then-xmp", test_orientation_exif_then_xmp);
   g_test_add_func ("/io/exif/tiff-keeps-exif", test_tiff_keeps_exif);
   g_test_add_func ("/io/exif/tiff-gps-and-odd-entries", test_tiff_exif_gps_and_odd_entries);
   return g_test_run ();

@@ -2,6 +2,7 @@
  * nvJPEG's files): read back through Lumen's own JPEG loader (libjpeg), they must be the
  * bytes put in, in the place libjpeg's writer uses, and the image must be untouched. */
 #include <string.h>
+#include <lcms2.h>
 
 #include "core/io/io.h"
 #include "core/io/jpeg-markers.h"
@@ -52,6 +53,24 @@ noise (gsize len, guint32 seed)
   return g_bytes_new_take (data, len);
 }
 
+/* LEN bytes that lcms2 reads as a profile (the loader keeps no other): sRGB's, then noise past
+ * its tags, as a large profile's tables would be, the header's size saying LEN. */
+static GBytes *
+profile_of_size (gsize len, guint32 seed)
+{
+  cmsHPROFILE srgb = cmsCreate_sRGBProfile ();
+  cmsUInt32Number n = 0;
+  g_assert_true (cmsSaveProfileToMem (srgb, NULL, &n));
+  g_assert_cmpuint (n, <, len);
+  g_autoptr (GBytes) tail = noise (len, seed);
+  guint8 *data = g_memdup2 (g_bytes_get_data (tail, NULL), len);
+  g_assert_true (cmsSaveProfileToMem (srgb, data, &n));
+  cmsCloseProfile (srgb);
+  guint32 be = GUINT32_TO_BE ((guint32) len);
+  memcpy (data, &be, 4);
+  return g_bytes_new_take (data, len);
+}
+
 static LmImage *
 load (GBytes *jpeg)
 {
@@ -68,7 +87,7 @@ test_read_back (void)
   g_autoptr (GBytes) plain = plain_jpeg ();
   g_autoptr (GBytes) exif = camera_exif ();
   /* Three APP2 chunks: a profile larger than two segments hold. */
-  g_autoptr (GBytes) icc = noise (150000, 1);
+  g_autoptr (GBytes) icc = profile_of_size (150000, 1);
   gsize len;
   const guint8 *data = g_bytes_get_data (plain, &len);
   g_autoptr (GBytes) with = lm_jpeg_insert_metadata (data, len, exif, icc);
@@ -108,7 +127,7 @@ test_left_out (void)
   g_autoptr (GBytes) huge = noise (70000, 2);
   g_autoptr (GBytes) too_big = lm_jpeg_insert_metadata (data, len, huge, NULL);
   g_assert_true (g_bytes_equal (too_big, plain));
-  g_autoptr (GBytes) icc = noise (100, 3);
+  g_autoptr (GBytes) icc = profile_of_size (4000, 3);
   static const guint8 png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
   g_autoptr (GBytes) not_jpeg = lm_jpeg_insert_metadata (png, sizeof png, NULL, icc);
   g_assert_cmpmem (g_bytes_get_data (not_jpeg, NULL), g_bytes_get_size (not_jpeg), png, sizeof png);
