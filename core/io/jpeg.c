@@ -9,9 +9,9 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <glib/gi18n.h>
-#include <lcms2.h>
 
 #include "exif.h"
+#include "icc-input.h"
 #include "io-private.h"
 #include "iptc.h"
 #include "jpeg-markers.h"
@@ -104,17 +104,6 @@ typedef struct {
   unsigned int icc_len;
 } JpegLoad;
 
-/* Whether lcms2, which reads the profile wherever Lumen uses it (core/color), can: a profile
- * that it cannot read is not used, and is not carried into exports either. */
-static gboolean
-icc_readable (const void *icc, gsize len)
-{
-  cmsHPROFILE h = len > 0 && len <= G_MAXUINT32 ? cmsOpenProfileFromMem (icc, (cmsUInt32Number) len) : NULL;
-  if (h != NULL)
-    cmsCloseProfile (h);
-  return h != NULL;
-}
-
 /* The first EXIF and XMP segments; every APP13 Photoshop segment, joined in order. */
 static void
 collect_metadata (JpegLoad *s)
@@ -146,20 +135,11 @@ has_icc_chunks (j_decompress_ptr cinfo)
 static void
 take_profile (JpegLoad *s)
 {
-  const char *why = NULL;
   if (jpeg_read_icc_profile (&s->cinfo, &s->icc, &s->icc_len) && s->icc_len > 0)
-    {
-      if (icc_readable (s->icc, s->icc_len))
-        {
-          s->image->icc_profile = g_bytes_new (s->icc, s->icc_len);
-          return;
-        }
-      why = _("its ICC profile cannot be read");
-    }
+    lm_io_take_profile (s->image, s->icc, s->icc_len);
   else if (has_icc_chunks (&s->cinfo))
-    why = _("its ICC profile is damaged (its APP2 chunks are missing, repeated or out of order)");
-  if (why)
-    lm_image_add_note (s->image, _("%s; colours are taken as sRGB"), why);
+    lm_io_note_profile_unused (s->image,
+                               _("its ICC profile is damaged (its APP2 chunks are missing, repeated or out of order)"));
 }
 
 static void

@@ -5,6 +5,7 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gi18n.h>
 
+#include "icc-input.h"
 #include "io-private.h"
 
 /* gdk-pixbuf's messages often read "Failed to load image “name”: cause"; keep the cause,
@@ -182,11 +183,8 @@ lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len
   if (icc != NULL)
     {
       gsize icc_len = 0;
-      guchar *raw = g_base64_decode (icc, &icc_len);
-      if (icc_len > 0)
-        image->icc_profile = g_bytes_new_take (raw, icc_len);
-      else
-        g_free (raw);
+      g_autofree guchar *raw = g_base64_decode (icc, &icc_len);
+      lm_io_take_profile (image, raw, icc_len);
     }
   return image;
 }

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <png.h>
 #include <glib/gi18n.h>
-#include <lcms2.h>
 
 #include "exif.h"
+#include "icc-input.h"
 #include "io-private.h"
 #include "orientation.h"
 #include "png-deflate.h"
@@ -119,17 +119,6 @@ png_state_free (PngState *s, gboolean reading)
   g_free (s);
 }
 
-/* Whether lcms2, which reads the profile wherever Lumen uses it (core/color), can: a profile
- * that it cannot read is not used, and is not carried into exports either. */
-static gboolean
-icc_readable (const void *icc, gsize len)
-{
-  cmsHPROFILE h = len > 0 && len <= G_MAXUINT32 ? cmsOpenProfileFromMem (icc, (cmsUInt32Number) len) : NULL;
-  if (h != NULL)
-    cmsCloseProfile (h);
-  return h != NULL;
-}
-
 /* The profile libpng kept and lcms2 reads; otherwise a note says why none is used. */
 static void
 read_profile (PngState *s)
@@ -138,20 +127,15 @@ read_profile (PngState *s)
   int compression;
   png_bytep profile;
   png_uint_32 profile_len;
-  g_autofree char *why = NULL;
   if (png_get_iCCP (s->png, s->info, &name, &compression, &profile, &profile_len) && profile_len > 0)
-    {
-      if (icc_readable (profile, profile_len))
-        s->image->icc_profile = g_bytes_new (profile, profile_len);
-      else
-        why = g_strdup (_("its ICC profile cannot be read"));
-    }
+    lm_io_take_profile (s->image, profile, profile_len);
   else if (s->has_iccp && s->iccp_refusal[0] != '\0')
-    why = g_strdup_printf (_("its ICC profile was refused by libpng (%s)"), s->iccp_refusal);
+    {
+      g_autofree char *why = g_strdup_printf (_("its ICC profile was refused by libpng (%s)"), s->iccp_refusal);
+      lm_io_note_profile_unused (s->image, why);
+    }
   else if (s->has_iccp)
-    why = g_strdup (_("its ICC profile was refused by libpng"));
-  if (why)
-    lm_image_add_note (s->image, _("%s; colours are taken as sRGB"), why);
+    lm_io_note_profile_unused (s->image, _("its ICC profile was refused by libpng"));
 }
 
 static void

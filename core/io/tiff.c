@@ -13,6 +13,7 @@
 #include <tiffio.h>
 #include <glib/gi18n.h>
 
+#include "icc-input.h"
 #include "io-private.h"
 #include "orientation.h"
 #include "tiff-exif.h"
@@ -275,22 +276,19 @@ lm_tiff_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   if (lm_format_channels (image->format) == 4)
     image->opaque = alpha_is_opaque (image);
 
-  /* Turned by the TIFF's own Orientation tag (its EXIF block, tiff-exif.c, leaves Orientation
-   * out) before anything else is attached: the turn makes a new image, which keeps the
-   * metadata but not what the load found (the file's depth, the notes). */
-  if ((image = lm_io_orient_by (image, plan.orientation, path, error)) == NULL)
-    {
-      TIFFClose (tif);
-      return NULL;
-    }
   image->source_bit_depth = plan.samples.bits;
   guint32 icc_len = 0;
   void *icc = NULL;
   if (TIFFGetField (tif, TIFFTAG_ICCPROFILE, &icc_len, &icc) && icc_len > 0)
-    image->icc_profile = g_bytes_new (icc, icc_len);
+    lm_io_take_profile (image, icc, icc_len);
   lm_tiff_read_metadata (tif, data, len, image);
+  guint16 stated = 0;
+  gboolean has_orientation = TIFFGetField (tif, TIFFTAG_ORIENTATION, &stated);
   TIFFClose (tif);
-  return image;
+  /* Turned by the TIFF's own Orientation tag (its EXIF block, tiff-exif.c, leaves Orientation
+   * out); where the file has none, as every loader turns, by XMP's tiff:Orientation. */
+  return has_orientation ? lm_io_orient_by (image, plan.orientation, path, error)
+                         : lm_io_orient_upright (image, path, error);
 }
 
 gboolean

@@ -4,10 +4,10 @@
  * chunks travel as a JPEG's do, and EXIF's Orientation turns the image upright. */
 #include <string.h>
 #include <glib/gi18n.h>
-#include <lcms2.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
 
+#include "icc-input.h"
 #include "io-private.h"
 #include "orientation.h"
 
@@ -66,17 +66,6 @@ load_still (const char *path, const WebPData *webp, guint32 width, guint32 heigh
   return image;
 }
 
-/* Whether lcms2, which reads the profile wherever Lumen uses it (core/color), can: a profile
- * that it cannot read is not used, and is not carried into exports either. */
-static gboolean
-icc_readable (const void *icc, gsize len)
-{
-  cmsHPROFILE h = len > 0 && len <= G_MAXUINT32 ? cmsOpenProfileFromMem (icc, (cmsUInt32Number) len) : NULL;
-  if (h != NULL)
-    cmsCloseProfile (h);
-  return h != NULL;
-}
-
 /* The first chunk FOURCC of DEMUX when FLAG says the file has one; NULL otherwise. */
 static GBytes *
 chunk_of (WebPDemuxer *demux, guint32 flags, guint32 flag, const char *fourcc)
@@ -110,10 +99,8 @@ read_metadata (WebPDemuxer *demux, LmImage *image)
 {
   guint32 flags = WebPDemuxGetI (demux, WEBP_FF_FORMAT_FLAGS);
   g_autoptr (GBytes) icc = chunk_of (demux, flags, ICCP_FLAG, "ICCP");
-  if (icc && icc_readable (g_bytes_get_data (icc, NULL), g_bytes_get_size (icc)))
-    image->icc_profile = g_steal_pointer (&icc);
-  else if (icc)
-    lm_image_add_note (image, _("%s; colours are taken as sRGB"), _("its ICC profile cannot be read"));
+  if (icc)
+    lm_io_take_profile (image, g_bytes_get_data (icc, NULL), g_bytes_get_size (icc));
   g_autoptr (GBytes) exif = chunk_of (demux, flags, EXIF_FLAG, "EXIF");
   if (exif)
     image->exif = exif_as_app1 (exif);

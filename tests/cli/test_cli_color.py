@@ -346,7 +346,9 @@ class ProfileNotUsed(unittest.TestCase):
         Image.fromarray(self.pixels, "RGB").save(webp, lossless=True, icc_profile=junk)
         jpeg = self.path("junk.jpg")
         Image.fromarray(self.pixels, "RGB").save(jpeg, quality=95, icc_profile=junk)
-        for src in (webp, jpeg):
+        tiff = self.path("junk.tif")
+        Image.fromarray(self.pixels, "RGB").save(tiff, icc_profile=junk)
+        for src in (webp, jpeg, tiff):
             for ext in ("png", "jpg", "tif"):
                 with self.subTest(source=os.path.basename(src), output=ext):
                     out = self.path("junk-out." + ext)
@@ -356,10 +358,24 @@ class ProfileNotUsed(unittest.TestCase):
                                                r"are taken as sRGB$" % os.path.basename(src))
                     self.assertIsNone(embedded_profile(out))
 
+    def test_profile_of_another_colour_space(self):
+        """A CMYK profile on an RGB TIFF: lcms2 reads it, but it does not describe the pixels;
+        it is left out with a note, not embedded in the export."""
+        cmyk = bytearray(icc("sRGB.icc"))
+        cmyk[16:20] = b"CMYK"
+        src = self.path("cmyk-profile.tif")
+        Image.fromarray(self.pixels, "RGB").save(src, icc_profile=bytes(cmyk))
+        out = self.path("cmyk-out.png")
+        lines = self.notes(src, out)
+        self.assertEqual(len(lines), 1, lines)
+        self.assertRegex(lines[0], r"^lumen-cli: note: .*cmyk-profile\.tif: its ICC profile is not of RGB or gray "
+                                   r"data .*; colours are taken as sRGB$")
+        self.assertIsNone(embedded_profile(out))
+
     def test_readable_profile_travels_silently(self):
         """The profiles that are fine still travel from JPEG, PNG and WebP sources, with no note."""
         profile = icc("AdobeRGB1998.icc")
-        for ext, kwargs in (("jpg", {"quality": 95}), ("png", {}), ("webp", {"lossless": True})):
+        for ext, kwargs in (("jpg", {"quality": 95}), ("png", {}), ("webp", {"lossless": True}), ("tif", {})):
             with self.subTest(source=ext):
                 src = self.path("adobe." + ext)
                 Image.fromarray(self.pixels, "RGB").save(src, icc_profile=profile, **kwargs)

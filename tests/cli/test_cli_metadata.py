@@ -408,11 +408,12 @@ class Turned(unittest.TestCase):
 
     @unittest.skipIf(EXIFTOOL is None, "exiftool is not installed (libimage-exiftool-perl)")
     def test_xmp_orientation_where_exif_states_none(self):
-        """XMP tiff:Orientation 6 alone turns the photo (PNG, WebP, JPEG); with EXIF's 1 or 3
-        beside it, EXIF's is the one (exiftool's and the Metadata Working Group's order)."""
+        """XMP tiff:Orientation 6 alone turns the photo (PNG, WebP, JPEG, a TIFF without its own
+        Orientation tag); with EXIF's 1 or 3 beside it, EXIF's is the one (exiftool's and the
+        Metadata Working Group's order)."""
         only = {ext: self.stored(6, "xmp-only." + ext, **save)
                 for ext, save in (("png", {}), ("webp", {"lossless": True, "exact": True}),
-                                  ("jpg", {"quality": 100, "subsampling": 0}))}
+                                  ("jpg", {"quality": 100, "subsampling": 0}), ("tif", {}))}
         both = {exif: self.stored(exif, f"both{exif}.png", exif=exif_orientation(exif)) for exif in (1, 3)}
         exiftool("-q", "-overwrite_original", "-XMP-tiff:Orientation#=6", *only.values(), *both.values())
         tags = read_tags(list(only.values()))
