@@ -16,11 +16,11 @@
 
 #include "../backend/cuda-error.h"
 #include "../backend/cuda-image.h"
-#include "../io/exif.h"
-#include "../io/iptc.h"
-#include "../io/jpeg-markers.h"
 #include "../hdr/response.h"
 #include "../hdr/stack.h"
+#include "../io/icc-input.h"
+#include "../io/iptc.h"
+#include "../io/jpeg-markers.h"
 #include "../io/orientation.h"
 #include "kernels/kernels.h"
 #include "nvjpeg-library.h"
@@ -147,7 +147,9 @@ static void
 metadata_give (Metadata *md, LmImage *image)
 {
   image->exif = g_steal_pointer (&md->exif);
-  image->icc_profile = g_steal_pointer (&md->icc);
+  if (md->icc)
+    lm_io_take_profile (image, g_bytes_get_data (md->icc, NULL), g_bytes_get_size (md->icc));
+  g_clear_pointer (&md->icc, g_bytes_unref);
   image->xmp = g_steal_pointer (&md->xmp);
   image->iptc = g_steal_pointer (&md->iptc);
 }
@@ -165,8 +167,9 @@ read_header (Header *h, const guint8 *data, gsize len, Metadata *md)
   jpeg_save_markers (&h->cinfo, JPEG_APP0 + 1, 0xFFFF);
   jpeg_save_markers (&h->cinfo, JPEG_APP0 + 2, 0xFFFF);
   jpeg_save_markers (&h->cinfo, JPEG_APP0 + 13, 0xFFFF);
+  /* Progressive files go to the CPU decoder, which bounds their scans (core/io/jpeg.c). */
   if (jpeg_read_header (&h->cinfo, TRUE) != JPEG_HEADER_OK || h->cinfo.jpeg_color_space != JCS_YCbCr
-      || h->cinfo.num_components != 3
+      || h->cinfo.num_components != 3 || h->cinfo.progressive_mode
       || !lm_image_layout (LM_FORMAT_RGBA8, h->cinfo.image_width, h->cinfo.image_height, NULL, NULL, NULL))
     return FALSE;
   g_autoptr (GByteArray) photoshop = g_byte_array_new ();
@@ -329,12 +332,9 @@ finish_image (LmNvjpeg *d, Member *m, const LmAllocator *allocator)
     return NULL; /* the CPU decoder tries again and says why */
   expand (d->staging + m->offset, image);
   metadata_give (&m->md, image);
-  int orientation = lm_exif_orientation (image->exif);
-  if (orientation == 1)
-    return image;
-  LmImage *upright = lm_image_orient (image, orientation, NULL);
-  lm_image_unref (image);
-  return upright;
+  /* Upright as the CPU decoder leaves it; without memory for the turn, the CPU decoder tries
+   * again and says why. */
+  return lm_io_orient_upright (image, "", NULL);
 }
 
 /* IMAGES cleared, the device made current, and the members nvJPEG takes parsed into M:
@@ -400,7 +400,7 @@ lm_nvjpeg_decode_to_device (LmNvjpeg *d, guint n, const guint8 *const *data, con
   /* Turning an image upright is the host's work (lm_image_orient): such stacks go there. */
   gboolean upright = (guint) k == n;
   for (int j = 0; upright && j < k; j++)
-    upright = lm_exif_orientation (m[j].md.exif) == 1;
+    upright = lm_io_orientation_of (m[j].md.exif, m[j].md.xmp) == 1;
   gboolean device_failed = FALSE;
   *all = upright && decode_members (d, m, k, data, lens, &device_failed, error)
          && expand_on_device (d, m, k, allocator, images, &device_failed, error);

@@ -1,6 +1,7 @@
 #include "jpeg-markers.h"
 
 #include <string.h>
+#include <glib/gi18n.h>
 
 #include "exif.h"
 #include "iptc.h"
@@ -142,4 +143,17 @@ lm_jpeg_segment_photoshop (const guint8 *payload, gsize len, GByteArray *photosh
   if (len > LM_IPTC_APP13_HEADER_LEN && len <= G_MAXUINT
       && memcmp (payload, LM_IPTC_APP13_HEADER, LM_IPTC_APP13_HEADER_LEN) == 0)
     g_byte_array_append (photoshop, payload + LM_IPTC_APP13_HEADER_LEN, (guint) (len - LM_IPTC_APP13_HEADER_LEN));
+}
+
+void
+lm_jpeg_note_left_out (const LmImage *image, GPtrArray *notes)
+{
+  gsize size = image->icc_profile ? g_bytes_get_size (image->icc_profile) : 0;
+  if (notes == NULL || size <= LM_JPEG_ICC_MAX)
+    return;
+  g_autofree char *have = g_format_size (size);
+  g_autofree char *most = g_format_size (LM_JPEG_ICC_MAX);
+  g_ptr_array_add (notes, g_strdup_printf (_("its ICC profile (%s) is larger than a JPEG holds (%s), so it was left "
+                                             "out: readers will take the colours as sRGB"),
+                                           have, most));
 }

@@ -29,6 +29,11 @@ typedef struct {
  * LmJpegSegment that frees the payloads. */
 GArray *lm_jpeg_export_segments (const LmImage *image);
 
+/* What lm_jpeg_export_segments leaves out that changes how the file reads (a profile larger
+ * than a JPEG holds: its colours then read as sRGB), as sentences added to NOTES (of char *;
+ * NULL: nobody asked). Every JPEG writer, the CPU's and nvJPEG's, says it. */
+void lm_jpeg_note_left_out (const LmImage *image, GPtrArray *notes);
+
 /* JPEG (a complete file) with SEGMENTS inserted where libjpeg's writer puts them. JPEG itself
  * when it does not start with SOI or SEGMENTS is empty. */
 GBytes *lm_jpeg_insert_segments (const guint8 *jpeg, gsize len, GArray *segments);

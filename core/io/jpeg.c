@@ -243,22 +243,6 @@ typedef struct {
   GArray *segments;
 } JpegSave;
 
-/* lm_jpeg_export_segments leaves out a profile larger than a JPEG holds: the colours of the
- * file then read as sRGB, which the caller is told. */
-static void
-note_profile_left_out (const LmImage *image, const LmSaveOptions *options)
-{
-  gsize size = image->icc_profile ? g_bytes_get_size (image->icc_profile) : 0;
-  if (options->notes == NULL || size <= LM_JPEG_ICC_MAX)
-    return;
-  g_autofree char *have = g_format_size (size);
-  g_autofree char *most = g_format_size (LM_JPEG_ICC_MAX);
-  g_ptr_array_add (options->notes,
-                   g_strdup_printf (_("its ICC profile (%s) is larger than a JPEG holds (%s), so it was left out: "
-                                      "readers will take the colours as sRGB"),
-                                    have, most));
-}
-
 gboolean
 lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options,
               GError **error)
@@ -322,6 +306,6 @@ lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *opt
   jpeg_destroy_compress (&s->cinfo);
   g_clear_pointer (&s->segments, g_array_unref);
   g_free (s);
-  note_profile_left_out (image, options);
+  lm_jpeg_note_left_out (image, options->notes);
   return TRUE;
 }

@@ -63,13 +63,19 @@ lm_image_orient (LmImage *src, int orientation, GError **error)
  * (syncExifWithXmp) and digiKam reads it so; darktable reads EXIF's alone, and so agrees
  * wherever EXIF has one. Lumen's exports set both to 1. */
 int
+lm_io_orientation_of (GBytes *exif, GBytes *xmp)
+{
+  int stated = lm_exif_orientation_stated (exif);
+  if (stated != 0)
+    return stated;
+  stated = lm_xmp_orientation (xmp);
+  return stated != 0 ? stated : 1;
+}
+
+int
 lm_io_orientation (const LmImage *image)
 {
-  int exif = lm_exif_orientation_stated (image->exif);
-  if (exif != 0)
-    return exif;
-  int xmp = lm_xmp_orientation (image->xmp);
-  return xmp != 0 ? xmp : 1;
+  return lm_io_orientation_of (image->exif, image->xmp);
 }
 
 LmImage *

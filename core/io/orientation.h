@@ -11,6 +11,8 @@ LmImage *lm_image_orient (LmImage *src, int orientation, GError **error);
 /* The orientation (1..8) the file's metadata gives IMAGE's stored pixels: EXIF's, or where
  * the EXIF block states none, XMP's tiff:Orientation; 1 when neither does. */
 int lm_io_orientation (const LmImage *image);
+/* The same, of an EXIF block and an XMP packet (either may be NULL) not yet on an image. */
+int lm_io_orientation_of (GBytes *exif, GBytes *xmp);
 
 /* How every loader ends: IMAGE (taken) turned upright by lm_io_orientation, so that the
  * export's Orientation 1 is true; NULL with an error naming PATH when there is no memory

@@ -8,6 +8,7 @@
 #include "../batch/nvjpeg-library.h"
 #include "../error.h"
 #include "../io/atomic-file.h"
+#include "../io/jpeg-markers.h"
 #include "config.h"
 
 /* libjpeg's JPEG_MAX_DIMENSION: the CPU's writer says so in its own words when asked. */
@@ -49,6 +50,8 @@ lm_jpeg_gpu_encode (LmBackend *backend, const LmImage *image, const LmSaveOption
     return NULL;
   GBytes *jpeg = lm_nvjpeg_encode (encoder, image, error);
   lm_nvjpeg_encoder_free (encoder);
+  if (jpeg)
+    lm_jpeg_note_left_out (image, options->notes);
   return jpeg;
 }
 
