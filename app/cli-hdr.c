@@ -201,6 +201,15 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   lm_hdr_job_set_timings (job, timings);
   if (!lm_hdr_job_load (job, lm_backend_host_allocator (backend), error))
     return FALSE;
+  const LmHdrStack *stack = lm_hdr_job_stack (job);
+  /* What the loader could not take as the files have it (a profile, an XMP packet). */
+  for (guint i = 0; i < stack->n; i++)
+    {
+      g_autofree char *notes = lm_image_notes_text (stack->images[i]);
+      g_autofree char *display = notes ? g_filename_display_name (stack->paths[i]) : NULL;
+      if (notes)
+        lm_cli_error (_("note: %s: %s"), display, notes);
+    }
   /* 16-bit exposures are merged as linear data: no curve is calibrated, none is saved. */
   LmHdrMethod merged_by = lm_hdr_job_method_for (method, lm_hdr_job_stack (job));
   if (merged_by == LM_HDR_LINEAR && o->response_out)
@@ -236,7 +245,6 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
       g_propagate_error (error, e);
       return FALSE;
     }
-  const LmHdrStack *stack = lm_hdr_job_stack (job);
   if (!out.radiance_out)
     lm_image_copy_metadata (host, stack->images[0]);
 

@@ -399,6 +399,23 @@ class ProfileNotUsed(unittest.TestCase):
                                       r"than a JPEG holds")
         self.assertIsNone(embedded_profile(out))
 
+    def test_hdr_says_which_exposure_lost_its_profile(self):
+        """lumen-cli hdr names each exposure whose profile it could not use, as process does."""
+        srcs = []
+        for k, level in enumerate((40, 110, 220)):
+            src = self.path(f"junk{k}.png")
+            Image.fromarray(np.full((12, 16, 3), level, np.uint8), "RGB").save(src)
+            srcs.append(src)
+        tiff = self.path("junk1.tif")
+        Image.fromarray(np.full((12, 16, 3), 110, np.uint8), "RGB").save(tiff, icc_profile=b"not a profile" * 20)
+        srcs[1] = tiff
+        out = self.path("merged.png")
+        proc = lt.run(["hdr", "--method", "mertens", "-o", out] + srcs)
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertEqual(proc.stderr.splitlines(),
+                         [f"lumen-cli: note: {tiff}: its ICC profile cannot be read; colours are taken as sRGB"])
+        self.assertIsNone(embedded_profile(out))
+
 
 if __name__ == "__main__":
     unittest.main()
