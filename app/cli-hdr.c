@@ -6,7 +6,6 @@
 #include <glib/gi18n.h>
 
 #include "cli.h"
-#include "core/io/atomic-file.h"
 #include "core/io/atomic-group.h"
 #include "core/error.h"
 #include "core/hdr/job.h"
@@ -52,16 +51,6 @@ step_done (LmBackend *backend, LmTimings *timings, const char *label, gint64 sta
     return FALSE;
   if (label)
     lm_timings_add (timings, label, lm_ms_since (start));
-  return TRUE;
-}
-
-static gboolean
-check_writable (const char *path, GError **error)
-{
-  LmAtomicFile *probe = lm_atomic_file_open (path, error);
-  if (probe == NULL)
-    return FALSE;
-  lm_atomic_file_abort (probe);
   return TRUE;
 }
 
@@ -181,7 +170,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     return FALSE;
   lm_timings_add (timings, _("start-up"), lm_ms_since (t));
   /* Fail on an unwritable output or a bad curve before the work, not after it. */
-  if (!lm_cli_check_output (o->output, TRUE, error) || (o->response_out && !check_writable (o->response_out, error)))
+  if (!lm_cli_check_output (o->output, TRUE, error) || (o->response_out && !lm_io_check_writable (o->response_out, error)))
     return FALSE;
   LmResponse given;
   if (!fusion && o->response_in && !lm_response_load (&given, o->response_in, error))
@@ -204,12 +193,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   const LmHdrStack *stack = lm_hdr_job_stack (job);
   /* What the loader could not take as the files have it (a profile, an XMP packet). */
   for (guint i = 0; i < stack->n; i++)
-    {
-      g_autofree char *notes = lm_image_notes_text (stack->images[i]);
-      g_autofree char *display = notes ? g_filename_display_name (stack->paths[i]) : NULL;
-      if (notes)
-        lm_cli_error (_("note: %s: %s"), display, notes);
-    }
+    lm_cli_notes (stack->paths[i], stack->images[i]->notes);
   /* 16-bit exposures are merged as linear data: no curve is calibrated, none is saved. */
   LmHdrMethod merged_by = lm_hdr_job_method_for (method, lm_hdr_job_stack (job));
   if (merged_by == LM_HDR_LINEAR && o->response_out)
@@ -261,9 +245,7 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     return FALSE;
   if (!lm_atomic_group_commit (g_steal_pointer (&group), error))
     return FALSE;
-  g_autofree char *display = g_filename_display_name (o->output);
-  for (guint i = 0; i < notes->len; i++)
-    lm_cli_error (_("note: %s: %s"), display, (const char *) notes->pdata[i]);
+  lm_cli_notes (o->output, notes);
   lm_timings_add (timings, _("save"), lm_ms_since (t));
   if (o->timings)
     {

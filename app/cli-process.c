@@ -256,14 +256,12 @@ save_output (const Options *o, LmBackend *backend, const LmImage *source, LmImag
   if (!lm_io_save (image, o->output, save, error))
     return FALSE;
   lm_timings_add (timings, _("save"), lm_ms_since (t));
-  g_autofree char *display = g_filename_display_name (o->output);
-  for (guint i = 0; i < save->notes->len; i++)
-    lm_cli_error (_("note: %s: %s"), display, (const char *) save->notes->pdata[i]);
   return TRUE;
 }
 
 static gboolean
-run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings *timings, GError **error)
+run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings *timings, GPtrArray *notes,
+     GError **error)
 {
   const char *in_path = o->inputs[0];
 
@@ -322,7 +320,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   save.quality = o->quality;
   save.to_srgb = o->to_srgb;
   save.png_level = o->png_level;
-  g_autoptr (GPtrArray) notes = save.notes = g_ptr_array_new_with_free_func (g_free);
+  save.notes = notes;
   if (!save_output (o, backend, source, host, &save, timings, error))
     return FALSE;
 
@@ -344,17 +342,20 @@ write_outputs (const Options *o, const LmPipeline *pipeline, LmBackendKind kind)
   g_autoptr (LmAtomicGroup) group = lm_atomic_group_begin ();
   if (o->params_out && !lm_sidecar_write (o->params_out, pipeline, &e))
     return fail (e);
+  /* What the writer could not keep is said once the output is there. */
+  g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   if (o->output)
     {
       LmTimings timings;
       lm_timings_init (&timings);
-      gboolean ok = run (o, pipeline, kind, &timings, &e);
+      gboolean ok = run (o, pipeline, kind, &timings, notes, &e);
       lm_timings_clear (&timings);
       if (!ok)
         return fail (e);
     }
   if (!lm_atomic_group_commit (g_steal_pointer (&group), &e))
     return fail (e);
+  lm_cli_notes (o->output, notes);
   return LM_EXIT_OK;
 }
 

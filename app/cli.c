@@ -27,6 +27,16 @@ lm_cli_error (const char *format, ...)
   fprintf (stderr, "lumen-cli: %s\n", shown);
 }
 
+void
+lm_cli_notes (const char *path, GPtrArray *notes)
+{
+  if (notes == NULL || notes->len == 0)
+    return;
+  g_autofree char *display = g_filename_display_name (path);
+  for (guint i = 0; i < notes->len; i++)
+    lm_cli_error (_("note: %s: %s"), display, (const char *) notes->pdata[i]);
+}
+
 int
 lm_cli_usage_error (const char *message)
 {
@@ -141,12 +151,7 @@ lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **erro
                    _("%s: is an HDR radiance map; these operations work on 8-bit photos"), display);
       return NULL;
     }
-  g_autofree char *notes = lm_image_notes_text (image);
-  if (notes)
-    {
-      g_autofree char *display = g_filename_display_name (path);
-      lm_cli_error (_("note: %s: %s"), display, notes);
-    }
+  lm_cli_notes (path, image->notes);
   return g_steal_pointer (&image);
 }
 

@@ -20,6 +20,10 @@ enum {
 void lm_cli_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int lm_cli_usage_error (const char *message);
 
+/* "lumen-cli: note: PATH: NOTE" on stderr, one line a note: what a loader or a writer could
+ * not keep as the file has it (LmImage.notes, LmSaveOptions.notes). NOTES may be NULL. */
+void lm_cli_notes (const char *path, GPtrArray *notes);
+
 /* The operation flags (--gray MODE, --gray-amount A, …, --blur SIGMA, --params FILE),
  * generated from the operations' parameter tables, as an option group whose values are
  * applied to a pipeline after parsing. */

@@ -18,6 +18,7 @@
 #include "../backend/cuda-image.h"
 #include "../hdr/response.h"
 #include "../hdr/stack.h"
+#include "../io/exif.h"
 #include "../io/icc-input.h"
 #include "../io/iptc.h"
 #include "../io/jpeg-markers.h"
@@ -174,7 +175,8 @@ read_header (Header *h, const guint8 *data, gsize len, Metadata *md)
     return FALSE;
   g_autoptr (GByteArray) photoshop = g_byte_array_new ();
   for (jpeg_saved_marker_ptr m = h->cinfo.marker_list; m != NULL; m = m->next)
-    if (md->exif == NULL && m->marker == JPEG_APP0 + 1 && m->data_length > 6 && memcmp (m->data, "Exif\0\0", 6) == 0)
+    if (md->exif == NULL && m->marker == JPEG_APP0 + 1 && m->data_length > LM_EXIF_HEADER_LEN
+        && memcmp (m->data, LM_EXIF_HEADER, LM_EXIF_HEADER_LEN) == 0)
       md->exif = g_bytes_new (m->data, m->data_length);
     else if (m->marker == JPEG_APP0 + 1)
       lm_jpeg_segment_xmp (m->data, m->data_length, &md->xmp);

@@ -244,14 +244,17 @@ lm_atomic_group_commit (LmAtomicGroup *group, GError **error)
   int errsv = 0;
   Staged *failed = NULL;
 
-  /* Every destination checked and its old bytes kept before the first rename. */
+  /* Every destination checked, and its old bytes kept before the first rename where a later
+   * rename could fail: not the last one's (a lone output's rename is its own undo), so that a
+   * command of one output costs no copy on a file system without hard links. */
   for (guint i = 0; i < staged->len; i++)
     {
       Staged *s = g_ptr_array_index (staged, i);
       if (!lm_atomic_file_check_target (s->path, s->target, error))
         goto fail;
       struct stat st;
-      if (lstat (s->target, &st) == 0 && (s->backup = keep_old (s->target, fail.no_links, &errsv)) == NULL)
+      if (i + 1 < staged->len && lstat (s->target, &st) == 0
+          && (s->backup = keep_old (s->target, fail.no_links, &errsv)) == NULL)
         {
           failed = s;
           goto fail;

@@ -4,9 +4,10 @@
  * leaves the rename to the group; lm_atomic_group_commit then renames them all, or none.
  *
  * When the commit fails, every destination is as it was: one that was missing is missing,
- * one that existed has its old bytes. An existing destination is kept under a hard link
- * beside it until every rename is done (a synced copy where the file system has no hard
- * links, as FAT), and is renamed back if a later rename fails.
+ * one that existed has its old bytes. An existing destination that a later rename could
+ * still undo (every one but the last) is kept under a hard link beside it until every rename
+ * is done (a synced copy where the file system has no hard links, as FAT), and is renamed
+ * back if a later rename fails.
  *
  * Against a machine crash: each destination holds its old bytes or its new ones, whole (the
  * temporaries are synced before the first rename); the group is not atomic across a crash.

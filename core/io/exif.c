@@ -213,3 +213,14 @@ lm_exif_for_jpeg (GBytes *block, guint width, guint height)
   set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
   return block_of (ed);
 }
+
+GBytes *
+lm_exif_block_from_tiff (const guint8 *data, gsize len)
+{
+  if (len >= LM_EXIF_HEADER_LEN && memcmp (data, LM_EXIF_HEADER, LM_EXIF_HEADER_LEN) == 0)
+    return g_bytes_new (data, len);
+  guint8 *block = g_malloc (len + LM_EXIF_HEADER_LEN);
+  memcpy (block, LM_EXIF_HEADER, LM_EXIF_HEADER_LEN);
+  memcpy (block + LM_EXIF_HEADER_LEN, data, len);
+  return g_bytes_new_take (block, len + LM_EXIF_HEADER_LEN);
+}

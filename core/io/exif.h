@@ -6,6 +6,15 @@
 
 G_BEGIN_DECLS
 
+/* What an APP1 payload of EXIF begins with. */
+#define LM_EXIF_HEADER "Exif\0\0"
+#define LM_EXIF_HEADER_LEN 6
+
+/* A block as LmImage holds EXIF, from a container's EXIF (PNG's eXIf, WebP's EXIF chunk):
+ * the TIFF structure alone, as their specifications have it, or, from some writers, with the
+ * header before it already. */
+GBytes *lm_exif_block_from_tiff (const guint8 *data, gsize len);
+
 /* The EXIF Orientation (1..8) of BLOCK; 1 when absent or unreadable. */
 int lm_exif_orientation (GBytes *block);
 /* The same, but 0 where BLOCK states none (absent, unreadable, out of range): whether another

@@ -22,10 +22,17 @@ lm_io_take_profile (LmImage *image, const void *icc, gsize len)
     }
   cmsColorSpaceSignature space = cmsGetColorSpace (h);
   cmsCloseProfile (h);
-  if (space != cmsSigRgbData && space != cmsSigGrayData)
+  /* The profile must describe the pixels as decoded: an export embeds it with them. A gray
+   * file read as RGB (a gray JPEG) or a CMYK one decoded to RGB has no profile that does. */
+  gboolean gray = lm_format_channels (image->format) == 1;
+  cmsColorSpaceSignature want = gray ? cmsSigGrayData : cmsSigRgbData;
+  if (space != want)
     {
-      lm_io_note_profile_unused (image, _("its ICC profile is not of RGB or gray data (the pixels were decoded "
-                                          "to RGB)"));
+      const char *why = space == cmsSigGrayData  ? _("its ICC profile describes gray data, and the pixels are read as RGB")
+                        : space == cmsSigRgbData ? _("its ICC profile describes RGB data, and the pixels are gray")
+                        : gray ? _("its ICC profile describes neither RGB nor gray data, and the pixels are gray")
+                               : _("its ICC profile describes neither RGB nor gray data, and the pixels are read as RGB");
+      lm_io_note_profile_unused (image, why);
       return;
     }
   g_clear_pointer (&image->icc_profile, g_bytes_unref);

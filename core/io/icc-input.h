@@ -8,7 +8,8 @@
 
 G_BEGIN_DECLS
 
-/* Keeps ICC (LEN bytes; LEN 0: none) as IMAGE's profile, or notes why it is not used. */
+/* Keeps ICC (LEN bytes; LEN 0: none) as IMAGE's profile, or notes why it is not used: IMAGE's
+ * format must be the decoded one (a gray profile for gray pixels, RGB for RGB and RGBA). */
 void lm_io_take_profile (LmImage *image, const void *icc, gsize len);
 
 /* The note for a profile a library refused before Lumen saw it: WHY says what happened, as a

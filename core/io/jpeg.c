@@ -17,8 +17,6 @@
 #include "jpeg-markers.h"
 #include "orientation.h"
 
-#define EXIF_HEADER "Exif\0\0"
-#define EXIF_HEADER_LEN 6
 #define ICC_HEADER "ICC_PROFILE"
 #define ICC_HEADER_LEN 12 /* with its NUL */
 /* The most scans a file may have. Each scan of a progressive file is a pass over every block
@@ -110,8 +108,8 @@ collect_metadata (JpegLoad *s)
 {
   g_autoptr (GByteArray) photoshop = g_byte_array_new ();
   for (jpeg_saved_marker_ptr m = s->cinfo.marker_list; m != NULL; m = m->next)
-    if (m->marker == JPEG_APP0 + 1 && s->exif == NULL && m->data_length > EXIF_HEADER_LEN
-        && memcmp (m->data, EXIF_HEADER, EXIF_HEADER_LEN) == 0)
+    if (m->marker == JPEG_APP0 + 1 && s->exif == NULL && m->data_length > LM_EXIF_HEADER_LEN
+        && memcmp (m->data, LM_EXIF_HEADER, LM_EXIF_HEADER_LEN) == 0)
       s->exif = g_bytes_new (m->data, m->data_length);
     else if (m->marker == JPEG_APP0 + 1)
       lm_jpeg_segment_xmp (m->data, m->data_length, &s->xmp);

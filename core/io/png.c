@@ -24,7 +24,6 @@
 #error "Lumen reads PNG text chunks itself (on_chunk): libpng must be built with user chunks"
 #endif
 
-#define EXIF_HEADER_LEN 6
 #define PNG_SIGNATURE_LEN 8
 /* The most an ancillary chunk may hold, inflated where it is compressed: ICC profiles, the
  * largest chunks Lumen reads, stay well under it. */
@@ -47,6 +46,7 @@ typedef struct {
   GBytes *xmp;
   LmPngXmpRead xmp_read;
   gboolean has_iccp;          /* the file has an iCCP chunk */
+  gboolean itxt_dropped;      /* libpng dropped an iTXt chunk too large to read */
   char iccp_refusal[128];     /* libpng's last word on it, when it has one */
 } PngState;
 
@@ -58,13 +58,17 @@ on_png_error (png_structp png, png_const_charp message)
   png_longjmp (png, 1);
 }
 
-/* libpng drops a profile it refuses with a warning ("iCCP: …"), kept to say why. */
+/* libpng drops a profile it refuses with a warning ("iCCP: …"), kept to say why; and an iTXt
+ * chunk over CHUNK_INFLATE_MAX before on_chunk sees it ("iTXt: chunk data is too large"),
+ * which may have been the XMP packet. */
 static void
 on_png_warning (png_structp png, png_const_charp message)
 {
   PngState *s = png_get_error_ptr (png);
   if (g_str_has_prefix (message, "iCCP: "))
     g_strlcpy (s->iccp_refusal, message + 6, sizeof s->iccp_refusal);
+  else if (g_str_has_prefix (message, "iTXt: "))
+    s->itxt_dropped = TRUE;
 }
 
 /* Each text chunk and each chunk libpng does not know, instead of libpng's handling: the
@@ -146,13 +150,7 @@ read_metadata (PngState *s)
   png_bytep exif;
   png_uint_32 exif_len;
   if (png_get_eXIf_1 (s->png, s->info, &exif_len, &exif) && exif_len > 0)
-    {
-      /* Stored as a JPEG APP1 payload, with its "Exif\0\0" header. */
-      guint8 *block = g_malloc (exif_len + EXIF_HEADER_LEN);
-      memcpy (block, "Exif\0\0", EXIF_HEADER_LEN);
-      memcpy (block + EXIF_HEADER_LEN, exif, exif_len);
-      s->image->exif = g_bytes_new_take (block, exif_len + EXIF_HEADER_LEN);
-    }
+    s->image->exif = lm_exif_block_from_tiff (exif, exif_len);
 #endif
   s->image->xmp = g_steal_pointer (&s->xmp);
   if (s->xmp_read == LM_PNG_XMP_TOO_LARGE)
@@ -162,6 +160,12 @@ read_metadata (PngState *s)
     }
   else if (s->xmp_read == LM_PNG_XMP_DAMAGED)
     lm_image_add_note (s->image, _("its XMP packet is damaged, so it was left out"));
+  else if (s->image->xmp == NULL && s->itxt_dropped)
+    {
+      g_autofree char *most = g_format_size (CHUNK_INFLATE_MAX);
+      lm_image_add_note (s->image, _("an iTXt chunk larger than %s (perhaps its XMP packet) was left out unread"),
+                         most);
+    }
 }
 
 /* Whether every chunk up to IEND fits in the LEN bytes of DATA; if not, NEED and LEFT say
@@ -333,9 +337,9 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, int level, GError **error
                   g_bytes_get_data (image->icc_profile, NULL),
                   (png_uint_32) g_bytes_get_size (image->icc_profile));
   s->exif = lm_exif_for_export (image->exif, image->width, image->height);
-  if (s->exif && g_bytes_get_size (s->exif) > EXIF_HEADER_LEN)
-    png_set_eXIf_1 (s->png, s->info, (png_uint_32) (g_bytes_get_size (s->exif) - EXIF_HEADER_LEN),
-                    (png_bytep) g_bytes_get_data (s->exif, NULL) + EXIF_HEADER_LEN);
+  if (s->exif && g_bytes_get_size (s->exif) > LM_EXIF_HEADER_LEN)
+    png_set_eXIf_1 (s->png, s->info, (png_uint_32) (g_bytes_get_size (s->exif) - LM_EXIF_HEADER_LEN),
+                    (png_bytep) g_bytes_get_data (s->exif, NULL) + LM_EXIF_HEADER_LEN);
   lm_png_set_xmp (s->png, s->info, image);
   /* libpng writes the signature and every chunk before the image data; the image data and
    * IEND are ours (png-deflate.c), as nothing of ours belongs after the image data. */

@@ -7,12 +7,11 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 
+#include "exif.h"
 #include "icc-input.h"
 #include "io-private.h"
 #include "orientation.h"
 
-#define EXIF_HEADER "Exif\0\0"
-#define EXIF_HEADER_LEN 6
 
 static const char *
 webp_cause (VP8StatusCode status)
@@ -78,22 +77,6 @@ chunk_of (WebPDemuxer *demux, guint32 flags, guint32 flag, const char *fourcc)
   return bytes;
 }
 
-/* The EXIF chunk as LmImage holds EXIF, a JPEG's APP1 payload: the chunk is the TIFF block
- * alone, as the container's specification has it, or, from some writers, with the
- * "Exif\0\0" header before it already. */
-static GBytes *
-exif_as_app1 (GBytes *chunk)
-{
-  gsize len;
-  const guint8 *data = g_bytes_get_data (chunk, &len);
-  if (len >= EXIF_HEADER_LEN && memcmp (data, EXIF_HEADER, EXIF_HEADER_LEN) == 0)
-    return g_bytes_ref (chunk);
-  guint8 *block = g_malloc (len + EXIF_HEADER_LEN);
-  memcpy (block, EXIF_HEADER, EXIF_HEADER_LEN);
-  memcpy (block + EXIF_HEADER_LEN, data, len);
-  return g_bytes_new_take (block, len + EXIF_HEADER_LEN);
-}
-
 static void
 read_metadata (WebPDemuxer *demux, LmImage *image)
 {
@@ -103,7 +86,7 @@ read_metadata (WebPDemuxer *demux, LmImage *image)
     lm_io_take_profile (image, g_bytes_get_data (icc, NULL), g_bytes_get_size (icc));
   g_autoptr (GBytes) exif = chunk_of (demux, flags, EXIF_FLAG, "EXIF");
   if (exif)
-    image->exif = exif_as_app1 (exif);
+    image->exif = lm_exif_block_from_tiff (g_bytes_get_data (exif, NULL), g_bytes_get_size (exif));
   image->xmp = chunk_of (demux, flags, XMP_FLAG, "XMP ");
 }
 

@@ -10,6 +10,7 @@ The photos are made at test time from tests/data with Pillow, the profiles are c
 import io
 import math
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -368,9 +369,34 @@ class ProfileNotUsed(unittest.TestCase):
         out = self.path("cmyk-out.png")
         lines = self.notes(src, out)
         self.assertEqual(len(lines), 1, lines)
-        self.assertRegex(lines[0], r"^lumen-cli: note: .*cmyk-profile\.tif: its ICC profile is not of RGB or gray "
-                                   r"data .*; colours are taken as sRGB$")
+        self.assertRegex(lines[0], r"^lumen-cli: note: .*cmyk-profile\.tif: its ICC profile describes neither RGB "
+                                   r"nor gray data, and the pixels are read as RGB; colours are taken as sRGB$")
         self.assertIsNone(embedded_profile(out))
+
+    def test_profile_of_the_other_channel_count(self):
+        """An RGB profile on a gray JPEG and a gray TIFF, a gray one on an RGB TIFF: none
+        describes the pixels as read. Each is said and left out of every export (a JPEG or TIFF
+        export embedded Adobe RGB on gray pixels, and PNG's writer dropped it silently)."""
+        gray_profile = bytearray(icc("sRGB.icc"))
+        gray_profile[16:20] = b"GRAY"
+        adobe = icc("AdobeRGB1998.icc")
+        cases = (
+            ("gray.jpg", "L", {"quality": 95, "icc_profile": adobe}, "describes RGB data, and the pixels are gray"),
+            ("gray.tif", "L", {"icc_profile": adobe}, "describes RGB data, and the pixels are gray"),
+            ("rgb.tif", "RGB", {"icc_profile": bytes(gray_profile)},
+             "describes gray data, and the pixels are read as RGB"),
+        )
+        for name, mode, save, cause in cases:
+            src = self.path(name)
+            Image.fromarray(self.pixels[..., 0] if mode == "L" else self.pixels, mode).save(src, **save)
+            for ext in ("png", "jpg", "tif"):
+                with self.subTest(source=name, output=ext):
+                    out = self.path(name.replace(".", "-") + "." + ext)
+                    lines = self.notes(src, out)
+                    self.assertEqual(len(lines), 1, lines)
+                    self.assertRegex(lines[0], r"^lumen-cli: note: .*%s: its ICC profile %s; colours are taken as "
+                                               r"sRGB$" % (re.escape(name), cause))
+                    self.assertIsNone(embedded_profile(out))
 
     def test_readable_profile_travels_silently(self):
         """The profiles that are fine still travel from JPEG, PNG and WebP sources, with no note."""

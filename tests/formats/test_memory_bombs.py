@@ -163,6 +163,11 @@ class MemoryBombs(unittest.TestCase):
         message = self.loaded("xmp-bomb.png", png_with_chunks([bomb] * 100))
         self.assertRegex(message, r"^lumen-cli: note: .*xmp-bomb\.png: its XMP packet is larger than 16\.8\sMB "
                                   r"once inflated, so it was left out\n$")
+        # Stored uncompressed and as large, libpng drops it before Lumen sees it: said too.
+        stored = itxt(b"XML:com.adobe.xmp", b"<x:xmpmeta " + b" " * (17 << 20) + b"/>", 0)
+        message = self.loaded("xmp-stored.png", png_with_chunks([stored]))
+        self.assertRegex(message, r"^lumen-cli: note: .*xmp-stored\.png: an iTXt chunk larger than 16\.8\sMB "
+                                  r"\(perhaps its XMP packet\) was left out unread\n$")
         damaged = png_chunk(b"iTXt", b"XML:com.adobe.xmp\0\1\0\0\0" + zlib.compress(b"<x:xmpmeta/>")[:-6])
         message = self.loaded("xmp-damaged.png", png_with_chunks([damaged, bomb]))
         self.assertRegex(message, r"^lumen-cli: note: .*xmp-damaged\.png: its XMP packet is damaged, so it was "
