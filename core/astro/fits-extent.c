@@ -1,0 +1,284 @@
+/* The FITS header walker (fits-extent.h). It reads the keywords that size an HDU's data as
+ * cfitsio does: SIMPLE or XTENSION first, BITPIX second, NAXIS third and NAXIS1 … NAXISn after
+ * it, PCOUNT, GCOUNT (the last of each), GROUPS, and for a tile-compressed image ZIMAGE and
+ * ZNAXISn; NAXIS1 = 0 with GROUPS = T is a random-groups array, whose NAXIS1 does not count. */
+#include "fits-extent.h"
+
+#include <errno.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "../error.h"
+
+#define CARD 80
+#define MAX_AXES 999
+
+typedef struct {
+  gboolean table, binary;   /* XTENSION names a table; a binary one */
+  gint64 bitpix, naxis;     /* -1 until read */
+  gint64 axes[MAX_AXES];    /* -1 until read */
+  gint64 pcount, gcount;
+  gboolean groups, zimage;
+  gint64 znaxis, znaxis1, znaxis2;
+  const char *bad;          /* the keyword whose value is not what it must be */
+} Header;
+
+/* The integer of CARD's value (free or fixed format), or FALSE. */
+static gboolean
+card_integer (const char *card, gint64 *value)
+{
+  if (card[8] != '=' || card[9] != ' ')
+    return FALSE;
+  char text[CARD - 9];
+  memcpy (text, card + 10, sizeof text - 1);
+  text[sizeof text - 1] = '\0';
+  char *slash = strchr (text, '/');
+  if (slash)
+    *slash = '\0';
+  g_strstrip (text);
+  const char *p = text + (text[0] == '+' || text[0] == '-');
+  if (*p == '\0' || strspn (p, "0123456789") != strlen (p))
+    return FALSE;
+  errno = 0;
+  *value = g_ascii_strtoll (text, NULL, 10);
+  return errno == 0;
+}
+
+/* CARD's logical value: TRUE only for T. */
+static gboolean
+card_true (const char *card)
+{
+  if (card[8] != '=' || card[9] != ' ')
+    return FALSE;
+  for (int i = 10; i < CARD; i++)
+    if (card[i] != ' ')
+      return card[i] == 'T';
+  return FALSE;
+}
+
+/* XTENSION's string value names a table (of which kind). */
+static void
+read_xtension (const char *card, Header *h)
+{
+  char text[CARD] = "";
+  const char *q = memchr (card + 10, '\'', CARD - 10);
+  if (q != NULL)
+    {
+      q++;
+      while (q < card + CARD && *q == ' ')
+        q++;
+      const char *end = memchr (q, '\'', card + CARD - q);
+      gsize n = end ? (gsize) (end - q) : 0;
+      memcpy (text, q, n);
+      text[n] = '\0';
+      g_strchomp (text);
+    }
+  h->binary = strcmp (text, "BINTABLE") == 0 || strcmp (text, "A3DTABLE") == 0 || strcmp (text, "3DTABLE") == 0;
+  h->table = h->binary || strcmp (text, "TABLE") == 0;
+}
+
+/* NAME is "NAXISn" (PREFIX "NAXIS") with n from 1 to 999 written plainly: its n, else 0. */
+static int
+axis_number (const char *name, const char *prefix)
+{
+  gsize n = strlen (prefix);
+  if (strncmp (name, prefix, n) != 0 || name[n] < '1' || name[n] > '9')
+    return 0;
+  int axis = 0;
+  for (const char *p = name + n; *p; p++)
+    {
+      if (*p < '0' || *p > '9' || axis >= 100)
+        return 0;
+      axis = axis * 10 + (*p - '0');
+    }
+  return axis;
+}
+
+/* One card, the NUMBER-th (1-based) of its header. */
+static void
+read_card (const char *card, guint number, Header *h)
+{
+  char name[9];
+  memcpy (name, card, 8);
+  name[8] = '\0';
+  g_strchomp (name);
+  gint64 v = 0;
+  int axis;
+  /* The mandatory keywords count only in their places, as cfitsio reads them. */
+  if (number == 1 && strcmp (name, "XTENSION") == 0)
+    read_xtension (card, h);
+  else if (number == 2 && strcmp (name, "BITPIX") == 0)
+    h->bitpix = card_integer (card, &v) ? v : -1;
+  else if (number == 3 && strcmp (name, "NAXIS") == 0)
+    h->naxis = card_integer (card, &v) && v >= 0 && v <= MAX_AXES ? v : -1;
+  else if ((axis = axis_number (name, "NAXIS")) > 0)
+    {
+      if (h->naxis >= axis && number == 3u + axis)
+        h->axes[axis - 1] = card_integer (card, &v) && v >= 0 ? v : -1;
+    }
+  else if (strcmp (name, "PCOUNT") == 0 || strcmp (name, "GCOUNT") == 0)
+    {
+      if (!card_integer (card, &v) || v < 0)
+        h->bad = name[0] == 'P' ? "PCOUNT" : "GCOUNT";
+      else
+        *(name[0] == 'P' ? &h->pcount : &h->gcount) = v;
+    }
+  else if (strcmp (name, "GROUPS") == 0)
+    h->groups = card_true (card);
+  else if (strcmp (name, "ZIMAGE") == 0)
+    h->zimage = card_true (card);
+  else if (strcmp (name, "ZNAXIS") == 0)
+    h->znaxis = card_integer (card, &v) ? v : -1;
+  else if ((axis = axis_number (name, "ZNAXIS")) == 1 || axis == 2)
+    *(axis == 1 ? &h->znaxis1 : &h->znaxis2) = card_integer (card, &v) && v >= 0 ? v : -1;
+}
+
+static LmFitsHduStatus
+damaged (GError **error, const char *path, guint index, const char *what)
+{
+  lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the header of HDU %u (extension %u) is damaged: %s"), index,
+                     index - 1, what);
+  return LM_FITS_HDU_DAMAGED;
+}
+
+/* HDU's data from the figures of H. */
+static LmFitsHduStatus
+size_data (const Header *h, const char *path, LmFitsHdu *hdu, GError **error)
+{
+  guint index = hdu->index;
+  if (h->bitpix != 8 && h->bitpix != 16 && h->bitpix != 32 && h->bitpix != 64 && h->bitpix != -32
+      && h->bitpix != -64)
+    return damaged (error, path, index, _("its second card is not BITPIX = 8, 16, 32, 64, −32 or −64"));
+  if (h->naxis < 0)
+    return damaged (error, path, index, _("its third card is not NAXIS = 0 … 999"));
+  for (gint64 i = 0; i < h->naxis; i++)
+    if (h->axes[i] < 0)
+      {
+        g_autofree char *what = g_strdup_printf (_("its card %d is not NAXIS%d = a whole number"), (int) (4 + i),
+                                                 (int) (i + 1));
+        return damaged (error, path, index, what);
+      }
+  if (h->bad != NULL)
+    {
+      g_autofree char *what = g_strdup_printf (_("%s is not a whole number of 0 or more"), h->bad);
+      return damaged (error, path, index, what);
+    }
+
+  /* NAXIS1 = 0 flags random groups where GROUPS = T (cfitsio's rule, in any image HDU). */
+  gboolean groups = !h->table && h->naxis > 0 && h->axes[0] == 0 && h->groups;
+  guint64 pixels = h->naxis > 0 ? 1 : 0, bytes;
+  gboolean ok = TRUE;
+  for (gint64 i = groups ? 1 : 0; i < h->naxis && ok; i++)
+    ok = g_uint64_checked_mul (&pixels, pixels, (guint64) h->axes[i]);
+  guint64 padded;
+  ok = ok && g_uint64_checked_add (&bytes, pixels, (guint64) h->pcount)
+       && g_uint64_checked_mul (&bytes, bytes, (guint64) h->gcount)
+       && g_uint64_checked_mul (&bytes, bytes, (guint64) ABS (h->bitpix) / 8)
+       && g_uint64_checked_add (&padded, bytes, LM_FITS_BLOCK - 1)
+       && g_uint64_checked_add (&padded, hdu->data_start, padded / LM_FITS_BLOCK * LM_FITS_BLOCK)
+       && padded <= G_MAXINT64;
+  if (!ok)
+    return damaged (error, path, index, _("it declares more data than a file can hold"));
+  hdu->data_bytes = bytes;
+  hdu->end = padded;
+  if (!h->table && h->naxis >= 2)
+    {
+      hdu->image = TRUE;
+      hdu->width = (guint64) h->axes[0];
+      hdu->height = (guint64) h->axes[1];
+    }
+  else if (h->binary && h->zimage && h->znaxis >= 2)
+    {
+      hdu->image = TRUE;
+      hdu->width = (guint64) MAX (h->znaxis1, 0);
+      hdu->height = (guint64) MAX (h->znaxis2, 0);
+    }
+  return LM_FITS_HDU_READ;
+}
+
+LmFitsHduStatus
+lm_fits_hdu_read (const guint8 *data, gsize len, guint64 offset, guint index, const char *path, LmFitsHdu *hdu,
+                  GError **error)
+{
+  const char *first = index == 1 ? "SIMPLE  " : "XTENSION";
+  if (offset >= len)
+    return LM_FITS_HDU_NONE;
+  if (len - offset < 8)
+    return index == 1 ? LM_FITS_HDU_CUT : LM_FITS_HDU_NONE;
+  if (memcmp (data + offset, first, 8) != 0)
+    return LM_FITS_HDU_NONE;
+
+  g_autofree Header *h = g_new (Header, 1);
+  *h = (Header) { .bitpix = -1, .naxis = -1, .gcount = 1, .znaxis = -1, .znaxis1 = -1, .znaxis2 = -1 };
+  memset (h->axes, 0xff, sizeof h->axes);
+  *hdu = (LmFitsHdu) { .index = index, .start = offset };
+  guint number = 0;
+  for (guint64 at = offset; at < len; at += LM_FITS_BLOCK)
+    {
+      gsize n = (gsize) MIN (len - at, LM_FITS_BLOCK);
+      for (gsize c = 0; c + CARD <= n; c += CARD)
+        {
+          const char *card = (const char *) data + at + c;
+          if (memcmp (card, "END     ", 8) == 0)
+            {
+              hdu->data_start = at + LM_FITS_BLOCK;
+              return size_data (h, path, hdu, error);
+            }
+          read_card (card, ++number, h);
+        }
+    }
+  return LM_FITS_HDU_CUT;
+}
+
+void
+lm_fits_walk (const guint8 *data, gsize len, guint goal, const char *path, LmFitsWalk *walk)
+{
+  *walk = (LmFitsWalk) { .hdus = g_array_new (FALSE, FALSE, sizeof (LmFitsHdu)) };
+  guint64 offset = 0;
+  for (guint index = 1; !walk->found; index++)
+    {
+      LmFitsHdu hdu;
+      switch (lm_fits_hdu_read (data, len, offset, index, path, &hdu, &walk->stop))
+        {
+        case LM_FITS_HDU_NONE:
+          return;
+        case LM_FITS_HDU_DAMAGED:
+          return;
+        case LM_FITS_HDU_CUT:
+          lm_set_file_error (&walk->stop, LM_ERROR_FORMAT, path,
+                             _("the header of HDU %u (extension %u) ends without its END card: the file is "
+                               "truncated"),
+                             index, index - 1);
+          return;
+        case LM_FITS_HDU_READ:
+          break;
+        }
+      if (hdu.data_bytes > 0 && (hdu.data_start > len || len - hdu.data_start < hdu.data_bytes))
+        {
+          guint64 there = len > hdu.data_start ? len - hdu.data_start : 0;
+          lm_set_file_error (&walk->stop, LM_ERROR_FORMAT, path,
+                             _("HDU %u (extension %u) declares %" G_GUINT64_FORMAT " bytes of data and the file "
+                               "holds %" G_GUINT64_FORMAT " of them: it is truncated"),
+                             index, index - 1, hdu.data_bytes, there);
+          return;
+        }
+      g_array_append_val (walk->hdus, hdu);
+      walk->end = offset = hdu.end;
+      walk->found = goal == index || (goal == LM_FITS_FIRST_IMAGE && hdu.image);
+    }
+}
+
+void
+lm_fits_walk_clear (LmFitsWalk *walk)
+{
+  g_clear_pointer (&walk->hdus, g_array_unref);
+  g_clear_error (&walk->stop);
+}
+
+const LmFitsHdu *
+lm_fits_walk_hdu (const LmFitsWalk *walk, guint index)
+{
+  if (index == 0 || index > walk->hdus->len)
+    return NULL;
+  return &g_array_index (walk->hdus, LmFitsHdu, index - 1);
+}
