@@ -9,9 +9,12 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../image.h"
+#include "../io/pixel-budget.h"
 
 #define CARD 80
 #define MAX_AXES 999
+#define CFITSIO_MAX_AXES 99 /* cfitsio keeps an image's axes in an array of 99 and writes past it */
 
 typedef struct {
   gboolean table, binary;   /* XTENSION names a table; a binary one */
@@ -138,7 +141,7 @@ damaged (GError **error, const char *path, guint index, const char *what)
 {
   lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the header of HDU %u (extension %u) is damaged: %s"), index,
                      index - 1, what);
-  return LM_FITS_HDU_DAMAGED;
+  return LM_FITS_HDU_REFUSED;
 }
 
 /* HDU's data from the figures of H. */
@@ -158,6 +161,13 @@ size_data (const Header *h, const char *path, LmFitsHdu *hdu, GError **error)
                                                  (int) (i + 1));
         return damaged (error, path, index, what);
       }
+  if (!h->table && h->naxis > CFITSIO_MAX_AXES)
+    {
+      lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
+                         _("HDU %u (extension %u) is an image of %d axes; cfitsio reads images of %d axes at most"),
+                         index, index - 1, (int) h->naxis, CFITSIO_MAX_AXES);
+      return LM_FITS_HDU_REFUSED;
+    }
   if (h->bad != NULL)
     {
       g_autofree char *what = g_strdup_printf (_("%s is not a whole number of 0 or more"), h->bad);
@@ -242,7 +252,7 @@ lm_fits_walk (const guint8 *data, gsize len, guint goal, const char *path, LmFit
         {
         case LM_FITS_HDU_NONE:
           return;
-        case LM_FITS_HDU_DAMAGED:
+        case LM_FITS_HDU_REFUSED:
           return;
         case LM_FITS_HDU_CUT:
           lm_set_file_error (&walk->stop, LM_ERROR_FORMAT, path,
@@ -281,4 +291,24 @@ lm_fits_walk_hdu (const LmFitsWalk *walk, guint index)
   if (index == 0 || index > walk->hdus->len)
     return NULL;
   return &g_array_index (walk->hdus, LmFitsHdu, index - 1);
+}
+
+gboolean
+lm_fits_hdu_within_budget (const LmFitsHdu *hdu, const char *path, GError **error)
+{
+  if (!hdu->image || hdu->width == 0 || hdu->height == 0)
+    return TRUE;
+  if (hdu->width > LM_IMAGE_MAX_SIDE || hdu->height > LM_IMAGE_MAX_SIDE)
+    {
+      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path,
+                         _("its image of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " pixels is larger than Lumen accepts"),
+                         hdu->width, hdu->height);
+      return FALSE;
+    }
+  GError *e = NULL;
+  if (lm_pixel_budget_check ((guint) hdu->width, (guint) hdu->height, &e))
+    return TRUE;
+  lm_set_file_error (error, e->code, path, "%s", e->message);
+  g_error_free (e);
+  return FALSE;
 }

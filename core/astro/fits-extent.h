@@ -26,13 +26,18 @@ typedef enum {
   LM_FITS_HDU_READ,    /* HDU holds its header's figures; its data may still be missing */
   LM_FITS_HDU_NONE,    /* no HDU begins there: the end of the bytes, or bytes that are not one */
   LM_FITS_HDU_CUT,     /* the bytes end before its END card */
-  LM_FITS_HDU_DAMAGED, /* its header does not say how much data follows (ERROR says why) */
+  LM_FITS_HDU_REFUSED, /* its header does not say how much data follows, or says what cfitsio
+                        * cannot read (ERROR says why) */
 } LmFitsHduStatus;
 
 /* The header of the INDEX-th HDU, which begins at OFFSET of the LEN bytes of DATA (a file
  * mapped into memory, of which the walker reads the headers only). Messages name PATH. */
 LmFitsHduStatus lm_fits_hdu_read (const guint8 *data, gsize len, guint64 offset, guint index, const char *path,
                                   LmFitsHdu *hdu, GError **error);
+
+/* FALSE (LM_ERROR_TOO_LARGE, naming PATH) when HDU is an image beyond the pixel budget: a
+ * refusal before its data is inflated or copied. */
+gboolean lm_fits_hdu_within_budget (const LmFitsHdu *hdu, const char *path, GError **error);
 
 /* The walk's goal: HDU n (1-based), or one of these. */
 #define LM_FITS_FIRST_IMAGE 0u       /* the first HDU that is an image (LmFitsHdu.image) */
@@ -44,11 +49,12 @@ typedef struct {
   guint64 end;    /* where the last of them ends, padding included (it may be past the bytes'
                    * end when only the padding is missing), or 0 */
   GError *stop;   /* why the walk stopped before the goal and before the end of the HDUs: an
-                   * HDU cut short or a damaged header; NULL otherwise */
+                   * HDU cut short, a damaged header or one cfitsio cannot read; NULL
+                   * otherwise */
 } LmFitsWalk;
 
 /* Walks the HDUs of the LEN bytes of DATA from the first until GOAL is found whole, or the HDUs end (no HDU
- * follows the last whole one), or one of them is cut short or damaged (WALK->stop). Clear
+ * follows the last whole one), or one of them is cut short or refused (WALK->stop). Clear
  * WALK with lm_fits_walk_clear. */
 void lm_fits_walk (const guint8 *data, gsize len, guint goal, const char *path, LmFitsWalk *walk);
 void lm_fits_walk_clear (LmFitsWalk *walk);

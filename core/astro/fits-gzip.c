@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../image.h"
 #include "../io/pixel-budget.h"
 #include "fits-extent.h"
 
@@ -66,24 +65,8 @@ too_large (const Inflation *s, GError **error)
 static gboolean
 check_goal (Inflation *s, const LmFitsHdu *hdu, GError **error)
 {
-  if (hdu->image && hdu->width > 0 && hdu->height > 0)
-    {
-      if (hdu->width > LM_IMAGE_MAX_SIDE || hdu->height > LM_IMAGE_MAX_SIDE)
-        {
-          lm_set_file_error (error, LM_ERROR_TOO_LARGE, s->path,
-                             _("its image of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-                               " pixels is larger than Lumen accepts"),
-                             hdu->width, hdu->height);
-          return FALSE;
-        }
-      GError *e = NULL;
-      if (!lm_pixel_budget_check ((guint) hdu->width, (guint) hdu->height, &e))
-        {
-          lm_set_file_error (error, e->code, s->path, "%s", e->message);
-          g_error_free (e);
-          return FALSE;
-        }
-    }
+  if (!lm_fits_hdu_within_budget (hdu, s->path, error))
+    return FALSE;
   s->need = hdu->end;
   return s->need <= s->cap || too_large (s, error);
 }
@@ -97,7 +80,7 @@ walk_headers (Inflation *s, gboolean ended, GError **error)
       LmFitsHdu hdu;
       switch (lm_fits_hdu_read (s->out, s->filled, s->offset, s->index, s->path, &hdu, error))
         {
-        case LM_FITS_HDU_DAMAGED:
+        case LM_FITS_HDU_REFUSED:
           return FALSE;
         case LM_FITS_HDU_NONE:
           s->walked = TRUE;

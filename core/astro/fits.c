@@ -338,6 +338,25 @@ set_not_fits_error (GError **error, const char *spec)
   lm_set_file_error (error, LM_ERROR_FORMAT, spec, _("is not a FITS file (it does not begin with a SIMPLE card)"));
 }
 
+/* A copy of DATA with the last block's padding, all that is missing of its last HDU, as FITS
+ * pads (zeros): cfitsio reads whole blocks. Not for an image beyond the pixel budget, which
+ * would only be refused after the copy. */
+static guint8 *
+pad_last_block (const char *spec, const guint8 *data, gsize len, const LmFitsWalk *walk, GError **error)
+{
+  const LmFitsHdu *last = lm_fits_walk_hdu (walk, walk->hdus->len);
+  if (!lm_fits_hdu_within_budget (last, spec, error))
+    return NULL;
+  guint8 *copy = g_try_malloc0 ((gsize) walk->end);
+  if (copy == NULL)
+    {
+      lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, spec, _("not enough memory to read it"));
+      return NULL;
+    }
+  memcpy (copy, data, len);
+  return copy;
+}
+
 /* The image CHOICE names among the LEN bytes of DATA, a whole FITS file in memory. cfitsio
  * is given the HDUs the walker found whole up to the one read, and nothing after them. */
 static LmImage *
@@ -357,22 +376,16 @@ load_bytes (const char *spec, const char *path, const guint8 *data, gsize len, c
     g_propagate_error (error, g_steal_pointer (&walk.stop));
   else if (walk.hdus->len == 0)
     set_not_fits_error (error, spec);
-  else if (walk.end > len && (buffer = padded = g_try_malloc0 (size)) == NULL)
-    lm_set_file_error (error, LM_ERROR_OUT_OF_MEMORY, spec, _("not enough memory to read it"));
+  else if (walk.end > len && (buffer = padded = pad_last_block (spec, data, len, &walk, error)) == NULL)
+    ;
+  /* Opened read-only, cfitsio reads the bytes in place and never writes them. */
+  else if (fits_open_memfile (&f, "lumen-memory.fits", READONLY, &buffer, &size, 0, NULL, &status) != 0)
+    set_status_error (error, spec, status);
   else
     {
-      /* Only the last block's padding is missing: it is given as FITS pads, with zeros. */
-      if (padded != NULL)
-        memcpy (padded, data, len);
-      /* Opened read-only, cfitsio reads the bytes in place and never writes them. */
-      if (fits_open_memfile (&f, "lumen-memory.fits", READONLY, &buffer, &size, 0, NULL, &status) != 0)
-        set_status_error (error, spec, status);
-      else
-        {
-          if (move_to_choice (f, spec, choice, &walk, error) && check_extent (f, spec, &walk, error))
-            image = read_image (f, spec, path, allocator, info, error);
-          close_file (f);
-        }
+      if (move_to_choice (f, spec, choice, &walk, error) && check_extent (f, spec, &walk, error))
+        image = read_image (f, spec, path, allocator, info, error);
+      close_file (f);
     }
   lm_fits_walk_clear (&walk);
   return image;
