@@ -28,7 +28,7 @@ class CutFitsExposure(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
         root = os.path.join(tmp, "stacks")
         os.makedirs(root)
-        scene = os.path.join(bl.HDR, SCENE)
+        scene = os.path.abspath(os.path.join(bl.HDR, SCENE))
         for sid in ("a", "c"):
             os.symlink(scene, os.path.join(root, sid))
         bad = os.path.join(root, "b")
