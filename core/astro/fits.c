@@ -13,6 +13,7 @@
 #include "../io/io-private.h"
 #include "fits-extent.h"
 #include "fits-gzip.h"
+#include "fits-tiles.h"
 
 #define MAX_AXES 999                  /* FITS's bound on NAXIS */
 #define READ_RUN ((guint64) 1 << 20) /* values a cfitsio call reads: 4 MB of floats */
@@ -223,7 +224,7 @@ read_image (fitsfile *f, const char *spec, const char *path, const LmAllocator *
   int status = 0, hdu = 0;
   guint width = 0, height = 0;
   fits_get_hdu_num (f, &hdu);
-  if (!image_shape (f, spec, hdu, &width, &height, error))
+  if (!image_shape (f, spec, hdu, &width, &height, error) || !lm_fits_check_tiles (f, spec, error))
     return NULL;
   /* lm_io_image_new applies the pixel budget before anything of the declared size exists. */
   g_autoptr (LmImage) image = lm_io_image_new (LM_FORMAT_GRAY_F32, width, height, allocator, spec, error);

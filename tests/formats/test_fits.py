@@ -456,6 +456,25 @@ class FitsHostile(unittest.TestCase):
         path, _ = self.cube("deep999.fits", [5, 4] + [1] * 997, behind_primary=True)
         self.refused(path, "HDU 2 (extension 1)", "999 axes")
 
+    def test_tile_compressed(self):
+        """Tile-compressed images are read; one whose descriptor points past the heap (cfitsio
+        allocated the 2 GB it said before reading) or whose tiles are larger than the image
+        (cfitsio allocates a whole tile) is refused as damaged."""
+        raw = self.rng.integers(0, 500, (16, 16)).astype(np.int16)
+        path = self.path("rice.fits")
+        fits.HDUList([fits.PrimaryHDU(), fits.CompImageHDU(raw, compression_type="RICE_1")]).writeto(path)
+        with open(path, "rb") as f:
+            data = bytearray(f.read())
+        self.loads(path, raw.astype(np.float32))
+        head = data.index(b"END     ", 2880) // 2880 * 2880 + 2880  # the table's first row
+        bad = bytearray(data)
+        bad[head:head + 4] = (0x7FFFFFFF).to_bytes(4, "big")  # row 1: the tile's byte count
+        self.refused(self.write("descriptor.fits", bytes(bad)), "damaged", "outside the table's data")
+        tile = data.index(b"ZTILE1  =")
+        bad = bytearray(data)
+        bad[tile:tile + 30] = b"ZTILE1  = " + b"%20d" % (1 << 30)
+        self.refused(self.write("tile.fits", bytes(bad)), "damaged", "tiles are larger than the image")
+
     def test_damaged_headers(self):
         """Headers that do not say how much data follows are refused by name."""
         base = [("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 4), ("NAXIS2", 3)]
