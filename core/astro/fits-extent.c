@@ -1,10 +1,14 @@
 /* The FITS header walker (fits-extent.h). It reads the keywords that size an HDU's data as
  * cfitsio does: SIMPLE or XTENSION first, BITPIX second, NAXIS third and NAXIS1 … NAXISn after
  * it, PCOUNT, GCOUNT (the last of each), GROUPS, and for a tile-compressed image ZIMAGE and
- * ZNAXISn; NAXIS1 = 0 with GROUPS = T is a random-groups array, whose NAXIS1 does not count. */
+ * ZNAXISn; NAXIS1 = 0 with GROUPS = T is a random-groups array, whose NAXIS1 does not count.
+ * It also refuses what cfitsio cannot read safely once it meets the header: an image of more
+ * than 99 axes, a compressed image's tile size (ZTILEn) or Rice block size (ZVAL1) that it
+ * divides by, unless a whole number of 1 or more (in every card that gives it). */
 #include "fits-extent.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -23,6 +27,7 @@ typedef struct {
   gint64 pcount, gcount;
   gboolean groups, zimage;
   gint64 znaxis, znaxis1, znaxis2;
+  gboolean rice, bad_tile, bad_block; /* cfitsio divides by ZTILEn, and by ZVAL1 for Rice */
   const char *bad;          /* the keyword whose value is not what it must be */
 } Header;
 
@@ -47,6 +52,41 @@ card_integer (const char *card, gint64 *value)
   return errno == 0;
 }
 
+/* CARD's numeric value, integer or real, as cfitsio converts one to an integer key (by
+ * truncation), or FALSE. */
+static gboolean
+card_number (const char *card, double *value)
+{
+  if (card[8] != '=' || card[9] != ' ')
+    return FALSE;
+  char text[CARD - 9];
+  memcpy (text, card + 10, sizeof text - 1);
+  text[sizeof text - 1] = '\0';
+  char *slash = strchr (text, '/');
+  if (slash)
+    *slash = '\0';
+  g_strstrip (text);
+  char *end = NULL;
+  *value = g_ascii_strtod (text, &end);
+  return end != text && *end == '\0' && isfinite (*value);
+}
+
+/* CARD's string value, quotes and trailing blanks taken off (cfitsio's reading), in TEXT. */
+static void
+card_string (const char *card, char text[CARD])
+{
+  text[0] = '\0';
+  const char *q = memchr (card + 10, '\'', CARD - 10);
+  if (q == NULL)
+    return;
+  q++;
+  const char *end = memchr (q, '\'', card + CARD - q);
+  gsize n = end ? (gsize) (end - q) : 0;
+  memcpy (text, q, n);
+  text[n] = '\0';
+  g_strchomp (text);
+}
+
 /* CARD's logical value: TRUE only for T. */
 static gboolean
 card_true (const char *card)
@@ -59,23 +99,13 @@ card_true (const char *card)
   return FALSE;
 }
 
-/* XTENSION's string value names a table (of which kind). */
+/* XTENSION's string value names a table (of which kind); cfitsio skips leading blanks. */
 static void
 read_xtension (const char *card, Header *h)
 {
-  char text[CARD] = "";
-  const char *q = memchr (card + 10, '\'', CARD - 10);
-  if (q != NULL)
-    {
-      q++;
-      while (q < card + CARD && *q == ' ')
-        q++;
-      const char *end = memchr (q, '\'', card + CARD - q);
-      gsize n = end ? (gsize) (end - q) : 0;
-      memcpy (text, q, n);
-      text[n] = '\0';
-      g_strchomp (text);
-    }
+  char value[CARD];
+  card_string (card, value);
+  const char *text = value + strspn (value, " ");
   h->binary = strcmp (text, "BINTABLE") == 0 || strcmp (text, "A3DTABLE") == 0 || strcmp (text, "3DTABLE") == 0;
   h->table = h->binary || strcmp (text, "TABLE") == 0;
 }
@@ -132,8 +162,25 @@ read_card (const char *card, guint number, Header *h)
     h->zimage = card_true (card);
   else if (strcmp (name, "ZNAXIS") == 0)
     h->znaxis = card_integer (card, &v) ? v : -1;
-  else if ((axis = axis_number (name, "ZNAXIS")) == 1 || axis == 2)
-    *(axis == 1 ? &h->znaxis1 : &h->znaxis2) = card_integer (card, &v) && v >= 0 ? v : -1;
+  else if ((axis = axis_number (name, "ZNAXIS")) > 0 || axis_number (name, "ZTILE") > 0)
+    {
+      /* cfitsio divides by each tile size, a missing ZTILE1 being ZNAXIS1. */
+      double d = 0.0;
+      h->bad_tile |= !card_number (card, &d) || d < 1.0;
+      if (axis == 1 || axis == 2)
+        *(axis == 1 ? &h->znaxis1 : &h->znaxis2) = card_integer (card, &v) && v >= 0 ? v : -1;
+    }
+  else if (strcmp (name, "ZVAL1") == 0)
+    {
+      double d = 0.0;
+      h->bad_block |= !card_number (card, &d) || d < 1.0;
+    }
+  else if (strcmp (name, "ZCMPTYPE") == 0)
+    {
+      char text[CARD];
+      card_string (card, text);
+      h->rice |= strcmp (text, "RICE_1") == 0 || strcmp (text, "RICE_ONE") == 0;
+    }
 }
 
 static LmFitsHduStatus
@@ -168,6 +215,10 @@ size_data (const Header *h, const char *path, LmFitsHdu *hdu, GError **error)
                          index, index - 1, (int) h->naxis, CFITSIO_MAX_AXES);
       return LM_FITS_HDU_REFUSED;
     }
+  if (h->binary && h->zimage && (h->bad_tile || (h->rice && h->bad_block)))
+    return damaged (error, path, index,
+                    h->bad_tile ? _("a ZNAXISn or ZTILEn of its compressed image is not 1 or more")
+                                : _("ZVAL1, its Rice block size, is not 1 or more"));
   if (h->bad != NULL)
     {
       g_autofree char *what = g_strdup_printf (_("%s is not a whole number of 0 or more"), h->bad);

@@ -458,8 +458,8 @@ class FitsHostile(unittest.TestCase):
 
     def test_tile_compressed(self):
         """Tile-compressed images are read; one whose descriptor points past the heap (cfitsio
-        allocated the 2 GB it said before reading) or whose tiles are larger than the image
-        (cfitsio allocates a whole tile) is refused as damaged."""
+        allocated the 2 GB it said before reading), whose tiles are larger than the image
+        (cfitsio allocates a whole tile) or of size 0 is refused as damaged."""
         raw = self.rng.integers(0, 500, (16, 16)).astype(np.int16)
         path = self.path("rice.fits")
         fits.HDUList([fits.PrimaryHDU(), fits.CompImageHDU(raw, compression_type="RICE_1")]).writeto(path)
@@ -474,6 +474,13 @@ class FitsHostile(unittest.TestCase):
         bad = bytearray(data)
         bad[tile:tile + 30] = b"ZTILE1  = " + b"%20d" % (1 << 30)
         self.refused(self.write("tile.fits", bytes(bad)), "damaged", "tiles are larger than the image")
+        # cfitsio divides by the tile size and the Rice block size as it reads the header
+        # (SIGFPE): refused before it does.
+        for key, word in ((b"ZTILE1  =", "ZTILEn"), (b"ZVAL1   =", "ZVAL1")):
+            at = data.index(key)
+            bad = bytearray(data)
+            bad[at:at + 30] = key + b"%21s" % b"0"
+            self.refused(self.write("zero.fits", bytes(bad)), "damaged", word)
 
     def test_damaged_headers(self):
         """Headers that do not say how much data follows are refused by name."""
