@@ -28,6 +28,7 @@ typedef struct {
   gboolean groups, zimage;
   gint64 znaxis, znaxis1, znaxis2;
   gboolean rice, bad_tile, bad_block; /* cfitsio divides by ZTILEn, and by ZVAL1 for Rice */
+  gint64 tfields;                     /* a table's columns: -1 until read */
   const char *bad;          /* the keyword whose value is not what it must be */
 } Header;
 
@@ -127,14 +128,34 @@ axis_number (const char *name, const char *prefix)
   return axis;
 }
 
-/* One card, the NUMBER-th (1-based) of its header. */
+/* CARD's keyword as cfitsio names it (ffgknm): up to the first blank, '=' or NUL, or for
+ * ESO's HIERARCH convention what lies between HIERARCH and '='. Where the header ends is
+ * where cfitsio meets a card so named END, whatever follows the name on it. */
 static void
-read_card (const char *card, guint number, Header *h)
+card_name (const char *card, char name[CARD])
 {
-  char name[9];
-  memcpy (name, card, 8);
-  name[8] = '\0';
-  g_strchomp (name);
+  char text[CARD + 1];
+  memcpy (text, card, CARD);
+  text[CARD] = '\0';
+  const char *equals = strchr (text, '=');
+  if (strncmp (text, "HIERARCH ", 9) == 0 && equals != NULL)
+    {
+      const char *start = text + 9 + strspn (text + 9, " ");
+      gsize n = equals > start ? (gsize) (equals - start) : 0;
+      memcpy (name, start, n);
+      name[n] = '\0';
+      g_strchomp (name);
+      return;
+    }
+  gsize n = strcspn (text, " =");
+  memcpy (name, text, n);
+  name[n] = '\0';
+}
+
+/* One card, the NUMBER-th (1-based) of its header, named NAME. */
+static void
+read_card (const char *card, const char *name, guint number, Header *h)
+{
   gint64 v = 0;
   int axis;
   /* The mandatory keywords count only in their places, as cfitsio reads them. */
@@ -149,6 +170,8 @@ read_card (const char *card, guint number, Header *h)
       if (h->naxis >= axis && number == 3u + axis)
         h->axes[axis - 1] = card_integer (card, &v) && v >= 0 ? v : -1;
     }
+  else if (number == 8 && strcmp (name, "TFIELDS") == 0)
+    h->tfields = card_integer (card, &v) && v >= 0 && v <= 999 ? v : -1;
   else if (strcmp (name, "PCOUNT") == 0 || strcmp (name, "GCOUNT") == 0)
     {
       if (!card_integer (card, &v) || v < 0)
@@ -215,6 +238,11 @@ size_data (const Header *h, const char *path, LmFitsHdu *hdu, GError **error)
                          index, index - 1, (int) h->naxis, CFITSIO_MAX_AXES);
       return LM_FITS_HDU_REFUSED;
     }
+  /* cfitsio reads on after a table's NAXISn or TFIELDS it could not read, with a column
+   * count it never set. */
+  if (h->table && (h->naxis != 2 || h->tfields < 0))
+    return damaged (error, path, index, _("a table's NAXIS = 2, NAXIS1, NAXIS2 and TFIELDS = 0 … 999 are not all in "
+                                          "their places"));
   if (h->binary && h->zimage && (h->bad_tile || (h->rice && h->bad_block)))
     return damaged (error, path, index,
                     h->bad_tile ? _("a ZNAXISn or ZTILEn of its compressed image is not 1 or more")
@@ -270,7 +298,8 @@ lm_fits_hdu_read (const guint8 *data, gsize len, guint64 offset, guint index, co
     return LM_FITS_HDU_NONE;
 
   g_autofree Header *h = g_new (Header, 1);
-  *h = (Header) { .bitpix = -1, .naxis = -1, .gcount = 1, .znaxis = -1, .znaxis1 = -1, .znaxis2 = -1 };
+  *h = (Header) { .bitpix = -1, .naxis = -1, .gcount = 1, .znaxis = -1, .znaxis1 = -1, .znaxis2 = -1,
+                  .tfields = -1 };
   memset (h->axes, 0xff, sizeof h->axes);
   *hdu = (LmFitsHdu) { .index = index, .start = offset };
   guint number = 0;
@@ -280,12 +309,14 @@ lm_fits_hdu_read (const guint8 *data, gsize len, guint64 offset, guint index, co
       for (gsize c = 0; c + CARD <= n; c += CARD)
         {
           const char *card = (const char *) data + at + c;
-          if (memcmp (card, "END     ", 8) == 0)
+          char name[CARD];
+          card_name (card, name);
+          if (strcmp (name, "END") == 0)
             {
               hdu->data_start = at + LM_FITS_BLOCK;
               return size_data (h, path, hdu, error);
             }
-          read_card (card, ++number, h);
+          read_card (card, name, ++number, h);
         }
     }
   return LM_FITS_HDU_CUT;

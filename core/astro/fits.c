@@ -358,8 +358,35 @@ pad_last_block (const char *spec, const guint8 *data, gsize len, const LmFitsWal
   return copy;
 }
 
-/* The image CHOICE names among the LEN bytes of DATA, a whole FITS file in memory. cfitsio
- * is given the HDUs the walker found whole up to the one read, and nothing after them. */
+/* cfitsio on the whole HDUs WALK found among the LEN bytes of DATA, and nothing after them:
+ * the image CHOICE names. */
+static LmImage *
+open_and_read (const char *spec, const char *path, const guint8 *data, gsize len, const HduChoice *choice,
+               LmFitsWalk *walk, const LmAllocator *allocator, LmFitsInfo **info, GError **error)
+{
+  g_autofree guint8 *padded = NULL;
+  if (walk->end > len && (padded = pad_last_block (spec, data, len, walk, error)) == NULL)
+    return NULL;
+  /* The buffer and its size: cfitsio keeps their addresses until the file is closed. */
+  void *buffer = padded != NULL ? padded : (void *) data;
+  size_t size = (size_t) walk->end;
+  fitsfile *f = NULL;
+  int status = 0;
+  /* Opened read-only, cfitsio reads the bytes in place and never writes them. */
+  if (fits_open_memfile (&f, "lumen-memory.fits", READONLY, &buffer, &size, 0, NULL, &status) != 0)
+    {
+      set_status_error (error, spec, status);
+      return NULL;
+    }
+  LmImage *image = NULL;
+  if (move_to_choice (f, spec, choice, walk, error) && check_extent (f, spec, walk, error))
+    image = read_image (f, spec, path, allocator, info, error);
+  close_file (f);
+  return image;
+}
+
+/* The image CHOICE names among the LEN bytes of DATA, a whole FITS file in memory. Its HDUs
+ * are walked up to that one first; any of them cut short or damaged is refused. */
 static LmImage *
 load_bytes (const char *spec, const char *path, const guint8 *data, gsize len, const HduChoice *choice,
             const LmAllocator *allocator, LmFitsInfo **info, GError **error)
@@ -367,27 +394,14 @@ load_bytes (const char *spec, const char *path, const guint8 *data, gsize len, c
   LmFitsWalk walk;
   lm_fits_walk (data, len, choice->goal, spec, &walk);
   LmImage *image = NULL;
-  g_autofree guint8 *padded = NULL;
-  /* The buffer and its size: cfitsio keeps their addresses until the file is closed. */
-  void *buffer = (void *) data;
-  size_t size = (size_t) walk.end;
-  fitsfile *f = NULL;
-  int status = 0;
+  /* By name the goal is unknown to the walker: HDUs cut after those it found whole are
+   * refused only if cfitsio finds no such HDU among them (move_to_choice). */
   if (walk.stop != NULL && (choice->goal != LM_FITS_EVERY_HDU || walk.hdus->len == 0))
     g_propagate_error (error, g_steal_pointer (&walk.stop));
   else if (walk.hdus->len == 0)
     set_not_fits_error (error, spec);
-  else if (walk.end > len && (buffer = padded = pad_last_block (spec, data, len, &walk, error)) == NULL)
-    ;
-  /* Opened read-only, cfitsio reads the bytes in place and never writes them. */
-  else if (fits_open_memfile (&f, "lumen-memory.fits", READONLY, &buffer, &size, 0, NULL, &status) != 0)
-    set_status_error (error, spec, status);
   else
-    {
-      if (move_to_choice (f, spec, choice, &walk, error) && check_extent (f, spec, &walk, error))
-        image = read_image (f, spec, path, allocator, info, error);
-      close_file (f);
-    }
+    image = open_and_read (spec, path, data, len, choice, &walk, allocator, info, error);
   lm_fits_walk_clear (&walk);
   return image;
 }

@@ -492,6 +492,20 @@ class FitsHostile(unittest.TestCase):
                                    "more data than a file can hold")):
             with self.subTest(name):
                 self.refused(self.write(name, header(*cards) + bytes(2880)), word)
+        # cfitsio reads on after a table's NAXIS2 it cannot read, with a column count it never
+        # set (a calloc of garbage): refused first.
+        primary = header(("SIMPLE", True), ("BITPIX", 8), ("NAXIS", 0), ("EXTEND", True))
+        table = [("XTENSION", "BINTABLE"), ("BITPIX", 8), ("NAXIS", 2), ("NAXIS1", 4), ("NAXIS2", 2),
+                 ("PCOUNT", 0), ("GCOUNT", 1), ("TFIELDS", 1), ("TFORM1", "1E")]
+        bad = header(*table).replace(card("NAXIS2", 2), card("NAXIS2", "two").replace(b"'", b" "))
+        self.refused(self.write("table.fits", primary + bad + bytes(2880)), "NAXIS2")
+        # An END card with more than blanks after END ends the header for cfitsio: for the
+        # walker too, or the two would see other HDUs.
+        data = self.rng.normal(size=(3, 4)).astype(np.float32)
+        image = header(("XTENSION", "IMAGE"), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 4), ("NAXIS2", 3),
+                       ("PCOUNT", 0), ("GCOUNT", 1)) + padded(data.astype(">f4").tobytes())
+        junk = primary.replace(card("END"), f"{'END  junk':<80}".encode())
+        self.loads(self.write("end-junk.fits", junk + image), data)
 
 
 class CatalogueWriters(unittest.TestCase):
