@@ -25,26 +25,36 @@ typedef struct {
   gint64 bitpix, naxis;     /* -1 until read */
   gint64 axes[MAX_AXES];    /* -1 until read */
   gint64 pcount, gcount;
-  gboolean groups, zimage;
+  gboolean groups, groups_seen, zimage;
   gint64 znaxis, znaxis1, znaxis2;
   gboolean rice, bad_tile, bad_block; /* cfitsio divides by ZTILEn, and by ZVAL1 for Rice */
   gint64 tfields;                     /* a table's columns: -1 until read */
   const char *bad;          /* the keyword whose value is not what it must be */
 } Header;
 
-/* The integer of CARD's value (free or fixed format), or FALSE. */
+/* CARD's value, columns 11 to 80 up to a comment, blanks taken off; FALSE when the card has
+ * no value indicator ("= " in columns 9 and 10). Not for strings, which may hold a '/'. */
 static gboolean
-card_integer (const char *card, gint64 *value)
+card_value (const char *card, char text[CARD - 9])
 {
   if (card[8] != '=' || card[9] != ' ')
     return FALSE;
-  char text[CARD - 9];
-  memcpy (text, card + 10, sizeof text - 1);
-  text[sizeof text - 1] = '\0';
+  memcpy (text, card + 10, CARD - 10);
+  text[CARD - 10] = '\0';
   char *slash = strchr (text, '/');
   if (slash)
     *slash = '\0';
   g_strstrip (text);
+  return TRUE;
+}
+
+/* The integer of CARD's value (free or fixed format), or FALSE. */
+static gboolean
+card_integer (const char *card, gint64 *value)
+{
+  char text[CARD - 9];
+  if (!card_value (card, text))
+    return FALSE;
   const char *p = text + (text[0] == '+' || text[0] == '-');
   if (*p == '\0' || strspn (p, "0123456789") != strlen (p))
     return FALSE;
@@ -58,15 +68,9 @@ card_integer (const char *card, gint64 *value)
 static gboolean
 card_number (const char *card, double *value)
 {
-  if (card[8] != '=' || card[9] != ' ')
-    return FALSE;
   char text[CARD - 9];
-  memcpy (text, card + 10, sizeof text - 1);
-  text[sizeof text - 1] = '\0';
-  char *slash = strchr (text, '/');
-  if (slash)
-    *slash = '\0';
-  g_strstrip (text);
+  if (!card_value (card, text))
+    return FALSE;
   char *end = NULL;
   *value = g_ascii_strtod (text, &end);
   return end != text && *end == '\0' && isfinite (*value);
@@ -92,12 +96,8 @@ card_string (const char *card, char text[CARD])
 static gboolean
 card_true (const char *card)
 {
-  if (card[8] != '=' || card[9] != ' ')
-    return FALSE;
-  for (int i = 10; i < CARD; i++)
-    if (card[i] != ' ')
-      return card[i] == 'T';
-  return FALSE;
+  char text[CARD - 9];
+  return card_value (card, text) && text[0] == 'T';
 }
 
 /* XTENSION's string value names a table (of which kind); cfitsio skips leading blanks. */
@@ -132,7 +132,7 @@ axis_number (const char *name, const char *prefix)
  * ESO's HIERARCH convention what lies between HIERARCH and '='. Where the header ends is
  * where cfitsio meets a card so named END, whatever follows the name on it. */
 static void
-card_name (const char *card, char name[CARD])
+card_name (const char *card, char name[CARD + 1])
 {
   char text[CARD + 1];
   memcpy (text, card, CARD);
@@ -152,58 +152,82 @@ card_name (const char *card, char name[CARD])
   name[n] = '\0';
 }
 
-/* One card, the NUMBER-th (1-based) of its header, named NAME. */
+/* PCOUNT or GCOUNT of CARD into H. */
 static void
-read_card (const char *card, const char *name, guint number, Header *h)
+read_count (const char *card, const char *name, Header *h)
 {
   gint64 v = 0;
-  int axis;
-  /* The mandatory keywords count only in their places, as cfitsio reads them. */
-  if (number == 1 && strcmp (name, "XTENSION") == 0)
-    read_xtension (card, h);
-  else if (number == 2 && strcmp (name, "BITPIX") == 0)
-    h->bitpix = card_integer (card, &v) ? v : -1;
-  else if (number == 3 && strcmp (name, "NAXIS") == 0)
-    h->naxis = card_integer (card, &v) && v >= 0 && v <= MAX_AXES ? v : -1;
-  else if ((axis = axis_number (name, "NAXIS")) > 0)
-    {
-      if (h->naxis >= axis && number == 3u + axis)
-        h->axes[axis - 1] = card_integer (card, &v) && v >= 0 ? v : -1;
-    }
-  else if (number == 8 && strcmp (name, "TFIELDS") == 0)
-    h->tfields = card_integer (card, &v) && v >= 0 && v <= 999 ? v : -1;
-  else if (strcmp (name, "PCOUNT") == 0 || strcmp (name, "GCOUNT") == 0)
-    {
-      if (!card_integer (card, &v) || v < 0)
-        h->bad = name[0] == 'P' ? "PCOUNT" : "GCOUNT";
-      else
-        *(name[0] == 'P' ? &h->pcount : &h->gcount) = v;
-    }
-  else if (strcmp (name, "GROUPS") == 0)
-    h->groups = card_true (card);
-  else if (strcmp (name, "ZIMAGE") == 0)
-    h->zimage = card_true (card);
-  else if (strcmp (name, "ZNAXIS") == 0)
+  if (!card_integer (card, &v) || v < 0)
+    h->bad = name[0] == 'P' ? "PCOUNT" : "GCOUNT";
+  else
+    *(name[0] == 'P' ? &h->pcount : &h->gcount) = v;
+}
+
+/* The keywords of a tile-compressed image: cfitsio divides by each tile size (a missing
+ * ZTILE1 being ZNAXIS1) and by a Rice block size, in whichever card it finds, so every card
+ * that gives one is checked. */
+static void
+read_compression (const char *card, const char *name, Header *h)
+{
+  gint64 v = 0;
+  double d = 0.0;
+  int axis = axis_number (name, "ZNAXIS");
+  if (strcmp (name, "ZIMAGE") == 0)
+    h->zimage |= card_true (card); /* cfitsio: any ZIMAGE = T */
+  else if (strcmp (name, "ZNAXIS") == 0 && h->znaxis < 0)
     h->znaxis = card_integer (card, &v) ? v : -1;
-  else if ((axis = axis_number (name, "ZNAXIS")) > 0 || axis_number (name, "ZTILE") > 0)
+  else if (axis > 0 || axis_number (name, "ZTILE") > 0)
     {
-      /* cfitsio divides by each tile size, a missing ZTILE1 being ZNAXIS1. */
-      double d = 0.0;
       h->bad_tile |= !card_number (card, &d) || d < 1.0;
-      if (axis == 1 || axis == 2)
-        *(axis == 1 ? &h->znaxis1 : &h->znaxis2) = card_integer (card, &v) && v >= 0 ? v : -1;
+      gint64 *length = axis == 1 ? &h->znaxis1 : axis == 2 ? &h->znaxis2 : NULL;
+      if (length != NULL && *length < 0)
+        *length = card_integer (card, &v) && v >= 0 ? v : -1;
     }
   else if (strcmp (name, "ZVAL1") == 0)
-    {
-      double d = 0.0;
-      h->bad_block |= !card_number (card, &d) || d < 1.0;
-    }
+    h->bad_block |= !card_number (card, &d) || d < 1.0;
   else if (strcmp (name, "ZCMPTYPE") == 0)
     {
       char text[CARD];
       card_string (card, text);
       h->rice |= strcmp (text, "RICE_1") == 0 || strcmp (text, "RICE_ONE") == 0;
     }
+}
+
+/* One card, the NUMBER-th (1-based) of its header, named NAME. cfitsio takes the mandatory
+ * keywords in their places only, a table's PCOUNT and GCOUNT too (an image's wherever they
+ * are, the last of each), and the first GROUPS: so does the walker, lest the two disagree on
+ * where the next HDU begins. */
+static void
+read_card (const char *card, const char *name, guint number, Header *h)
+{
+  gint64 v = 0;
+  int axis = axis_number (name, "NAXIS");
+  if (number == 1 && strcmp (name, "XTENSION") == 0)
+    read_xtension (card, h);
+  else if (number == 2 && strcmp (name, "BITPIX") == 0)
+    h->bitpix = card_integer (card, &v) ? v : -1;
+  else if (number == 3 && strcmp (name, "NAXIS") == 0)
+    h->naxis = card_integer (card, &v) && v >= 0 && v <= MAX_AXES ? v : -1;
+  else if (axis > 0)
+    {
+      if (h->naxis >= axis && number == 3u + axis)
+        h->axes[axis - 1] = card_integer (card, &v) && v >= 0 ? v : -1;
+    }
+  else if (strcmp (name, "PCOUNT") == 0 || strcmp (name, "GCOUNT") == 0)
+    {
+      if (!h->table || number == (name[0] == 'P' ? 6u : 7u))
+        read_count (card, name, h);
+    }
+  else if (number == 8 && strcmp (name, "TFIELDS") == 0)
+    h->tfields = card_integer (card, &v) && v >= 0 && v <= 999 ? v : -1;
+  else if (strcmp (name, "GROUPS") == 0)
+    {
+      if (!h->groups_seen)
+        h->groups = card_true (card);
+      h->groups_seen = TRUE;
+    }
+  else if (name[0] == 'Z')
+    read_compression (card, name, h);
 }
 
 static LmFitsHduStatus
@@ -309,7 +333,7 @@ lm_fits_hdu_read (const guint8 *data, gsize len, guint64 offset, guint index, co
       for (gsize c = 0; c + CARD <= n; c += CARD)
         {
           const char *card = (const char *) data + at + c;
-          char name[CARD];
+          char name[CARD + 1];
           card_name (card, name);
           if (strcmp (name, "END") == 0)
             {

@@ -1,8 +1,10 @@
 /* The checks of fits-tiles.h. A tile-compressed image is a binary table with a row per tile;
  * the compressed bytes of each lie in the table's heap, where the row's descriptor (count,
- * offset) says. */
+ * offset) says. Each check answers something cfitsio allocates or inflates without bound. */
 #include "fits-tiles.h"
 
+#include <string.h>
+#include <zlib.h>
 #include <glib/gi18n.h>
 
 #include "../error.h"
@@ -80,6 +82,80 @@ descriptors_within_heap (fitsfile *f, const char *spec, int hdu, GError **error)
   return TRUE;
 }
 
+/* Whether the LEN bytes at DATA are a whole gzip stream of at most LIMIT bytes inflated. */
+static gboolean
+inflates_within (const guint8 *data, gsize len, guint64 limit)
+{
+  guint8 out[65536];
+  z_stream z = { .next_in = (Bytef *) data, .avail_in = (uInt) len };
+  if (inflateInit2 (&z, 16 + MAX_WBITS) != Z_OK)
+    return FALSE;
+  int r = Z_OK;
+  while (r == Z_OK && z.total_out <= limit)
+    {
+      z.next_out = out;
+      z.avail_out = sizeof out;
+      r = inflate (&z, Z_NO_FLUSH);
+    }
+  gboolean within = r == Z_STREAM_END && z.total_out <= limit;
+  inflateEnd (&z);
+  return within;
+}
+
+/* The tiles of a gzip column, inflated aside: each a whole stream of at most LIMIT bytes.
+ * cfitsio inflates a tile into a buffer it grows for as long as the stream goes on (a tile
+ * of a few kilobytes may inflate to gigabytes), and for ever where the stream is cut short. */
+static gboolean
+gzip_tiles_within (fitsfile *f, const char *spec, int hdu, const char *name, guint64 limit, GError **error)
+{
+  int status = 0, column = 0;
+  LONGLONG rows = 0;
+  if (fits_get_colnum (f, CASEINSEN, (char *) name, &column, &status) != 0)
+    {
+      fits_clear_errmsg ();
+      return TRUE; /* no such column */
+    }
+  fits_get_num_rowsll (f, &rows, &status);
+  for (LONGLONG row = 1; row <= rows && status == 0; row++)
+    {
+      LONGLONG count = 0, offset = 0;
+      if (fits_read_descriptll (f, column, row, &count, &offset, &status) != 0 || count == 0)
+        continue;
+      g_autofree guint8 *bytes = g_try_malloc ((gsize) count);
+      if (bytes == NULL
+          || fits_read_col (f, TBYTE, column, row, 1, count, NULL, bytes, NULL, &status) != 0)
+        break;
+      if (!inflates_within (bytes, (gsize) count, limit))
+        return refuse (error, spec, hdu, _("a tile's gzip data is cut short or inflates to more than its pixels"));
+    }
+  if (status != 0)
+    return refuse (error, spec, hdu, _("a tile cannot be read"));
+  return TRUE;
+}
+
+/* The largest tile's pixels at 8 bytes each: what any tile may inflate to. */
+static guint64
+tile_bytes (fitsfile *f)
+{
+  int status = 0, axes = 0;
+  guint64 bytes = 8;
+  fits_read_key (f, TINT, "ZNAXIS", &axes, NULL, &status);
+  for (int n = 1; n <= axes && status == 0; n++)
+    {
+      char key[FLEN_KEYWORD];
+      LONGLONG tile = 1;
+      g_snprintf (key, sizeof key, n == 1 ? "ZNAXIS%d" : "ZTILE%d", n);
+      fits_read_key (f, TLONGLONG, key, &tile, NULL, &status);
+      g_snprintf (key, sizeof key, "ZTILE%d", n);
+      int absent = 0;
+      fits_read_key (f, TLONGLONG, key, &tile, NULL, &absent);
+      if (!g_uint64_checked_mul (&bytes, bytes, (guint64) MAX (tile, 1)))
+        return G_MAXUINT64;
+    }
+  fits_clear_errmsg ();
+  return bytes;
+}
+
 gboolean
 lm_fits_check_tiles (fitsfile *f, const char *spec, GError **error)
 {
@@ -89,5 +165,15 @@ lm_fits_check_tiles (fitsfile *f, const char *spec, GError **error)
   if (!compressed || status != 0)
     return TRUE;
   fits_get_hdu_num (f, &hdu);
-  return tiles_within_image (f, spec, hdu, error) && descriptors_within_heap (f, spec, hdu, error);
+  if (!tiles_within_image (f, spec, hdu, error) || !descriptors_within_heap (f, spec, hdu, error))
+    return FALSE;
+  /* Tiles of GZIP_1 and GZIP_2 are gzip streams, and so is the GZIP_COMPRESSED_DATA column
+   * that any compression may add for tiles it could not compress otherwise. */
+  char kind[FLEN_VALUE] = "";
+  fits_read_key (f, TSTRING, "ZCMPTYPE", kind, NULL, &status);
+  fits_clear_errmsg ();
+  guint64 limit = tile_bytes (f);
+  gboolean gzip = status == 0 && g_str_has_prefix (kind, "GZIP_");
+  return (!gzip || gzip_tiles_within (f, spec, hdu, "COMPRESSED_DATA", limit, error))
+         && gzip_tiles_within (f, spec, hdu, "GZIP_COMPRESSED_DATA", limit, error);
 }

@@ -6,10 +6,11 @@
 
 G_BEGIN_DECLS
 
-/* FALSE (naming SPEC) when the image at F's current HDU is tile-compressed and either its
- * tiles are larger than the image (cfitsio allocates a whole tile's pixels, unclipped) or a
- * row's descriptor points outside the table's heap (cfitsio allocates what a descriptor
- * says before it reads the tile). TRUE for any other HDU. */
+/* FALSE (naming SPEC) when the image at F's current HDU is tile-compressed and its tiles
+ * are larger than the image (cfitsio allocates a whole tile's pixels, unclipped), a row's
+ * descriptor points outside the table's heap (cfitsio allocates what a descriptor says
+ * before it reads the tile), or a gzip tile inflates to more than a tile's pixels (cfitsio
+ * grows its buffer for as long as the stream goes on). TRUE for any other HDU. */
 gboolean lm_fits_check_tiles (fitsfile *f, const char *spec, GError **error);
 
 G_END_DECLS

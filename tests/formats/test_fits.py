@@ -474,6 +474,17 @@ class FitsHostile(unittest.TestCase):
         bad = bytearray(data)
         bad[tile:tile + 30] = b"ZTILE1  = " + b"%20d" % (1 << 30)
         self.refused(self.write("tile.fits", bytes(bad)), "damaged", "tiles are larger than the image")
+        # A gzip tile cut short: cfitsio grew its buffer for ever (86 GB of address space in a
+        # minute) waiting for the stream's end.
+        path = self.path("gzip-tiles.fits")
+        fits.HDUList([fits.PrimaryHDU(), fits.CompImageHDU(raw, compression_type="GZIP_1")]).writeto(path)
+        with open(path, "rb") as f:
+            gz = bytearray(f.read())
+        self.loads(path, raw.astype(np.float32))
+        row = gz.index(b"END     ", 2880) // 2880 * 2880 + 2880
+        count = int.from_bytes(gz[row:row + 4], "big")
+        gz[row:row + 4] = (count - 6).to_bytes(4, "big")
+        self.refused(self.write("gzip-cut.fits", bytes(gz)), "damaged", "cut short")
         # cfitsio divides by the tile size and the Rice block size as it reads the header
         # (SIGFPE): refused before it does.
         for key, word in ((b"ZTILE1  =", "ZTILEn"), (b"ZVAL1   =", "ZVAL1")):
