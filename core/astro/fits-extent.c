@@ -294,6 +294,7 @@ size_data (const Header *h, const char *path, LmFitsHdu *hdu, GError **error)
     return damaged (error, path, index, _("it declares more data than a file can hold"));
   hdu->data_bytes = bytes;
   hdu->end = padded;
+  hdu->compressed = h->binary && h->zimage;
   if (!h->table && h->naxis >= 2)
     {
       hdu->image = TRUE;

@@ -20,6 +20,7 @@ typedef struct {
   gboolean image;        /* an image of two axes or more (of a tile-compressed one too): the
                           * kind the loader takes when no HDU is named */
   guint64 width, height; /* the image's first two axes, when IMAGE */
+  gboolean compressed;   /* a tile-compressed image (a binary table with ZIMAGE = T) */
 } LmFitsHdu;
 
 typedef enum {

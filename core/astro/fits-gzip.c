@@ -110,10 +110,8 @@ walk_headers (Inflation *s, gboolean ended, GError **error)
 static gboolean
 grow (Inflation *s, GError **error)
 {
-  guint64 limit = s->need != G_MAXUINT64 ? s->need : s->cap + 1;
-  guint64 capacity = MIN (MAX ((guint64) s->capacity * 2, FIRST_GROWTH), limit);
-  if (s->need != G_MAXUINT64)
-    capacity = s->need;
+  guint64 capacity = s->need != G_MAXUINT64 ? s->need
+                                            : MIN (MAX ((guint64) s->capacity * 2, FIRST_GROWTH), s->cap + 1);
   if (capacity <= s->capacity)
     return too_large (s, error);
   if (capacity > G_MAXSIZE || (s->out = g_try_realloc (s->out, (gsize) capacity)) == NULL)

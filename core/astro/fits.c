@@ -406,6 +406,17 @@ load_bytes (const char *spec, const char *path, const guint8 *data, gsize len, c
   return image;
 }
 
+/* Whether WALK found a tile-compressed image: cfitsio would decompress it while it applies a
+ * filter, before lm_fits_check_tiles could look at it. */
+static gboolean
+holds_compressed_image (const LmFitsWalk *walk)
+{
+  for (guint i = 1; i <= walk->hdus->len; i++)
+    if (lm_fits_walk_hdu (walk, i)->compressed)
+      return TRUE;
+  return FALSE;
+}
+
 /* SPEC through cfitsio's own reading of the file: a filter, an image section or binning in
  * its name. cfitsio then copies every HDU of the file, so all of them must be whole. */
 static LmImage *
@@ -419,6 +430,9 @@ load_filtered (const char *spec, const char *path, const guint8 *data, gsize len
   int status = 0;
   if (walk.stop != NULL)
     g_propagate_error (error, g_steal_pointer (&walk.stop));
+  else if (holds_compressed_image (&walk))
+    lm_set_file_error (error, LM_ERROR_UNSUPPORTED, spec,
+                       _("filters and image sections are not read from a file holding tile-compressed images"));
   else if (fits_open_file (&f, spec, READONLY, &status) != 0)
     set_no_hdu_error (error, spec, status);
   else

@@ -398,6 +398,26 @@ class FitsHostile(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("decompress", r.stderr)
 
+    def test_sections(self):
+        """cfitsio's image sections still work on a plain file, walked whole first; not on a file
+        holding tile-compressed images, which cfitsio would decompress before Lumen's checks."""
+        a = self.rng.normal(size=(6, 8)).astype(np.float32)
+        path = self.path("plain.fits")
+        fits.HDUList([fits.PrimaryHDU(), fits.ImageHDU(a)]).writeto(path)
+        r = dump([path + "[1][2:5,3:4]", self.path("got.raw")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(np.array_equal(np.fromfile(self.path("got.raw"), "<f4").reshape(2, 4), a[2:4, 1:5]))
+        with open(path, "rb") as f:
+            data = f.read()
+        r = dump([self.write("cut.fits", data[:-2000]) + "[1][2:5,3:4]"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("truncated", r.stderr)
+        packed = self.path("rice.fits")
+        fits.HDUList([fits.PrimaryHDU(), fits.CompImageHDU(a, compression_type="RICE_1")]).writeto(packed)
+        r = dump([packed + "[1][2:5,3:4]"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("tile-compressed", r.stderr)
+
     def test_one_pixel_wide(self):
         """A 1 × N image costs what its N × 1 transpose does: cfitsio reads runs of values, not
         one call a row (N calls: 0.3 s of CPU for 4M rows, against 0.05 s in runs)."""
