@@ -29,6 +29,7 @@ typedef struct {
   gint64 znaxis, znaxis1, znaxis2;
   gboolean rice, bad_tile, bad_block; /* cfitsio divides by ZTILEn, and by ZVAL1 for Rice */
   gint64 tfields;                     /* a table's columns: -1 until read */
+  guint table_counts;                 /* bits: a table's PCOUNT, GCOUNT found in their places */
   const char *bad;          /* the keyword whose value is not what it must be */
 } Header;
 
@@ -215,8 +216,11 @@ read_card (const char *card, const char *name, guint number, Header *h)
     }
   else if (strcmp (name, "PCOUNT") == 0 || strcmp (name, "GCOUNT") == 0)
     {
-      if (!h->table || number == (name[0] == 'P' ? 6u : 7u))
+      guint place = name[0] == 'P' ? 6 : 7;
+      if (!h->table || number == place)
         read_count (card, name, h);
+      if (h->table && number == place)
+        h->table_counts |= place == 6 ? 1 : 2;
     }
   else if (number == 8 && strcmp (name, "TFIELDS") == 0)
     h->tfields = card_integer (card, &v) && v >= 0 && v <= 999 ? v : -1;
@@ -262,11 +266,11 @@ size_data (const Header *h, const char *path, LmFitsHdu *hdu, GError **error)
                          index, index - 1, (int) h->naxis, CFITSIO_MAX_AXES);
       return LM_FITS_HDU_REFUSED;
     }
-  /* cfitsio reads on after a table's NAXISn or TFIELDS it could not read, with a column
-   * count it never set. */
-  if (h->table && (h->naxis != 2 || h->tfields < 0))
-    return damaged (error, path, index, _("a table's NAXIS = 2, NAXIS1, NAXIS2 and TFIELDS = 0 … 999 are not all in "
-                                          "their places"));
+  /* cfitsio reads on after a table's card 4 to 8 it could not read, with a column count it
+   * never set: all must be there, as the standard has them. */
+  if (h->table && (h->naxis != 2 || h->table_counts != 3 || h->tfields < 0))
+    return damaged (error, path, index, _("its cards 3 to 8 are not NAXIS = 2, NAXIS1, NAXIS2, PCOUNT, GCOUNT and "
+                                          "TFIELDS = 0 … 999, as a table's must be"));
   if (h->binary && h->zimage && (h->bad_tile || (h->rice && h->bad_block)))
     return damaged (error, path, index,
                     h->bad_tile ? _("a ZNAXISn or ZTILEn of its compressed image is not 1 or more")
