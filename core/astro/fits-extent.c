@@ -412,7 +412,8 @@ lm_fits_hdu_within_budget (const LmFitsHdu *hdu, const char *path, GError **erro
   if (hdu->width > LM_IMAGE_MAX_SIDE || hdu->height > LM_IMAGE_MAX_SIDE)
     {
       lm_set_file_error (error, LM_ERROR_TOO_LARGE, path,
-                         _("its image of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT " pixels is larger than Lumen accepts"),
+                         _("its image of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
+                           " pixels is larger than Lumen accepts"),
                          hdu->width, hdu->height);
       return FALSE;
     }

@@ -2,7 +2,9 @@
  * cards up to END, then the data that BITPIX, NAXIS, NAXISn, PCOUNT and GCOUNT declare. The
  * loader (fits.c) checks with it that every HDU up to the one it reads is whole before cfitsio
  * reads any data: cfitsio's memory driver takes a header's word for where the data ends and
- * reads there, past the end of the caller's bytes. */
+ * reads there, past the end of the caller's bytes. The walker also refuses the headers that
+ * cfitsio cannot read safely (fits-extent.c says which), since cfitsio reads each header it
+ * passes on its way to the HDU asked for. */
 #pragma once
 
 #include <glib.h>
@@ -54,9 +56,9 @@ typedef struct {
                    * otherwise */
 } LmFitsWalk;
 
-/* Walks the HDUs of the LEN bytes of DATA from the first until GOAL is found whole, or the HDUs end (no HDU
- * follows the last whole one), or one of them is cut short or refused (WALK->stop). Clear
- * WALK with lm_fits_walk_clear. */
+/* Walks the HDUs of the LEN bytes of DATA from the first until GOAL is found whole, or the
+ * HDUs end (no HDU follows the last whole one), or one of them is cut short or refused
+ * (WALK->stop). Clear WALK with lm_fits_walk_clear. */
 void lm_fits_walk (const guint8 *data, gsize len, guint goal, const char *path, LmFitsWalk *walk);
 void lm_fits_walk_clear (LmFitsWalk *walk);
 
