@@ -315,6 +315,12 @@ run (const Options *o, const LmDetectParams *params, LmBackendKind kind, GError 
   lm_timings_add (&timings, _("load"), lm_ms_since (t));
 
   result = detect (kind, &backend, image, params, &timings, error);
+  if (result == NULL && g_error_matches (*error, LUMEN_ERROR, LM_ERROR_INVALID))
+    {
+      /* About the data (every pixel blank): the file's, as every message about a file. */
+      g_autofree char *display = g_filename_display_name (spec);
+      g_prefix_error (error, "%s: ", display);
+    }
   if (result == NULL || !write_outputs (o, result, info, &timings, error))
     goto out;
 

@@ -11,6 +11,7 @@
 #include "astro-session.h"
 #include "astro-stretch-panel.h"
 #include "core/astro/catalogue.h"
+#include "core/error.h"
 #include "detect-panel.h"
 #include "fits-header-dialog.h"
 #include "source-markers.h"
@@ -136,6 +137,17 @@ lm_window_astro_show_histogram (LmWindow *self)
   lm_histogram_view_set_origin (self->histogram_view, origin);
 }
 
+/* ERROR's message, naming the file where it is about the data (every pixel blank): every
+ * message about a file names it. */
+static char *
+data_message (LmWindow *self, const GError *error)
+{
+  if (!g_error_matches (error, LUMEN_ERROR, LM_ERROR_INVALID))
+    return g_strdup (error->message);
+  g_autofree char *name = g_file_get_parse_name (self->astro->file);
+  return g_strdup_printf ("%s: %s", name, error->message);
+}
+
 static void
 on_stretch (LmWindow *self, LmAstroResult *r)
 {
@@ -144,8 +156,8 @@ on_stretch (LmWindow *self, LmAstroResult *r)
     return; /* a newer stretch is coming */
   if (r->error)
     {
-      lm_window_show_message_about (self, a->started ? LM_TOPIC_RENDER : LM_TOPIC_OPEN, GTK_MESSAGE_ERROR,
-                                    r->error->message);
+      g_autofree char *message = data_message (self, r->error);
+      lm_window_show_message_about (self, a->started ? LM_TOPIC_RENDER : LM_TOPIC_OPEN, GTK_MESSAGE_ERROR, message);
       return;
     }
   if (r->notice)
@@ -186,8 +198,9 @@ on_detect (LmWindow *self, LmAstroResult *r)
     return;
   if (r->error)
     {
+      g_autofree char *message = data_message (self, r->error);
       lm_detect_panel_show_message (a->detect_panel, "");
-      lm_window_show_message_about (self, LM_TOPIC_RENDER, GTK_MESSAGE_ERROR, r->error->message);
+      lm_window_show_message_about (self, LM_TOPIC_RENDER, GTK_MESSAGE_ERROR, message);
       return;
     }
   g_clear_pointer (&a->result, lm_detect_result_free);

@@ -69,48 +69,141 @@ box_statistics (const float *data, guint width, guint height, const LmDetectPara
   }
 }
 
-/* Bad boxes take the mean of the good ones nearest to them. FALSE when no box is good. */
+/* The good boxes nearest to a box within its column of the mesh: how far (G_MAXUINT: the
+ * column has none), how many (one, or one above and one below at the same distance), and
+ * the sums of their values. */
+typedef struct {
+  guint distance, count;
+  double back, sigma;
+} ColumnNearest;
+
+static void
+nearest_in_columns (const Mesh *mesh, const guint8 *bad, ColumnNearest *near)
+{
+  guint nx = mesh->nx, ny = mesh->ny;
+  for (guint x = 0; x < nx; x++)
+    {
+      guint above = G_MAXUINT;
+      for (guint y = 0; y < ny; y++)
+        {
+          gsize i = (gsize) y * nx + x;
+          if (!bad[i])
+            above = y;
+          gsize j = (gsize) above * nx + x;
+          near[i] = above == G_MAXUINT ? (ColumnNearest) { .distance = G_MAXUINT }
+                                       : (ColumnNearest) { y - above, 1, mesh->back[j], mesh->sigma[j] };
+        }
+      guint below = G_MAXUINT;
+      for (guint y = ny; y-- > 0;)
+        {
+          gsize i = (gsize) y * nx + x;
+          if (!bad[i])
+            below = y;
+          if (below == G_MAXUINT || below == y || below - y > near[i].distance)
+            continue;
+          gsize j = (gsize) below * nx + x;
+          if (below - y < near[i].distance)
+            near[i] = (ColumnNearest) { below - y, 0, 0.0, 0.0 };
+          near[i].count++;
+          near[i].back += mesh->back[j];
+          near[i].sigma += mesh->sigma[j];
+        }
+    }
+}
+
+/* ⌊N / D⌋ and ⌈N / D⌉ for D > 0. */
+static gint64
+floor_div (gint64 n, gint64 d)
+{
+  return n / d - (n % d != 0 && n < 0);
+}
+
+static gint64
+ceil_div (gint64 n, gint64 d)
+{
+  return n / d + (n % d != 0 && n > 0);
+}
+
+/* Over a row, box x's squared distance to the nearest good box of column u is
+ * (x − u)² + near[u]²: a parabola in x for each column that has a good box. The last x at
+ * which column A's parabola is at or below that of column B > A. */
+static gint64
+last_at_or_below (gint64 a, gint64 b, const ColumnNearest *row)
+{
+  gint64 ha = (gint64) row[a].distance * row[a].distance, hb = (gint64) row[b].distance * row[b].distance;
+  return floor_div (b * b + hb - a * a - ha, 2 * (b - a));
+}
+
+static gint64
+first_at_or_below (gint64 a, gint64 b, const ColumnNearest *row)
+{
+  gint64 ha = (gint64) row[a].distance * row[a].distance, hb = (gint64) row[b].distance * row[b].distance;
+  return ceil_div (b * b + hb - a * a - ha, 2 * (b - a));
+}
+
+/* The bad boxes of row Y from the lower envelope of the columns' parabolas (Felzenszwalb and
+ * Huttenlocher's distance transform), kept with its ties: each parabola holds the whole
+ * numbers x where it is lowest, two or more sharing an x where they tie, so that a box takes
+ * the mean of every good box at its least distance, as SExtractor's bad meshes do. Linear in
+ * the row's boxes. COLUMN, FIRST and LAST have room for one entry a box of the row. */
+static void
+fill_row (Mesh *mesh, const guint8 *bad, const ColumnNearest *row, guint y, gint64 *column, gint64 *first,
+          gint64 *last)
+{
+  gint64 nx = mesh->nx, top = 0;
+  for (gint64 u = 0; u < nx; u++)
+    {
+      if (row[u].distance == G_MAXUINT)
+        continue;
+      while (top > 0 && last_at_or_below (column[top - 1], u, row) < first[top - 1])
+        top--; /* lowest nowhere any more */
+      gint64 from = top > 0 ? first_at_or_below (column[top - 1], u, row) : 0;
+      if (from >= nx)
+        continue;
+      column[top] = u;
+      first[top++] = from;
+    }
+  for (gint64 k = 0; k < top; k++)
+    last[k] = k + 1 < top ? last_at_or_below (column[k], column[k + 1], row) : nx - 1;
+  gint64 k = 0;
+  for (gint64 x = 0; x < nx; x++)
+    {
+      while (last[k] < x)
+        k++;
+      gsize i = (gsize) y * (gsize) nx + (gsize) x;
+      if (!bad[i])
+        continue;
+      double back = 0.0, sigma = 0.0;
+      guint count = 0;
+      for (gint64 j = k; j < top && first[j] <= x; j++)
+        {
+          back += row[column[j]].back;
+          sigma += row[column[j]].sigma;
+          count += row[column[j]].count;
+        }
+      mesh->back[i] = (float) (back / count);
+      mesh->sigma[i] = (float) (sigma / count);
+    }
+}
+
+/* Bad boxes take the mean of the good ones nearest to them (squared distances in boxes, ties
+ * all counted). FALSE when no box is good. */
 static gboolean
 fill_bad_boxes (Mesh *mesh, const guint8 *bad)
 {
-  guint n = mesh->nx * mesh->ny;
-  g_autofree float *back = g_memdup2 (mesh->back, n * sizeof (float));
-  g_autofree float *sigma = g_memdup2 (mesh->sigma, n * sizeof (float));
+  gsize n = (gsize) mesh->nx * mesh->ny;
   gboolean any_good = FALSE;
-  for (guint i = 0; i < n; i++)
-    any_good |= !bad[i];
+  for (gsize i = 0; i < n && !any_good; i++)
+    any_good = !bad[i];
   if (!any_good)
     return FALSE;
-  for (guint i = 0; i < n; i++)
-    {
-      if (!bad[i])
-        continue;
-      long best = G_MAXLONG;
-      double sum_back = 0.0, sum_sigma = 0.0;
-      guint count = 0;
-      for (guint j = 0; j < n; j++)
-        {
-          if (bad[j])
-            continue;
-          long dx = (long) (i % mesh->nx) - (long) (j % mesh->nx);
-          long dy = (long) (i / mesh->nx) - (long) (j / mesh->nx);
-          long d2 = dx * dx + dy * dy;
-          if (d2 < best)
-            {
-              best = d2;
-              sum_back = sum_sigma = 0.0;
-              count = 0;
-            }
-          if (d2 == best)
-            {
-              sum_back += back[j];
-              sum_sigma += sigma[j];
-              count++;
-            }
-        }
-      mesh->back[i] = (float) (sum_back / count);
-      mesh->sigma[i] = (float) (sum_sigma / count);
-    }
+  g_autofree ColumnNearest *near = g_new (ColumnNearest, n);
+  nearest_in_columns (mesh, bad, near);
+  g_autofree gint64 *column = g_new (gint64, mesh->nx);
+  g_autofree gint64 *first = g_new (gint64, mesh->nx);
+  g_autofree gint64 *last = g_new (gint64, mesh->nx);
+  for (guint y = 0; y < mesh->ny; y++)
+    fill_row (mesh, bad, near + (gsize) y * mesh->nx, y, column, first, last);
   return TRUE;
 }
 
@@ -205,7 +298,7 @@ lm_background_map (const float *data, guint width, guint height, const LmDetectP
   if (!lm_clip_stats (data, n, params->kappa, params->max_iterations, global))
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                   _("The image has no finite pixel to measure the background from"));
+                   _("every pixel is blank (NaN, infinite or BLANK): there is no background to measure"));
       return FALSE;
     }
   if (params->mesh == 0)

@@ -27,14 +27,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmFitsInfo, lm_fits_info_free)
 gboolean lm_fits_sniff (const guint8 *head, gsize len);
 
 /* Reads SPEC, a file name with an optional HDU after it as cfitsio writes it ("a.fits[2]",
- * "a.fits[SCI]"); without one, the first HDU that holds a 2-D image. The image is allocated
- * with ALLOCATOR (NULL: plain host memory). Errors name the file and the cause. */
+ * "a.fits[SCI]"); without one, the first HDU that holds a 2-D image. The file may be
+ * gzip-compressed (inflated within the pixel budget; cfitsio's filters and image sections,
+ * "a.fits[*,*,1]", are for plain files only). Every HDU up to the one read must be whole:
+ * a file shorter than its headers declare is refused as truncated before any of it is read
+ * as pixels. The image is allocated with ALLOCATOR (NULL: plain host memory). Errors name
+ * the file and the cause. */
 LmImage *lm_fits_load (const char *spec, const LmAllocator *allocator, LmFitsInfo **info,
                        GError **error);
 
 /* As lm_fits_load, from the LEN bytes of a file already in memory (the common loader's way,
- * core/io/io.c): the first HDU that holds a 2-D image; PATH names the file in messages and
- * in INFO. DATA must stay valid for the call only. */
+ * core/io/io.c), plain or gzip-compressed: the first HDU that holds a 2-D image; PATH names
+ * the file in messages and in INFO. DATA must stay valid for the call only. */
 LmImage *lm_fits_load_memory (const char *path, const guint8 *data, gsize len,
                               const LmAllocator *allocator, LmFitsInfo **info, GError **error);
 

@@ -129,7 +129,8 @@ lm_stretch_limits (const LmImage *image, const LmStretchParams *params, double *
                                     MAX (params->low_percent, params->high_percent), low, high);
   if (!ok)
     {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("The image holds no finite value to show"));
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("every pixel is blank (NaN, infinite or BLANK): there is no value to show"));
       return FALSE;
     }
   if (!(*high > *low))

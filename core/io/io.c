@@ -11,6 +11,7 @@
 #include "io-private.h"
 #include "../color/convert.h"
 #include "../astro/fits.h"
+#include "../astro/fits-gzip.h"
 
 LmFileType
 lm_file_type_sniff (const guint8 *h, gsize n)
@@ -176,8 +177,9 @@ lm_io_load_from_memory (const char *path, const guint8 *data, gsize len, const L
     case LM_FILE_UNKNOWN:
       break;
     }
-  /* FITS data (astronomy) as LM_FORMAT_GRAY_F32; its header comes with lm_fits_load. */
-  if (lm_fits_sniff (data, len))
+  /* FITS data (astronomy) as LM_FORMAT_GRAY_F32, plain or gzip-compressed; its header comes
+   * with lm_fits_load. */
+  if (lm_fits_sniff (data, len) || lm_fits_gzip_sniff (data, len))
     return lm_fits_load_memory (path, data, len, allocator, NULL, error);
 
   if (looks_like_text (data, MIN (len, 512)))

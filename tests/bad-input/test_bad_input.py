@@ -526,5 +526,183 @@ class OutputsNotReplaced(unittest.TestCase):
         finally:
             subprocess.run(["umount", mnt], check=False)
 
+# --- FITS (issue 28): data cut short, decompression bombs, hostile shapes, blank data -----
+import zlib  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def fits_card(key, value=None):
+    if value is None:
+        text = key
+    elif isinstance(value, bool):
+        text = f"{key:<8}= {'T' if value else 'F':>20}"
+    elif isinstance(value, str):
+        text = f"{key:<8}= '{value:<8}'"
+    else:
+        text = f"{key:<8}= {value:>20}"
+    return f"{text:<80}".encode()
+
+
+def fits_header(*cards):
+    """A FITS header of CARDS (key, value) and END, in whole 2880-byte blocks."""
+    h = b"".join(fits_card(*c) for c in cards) + fits_card("END")
+    return h + b" " * (-len(h) % 2880)
+
+
+def fits_image(pixels):
+    """A FITS file of the 2-D float32 array PIXELS (rows as FITS stores them, first row first)."""
+    h, w = pixels.shape
+    data = pixels.astype(">f4").tobytes()
+    return fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", w), ("NAXIS2", h)) + \
+        data + bytes(-len(data) % 2880)
+
+
+# Runs ARGV[1:] and prints its exit status and peak resident memory (KB). Linux counts a
+# child's memory before its exec too: a child forked from this test process (numpy, earlier
+# cases) would report this process's size, so the measuring parent is a bare interpreter.
+PEAK_PROGRAM = ("import os, sys\n"
+                "pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ)\n"
+                "_, status, usage = os.wait4(pid, 0)\n"
+                "print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)\n")
+
+
+def run_peak(args, env, timeout):
+    """lumen-cli ARGS with ENV added: (exit status, stderr, peak resident memory in MB)."""
+    environ = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", **env)
+    proc = subprocess.run([sys.executable, "-S", "-c", PEAK_PROGRAM, lt.lumen_cli()] + [str(a) for a in args],
+                          capture_output=True, text=True, timeout=timeout, env=environ, errors="replace")
+    rc, kb = proc.stdout.split()
+    return int(rc), proc.stderr, int(kb) / 1024
+
+
+class HostileFits(unittest.TestCase):
+    """FITS files that lie about their data or take a shape that was costly: refused with the
+    one-line contract above (or, for the shapes, done in time). Before the header walker
+    (core/astro/fits-extent.c), a FITS file in memory whose data was cut short was read past
+    its end by cfitsio: a crash, or garbage pixels, in lumen-cli -o, hdr and batch."""
+
+    write = BadInput.write
+    run_refused = BadInput.run_refused
+    refuse_input = BadInput.refuse_input
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-bad-fits-")
+        self.dir = self._tmp.name
+        self.outdir = os.path.join(self.dir, "out")
+        os.mkdir(self.outdir)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def cut_files(self):
+        """Name → bytes: half the data; 2,400 bytes of it missing; an extension header with
+        no data after it; a 600-megapixel header with nothing after it."""
+        rng = np.random.default_rng(28)
+        whole = fits_image(rng.normal(size=(200, 300)).astype(np.float32))
+        small = fits_image(rng.normal(size=(32, 40)).astype(np.float32))
+        primary = fits_header(("SIMPLE", True), ("BITPIX", 8), ("NAXIS", 0), ("EXTEND", True))
+        extension = fits_header(("XTENSION", "IMAGE"), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 100),
+                                ("NAXIS2", 100), ("PCOUNT", 0), ("GCOUNT", 1))
+        huge = fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 30000), ("NAXIS2", 20000))
+        return {
+            "half.fits": whole[:len(whole) // 2],
+            "short-2400.fits": small[:2880 + 32 * 40 * 4 - 2400],
+            "extension-no-data.fits": primary + extension,
+            "600mp-header.fits": huge,
+        }
+
+    def empty_outdir(self):
+        shutil.rmtree(self.outdir)
+        os.mkdir(self.outdir)
+
+    def test_fits_cut_data(self):
+        for name, data in self.cut_files().items():
+            with self.subTest(name):
+                self.empty_outdir()
+                self.refuse_input(self.write(name, data), TRUNCATED)
+
+    def test_fits_cut_named_png(self):
+        """Found by its first card, whatever its name."""
+        data = self.cut_files()["half.fits"]
+        self.refuse_input(self.write("exposure.png", data), TRUNCATED)
+
+    def test_fits_cut_as_exposure(self):
+        """lumen-cli hdr reading a cut FITS file among its exposures: the same one-line refusal."""
+        for name, data in self.cut_files().items():
+            with self.subTest(name):
+                self.empty_outdir()
+                bad = self.write(name, data)
+                out = os.path.join(self.outdir, "merged.hdr")
+                proc = lt.run(["hdr", "--times", "1,2", "-o", out, bad, bad], timeout=60)
+                lt.say(f"  exit {proc.returncode}: {proc.stderr.strip()}")
+                self.assertEqual(proc.returncode, 1, lt.describe(proc))
+                lines = proc.stderr.splitlines()
+                self.assertEqual(len(lines), 1, f"want exactly one line on stderr, got {proc.stderr!r}")
+                self.assertIn(bad, lines[0], "the message must name the file at fault")
+                self.assertRegex(lines[0].split(bad, 1)[1], re.compile(TRUNCATED, re.I))
+                self.assertEqual(os.listdir(self.outdir), [])
+
+    def test_fits_cube_of_ten_axes(self):
+        """Axes beyond the second must all be 1: a 10-axis cube was read as its first plane."""
+        data = np.arange(40, dtype=">f4").tobytes()
+        axes = [5, 4] + [1] * 7 + [2]
+        cards = [("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 10)] + [(f"NAXIS{i + 1}", n) for i, n in enumerate(axes)]
+        cube = fits_header(*cards) + data + bytes(-len(data) % 2880)
+        self.refuse_input(self.write("cube10.fits", cube), r"cube.*NAXIS10 = 2")
+
+    def test_fits_gzip_bomb(self):
+        """A 0.9 MB .fits.gz whose header declares 8000 × 8000 float pixels and whose stream
+        inflates to 192 MB: refused as soon as the header is inflated (LUMEN_MAX_PIXELS=1M),
+        without inflating the rest; cfitsio inflated all of it into memory first."""
+        inflated = 192 << 20
+        gz = zlib.compressobj(1, zlib.DEFLATED, 31)
+        head = fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 8000), ("NAXIS2", 8000))
+        body = bytearray(gz.compress(head))
+        block = bytes(1 << 20)
+        for _ in range((inflated - len(head)) >> 20):
+            body += gz.compress(block)
+        body += gz.flush()
+        bomb = self.write("bomb.fits.gz", bytes(body))
+        lt.say(f"  {len(body)} bytes inflating to {inflated >> 20} MB")
+        for command in (["detect", "-o", os.path.join(self.outdir, "cat.csv")],
+                        ["-o", os.path.join(self.outdir, "out.png")]):
+            with self.subTest(command[0]):
+                rc, message, peak_mb = run_peak(command + [bomb], {"LUMEN_MAX_PIXELS": "1M"}, timeout=60)
+                lt.say(f"  {command[0]}: exit {rc}, {peak_mb:.0f} MB: {message.strip()}")
+                self.assertEqual(rc, 1, message)
+                self.assertEqual(len(message.splitlines()), 1, message)
+                self.assertIn(bomb, message)
+                self.assertRegex(message, r"budget")
+                self.assertLess(peak_mb, 96, "the stream was inflated beyond its header")
+                self.assertEqual(os.listdir(self.outdir), [])
+
+    def test_fits_all_blank_names_the_file(self):
+        """Every pixel NaN: detect says so, naming the file."""
+        blank = self.write("blank.fits", fits_image(np.full((40, 50), np.nan, np.float32)))
+        out = os.path.join(self.outdir, "cat.csv")
+        proc = lt.run(["detect", "-o", out, blank], timeout=60)
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        lines = proc.stderr.splitlines()
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertIn(blank + ": ", lines[0])
+        self.assertRegex(lines[0], r"blank")
+        self.assertEqual(os.listdir(self.outdir), [])
+
+    def test_fits_background_of_nan_bands(self):
+        """A 2 × 1M image with NaN bands at --mesh 2: 512K mesh boxes, half of them bad. Filling
+        each bad box from every good one took minutes (quadratic); the envelope takes well
+        under a second. A complexity test, with a generous limit."""
+        data = np.random.default_rng(5).normal(100, 5, (2, 1 << 20)).astype(np.float32)
+        for k in range(0, 1 << 20, 1 << 14):
+            data[:, k:k + (1 << 13)] = np.nan
+        image = self.write("bands.fits", fits_image(data))
+        rc, message, seconds, _ = lt.run_measured(["detect", "--mesh", "2", "-o", os.path.join(self.outdir, "c.csv"),
+                                                   image], max_seconds=60)
+        lt.say(f"  exit {rc} in {seconds:.2f} s: {message.strip()}")
+        self.assertEqual(rc, 0, message)
+        self.assertLess(seconds, 20)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
