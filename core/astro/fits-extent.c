@@ -378,9 +378,9 @@ lm_fits_walk (const guint8 *data, gsize len, guint goal, const char *path, LmFit
         {
           guint64 there = len > hdu.data_start ? len - hdu.data_start : 0;
           lm_set_file_error (&walk->stop, LM_ERROR_FORMAT, path,
-                             _("HDU %u (extension %u) declares %" G_GUINT64_FORMAT " bytes of data and the file "
-                               "holds %" G_GUINT64_FORMAT " of them: it is truncated"),
-                             index, index - 1, hdu.data_bytes, there);
+                             _("HDU %u (extension %u) declares %llu bytes of data and the file holds %llu of "
+                               "them: it is truncated"),
+                             index, index - 1, (unsigned long long) hdu.data_bytes, (unsigned long long) there);
           return;
         }
       g_array_append_val (walk->hdus, hdu);
@@ -412,9 +412,8 @@ lm_fits_hdu_within_budget (const LmFitsHdu *hdu, const char *path, GError **erro
   if (hdu->width > LM_IMAGE_MAX_SIDE || hdu->height > LM_IMAGE_MAX_SIDE)
     {
       lm_set_file_error (error, LM_ERROR_TOO_LARGE, path,
-                         _("its image of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-                           " pixels is larger than Lumen accepts"),
-                         hdu->width, hdu->height);
+                         _("its image of %llu × %llu pixels is larger than Lumen accepts"),
+                         (unsigned long long) hdu->width, (unsigned long long) hdu->height);
       return FALSE;
     }
   GError *e = NULL;

@@ -529,8 +529,6 @@ class OutputsNotReplaced(unittest.TestCase):
 # --- FITS (issue 28): data cut short, decompression bombs, hostile shapes, blank data -----
 import zlib  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 
 def fits_card(key, value=None):
     if value is None:
