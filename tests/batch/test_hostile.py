@@ -1,7 +1,9 @@
 """lumen-cli batch against hostile inputs and misuse (issue 13, item 3; issue 28): stack ids whose
 names are too long for a temporary or for the output itself, or of 10,000 characters, a NUL
-byte in a manifest, outputs cut short or changed after they were done, two runs in one OUTDIR,
-absurd thread counts, one id for two stacks, journals naming stacks the input does not have.
+byte in a manifest, outputs cut short or changed after they were done, outputs and batch.lock
+that are fifos or devices, an exposure of 10 GB, exposures whose profiles cannot be kept (the
+notes list), two runs in one OUTDIR, absurd thread counts, one id for two stacks, journals
+naming stacks the input does not have.
 Journals that lie are test_journals.py's. Small stacks (the sunset's, about 0.15 s each), so
 that the whole file takes seconds."""
 import hashlib

@@ -1,8 +1,8 @@
 """lumen-cli batch against journals that lie (issue 28): a done record cut mid-line (bare, or
 ended by a later run's newline, when it looks like a record of an earlier version), a NUL byte
 mid-journal, outputs cut short under whole records and under none, done records of an earlier
-version, and record files (journals, stacks.txt, failed.tsv) that are pipes, devices, huge or
-damaged. No stack may count as done, on a rerun or in --report, unless a whole done record
+version, record files (journals, stacks.txt, failed.tsv) that are pipes, devices, huge or
+damaged, and a journal a record short of the bound a reader takes. No stack may count as done, on a rerun or in --report, unless a whole done record
 gives its output's size (and, on a rerun, CRC-32) and the output has them. Small stacks (the
 sunset's), so that the file takes seconds."""
 import os
