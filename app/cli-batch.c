@@ -507,6 +507,20 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
     lm_cli_error (g_dngettext (NULL, "note: %u stack was merged again after a GPU error",
                                "note: %u stacks were merged again after a GPU error", stats.retried),
                   stats.retried);
+  /* One line for the run, however many stacks: each stack's notes are in the list. */
+  if (stats.noted)
+    {
+      g_autofree char *name = lm_shard_file_name (&p->shard, "notes");
+      g_autofree char *path = g_build_filename (p->config.outdir, name, NULL);
+      g_autofree char *display = g_filename_display_name (path);
+      lm_cli_error (g_dngettext (NULL,
+                                 "note: %u stack merged with notes (what a loader or the writer could not keep "
+                                 "as the files have it, such as an ICC profile): see %s",
+                                 "note: %u stacks merged with notes (what a loader or the writer could not keep "
+                                 "as the files have it, such as an ICC profile): see %s",
+                                 stats.noted),
+                    stats.noted, display);
+    }
   *failed = stats.failed;
   return ok;
 }

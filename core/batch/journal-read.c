@@ -432,12 +432,12 @@ lm_journal_summary_notes (const LmJournalSummary *s, const char *outdir)
                                                  display, j->not_records));
       if (j->earlier)
         g_ptr_array_add (notes, g_strdup_printf (g_dngettext (NULL,
-                                                              "%s: %u done record of an earlier version, without "
-                                                              "its output’s size and CRC-32, proves nothing: its "
-                                                              "stack counts as not done",
-                                                              "%s: %u done records of an earlier version, without "
-                                                              "their outputs’ size and CRC-32, prove nothing: "
-                                                              "their stacks count as not done",
+                                                              "%s: %u done record cut short or of an earlier "
+                                                              "version, without its output’s size and CRC-32, "
+                                                              "proves nothing: its stack counts as not done",
+                                                              "%s: %u done records cut short or of an earlier "
+                                                              "version, without their outputs’ size and CRC-32, "
+                                                              "prove nothing: their stacks count as not done",
                                                               j->earlier),
                                                  display, j->earlier));
     }

@@ -33,9 +33,17 @@
  * ID<TAB>REASON lines, an id longer than any file name as lm_batch_id_short gives it; it
  * starts empty at every run, since a rerun tries failed stacks again.
  *
- * Journals and failure lists must be regular files: one that is a pipe or a device is
- * refused by name, as is a journal larger than LM_FILE_RECORDS_MAX; skipping one would
- * count its stacks wrong. */
+ * The notes list (notes.tsv, or notes-I-of-N.tsv) says what a loader or a writer could not
+ * keep as the files have it (an exposure's ICC profile that cannot be read, a profile too
+ * large for a JPEG output): ID<TAB>FILE<TAB>NOTES lines, one for each file of a merged stack
+ * that has notes, written with the stack's done record. It keeps its lines from run to run,
+ * as the outputs they are about stay; a stack merged again adds its lines again.
+ *
+ * Journals and lists must be regular files: one that is a pipe or a device is refused by
+ * name, as is a journal larger than LM_FILE_RECORDS_MAX; skipping one would count its
+ * stacks wrong. Nor does the writer take a journal past that bound: the record that would
+ * is refused, which stops the batch, and a run under another shard count (new journals)
+ * goes on; records of every journal in the folder count. */
 #pragma once
 
 #include <glib.h>
@@ -47,13 +55,21 @@ G_BEGIN_DECLS
 
 typedef struct _LmJournal LmJournal;
 
-/* Opens (creating) the shard's journal and failure list in OUTDIR and records the start.
- * Fails when another process holds this shard's journal, or when either is not a regular
- * file. */
+/* Opens (creating) the shard's journal and lists in OUTDIR and records the start. Fails
+ * when another process holds this shard's journal, when one is not a regular file, or when
+ * the journal is full. */
 LmJournal *lm_journal_open (const char *outdir, const LmShard *shard, guint share, guint total,
                             GError **error);
-/* Thread-safe. */
-gboolean lm_journal_done (LmJournal *journal, const char *id, double ms, const LmOutputSum *sum,
+/* What a loader or a writer could not keep of one file of a stack, for the notes list. */
+typedef struct {
+  char *file; /* an exposure or the output */
+  char *text; /* its notes (LmImage.notes, LmSaveOptions.notes) joined by "; " */
+} LmBatchNote;
+
+void lm_batch_note_free (LmBatchNote *note);
+
+/* Thread-safe. NOTES (of LmBatchNote, may be NULL) go to the notes list with the record. */
+gboolean lm_journal_done (LmJournal *journal, const char *id, double ms, const LmOutputSum *sum, GPtrArray *notes,
                           GError **error);
 gboolean lm_journal_redo (LmJournal *journal, const char *id, const char *reason, GError **error);
 gboolean lm_journal_failed (LmJournal *journal, const char *id, const char *reason, GError **error);
@@ -67,7 +83,7 @@ typedef struct {
   guint share, total;   /* from its latest start record */
   guint done, failed;   /* stacks whose latest record is this journal's */
   guint not_records;    /* whole lines that are not records (cut short, damaged) */
-  guint earlier;        /* done records of an earlier version (no size, no CRC-32) */
+  guint earlier;        /* done records without size and CRC-32 (cut short or of an earlier version) */
 } LmJournalShard;
 
 typedef struct {
@@ -99,7 +115,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmJournalSummary, lm_journal_summary_free)
 void lm_journal_check_sizes (LmJournalSummary *summary, const char *outdir, const char *const *exts);
 
 /* For the user, one line (of char *) for each of OUTDIR's journals with lines that are not
- * records or with done records of an earlier version. */
+ * records or with done records without size and CRC-32. */
 GPtrArray *lm_journal_summary_notes (const LmJournalSummary *summary, const char *outdir);
 
 G_END_DECLS

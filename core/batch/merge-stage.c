@@ -1,6 +1,7 @@
 #include "merge-stage.h"
 
 #include "../hdr/job.h"
+#include "../io/jpeg-markers.h"
 #include "../render/timing.h"
 
 struct _LmMergeStage {
@@ -89,8 +90,8 @@ enum { MARK_START, MARK_UPLOADED, MARK_MERGED, MARK_MAPPED, MARK_DOWNLOADED, N_M
 
 gboolean
 lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStack *hdr, const LmResponse *response,
-                    const LmAllocator *out_allocator, LmImage **result, GBytes **encoded, double ms[LM_STAGE_COUNT],
-                    GError **error)
+                    const LmAllocator *out_allocator, LmImage **result, GBytes **encoded, GPtrArray *notes,
+                    double ms[LM_STAGE_COUNT], GError **error)
 {
   LmBackend *b = stage->backend;
   guint w = hdr->images[0]->width, h = hdr->images[0]->height;
@@ -150,6 +151,8 @@ lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *c, const LmHdrStac
       gint64 t = g_get_monotonic_time ();
       *encoded = lm_nvjpeg_encode (stage->encoder, mapped, error);
       ms[LM_STAGE_ENCODE] = lm_ms_since (t);
+      if (*encoded)
+        lm_jpeg_note_left_out (mapped, notes);
       return *encoded != NULL;
     }
   if (c->tonemap)

@@ -23,12 +23,13 @@ void lm_merge_stage_free (LmMergeStage *stage);
  * mapped, RGBE8 for Radiance output (converted on the backend: a quarter of the bytes come
  * down), RGBA_F32 otherwise. With an encoder and JPEG output, *ENCODED receives the file's
  * bytes instead and *RESULT stays NULL. HDR's images are in host memory, or already in the
- * backend's device memory (decoded there: no upload). MS receives the upload, merge, tone
- * map (or conversion) and download times (the device's, from its events) and the GPU
- * encoding's. */
+ * backend's device memory (decoded there: no upload). NOTES (of char *) receives what the
+ * GPU's encoding left out, as the CPU's writer says it in LmSaveOptions.notes. MS receives
+ * the upload, merge, tone map (or conversion) and download times (the device's, from its
+ * events) and the GPU encoding's. */
 gboolean lm_merge_stage_run (LmMergeStage *stage, const LmBatchConfig *config, const LmHdrStack *hdr,
                              const LmResponse *response, const LmAllocator *out_allocator, LmImage **result,
-                             GBytes **encoded, double ms[LM_STAGE_COUNT], GError **error);
+                             GBytes **encoded, GPtrArray *notes, double ms[LM_STAGE_COUNT], GError **error);
 
 /* CONFIG writes tone-mapped JPEG files. */
 gboolean lm_batch_writes_jpeg (const LmBatchConfig *config);

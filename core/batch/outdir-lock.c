@@ -5,9 +5,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "../error.h"
+#include "../io/file-read.h"
 
 #define LOCK_NAME "batch.lock"
 /* Admission is held for milliseconds; a holder stopped (SIGSTOP) for this long is stuck. */
@@ -138,15 +138,11 @@ lm_outdir_lock_new (const char *outdir, const LmShard *shard, GError **error)
 {
   g_autoptr (LmOutdirLock) lock = g_new0 (LmOutdirLock, 1);
   lock->path = g_build_filename (outdir, LOCK_NAME, NULL);
-  lock->fd = g_open (lock->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  /* A fifo or a device under its name is refused, not opened (opening a device can do
+   * something) nor locked. */
+  lock->fd = lm_file_open_checked (lock->path, LM_FILE_KIND_LOCK, O_RDWR | O_CREAT, G_MAXUINT64, NULL, error);
   if (lock->fd < 0)
-    {
-      int errsv = errno;
-      g_autofree char *display = g_filename_display_name (lock->path);
-      g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot create: %s"), display,
-                   g_strerror (errsv));
-      return NULL;
-    }
+    return NULL;
   if (!take_admission (lock, error) || !take_share (lock, outdir, shard, error))
     return NULL;
   return g_steal_pointer (&lock);

@@ -4,8 +4,9 @@
  * other counts overlap, so either would redo another's stacks and delete its temporaries
  * mid-write. (Two processes on one shard are kept apart by their journal's lock.)
  *
- * The locks are open file description locks on OUTDIR/batch.lock, which the kernel drops
- * when the process dies, however it dies; they hold across NFS as POSIX locks do:
+ * The locks are open file description locks on OUTDIR/batch.lock (a regular file: a fifo or
+ * a device there is refused by name, never opened), which the kernel drops when the process
+ * dies, however it dies; they hold across NFS as POSIX locks do:
  *   byte 0       admission: held for the moment a run checks the others and takes its own
  *                locks (and writes stacks.txt), so that two runs cannot both check first;
  *   bytes 1..    a run without shards locks them all for writing; a shard of N reads-locks

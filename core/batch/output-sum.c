@@ -2,13 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "../error.h"
+#include "../io/file-read.h"
 
 /* zlib takes lengths as uInt: feed it in pieces. */
 static guint32
@@ -35,27 +34,12 @@ lm_output_sum_bytes (GBytes *bytes, LmOutputSum *sum)
 gboolean
 lm_output_sum_file (const char *path, LmOutputSum *sum, GError **error)
 {
-  /* O_NONBLOCK: a fifo under an output's name must not hang the resume; it is refused. */
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
-  struct stat st;
-  if (fd < 0 || fstat (fd, &st) != 0)
-    {
-      int errsv = errno;
-      if (fd >= 0)
-        close (fd);
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot read: %s"), display,
-                   g_strerror (errsv));
-      return FALSE;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      close (fd);
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_IO, _("%s: is not a regular file, where an output belongs"),
-                   display);
-      return FALSE;
-    }
+  /* Checked by name before it is opened: an output's name that leads to a device (a link to a
+   * tape or a watchdog) must not be opened, least of all as root on a resume, and a fifo must
+   * not hang it. */
+  int fd = lm_file_open_checked (path, LM_FILE_KIND_OUTPUT, O_RDONLY, G_MAXUINT64, NULL, error);
+  if (fd < 0)
+    return FALSE;
   enum { CHUNK = 1 << 20 };
   g_autofree guchar *buffer = g_malloc (CHUNK);
   guint32 crc = (guint32) crc32 (0, NULL, 0);

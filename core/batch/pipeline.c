@@ -40,6 +40,7 @@ typedef struct {
   guint64 bytes_read;
   guint nvjpeg_files, cpu_files, resident_stacks, nvjpeg_encoded;
   guint retried; /* stacks tried again after a device error */
+  guint noted;   /* stacks done with notes */
   GError *fatal;
   gint stopping; /* atomic: set with FATAL, read without the lock */
 } Run;
@@ -55,7 +56,29 @@ typedef struct {
   guint nvjpeg_files, cpu_files;
   double ms[LM_STAGE_COUNT];
   gboolean retried; /* after a device error: a second one stops the batch */
+  /* What the loaders and the writer could not keep, the stack's own: writers run side by
+   * side, and one array for all would be written by several threads. */
+  GPtrArray *notes;      /* of LmBatchNote: each file's, for the notes list */
+  GPtrArray *save_notes; /* of char *: the output's, as the writer (or nvJPEG's) says them */
 } Job;
+
+static Job *
+job_new (const LmBatchStack *stack)
+{
+  Job *job = g_new0 (Job, 1);
+  job->stack = stack;
+  job->notes = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_batch_note_free);
+  job->save_notes = g_ptr_array_new_with_free_func (g_free);
+  return job;
+}
+
+static void
+add_note (Job *job, const char *file, char *text)
+{
+  LmBatchNote *note = g_new (LmBatchNote, 1);
+  *note = (LmBatchNote) { g_strdup (file), text };
+  g_ptr_array_add (job->notes, note);
+}
 
 /* Ends a merge worker's loop. */
 static Job stop_job;
@@ -133,6 +156,7 @@ finish (Run *run, Job *job, GError *error)
     run->failed++;
   else if (done)
     run->done++;
+  run->noted += done && job->notes->len > 0;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
     run->stage_ms[s] += job->ms[s];
   run->nvjpeg_files += job->nvjpeg_files;
@@ -141,6 +165,8 @@ finish (Run *run, Job *job, GError *error)
   run->nvjpeg_encoded += gpu_encoded;
   g_cond_broadcast (&run->changed);
   g_mutex_unlock (&run->lock);
+  g_ptr_array_unref (job->notes);
+  g_ptr_array_unref (job->save_notes);
   g_free (job);
 }
 
@@ -319,6 +345,18 @@ decode (Run *run, Job *job, GError **error)
   return ok;
 }
 
+/* What each exposure's loader could not take as the file has it (a profile, an XMP packet). */
+static void
+take_load_notes (Job *job)
+{
+  for (guint i = 0; i < job->hdr->n; i++)
+    {
+      char *text = lm_image_notes_text (job->hdr->images[i]);
+      if (text)
+        add_note (job, job->hdr->paths[i], text);
+    }
+}
+
 /* A stack in device memory goes to its device's workers; one in host memory to the
  * workers with the fewest stacks waiting. */
 static void
@@ -354,6 +392,7 @@ retry_after (Run *run, Job *job, GError **error)
   job->retried = TRUE;
   g_clear_pointer (&job->result, lm_image_unref);
   g_clear_pointer (&job->encoded, g_bytes_unref);
+  g_ptr_array_set_size (job->save_notes, 0);
   g_mutex_lock (&run->lock);
   run->retried++;
   g_mutex_unlock (&run->lock);
@@ -381,7 +420,10 @@ decode_task (gpointer data, gpointer user_data)
   else if (!ok)
     fail_or_stop (run, job, error, is_fatal (error));
   else
-    to_merge (run, job);
+    {
+      take_load_notes (job);
+      to_merge (run, job);
+    }
 }
 
 static gpointer
@@ -401,7 +443,7 @@ merge_worker (gpointer data)
       while (!stopping (run)
              && !(ok = lm_merge_stage_run (worker->stage, run->config, job->hdr, &job->response,
                                            lm_buffer_pool_allocator (run->host_pool), &job->result, &job->encoded,
-                                           job->ms, &error))
+                                           job->save_notes, job->ms, &error))
              && retry_after (run, job, &error))
         ;
       if (stopping (run) && error == NULL)
@@ -447,14 +489,22 @@ write_task (gpointer data, gpointer user_data)
     }
   gint64 t = g_get_monotonic_time ();
   LmOutputSum sum;
+  LmSaveOptions save = c->save;
+  save.notes = job->save_notes;
   gboolean ok = job->encoded
                   ? lm_batch_write_encoded (job->encoded, c->outdir, job->stack->id, c->ext, &sum, &error)
-                  : lm_batch_write_output (job->result, c->outdir, job->stack->id, c->ext, &c->save, &sum, &error);
+                  : lm_batch_write_output (job->result, c->outdir, job->stack->id, c->ext, &save, &sum, &error);
   job->ms[LM_STAGE_WRITE] = lm_ms_since (t);
+  if (ok && job->save_notes->len > 0)
+    {
+      g_autofree char *output = lm_batch_output_path (c->outdir, job->stack->id, c->ext);
+      g_ptr_array_add (job->save_notes, NULL);
+      add_note (job, output, g_strjoinv ("; ", (char **) job->save_notes->pdata));
+    }
   double total = 0.0;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
     total += job->ms[s];
-  ok = ok && lm_journal_done (run->journal, job->stack->id, total, &sum, &error);
+  ok = ok && lm_journal_done (run->journal, job->stack->id, total, &sum, job->notes, &error);
   if (!ok)
     {
       g_clear_pointer (&job->result, lm_image_unref);
@@ -624,8 +674,7 @@ lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint b
         break;
       run.in_flight++;
       g_mutex_unlock (&run.lock);
-      Job *job = g_new0 (Job, 1);
-      job->stack = todo->pdata[i];
+      Job *job = job_new (todo->pdata[i]);
       g_thread_pool_push (run.read_pool, job, NULL);
       g_mutex_lock (&run.lock);
     }
@@ -644,6 +693,7 @@ lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint b
   stats->resident_stacks = run.resident_stacks;
   stats->nvjpeg_encoded = run.nvjpeg_encoded;
   stats->retried = run.retried;
+  stats->noted = run.noted;
   for (int s = 0; s < LM_STAGE_COUNT; s++)
     stats->stage_ms[s] = run.stage_ms[s];
   stats->wall_s = (g_get_monotonic_time () - start) / 1e6;

@@ -19,7 +19,9 @@
  * its first few stacks.
  *
  * A stack that cannot be merged goes to the failure list and the batch goes on; a full disk,
- * a failed device or an unwritable journal stops it (the first such error is returned). */
+ * a failed device or an unwritable (or full) journal stops it (the first such error is
+ * returned). What the loaders of a stack's exposures and the writer of its output could not
+ * keep (a profile) goes to the notes list with its done record, each stack's notes its own. */
 #pragma once
 
 #include <glib.h>
@@ -83,6 +85,7 @@ typedef struct {
   guint resident_stacks;         /* decoded into device memory and merged there */
   guint nvjpeg_encoded;          /* outputs encoded by nvJPEG */
   guint retried;                 /* stacks tried a second time after a device error */
+  guint noted;                   /* stacks done with notes (journal.h: the notes list) */
   guint64 host_allocations, fresh_allocations; /* of host images; fresh: not from the pool */
   gsize host_peak_bytes;
 } LmBatchStats;

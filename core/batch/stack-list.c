@@ -1,9 +1,7 @@
 #include "stack-list.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -51,41 +49,22 @@ holds (const char *path, const GString *text, gboolean *same, GError **error)
   return TRUE;
 }
 
-static gboolean
-write_text (const char *tmp, const char *path, const GString *text, GError **error)
+/* The temporaries a killed writer of the list left beside it: only the holder of the
+ * admission lock writes the list, so none of them is being written. Looked for only when the
+ * list is written again, as it is after such a kill (the list is then not the batch's). */
+static void
+remove_leftovers (const char *outdir)
 {
-  int fd = g_open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0)
-    {
-      lm_set_write_error (error, path, errno);
-      return FALSE;
-    }
-  gsize off = 0;
-  while (off < text->len)
-    {
-      ssize_t n = write (fd, text->str + off, text->len - off);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          lm_set_write_error (error, path, errno);
-          close (fd);
-          return FALSE;
-        }
-      off += (gsize) n;
-    }
-  if (fsync (fd) != 0)
-    {
-      lm_set_write_error (error, path, errno);
-      close (fd);
-      return FALSE;
-    }
-  if (close (fd) != 0)
-    {
-      lm_set_write_error (error, path, errno);
-      return FALSE;
-    }
-  return TRUE;
+  g_autoptr (GDir) dir = g_dir_open (outdir, 0, NULL);
+  if (dir == NULL)
+    return;
+  const char *name;
+  while ((name = g_dir_read_name (dir)))
+    if (g_str_has_prefix (name, "." LM_STACK_LIST_NAME LM_ATOMIC_TMP_INFIX))
+      {
+        g_autofree char *path = g_build_filename (outdir, name, NULL);
+        g_unlink (path);
+      }
 }
 
 gboolean
@@ -93,10 +72,6 @@ lm_stack_list_write (const char *outdir, GPtrArray *ids, GError **error)
 {
   g_autoptr (GString) text = list_text (ids);
   g_autofree char *path = g_build_filename (outdir, LM_STACK_LIST_NAME, NULL);
-  /* One name, not a random one: only the holder of the admission lock writes it, and a
-   * killed writer's leftover is then removed without listing the folder. */
-  g_autofree char *tmp = g_build_filename (outdir, "." LM_STACK_LIST_NAME LM_ATOMIC_TMP_INFIX "batch", NULL);
-  g_unlink (tmp);
 
   /* Shards of one batch write it once. */
   gboolean same;
@@ -104,18 +79,17 @@ lm_stack_list_write (const char *outdir, GPtrArray *ids, GError **error)
     return FALSE;
   if (same)
     return TRUE;
-  if (!write_text (tmp, path, text, error))
+  remove_leftovers (outdir);
+  LmAtomicFile *file = lm_atomic_file_open (path, error);
+  if (file == NULL)
+    return FALSE;
+  if (fwrite (text->str, 1, text->len, lm_atomic_file_stream (file)) != text->len)
     {
-      g_unlink (tmp);
-      return FALSE;
+      GError *e = NULL;
+      lm_set_write_error (&e, path, errno);
+      lm_atomic_file_take_error (file, e);
     }
-  if (g_rename (tmp, path) != 0)
-    {
-      lm_set_write_error (error, path, errno);
-      g_unlink (tmp);
-      return FALSE;
-    }
-  return TRUE;
+  return lm_atomic_file_commit (file, error);
 }
 
 gboolean

@@ -1,5 +1,8 @@
 #include "stack-read.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "../hdr/job.h"
 #include "../io/file-read.h"
 #include "../io/io.h"
@@ -21,6 +24,33 @@ lm_batch_read_free (LmBatchRead *read)
   g_free (read);
 }
 
+/* How much of each file a read thread brings into memory ahead of its decoding: all of an
+ * ordinary exposure (a 16-bit TIFF of 30 MP included); of a larger file, which is most
+ * likely a forged or sparse one that its decoder refuses after a few bytes, only this much,
+ * and the decoder reads on by itself when there is more to decode. */
+#define PREFETCH_MAX ((gsize) 256 << 20)
+
+/* The first PREFETCH_MAX bytes of the mapped BYTES in memory: read here, on the read thread,
+ * so that the disk works while other stacks are decoded and the decoding finds the bytes in
+ * memory. Returns how many. */
+static gsize
+prefetch (GBytes *bytes)
+{
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  gsize n = MIN (len, PREFETCH_MAX);
+  if (n == 0)
+    return 0;
+  /* The kernel starts reading ahead; touching each page waits for it, and faults it in. */
+  posix_madvise ((void *) data, n, POSIX_MADV_WILLNEED);
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  volatile guint8 sink = 0;
+  for (gsize off = 0; off < n; off += page)
+    sink ^= data[off];
+  (void) sink;
+  return n;
+}
+
 LmBatchRead *
 lm_batch_read (const LmBatchStack *stack, GError **error)
 {
@@ -39,11 +69,13 @@ lm_batch_read (const LmBatchStack *stack, GError **error)
   for (guint i = 0; i < read->n; i++)
     {
       read->paths[i] = g_strdup (files->pdata[i]);
-      /* When it cannot be read, the decoding step reads it again to say why. */
+      /* Mapped, not copied: the bytes are only decoded, and a file of gigabytes within the
+       * budget costs no more memory than the pages its decoder reads. When it cannot be
+       * mapped, the decoding step opens it again to say why. */
       if (readable
-          && (read->bytes[i] = lm_file_read (read->paths[i], LM_FILE_KIND_IMAGE, lm_pixel_budget_file_bytes (),
-                                             NULL)))
-        read->total_bytes += g_bytes_get_size (read->bytes[i]);
+          && (read->bytes[i] = lm_file_map (read->paths[i], LM_FILE_KIND_IMAGE, lm_pixel_budget_file_bytes (),
+                                            NULL)))
+        read->total_bytes += prefetch (read->bytes[i]);
     }
   return read;
 }

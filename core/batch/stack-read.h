@@ -1,5 +1,5 @@
-/* A stack's way into memory in two stages, so that disk and CPU overlap: its files are read
- * (reader threads, bound by the disk), then decoded (every core, or nvJPEG) into a stack
+/* A stack's way into memory in two stages, so that disk and CPU overlap: its files are
+ * mapped and read into memory (reader threads, bound by the disk), then decoded (every core, or nvJPEG) into a stack
  * checked by the HDR job's checks (core/hdr/job.h), as `lumen-cli hdr` and the window check
  * one, with the same messages. The job's own load reads files from disk one by one; the
  * batch keeps these two stages for throughput and calls the job's checks from them. */
@@ -18,9 +18,9 @@ typedef struct {
   guint n;
   char **paths;
   double *times;  /* NULL: each file's EXIF ExposureTime */
-  GBytes **bytes; /* a file's contents; NULL where reading failed (decoding retries it
-                   * from the path and says why) */
-  gsize total_bytes;
+  GBytes **bytes; /* a file's contents, mapped; NULL where mapping failed (decoding retries
+                   * it from the path and says why) */
+  gsize total_bytes; /* read into memory ahead of the decoding (at most 256 MiB a file) */
 } LmBatchRead;
 
 /* The members of STACK and their contents. Fails only when the stack's listing is bad. */

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "../error.h"
+#include "atomic-file.h"
 
 static const char *
 not_regular_message (LmFileKind kind, gboolean folder)
@@ -27,6 +28,13 @@ not_regular_message (LmFileKind kind, gboolean folder)
     case LM_FILE_KIND_PROFILE:
       return folder ? _("is a folder, not an ICC profile")
                     : _("is not a regular file (a pipe, a device or a socket); give an ICC profile");
+    case LM_FILE_KIND_OUTPUT:
+      return folder ? _("is a folder, where an output belongs")
+                    : _("is not a regular file (a pipe, a device or a socket), where an output belongs");
+    case LM_FILE_KIND_LOCK:
+      return folder ? _("is a folder, where a batch's lock file belongs")
+                    : _("is not a regular file (a pipe, a device or a socket), where a batch's lock file "
+                        "belongs");
     }
   g_return_val_if_reached (NULL);
 }
@@ -64,6 +72,11 @@ set_too_large (const char *path, LmFileKind kind, guint64 max_bytes, GError **er
       lm_set_file_error (error, LM_ERROR_TOO_LARGE, path, _("is larger than %s: too large for an ICC profile"),
                          limit);
       return;
+    case LM_FILE_KIND_OUTPUT:
+    case LM_FILE_KIND_LOCK:
+      /* Bounded by nobody: no message of their own. */
+      lm_set_file_error (error, LM_ERROR_TOO_LARGE, path, _("is larger than %s"), limit);
+      return;
     }
 }
 
@@ -74,41 +87,51 @@ set_errno_error (const char *path, int errsv, GError **error)
                      errsv == ENOENT ? _("no such file") : g_strerror (errsv));
 }
 
-/* An open descriptor on PATH, checked before and after opening: the name may become a fifo
- * in between, and O_NONBLOCK keeps the open from waiting for a writer should it have. */
-static int
-open_checked (const char *path, LmFileKind kind, guint64 max_bytes, GStatBuf *st, GError **error)
+int
+lm_file_open_checked (const char *path, LmFileKind kind, int flags, guint64 max_bytes, guint64 *size,
+                      GError **error)
 {
-  if (g_stat (path, st) != 0)
+  gboolean writing = (flags & O_ACCMODE) != O_RDONLY;
+  GStatBuf st;
+  if (g_stat (path, &st) == 0)
+    {
+      if (!check_regular (path, kind, &st, error))
+        return -1;
+    }
+  else if (errno != ENOENT || !(flags & O_CREAT))
     {
       set_errno_error (path, errno, error);
       return -1;
     }
-  if (!check_regular (path, kind, st, error))
-    return -1;
-  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+  /* O_NONBLOCK: should the name have become a fifo since, the open does not wait for a writer. */
+  int fd = g_open (path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
   if (fd < 0)
     {
-      set_errno_error (path, errno, error);
+      if (writing)
+        lm_set_write_error (error, path, errno);
+      else
+        set_errno_error (path, errno, error);
       return -1;
     }
-  if (fstat (fd, st) != 0)
+  if (fstat (fd, &st) != 0)
     {
       set_errno_error (path, errno, error);
       close (fd);
       return -1;
     }
-  if (!check_regular (path, kind, st, error))
+  if (!check_regular (path, kind, &st, error))
     {
       close (fd);
       return -1;
     }
-  if ((guint64) st->st_size > max_bytes)
+  if ((guint64) st.st_size > max_bytes)
     {
       set_too_large (path, kind, max_bytes, error);
       close (fd);
       return -1;
     }
+  if (size)
+    *size = (guint64) st.st_size;
   return fd;
 }
 
@@ -125,11 +148,11 @@ read_some (int fd, guint8 *into, gsize n)
 GBytes *
 lm_file_read (const char *path, LmFileKind kind, guint64 max_bytes, GError **error)
 {
-  GStatBuf st;
-  int fd = open_checked (path, kind, max_bytes, &st, error);
+  guint64 size;
+  int fd = lm_file_open_checked (path, kind, O_RDONLY, max_bytes, &size, error);
   if (fd < 0)
     return NULL;
-  gsize capacity = (gsize) st.st_size + 1, len = 0; /* room for the NUL */
+  gsize capacity = (gsize) size + 1, len = 0; /* room for the NUL */
   guint8 *data = g_try_malloc (capacity);
   ssize_t n = 1;
   while (data != NULL && n > 0)
@@ -179,8 +202,7 @@ lm_file_read (const char *path, LmFileKind kind, guint64 max_bytes, GError **err
 GBytes *
 lm_file_map (const char *path, LmFileKind kind, guint64 max_bytes, GError **error)
 {
-  GStatBuf st;
-  int fd = open_checked (path, kind, max_bytes, &st, error);
+  int fd = lm_file_open_checked (path, kind, O_RDONLY, max_bytes, NULL, error);
   if (fd < 0)
     return NULL;
   GError *e = NULL;

@@ -323,9 +323,10 @@ class WholeFiles(unittest.TestCase):
     regular files only, within a bound: an exposure of hdr or of a batch's stack, a batch's
     manifest, --params and --exposures that are /dev/zero, a fifo with no writer or a sparse
     file of 1 TB are refused at once (well within two seconds, in a few MB) by a line naming
-    the file and the cause, exit 1 (a batch's manifest: 2, as its INPUTs are). The batch read
-    /dev/zero until memory ran out (7 GB in 10 s) and waited for ever on a fifo; a 1 TB
-    exposure or manifest was "not an image" or "could not allocate 1099511627777 bytes"."""
+    the file and the cause, exit 1 (a batch's manifest too: bad input, as a damaged one is).
+    The batch read /dev/zero until memory ran out (7 GB in 10 s) and waited for ever on a
+    fifo; a 1 TB exposure or manifest was "not an image" or "could not allocate 1099511627777
+    bytes"."""
 
     KINDS = ("dev-zero", "fifo", "sparse-1tb")
 

@@ -3,6 +3,8 @@ many stacks cost no disk), batch runs, and the checks every resumed batch must p
 import os
 import subprocess
 import sys
+import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402,F401
@@ -33,6 +35,43 @@ def batch(args, env=None, timeout=600):
     full_env.update(env or {})
     return subprocess.run([lt.lumen_cli(), "batch"] + [str(a) for a in args], capture_output=True,
                           text=True, timeout=timeout, env=full_env, errors="replace")
+
+
+def resident_mb(pid):
+    """The resident memory of process PID in MB (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def batch_guarded(args, env=None, max_seconds=60, max_mb=2048):
+    """A batch run killed after MAX_SECONDS or once its resident memory passes MAX_MB (the
+    machine's memory is not the test's to take); returns (exit status, stderr, seconds, the most
+    resident memory seen in MB, sampled every 5 ms: wait4's figure would count this Python's
+    memory from before the exec)."""
+    full_env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+    full_env.pop("LUMEN_BATCH_CRASH_AT", None)
+    full_env.update(env or {})
+    with tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen([lt.lumen_cli(), "batch"] + [str(a) for a in args], stdout=subprocess.DEVNULL,
+                                stderr=err, env=full_env)
+        peak = 0
+        while True:
+            pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            peak = max(peak, resident_mb(proc.pid))
+            if time.monotonic() - start > max_seconds or peak > max_mb:
+                proc.kill()
+                pid, status, _ = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.005)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return proc.returncode, err.read().decode("utf-8", "replace"), time.monotonic() - start, peak
 
 
 def journal_records(outdir, kind="done"):

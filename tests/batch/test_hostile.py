@@ -1,7 +1,9 @@
 """lumen-cli batch against hostile inputs and misuse (issue 13, item 3; issue 28): stack ids whose
 names are too long for a temporary or for the output itself, or of 10,000 characters, a NUL
-byte in a manifest, outputs cut short or changed after they were done, two runs in one OUTDIR,
-absurd thread counts, one id for two stacks, journals naming stacks the input does not have.
+byte in a manifest, outputs cut short or changed after they were done, outputs and batch.lock
+that are fifos or devices, an exposure of 10 GB, exposures whose profiles cannot be kept (the
+notes list), two runs in one OUTDIR, absurd thread counts, one id for two stacks, journals
+naming stacks the input does not have.
 Journals that lie are test_journals.py's. Small stacks (the sunset's, about 0.15 s each), so
 that the whole file takes seconds."""
 import hashlib
@@ -12,8 +14,11 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import batchlib as bl  # noqa: E402
@@ -216,6 +221,149 @@ class Hostile(unittest.TestCase):
             self.assertTrue(stat.S_ISCHR(os.lstat(device).st_mode), "the device node was replaced")
         self.assert_reference(os.path.join(out, "s2.hdr"))
         self.assertEqual(bl.temporaries(out), [], "temporary files left behind")
+
+    def test_output_nodes_are_never_opened(self):
+        """An output's name that is not a regular file is refused by name, never opened: the
+        resume read each present output back, and opened it before it looked at what it was
+        (a link to a tape rewinds it, to /dev/watchdog arms it, as root). A fifo tells: a
+        writer waiting in open() on it goes on only once someone opens it for reading."""
+        ids = ["s0", "s1"]
+        root = self.stacks("never-opened-in", ids)
+        out = self.fresh("never-opened-out")
+        os.makedirs(out)
+        fifo = os.path.join(out, "s0.hdr")
+        os.mkfifo(fifo)
+        opened = threading.Event()
+
+        def writer():
+            os.close(os.open(fifo, os.O_WRONLY))
+            opened.set()
+
+        thread = threading.Thread(target=writer, daemon=True)
+        thread.start()
+        try:
+            proc = bl.batch(["--progress", "none", "-o", out, root], timeout=120)
+            time.sleep(0.05)  # a writer let go by the batch has set the event by now
+            was_opened = opened.is_set()
+        finally:
+            if not opened.is_set():
+                os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the writer go
+            thread.join(10)
+        self.assertFalse(was_opened, "the batch opened the fifo under an output's name")
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertIn("s0.hdr", bl.failures(os.path.join(out, "failed.tsv")).get("s0", ""))
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the fifo was replaced")
+        self.assert_reference(os.path.join(out, "s1.hdr"))
+
+    def test_lock_file_that_is_not_a_file(self):
+        """batch.lock that is a fifo or a link to a device was opened for writing and locked
+        (opening a device can do something); now it is refused by name, with one line (exit 1),
+        before any stack is touched, and stays what it was."""
+        root = self.stacks("lock-file-in", ["s0"])
+        for kind in ("fifo", "/dev/null"):
+            with self.subTest(kind=kind):
+                out = self.fresh("lock-file-out")
+                os.makedirs(out)
+                lock = os.path.join(out, "batch.lock")
+                if kind == "fifo":
+                    os.mkfifo(lock)
+                else:
+                    os.symlink(kind, lock)
+                proc = bl.batch(["--progress", "none", "-o", out, root], timeout=60)
+                self.assertEqual(proc.returncode, 1, lt.describe(proc))
+                lines = proc.stderr.strip().split("\n")
+                self.assertEqual(len(lines), 1, proc.stderr)
+                self.assertIn("batch.lock: is not a regular file", lines[0])
+                if kind == "fifo":
+                    self.assertTrue(stat.S_ISFIFO(os.lstat(lock).st_mode), "the fifo was replaced")
+                else:
+                    self.assertEqual(os.readlink(lock), kind)
+                self.assertEqual(sorted(os.listdir(out)), ["batch.lock"])
+
+    def test_huge_sparse_exposure_is_not_read_whole(self):
+        """An exposure of 10 GB (a hole: no disk) within the bound the memory budget sets on a
+        file (LUMEN_MAX_PIXELS=1G: 16 GiB): the read stage copied every exposure whole into
+        memory, 10 GB for this one before its decoder refused it. Now exposures are mapped and
+        only their first pages read ahead: its stack fails alone, naming it, and the batch
+        stays far below the file's size in memory, and quick."""
+        root = self.stacks("sparse-in", ["s0"])
+        stack = os.path.join(root, "s1")
+        os.makedirs(stack)
+        first, seconds = exposures(SCENE)[0]
+        shutil.copyfile(first, os.path.join(stack, "e1.jpg"))
+        huge = os.path.join(stack, "x.jpg")
+        with open(huge, "wb") as f:
+            try:
+                f.truncate(10 << 30)
+            except OSError as e:
+                self.skipTest(f"this file system holds no sparse file of 10 GB: {e}")
+        with open(os.path.join(stack, "exposures.txt"), "w") as f:
+            f.write(f"e1.jpg {seconds}\nx.jpg {float(seconds) * 4}\n")
+        out = self.fresh("sparse-out")
+        rc, err, elapsed, peak_mb = bl.batch_guarded(["--progress", "none", "-o", out, root],
+                                                     env={"LUMEN_MAX_PIXELS": "1G"}, max_mb=3072)
+        lt.say(f"  exit {rc} in {elapsed:.2f} s, {peak_mb:.0f} MB at most")
+        self.assertGreaterEqual(rc, 0, f"killed after {elapsed:.1f} s at {peak_mb:.0f} MB")
+        self.assertEqual(rc, 1, err)
+        self.assertLess(peak_mb, 1024, "an exposure was read whole into memory")
+        self.assertLess(elapsed, 20)
+        failed = bl.failures(os.path.join(out, "failed.tsv"))
+        self.assertEqual(list(failed), ["s1"], err)
+        self.assertIn(huge, failed["s1"])
+        self.assert_reference(os.path.join(out, "s0.hdr"))
+
+    def test_notes_of_loaders_and_writer(self):
+        """What a loader or the writer could not keep (a profile) was said by lumen-cli and hdr,
+        never by batch. Now each merged stack's notes go to notes.tsv, a line per file that has
+        some (id, file, notes), and stderr says in one line how many stacks have notes. s1's
+        first exposure carries a profile lcms2 cannot read; s2's first a 17 MB one, more than
+        s2's JPEG output holds; s3's none. A rerun that merges nothing keeps the list as it is
+        and says nothing."""
+        try:
+            from PIL import Image, ImageCms
+        except ImportError:
+            self.skipTest("Pillow (python3-pil) is not installed")
+        srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+        big = bytearray(srgb) + bytes(17_000_000 - len(srgb))
+        big[0:4] = len(big).to_bytes(4, "big")  # a profile lcms2 reads, as large as a printer's
+        root = self.fresh("notes-in")
+        firsts = {"s1": ("e0.jpg", {"icc_profile": b"junk" * 20}),
+                  "s2": ("e0.webp", {"lossless": True, "icc_profile": bytes(big)}),
+                  "s3": ("e0.png", {})}
+        first_paths = {}
+        for sid, (name, kwargs) in firsts.items():
+            folder = os.path.join(root, sid)
+            os.makedirs(folder)
+            for k, level in enumerate((40, 110, 220)):
+                ramp = np.clip(np.arange(16)[None, :, None] * 8 + level - 60, 0, 255)
+                pixels = np.broadcast_to(ramp, (12, 16, 3)).astype(np.uint8)
+                path = os.path.join(folder, name if k == 0 else f"e{k}.png")
+                Image.fromarray(pixels, "RGB").save(path, **(kwargs if k == 0 else {}))
+                if k == 0:
+                    first_paths[sid] = path
+        out = self.fresh("notes-out")
+        args = ["--progress", "none", "--method", "mertens", "--format", "jpg", "-o", out, root]
+        proc = bl.batch(args)
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        notes_path = os.path.join(out, "notes.tsv")
+        self.assertEqual(proc.stderr.splitlines(),
+                         [f"lumen-cli: note: 2 stacks merged with notes (what a loader or the writer could not "
+                          f"keep as the files have it, such as an ICC profile): see {notes_path}"])
+        with open(notes_path) as f:
+            listed = f.read()
+        lines = [line.split("\t") for line in listed.splitlines()]
+        self.assertEqual(len(lines), 2, listed)
+        self.assertEqual(lines[0], ["s1", first_paths["s1"],
+                                    "its ICC profile cannot be read; colours are taken as sRGB"])
+        self.assertEqual(lines[1][:2], ["s2", os.path.join(out, "s2.jpg")])
+        self.assertRegex(lines[1][2], r"^its ICC profile \(17\.0\sMB\) is larger than a JPEG holds .*sRGB")
+
+        proc = bl.batch(args)
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertIn("3 of 3 stacks done (0 now, 3 before)", proc.stdout, lt.describe(proc))
+        self.assertEqual(proc.stderr, "")
+        with open(notes_path) as f:
+            self.assertEqual(f.read(), listed)
 
     def start_and_stop(self, args, out, journal_name):
         """A batch started and stopped (SIGSTOP) once it holds OUTDIR's lock (its journal has a

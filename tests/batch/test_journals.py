@@ -1,8 +1,8 @@
 """lumen-cli batch against journals that lie (issue 28): a done record cut mid-line (bare, or
 ended by a later run's newline, when it looks like a record of an earlier version), a NUL byte
 mid-journal, outputs cut short under whole records and under none, done records of an earlier
-version, and record files (journals, stacks.txt, failed.tsv) that are pipes, devices, huge or
-damaged. No stack may count as done, on a rerun or in --report, unless a whole done record
+version, record files (journals, stacks.txt, failed.tsv) that are pipes, devices, huge or
+damaged, and a journal a record short of the bound a reader takes. No stack may count as done, on a rerun or in --report, unless a whole done record
 gives its output's size (and, on a rerun, CRC-32) and the output has them. Small stacks (the
 sunset's), so that the file takes seconds."""
 import os
@@ -163,7 +163,7 @@ class Journals(unittest.TestCase):
 
         report = self.report(out)
         self.assertIn("done: 0\n", report)
-        self.assertIn("2 done records of an earlier version", report)
+        self.assertIn("2 done records cut short or of an earlier version", report)
 
         proc = bl.batch(["--progress", "none", "-o", out, root])
         self.assertEqual(proc.returncode, 0, lt.describe(proc))
@@ -210,6 +210,40 @@ class Journals(unittest.TestCase):
                     self.assertTrue(stat.S_ISFIFO(os.lstat(path).st_mode), "the pipe was replaced")
                 elif kind == "huge":
                     self.assertEqual(os.path.getsize(path), 2 << 30, "the refused journal was written to")
+
+    def test_full_journal_is_not_grown(self):
+        """A journal a few bytes short of what a rerun reads (1 GiB, a sparse file here): the
+        writer appended past the bound, after which every rerun and --report refused the
+        journal with no way on. Now the record that would cross it is refused: the batch stops
+        with one line naming the journal and the way on (a run under another shard count, whose
+        journal is a new file), and the journal stays within the bound."""
+        bound = 1 << 30
+        root, out = self.done_run("full", ["s0", "s1"])
+        journal = os.path.join(out, "journal.tsv")
+        os.truncate(journal, bound - 8)
+        proc = bl.batch(["--progress", "none", "-o", out, root], timeout=60)
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        lines = proc.stderr.strip().split("\n")
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertIn("journal.tsv: is full", lines[0])
+        self.assertIn("--shard 0/1", lines[0])
+        self.assertLessEqual(os.path.getsize(journal), bound)
+
+    def test_stack_list_leftover_removed(self):
+        """A run killed while it wrote stacks.txt leaves the atomic writer's temporary beside it
+        (the list is then not the batch's): the next run, which writes the list again, removes
+        it."""
+        root = self.fresh("list-leftover")
+        os.makedirs(root)
+        os.symlink(os.path.join(bl.HDR, SCENE), os.path.join(root, "s0"))
+        out = self.fresh("list-leftover-out")
+        os.makedirs(out)
+        with open(os.path.join(out, ".stacks.txt" + lt.TMP_INFIX + "Ab12Cd"), "w") as f:
+            f.write("# lumen-cli batch: the stacks of")
+        proc = bl.batch(["--progress", "none", "-o", out, root])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertEqual(bl.temporaries(out), [])
+        self.assertIn("stacks: 1\ndone: 1\n", self.report(out))
 
     def test_stack_list_damaged_or_huge(self):
         """A stacks.txt whose ids no longer match its checksum (a line gone) or that is huge is

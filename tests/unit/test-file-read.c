@@ -1,7 +1,8 @@
 /* core/io/file-read.c, the one reader of whole files: a file at its bound and one byte over it,
  * an empty file, a file that grows while read, and the names that are no regular file (a
  * folder, a fifo without a writer, a device, a missing file), each refused with a message that
- * begins with the path. Both functions, lm_file_read and lm_file_map. */
+ * begins with the path. Both functions, lm_file_read and lm_file_map, and the check they
+ * share, lm_file_open_checked, for callers that read or write a file themselves. */
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -217,6 +218,71 @@ test_huge_sparse (void)
   g_unlink (path);
 }
 
+/* A writer waiting in open () on a fifo goes on once someone opens the fifo for reading. */
+typedef struct {
+  const char *path;
+  gint opened;
+} FifoWriter;
+
+static gpointer
+fifo_writer (gpointer data)
+{
+  FifoWriter *w = data;
+  int fd = g_open (w->path, O_WRONLY, 0);
+  g_atomic_int_set (&w->opened, 1);
+  if (fd >= 0)
+    close (fd);
+  return NULL;
+}
+
+/* The check callers of their own make: a name is stat'ed before it is opened, so that a fifo
+ * (or a device, whose open can do something) is refused and never opened, for reading or for
+ * writing; a missing file is created only where asked; the bound holds for a file opened for
+ * writing too. */
+static void
+test_open_checked (void)
+{
+  g_autofree char *fifo = g_build_filename (lm_test_tmp_dir (), "open-fifo", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  FifoWriter writer = { fifo, 0 };
+  GThread *thread = g_thread_new ("fifo-writer", fifo_writer, &writer);
+  const int modes[] = { O_RDONLY, O_RDWR | O_CREAT, O_RDWR | O_APPEND, O_RDWR | O_TRUNC };
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      GError *error = NULL;
+      g_assert_cmpint (lm_file_open_checked (fifo, LM_FILE_KIND_LOCK, modes[m], G_MAXUINT64, NULL, &error), ==, -1);
+      check_error (error, LM_ERROR_IO, fifo, "where a batch's lock file belongs");
+      g_clear_error (&error);
+    }
+  g_usleep (G_USEC_PER_SEC / 20); /* a writer let go has said so by now */
+  g_assert_cmpint (g_atomic_int_get (&writer.opened), ==, 0);
+  int reader = g_open (fifo, O_RDONLY | O_NONBLOCK, 0); /* lets the writer go */
+  g_thread_join (thread);
+  if (reader >= 0)
+    close (reader);
+
+  g_autofree char *missing = g_build_filename (lm_test_tmp_dir (), "open-missing", NULL);
+  GError *error = NULL;
+  g_assert_cmpint (lm_file_open_checked (missing, LM_FILE_KIND_RECORDS, O_RDWR, 1, NULL, &error), ==, -1);
+  check_error (error, LM_ERROR_IO, missing, "no such file");
+  g_clear_error (&error);
+  guint64 size = 1;
+  int fd = lm_file_open_checked (missing, LM_FILE_KIND_RECORDS, O_RDWR | O_CREAT | O_APPEND, 0, &size, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpuint (size, ==, 0);
+  g_assert_cmpint (write (fd, "ab", 2), ==, 2);
+  close (fd);
+  g_assert_cmpint (lm_file_open_checked (missing, LM_FILE_KIND_RECORDS, O_RDWR | O_APPEND, 1, NULL, &error), ==, -1);
+  check_error (error, LM_ERROR_TOO_LARGE, missing, "larger than");
+  g_clear_error (&error);
+  fd = lm_file_open_checked (missing, LM_FILE_KIND_OUTPUT, O_RDONLY, G_MAXUINT64, &size, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (size, ==, 2);
+  if (fd >= 0)
+    close (fd);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -230,5 +296,6 @@ main (int argc, char **argv)
   g_test_add_func ("/file-read/grows-while-read", test_grows_while_read);
   g_test_add_func ("/file-read/not-regular", test_not_regular);
   g_test_add_func ("/file-read/huge-sparse", test_huge_sparse);
+  g_test_add_func ("/file-read/open-checked", test_open_checked);
   return g_test_run ();
 }
