@@ -322,6 +322,63 @@ def png_with_size(data, width, height):
     return data[:8] + png_chunk(b"IHDR", ihdr) + data[33:]
 
 
+def fits_card(key, value=None):
+    """One 80-column FITS header card: a logical, an integer or a string value, or none."""
+    if value is None:
+        text = key
+    elif isinstance(value, bool):
+        text = f"{key:<8}= {'T' if value else 'F':>20}"
+    elif isinstance(value, str):
+        text = f"{key:<8}= '{value:<8}'"
+    else:
+        text = f"{key:<8}= {value:>20}"
+    return f"{text:<80}".encode()
+
+
+def fits_header(*cards):
+    """A FITS header of CARDS (key, value) and END, padded to whole 2880-byte blocks."""
+    h = b"".join(fits_card(*c) for c in cards) + fits_card("END")
+    return h + b" " * (-len(h) % 2880)
+
+
+def resident_mb(pid):
+    """The resident memory of process PID in MB (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def run_guarded(args, env=None, max_seconds=10, max_mb=1024):
+    """lumen-cli ARGS (with ENV, the caller's environment by default), killed after MAX_SECONDS
+    (a reader waiting on a fifo for ever) or once its resident memory passes MAX_MB (a reader
+    that does not stop at a device or a huge file: the machine's memory is not the test's to
+    take; no rlimit, which ASan's shadow memory would break); returns (exit status, stderr,
+    seconds, the most resident memory seen, in MB: sampled every 5 ms, as wait4's figure counts
+    this Python's memory from before the exec)."""
+    if env is None:
+        env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+    with tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen([lumen_cli()] + [str(a) for a in args], stdout=subprocess.DEVNULL, stderr=err,
+                                env=env)
+        peak = 0
+        while True:
+            pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            peak = max(peak, resident_mb(proc.pid))
+            if time.monotonic() - start > max_seconds or peak > max_mb:
+                proc.kill()
+                pid, status, _ = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.005)
+        seconds = time.monotonic() - start
+        err.seek(0)
+        return os.waitstatus_to_exitcode(status), err.read().decode("utf-8", "replace"), seconds, peak
+
+
 def say(*args):
     """Prints to the test log at once (meson shows it on failure and in the log file)."""
     print(*args, flush=True)

@@ -261,46 +261,9 @@ class BadInput(unittest.TestCase):
 
 # --- whole files and outputs that are not regular files -----------------------------------
 import stat  # noqa: E402
-import time  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-
-
-def resident_mb(pid):
-    """The resident memory of process PID in MB (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-def run_guarded(args, max_seconds=10, max_mb=1024):
-    """lumen-cli ARGS, killed after MAX_SECONDS (a reader waiting on a fifo for ever) or once
-    its resident memory passes MAX_MB (a reader that does not stop at a device or a huge file:
-    the machine's memory is not the test's to take; no rlimit, which ASan's shadow memory would
-    break); returns (exit status, stderr, seconds, the most resident memory seen, in MB: sampled
-    every 5 ms, as wait4's figure counts this Python's memory from before the exec)."""
-    with tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        proc = subprocess.Popen([lt.lumen_cli()] + [str(a) for a in args], stdout=subprocess.DEVNULL, stderr=err,
-                                env=dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE=""))
-        peak = 0
-        while True:
-            pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            peak = max(peak, resident_mb(proc.pid))
-            if time.monotonic() - start > max_seconds or peak > max_mb:
-                proc.kill()
-                pid, status, _ = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.005)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        seconds = time.monotonic() - start
-        err.seek(0)
-        return proc.returncode, err.read().decode("utf-8", "replace"), seconds, peak
 
 
 def exposures(folder, n=2):
@@ -361,7 +324,7 @@ class WholeFiles(unittest.TestCase):
         self.assertLess(peak_mb, 400, "memory taken by a file that was to be refused")
 
     def refused(self, args, named, cause, status=1, lines=1):
-        rc, err, seconds, peak_mb = run_guarded(args)
+        rc, err, seconds, peak_mb = lt.run_guarded(args)
         lt.say(f"  exit {rc} in {seconds:.2f} s, {peak_mb:.0f} MB: {err.strip()[:160]}")
         self.assertGreaterEqual(rc, 0, f"lumen-cli was killed (signal {-rc}): {err}")
         self.assertEqual(rc, status, err)
@@ -407,7 +370,7 @@ class WholeFiles(unittest.TestCase):
                 with open(os.path.join(stack, "exposures.txt"), "w") as f:
                     f.write("e1.png 1\ne2.png 2\n")
                 out = os.path.join(self.dir, f"out-{kind}")
-                rc, err, seconds, peak_mb = run_guarded(["batch", "--backend", "cpu", "--progress", "none", "-o",
+                rc, err, seconds, peak_mb = lt.run_guarded(["batch", "--backend", "cpu", "--progress", "none", "-o",
                                                          out, root])
                 lt.say(f"  exit {rc} in {seconds:.2f} s, {peak_mb:.0f} MB")
                 self.assertEqual(rc, 1, err)
@@ -463,7 +426,7 @@ class OutputsNotReplaced(unittest.TestCase):
 
     def check_refused(self, args, name, is_kind, others=()):
         path = os.path.join(self.dir, name)
-        rc, err, _, _ = run_guarded(args)
+        rc, err, _, _ = lt.run_guarded(args)
         self.assertEqual(rc, 1, err)
         self.assertRegex(err, r"^lumen-cli: [^\n]*" + re.escape(name) + r": cannot write: [^\n]*"
                          + NOT_REGULAR + r"\n$")
@@ -502,7 +465,7 @@ class OutputsNotReplaced(unittest.TestCase):
         args = ["hdr", "--backend", "cpu", "--times", "1,2"]
         # The two files' sizes, written first where there is room.
         roomy = [os.path.join(self.dir, name) for name in ("out.hdr", "curve.txt")]
-        rc, err, _, _ = run_guarded(args + ["--response-out", roomy[1], "-o", roomy[0]] + self.good)
+        rc, err, _, _ = lt.run_guarded(args + ["--response-out", roomy[1], "-o", roomy[0]] + self.good)
         self.assertEqual(rc, 0, err)
         image_size, curve_size = (os.path.getsize(p) for p in roomy)
         mnt = os.path.join(self.dir, "small")
@@ -520,40 +483,23 @@ class OutputsNotReplaced(unittest.TestCase):
             with open(os.path.join(mnt, "filler"), "wb") as f:
                 f.write(bytes(free - (pages(image_size) + 1) * page))
             image, curve = os.path.join(mnt, "out.hdr"), os.path.join(mnt, "curve.txt")
-            rc, err, _, _ = run_guarded(args + ["--response-out", curve, "-o", image] + self.good)
+            rc, err, _, _ = lt.run_guarded(args + ["--response-out", curve, "-o", image] + self.good)
             self.assertEqual(rc, 1, err)
             self.assertRegex(err, r"^lumen-cli: [^\n]*: [^\n]*(?i:no space left on device)\n$")
             self.assertEqual(os.listdir(mnt), ["filler"], "one file was committed without the other")
         finally:
             subprocess.run(["umount", mnt], check=False)
 
+
 # --- FITS (issue 28): data cut short, decompression bombs, hostile shapes, blank data -----
 import zlib  # noqa: E402
-
-
-def fits_card(key, value=None):
-    if value is None:
-        text = key
-    elif isinstance(value, bool):
-        text = f"{key:<8}= {'T' if value else 'F':>20}"
-    elif isinstance(value, str):
-        text = f"{key:<8}= '{value:<8}'"
-    else:
-        text = f"{key:<8}= {value:>20}"
-    return f"{text:<80}".encode()
-
-
-def fits_header(*cards):
-    """A FITS header of CARDS (key, value) and END, in whole 2880-byte blocks."""
-    h = b"".join(fits_card(*c) for c in cards) + fits_card("END")
-    return h + b" " * (-len(h) % 2880)
 
 
 def fits_image(pixels):
     """A FITS file of the 2-D float32 array PIXELS (rows as FITS stores them, first row first)."""
     h, w = pixels.shape
     data = pixels.astype(">f4").tobytes()
-    return fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", w), ("NAXIS2", h)) + \
+    return lt.fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", w), ("NAXIS2", h)) + \
         data + bytes(-len(data) % 2880)
 
 
@@ -600,10 +546,10 @@ class HostileFits(unittest.TestCase):
         rng = np.random.default_rng(28)
         whole = fits_image(rng.normal(size=(200, 300)).astype(np.float32))
         small = fits_image(rng.normal(size=(32, 40)).astype(np.float32))
-        primary = fits_header(("SIMPLE", True), ("BITPIX", 8), ("NAXIS", 0), ("EXTEND", True))
-        extension = fits_header(("XTENSION", "IMAGE"), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 100),
+        primary = lt.fits_header(("SIMPLE", True), ("BITPIX", 8), ("NAXIS", 0), ("EXTEND", True))
+        extension = lt.fits_header(("XTENSION", "IMAGE"), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 100),
                                 ("NAXIS2", 100), ("PCOUNT", 0), ("GCOUNT", 1))
-        huge = fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 30000), ("NAXIS2", 20000))
+        huge = lt.fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 30000), ("NAXIS2", 20000))
         return {
             "half.fits": whole[:len(whole) // 2],
             "short-2400.fits": small[:2880 + 32 * 40 * 4 - 2400],
@@ -647,7 +593,7 @@ class HostileFits(unittest.TestCase):
         data = np.arange(40, dtype=">f4").tobytes()
         axes = [5, 4] + [1] * 7 + [2]
         cards = [("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 10)] + [(f"NAXIS{i + 1}", n) for i, n in enumerate(axes)]
-        cube = fits_header(*cards) + data + bytes(-len(data) % 2880)
+        cube = lt.fits_header(*cards) + data + bytes(-len(data) % 2880)
         self.refuse_input(self.write("cube10.fits", cube), r"cube.*NAXIS10 = 2")
 
     def test_fits_gzip_bomb(self):
@@ -656,7 +602,7 @@ class HostileFits(unittest.TestCase):
         without inflating the rest; cfitsio inflated all of it into memory first."""
         inflated = 192 << 20
         gz = zlib.compressobj(1, zlib.DEFLATED, 31)
-        head = fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 8000), ("NAXIS2", 8000))
+        head = lt.fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 8000), ("NAXIS2", 8000))
         body = bytearray(gz.compress(head))
         block = bytes(1 << 20)
         for _ in range((inflated - len(head)) >> 20):

@@ -3,8 +3,6 @@ many stacks cost no disk), batch runs, and the checks every resumed batch must p
 import os
 import subprocess
 import sys
-import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402,F401
@@ -37,15 +35,6 @@ def batch(args, env=None, timeout=600):
                           text=True, timeout=timeout, env=full_env, errors="replace")
 
 
-def resident_mb(pid):
-    """The resident memory of process PID in MB (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
 def batch_guarded(args, env=None, max_seconds=60, max_mb=2048):
     """A batch run killed after MAX_SECONDS or once its resident memory passes MAX_MB (the
     machine's memory is not the test's to take); returns (exit status, stderr, seconds, the most
@@ -54,24 +43,7 @@ def batch_guarded(args, env=None, max_seconds=60, max_mb=2048):
     full_env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
     full_env.pop("LUMEN_BATCH_CRASH_AT", None)
     full_env.update(env or {})
-    with tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        proc = subprocess.Popen([lt.lumen_cli(), "batch"] + [str(a) for a in args], stdout=subprocess.DEVNULL,
-                                stderr=err, env=full_env)
-        peak = 0
-        while True:
-            pid, status, _ = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            peak = max(peak, resident_mb(proc.pid))
-            if time.monotonic() - start > max_seconds or peak > max_mb:
-                proc.kill()
-                pid, status, _ = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.005)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        return proc.returncode, err.read().decode("utf-8", "replace"), time.monotonic() - start, peak
+    return lt.run_guarded(["batch"] + [str(a) for a in args], full_env, max_seconds, max_mb)
 
 
 def journal_records(outdir, kind="done"):

@@ -13,7 +13,6 @@ import tempfile
 import unittest
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402

@@ -251,31 +251,12 @@ class FitsRead(unittest.TestCase):
             f.write(bytes(hdr) + bytes(2880))
         self.assert_refused(forged, "4398046511104", "truncated")
         # Whole (a sparse file of 16 GiB), 2^16 × 2^16 pixels are refused for their number.
-        hdr = header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 1 << 16), ("NAXIS2", 1 << 16))
+        hdr = lt.fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 1 << 16), ("NAXIS2", 1 << 16))
         sparse = self.path("sparse.fits")
         with open(sparse, "wb") as f:
             f.write(hdr)
             f.truncate(len(hdr) + (1 << 34))
         self.assert_refused(sparse, "65536", "budget")
-
-
-def card(key, value=None):
-    """One 80-column header card: a logical, an integer or a string value, or none."""
-    if value is None:
-        text = key
-    elif isinstance(value, bool):
-        text = f"{key:<8}= {'T' if value else 'F':>20}"
-    elif isinstance(value, str):
-        text = f"{key:<8}= '{value:<8}'"
-    else:
-        text = f"{key:<8}= {value:>20}"
-    return f"{text:<80}".encode()
-
-
-def header(*cards):
-    """A header of CARDS (key, value) and END, padded to whole 2880-byte blocks."""
-    h = b"".join(card(*c) for c in cards) + card("END")
-    return h + b" " * (-len(h) % 2880)
 
 
 def padded(data):
@@ -347,7 +328,7 @@ class FitsHostile(unittest.TestCase):
             with self.subTest(name):
                 self.refused(self.write(name, data), "truncated")
                 self.refused(self.write(name + ".gz", gzip.compress(data)), "truncated")
-        big = header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 30000), ("NAXIS2", 20000))
+        big = lt.fits_header(("SIMPLE", True), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 30000), ("NAXIS2", 20000))
         self.refused(self.write("600mp.fits", big), "2400000000 bytes", "truncated")
 
     def test_padding_alone_missing(self):
@@ -447,9 +428,9 @@ class FitsHostile(unittest.TestCase):
         cards = first + [("BITPIX", -32), ("NAXIS", len(axes))] + [(f"NAXIS{i + 1}", n) for i, n in enumerate(axes)]
         if behind_primary:
             cards += [("PCOUNT", 0), ("GCOUNT", 1)]
-        body = header(*cards) + padded(data.tobytes())
+        body = lt.fits_header(*cards) + padded(data.tobytes())
         if behind_primary:
-            body = header(("SIMPLE", True), ("BITPIX", 8), ("NAXIS", 0), ("EXTEND", True)) + body
+            body = lt.fits_header(("SIMPLE", True), ("BITPIX", 8), ("NAXIS", 0), ("EXTEND", True)) + body
         return self.write(name, body), data.astype(np.float32)
 
     def test_cubes_of_any_naxis(self):
@@ -521,20 +502,21 @@ class FitsHostile(unittest.TestCase):
                                   ("overflow.fits", base[:3] + [("NAXIS1", 1 << 62), ("NAXIS2", 1 << 62)],
                                    "more data than a file can hold")):
             with self.subTest(name):
-                self.refused(self.write(name, header(*cards) + bytes(2880)), word)
+                self.refused(self.write(name, lt.fits_header(*cards) + bytes(2880)), word)
         # cfitsio reads on after a table's NAXIS2 it cannot read, with a column count it never
         # set (a calloc of garbage): refused first.
-        primary = header(("SIMPLE", True), ("BITPIX", 8), ("NAXIS", 0), ("EXTEND", True))
+        primary = lt.fits_header(("SIMPLE", True), ("BITPIX", 8), ("NAXIS", 0), ("EXTEND", True))
         table = [("XTENSION", "BINTABLE"), ("BITPIX", 8), ("NAXIS", 2), ("NAXIS1", 4), ("NAXIS2", 2),
                  ("PCOUNT", 0), ("GCOUNT", 1), ("TFIELDS", 1), ("TFORM1", "1E")]
-        bad = header(*table).replace(card("NAXIS2", 2), card("NAXIS2", "two").replace(b"'", b" "))
+        unquoted = lt.fits_card("NAXIS2", "two").replace(b"'", b" ")
+        bad = lt.fits_header(*table).replace(lt.fits_card("NAXIS2", 2), unquoted)
         self.refused(self.write("table.fits", primary + bad + bytes(2880)), "NAXIS2")
         # An END card with more than blanks after END ends the header for cfitsio: for the
         # walker too, or the two would see other HDUs.
         data = self.rng.normal(size=(3, 4)).astype(np.float32)
-        image = header(("XTENSION", "IMAGE"), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 4), ("NAXIS2", 3),
+        image = lt.fits_header(("XTENSION", "IMAGE"), ("BITPIX", -32), ("NAXIS", 2), ("NAXIS1", 4), ("NAXIS2", 3),
                        ("PCOUNT", 0), ("GCOUNT", 1)) + padded(data.astype(">f4").tobytes())
-        junk = primary.replace(card("END"), f"{'END  junk':<80}".encode())
+        junk = primary.replace(lt.fits_card("END"), f"{'END  junk':<80}".encode())
         self.loads(self.write("end-junk.fits", junk + image), data)
 
 
