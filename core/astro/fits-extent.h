@@ -19,10 +19,9 @@ typedef struct {
   guint64 data_start;    /* the block after its END card */
   guint64 data_bytes;    /* |BITPIX|/8 × GCOUNT × (PCOUNT + NAXIS1 × … × NAXISn), padding excluded */
   guint64 end;           /* the data rounded up to whole blocks: where the next HDU begins */
-  gboolean image;        /* an image of two axes or more (of a tile-compressed one too): the
-                          * kind the loader takes when no HDU is named */
+  gboolean image;        /* an image of two axes or more: the kind the loader takes when no
+                          * HDU is named */
   guint64 width, height; /* the image's first two axes, when IMAGE */
-  gboolean compressed;   /* a tile-compressed image (a binary table with ZIMAGE = T) */
 } LmFitsHdu;
 
 typedef enum {

@@ -13,7 +13,6 @@
 #include "../io/io-private.h"
 #include "fits-extent.h"
 #include "fits-gzip.h"
-#include "fits-tiles.h"
 
 #define MAX_AXES 999                  /* FITS's bound on NAXIS */
 #define READ_RUN ((guint64) 1 << 20) /* values a cfitsio call reads: 4 MB of floats */
@@ -224,7 +223,7 @@ read_image (fitsfile *f, const char *spec, const char *path, const LmAllocator *
   int status = 0, hdu = 0;
   guint width = 0, height = 0;
   fits_get_hdu_num (f, &hdu);
-  if (!image_shape (f, spec, hdu, &width, &height, error) || !lm_fits_check_tiles (f, spec, error))
+  if (!image_shape (f, spec, hdu, &width, &height, error))
     return NULL;
   /* lm_io_image_new applies the pixel budget before anything of the declared size exists. */
   g_autoptr (LmImage) image = lm_io_image_new (LM_FORMAT_GRAY_F32, width, height, allocator, spec, error);
@@ -406,17 +405,6 @@ load_bytes (const char *spec, const char *path, const guint8 *data, gsize len, c
   return image;
 }
 
-/* Whether WALK found a tile-compressed image: cfitsio would decompress it while it applies a
- * filter, before lm_fits_check_tiles could look at it. */
-static gboolean
-holds_compressed_image (const LmFitsWalk *walk)
-{
-  for (guint i = 1; i <= walk->hdus->len; i++)
-    if (lm_fits_walk_hdu (walk, i)->compressed)
-      return TRUE;
-  return FALSE;
-}
-
 /* SPEC through cfitsio's own reading of the file: a filter, an image section or binning in
  * its name. cfitsio then copies every HDU of the file, so all of them must be whole. */
 static LmImage *
@@ -430,9 +418,6 @@ load_filtered (const char *spec, const char *path, const guint8 *data, gsize len
   int status = 0;
   if (walk.stop != NULL)
     g_propagate_error (error, g_steal_pointer (&walk.stop));
-  else if (holds_compressed_image (&walk))
-    lm_set_file_error (error, LM_ERROR_UNSUPPORTED, spec,
-                       _("filters and image sections are not read from a file holding tile-compressed images"));
   else if (fits_open_file (&f, spec, READONLY, &status) != 0)
     set_no_hdu_error (error, spec, status);
   else

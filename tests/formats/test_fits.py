@@ -457,41 +457,22 @@ class FitsHostile(unittest.TestCase):
         self.refused(path, "HDU 2 (extension 1)", "999 axes")
 
     def test_tile_compressed(self):
-        """Tile-compressed images are read; one whose descriptor points past the heap (cfitsio
-        allocated the 2 GB it said before reading), whose tiles are larger than the image
-        (cfitsio allocates a whole tile) or of size 0 is refused as damaged."""
+        """Tile-compressed images (fpack's) are refused by name, whichever HDU they are in and
+        whether or not one is named: cfitsio 4.2's reading of them crashed on damaged files
+        (divisions by zero and a buffer overflow in its keyword parsing, reads out of bounds in
+        its Rice decoder, huge allocations), and it parses them on its way to any later HDU."""
         raw = self.rng.integers(0, 500, (16, 16)).astype(np.int16)
-        path = self.path("rice.fits")
-        fits.HDUList([fits.PrimaryHDU(), fits.CompImageHDU(raw, compression_type="RICE_1")]).writeto(path)
-        with open(path, "rb") as f:
-            data = bytearray(f.read())
+        for kind in ("RICE_1", "GZIP_1"):
+            with self.subTest(compression=kind):
+                path = self.path(f"{kind}.fits")
+                fits.HDUList([fits.PrimaryHDU(), fits.CompImageHDU(raw, compression_type=kind),
+                              fits.ImageHDU(raw)]).writeto(path)
+                for spec in (path, path + "[1]", path + "[2]"):
+                    self.refused(path, "HDU 2 (extension 1) is a tile-compressed image", "funpack", spec=spec)
+        # A plain image before it is read: cfitsio never meets the compressed one.
+        path = self.path("plain-first.fits")
+        fits.HDUList([fits.PrimaryHDU(raw), fits.CompImageHDU(raw, compression_type="RICE_1")]).writeto(path)
         self.loads(path, raw.astype(np.float32))
-        head = data.index(b"END     ", 2880) // 2880 * 2880 + 2880  # the table's first row
-        bad = bytearray(data)
-        bad[head:head + 4] = (0x7FFFFFFF).to_bytes(4, "big")  # row 1: the tile's byte count
-        self.refused(self.write("descriptor.fits", bytes(bad)), "damaged", "outside the table's data")
-        tile = data.index(b"ZTILE1  =")
-        bad = bytearray(data)
-        bad[tile:tile + 30] = b"ZTILE1  = " + b"%20d" % (1 << 30)
-        self.refused(self.write("tile.fits", bytes(bad)), "damaged", "tiles are larger than the image")
-        # A gzip tile cut short: cfitsio grew its buffer for ever (86 GB of address space in a
-        # minute) waiting for the stream's end.
-        path = self.path("gzip-tiles.fits")
-        fits.HDUList([fits.PrimaryHDU(), fits.CompImageHDU(raw, compression_type="GZIP_1")]).writeto(path)
-        with open(path, "rb") as f:
-            gz = bytearray(f.read())
-        self.loads(path, raw.astype(np.float32))
-        row = gz.index(b"END     ", 2880) // 2880 * 2880 + 2880
-        count = int.from_bytes(gz[row:row + 4], "big")
-        gz[row:row + 4] = (count - 6).to_bytes(4, "big")
-        self.refused(self.write("gzip-cut.fits", bytes(gz)), "damaged", "cut short")
-        # cfitsio divides by the tile size and the Rice block size as it reads the header
-        # (SIGFPE): refused before it does.
-        for key, word in ((b"ZTILE1  =", "ZTILEn"), (b"ZVAL1   =", "ZVAL1")):
-            at = data.index(key)
-            bad = bytearray(data)
-            bad[at:at + 30] = key + b"%21s" % b"0"
-            self.refused(self.write("zero.fits", bytes(bad)), "damaged", word)
 
     def test_damaged_headers(self):
         """Headers that do not say how much data follows are refused by name."""
