@@ -229,6 +229,33 @@ find_property (const char *s, gsize n, GHashTable *prefixes, const char *name, c
   g_array_unref (tag.attrs);
 }
 
+/* Whether PREFIX is taken anywhere in the packet: bound to another namespace than NS, or
+ * naming an element or an attribute. Prefixes are read the packet over, not by scope: a
+ * binding of ours under a prefix that means something else elsewhere, or that the elements
+ * under it already use unbound, would change what those mean, and the next export would edit
+ * them too (an export of an export would then differ from the first). */
+static gboolean
+prefix_taken (const char *s, gsize n, const char *prefix, const char *ns)
+{
+  g_autofree char *xmlns = g_strdup_printf ("xmlns:%s", prefix);
+  g_autofree char *qualified = g_strdup_printf ("%s:", prefix);
+  gsize ql = strlen (qualified);
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  gboolean taken = FALSE;
+  for (gsize pos = 0; !taken && next_tag (s, n, &pos, &tag);)
+    {
+      taken = tag.name_len > ql && memcmp (s + tag.name, qualified, ql) == 0;
+      for (guint k = 0; k < tag.attrs->len; k++)
+        {
+          const Attr *a = &g_array_index (tag.attrs, Attr, k);
+          taken = taken || (a->name_len > ql && memcmp (s + a->name, qualified, ql) == 0)
+                  || (span_is (s, a->name, a->name_len, xmlns) && !span_is (s, a->value, a->value_len, ns));
+        }
+    }
+  g_array_unref (tag.attrs);
+  return taken;
+}
+
 /* An attribute for NAME added to the rdf:Description that binds NS, or else to the first one
  * (declaring NS there). FALSE when the packet has no rdf:Description. */
 static gboolean
@@ -244,15 +271,13 @@ add_property (const char *s, gsize n, const char *ns, const char *default_prefix
   if (found)
     {
       const char *prefix = prefixes->len > 0 ? prefixes->pdata[0] : default_prefix;
-      g_autofree char *xmlns = g_strdup_printf ("xmlns:%s", prefix);
-      gboolean clash = FALSE;
-      for (guint k = 0; k < tag.attrs->len; k++)
+      /* A prefix the packet binds to another namespace: ours gets a name of its own. */
+      g_autofree char *own = g_strdup (prefix);
+      for (guint k = 1; !bound_on_description && prefix_taken (s, n, own, ns); k++)
         {
-          const Attr *a = &g_array_index (tag.attrs, Attr, k);
-          clash = clash || (span_is (s, a->name, a->name_len, xmlns) && !span_is (s, a->value, a->value_len, ns));
+          g_free (own);
+          own = g_strdup_printf ("%sLumen%u", prefix, k);
         }
-      /* A prefix the tag binds to another namespace: ours gets a name of its own. */
-      g_autofree char *own = clash ? g_strconcat (prefix, "Lumen", NULL) : g_strdup (prefix);
       char *text = bound_on_description
                      ? g_strdup_printf (" %s:%s=\"%s\"", own, name, escaped)
                      : g_strdup_printf (" xmlns:%s=\"%s\" %s:%s=\"%s\"", own, ns, own, name, escaped);
