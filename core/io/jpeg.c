@@ -198,8 +198,19 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
        * scan of a file that has several, under count_scans, before gdk-pixbuf reads it again. */
       s->cinfo.out_color_space = JCS_CMYK;
       jpeg_start_decompress (&s->cinfo);
+      /* gdk-pixbuf keeps none of the metadata and reads no XMP orientation: the segments read
+       * here travel, and turn the pixels, as the RGB path's do. */
+      collect_metadata (s);
+      g_autoptr (GBytes) exif = g_steal_pointer (&s->exif), xmp = g_steal_pointer (&s->xmp),
+                         iptc = g_steal_pointer (&s->iptc);
       jpeg_load_free (s);
-      return lm_pixbuf_load (path, LM_FILE_JPEG, data, len, allocator, error);
+      LmImage *image = lm_pixbuf_load (path, LM_FILE_JPEG, data, len, allocator, error);
+      if (image == NULL)
+        return NULL;
+      image->exif = g_steal_pointer (&exif);
+      image->xmp = g_steal_pointer (&xmp);
+      image->iptc = g_steal_pointer (&iptc);
+      return lm_io_orient_upright (image, path, error);
     }
 
   gboolean gray = s->cinfo.jpeg_color_space == JCS_GRAYSCALE;

@@ -1,6 +1,8 @@
 /* BMP (and CMYK JPEG) through gdk-pixbuf's loaders, named by the type we sniffed so that no
  * MIME database is needed. A BMP's header is read here first: its loader allocates the
- * declared size before it reads a pixel. */
+ * declared size before it reads a pixel. The pixels come as stored: a BMP carries no
+ * orientation, and jpeg.c turns a CMYK JPEG by the metadata of its own segments, as every
+ * loader does (orientation.h), gdk-pixbuf knowing only EXIF's. */
 #include <string.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gi18n.h>
@@ -168,10 +170,9 @@ lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len
 {
   if (type == LM_FILE_BMP && !check_bmp_header (path, data, len, error))
     return NULL;
-  g_autoptr (GdkPixbuf) loaded = decode (path, type, data, len, error);
-  if (loaded == NULL)
+  g_autoptr (GdkPixbuf) pixbuf = decode (path, type, data, len, error);
+  if (pixbuf == NULL)
     return NULL;
-  g_autoptr (GdkPixbuf) pixbuf = gdk_pixbuf_apply_embedded_orientation (loaded);
 
   LmImage *image = lm_io_image_new (LM_FORMAT_RGBA8, gdk_pixbuf_get_width (pixbuf),
                                     gdk_pixbuf_get_height (pixbuf), allocator, path, error);
@@ -179,7 +180,7 @@ lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len
     return NULL;
   copy_rgba (pixbuf, image);
 
-  const char *icc = gdk_pixbuf_get_option (loaded, "icc-profile");
+  const char *icc = gdk_pixbuf_get_option (pixbuf, "icc-profile");
   if (icc != NULL)
     {
       gsize icc_len = 0;

@@ -456,5 +456,70 @@ class Turned(unittest.TestCase):
                 self.assertLessEqual(int(np.abs(got - self.truth).max()), tolerance)
 
 
+
+@unittest.skipIf(Image is None or EXIFTOOL is None, "Pillow (python3-pil) or exiftool is missing")
+class CmykJpeg(unittest.TestCase):
+    """A CMYK JPEG (decoded by gdk-pixbuf, as libjpeg-turbo converts no CMYK) is turned as an RGB
+    one is: by EXIF's Orientation, or by XMP's tiff:Orientation where EXIF states none; and its
+    EXIF, XMP and IPTC travel to the export, Orientation 1 in both."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-cmyk-")
+        self.addCleanup(self._tmp.cleanup)
+        self.dir = self._tmp.name
+        self.truth = truth()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def stored_cmyk(self, name, **save):
+        """The truth stored turned as Orientation 6 says, in CMYK (Pillow's: C = 255 − R, …)."""
+        src = self.path(name)
+        turned = Image.fromarray(np.ascontiguousarray(STORED[6](self.truth)), "RGB").convert("CMYK")
+        turned.save(src, "JPEG", quality=100, subsampling=0, **save)
+        with Image.open(src) as written:
+            self.assertEqual(written.mode, "CMYK")
+        return src
+
+    def assert_upright(self, out):
+        got = lt.imread(out)[..., ::-1].astype(int)
+        self.assertEqual(got.shape, self.truth.shape, "not turned upright")
+        self.assertLessEqual(int(np.abs(got - self.truth).max()), 6)
+
+    def test_turned_by_exif_and_by_xmp(self):
+        by_exif = self.stored_cmyk("exif.jpg", exif=exif_orientation(6))
+        by_xmp = self.stored_cmyk("xmp.jpg")
+        exiftool("-q", "-overwrite_original", "-XMP-tiff:Orientation#=6", by_xmp)
+        tags = read_tags([by_exif, by_xmp])
+        self.assertEqual(tags["exif.jpg"].get("IFD0:Orientation"), 6)
+        self.assertEqual((tags["xmp.jpg"].get("XMP-tiff:Orientation"), tags["xmp.jpg"].get("IFD0:Orientation")),
+                         (6, None))
+        for src in (by_exif, by_xmp):
+            with self.subTest(source=os.path.basename(src)):
+                out = self.path(os.path.basename(src) + ".png")
+                lt.run_ok(self, ["-o", out, src])
+                self.assert_upright(out)
+
+    def test_metadata_travels(self):
+        src = self.stored_cmyk("tagged.jpg", exif=exif_orientation(6))
+        exiftool("-q", "-overwrite_original", "-XMP-tiff:Orientation#=6", f"-EXIF:Copyright={COPYRIGHT}",
+                 "-XMP-dc:Subject=path", "-XMP-dc:Subject=forest", "-IPTC:Keywords=path",
+                 "-IPTC:Keywords=forest", src)
+        outs = [self.path("tagged-out." + ext) for ext in ("jpg", "tif", "png")]
+        for out in outs:
+            lt.run_ok(self, ["-o", out, src])
+        tags = read_tags(outs)
+        for out in outs:
+            t = tags[os.path.basename(out)]
+            with self.subTest(output=os.path.basename(out)):
+                self.assertEqual(t.get("IFD0:Copyright"), COPYRIGHT)
+                self.assertEqual(as_list(t.get("XMP-dc:Subject")), KEYWORDS)
+                self.assertEqual(t.get("IFD0:Orientation", 1), 1)
+                self.assertEqual(t.get("XMP-tiff:Orientation"), 1)
+                if not out.endswith(".png"):  # PNG has no place for IPTC
+                    self.assertEqual(as_list(t.get("IPTC:Keywords")), KEYWORDS)
+                self.assert_upright(out)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
