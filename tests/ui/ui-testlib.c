@@ -592,4 +592,3 @@ ui_await_exposures (GtkWidget *dialog)
     ui_wait_ms (20);
   g_assert_cmpstr (lm_hdr_dialog_get_hint (LM_HDR_DIALOG (dialog)), !=, reading);
 }
-
