@@ -1,17 +1,28 @@
 /* LmHdrDialog (hdr-dialog.h). The table is checked at every change, with the HDR job's
  * checks (core/hdr/job.h), so that what cannot be merged (too few or too many exposures, two
  * sizes, a missing time) is said before Merge is pressed; the job checks again, the times
- * too, when the worker loads them. */
+ * too, when the worker loads them.
+ *
+ * The main thread reads no file: an exposure's size, EXIF time and thumbnail come from
+ * Lumen's loader on a thread, one exposure at a time, within its bounds (the pixel budget,
+ * JPEG's scans, PNG's text chunks); what it refuses leaves the table with its reason. Only
+ * what is not a regular file is refused at once, from its stat: a fifo would block any read
+ * of it for ever. */
 #include "hdr-dialog.h"
 
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <libexif/exif-data.h>
 
+#include "core/error.h"
 #include "core/hdr/job.h"
-#include "core/io/exif.h"
+#include "core/io/io.h"
 #include "response-plot.h"
 
+/* A row whose COL_WIDTH is 0 is still being read. */
 enum { COL_PATH, COL_NAME, COL_SIZE, COL_WIDTH, COL_HEIGHT, COL_TIME, COL_TIME_TEXT, COL_EV, COL_THUMB };
 
 /* Thumbnails fit in this box (the .ui gives their cells room for it and a margin). */
@@ -39,7 +50,11 @@ struct _LmHdrDialog {
   gboolean running;
   GPtrArray *paths; /* of the last spec */
   GArray *times;
-  GCancellable *thumbnails; /* cancelled when the dialog goes */
+  GQueue *unread;        /* paths of the rows still to read, in order */
+  gboolean reading;      /* one of them is being read */
+  GCancellable *reads;   /* cancelled when the dialog goes */
+  char *refused;         /* the first file refused since the last add, why */
+  guint n_refused;
 };
 
 G_DEFINE_FINAL_TYPE (LmHdrDialog, lm_hdr_dialog, GTK_TYPE_DIALOG)
@@ -52,6 +67,33 @@ show_error (LmHdrDialog *self, const char *message)
 {
   gtk_label_set_text (self->error_label, message ? message : "");
   gtk_info_bar_set_revealed (self->error_bar, message != NULL);
+}
+
+/* A file the table does not take, with MESSAGE (naming it) as the reason: said until the
+ * person next changes the table, before the table's own errors. */
+static void
+refuse (LmHdrDialog *self, const char *message)
+{
+  if (self->n_refused++ == 0)
+    self->refused = g_strdup (message);
+}
+
+static void
+forget_refused (LmHdrDialog *self)
+{
+  g_clear_pointer (&self->refused, g_free);
+  self->n_refused = 0;
+}
+
+static char *
+refused_text (LmHdrDialog *self)
+{
+  if (self->n_refused <= 1)
+    return g_strdup (self->refused);
+  guint more = self->n_refused - 1;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (and %u more file that cannot be added)",
+                                       "%s (and %u more files that cannot be added)", more),
+                          self->refused, more);
 }
 
 /* Cameras write short times as 1/N: show them so where that is what they are. */
@@ -123,13 +165,13 @@ check (LmHdrDialog *self)
   update_evs (self); /* every change of the table comes here */
   GtkTreeModel *model = GTK_TREE_MODEL (self->store);
   GtkTreeIter iter;
-  guint n = 0;
+  guint n = 0, unread = 0;
   int w0 = 0, h0 = 0;
   g_autofree char *first = NULL, *untimed = NULL;
   g_autoptr (GError) error = NULL;
-  /* The HDR job's checks (core/hdr/job.h), on what the table knows before any decoding: the
-   * sizes from the files' headers, the count (the dialog's own limit); the times' are the
-   * job's when Merge is pressed. */
+  /* The HDR job's checks (core/hdr/job.h), on what the table knows before the merge: the
+   * sizes of the exposures read so far, the count (the dialog's own limit); the times' are
+   * the job's when Merge is pressed. */
   for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
     {
       g_autofree char *name = NULL, *path = NULL;
@@ -137,7 +179,13 @@ check (LmHdrDialog *self)
       double t;
       gtk_tree_model_get (model, &iter, COL_NAME, &name, COL_PATH, &path, COL_WIDTH, &w, COL_HEIGHT, &h,
                           COL_TIME, &t, -1);
-      if (n++ == 0)
+      n++;
+      if (w == 0)
+        {
+          unread++; /* its size and time are still to come */
+          continue;
+        }
+      if (first == NULL)
         {
           first = g_strdup (path);
           w0 = w, h0 = h;
@@ -149,7 +197,8 @@ check (LmHdrDialog *self)
     }
   if (error == NULL && n >= 2)
     lm_hdr_job_check_count (n, LM_HDR_DIALOG_MAX, &error);
-  show_error (self, error ? error->message : NULL);
+  g_autofree char *refused = refused_text (self);
+  show_error (self, refused ? refused : error ? error->message : NULL);
 
   /* Fusion weighs the exposures by their pixels alone: it needs no times. */
   const char *method = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->method_combo));
@@ -157,7 +206,9 @@ check (LmHdrDialog *self)
     g_clear_pointer (&untimed, g_free);
 
   g_autofree char *hint = NULL;
-  if (n < 2)
+  if (unread > 0)
+    hint = g_strdup (_("Reading the exposures…"));
+  else if (n < 2)
     hint = g_strdup (_("Add two to sixteen exposures of one scene."));
   else if (untimed)
     hint = g_strdup_printf (_("%s has no exposure time in its EXIF: enter it in the table."), untimed);
@@ -165,7 +216,7 @@ check (LmHdrDialog *self)
     hint = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u exposure, ready to merge.",
                                          "%u exposures, ready to merge.", n), n);
   gtk_label_set_text (self->hint_label, hint ? hint : "");
-  gboolean ok = error == NULL && n >= 2 && untimed == NULL;
+  gboolean ok = error == NULL && n >= 2 && untimed == NULL && unread == 0;
   gtk_widget_set_sensitive (self->merge_button, ok && !self->running);
   return ok;
 }
@@ -176,84 +227,219 @@ on_method_changed (GtkComboBox *combo, LmHdrDialog *self)
   check (self);
 }
 
-/* In a worker thread: the thumbnail of the file at PATH (the task's data), turned as its EXIF
- * says. A large photo takes a while to decode: the dialog does not wait for it. */
+/* What the table shows of an exposure, read on a thread. */
+typedef struct {
+  guint width, height;
+  double seconds; /* EXIF's ExposureTime; 0 when it gives none */
+  GdkPixbuf *thumbnail;
+} Exposure;
+
 static void
-load_thumbnail (GTask *task, gpointer source, gpointer path, GCancellable *cancellable)
+exposure_free (Exposure *x)
 {
-  GError *error = NULL;
-  g_autoptr (GdkPixbuf) pixbuf = gdk_pixbuf_new_from_file_at_scale (path, THUMB_WIDTH, THUMB_HEIGHT, TRUE, &error);
-  if (pixbuf == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, gdk_pixbuf_apply_embedded_orientation (pixbuf), g_object_unref);
+  g_clear_object (&x->thumbnail);
+  g_free (x);
 }
 
-/* The thumbnail into its file's row, if the row is still there (none when the dialog has
- * gone: the task is then cancelled). One that cannot be made leaves the cell blank: the file's
- * error, if any, shows when it is merged. */
-static void
-thumbnail_loaded (GObject *source, GAsyncResult *result, gpointer data)
+/* ExposureTime in seconds from an EXIF block as the loaders keep it (LmImage.exif), or 0. */
+static double
+exif_seconds (GBytes *block)
 {
-  g_autoptr (GdkPixbuf) thumbnail = g_task_propagate_pointer (G_TASK (result), NULL);
-  if (thumbnail == NULL)
+  gsize len = 0;
+  const guint8 *data = block ? g_bytes_get_data (block, &len) : NULL;
+  if (data == NULL || len < 14 || len > G_MAXUINT)
+    return 0.0;
+  ExifData *ed = exif_data_new_from_data (data, (unsigned int) len);
+  if (ed == NULL)
+    return 0.0;
+  double seconds = 0.0;
+  ExifEntry *entry = exif_data_get_entry (ed, EXIF_TAG_EXPOSURE_TIME);
+  ExifByteOrder order = exif_data_get_byte_order (ed);
+  if (entry && entry->format == EXIF_FORMAT_RATIONAL && entry->components >= 1
+      && (order == EXIF_BYTE_ORDER_MOTOROLA || order == EXIF_BYTE_ORDER_INTEL))
+    {
+      ExifRational r = exif_get_rational (entry->data, order);
+      if (r.numerator > 0 && r.denominator > 0)
+        seconds = (double) r.numerator / r.denominator;
+    }
+  exif_data_unref (ed);
+  return seconds;
+}
+
+/* IMAGE (8 or 16 bits, gray or colour, upright) shrunk to fit the thumbnail's box (never
+ * enlarged), each of its pixels the mean of the pixels it covers: one pass over the decoded
+ * photo, whatever its format, and no copy of it. */
+static GdkPixbuf *
+thumbnail_of (const LmImage *image)
+{
+  double scale = MIN (1.0, MIN ((double) THUMB_WIDTH / image->width, (double) THUMB_HEIGHT / image->height));
+  guint tw = CLAMP ((guint) lround (image->width * scale), 1, THUMB_WIDTH);
+  guint th = CLAMP ((guint) lround (image->height * scale), 1, THUMB_HEIGHT);
+  guint channels = lm_format_channels (image->format);
+  gboolean wide = lm_format_depth (image->format) == 16;
+  g_autofree guint64 *sums = g_new0 (guint64, (gsize) tw * th * 3);
+  g_autofree guint64 *counts = g_new0 (guint64, (gsize) tw * th);
+  for (guint y = 0; y < image->height; y++)
+    {
+      const guint8 *row = lm_image_row (image, y);
+      guint ty = (guint) ((guint64) y * th / image->height);
+      for (guint x = 0; x < image->width; x++)
+        {
+          gsize t = (gsize) ty * tw + (guint) ((guint64) x * tw / image->width);
+          counts[t]++;
+          for (guint c = 0; c < 3; c++)
+            {
+              gsize at = (gsize) x * channels + MIN (c, channels - 1); /* gray: one value for all */
+              sums[3 * t + c] += wide ? ((const guint16 *) row)[at] >> 8 : row[at];
+            }
+        }
+    }
+  GdkPixbuf *thumbnail = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, (int) tw, (int) th);
+  guint8 *pixels = gdk_pixbuf_get_pixels (thumbnail);
+  int stride = gdk_pixbuf_get_rowstride (thumbnail);
+  for (guint ty = 0; ty < th; ty++)
+    for (guint tx = 0; tx < tw; tx++)
+      {
+        gsize t = (gsize) ty * tw + tx;
+        guint64 n = MAX (counts[t], 1); /* 1 at least: the thumbnail is no larger than IMAGE */
+        for (guint c = 0; c < 3; c++)
+          pixels[(gsize) ty * stride + 3 * tx + c] = (guint8) ((sums[3 * t + c] + n / 2) / n);
+      }
+  return thumbnail;
+}
+
+/* In a worker thread: the exposure at PATH (the task's data) through Lumen's loader, as the
+ * merge will load it, and checked as one of a stack. A large photo takes a while: the dialog
+ * does not wait for it. */
+static void
+read_exposure (GTask *task, gpointer source, gpointer path, GCancellable *cancellable)
+{
+  GError *e = NULL;
+  g_autoptr (LmImage) image = lm_io_load (path, lm_allocator_host (), &e);
+  if (image == NULL || !lm_hdr_job_check_member (path, image, NULL, NULL, &e))
+    {
+      g_task_return_error (task, e);
+      return;
+    }
+  Exposure *x = g_new0 (Exposure, 1);
+  x->width = image->width;
+  x->height = image->height;
+  x->seconds = exif_seconds (image->exif);
+  x->thumbnail = thumbnail_of (image);
+  g_task_return_pointer (task, x, (GDestroyNotify) exposure_free);
+}
+
+static gboolean
+find_row (LmHdrDialog *self, const char *path, GtkTreeIter *iter)
+{
+  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, iter); ok; ok = gtk_tree_model_iter_next (model, iter))
+    {
+      g_autofree char *row_path = NULL;
+      gtk_tree_model_get (model, iter, COL_PATH, &row_path, -1);
+      if (g_strcmp0 (row_path, path) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void read_next (LmHdrDialog *self);
+
+/* The exposure read into its row, if the row is still there; one the loader refused leaves
+ * the table, its reason said. Nothing when the dialog has gone (the read is cancelled). */
+static void
+exposure_read (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GError) e = NULL;
+  Exposure *x = g_task_propagate_pointer (G_TASK (result), &e);
+  if (g_error_matches (e, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   LmHdrDialog *self = LM_HDR_DIALOG (source);
   const char *path = g_task_get_task_data (G_TASK (result));
-  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
+  self->reading = FALSE;
   GtkTreeIter iter;
-  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
+  if (find_row (self, path, &iter))
     {
-      g_autofree char *row_path = NULL;
-      gtk_tree_model_get (model, &iter, COL_PATH, &row_path, -1);
-      if (g_strcmp0 (row_path, path) == 0)
-        gtk_list_store_set (self->store, &iter, COL_THUMB, thumbnail, -1);
+      if (x == NULL)
+        {
+          gtk_list_store_remove (self->store, &iter);
+          refuse (self, e->message);
+        }
+      else
+        {
+          double typed;
+          gtk_tree_model_get (GTK_TREE_MODEL (self->store), &iter, COL_TIME, &typed, -1);
+          double t = typed > 0.0 ? typed : x->seconds; /* a time typed meanwhile stays */
+          g_autofree char *size = g_strdup_printf ("%u×%u", x->width, x->height);
+          g_autofree char *time = format_time (t);
+          gtk_list_store_set (self->store, &iter, COL_SIZE, size, COL_WIDTH, (int) x->width, COL_HEIGHT,
+                              (int) x->height, COL_TIME, t, COL_TIME_TEXT, time, COL_THUMB, x->thumbnail, -1);
+        }
     }
+  g_clear_pointer (&x, exposure_free);
+  read_next (self);
+  check (self);
+}
+
+/* One exposure at a time: each is decoded whole, and sixteen photos of 50 MP at once would
+ * take 3 GB. */
+static void
+read_next (LmHdrDialog *self)
+{
+  GtkTreeIter iter;
+  char *path = NULL;
+  while (!self->reading && path == NULL && !g_queue_is_empty (self->unread))
+    {
+      path = g_queue_pop_head (self->unread);
+      if (!find_row (self, path, &iter))
+        g_clear_pointer (&path, g_free); /* removed before it was read */
+    }
+  if (path == NULL)
+    return;
+  self->reading = TRUE;
+  g_autoptr (GTask) task = g_task_new (self, self->reads, exposure_read, NULL);
+  g_task_set_task_data (task, path, g_free);
+  g_task_run_in_thread (task, read_exposure);
+}
+
+/* Whether PATH may be read: a regular file, or one whose stat fails (the loader then says
+ * why, as for any file it cannot open). Anything else is refused by its stat, in the
+ * loader's words (core/io/file-read.c): no read of it could be trusted to end. */
+static gboolean
+may_read (const char *path, GError **error)
+{
+  GStatBuf st;
+  if (g_stat (path, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE;
+  const char *cause = S_ISDIR (st.st_mode)
+                        ? _("is a folder, not an image file")
+                        : _("is not a regular file (a pipe, a device or a socket); give an image file");
+  lm_set_file_error (error, LM_ERROR_IO, path, "%s", cause);
+  return FALSE;
 }
 
 void
 lm_hdr_dialog_add_files (LmHdrDialog *self, const char *const *paths, guint n)
 {
-  GtkTreeModel *model = GTK_TREE_MODEL (self->store);
-  g_autoptr (GString) unreadable = g_string_new (NULL);
+  forget_refused (self); /* what was refused before is old news */
   for (guint i = 0; i < n; i++)
     {
-      gboolean known = FALSE;
       GtkTreeIter iter;
-      for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok && !known;
-           ok = gtk_tree_model_iter_next (model, &iter))
-        {
-          g_autofree char *path = NULL;
-          gtk_tree_model_get (model, &iter, COL_PATH, &path, -1);
-          known = g_strcmp0 (path, paths[i]) == 0;
-        }
-      if (known)
+      if (find_row (self, paths[i], &iter))
         continue;
-      g_autofree char *name = g_filename_display_basename (paths[i]);
-      int w = 0, h = 0;
-      if (gdk_pixbuf_get_file_info (paths[i], &w, &h) == NULL)
+      g_autoptr (GError) e = NULL;
+      if (!may_read (paths[i], &e))
         {
-          g_string_append_printf (unreadable, "%s%s", unreadable->len ? ", " : "", name);
+          refuse (self, e->message);
           continue;
         }
-      double t = 0.0;
-      if (!lm_exif_exposure_time (paths[i], &t, NULL))
-        t = 0.0;
-      g_autofree char *size = g_strdup_printf ("%d×%d", w, h);
-      g_autofree char *time = format_time (t);
-      gtk_list_store_insert_with_values (self->store, NULL, -1, COL_PATH, paths[i], COL_NAME, name,
-                                         COL_SIZE, size, COL_WIDTH, w, COL_HEIGHT, h, COL_TIME, t,
-                                         COL_TIME_TEXT, time, -1);
-      g_autoptr (GTask) task = g_task_new (self, self->thumbnails, thumbnail_loaded, NULL);
-      g_task_set_task_data (task, g_strdup (paths[i]), g_free);
-      g_task_run_in_thread (task, load_thumbnail);
+      g_autofree char *name = g_filename_display_basename (paths[i]);
+      gtk_list_store_insert_with_values (self->store, NULL, -1, COL_PATH, paths[i], COL_NAME, name, COL_SIZE, "…",
+                                         COL_WIDTH, 0, COL_HEIGHT, 0, COL_TIME, 0.0, COL_TIME_TEXT, "", -1);
+      g_queue_push_tail (self->unread, g_strdup (paths[i]));
     }
+  read_next (self);
   check (self);
-  if (unreadable->len)
-    {
-      g_autofree char *message = g_strdup_printf (_("%s: not an image that Lumen can read"), unreadable->str);
-      show_error (self, message);
-    }
 }
 
 gboolean
@@ -281,6 +467,7 @@ lm_hdr_dialog_set_time_text (LmHdrDialog *self, guint index, const char *text)
     }
   g_autofree char *shown = format_time (t);
   gtk_list_store_set (self->store, &iter, COL_TIME, t, COL_TIME_TEXT, shown, -1);
+  forget_refused (self);
   check (self);
   return TRUE;
 }
@@ -327,6 +514,7 @@ on_remove_clicked (GtkButton *button, LmHdrDialog *self)
         gtk_list_store_remove (self->store, &iter);
     }
   g_list_free_full (rows, (GDestroyNotify) gtk_tree_path_free);
+  forget_refused (self);
   check (self);
 }
 
@@ -373,6 +561,7 @@ lm_hdr_dialog_set_running (LmHdrDialog *self, gboolean running)
   gtk_widget_set_sensitive (GTK_WIDGET (self->align_check), !running);
   if (running)
     {
+      forget_refused (self);
       show_error (self, NULL);
       lm_response_plot_set_response (self->plot, NULL);
       lm_hdr_dialog_set_progress (self, 0.0, NULL);
@@ -438,9 +627,11 @@ static void
 lm_hdr_dialog_dispose (GObject *object)
 {
   LmHdrDialog *self = LM_HDR_DIALOG (object);
-  if (self->thumbnails)
-    g_cancellable_cancel (self->thumbnails);
-  g_clear_object (&self->thumbnails);
+  if (self->reads)
+    g_cancellable_cancel (self->reads);
+  g_clear_object (&self->reads);
+  if (self->unread)
+    g_queue_clear_full (self->unread, g_free);
   G_OBJECT_CLASS (lm_hdr_dialog_parent_class)->dispose (object);
 }
 
@@ -450,6 +641,8 @@ lm_hdr_dialog_finalize (GObject *object)
   LmHdrDialog *self = LM_HDR_DIALOG (object);
   g_ptr_array_unref (self->paths);
   g_array_unref (self->times);
+  g_queue_free_full (self->unread, g_free);
+  g_free (self->refused);
   G_OBJECT_CLASS (lm_hdr_dialog_parent_class)->finalize (object);
 }
 
@@ -488,7 +681,8 @@ static void
 lm_hdr_dialog_init (LmHdrDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->thumbnails = g_cancellable_new ();
+  self->reads = g_cancellable_new ();
+  self->unread = g_queue_new ();
   gtk_widget_set_tooltip_text (gtk_tree_view_column_get_button (self->ev_column),
                                _("Each exposure in stops from the middle one, from the times"));
   self->paths = g_ptr_array_new_with_free_func (g_free);

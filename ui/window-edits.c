@@ -42,18 +42,16 @@ lm_window_copy_edits_action (GSimpleAction *action, GVariant *param, gpointer da
   gtk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD), text, -1);
 }
 
-/* The edits in TEXT when it is a sidecar (it has Lumen's [lumen] group: not any text that
- * happens to parse as a key file). */
+/* Whether TEXT is meant as a sidecar: it has Lumen's [lumen] group line (as GKeyFile reads
+ * one, blanks around it), not merely any text that happens to parse as a key file. */
 static gboolean
-edits_from_text (const char *text, LmPipeline *pipeline)
+is_sidecar_text (const char *text)
 {
-  g_autoptr (GKeyFile) keyfile = g_key_file_new ();
-  if (text == NULL || !g_key_file_load_from_data (keyfile, text, -1, G_KEY_FILE_NONE, NULL)
-      || !g_key_file_has_group (keyfile, "lumen"))
-    return FALSE;
-  /* Read as a sidecar file is, with its checks. */
-  lm_pipeline_init (pipeline);
-  return lm_pipeline_from_text (pipeline, text, strlen (text), NULL);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_equal (g_strstrip (lines[i]), "[lumen]"))
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -62,19 +60,33 @@ on_clipboard_text (GtkClipboard *clipboard, const char *text, gpointer data)
   g_autoptr (LmWindow) self = data;
   if (self->worker == NULL || self->source == NULL)
     return; /* closed meanwhile (dispose frees the worker) */
-  LmPipeline pasted;
-  if (edits_from_text (text, &pasted))
-    replace_edits (self, &pasted);
+  if (text != NULL && is_sidecar_text (text))
+    {
+      /* Read as --params reads a sidecar file, with its checks: one they refuse pastes
+       * nothing, and says why, rather than the edits copied before. */
+      LmPipeline pasted;
+      lm_pipeline_init (&pasted);
+      g_autoptr (GError) e = NULL;
+      if (lm_pipeline_from_text (&pasted, text, strlen (text), &e))
+        replace_edits (self, &pasted);
+      else
+        {
+          g_autofree char *message = g_strdup_printf (_("The clipboard’s edits cannot be pasted: %s"), e->message);
+          lm_window_show_message_about (self, LM_TOPIC_PASTE, GTK_MESSAGE_ERROR, message);
+        }
+    }
   else if (have_copied)
     replace_edits (self, &copied);
   else
-    lm_window_show_message (self, GTK_MESSAGE_INFO, _("No edits to paste: copy a photo’s edits first"));
+    lm_window_show_message_about (self, LM_TOPIC_PASTE, GTK_MESSAGE_INFO,
+                                  _("No edits to paste: copy a photo’s edits first"));
 }
 
 void
 lm_window_paste_edits_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   LmWindow *self = data;
+  lm_window_clear_message (self, LM_TOPIC_PASTE); /* the last paste's failure is old news */
   gtk_clipboard_request_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD),
                               on_clipboard_text, g_object_ref (self));
 }

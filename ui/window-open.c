@@ -4,9 +4,9 @@
 
 #include <glib/gi18n.h>
 
-#include <stdio.h>
-
 #include "core/error.h"
+#include "core/io/file-read.h"
+#include "core/io/pixel-budget.h"
 
 typedef struct {
   GFile *file;
@@ -18,22 +18,35 @@ typedef struct {
 /* FITS files by their first card, whatever their name; gzip-compressed ones (.fits.gz, which
  * cfitsio reads as they are) by the first card of what they hold. */
 static gboolean
-is_fits (const char *path)
+is_fits (const guint8 *data, gsize len)
 {
-  guint8 head[4096];
-  FILE *f = fopen (path, "rb");
-  gsize n = f ? fread (head, 1, sizeof head, f) : 0;
-  if (f)
-    fclose (f);
-  if (n < 2 || head[0] != 0x1f || head[1] != 0x8b)
-    return lm_fits_sniff (head, n);
+  gsize n = MIN (len, 4096);
+  if (n < 2 || data[0] != 0x1f || data[1] != 0x8b)
+    return lm_fits_sniff (data, n);
   g_autoptr (GConverter) gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
   guint8 card[80];
   gsize read = 0, written = 0;
-  if (g_converter_convert (gunzip, head, n, card, sizeof card, G_CONVERTER_NO_FLAGS, &read, &written, NULL)
+  if (g_converter_convert (gunzip, data, n, card, sizeof card, G_CONVERTER_NO_FLAGS, &read, &written, NULL)
       == G_CONVERTER_ERROR)
     return FALSE;
   return lm_fits_sniff (card, written);
+}
+
+/* PATH mapped as lm_io_load maps it, before anything reads it: what is not a regular file is
+ * refused by name there (a fifo would block the first read, this worker's or cfitsio's, for
+ * ever; a device may never end). A FITS file is then read by cfitsio, which also takes the
+ * gzip-compressed ones, and with its header. */
+static LmImage *
+load_path (const char *path, OpenJob *job, GError **error)
+{
+  g_autoptr (GBytes) bytes = lm_file_map (path, LM_FILE_KIND_IMAGE, lm_pixel_budget_file_bytes (), error);
+  if (bytes == NULL)
+    return NULL;
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  if (is_fits (data, len))
+    return lm_fits_load (path, job->allocator, &job->fits, error);
+  return lm_io_load_from_memory (path, data, len, job->allocator, error);
 }
 
 static void
@@ -43,11 +56,9 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   g_autofree char *path = g_file_get_path (job->file);
   GError *e = NULL;
   LmImage *image = NULL;
-  if (path && is_fits (path))
-    image = lm_fits_load (path, job->allocator, &job->fits, &e);
-  else if (path)
-    image = lm_io_load (path, job->allocator, &e);
-  if (path == NULL)
+  if (path)
+    image = load_path (path, job, &e);
+  else
     g_set_error (&e, LUMEN_ERROR, LM_ERROR_IO, _("%s: only local files can be opened"),
                  g_file_peek_path (job->file) ? g_file_peek_path (job->file) : "?");
   if (image)
@@ -126,19 +137,20 @@ start_loaded (LmWindow *self, gpointer data)
   gtk_stack_set_visible_child (self->view_stack, GTK_WIDGET (self->image_view));
   lm_image_view_set_image_size (self->image_view, image->width, image->height);
   lm_window_show_pipeline (self);
-  g_autofree char *notes = lm_image_notes_text (image);
+  /* Both are said where both are true: what the loader could not take (a profile, so that
+   * colours are taken as sRGB) matters as much with edits as without. */
+  g_autoptr (GString) message = g_string_new (NULL);
   if (sidecar_error)
-    {
-      /* The photo opens all the same, with no edits; the file stays until an edit is made. */
-      g_autofree char *message = g_strdup_printf (_("Opened without its saved edits: %s"), sidecar_error->message);
-      lm_window_show_message_about (self, LM_TOPIC_PHOTO, GTK_MESSAGE_WARNING, message);
-    }
-  else if (notes)
+    /* The photo opens all the same, with no edits; the file stays until an edit is made. */
+    g_string_printf (message, _("Opened without its saved edits: %s"), sidecar_error->message);
+  g_autofree char *notes = lm_image_notes_text (image);
+  if (notes)
     {
       g_autofree char *name = g_file_get_parse_name (l->file);
-      g_autofree char *message = g_strdup_printf ("%s: %s", name, notes);
-      lm_window_show_message_about (self, LM_TOPIC_PHOTO, GTK_MESSAGE_WARNING, message);
+      g_string_append_printf (message, "%s%s: %s", message->len ? "; " : "", name, notes);
     }
+  if (message->len)
+    lm_window_show_message_about (self, LM_TOPIC_PHOTO, GTK_MESSAGE_WARNING, message->str);
 }
 
 /* The photo is read before anything is asked: a file that cannot be opened costs no

@@ -23,6 +23,7 @@ typedef enum {
   LM_TOPIC_OPEN,   /* a photo that could not be opened: goes at the next open */
   LM_TOPIC_RENDER, /* a render failed or went otherwise: goes with a render that did not */
   LM_TOPIC_EXPORT, /* an export's outcome: goes when the next export starts */
+  LM_TOPIC_PASTE,  /* edits on the clipboard that could not be pasted: goes at the next paste */
 } LmMessageTopic;
 
 /* A step that waits for an answer (or an export) and may never run: THEN (a

@@ -209,6 +209,7 @@ open_forest (GArray **times_out)
   g_assert_true (lm_hdr_read_exposures (list, &files, &times, &e));
   g_assert_no_error (e);
   lm_hdr_dialog_add_files (dialog, (const char *const *) files->pdata, files->len);
+  ui_await_exposures (GTK_WIDGET (dialog));
   g_assert_null (lm_hdr_dialog_get_error (dialog));
   if (times_out)
     *times_out = g_steal_pointer (&times);

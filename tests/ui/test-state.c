@@ -605,6 +605,7 @@ test_merge_title (void)
       dialog = l->data;
   g_assert_nonnull (dialog);
   lm_hdr_dialog_add_files (dialog, (const char *const *) files->pdata, files->len);
+  ui_await_exposures (GTK_WIDGET (dialog));
   for (guint i = 0; i < files->len; i++)
     {
       char text[G_ASCII_DTOSTR_BUF_SIZE];

@@ -457,6 +457,7 @@ test_hdr_refusals (void)
   g_autofree char *other = ui_test_data ("photos/chelsea.png"); /* 451×300, the stack 1024×512 */
   g_ptr_array_add (files, g_strdup (other));
   lm_hdr_dialog_add_files (dialog, (const char *const *) files->pdata, files->len);
+  ui_await_exposures (GTK_WIDGET (dialog));
   g_ptr_array_remove_index (files, files->len - 1);
   const char *error = lm_hdr_dialog_get_error (dialog);
   g_assert_nonnull (error);
@@ -473,6 +474,7 @@ test_hdr_refusals (void)
   /* Times the dialog accepts but the stack does not: the worker's reason, in the dialog. */
   dialog = open_hdr_dialog ();
   lm_hdr_dialog_add_files (dialog, (const char *const *) files->pdata, files->len);
+  ui_await_exposures (GTK_WIDGET (dialog));
   g_test_message ("hint: %s", lm_hdr_dialog_get_hint (dialog));
   g_assert_nonnull (strstr (lm_hdr_dialog_get_hint (dialog), "exposure01.png"));
   g_assert_false (lm_hdr_dialog_set_time_text (dialog, 0, "fast"));
@@ -525,6 +527,7 @@ test_hdr_merge (void)
   g_autoptr (GPtrArray) files = courtyard (&times);
   LmHdrDialog *dialog = open_hdr_dialog ();
   lm_hdr_dialog_add_files (dialog, (const char *const *) files->pdata, files->len);
+  ui_await_exposures (GTK_WIDGET (dialog));
   for (guint i = 0; i < files->len; i++)
     {
       char text[G_ASCII_DTOSTR_BUF_SIZE];

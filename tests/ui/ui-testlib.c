@@ -1,7 +1,9 @@
 /* What the window tests share: see ui-testlib.h. */
 #include "ui-testlib.h"
 
+#include <string.h>
 #include <gdk/gdkx.h>
+#include <glib/gi18n.h>
 #include <X11/XKBlib.h>
 #include <X11/extensions/XTest.h>
 
@@ -9,6 +11,7 @@
 #include "core/image.h"
 #include "core/render/view.h"
 #include "ui/application.h"
+#include "ui/hdr-dialog.h"
 #include "ui/histogram-view.h"
 #include "ui/op-panel.h"
 
@@ -339,6 +342,12 @@ fake_key (KeySym sym, gboolean press)
 void
 ui_key (guint keyval, GdkModifierType modifiers)
 {
+  ui_key_held (keyval, modifiers, 0);
+}
+
+void
+ui_key_held (guint keyval, GdkModifierType modifiers, guint ms)
+{
   if (modifiers & GDK_CONTROL_MASK)
     fake_key (XK_Control_L, TRUE);
   if (modifiers & GDK_SHIFT_MASK)
@@ -346,6 +355,11 @@ ui_key (guint keyval, GdkModifierType modifiers)
   if (modifiers & GDK_MOD1_MASK)
     fake_key (XK_Alt_L, TRUE);
   fake_key (keyval, TRUE); /* GDK's keyvals are X keysyms */
+  if (ms > 0)
+    {
+      XSync (xdisplay (), False);
+      ui_wait_ms (ms);
+    }
   fake_key (keyval, FALSE);
   if (modifiers & GDK_MOD1_MASK)
     fake_key (XK_Alt_L, FALSE);
@@ -503,4 +517,78 @@ ui_await_file (const char *path)
     ui_wait_ms (50);
   g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
   ui_wait_ms (300);
+}
+
+/* The item of the recent menu MENU that names NAME, once shown. */
+static GtkWidget *
+recent_item (GtkWidget *menu, const char *name)
+{
+  g_autoptr (GList) items = gtk_container_get_children (GTK_CONTAINER (menu));
+  for (GList *l = items; l; l = l->next)
+    if (GTK_IS_MENU_ITEM (l->data) && gtk_widget_get_mapped (l->data) && gtk_menu_item_get_label (l->data)
+        && strstr (gtk_menu_item_get_label (l->data), name))
+      return l->data;
+  return NULL;
+}
+
+static void
+on_recent_changed (GtkRecentManager *manager, gboolean *changed)
+{
+  *changed = TRUE;
+}
+
+void
+ui_open_recent (const char *path)
+{
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+  GtkRecentData data = { .mime_type = (char *) "image/jpeg", .app_name = (char *) "lumen",
+                         .app_exec = (char *) "lumen %u" };
+  /* The menu is filled again when the manager says it changed, a moment after the item is
+   * added: an item clicked before could be another by then. */
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  gboolean changed = FALSE;
+  gulong handler = g_signal_connect (manager, "changed", G_CALLBACK (on_recent_changed), &changed);
+  g_assert_true (gtk_recent_manager_add_full (manager, uri, &data));
+  for (int turn = 0; turn < 250 && !changed; turn++)
+    ui_wait_ms (20);
+  g_signal_handler_disconnect (manager, handler);
+  g_assert_true (changed);
+  ui_wait_ms (50);
+  g_autofree char *name = g_path_get_basename (path);
+  GtkWidget *button = NULL, *menu = NULL;
+  g_autoptr (GPtrArray) buttons = ui_find_all (gtk_window_get_titlebar (GTK_WINDOW (ui_window)), GTK_TYPE_MENU_BUTTON);
+  for (guint i = 0; i < buttons->len && menu == NULL; i++)
+    {
+      GtkMenu *popup = gtk_menu_button_get_popup (g_ptr_array_index (buttons, i));
+      if (popup && GTK_IS_RECENT_CHOOSER (popup))
+        button = g_ptr_array_index (buttons, i), menu = GTK_WIDGET (popup);
+    }
+  g_assert_nonnull (menu);
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_click_middle (button);
+  /* The menu fills itself in steps, and is laid out again after each: the item is clicked
+   * once the menu has stopped changing. */
+  GtkWidget *item = NULL;
+  guint items = 0, stable = 0;
+  for (int turn = 0; turn < 200 && (item == NULL || stable < 4); turn++)
+    {
+      ui_wait_ms (50);
+      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (menu));
+      stable = g_list_length (children) == items ? stable + 1 : 0;
+      items = g_list_length (children);
+      item = recent_item (menu, name);
+    }
+  g_assert_nonnull (item);
+  ui_click_middle (item);
+}
+
+void
+ui_await_exposures (GtkWidget *dialog)
+{
+  const char *reading = _("Reading the exposures…");
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (g_strcmp0 (lm_hdr_dialog_get_hint (LM_HDR_DIALOG (dialog)), reading) == 0
+         && g_get_monotonic_time () < deadline)
+    ui_wait_ms (20);
+  g_assert_cmpstr (lm_hdr_dialog_get_hint (LM_HDR_DIALOG (dialog)), !=, reading);
 }

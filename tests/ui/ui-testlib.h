@@ -69,6 +69,10 @@ void ui_click (GtkWidget *widget, double x, double y);
 /* KEYVAL pressed and released with MODIFIERS (GDK_CONTROL_MASK, GDK_SHIFT_MASK, GDK_MOD1_MASK:
  * Alt) held. */
 void ui_key (guint keyval, GdkModifierType modifiers);
+/* The same, the key held down for MS milliseconds while the main loop runs: for a key whose
+ * press makes the widget that gets its release (Ctrl+L's location field in an Open chooser:
+ * not yet drawn at once, and GTK is critical about a key sent to it). */
+void ui_key_held (guint keyval, GdkModifierType modifiers, guint ms);
 /* Text typed key by key (ASCII; Shift held where the key's character needs it). */
 void ui_type (const char *text);
 
@@ -104,3 +108,12 @@ void ui_press_export (gpointer unused);
 /* Runs the main loop until PATH exists (an export's rename: the file is whole), then a little
  * longer for the window to take the export's end in; fails the test after 30 s. */
 void ui_await_file (const char *path);
+
+/* Opens PATH the way a person does from the recent list, PATH put on it first (as an earlier
+ * session would have left it): the title bar's recent button, then the item. Returns once
+ * the item is clicked, not once the file is open. */
+void ui_open_recent (const char *path);
+
+/* Runs the main loop until the Merge HDR dialog DIALOG (an LmHdrDialog) has read every
+ * exposure added to it: its hint no longer says it is reading them. Fails the test after 60 s. */
+void ui_await_exposures (GtkWidget *dialog);
