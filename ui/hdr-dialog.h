@@ -17,7 +17,10 @@ enum { LM_HDR_RESPONSE_MERGE = 1 }; /* the Merge button; "merge" follows when al
 
 GtkWidget *lm_hdr_dialog_new (GtkWindow *parent);
 
-/* Adds exposures, reading each one's size and EXIF exposure time at once. */
+/* Adds exposures: what is not a regular file is refused at once (in the error bar); each
+ * other one's size, EXIF exposure time and thumbnail are read by Lumen's loader on a thread,
+ * one at a time (the hint says so and Merge waits meanwhile); one the loader refuses leaves
+ * the table with its reason. */
 void lm_hdr_dialog_add_files (LmHdrDialog *self, const char *const *paths, guint n);
 
 /* Sets exposure INDEX's time from TEXT ("1/250", "0.004", "2 s"), as editing its cell does;
