@@ -15,11 +15,10 @@
 #include <sys/stat.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <libexif/exif-data.h>
 
 #include "core/error.h"
 #include "core/hdr/job.h"
-#include "core/io/io.h"
+#include "hdr-exposure.h"
 #include "response-plot.h"
 
 /* A row whose COL_WIDTH is 0 is still being read. */
@@ -227,106 +226,16 @@ on_method_changed (GtkComboBox *combo, LmHdrDialog *self)
   check (self);
 }
 
-/* What the table shows of an exposure, read on a thread. */
-typedef struct {
-  guint width, height;
-  double seconds; /* EXIF's ExposureTime; 0 when it gives none */
-  GdkPixbuf *thumbnail;
-} Exposure;
-
-static void
-exposure_free (Exposure *x)
-{
-  g_clear_object (&x->thumbnail);
-  g_free (x);
-}
-
-/* ExposureTime in seconds from an EXIF block as the loaders keep it (LmImage.exif), or 0. */
-static double
-exif_seconds (GBytes *block)
-{
-  gsize len = 0;
-  const guint8 *data = block ? g_bytes_get_data (block, &len) : NULL;
-  if (data == NULL || len < 14 || len > G_MAXUINT)
-    return 0.0;
-  ExifData *ed = exif_data_new_from_data (data, (unsigned int) len);
-  if (ed == NULL)
-    return 0.0;
-  double seconds = 0.0;
-  ExifEntry *entry = exif_data_get_entry (ed, EXIF_TAG_EXPOSURE_TIME);
-  ExifByteOrder order = exif_data_get_byte_order (ed);
-  if (entry && entry->format == EXIF_FORMAT_RATIONAL && entry->components >= 1
-      && (order == EXIF_BYTE_ORDER_MOTOROLA || order == EXIF_BYTE_ORDER_INTEL))
-    {
-      ExifRational r = exif_get_rational (entry->data, order);
-      if (r.numerator > 0 && r.denominator > 0)
-        seconds = (double) r.numerator / r.denominator;
-    }
-  exif_data_unref (ed);
-  return seconds;
-}
-
-/* IMAGE (8 or 16 bits, gray or colour, upright) shrunk to fit the thumbnail's box (never
- * enlarged), each of its pixels the mean of the pixels it covers: one pass over the decoded
- * photo, whatever its format, and no copy of it. */
-static GdkPixbuf *
-thumbnail_of (const LmImage *image)
-{
-  double scale = MIN (1.0, MIN ((double) THUMB_WIDTH / image->width, (double) THUMB_HEIGHT / image->height));
-  guint tw = CLAMP ((guint) lround (image->width * scale), 1, THUMB_WIDTH);
-  guint th = CLAMP ((guint) lround (image->height * scale), 1, THUMB_HEIGHT);
-  guint channels = lm_format_channels (image->format);
-  gboolean wide = lm_format_depth (image->format) == 16;
-  g_autofree guint64 *sums = g_new0 (guint64, (gsize) tw * th * 3);
-  g_autofree guint64 *counts = g_new0 (guint64, (gsize) tw * th);
-  for (guint y = 0; y < image->height; y++)
-    {
-      const guint8 *row = lm_image_row (image, y);
-      guint ty = (guint) ((guint64) y * th / image->height);
-      for (guint x = 0; x < image->width; x++)
-        {
-          gsize t = (gsize) ty * tw + (guint) ((guint64) x * tw / image->width);
-          counts[t]++;
-          for (guint c = 0; c < 3; c++)
-            {
-              gsize at = (gsize) x * channels + MIN (c, channels - 1); /* gray: one value for all */
-              sums[3 * t + c] += wide ? ((const guint16 *) row)[at] >> 8 : row[at];
-            }
-        }
-    }
-  GdkPixbuf *thumbnail = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, (int) tw, (int) th);
-  guint8 *pixels = gdk_pixbuf_get_pixels (thumbnail);
-  int stride = gdk_pixbuf_get_rowstride (thumbnail);
-  for (guint ty = 0; ty < th; ty++)
-    for (guint tx = 0; tx < tw; tx++)
-      {
-        gsize t = (gsize) ty * tw + tx;
-        guint64 n = MAX (counts[t], 1); /* 1 at least: the thumbnail is no larger than IMAGE */
-        for (guint c = 0; c < 3; c++)
-          pixels[(gsize) ty * stride + 3 * tx + c] = (guint8) ((sums[3 * t + c] + n / 2) / n);
-      }
-  return thumbnail;
-}
-
-/* In a worker thread: the exposure at PATH (the task's data) through Lumen's loader, as the
- * merge will load it, and checked as one of a stack. A large photo takes a while: the dialog
- * does not wait for it. */
+/* In a worker thread: the exposure at PATH (the task's data), as the merge will load it. */
 static void
 read_exposure (GTask *task, gpointer source, gpointer path, GCancellable *cancellable)
 {
   GError *e = NULL;
-  g_autoptr (LmImage) image = lm_io_load (path, lm_allocator_host (), &e);
-  if (image == NULL || !lm_hdr_job_check_member (path, image, NULL, NULL, &e))
-    {
-      g_task_return_error (task, e);
-      return;
-    }
-  Exposure *x = g_new0 (Exposure, 1);
-  x->width = image->width;
-  x->height = image->height;
-  x->seconds = exif_seconds (image->exif);
-  x->thumbnail = thumbnail_of (image);
-  g_task_return_pointer (task, x, (GDestroyNotify) exposure_free);
+  LmHdrExposure *x = lm_hdr_exposure_read (path, THUMB_WIDTH, THUMB_HEIGHT, &e);
+  if (x == NULL)
+    g_task_return_error (task, e);
+  else
+    g_task_return_pointer (task, x, (GDestroyNotify) lm_hdr_exposure_free);
 }
 
 static gboolean
@@ -351,7 +260,7 @@ static void
 exposure_read (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr (GError) e = NULL;
-  Exposure *x = g_task_propagate_pointer (G_TASK (result), &e);
+  LmHdrExposure *x = g_task_propagate_pointer (G_TASK (result), &e);
   if (g_error_matches (e, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   LmHdrDialog *self = LM_HDR_DIALOG (source);
@@ -376,7 +285,7 @@ exposure_read (GObject *source, GAsyncResult *result, gpointer data)
                               (int) x->height, COL_TIME, t, COL_TIME_TEXT, time, COL_THUMB, x->thumbnail, -1);
         }
     }
-  g_clear_pointer (&x, exposure_free);
+  g_clear_pointer (&x, lm_hdr_exposure_free);
   read_next (self);
   check (self);
 }

@@ -50,6 +50,19 @@ lm_exif_orientation_stated (GBytes *block)
   return orientation;
 }
 
+/* ExposureTime in seconds from ED, or 0 where it gives none that is usable. */
+static double
+exposure_seconds (ExifData *ed)
+{
+  ExifEntry *entry = exif_data_get_entry (ed, EXIF_TAG_EXPOSURE_TIME);
+  ExifByteOrder order = exif_data_get_byte_order (ed);
+  if (entry == NULL || entry->format != EXIF_FORMAT_RATIONAL || entry->components < 1
+      || (order != EXIF_BYTE_ORDER_MOTOROLA && order != EXIF_BYTE_ORDER_INTEL))
+    return 0.0;
+  ExifRational r = exif_get_rational (entry->data, order);
+  return r.numerator > 0 && r.denominator > 0 ? (double) r.numerator / r.denominator : 0.0;
+}
+
 gboolean
 lm_exif_exposure_time (const char *path, double *seconds, GError **error)
 {
@@ -59,21 +72,30 @@ lm_exif_exposure_time (const char *path, double *seconds, GError **error)
       lm_set_file_error (error, LM_ERROR_FORMAT, path, _("has no EXIF data to read the exposure time from"));
       return FALSE;
     }
-  ExifEntry *entry = exif_data_get_entry (ed, EXIF_TAG_EXPOSURE_TIME);
-  gboolean ok = FALSE;
-  if (entry && entry->format == EXIF_FORMAT_RATIONAL && entry->components >= 1)
-    {
-      ExifRational r = exif_get_rational (entry->data, exif_data_get_byte_order (ed));
-      if (r.numerator > 0 && r.denominator > 0)
-        {
-          *seconds = (double) r.numerator / r.denominator;
-          ok = TRUE;
-        }
-    }
+  double t = exposure_seconds (ed);
   exif_data_unref (ed);
-  if (!ok)
-    lm_set_file_error (error, LM_ERROR_FORMAT, path, _("its EXIF has no usable ExposureTime"));
-  return ok;
+  if (t <= 0.0)
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("its EXIF has no usable ExposureTime"));
+      return FALSE;
+    }
+  *seconds = t;
+  return TRUE;
+}
+
+double
+lm_exif_exposure_seconds (GBytes *block)
+{
+  gsize len = 0;
+  const guint8 *data = block ? g_bytes_get_data (block, &len) : NULL;
+  if (data == NULL || len < 14 || len > G_MAXUINT)
+    return 0.0;
+  ExifData *ed = exif_data_new_from_data (data, (unsigned int) len);
+  if (ed == NULL)
+    return 0.0;
+  double t = exposure_seconds (ed);
+  exif_data_unref (ed);
+  return t;
 }
 
 static void

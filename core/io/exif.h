@@ -21,6 +21,9 @@ int lm_exif_orientation (GBytes *block);
  * place may decide (orientation.c). */
 int lm_exif_orientation_stated (GBytes *block);
 
+/* ExposureTime in seconds from BLOCK (as LmImage.exif holds it), or 0 where it gives none. */
+double lm_exif_exposure_seconds (GBytes *block);
+
 /* ExposureTime in seconds from the EXIF of the file at PATH. */
 gboolean lm_exif_exposure_time (const char *path, double *seconds, GError **error);
 
