@@ -18,7 +18,9 @@ os.environ.setdefault("OPENCV_IO_ENABLE_OPENEXR", "1")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "formats"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 import giflib_writer  # noqa: E402
+import lumen_testlib as lt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
@@ -306,21 +308,6 @@ def xmp_orientation(value):
             b'</rdf:RDF></x:xmpmeta>' % value)
 
 
-def repeat_last_scan(jpeg, extra):
-    """A progressive JPEG with its last scan repeated EXTRA times: past the scans Lumen reads."""
-    i, last = 2, None
-    while jpeg[i + 1] != 0xD9:
-        n = struct.unpack(">H", jpeg[i + 2:i + 4])[0]
-        if jpeg[i + 1] != 0xDA:
-            i += 2 + n
-            continue
-        j = i + 2 + n
-        while not (jpeg[j] == 0xFF and jpeg[j + 1] != 0 and not 0xD0 <= jpeg[j + 1] <= 0xD7):
-            j += 1
-        last, i = (i, j), j
-    return jpeg[:last[1]] + jpeg[last[0]:last[1]] * extra + jpeg[last[1]:]
-
-
 # --- The seeds -----------------------------------------------------------------------------------
 
 def images(lumen_cli):
@@ -358,7 +345,7 @@ def images(lumen_cli):
         jpeg_with_segments(base, [(0xE1, b"http://ns.adobe.com/xap/1.0/\0" + xmp_orientation(8))]))
     flat = np.full((24, 32, 3), (40, 90, 160), np.uint8)
     put("jpeg", "progressive-110-scans.jpg",
-        repeat_last_scan(encode(".jpg", flat, [q, 80, cv2.IMWRITE_JPEG_PROGRESSIVE, 1]), 100))
+        lt.jpeg_repeat_last_scan(encode(".jpg", flat, [q, 80, cv2.IMWRITE_JPEG_PROGRESSIVE, 1]), 100))
 
     # PNG
     put("png", "rgb.png", encode(".png", rgb))

@@ -214,6 +214,22 @@ ANNEX_K_LUMA = [16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55,
                 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99]
 
 
+def jpeg_repeat_last_scan(data, extra_scans):
+    """DATA (a progressive JPEG) with its last scan repeated EXTRA_SCANS times before EOI: a few
+    bytes each, a pass over every block each (the scan bomb Lumen's readers bound)."""
+    i, last = 2, None
+    while data[i + 1] != 0xD9:
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if data[i + 1] != 0xDA:
+            i += 2 + length
+            continue
+        j = i + 2 + length  # the scan's entropy-coded data runs to the next marker
+        while not (data[j] == 0xFF and data[j + 1] != 0 and not 0xD0 <= data[j + 1] <= 0xD7):
+            j += 1
+        last, i = (i, j), j
+    return data[:last[1]] + data[last[0]:last[1]] * extra_scans + data[last[1]:]
+
+
 def ijg_luma_table(quality):
     """Table K.1 scaled as libjpeg's jpeg_set_quality does (IJG scaling, baseline clamp)."""
     scale = 5000 // quality if quality < 50 else 200 - 2 * quality

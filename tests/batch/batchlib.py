@@ -1,8 +1,11 @@
 """Helpers of the batch tests: stack folders made of the shared HDR stacks (symlinks, so that
 many stacks cost no disk), batch runs, and the checks every resumed batch must pass."""
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402,F401
@@ -82,3 +85,48 @@ def assert_complete(test, outdir, reference, ids, ext="hdr"):
     test.assertEqual(sorted(done), sorted(ids), "journals must list every stack exactly once")
     outputs = sorted(n for n in os.listdir(outdir) if n.endswith("." + ext))
     test.assertEqual(outputs, sorted(f"{sid}.{ext}" for sid in ids))
+
+
+class OneSceneTest(unittest.TestCase):
+    """Tests whose every stack is one scene's (SCENE, small: about 0.15 s a merge), merged once
+    into a reference output that every output of theirs must equal, in a folder of the class's
+    own (TMP_PREFIX)."""
+    SCENE = "sunset-handheld"
+    TMP_PREFIX = "lumen-batch-"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix=cls.TMP_PREFIX)
+        cls.addClassCleanup(shutil.rmtree, cls.tmp, ignore_errors=True)
+        ref_stacks = os.path.join(cls.tmp, "ref-stacks")
+        os.makedirs(ref_stacks)
+        os.symlink(os.path.join(HDR, cls.SCENE), os.path.join(ref_stacks, "ref"))
+        ref_out = os.path.join(cls.tmp, "ref-out")
+        proc = batch(["--progress", "none", "-o", ref_out, ref_stacks])
+        if proc.returncode != 0:
+            raise AssertionError(f"reference run: {lt.describe(proc)}")
+        cls.reference = lt.read_bytes(os.path.join(ref_out, "ref.hdr"))
+
+    def fresh(self, name):
+        path = os.path.join(self.tmp, name)
+        shutil.rmtree(path, ignore_errors=True)
+        return path
+
+    def stacks(self, name, ids):
+        """A folder of stack folders named IDS, each the scene's."""
+        root = self.fresh(name)
+        os.makedirs(root)
+        for sid in ids:
+            os.symlink(os.path.join(HDR, self.SCENE), os.path.join(root, sid))
+        return root
+
+    def done_run(self, name, ids):
+        """The stacks IDS merged into a fresh OUTDIR: (their folder, OUTDIR)."""
+        root = self.stacks(name, ids)
+        out = self.fresh(name + "-out")
+        proc = batch(["--progress", "none", "-o", out, root])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        return root, out
+
+    def assert_reference(self, path):
+        self.assertTrue(lt.read_bytes(path) == self.reference, f"{os.path.basename(path)[:40]}…: not the merge's bytes")

@@ -13,7 +13,6 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import unittest
@@ -24,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import batchlib as bl  # noqa: E402
 from batchlib import lt  # noqa: E402
 
-SCENE = "sunset-handheld"
+SCENE = bl.OneSceneTest.SCENE
 
 
 def exposures(scene):
@@ -34,36 +33,8 @@ def exposures(scene):
         return [(os.path.join(folder, name), seconds) for name, seconds in (l.split() for l in f if l.strip())]
 
 
-class Hostile(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="lumen-batch-hostile-")
-        cls.addClassCleanup(shutil.rmtree, cls.tmp, ignore_errors=True)
-        # Every stack here is the sunset's: one reference output for all.
-        ref_stacks = os.path.join(cls.tmp, "ref-stacks")
-        os.makedirs(ref_stacks)
-        os.symlink(os.path.join(bl.HDR, SCENE), os.path.join(ref_stacks, "ref"))
-        ref_out = os.path.join(cls.tmp, "ref-out")
-        proc = bl.batch(["--progress", "none", "-o", ref_out, ref_stacks])
-        if proc.returncode != 0:
-            raise AssertionError(f"reference run: {lt.describe(proc)}")
-        cls.reference = lt.read_bytes(os.path.join(ref_out, "ref.hdr"))
-
-    def fresh(self, name):
-        path = os.path.join(self.tmp, name)
-        shutil.rmtree(path, ignore_errors=True)
-        return path
-
-    def stacks(self, name, ids):
-        """A folder of stack folders named IDS, each the sunset's."""
-        root = self.fresh(name)
-        os.makedirs(root)
-        for sid in ids:
-            os.symlink(os.path.join(bl.HDR, SCENE), os.path.join(root, sid))
-        return root
-
-    def assert_reference(self, path):
-        self.assertTrue(lt.read_bytes(path) == self.reference, f"{os.path.basename(path)[:40]}…: not the merge's bytes")
+class Hostile(bl.OneSceneTest):
+    TMP_PREFIX = "lumen-batch-hostile-"
 
     def test_long_ids(self):
         """Ids of 240 and 251 bytes (outputs of 244 and 255) are merged: their temporary names
@@ -159,13 +130,6 @@ class Hostile(unittest.TestCase):
         self.assertIn("nul.tsv: line 3", proc.stderr)
         self.assertIn("NUL", proc.stderr)
         self.assertFalse(os.path.exists(out), "nothing is written for a refused manifest")
-
-    def done_run(self, name, ids):
-        root = self.stacks(name, ids)
-        out = self.fresh(name + "-out")
-        proc = bl.batch(["--progress", "none", "-o", out, root])
-        self.assertEqual(proc.returncode, 0, lt.describe(proc))
-        return root, out
 
     def test_damaged_outputs_are_merged_again(self):
         """Outputs cut to 0 and 100 bytes, and one with a byte changed, are not done: the

@@ -6,48 +6,19 @@ damaged, and a journal a record short of the bound a reader takes. No stack may 
 gives its output's size (and, on a rerun, CRC-32) and the output has them. Small stacks (the
 sunset's), so that the file takes seconds."""
 import os
-import shutil
 import stat
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import batchlib as bl  # noqa: E402
 from batchlib import lt  # noqa: E402
 
-SCENE = "sunset-handheld"
+SCENE = bl.OneSceneTest.SCENE
 
 
-class Journals(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="lumen-batch-journals-")
-        cls.addClassCleanup(shutil.rmtree, cls.tmp, ignore_errors=True)
-        ref_stacks = os.path.join(cls.tmp, "ref-stacks")
-        os.makedirs(ref_stacks)
-        os.symlink(os.path.join(bl.HDR, SCENE), os.path.join(ref_stacks, "ref"))
-        ref_out = os.path.join(cls.tmp, "ref-out")
-        proc = bl.batch(["--progress", "none", "-o", ref_out, ref_stacks])
-        if proc.returncode != 0:
-            raise AssertionError(f"reference run: {lt.describe(proc)}")
-        cls.reference = lt.read_bytes(os.path.join(ref_out, "ref.hdr"))
-
-    def fresh(self, name):
-        path = os.path.join(self.tmp, name)
-        shutil.rmtree(path, ignore_errors=True)
-        return path
-
-    def done_run(self, name, ids):
-        """A folder of stack folders named IDS (each the sunset's), merged into a fresh OUTDIR."""
-        root = self.fresh(name)
-        os.makedirs(root)
-        for sid in ids:
-            os.symlink(os.path.join(bl.HDR, SCENE), os.path.join(root, sid))
-        out = self.fresh(name + "-out")
-        proc = bl.batch(["--progress", "none", "-o", out, root])
-        self.assertEqual(proc.returncode, 0, lt.describe(proc))
-        return root, out
+class Journals(bl.OneSceneTest):
+    TMP_PREFIX = "lumen-batch-journals-"
 
     @staticmethod
     def records(out):
@@ -75,9 +46,6 @@ class Journals(unittest.TestCase):
         for sid in os.listdir(witness):
             self.assertTrue(os.path.samefile(os.path.join(out, f"{sid}.hdr"), os.path.join(witness, sid)),
                             f"{sid} was merged again")
-
-    def assert_reference(self, path):
-        self.assertTrue(lt.read_bytes(path) == self.reference, f"{os.path.basename(path)}: not the merge's bytes")
 
     def report(self, out):
         proc = bl.batch(["--report", out])

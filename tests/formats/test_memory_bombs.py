@@ -88,21 +88,7 @@ def progressive_jpeg(img, extra_scans):
     refinement of the luma's AC coefficients) repeated EXTRA_SCANS times: a few bytes each,
     a pass over every block each."""
     ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1, cv2.IMWRITE_JPEG_QUALITY, 90])
-    return repeat_last_scan(enc.tobytes(), extra_scans)
-
-
-def repeat_last_scan(data, extra_scans):
-    i, last = 2, None
-    while data[i + 1] != 0xD9:
-        length = struct.unpack(">H", data[i + 2:i + 4])[0]
-        if data[i + 1] != 0xDA:
-            i += 2 + length
-            continue
-        j = i + 2 + length  # the scan's entropy-coded data runs to the next marker
-        while not (data[j] == 0xFF and data[j + 1] != 0 and not 0xD0 <= data[j + 1] <= 0xD7):
-            j += 1
-        last, i = (i, j), j
-    return data[:last[1]] + data[last[0]:last[1]] * extra_scans + data[last[1]:]
+    return lt.jpeg_repeat_last_scan(enc.tobytes(), extra_scans)
 
 
 class MemoryBombs(unittest.TestCase):
@@ -215,7 +201,7 @@ class MemoryBombs(unittest.TestCase):
             raise unittest.SkipTest("Pillow (python3-pil) is not installed")
         buf = io.BytesIO()
         Image.new("CMYK", (2000, 2000), (10, 20, 30, 40)).save(buf, "JPEG", progressive=True, quality=90)
-        self.refused("cmyk-scans.jpg", repeat_last_scan(buf.getvalue(), 3000), r"more than 100 scans")
+        self.refused("cmyk-scans.jpg", lt.jpeg_repeat_last_scan(buf.getvalue(), 3000), r"more than 100 scans")
 
     def test_webp_metadata_chunks(self):
         """WebP's chunks are read in place (libwebp's demuxer, no inflation): 250,000 unknown

@@ -6,25 +6,13 @@ Pillow: hostile-files.py KIND PATH.
                       110 KB; each scan is a pass over every block: 20 s to decode in full)
 """
 import io
-import struct
+import os
 import sys
 
 from PIL import Image
 
-
-def repeat_last_scan(data, extra_scans):
-    """DATA (a JPEG) with its last scan repeated EXTRA_SCANS times before EOI."""
-    i, last = 2, None
-    while data[i + 1] != 0xD9:
-        length = struct.unpack(">H", data[i + 2:i + 4])[0]
-        if data[i + 1] != 0xDA:
-            i += 2 + length
-            continue
-        j = i + 2 + length  # the scan's entropy-coded data runs to the next marker
-        while not (data[j] == 0xFF and data[j + 1] != 0 and not 0xD0 <= data[j + 1] <= 0xD7):
-            j += 1
-        last, i = (i, j), j
-    return data[:last[1]] + data[last[0]:last[1]] * extra_scans + data[last[1]:]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lumen_testlib as lt  # noqa: E402
 
 
 def main():
@@ -35,7 +23,7 @@ def main():
         buf = io.BytesIO()
         Image.new("RGB", (2000, 2000), (90, 120, 150)).save(buf, "JPEG", progressive=True, quality=90)
         with open(path, "wb") as f:
-            f.write(repeat_last_scan(buf.getvalue(), 6000))
+            f.write(lt.jpeg_repeat_last_scan(buf.getvalue(), 6000))
     else:
         sys.exit(f"hostile-files.py: unknown kind {kind}")
 

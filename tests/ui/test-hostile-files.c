@@ -19,6 +19,7 @@
 #include "ui/hdr-dialog.h"
 #include "ui/window.h"
 #include "ui-testlib.h"
+#include "../unit/test-util.h"
 
 /* What a hang (a read of a fifo on the main thread) would leave: the program ends, failed. */
 #define WATCHDOG_S 60
@@ -34,13 +35,8 @@ tmp_path (const char *name)
 static char *
 copy_photo (const char *name, const char *as)
 {
-  g_autofree char *from = ui_test_data (name);
-  char *to = tmp_path (as);
-  g_autofree char *bytes = NULL;
-  gsize length;
-  g_assert_true (g_file_get_contents (from, &bytes, &length, NULL));
-  g_assert_true (g_file_set_contents (to, bytes, length, NULL));
-  return to;
+  g_autofree char *to = tmp_path (as);
+  return ui_copy_test_data (name, to);
 }
 
 /* A file of KIND (tests/ui/hostile-files.py) at NAME in the test's folder. */
@@ -58,22 +54,6 @@ hostile_file (const char *kind, const char *name)
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("hostile-files.py %s: %s", kind, err);
   return path;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 /* The info bar's message once it holds every one of WORDS (NULL-terminated), or what it holds
@@ -344,6 +324,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/hdr-scan-bomb", test_hdr_scan_bomb);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
-  remove_tree (tmp_dir);
+  lm_test_remove_tree (tmp_dir);
   return rc;
 }

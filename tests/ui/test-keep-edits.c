@@ -20,6 +20,7 @@
 #include "core/io/io.h"
 #include "ui/window.h"
 #include "ui-testlib.h"
+#include "../unit/test-util.h"
 
 static char *tmp_dir;
 
@@ -32,29 +33,8 @@ tmp_path (const char *name)
 static char *
 copy_photo (const char *name, const char *as)
 {
-  g_autofree char *from = ui_test_data (name);
-  char *to = tmp_path (as);
-  g_autofree char *bytes = NULL;
-  gsize length;
-  g_assert_true (g_file_get_contents (from, &bytes, &length, NULL));
-  g_assert_true (g_file_set_contents (to, bytes, length, NULL));
-  return to;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
+  g_autofree char *to = tmp_path (as);
+  return ui_copy_test_data (name, to);
 }
 
 /* Runs the main loop until PATH exists (EXISTS) or not; FALSE after SECONDS. */
@@ -392,6 +372,6 @@ main (int argc, char **argv)
   g_test_add_func ("/keep-edits/apply", test_apply);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
-  remove_tree (tmp_dir);
+  lm_test_remove_tree (tmp_dir);
   return rc;
 }

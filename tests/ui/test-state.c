@@ -19,6 +19,7 @@
 #include "ui/hdr-dialog.h"
 #include "ui/window.h"
 #include "ui-testlib.h"
+#include "../unit/test-util.h"
 
 static char *tmp_dir; /* the photos this test opens and exports: copies of its own */
 
@@ -31,29 +32,9 @@ tmp_path (const char *name)
 static void
 copy_photo (const char *name)
 {
-  g_autofree char *from = ui_test_data (name);
   g_autofree char *base = g_path_get_basename (name);
   g_autofree char *to = tmp_path (base);
-  g_autofree char *bytes = NULL;
-  gsize length;
-  g_assert_true (g_file_get_contents (from, &bytes, &length, NULL));
-  g_assert_true (g_file_set_contents (to, bytes, length, NULL));
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
+  g_free (ui_copy_test_data (name, to));
 }
 
 /* ---- finding what is on screen ----------------------------------------------------------- */
@@ -844,7 +825,7 @@ main (int argc, char **argv)
   int rc = g_test_run ();
   if (ui_window)
     gtk_widget_destroy (GTK_WIDGET (ui_window));
-  remove_tree (tmp_dir);
+  lm_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   return rc;
 }

@@ -24,6 +24,17 @@ ui_test_data (const char *name)
   return g_build_filename (data ? data : "tests/data", name, NULL);
 }
 
+char *
+ui_copy_test_data (const char *name, const char *dest)
+{
+  g_autofree char *from = ui_test_data (name);
+  g_autofree char *bytes = NULL;
+  gsize length;
+  g_assert_true (g_file_get_contents (from, &bytes, &length, NULL));
+  g_assert_true (g_file_set_contents (dest, bytes, length, NULL));
+  return g_strdup (dest);
+}
+
 typedef struct {
   int kind;
   guint64 generation; /* previews: the one awaited (earlier ones still come in) */

@@ -26,6 +26,10 @@ void ui_test_init_localized (int *argc, char ***argv, const char *photo);
 GSettings *ui_settings (void);
 /* The path of NAME in the test corpus (LUMEN_TEST_DATA): "photos/chelsea.png". */
 char *ui_test_data (const char *name);
+/* The corpus's NAME copied to DEST, a file of the test's own that it may change or keep
+ * sidecars beside; returns DEST, newly allocated. A test's folder goes with
+ * lm_test_remove_tree (tests/unit/test-util.h, linked into every window test). */
+char *ui_copy_test_data (const char *name, const char *dest);
 
 /* Runs the main loop until a result of KIND arrives (for previews: the refined one of the
  * newest request); fails the test after 60 s. */
