@@ -10,6 +10,7 @@
 
 #include "core/io/io.h"
 #include "ui-testlib.h"
+#include "../unit/test-util.h"
 
 #define PROFILE_SIZE 17000000
 
@@ -107,12 +108,6 @@ main (int argc, char **argv)
   ui_settle_tracked ();
   g_test_add_func ("/export-notes/profile-left-out", test_profile_left_out);
   int status = g_test_run ();
-  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-  for (const char *name; dir && (name = g_dir_read_name (dir));)
-    {
-      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-      g_remove (path);
-    }
-  g_rmdir (tmp_dir);
+  lm_test_remove_tree (tmp_dir);
   return status;
 }

@@ -8,6 +8,7 @@
 
 #include "core/io/io.h"
 #include "ui-testlib.h"
+#include "../unit/test-util.h"
 
 static char *tmp_dir;
 static char *photo;
@@ -89,12 +90,7 @@ main (int argc, char **argv)
   tmp_dir = g_dir_make_tmp ("lumen-export-png-XXXXXX", NULL);
   g_assert_nonnull (tmp_dir);
   photo = g_build_filename (tmp_dir, "chelsea.png", NULL);
-  g_autofree char *source = ui_test_data ("photos/chelsea.png");
-  char *bytes = NULL;
-  gsize len = 0;
-  g_assert_true (g_file_get_contents (source, &bytes, &len, NULL));
-  g_assert_true (g_file_set_contents (photo, bytes, len, NULL));
-  g_free (bytes);
+  g_free (ui_copy_test_data ("photos/chelsea.png", photo));
   ui_test_init (&argc, &argv, photo);
   g_autoptr (GFile) file = g_file_new_for_path (photo);
   ui_track_results ();
@@ -102,12 +98,6 @@ main (int argc, char **argv)
   ui_settle_tracked ();
   g_test_add_func ("/export-png-level/levels", test_levels);
   int status = g_test_run ();
-  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-  for (const char *name; dir && (name = g_dir_read_name (dir));)
-    {
-      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-      g_remove (path);
-    }
-  g_rmdir (tmp_dir);
+  lm_test_remove_tree (tmp_dir);
   return status;
 }

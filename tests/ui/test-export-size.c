@@ -11,6 +11,7 @@
 
 #include "core/io/io.h"
 #include "ui-testlib.h"
+#include "../unit/test-util.h"
 
 static char *tmp_dir;
 
@@ -228,23 +229,13 @@ main (int argc, char **argv)
   tmp_dir = g_dir_make_tmp ("lumen-export-size-XXXXXX", NULL);
   g_assert_nonnull (tmp_dir);
   /* The photo in a folder of the test's own: the chooser opens where the photo is. */
-  g_autofree char *source = ui_test_data ("photos/chelsea.png");
   g_autofree char *copy = g_build_filename (tmp_dir, "chelsea.png", NULL);
-  g_autofree char *bytes = NULL;
-  gsize length;
-  g_assert_true (g_file_get_contents (source, &bytes, &length, NULL));
-  g_assert_true (g_file_set_contents (copy, bytes, (gssize) length, NULL));
+  g_free (ui_copy_test_data ("photos/chelsea.png", copy));
   ui_test_init (&argc, &argv, copy);
   g_test_add_func ("/export-size/fit", test_resize_fit);
   g_test_add_func ("/export-size/exact", test_resize_exact);
   g_test_add_func ("/export-size/apply", test_apply);
   int status = g_test_run ();
-  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-  for (const char *name; dir && (name = g_dir_read_name (dir));)
-    {
-      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-      g_remove (path);
-    }
-  g_rmdir (tmp_dir);
+  lm_test_remove_tree (tmp_dir);
   return status;
 }

@@ -10,6 +10,7 @@
 
 #include "core/io/io.h"
 #include "ui-testlib.h"
+#include "../unit/test-util.h"
 
 #define ADOBE_ICC "/usr/share/color/icc/colord/AdobeRGB1998.icc"
 #define SIDECAR "[gray]\nenabled=true\nmode=luminosity\namount=0.6\n\n[exposure]\nenabled=true\nev=0.7\n\n" \
@@ -142,12 +143,6 @@ main (int argc, char **argv)
   g_test_add_data_func ("/export-srgb/keeps-profile", GINT_TO_POINTER (FALSE), test_export);
   g_test_add_data_func ("/export-srgb/to-srgb", GINT_TO_POINTER (TRUE), test_export);
   int status = g_test_run ();
-  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-  for (const char *name; dir && (name = g_dir_read_name (dir));)
-    {
-      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-      g_remove (path);
-    }
-  g_rmdir (tmp_dir);
+  lm_test_remove_tree (tmp_dir);
   return status;
 }

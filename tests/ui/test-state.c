@@ -229,54 +229,6 @@ uri_of (const char *path)
   return g_filename_to_uri (path, NULL, NULL);
 }
 
-/* PATH put on the recent list, as an earlier session would have left it. */
-static void
-add_recent (const char *path)
-{
-  g_autofree char *uri = uri_of (path);
-  GtkRecentData data = { .mime_type = (char *) "image/png", .app_name = (char *) "lumen",
-                         .app_exec = (char *) "lumen %u" };
-  g_assert_true (gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data));
-}
-
-/* The item of the recent menu MENU that names NAME, once shown. */
-static GtkWidget *
-recent_item (GtkWidget *menu, const char *name)
-{
-  g_autoptr (GList) items = gtk_container_get_children (GTK_CONTAINER (menu));
-  for (GList *l = items; l; l = l->next)
-    if (GTK_IS_MENU_ITEM (l->data) && gtk_widget_get_mapped (l->data) && gtk_menu_item_get_label (l->data)
-        && strstr (gtk_menu_item_get_label (l->data), name))
-      return l->data;
-  return NULL;
-}
-
-/* Opens PATH the way a person does from the recent list: the button, then the item. */
-static void
-open_recent (const char *path)
-{
-  g_autofree char *name = g_path_get_basename (path);
-  GtkWidget *button = NULL, *menu = NULL;
-  g_autoptr (GPtrArray) buttons = ui_find_all (titlebar (), GTK_TYPE_MENU_BUTTON);
-  for (guint i = 0; i < buttons->len && menu == NULL; i++)
-    {
-      GtkMenu *popup = gtk_menu_button_get_popup (g_ptr_array_index (buttons, i));
-      if (popup && GTK_IS_RECENT_CHOOSER (popup))
-        button = g_ptr_array_index (buttons, i), menu = GTK_WIDGET (popup);
-    }
-  g_assert_nonnull (menu);
-  ui_focus_window (GTK_WIDGET (ui_window));
-  ui_click (button, gtk_widget_get_allocated_width (button) / 2.0, gtk_widget_get_allocated_height (button) / 2.0);
-  GtkWidget *item = NULL;
-  for (int turn = 0; turn < 100 && item == NULL; turn++)
-    {
-      ui_wait_ms (50);
-      item = recent_item (menu, name);
-    }
-  g_assert_nonnull (item);
-  ui_click (item, gtk_widget_get_allocated_width (item) / 2.0, gtk_widget_get_allocated_height (item) / 2.0);
-}
-
 /* Clicks the switch of OP on, unless it is on already; its render in. */
 static void
 switch_on (LmOpId op)
@@ -432,13 +384,11 @@ test_open_failure (void)
   g_assert_true (g_file_get_contents (chelsea, &bytes, &length, NULL));
   g_assert_true (g_file_set_contents (broken, bytes, 300, NULL)); /* a PNG cut short */
   switch_on (LM_OP_GRAY); /* an unsaved edit */
-  add_recent (broken);
-  ui_wait_ms (600); /* the recent list is told of changes after a while */
 
   Prompt prompt = { .click = _("_Cancel") };
   Watch watch;
   watch_start (&watch, GTK_TYPE_MESSAGE_DIALOG, answer_prompt, &prompt);
-  open_recent (broken);
+  ui_open_recent (broken);
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (lm_window_get_info_message (ui_window) == NULL && g_get_monotonic_time () < deadline)
     ui_wait_ms (50);
@@ -462,12 +412,10 @@ test_prompt_cancel (void)
 {
   g_autofree char *gray = tmp_path ("camera-gray.png");
   switch_on (LM_OP_GRAY); /* an unsaved edit */
-  add_recent (gray);
-  ui_wait_ms (600);
   Prompt prompt = { .click = _("_Cancel") };
   Watch watch;
   watch_start (&watch, GTK_TYPE_MESSAGE_DIALOG, answer_prompt, &prompt);
-  open_recent (gray);
+  ui_open_recent (gray);
   wait_for (&prompt.clicked, 20);
   ui_wait_ms (300);
   watch_stop (&watch);
@@ -496,13 +444,11 @@ test_prompt_export (void)
   g_autofree char *gray = tmp_path ("camera-gray.png");
   g_autofree char *exported = tmp_path ("exported.png");
   switch_on (LM_OP_GRAY); /* an unsaved edit */
-  add_recent (gray);
-  ui_wait_ms (600);
   Prompt prompt = { .click = _("_Export…") };
   Watch watch, chooser;
   watch_start (&watch, GTK_TYPE_MESSAGE_DIALOG, answer_prompt, &prompt);
   watch_start (&chooser, GTK_TYPE_FILE_CHOOSER_DIALOG, answer_chooser, (gpointer) "exported.png");
-  open_recent (gray);
+  ui_open_recent (gray);
   gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
   while (g_strcmp0 (gtk_label_get_text (header_label ("title")), "camera-gray.png") != 0
          && g_get_monotonic_time () < deadline)
