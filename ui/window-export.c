@@ -108,19 +108,89 @@ lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *opti
   lm_render_worker_export (self->worker, &req, path, &noted, self->export_cancellable);
 }
 
+/* The key that answered a dialog, while it is still down: its press closed the dialog, and
+ * its release, or its autorepeated presses while it is held, go to the next dialog. */
+typedef struct {
+  guint16 keycode;
+  gboolean down;
+  guint32 time; /* of its last press, the server's milliseconds */
+} HeldKey;
+
+/* Autorepeat starts within 660 ms of the press (X's default delay) and then repeats every
+ * few tens; a press later than this after the last is a new one, whose release was missed
+ * (it went to a window of GTK's own, the chooser's "Replace?"). */
+#define REPEAT_GAP_MS 1000
+
+static gboolean
+on_answer_key (GtkWidget *dialog, GdkEventKey *event, HeldKey *held)
+{
+  if (event->type == GDK_KEY_PRESS)
+    *held = (HeldKey) { event->hardware_keycode, TRUE, event->time };
+  else if (event->hardware_keycode == held->keycode)
+    held->down = FALSE;
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* Keeps HELD's key out of DIALOG until it is released: Enter held in the file chooser must
+ * not press Export in the quality dialog that opens under it. */
+static gboolean
+on_next_dialog_key (GtkWidget *dialog, GdkEventKey *event, HeldKey *held)
+{
+  if (!held->down)
+    return GDK_EVENT_PROPAGATE;
+  gboolean repeat = event->type == GDK_KEY_PRESS && event->time - held->time < REPEAT_GAP_MS;
+  if (event->hardware_keycode != held->keycode || (event->type == GDK_KEY_PRESS && !repeat))
+    {
+      held->down = FALSE; /* the held key was let go where no dialog of ours saw it */
+      return GDK_EVENT_PROPAGATE;
+    }
+  if (event->type == GDK_KEY_RELEASE)
+    held->down = FALSE;
+  held->time = event->time;
+  return GDK_EVENT_STOP;
+}
+
+static void
+guard_held_key (GtkWidget *dialog, HeldKey *held)
+{
+  g_signal_connect (dialog, "key-press-event", G_CALLBACK (on_next_dialog_key), held);
+  g_signal_connect (dialog, "key-release-event", G_CALLBACK (on_next_dialog_key), held);
+}
+
+/* The quality asked for, or -1 when cancelled. Enter in the number field exports, as the
+ * chooser's Enter did. */
 static int
-ask_quality (LmWindow *self, int quality)
+ask_quality (LmWindow *self, int quality, HeldKey *held)
 {
   GtkWidget *dialog = gtk_dialog_new_with_buttons (_("JPEG Quality"), GTK_WINDOW (self), GTK_DIALOG_MODAL,
                                                    _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Export"),
                                                    GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  guard_held_key (dialog, held);
   GtkWidget *box = gtk_dialog_get_content_area (GTK_DIALOG (dialog));
   gtk_container_set_border_width (GTK_CONTAINER (box), 12);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  /* TRANSLATORS: the range is that of libjpeg's quality; 100 is the best, the largest file */
+  GtkWidget *label = gtk_label_new_with_mnemonic (_("_Quality (1–100)"));
   GtkWidget *spin = gtk_spin_button_new_with_range (1, 100, 1);
+  gtk_widget_set_name (spin, "jpeg-quality");
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), quality);
-  gtk_container_add (GTK_CONTAINER (box), spin);
+  gtk_entry_set_activates_default (GTK_ENTRY (spin), TRUE);
+  gtk_widget_set_tooltip_text (spin, _("Higher keeps more detail in a larger file; 90 is seldom told from 100"));
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+  /* Said by a screen reader with the field, whether or not it finds the mnemonic's label. */
+  AtkObject *spin_a11y = gtk_widget_get_accessible (spin), *label_a11y = gtk_widget_get_accessible (label);
+  atk_object_add_relationship (spin_a11y, ATK_RELATION_LABELLED_BY, label_a11y);
+  atk_object_add_relationship (label_a11y, ATK_RELATION_LABEL_FOR, spin_a11y);
+  gtk_container_add (GTK_CONTAINER (row), label);
+  gtk_container_add (GTK_CONTAINER (row), spin);
+  gtk_container_add (GTK_CONTAINER (box), row);
   gtk_widget_show_all (dialog);
+  gtk_widget_grab_focus (spin);
   int response = gtk_dialog_run (GTK_DIALOG (dialog));
+  if (response == GTK_RESPONSE_ACCEPT)
+    gtk_spin_button_update (GTK_SPIN_BUTTON (spin)); /* typed, then Export clicked */
   quality = response == GTK_RESPONSE_ACCEPT ? gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)) : -1;
   gtk_widget_destroy (dialog);
   return quality;
@@ -164,6 +234,9 @@ lm_window_export_interactive (LmWindow *self)
                                                     GTK_RESPONSE_CANCEL, _("_Export"), GTK_RESPONSE_ACCEPT, NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
+  HeldKey held = { 0 };
+  g_signal_connect (chooser, "key-press-event", G_CALLBACK (on_answer_key), &held);
+  g_signal_connect (chooser, "key-release-event", G_CALLBACK (on_answer_key), &held);
   GtkWidget *export_ops = lm_export_options_new ();
   g_autofree char *no_nvjpeg = nvjpeg_unavailable (self);
   if (export_ops)
@@ -220,6 +293,7 @@ lm_window_export_interactive (LmWindow *self)
       gtk_dialog_add_button (GTK_DIALOG (ask), _("_Cancel"), GTK_RESPONSE_CANCEL);
       GtkWidget *replace = gtk_dialog_add_button (GTK_DIALOG (ask), _("_Replace"), GTK_RESPONSE_ACCEPT);
       gtk_style_context_add_class (gtk_widget_get_style_context (replace), GTK_STYLE_CLASS_DESTRUCTIVE_ACTION);
+      guard_held_key (ask, &held);
       int response = gtk_dialog_run (GTK_DIALOG (ask));
       gtk_widget_destroy (ask);
       if (response != GTK_RESPONSE_ACCEPT)
@@ -233,7 +307,7 @@ lm_window_export_interactive (LmWindow *self)
     options.quality = g_settings_get_int (self->settings, "jpeg-quality");
   if (lm_file_type_for_output (path) == LM_FILE_JPEG)
     {
-      options.quality = ask_quality (self, options.quality);
+      options.quality = ask_quality (self, options.quality, &held);
       if (options.quality < 0)
         return FALSE;
       if (self->settings)

@@ -382,6 +382,13 @@ ui_key_held (guint keyval, GdkModifierType modifiers, guint ms)
 }
 
 void
+ui_key_press (guint keyval, gboolean press)
+{
+  fake_key (keyval, press);
+  sync_input ();
+}
+
+void
 ui_type (const char *text)
 {
   for (const char *c = text; *c; c++)

@@ -77,6 +77,9 @@ void ui_key (guint keyval, GdkModifierType modifiers);
  * press makes the widget that gets its release (Ctrl+L's location field in an Open chooser:
  * not yet drawn at once, and GTK is critical about a key sent to it). */
 void ui_key_held (guint keyval, GdkModifierType modifiers, guint ms);
+/* KEYVAL pressed (PRESS) or released alone, so that it is held across other input: Enter
+ * held while the dialog it answered closes and the next one opens; the server repeats it. */
+void ui_key_press (guint keyval, gboolean press);
 /* Text typed key by key (ASCII; Shift held where the key's character needs it). */
 void ui_type (const char *text);
 
