@@ -334,7 +334,7 @@ lm_window_astro_init (LmWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     {
       gtk_box_pack_start (self->side_panel, parts[i], FALSE, FALSE, 0);
-      gtk_box_reorder_child (self->side_panel, parts[i], 2 + i);
+      gtk_box_reorder_child (self->side_panel, parts[i], i);
       gtk_widget_show_all (parts[i]);
       gtk_widget_set_no_show_all (parts[i], TRUE);
       gtk_widget_hide (parts[i]);

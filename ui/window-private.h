@@ -52,6 +52,7 @@ struct _LmWindow {
   GtkLabel *diff_label;
   GtkAdjustment *gain_adjustment;
   GtkBox *side_panel;
+  GtkBox *histogram_box; /* above the side panel: it stays in view while the panel scrolls */
   GtkCheckButton *log_check;
   GtkCheckButton *seen_check;
   GtkLabel *status_image;

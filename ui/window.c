@@ -496,6 +496,7 @@ lm_window_class_init (LmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmWindow, diff_label);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, gain_adjustment);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, side_panel);
+  gtk_widget_class_bind_template_child (widget_class, LmWindow, histogram_box);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, log_check);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_image);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_timings);
@@ -512,8 +513,8 @@ static void
 build_side_panel (LmWindow *self)
 {
   self->histogram_view = LM_HISTOGRAM_VIEW (lm_histogram_view_new ());
-  gtk_box_pack_start (self->side_panel, GTK_WIDGET (self->histogram_view), FALSE, FALSE, 0);
-  gtk_box_reorder_child (self->side_panel, GTK_WIDGET (self->histogram_view), 1);
+  gtk_box_pack_start (self->histogram_box, GTK_WIDGET (self->histogram_view), FALSE, FALSE, 0);
+  gtk_widget_show (GTK_WIDGET (self->histogram_view));
   g_object_bind_property (self->log_check, "active", self->histogram_view, "log", G_BINDING_SYNC_CREATE);
   if (self->settings)
     g_settings_bind (self->settings, "histogram-log", self->log_check, "active", G_SETTINGS_BIND_DEFAULT);
