@@ -469,6 +469,12 @@ lm_image_view_get_zoom (LmImageView *self)
   return self->scale * gtk_widget_get_scale_factor (GTK_WIDGET (self));
 }
 
+gboolean
+lm_image_view_get_fit (LmImageView *self)
+{
+  return self->fit;
+}
+
 void
 lm_image_view_get_image_size (LmImageView *self, guint *width, guint *height)
 {

@@ -91,5 +91,7 @@ void lm_image_view_center_on (LmImageView *self, double ix, double iy);
 
 /* Image pixels per view pixel now (1 at 100 %). */
 double lm_image_view_get_zoom (LmImageView *self);
+/* Whether the view fits the photo to its size (and follows it), rather than a zoom chosen. */
+gboolean lm_image_view_get_fit (LmImageView *self);
 
 G_END_DECLS

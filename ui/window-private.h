@@ -56,6 +56,7 @@ struct _LmWindow {
   GtkCheckButton *log_check;
   GtkCheckButton *seen_check;
   GtkLabel *status_image;
+  GtkLabel *status_zoom;
   GtkLabel *status_timings;
   GtkLabel *status_speedup;
 
@@ -162,6 +163,8 @@ void lm_window_update_status (LmWindow *self, const LmRenderResult *r);
 /* The histogram's tooltip says where R's counts come from (a large photo's pyramid). */
 void lm_window_set_histogram_origin (LmWindow *self, const LmRenderResult *r);
 void lm_window_show_speedup (LmWindow *self);
+/* The view's zoom in the status bar ("Fit (23 %)", "100 %"), kept as it changes. */
+void lm_window_show_zoom (LmWindow *self);
 void lm_window_show_compare (LmWindow *self, const LmRenderResult *r);
 void lm_window_update_compare_tooltip (LmWindow *self);
 

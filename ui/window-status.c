@@ -247,6 +247,31 @@ lm_window_update_status (LmWindow *self, const LmRenderResult *r)
 }
 
 void
+lm_window_show_zoom (LmWindow *self)
+{
+  guint w, h;
+  lm_image_view_get_image_size (self->image_view, &w, &h);
+  if (w == 0 || h == 0)
+    {
+      gtk_label_set_text (self->status_zoom, "");
+      return;
+    }
+  double percent = lm_image_view_get_zoom (self->image_view) * 100.0;
+  /* Whole percents, but a tenth where a whole one would round a large photo's fit to 0 or
+   * hide a step of the zoom keys (1.2 % after 1.5 %). */
+  g_autofree char *zoom = percent >= 9.95 ? g_strdup_printf (_("%.0f %%"), percent)
+                                          : g_strdup_printf (_("%.1f %%"), percent);
+  if (lm_image_view_get_fit (self->image_view))
+    {
+      /* TRANSLATORS: the zoom at which the whole photo fits the window, e.g. "Fit (23 %)" */
+      g_autofree char *fit = g_strdup_printf (_("Fit (%s)"), zoom);
+      gtk_label_set_text (self->status_zoom, fit);
+    }
+  else
+    gtk_label_set_text (self->status_zoom, zoom);
+}
+
+void
 lm_window_set_histogram_origin (LmWindow *self, const LmRenderResult *r)
 {
   g_autofree char *origin = NULL;

@@ -499,6 +499,7 @@ lm_window_class_init (LmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmWindow, histogram_box);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, log_check);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_image);
+  gtk_widget_class_bind_template_child (widget_class, LmWindow, status_zoom);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_timings);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_speedup);
   gtk_widget_class_bind_template_callback (widget_class, on_info_bar_response);
@@ -547,6 +548,7 @@ lm_window_init (LmWindow *self)
   gtk_widget_show (GTK_WIDGET (self->image_view));
   gtk_stack_add_named (self->view_stack, GTK_WIDGET (self->image_view), "image");
   g_signal_connect_swapped (self->image_view, "view-changed", G_CALLBACK (lm_window_request_render), self);
+  g_signal_connect_swapped (self->image_view, "view-changed", G_CALLBACK (lm_window_show_zoom), self);
   build_side_panel (self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
