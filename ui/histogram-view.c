@@ -166,8 +166,9 @@ share_text (guint64 count, guint64 total, char *text, gsize size)
 {
   double percent = total ? 100.0 * count / total : 0.0;
   if (count > 0 && percent < 0.05)
-    /* TRANSLATORS: a share of pixels too small to show, e.g. 3 pixels of a photo's millions */
-    g_strlcpy (text, _("<0.1 %"), size);
+    /* TRANSLATORS: a share of pixels too small to show, e.g. 3 pixels of a photo's millions;
+     * the number is 0.1, written by printf as the locale writes numbers */
+    g_snprintf (text, size, _("<%.1f %%"), 0.1);
   else
     /* TRANSLATORS: a share of pixels, in percent */
     g_snprintf (text, size, _("%.1f %%"), percent);
