@@ -57,8 +57,7 @@ struct _LmWindow {
   GtkCheckButton *seen_check;
   GtkLabel *status_image;
   GtkLabel *status_zoom;
-  GtkLabel *status_timings; /* each operation's time: ellipsized where room is short */
-  GtkLabel *status_render;  /* the render's, the upload's and the download's: always whole */
+  GtkLabel *status_timings;
   GtkLabel *status_speedup;
 
   LmImageView *image_view;

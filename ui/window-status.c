@@ -223,11 +223,9 @@ lm_window_update_status (LmWindow *self, const LmRenderResult *r)
       self->full_ms[cuda] = lm_timings_total (&r->timings);
       self->timed[cuda] = self->pipeline;
     }
-  /* The operations' list gives way ("…", whole in its tooltip); the totals after it never do:
-   * a long list in French or German would push them out of a window of the default size. */
-  g_autofree char *ops_text = lm_window_format_timings (&r->timings);
-  gtk_label_set_text (self->status_timings, ops_text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_timings), *ops_text ? ops_text : NULL);
+  /* The totals first, then each operation's time: where the window is too narrow for all (a
+   * long list in French or German at the default size), the list gives way ("…", whole in
+   * the tooltip), not the figures a person looks for. */
   g_autoptr (GString) text = g_string_new (NULL);
   if (r->level_factor > 1.0 && r->region)
     /* TRANSLATORS: the view of a large photo rendered from its pyramid, %g times smaller */
@@ -244,7 +242,11 @@ lm_window_update_status (LmWindow *self, const LmRenderResult *r)
     g_string_append_printf (text, _(" · upload %.1f ms"), r->upload_ms);
   if (cuda)
     g_string_append_printf (text, _(" · view download %.2f ms"), r->download_ms);
-  gtk_label_set_text (self->status_render, text->str);
+  g_autofree char *ops_text = lm_window_format_timings (&r->timings);
+  if (*ops_text)
+    g_string_append_printf (text, " · %s", ops_text);
+  gtk_label_set_text (self->status_timings, text->str);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_timings), text->str);
   lm_window_show_speedup (self);
 }
 

@@ -501,7 +501,6 @@ lm_window_class_init (LmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_image);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_zoom);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_timings);
-  gtk_widget_class_bind_template_child (widget_class, LmWindow, status_render);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_speedup);
   gtk_widget_class_bind_template_callback (widget_class, on_info_bar_response);
 
