@@ -96,6 +96,9 @@ answer_quality (gpointer data)
         q->holding = FALSE;
         if (q->answered_while_held)
           break;
+        /* A window's shortcut typed here is the dialog's: the view keeps its zoom (checked
+         * once the export is written). */
+        ui_key (GDK_KEY_equal, GDK_CONTROL_MASK);
         g_autofree char *typed = g_strdup_printf ("%d", TYPED_QUALITY);
         ui_type (typed); /* over the number shown, selected as the field took the keyboard */
         ui_key (GDK_KEY_Return, 0);
