@@ -177,7 +177,7 @@ ask_quality (LmWindow *self, int quality, HeldKey *held)
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), quality);
   gtk_entry_set_activates_default (GTK_ENTRY (spin), TRUE);
-  gtk_widget_set_tooltip_text (spin, _("Higher keeps more detail in a larger file; 90 is seldom told from 100"));
+  gtk_widget_set_tooltip_text (spin, _("Higher keeps more detail, in a larger file"));
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
   /* Said by a screen reader with the field, whether or not it finds the mnemonic's label. */
   AtkObject *spin_a11y = gtk_widget_get_accessible (spin), *label_a11y = gtk_widget_get_accessible (label);
