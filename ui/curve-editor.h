@@ -3,7 +3,8 @@
  * histogram of the current render behind it. A click on empty space adds a point there, a
  * drag moves a point (between its neighbours), a double-click or a drag out of the box
  * removes it (a curve keeps at least 2 points, at most LM_CURVE_MAX_POINTS); the arrow keys
- * move the selected point one level (ten with Shift), Delete removes it. Emits "changed" at
+ * move the selected point one level (ten with Shift), Delete removes it. The levels of the
+ * point at hand show in a corner of the box, away from the pointer. Emits "changed" at
  * every move and "committed" when an edit is complete (the button or key released), as the
  * operation panels' sliders do: a drag is one undo step. */
 #pragma once
@@ -34,6 +35,10 @@ void lm_curve_editor_set_channel (LmCurveEditor *self, LmHistChannel channel);
  * for ui-latency, which move points as a pointer would. */
 void lm_curve_editor_to_widget (LmCurveEditor *self, double x, double y, double *wx, double *wy);
 void lm_curve_editor_from_widget (LmCurveEditor *self, double wx, double wy, double *x, double *y);
+
+/* What the readout in a corner of the box shows now (the levels of the point dragged, under
+ * the pointer or selected), and where (widget coordinates); NULL when it shows nothing. */
+char *lm_curve_editor_get_readout (LmCurveEditor *self, GdkRectangle *where);
 
 /* The selected point's index, -1 when none. */
 int lm_curve_editor_get_selected (LmCurveEditor *self);

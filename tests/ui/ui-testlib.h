@@ -77,6 +77,9 @@ void ui_key (guint keyval, GdkModifierType modifiers);
  * press makes the widget that gets its release (Ctrl+L's location field in an Open chooser:
  * not yet drawn at once, and GTK is critical about a key sent to it). */
 void ui_key_held (guint keyval, GdkModifierType modifiers, guint ms);
+/* MODIFIERS' keys (Control, Shift, Alt) pressed, or released, through the X server: held
+ * across a drag (a Shift-drag) between two calls. */
+void ui_modifiers (GdkModifierType modifiers, gboolean press);
 /* Text typed key by key (ASCII; Shift held where the key's character needs it). */
 void ui_type (const char *text);
 
