@@ -422,10 +422,16 @@ lm_curve_editor_hierarchy_changed (GtkWidget *widget, GtkWidget *previous)
   if (toplevel == self->toplevel)
     return;
   if (self->toplevel)
-    g_signal_handlers_disconnect_by_data (self->toplevel, self);
-  self->toplevel = toplevel; /* the widget goes before its toplevel: no reference needed */
+    {
+      g_signal_handlers_disconnect_by_data (self->toplevel, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->toplevel), (gpointer *) &self->toplevel);
+    }
+  self->toplevel = toplevel;
   if (toplevel)
-    g_signal_connect (toplevel, "notify::is-active", G_CALLBACK (on_toplevel_active), self);
+    {
+      g_object_add_weak_pointer (G_OBJECT (toplevel), (gpointer *) &self->toplevel);
+      g_signal_connect (toplevel, "notify::is-active", G_CALLBACK (on_toplevel_active), self);
+    }
 }
 
 static void
@@ -708,9 +714,23 @@ lm_curve_editor_preferred_height (GtkWidget *widget, int *minimum, int *natural)
 /* ---- life ---------------------------------------------------------------------------------- */
 
 static void
+lm_curve_editor_dispose (GObject *object)
+{
+  LmCurveEditor *self = LM_CURVE_EDITOR (object);
+  if (self->toplevel)
+    {
+      g_signal_handlers_disconnect_by_data (self->toplevel, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->toplevel), (gpointer *) &self->toplevel);
+      self->toplevel = NULL;
+    }
+  G_OBJECT_CLASS (lm_curve_editor_parent_class)->dispose (object);
+}
+
+static void
 lm_curve_editor_class_init (LmCurveEditorClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  G_OBJECT_CLASS (klass)->dispose = lm_curve_editor_dispose;
   widget_class->draw = lm_curve_editor_draw;
   widget_class->button_press_event = lm_curve_editor_button_press;
   widget_class->button_release_event = lm_curve_editor_button_release;

@@ -436,10 +436,10 @@ slider_step (const LmParamSpec *spec)
   return pow (10.0, MAX (0.0, floor (log10 (range)) - 3.0));
 }
 
-/* A choice, or a slider with its value beside (an LmValueField, named "NAME-value"); the
- * choice or slider is the parameter's control. */
+/* A choice, or a slider with its value beside (an LmValueField, named "NAME-value"), added
+ * to ROW; returns the choice or slider, the parameter's control. */
 static GtkWidget *
-make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget **control)
+make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget *row)
 {
   if (spec->type == LM_PARAM_ENUM)
     {
@@ -449,7 +449,7 @@ make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget **control)
                                    _(spec->values[v].label));
       g_signal_connect (combo, "changed", G_CALLBACK (on_combo), self);
       lm_slider_wheel_needs_focus (combo);
-      *control = combo;
+      gtk_container_add (GTK_CONTAINER (row), combo);
       return combo;
     }
   double step = slider_step (spec), fine = step / LM_SLIDER_FINE;
@@ -465,17 +465,14 @@ make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget **control)
   g_signal_connect (scale, "value-changed", G_CALLBACK (on_scale), self);
   g_signal_connect (scale, "button-release-event", G_CALLBACK (on_scale_released), self);
   g_signal_connect (scale, "key-release-event", G_CALLBACK (on_scale_released), self);
-  *control = scale;
 
   GtkWidget *value = lm_value_field_new (gtk_range_get_adjustment (GTK_RANGE (scale)), digits, fine_digits);
   g_autofree char *value_name = g_strdup_printf ("%s-value", spec->name);
   gtk_widget_set_name (value, value_name);
   g_signal_connect (value, "committed", G_CALLBACK (on_value_typed), self);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_hexpand (box, TRUE);
-  gtk_container_add (GTK_CONTAINER (box), scale);
-  gtk_container_add (GTK_CONTAINER (box), value);
-  return box;
+  gtk_container_add (GTK_CONTAINER (row), scale);
+  gtk_container_add (GTK_CONTAINER (row), value);
+  return scale;
 }
 
 static void
@@ -536,14 +533,12 @@ build (LmOpPanel *self)
       gtk_label_set_line_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
       gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
       gtk_size_group_add_widget (column, label);
-      GtkWidget *editor;
-      if (spec->type == LM_PARAM_FLOAT && spec->in_pixels)
-        editor = make_length_control (self, i, &self->controls[i]);
-      else
-        editor = make_control (self, spec, &self->controls[i]);
-      gtk_widget_set_name (self->controls[i], spec->name);
       gtk_container_add (GTK_CONTAINER (row), label);
-      gtk_container_add (GTK_CONTAINER (row), editor);
+      if (spec->type == LM_PARAM_FLOAT && spec->in_pixels)
+        gtk_container_add (GTK_CONTAINER (row), make_length_control (self, i, &self->controls[i]));
+      else
+        self->controls[i] = make_control (self, spec, row);
+      gtk_widget_set_name (self->controls[i], spec->name);
       gtk_widget_set_hexpand (row, TRUE);
       gtk_grid_attach (GTK_GRID (grid), row, 0, (int) i, 1, 1);
       self->rows[i] = row;

@@ -143,8 +143,9 @@ lm_value_field_dispose (GObject *object)
   LmValueField *self = LM_VALUE_FIELD (object);
   if (self->adjustment)
     g_signal_handlers_disconnect_by_data (self->adjustment, self);
-  if (self->entry)
+  if (self->entry) /* dispose may run twice: the entry is gone the second time */
     g_signal_handlers_disconnect_by_data (self->entry, self);
+  self->entry = self->button = self->label = NULL;
   g_clear_object (&self->adjustment);
   G_OBJECT_CLASS (lm_value_field_parent_class)->dispose (object);
 }
