@@ -35,6 +35,8 @@ G_DEFINE_FINAL_TYPE (LmOpPanel, lm_op_panel, GTK_TYPE_BOX)
 enum { CHANGED, COMMITTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+static GtkSizeGroup *value_column (void);
+
 /* lm_op_param_active, where "when" may also list alternatives: "kind=gamma|reinhard". */
 static gboolean
 param_active (const LmOpInfo *op, const LmParamSpec *spec, const void *params)
@@ -390,11 +392,13 @@ make_length_control (LmOpPanel *self, guint i, GtkWidget **control)
   g_signal_connect (field, "activate", G_CALLBACK (on_length_activate), self);
   g_signal_connect (field, "focus-out-event", G_CALLBACK (on_length_focus_out), self);
   self->fields[i] = field;
+  g_autoptr (GtkSizeGroup) values = value_column ();
+  gtk_size_group_add_widget (values, field);
 
   *control = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->values[i]);
   gtk_widget_set_no_show_all (*control, TRUE);
 
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12); /* as a row: sliders end at one x */
   gtk_widget_set_hexpand (box, TRUE);
   gtk_container_add (GTK_CONTAINER (box), slider);
   gtk_container_add (GTK_CONTAINER (box), field);
@@ -409,14 +413,29 @@ make_length_control (LmOpPanel *self, guint i, GtkWidget **control)
 #define LABEL_CHARS 14
 
 static GtkSizeGroup *
+shared_column (GtkSizeGroup **column)
+{
+  if (*column != NULL)
+    return g_object_ref (*column);
+  *column = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+  g_object_add_weak_pointer (G_OBJECT (*column), (gpointer *) column);
+  return *column;
+}
+
+static GtkSizeGroup *
 label_column (void)
 {
   static GtkSizeGroup *column;
-  if (column != NULL)
-    return g_object_ref (column);
-  column = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
-  g_object_add_weak_pointer (G_OBJECT (column), (gpointer *) &column);
-  return column;
+  return shared_column (&column);
+}
+
+/* The same for the values at the right (typed lengths and sliders' numbers), so that every
+ * slider also ends at one x, whatever the width of its numbers. */
+static GtkSizeGroup *
+value_column (void)
+{
+  static GtkSizeGroup *column;
+  return shared_column (&column);
 }
 
 /* A slider's step, from its range: 0.01 up to 10 (amounts, EV), 0.1 below 200 (straighten's
@@ -470,6 +489,8 @@ make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget *row)
   g_autofree char *value_name = g_strdup_printf ("%s-value", spec->name);
   gtk_widget_set_name (value, value_name);
   g_signal_connect (value, "committed", G_CALLBACK (on_value_typed), self);
+  g_autoptr (GtkSizeGroup) values = value_column ();
+  gtk_size_group_add_widget (values, value);
   gtk_container_add (GTK_CONTAINER (row), scale);
   gtk_container_add (GTK_CONTAINER (row), value);
   return scale;
