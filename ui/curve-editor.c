@@ -331,7 +331,7 @@ curve_crosses (LmCurveEditor *self, const GdkRectangle *r)
   return FALSE;
 }
 
-/* The readout's text and where it goes; NULL when there is none to show. */
+/* The readout's text, its layout and where it goes; NULL when there is none to show. */
 static char *
 readout (LmCurveEditor *self, PangoLayout **layout_out, GdkRectangle *where)
 {
@@ -372,10 +372,7 @@ readout (LmCurveEditor *self, PangoLayout **layout_out, GdkRectangle *where)
         best = c;
     }
   *where = corners[best >= 0 ? best : farthest];
-  if (layout_out)
-    *layout_out = layout;
-  else
-    g_object_unref (layout);
+  *layout_out = layout;
   return text;
 }
 
@@ -394,16 +391,6 @@ draw_readout (LmCurveEditor *self, cairo_t *cr)
   cairo_move_to (cr, r.x + READOUT_PAD, r.y + READOUT_PAD);
   pango_cairo_show_layout (cr, layout);
   g_object_unref (layout);
-}
-
-char *
-lm_curve_editor_get_readout (LmCurveEditor *self, GdkRectangle *where)
-{
-  GdkRectangle r;
-  char *text = readout (self, NULL, &r);
-  if (text && where)
-    *where = r;
-  return text;
 }
 
 static void

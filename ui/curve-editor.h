@@ -36,10 +36,6 @@ void lm_curve_editor_set_channel (LmCurveEditor *self, LmHistChannel channel);
 void lm_curve_editor_to_widget (LmCurveEditor *self, double x, double y, double *wx, double *wy);
 void lm_curve_editor_from_widget (LmCurveEditor *self, double wx, double wy, double *x, double *y);
 
-/* What the readout in a corner of the box shows now (the levels of the point dragged, under
- * the pointer or selected), and where (widget coordinates); NULL when it shows nothing. */
-char *lm_curve_editor_get_readout (LmCurveEditor *self, GdkRectangle *where);
-
 /* The selected point's index, -1 when none. */
 int lm_curve_editor_get_selected (LmCurveEditor *self);
 

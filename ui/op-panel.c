@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include "curve-group.h"
-#include "curve-editor.h"
 #include "slider-input.h"
 #include "value-field.h"
 #include <string.h>

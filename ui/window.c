@@ -7,7 +7,7 @@
 
 #include <glib/gi18n.h>
 
-#define COMMIT_AFTER_MS 400 /* edits without a release (wheel, keys) closer than this make one step */
+#define COMMIT_AFTER_MS 400 /* edits closer than this make one undo step */
 #define APP_ID "io.github.lumen.Lumen"
 
 G_DEFINE_FINAL_TYPE (LmWindow, lm_window, GTK_TYPE_APPLICATION_WINDOW)
