@@ -143,6 +143,20 @@ test_wheel_scrolls (void)
   g_assert_cmpuint (lm_window_get_generation (ui_window), ==, generation); /* nothing rendered anew */
   g_assert_cmpfloat (stage_value ("wb", "temperature"), ==, (float) declared ("wb", "temperature")->def);
 
+  /* The same over a choice (crop's aspect ratio), up this time. */
+  GtkWidget *choice = control ("crop", "ratio");
+  ui_scroll_into_view (choice);
+  int ratio = gtk_combo_box_get_active (GTK_COMBO_BOX (choice));
+  top = gtk_adjustment_get_value (scroll);
+  ui_pointer_move (choice, gtk_widget_get_allocated_width (choice) / 2.0, gtk_widget_get_allocated_height (choice) / 2.0);
+  wheel (4, 3);
+  g_test_message ("wheel over the ratio's choice: panel %g → %g, choice %d → %d", top, gtk_adjustment_get_value (scroll),
+                  ratio, gtk_combo_box_get_active (GTK_COMBO_BOX (choice)));
+  g_assert_cmpfloat (gtk_adjustment_get_value (scroll), <, top);
+  g_assert_cmpint (gtk_combo_box_get_active (GTK_COMBO_BOX (choice)), ==, ratio);
+  g_assert_false (lm_op_panel_get_stage (panel_of ("crop"))->enabled);
+  g_assert_cmpuint (lm_window_get_generation (ui_window), ==, generation);
+
   /* Clicked on its knob (which leaves the value), the slider has the keyboard, and the wheel
    * changes it, not the panel. */
   ui_scroll_into_view (slider);
@@ -226,8 +240,22 @@ test_typed (void)
   ui_key (GDK_KEY_Escape, 0);
   g_assert_cmpfloat (stage_value ("wb", "temperature"), ==, (float) declared ("wb", "temperature")->max);
 
+  /* A length's field reads the locale's way too. */
+  GtkWidget *field = ui_find_named (GTK_WIDGET (panel_of ("blur")), "sigma-field");
+  g_assert_nonnull (field);
+  ui_scroll_into_view (field);
+  ui_click_middle (field);
+  ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
+  ui_type (french ? "0,7" : "0.7");
+  ui_key (GDK_KEY_Return, 0);
+  ui_settle_tracked ();
+  g_test_message ("σ typed %s: %g", french ? "0,7" : "0.7", stage_value ("blur", "sigma"));
+  g_assert_cmpfloat (stage_value ("blur", "sigma"), ==, 0.7f);
+
   /* Each typed value one undo step. */
   ui_focus_window (GTK_WIDGET (ui_window));
+  undo ();
+  g_assert_cmpfloat (stage_value ("blur", "sigma"), ==, (float) declared ("blur", "sigma")->def);
   undo ();
   g_assert_cmpfloat (stage_value ("wb", "temperature"), ==, (float) declared ("wb", "temperature")->def);
   undo ();
