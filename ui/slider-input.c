@@ -3,8 +3,8 @@
 
 #include <math.h>
 
-/* Stops the widget's own handling (which would change its value) and returns FALSE: the
- * event goes on to the scrolled window around it. */
+/* Unless the widget has the keyboard, stops its own handling (which would change its value)
+ * and returns FALSE: the event goes on to the scrolled window around it. */
 static gboolean
 on_scroll (GtkWidget *widget, GdkEventScroll *event, gpointer data)
 {

@@ -33,7 +33,7 @@ lm_value_parse (const char *text, double *value)
   double v = strtod (typed, &end); /* the locale's decimal mark */
   const struct lconv *lc = localeconv ();
   /* "0.5" is also understood where the mark is a comma, unless "." groups thousands there
-   * (German "6.500" is 6500, never 6.5: refused rather than misread). */
+   * (German "6.500" means 6500: refused rather than read as 6.5). */
   if (*end != '\0' && strcmp (lc->decimal_point, ".") != 0 && strchr (lc->thousands_sep, '.') == NULL)
     v = g_ascii_strtod (typed, &end);
   if (end == typed || *end != '\0' || !isfinite (v))
