@@ -13,6 +13,8 @@
 #define REMOVE_BEYOND 16  /* a point dragged this far out of the box goes */
 #define GRID 4            /* grid lines: quarters */
 #define MIN_SIZE 160
+#define READOUT_PAD 4     /* around the readout's text, and from the box's edge */
+#define READOUT_CLEAR 24  /* the readout keeps this far from the pointer (pixels) */
 
 struct _LmCurveEditor {
   GtkDrawingArea parent_instance;
@@ -29,6 +31,10 @@ struct _LmCurveEditor {
   LmHistogram histogram;
   gboolean have_histogram;
   LmHistChannel channel;
+  int hovered;          /* the point under the pointer, -1: none */
+  gboolean inside;      /* the pointer is over the editor */
+  double pointer_x, pointer_y;
+  GtkWidget *toplevel;  /* whose activity shows or hides the readout */
 };
 
 G_DEFINE_FINAL_TYPE (LmCurveEditor, lm_curve_editor, GTK_TYPE_DRAWING_AREA)
@@ -284,6 +290,143 @@ draw_curve (LmCurveEditor *self, cairo_t *cr, double w, double h)
     }
 }
 
+/* ---- the readout ---------------------------------------------------------------------------
+ * The levels in and out of the point being dragged, under the pointer or, from the keyboard,
+ * selected: in a corner of the box, away from the pointer and off the curve where a corner
+ * is, rather than a tooltip over the curve beside the pointer. Shown only while the window
+ * is the one in use: not over a modal dialog, nor once the window is left. */
+
+static int
+readout_point (LmCurveEditor *self)
+{
+  int i = self->dragging >= 0 ? self->dragging : self->hovered;
+  if (i < 0 && !self->inside && gtk_widget_has_focus (GTK_WIDGET (self)))
+    i = self->selected;
+  return i < self->points.n ? i : -1;
+}
+
+static gboolean
+readout_allowed (LmCurveEditor *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (widget));
+  return gtk_widget_get_mapped (widget) && self->toplevel && gtk_window_is_active (GTK_WINDOW (self->toplevel))
+         && !gtk_widget_device_is_shadowed (widget, gdk_seat_get_pointer (seat));
+}
+
+/* Whether the curve as shown passes through R (widget coordinates). */
+static gboolean
+curve_crosses (LmCurveEditor *self, const GdkRectangle *r)
+{
+  LmCurveSpline spline;
+  lm_curve_spline_prepare (&self->shown, &spline);
+  for (int wx = r->x; wx <= r->x + r->width; wx++)
+    {
+      double x, y, px, py;
+      lm_curve_editor_from_widget (self, wx, 0, &x, &y);
+      lm_curve_editor_to_widget (self, x, lm_curve_spline_eval (&spline, (float) x), &px, &py);
+      if (py >= r->y - 2 && py <= r->y + r->height + 2)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The readout's text, its layout and where it goes; NULL when there is none to show. */
+static char *
+readout (LmCurveEditor *self, PangoLayout **layout_out, GdkRectangle *where)
+{
+  int i = readout_point (self);
+  if (i < 0 || !readout_allowed (self))
+    return NULL;
+  /* TRANSLATORS: a curve point's input level and output level */
+  char *text = g_strdup_printf (_("%d → %d"), (int) self->points.x[i], (int) self->points.y[i]);
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  int tw, th;
+  pango_layout_get_pixel_size (layout, &tw, &th);
+  double w, h;
+  box_size (self, &w, &h);
+  int rw = tw + 2 * READOUT_PAD, rh = th + 2 * READOUT_PAD;
+  /* Near what: the pointer, or the point where the keys move it. */
+  double nx = self->pointer_x, ny = self->pointer_y;
+  if (!self->inside || (self->dragging < 0 && self->hovered < 0))
+    lm_curve_editor_to_widget (self, self->points.x[i], self->points.y[i], &nx, &ny);
+  GdkRectangle corners[4];
+  double distance[4];
+  for (int c = 0; c < 4; c++)
+    {
+      corners[c].x = c & 1 ? (int) (MARGIN + w) - READOUT_PAD - rw : MARGIN + READOUT_PAD;
+      corners[c].y = c & 2 ? (int) (MARGIN + h) - READOUT_PAD - rh : MARGIN + READOUT_PAD;
+      corners[c].width = rw, corners[c].height = rh;
+      double dx = MAX (0.0, MAX (corners[c].x - nx, nx - (corners[c].x + rw)));
+      double dy = MAX (0.0, MAX (corners[c].y - ny, ny - (corners[c].y + rh)));
+      distance[c] = hypot (dx, dy);
+    }
+  /* The farthest corner the curve does not cross; the farthest of all where it crosses each. */
+  int best = -1, farthest = 0;
+  for (int c = 0; c < 4; c++)
+    {
+      if (distance[c] > distance[farthest])
+        farthest = c;
+      if (distance[c] >= READOUT_CLEAR && !curve_crosses (self, &corners[c])
+          && (best < 0 || distance[c] > distance[best]))
+        best = c;
+    }
+  *where = corners[best >= 0 ? best : farthest];
+  *layout_out = layout;
+  return text;
+}
+
+static void
+draw_readout (LmCurveEditor *self, cairo_t *cr)
+{
+  PangoLayout *layout = NULL;
+  GdkRectangle r;
+  g_autofree char *text = readout (self, &layout, &r);
+  if (text == NULL)
+    return;
+  cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.7);
+  cairo_rectangle (cr, r.x, r.y, r.width, r.height);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.95, 0.95, 0.95);
+  cairo_move_to (cr, r.x + READOUT_PAD, r.y + READOUT_PAD);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+static void
+on_toplevel_active (GObject *toplevel, GParamSpec *pspec, LmCurveEditor *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+lm_curve_editor_hierarchy_changed (GtkWidget *widget, GtkWidget *previous)
+{
+  LmCurveEditor *self = LM_CURVE_EDITOR (widget);
+  GtkWidget *toplevel = gtk_widget_get_toplevel (widget);
+  if (!GTK_IS_WINDOW (toplevel))
+    toplevel = NULL;
+  if (toplevel == self->toplevel)
+    return;
+  if (self->toplevel)
+    {
+      g_signal_handlers_disconnect_by_data (self->toplevel, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->toplevel), (gpointer *) &self->toplevel);
+    }
+  self->toplevel = toplevel;
+  if (toplevel)
+    {
+      g_object_add_weak_pointer (G_OBJECT (toplevel), (gpointer *) &self->toplevel);
+      g_signal_connect (toplevel, "notify::is-active", G_CALLBACK (on_toplevel_active), self);
+    }
+}
+
+static void
+lm_curve_editor_grab_notify (GtkWidget *widget, gboolean was_grabbed)
+{
+  gtk_widget_queue_draw (widget); /* a modal dialog came, or went */
+}
+
 static gboolean
 lm_curve_editor_draw (GtkWidget *widget, cairo_t *cr)
 {
@@ -296,6 +439,7 @@ lm_curve_editor_draw (GtkWidget *widget, cairo_t *cr)
   draw_histogram (self, cr, w, h);
   draw_grid (self, cr, w, h);
   draw_curve (self, cr, w, h);
+  draw_readout (self, cr);
   return GDK_EVENT_STOP;
 }
 
@@ -361,8 +505,16 @@ static gboolean
 lm_curve_editor_motion (GtkWidget *widget, GdkEventMotion *event)
 {
   LmCurveEditor *self = LM_CURVE_EDITOR (widget);
+  self->inside = TRUE;
+  self->pointer_x = event->x, self->pointer_y = event->y;
   if (self->dragging < 0)
-    return GDK_EVENT_PROPAGATE;
+    {
+      int hovered = point_at (self, event->x, event->y);
+      if (hovered >= 0 || hovered != self->hovered)
+        gtk_widget_queue_draw (widget); /* the readout follows, or goes */
+      self->hovered = hovered;
+      return GDK_EVENT_PROPAGATE;
+    }
   double w, h;
   box_size (self, &w, &h);
   gboolean out = event->x < MARGIN - REMOVE_BEYOND || event->x > MARGIN + w + REMOVE_BEYOND
@@ -500,6 +652,19 @@ lm_curve_editor_focus_in (GtkWidget *widget, GdkEventFocus *event)
 }
 
 static gboolean
+lm_curve_editor_leave (GtkWidget *widget, GdkEventCrossing *event)
+{
+  LmCurveEditor *self = LM_CURVE_EDITOR (widget);
+  if (event->mode == GDK_CROSSING_NORMAL || event->mode == GDK_CROSSING_UNGRAB)
+    {
+      self->inside = FALSE;
+      self->hovered = -1;
+      gtk_widget_queue_draw (widget);
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+static gboolean
 lm_curve_editor_focus_out (GtkWidget *widget, GdkEventFocus *event)
 {
   gtk_widget_queue_draw (widget);
@@ -536,9 +701,23 @@ lm_curve_editor_preferred_height (GtkWidget *widget, int *minimum, int *natural)
 /* ---- life ---------------------------------------------------------------------------------- */
 
 static void
+lm_curve_editor_dispose (GObject *object)
+{
+  LmCurveEditor *self = LM_CURVE_EDITOR (object);
+  if (self->toplevel)
+    {
+      g_signal_handlers_disconnect_by_data (self->toplevel, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->toplevel), (gpointer *) &self->toplevel);
+      self->toplevel = NULL;
+    }
+  G_OBJECT_CLASS (lm_curve_editor_parent_class)->dispose (object);
+}
+
+static void
 lm_curve_editor_class_init (LmCurveEditorClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  G_OBJECT_CLASS (klass)->dispose = lm_curve_editor_dispose;
   widget_class->draw = lm_curve_editor_draw;
   widget_class->button_press_event = lm_curve_editor_button_press;
   widget_class->button_release_event = lm_curve_editor_button_release;
@@ -547,6 +726,9 @@ lm_curve_editor_class_init (LmCurveEditorClass *klass)
   widget_class->key_release_event = lm_curve_editor_key_release;
   widget_class->focus_in_event = lm_curve_editor_focus_in;
   widget_class->focus_out_event = lm_curve_editor_focus_out;
+  widget_class->leave_notify_event = lm_curve_editor_leave;
+  widget_class->hierarchy_changed = lm_curve_editor_hierarchy_changed;
+  widget_class->grab_notify = lm_curve_editor_grab_notify;
   widget_class->get_request_mode = lm_curve_editor_request_mode;
   widget_class->get_preferred_width = lm_curve_editor_preferred_width;
   widget_class->get_preferred_height = lm_curve_editor_preferred_height;
@@ -563,13 +745,14 @@ static void
 lm_curve_editor_init (LmCurveEditor *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  self->selected = self->dragging = self->added = -1;
+  self->selected = self->dragging = self->added = self->hovered = -1;
   self->channel = LM_HIST_LUMA;
   gtk_widget_set_can_focus (widget, TRUE);
-  gtk_widget_add_events (widget, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK | GDK_BUTTON1_MOTION_MASK
-                                   | GDK_KEY_PRESS_MASK | GDK_KEY_RELEASE_MASK | GDK_FOCUS_CHANGE_MASK);
-  gtk_widget_set_tooltip_text (widget, _("Click to add a point; drag a point to move it, out of the box or "
-                                         "double-click to remove it"));
+  gtk_widget_add_events (widget, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK | GDK_POINTER_MOTION_MASK
+                                   | GDK_LEAVE_NOTIFY_MASK | GDK_KEY_PRESS_MASK | GDK_KEY_RELEASE_MASK
+                                   | GDK_FOCUS_CHANGE_MASK);
+  /* No tooltip over the curve: it would hide the curve beside the pointer (the help is the
+   * channel row's, curve-group.c; a point's levels are the readout's). */
   AtkObject *a = gtk_widget_get_accessible (widget);
   atk_object_set_name (a, _("Tone curve"));
 }

@@ -3,7 +3,8 @@
  * histogram of the current render behind it. A click on empty space adds a point there, a
  * drag moves a point (between its neighbours), a double-click or a drag out of the box
  * removes it (a curve keeps at least 2 points, at most LM_CURVE_MAX_POINTS); the arrow keys
- * move the selected point one level (ten with Shift), Delete removes it. Emits "changed" at
+ * move the selected point one level (ten with Shift), Delete removes it. The levels of the
+ * point at hand show in a corner of the box, away from the pointer. Emits "changed" at
  * every move and "committed" when an edit is complete (the button or key released), as the
  * operation panels' sliders do: a drag is one undo step. */
 #pragma once

@@ -107,6 +107,9 @@ build (LmCurveGroup *self)
       self->buttons[0] = NULL;
       gtk_container_add (GTK_CONTAINER (row), gtk_label_new (_(self->op->params[self->specs[0]].label)));
     }
+  /* The editor's help, here rather than over the curve, where it would hide it. */
+  gtk_widget_set_tooltip_text (row, _("Click to add a point; drag a point to move it, out of the box or "
+                                      "double-click to remove it"));
   gtk_container_add (GTK_CONTAINER (self), row);
   self->editor = lm_curve_editor_new (min, max);
   gtk_widget_set_hexpand (self->editor, TRUE);

@@ -5,6 +5,8 @@
 
 #include <math.h>
 #include "curve-group.h"
+#include "slider-input.h"
+#include "value-field.h"
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -23,6 +25,7 @@ struct _LmOpPanel {
   gboolean syncing;     /* a length's slider and value being put in step: no echo */
   gboolean updating;    /* set_stage at work: no signals */
   gboolean switchable;  /* FALSE: always on, no switch (tone mapping of radiance) */
+  gboolean held;        /* a button pressed on a slider or the curve: its release commits */
   GtkWidget *curves;    /* the LmCurveGroup of every curve parameter, or NULL */
 };
 
@@ -30,6 +33,8 @@ G_DEFINE_FINAL_TYPE (LmOpPanel, lm_op_panel, GTK_TYPE_BOX)
 
 enum { CHANGED, COMMITTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+static GtkSizeGroup *value_column (void);
 
 /* lm_op_param_active, where "when" may also list alternatives: "kind=gamma|reinhard". */
 static gboolean
@@ -117,6 +122,47 @@ on_scale_released (GtkWidget *widget, GdkEvent *event, LmOpPanel *self)
   return GDK_EVENT_PROPAGATE;
 }
 
+/* A press on a slider or the curve: everything until its release is one edit, however long
+ * the pointer rests on the way (lm_op_panel_is_held). */
+static gboolean
+on_press (GtkWidget *widget, GdkEventButton *event, LmOpPanel *self)
+{
+  if (event->button == GDK_BUTTON_PRIMARY)
+    self->held = TRUE;
+  return GDK_EVENT_PROPAGATE;
+}
+
+static gboolean
+on_release (GtkWidget *widget, GdkEventButton *event, LmOpPanel *self)
+{
+  if (event->button == GDK_BUTTON_PRIMARY)
+    self->held = FALSE;
+  return GDK_EVENT_PROPAGATE;
+}
+
+static gboolean
+on_grab_broken (GtkWidget *widget, GdkEvent *event, LmOpPanel *self)
+{
+  self->held = FALSE;
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* Connected first: a fine drag's own press handler (slider-input.c) stops the emission. */
+static void
+track_held (LmOpPanel *self, GtkWidget *widget)
+{
+  g_signal_connect (widget, "button-press-event", G_CALLBACK (on_press), self);
+  g_signal_connect (widget, "button-release-event", G_CALLBACK (on_release), self);
+  g_signal_connect (widget, "grab-broken-event", G_CALLBACK (on_grab_broken), self);
+}
+
+static void
+on_value_typed (LmValueField *field, LmOpPanel *self)
+{
+  if (!self->updating)
+    g_signal_emit (self, signals[COMMITTED], 0);
+}
+
 static void
 on_combo (GtkComboBox *combo, LmOpPanel *self)
 {
@@ -150,6 +196,7 @@ make_curves (LmOpPanel *self)
   gtk_widget_set_hexpand (self->curves, TRUE);
   g_signal_connect (self->curves, "changed", G_CALLBACK (on_curves_changed), self);
   g_signal_connect (self->curves, "committed", G_CALLBACK (on_curves_committed), self);
+  track_held (self, lm_curve_group_get_editor (LM_CURVE_GROUP (self->curves)));
   return self->curves;
 }
 
@@ -273,8 +320,9 @@ on_length_slider (GtkRange *slider, LmOpPanel *self)
   self->syncing = FALSE;
 }
 
-/* Typed text to the value (either decimal mark), or back to the value shown when it is not
- * a number. The text shown left as it was changes nothing: the value may have more digits. */
+/* Typed text to the value (in the locale's way, value-field.h), or back to the value shown
+ * when it is not a number. The text shown left as it was changes nothing: the value may have
+ * more digits. */
 static gboolean
 take_typed_length (LmOpPanel *self, guint i)
 {
@@ -282,10 +330,8 @@ take_typed_length (LmOpPanel *self, guint i)
   g_autofree char *shown = format_length (gtk_adjustment_get_value (self->values[i]));
   if (g_str_equal (typed, shown))
     return TRUE;
-  g_autofree char *text = g_strdelimit (g_strstrip (g_strdup (typed)), ",", '.');
-  char *end = NULL;
-  double v = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !isfinite (v))
+  double v;
+  if (!lm_value_parse (typed, &v))
     {
       show_length (self, i);
       gtk_widget_error_bell (self->fields[i]);
@@ -326,6 +372,9 @@ make_length_control (LmOpPanel *self, guint i, GtkWidget **control)
   gtk_widget_set_hexpand (slider, TRUE);
   g_autofree char *slider_name = g_strdup_printf ("%s-slider", spec->name);
   gtk_widget_set_name (slider, slider_name);
+  track_held (self, slider);
+  lm_slider_add_fine (GTK_RANGE (slider), 0.0); /* length_at snaps the length */
+  lm_slider_wheel_needs_focus (slider);
   g_signal_connect (slider, "value-changed", G_CALLBACK (on_length_slider), self);
   g_signal_connect (slider, "button-release-event", G_CALLBACK (on_scale_released), self);
   g_signal_connect (slider, "key-release-event", G_CALLBACK (on_scale_released), self);
@@ -342,11 +391,13 @@ make_length_control (LmOpPanel *self, guint i, GtkWidget **control)
   g_signal_connect (field, "activate", G_CALLBACK (on_length_activate), self);
   g_signal_connect (field, "focus-out-event", G_CALLBACK (on_length_focus_out), self);
   self->fields[i] = field;
+  g_autoptr (GtkSizeGroup) values = value_column ();
+  gtk_size_group_add_widget (values, field);
 
   *control = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->values[i]);
   gtk_widget_set_no_show_all (*control, TRUE);
 
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12); /* as a row: sliders end at one x */
   gtk_widget_set_hexpand (box, TRUE);
   gtk_container_add (GTK_CONTAINER (box), slider);
   gtk_container_add (GTK_CONTAINER (box), field);
@@ -361,20 +412,37 @@ make_length_control (LmOpPanel *self, guint i, GtkWidget **control)
 #define LABEL_CHARS 14
 
 static GtkSizeGroup *
+shared_column (GtkSizeGroup **column)
+{
+  if (*column != NULL)
+    return g_object_ref (*column);
+  *column = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+  g_object_add_weak_pointer (G_OBJECT (*column), (gpointer *) column);
+  return *column;
+}
+
+static GtkSizeGroup *
 label_column (void)
 {
   static GtkSizeGroup *column;
-  if (column != NULL)
-    return g_object_ref (column);
-  column = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
-  g_object_add_weak_pointer (G_OBJECT (column), (gpointer *) &column);
-  return column;
+  return shared_column (&column);
+}
+
+/* The same for the values at the right (typed lengths and sliders' numbers), so that every
+ * slider also ends at one x, whatever the width of its numbers. */
+static GtkSizeGroup *
+value_column (void)
+{
+  static GtkSizeGroup *column;
+  return shared_column (&column);
 }
 
 /* A slider's step, from its range: 0.01 up to 10 (amounts, EV), 0.1 below 200 (straighten's
  * degrees), else a power of ten that leaves a few thousand steps at most: whole levels for
  * contrast's black and white and whole units of tint, 10 K over white balance's 2000..12000 K
- * (not 0.1: the arrow keys would never get anywhere). The value shows the step's digits. */
+ * (not 0.1: the arrow keys would never get anywhere). The arrow keys move by a step, Page
+ * Up/Down by ten, Shift with the arrows and fine drags by a tenth (slider-input.h). The value
+ * shows the step's digits, and one more where a fine step left it between two steps. */
 static double
 slider_step (const LmParamSpec *spec)
 {
@@ -386,8 +454,10 @@ slider_step (const LmParamSpec *spec)
   return pow (10.0, MAX (0.0, floor (log10 (range)) - 3.0));
 }
 
+/* A choice, or a slider with its value beside (an LmValueField, named "NAME-value"), added
+ * to ROW; returns the choice or slider, the parameter's control. */
 static GtkWidget *
-make_control (LmOpPanel *self, const LmParamSpec *spec)
+make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget *row)
 {
   if (spec->type == LM_PARAM_ENUM)
     {
@@ -396,17 +466,32 @@ make_control (LmOpPanel *self, const LmParamSpec *spec)
         gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (combo), spec->values[v].nick,
                                    _(spec->values[v].label));
       g_signal_connect (combo, "changed", G_CALLBACK (on_combo), self);
+      lm_slider_wheel_needs_focus (combo);
+      gtk_container_add (GTK_CONTAINER (row), combo);
       return combo;
     }
-  double step = slider_step (spec);
+  double step = slider_step (spec), fine = step / LM_SLIDER_FINE;
+  int digits = MAX (0, (int) ceil (-log10 (step) - 1e-9)), fine_digits = MAX (0, (int) ceil (-log10 (fine) - 1e-9));
   GtkWidget *scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, spec->min, spec->max, step);
   gtk_range_set_increments (GTK_RANGE (scale), step, 10 * step);
-  gtk_scale_set_digits (GTK_SCALE (scale), MAX (0, (int) ceil (-log10 (step) - 1e-9)));
-  gtk_scale_set_value_pos (GTK_SCALE (scale), GTK_POS_RIGHT);
+  gtk_scale_set_draw_value (GTK_SCALE (scale), FALSE); /* the field beside shows it, and takes it typed */
+  gtk_range_set_round_digits (GTK_RANGE (scale), digits); /* a plain drag's values: whole steps */
   gtk_widget_set_hexpand (scale, TRUE);
+  track_held (self, scale);
+  lm_slider_add_fine (GTK_RANGE (scale), fine);
+  lm_slider_wheel_needs_focus (scale);
   g_signal_connect (scale, "value-changed", G_CALLBACK (on_scale), self);
   g_signal_connect (scale, "button-release-event", G_CALLBACK (on_scale_released), self);
   g_signal_connect (scale, "key-release-event", G_CALLBACK (on_scale_released), self);
+
+  GtkWidget *value = lm_value_field_new (gtk_range_get_adjustment (GTK_RANGE (scale)), digits, fine_digits);
+  g_autofree char *value_name = g_strdup_printf ("%s-value", spec->name);
+  gtk_widget_set_name (value, value_name);
+  g_signal_connect (value, "committed", G_CALLBACK (on_value_typed), self);
+  g_autoptr (GtkSizeGroup) values = value_column ();
+  gtk_size_group_add_widget (values, value);
+  gtk_container_add (GTK_CONTAINER (row), scale);
+  gtk_container_add (GTK_CONTAINER (row), value);
   return scale;
 }
 
@@ -468,14 +553,12 @@ build (LmOpPanel *self)
       gtk_label_set_line_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
       gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
       gtk_size_group_add_widget (column, label);
-      GtkWidget *editor;
-      if (spec->type == LM_PARAM_FLOAT && spec->in_pixels)
-        editor = make_length_control (self, i, &self->controls[i]);
-      else
-        editor = self->controls[i] = make_control (self, spec);
-      gtk_widget_set_name (self->controls[i], spec->name);
       gtk_container_add (GTK_CONTAINER (row), label);
-      gtk_container_add (GTK_CONTAINER (row), editor);
+      if (spec->type == LM_PARAM_FLOAT && spec->in_pixels)
+        gtk_container_add (GTK_CONTAINER (row), make_length_control (self, i, &self->controls[i]));
+      else
+        self->controls[i] = make_control (self, spec, row);
+      gtk_widget_set_name (self->controls[i], spec->name);
       gtk_widget_set_hexpand (row, TRUE);
       gtk_grid_attach (GTK_GRID (grid), row, 0, (int) i, 1, 1);
       self->rows[i] = row;
@@ -569,6 +652,12 @@ lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage)
   self->stage = *stage; /* the widgets' rounding must not leak into the stage */
   update_sensitivity (self);
   self->updating = FALSE;
+}
+
+gboolean
+lm_op_panel_is_held (LmOpPanel *self)
+{
+  return self->held;
 }
 
 const LmStage *

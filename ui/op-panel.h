@@ -2,7 +2,8 @@
  * reset), built from its parameter table; its curve parameters share one curve editor with
  * a choice of which curve it shows (curve-group.h). A length in pixels (blur's σ) gets a slider that
  * is fine where lengths are small and a field where its value is typed. Every panel's labels
- * share one column, so that all sliders start at one x. */
+ * share one column, so that all sliders start at one x. A slider's value beside it can be
+ * typed (value-field.h); the wheel, Shift and Ctrl act on the sliders as slider-input.h says. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -24,6 +25,10 @@ const LmStage *lm_op_panel_get_stage (LmOpPanel *self);
 /* FALSE: the stage is always on (no switch; reset keeps it on), as tone mapping is for
  * radiance. */
 void lm_op_panel_set_switchable (LmOpPanel *self, gboolean switchable);
+
+/* A pointer button is down on one of its sliders or its curve: what it changes until the
+ * release is one edit, which "committed" ends, however long the pointer rests on the way. */
+gboolean lm_op_panel_is_held (LmOpPanel *self);
 
 /* The histogram of the current render, drawn behind a curve parameter's editor. */
 void lm_op_panel_set_histogram (LmOpPanel *self, const LmHistogram *histogram);

@@ -135,7 +135,8 @@ lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self)
   else
     self->pipeline.stages[stage->info->id] = *stage;
   g_clear_handle_id (&self->commit_source, g_source_remove);
-  self->commit_source = g_timeout_add (COMMIT_AFTER_MS, commit_later, self);
+  if (!lm_op_panel_is_held (panel)) /* a drag is one step, pauses and all: its release commits */
+    self->commit_source = g_timeout_add (COMMIT_AFTER_MS, commit_later, self);
   edited (self);
 }
 

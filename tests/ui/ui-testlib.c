@@ -389,6 +389,18 @@ ui_key_press (guint keyval, gboolean press)
 }
 
 void
+ui_modifiers (GdkModifierType modifiers, gboolean press)
+{
+  if (modifiers & GDK_CONTROL_MASK)
+    fake_key (XK_Control_L, press);
+  if (modifiers & GDK_SHIFT_MASK)
+    fake_key (XK_Shift_L, press);
+  if (modifiers & GDK_MOD1_MASK)
+    fake_key (XK_Alt_L, press);
+  sync_input ();
+}
+
+void
 ui_type (const char *text)
 {
   for (const char *c = text; *c; c++)

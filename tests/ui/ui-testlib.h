@@ -80,6 +80,9 @@ void ui_key_held (guint keyval, GdkModifierType modifiers, guint ms);
 /* KEYVAL pressed (PRESS) or released alone, so that it is held across other input: Enter
  * held while the dialog it answered closes and the next one opens; the server repeats it. */
 void ui_key_press (guint keyval, gboolean press);
+/* MODIFIERS' keys (Control, Shift, Alt) pressed, or released, through the X server: held
+ * across a drag (a Shift-drag) between two calls. */
+void ui_modifiers (GdkModifierType modifiers, gboolean press);
 /* Text typed key by key (ASCII; Shift held where the key's character needs it). */
 void ui_type (const char *text);
 
