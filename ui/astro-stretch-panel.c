@@ -3,6 +3,8 @@
 
 #include <glib/gi18n.h>
 
+#include "slider-input.h"
+
 struct _LmAstroStretchPanel {
   GtkBox parent_instance;
   GtkComboBoxText *curve, *limits;
@@ -58,6 +60,8 @@ attach_row (GtkGrid *grid, int row, const char *label, GtkWidget *widget)
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_grid_attach (grid, l, 0, row, 1, 1);
   gtk_grid_attach (grid, widget, 1, row, 1, 1);
+  /* The side panel scrolls under the wheel; a value changes only once clicked. */
+  lm_slider_wheel_needs_focus (widget);
 }
 
 static void

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "slider-input.h"
 #include "source-table.h"
 
 #define CHANGED_AFTER_MS 120 /* a drag of the slider asks for one detection, not one a pixel */
@@ -114,6 +115,8 @@ attach_row (GtkGrid *grid, int row, const char *label, GtkWidget *widget, const 
   gtk_widget_set_name (widget, name);
   gtk_grid_attach (grid, l, 0, row, 1, 1);
   gtk_grid_attach (grid, widget, 1, row, 1, 1);
+  /* The side panel scrolls under the wheel; a value changes only once clicked. */
+  lm_slider_wheel_needs_focus (widget);
 }
 
 static void

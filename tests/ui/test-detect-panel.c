@@ -155,6 +155,40 @@ slider_x (GtkRange *range, double value)
   return trough.x + length / 2 + f * (trough.width - length);
 }
 
+/* The wheel over the panel's slider and fields, none clicked, scrolls the side panel and
+ * leaves the detection's values as they were (it used to change each one under the pointer). */
+static void
+test_wheel_leaves_values (void)
+{
+  await_count (G_N_ELEMENTS (stars));
+  GtkWidget *slider = ui_find_named (panel (), "detect-threshold");
+  GtkWidget *kappa = ui_find_named (panel (), "detect-kappa");
+  ui_scroll_into_view (slider);
+  double threshold = gtk_range_get_value (GTK_RANGE (slider));
+  double k = gtk_spin_button_get_value (GTK_SPIN_BUTTON (kappa));
+  GtkWidget *targets[] = { slider, kappa };
+  for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+    for (guint button = 4; button <= 5; button++)
+      {
+        ui_scroll_into_view (targets[t]);
+        ui_pointer_move (targets[t], gtk_widget_get_allocated_width (targets[t]) / 2.0,
+                         gtk_widget_get_allocated_height (targets[t]) / 2.0);
+        for (int i = 0; i < 3; i++)
+          {
+            ui_pointer_button (button, TRUE);
+            ui_pointer_button (button, FALSE);
+            ui_wait_ms (100);
+          }
+      }
+  ui_wait_ms (300);
+  g_test_message ("after the wheel: threshold %g σ (was %g), κ %g (was %g)",
+                  gtk_range_get_value (GTK_RANGE (slider)), threshold,
+                  gtk_spin_button_get_value (GTK_SPIN_BUTTON (kappa)), k);
+  g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (slider)), ==, threshold);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (kappa)), ==, k);
+  await_count (G_N_ELEMENTS (stars));
+}
+
 static void
 test_threshold (void)
 {
@@ -492,6 +526,7 @@ main (int argc, char **argv)
   field = write_field ();
   ui_test_init (&argc, &argv, field);
   g_test_add_func ("/detect-panel/stretched-and-flipped", test_stretched_and_flipped);
+  g_test_add_func ("/detect-panel/wheel-leaves-values", test_wheel_leaves_values);
   g_test_add_func ("/detect-panel/threshold", test_threshold);
   g_test_add_func ("/detect-panel/row-centres", test_row_centres);
   g_test_add_func ("/detect-panel/sort-by-flux", test_sort_by_flux);
