@@ -75,8 +75,8 @@ test_constant (void)
 /* v = x on 200 columns: output column i covers source centre c = (i + 0.5) · 200 / ow - 0.5,
  * so a linear filter must give c there. Lanczos-3 is not exactly linear-preserving (its
  * normalised taps reproduce a line within a small fraction of a level), area averaging is:
- * within 0.5 + 0.01 of c after rounding, away from the edges (where clamping bends the
- * ramp): 3 source pixels times the stretch for Lanczos, one output pixel for area. */
+ * within 0.5 + 0.01 of c after rounding, away from the edges (where the taps left out
+ * bend the ramp): 3 source pixels times the stretch for Lanczos, one output pixel for area. */
 static void
 test_ramp (void)
 {
