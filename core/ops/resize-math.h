@@ -141,8 +141,9 @@ lm_resize_axis_table_part (unsigned in, unsigned out, unsigned first, unsigned c
 
   /* Lanczos-3 about each output pixel's centre in source coordinates; when shrinking the
    * kernel is stretched by the factor. Taps strictly inside the window and inside the image,
-   * normalised to sum 1 (in double, before rounding to float). Their sum is positive: every
-   * centre lies within half a pixel of one inside, whose weight is above 0.6. */
+   * normalised to sum 1 (in double, before rounding to float). What is left of the window
+   * keeps at least 0.59 of its sum (every centre lies within half a pixel of the image), so
+   * the renormalisation never divides by a small number. */
   double factor = (double) in / (double) out;
   double stretch = factor > 1.0 ? factor : 1.0;
   double radius = LM_RESIZE_LANCZOS_A * stretch;
