@@ -10,8 +10,9 @@ the GPU, with the values of each operation's definition computed here in numpy (
   none of: they leave it unchanged (and gray).
 
 A gray photo with alpha is read as RGBA (R = G = B), so the pass cannot know it is gray: the edits
-that do not act on colour keep R = G = B there, with the same values, and the alpha as it was. Channel counts are read with OpenCV (IMREAD_UNCHANGED) and, for PNG, from the
-header's colour type.
+that do not act on colour keep R = G = B there, with the same values, and the alpha as it was.
+Channel counts are read with OpenCV (IMREAD_UNCHANGED) and, for PNG, from the header's colour
+type.
 """
 import os
 import shutil
