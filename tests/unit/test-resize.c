@@ -1,7 +1,7 @@
 /* Resize: the output size rules (fit, exact, one side 0, both 0), a constant image stays
  * constant, a ramp stays a ramp away from the edges, an exact 2× shrink is the 2 × 2 mean
- * rounded half up, each axis's weights sum to 1, and alpha of an opaque image stays 255; the
- * CPU's row passes give the bytes of resize-math.h's plain sums. */
+ * rounded half up, each axis's weights sum to 1 over pixels inside the image, and alpha of an
+ * opaque image stays 255; the CPU's row passes give the bytes of resize-math.h's plain sums. */
 #include <math.h>
 #include <string.h>
 
@@ -126,7 +126,9 @@ test_area_mean (void)
       }
 }
 
-/* Every span's weights sum to 1 (float rounding aside), for area and Lanczos, up and down. */
+/* Every span's weights sum to 1 (float rounding aside), for area and Lanczos, up and down,
+ * and every span lies inside the image: at the border the Lanczos taps that would fall
+ * outside are left out (the rest renormalised), not the edge pixel repeated in their place. */
 static void
 test_weights_sum (void)
 {
@@ -145,6 +147,8 @@ test_weights_sum (void)
           for (guint t = 0; t < spans[i].count; t++)
             sum += weights[spans[i].offset + t];
           g_assert_cmpfloat (fabs (sum - 1.0), <, 1e-5);
+          g_assert_cmpint (spans[i].start, >=, 0);
+          g_assert_cmpint (spans[i].start + (gint64) spans[i].count, <=, in);
           LM_TEST_RETURN_IF_FAILED ();
         }
     }
