@@ -84,13 +84,14 @@ typedef struct {
 #include "core/ops/op-list.h"
 #undef LM_OP
 
-/* The fused point pass (core/ops/point-math.h) from SRC (RGBA8 or GRAY8) into DST (RGBA8, same
- * size). PASS is read at launch (it travels as a launch parameter). */
+/* The fused point pass (core/ops/point-math.h) from SRC (RGBA8 or GRAY8) into DST (of SRC's
+ * format, same size). PASS is read at launch (it travels as a launch parameter). */
 cudaError_t lm_k_point (const LmPointPass *pass, const LmKImage *src, const LmKImage *dst,
                         cudaStream_t stream);
 
-/* The pass from SRC (RGBA16 or GRAY16) into DST (RGBA16, same size), with TABLE16 (device
- * memory, 3 × LM_POINT_TABLE16_SIZE floats: lm_point_table16 of PASS). */
+/* The pass from SRC (RGBA16 or GRAY16) into DST (of SRC's format, same size), with TABLE16
+ * (device memory: lm_point_table16 of PASS for SRC's format, 3 or 1 × LM_POINT_TABLE16_SIZE
+ * floats). */
 cudaError_t lm_k_point16 (const LmPointPass *pass, const float *table16, const LmKImage *src,
                           const LmKImage *dst, cudaStream_t stream);
 

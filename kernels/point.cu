@@ -47,17 +47,33 @@ point_rgba (const __grid_constant__ LmPointPass pass, const uint8_t *src, size_t
     }
 }
 
+// A gray source stays gray: its own table, four pixels (one 32-bit word) per thread.
 __global__ void
 point_gray (const __grid_constant__ LmPointPass pass, const uint8_t *src, size_t src_stride, uint8_t *dst,
             size_t dst_stride, unsigned width, unsigned height)
 {
-  __shared__ float table[3][256];
-  load_table (pass, table);
-  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= width)
+  __shared__ float gray[256];
+  for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+    gray[i] = pass.gray[i];
+  __syncthreads ();
+  unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
+  if (x0 >= width)
     return;
   for (size_t y = blockIdx.y; y < height; y += gridDim.y)
-    reinterpret_cast<uint32_t *> (dst + y * dst_stride)[x] = lm_point_gray (&pass, table, src[y * src_stride + x]);
+    {
+      const uint8_t *in = src + y * src_stride;
+      uint8_t *out = dst + y * dst_stride;
+      if (x0 + kPixelsPerThread <= width) // rows start LM_ROW_ALIGN-aligned: a word access
+        {
+          uchar4 px = *reinterpret_cast<const uchar4 *> (in + x0);
+          *reinterpret_cast<uchar4 *> (out + x0)
+            = make_uchar4 (lm_point_gray (gray, px.x), lm_point_gray (gray, px.y), lm_point_gray (gray, px.z),
+                           lm_point_gray (gray, px.w));
+          continue;
+        }
+      for (unsigned x = x0; x < width; x++)
+        out[x] = lm_point_gray (gray, in[x]);
+    }
 }
 
 // 16-bit sources: the table (3 × 65536 floats, 768 KiB) is too large for shared memory and
@@ -86,16 +102,17 @@ point_rgba16 (const __grid_constant__ LmPointPass pass, const float *__restrict_
     }
 }
 
+// GRAY16: TABLE16 is the gray source's (LM_POINT_TABLE16_SIZE floats); gray out.
 __global__ void
-point_gray16 (const __grid_constant__ LmPointPass pass, const float *__restrict__ table16, const uint8_t *src,
-              size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned width, unsigned height)
+point_gray16 (const float *__restrict__ table16, const uint8_t *src, size_t src_stride, uint8_t *dst,
+              size_t dst_stride, unsigned width, unsigned height)
 {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
     return;
   for (size_t y = blockIdx.y; y < height; y += gridDim.y)
-    reinterpret_cast<unsigned long long *> (dst + y * dst_stride)[x]
-      = lm_point_gray16 (&pass, table16, reinterpret_cast<const uint16_t *> (src + y * src_stride)[x]);
+    reinterpret_cast<uint16_t *> (dst + y * dst_stride)[x]
+      = lm_point_gray16 (table16, reinterpret_cast<const uint16_t *> (src + y * src_stride)[x]);
 }
 
 // Rows per block: enough blocks to fill the GPU several times over (4,096), each walking
@@ -118,7 +135,7 @@ lm_k_point (const LmPointPass *pass, const LmKImage *src, const LmKImage *dst, c
     return cudaSuccess;
   if (src->format == LM_K_GRAY8)
     {
-      dim3 grid = grid_of (lm_div_up (src->width, kThreads), src->height);
+      dim3 grid = grid_of (lm_div_up (src->width, kThreads * kPixelsPerThread), src->height);
       point_gray<<<grid, kThreads, 0, stream>>> (*pass, in, src->stride, out, dst->stride, src->width, src->height);
     }
   else
@@ -141,7 +158,7 @@ lm_k_point16 (const LmPointPass *pass, const float *table16, const LmKImage *src
   if (src->format == LM_K_GRAY16)
     {
       dim3 grid = grid_of (lm_div_up (src->width, kThreads), src->height);
-      point_gray16<<<grid, kThreads, 0, stream>>> (*pass, table16, in, src->stride, out, dst->stride, src->width,
+      point_gray16<<<grid, kThreads, 0, stream>>> (table16, in, src->stride, out, dst->stride, src->width,
                                                    src->height);
     }
   else

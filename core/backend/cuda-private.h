@@ -31,6 +31,7 @@ typedef struct {
    * moving a slider after the point operations (blur) rebuilds nothing. */
   float *table16;
   LmPointPass *table16_pass;
+  gboolean table16_gray; /* TABLE16 is a gray source's (one plane of the three) */
   int32_t *view_lut; /* the view transform's table (cuda-view.c), uploaded once */
   gsize view_lut_size;
   guint64 view_lut_id; /* lm_view_transform_id of what VIEW_LUT holds; 0: nothing */

@@ -348,22 +348,25 @@ cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage
   return lm_cuda_check (err, what, error);
 }
 
-/* PASS's 16-bit table in self->table16, built on the host and uploaded unless it is the last
- * one's. The upload is ordered on the stream after the kernels that read the previous one. */
+/* PASS's 16-bit table for a source that is GRAY (or RGBA16) in self->table16, built on the
+ * host and uploaded unless it is the last one's. The upload is ordered on the stream after the
+ * kernels that read the previous one. */
 static gboolean
-ensure_table16 (LmBackendCuda *self, const LmPointPass *pass, GError **error)
+ensure_table16 (LmBackendCuda *self, const LmPointPass *pass, gboolean gray, GError **error)
 {
-  if (self->table16_pass != NULL && memcmp (self->table16_pass, pass, sizeof *pass) == 0)
+  if (self->table16_pass != NULL && self->table16_gray == gray && memcmp (self->table16_pass, pass, sizeof *pass) == 0)
     return TRUE;
-  gsize bytes = 3 * LM_POINT_TABLE16_SIZE * sizeof (float);
+  gsize bytes = 3 * LM_POINT_TABLE16_SIZE * sizeof (float); /* room for either */
   if (self->table16 == NULL && !lm_cuda_malloc ((void **) &self->table16, bytes, error))
     return FALSE;
   g_clear_pointer (&self->table16_pass, g_free);
-  g_autofree float *table = lm_point_table16 (pass);
+  g_autofree float *table = lm_point_table16 (pass, gray);
   /* From pageable memory: the call returns once TABLE is staged, so it may be freed. */
-  if (!CHECK (cudaMemcpyAsync (self->table16, table, bytes, cudaMemcpyHostToDevice, self->stream), error))
+  if (!CHECK (cudaMemcpyAsync (self->table16, table, (gray ? 1 : 3) * LM_POINT_TABLE16_SIZE * sizeof (float),
+                               cudaMemcpyHostToDevice, self->stream), error))
     return FALSE;
   self->table16_pass = g_memdup2 (pass, sizeof *pass);
+  self->table16_gray = gray;
   return TRUE;
 }
 
@@ -376,7 +379,7 @@ cuda_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src, LmIm
   if (!lm_cuda_use_device (self, error))
     return FALSE;
   if (lm_format_depth (src->format) == 16)
-    return ensure_table16 (self, pass, error)
+    return ensure_table16 (self, pass, src->format == LM_FORMAT_GRAY16, error)
            && CHECK (lm_k_point16 (pass, self->table16, &in, &out, self->stream), error);
   return CHECK (lm_k_point (pass, &in, &out, self->stream), error);
 }

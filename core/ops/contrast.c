@@ -18,10 +18,18 @@ contrast_channel (const void *params, int c, float v)
   return lm_contrast_channel (params, c, v);
 }
 
+/* The same on a gray image's one channel. */
+static float
+contrast_gray (const void *params, float v)
+{
+  return lm_contrast_channel (params, 0, v);
+}
+
 static void
 contrast_point_prepare (const void *params, LmPointPass *pass)
 {
   lm_point_pass_map (pass, contrast_channel, params);
+  lm_point_pass_map_gray (pass, contrast_gray, params);
 }
 
 static gboolean

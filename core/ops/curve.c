@@ -75,6 +75,15 @@ curve_channel (const void *channels, int c, float v)
   return lm_curve_channel (channels, c, v);
 }
 
+/* A gray image's one channel: the master curve, in either mode (in luma mode it maps the
+ * luma, which on a gray pixel is its value); the red, green and blue curves have no channel
+ * of their own there, as in GIMP's curves on a grayscale image. */
+static float
+curve_gray (const void *spline, float v)
+{
+  return lm_curve_spline_eval (spline, v);
+}
+
 static void
 curve_point_prepare (const void *params, LmPointPass *pass)
 {
@@ -85,6 +94,7 @@ curve_point_prepare (const void *params, LmPointPass *pass)
   spline_prepare (&p->green, &channels.channel[1]);
   spline_prepare (&p->blue, &channels.channel[2]);
   lm_point_pass_map (pass, curve_channel, &channels);
+  lm_point_pass_map_gray (pass, curve_gray, &channels.points);
   if (p->mode == LM_CURVE_MODE_LUMA)
     {
       pass->curve.luma = channels.points;

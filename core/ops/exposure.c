@@ -24,10 +24,19 @@ exposure_channel (const void *params, int c, float v)
   return (float) (255.0 * lm_color_profile_from_linear (p->profile, c, l));
 }
 
+/* A gray image's one channel: green's curve (the same as the others' in the RGB profiles
+ * photographs carry; a gray profile is read as sRGB, core/color/profile.h). */
+static float
+exposure_gray (const void *params, float v)
+{
+  return exposure_channel (params, 1, v);
+}
+
 static void
 exposure_point_prepare (const void *params, LmPointPass *pass)
 {
   lm_point_pass_map (pass, exposure_channel, params);
+  lm_point_pass_map_gray (pass, exposure_gray, params);
 }
 
 static gboolean

@@ -21,7 +21,15 @@
  * shared memory (768 KiB), so the pass keeps the operations it was composed from (RECIPE,
  * host only) and lm_point_table16 (point.h) builds the table from them on the host; the
  * kernel reads it from global memory, where it stays in L2. The pixel parts are unchanged
- * and one rounding, lm_quantize_u16, ends the pass: 16 bits in, 16 bits out. */
+ * and one rounding, lm_quantize_u16, ends the pass: 16 bits in, 16 bits out.
+ *
+ * A gray source (GRAY8, GRAY16) stays gray: gray in, gray out, one channel. Its pixel has no
+ * colour for white balance, per-channel curves or saturation to act on, so the pass keeps a
+ * table of its own for it (GRAY), composed from the operations' gray parts alone: what each
+ * does to the one channel of a gray image (exposure, contrast and levels, the master curve;
+ * lm_point_pass_map_gray, point.h). Operations of colour alone have no gray part and leave a
+ * gray image as it is; the pixel parts do not run. A gray pixel is then one lookup and one
+ * rounding. */
 #pragma once
 
 #include "op-id.h"
@@ -42,6 +50,7 @@
 
 typedef struct _LmPointPass {
   float table[3][256]; /* R, G, B: every channel part, composed */
+  float gray[256];     /* a gray source's one channel: every gray part, composed */
   uint32_t pixel_ops;  /* LM_OP_BIT of each POINT_COLOR operation whose pixel part runs */
   /* Each POINT_COLOR operation's pixel part, prepared on the host: Lm<Name>Pixel <name>. */
 #define LM_OP(ID, name, Name, KIND) LM_POINT_FIELD_##KIND (name, Name)
@@ -56,6 +65,7 @@ typedef struct _LmPointPass {
     uint8_t params[LM_POINT_RECIPE_PARAMS] __attribute__ ((aligned (8)));
   } recipe[LM_POINT_RECIPE_MAX];
   float *table16; /* while lm_point_table16 builds: the 3 × 65536 table the map fills too */
+  float *gray16;  /* while lm_point_table16 builds a gray source's: the 65536 the gray map fills */
 } LmPointPass;
 
 #define LM_POINT_TABLE16_SIZE 65536
@@ -90,12 +100,12 @@ lm_point_rgba (const LmPointPass *pass, const float (*table)[256], uint32_t p)
   return lm_px_pack (lm_quantize_u8 (r), lm_quantize_u8 (g), lm_quantize_u8 (b), p);
 }
 
-/* A gray pixel is R = G = B, opaque: the pass may colour it (white balance), so its output
- * is RGBA8. */
-LM_INLINE uint32_t
-lm_point_gray (const LmPointPass *pass, const float (*table)[256], uint8_t v)
+/* A GRAY8 pixel through the pass: GRAY is PASS's gray table, or a copy of it in faster
+ * memory. Gray out. */
+LM_INLINE uint8_t
+lm_point_gray (const float *gray, uint8_t v)
 {
-  return lm_point_rgba (pass, table, (uint32_t) v * 0x010101u | 0xff000000u);
+  return lm_quantize_u8 (gray[v]);
 }
 
 /* One RGBA16 pixel through the pass with TABLE16 (3 × LM_POINT_TABLE16_SIZE floats: R, G, B;
@@ -109,9 +119,10 @@ lm_point_rgba16 (const LmPointPass *pass, const float *table16, uint64_t p)
   return lm_px16_pack (lm_quantize_u16 (r), lm_quantize_u16 (g), lm_quantize_u16 (b), p);
 }
 
-/* A GRAY16 pixel: R = G = B, opaque; RGBA16 out, as lm_point_gray. */
-LM_INLINE uint64_t
-lm_point_gray16 (const LmPointPass *pass, const float *table16, uint16_t v)
+/* A GRAY16 pixel through GRAY16, a gray source's table (LM_POINT_TABLE16_SIZE floats;
+ * lm_point_table16). Gray out. */
+LM_INLINE uint16_t
+lm_point_gray16 (const float *gray16, uint16_t v)
 {
-  return lm_point_rgba16 (pass, table16, (uint64_t) v * 0x000100010001ull | 0xffff000000000000ull);
+  return lm_quantize_u16 (gray16[v]);
 }

@@ -14,6 +14,8 @@ lm_point_pass_init (LmPointPass *pass)
   for (int c = 0; c < 3; c++)
     for (int i = 0; i < 256; i++)
       pass->table[c][i] = (float) i;
+  for (int i = 0; i < 256; i++)
+    pass->gray[i] = (float) i;
 }
 
 G_STATIC_ASSERT (LM_POINT_RECIPE_PARAMS == LM_OP_PARAMS_MAX);
@@ -43,16 +45,33 @@ lm_point_pass_map (LmPointPass *pass, LmPointChannelFn fn, const void *params)
     t[i] = fn (params, i / LM_POINT_TABLE16_SIZE, t[i]);
 }
 
-float *
-lm_point_table16 (const LmPointPass *pass)
+void
+lm_point_pass_map_gray (LmPointPass *pass, LmPointGrayFn fn, const void *params)
 {
-  float *table = g_new (float, 3 * LM_POINT_TABLE16_SIZE);
-  for (int i = 0; i < 3 * LM_POINT_TABLE16_SIZE; i++)
+  for (int i = 0; i < 256; i++)
+    pass->gray[i] = fn (params, pass->gray[i]);
+  float *t = pass->gray16;
+  if (t == NULL)
+    return;
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < LM_POINT_TABLE16_SIZE; i++)
+    t[i] = fn (params, t[i]);
+}
+
+float *
+lm_point_table16 (const LmPointPass *pass, gboolean gray)
+{
+  int n = (gray ? 1 : 3) * LM_POINT_TABLE16_SIZE;
+  float *table = g_new (float, n);
+  for (int i = 0; i < n; i++)
     table[i] = lm_u16_value (i % LM_POINT_TABLE16_SIZE);
   /* The operations prepared again on a pass that maps the large table too. */
   g_autofree LmPointPass *again = g_new (LmPointPass, 1);
   lm_point_pass_init (again);
-  again->table16 = table;
+  if (gray)
+    again->gray16 = table;
+  else
+    again->table16 = table;
   for (guint k = 0; k < pass->n_recipe; k++)
     lm_op_info (pass->recipe[k].id)->point_prepare (pass->recipe[k].params, again);
   return table;
@@ -63,13 +82,6 @@ row_rgba (const LmPointPass *pass, const guint32 *restrict in, guint32 *restrict
 {
   for (guint x = 0; x < width; x++)
     out[x] = lm_point_rgba (pass, pass->table, in[x]);
-}
-
-static void
-row_gray (const LmPointPass *pass, const guint8 *restrict in, guint32 *restrict out, guint width)
-{
-  for (guint x = 0; x < width; x++)
-    out[x] = lm_point_gray (pass, pass->table, in[x]);
 }
 
 LM_SIMD_CLONES static void
@@ -111,79 +123,77 @@ row_rgba_lut (const ChannelLut *lut, const guint32 *restrict in, guint32 *restri
 }
 
 static void
-row_gray_lut (const ChannelLut *lut, const guint8 *restrict in, guint32 *restrict out, guint width)
-{
-  for (guint x = 0; x < width; x++)
-    {
-      guint8 v = in[x];
-      out[x] = (guint32) lut->r[v] | (guint32) lut->g[v] << 8 | (guint32) lut->b[v] << 16 | 0xff000000u;
-    }
-}
-
-static void
 run_lut (const LmPointPass *pass, const LmImage *src, LmImage *dst)
 {
   ChannelLut lut;
   channel_lut (pass, &lut);
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < src->height; y++)
+    row_rgba_lut (&lut, (const guint32 *) lm_image_row (src, y), (guint32 *) lm_image_row (dst, y), src->width);
+}
+
+/* A gray source: its table quantized once (the bytes of lm_point_gray), then byte lookups. */
+static void
+run_gray (const LmPointPass *pass, const LmImage *src, LmImage *dst)
+{
+  guint8 lut[256];
+  for (int i = 0; i < 256; i++)
+    lut[i] = lm_point_gray (pass->gray, (guint8) i);
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < src->height; y++)
     {
-      guint32 *out = (guint32 *) lm_image_row (dst, y);
-      if (src->format == LM_FORMAT_GRAY8)
-        row_gray_lut (&lut, lm_image_row (src, y), out, src->width);
-      else
-        row_rgba_lut (&lut, (const guint32 *) lm_image_row (src, y), out, src->width);
+      const guint8 *in = lm_image_row (src, y);
+      guint8 *out = lm_image_row (dst, y);
+      for (guint x = 0; x < src->width; x++)
+        out[x] = lut[in[x]];
     }
 }
 
 static void
 run16 (const LmPointPass *pass, const LmImage *src, LmImage *dst)
 {
-  g_return_if_fail (dst->format == LM_FORMAT_RGBA16 && src->width == dst->width && src->height == dst->height);
-  g_autofree float *table16 = lm_point_table16 (pass);
+  gboolean gray = src->format == LM_FORMAT_GRAY16;
+  g_autofree float *table16 = lm_point_table16 (pass, gray);
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < src->height; y++)
     {
-      guint64 *out = (guint64 *) lm_image_row (dst, y);
-      if (src->format == LM_FORMAT_GRAY16)
+      if (gray)
         {
           const guint16 *in = (const guint16 *) lm_image_row (src, y);
+          guint16 *out = (guint16 *) lm_image_row (dst, y);
           for (guint x = 0; x < src->width; x++)
-            out[x] = lm_point_gray16 (pass, table16, in[x]);
+            out[x] = lm_point_gray16 (table16, in[x]);
         }
       else
-        row_rgba16 (pass, table16, (const guint64 *) lm_image_row (src, y), out, src->width);
+        row_rgba16 (pass, table16, (const guint64 *) lm_image_row (src, y), (guint64 *) lm_image_row (dst, y),
+                    src->width);
     }
 }
 
 void
 lm_point_run_cpu (const LmPointPass *pass, const LmImage *src, LmImage *dst)
 {
+  g_return_if_fail (dst->format == lm_point_output_format (NULL, src->format, src->opaque)
+                    && src->width == dst->width && src->height == dst->height);
   if (lm_format_depth (src->format) == 16)
+    run16 (pass, src, dst);
+  else if (src->format == LM_FORMAT_GRAY8)
+    run_gray (pass, src, dst);
+  else if (pass->pixel_ops == 0)
+    run_lut (pass, src, dst);
+  else
     {
-      run16 (pass, src, dst);
-      return;
-    }
-  g_return_if_fail (dst->format == LM_FORMAT_RGBA8 && src->width == dst->width && src->height == dst->height);
-  if (pass->pixel_ops == 0)
-    {
-      run_lut (pass, src, dst);
-      return;
-    }
 #pragma omp parallel for schedule(static)
-  for (guint y = 0; y < src->height; y++)
-    {
-      guint32 *out = (guint32 *) lm_image_row (dst, y);
-      if (src->format == LM_FORMAT_GRAY8)
-        row_gray (pass, lm_image_row (src, y), out, src->width);
-      else
-        row_rgba (pass, (const guint32 *) lm_image_row (src, y), out, src->width);
+      for (guint y = 0; y < src->height; y++)
+        row_rgba (pass, (const guint32 *) lm_image_row (src, y), (guint32 *) lm_image_row (dst, y), src->width);
     }
 }
 
 LmFormat
 lm_point_output_format (const void *params, LmFormat in, gboolean opaque)
 {
+  if (in == LM_FORMAT_GRAY8 || in == LM_FORMAT_GRAY16)
+    return in; /* gray in, gray out */
   return lm_format_depth (in) == 16 ? LM_FORMAT_RGBA16 : LM_FORMAT_RGBA8;
 }
 

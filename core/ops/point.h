@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 
-/* The identity: every table entry its own index, no pixel part. */
+/* The identity: every table entry its own index (the gray table's too), no pixel part. */
 void lm_point_pass_init (LmPointPass *pass);
 
 /* Composes INFO (a point operation) with PARAMS after what PASS holds. */
@@ -24,15 +24,25 @@ typedef float (*LmPointChannelFn) (const void *params, int c, float v);
  * part. */
 void lm_point_pass_map (LmPointPass *pass, LmPointChannelFn fn, const void *params);
 
-/* PASS's channel parts on every 16-bit value: 3 × LM_POINT_TABLE16_SIZE floats (R, G, B),
- * built from its recipe on the host (point-math.h); g_free it. */
-float *lm_point_table16 (const LmPointPass *pass);
+/* A gray part: V (a gray image's value so far, 0..255 encoded, unclipped) after the
+ * operation. */
+typedef float (*LmPointGrayFn) (const void *params, float v);
 
-/* The pass from SRC (RGBA8 or GRAY8; RGBA16 or GRAY16) into DST (RGBA8; RGBA16, same size). */
+/* Every entry of PASS's gray table through FN: how an operation's point_prepare adds its gray
+ * part, where it has one (point-math.h: white balance and saturation have none). */
+void lm_point_pass_map_gray (LmPointPass *pass, LmPointGrayFn fn, const void *params);
+
+/* The table a 16-bit source reads, built from PASS's recipe on the host (point-math.h); g_free
+ * it. GRAY FALSE (RGBA16): the channel parts on every 16-bit value, 3 × LM_POINT_TABLE16_SIZE
+ * floats (R, G, B); TRUE (GRAY16): the gray parts, LM_POINT_TABLE16_SIZE floats. */
+float *lm_point_table16 (const LmPointPass *pass, gboolean gray);
+
+/* The pass from SRC (RGBA8, GRAY8, RGBA16 or GRAY16) into DST (lm_point_output_format, the
+ * same size). */
 void lm_point_run_cpu (const LmPointPass *pass, const LmImage *src, LmImage *dst);
 
-/* A point operation's output format: RGBA of the input's depth whatever comes in (a gray
- * image may be coloured). */
+/* A point operation's output format: the input's (gray stays gray, one channel) for the 8-
+ * and 16-bit formats a pass reads. */
 LmFormat lm_point_output_format (const void *params, LmFormat in, gboolean opaque);
 
 /* INFO alone as a pass on the CPU: what a point operation's run_cpu does. */

@@ -5,8 +5,14 @@
  * Per axis, area averaging (OpenCV INTER_AREA's weights, computeResizeAreaTab) where it
  * shrinks by 2 or more: every source pixel counts by the share of it that a destination
  * pixel covers, so nothing aliases; otherwise Lanczos-3, widened by the shrink factor
- * when shrinking (as libvips and Pillow do) so that it stays a low-pass filter. Neighbours
- * beyond the edge repeat it (clamp-to-edge).
+ * when shrinking (as libvips and Pillow do) so that it stays a low-pass filter.
+ *
+ * At the border Lanczos weighs the pixels that exist: the taps that would fall outside the
+ * image are left out and the others renormalised to sum 1 (Pillow's and ImageMagick's rule).
+ * Repeating the edge pixel instead (clamp-to-edge, OpenCV's BORDER_REPLICATE) would make up a
+ * band of it as wide as the kernel's reach (3 source pixels, up to 6 when shrinking) and give
+ * the edge row or column that much more weight than its neighbours: a frame line or any sharp
+ * detail on the border would come out heavier than the same detail inside the photo.
  *
  * The weights are computed once on the host, in double, stored as float in one table per
  * axis (LmResizeSpan + weights) that both backends read: the sums then run the same float
@@ -134,8 +140,10 @@ lm_resize_axis_table_part (unsigned in, unsigned out, unsigned first, unsigned c
     }
 
   /* Lanczos-3 about each output pixel's centre in source coordinates; when shrinking the
-   * kernel is stretched by the factor. Taps strictly inside the window, normalised to sum 1
-   * (in double, before rounding to float). */
+   * kernel is stretched by the factor. Taps strictly inside the window and inside the image,
+   * normalised to sum 1 (in double, before rounding to float). What is left of the window
+   * keeps at least 0.59 of its sum (every centre lies within half a pixel of the image), so
+   * the renormalisation never divides by a small number. */
   double factor = (double) in / (double) out;
   double stretch = factor > 1.0 ? factor : 1.0;
   double radius = LM_RESIZE_LANCZOS_A * stretch;
@@ -143,6 +151,8 @@ lm_resize_axis_table_part (unsigned in, unsigned out, unsigned first, unsigned c
     {
       double centre = (i + 0.5) * factor - 0.5;
       int lo = (int) floor (centre - radius) + 1, last = (int) ceil (centre + radius) - 1;
+      lo = lo > 0 ? lo : 0;
+      last = last < (int) in - 1 ? last : (int) in - 1;
       double sum = 0.0, w[4 * LM_RESIZE_LANCZOS_A + 1];
       int n = 0;
       for (int j = lo; j <= last && n < 4 * LM_RESIZE_LANCZOS_A + 1; j++)

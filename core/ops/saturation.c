@@ -1,5 +1,6 @@
 /* Saturation and vibrance: the parameters and their place in the fused point pass
- * (saturation-math.h says what they compute). A pixel part alone: no channel part. */
+ * (saturation-math.h says what they compute). A pixel part alone: no channel part, and no
+ * gray part (point-math.h): a gray image has no colour to saturate and stays as it is. */
 #include <glib/gi18n.h>
 
 #include "ops.h"

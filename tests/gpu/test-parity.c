@@ -148,7 +148,7 @@ check_op (const char *image_name, LmImage *host, LmImage *device, const LmOpInfo
 }
 
 /* Every point operation with its first non-default set, all in one fused pass: the pass
- * the window and lumen-cli run. */
+ * the window and lumen-cli run. A gray image's pass is gray (its own table). */
 static void
 check_fused_points (const char *image_name, LmImage *host, LmImage *device)
 {
@@ -169,9 +169,10 @@ check_fused_points (const char *image_name, LmImage *host, LmImage *device)
           }
     }
   GError *e = NULL;
-  g_autoptr (LmImage) cpu_out = parity_poisoned (gpu, LM_FORMAT_RGBA8, host->width, host->height, PARITY_POISON_CPU);
+  LmFormat format = lm_point_output_format (NULL, host->format, host->opaque);
+  g_autoptr (LmImage) cpu_out = parity_poisoned (gpu, format, host->width, host->height, PARITY_POISON_CPU);
   g_assert_true (lm_backend_run_points (cpu, &pass, host, cpu_out, &e));
-  g_autoptr (LmImage) gpu_out = parity_poisoned_device (gpu, LM_FORMAT_RGBA8, host->width, host->height);
+  g_autoptr (LmImage) gpu_out = parity_poisoned_device (gpu, format, host->width, host->height);
   g_assert_true (lm_backend_run_points (gpu, &pass, device, gpu_out, &e));
   g_assert_no_error (e);
   g_autoptr (LmImage) back = parity_download (gpu, gpu_out);
@@ -317,19 +318,48 @@ run_both (const LmOpInfo *op, const char *settings, const LmImage *host, LmImage
   return parity_u8_distance (cpu_out, back, differing, NULL);
 }
 
-/* Blur's sets on the GRAY16 image of HOST's green samples (one channel a pixel on the GPU). */
-static void
-check_gray16_blur (const char *name16, const LmImage *host)
+/* The GRAY16 image of HOST's (RGBA16) green samples. */
+static LmImage *
+gray16_of (const LmImage *host)
 {
-  GError *e = NULL;
-  g_autoptr (LmImage) gray = parity_poisoned (gpu, LM_FORMAT_GRAY16, host->width, host->height, 0);
+  LmImage *gray = parity_poisoned (gpu, LM_FORMAT_GRAY16, host->width, host->height, 0);
   for (guint y = 0; y < host->height; y++)
     for (guint x = 0; x < host->width; x++)
       ((guint16 *) lm_image_row (gray, y))[x] = ((const guint16 *) lm_image_row (host, y))[4 * x + 1];
   gray->opaque = TRUE;
+  return gray;
+}
+
+/* The fused PASS on a 16-bit HOST and its upload DEVICE, through the backends' own entry
+ * (lm_backend_run_points takes 8-bit sources only): the same u16 values, RGBA16 or GRAY16. */
+static void
+check_points16 (const char *name16, const LmPointPass *pass, const LmImage *host, LmImage *device)
+{
+  GError *e = NULL;
+  LmFormat format = lm_point_output_format (NULL, host->format, host->opaque);
+  g_autoptr (LmImage) cpu_pts = parity_poisoned (gpu, format, host->width, host->height, PARITY_POISON_CPU);
+  g_autoptr (LmImage) gpu_pts = parity_poisoned_device (gpu, format, host->width, host->height);
+  g_assert_true (cpu->klass->run_points (cpu, pass, host, cpu_pts, &e));
+  g_assert_true (gpu->klass->run_points (gpu, pass, device, gpu_pts, &e));
+  g_assert_no_error (e);
+  g_autoptr (LmImage) pts_back = parity_download (gpu, gpu_pts);
+  guint64 differing;
+  int worst = parity_u8_distance (cpu_pts, pts_back, &differing, NULL);
+  parity_record (worst == 0, "fused (16-bit) %-31s max|Δ| %5d u16, %" G_GUINT64_FORMAT " pixels differ", name16,
+                 worst, differing);
+}
+
+/* Blur's sets on the GRAY16 image of HOST's green samples (one channel a pixel on the GPU),
+ * and the fused PASS there (a gray pass: its own table). */
+static void
+check_gray16 (const char *name16, const LmImage *host, const LmPointPass *pass)
+{
+  GError *e = NULL;
+  g_autoptr (LmImage) gray = gray16_of (host);
   g_autoptr (LmImage) device = lm_backend_upload (gpu, gray, &e);
   g_assert_no_error (e);
   g_autofree char *gray_name = g_strdup_printf ("%s gray", name16);
+  check_points16 (gray_name, pass, gray, device);
   const LmOpInfo *blur = lm_op_info (LM_OP_BLUR);
   for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
     {
@@ -409,8 +439,7 @@ check_image16 (const char *name, const LmImage *host8)
   g_assert_no_error (e);
   g_autofree char *name16 = g_strdup_printf ("%s (16-bit)", name);
 
-  /* The fused pass through the backends' own entry (lm_backend_run_points still takes 8-bit
-   * sources only). */
+  /* Every point operation's first set in one fused pass (check_points16). */
   LmPointPass pass;
   lm_point_pass_init (&pass);
   for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
@@ -423,16 +452,7 @@ check_image16 (const char *name, const LmImage *host8)
           lm_point_pass_add (&pass, op, params);
         }
     }
-  g_autoptr (LmImage) cpu_pts = parity_poisoned (gpu, LM_FORMAT_RGBA16, host->width, host->height, PARITY_POISON_CPU);
-  g_autoptr (LmImage) gpu_pts = parity_poisoned_device (gpu, LM_FORMAT_RGBA16, host->width, host->height);
-  g_assert_true (cpu->klass->run_points (cpu, &pass, host, cpu_pts, &e));
-  g_assert_true (gpu->klass->run_points (gpu, &pass, device, gpu_pts, &e));
-  g_assert_no_error (e);
-  g_autoptr (LmImage) pts_back = parity_download (gpu, gpu_pts);
-  guint64 differing;
-  int worst = parity_u8_distance (cpu_pts, pts_back, &differing, NULL);
-  parity_record (worst == 0, "fused (16-bit) %-31s max|Δ| %5d u16, %" G_GUINT64_FORMAT " pixels differ", name16,
-                 worst, differing);
+  check_points16 (name16, &pass, host, device);
 
   for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
     {
@@ -451,14 +471,15 @@ check_image16 (const char *name, const LmImage *host8)
       g_assert_true (lm_backend_run_op (gpu, op, params, device, gpu_out, &e));
       g_assert_no_error (e);
       g_autoptr (LmImage) back = parity_download (gpu, gpu_out);
-      worst = parity_u8_distance (cpu_out, back, &differing, NULL);
+      guint64 differing;
+      int worst = parity_u8_distance (cpu_out, back, &differing, NULL);
       parity_record (worst <= 257 * set->tolerance, "%-10s %-46s %-24s max|Δ| %5d u16 (%.2f 8-bit steps), %"
                      G_GUINT64_FORMAT " pixels differ", op->name, set->settings, name16, worst, worst / 257.0,
                      differing);
       if (op->id == LM_OP_BLUR)
         summary.blur16_max = MAX (summary.blur16_max, worst);
     }
-  check_gray16_blur (name16, host);
+  check_gray16 (name16, host, &pass);
   check_diff16 (name16, host, device);
 }
 

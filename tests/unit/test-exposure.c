@@ -76,10 +76,12 @@ test_gray_source (void)
   const guint8 pixels[] = { 0, 50, 118, 255 };
   g_autoptr (LmImage) src = lm_test_gray_from (4, 1, pixels);
   LmExposureParams p = { .ev = 1.0f };
-  g_assert_true (lm_exposure_op.output_format (&p, LM_FORMAT_GRAY8, TRUE) == LM_FORMAT_RGBA8);
+  g_assert_true (lm_exposure_op.output_format (&p, LM_FORMAT_GRAY8, TRUE) == LM_FORMAT_GRAY8); /* gray stays gray */
   g_autoptr (LmImage) out = lm_test_run_op (&lm_exposure_op, &p, src);
-  g_assert_cmpuint (lm_test_pixel (out, 2, 0)[1], ==, 162);
-  g_assert_cmpuint (lm_test_pixel (out, 2, 0)[3], ==, 255);
+  g_assert_true (out->format == LM_FORMAT_GRAY8);
+  g_assert_cmpuint (*lm_test_pixel (out, 0, 0), ==, 0);
+  g_assert_cmpuint (*lm_test_pixel (out, 2, 0), ==, 162);
+  g_assert_cmpuint (*lm_test_pixel (out, 3, 0), ==, 255);
 }
 
 /* Exposure twice in one pass is one exposure of the sum, within rounding: the table is not

@@ -139,14 +139,13 @@ test_point_pass_depths (void)
   g_autoptr (LmImage) ramp = lm_test_image_new (LM_FORMAT_GRAY16, 4096, 1, 0);
   for (guint x = 0; x < 4096; x++)
     ((guint16 *) lm_image_row (ramp, 0))[x] = 20000 + x;
-  g_autoptr (LmImage) rout = lm_test_image_new (LM_FORMAT_RGBA16, 4096, 1, 0x3c);
+  g_autoptr (LmImage) rout = lm_test_image_new (LM_FORMAT_GRAY16, 4096, 1, 0x3c); /* gray stays gray */
   lm_point_run_cpu (&pass, ramp, rout);
   guint distinct = 1;
   for (guint x = 1; x < 4096; x++)
-    distinct += px16 (rout, x, 0, 1) != px16 (rout, x - 1, 0, 1);
-  g_test_message ("4096 consecutive 16-bit values give %u distinct greens", distinct);
+    distinct += px16 (rout, x, 0, 0) != px16 (rout, x - 1, 0, 0);
+  g_test_message ("4096 consecutive 16-bit values give %u distinct grays", distinct);
   g_assert_cmpuint (distinct, >, 2000); /* 16 values at most through an 8-bit table */
-  g_assert_cmpuint (px16 (rout, 0, 0, 3), ==, 65535);
 }
 
 static void

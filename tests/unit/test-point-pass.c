@@ -1,7 +1,8 @@
 /* The fused point pass of the five point operations (white balance, exposure, contrast,
  * curves, saturation) against the same edits as five separate steps in double precision,
  * written out in point-oracle.h, within 1; and the same bytes from the CPU backend's
- * lm_backend_run_points and from the pipeline's render cache, which fuses them itself. */
+ * lm_backend_run_points and from the pipeline's render cache, which fuses them itself. A gray
+ * image stays gray, 8- and 16-bit. */
 #include <math.h>
 #include <string.h>
 
@@ -160,6 +161,110 @@ check_look (const Look *l)
   lm_test_assert_same_pixels (fused, rendered);
 }
 
+/* A gray image through the same look stays one channel at either depth, on the backend and
+ * through the render cache, and takes what the edits do to a gray value, in double: exposure,
+ * contrast and the master curve (in luma mode the luma of a gray pixel is its value). White
+ * balance, the red curve and saturation act on colour, which a gray image has none of: they
+ * leave it as it is. Every 8-bit value, and 16-bit values with every low byte. */
+static double
+gray_steps (const Look *l, double v)
+{
+  double mx[16], my[16];
+  int mn = parse_points (l->master, mx, my);
+  v = oracle_gain (v, pow (2.0, l->exposure.ev));
+  v = oracle_contrast (v, l->contrast.contrast, l->contrast.black, l->contrast.white);
+  return oracle_curve (mx, my, mn, v);
+}
+
+static LmImage *
+run_gray (const Look *l, LmImage *src)
+{
+  g_autoptr (LmBackend) cpu = lm_backend_cpu_new ();
+  LmPointPass pass;
+  build_pass (l, &pass);
+  g_assert_true (lm_point_output_format (NULL, src->format, TRUE) == src->format);
+  LmImage *out = lm_test_image_new (src->format, src->width, src->height, 0xAB);
+  GError *e = NULL;
+  g_assert_true (lm_backend_run_points (cpu, &pass, src, out, &e));
+  g_assert_no_error (e);
+
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  const struct {
+    LmOpId id;
+    const void *params;
+    gsize size;
+  } stages[] = {
+    { LM_OP_WB, &l->wb, sizeof l->wb },
+    { LM_OP_EXPOSURE, &l->exposure, sizeof l->exposure },
+    { LM_OP_CONTRAST, &l->contrast, sizeof l->contrast },
+    { LM_OP_CURVE, &l->curve, sizeof l->curve },
+    { LM_OP_SATURATION, &l->saturation, sizeof l->saturation },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (stages); i++)
+    {
+      LmStage *stage = lm_pipeline_stage (&pipeline, stages[i].id);
+      stage->enabled = TRUE;
+      memcpy (stage->params.bytes, stages[i].params, stages[i].size);
+    }
+  g_autoptr (LmImage) source = lm_backend_upload (cpu, src, &e);
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, source);
+  g_autoptr (LmImage) rendered = lm_render_cache_run (cache, &pipeline, NULL, &e);
+  g_assert_no_error (e);
+  g_assert_cmpint (rendered->format, ==, src->format);
+  lm_test_assert_same_pixels (out, rendered);
+  return out;
+}
+
+static void
+check_gray_look (const Look *l)
+{
+  guint8 values[256];
+  for (int i = 0; i < 256; i++)
+    values[i] = (guint8) i;
+  g_autoptr (LmImage) src = lm_test_gray_from (256, 1, values);
+  g_autoptr (LmImage) out = run_gray (l, src);
+  int worst = 0;
+  for (int i = 0; i < 256; i++)
+    {
+      double want = gray_steps (l, i);
+      guint8 got = lm_image_row (out, 0)[i];
+      worst = MAX (worst, (int) fabs (got - oracle_u8 (want)));
+      g_assert_cmpfloat (fabs (got - CLAMP (want, 0.0, 255.0)), <, 1.0);
+    }
+  g_test_message ("gray 8-bit vs the gray steps in double: max |Δ| %d", worst);
+
+  /* 16-bit: v = 257 i + (37 i mod 257) - 128, clipped: every low byte occurs. */
+  g_autoptr (LmImage) src16 = lm_test_image_new (LM_FORMAT_GRAY16, 4096, 1, 0);
+  guint16 *in16 = (guint16 *) lm_image_row (src16, 0);
+  for (int x = 0; x < 4096; x++)
+    in16[x] = (guint16) CLAMP (257 * (x / 16) + (37 * x) % 257 - 128, 0, 65535);
+  src16->opaque = TRUE;
+  g_autoptr (LmImage) out16 = run_gray (l, src16);
+  double worst16 = 0.0;
+  for (int x = 0; x < 4096; x++)
+    {
+      double want = 257.0 * CLAMP (gray_steps (l, in16[x] / 257.0), 0.0, 255.0);
+      worst16 = MAX (worst16, fabs (((guint16 *) lm_image_row (out16, 0))[x] - want));
+    }
+  g_test_message ("gray 16-bit vs the gray steps in double: max |Δ| %.3f u16", worst16);
+  g_assert_cmpfloat (worst16, <, 2.0); /* rounding, and float's error on the 0..255 scale */
+}
+
+static void
+test_gray_luma (void)
+{
+  Look l = look ("luma", "0:0,64:50,192:210,255:255", "0:0,128:140,255:255");
+  check_gray_look (&l);
+}
+
+static void
+test_gray_rgb (void)
+{
+  Look l = look ("rgb", "0:10,80:60,160:190,255:245", "0:0,100:90,255:255");
+  check_gray_look (&l);
+}
+
 static void
 test_fused_luma (void)
 {
@@ -181,5 +286,7 @@ main (int argc, char **argv)
   g_test_set_nonfatal_assertions ();
   g_test_add_func ("/point-pass/fused-luma", test_fused_luma);
   g_test_add_func ("/point-pass/fused-rgb", test_fused_rgb);
+  g_test_add_func ("/point-pass/gray-luma", test_gray_luma);
+  g_test_add_func ("/point-pass/gray-rgb", test_gray_rgb);
   return g_test_run ();
 }

@@ -1,7 +1,7 @@
 /* Resize: the output size rules (fit, exact, one side 0, both 0), a constant image stays
  * constant, a ramp stays a ramp away from the edges, an exact 2× shrink is the 2 × 2 mean
- * rounded half up, each axis's weights sum to 1, and alpha of an opaque image stays 255; the
- * CPU's row passes give the bytes of resize-math.h's plain sums. */
+ * rounded half up, each axis's weights sum to 1 over pixels inside the image, and alpha of an
+ * opaque image stays 255; the CPU's row passes give the bytes of resize-math.h's plain sums. */
 #include <math.h>
 #include <string.h>
 
@@ -75,8 +75,8 @@ test_constant (void)
 /* v = x on 200 columns: output column i covers source centre c = (i + 0.5) · 200 / ow - 0.5,
  * so a linear filter must give c there. Lanczos-3 is not exactly linear-preserving (its
  * normalised taps reproduce a line within a small fraction of a level), area averaging is:
- * within 0.5 + 0.01 of c after rounding, away from the edges (where clamping bends the
- * ramp): 3 source pixels times the stretch for Lanczos, one output pixel for area. */
+ * within 0.5 + 0.01 of c after rounding, away from the edges (where the taps left out
+ * bend the ramp): 3 source pixels times the stretch for Lanczos, one output pixel for area. */
 static void
 test_ramp (void)
 {
@@ -126,7 +126,9 @@ test_area_mean (void)
       }
 }
 
-/* Every span's weights sum to 1 (float rounding aside), for area and Lanczos, up and down. */
+/* Every span's weights sum to 1 (float rounding aside), for area and Lanczos, up and down,
+ * and every span lies inside the image: at the border the Lanczos taps that would fall
+ * outside are left out (the rest renormalised), not the edge pixel repeated in their place. */
 static void
 test_weights_sum (void)
 {
@@ -145,6 +147,8 @@ test_weights_sum (void)
           for (guint t = 0; t < spans[i].count; t++)
             sum += weights[spans[i].offset + t];
           g_assert_cmpfloat (fabs (sum - 1.0), <, 1e-5);
+          g_assert_cmpint (spans[i].start, >=, 0);
+          g_assert_cmpint (spans[i].start + (gint64) spans[i].count, <=, in);
           LM_TEST_RETURN_IF_FAILED ();
         }
     }
