@@ -6,12 +6,13 @@
  *
  * Images: synthetic star fields made here deterministically (Gaussian stars of known flux on a
  * sloped background with Gaussian noise, a blank NaN patch in some), 1024² always, 2048² and
- * 8192² unless LUMEN_PARITY_QUICK is set; fields whose noise falls steeply towards the corners
- * (256² and 301 × 203), where the noise map is held at the boxes' least σ; and the real FITS files found: tests/data/astro/
- * (LUMEN_TEST_DATA), and eso-midas-testdata's thar5s.fit (4007 × 2671, an echelle arc:
- * compact lines), NOT.fits[1] (its first extension: 2148 × 2052, a flat field) and the ISAAC
- * 1024² star field where installed or carried (LUMEN_ASTRO_EXTRA: a directory). Each with 4- and 8-connectivity,
- * with and without the matched filter and the mesh.
+ * 8192² unless LUMEN_PARITY_QUICK is set; fields whose noise falls steeply towards the
+ * corners (256² and 301 × 203), where the noise map is held at the boxes' least σ; and the real
+ * FITS files found: tests/data/astro/ (LUMEN_TEST_DATA), and eso-midas-testdata's thar5s.fit
+ * (4007 × 2671, an echelle arc: compact lines), NOT.fits[1] (its first extension: 2148 × 2052,
+ * a flat field) and the ISAAC 1024² star field where installed or carried (LUMEN_ASTRO_EXTRA:
+ * a directory). Each with 4- and 8-connectivity, with and without the matched filter and the
+ * mesh.
  *
  * The device's buffers start poisoned (LUMEN_DETECT_POISON: NaN floats, 0xFFFFFFFF labels), so
  * a pixel a kernel leaves unwritten fails. Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP);
