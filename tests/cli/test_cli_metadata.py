@@ -260,7 +260,7 @@ TAG_EXIF_VERSION, TAG_PIXEL_X, TAG_PIXEL_Y = 0x9000, 0xA002, 0xA003
 def exif_with_dimensions(big_endian, kind, width, height):
     """An EXIF TIFF block stating WIDTH × HEIGHT in IFD 0 (ImageWidth, ImageLength) and in the
     EXIF IFD (PixelXDimension, PixelYDimension), each as one KIND (SHORT or LONG), in either
-    byte order: Nokia's phones write LONG in both IFDs, Sony's cameras SHORT."""
+    byte order: LONG as Nokia's phones store them, SHORT as Sony's cameras do."""
     bo = ">" if big_endian else "<"
 
     def entry(tag, typ, value):
@@ -299,19 +299,21 @@ class Dimensions(unittest.TestCase):
         self.assertEqual((t["ExifIFD:ExifImageWidth"], t["ExifIFD:ExifImageHeight"]), (width, height))
         return path
 
-    def assert_dimensions(self, out):
-        """The EXIF's dimensions against the file's pixels (read by exiftool from the file's own
-        header: SOF, IHDR, the TIFF's IFD 0, VP8)."""
-        name = os.path.basename(out)
-        t = read_tags([out])[name]
-        with Image.open(out) as img:
-            size = img.size
-        self.assertEqual((t.get("ExifIFD:ExifImageWidth"), t.get("ExifIFD:ExifImageHeight")), size, name)
-        if out.endswith(".tif"):
-            return  # IFD 0 is the image's own, written by libtiff
-        self.assertEqual((t.get("IFD0:ImageWidth"), t.get("IFD0:ImageHeight")), size, name)
+    def assert_dimensions(self, outs):
+        """The EXIF's dimensions in each of OUTS against the file's pixels (read by Pillow)."""
+        tags = read_tags(outs)
+        for out in outs:
+            name = os.path.basename(out)
+            t = tags[name]
+            with Image.open(out) as img:
+                size = img.size
+            with self.subTest(output=name):
+                self.assertEqual((t.get("ExifIFD:ExifImageWidth"), t.get("ExifIFD:ExifImageHeight")), size)
+                if not out.endswith(".tif"):  # a TIFF's IFD 0 is the image's own, written by libtiff
+                    self.assertEqual((t.get("IFD0:ImageWidth"), t.get("IFD0:ImageHeight")), size)
 
     def test_crop_and_resize(self):
+        outs = []
         for big_endian in (False, True):
             for kind in (SHORT, LONG):
                 src = self.source(big_endian, kind)
@@ -319,11 +321,11 @@ class Dimensions(unittest.TestCase):
                 for op, want in ((["--crop", "10,20,100,60"], (100, 60)), (["--resize", "64x40"], (64, 40))):
                     for ext in ("jpg", "png", "tif"):
                         out = os.path.join(self.dir, f"{stem}-{op[0][2:]}.{ext}")
-                        with self.subTest(source=stem, op=op[0], output=ext):
-                            cli([*op, "-o", out, src])
-                            with Image.open(out) as img:
-                                self.assertEqual(img.size, want)
-                            self.assert_dimensions(out)
+                        cli([*op, "-o", out, src])
+                        with Image.open(out) as img:
+                            self.assertEqual(img.size, want, out)
+                        outs.append(out)
+        self.assert_dimensions(outs)
 
     def test_short_too_narrow_for_the_width(self):
         """A panorama 70,000 px wide stitched from frames whose EXIF (kept from the first)
@@ -331,11 +333,10 @@ class Dimensions(unittest.TestCase):
         src = os.path.join(self.dir, "panorama.png")
         Image.new("RGB", (70000, 2), (90, 120, 200)).save(
             src, exif=b"Exif\0\0" + exif_with_dimensions(True, SHORT, 6000, 4000))
-        for ext in ("png", "tif"):
-            out = os.path.join(self.dir, "wide." + ext)
-            with self.subTest(output=ext):
-                cli(["-o", out, src])
-                self.assert_dimensions(out)
+        outs = [os.path.join(self.dir, "wide." + ext) for ext in ("png", "tif")]
+        for out in outs:
+            cli(["-o", out, src])
+        self.assert_dimensions(outs)
 
 
 UTF16_KEYWORDS = ["Straße", "clef \U0001d11e"]  # a letter beyond ASCII, one beyond the BMP (a surrogate pair)
