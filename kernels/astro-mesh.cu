@@ -3,7 +3,8 @@
  * clipped by one block exactly as the whole image is (a pass keeps a run of the sorted keys;
  * lm_astro_clip_pass), SExtractor's mode; boxes with too few finite pixels take their
  * nearest good neighbours' mean; both meshes median-filtered; then the natural cubic spline
- * down each mesh column, and along each image row through the column values at that row. */
+ * down each mesh column, and along each image row through the column values at that row, the
+ * noise held at or above the boxes around each pixel (lm_astro_noise_at). */
 #include <cub/device/device_segmented_sort.cuh>
 
 #include "astro-common.cuh"
@@ -260,13 +261,24 @@ mesh_maps (Mesh m, MeshArrays a, float *background, float *noise)
           const float *nodes = a.nodes + ((size_t) c * m.height + y) * m.nx;
           const float *d2x = a.d2x + ((size_t) c * m.height + y) * m.nx;
           float v = nodes[0];
+          int kx = 0, ky = 0;
           if (m.nx > 1)
             {
               double f;
-              int k = lm_astro_spline_interval (x, m.mesh, (int) m.nx, &f);
-              v = (float) lm_astro_spline_eval (nodes[k], nodes[k + 1], d2x[k], d2x[k + 1], f);
+              kx = lm_astro_spline_interval (x, m.mesh, (int) m.nx, &f);
+              v = (float) lm_astro_spline_eval (nodes[kx], nodes[kx + 1], d2x[kx], d2x[kx + 1], f);
             }
-          (c == 0 ? background : noise)[i] = v;
+          if (c == 0)
+            {
+              background[i] = v;
+              continue;
+            }
+          if (m.ny > 1)
+            {
+              double f;
+              ky = lm_astro_spline_interval (y, m.mesh, (int) m.ny, &f);
+            }
+          noise[i] = lm_astro_noise_at (v, lm_astro_noise_least (a.filtered + (size_t) m.nx * m.ny, m.nx, m.ny, kx, ky));
         }
     }
 }

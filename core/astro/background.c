@@ -17,7 +17,10 @@
  *    then along each image row through the column values at that row (sep's order), gives
  *    every pixel's value; outside the first and last centres the end pieces are extended.
  *    Box i's centre is at pixel (i + 0.5)·MESH − 0.5 on both axes (sep puts the row centres
- *    half a pixel lower, at (i + 0.5)·MESH, a difference of half a pixel's slope). */
+ *    half a pixel lower, at (i + 0.5)·MESH, a difference of half a pixel's slope).
+ * 4. The noise is held at or above the least σ of the boxes around each pixel: the spline
+ *    overshoots where σ falls steeply, to 0 and below near the edges, where sep's map would
+ *    let the noise itself through the threshold. */
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -231,9 +234,11 @@ median_filter (float *grid, guint nx, guint ny, guint size)
   memcpy (grid, out, (gsize) nx * ny * sizeof (float));
 }
 
-/* Every pixel of MAP from the spline through GRID's box centres. */
+/* Every pixel of MAP from the spline through GRID's box centres; for the noise (FLOORED),
+ * never below the least of the boxes around the pixel (lm_astro_noise_at). */
 static void
-interpolate (const float *grid, guint nx, guint ny, guint box, guint width, guint height, float *map)
+interpolate (const float *grid, guint nx, guint ny, guint box, guint width, guint height,
+             gboolean floored, float *map)
 {
   /* Second derivatives down each column of the mesh, once. */
   g_autofree float *d2y = g_new (float, (gsize) nx * ny);
@@ -249,13 +254,14 @@ interpolate (const float *grid, guint nx, guint ny, guint box, guint width, guin
 #pragma omp for schedule(static)
     for (guint y = 0; y < height; y++)
       {
+        int ky = 0;
         if (ny > 1)
           {
             double t;
-            int k = lm_astro_spline_interval (y, box, (int) ny, &t);
+            ky = lm_astro_spline_interval (y, box, (int) ny, &t);
             for (guint x = 0; x < nx; x++)
               {
-                gsize lo = (gsize) k * nx + x, hi = lo + nx;
+                gsize lo = (gsize) ky * nx + x, hi = lo + nx;
                 nodes[x] = (float) lm_astro_spline_eval (grid[lo], grid[hi], d2y[lo], d2y[hi], t);
               }
           }
@@ -264,8 +270,9 @@ interpolate (const float *grid, guint nx, guint ny, guint box, guint width, guin
         float *out = map + (gsize) y * width;
         if (nx == 1)
           {
+            float v = floored ? lm_astro_noise_at (nodes[0], lm_astro_noise_least (grid, nx, ny, 0, ky)) : nodes[0];
             for (guint x = 0; x < width; x++)
-              out[x] = nodes[0];
+              out[x] = v;
             continue;
           }
         lm_astro_spline_d2 (nodes, 1, (int) nx, d2x, row_scratch);
@@ -273,7 +280,8 @@ interpolate (const float *grid, guint nx, guint ny, guint box, guint width, guin
           {
             double t;
             int k = lm_astro_spline_interval (x, box, (int) nx, &t);
-            out[x] = (float) lm_astro_spline_eval (nodes[k], nodes[k + 1], d2x[k], d2x[k + 1], t);
+            float v = (float) lm_astro_spline_eval (nodes[k], nodes[k + 1], d2x[k], d2x[k + 1], t);
+            out[x] = floored ? lm_astro_noise_at (v, lm_astro_noise_least (grid, nx, ny, k, ky)) : v;
           }
       }
     g_free (nodes);
@@ -323,7 +331,7 @@ lm_background_map (const float *data, guint width, guint height, const LmDetectP
     }
   median_filter (back, mesh.nx, mesh.ny, params->mesh_filter);
   median_filter (sigma, mesh.nx, mesh.ny, params->mesh_filter);
-  interpolate (back, mesh.nx, mesh.ny, params->mesh, width, height, background);
-  interpolate (sigma, mesh.nx, mesh.ny, params->mesh, width, height, noise);
+  interpolate (back, mesh.nx, mesh.ny, params->mesh, width, height, FALSE, background);
+  interpolate (sigma, mesh.nx, mesh.ny, params->mesh, width, height, TRUE, noise);
   return TRUE;
 }

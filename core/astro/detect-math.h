@@ -95,6 +95,33 @@ lm_astro_spline_eval (double lo, double hi, double d2lo, double d2hi, double t)
   return c * lo + t * hi + (c * c * c - c) * d2lo + (t * t * t - t) * d2hi;
 }
 
+/* The least σ of the mesh boxes whose centres surround a pixel: GRID's nodes KY and KY + 1
+ * (KY alone when NY is 1) of columns KX and KX + 1 (KX alone when NX is 1), the intervals
+ * lm_astro_spline_interval gives. */
+LM_ASTRO_INLINE float
+lm_astro_noise_least (const float *grid, unsigned nx, unsigned ny, int kx, int ky)
+{
+  float least = grid[(long) ky * nx + kx];
+  for (int dy = 0; dy <= (ny > 1); dy++)
+    for (int dx = 0; dx <= (nx > 1); dx++)
+      {
+        float v = grid[(long) (ky + dy) * nx + kx + dx];
+        if (v < least)
+          least = v;
+      }
+  return least;
+}
+
+/* The noise map at a pixel: the spline's VALUE, held at or above LEAST (lm_astro_noise_least).
+ * Where σ falls steeply, towards an edge or a corner above all, the cubic overshoots below
+ * every box around it, to 0 and below in the end pieces that extend it past the outer
+ * centres; a threshold of a few times that is crossed by the noise itself. */
+LM_ASTRO_INLINE float
+lm_astro_noise_at (float value, float least)
+{
+  return value < least ? least : value;
+}
+
 /* Reflect-101 index of I on a side of N: −1 → 1, N → N − 2 (N = 1: 0). */
 LM_ASTRO_INLINE long
 lm_astro_reflect101 (long i, long n)
@@ -124,11 +151,13 @@ lm_astro_filter_at (const float *src, long step, long p, long n, const float *w,
 }
 
 /* Whether a pixel of filtered residual VALUE is in the segmentation mask: above THRESHOLD
- * times its NOISE, the product rounded to float. */
+ * times its NOISE, the product rounded to float. A pixel without a usable noise estimate
+ * (σ not above 0, or not a number: boxes of constant or blank values) is never in it, as
+ * SExtractor leaves pixels without a valid weight out of detection. */
 LM_ASTRO_INLINE int
 lm_astro_above (float value, float noise, double threshold)
 {
-  return value > (float) (threshold * (double) noise);
+  return noise > 0.0f && value > (float) (threshold * (double) noise);
 }
 
 /* SExtractor's A, B, THETA from the second central moments X2, Y2, XY (px²). Moments of a

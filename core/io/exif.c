@@ -98,17 +98,60 @@ lm_exif_exposure_seconds (GBytes *block)
   return t;
 }
 
+/* TAG of IFD, where the block has it, set to VALUE: a SHORT stays one where VALUE fits, anything
+ * else becomes one LONG. EXIF allows either for the dimensions and cameras write either (Sony
+ * SHORT, Nokia LONG); a SHORT cannot hold a width past 65535 (a panorama keeping its first
+ * frame's EXIF), and any other form is no dimension a reader could take. */
 static void
-set_long (ExifData *ed, ExifIfd ifd, ExifTag tag, guint value)
+set_dimension (ExifData *ed, ExifIfd ifd, ExifTag tag, guint value)
 {
-  ExifEntry *entry = exif_content_get_entry (ed->ifd[ifd], tag);
+  ExifContent *content = ed->ifd[ifd];
+  ExifEntry *entry = exif_content_get_entry (content, tag);
   if (entry == NULL)
     return;
   ExifByteOrder order = exif_data_get_byte_order (ed);
-  if (entry->format == EXIF_FORMAT_LONG && entry->components == 1)
-    exif_set_long (entry->data, order, value);
-  else if (entry->format == EXIF_FORMAT_SHORT && entry->components == 1 && value <= G_MAXUINT16)
-    exif_set_short (entry->data, order, (ExifShort) value);
+  if (entry->format == EXIF_FORMAT_SHORT && entry->components == 1 && entry->size >= 2 && value <= G_MAXUINT16)
+    {
+      exif_set_short (entry->data, order, (ExifShort) value);
+      return;
+    }
+  if (entry->format == EXIF_FORMAT_LONG && entry->components == 1 && entry->size >= 4)
+    {
+      exif_set_long (entry->data, order, value);
+      return;
+    }
+  while ((entry = exif_content_get_entry (content, tag)) != NULL)
+    exif_content_remove_entry (content, entry);
+  ExifMem *mem = exif_mem_new_default ();
+  entry = exif_entry_new_mem (mem);
+  void *data = exif_mem_alloc (mem, 4);
+  if (entry != NULL && data != NULL)
+    {
+      exif_set_long (data, order, value);
+      entry->tag = tag;
+      entry->format = EXIF_FORMAT_LONG;
+      entry->components = 1;
+      entry->size = 4;
+      entry->data = data;
+      exif_content_add_entry (content, entry);
+    }
+  else
+    exif_mem_free (mem, data);
+  if (entry != NULL)
+    exif_entry_unref (entry); /* the IFD holds it */
+  exif_mem_unref (mem);
+}
+
+/* Every dimension the block states, where it states them: the EXIF IFD's PixelXDimension and
+ * PixelYDimension, and IFD 0's ImageWidth and ImageLength, which some cameras write into a
+ * JPEG's EXIF too and readers show when the EXIF IFD has none. */
+static void
+set_dimensions (ExifData *ed, guint width, guint height)
+{
+  set_dimension (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION, width);
+  set_dimension (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
+  set_dimension (ed, EXIF_IFD_0, EXIF_TAG_IMAGE_WIDTH, width);
+  set_dimension (ed, EXIF_IFD_0, EXIF_TAG_IMAGE_LENGTH, height);
 }
 
 /* Orientation 1, whatever form the source gave it. An entry other than one SHORT (a fuzzed
@@ -188,8 +231,7 @@ lm_exif_for_export (GBytes *block, guint width, guint height)
 
   set_orientation_upright (ed);
   set_software (ed);
-  set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION, width);
-  set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
+  set_dimensions (ed, width, height);
 
   /* The thumbnail IFD describes the thumbnail; drop both. */
   if (ed->data)
@@ -231,8 +273,7 @@ lm_exif_for_jpeg (GBytes *block, guint width, guint height)
   ensure_entry (ed, EXIF_IFD_0, EXIF_TAG_YCBCR_POSITIONING);
   ensure_entry (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION);
   ensure_entry (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION);
-  set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_X_DIMENSION, width);
-  set_long (ed, EXIF_IFD_EXIF, EXIF_TAG_PIXEL_Y_DIMENSION, height);
+  set_dimensions (ed, width, height);
   return block_of (ed);
 }
 

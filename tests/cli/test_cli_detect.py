@@ -215,6 +215,65 @@ class Labels(DetectTest):
         np.testing.assert_allclose(fits.getdata(back, "NOISE"), std, rtol=1e-6)
 
 
+def steep_noise_field(size=256, low=2.0, high=30.0, ramp=64.0, seed=3):
+    """A SIZE² field whose noise σ is HIGH inside and falls smoothly (a smoothstep over RAMP
+    px) to LOW at the edges, lowest at the corners: the mesh's σ then falls so steeply towards
+    the corners that the bicubic spline through the box centres goes on falling past the last
+    centres, to 0 and below. Nine Gaussian stars, none within 48 px of a corner. Returns
+    (data float32, σ, stars as (x, y))."""
+    rng = np.random.default_rng(seed)
+    y, x = np.indices((size, size), dtype=np.float64)
+
+    def rise(v):
+        d = np.clip(np.minimum(v, size - 1 - v) / ramp, 0.0, 1.0)
+        return d * d * (3 - 2 * d)
+
+    sigma = low + (high - low) * rise(x) * rise(y)
+    total = 1000.0 + sigma * rng.standard_normal((size, size))
+    stars = [(64.3, 128.6), (128.2, 64.7), (128.5, 128.5), (192.6, 128.1), (128.4, 192.2),
+             (12.4, 128.3), (128.7, 12.2), (243.6, 127.5), (127.3, 243.8)]
+    for x0, y0 in stars:
+        box, model = gaussian_star((size, size), x0, y0, 2e4, 1.5)
+        total[box] += model
+    return total.astype(np.float32), sigma, stars
+
+
+class NoiseOvershoot(DetectTest):
+    """Where the noise falls steeply towards the edges the bicubic noise map overshot to 0 and
+    below, and the noise itself crossed the threshold: the corners came out as the largest
+    sources. The noise map stays positive, and only the real sources are found."""
+
+    def test_steep_noise_towards_the_corners(self):
+        data, sigma, stars = steep_noise_field()
+        src, back, cat = self.path("steep.fits"), self.path("steep-back.fits"), self.path("steep.csv")
+        write_fits(src, data)
+        self.detect("--background", back, "-o", cat, src)
+        _, cols = read_csv(cat)
+        for x, y, area in zip(cols["x"], cols["y"], cols["area"]):
+            d = min(np.hypot(x - x0, y - y0) for x0, y0 in stars)
+            self.assertLess(d, 0.5, f"a source of {int(area)} px at ({x:.1f}, {y:.1f}) where no star is")
+        for x0, y0 in stars:
+            _, d = nearest(cols, x0, y0)
+            self.assertLess(d, 0.5, f"star at ({x0}, {y0}): nearest source {d:.2f} px away")
+        self.assertEqual(len(cols["x"]), len(stars))
+        # positive, and never below the field's least σ: the truth, not a figure of Lumen's
+        noise = fits.getdata(back, "NOISE")
+        self.assertGreaterEqual(float(noise.min()), 0.9 * sigma.min())
+
+    def test_real_frame_noise_stays_positive(self):
+        """A 256² cutout of the HST frame whose mesh σ falls towards two corners: the noise map
+        is nowhere below the least κ-σ clipped σ of its 64² boxes (astropy's), where it reached
+        −132 and both corners were sources."""
+        frame = fits.getdata(os.path.join(lt.data_dir(), "astro", "j8bt06nyq_sci_512.fits.gz"))
+        cut = np.array(frame[0:256, 128:384], dtype=np.float32)
+        src, back = self.path("cut.fits"), self.path("cut-back.fits")
+        write_fits(src, cut)
+        self.detect("--background", back, "-o", self.path("cut.csv"), src)
+        least = min(sigma_clipped_stats(cut[y:y + 64, x:x + 64], sigma=3, maxiters=10, cenfunc="median",
+                                        stdfunc="std")[2] for y in range(0, 256, 64) for x in range(0, 256, 64))
+        self.assertGreaterEqual(float(fits.getdata(back, "NOISE").min()), least * (1 - 1e-4))
+
+
 class Options(DetectTest):
     def test_timings(self):
         proc = self.detect("--timings", "--filter", "1.5", "-o", self.path("t.csv"), self.field)

@@ -8,6 +8,7 @@ into copies of a test photo. Skipped when exiftool is missing.
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -249,6 +250,93 @@ class Fresh(unittest.TestCase):
                 w, h = t.get("File:ImageWidth") or t.get("PNG:ImageWidth") or t.get("IFD0:ImageWidth"), \
                     t.get("File:ImageHeight") or t.get("PNG:ImageHeight") or t.get("IFD0:ImageHeight")
                 self.assertEqual((w, h), (100, 160))  # 160 × 100 turned a quarter
+
+
+SHORT, LONG, UNDEFINED = 3, 4, 7
+TAG_IMAGE_WIDTH, TAG_IMAGE_LENGTH, TAG_EXIF_IFD = 0x100, 0x101, 0x8769
+TAG_EXIF_VERSION, TAG_PIXEL_X, TAG_PIXEL_Y = 0x9000, 0xA002, 0xA003
+
+
+def exif_with_dimensions(big_endian, kind, width, height):
+    """An EXIF TIFF block stating WIDTH × HEIGHT in IFD 0 (ImageWidth, ImageLength) and in the
+    EXIF IFD (PixelXDimension, PixelYDimension), each as one KIND (SHORT or LONG), in either
+    byte order: LONG as Nokia's phones store them, SHORT as Sony's cameras do."""
+    bo = ">" if big_endian else "<"
+
+    def entry(tag, typ, value):
+        raw = struct.pack(bo + "HH", value, 0) if typ == SHORT else struct.pack(bo + "I", value)
+        return struct.pack(bo + "HHI", tag, typ, 1) + raw
+
+    exif_at = 8 + 2 + 3 * 12 + 4
+    ifd0 = (struct.pack(bo + "H", 3) + entry(TAG_IMAGE_WIDTH, kind, width)
+            + entry(TAG_IMAGE_LENGTH, kind, height) + entry(TAG_EXIF_IFD, LONG, exif_at)
+            + struct.pack(bo + "I", 0))
+    exif = (struct.pack(bo + "H", 3) + struct.pack(bo + "HHI", TAG_EXIF_VERSION, UNDEFINED, 4) + b"0230"
+            + entry(TAG_PIXEL_X, kind, width) + entry(TAG_PIXEL_Y, kind, height) + struct.pack(bo + "I", 0))
+    return (b"MM\0*" if big_endian else b"II*\0") + struct.pack(bo + "I", 8) + ifd0 + exif
+
+
+@unittest.skipIf(EXIFTOOL is None or Image is None, "exiftool or Pillow is not installed")
+class Dimensions(unittest.TestCase):
+    """Every pixel dimension the EXIF of an export states is the export's own, whether the
+    source stored them as SHORT or LONG, little- or big-endian, after a crop or a resize, in
+    JPEG, PNG and TIFF; a SHORT that cannot hold the new width becomes a LONG."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-dimensions-")
+        self.addCleanup(self._tmp.cleanup)
+        self.dir = self._tmp.name
+
+    def source(self, big_endian, kind, width=160, height=100):
+        name = f"src-{'be' if big_endian else 'le'}-{'short' if kind == SHORT else 'long'}.jpg"
+        path = os.path.join(self.dir, name)
+        rng = np.random.default_rng(5)
+        pixels = rng.integers(0, 256, (height, width, 3), dtype=np.uint8)
+        Image.fromarray(pixels).save(path, quality=90,
+                                     exif=b"Exif\0\0" + exif_with_dimensions(big_endian, kind, width, height))
+        t = read_tags([path])[name]
+        self.assertEqual((t["IFD0:ImageWidth"], t["IFD0:ImageHeight"]), (width, height))
+        self.assertEqual((t["ExifIFD:ExifImageWidth"], t["ExifIFD:ExifImageHeight"]), (width, height))
+        return path
+
+    def assert_dimensions(self, outs):
+        """The EXIF's dimensions in each of OUTS against the file's pixels (read by Pillow)."""
+        tags = read_tags(outs)
+        for out in outs:
+            name = os.path.basename(out)
+            t = tags[name]
+            with Image.open(out) as img:
+                size = img.size
+            with self.subTest(output=name):
+                self.assertEqual((t.get("ExifIFD:ExifImageWidth"), t.get("ExifIFD:ExifImageHeight")), size)
+                if not out.endswith(".tif"):  # a TIFF's IFD 0 is the image's own, written by libtiff
+                    self.assertEqual((t.get("IFD0:ImageWidth"), t.get("IFD0:ImageHeight")), size)
+
+    def test_crop_and_resize(self):
+        outs = []
+        for big_endian in (False, True):
+            for kind in (SHORT, LONG):
+                src = self.source(big_endian, kind)
+                stem = os.path.splitext(os.path.basename(src))[0]
+                for op, want in ((["--crop", "10,20,100,60"], (100, 60)), (["--resize", "64x40"], (64, 40))):
+                    for ext in ("jpg", "png", "tif"):
+                        out = os.path.join(self.dir, f"{stem}-{op[0][2:]}.{ext}")
+                        cli([*op, "-o", out, src])
+                        with Image.open(out) as img:
+                            self.assertEqual(img.size, want, out)
+                        outs.append(out)
+        self.assert_dimensions(outs)
+
+    def test_short_too_narrow_for_the_width(self):
+        """A panorama 70,000 px wide stitched from frames whose EXIF (kept from the first)
+        states SHORT dimensions: the export states its width as a LONG."""
+        src = os.path.join(self.dir, "panorama.png")
+        Image.new("RGB", (70000, 2), (90, 120, 200)).save(
+            src, exif=b"Exif\0\0" + exif_with_dimensions(True, SHORT, 6000, 4000))
+        outs = [os.path.join(self.dir, "wide." + ext) for ext in ("png", "tif")]
+        for out in outs:
+            cli(["-o", out, src])
+        self.assert_dimensions(outs)
 
 
 UTF16_KEYWORDS = ["Straße", "clef \U0001d11e"]  # a letter beyond ASCII, one beyond the BMP (a surrogate pair)

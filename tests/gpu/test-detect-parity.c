@@ -6,11 +6,13 @@
  *
  * Images: synthetic star fields made here deterministically (Gaussian stars of known flux on a
  * sloped background with Gaussian noise, a blank NaN patch in some), 1024² always, 2048² and
- * 8192² unless LUMEN_PARITY_QUICK is set; and the real FITS files found: tests/data/astro/
- * (LUMEN_TEST_DATA), and eso-midas-testdata's thar5s.fit (4007 × 2671, an echelle arc:
- * compact lines), NOT.fits[1] (its first extension: 2148 × 2052, a flat field) and the ISAAC
- * 1024² star field where installed or carried (LUMEN_ASTRO_EXTRA: a directory). Each with 4- and 8-connectivity,
- * with and without the matched filter and the mesh.
+ * 8192² unless LUMEN_PARITY_QUICK is set; fields whose noise falls steeply towards the
+ * corners (256² and 301 × 203), where the noise map is held at the boxes' least σ; and the real
+ * FITS files found: tests/data/astro/ (LUMEN_TEST_DATA), and eso-midas-testdata's thar5s.fit
+ * (4007 × 2671, an echelle arc: compact lines), NOT.fits[1] (its first extension: 2148 × 2052,
+ * a flat field) and the ISAAC 1024² star field where installed or carried (LUMEN_ASTRO_EXTRA:
+ * a directory). Each with 4- and 8-connectivity, with and without the matched filter and the
+ * mesh.
  *
  * The device's buffers start poisoned (LUMEN_DETECT_POISON: NaN floats, 0xFFFFFFFF labels), so
  * a pixel a kernel leaves unwritten fails. Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP);
@@ -90,6 +92,38 @@ star_field (guint w, guint h, guint n_stars, gboolean blanks, guint64 seed)
         for (guint x = w / 5; x < w / 5 + w / 10; x++)
           row[x] = NAN;
       }
+  return image;
+}
+
+/* A W × H field of 1000 whose noise σ falls from 30 inside to 2 at the edges (a smoothstep
+ * over 64 px), lowest at the corners, with nine stars: the bicubic noise map overshoots to 0
+ * and below there unless held at the boxes' least σ (core/astro/detect-math.h). */
+static LmImage *
+steep_noise_field (guint w, guint h, guint64 seed)
+{
+  LmImage *image = lm_image_new (LM_FORMAT_GRAY_F32, w, h, lm_allocator_host (), NULL);
+  guint64 state = seed * 0x9E3779B97F4A7C15ULL + 1;
+  for (guint y = 0; y < h; y++)
+    {
+      float *row = (float *) lm_image_row (image, y);
+      double dy = CLAMP (MIN (y, h - 1 - y) / 64.0, 0.0, 1.0);
+      for (guint x = 0; x < w; x++)
+        {
+          double dx = CLAMP (MIN (x, w - 1 - x) / 64.0, 0.0, 1.0);
+          double sigma = 2.0 + 28.0 * dx * dx * (3 - 2 * dx) * dy * dy * (3 - 2 * dy);
+          row[x] = (float) (1000.0 + sigma * gaussian (&state));
+        }
+    }
+  for (guint s = 0; s < 9; s++)
+    {
+      double cx = (0.25 + 0.25 * (s % 3)) * w, cy = (0.25 + 0.25 * (s / 3)) * h;
+      for (int y = (int) cy - 8; y <= (int) cy + 8; y++)
+        {
+          float *row = (float *) lm_image_row (image, y);
+          for (int x = (int) cx - 8; x <= (int) cx + 8; x++)
+            row[x] += (float) (1500.0 * exp (-((x - cx) * (x - cx) + (y - cy) * (y - cy)) / 4.5));
+        }
+    }
   return image;
 }
 
@@ -278,6 +312,10 @@ main (void)
     /* Awkward sides: partial boxes, rows not a multiple of anything. */
     g_autoptr (LmImage) odd = star_field (1001, 777, 250, FALSE, 2);
     compare_all ("field", odd, FALSE);
+    g_autoptr (LmImage) steep = steep_noise_field (256, 256, 5);
+    compare_all ("steep-noise", steep, TRUE);
+    g_autoptr (LmImage) steep_odd = steep_noise_field (301, 203, 6);
+    compare_all ("steep-noise", steep_odd, FALSE);
   }
   if (!quick)
     {

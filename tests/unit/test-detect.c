@@ -362,6 +362,26 @@ test_steps_write_everything (void)
     }
 }
 
+/* Pixels far above the background but without a usable noise estimate (σ 0, negative, NaN, as
+ * a map's overshoot or a box of constant values gives) are never in the mask; beside them the
+ * same residual over a positive σ is, and one just under its threshold is not. */
+static void
+test_segment_needs_noise (void)
+{
+  const guint width = 6, height = 1;
+  const float data[] = { 500, 500, 500, 500, 500, 104 };
+  const float noise[] = { 0.0f, -3.0f, NAN, -0.0f, 1.0f, 1.0f };
+  float background[6];
+  guint8 mask[6];
+  for (guint i = 0; i < width; i++)
+    background[i] = 100.0f;
+  memset (mask, 0xaa, sizeof mask);
+  g_assert_true (lm_segment (data, background, noise, width, height, 5.0, 0.0, mask, NULL));
+  const guint8 want[] = { 0, 0, 0, 0, 1, 0 };
+  for (guint i = 0; i < width; i++)
+    g_assert_cmpuint (mask[i], ==, want[i]);
+}
+
 static void
 test_detect_refuses (void)
 {
@@ -404,6 +424,7 @@ main (int argc, char **argv)
   g_test_add_func ("/detect/params", test_params);
   g_test_add_func ("/detect/synthetic-field", test_synthetic_field);
   g_test_add_func ("/detect/steps-write-everything", test_steps_write_everything);
+  g_test_add_func ("/detect/segment-needs-noise", test_segment_needs_noise);
   g_test_add_func ("/detect/refuses", test_detect_refuses);
   return g_test_run ();
 }
