@@ -520,6 +520,23 @@ lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
   start_next (run);
 }
 
+/* Every text cell of a combo box under WIDGET, internal children included, made to show its
+ * text whole. */
+static void
+unellipsize_combos (GtkWidget *widget, gpointer unused)
+{
+  if (GTK_IS_COMBO_BOX (widget))
+    {
+      GList *cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (widget));
+      for (GList *l = cells; l; l = l->next)
+        if (GTK_IS_CELL_RENDERER_TEXT (l->data))
+          g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_NONE, NULL);
+      g_list_free (cells);
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), unellipsize_combos, NULL);
+}
+
 void
 lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -543,6 +560,11 @@ lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
       lm_export_options_set_png_level (LM_EXPORT_OPTIONS (export_ops), lm_export_png_level_of (self));
       gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
     }
+  /* GTK's chooser lets its filter button's text shrink to an ellipsis and gives the room to
+   * the extra widget beside it: with the export's options there, "Photos" came out as "P…"
+   * at the default size. A filter's name is short: shown whole, the dialog as wide as that
+   * needs. */
+  unellipsize_combos (chooser, NULL);
   int chosen = gtk_dialog_run (GTK_DIALOG (chooser));
   g_autoptr (GSList) files = chosen == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser)) : NULL;
   /* As the export: the size asked for is part of the edit, one undo step. */
