@@ -321,9 +321,8 @@ go_on (LmApplyRun *run, LmApplyAnswer answer, const LmPipeline *own)
   if (answer == LM_APPLY_SKIP)
     {
       GFile *photo = g_ptr_array_index (run->photos, run->next);
-      g_autofree char *name = g_file_get_basename (photo);
-      g_autofree char *display = g_filename_display_name (name);
-      g_autofree char *line = g_strdup_printf (_("%s: skipped, its own edits kept"), display);
+      g_autofree char *name = g_filename_display_basename (g_file_peek_path (photo));
+      g_autofree char *line = g_strdup_printf (_("%s: skipped, its own edits kept"), name);
       add_outcome (run, line);
       run->next++;
       start_next (run);

@@ -34,7 +34,6 @@ struct _LmWindowTools {
   GtkWidget *crop_options;
   GtkComboBoxText *ratio;
   gboolean updating;    /* the ratio menu is being set, not chosen */
-  LmCropParams crop_seen; /* crop's parameters as its panel last changed them */
 };
 
 /* Crop's ratio NICK as a width over height for an image of W × H (0: free). */
@@ -120,25 +119,25 @@ on_ratio_changed (GtkComboBox *combo, LmWindow *self)
   lm_crop_tool_set_ratio (t->crop, ratio_value (nick, iw, ih));
 }
 
-/* A side of the crop set in its panel (a field typed, a slider) with a ratio: the other side
- * follows, and the panel shows the rectangle crop cuts (its Width was 1996 over a crop of
- * 1995, the ratio taking a pixel off at render time). */
+/* A side of the crop set in its panel (a field typed, a slider dragged, the ratio chosen)
+ * with a ratio: the height where the keyboard is on the height's field or slider, else the
+ * width, keeps its value and the other follows, so that the panel shows the rectangle crop
+ * cuts (its Width said 1996 over a crop of 1995, the ratio taking a pixel off at render). */
 static void
 on_crop_panel_changed (LmOpPanel *panel, LmWindow *self)
 {
-  LmWindowTools *t = self->tools;
   LmStage stage = *lm_op_panel_get_stage (panel);
-  LmCropParams *p = &stage.params.crop, before = t->crop_seen;
-  t->crop_seen = *p;
-  gboolean width_set = p->width != before.width || p->ratio != before.ratio, height_set = p->height != before.height;
-  if (!stage.enabled || width_set == height_set || self->source == NULL)
+  if (!stage.enabled || self->source == NULL)
     return;
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+  gboolean height_set = focus && gtk_widget_is_ancestor (focus, GTK_WIDGET (panel))
+                        && g_str_has_prefix (gtk_widget_get_name (focus), "height");
+  LmCropParams *p = &stage.params.crop, typed = *p;
   guint iw, ih;
   lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
-  lm_crop_follow_ratio (p, width_set, iw, ih);
-  if (memcmp (p, &t->crop_seen, sizeof *p) == 0)
+  lm_crop_follow_ratio (p, !height_set, iw, ih);
+  if (memcmp (p, &typed, sizeof *p) == 0)
     return;
-  t->crop_seen = *p;
   self->pipeline.stages[stage.info->id] = stage;
   lm_op_panel_set_stage (panel, &stage);
   lm_window_request_render (self);
@@ -455,10 +454,7 @@ lm_window_tools_init (LmWindow *self)
   g_signal_connect (self, "key-press-event", G_CALLBACK (on_key), self);
   const LmOpInfo *crop = lm_op_info_by_name ("crop");
   if (crop && self->panels[crop->id])
-    {
-      t->crop_seen = lm_op_panel_get_stage (self->panels[crop->id])->params.crop;
-      g_signal_connect (self->panels[crop->id], "changed", G_CALLBACK (on_crop_panel_changed), self);
-    }
+    g_signal_connect (self->panels[crop->id], "changed", G_CALLBACK (on_crop_panel_changed), self);
   lm_window_tools_update_actions (self);
 }
 
