@@ -28,8 +28,13 @@ on_response (GtkDialog *dialog, int response, Question *q)
   LmApplyAnswered done = g_steal_pointer (&q->done);
   if (done == NULL) /* a second response, as the window manager's close after an answer */
     return;
-  done (answer, for_all, q->data);
-  gtk_widget_destroy (GTK_WIDGET (dialog)); /* frees Q and its data */
+  gpointer data = q->data;
+  GDestroyNotify destroy = g_steal_pointer (&q->destroy);
+  /* Gone before the answer is taken: the next photo's question may come up from DONE. */
+  gtk_widget_destroy (GTK_WIDGET (dialog)); /* frees Q, not DATA */
+  done (answer, for_all, data);
+  if (destroy)
+    destroy (data);
 }
 
 GtkWidget *

@@ -7,7 +7,8 @@
  *   for byte, and the summary names B and that copy;
  * - Merge: B's sidecar is its own with A's blur in place of its blur, grayscale still on;
  * - Skip: B's sidecar and folder are as they were, no export of B, the summary says so;
- * - Apply to all (ticked with the pointer): one question for two such photos, both merged.
+ * - Apply to all (ticked with the pointer): one question for two such photos, both merged;
+ * - without it, each is asked about in turn (Replace, then Escape: skipped).
  * C is never asked about and gets A's edits. The photos are copies in a folder of the test's
  * own; the data folder is the test's too. */
 #include <string.h>
@@ -137,6 +138,9 @@ activate_apply_edits (gpointer unused)
   ui_activate ("apply-edits");
 }
 
+/* The question last found on screen, NULL once it has gone. */
+static GtkWidget *asked;
+
 /* The question about a photo's own edits, once it is on screen; NULL after SECONDS. */
 static GtkWidget *
 await_question (int seconds)
@@ -148,14 +152,27 @@ await_question (int seconds)
       for (GList *l = toplevels; l; l = l->next)
         if (g_strcmp0 (gtk_widget_get_name (l->data), "apply-question") == 0 && gtk_widget_get_mapped (l->data))
           {
+            asked = l->data;
+            g_object_add_weak_pointer (G_OBJECT (asked), (gpointer *) &asked);
             ui_wait_ms (200); /* drawn and placed */
-            ui_focus_window (l->data);
-            return l->data;
+            g_assert_nonnull (asked);
+            ui_focus_window (asked);
+            return asked;
           }
       ui_wait_ms (50);
     }
   while (g_get_monotonic_time () < deadline);
   return NULL;
+}
+
+/* Runs the main loop until the question await_question returned last has gone: a button
+ * pressed with its mnemonic clicks a moment after the key (GtkButton shows it pressed first). */
+static void
+await_gone (void)
+{
+  for (int i = 0; i < 200 && asked; i++)
+    ui_wait_ms (25);
+  g_assert_null (asked);
 }
 
 /* The run's dialog once its outcome shows (Close); fails after 60 s. */
@@ -310,6 +327,7 @@ test_apply_to_all (void)
   ui_click_middle (all);
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (all)));
   ui_click_middle (ui_button_labelled (question, _("_Merge")));
+  await_gone ();
   g_assert_null (await_question (2)); /* none for D */
   g_autofree char *outcome = outcome_and_close ();
   LmPipeline want = merged_expected ();
@@ -323,6 +341,36 @@ test_apply_to_all (void)
       g_assert_nonnull (strstr (outcome, names[i]));
     }
   assert_c_applied (dir);
+}
+
+/* Two photos with edits of their own, each asked about in turn: B replaced (Alt+R), D skipped
+ * (Escape: the question closed loses nothing). */
+static void
+test_each_asked (void)
+{
+  g_autofree char *dir = make_targets ("each", TRUE);
+  g_autofree char *b = g_build_filename (dir, "B.png", NULL), *d = g_build_filename (dir, "D.png", NULL);
+  g_autofree char *b_sidecar = lm_sidecar_beside_path (b), *d_sidecar = lm_sidecar_beside_path (d);
+  g_autofree char *d_before = file_text (d_sidecar);
+  GtkWidget *question = apply_to_folder (dir);
+  g_assert_nonnull (question);
+  ui_key (GDK_KEY_r, GDK_MOD1_MASK);
+  await_gone ();
+  question = await_question (10); /* D's */
+  g_assert_nonnull (question);
+  ui_key (GDK_KEY_Escape, 0);
+  await_gone ();
+  g_autofree char *outcome = outcome_and_close ();
+  LmPipeline got = read_sidecar (b_sidecar);
+  g_assert_true (lm_pipeline_equal (&got, &applied));
+  g_autofree char *d_after = file_text (d_sidecar);
+  g_assert_cmpstr (d_after, ==, d_before);
+  g_autofree char *d_edited = g_build_filename (dir, "D-edited.png", NULL);
+  g_assert_false (g_file_test (d_edited, G_FILE_TEST_EXISTS));
+  assert_c_applied (dir);
+  g_autofree char *line = g_strdup_printf (_("%s: skipped, its own edits kept"), "D.png");
+  g_assert_nonnull (strstr (outcome, line));
+  g_assert_nonnull (strstr (outcome, "B.png"));
 }
 
 /* A's edit: blur's σ slider dragged from its left end a third of the way, as a hand does;
@@ -378,6 +426,7 @@ main (int argc, char **argv)
   g_test_add_func ("/apply-question/merge", test_merge);
   g_test_add_func ("/apply-question/skip", test_skip);
   g_test_add_func ("/apply-question/apply-to-all", test_apply_to_all);
+  g_test_add_func ("/apply-question/each-asked", test_each_asked);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
   lm_test_remove_tree (tmp_dir);
