@@ -126,6 +126,7 @@ answer_chooser (GtkWidget *dialog, gpointer folder)
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
   GtkTreeSelection *selection = gtk_tree_view_get_selection (GTK_TREE_VIEW (list));
   g_test_message ("%d photos selected", gtk_tree_selection_count_selected_rows (selection));
+  g_assert_cmpint (gtk_tree_selection_count_selected_rows (selection), >=, 2);
   GtkWidget *apply = ui_button_labelled (dialog, _("_Apply"));
   g_assert_nonnull (apply);
   ui_click_middle (apply);
