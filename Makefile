@@ -16,6 +16,7 @@ TEST_DEPS  := python3 python3-numpy python3-opencv python3-pil libimage-exiftool
               xvfb xauth desktop-file-utils appstream-util slurm-wlm munge \
               python3-scipy python3-astropy python3-photutils python3-sep source-extractor \
               eso-midas-testdata
+# localedef's sources: the window tests run in French (tests/ui/run-in-french.sh).
 TEST_DEPS  += locales
 
 .PHONY: run check deps test-deps build asan-build clean

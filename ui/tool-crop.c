@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "core/ops/crop-math.h"
+
 #define GRAB 10.0   /* how near a handle or an edge (logical pixels) the pointer takes it */
 #define HANDLE 8.0  /* a handle's side */
 #define MIN_SIDE 1.0 /* image pixels */
@@ -333,7 +335,17 @@ lm_crop_tool_is_active (LmCropTool *t)
 void
 lm_crop_tool_get_rect (LmCropTool *t, double rect[4])
 {
-  get_rect (t, rect);
+  /* The edges drawn are anywhere between pixels; crop rounds each and, with a ratio, holds
+   * the whole-pixel rectangle to it again, which took a pixel off the side the rounding had
+   * made long (a Width field of 1996 over a crop of 1995). The rectangle given is the one
+   * cut, so that what the window stores and shows is what the view and the export make. */
+  unsigned w = (unsigned) t->width, h = (unsigned) t->height;
+  unsigned x0 = lm_crop_round (t->x0, w - 1), y0 = lm_crop_round (t->y0, h - 1);
+  unsigned x1 = MAX (lm_crop_round (t->x1, w), x0 + 1), y1 = MAX (lm_crop_round (t->y1, h), y0 + 1);
+  LmCropRect r = { x0, y0, x1 - x0, y1 - y0 };
+  if (t->ratio > 0.0)
+    r = lm_crop_fit_ratio (r, t->ratio);
+  rect[0] = r.x, rect[1] = r.y, rect[2] = r.width, rect[3] = r.height;
 }
 
 void

@@ -22,6 +22,8 @@ void lm_crop_tool_begin (LmCropTool *tool, guint width, guint height, const doub
 void lm_crop_tool_end (LmCropTool *tool);
 gboolean lm_crop_tool_is_active (LmCropTool *tool);
 
+/* The rectangle in whole pixels as crop cuts it (crop-math.h: edges rounded, held to the
+ * ratio): what crop's parameters are to be. */
 void lm_crop_tool_get_rect (LmCropTool *tool, double rect[4]);
 /* A new ratio (as in begin): the rectangle shrinks about its centre to it. */
 void lm_crop_tool_set_ratio (LmCropTool *tool, double ratio);

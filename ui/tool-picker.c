@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "core/ops/pixel-math.h"
+
 struct _LmPickerTool {
   LmImageView *view;
   LmPickerDone done;
@@ -12,12 +14,35 @@ struct _LmPickerTool {
   gboolean active;
 };
 
+/* Channel C (0..2; gray has one) of pixel I of ROW, on the 0..255 scale that the operations
+ * compute on (a 16-bit value / 257, as lm_u16_value): white balance's gains then mean the
+ * same at either depth. */
+static double
+channel_value (const LmImage *source, const guint8 *row, int i, int c)
+{
+  switch (source->format)
+    {
+    case LM_FORMAT_RGBA8: return row[4 * i + c];
+    case LM_FORMAT_GRAY8: return row[i];
+    case LM_FORMAT_RGBA16: return lm_u16_value (((const guint16 *) row)[4 * i + c]);
+    case LM_FORMAT_GRAY16: return lm_u16_value (((const guint16 *) row)[i]);
+    default: g_return_val_if_reached (0.0);
+    }
+}
+
+gboolean
+lm_picker_format_supported (LmFormat format)
+{
+  return format == LM_FORMAT_RGBA8 || format == LM_FORMAT_GRAY8 || format == LM_FORMAT_RGBA16
+         || format == LM_FORMAT_GRAY16;
+}
+
 gboolean
 lm_picker_patch_mean (const LmImage *source, const LmPipeline *pipeline, double x, double y, int size,
                       double rgb[3])
 {
   double sx, sy;
-  if (source->format != LM_FORMAT_RGBA8
+  if (!lm_picker_format_supported (source->format)
       || !lm_pipeline_source_point (pipeline, source->width, source->height, x, y, &sx, &sy))
     return FALSE;
   int cx = (int) lround (sx), cy = (int) lround (sy), half = size / 2;
@@ -30,7 +55,7 @@ lm_picker_patch_mean (const LmImage *source, const LmPipeline *pipeline, double 
       const guint8 *row = source->data + (gsize) j * source->stride;
       for (int i = x0; i <= x1; i++, n++)
         for (int c = 0; c < 3; c++)
-          sum[c] += row[4 * i + c];
+          sum[c] += channel_value (source, row, i, c);
     }
   for (int c = 0; c < 3; c++)
     rgb[c] = sum[c] / MAX (n, 1);

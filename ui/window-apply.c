@@ -5,12 +5,18 @@
  * PNG and TIFF keep their format, others become PNG), and gets the edits as its sidecar. A
  * dialog shows the progress and can cancel (the photo in hand stops between its steps, none
  * after it starts); at the end it lists what failed, photo by photo, and what was read or
- * written otherwise than the file has it (the loaders' and writers' notes). */
+ * written otherwise than the file has it (the loaders' and writers' notes).
+ *
+ * A photo whose sidecar holds edits of its own (other than those applied) is asked about first
+ * (apply-question.h): Replace, Merge or Skip, perhaps for all. Its sidecar is copied to
+ * `<sidecar>.before-apply` before it is replaced or merged into, and the outcome names each
+ * such photo and its copy: there is no undo across photos, the copy is how they come back. */
 #include "window-private.h"
 
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "apply-question.h"
 #include "core/edit/sidecar.h"
 #include "export-options.h"
 
@@ -26,6 +32,14 @@ struct _LmApplyRun {
   gboolean to_srgb;    /* "Convert to sRGB", as the export's */
   int png_level;       /* as the export's */
   gboolean sidecars;   /* the keep-edits setting */
+  int answer_all;      /* an LmApplyAnswer for every later photo with edits of its own, or 0 */
+  LmApplyAnswer answer; /* for the photo in hand's own edits; 0: it had none */
+  char *own_sidecar;   /* the photo in hand's sidecar of its own edits, NULL if none */
+  LmPipeline edits;    /* what the photo in hand gets: the edits applied, or merged into its own */
+  GtkWidget *question; /* up while the photo in hand waits for an answer */
+  GString *outcome;    /* a line per photo whose own edits were replaced, merged or skipped */
+  GtkLabel *outcome_label;
+  GtkWidget *details;  /* the outcome and the failures, hidden until there is one */
   LmRenderWorker *worker;
   GCancellable *cancellable;
   gboolean finished;   /* the outcome is shown: Close frees the run */
@@ -46,6 +60,8 @@ run_clear (LmApplyRun *run)
   g_ptr_array_unref (run->photos);
   g_object_unref (run->cancellable);
   g_string_free (run->failures, TRUE);
+  g_string_free (run->outcome, TRUE);
+  g_free (run->own_sidecar);
   g_ptr_array_unref (run->notes);
 }
 
@@ -66,6 +82,8 @@ lm_window_apply_free (LmWindow *self)
   g_cancellable_cancel (run->cancellable);
   run->window = NULL;
   g_clear_pointer (&run->worker, lm_render_worker_free); /* joins: no result comes after */
+  if (run->question)
+    gtk_widget_destroy (run->question);
   if (run->dialog)
     gtk_widget_destroy (run->dialog);
   run_release (run);
@@ -111,6 +129,49 @@ add_notes (LmApplyRun *run, const char *path, GPtrArray *notes)
 }
 
 static void
+add_outcome (LmApplyRun *run, const char *message)
+{
+  g_string_append_printf (run->outcome, "%s%s", run->outcome->len ? "\n" : "", message);
+}
+
+/* `<sidecar>.before-apply`: the photo in hand's own edits, kept before they are replaced. */
+static char *
+own_copy_path (LmApplyRun *run)
+{
+  return g_strconcat (run->own_sidecar, ".before-apply", NULL);
+}
+
+/* The photo in hand's sidecar copied to own_copy_path; messages name the photo and the cause. */
+static gboolean
+keep_own_edits (LmApplyRun *run, const char *photo, GError **error)
+{
+  g_autofree char *to = own_copy_path (run);
+  g_autoptr (GFile) from_file = g_file_new_for_path (run->own_sidecar);
+  g_autoptr (GFile) to_file = g_file_new_for_path (to);
+  g_autoptr (GError) e = NULL;
+  if (g_file_copy (from_file, to_file, G_FILE_COPY_OVERWRITE | G_FILE_COPY_NOFOLLOW_SYMLINKS, NULL, NULL, NULL, &e))
+    return TRUE;
+  g_autofree char *display = g_filename_display_name (photo);
+  g_set_error (error, e->domain, e->code, _("%s: its own edits were left as they were: %s"), display, e->message);
+  return FALSE;
+}
+
+/* The outcome's line for the photo in hand, whose own edits were replaced or merged into. */
+static void
+add_own_edits_outcome (LmApplyRun *run, const char *photo)
+{
+  g_autofree char *name = g_filename_display_basename (photo);
+  g_autofree char *copy = own_copy_path (run);
+  g_autofree char *copy_display = g_filename_display_name (copy);
+  g_autofree char *line = run->answer == LM_APPLY_MERGE
+                            ? g_strdup_printf (_("%s: the edits were merged into its own (its own before: %s)"),
+                                               name, copy_display)
+                            : g_strdup_printf (_("%s: its own edits were replaced (they are kept in %s)"), name,
+                                               copy_display);
+  add_outcome (run, line);
+}
+
+static void
 finish (LmApplyRun *run)
 {
   guint n = run->photos->len;
@@ -125,11 +186,12 @@ finish (LmApplyRun *run)
                                    run->done, n);
   gtk_label_set_text (run->label, text);
   gtk_progress_bar_set_fraction (run->bar, (double) run->next / MAX (n, 1));
-  if (run->failures->len)
-    {
-      gtk_label_set_text (run->failures_label, run->failures->str);
-      gtk_widget_show (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (run->failures_label))));
-    }
+  gtk_label_set_text (run->outcome_label, run->outcome->str);
+  gtk_widget_set_visible (GTK_WIDGET (run->outcome_label), run->outcome->len > 0);
+  gtk_label_set_text (run->failures_label, run->failures->str);
+  gtk_widget_set_visible (GTK_WIDGET (run->failures_label), run->failures->len > 0);
+  if (run->outcome->len || run->failures->len)
+    gtk_widget_show (run->details);
   gtk_widget_hide (gtk_dialog_get_widget_for_response (GTK_DIALOG (run->dialog), GTK_RESPONSE_CANCEL));
   gtk_widget_show (gtk_dialog_get_widget_for_response (GTK_DIALOG (run->dialog), GTK_RESPONSE_CLOSE));
 }
@@ -153,10 +215,16 @@ on_result (const LmRenderResult *r, gpointer data)
   GError *e = NULL;
   if (r->error && !g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     add_failure (run, r->error->message);
-  else if (r->error == NULL && run->sidecars && !lm_sidecar_save (path, &run->pipeline, NULL, &e))
+  else if (r->error == NULL && run->sidecars)
     {
-      add_failure (run, e->message); /* the export is written: the photo counts as done */
-      g_error_free (e);
+      /* The export is written: the photo counts as done, whatever happens to its sidecar. */
+      if (run->own_sidecar && !keep_own_edits (run, path, &e))
+        add_failure (run, e->message);
+      else if (!lm_sidecar_save (path, &run->edits, NULL, &e))
+        add_failure (run, e->message);
+      else if (run->own_sidecar)
+        add_own_edits_outcome (run, path);
+      g_clear_error (&e);
     }
   if (r->error == NULL)
     {
@@ -218,7 +286,7 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   GFile *photo = g_ptr_array_index (run->photos, run->next);
   add_notes (run, g_file_peek_path (photo), image->notes);
   LmRenderRequest req = { 0 };
-  req.pipeline = run->pipeline;
+  req.pipeline = run->edits;
   req.backend = run->backend;
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
   options.quality = run->quality;
@@ -228,6 +296,105 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   g_autofree char *out = output_path (photo);
   lm_render_worker_set_source (run->worker, image);
   lm_render_worker_export (run->worker, &req, out, &options, run->cancellable);
+}
+
+/* Reads the photo in hand off the main thread, as the window opens a photo, then exports it
+ * with run->edits. */
+static void
+load_photo (LmApplyRun *run)
+{
+  GFile *photo = g_ptr_array_index (run->photos, run->next);
+  g_autoptr (GTask) task = g_task_new (NULL, run->cancellable, loaded, g_rc_box_acquire (run));
+  Load *load = g_new0 (Load, 1);
+  load->path = g_file_get_path (photo);
+  load->allocator = lm_render_worker_host_allocator (run->worker);
+  g_task_set_task_data (task, load, (GDestroyNotify) load_free);
+  g_task_run_in_thread (task, load_in_thread);
+}
+
+/* The photo in hand, its own edits in OWN (read from run->own_sidecar), goes on as ANSWER
+ * says. */
+static void
+go_on (LmApplyRun *run, LmApplyAnswer answer, const LmPipeline *own)
+{
+  run->answer = answer;
+  if (answer == LM_APPLY_SKIP)
+    {
+      GFile *photo = g_ptr_array_index (run->photos, run->next);
+      g_autofree char *name = g_filename_display_basename (g_file_peek_path (photo));
+      g_autofree char *line = g_strdup_printf (_("%s: skipped, its own edits kept"), name);
+      add_outcome (run, line);
+      run->next++;
+      start_next (run);
+      return;
+    }
+  if (answer == LM_APPLY_MERGE)
+    {
+      run->edits = *own;
+      lm_sidecar_merge_edits (&run->edits, &run->pipeline);
+    }
+  load_photo (run);
+}
+
+typedef struct {
+  LmApplyRun *run; /* a reference */
+  LmPipeline own;
+} Asked;
+
+static void
+asked_free (Asked *asked)
+{
+  run_release (asked->run);
+  g_free (asked);
+}
+
+static void
+answered (LmApplyAnswer answer, gboolean for_all, gpointer data)
+{
+  Asked *asked = data;
+  LmApplyRun *run = asked->run;
+  run->question = NULL;
+  if (for_all)
+    run->answer_all = answer;
+  if (run->window && g_cancellable_is_cancelled (run->cancellable))
+    start_next (run); /* shows the outcome */
+  else if (run->window)
+    go_on (run, answer, &asked->own);
+}
+
+/* Where the photo PATH has edits of its own that the run would change, asks what to do with
+ * them (or takes the answer given for all) and returns TRUE: the run goes on once answered. */
+static gboolean
+ask_about_own_edits (LmApplyRun *run, const char *path)
+{
+  g_clear_pointer (&run->own_sidecar, g_free);
+  if (!run->sidecars)
+    return FALSE; /* its sidecar is neither read nor written */
+  g_autofree char *found = lm_sidecar_find (path);
+  if (found == NULL)
+    return FALSE;
+  LmPipeline own;
+  lm_pipeline_init (&own);
+  g_autoptr (GError) e = NULL;
+  gboolean readable = lm_pipeline_load_sidecar (&own, found, &e);
+  /* Default edits, or those applied: nothing of its own would be lost. */
+  if (readable && (lm_sidecar_is_default (&own) || lm_pipeline_equal (&own, &run->pipeline)))
+    return FALSE;
+  run->own_sidecar = g_steal_pointer (&found);
+  if (run->answer_all && (readable || run->answer_all != LM_APPLY_MERGE))
+    {
+      go_on (run, run->answer_all, &own);
+      return TRUE;
+    }
+  Asked *asked = g_new0 (Asked, 1);
+  asked->run = g_rc_box_acquire (run);
+  asked->own = own;
+  g_autofree char *name = g_filename_display_basename (path);
+  run->question = lm_apply_question_new (GTK_WINDOW (run->dialog), name, run->own_sidecar,
+                                         readable ? NULL : e->message, answered, asked,
+                                         (GDestroyNotify) asked_free);
+  g_signal_connect (run->question, "destroy", G_CALLBACK (gtk_widget_destroyed), &run->question);
+  return TRUE;
 }
 
 static void
@@ -254,13 +421,10 @@ start_next (LmApplyRun *run)
       start_next (run);
       return;
     }
-  /* Read off the main thread, as the window opens a photo. */
-  g_autoptr (GTask) task = g_task_new (NULL, run->cancellable, loaded, g_rc_box_acquire (run));
-  Load *load = g_new0 (Load, 1);
-  load->path = g_file_get_path (photo);
-  load->allocator = lm_render_worker_host_allocator (run->worker);
-  g_task_set_task_data (task, load, (GDestroyNotify) load_free);
-  g_task_run_in_thread (task, load_in_thread);
+  run->edits = run->pipeline;
+  run->answer = 0;
+  if (!ask_about_own_edits (run, g_file_peek_path (photo)))
+    load_photo (run);
 }
 
 static void
@@ -295,7 +459,16 @@ build_dialog (LmWindow *self, LmApplyRun *run)
   gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (run->label));
   run->bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
   gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (run->bar));
-  /* What failed, photo by photo: hidden until something has. */
+  /* Whose own edits were replaced, merged or skipped, then what failed, photo by photo:
+   * hidden until there is something to say. */
+  GtkWidget *details = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  run->outcome_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (run->outcome_label, 0);
+  gtk_label_set_selectable (run->outcome_label, TRUE);
+  gtk_label_set_line_wrap (run->outcome_label, TRUE);
+  gtk_label_set_line_wrap_mode (run->outcome_label, PANGO_WRAP_WORD_CHAR);
+  gtk_widget_set_name (GTK_WIDGET (run->outcome_label), "apply-outcome");
+  gtk_container_add (GTK_CONTAINER (details), GTK_WIDGET (run->outcome_label));
   run->failures_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (run->failures_label, 0);
   gtk_label_set_yalign (run->failures_label, 0);
@@ -305,10 +478,12 @@ build_dialog (LmWindow *self, LmApplyRun *run)
   GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 120);
-  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (run->failures_label));
+  gtk_container_add (GTK_CONTAINER (details), GTK_WIDGET (run->failures_label));
+  gtk_container_add (GTK_CONTAINER (scrolled), details);
   gtk_container_add (GTK_CONTAINER (box), scrolled);
   gtk_widget_show_all (box);
   gtk_widget_hide (scrolled);
+  run->details = scrolled;
   gtk_widget_hide (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE));
   g_signal_connect (dialog, "response", G_CALLBACK (on_response), self);
   /* After the dialog's own handler, which answers DELETE_EVENT: kept until the run ends. */
@@ -334,6 +509,7 @@ lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
   run->sidecars = self->settings == NULL || g_settings_get_boolean (self->settings, "keep-edits");
   run->cancellable = g_cancellable_new ();
   run->failures = g_string_new (NULL);
+  run->outcome = g_string_new (NULL);
   run->notes = g_ptr_array_new_with_free_func (g_free);
   run->worker = lm_render_worker_new (g_main_context_default (), on_result, run);
   self->apply = run;
@@ -341,6 +517,23 @@ lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
   g_signal_connect (run->dialog, "destroy", G_CALLBACK (gtk_widget_destroyed), &run->dialog);
   gtk_widget_show (run->dialog);
   start_next (run);
+}
+
+/* Every text cell of a combo box under WIDGET, internal children included, made to show its
+ * text whole. */
+static void
+unellipsize_combos (GtkWidget *widget, gpointer unused)
+{
+  if (GTK_IS_COMBO_BOX (widget))
+    {
+      GList *cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (widget));
+      for (GList *l = cells; l; l = l->next)
+        if (GTK_IS_CELL_RENDERER_TEXT (l->data))
+          g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_NONE, NULL);
+      g_list_free (cells);
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), unellipsize_combos, NULL);
 }
 
 void
@@ -366,6 +559,11 @@ lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
       lm_export_options_set_png_level (LM_EXPORT_OPTIONS (export_ops), lm_export_png_level_of (self));
       gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
     }
+  /* GTK's chooser lets its filter button's text shrink to an ellipsis and gives the room to
+   * the extra widget beside it: with the export's options there, "Photos" came out as "P…"
+   * at the default size. A filter's name is short: shown whole, the dialog as wide as that
+   * needs. */
+  unellipsize_combos (chooser, NULL);
   int chosen = gtk_dialog_run (GTK_DIALOG (chooser));
   g_autoptr (GSList) files = chosen == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser)) : NULL;
   /* As the export: the size asked for is part of the edit, one undo step. */

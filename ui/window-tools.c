@@ -7,6 +7,7 @@
 #include "window-private.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "stage-params.h"
@@ -15,6 +16,7 @@
 #include "tool-straighten.h"
 
 #include "core/color/profile.h"
+#include "core/ops/crop-math.h"
 #include "core/ops/wb.h"
 
 typedef enum { TOOL_NONE, TOOL_CROP, TOOL_STRAIGHTEN, TOOL_PICKER, N_TOOLS } ToolKind;
@@ -115,6 +117,30 @@ on_ratio_changed (GtkComboBox *combo, LmWindow *self)
   guint iw, ih;
   lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
   lm_crop_tool_set_ratio (t->crop, ratio_value (nick, iw, ih));
+}
+
+/* A side of the crop set in its panel (a field typed, a slider dragged, the ratio chosen)
+ * with a ratio: the height where the keyboard is on the height's field or slider, else the
+ * width, keeps its value and the other follows, so that the panel shows the rectangle crop
+ * cuts (its Width said 1996 over a crop of 1995, the ratio taking a pixel off at render). */
+static void
+on_crop_panel_changed (LmOpPanel *panel, LmWindow *self)
+{
+  LmStage stage = *lm_op_panel_get_stage (panel);
+  if (!stage.enabled || self->source == NULL)
+    return;
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+  gboolean height_set = focus && gtk_widget_is_ancestor (focus, GTK_WIDGET (panel))
+                        && g_str_has_prefix (gtk_widget_get_name (focus), "height");
+  LmCropParams *p = &stage.params.crop, typed = *p;
+  guint iw, ih;
+  lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
+  lm_crop_follow_ratio (p, !height_set, iw, ih);
+  if (memcmp (p, &typed, sizeof *p) == 0)
+    return;
+  self->pipeline.stages[stage.info->id] = stage;
+  lm_op_panel_set_stage (panel, &stage);
+  lm_window_request_render (self);
 }
 
 static void
@@ -426,6 +452,9 @@ lm_window_tools_init (LmWindow *self)
   lm_window_add_geometry_actions (self);
   build_bar (self);
   g_signal_connect (self, "key-press-event", G_CALLBACK (on_key), self);
+  const LmOpInfo *crop = lm_op_info_by_name ("crop");
+  if (crop && self->panels[crop->id])
+    g_signal_connect (self->panels[crop->id], "changed", G_CALLBACK (on_crop_panel_changed), self);
   lm_window_tools_update_actions (self);
 }
 

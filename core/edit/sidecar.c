@@ -71,6 +71,18 @@ lm_sidecar_is_default (const LmPipeline *pipeline)
   return lm_pipeline_equal (pipeline, &fresh);
 }
 
+void
+lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    if (applied->stages[i].enabled)
+      edits->stages[i] = applied->stages[i];
+  LmPipeline fresh;
+  lm_pipeline_init (&fresh);
+  if (!lm_stage_equal (&applied->tonemap, &fresh.tonemap))
+    edits->tonemap = applied->tonemap;
+}
+
 gboolean
 lm_sidecar_write (const char *path, const LmPipeline *pipeline, GError **error)
 {

@@ -41,4 +41,9 @@ gboolean lm_sidecar_write (const char *path, const LmPipeline *pipeline, GError 
  * written, NULL when none was. Messages name the file and the cause. */
 gboolean lm_sidecar_save (const char *photo, const LmPipeline *pipeline, char **written, GError **error);
 
+/* APPLIED merged into EDITS, a photo's own (Apply Edits to Photos…'s Merge): each operation
+ * that APPLIED has on replaces the same operation of EDITS, with its parameters; the others
+ * of EDITS stay as they are. Tone mapping is taken where APPLIED's is not the default. */
+void lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied);
+
 G_END_DECLS

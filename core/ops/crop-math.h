@@ -3,8 +3,9 @@
  * The rectangle is given in pixels of the image the crop sees (after rotate and
  * straighten); width or height 0 reach the right or bottom edge. At run time it is rounded
  * to whole pixels, intersected with the image (at least 1 × 1) and, with a ratio, shrunk
- * about its centre to that ratio in its own orientation. The copy itself is lossless, so the
- * rule runs on the host alone (in double) and both backends copy the same rectangle. */
+ * about its centre to that ratio in its own orientation (lm_crop_fit_ratio). The copy itself
+ * is lossless, so the rule runs on the host alone (in double) and both backends copy the
+ * same rectangle. */
 #pragma once
 
 #include <math.h>
@@ -55,6 +56,61 @@ lm_crop_round (double v, unsigned max)
   return r <= 0.0 ? 0u : r >= (double) max ? max : (unsigned) r;
 }
 
+/* R held to RATIO (width over height, > 0) in its own orientation (3:2 is 2:3 on a portrait
+ * rectangle), in whole pixels: a rectangle already at the ratio as nearly as whole pixels
+ * allow (its width the nearest to its height times the ratio, or its height the nearest to
+ * its width over it) stays as it is; another is shrunk about its centre on its longer way.
+ * What it returns is at the ratio in that sense, so that the rule gives it back unchanged:
+ * a rectangle the window stores (the crop tool's, shown in the Width and Height fields) is
+ * the one cut. */
+LM_INLINE LmCropRect
+lm_crop_fit_ratio (LmCropRect r, double ratio)
+{
+  if ((r.height > r.width) != (ratio < 1.0) && ratio != 1.0)
+    ratio = 1.0 / ratio;
+  unsigned at_w = lm_crop_round ((double) r.height * ratio, 0xffffffffu);
+  unsigned at_h = lm_crop_round ((double) r.width / ratio, 0xffffffffu);
+  if (r.width == at_w || r.height == at_h)
+    return r;
+  unsigned nw = r.width, nh = r.height;
+  if ((double) r.width > (double) r.height * ratio)
+    nw = at_w < r.width ? at_w : r.width;
+  else
+    nh = at_h < r.height ? at_h : r.height;
+  nw = nw ? nw : 1u;
+  nh = nh ? nh : 1u;
+  r.x += (r.width - nw) / 2, r.y += (r.height - nh) / 2;
+  r.width = nw, r.height = nh;
+  return r;
+}
+
+/* P's rectangle after one of its sides was set by hand (a field typed, a slider dragged; the
+ * width where WIDTH_SET, else the height) with P's ratio on an image of W × H: the other side
+ * follows, so that the rectangle is at the ratio (bounded by the image, then held to the ratio
+ * again where that bound cut it), and P becomes the rectangle crop cuts, in whole pixels. No
+ * ratio: P unchanged. */
+LM_INLINE void
+lm_crop_follow_ratio (LmCropParams *p, int width_set, unsigned w, unsigned h)
+{
+  double ratio = lm_crop_ratio_value (p->ratio, w, h);
+  if (ratio <= 0.0 || p->width <= 0.0f || p->height <= 0.0f)
+    return;
+  unsigned x0 = lm_crop_round (p->x, w - 1), y0 = lm_crop_round (p->y, h - 1);
+  unsigned x1 = lm_crop_round ((double) p->x + p->width, w), y1 = lm_crop_round ((double) p->y + p->height, h);
+  LmCropRect r;
+  r.x = x0, r.y = y0, r.width = x1 > x0 ? x1 - x0 : 1u, r.height = y1 > y0 ? y1 - y0 : 1u;
+  if ((r.height > r.width) != (ratio < 1.0) && ratio != 1.0)
+    ratio = 1.0 / ratio;
+  if (width_set)
+    r.height = lm_crop_round ((double) r.width / ratio, h - r.y);
+  else
+    r.width = lm_crop_round ((double) r.height * ratio, w - r.x);
+  r.width = r.width ? r.width : 1u;
+  r.height = r.height ? r.height : 1u;
+  r = lm_crop_fit_ratio (r, ratio);
+  p->x = (float) r.x, p->y = (float) r.y, p->width = (float) r.width, p->height = (float) r.height;
+}
+
 /* The rectangle P cuts from an image of W × H (W, H ≥ 1). */
 LM_INLINE LmCropRect
 lm_crop_rect (const LmCropParams *p, unsigned w, unsigned h)
@@ -66,23 +122,8 @@ lm_crop_rect (const LmCropParams *p, unsigned w, unsigned h)
   y1 = y1 > y0 ? y1 : y0 + 1;
   LmCropRect r;
   r.x = x0, r.y = y0, r.width = x1 - x0, r.height = y1 - y0;
-
   double ratio = lm_crop_ratio_value (p->ratio, w, h);
-  if (ratio <= 0.0)
-    return r;
-  /* The ratio in the rectangle's own orientation: 3:2 is 2:3 on a portrait rectangle. */
-  if ((r.height > r.width) != (ratio < 1.0) && ratio != 1.0)
-    ratio = 1.0 / ratio;
-  unsigned nw = r.width, nh = r.height;
-  if ((double) r.width > (double) r.height * ratio)
-    nw = lm_crop_round ((double) r.height * ratio, r.width);
-  else
-    nh = lm_crop_round ((double) r.width / ratio, r.height);
-  nw = nw ? nw : 1u;
-  nh = nh ? nh : 1u;
-  r.x += (r.width - nw) / 2, r.y += (r.height - nh) / 2;
-  r.width = nw, r.height = nh;
-  return r;
+  return ratio > 0.0 ? lm_crop_fit_ratio (r, ratio) : r;
 }
 
 /* Where output pixel (0, 0) of the image (or of P's tile) reads its input, in the input it is
