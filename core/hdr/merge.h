@@ -37,10 +37,12 @@ typedef struct {
 /* CPU references. OUT: RGBA_F32, the stack's size, alpha 1. */
 
 /* Each pixel exp(Σ w·(ln f⁻¹(z) − ln t) / Σ w), with one triangle weight per pixel (the mean
- * of its channels'), as OpenCV's MergeDebevec. */
+ * of its channels'), as OpenCV's MergeDebevec, but over the exposures where no channel is
+ * clipped (0 or 255); merge-math.h's lm_debevec_add says what a pixel without one gets. */
 gboolean lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmImage *out,
                                GError **error);
-/* Σ w(z)·t·f⁻¹(z) / Σ w(z)·t², Robertson's Gaussian-like weights, as OpenCV's MergeRobertson. */
+/* Σ w(z)·t·f⁻¹(z) / Σ w(z)·t², Robertson's Gaussian-like weights, as OpenCV's MergeRobertson;
+ * a channel clipped in every exposure, 0 there, takes lm_hdr_clip_value (merge-math.h). */
 gboolean lm_hdr_merge_robertson (const LmHdrStack *stack, const LmResponse *response, LmImage *out,
                                  GError **error);
 /* The linear merge of 16-bit (RGBA16 or GRAY16) exposures, merge-math.h's definition. */
