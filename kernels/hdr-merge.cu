@@ -60,9 +60,9 @@ struct Robertson {
   __device__ float4
   radiance (const LmHdrClipEnds &e) const
   {
-    return make_float4 (lm_robertson_merged (num[0], den[0], &e, longest_z[0]),
-                        lm_robertson_merged (num[1], den[1], &e, longest_z[1]),
-                        lm_robertson_merged (num[2], den[2], &e, longest_z[2]), 1.0f);
+    return make_float4 (lm_robertson_merged (num[0], den[0], &e, 0, longest_z[0]),
+                        lm_robertson_merged (num[1], den[1], &e, 1, longest_z[1]),
+                        lm_robertson_merged (num[2], den[2], &e, 2, longest_z[2]), 1.0f);
   }
 };
 

@@ -25,7 +25,8 @@ lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmIma
                    _("the response is not positive at level %d: it cannot be a camera's"), bad);
       return FALSE;
     }
-  float *log_time = g_newa (float, stack->n);
+  g_return_val_if_fail (stack->n >= 1 && stack->n <= LM_HDR_MAX_EXPOSURES, FALSE);
+  float log_time[LM_HDR_MAX_EXPOSURES];
   for (guint i = 0; i < stack->n; i++)
     log_time[i] = lm_hdr_log_time (stack->times[i]);
   LmHdrClipEnds ends = lm_hdr_clip_ends (log_response, log_time, stack->n, TRUE);

@@ -42,29 +42,37 @@ lm_hdr_log_time (double seconds)
   return (float) log (seconds);
 }
 
-/* A sample at either end of the 8-bit range bounds the radiance rather than measuring it:
- * 255 says "at least the level where this exposure clips", 0 "at most its first level". Such
- * a sample is left out of every mean (OpenCV's triangle weighs it 1, as much as its
- * neighbour's 2, and a light clipped in every exposure came out as the geometric mean of the
- * exposures' clip levels, stops darker than the rim that the shortest one sees). */
+/* A sample outside LO..HI bounds the radiance rather than measuring it: 0 says "at most this
+ * exposure's first level"; the top levels say "at least about where it clips", as a tone
+ * curve's shoulder and a JPEG's ringing put clipped areas there, and as a calibrated response
+ * bends up steeply there (the courtyard stack: f⁻¹(254) = 1.6 f⁻¹(245)), so that the noise
+ * of a sky at the clip became coloured speckle. Such a sample is left out of every mean
+ * (OpenCV's triangle weighs 255 as much as 254, and a light clipped in every exposure came
+ * out as the geometric mean of the exposures' clip levels, stops darker than the rim that
+ * the shortest one sees). */
+#define LM_HDR_MEASURED_LO 1
+#define LM_HDR_MEASURED_HI 247
+
 LM_INLINE int
 lm_hdr_clipped (int z)
 {
-  return z == 0 || z == LM_HDR_MERGE_LEVELS - 1;
+  return z < LM_HDR_MEASURED_LO || z > LM_HDR_MEASURED_HI;
 }
 
 /* What a channel clipped in every exposure becomes: the brightest radiance it can have, the
- * level where the shortest exposure clips (so that a light is white and at least as bright
- * as anything that exposure sees), or, where the longest exposure sees it black, the darkest,
- * the level below its first one. Neither end's own entry of the response serves: Robertson's
- * is the mean exposure of the samples that landed there (16 times the clip level on a lamp),
- * Debevec's is held by a weight of 1 against the smoothness term. So the clip level is one
- * level step beyond the last level that measures (254, and 1 at the bottom), by the step
- * below it (at least 0 in ln: a response is taken as rising), of the channel whose is
- * largest (smallest at the bottom): the same in every channel, a light white and a shadow
- * gray. In the response's units: ln for Debevec, the values for Robertson. */
+ * level where the shortest exposure clips (a light at least as bright as anything that
+ * exposure sees), or, where the longest exposure sees it black, the darkest, the level below
+ * its first. Each channel's own, as the shortest (longest) exposure's value over its time
+ * would be: a light is then the colour the response gives its exposures' white, that of the
+ * white areas around it, and a channel clipped in a pixel whose others are not keeps the
+ * pixel's hue (one level to the next, as the noise at a clipped sky's edge is). Neither
+ * end's own entry of the response serves: Robertson's is the mean exposure of the samples
+ * that landed there (16 times the clip level on a lamp), Debevec's is held by a weight of 1
+ * against the smoothness term. So the level is one step beyond the last level that measures
+ * (HI, and LO at the bottom), by the step below it (0 where the response falls there). In
+ * the response's units: ln for Debevec, the values for Robertson. */
 typedef struct {
-  float bright, dark;
+  float bright[3], dark[3];
 } LmHdrClipEnds;
 
 /* From a response table (3 planes of 256, ln f⁻¹ when LOGARITHMS, else f⁻¹) and the
@@ -72,43 +80,37 @@ typedef struct {
 static inline LmHdrClipEnds
 lm_hdr_clip_ends (const float *table, const float *time, unsigned n, int logarithms)
 {
-  const int top = LM_HDR_MERGE_LEVELS - 2;
-  float bright = 0.0f, dark = 0.0f;
-  for (int c = 0; c < 3; c++)
-    {
-      const float *f = table + c * LM_HDR_MERGE_LEVELS;
-      float hi, lo;
-      if (logarithms)
-        {
-          hi = f[top] + fmaxf (f[top] - f[top - 1], 0.0f);
-          lo = f[1] - fmaxf (f[2] - f[1], 0.0f);
-        }
-      else
-        {
-          hi = f[top] * fmaxf (f[top] / f[top - 1], 1.0f);
-          lo = f[1] / fmaxf (f[2] / f[1], 1.0f);
-        }
-      bright = c == 0 || hi > bright ? hi : bright;
-      dark = c == 0 || lo < dark ? lo : dark;
-    }
   float shortest = time[0], longest = time[0];
   for (unsigned i = 1; i < n; i++)
     {
       shortest = time[i] < shortest ? time[i] : shortest;
       longest = time[i] > longest ? time[i] : longest;
     }
+  const int top = LM_HDR_MEASURED_HI, bottom = LM_HDR_MEASURED_LO;
   LmHdrClipEnds e;
-  e.bright = logarithms ? bright - shortest : bright / shortest;
-  e.dark = logarithms ? dark - longest : dark / longest;
+  for (int c = 0; c < 3; c++)
+    {
+      const float *f = table + c * LM_HDR_MERGE_LEVELS;
+      if (logarithms)
+        {
+          e.bright[c] = f[top] + fmaxf (f[top] - f[top - 1], 0.0f) - shortest;
+          e.dark[c] = f[bottom] - fmaxf (f[bottom + 1] - f[bottom], 0.0f) - longest;
+        }
+      else
+        {
+          e.bright[c] = f[top] * fmaxf (f[top] / f[top - 1], 1.0f) / shortest;
+          e.dark[c] = f[bottom] / fmaxf (f[bottom + 1] / f[bottom], 1.0f) / longest;
+        }
+    }
   return e;
 }
 
-/* One channel with no unclipped sample: dark where the longest exposure's is 0, else bright
- * (the other end of the range in every exposure). LONGEST_Z: that sample. */
+/* Channel C with no sample in LO..HI: dark where the longest exposure's is below LO, else
+ * bright (above HI in every exposure). LONGEST_Z: that sample. */
 LM_INLINE float
-lm_hdr_clip_value (const LmHdrClipEnds *e, int longest_z)
+lm_hdr_clip_value (const LmHdrClipEnds *e, int c, int longest_z)
 {
-  return longest_z == 0 ? e->dark : e->bright;
+  return longest_z < LM_HDR_MEASURED_LO ? e->dark[c] : e->bright[c];
 }
 
 /* Debevec's sums of one pixel. OpenCV's: one weight per exposure, the mean of its channels'
@@ -159,7 +161,7 @@ lm_debevec_radiance (const LmDebevecSums *s, const LmHdrClipEnds *e, int c)
     return expf (s->sum[c] / s->wsum);
   if (s->own_w[c] > 0.0f)
     return expf (s->own[c] / s->own_w[c]);
-  return expf (lm_hdr_clip_value (e, s->longest_z[c]));
+  return expf (lm_hdr_clip_value (e, c, s->longest_z[c]));
 }
 
 /* The index of the longest of N exposures, from their times (t or ln t); the first of equals. */

@@ -19,6 +19,14 @@ lm_robertson_weight (int z)
   return e4 / (e4 - 1.0f) * expf (-v * v) + 1.0f / (1.0f - e4);
 }
 
+/* The merge's weight: OpenCV's, but 0 for a sample that bounds the radiance (merge-math.h's
+ * lm_hdr_clipped); the calibration keeps OpenCV's. */
+LM_INLINE float
+lm_robertson_merge_weight (int z)
+{
+  return lm_hdr_clipped (z) ? 0.0f : lm_robertson_weight (z);
+}
+
 /* Robertson's maximum-likelihood radiance: each exposure I of time T adds T·w(z)·f⁻¹(z) to
  * NUM and T²·w(z) to DEN. */
 LM_INLINE void
@@ -36,10 +44,10 @@ lm_robertson_radiance (float num, float den)
   return den > 0.0f ? num / den : 0.0f;
 }
 
-/* The merge's: where every sample of the channel was clipped (weight 0 at both ends), not 0,
- * a black dot in a light, but lm_hdr_clip_value. LONGEST_Z: the longest exposure's sample. */
+/* The merge's of channel C: where every sample of it was clipped (weight 0), not 0, a black
+ * dot in a light, but lm_hdr_clip_value. LONGEST_Z: the longest exposure's sample. */
 LM_INLINE float
-lm_robertson_merged (float num, float den, const LmHdrClipEnds *e, int longest_z)
+lm_robertson_merged (float num, float den, const LmHdrClipEnds *e, int c, int longest_z)
 {
-  return den > 0.0f ? num / den : lm_hdr_clip_value (e, longest_z);
+  return den > 0.0f ? num / den : lm_hdr_clip_value (e, c, longest_z);
 }

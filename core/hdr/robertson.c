@@ -27,13 +27,14 @@ typedef struct {
   gboolean gray;
 } Pass;
 
+/* MERGE: the merge's weights, else the calibration's (OpenCV's). */
 static void
-pass_init (Pass *p, const LmHdrStack *stack)
+pass_init (Pass *p, const LmHdrStack *stack, gboolean merge)
 {
   p->stack = stack;
   p->gray = stack->images[0]->format == LM_FORMAT_GRAY8;
   for (int z = 0; z < LM_HDR_LEVELS; z++)
-    p->weight[z] = lm_robertson_weight (z);
+    p->weight[z] = merge ? lm_robertson_merge_weight (z) : lm_robertson_weight (z);
   for (guint i = 0; i < stack->n; i++)
     p->times[i] = (float) stack->times[i];
   p->longest = lm_hdr_longest (p->times, stack->n);
@@ -66,7 +67,7 @@ pixel_radiance (const Pass *p, const LmResponse *response, const LmHdrClipEnds *
         memcpy (longest_z, z, sizeof z);
     }
   for (int c = 0; c < 3; c++)
-    rad[c] = ends ? lm_robertson_merged (num[c], den[c], ends, longest_z[c]) : lm_robertson_radiance (num[c], den[c]);
+    rad[c] = ends ? lm_robertson_merged (num[c], den[c], ends, c, longest_z[c]) : lm_robertson_radiance (num[c], den[c]);
 }
 
 static void
@@ -89,7 +90,7 @@ lm_hdr_merge_robertson (const LmHdrStack *stack, const LmResponse *response, LmI
           return FALSE;
         }
   Pass p;
-  pass_init (&p, stack);
+  pass_init (&p, stack, TRUE);
   LmHdrClipEnds ends = lm_hdr_clip_ends (&response->value[0][0], p.times, stack->n, FALSE);
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < out->height; y++)
@@ -216,7 +217,7 @@ lm_hdr_calibrate_robertson (const LmHdrStack *stack, int max_iter, float thresho
       return FALSE;
     }
   Pass p;
-  pass_init (&p, stack);
+  pass_init (&p, stack, FALSE);
   guint n_tiles = (stack->images[0]->height + TILE_ROWS - 1) / TILE_ROWS;
   double *tiles = g_try_malloc_n (MAX (n_tiles, 1), sizeof (double) * 3 * LM_HDR_LEVELS);
   if (tiles == NULL)

@@ -23,9 +23,9 @@ def psnr(a, b):
 class Merge(HdrTest):
     def test_debevec_against_opencv(self):
         """Radiance against cv2.MergeDebevec with the same response, each divided by its median,
-        on the pixels with no clipped sample (0 or 255) in any exposure, where the definitions
-        are the same: median relative error ≤ 1 %, 99th percentile ≤ 5 % (the .hdr file itself
-        holds 8-bit mantissas, about 0.4 % steps). OpenCV still weighs clipped samples (a light
+        on the pixels with no sample outside the measured levels (1..247) in any exposure, where
+        the definitions are the same: median relative error ≤ 1 %, 99th percentile ≤ 5 % (the .hdr file itself
+        holds 8-bit mantissas, about 0.4 % steps). OpenCV still weighs the others (a light
         clipped in every exposure comes out dark, tests/hdr/test_clipped.py), Lumen leaves them
         out: every pixel against numpy's reading of Lumen's definition (hdrlib), within 1 % of
         the pixel's brightest channel (one mantissa step is at most 1/128 of it)."""
