@@ -97,12 +97,16 @@ class Merge(HdrTest):
 
 
 class Tonemap(HdrTest):
+    # OpenCV's defaults of each operator: Lumen's own are a look (tests/hdr/test_tone_defaults.py).
+    OPENCV = {"reinhard": ["--gamma", "1", "--intensity", "0", "--light-adapt", "1", "--color-adapt", "0"],
+              "drago": ["--gamma", "1", "--saturation", "1", "--bias", "0.85"], "gamma": ["--gamma", "1"]}
+
     def tonemapped(self, name, op):
         self.merge(name)
         folder, _, _ = stack(name)
         out = self.path(f"{op}.png")
         lt.run_ok(self, ["hdr", "--exposures", os.path.join(folder, "exposures.txt"), "--response-in",
-                         self.path(name + ".resp"), "--tonemap", op, "-o", out])
+                         self.path(name + ".resp"), "--tonemap", op, *self.OPENCV[op], "-o", out])
         return lt.imread(out)
 
     def opencv(self, name, mapper):
