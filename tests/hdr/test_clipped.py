@@ -24,7 +24,7 @@ import unittest
 import cv2
 import numpy as np
 
-from hdrlib import HdrTest, lt
+from hdrlib import HdrTest, lt, opencv_mertens
 
 W, H = 256, 160
 TIMES = [1 / 256, 1 / 32, 1 / 4, 2.0]
@@ -158,6 +158,29 @@ class Clipped(HdrTest):
         lt.say(f"{label}: black patch up to {black_px.max(axis=0)}, darkest pixel seen {darkest_seen}")
         expect((black_px.max(axis=0) <= 1.01 * darkest_seen).all(), "the black patch is brighter than what is seen")
         self.assertEqual(problems, [], label)
+
+    def test_mertens_8bit(self):
+        """Exposure fusion weighs no clipped sample against a measure (a white pixel scores 0 on
+        contrast and saturation in every exposure): the lamp fuses to white and the profile
+        falls from it, as cv2.MergeMertens gives it (within 0.5 of 255 on each ring's mean; the
+        pyramids' blend wobbles by 1.6 where the longer exposures take over, in OpenCV's too)."""
+        r, core, _, _, _ = self.make_stack(8)
+        out = self.path("fused.png")
+        lt.run_ok(self, ["hdr", "--method", "mertens", "--exposures", self.path("exposures8.txt"), "-o", out])
+        fused = lt.imread(out)[..., ::-1].astype(np.float64)
+        ref = opencv_mertens([lt.imread(self.path(f"e8-{i}.png")) for i in range(len(TIMES))])[..., ::-1]
+        ring = np.floor(r).astype(int)
+
+        def profile(im):
+            return np.array([[im[..., c][ring == k].mean() for c in range(3)] for k in range(PROFILE)])
+
+        ours, theirs = profile(fused), profile(ref.astype(np.float64))
+        rises = ours[1:] - ours[:-1]
+        lt.say(f"mertens 8-bit: core {fused[core].min(axis=0)}, largest rise outwards {rises.max():.2f} of 255, "
+               f"largest difference from MergeMertens's profile {np.abs(ours - theirs).max():.2f}")
+        self.assertTrue((fused[core] == 255).all())
+        self.assertLessEqual(rises.max(), 2.0)
+        self.assertLessEqual(np.abs(ours - theirs).max(), 0.5)
 
     def test_debevec_8bit(self):
         self.check(8, "debevec")
