@@ -135,8 +135,9 @@ lm_debevec_add (LmDebevecSums *s, const float *log_response, uint32_t p, float l
   for (int c = 0; c < 3; c++)
     {
       v[c] = log_response[c * LM_HDR_MERGE_LEVELS + z[c]] - log_time;
-      clipped |= lm_hdr_clipped (z[c]);
-      if (!lm_hdr_clipped (z[c]))
+      int bound = lm_hdr_clipped (z[c]);
+      clipped |= bound;
+      if (!bound)
         {
           float w = lm_hdr_triangle (z[c]);
           s->own[c] += w * v[c];

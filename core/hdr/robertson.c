@@ -1,9 +1,11 @@
 /* Robertson, Borman & Stevenson (2003): the camera response by alternating estimates of the
  * radiance and of the curve over every pixel, and the merge, as OpenCV's CalibrateRobertson
  * and MergeRobertson compute them (the same weights, starting curve, normalisation at level
- * 128 and stopping rule). The curve's sums are in double over fixed tiles of rows, added in
- * tile order, where OpenCV adds floats pixel after pixel: the result does not depend on the
- * thread count, and is closer to the exact sums. */
+ * 128 and stopping rule); the merge leaves out the samples that bound the radiance and gives
+ * a channel with none the clip level (merge-math.h), where OpenCV's gives 0. The curve's sums
+ * are in double over fixed tiles of rows, added in tile order, where OpenCV adds floats pixel
+ * after pixel: the result does not depend on the thread count, and is closer to the exact
+ * sums. */
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
