@@ -69,7 +69,8 @@ pixel_radiance (const Pass *p, const LmResponse *response, const LmHdrClipEnds *
         memcpy (longest_z, z, sizeof z);
     }
   for (int c = 0; c < 3; c++)
-    rad[c] = ends ? lm_robertson_merged (num[c], den[c], ends, c, longest_z[c]) : lm_robertson_radiance (num[c], den[c]);
+    rad[c] = ends ? lm_robertson_merged (num[c], den[c], ends, c, longest_z[c])
+                  : lm_robertson_radiance (num[c], den[c]);
 }
 
 static void

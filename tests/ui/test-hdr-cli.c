@@ -83,9 +83,10 @@ test_same_as_cli (void)
   g_assert_cmpint (ours->format, ==, theirs->format);
   g_assert_cmpuint (ours->width, ==, theirs->width);
   g_assert_cmpuint (ours->height, ==, theirs->height);
+  gsize row = lm_format_bytes_per_pixel (ours->format) * ours->width;
   guint differ = 0;
   for (guint y = 0; y < ours->height; y++)
-    differ += memcmp (lm_image_row (ours, y), lm_image_row (theirs, y), lm_format_bytes_per_pixel (ours->format) * ours->width) != 0;
+    differ += memcmp (lm_image_row (ours, y), lm_image_row (theirs, y), row) != 0;
   g_test_message ("%u of %u rows differ between the window's export and lumen-cli hdr", differ, ours->height);
   g_assert_cmpuint (differ, ==, 0);
   g_unlink (window_png);
