@@ -24,10 +24,10 @@ static const LmEnumValue tonemap_kinds[] = {
 /* Ranges as OpenCV documents them (Drago's bias 0.7..0.9). The defaults are a look, chosen on
  * the test stacks (courtyard, forest, sunset-handheld, kitchen: tests/hdr/test_tone_defaults.py):
  * OpenCV's (intensity 0, light adaptation 1: a per-pixel power curve), with a display's gamma
- * 2.2, squeezed each stack into its middle, 1st to 99th percentile of luma 63..208 at best and
- * flat; with gamma 1 it was dark (median 35..52 of 255). Reinhard's global curve (light
- * adaptation 0) at intensity 3.5 and gamma 1.6 spans 21..35 to 237..246 with medians 105..137,
- * middle gray 118, and no area clipped. This table is tone mapping's one description: the
+ * 2.2, squeezed each stack into its middle, flat (1st and 99th percentiles of luma 63..71 and
+ * 178..203 of 255); with gamma 1 it was dark (medians 35..52). Reinhard's global curve (light
+ * adaptation 0) at intensity 3.5 and gamma 1.6 spans 19..34 to 236..253, medians 98..137 about
+ * middle gray (118), no luma at 0 or 255. This table is tone mapping's one description: the
  * window's panel, the sidecars and lumen-cli hdr and batch (app/cli-tone.c: flags, ranges,
  * help) read it; tests/hdr compares the operators with OpenCV's by giving OpenCV's values. */
 static const LmParamSpec tonemap_params[] = {
