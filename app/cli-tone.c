@@ -46,7 +46,7 @@ lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone)
     {
       const LmParamSpec *spec = &info->params[k];
       g_return_if_fail (spec->type == LM_PARAM_FLOAT);
-      tone->value[k - 1] = g_str_equal (spec->name, "gamma") ? LM_TONEMAP_OPENCV_GAMMA : spec->def;
+      tone->value[k - 1] = spec->def;
       char *name = texts[t++] = g_strdelimit (g_strdup (spec->name), "_", '-');
       numbers[n] = (LmCliNumber) { texts[t++] = g_strconcat ("--", name, NULL), spec->min, spec->max, FALSE,
                                    &tone->value[k - 1] };

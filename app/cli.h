@@ -57,8 +57,7 @@ typedef struct {
 #define LM_CLI_TONE_INIT { 0 }
 
 /* Adds --gamma, --gamma-correction and the operators' parameters to CONTEXT's main group, and
- * sets TONE to their defaults: the table's, but OpenCV's gamma (LM_TONEMAP_OPENCV_GAMMA), which
- * tests/hdr compares with OpenCV. */
+ * sets TONE to their defaults: the table's, as the window's. */
 void lm_cli_tone_add_entries (GOptionContext *context, LmCliTone *tone);
 /* Whether TONE's --depth suits an output of TYPE: 8, or 16 for PNG and TIFF (JPEG is 8-bit,
  * radiance files are float). A G_OPTION_ERROR (a usage error) names why not. */

@@ -21,28 +21,31 @@ constexpr int kLevels = LM_HDR_MERGE_LEVELS;
 // Debevec: ln f⁻¹ per channel and level; the exposures' ln t.
 struct Debevec {
   static constexpr int kTable = 3 * kLevels;
-  float sum[3] = { 0.0f, 0.0f, 0.0f }, wsum = 0.0f;
+  static constexpr bool kLogarithms = true;
+  LmDebevecSums s = {};
 
   __device__ void
-  add (const float *table, uint32_t p, float log_time)
+  add (const float *table, uint32_t p, float log_time, bool is_longest)
   {
-    lm_debevec_add (table, p, log_time, sum, &wsum);
+    lm_debevec_add (&s, table, p, log_time, is_longest);
   }
   __device__ float4
-  radiance () const
+  radiance (const LmHdrClipEnds &e) const
   {
-    return make_float4 (lm_debevec_radiance (sum[0], wsum), lm_debevec_radiance (sum[1], wsum),
-                        lm_debevec_radiance (sum[2], wsum), 1.0f);
+    return make_float4 (lm_debevec_radiance (&s, &e, 0), lm_debevec_radiance (&s, &e, 1),
+                        lm_debevec_radiance (&s, &e, 2), 1.0f);
   }
 };
 
 // Robertson: f⁻¹ per channel and level, then the 256 weights; the exposures' t.
 struct Robertson {
   static constexpr int kTable = 4 * kLevels;
+  static constexpr bool kLogarithms = false;
   float num[3] = { 0.0f, 0.0f, 0.0f }, den[3] = { 0.0f, 0.0f, 0.0f };
+  int longest_z[3] = { 0, 0, 0 };
 
   __device__ void
-  add (const float *table, uint32_t p, float t)
+  add (const float *table, uint32_t p, float t, bool is_longest)
   {
     const float *weight = table + 3 * kLevels;
 #pragma unroll
@@ -50,13 +53,16 @@ struct Robertson {
       {
         int z = (int) ((p >> (8 * c)) & 0xffu);
         lm_robertson_add (t, weight[z], table[c * kLevels + z], &num[c], &den[c]);
+        if (is_longest)
+          longest_z[c] = z;
       }
   }
   __device__ float4
-  radiance () const
+  radiance (const LmHdrClipEnds &e) const
   {
-    return make_float4 (lm_robertson_radiance (num[0], den[0]), lm_robertson_radiance (num[1], den[1]),
-                        lm_robertson_radiance (num[2], den[2]), 1.0f);
+    return make_float4 (lm_robertson_merged (num[0], den[0], &e, 0, longest_z[0]),
+                        lm_robertson_merged (num[1], den[1], &e, 1, longest_z[1]),
+                        lm_robertson_merged (num[2], den[2], &e, 2, longest_z[2]), 1.0f);
   }
 };
 
@@ -64,9 +70,10 @@ template <class Method> struct MergeArgs {
   const uint8_t *images[LM_K_HDR_MAX_EXPOSURES];
   float time[LM_K_HDR_MAX_EXPOSURES]; // as the method takes it
   float table[Method::kTable];
+  LmHdrClipEnds ends; // what a channel clipped in every exposure becomes (merge-math.h)
   uint8_t *out;
   size_t stride, out_stride;
-  unsigned width, n;
+  unsigned width, n, longest;
 };
 // Since CUDA 12.1, launch parameters may take 32764 bytes on Volta and newer (every device
 // this build targets; its runtime needs a driver that allows it). Debevec's fit the old 4 KiB.
@@ -96,9 +103,9 @@ merge_rows (const __grid_constant__ MergeArgs<Method> a, RangeRow *rows)
         {
           const uint8_t *row = a.images[i] + offset;
           uint32_t p = Gray ? lm_hdr_gray_word (__ldg (row + x)) : __ldg (reinterpret_cast<const uint32_t *> (row) + x);
-          m.add (table, p, a.time[i]);
+          m.add (table, p, a.time[i], i == a.longest);
         }
-      float4 v = m.radiance ();
+      float4 v = m.radiance (a.ends);
       out[x] = v;
       if (WantMax)
         hi = fmaxf (hi, fmaxf (v.x, fmaxf (v.y, v.z)));
@@ -141,6 +148,8 @@ merge (const LmKStack *stack, const float *table, float gamma_correction, const 
     }
   for (int i = 0; i < Method::kTable; i++)
     a.table[i] = table[i];
+  a.ends = lm_hdr_clip_ends (table, a.time, stack->n, Method::kLogarithms);
+  a.longest = lm_hdr_longest (a.time, stack->n);
   a.out = static_cast<uint8_t *> (out->data);
   a.stride = stack->stride;
   a.out_stride = out->stride;

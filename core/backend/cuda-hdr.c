@@ -77,7 +77,7 @@ merge_table (const LmHdrMergeParams *params, float table[4 * LM_HDR_LEVELS], GEr
           if (bad < 0 && !(v > 0.0f && isfinite (v)))
             bad = z;
           table[c * LM_HDR_LEVELS + z] = v;
-          table[3 * LM_HDR_LEVELS + z] = lm_robertson_weight (z);
+          table[3 * LM_HDR_LEVELS + z] = lm_robertson_merge_weight (z);
         }
   if (bad < 0)
     return TRUE;

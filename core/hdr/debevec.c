@@ -25,9 +25,12 @@ lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmIma
                    _("the response is not positive at level %d: it cannot be a camera's"), bad);
       return FALSE;
     }
-  float *log_time = g_newa (float, stack->n);
+  g_return_val_if_fail (stack->n >= 1 && stack->n <= LM_HDR_MAX_EXPOSURES, FALSE);
+  float log_time[LM_HDR_MAX_EXPOSURES];
   for (guint i = 0; i < stack->n; i++)
     log_time[i] = lm_hdr_log_time (stack->times[i]);
+  LmHdrClipEnds ends = lm_hdr_clip_ends (log_response, log_time, stack->n, TRUE);
+  unsigned longest = lm_hdr_longest (log_time, stack->n);
 
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < out->height; y++)
@@ -35,11 +38,11 @@ lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmIma
       float *o = (float *) lm_image_row (out, y);
       for (guint x = 0; x < out->width; x++)
         {
-          float sum[3] = { 0, 0, 0 }, wsum = 0.0f;
+          LmDebevecSums s = { 0 };
           for (guint i = 0; i < stack->n; i++)
-            lm_debevec_add (log_response, lm_hdr_pixel_word (stack->images[i], x, y), log_time[i], sum, &wsum);
+            lm_debevec_add (&s, log_response, lm_hdr_pixel_word (stack->images[i], x, y), log_time[i], i == longest);
           for (int c = 0; c < 3; c++)
-            o[4 * x + c] = lm_debevec_radiance (sum[c], wsum);
+            o[4 * x + c] = lm_debevec_radiance (&s, &ends, c);
           o[4 * x + 3] = 1.0f;
         }
     }

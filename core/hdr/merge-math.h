@@ -42,25 +42,138 @@ lm_hdr_log_time (double seconds)
   return (float) log (seconds);
 }
 
-/* One exposure's pixel P (RGBA8 word; a gray sample repeated in R, G and B) added to the
- * pixel's sums: one weight for the pixel, the mean of its channels' (as OpenCV's
- * MergeDebevec), times ln f⁻¹(z) − ln t per channel. */
-LM_INLINE void
-lm_debevec_add (const float *log_response, uint32_t p, float log_time, float sum[3], float *wsum)
+/* A sample outside LO..HI bounds the radiance rather than measuring it: 0 says "at most this
+ * exposure's first level"; the top levels say "at least about where it clips", as a tone
+ * curve's shoulder and a JPEG's ringing put clipped areas there, and as a calibrated response
+ * bends up steeply there (the courtyard stack: f⁻¹(254) = 1.6 f⁻¹(245)), so that the noise
+ * of a sky at the clip became coloured speckle. Such a sample is left out of every mean
+ * (OpenCV's triangle weighs 255 as much as 254, and a light clipped in every exposure came
+ * out as the geometric mean of the exposures' clip levels, stops darker than the rim that
+ * the shortest one sees). */
+#define LM_HDR_MEASURED_LO 1
+#define LM_HDR_MEASURED_HI 247
+
+LM_INLINE int
+lm_hdr_clipped (int z)
 {
-  int z0 = (int) (p & 0xffu), z1 = (int) ((p >> 8) & 0xffu), z2 = (int) ((p >> 16) & 0xffu);
-  float w = (lm_hdr_triangle (z0) + lm_hdr_triangle (z1) + lm_hdr_triangle (z2)) / 3.0f;
-  sum[0] += w * (log_response[z0] - log_time);
-  sum[1] += w * (log_response[LM_HDR_MERGE_LEVELS + z1] - log_time);
-  sum[2] += w * (log_response[2 * LM_HDR_MERGE_LEVELS + z2] - log_time);
-  *wsum += w;
+  return z < LM_HDR_MEASURED_LO || z > LM_HDR_MEASURED_HI;
 }
 
-/* The radiance of one channel from its sums. WSUM ≥ 1: every level has a weight ≥ 1. */
-LM_INLINE float
-lm_debevec_radiance (float sum, float wsum)
+/* What a channel clipped in every exposure becomes: the brightest radiance it can have, the
+ * level where the shortest exposure clips (a light at least as bright as anything that
+ * exposure sees), or, where the longest exposure sees it black, the darkest, the level below
+ * its first. Each channel's own, as the shortest (longest) exposure's value over its time
+ * would be: a light is then the colour the response gives its exposures' white, that of the
+ * white areas around it, and a channel clipped in a pixel whose others are not keeps the
+ * pixel's hue (one level to the next, as the noise at a clipped sky's edge is). Neither
+ * end's own entry of the response serves: Robertson's is the mean exposure of the samples
+ * that landed there (16 times the clip level on a lamp), Debevec's is held by a weight of 1
+ * against the smoothness term. So the level is one step beyond the last level that measures
+ * (HI, and LO at the bottom), by the step below it (0 where the response falls there). In
+ * the response's units: ln for Debevec, the values for Robertson. */
+typedef struct {
+  float bright[3], dark[3];
+} LmHdrClipEnds;
+
+/* From a response table (3 planes of 256, ln f⁻¹ when LOGARITHMS, else f⁻¹) and the
+ * exposures' times (ln t, or t), computed once on the host for both backends. */
+static inline LmHdrClipEnds
+lm_hdr_clip_ends (const float *table, const float *time, unsigned n, int logarithms)
 {
-  return expf (sum / wsum);
+  float shortest = time[0], longest = time[0];
+  for (unsigned i = 1; i < n; i++)
+    {
+      shortest = time[i] < shortest ? time[i] : shortest;
+      longest = time[i] > longest ? time[i] : longest;
+    }
+  const int top = LM_HDR_MEASURED_HI, bottom = LM_HDR_MEASURED_LO;
+  LmHdrClipEnds e;
+  for (int c = 0; c < 3; c++)
+    {
+      const float *f = table + c * LM_HDR_MERGE_LEVELS;
+      if (logarithms)
+        {
+          e.bright[c] = f[top] + fmaxf (f[top] - f[top - 1], 0.0f) - shortest;
+          e.dark[c] = f[bottom] - fmaxf (f[bottom + 1] - f[bottom], 0.0f) - longest;
+        }
+      else
+        {
+          e.bright[c] = f[top] * fmaxf (f[top] / f[top - 1], 1.0f) / shortest;
+          e.dark[c] = f[bottom] / fmaxf (f[bottom + 1] / f[bottom], 1.0f) / longest;
+        }
+    }
+  return e;
+}
+
+/* Channel C with no sample in LO..HI: dark where the longest exposure's is below LO, else
+ * bright (above HI in every exposure). LONGEST_Z: that sample. */
+LM_INLINE float
+lm_hdr_clip_value (const LmHdrClipEnds *e, int c, int longest_z)
+{
+  return longest_z < LM_HDR_MEASURED_LO ? e->dark[c] : e->bright[c];
+}
+
+/* Debevec's sums of one pixel. OpenCV's: one weight per exposure, the mean of its channels'
+ * triangles, over the exposures where no channel is clipped, so that all three channels come
+ * from the same exposures and keep their hue. Where every exposure has a clipped channel
+ * (a light's rim, a saturated colour), each channel's own unclipped samples, with their own
+ * triangles; a channel with none takes lm_hdr_clip_value. */
+typedef struct {
+  float sum[3], wsum;
+  float own[3], own_w[3];
+  int longest_z[3];
+} LmDebevecSums;
+
+/* One exposure's pixel P (RGBA8 word; a gray sample repeated in R, G and B) of LOG_TIME, ln t,
+ * added to S: ln f⁻¹(z) − ln t per channel. IS_LONGEST: the stack's longest exposure. */
+LM_INLINE void
+lm_debevec_add (LmDebevecSums *s, const float *log_response, uint32_t p, float log_time, int is_longest)
+{
+  int z[3] = { (int) (p & 0xffu), (int) ((p >> 8) & 0xffu), (int) ((p >> 16) & 0xffu) };
+  float v[3];
+  int clipped = 0;
+  for (int c = 0; c < 3; c++)
+    {
+      v[c] = log_response[c * LM_HDR_MERGE_LEVELS + z[c]] - log_time;
+      int bound = lm_hdr_clipped (z[c]);
+      clipped |= bound;
+      if (!bound)
+        {
+          float w = lm_hdr_triangle (z[c]);
+          s->own[c] += w * v[c];
+          s->own_w[c] += w;
+        }
+      if (is_longest)
+        s->longest_z[c] = z[c];
+    }
+  if (clipped)
+    return;
+  float w = (lm_hdr_triangle (z[0]) + lm_hdr_triangle (z[1]) + lm_hdr_triangle (z[2])) / 3.0f;
+  for (int c = 0; c < 3; c++)
+    s->sum[c] += w * v[c];
+  s->wsum += w;
+}
+
+/* The radiance of channel C from the sums. */
+LM_INLINE float
+lm_debevec_radiance (const LmDebevecSums *s, const LmHdrClipEnds *e, int c)
+{
+  if (s->wsum > 0.0f)
+    return expf (s->sum[c] / s->wsum);
+  if (s->own_w[c] > 0.0f)
+    return expf (s->own[c] / s->own_w[c]);
+  return expf (lm_hdr_clip_value (e, c, s->longest_z[c]));
+}
+
+/* The index of the longest of N exposures, from their times (t or ln t); the first of equals. */
+LM_INLINE unsigned
+lm_hdr_longest (const float *time, unsigned n)
+{
+  unsigned longest = 0;
+  for (unsigned i = 1; i < n; i++)
+    if (time[i] > time[longest])
+      longest = i;
+  return longest;
 }
 
 /* A gray sample as the RGBA8 word the merge reads. */

@@ -37,10 +37,14 @@ typedef struct {
 /* CPU references. OUT: RGBA_F32, the stack's size, alpha 1. */
 
 /* Each pixel exp(Σ w·(ln f⁻¹(z) − ln t) / Σ w), with one triangle weight per pixel (the mean
- * of its channels'), as OpenCV's MergeDebevec. */
+ * of its channels'), as OpenCV's MergeDebevec, but over the exposures where no channel is
+ * clipped (outside merge-math.h's measured levels); LmDebevecSums says what a pixel without
+ * one gets. */
 gboolean lm_hdr_merge_debevec (const LmHdrStack *stack, const LmResponse *response, LmImage *out,
                                GError **error);
-/* Σ w(z)·t·f⁻¹(z) / Σ w(z)·t², Robertson's Gaussian-like weights, as OpenCV's MergeRobertson. */
+/* Σ w(z)·t·f⁻¹(z) / Σ w(z)·t², Robertson's Gaussian-like weights, as OpenCV's MergeRobertson,
+ * over the measured levels (merge-math.h); a channel with none takes lm_hdr_clip_value where
+ * OpenCV's is 0. */
 gboolean lm_hdr_merge_robertson (const LmHdrStack *stack, const LmResponse *response, LmImage *out,
                                  GError **error);
 /* The linear merge of 16-bit (RGBA16 or GRAY16) exposures, merge-math.h's definition. */

@@ -1,9 +1,11 @@
 /* Robertson, Borman & Stevenson (2003): the camera response by alternating estimates of the
  * radiance and of the curve over every pixel, and the merge, as OpenCV's CalibrateRobertson
  * and MergeRobertson compute them (the same weights, starting curve, normalisation at level
- * 128 and stopping rule). The curve's sums are in double over fixed tiles of rows, added in
- * tile order, where OpenCV adds floats pixel after pixel: the result does not depend on the
- * thread count, and is closer to the exact sums. */
+ * 128 and stopping rule); the merge leaves out the samples that bound the radiance and gives
+ * a channel with none the clip level (merge-math.h), where OpenCV's gives 0. The curve's sums
+ * are in double over fixed tiles of rows, added in tile order, where OpenCV adds floats pixel
+ * after pixel: the result does not depend on the thread count, and is closer to the exact
+ * sums. */
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -23,18 +25,21 @@ typedef struct {
   const LmHdrStack *stack;
   float weight[LM_HDR_LEVELS];
   float times[LM_HDR_MAX_EXPOSURES];
+  unsigned longest;
   gboolean gray;
 } Pass;
 
+/* MERGE: the merge's weights, else the calibration's (OpenCV's). */
 static void
-pass_init (Pass *p, const LmHdrStack *stack)
+pass_init (Pass *p, const LmHdrStack *stack, gboolean merge)
 {
   p->stack = stack;
   p->gray = stack->images[0]->format == LM_FORMAT_GRAY8;
   for (int z = 0; z < LM_HDR_LEVELS; z++)
-    p->weight[z] = lm_robertson_weight (z);
+    p->weight[z] = merge ? lm_robertson_merge_weight (z) : lm_robertson_weight (z);
   for (guint i = 0; i < stack->n; i++)
     p->times[i] = (float) stack->times[i];
+  p->longest = lm_hdr_longest (p->times, stack->n);
 }
 
 static inline void
@@ -46,19 +51,26 @@ pixel_levels (const Pass *p, const guint8 *const *rows, guint i, guint x, guint8
     z[0] = rows[i][4 * x], z[1] = rows[i][4 * x + 1], z[2] = rows[i][4 * x + 2];
 }
 
+/* The radiance of a pixel: the merge's where ENDS is given, else the calibration's (OpenCV's,
+ * 0 where every sample of a channel is clipped). */
 static inline void
-pixel_radiance (const Pass *p, const LmResponse *response, const guint8 *const *rows, guint x, float rad[3])
+pixel_radiance (const Pass *p, const LmResponse *response, const LmHdrClipEnds *ends, const guint8 *const *rows,
+                guint x, float rad[3])
 {
   float num[3] = { 0, 0, 0 }, den[3] = { 0, 0, 0 };
+  guint8 longest_z[3] = { 0, 0, 0 };
   for (guint i = 0; i < p->stack->n; i++)
     {
       guint8 z[3];
       pixel_levels (p, rows, i, x, z);
       for (int c = 0; c < 3; c++)
         lm_robertson_add (p->times[i], p->weight[z[c]], response->value[c][z[c]], &num[c], &den[c]);
+      if (i == p->longest)
+        memcpy (longest_z, z, sizeof z);
     }
   for (int c = 0; c < 3; c++)
-    rad[c] = lm_robertson_radiance (num[c], den[c]);
+    rad[c] = ends ? lm_robertson_merged (num[c], den[c], ends, c, longest_z[c])
+                  : lm_robertson_radiance (num[c], den[c]);
 }
 
 static void
@@ -81,7 +93,8 @@ lm_hdr_merge_robertson (const LmHdrStack *stack, const LmResponse *response, LmI
           return FALSE;
         }
   Pass p;
-  pass_init (&p, stack);
+  pass_init (&p, stack, TRUE);
+  LmHdrClipEnds ends = lm_hdr_clip_ends (&response->value[0][0], p.times, stack->n, FALSE);
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < out->height; y++)
     {
@@ -90,7 +103,7 @@ lm_hdr_merge_robertson (const LmHdrStack *stack, const LmResponse *response, LmI
       float *o = (float *) lm_image_row (out, y);
       for (guint x = 0; x < out->width; x++)
         {
-          pixel_radiance (&p, response, rows, x, &o[4 * x]);
+          pixel_radiance (&p, response, &ends, rows, x, &o[4 * x]);
           o[4 * x + 3] = 1.0f;
         }
     }
@@ -146,7 +159,7 @@ curve_sums (const Pass *p, const LmResponse *response, double *tiles, guint n_ti
           for (guint x = 0; x < first->width; x++)
             {
               float rad[3];
-              pixel_radiance (p, response, rows, x, rad);
+              pixel_radiance (p, response, NULL, rows, x, rad);
               for (guint i = 0; i < p->stack->n; i++)
                 {
                   guint8 z[3];
@@ -207,7 +220,7 @@ lm_hdr_calibrate_robertson (const LmHdrStack *stack, int max_iter, float thresho
       return FALSE;
     }
   Pass p;
-  pass_init (&p, stack);
+  pass_init (&p, stack, FALSE);
   guint n_tiles = (stack->images[0]->height + TILE_ROWS - 1) / TILE_ROWS;
   double *tiles = g_try_malloc_n (MAX (n_tiles, 1), sizeof (double) * 3 * LM_HDR_LEVELS);
   if (tiles == NULL)

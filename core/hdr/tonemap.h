@@ -25,15 +25,11 @@ typedef struct {
   float saturation, bias;                    /* Drago's */
 } LmTonemapParams;
 
-/* OpenCV's gamma, 1, which lumen-cli hdr and batch keep (tests/hdr compares them with
- * OpenCV); the window and sidecars start from the table's 2.2. */
-#define LM_TONEMAP_OPENCV_GAMMA 1.0f
-
-/* The table's defaults with OpenCV's gamma, as a constant for static tables (tests, bench);
+/* The table's defaults, as a constant for static tables (tests, bench);
  * tests/unit/test-registry checks it against the table. */
 #define LM_TONEMAP_PARAMS_INIT                                                                 \
-  { .kind = LM_TONEMAP_REINHARD, .gamma = LM_TONEMAP_OPENCV_GAMMA, .intensity = 0.0f,          \
-    .light_adapt = 1.0f, .color_adapt = 0.0f, .saturation = 1.0f, .bias = 0.85f }
+  { .kind = LM_TONEMAP_REINHARD, .gamma = 1.6f, .intensity = 3.5f, .light_adapt = 0.0f,        \
+    .color_adapt = 0.0f, .saturation = 1.0f, .bias = 0.85f }
 
 /* RADIANCE (RGBA_F32) to OUT (RGBA8 or RGBA16, same size): the operator's 0..1 result × 255,
  * rounded to 8 bits (lm_quantize_u8) or 16 (lm_quantize_u16 of the same value). */

@@ -48,9 +48,9 @@ static ToneSet tone_sets[] = {
   { "none", LM_TONEMAP_PARAMS_INIT },
   { "gamma 1", LM_TONEMAP_PARAMS_INIT },
   { "gamma 2.2", LM_TONEMAP_PARAMS_INIT },
-  { "reinhard", LM_TONEMAP_PARAMS_INIT },
+  { "reinhard (defaults)", LM_TONEMAP_PARAMS_INIT },
   { "reinhard i=-1.5 l=0.4 c=0.7 g=2.2", LM_TONEMAP_PARAMS_INIT },
-  { "reinhard i=2 l=0 c=1", LM_TONEMAP_PARAMS_INIT },
+  { "reinhard i=2 l=0 c=1 g=1", LM_TONEMAP_PARAMS_INIT },
   { "drago", LM_TONEMAP_PARAMS_INIT },
   { "drago b=0.7 s=1.4 g=1.8", LM_TONEMAP_PARAMS_INIT },
 };
@@ -59,12 +59,12 @@ static void
 init_tone_sets (void)
 {
   tone_sets[0].params.kind = LM_TONEMAP_NONE;
-  tone_sets[1].params.kind = LM_TONEMAP_GAMMA;
+  tone_sets[1].params.kind = LM_TONEMAP_GAMMA, tone_sets[1].params.gamma = 1.0f;
   tone_sets[2].params.kind = LM_TONEMAP_GAMMA, tone_sets[2].params.gamma = 2.2f;
   LmTonemapParams *r = &tone_sets[4].params;
   r->intensity = -1.5f, r->light_adapt = 0.4f, r->color_adapt = 0.7f, r->gamma = 2.2f;
   r = &tone_sets[5].params;
-  r->intensity = 2.0f, r->light_adapt = 0.0f, r->color_adapt = 1.0f;
+  r->intensity = 2.0f, r->light_adapt = 0.0f, r->color_adapt = 1.0f, r->gamma = 1.0f;
   tone_sets[6].params.kind = LM_TONEMAP_DRAGO;
   LmTonemapParams *d = &tone_sets[7].params;
   d->kind = LM_TONEMAP_DRAGO, d->bias = 0.7f, d->saturation = 1.4f, d->gamma = 1.8f;

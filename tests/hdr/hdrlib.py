@@ -148,6 +148,79 @@ def debevec_system(images, times, samples=70, lam=10.0, ranks=False):
     return (curves, channel_ranks) if ranks else curves
 
 
+# The levels that measure radiance (core/hdr/merge-math.h); the others bound it.
+MEASURED_LO, MEASURED_HI = 1, 247
+
+
+def clipped_samples(images):
+    """(N, H, W, channels) bool: which samples are outside the measured levels, where they
+    bound the radiance instead of measuring it."""
+    z = np.stack([im if im.ndim == 3 else im[..., None] for im in images])
+    return (z < MEASURED_LO) | (z > MEASURED_HI)
+
+
+def _clip_ends(table, times, logarithms):
+    """core/hdr/merge-math.h's lm_hdr_clip_ends in numpy: what each channel clipped in every
+    exposure becomes, bright and dark, from a (256, 3) table of ln f⁻¹ or f⁻¹."""
+    top, bottom = MEASURED_HI, MEASURED_LO
+    if logarithms:
+        hi = table[top] + np.maximum(table[top] - table[top - 1], 0)
+        lo = table[bottom] - np.maximum(table[bottom + 1] - table[bottom], 0)
+        return hi - np.log(min(times)), lo - np.log(max(times))
+    hi = table[top] * np.maximum(table[top] / table[top - 1], 1)
+    lo = table[bottom] / np.maximum(table[bottom + 1] / table[bottom], 1)
+    return hi / min(times), lo / max(times)
+
+
+def _fallback(z, times, bright, dark):
+    """The clip value of each channel from the longest exposure's samples: dark below LO."""
+    return np.where(z[int(np.argmax(times))] < MEASURED_LO, dark, bright)
+
+
+def debevec_definition(images, times, response):
+    """Lumen's Debevec merge (core/hdr/merge-math.h) in float64, channels in the order of
+    IMAGES (N × H × W × 3, uint8) and RESPONSE ((256, 3) f⁻¹): OpenCV's MergeDebevec over the
+    exposures where no channel is clipped (outside the measured levels); where there is none, each channel over its own
+    unclipped samples; a channel with none takes the clip value."""
+    z = np.stack(images).astype(np.int64)
+    g = np.log(response.astype(np.float64))
+    v = g[z, np.arange(3)] - np.log(np.asarray(times, np.float64))[:, None, None, None]
+    clipped = clipped_samples(images)
+    tri = np.where(z < 128, z + 1, 256 - z).astype(np.float64)
+    w = np.where(clipped.any(axis=3), 0.0, tri.mean(axis=3))[..., None]
+    wsum = w.sum(axis=0)
+    own_w = np.where(clipped, 0.0, tri)
+    own = (own_w * v).sum(axis=0) / np.maximum(own_w.sum(axis=0), 1e-300)
+    bright, dark = _clip_ends(g, times, True)
+    fallback = _fallback(z, times, bright, dark)
+    ln = np.where(wsum > 0, (w * v).sum(axis=0) / np.maximum(wsum, 1e-300),
+                  np.where(own_w.sum(axis=0) > 0, own, fallback))
+    return np.exp(ln)
+
+
+def robertson_weights():
+    """OpenCV's Robertson weights of the 256 levels (0 at both ends)."""
+    q = 255.0 / 4.0
+    e4 = np.exp(4.0)
+    v = np.arange(256) / q - 2.0
+    w = e4 / (e4 - 1.0) * np.exp(-v * v) + 1.0 / (1.0 - e4)
+    w[[0, 255]] = 0.0  # 0 in single precision too; float64 leaves a rounding residue
+    return w
+
+
+def robertson_definition(images, times, response):
+    """Lumen's Robertson merge in float64: OpenCV's MergeRobertson, Σ t·w·f⁻¹ / Σ t²·w per
+    channel, without the samples outside the measured levels, and a channel with none of them
+    (Σ w = 0) takes the clip value, not 0."""
+    z = np.stack(images).astype(np.int64)
+    f = response.astype(np.float64)
+    t = np.asarray(times, np.float64)[:, None, None, None]
+    w = np.where(clipped_samples(images), 0.0, robertson_weights()[z])
+    num, den = (t * w * f[z, np.arange(3)]).sum(axis=0), (t * t * w).sum(axis=0)
+    bright, dark = _clip_ends(f, times, False)
+    return np.where(den > 0, num / np.maximum(den, 1e-300), _fallback(z, times, bright, dark))
+
+
 def opencv_mertens(images_bgr):
     """cv2.MergeMertens with contrast, saturation and well-exposedness all weighted 1 (its
     default leaves well-exposedness out: exposure_weight 0), on RGB-ordered images, as an

@@ -129,14 +129,13 @@ test_pipeline_stages (void)
     g_assert_true (pipeline.stages[id].info == lm_op_info (id));
 }
 
-/* LM_TONEMAP_PARAMS_INIT (OpenCV's, for static tables) is the table's defaults but the gamma. */
+/* LM_TONEMAP_PARAMS_INIT (for static tables) is the table's defaults. */
 static void
 test_tonemap_defaults (void)
 {
   const LmOpInfo *info = lm_tonemap_op_info ();
   LmTonemapParams table, init = LM_TONEMAP_PARAMS_INIT;
   lm_op_params_init (info, &table);
-  table.gamma = LM_TONEMAP_OPENCV_GAMMA;
   g_assert_true (memcmp (&table, &init, sizeof table) == 0);
   /* lumen-cli's LmCliTone keeps value[0] as "gamma". */
   g_assert_cmpstr (info->params[1].name, ==, "gamma");

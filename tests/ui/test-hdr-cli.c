@@ -1,0 +1,107 @@
+/* Merge HDR in the window gives what lumen-cli hdr gives: the courtyard bracket merged through
+ * the dialog (its Merge button clicked), then exported untouched, has the pixels of
+ * `lumen-cli hdr --exposures … -o out.png`, default tone mapping included: the window's panel and
+ * the CLI start from tone mapping's one table. */
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "core/hdr/stack.h"
+#include "core/io/io.h"
+#include "ui/hdr-dialog.h"
+#include "ui/window.h"
+#include "ui-testlib.h"
+
+static char *tmp_dir;
+
+static LmHdrDialog *
+open_hdr_dialog (void)
+{
+  ui_activate ("merge-hdr");
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l; l = l->next)
+    if (LM_IS_HDR_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      return l->data;
+  g_assert_not_reached ();
+}
+
+static LmImage *
+load (const char *path)
+{
+  GError *e = NULL;
+  LmImage *image = lm_io_load (path, lm_allocator_host (), &e);
+  g_assert_no_error (e);
+  return image;
+}
+
+static void
+test_same_as_cli (void)
+{
+  g_autofree char *data = ui_test_data ("hdr");
+  g_autofree char *list = g_build_filename (data, "courtyard", "exposures.txt", NULL);
+  g_autoptr (GPtrArray) files = NULL;
+  g_autoptr (GArray) times = NULL;
+  GError *e = NULL;
+  g_assert_true (lm_hdr_read_exposures (list, &files, &times, &e));
+  g_assert_no_error (e);
+
+  LmHdrDialog *dialog = open_hdr_dialog ();
+  lm_hdr_dialog_add_files (dialog, (const char *const *) files->pdata, files->len);
+  ui_await_exposures (GTK_WIDGET (dialog));
+  for (guint i = 0; i < files->len; i++)
+    {
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+      g_assert_true (lm_hdr_dialog_set_time_text (dialog, i, g_ascii_dtostr (text, sizeof text,
+                                                                          g_array_index (times, double, i))));
+    }
+  GtkWidget *merge = ui_button_labelled (GTK_WIDGET (dialog), _("_Merge"));
+  g_assert_nonnull (merge);
+  ui_focus_window (GTK_WIDGET (dialog));
+  ui_click_middle (merge);
+  ui_await_result (LM_RESULT_MERGED);
+  g_assert_null (lm_hdr_dialog_get_error (dialog));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  ui_settle ();
+
+  g_autofree char *window_png = g_build_filename (tmp_dir, "window.png", NULL);
+  LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
+  lm_window_export_to (ui_window, window_png, &options);
+  ui_await_result (LM_RESULT_EXPORTED);
+
+  g_autofree char *cli_png = g_build_filename (tmp_dir, "cli.png", NULL);
+  const char *argv[] = { g_getenv ("LUMEN_CLI"), "hdr", "--exposures", list, "-o", cli_png, NULL };
+  int status = -1;
+  g_autofree char *err = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                               &status, NULL));
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  g_autoptr (LmImage) ours = load (window_png), theirs = load (cli_png);
+  g_assert_cmpint (ours->format, ==, theirs->format);
+  g_assert_cmpuint (ours->width, ==, theirs->width);
+  g_assert_cmpuint (ours->height, ==, theirs->height);
+  gsize row = lm_format_bytes_per_pixel (ours->format) * ours->width;
+  guint differ = 0;
+  for (guint y = 0; y < ours->height; y++)
+    differ += memcmp (lm_image_row (ours, y), lm_image_row (theirs, y), row) != 0;
+  g_test_message ("%u of %u rows differ between the window's export and lumen-cli hdr", differ, ours->height);
+  g_assert_cmpuint (differ, ==, 0);
+  g_unlink (window_png);
+  g_unlink (cli_png);
+}
+
+int
+main (int argc, char **argv)
+{
+  tmp_dir = g_dir_make_tmp ("lumen-hdr-cli-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+  ui_test_init (&argc, &argv, "photos/chelsea.png");
+  g_test_add_func ("/hdr-cli/same-as-cli", test_same_as_cli);
+  int rc = g_test_run ();
+  gtk_widget_destroy (GTK_WIDGET (ui_window));
+  g_rmdir (tmp_dir);
+  return rc;
+}
