@@ -7,6 +7,22 @@
 
 #include "../error.h"
 
+/* lcms2 stamps a profile with the time it was made: one fixed date (IEC 61966-2-1's, the
+ * header's six big-endian numbers at byte 24) makes every export of a photo the same bytes,
+ * whenever and by whichever writer it was made. */
+static void
+fix_creation_date (guint8 *icc, gsize len)
+{
+  static const guint16 date[6] = { 1999, 10, 18, 0, 0, 0 };
+  if (len < 36)
+    return;
+  for (int i = 0; i < 6; i++)
+    {
+      icc[24 + 2 * i] = date[i] >> 8;
+      icc[25 + 2 * i] = date[i] & 0xFF;
+    }
+}
+
 GBytes *
 lm_color_srgb_icc (void)
 {
@@ -20,7 +36,10 @@ lm_color_srgb_icc (void)
         {
           void *data = g_malloc (len);
           if (cmsSaveProfileToMem (h, data, &len))
-            bytes = g_bytes_new_take (data, len);
+            {
+              fix_creation_date (data, len);
+              bytes = g_bytes_new_take (data, len);
+            }
           else
             g_free (data);
         }

@@ -16,6 +16,7 @@ import re
 import struct
 import sys
 import tempfile
+import time
 import unittest
 import zlib
 
@@ -219,6 +220,17 @@ class ColourCli(unittest.TestCase):
                     lt.say(f"{profile} {ext}: 16-bit path within {float(error.max()):.3f} level")
                     self.assertLessEqual(float(error.max()), min(error8, 0.7),
                                          f"source {grid[worst[:2]]}: exact {exact16[worst[:2]]}, got {got[worst[:2]]}")
+
+    def test_to_srgb_same_bytes_every_time(self):
+        """Two --to-srgb exports of one photo, seconds apart (two processes), are the same
+        bytes: the sRGB profile embedded carries no time of its own making (lcms2 stamps the
+        time it made the profile, which made the GPU's and the CPU's writers' files differ)."""
+        src, _, _ = self.tagged("AdobeRGB1998.icc")
+        for ext in ["png", "tif", "jpg"]:
+            with self.subTest(ext=ext):
+                first = lt.read_bytes(self.cli(src, "first." + ext, "--to-srgb"))
+                time.sleep(1.1)
+                self.assertEqual(lt.read_bytes(self.cli(src, "second." + ext, "--to-srgb")), first)
 
     def test_to_srgb_untagged_photo(self):
         """A photo without a profile is sRGB already: the pixels stay, an sRGB profile comes."""
