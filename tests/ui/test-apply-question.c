@@ -176,31 +176,12 @@ await_gone (void)
   g_assert_null (asked);
 }
 
-/* The run's dialog once its outcome shows (Close); fails after 60 s. */
-static GtkWidget *
-await_outcome (void)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  while (g_get_monotonic_time () < deadline)
-    {
-      g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
-      for (GList *l = toplevels; l; l = l->next)
-        if (GTK_IS_DIALOG (l->data) && gtk_widget_get_visible (l->data))
-          {
-            GtkWidget *close = gtk_dialog_get_widget_for_response (l->data, GTK_RESPONSE_CLOSE);
-            if (close && gtk_widget_get_visible (close))
-              return l->data;
-          }
-      ui_wait_ms (50);
-    }
-  g_assert_not_reached ();
-}
-
 /* The outcome's text, then Close clicked. */
 static char *
 outcome_and_close (void)
 {
-  GtkWidget *dialog = await_outcome ();
+  GtkWidget *dialog = ui_await_apply_outcome ();
+  g_assert_nonnull (dialog);
   GtkWidget *outcome = ui_find_named_within (dialog, "apply-outcome");
   char *text = g_strdup (outcome && gtk_widget_get_mapped (outcome) ? gtk_label_get_text (GTK_LABEL (outcome)) : "");
   g_test_message ("outcome:\n%s", text);

@@ -53,22 +53,6 @@ shown (const char *name)
 }
 
 static void
-key_on_view (guint keyval)
-{
-  if (!gtk_widget_has_focus (view_widget ()))
-    {
-      gtk_widget_grab_focus (view_widget ());
-      ui_flush ();
-    }
-  guint64 generation = lm_window_get_generation (ui_window);
-  ui_key (keyval, 0);
-  if (lm_window_get_generation (ui_window) != generation)
-    ui_settle_tracked ();
-  ui_wait_ms (150); /* the tool's bar may change the view's layout */
-  ui_flush ();
-}
-
-static void
 widget_point (double x, double y, double *wx, double *wy)
 {
   lm_image_view_to_widget (ui_image_view (), x, y, wx, wy);
@@ -129,7 +113,7 @@ test_dragged (void)
         ui_focus_window (GTK_WIDGET (ui_window));
         ui_key (GDK_KEY_r, GDK_CONTROL_MASK); /* Revert to Original */
         ui_settle_tracked ();
-        key_on_view (GDK_KEY_c);
+        ui_key_on_view (GDK_KEY_c);
         GtkWidget *ratio = ui_find_named (GTK_WIDGET (ui_window), "crop-ratio");
         g_assert_nonnull (ratio);
         gtk_combo_box_set_active_id (GTK_COMBO_BOX (ratio), "free");
@@ -140,7 +124,7 @@ test_dragged (void)
         widget_point ((w0 + cw) / 2.0, (h0 + ch) / 2.0, &ax, &ay);
         widget_point ((w0 - cw) / 2.0 + 0.4 * cw, (h0 - ch) / 2.0 + 0.7 * ch, &bx, &by);
         ui_drag (view_widget (), ax - 1, ay - 1, bx, by + k, 5);
-        key_on_view (GDK_KEY_Return);
+        ui_key_on_view (GDK_KEY_Return);
         g_assert_true (crop_stage ().enabled);
         assert_sizes_agree (n == 2 && k == 3);
       }

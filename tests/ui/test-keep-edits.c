@@ -278,26 +278,6 @@ test_round_trip (void)
   g_assert_true (out->format != in->format || memcmp (out->data, in->data, lm_image_size_bytes (in)) != 0);
 }
 
-/* The dialog of Apply Edits to Photos, once its outcome shows (Close); NULL after 60 s. */
-static GtkWidget *
-apply_dialog_done (void)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  while (g_get_monotonic_time () < deadline)
-    {
-      g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
-      for (GList *l = toplevels; l; l = l->next)
-        if (GTK_IS_DIALOG (l->data) && gtk_widget_get_visible (l->data))
-          {
-            GtkWidget *close = gtk_dialog_get_widget_for_response (l->data, GTK_RESPONSE_CLOSE);
-            if (close && gtk_widget_get_visible (close))
-              return l->data;
-          }
-      ui_wait_ms (50);
-    }
-  return NULL;
-}
-
 /* Two photos and two that cannot be read: both written with their sidecars, the bytes
  * lumen-cli makes from those; the two failures named at the end; Close ends it. */
 static void
@@ -313,7 +293,7 @@ test_apply (void)
   lm_window_apply_edits_to (ui_window, files, G_N_ELEMENTS (files));
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     g_object_unref (files[i]);
-  GtkWidget *dialog = apply_dialog_done ();
+  GtkWidget *dialog = ui_await_apply_outcome ();
   g_assert_nonnull (dialog);
   GtkWidget *failures = ui_find_named (dialog, "apply-failures");
   g_assert_nonnull (failures);

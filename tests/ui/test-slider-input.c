@@ -523,27 +523,13 @@ test_curve_readout (void)
   cairo_surface_destroy (bare);
 }
 
-/* A French locale, made where the system has none installed (glibc reads LOCPATH at each
- * setlocale): TRUE when LC_ALL may name it. */
+/* A French locale, made where the system has none installed: TRUE when LC_ALL may name it. */
 static gboolean
 have_french (void)
 {
-  if (setlocale (LC_ALL, "fr_FR.UTF-8") != NULL)
-    return TRUE;
   g_autofree char *dir = g_build_filename (g_get_tmp_dir (), "lumen-test-locales", NULL);
-  g_autofree char *out = g_build_filename (dir, "fr_FR.UTF-8", NULL);
   g_mkdir_with_parents (dir, 0700);
-  const char *argv[] = { "localedef", "-i", "fr_FR", "-f", "UTF-8", out, NULL };
-  int status = -1;
-  if (!g_file_test (out, G_FILE_TEST_IS_DIR))
-    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                  NULL, NULL, NULL, NULL, &status, NULL);
-  g_setenv ("LOCPATH", dir, TRUE);
-  gboolean ok = setlocale (LC_ALL, "fr_FR.UTF-8") != NULL;
-  if (!ok)
-    g_unsetenv ("LOCPATH");
-  setlocale (LC_ALL, "C");
-  return ok;
+  return ui_make_locale ("fr_FR", dir, NULL);
 }
 
 int

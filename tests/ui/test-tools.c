@@ -50,27 +50,6 @@ widget_point (double x, double y, double *wx, double *wy)
   *wx = round (*wx), *wy = round (*wy);
 }
 
-/* KEYVAL with the view holding the keyboard (not a slider's text field), and the render it
- * asks for, if any. */
-static void
-key_on_view (guint keyval)
-{
-  if (!gtk_widget_has_focus (view_widget ()))
-    {
-      gtk_widget_grab_focus (view_widget ());
-      ui_flush ();
-    }
-  guint64 generation = lm_window_get_generation (ui_window);
-  ui_key (keyval, 0);
-  if (lm_window_get_generation (ui_window) != generation)
-    ui_settle_tracked ();
-  /* A tool's bar may change the view's height, and with it the zoom that fits: wait for that
-   * layout as a person waits to see the tool before dragging (on a loaded machine it came
-   * after the test had placed its drag). */
-  ui_wait_ms (150);
-  ui_flush ();
-}
-
 static void
 click_and_settle (GtkWidget *widget, double x, double y)
 {
@@ -138,7 +117,7 @@ test_crop_corner (void)
   open_chelsea ();
   guint w0, h0;
   image_size (&w0, &h0);
-  key_on_view (GDK_KEY_c);
+  ui_key_on_view (GDK_KEY_c);
   g_assert_true (g_variant_get_boolean (g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "crop-tool"))));
   /* The bottom-right handle, dragged up and left to about (300, 200). */
   double ax, ay, bx, by;
@@ -146,7 +125,7 @@ test_crop_corner (void)
   widget_point (300, 200, &bx, &by);
   ui_drag (view_widget (), ax - 1, ay - 1, bx, by, 6);
   ui_flush ();
-  key_on_view (GDK_KEY_Return);
+  ui_key_on_view (GDK_KEY_Return);
 
   LmStage crop = stage_of ("crop");
   g_assert_true (crop.enabled);
@@ -172,13 +151,13 @@ test_crop_corner (void)
       g_assert_cmpmem (pixel (out, i, j), 3, pixel (src, i, j), 3);
 
   /* Escape leaves the tool with the crop as it was. */
-  key_on_view (GDK_KEY_c);
+  ui_key_on_view (GDK_KEY_c);
   image_size (&w, &h);
   g_assert_cmpuint (w, ==, w0); /* the whole image while cropping */
   widget_point (cw, ch, &ax, &ay);
   widget_point (100, 100, &bx, &by);
   ui_drag (view_widget (), ax - 1, ay - 1, bx, by, 4);
-  key_on_view (GDK_KEY_Escape);
+  ui_key_on_view (GDK_KEY_Escape);
   g_assert_cmpfloat (param ("crop", "width"), ==, cw);
   image_size (&w, &h);
   g_assert_cmpuint (w, ==, (guint) cw);
@@ -190,7 +169,7 @@ test_crop_ratio (void)
   reset_all ();
   guint w0, h0;
   image_size (&w0, &h0);
-  key_on_view (GDK_KEY_c);
+  ui_key_on_view (GDK_KEY_c);
   GtkWidget *ratio = ui_find_named (GTK_WIDGET (ui_window), "crop-ratio");
   g_assert_nonnull (ratio);
   g_assert_true (gtk_widget_is_visible (ratio));
@@ -202,7 +181,7 @@ test_crop_ratio (void)
   widget_point (left, 0, &ax, &ay);
   widget_point (left + 120, 40, &bx, &by);
   ui_drag (view_widget (), ax + 1, ay + 1, bx, by, 6);
-  key_on_view (GDK_KEY_Return);
+  ui_key_on_view (GDK_KEY_Return);
   float cw = param ("crop", "width"), ch = param ("crop", "height");
   g_test_message ("1:1 crop %g,%g %gx%g", param ("crop", "x"), param ("crop", "y"), cw, ch);
   g_assert_cmpfloat (fabs (cw - ch), <=, 1.0);
@@ -305,7 +284,7 @@ static void
 test_straighten (void)
 {
   reset_all ();
-  key_on_view (GDK_KEY_s);
+  ui_key_on_view (GDK_KEY_s);
   double ax, ay, bx, by;
   widget_point (80, 160, &ax, &ay);
   widget_point (380, 130, &bx, &by);
@@ -327,7 +306,7 @@ test_straighten (void)
   double turn = -atan2 (-(by - ay), bx - ax) * 180.0 / G_PI;
   turn -= 90.0 * round (turn / 90.0);
   g_assert_cmpfloat_with_epsilon (param ("straighten", "angle"), angle + turn, 0.01);
-  key_on_view (GDK_KEY_Escape);
+  ui_key_on_view (GDK_KEY_Escape);
   g_assert_false (g_variant_get_boolean (
     g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "straighten-tool"))));
 }
@@ -370,13 +349,13 @@ test_picker (void)
   image_size (&w, &h);
   g_assert_cmpuint (w, ==, 300);
   /* The warm quadrant is now the top right: picked at its middle. */
-  key_on_view (GDK_KEY_w);
+  ui_key_on_view (GDK_KEY_w);
   double px, py;
   widget_point (225, 100, &px, &py);
   click_and_settle (view_widget (), px, py);
   g_assert_true (stage_of ("wb").enabled);
   g_test_message ("wb %g K, tint %g", param ("wb", "temperature"), param ("wb", "tint"));
-  key_on_view (GDK_KEY_Escape);
+  ui_key_on_view (GDK_KEY_Escape);
 
   g_autoptr (LmImage) out = export_png ();
   const guint8 *p = pixel (out, 225, 100);

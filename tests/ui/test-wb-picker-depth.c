@@ -40,23 +40,6 @@ view_widget (void)
   return GTK_WIDGET (ui_image_view ());
 }
 
-/* KEYVAL with the view holding the keyboard, and the render it asks for, if any. */
-static void
-key_on_view (guint keyval)
-{
-  if (!gtk_widget_has_focus (view_widget ()))
-    {
-      gtk_widget_grab_focus (view_widget ());
-      ui_flush ();
-    }
-  guint64 generation = lm_window_get_generation (ui_window);
-  ui_key (keyval, 0);
-  if (lm_window_get_generation (ui_window) != generation)
-    ui_settle_tracked ();
-  ui_wait_ms (150); /* the tool's bar may change the layout */
-  ui_flush ();
-}
-
 /* The card's centre on the view, in whole widget pixels. */
 static void
 card_on_view (double *wx, double *wy)
@@ -137,7 +120,7 @@ pick_card (const char *path, double *temperature, double *tint)
   ui_click (view_widget (), wx, wy);
   if (lm_window_get_generation (ui_window) != generation)
     ui_settle_tracked ();
-  key_on_view (GDK_KEY_Escape);
+  ui_key_on_view (GDK_KEY_Escape);
   g_assert_false (picker_on ());
   g_assert_true (wb_stage ().enabled); /* the pick took */
   *temperature = wb_param ("temperature"), *tint = wb_param ("tint");

@@ -1,6 +1,7 @@
 /* What the window tests share: see ui-testlib.h. */
 #include "ui-testlib.h"
 
+#include <locale.h>
 #include <string.h>
 #include <gdk/gdkx.h>
 #include <glib/gi18n.h>
@@ -621,4 +622,71 @@ ui_await_exposures (GtkWidget *dialog)
          && g_get_monotonic_time () < deadline)
     ui_wait_ms (20);
   g_assert_cmpstr (lm_hdr_dialog_get_hint (LM_HDR_DIALOG (dialog)), !=, reading);
+}
+
+void
+ui_key_on_view (guint keyval)
+{
+  GtkWidget *view = GTK_WIDGET (ui_image_view ());
+  if (!gtk_widget_has_focus (view))
+    {
+      gtk_widget_grab_focus (view);
+      ui_flush ();
+    }
+  guint64 generation = lm_window_get_generation (ui_window);
+  ui_key (keyval, 0);
+  if (lm_window_get_generation (ui_window) != generation)
+    ui_settle_tracked ();
+  /* A tool's bar may change the view's height, and with it the zoom that fits: on a loaded
+   * machine that layout came after a test had placed its drag. */
+  ui_wait_ms (150);
+  ui_flush ();
+}
+
+GtkWidget *
+ui_await_apply_outcome (void)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+      for (GList *l = toplevels; l; l = l->next)
+        if (GTK_IS_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+          {
+            GtkWidget *close = gtk_dialog_get_widget_for_response (l->data, GTK_RESPONSE_CLOSE);
+            if (close && gtk_widget_get_visible (close))
+              return l->data;
+          }
+      ui_wait_ms (50);
+    }
+  return NULL;
+}
+
+gboolean
+ui_make_locale (const char *name, const char *dir, char **error)
+{
+  g_autofree char *utf8 = g_strdup_printf ("%s.UTF-8", name);
+  gboolean ok = setlocale (LC_ALL, utf8) != NULL;
+  if (!ok)
+    {
+      g_autofree char *target = g_build_filename (dir, utf8, NULL);
+      const char *argv[] = { "localedef", "-i", name, "-f", "UTF-8", target, NULL };
+      g_autofree char *err = NULL;
+      int status = -1;
+      gboolean made = g_file_test (target, G_FILE_TEST_IS_DIR)
+                      || (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                        NULL, NULL, NULL, &err, &status, NULL)
+                          && g_spawn_check_wait_status (status, NULL));
+      g_setenv ("LOCPATH", dir, TRUE);
+      ok = made && setlocale (LC_ALL, utf8) != NULL;
+      if (!ok)
+        {
+          g_unsetenv ("LOCPATH");
+          if (error)
+            *error = g_strdup_printf ("no %s locale (localedef: %s)", utf8,
+                                      err && *err ? g_strstrip (err) : made ? "made, not usable" : "failed");
+        }
+    }
+  setlocale (LC_ALL, "C");
+  return ok;
 }

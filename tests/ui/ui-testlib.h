@@ -127,3 +127,13 @@ void ui_open_recent (const char *path);
 /* Runs the main loop until the Merge HDR dialog DIALOG (an LmHdrDialog) has read every
  * exposure added to it: its hint no longer says it is reading them. Fails the test after 60 s. */
 void ui_await_exposures (GtkWidget *dialog);
+/* KEYVAL with the photo's view holding the keyboard, then the render it asks for, if any,
+ * and the layout a tool's bar changes (as a person waits to see the tool before dragging). */
+void ui_key_on_view (guint keyval);
+/* The dialog of Apply Edits to Photos… once its outcome shows (its Close); NULL after 60 s. */
+GtkWidget *ui_await_apply_outcome (void);
+/* The locale NAME ("fr_FR") in UTF-8 where the system has none installed: made by localedef
+ * (package locales) into DIR, with LOCPATH pointing there, glibc reading it at each
+ * setlocale. TRUE when setlocale (LC_ALL, "NAME.UTF-8") works; else ERROR (may be NULL) says
+ * why. The program's locale is left at "C". */
+gboolean ui_make_locale (const char *name, const char *dir, char **error);
