@@ -441,8 +441,21 @@ take_if_well_formed (GBytes **packet, GBytes *edited)
     }
 }
 
+/* The export's size wherever the packet states a size, as exif.c does for the EXIF's: after a
+ * crop or a resize the source's size would stay there, for readers to show. */
+static void
+set_dimensions (GBytes **packet, guint width, guint height)
+{
+  g_autofree char *w = g_strdup_printf ("%u", width);
+  g_autofree char *h = g_strdup_printf ("%u", height);
+  take_if_well_formed (packet, lm_xmp_set_property (*packet, LM_XMP_EXIF_NS, "exif", "PixelXDimension", w, FALSE));
+  take_if_well_formed (packet, lm_xmp_set_property (*packet, LM_XMP_EXIF_NS, "exif", "PixelYDimension", h, FALSE));
+  take_if_well_formed (packet, lm_xmp_set_property (*packet, LM_XMP_TIFF_NS, "tiff", "ImageWidth", w, FALSE));
+  take_if_well_formed (packet, lm_xmp_set_property (*packet, LM_XMP_TIFF_NS, "tiff", "ImageLength", h, FALSE));
+}
+
 GBytes *
-lm_xmp_for_export (GBytes *packet)
+lm_xmp_for_export (GBytes *packet, guint width, guint height)
 {
   if (packet == NULL)
     return fresh_packet ();
@@ -466,5 +479,6 @@ lm_xmp_for_export (GBytes *packet)
   take_if_well_formed (&out, lm_xmp_set_property (out, LM_XMP_NS, "xmp", "CreatorTool",
                                                   lm_xmp_creator_tool (), TRUE));
   take_if_well_formed (&out, lm_xmp_set_property (out, LM_XMP_TIFF_NS, "tiff", "Orientation", "1", FALSE));
+  set_dimensions (&out, width, height);
   return out;
 }
