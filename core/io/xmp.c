@@ -446,12 +446,22 @@ take_if_well_formed (GBytes **packet, GBytes *edited)
 static void
 set_dimensions (GBytes **packet, guint width, guint height)
 {
-  g_autofree char *w = g_strdup_printf ("%u", width);
-  g_autofree char *h = g_strdup_printf ("%u", height);
-  take_if_well_formed (packet, lm_xmp_set_property (*packet, LM_XMP_EXIF_NS, "exif", "PixelXDimension", w, FALSE));
-  take_if_well_formed (packet, lm_xmp_set_property (*packet, LM_XMP_EXIF_NS, "exif", "PixelYDimension", h, FALSE));
-  take_if_well_formed (packet, lm_xmp_set_property (*packet, LM_XMP_TIFF_NS, "tiff", "ImageWidth", w, FALSE));
-  take_if_well_formed (packet, lm_xmp_set_property (*packet, LM_XMP_TIFF_NS, "tiff", "ImageLength", h, FALSE));
+  static const struct
+  {
+    const char *ns, *prefix, *name;
+    gboolean vertical;
+  } sizes[] = {
+    { LM_XMP_EXIF_NS, "exif", "PixelXDimension", FALSE },
+    { LM_XMP_EXIF_NS, "exif", "PixelYDimension", TRUE },
+    { LM_XMP_TIFF_NS, "tiff", "ImageWidth", FALSE },
+    { LM_XMP_TIFF_NS, "tiff", "ImageLength", TRUE },
+  };
+  for (gsize k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      g_autofree char *value = g_strdup_printf ("%u", sizes[k].vertical ? height : width);
+      take_if_well_formed (packet, lm_xmp_set_property (*packet, sizes[k].ns, sizes[k].prefix, sizes[k].name,
+                                                        value, FALSE));
+    }
 }
 
 GBytes *

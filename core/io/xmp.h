@@ -20,9 +20,9 @@ const char *lm_xmp_creator_tool (void);
  * rdf:Description when absent), a tiff:Orientation it holds set to 1 (the pixels are stored
  * upright), the exif:PixelXDimension and tiff:ImageWidth it holds set to WIDTH and the
  * exif:PixelYDimension and tiff:ImageLength to HEIGHT (none added), wrapped in <?xpacket?>
- * instructions where it had none; a fresh packet holding only CreatorTool when PACKET is NULL. NULL when PACKET is not
- * well-formed XML (GMarkup's reading) or holds a NUL: a broken packet is not passed on. A
- * packet that parses but has no rdf:Description is kept as it is. */
+ * instructions where it had none; a fresh packet holding only CreatorTool when PACKET is NULL.
+ * NULL when PACKET is not well-formed XML (GMarkup's reading) or holds a NUL: a broken packet
+ * is not passed on. A packet that parses but has no rdf:Description is kept as it is. */
 GBytes *lm_xmp_for_export (GBytes *packet, guint width, guint height);
 
 /* PACKET with the property NAME of the namespace NS set to VALUE (escaped here): its
