@@ -70,7 +70,7 @@ lm_jpeg_export_segments (const LmImage *image)
   GArray *segments = segments_new ();
   g_autoptr (GBytes) exif = lm_exif_for_jpeg (image->exif, image->width, image->height);
   add_exif (segments, exif);
-  g_autoptr (GBytes) xmp = lm_xmp_for_export (image->xmp);
+  g_autoptr (GBytes) xmp = lm_xmp_for_export (image->xmp, image->width, image->height);
   if (xmp && g_bytes_get_size (xmp) <= LM_JPEG_SEGMENT_MAX - LM_JPEG_XMP_HEADER_LEN)
     add_segment (segments, 0xe1, with_head ((const guint8 *) LM_JPEG_XMP_HEADER, LM_JPEG_XMP_HEADER_LEN,
                                             g_bytes_get_data (xmp, NULL), g_bytes_get_size (xmp)));

@@ -567,7 +567,7 @@ lm_tiff_write_metadata (TIFF *tif, const LmImage *image, const char *path, char 
       TIFFSetField (tif, TIFFTAG_YRESOLUTION, 72.0);
       TIFFSetField (tif, TIFFTAG_RESOLUTIONUNIT, RESUNIT_INCH);
     }
-  g_autoptr (GBytes) xmp = lm_xmp_for_export (image->xmp);
+  g_autoptr (GBytes) xmp = lm_xmp_for_export (image->xmp, image->width, image->height);
   if (xmp && g_bytes_get_size (xmp) <= G_MAXUINT32)
     TIFFSetField (tif, TIFFTAG_XMLPACKET, (guint32) g_bytes_get_size (xmp), g_bytes_get_data (xmp, NULL));
   /* IPTC/NAA, where readers of TIFF look for IPTC (exiftool calls Photoshop's tag a

@@ -80,7 +80,7 @@ void
 lm_png_set_xmp (png_structp png, png_infop info, const LmImage *image)
 {
 #ifdef PNG_iTXt_SUPPORTED
-  g_autoptr (GBytes) xmp = lm_xmp_for_export (image->xmp);
+  g_autoptr (GBytes) xmp = lm_xmp_for_export (image->xmp, image->width, image->height);
   if (xmp == NULL)
     return;
   /* libpng takes the text as a C string: lm_xmp_for_export passes no packet holding a NUL. */

@@ -441,8 +441,31 @@ take_if_well_formed (GBytes **packet, GBytes *edited)
     }
 }
 
+/* The export's size wherever the packet states a size, as exif.c does for the EXIF's: after a
+ * crop or a resize the source's size would stay there, for readers to show. */
+static void
+set_dimensions (GBytes **packet, guint width, guint height)
+{
+  static const struct
+  {
+    const char *ns, *prefix, *name;
+    gboolean vertical;
+  } sizes[] = {
+    { LM_XMP_EXIF_NS, "exif", "PixelXDimension", FALSE },
+    { LM_XMP_EXIF_NS, "exif", "PixelYDimension", TRUE },
+    { LM_XMP_TIFF_NS, "tiff", "ImageWidth", FALSE },
+    { LM_XMP_TIFF_NS, "tiff", "ImageLength", TRUE },
+  };
+  for (gsize k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      g_autofree char *value = g_strdup_printf ("%u", sizes[k].vertical ? height : width);
+      take_if_well_formed (packet, lm_xmp_set_property (*packet, sizes[k].ns, sizes[k].prefix, sizes[k].name,
+                                                        value, FALSE));
+    }
+}
+
 GBytes *
-lm_xmp_for_export (GBytes *packet)
+lm_xmp_for_export (GBytes *packet, guint width, guint height)
 {
   if (packet == NULL)
     return fresh_packet ();
@@ -466,5 +489,6 @@ lm_xmp_for_export (GBytes *packet)
   take_if_well_formed (&out, lm_xmp_set_property (out, LM_XMP_NS, "xmp", "CreatorTool",
                                                   lm_xmp_creator_tool (), TRUE));
   take_if_well_formed (&out, lm_xmp_set_property (out, LM_XMP_TIFF_NS, "tiff", "Orientation", "1", FALSE));
+  set_dimensions (&out, width, height);
   return out;
 }

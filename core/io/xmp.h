@@ -10,18 +10,20 @@ G_BEGIN_DECLS
 
 #define LM_XMP_NS "http://ns.adobe.com/xap/1.0/"
 #define LM_XMP_TIFF_NS "http://ns.adobe.com/tiff/1.0/"
+#define LM_XMP_EXIF_NS "http://ns.adobe.com/exif/1.0/"
 
 /* "Lumen <version>": the Software and CreatorTool of what Lumen writes. */
 const char *lm_xmp_creator_tool (void);
 
-/* The packet to write for an export of a source whose packet is PACKET (NULL: none): PACKET
- * with xmp:CreatorTool set to lm_xmp_creator_tool () (added to its first rdf:Description
- * when absent) and a tiff:Orientation it holds set to 1 (the pixels are stored upright),
- * wrapped in <?xpacket?> instructions where it had none; a
- * fresh packet holding only CreatorTool when PACKET is NULL. NULL when PACKET is not
- * well-formed XML (GMarkup's reading) or holds a NUL: a broken packet is not passed on. A
- * packet that parses but has no rdf:Description is kept as it is. */
-GBytes *lm_xmp_for_export (GBytes *packet);
+/* The packet to write for an export WIDTH by HEIGHT pixels of a source whose packet is PACKET
+ * (NULL: none): PACKET with xmp:CreatorTool set to lm_xmp_creator_tool () (added to its first
+ * rdf:Description when absent), a tiff:Orientation it holds set to 1 (the pixels are stored
+ * upright), the exif:PixelXDimension and tiff:ImageWidth it holds set to WIDTH and the
+ * exif:PixelYDimension and tiff:ImageLength to HEIGHT (none added), wrapped in <?xpacket?>
+ * instructions where it had none; a fresh packet holding only CreatorTool when PACKET is NULL.
+ * NULL when PACKET is not well-formed XML (GMarkup's reading) or holds a NUL: a broken packet
+ * is not passed on. A packet that parses but has no rdf:Description is kept as it is. */
+GBytes *lm_xmp_for_export (GBytes *packet, guint width, guint height);
 
 /* PACKET with the property NAME of the namespace NS set to VALUE (escaped here): its
  * attribute or element changed where present, otherwise, when ADD, an attribute added to the

@@ -339,6 +339,101 @@ class Dimensions(unittest.TestCase):
         self.assert_dimensions(outs)
 
 
+def xmp_packet(properties, as_elements):
+    """An XMP packet stating PROPERTIES ({"exif:PixelXDimension": 160, …}) as attributes of its
+    rdf:Description or as its child elements, with a rating beside them."""
+    head = ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n'
+            '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n'
+            '<rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"'
+            ' xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="3"')
+    tail = '</rdf:RDF></x:xmpmeta>\n<?xpacket end="w"?>'
+    if as_elements:
+        body = "".join(f"<{k}>{v}</{k}>" for k, v in properties.items())
+        return f"{head}>\n{body}\n</rdf:Description>\n{tail}"
+    return head + "".join(f' {k}="{v}"' for k, v in properties.items()) + f"/>\n{tail}"
+
+
+EXTS = ("jpg", "png", "tif")
+XMP_SIZE = {"exif:PixelXDimension": "XMP-exif:ExifImageWidth", "exif:PixelYDimension": "XMP-exif:ExifImageHeight",
+            "tiff:ImageWidth": "XMP-tiff:ImageWidth", "tiff:ImageLength": "XMP-tiff:ImageHeight"}
+
+
+@unittest.skipIf(EXIFTOOL is None, "exiftool is not installed (libimage-exiftool-perl)")
+class XmpDimensions(unittest.TestCase):
+    """The sizes the XMP of an export states (exif:PixelXDimension, exif:PixelYDimension,
+    tiff:ImageWidth, tiff:ImageLength) are the export's own after a crop or a resize, stated
+    as attributes or as elements, from JPEG, PNG and TIFF sources to each format; a packet
+    that states none, or only some, gets no others."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="lumen-cli-xmp-dimensions-")
+        self.addCleanup(self._tmp.cleanup)
+        self.dir = self._tmp.name
+
+    def sources(self, name, properties, as_elements):
+        """A 160×100 photo in each of EXTS, its XMP block PROPERTIES as written by exiftool
+        (which copies a block as it is), read back to check the sources state what they should."""
+        paths = [os.path.join(self.dir, f"{name}.{ext}") for ext in EXTS]
+        pixels = np.random.default_rng(7).integers(0, 256, (100, 160, 3), dtype=np.uint8)
+        for path in paths:
+            Image.fromarray(pixels).save(path)
+        packet = os.path.join(self.dir, f"{name}.xmp")
+        with open(packet, "w", encoding="utf-8") as f:
+            f.write(xmp_packet(properties, as_elements))
+        exiftool("-q", "-overwrite_original", f"-xmp<={packet}", *paths)
+        tags = read_tags(paths)
+        for path in paths:
+            t = tags[os.path.basename(path)]
+            self.assertEqual({XMP_SIZE[k]: t.get(XMP_SIZE[k]) for k in properties},
+                             {XMP_SIZE[k]: v for k, v in properties.items()}, path)
+        return paths
+
+    def export(self, src, op, ext):
+        stem = os.path.splitext(os.path.basename(src))[0]
+        out = os.path.join(self.dir, f"{stem}-{src[-3:]}-{op[0][2:]}.{ext}")
+        cli([*op, "-o", out, src])
+        return out
+
+    def test_crop_and_resize(self):
+        full = {"exif:PixelXDimension": 160, "exif:PixelYDimension": 100, "tiff:ImageWidth": 160,
+                "tiff:ImageLength": 100}
+        outs = []
+        # Each writer gets each form after each operation, and each reader each form.
+        for as_elements in (False, True):
+            for i, src in enumerate(self.sources("elements" if as_elements else "attributes", full, as_elements)):
+                for j, op in enumerate((["--crop", "10,20,100,60"], ["--resize", "64x40"])):
+                    outs.append(self.export(src, op, EXTS[(i + j + as_elements) % 3]))
+        tags = read_tags(outs)
+        for out in outs:
+            t = tags[os.path.basename(out)]
+            with Image.open(out) as img:
+                width, height = img.size
+            self.assertIn((width, height), ((100, 60), (64, 40)), out)
+            with self.subTest(output=os.path.basename(out)):
+                self.assertEqual(t.get("XMP-xmp:Rating"), 3)
+                self.assertEqual({k: t.get(k) for k in XMP_SIZE.values()},
+                                 {"XMP-exif:ExifImageWidth": width, "XMP-exif:ExifImageHeight": height,
+                                  "XMP-tiff:ImageWidth": width, "XMP-tiff:ImageHeight": height})
+
+    def test_none_added(self):
+        """A packet stating only a width, and one stating no size: nothing else appears."""
+        outs = []
+        width_only = self.sources("width-only", {"exif:PixelXDimension": 160}, True)
+        no_size = self.sources("no-size", {}, False)
+        for i, ext in enumerate(EXTS):
+            outs.append(self.export(width_only[i], ["--resize", "64x40"], EXTS[(i + 1) % 3]))
+            outs.append(self.export(no_size[i], ["--resize", "64x40"], ext))
+        tags = read_tags(outs)
+        for out in outs:
+            t = tags[os.path.basename(out)]
+            want = {k: None for k in XMP_SIZE.values()}
+            if "width-only" in out:
+                want["XMP-exif:ExifImageWidth"] = 64
+            with self.subTest(output=os.path.basename(out)):
+                self.assertEqual(t.get("XMP-xmp:Rating"), 3)
+                self.assertEqual({k: t.get(k) for k in XMP_SIZE.values()}, want)
+
+
 UTF16_KEYWORDS = ["Straße", "clef \U0001d11e"]  # a letter beyond ASCII, one beyond the BMP (a surrogate pair)
 UTF16_PACKET = ('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>'
                 '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'

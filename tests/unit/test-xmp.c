@@ -42,7 +42,7 @@ test_element_form (void)
                         "  <xmp:CreatorTool>Raw Converter 5</xmp:CreatorTool>\n  <xmp:Rating>4</xmp:Rating>\n"
                         " </rdf:Description>\n" TAIL;
   g_autoptr (GBytes) packet = text (in);
-  g_autoptr (GBytes) out = lm_xmp_for_export (packet);
+  g_autoptr (GBytes) out = lm_xmp_for_export (packet, 16, 8);
   g_autofree char *to = g_strdup_printf (">%s<", lm_xmp_creator_tool ());
   assert_one_change (out, in, ">Raw Converter 5<", to);
   g_assert_true (lm_xmp_is_well_formed (out));
@@ -55,7 +55,7 @@ test_attribute_form_other_prefix (void)
   const char *in = HEAD " <rdf:Description rdf:about=\"\" xmlns:xap=\"http://ns.adobe.com/xap/1.0/\"\n"
                         "   xap:CreatorTool=\"Old &amp; Tool\" xap:Rating=\"2\"/>\n" TAIL;
   g_autoptr (GBytes) packet = text (in);
-  g_autoptr (GBytes) out = lm_xmp_for_export (packet);
+  g_autoptr (GBytes) out = lm_xmp_for_export (packet, 16, 8);
   g_autofree char *to = g_strdup_printf ("\"%s\"", lm_xmp_creator_tool ());
   assert_one_change (out, in, "\"Old &amp; Tool\"", to);
 }
@@ -69,7 +69,7 @@ test_added_where_bound (void)
                         " <rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/'>\n"
                         "  <xmp:Rating>4</xmp:Rating>\n </rdf:Description>\n" TAIL;
   g_autoptr (GBytes) packet = text (in);
-  g_autoptr (GBytes) out = lm_xmp_for_export (packet);
+  g_autoptr (GBytes) out = lm_xmp_for_export (packet, 16, 8);
   g_autofree char *to = g_strdup_printf ("xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:CreatorTool=\"%s\">",
                                          lm_xmp_creator_tool ());
   assert_one_change (out, in, "xmlns:xmp='http://ns.adobe.com/xap/1.0/'>", to);
@@ -80,7 +80,7 @@ test_added_with_declaration (void)
 {
   const char *in = HEAD " <rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/'/>\n" TAIL;
   g_autoptr (GBytes) packet = text (in);
-  g_autoptr (GBytes) out = lm_xmp_for_export (packet);
+  g_autoptr (GBytes) out = lm_xmp_for_export (packet, 16, 8);
   g_autofree char *to = g_strdup_printf ("xmlns:dc='http://purl.org/dc/elements/1.1/' "
                                          "xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:CreatorTool=\"%s\"/>",
                                          lm_xmp_creator_tool ());
@@ -106,7 +106,7 @@ test_orientation (void)
                         " xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:CreatorTool='x'>\n"
                         "  <tiff:Orientation>6</tiff:Orientation>\n </rdf:Description>\n" TAIL;
   g_autoptr (GBytes) packet = text (in);
-  g_autoptr (GBytes) out = lm_xmp_for_export (packet);
+  g_autoptr (GBytes) out = lm_xmp_for_export (packet, 16, 8);
   g_autofree char *got = as_string (out);
   g_assert_nonnull (strstr (got, "<tiff:Orientation>1</tiff:Orientation>"));
   /* Absent stays absent. */
@@ -115,9 +115,40 @@ test_orientation (void)
 }
 
 static void
+test_dimensions (void)
+{
+  /* As attributes under another prefix, and as elements; nothing else changes. */
+  const char *in = HEAD " <rdf:Description rdf:about='' xmlns:ex='http://ns.adobe.com/exif/1.0/'"
+                        " xmlns:tiff='http://ns.adobe.com/tiff/1.0/' xmlns:xmp='http://ns.adobe.com/xap/1.0/'"
+                        " xmp:CreatorTool='x' ex:PixelXDimension='160' ex:PixelYDimension='100'>\n"
+                        "  <tiff:ImageWidth>160</tiff:ImageWidth>\n  <tiff:ImageLength>100</tiff:ImageLength>\n"
+                        " </rdf:Description>\n" TAIL;
+  g_autoptr (GBytes) packet = text (in);
+  g_autoptr (GBytes) out = lm_xmp_for_export (packet, 70000, 7);
+  g_autoptr (GString) want = g_string_new (in);
+  g_autofree char *tool = g_strdup_printf ("xmp:CreatorTool='%s'", lm_xmp_creator_tool ());
+  g_string_replace (want, "xmp:CreatorTool='x'", tool, 1);
+  g_string_replace (want, "PixelXDimension='160'", "PixelXDimension='70000'", 1);
+  g_string_replace (want, "PixelYDimension='100'", "PixelYDimension='7'", 1);
+  g_string_replace (want, ">160<", ">70000<", 1);
+  g_string_replace (want, ">100<", ">7<", 1);
+  g_autofree char *got = as_string (out);
+  g_assert_cmpstr (got, ==, want->str);
+
+  /* A packet stating no size gets none; the same names in another namespace are not sizes. */
+  const char *other = HEAD " <rdf:Description rdf:about='' xmlns:my='urn:example:my'"
+                           " xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:CreatorTool='x'"
+                           " my:PixelXDimension='160' my:ImageLength='100'/>\n" TAIL;
+  g_autoptr (GBytes) none = text (other);
+  g_autoptr (GBytes) kept = lm_xmp_for_export (none, 64, 40);
+  g_autofree char *to = g_strdup_printf ("xmp:CreatorTool='%s'", lm_xmp_creator_tool ());
+  assert_one_change (kept, other, "xmp:CreatorTool='x'", to);
+}
+
+static void
 test_fresh_and_broken (void)
 {
-  g_autoptr (GBytes) fresh = lm_xmp_for_export (NULL);
+  g_autoptr (GBytes) fresh = lm_xmp_for_export (NULL, 16, 8);
   g_assert_true (lm_xmp_is_well_formed (fresh));
   g_autofree char *s = as_string (fresh);
   g_autofree char *attr = g_strdup_printf ("xmp:CreatorTool=\"%s\"", lm_xmp_creator_tool ());
@@ -129,15 +160,15 @@ test_fresh_and_broken (void)
   for (gsize i = 0; i < G_N_ELEMENTS (broken); i++)
     {
       g_autoptr (GBytes) b = text (broken[i]);
-      g_assert_null (lm_xmp_for_export (b));
+      g_assert_null (lm_xmp_for_export (b, 16, 8));
     }
   g_autoptr (GBytes) nul = g_bytes_new ("<a>\0</a>", 8);
-  g_assert_null (lm_xmp_for_export (nul));
+  g_assert_null (lm_xmp_for_export (nul, 16, 8));
 
   /* Well-formed but no rdf:Description: kept, only wrapped. */
   const char *bare = "<x:xmpmeta xmlns:x='adobe:ns:meta/'/>";
   g_autoptr (GBytes) b = text (bare);
-  g_autoptr (GBytes) kept = lm_xmp_for_export (b);
+  g_autoptr (GBytes) kept = lm_xmp_for_export (b, 16, 8);
   g_autofree char *k = as_string (kept);
   g_assert_nonnull (strstr (k, bare));
   g_assert_true (g_str_has_prefix (k, "<?xpacket begin="));
@@ -201,7 +232,7 @@ test_round_trip (void)
   image->xmp = text (in);
   g_autoptr (GBytes) blocks = resource_blocks ();
   image->iptc = lm_iptc_from_resources (g_bytes_get_data (blocks, NULL), g_bytes_get_size (blocks));
-  g_autoptr (GBytes) want_xmp = lm_xmp_for_export (image->xmp);
+  g_autoptr (GBytes) want_xmp = lm_xmp_for_export (image->xmp, image->width, image->height);
   const char *exts[] = { "jpg", "png", "tif" };
   for (gsize i = 0; i < G_N_ELEMENTS (exts); i++)
     {
@@ -237,6 +268,7 @@ main (int argc, char **argv)
   g_test_add_func ("/xmp/added-with-declaration", test_added_with_declaration);
   g_test_add_func ("/xmp/escaped-and-empty-element", test_escaped_and_empty_element);
   g_test_add_func ("/xmp/orientation", test_orientation);
+  g_test_add_func ("/xmp/dimensions", test_dimensions);
   g_test_add_func ("/xmp/fresh-and-broken", test_fresh_and_broken);
   g_test_add_func ("/xmp/iptc-blocks", test_iptc_blocks);
   g_test_add_func ("/xmp/round-trip", test_round_trip);
