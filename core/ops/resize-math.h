@@ -62,8 +62,8 @@ lm_resize_size (const LmResizeParams *p, unsigned w, unsigned h, unsigned *ow, u
     *ow = *ow < tw ? *ow : tw, *oh = *oh < th ? *oh : th;
 }
 
-/* Output pixel i of an axis reads COUNT source pixels from START on (indices clamped to
- * the axis), weighted by the table's weights from OFFSET on. */
+/* Output pixel i of an axis reads COUNT source pixels from START on (all inside the axis:
+ * taps beyond the edge are left out), weighted by the table's weights from OFFSET on. */
 typedef struct {
   int32_t start;
   uint32_t count;
@@ -202,8 +202,9 @@ lm_resize_vertical_first (unsigned w, unsigned h, unsigned ow, unsigned oh)
   return (uint64_t) w * oh < (uint64_t) ow * h;
 }
 
-/* The weighted sum of one span over 8-bit samples: tap t is at BASE + index × STEP bytes
- * (index clamped to 0..N-1), C channels (1 or 4) each. */
+/* The weighted sum of one span over 8-bit samples: tap t is at BASE + index × STEP bytes,
+ * C channels (1 or 4) each. Spans lie inside the axis; the clamp to 0..N-1 only keeps a
+ * tile's window (N pixels) from being read past should a span ever reach beyond it. */
 LM_INLINE void
 lm_resize_sum_u8 (const uint8_t *base, size_t step, int n, LmResizeSpan span, const float *weights, int channels,
                   float acc[4])

@@ -40,8 +40,9 @@ resize_output_size (const void *params, guint width, guint height, guint *out_wi
     lm_resize_size (params, width, height, out_width, out_height);
 }
 
-/* One axis's table (lm_resize_axis_table) with each weight's source index already clamped to
- * the N pixels of the input given, as the sums of resize-math.h clamp them. */
+/* One axis's table (lm_resize_axis_table) with each weight's source index, held within the
+ * N pixels of the input given as the sums of resize-math.h hold them (spans lie inside the
+ * axis; the clamp guards a tile's window). */
 typedef struct {
   LmResizeSpan *spans;
   float *weights;
