@@ -1,7 +1,8 @@
-/* The radiance merge's per-pixel arithmetic, shared by the CPU references (debevec.c and robertson.c, gcc) and
- * the CUDA kernels (kernels/hdr-merge.cu, nvcc), both without FMA contraction: the weighted
- * sums are the same IEEE operations in the same order on both, so the two backends differ
- * only by their expf (and powf for the gamma correction), a few units in the last place. */
+/* The radiance merge's per-pixel arithmetic, shared by the CPU references (debevec.c and
+ * robertson.c, gcc) and the CUDA kernels (kernels/hdr-merge.cu, nvcc), both without FMA
+ * contraction: the weighted sums are the same IEEE operations in the same order on both, so
+ * the two backends differ only by their expf (and powf for the gamma correction), a few units
+ * in the last place. */
 #pragma once
 
 #include <math.h>
