@@ -133,8 +133,8 @@ lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self)
 {
   if (self->worker == NULL) /* a typed value taken as GtkWindow's dispose drops the focus */
     return;
-  /* An edit still waiting to be gathered (a wheel, an arrow key, a choice) is its own step,
-   * not the first of the drag that begins now. */
+  /* An edit still waiting to be gathered (a wheel's or a choice's: a key's release commits)
+   * is its own undo step, not the first of the drag that begins now. */
   if (lm_op_panel_is_held (panel) && self->commit_source != 0)
     lm_window_commit (self);
   const LmStage *stage = lm_op_panel_get_stage (panel);

@@ -1,8 +1,7 @@
-/* The window closed with the keyboard (Ctrl+Q: Quit closes each window) while a slider's value is typed but not yet entered, as a
- * person does who types a number and closes: no crash, and the typed value is the one kept
- * in the photo's sidecar (the closing takes it, as leaving the field would). */
-#include <string.h>
-
+/* The window closed with the keyboard (Ctrl+Q: Quit closes each window) while a slider's
+ * value is typed but not yet entered, as a person does who types a number and quits: no
+ * crash, and the typed value is the one kept in the photo's sidecar (the closing takes it, as
+ * leaving the field would). */
 #include "core/edit/sidecar.h"
 #include "ui-testlib.h"
 #include "../unit/test-util.h"
