@@ -8,7 +8,10 @@
 static gboolean
 on_scroll (GtkWidget *widget, GdkEventScroll *event, gpointer data)
 {
-  if (gtk_widget_has_focus (widget))
+  /* A choice's keyboard goes to the toggle button inside it, not to the choice itself. */
+  GtkWidget *toplevel = gtk_widget_get_toplevel (widget);
+  GtkWidget *focus = GTK_IS_WINDOW (toplevel) ? gtk_window_get_focus (GTK_WINDOW (toplevel)) : NULL;
+  if (focus && (focus == widget || gtk_widget_is_ancestor (focus, widget)))
     return GDK_EVENT_PROPAGATE;
   g_signal_stop_emission_by_name (widget, "scroll-event");
   return GDK_EVENT_PROPAGATE;

@@ -59,6 +59,8 @@ lm_window_request_now (LmWindow *self, gboolean next, gboolean *ok)
 void
 lm_window_request_render (LmWindow *self)
 {
+  if (self->worker == NULL) /* the window being disposed: its colour and tool state are gone */
+    return;
   gboolean ok;
   LmRenderRequest req = lm_window_request_now (self, TRUE, &ok);
   if (!ok)
@@ -129,6 +131,12 @@ commit_later (gpointer data)
 void
 lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self)
 {
+  if (self->worker == NULL) /* a typed value taken as GtkWindow's dispose drops the focus */
+    return;
+  /* An edit still waiting to be gathered (a wheel's or a choice's: a key's release commits)
+   * is its own undo step, not the first of the drag that begins now. */
+  if (lm_op_panel_is_held (panel) && self->commit_source != 0)
+    lm_window_commit (self);
   const LmStage *stage = lm_op_panel_get_stage (panel);
   if (stage->info == lm_tonemap_op_info ())
     self->pipeline.tonemap = *stage;
@@ -396,7 +404,8 @@ close_now (LmWindow *self, gpointer data)
 static gboolean
 on_delete (GtkWidget *widget, GdkEvent *event, LmWindow *self)
 {
-  lm_window_commit (self); /* an edit of the last moments counts */
+  gtk_window_set_focus (GTK_WINDOW (self), NULL); /* a value typed but not yet entered counts */
+  lm_window_commit (self); /* as does an edit of the last moments */
   lm_window_sidecar_flush (self); /* and is kept, where sidecars are: nothing to ask then */
   if (self->history == NULL || !lm_history_is_dirty (self->history))
     return GDK_EVENT_PROPAGATE;
@@ -434,6 +443,9 @@ static void
 lm_window_dispose (GObject *object)
 {
   LmWindow *self = LM_WINDOW (object);
+  /* A value typed but not yet entered is taken now, while what it renders with is there;
+   * GtkWindow's dispose would take it after (lm_window_on_panel_changed then does nothing). */
+  gtk_window_set_focus (GTK_WINDOW (self), NULL);
   if (self->worker)
     save_window_state (self);
   g_clear_handle_id (&self->commit_source, g_source_remove);

@@ -1,7 +1,9 @@
 /* The side panel's sliders and curve, used as a person uses them (pointer and keys through the
  * X server), in French where the locale can be had:
  * - the wheel over a slider that was not clicked scrolls the panel and changes nothing; once
- *   clicked, the wheel changes that slider;
+ *   clicked, the wheel changes that slider (a choice too, its keyboard in a button inside it);
+ * - a wheel step still waiting to be gathered is its own undo step, not part of a drag that
+ *   follows at once;
  * - a slider's value is typed (a click on the number, Enter sets it within the declared range,
  *   Escape leaves it, "0,5" read in French); Shift-drags move a tenth as far as plain drags,
  *   Shift with the arrows a tenth of an arrow's step, Page Up ten;
@@ -176,6 +178,71 @@ test_wheel_scrolls (void)
   undo ();
   ui_settle_tracked ();
   g_assert_cmpfloat (stage_value ("wb", "temperature"), ==, (float) declared ("wb", "temperature")->def);
+
+  /* Clicked (its list closed again with Escape), the choice has the keyboard, in the toggle
+   * button inside it: the wheel changes it, not the panel. */
+  ui_scroll_into_view (choice);
+  ui_click_middle (choice);
+  ui_wait_ms (500);
+  ui_key (GDK_KEY_Escape, 0);
+  ui_wait_ms (300);
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (ui_window));
+  g_assert_true (focus == choice || gtk_widget_is_ancestor (focus, choice));
+  g_assert_cmpint (gtk_combo_box_get_active (GTK_COMBO_BOX (choice)), ==, ratio);
+  top = gtk_adjustment_get_value (scroll);
+  ui_pointer_move (choice, gtk_widget_get_allocated_width (choice) / 2.0, gtk_widget_get_allocated_height (choice) / 2.0);
+  wheel (5, 1);
+  g_test_message ("wheel over the clicked choice: choice %d → %d, panel %g → %g", ratio,
+                  gtk_combo_box_get_active (GTK_COMBO_BOX (choice)), top, gtk_adjustment_get_value (scroll));
+  g_assert_cmpint (gtk_combo_box_get_active (GTK_COMBO_BOX (choice)), !=, ratio);
+  g_assert_cmpfloat (gtk_adjustment_get_value (scroll), ==, top);
+  ui_settle_tracked ();
+  ui_wait_ms (600);
+  undo ();
+  ui_settle_tracked ();
+  g_assert_cmpint (gtk_combo_box_get_active (GTK_COMBO_BOX (choice)), ==, ratio);
+}
+
+/* ---- an edit waiting to be gathered, then a drag --------------------------------------------- */
+
+/* A wheel step on a clicked slider, and at once (before the window gathers it: a wheel has no
+ * release to commit it, unlike a key) a drag of another slider: two undo steps, the drag's
+ * first. */
+static void
+test_wheel_then_drag (void)
+{
+  ui_focus_window (GTK_WIDGET (ui_window));
+  GtkWidget *stepped = control ("wb", "temperature"), *dragged = control ("wb", "tint");
+  ui_scroll_into_view (dragged);
+  ui_scroll_into_view (stepped);
+  ui_wait_ms (300);
+  float t0 = stage_value ("wb", "temperature"), tint0 = stage_value ("wb", "tint");
+  double x, y, dx, dy;
+  knob (GTK_RANGE (stepped), &x, &y);
+  ui_click (stepped, x, y); /* on the knob: the keyboard, the value as it was */
+  ui_wait_ms (600);
+  g_assert_true (gtk_widget_has_focus (stepped));
+  g_assert_cmpfloat (stage_value ("wb", "temperature"), ==, t0);
+  knob (GTK_RANGE (dragged), &dx, &dy);
+  ui_pointer_button (5, TRUE); /* one notch, not waited on */
+  ui_pointer_button (5, FALSE);
+  ui_drag (dragged, dx, dy, dx + 40, dy, 6);
+  ui_settle_tracked ();
+  float t1 = stage_value ("wb", "temperature"), tint1 = stage_value ("wb", "tint");
+  ui_wait_ms (600);
+  undo ();
+  ui_settle_tracked ();
+  float t2 = stage_value ("wb", "temperature"), tint2 = stage_value ("wb", "tint");
+  undo ();
+  ui_settle_tracked ();
+  g_test_message ("temperature %g → %g (wheel), tint %g → %g (drag); one undo: %g, %g; two: %g, %g", t0, t1, tint0,
+                  tint1, t2, tint2, stage_value ("wb", "temperature"), stage_value ("wb", "tint"));
+  g_assert_cmpfloat (t1, !=, t0);
+  g_assert_cmpfloat (tint1, !=, tint0);
+  g_assert_cmpfloat (t2, ==, t1); /* the drag undone alone */
+  g_assert_cmpfloat (tint2, ==, tint0);
+  g_assert_cmpfloat (stage_value ("wb", "temperature"), ==, t0);
+  g_assert_cmpfloat (stage_value ("wb", "tint"), ==, tint0);
 }
 
 /* ---- typed values and fine steps ------------------------------------------------------------ */
@@ -545,6 +612,7 @@ main (int argc, char **argv)
   g_test_message ("numbers %s", french ? "in French" : "in the C locale: no French locale could be had");
   ui_track_results ();
   g_test_add_func ("/slider-input/wheel-scrolls-the-panel", test_wheel_scrolls);
+  g_test_add_func ("/slider-input/wheel-step-then-drag-two-steps", test_wheel_then_drag);
   g_test_add_func ("/slider-input/typed-values", test_typed);
   g_test_add_func ("/slider-input/fine-steps", test_fine);
   g_test_add_func ("/slider-input/slider-drag-resting-one-step", test_slider_rest);
