@@ -120,8 +120,8 @@ on_ratio_changed (GtkComboBox *combo, LmWindow *self)
 }
 
 /* A side of the crop set in its panel (a field typed, a slider dragged, the ratio chosen)
- * with a ratio: the height where the keyboard is on the height's field or slider, else the
- * width, keeps its value and the other follows, so that the panel shows the rectangle crop
+ * with a ratio: the height where the edit came from the height's field or slider, else the
+ * width, keeps its value and the other follows (the crop turning neither way round), so that the panel shows the rectangle crop
  * cuts (its Width said 1996 over a crop of 1995, the ratio taking a pixel off at render). */
 static void
 on_crop_panel_changed (LmOpPanel *panel, LmWindow *self)
@@ -129,13 +129,13 @@ on_crop_panel_changed (LmOpPanel *panel, LmWindow *self)
   LmStage stage = *lm_op_panel_get_stage (panel);
   if (!stage.enabled || self->source == NULL)
     return;
-  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
-  gboolean height_set = focus && gtk_widget_is_ancestor (focus, GTK_WIDGET (panel))
-                        && g_str_has_prefix (gtk_widget_get_name (focus), "height");
+  const LmStage *before;
+  int edited = lm_op_panel_get_edited_param (panel, &before);
+  gboolean height_set = edited >= 0 && g_str_equal (stage.info->params[edited].name, "height");
   LmCropParams *p = &stage.params.crop, typed = *p;
   guint iw, ih;
   lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
-  lm_crop_follow_ratio (p, !height_set, iw, ih);
+  lm_crop_follow_ratio (p, &before->params.crop, !height_set, iw, ih);
   if (memcmp (p, &typed, sizeof *p) == 0)
     return;
   self->pipeline.stages[stage.info->id] = stage;
