@@ -178,10 +178,16 @@ on_picked (gpointer data, double x, double y)
   lm_window_view_pipeline (self, &view);
   lm_pipeline_for_view (&view);
   double rgb[3];
-  /* The view's (x, y) is a point of the image; its pixel (i, j) spans i..i + 1. */
-  if (temperature == NULL || tint == NULL
-      || !lm_picker_patch_mean (self->source, &view, x - 0.5, y - 0.5, LM_PICKER_PATCH, rgb))
+  g_autoptr (GError) e = NULL;
+  if (temperature == NULL || tint == NULL)
     return;
+  /* The view's (x, y) is a point of the image; its pixel (i, j) spans i..i + 1. */
+  if (!lm_picker_patch_mean (self->source, &view, x - 0.5, y - 0.5, LM_PICKER_PATCH, rgb, &e))
+    {
+      if (e)
+        lm_window_show_message (self, GTK_MESSAGE_INFO, e->message);
+      return;
+    }
   /* The gains neutralise the patch in the photo's own primaries, as white balance runs. */
   g_autoptr (LmColorProfile) profile = lm_color_profile_new (self->source->icc_profile, NULL);
   lm_wb_from_gray_in (profile, (float) rgb[0], (float) rgb[1], (float) rgb[2], temperature, tint);
