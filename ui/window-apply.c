@@ -9,8 +9,9 @@
  *
  * A photo whose sidecar holds edits of its own (other than those applied) is asked about first
  * (apply-question.h): Replace, Merge or Skip, perhaps for all. Its sidecar is copied to
- * `<sidecar>.before-apply` (`.before-apply.2`, … where an earlier run's copy is there) before it
- * is replaced or merged into, and the outcome names each such photo and its copy: there is no undo across photos, the copy is how they come back. */
+ * `<sidecar>.before-apply` (`.before-apply.2`, … where an earlier run's copy is there) before
+ * it is replaced or merged into, and the outcome names each such photo and its copy: there is
+ * no undo across photos, the copy is how they come back. */
 #include "window-private.h"
 
 #include <string.h>

@@ -121,8 +121,10 @@ on_ratio_changed (GtkComboBox *combo, LmWindow *self)
 
 /* A side of the crop set in its panel (a field typed, a slider dragged, the ratio chosen)
  * with a ratio: the height where the edit came from the height's field or slider, else the
- * width, keeps its value and the other follows (the crop turning neither way round), so that the panel shows the rectangle crop
- * cuts (its Width said 1996 over a crop of 1995, the ratio taking a pixel off at render). */
+ * width, keeps its value and the other follows (the crop turning neither way round), so that
+ * the panel shows the rectangle crop cuts (its Width said 1996 over a crop of 1995, the ratio
+ * taking a pixel off at render). The panel says which side: the window's focus is gone while
+ * a typed field is left with Tab or a click. */
 static void
 on_crop_panel_changed (LmOpPanel *panel, LmWindow *self)
 {
