@@ -27,6 +27,8 @@ struct _LmOpPanel {
   gboolean switchable;  /* FALSE: always on, no switch (tone mapping of radiance) */
   gboolean held;        /* a button pressed on a slider or the curve: its release commits */
   GtkWidget *curves;    /* the LmCurveGroup of every curve parameter, or NULL */
+  int edited;           /* the parameter the last edit came from, or -1 */
+  LmStage before_edit;  /* the stage as it was before that edit */
 };
 
 G_DEFINE_FINAL_TYPE (LmOpPanel, lm_op_panel, GTK_TYPE_BOX)
@@ -92,6 +94,16 @@ on_switch (GObject *sw, GParamSpec *pspec, LmOpPanel *self)
   emit (self, TRUE);
 }
 
+/* Parameter I is about to change by the user's hand (lm_op_panel_get_edited_param). */
+static void
+note_edit (LmOpPanel *self, guint i)
+{
+  if (self->updating)
+    return;
+  self->before_edit = self->stage;
+  self->edited = (int) i;
+}
+
 /* Moving a parameter switches the operation on: what the user touches takes effect. */
 static void
 enable_on_edit (LmOpPanel *self)
@@ -108,7 +120,9 @@ enable_on_edit (LmOpPanel *self)
 static void
 on_scale (GtkRange *range, LmOpPanel *self)
 {
-  const LmParamSpec *spec = &self->op->params[index_of (self, GTK_WIDGET (range))];
+  guint i = index_of (self, GTK_WIDGET (range));
+  const LmParamSpec *spec = &self->op->params[i];
+  note_edit (self, i);
   *(float *) (self->stage.params.bytes + spec->offset) = (float) gtk_range_get_value (range);
   enable_on_edit (self);
   emit (self, FALSE);
@@ -166,7 +180,9 @@ on_value_typed (LmValueField *field, LmOpPanel *self)
 static void
 on_combo (GtkComboBox *combo, LmOpPanel *self)
 {
-  const LmParamSpec *spec = &self->op->params[index_of (self, GTK_WIDGET (combo))];
+  guint i = index_of (self, GTK_WIDGET (combo));
+  const LmParamSpec *spec = &self->op->params[i];
+  note_edit (self, i);
   *(int *) (self->stage.params.bytes + spec->offset) = gtk_combo_box_get_active (combo);
   enable_on_edit (self);
   emit (self, TRUE);
@@ -260,26 +276,10 @@ position_of (const LmParamSpec *spec, double length)
   g_return_val_if_reached (0.0);
 }
 
-/* "0.7", "12", "0.25": up to two decimals, in the locale's way as the sliders show theirs. */
-static char *
-format_length (double v)
-{
-  char *text = g_strdup_printf ("%.2f", v);
-  char *end = text + strlen (text);
-  if (strpbrk (text, ".,"))
-    {
-      while (end[-1] == '0')
-        *--end = '\0';
-      if (end[-1] == '.' || end[-1] == ',')
-        *--end = '\0';
-    }
-  return text;
-}
-
 static void
 show_length (LmOpPanel *self, guint i)
 {
-  g_autofree char *text = format_length (gtk_adjustment_get_value (self->values[i]));
+  g_autofree char *text = lm_value_format (gtk_adjustment_get_value (self->values[i]), 0, 2);
   gtk_entry_set_text (GTK_ENTRY (self->fields[i]), text);
 }
 
@@ -300,6 +300,7 @@ on_length_value (GtkAdjustment *value, LmOpPanel *self)
 {
   guint i = index_of (self, value);
   const LmParamSpec *spec = &self->op->params[i];
+  note_edit (self, i);
   *(float *) (self->stage.params.bytes + spec->offset) = (float) gtk_adjustment_get_value (value);
   if (self->syncing) /* from the slider: it stays where the pointer put it */
     show_length (self, i);
@@ -327,7 +328,7 @@ static gboolean
 take_typed_length (LmOpPanel *self, guint i)
 {
   const char *typed = gtk_entry_get_text (GTK_ENTRY (self->fields[i]));
-  g_autofree char *shown = format_length (gtk_adjustment_get_value (self->values[i]));
+  g_autofree char *shown = lm_value_format (gtk_adjustment_get_value (self->values[i]), 0, 2);
   if (g_str_equal (typed, shown))
     return TRUE;
   double v;
@@ -611,6 +612,7 @@ static void
 lm_op_panel_init (LmOpPanel *self)
 {
   self->switchable = TRUE;
+  self->edited = -1;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 6);
 }
@@ -632,6 +634,8 @@ lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage)
 {
   self->updating = TRUE;
   self->stage = *stage;
+  self->before_edit = *stage;
+  self->edited = -1;
   gtk_switch_set_active (GTK_SWITCH (self->enabled), stage->enabled);
   for (guint i = 0; i < self->op->n_params; i++)
     {
@@ -652,6 +656,14 @@ lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage)
   self->stage = *stage; /* the widgets' rounding must not leak into the stage */
   update_sensitivity (self);
   self->updating = FALSE;
+}
+
+int
+lm_op_panel_get_edited_param (LmOpPanel *self, const LmStage **before)
+{
+  if (before)
+    *before = &self->before_edit;
+  return self->edited;
 }
 
 gboolean

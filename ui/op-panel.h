@@ -22,6 +22,13 @@ GtkWidget *lm_op_panel_new (const LmOpInfo *op);
 void lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage);
 const LmStage *lm_op_panel_get_stage (LmOpPanel *self);
 
+/* The index in the operation's parameters of the one the last edit came from (a slider
+ * moved, a value typed, a choice made), or -1 when none came since the last
+ * lm_op_panel_set_stage; BEFORE (may be NULL) is then set to the stage as it was before that
+ * edit. A "changed" handler reads it: the keyboard's focus is gone while a typed field is
+ * left. */
+int lm_op_panel_get_edited_param (LmOpPanel *self, const LmStage **before);
+
 /* FALSE: the stage is always on (no switch; reset keeps it on), as tone mapping is for
  * radiance. */
 void lm_op_panel_set_switchable (LmOpPanel *self, gboolean switchable);

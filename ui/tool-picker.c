@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include <glib/gi18n.h>
+
 #include "core/ops/pixel-math.h"
 
 struct _LmPickerTool {
@@ -14,7 +16,7 @@ struct _LmPickerTool {
   gboolean active;
 };
 
-/* Channel C (0..2; gray has one) of pixel I of ROW, on the 0..255 scale that the operations
+/* Channel C (0..2) of pixel I of ROW, on the 0..255 scale that the operations
  * compute on (a 16-bit value / 257, as lm_u16_value): white balance's gains then mean the
  * same at either depth. */
 static double
@@ -23,27 +25,35 @@ channel_value (const LmImage *source, const guint8 *row, int i, int c)
   switch (source->format)
     {
     case LM_FORMAT_RGBA8: return row[4 * i + c];
-    case LM_FORMAT_GRAY8: return row[i];
     case LM_FORMAT_RGBA16: return lm_u16_value (((const guint16 *) row)[4 * i + c]);
-    case LM_FORMAT_GRAY16: return lm_u16_value (((const guint16 *) row)[i]);
     default: g_return_val_if_reached (0.0);
     }
 }
 
-gboolean
-lm_picker_format_supported (LmFormat format)
+static gboolean
+format_supported (LmFormat format)
 {
-  return format == LM_FORMAT_RGBA8 || format == LM_FORMAT_GRAY8 || format == LM_FORMAT_RGBA16
-         || format == LM_FORMAT_GRAY16;
+  return format == LM_FORMAT_RGBA8 || format == LM_FORMAT_RGBA16;
 }
 
 gboolean
 lm_picker_patch_mean (const LmImage *source, const LmPipeline *pipeline, double x, double y, int size,
-                      double rgb[3])
+                      double rgb[3], GError **error)
 {
+  if (lm_format_channels (source->format) == 1)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("This photo is gray: it has no colour for white balance to balance"));
+      return FALSE;
+    }
+  if (!format_supported (source->format))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("The white balance picker reads 8- and 16-bit photos, not radiance in floating point"));
+      return FALSE;
+    }
   double sx, sy;
-  if (!lm_picker_format_supported (source->format)
-      || !lm_pipeline_source_point (pipeline, source->width, source->height, x, y, &sx, &sy))
+  if (!lm_pipeline_source_point (pipeline, source->width, source->height, x, y, &sx, &sy))
     return FALSE;
   int cx = (int) lround (sx), cy = (int) lround (sy), half = size / 2;
   int x0 = MAX (0, cx - half), x1 = MIN ((int) source->width - 1, cx + half);

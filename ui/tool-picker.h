@@ -20,15 +20,13 @@ void lm_picker_tool_free (LmPickerTool *tool);
 void lm_picker_tool_begin (LmPickerTool *tool);
 void lm_picker_tool_end (LmPickerTool *tool);
 
-/* Whether the picker reads photos of FORMAT: 8- and 16-bit, colour or gray (a gray patch is
- * neutral already). Radiance and measurements (float) are not what white balance sees. */
-gboolean lm_picker_format_supported (LmFormat format);
-
 /* The mean encoded R, G, B (0..255; a 16-bit value / 257) of the SIZE × SIZE patch of SOURCE
  * around the source point that PIPELINE's output (as the view renders it) shows at (X, Y),
- * clipped to the source. FALSE where the point is off the photo or SOURCE's format is not
- * one lm_picker_format_supported takes. */
+ * clipped to the source. FALSE where the point is off the photo (ERROR unset), or where
+ * SOURCE has nothing white balance could take from it (ERROR says why, in a line for the
+ * info bar): a gray photo (no colour to balance), or values the picker does not read (8- and
+ * 16-bit only: radiance and measurements in float are not what white balance sees). */
 gboolean lm_picker_patch_mean (const LmImage *source, const LmPipeline *pipeline, double x, double y,
-                               int size, double rgb[3]);
+                               int size, double rgb[3], GError **error);
 
 G_END_DECLS

@@ -9,8 +9,9 @@
  *
  * A photo whose sidecar holds edits of its own (other than those applied) is asked about first
  * (apply-question.h): Replace, Merge or Skip, perhaps for all. Its sidecar is copied to
- * `<sidecar>.before-apply` before it is replaced or merged into, and the outcome names each
- * such photo and its copy: there is no undo across photos, the copy is how they come back. */
+ * `<sidecar>.before-apply` (`.before-apply.2`, … where an earlier run's copy is there) before
+ * it is replaced or merged into, and the outcome names each such photo and its copy: there is
+ * no undo across photos, the copy is how they come back. */
 #include "window-private.h"
 
 #include <string.h>
@@ -35,6 +36,7 @@ struct _LmApplyRun {
   int answer_all;      /* an LmApplyAnswer for every later photo with edits of its own, or 0 */
   LmApplyAnswer answer; /* for the photo in hand's own edits; 0: it had none */
   char *own_sidecar;   /* the photo in hand's sidecar of its own edits, NULL if none */
+  char *own_copy;      /* where keep_own_edits copied it, NULL before */
   LmPipeline edits;    /* what the photo in hand gets: the edits applied, or merged into its own */
   GtkWidget *question; /* up while the photo in hand waits for an answer */
   GString *outcome;    /* a line per photo whose own edits were replaced, merged or skipped */
@@ -62,6 +64,7 @@ run_clear (LmApplyRun *run)
   g_string_free (run->failures, TRUE);
   g_string_free (run->outcome, TRUE);
   g_free (run->own_sidecar);
+  g_free (run->own_copy);
   g_ptr_array_unref (run->notes);
 }
 
@@ -134,23 +137,29 @@ add_outcome (LmApplyRun *run, const char *message)
   g_string_append_printf (run->outcome, "%s%s", run->outcome->len ? "\n" : "", message);
 }
 
-/* `<sidecar>.before-apply`: the photo in hand's own edits, kept before they are replaced. */
-static char *
-own_copy_path (LmApplyRun *run)
-{
-  return g_strconcat (run->own_sidecar, ".before-apply", NULL);
-}
-
-/* The photo in hand's sidecar copied to own_copy_path; messages name the photo and the cause. */
+/* The photo in hand's sidecar copied to the first free name of `<sidecar>.before-apply`,
+ * `<sidecar>.before-apply.2`, …, never over one: an earlier run's copy holds the edits the
+ * photo had before it. run->own_copy names it; messages name the photo and the cause. */
 static gboolean
 keep_own_edits (LmApplyRun *run, const char *photo, GError **error)
 {
-  g_autofree char *to = own_copy_path (run);
   g_autoptr (GFile) from_file = g_file_new_for_path (run->own_sidecar);
-  g_autoptr (GFile) to_file = g_file_new_for_path (to);
   g_autoptr (GError) e = NULL;
-  if (g_file_copy (from_file, to_file, G_FILE_COPY_OVERWRITE | G_FILE_COPY_NOFOLLOW_SYMLINKS, NULL, NULL, NULL, &e))
-    return TRUE;
+  for (guint n = 1; n < 10000; n++)
+    {
+      g_autofree char *to = n == 1 ? g_strconcat (run->own_sidecar, ".before-apply", NULL)
+                                   : g_strdup_printf ("%s.before-apply.%u", run->own_sidecar, n);
+      g_autoptr (GFile) to_file = g_file_new_for_path (to);
+      g_clear_error (&e);
+      if (g_file_copy (from_file, to_file, G_FILE_COPY_NOFOLLOW_SYMLINKS, NULL, NULL, NULL, &e))
+        {
+          g_free (run->own_copy);
+          run->own_copy = g_steal_pointer (&to);
+          return TRUE;
+        }
+      if (!g_error_matches (e, G_IO_ERROR, G_IO_ERROR_EXISTS))
+        break;
+    }
   g_autofree char *display = g_filename_display_name (photo);
   g_set_error (error, e->domain, e->code, _("%s: its own edits were left as they were: %s"), display, e->message);
   return FALSE;
@@ -161,8 +170,7 @@ static void
 add_own_edits_outcome (LmApplyRun *run, const char *photo)
 {
   g_autofree char *name = g_filename_display_basename (photo);
-  g_autofree char *copy = own_copy_path (run);
-  g_autofree char *copy_display = g_filename_display_name (copy);
+  g_autofree char *copy_display = g_filename_display_name (run->own_copy);
   g_autofree char *line = run->answer == LM_APPLY_MERGE
                             ? g_strdup_printf (_("%s: the edits were merged into its own (its own before: %s)"),
                                                name, copy_display)
@@ -368,6 +376,7 @@ static gboolean
 ask_about_own_edits (LmApplyRun *run, const char *path)
 {
   g_clear_pointer (&run->own_sidecar, g_free);
+  g_clear_pointer (&run->own_copy, g_free);
   if (!run->sidecars)
     return FALSE; /* its sidecar is neither read nor written */
   g_autofree char *found = lm_sidecar_find (path);

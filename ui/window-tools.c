@@ -120,22 +120,24 @@ on_ratio_changed (GtkComboBox *combo, LmWindow *self)
 }
 
 /* A side of the crop set in its panel (a field typed, a slider dragged, the ratio chosen)
- * with a ratio: the height where the keyboard is on the height's field or slider, else the
- * width, keeps its value and the other follows, so that the panel shows the rectangle crop
- * cuts (its Width said 1996 over a crop of 1995, the ratio taking a pixel off at render). */
+ * with a ratio: the height where the edit came from the height's field or slider, else the
+ * width, keeps its value and the other follows (the crop turning neither way round), so that
+ * the panel shows the rectangle crop cuts (its Width said 1996 over a crop of 1995, the ratio
+ * taking a pixel off at render). The panel says which side: the window's focus is gone while
+ * a typed field is left with Tab or a click. */
 static void
 on_crop_panel_changed (LmOpPanel *panel, LmWindow *self)
 {
   LmStage stage = *lm_op_panel_get_stage (panel);
   if (!stage.enabled || self->source == NULL)
     return;
-  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
-  gboolean height_set = focus && gtk_widget_is_ancestor (focus, GTK_WIDGET (panel))
-                        && g_str_has_prefix (gtk_widget_get_name (focus), "height");
+  const LmStage *before;
+  int edited = lm_op_panel_get_edited_param (panel, &before);
+  gboolean height_set = edited >= 0 && g_str_equal (stage.info->params[edited].name, "height");
   LmCropParams *p = &stage.params.crop, typed = *p;
   guint iw, ih;
   lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
-  lm_crop_follow_ratio (p, !height_set, iw, ih);
+  lm_crop_follow_ratio (p, &before->params.crop, !height_set, iw, ih);
   if (memcmp (p, &typed, sizeof *p) == 0)
     return;
   self->pipeline.stages[stage.info->id] = stage;
@@ -178,10 +180,16 @@ on_picked (gpointer data, double x, double y)
   lm_window_view_pipeline (self, &view);
   lm_pipeline_for_view (&view);
   double rgb[3];
-  /* The view's (x, y) is a point of the image; its pixel (i, j) spans i..i + 1. */
-  if (temperature == NULL || tint == NULL
-      || !lm_picker_patch_mean (self->source, &view, x - 0.5, y - 0.5, LM_PICKER_PATCH, rgb))
+  g_autoptr (GError) e = NULL;
+  if (temperature == NULL || tint == NULL)
     return;
+  /* The view's (x, y) is a point of the image; its pixel (i, j) spans i..i + 1. */
+  if (!lm_picker_patch_mean (self->source, &view, x - 0.5, y - 0.5, LM_PICKER_PATCH, rgb, &e))
+    {
+      if (e)
+        lm_window_show_message (self, GTK_MESSAGE_INFO, e->message);
+      return;
+    }
   /* The gains neutralise the patch in the photo's own primaries, as white balance runs. */
   g_autoptr (LmColorProfile) profile = lm_color_profile_new (self->source->icc_profile, NULL);
   lm_wb_from_gray_in (profile, (float) rgb[0], (float) rgb[1], (float) rgb[2], temperature, tint);

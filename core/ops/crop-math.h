@@ -87,10 +87,11 @@ lm_crop_fit_ratio (LmCropRect r, double ratio)
 /* P's rectangle after one of its sides was set by hand (a field typed, a slider dragged; the
  * width where WIDTH_SET, else the height) with P's ratio on an image of W × H: the other side
  * follows, so that the rectangle is at the ratio (bounded by the image, then held to the ratio
- * again where that bound cut it), and P becomes the rectangle crop cuts, in whole pixels. No
- * ratio: P unchanged. */
+ * again where that bound cut it), and P becomes the rectangle crop cuts, in whole pixels. The
+ * rectangle stays portrait or landscape as BEFORE (P before the edit) was: a width typed
+ * wider than the old height does not turn a portrait crop round. No ratio: P unchanged. */
 LM_INLINE void
-lm_crop_follow_ratio (LmCropParams *p, int width_set, unsigned w, unsigned h)
+lm_crop_follow_ratio (LmCropParams *p, const LmCropParams *before, int width_set, unsigned w, unsigned h)
 {
   double ratio = lm_crop_ratio_value (p->ratio, w, h);
   if (ratio <= 0.0 || p->width <= 0.0f || p->height <= 0.0f)
@@ -99,7 +100,11 @@ lm_crop_follow_ratio (LmCropParams *p, int width_set, unsigned w, unsigned h)
   unsigned x1 = lm_crop_round ((double) p->x + p->width, w), y1 = lm_crop_round ((double) p->y + p->height, h);
   LmCropRect r;
   r.x = x0, r.y = y0, r.width = x1 > x0 ? x1 - x0 : 1u, r.height = y1 > y0 ? y1 - y0 : 1u;
-  if ((r.height > r.width) != (ratio < 1.0) && ratio != 1.0)
+  int portrait = r.height > r.width;
+  if (before->width > 0.0f && before->height > 0.0f)
+    portrait = (long) lm_crop_round ((double) before->y + before->height, h) - (long) lm_crop_round (before->y, h - 1)
+               > (long) lm_crop_round ((double) before->x + before->width, w) - (long) lm_crop_round (before->x, w - 1);
+  if (portrait != (ratio < 1.0) && ratio != 1.0)
     ratio = 1.0 / ratio;
   if (width_set)
     r.height = lm_crop_round ((double) r.width / ratio, h - r.y);

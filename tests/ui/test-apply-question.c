@@ -4,7 +4,8 @@
  * photo in it selected with Ctrl+A, Apply clicked) to B, whose sidecar holds edits of its own
  * (grayscale on, blur at another σ), and C, which has none.
  * - Replace: B's sidecar becomes A's edits, its former one is kept as `.before-apply` byte
- *   for byte, and the summary names B and that copy;
+ *   for byte, and the summary names B and that copy; B edited again and Replace run again:
+ *   that copy stays as it was, the new one is `.before-apply.2`, and the summary names it;
  * - Merge: B's sidecar is its own with A's blur in place of its blur, grayscale still on;
  * - Skip: B's sidecar and folder are as they were, no export of B, the summary says so;
  * - Apply to all (ticked with the pointer): one question for two such photos, both merged;
@@ -237,6 +238,28 @@ test_replace (void)
                                            copy_display);
   g_assert_nonnull (strstr (outcome, line));
   g_assert_null (strstr (outcome, "C.png"));
+
+  /* B edited again (blur at σ 1.6), Apply run again with Replace: that copy stays, B's edits
+   * of now go to `.before-apply.2`, which the summary names. */
+  LmPipeline again = own_edits ();
+  *lm_stage_float (lm_stage_by_name (&again, "blur"), "sigma") = 1.6f;
+  GError *e = NULL;
+  g_assert_true (lm_sidecar_write (sidecar, &again, &e));
+  g_assert_no_error (e);
+  g_autofree char *before_again = file_text (sidecar);
+  question = apply_to_folder (dir);
+  g_assert_nonnull (question);
+  ui_key (GDK_KEY_r, GDK_MOD1_MASK); /* _Replace */
+  g_autofree char *outcome_again = outcome_and_close ();
+  g_autofree char *kept_first = file_text (copy);
+  g_assert_cmpstr (kept_first, ==, before);
+  g_autofree char *copy_again = g_strconcat (sidecar, ".before-apply.2", NULL);
+  g_autofree char *kept_again = file_text (copy_again);
+  g_assert_cmpstr (kept_again, ==, before_again);
+  g_autofree char *again_display = g_filename_display_name (copy_again);
+  g_autofree char *line_again = g_strdup_printf (_("%s: its own edits were replaced (they are kept in %s)"),
+                                                 "B.png", again_display);
+  g_assert_nonnull (strstr (outcome_again, line_again));
 }
 
 /* B's own edits with A's blur in place of its own: what Merge must give. */

@@ -130,17 +130,29 @@ test_dragged (void)
       }
 }
 
-/* A size typed in a field: the click, Ctrl+A, the digits, Enter. */
+/* A size typed in a field: the click, Ctrl+A, the digits, then the field left as LEAVE says:
+ * "enter", "tab", or the name of another field clicked. */
 static void
-type_into (const char *name, const char *text)
+type_and_leave (const char *name, const char *text, const char *leave)
 {
   GtkWidget *f = field (name);
   ui_scroll_into_view (f);
   ui_click_middle (f);
   ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
   ui_type (text);
-  ui_key (GDK_KEY_Return, 0);
+  if (g_str_equal (leave, "enter"))
+    ui_key (GDK_KEY_Return, 0);
+  else if (g_str_equal (leave, "tab"))
+    ui_key (GDK_KEY_Tab, 0);
+  else
+    ui_click_middle (field (leave));
   ui_settle_tracked ();
+}
+
+static void
+type_into (const char *name, const char *text)
+{
+  type_and_leave (name, text, "enter");
 }
 
 /* Sizes typed with 16:9 still chosen: the side typed stays, the other follows the ratio
@@ -162,6 +174,23 @@ test_typed (void)
   assert_sizes_agree (TRUE);
 }
 
+/* A height typed and left with Tab, then one left by a click on another field (16:9 still
+ * chosen): the height stays and the width follows (72 high: 128 wide; 54 high: 96 wide).
+ * Only Enter used to keep it: the window has no focus while a field is left, so the edit
+ * counted as the width's and the height was worked out again from the width. */
+static void
+test_typed_left (void)
+{
+  type_and_leave ("height-field", "72", "tab");
+  g_assert_cmpfloat (shown ("height-field"), ==, 72);
+  g_assert_cmpfloat (shown ("width-field"), ==, 128);
+  assert_sizes_agree (TRUE);
+  type_and_leave ("height-field", "54", "y-field");
+  g_assert_cmpfloat (shown ("height-field"), ==, 54);
+  g_assert_cmpfloat (shown ("width-field"), ==, 96);
+  assert_sizes_agree (TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -170,6 +199,7 @@ main (int argc, char **argv)
   ui_focus_window (GTK_WIDGET (ui_window));
   g_test_add_func ("/crop-size/dragged", test_dragged);
   g_test_add_func ("/crop-size/typed", test_typed);
+  g_test_add_func ("/crop-size/typed-left", test_typed_left);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
   return rc;

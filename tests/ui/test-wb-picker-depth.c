@@ -3,7 +3,8 @@
  * tests/ui/wb-cast.py (NumPy and OpenCV, from the CIE daylight locus) as a 16-bit PNG and the
  * same rounded to 8 bits. On each, the pick sets white balance to the card's light (4500 K,
  * tint 0: the known answer), the 16-bit one at least as closely as the 8-bit one, and the
- * card is gray on screen afterwards; before the pick it is not. */
+ * card is gray on screen afterwards; before the pick it is not. A gray photo picked: white
+ * balance stays off and the info bar says the photo has no colour to balance. */
 #include <math.h>
 #include <stdlib.h>
 #include <glib/gi18n.h>
@@ -93,10 +94,6 @@ open_photo (const char *path)
     }
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (ui_window)), ==, base);
   ui_settle_tracked ();
-  guint w = 0, h = 0;
-  lm_image_view_get_image_size (ui_image_view (), &w, &h);
-  g_assert_cmpuint (w, ==, 320);
-  g_assert_cmpuint (h, ==, 240);
 }
 
 /* The picker on the card of PATH: the temperature and tint it set; the card is gray on
@@ -105,6 +102,10 @@ static void
 pick_card (const char *path, double *temperature, double *tint)
 {
   open_photo (path);
+  guint w = 0, h = 0;
+  lm_image_view_get_image_size (ui_image_view (), &w, &h);
+  g_assert_cmpuint (w, ==, 320);
+  g_assert_cmpuint (h, ==, 240);
   g_assert_false (wb_stage ().enabled);
   int before[3];
   card_on_screen (before);
@@ -149,6 +150,27 @@ test_picker_depths (void)
   g_assert_cmpfloat (fabs (tint16 - tint8), <=, 2.5);
 }
 
+/* A gray photo (8-bit, one channel) clicked with the picker: white balance stays off, as it
+ * would change nothing, and the info bar says why. It used to be switched on. */
+static void
+test_picker_gray (void)
+{
+  g_autofree char *gray = g_build_filename (tmp_dir, "gray.png", NULL);
+  g_free (ui_copy_test_data ("photos/camera-gray.png", gray));
+  open_photo (gray);
+  g_assert_false (wb_stage ().enabled);
+  ui_click_middle (ui_find_named (GTK_WIDGET (ui_window), "wb-picker"));
+  ui_wait_ms (150);
+  g_assert_true (picker_on ());
+  ui_click_middle (view_widget ());
+  ui_wait_ms (200);
+  ui_key_on_view (GDK_KEY_Escape);
+  g_assert_false (picker_on ());
+  g_assert_false (wb_stage ().enabled);
+  g_assert_cmpstr (lm_window_get_info_message (ui_window), ==,
+                   _("This photo is gray: it has no colour for white balance to balance"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -168,6 +190,7 @@ main (int argc, char **argv)
   ui_test_init (&argc, &argv, "photos/chelsea.png");
   ui_track_results ();
   g_test_add_func ("/wb-picker/8-and-16-bit", test_picker_depths);
+  g_test_add_func ("/wb-picker/gray", test_picker_gray);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
   lm_test_remove_tree (tmp_dir);

@@ -68,11 +68,44 @@ test_by_hand (void)
   g_assert_cmpuint (d.height, ==, 3);
 }
 
+/* A side typed into a crop of W0 × H0 at RATIO on a 1000 × 1000 image: the other follows and
+ * the crop keeps the orientation it had. (It used to be taken from the typed side against
+ * the old other one: 100 × 150 at 3:2 with 200 typed for the width became 200 × 133.) */
+static void
+follow (unsigned w0, unsigned h0, int ratio, int width_set, unsigned typed, unsigned want_w, unsigned want_h)
+{
+  LmCropParams before = { 0.0f, 0.0f, (float) w0, (float) h0, ratio }, p = before;
+  if (width_set)
+    p.width = (float) typed;
+  else
+    p.height = (float) typed;
+  lm_crop_follow_ratio (&p, &before, width_set, 1000, 1000);
+  g_test_message ("%u × %u, %s %u typed: %g × %g", w0, h0, width_set ? "width" : "height", typed, p.width,
+                  p.height);
+  g_assert_cmpfloat (p.width, ==, (float) want_w);
+  g_assert_cmpfloat (p.height, ==, (float) want_h);
+}
+
+static void
+test_follow_keeps_orientation (void)
+{
+  follow (100, 150, LM_CROP_3_2, TRUE, 200, 200, 300);  /* portrait, width past the old height */
+  follow (150, 100, LM_CROP_3_2, FALSE, 300, 450, 300); /* landscape, height past the old width */
+  follow (100, 150, LM_CROP_3_2, FALSE, 300, 200, 300); /* portrait, height: stays portrait */
+  follow (150, 100, LM_CROP_3_2, TRUE, 300, 300, 200);  /* landscape, width */
+  follow (90, 160, LM_CROP_16_9, TRUE, 180, 180, 320);  /* 9:16 portrait, width past the height */
+  follow (160, 90, LM_CROP_16_9, FALSE, 180, 320, 180); /* 16:9, height past the width */
+  follow (300, 400, LM_CROP_4_3, TRUE, 30, 30, 40);     /* portrait, width made small */
+  follow (400, 300, LM_CROP_4_3, FALSE, 600, 800, 600); /* landscape, height past the width */
+  follow (100, 100, LM_CROP_3_2, TRUE, 300, 300, 200);  /* a square counts as landscape */
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/crop-ratio/fixed-point", test_fixed_point);
   g_test_add_func ("/crop-ratio/by-hand", test_by_hand);
+  g_test_add_func ("/crop-ratio/follow-keeps-orientation", test_follow_keeps_orientation);
   return g_test_run ();
 }
