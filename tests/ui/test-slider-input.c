@@ -18,6 +18,7 @@
 #include "ui/curve-editor.h"
 #include "ui/op-panel.h"
 #include "ui-testlib.h"
+#include "../unit/test-util.h"
 
 /* Longer than the window gathers edits without a release into one undo step (window.c's
  * 400 ms): a drag resting this long was two steps. */
@@ -590,19 +591,20 @@ test_curve_readout (void)
   cairo_surface_destroy (bare);
 }
 
-/* A French locale, made where the system has none installed: TRUE when LC_ALL may name it. */
+/* A French locale, made into DIR where the system has none installed: TRUE when LC_ALL may
+ * name it. */
 static gboolean
-have_french (void)
+have_french (const char *dir)
 {
-  g_autofree char *dir = g_build_filename (g_get_tmp_dir (), "lumen-test-locales", NULL);
-  g_mkdir_with_parents (dir, 0700);
   return ui_make_locale ("fr_FR", dir, NULL);
 }
 
 int
 main (int argc, char **argv)
 {
-  french = have_french ();
+  g_autofree char *locales = g_dir_make_tmp ("lumen-locales-XXXXXX", NULL);
+  g_assert_nonnull (locales);
+  french = have_french (locales);
   if (french)
     {
       g_setenv ("LC_ALL", "fr_FR.UTF-8", TRUE);
@@ -618,5 +620,7 @@ main (int argc, char **argv)
   g_test_add_func ("/slider-input/slider-drag-resting-one-step", test_slider_rest);
   g_test_add_func ("/slider-input/curve-drag-resting-one-step", test_curve_rest);
   g_test_add_func ("/slider-input/curve-readout", test_curve_readout);
-  return g_test_run ();
+  int status = g_test_run ();
+  lm_test_remove_tree (locales);
+  return status;
 }
