@@ -31,17 +31,6 @@ tmp_path (const char *name)
   return g_build_filename (tmp_dir, name, NULL);
 }
 
-static LmPipeline
-read_sidecar (const char *sidecar)
-{
-  LmPipeline p;
-  lm_pipeline_init (&p);
-  GError *e = NULL;
-  g_assert_true (lm_pipeline_load_sidecar (&p, sidecar, &e));
-  g_assert_no_error (e);
-  return p;
-}
-
 /* B's own edits: grayscale on, blur on at σ 0.8 (A's blur is dragged elsewhere). */
 static LmPipeline
 own_edits (void)
@@ -206,7 +195,7 @@ assert_c_applied (const char *dir)
 {
   g_autofree char *c = g_build_filename (dir, "C.png", NULL);
   g_autofree char *c_sidecar = lm_sidecar_beside_path (c);
-  LmPipeline got = read_sidecar (c_sidecar);
+  LmPipeline got = ui_read_sidecar (c_sidecar);
   g_assert_true (lm_pipeline_equal (&got, &applied));
   g_autofree char *edited = g_build_filename (dir, "C-edited.png", NULL);
   g_assert_true (g_file_test (edited, G_FILE_TEST_IS_REGULAR));
@@ -224,7 +213,7 @@ test_replace (void)
   ui_key (GDK_KEY_r, GDK_MOD1_MASK); /* _Replace */
   g_autofree char *outcome = outcome_and_close ();
 
-  LmPipeline got = read_sidecar (sidecar);
+  LmPipeline got = ui_read_sidecar (sidecar);
   g_assert_true (lm_pipeline_equal (&got, &applied));
   g_autofree char *copy = g_strconcat (sidecar, ".before-apply", NULL);
   g_autofree char *kept = file_text (copy);
@@ -282,7 +271,7 @@ test_merge (void)
   ui_key (GDK_KEY_m, GDK_MOD1_MASK); /* _Merge */
   g_autofree char *outcome = outcome_and_close ();
 
-  LmPipeline got = read_sidecar (sidecar), want = merged_expected ();
+  LmPipeline got = ui_read_sidecar (sidecar), want = merged_expected ();
   g_assert_true (lm_stage_by_name (&got, "gray")->enabled); /* its own, kept */
   g_assert_cmpfloat (*lm_stage_float (lm_stage_by_name (&got, "blur"), "sigma"), ==,
                      *lm_stage_float (lm_stage_by_name (&applied, "blur"), "sigma"));
@@ -341,7 +330,7 @@ test_apply_to_all (void)
     {
       g_autofree char *photo = g_build_filename (dir, names[i], NULL);
       g_autofree char *sidecar = lm_sidecar_beside_path (photo);
-      LmPipeline got = read_sidecar (sidecar);
+      LmPipeline got = ui_read_sidecar (sidecar);
       g_assert_true (lm_pipeline_equal (&got, &want));
       g_assert_nonnull (strstr (outcome, names[i]));
     }
@@ -366,7 +355,7 @@ test_each_asked (void)
   ui_key (GDK_KEY_Escape, 0);
   await_gone ();
   g_autofree char *outcome = outcome_and_close ();
-  LmPipeline got = read_sidecar (b_sidecar);
+  LmPipeline got = ui_read_sidecar (b_sidecar);
   g_assert_true (lm_pipeline_equal (&got, &applied));
   g_autofree char *d_after = file_text (d_sidecar);
   g_assert_cmpstr (d_after, ==, d_before);
@@ -396,7 +385,7 @@ edit_a (const char *a)
   for (int i = 0; i < 200 && !g_file_test (sidecar, G_FILE_TEST_EXISTS); i++)
     ui_wait_ms (20);
   ui_wait_ms (300);
-  applied = read_sidecar (sidecar);
+  applied = ui_read_sidecar (sidecar);
   LmStage *blur = lm_stage_by_name (&applied, "blur");
   g_assert_true (blur->enabled);
   g_assert_cmpfloat (*lm_stage_float (blur, "sigma"), !=, 0.8f);

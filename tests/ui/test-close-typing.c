@@ -35,11 +35,7 @@ test_close_while_typing (void)
                   g_file_test (sidecar, G_FILE_TEST_EXISTS) ? "written" : "absent");
   g_assert_null (window);
   g_assert_true (g_file_test (sidecar, G_FILE_TEST_EXISTS));
-  LmPipeline p;
-  lm_pipeline_init (&p);
-  GError *e = NULL;
-  g_assert_true (lm_pipeline_load_sidecar (&p, sidecar, &e));
-  g_assert_no_error (e);
+  LmPipeline p = ui_read_sidecar (sidecar);
   g_test_message ("the sidecar: exposure %s, %g EV", lm_pipeline_stage (&p, LM_OP_EXPOSURE)->enabled ? "on" : "off",
                   lm_pipeline_stage (&p, LM_OP_EXPOSURE)->params.exposure.ev);
   g_assert_true (lm_pipeline_stage (&p, LM_OP_EXPOSURE)->enabled);

@@ -349,11 +349,8 @@ answer_chooser (GtkWidget *dialog, gpointer data)
 {
   Answer *a = data;
   ui_focus_window (dialog);
-  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
-  ui_type (a->name);
-  GtkWidget *export = ui_button_labelled (dialog, _("_Export"));
-  g_assert_nonnull (export);
-  ui_click_middle (export);
+  ui_chooser_type_name (a->name); /* the name field has the keyboard */
+  ui_chooser_press_export (dialog);
 }
 
 static void

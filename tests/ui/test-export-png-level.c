@@ -24,17 +24,14 @@ answer_chooser (GtkWidget *dialog, gpointer data)
 {
   Answer *a = data;
   ui_focus_window (dialog);
-  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
-  ui_type (a->name);
+  ui_chooser_type_name (a->name); /* the name field has the keyboard */
   GtkWidget *level = ui_find_named_within (dialog, "png-level");
   g_assert_nonnull (level);
   a->level_shown = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (level));
   /* Typed into the field, not confirmed with Enter: the export reads what is typed. */
   g_autofree char *text = g_strdup_printf ("%d", a->level);
   gtk_entry_set_text (GTK_ENTRY (level), text);
-  GtkWidget *export = ui_button_labelled (dialog, _("_Export"));
-  g_assert_nonnull (export);
-  ui_click_middle (export);
+  ui_chooser_press_export (dialog);
 }
 
 static GBytes *

@@ -48,8 +48,7 @@ static void
 answer_chooser (GtkWidget *dialog, gpointer name)
 {
   ui_focus_window (dialog);
-  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
-  ui_type (name);
+  ui_chooser_type_name (name); /* the name field has the keyboard */
   ui_key_press (GDK_KEY_Return, TRUE); /* let go once the quality dialog is up */
 }
 

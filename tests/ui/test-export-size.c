@@ -79,12 +79,9 @@ answer_chooser (GtkWidget *dialog, gpointer data)
       ui_key (GDK_KEY_Return, 0);
       return;
     }
-  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
-  ui_type (a->name);
+  ui_chooser_type_name (a->name); /* the name field has the keyboard */
   set_resize (dialog, a);
-  GtkWidget *export = ui_button_labelled (dialog, _("_Export"));
-  g_assert_nonnull (export);
-  ui_click_middle (export);
+  ui_chooser_press_export (dialog);
 }
 
 /* Ctrl+E answered with A; the file it wrote, loaded. */

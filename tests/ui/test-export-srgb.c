@@ -31,16 +31,13 @@ answer_chooser (GtkWidget *dialog, gpointer data)
 {
   Answer *a = data;
   ui_focus_window (dialog);
-  ui_key (GDK_KEY_a, GDK_CONTROL_MASK); /* the name field has the keyboard */
-  ui_type (a->name);
+  ui_chooser_type_name (a->name); /* the name field has the keyboard */
   GtkWidget *check = ui_find_named_within (dialog, "to-srgb");
   g_assert_nonnull (check);
   if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)) != a->to_srgb)
     ui_click_middle (check);
   g_assert_cmpint (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)), ==, a->to_srgb);
-  GtkWidget *export = ui_button_labelled (dialog, _("_Export"));
-  g_assert_nonnull (export);
-  ui_click_middle (export);
+  ui_chooser_press_export (dialog);
 }
 
 static LmImage *

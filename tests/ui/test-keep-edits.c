@@ -83,18 +83,6 @@ blur_sigma (void)
   return gtk_range_get_value (GTK_RANGE (ui_control (LM_OP_BLUR, "sigma")));
 }
 
-/* The edits in SIDECAR. */
-static LmPipeline
-read_sidecar (const char *sidecar)
-{
-  LmPipeline p;
-  lm_pipeline_init (&p);
-  GError *e = NULL;
-  g_assert_true (lm_pipeline_load_sidecar (&p, sidecar, &e));
-  g_assert_no_error (e);
-  return p;
-}
-
 static char *chelsea, *camera, *chelsea_sidecar, *camera_sidecar;
 static double dragged_sigma;
 
@@ -129,7 +117,7 @@ test_slider_writes (void)
   g_assert_true (g_file_get_contents (chelsea_sidecar, &text, NULL, NULL));
   g_test_message ("%s", text);
   g_assert_true (g_str_has_prefix (text, "[lumen]\nversion=1\n"));
-  LmPipeline p = read_sidecar (chelsea_sidecar);
+  LmPipeline p = ui_read_sidecar (chelsea_sidecar);
   g_assert_true (lm_pipeline_stage (&p, LM_OP_BLUR)->enabled);
   g_assert_cmpfloat_with_epsilon (lm_pipeline_stage (&p, LM_OP_BLUR)->params.blur.sigma, dragged_sigma, 1e-4);
 }
@@ -183,7 +171,7 @@ test_copy_paste (void)
   g_assert_true (blur_on ());
   g_assert_cmpfloat_with_epsilon (blur_sigma (), dragged_sigma, 1e-4);
   g_assert_true (wait_file (camera_sidecar, TRUE, 5));
-  LmPipeline a = read_sidecar (chelsea_sidecar), b = read_sidecar (camera_sidecar);
+  LmPipeline a = ui_read_sidecar (chelsea_sidecar), b = ui_read_sidecar (camera_sidecar);
   g_assert_true (lm_pipeline_equal (&a, &b));
   ui_key (GDK_KEY_z, GDK_CONTROL_MASK);
   ui_settle_tracked ();
@@ -213,7 +201,7 @@ test_bad_sidecar (void)
   g_assert_cmpstr (after, ==, bad);
   drag_blur ();
   ui_wait_ms (800);
-  LmPipeline p = read_sidecar (sidecar); /* written over with the edit: readable now */
+  LmPipeline p = ui_read_sidecar (sidecar); /* written over with the edit: readable now */
   g_assert_true (lm_pipeline_stage (&p, LM_OP_BLUR)->enabled);
 }
 
@@ -258,7 +246,7 @@ test_round_trip (void)
   gtk_range_set_value (GTK_RANGE (ui_control (LM_OP_GRAY, "amount")), 0.4);
   ui_settle_tracked ();
   ui_wait_ms (800); /* saved */
-  LmPipeline p = read_sidecar (chelsea_sidecar);
+  LmPipeline p = ui_read_sidecar (chelsea_sidecar);
   g_assert_true (lm_pipeline_stage (&p, LM_OP_EQUALIZE)->enabled);
   g_assert_true (lm_pipeline_stage (&p, LM_OP_GRAY)->enabled);
   g_assert_true (lm_pipeline_stage (&p, LM_OP_BLUR)->enabled);
@@ -312,7 +300,7 @@ test_apply (void)
       g_autofree char *sidecar = lm_sidecar_beside_path (photos[i]);
       g_autofree char *cli_png = g_strconcat (stem, "-cli.png", NULL);
       g_assert_true (g_file_test (edited, G_FILE_TEST_IS_REGULAR));
-      LmPipeline window = read_sidecar (chelsea_sidecar), applied = read_sidecar (sidecar);
+      LmPipeline window = ui_read_sidecar (chelsea_sidecar), applied = ui_read_sidecar (sidecar);
       g_assert_true (lm_pipeline_equal (&window, &applied));
       g_assert_cmpint (cli_from_sidecar (sidecar, cli_png, photos[i]), ==, 0);
       assert_same_file (edited, cli_png);

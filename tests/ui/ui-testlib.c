@@ -690,3 +690,37 @@ ui_make_locale (const char *name, const char *dir, char **error)
   setlocale (LC_ALL, "C");
   return ok;
 }
+
+void
+ui_chooser_type_name (const char *name)
+{
+  ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
+  ui_type (name);
+}
+
+void
+ui_chooser_press_export (GtkWidget *dialog)
+{
+  GtkWidget *export = ui_button_labelled (dialog, _("_Export"));
+  g_assert_nonnull (export);
+  ui_click_middle (export);
+}
+
+void
+ui_export_as (GtkWidget *dialog, gpointer name)
+{
+  ui_focus_window (dialog);
+  ui_chooser_type_name (name);
+  ui_chooser_press_export (dialog);
+}
+
+LmPipeline
+ui_read_sidecar (const char *sidecar)
+{
+  LmPipeline p;
+  lm_pipeline_init (&p);
+  GError *e = NULL;
+  g_assert_true (lm_pipeline_load_sidecar (&p, sidecar, &e));
+  g_assert_no_error (e);
+  return p;
+}

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "core/edit/pipeline.h"
 #include "core/ops/histogram.h"
 #include "core/ops/op.h"
 #include "ui/image-view.h"
@@ -113,6 +114,14 @@ typedef void (*UiChooserAnswer) (GtkWidget *dialog, gpointer data);
  * after 30 s. */
 void ui_answer_chooser (void (*open) (gpointer open_data), gpointer open_data, UiChooserAnswer answer,
                         gpointer data);
+/* In a save chooser: NAME typed over its name field's text (the field has the keyboard). */
+void ui_chooser_type_name (const char *name);
+/* The chooser DIALOG's Export button clicked. */
+void ui_chooser_press_export (GtkWidget *dialog);
+/* A ui_answer_chooser ANSWER: the export's chooser told to write NAME (a const char *). */
+void ui_export_as (GtkWidget *dialog, gpointer name);
+/* The edits in SIDECAR, which must read. */
+LmPipeline ui_read_sidecar (const char *sidecar);
 /* The OPEN of ui_answer_chooser for the export: Ctrl+E in the window. */
 void ui_press_export (gpointer unused);
 /* Runs the main loop until PATH exists (an export's rename: the file is whole), then a little
