@@ -84,6 +84,32 @@ separate_steps (const Look *l, const guint8 *in, double out[3])
     out[i] = c[i] < 0.0 ? 0.0 : c[i] > 255.0 ? 255.0 : c[i];
 }
 
+/* A pipeline with LOOK's point stages on, for the render cache to fuse. */
+static LmPipeline
+pipeline_of (const Look *l)
+{
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  const struct {
+    LmOpId id;
+    const void *params;
+    gsize size;
+  } stages[] = {
+    { LM_OP_WB, &l->wb, sizeof l->wb },
+    { LM_OP_EXPOSURE, &l->exposure, sizeof l->exposure },
+    { LM_OP_CONTRAST, &l->contrast, sizeof l->contrast },
+    { LM_OP_CURVE, &l->curve, sizeof l->curve },
+    { LM_OP_SATURATION, &l->saturation, sizeof l->saturation },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (stages); i++)
+    {
+      LmStage *stage = lm_pipeline_stage (&pipeline, stages[i].id);
+      stage->enabled = TRUE;
+      memcpy (stage->params.bytes, stages[i].params, stages[i].size);
+    }
+  return pipeline;
+}
+
 static void
 build_pass (const Look *l, LmPointPass *pass)
 {
@@ -133,25 +159,7 @@ check_look (const Look *l)
   lm_point_run_cpu (&pass, src, direct);
   lm_test_assert_same_pixels (fused, direct);
 
-  LmPipeline pipeline;
-  lm_pipeline_init (&pipeline);
-  const struct {
-    LmOpId id;
-    const void *params;
-    gsize size;
-  } stages[] = {
-    { LM_OP_WB, &l->wb, sizeof l->wb },
-    { LM_OP_EXPOSURE, &l->exposure, sizeof l->exposure },
-    { LM_OP_CONTRAST, &l->contrast, sizeof l->contrast },
-    { LM_OP_CURVE, &l->curve, sizeof l->curve },
-    { LM_OP_SATURATION, &l->saturation, sizeof l->saturation },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (stages); i++)
-    {
-      LmStage *stage = lm_pipeline_stage (&pipeline, stages[i].id);
-      stage->enabled = TRUE;
-      memcpy (stage->params.bytes, stages[i].params, stages[i].size);
-    }
+  LmPipeline pipeline = pipeline_of (l);
   g_autoptr (LmImage) source = lm_backend_upload (cpu, src, &e);
   g_assert_no_error (e);
   g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, source);
@@ -188,25 +196,7 @@ run_gray (const Look *l, LmImage *src)
   g_assert_true (lm_backend_run_points (cpu, &pass, src, out, &e));
   g_assert_no_error (e);
 
-  LmPipeline pipeline;
-  lm_pipeline_init (&pipeline);
-  const struct {
-    LmOpId id;
-    const void *params;
-    gsize size;
-  } stages[] = {
-    { LM_OP_WB, &l->wb, sizeof l->wb },
-    { LM_OP_EXPOSURE, &l->exposure, sizeof l->exposure },
-    { LM_OP_CONTRAST, &l->contrast, sizeof l->contrast },
-    { LM_OP_CURVE, &l->curve, sizeof l->curve },
-    { LM_OP_SATURATION, &l->saturation, sizeof l->saturation },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (stages); i++)
-    {
-      LmStage *stage = lm_pipeline_stage (&pipeline, stages[i].id);
-      stage->enabled = TRUE;
-      memcpy (stage->params.bytes, stages[i].params, stages[i].size);
-    }
+  LmPipeline pipeline = pipeline_of (l);
   g_autoptr (LmImage) source = lm_backend_upload (cpu, src, &e);
   g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, source);
   g_autoptr (LmImage) rendered = lm_render_cache_run (cache, &pipeline, NULL, &e);
