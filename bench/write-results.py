@@ -3,11 +3,17 @@
 leave (kept in bench/results/): Lumen's GPU figures beside NPP, CuPy and OpenCV measured in
 the same call, each as a ratio to the memory floor, and the CPU against OpenCV.
 
-    write-results.py [--date YYYY-MM-DD] [RESULTS_DIR]"""
+    write-results.py [--date YYYY-MM-DD] [-o FILE] [RESULTS_DIR]
+
+Every part of RESULTS.md comes from bench/results/: tables from the JSON and text that the
+benchmarks leave, and the parts written by hand (what changed between two calls and why, or
+figures whose call left no data file) from bench/results/text/. Re-running it remakes
+RESULTS.md byte for byte (tests/meson.build: bench-results)."""
 import argparse
-import datetime
 import json
 import os
+
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 
 # Bytes per pixel that must cross device memory at least once: each input read once, each
 # output written once. Equalize reads its input twice (histogram, then mapping): a whole
@@ -240,6 +246,13 @@ BATCH_LABELS = {  # bench/results/<dir>: what the call measured
 }
 
 
+# Calls whose figures are kept only as text (bench/results/text/), each put before a kept call.
+BATCH_TEXT = {
+    "batch-h100": ["batch-h100-a06566f.md", "batch-h100-e63822f.md"],
+    "batch-h200x2-one-gpu": ["batch-h200x2-workers.md"],
+}
+
+
 def batch_runs(d):
     path = os.path.join(d, "batch-bench.json")
     return json.load(open(path)) if os.path.exists(path) else None
@@ -296,13 +309,14 @@ def batch_goals(d):
     scale = two["lumen"]["cuda-jpg-nvjpeg"]["stacks_per_s"] / one["lumen"]["cuda-jpg-nvjpeg"]["stacks_per_s"]
     cpu = final["lumen"]["cpu-hdr"]["stacks_per_s"]
     met = lambda ok: "met" if ok else "**not met**"
-    return ["| goal | measured | |", "|---|---|---|",
-            f"| JPEG output (Reinhard) on one H100 ≥ 100 stacks/s | {jpg:.1f} stacks/s ({500000 / jpg / 3600:.1f} h for 500,000) | {met(jpg >= 100)} |",
+    rows = [f"| JPEG output (Reinhard) on one H100 ≥ 100 stacks/s | {jpg:.1f} stacks/s ({500000 / jpg / 3600:.1f} h for 500,000) | {met(jpg >= 100)} |",
             f"| … ≥ 50× the OpenCV pool | {jpg / pool_jpg:.0f}× its JPEG pool ({pool_jpg:.2f}/s), {jpg / pool_hdr:.0f}× its Radiance pool ({pool_hdr:.2f}/s) | {met(jpg >= 50 * pool_jpg)} |",
             f"| Radiance output limited only by the disk's write rate | {hdr:.1f} stacks/s, {hdr / disk:.0%} of the {disk:.1f} the disk's sequential rate allows (one file written and synced); the batch's writers each write, fsync and rename their own file, 16 at a time, and the GPU and the encoders wait on them | {met(hdr >= 0.95 * disk)} |",
             f"| two GPUs ≥ 1.8× one (2 × H200) | {scale:.2f}× ({two['lumen']['cuda-jpg-nvjpeg']['stacks_per_s']:.1f} against {one['lumen']['cuda-jpg-nvjpeg']['stacks_per_s']:.1f} stacks/s, JPEG output) | {met(scale >= 1.8)} |",
-            f"| the CPU backend on 16 cores ≥ 10× the OpenCV pool | {cpu:.1f} stacks/s, {cpu / pool_hdr:.1f}× (Radiance output) | {met(cpu >= 10 * pool_hdr)} |",
-            ""]
+            f"| the CPU backend on 16 cores ≥ 10× the OpenCV pool | {cpu:.1f} stacks/s, {cpu / pool_hdr:.1f}× (Radiance output) | {met(cpu >= 10 * pool_hdr)} |"]
+    # A goal last measured in a call kept only as text (BATCH_TEXT) takes its row from there.
+    later = {row.split(" | ")[0]: row for row in text("batch-goals.md") if row}
+    return ["| goal | measured | |", "|---|---|---|"] + [later.get(r.split(" | ")[0], r) for r in rows] + [""]
 
 
 def batch_part(d):
@@ -320,79 +334,136 @@ def batch_part(d):
            "imwrite, one process per core.", ""]
     out += batch_goals(d)
     for sub in subs:
+        for name in BATCH_TEXT.get(sub, []):
+            out += text(name)
         out += batch_section(os.path.join(d, sub))
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--date", default=datetime.date.today().isoformat())
-    ap.add_argument("dir", nargs="?", default=os.path.join(os.path.dirname(__file__), "results"))
-    a = ap.parse_args()
-    commit = open(os.path.join(a.dir, "gpu.txt")).read().split("\n")[1].replace("commit ", "").strip()
-    out = ["# Benchmark results", "",
-           "Written by `bench/write-results.py` from the figures in `bench/results/` (made by "
-           "`tests/gpu/device-run.sh` on the GPU machine and `bench/cpu-vs-opencv.py`). "
-           "Benchmarks are not tests; a stale table shows by its commit.", ""]
-    out += gpu_section(a.dir, a.date)
-    out += edits_section(os.path.join(a.dir, "edits-h100"))
-    out += view_section(os.path.join(a.dir, "view-h100"))
-    out += ["## CPU against OpenCV, same image, same thread count", "",
-            "Lumen works on RGBA as decoded (4 bytes a pixel), OpenCV on BGR (3): the colour cases "
-            "move a third more bytes in Lumen.", ""]
-    out += cpu_section(os.path.join(a.dir, "cpu-vs-opencv-h100-host.json"),
-                       "GPU machine's CPU (16 cores)", a.date, commit)
-    dev = os.path.join(a.dir, "cpu-vs-opencv-dev-2core.json")
-    if os.path.exists(dev):
-        out += cpu_section(dev, "development machine (2 cores)", a.date, commit)
-    # What the CPU path's first run in a process costs, and the Radiance writer: prose with figures.
-    notes = os.path.join(a.dir, "cpu-dev-notes.md")
-    if os.path.exists(notes):
-        out += [open(notes).read().strip(), ""]
+def text(name):
+    """A part written by hand (prose, or figures whose measurement left no data file), kept in
+    bench/results/text/ and copied as it is."""
+    with open(os.path.join(RESULTS, "text", name)) as f:
+        return f.read().rstrip("\n").split("\n") + [""]
+
+
+def rounds_table(path):
+    """bench/cpu-vs-opencv.py's rounds: each case measured on both sides in turn, the median
+    with the spread of the rounds' ratios (bold where Lumen is slower), and OpenCV on BGRA."""
+    d = json.load(open(path))
+    lines = ["| operation | Lumen ms | OpenCV ms (BGR) | Lumen / OpenCV (rounds) | OpenCV ms on BGRA | Lumen / OpenCV on BGRA |",
+             "|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        ratio = f"{r['ratio']:.2f} ({r['ratio_min']:.2f}–{r['ratio_max']:.2f})"
+        if r["ratio"] > 1:
+            ratio = f"**{ratio}**"
+        bgra = f"{r['opencv_bgra_ms']:.2f}" if "opencv_bgra_ms" in r else ""
+        ratio_bgra = f"{r['ratio_bgra']:.2f}" if "ratio_bgra" in r else ""
+        lines.append(f"| {r['case']} | {r['lumen_ms']:.2f} | {r['opencv_ms']:.2f} | {ratio} | {bgra} | {ratio_bgra} |")
+    return lines + [""]
+
+
+def cpu_part(d, date, commit):
+    out = ["## CPU against OpenCV, same image, same thread count", "",
+           "Lumen works on RGBA as decoded (4 bytes a pixel), OpenCV on BGR (3): the colour cases "
+           "move a third more bytes in Lumen.", ""]
+    out += text("cpu-both-2026-11-25.md")
+    out += rounds_table(os.path.join(d, "cpu-vs-opencv-h100-host.json"))
+    out += text("cpu-both-2026-11-25-dev.md")
+    out += rounds_table(os.path.join(d, "cpu-vs-opencv-dev-2core.json"))
+    out += text("cpu-both-2026-11-25-changes.md")
+    out += text("cpu-h100-e63822f.md")
+    out += cpu_section(os.path.join(d, "cpu-vs-opencv-h100-host-e6550a6.json"),
+                       "GPU machine's CPU (16 cores)", date, commit)
+    out += cpu_section(os.path.join(d, "cpu-vs-opencv-dev-2core-e45df9f.json"),
+                       "development machine (2 cores)", date, commit)
+    out += text("cpu-dev-2core-e45df9f.md")
+    out += text("cpu-geometry-gray-2026-11-24.md")
+    out += text("cpu-first-run-radiance-batch.md")
+    return out
+
+
+def latency_section(d, commit):
     def slider_name(r):
         # "curve points", "wb temperature": the parameter where it is not the usual one.
         param = r.get("param")
         return r["op"] if param in (None, "sigma", "amount") else f"{r['op']} {param}"
 
-    latency = sorted(f for f in os.listdir(a.dir) if f.startswith("latency-") and f.endswith(".json"))
-    if latency:
-        out += ["## Slider to paint (the window, `bench/ui-latency`)", "",
-                "Each change waits for its paint before the next; 50th / 95th percentile in ms. "
-                "First paint: the first pixels of a change on screen (the CPU paints the view "
-                "rendered from the photo shrunk to the view's scale first); full: the "
-                "full-resolution render's.", "",
-                "Goals: GPU machine, 50 MP, any slider: p95 ≤ 16 ms; development machine, CPU, "
-                "24 MP: first paint p95 ≤ 100 ms. On the GPU the result is on the main thread "
-                "within 7 ms (p95); the paint then waits for GTK's frame clock, which paints at "
-                "most once a frame (60 Hz; Xvfb here), so change→paint sits near one frame.", "",
-                "| machine | commit | photo | backend | slider | changes | first paint p50 / p95 | full result p50 / p95 | full paint p50 / p95 |",
-                "|---|---|---|---|---|---|---|---|---|"]
-        for f in latency:
-            r = json.load(open(os.path.join(a.dir, f)))
-            out.append(f"| {r.get('machine', '')} | {r.get('commit', commit)} | {os.path.basename(r['photo'])} | {r['backend']} | {slider_name(r)} | "
-                       f"{r['measured']} | {r['first_paint_p50']:.1f} / {r['first_paint_p95']:.1f} | "
-                       f"{r['full_result_p50']:.1f} / {r['full_result_p95']:.1f} | "
-                       f"{r['full_paint_p50']:.1f} / {r['full_paint_p95']:.1f} |")
-        out.append("")
-    out += hdr_section(os.path.join(a.dir, "hdr"))
-    out += batch_part(a.dir)
-    parity = os.path.join(a.dir, "parity-h100.txt")
-    if os.path.exists(parity):
-        out += ["## CPU/GPU parity", "", "```", open(parity).read().strip(), "```", ""]
-    compare = os.path.join(a.dir, "compare-h100.txt")
-    if os.path.exists(compare):
-        out += ["## lumen-cli compare (boats-sunset.jpg, gray + equalize + blur σ=10)", "", "```",
-                open(compare).read().strip(), "```", ""]
-    # The window's soak (bench/soak.sh) is measured apart; its section is kept as written.
-    soak = os.path.join(os.path.dirname(__file__), "results", "soak.md")
-    if os.path.exists(soak):
-        out += [""] + open(soak).read().splitlines()
-    # The window on a 600 MP photo (tests/ui/test-large-view.c): kept as written.
-    large = os.path.join(os.path.dirname(__file__), "results", "large-view.md")
-    if os.path.exists(large):
-        out += open(large).read().splitlines()
-    with open(os.path.join(os.path.dirname(__file__), "RESULTS.md"), "w") as f:
-        f.write("\n".join(out))
+    latency = sorted(f for f in os.listdir(d) if f.startswith("latency-") and f.endswith(".json"))
+    if not latency:
+        return []
+    out = ["## Slider to paint (the window, `bench/ui-latency`)", "",
+           "Each change waits for its paint before the next; 50th / 95th percentile in ms. "
+           "First paint: the first pixels of a change on screen (the CPU paints the view "
+           "rendered from the photo shrunk to the view's scale first); full: the "
+           "full-resolution render's.", "",
+           "Goals: GPU machine, 50 MP, any slider: p95 ≤ 16 ms; development machine, CPU, "
+           "24 MP: first paint p95 ≤ 100 ms. On the GPU the result is on the main thread "
+           "within 7 ms (p95); the paint then waits for GTK's frame clock, which paints at "
+           "most once a frame (60 Hz; Xvfb here), so change→paint sits near one frame.", "",
+           "| machine | commit | photo | backend | slider | changes | first paint p50 / p95 | full result p50 / p95 | full paint p50 / p95 |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for f in latency:
+        r = json.load(open(os.path.join(d, f)))
+        out.append(f"| {r.get('machine', '')} | {r.get('commit', commit)} | {os.path.basename(r['photo'])} | {r['backend']} | {slider_name(r)} | "
+                   f"{r['measured']} | {r['first_paint_p50']:.1f} / {r['first_paint_p95']:.1f} | "
+                   f"{r['full_result_p50']:.1f} / {r['full_result_p95']:.1f} | "
+                   f"{r['full_paint_p50']:.1f} / {r['full_paint_p95']:.1f} |")
+    return out + [""]
+
+
+def io_table(path):
+    """bench/bench-io.py's records: Lumen's codec against OpenCV's, pair by pair."""
+    d = json.load(open(path))
+    lines = ["| size | case | Lumen ms | OpenCV ms | Lumen/OpenCV (min–max) | Lumen CPU ms | OpenCV CPU ms | files |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in d["records"]:
+        lines.append(f"| {r['mp']} MP | {r['case']} | {r['lumen_ms']:.0f} | {r['opencv_ms']:.0f} | "
+                     f"{r['ratio']:.2f} ({r['ratio_min']:.2f}–{r['ratio_max']:.2f}) | "
+                     f"{r['lumen_cpu_ms']:.0f} | {r['opencv_cpu_ms']:.0f} | {r['sizes']} |")
+    return lines + [""]
+
+
+def document(d, date):
+    commit = open(os.path.join(d, "gpu.txt")).read().split("\n")[1].replace("commit ", "").strip()
+    out = ["# Benchmark results", "",
+           "Written by `bench/write-results.py` from the figures in `bench/results/` (made by "
+           "`tests/gpu/device-run.sh` on the GPU machine and `bench/cpu-vs-opencv.py`). "
+           "Benchmarks are not tests; a stale table shows by its commit.", ""]
+    out += gpu_section(d, date)
+    out += edits_section(os.path.join(d, "edits-h100"))
+    out += view_section(os.path.join(d, "view-h100"))
+    out += cpu_part(d, date, commit)
+    out += latency_section(d, commit)
+    out += hdr_section(os.path.join(d, "hdr"))
+    out += batch_part(d)
+    parity = os.path.join(d, "parity-h100.txt")
+    out += ["## CPU/GPU parity", "", "```", open(parity).read().strip(), "```", ""]
+    out += text("parity-h100-2026-11-25.md")
+    compare = os.path.join(d, "compare-h100.txt")
+    out += ["## lumen-cli compare (boats-sunset.jpg, gray + equalize + blur σ=10)", "", "```",
+            open(compare).read().strip(), "```", ""]
+    out += text("compare-h100-50mp.md")
+    # The window's soak (bench/soak.sh) and its 600 MP photo (tests/ui/test-large-view.c).
+    out += text("soak.md")
+    out += text("large-view.md")
+    out += text("io-dev-2core-2026-11-24.md")
+    out += text("io-dev-2core-2026-11-25.md")
+    out += io_table(os.path.join(d, "io-dev-2core-2026-11-25.json"))
+    for name in ("io-h100-host-68fb51e.md", "io-tiff-parallel.md", "tiled.md", "nvjpeg-export.md", "detect.md"):
+        out += text(name)
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Writes bench/RESULTS.md from bench/results/.")
+    ap.add_argument("--date", help="the GPU machine's call (default: RESULTS_DIR/date.txt)")
+    ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "RESULTS.md"))
+    ap.add_argument("dir", nargs="?", default=RESULTS)
+    a = ap.parse_args()
+    date = a.date or open(os.path.join(a.dir, "date.txt")).read().strip()
+    with open(a.output, "w") as f:
+        f.write(document(a.dir, date))
 
 
 if __name__ == "__main__":
