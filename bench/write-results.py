@@ -8,7 +8,7 @@ the same call, each as a ratio to the memory floor, and the CPU against OpenCV.
 Every part of RESULTS.md comes from bench/results/: tables from the JSON and text that the
 benchmarks leave, and the parts written by hand (what changed between two calls and why, or
 figures whose call left no data file) from bench/results/text/. Re-running it remakes
-RESULTS.md byte for byte (tests/meson.build: bench-results)."""
+RESULTS.md byte for byte (the test `docs results generated`, tests/docs/)."""
 import argparse
 import json
 import os
@@ -315,7 +315,7 @@ def batch_goals(d):
             f"| two GPUs ≥ 1.8× one (2 × H200) | {scale:.2f}× ({two['lumen']['cuda-jpg-nvjpeg']['stacks_per_s']:.1f} against {one['lumen']['cuda-jpg-nvjpeg']['stacks_per_s']:.1f} stacks/s, JPEG output) | {met(scale >= 1.8)} |",
             f"| the CPU backend on 16 cores ≥ 10× the OpenCV pool | {cpu:.1f} stacks/s, {cpu / pool_hdr:.1f}× (Radiance output) | {met(cpu >= 10 * pool_hdr)} |"]
     # A goal last measured in a call kept only as text (BATCH_TEXT) takes its row from there.
-    later = {row.split(" | ")[0]: row for row in text("batch-goals.md") if row}
+    later = {row.split(" | ")[0]: row for row in text(d, "batch-goals.md") if row}
     return ["| goal | measured | |", "|---|---|---|"] + [later.get(r.split(" | ")[0], r) for r in rows] + [""]
 
 
@@ -335,15 +335,15 @@ def batch_part(d):
     out += batch_goals(d)
     for sub in subs:
         for name in BATCH_TEXT.get(sub, []):
-            out += text(name)
+            out += text(d, name)
         out += batch_section(os.path.join(d, sub))
     return out
 
 
-def text(name):
+def text(d, name):
     """A part written by hand (prose, or figures whose measurement left no data file), kept in
-    bench/results/text/ and copied as it is."""
-    with open(os.path.join(RESULTS, "text", name)) as f:
+    RESULTS_DIR/text/ and copied as it is."""
+    with open(os.path.join(d, "text", name)) as f:
         return f.read().rstrip("\n").split("\n") + [""]
 
 
@@ -367,19 +367,19 @@ def cpu_part(d, date, commit):
     out = ["## CPU against OpenCV, same image, same thread count", "",
            "Lumen works on RGBA as decoded (4 bytes a pixel), OpenCV on BGR (3): the colour cases "
            "move a third more bytes in Lumen.", ""]
-    out += text("cpu-both-2026-11-25.md")
+    out += text(d, "cpu-both-2026-11-25.md")
     out += rounds_table(os.path.join(d, "cpu-vs-opencv-h100-host.json"))
-    out += text("cpu-both-2026-11-25-dev.md")
+    out += text(d, "cpu-both-2026-11-25-dev.md")
     out += rounds_table(os.path.join(d, "cpu-vs-opencv-dev-2core.json"))
-    out += text("cpu-both-2026-11-25-changes.md")
-    out += text("cpu-h100-e63822f.md")
+    out += text(d, "cpu-both-2026-11-25-changes.md")
+    out += text(d, "cpu-h100-e63822f.md")
     out += cpu_section(os.path.join(d, "cpu-vs-opencv-h100-host-e6550a6.json"),
                        "GPU machine's CPU (16 cores)", date, commit)
     out += cpu_section(os.path.join(d, "cpu-vs-opencv-dev-2core-e45df9f.json"),
                        "development machine (2 cores)", date, commit)
-    out += text("cpu-dev-2core-e45df9f.md")
-    out += text("cpu-geometry-gray-2026-11-24.md")
-    out += text("cpu-first-run-radiance-batch.md")
+    out += text(d, "cpu-dev-2core-e45df9f.md")
+    out += text(d, "cpu-geometry-gray-2026-11-24.md")
+    out += text(d, "cpu-first-run-radiance-batch.md")
     return out
 
 
@@ -428,7 +428,8 @@ def document(d, date):
     commit = open(os.path.join(d, "gpu.txt")).read().split("\n")[1].replace("commit ", "").strip()
     out = ["# Benchmark results", "",
            "Written by `bench/write-results.py` from the figures in `bench/results/` (made by "
-           "`tests/gpu/device-run.sh` on the GPU machine and `bench/cpu-vs-opencv.py`). "
+           "`tests/gpu/device-run.sh` on the GPU machine and `bench/cpu-vs-opencv.py`) and the text "
+           "written by hand in `bench/results/text/`. "
            "Benchmarks are not tests; a stale table shows by its commit.", ""]
     out += gpu_section(d, date)
     out += edits_section(os.path.join(d, "edits-h100"))
@@ -439,19 +440,19 @@ def document(d, date):
     out += batch_part(d)
     parity = os.path.join(d, "parity-h100.txt")
     out += ["## CPU/GPU parity", "", "```", open(parity).read().strip(), "```", ""]
-    out += text("parity-h100-2026-11-25.md")
+    out += text(d, "parity-h100-2026-11-25.md")
     compare = os.path.join(d, "compare-h100.txt")
     out += ["## lumen-cli compare (boats-sunset.jpg, gray + equalize + blur σ=10)", "", "```",
             open(compare).read().strip(), "```", ""]
-    out += text("compare-h100-50mp.md")
+    out += text(d, "compare-h100-50mp.md")
     # The window's soak (bench/soak.sh) and its 600 MP photo (tests/ui/test-large-view.c).
-    out += text("soak.md")
-    out += text("large-view.md")
-    out += text("io-dev-2core-2026-11-24.md")
-    out += text("io-dev-2core-2026-11-25.md")
+    out += text(d, "soak.md")
+    out += text(d, "large-view.md")
+    out += text(d, "io-dev-2core-2026-11-24.md")
+    out += text(d, "io-dev-2core-2026-11-25.md")
     out += io_table(os.path.join(d, "io-dev-2core-2026-11-25.json"))
     for name in ("io-h100-host-68fb51e.md", "io-tiff-parallel.md", "tiled.md", "nvjpeg-export.md", "detect.md"):
-        out += text(name)
+        out += text(d, name)
     return "\n".join(out)
 
 

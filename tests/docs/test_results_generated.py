@@ -26,4 +26,4 @@ if made != have:
     print("\n".join(list(diff)[:60]))
     print("bench/RESULTS.md differs from what bench/write-results.py makes of bench/results/")
     sys.exit(1)
-print(f"bench/RESULTS.md is bench/write-results.py's output ({len(have)} bytes)")
+print(f"bench/RESULTS.md is bench/write-results.py's output ({len(have.encode())} bytes)")
