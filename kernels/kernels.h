@@ -85,14 +85,16 @@ typedef struct {
 #undef LM_OP
 
 /* The fused point pass (core/ops/point-math.h) from SRC (RGBA8 or GRAY8) into DST (of SRC's
- * format, same size). PASS is read at launch (it travels as a launch parameter). */
-cudaError_t lm_k_point (const LmPointPass *pass, const LmKImage *src, const LmKImage *dst,
-                        cudaStream_t stream);
+ * format, same size). Of the host's LmPointPass the kernels are given what they read, by
+ * value at launch (host memory, not kept): RGBA8 its TABLE (R, G, B) and pixel parts PX
+ * (lm_point_pass_pixels), GRAY8 its GRAY table; what SRC's format does not read may be NULL. */
+cudaError_t lm_k_point (const float (*table)[256], const float *gray, const LmPointPixels *px,
+                        const LmKImage *src, const LmKImage *dst, cudaStream_t stream);
 
 /* The pass from SRC (RGBA16 or GRAY16) into DST (of SRC's format, same size), with TABLE16
- * (device memory: lm_point_table16 of PASS for SRC's format, 3 or 1 × LM_POINT_TABLE16_SIZE
- * floats). */
-cudaError_t lm_k_point16 (const LmPointPass *pass, const float *table16, const LmKImage *src,
+ * (device memory: lm_point_table16 of the pass for SRC's format, 3 or 1 × LM_POINT_TABLE16_SIZE
+ * floats) and, for RGBA16, the pixel parts PX (read at launch; GRAY16 has none: NULL). */
+cudaError_t lm_k_point16 (const float *table16, const LmPointPixels *px, const LmKImage *src,
                           const LmKImage *dst, cudaStream_t stream);
 
 /* SUMS (device memory) is zeroed first; HEAT (RGBA8, same size) may be NULL. */

@@ -378,10 +378,11 @@ cuda_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src, LmIm
   LmKImage in = lm_cuda_kimage (src), out = lm_cuda_kimage (dst);
   if (!lm_cuda_use_device (self, error))
     return FALSE;
+  LmPointPixels px = lm_point_pass_pixels (pass);
   if (lm_format_depth (src->format) == 16)
     return ensure_table16 (self, pass, src->format == LM_FORMAT_GRAY16, error)
-           && CHECK (lm_k_point16 (pass, self->table16, &in, &out, self->stream), error);
-  return CHECK (lm_k_point (pass, &in, &out, self->stream), error);
+           && CHECK (lm_k_point16 (self->table16, &px, &in, &out, self->stream), error);
+  return CHECK (lm_k_point (pass->table, pass->gray, &px, &in, &out, self->stream), error);
 }
 
 static gboolean
