@@ -1,10 +1,8 @@
 /* An operation's CUDA launch is lent its own scratch alone (kernels/kernels.h, LmKScratch),
- * of the bytes its own rule asks for. Equalize's counts and tables are its scratch too (they
- * were the backend's buffers, shared with the histogram). Given one byte less than its rule
- * asks, a launch refuses before it queues anything, so that no kernel writes past the end;
- * the refusal comes before any CUDA call, so this runs without a device. */
-#include <string.h>
-
+ * of the bytes its own rule asks for: equalize's counts and tables are in its scratch too,
+ * not in buffers of the backend's. Given one byte less than its rule asks, a launch refuses
+ * before it queues anything, so that no kernel writes past the end; the refusal comes before
+ * any CUDA call, so this runs without a device. */
 #include "config.h"
 #include "core/ops/ops.h"
 #if LUMEN_HAVE_CUDA
