@@ -260,8 +260,8 @@ lm_k_mtb_workspace_size (const LmKStack *stack, int levels)
 }
 
 extern "C" cudaError_t
-lm_k_mtb (const LmKStack *stack, int levels, int exclude_range, unsigned pivot, const LmKWorkspace *ws,
-          int *shifts, cudaStream_t stream)
+lm_k_mtb (const LmKStack *stack, int levels, int exclude_range, unsigned pivot, void *workspace, int *shifts,
+          cudaStream_t stream)
 {
   if (stack->n < 1 || stack->n > LM_K_HDR_MAX_EXPOSURES || pivot >= stack->n || levels < 1 || levels > kMaxLevels
       || stack->width == 0 || stack->height == 0)
@@ -274,7 +274,7 @@ lm_k_mtb (const LmKStack *stack, int levels, int exclude_range, unsigned pivot, 
   a.gray = stack->format == LM_K_GRAY8;
   a.lv = levels_of (stack, levels);
   Layout lay = layout (stack, levels, a.lv);
-  char *base = static_cast<char *> (ws->mtb);
+  char *base = static_cast<char *> (workspace);
   a.hist = reinterpret_cast<unsigned long long *> (base + lay.hist);
   a.counts = reinterpret_cast<unsigned long long *> (base + lay.counts);
   a.shift = reinterpret_cast<int2 *> (base + lay.shift);

@@ -521,11 +521,11 @@ is_deep (const LmKImage *image)
 
 template <int C, typename S>
 cudaError_t
-launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius,
+launch_direct (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, int radius,
                cudaStream_t stream)
 {
   int width = (int) src->width, height = (int) src->height;
-  uint8_t *tmp = static_cast<uint8_t *> (ws->scratch);
+  uint8_t *tmp = static_cast<uint8_t *> (scratch->data);
   constexpr int stored = C == 1 ? 1 : 4;
   size_t tmp_stride = align64 ((size_t) width * stored * kMidBytes<S>);
   size_t span = kRowTile + 2 * (size_t) radius + kRowPer;
@@ -546,13 +546,13 @@ launch_direct (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
 
 template <int C, typename S>
 cudaError_t
-launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius, int d,
+launch_grid (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, int radius, int d,
              const LmTileFrame *tile, cudaStream_t stream)
 {
   int width = (int) src->width, height = (int) src->height;
   GridLayout g = grid_layout (src->width, src->height, C, d, tile);
-  float *cols = static_cast<float *> (ws->scratch);
-  float *grid = reinterpret_cast<float *> (static_cast<uint8_t *> (ws->scratch) + g.cols_bytes);
+  float *cols = static_cast<float *> (scratch->data);
+  float *grid = reinterpret_cast<float *> (static_cast<uint8_t *> (scratch->data) + g.cols_bytes);
   constexpr unsigned kThreads = 128;
   dim3 rows_grid (lm_div_up (width, kThreads), lm_div_up (g.grid_h, kGridRowsPerThread));
   size_t taps_bytes = (2 * kTapPad + 2 * (size_t) radius + 1) * sizeof (float);
@@ -574,21 +574,21 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, i
 // The method (D = 1: direct) and channel count of SRC, whose samples are S.
 template <typename S>
 cudaError_t
-launch_depth (const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws, int radius, int d,
+launch_depth (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, int radius, int d,
               const LmTileFrame *tile, cudaStream_t stream)
 {
   if (d == 1)
     switch (channels_of (src))
       {
-      case 1: return launch_direct<1, S> (src, dst, ws, radius, stream);
-      case 3: return launch_direct<3, S> (src, dst, ws, radius, stream);
-      default: return launch_direct<4, S> (src, dst, ws, radius, stream);
+      case 1: return launch_direct<1, S> (src, dst, scratch, radius, stream);
+      case 3: return launch_direct<3, S> (src, dst, scratch, radius, stream);
+      default: return launch_direct<4, S> (src, dst, scratch, radius, stream);
       }
   switch (channels_of (src))
     {
-    case 1: return launch_grid<1, S> (src, dst, ws, radius, d, tile, stream);
-    case 3: return launch_grid<3, S> (src, dst, ws, radius, d, tile, stream);
-    default: return launch_grid<4, S> (src, dst, ws, radius, d, tile, stream);
+    case 1: return launch_grid<1, S> (src, dst, scratch, radius, d, tile, stream);
+    case 3: return launch_grid<3, S> (src, dst, scratch, radius, d, tile, stream);
+    default: return launch_grid<4, S> (src, dst, scratch, radius, d, tile, stream);
     }
 }
 
@@ -636,7 +636,7 @@ blur_workspace_max (const LmKImage *src)
 }
 
 static cudaError_t
-blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
              cudaStream_t stream)
 {
   const LmBlurParams *p = static_cast<const LmBlurParams *> (params);
@@ -647,7 +647,7 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
       return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride, row, src->height,
                                 cudaMemcpyDeviceToDevice, stream);
     }
-  if (ws->scratch_size < blur_workspace (p, src))
+  if (scratch->size < blur_workspace (p, src))
     return cudaErrorInvalidValue;
 
   // The whole kernel, zero-padded, so that tap j (offset j − r) is c_taps[kTapPad + j].
@@ -669,8 +669,8 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
         lm_blur_cubic_weights ((float) t / (float) d, cubic[t]);
       LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_cubic, cubic, sizeof (cubic[0]) * d, 0, cudaMemcpyHostToDevice, stream));
     }
-  return is_deep (src) ? launch_depth<uint16_t> (src, dst, ws, radius, d, &p->tile, stream)
-                       : launch_depth<uint8_t> (src, dst, ws, radius, d, &p->tile, stream);
+  return is_deep (src) ? launch_depth<uint16_t> (src, dst, scratch, radius, d, &p->tile, stream)
+                       : launch_depth<uint8_t> (src, dst, scratch, radius, d, &p->tile, stream);
 }
 
 extern "C" const LmKOp lm_k_blur_op = { blur_workspace, blur_workspace_max, blur_launch };

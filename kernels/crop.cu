@@ -17,7 +17,7 @@ bytes_per_pixel (int format)
 }
 
 static cudaError_t
-crop_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+crop_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
              cudaStream_t stream)
 {
   // A tile (tile-math.h) reads its input from its own place; DST has the tile's size.

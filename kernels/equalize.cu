@@ -172,6 +172,10 @@ apply16 (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
   reinterpret_cast<unsigned long long *> (out)[x] = r;
 }
 
+// The scratch holds the counts (R, G, B, luma), then the tables: 256 of each a channel for
+// 8-bit sources, 65536 for 16-bit ones.
+constexpr size_t kBinsBytes = 4 * LM_HIST_BINS * sizeof (uint32_t);
+constexpr size_t kLutsBytes = 4 * LM_HIST_BINS * sizeof (uint8_t);
 constexpr size_t kBins16Bytes = 4 * LM_HIST16_BINS * sizeof (uint32_t);
 constexpr size_t kLuts16Bytes = 4 * LM_HIST16_BINS * sizeof (uint16_t);
 
@@ -182,12 +186,12 @@ is16 (int format)
 }
 
 cudaError_t
-equalize16 (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+equalize16 (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
             cudaStream_t stream)
 {
   int gray = src->format == LM_K_GRAY16, luma = gray || p->mode == LM_EQUALIZE_LUMA;
-  uint32_t *bins = static_cast<uint32_t *> (ws->scratch);
-  uint16_t *luts = reinterpret_cast<uint16_t *> (static_cast<uint8_t *> (ws->scratch) + kBins16Bytes);
+  uint32_t *bins = static_cast<uint32_t *> (scratch->data);
+  uint16_t *luts = reinterpret_cast<uint16_t *> (static_cast<uint8_t *> (scratch->data) + kBins16Bytes);
   // A tiled render gives the whole image's counts (host memory, kept until the stream is done).
   if (p->bins)
     LM_CUDA_TRY (cudaMemcpyAsync (bins, p->bins, kBins16Bytes, cudaMemcpyHostToDevice, stream));
@@ -207,11 +211,11 @@ equalize16 (const LmEqualizeParams *p, const LmKImage *src, const LmKImage *dst,
 
 } // namespace
 
-// 16-bit sources count and map in the scratch (65536 bins and entries a channel).
+// Its counts and tables, whatever the parameters.
 static size_t
 equalize_workspace (const void *params, const LmKImage *src)
 {
-  return is16 (src->format) ? kBins16Bytes + kLuts16Bytes : 0;
+  return is16 (src->format) ? kBins16Bytes + kLuts16Bytes : kBinsBytes + kLutsBytes;
 }
 
 static size_t
@@ -221,22 +225,25 @@ equalize_workspace_max (const LmKImage *src)
 }
 
 static cudaError_t
-equalize_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+equalize_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
                  cudaStream_t stream)
 {
   const LmEqualizeParams *p = static_cast<const LmEqualizeParams *> (params);
+  if (scratch->size < equalize_workspace (p, src))
+    return cudaErrorInvalidValue;
   if (src->width == 0 || src->height == 0)
     return cudaSuccess;
   if (is16 (src->format))
-    return equalize16 (p, src, dst, ws, stream);
+    return equalize16 (p, src, dst, scratch, stream);
   int gray = src->format == LM_K_GRAY8;
   int luma = gray || p->mode == LM_EQUALIZE_LUMA;
+  uint32_t *bins = static_cast<uint32_t *> (scratch->data);
+  uint8_t *luts = static_cast<uint8_t *> (scratch->data) + kBinsBytes;
   if (p->bins) // a tiled render's counts of the whole image
-    LM_CUDA_TRY (cudaMemcpyAsync (ws->bins, p->bins, 4 * LM_HIST_BINS * sizeof (uint32_t), cudaMemcpyHostToDevice,
-                                  stream));
+    LM_CUDA_TRY (cudaMemcpyAsync (bins, p->bins, kBinsBytes, cudaMemcpyHostToDevice, stream));
   else
-    LM_CUDA_TRY (lm_k_histogram (src, luma ? 2 : 1, ws->bins, stream));
-  build_luts<<<1, 4, 0, stream>>> (ws->bins, p->bins ? p->total : (uint64_t) src->width * src->height, ws->luts);
+    LM_CUDA_TRY (lm_k_histogram (src, luma ? 2 : 1, bins, stream));
+  build_luts<<<1, 4, 0, stream>>> (bins, p->bins ? p->total : (uint64_t) src->width * src->height, luts);
   LM_CUDA_LAUNCHED ();
 
   const uint8_t *in = static_cast<const uint8_t *> (src->data);
@@ -248,18 +255,17 @@ equalize_launch (const void *params, const LmKImage *src, const LmKImage *dst, c
       {
         dim3 grid (lm_div_up (src->width, kThreads * 16), rows);
         apply_gray<<<grid, kThreads, 0, stream>>> (band_in, src->stride, band_out, dst->stride, src->width,
-                                                   ws->luts, p->amount);
+                                                   luts, p->amount);
       }
     else
       {
         dim3 grid (lm_div_up (src->width, kThreads * 4), rows);
         apply_rgba<<<grid, kThreads, 0, stream>>> (band_in, src->stride, band_out, dst->stride, src->width,
-                                                   ws->luts, luma, p->amount);
+                                                   luts, luma, p->amount);
       }
   });
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
 
-/* 8-bit: its histogram and tables live in the backend's fixed bins and luts, no scratch. */
 extern "C" const LmKOp lm_k_equalize_op = { equalize_workspace, equalize_workspace_max, equalize_launch };

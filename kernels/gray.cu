@@ -124,7 +124,7 @@ gray_gray16 (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_str
 } // namespace
 
 static cudaError_t
-gray_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+gray_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
              cudaStream_t stream)
 {
   const LmGrayParams *p = static_cast<const LmGrayParams *> (params);

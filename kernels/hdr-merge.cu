@@ -133,7 +133,7 @@ launch_rows (const MergeArgs<Method> &a, unsigned height, bool want_max, RangeRo
 template <class Method>
 cudaError_t
 merge (const LmKStack *stack, const float *table, float gamma_correction, const LmKImage *out,
-       const LmKWorkspace *ws, cudaStream_t stream)
+       const LmKHdrScratch *scratch, cudaStream_t stream)
 {
   if (stack->n < 1 || stack->n > LM_K_HDR_MAX_EXPOSURES || out->format != LM_K_RGBA_F32)
     return cudaErrorInvalidValue;
@@ -157,8 +157,8 @@ merge (const LmKStack *stack, const float *table, float gamma_correction, const 
   a.n = stack->n;
 
   bool correct = gamma_correction > 0.0f;
-  RangeRow *rows = static_cast<RangeRow *> (ws->hdr_rows);
-  State *state = static_cast<State *> (ws->hdr_state);
+  RangeRow *rows = static_cast<RangeRow *> (scratch->rows);
+  State *state = static_cast<State *> (scratch->state);
   if (stack->format == LM_K_GRAY8)
     launch_rows<Method, true> (a, stack->height, correct, rows, stream);
   else
@@ -237,8 +237,8 @@ launch_linear (const LinearArgs &a, unsigned height, bool want_max, RangeRow *ro
 } // namespace
 
 extern "C" cudaError_t
-lm_k_hdr_linear (const LmKStack *stack, float gamma_correction, const LmKImage *out, const LmKWorkspace *ws,
-                 cudaStream_t stream)
+lm_k_hdr_linear (const LmKStack *stack, float gamma_correction, const LmKImage *out,
+                 const LmKHdrScratch *scratch, cudaStream_t stream)
 {
   if (stack->n < 1 || stack->n > LM_K_HDR_MAX_EXPOSURES || out->format != LM_K_RGBA_F32
       || (stack->format != LM_K_RGBA16 && stack->format != LM_K_GRAY16))
@@ -259,8 +259,8 @@ lm_k_hdr_linear (const LmKStack *stack, float gamma_correction, const LmKImage *
   a.n = stack->n;
 
   bool correct = gamma_correction > 0.0f;
-  RangeRow *rows = static_cast<RangeRow *> (ws->hdr_rows);
-  State *state = static_cast<State *> (ws->hdr_state);
+  RangeRow *rows = static_cast<RangeRow *> (scratch->rows);
+  State *state = static_cast<State *> (scratch->state);
   if (stack->format == LM_K_GRAY16)
     launch_linear<true> (a, stack->height, correct, rows, stream);
   else
@@ -286,14 +286,14 @@ lm_k_hdr_state_size (void)
 
 extern "C" cudaError_t
 lm_k_hdr_debevec (const LmKStack *stack, const float *log_response, float gamma_correction,
-                  const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream)
+                  const LmKImage *out, const LmKHdrScratch *scratch, cudaStream_t stream)
 {
-  return merge<Debevec> (stack, log_response, gamma_correction, out, ws, stream);
+  return merge<Debevec> (stack, log_response, gamma_correction, out, scratch, stream);
 }
 
 extern "C" cudaError_t
 lm_k_hdr_robertson (const LmKStack *stack, const float *response_and_weights, float gamma_correction,
-                    const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream)
+                    const LmKImage *out, const LmKHdrScratch *scratch, cudaStream_t stream)
 {
-  return merge<Robertson> (stack, response_and_weights, gamma_correction, out, ws, stream);
+  return merge<Robertson> (stack, response_and_weights, gamma_correction, out, scratch, stream);
 }

@@ -30,21 +30,13 @@ typedef struct {
   int opaque; /* every alpha is 255 */
 } LmKImage;
 
-/* Device buffers an operation needs besides its input and output, allocated once per image
- * size by the backend and reused on every render. */
+/* An operation's scratch (LmKOp): device memory of at least the bytes its workspace rule
+ * asks for, lent to its launch alone. Operations run one after another on the backend's
+ * stream, so one buffer, grown to the largest need, serves them in turn. */
 typedef struct {
-  uint32_t *bins;   /* 4 × 256 histogram counts (R, G, B, luma) */
-  uint8_t *luts;    /* 4 × 256 lookup tables */
-  void *scratch;    /* the running operation's scratch: at least its LmKOp.workspace bytes */
-  size_t scratch_size;
-  void *hdr_rows;   /* the HDR kernels' per-row partial sums: lm_k_hdr_rows_size (height) */
-  size_t hdr_rows_size;
-  void *hdr_state;  /* what their reductions leave for the next kernel: lm_k_hdr_state_size () */
-  void *fusion;     /* Mertens' weight sums and pyramids: lm_k_mertens_workspace_size () */
-  size_t fusion_size;
-  void *mtb;        /* AlignMTB's histograms, bitmaps and counts: lm_k_mtb_workspace_size () */
-  size_t mtb_size;
-} LmKWorkspace;
+  void *data;
+  size_t size; /* bytes */
+} LmKScratch;
 
 /* Fails with cudaErrorNoKernelImageForDevice when no kernel in this build runs on the current
  * device (its architecture was not compiled in). */
@@ -58,9 +50,10 @@ cudaError_t lm_k_histogram16 (const LmKImage *src, int want, uint32_t *bins, cud
 
 /* An operation's CUDA side, beside its kernel (kernels/<name>.cu, or core/ops/<name>-cuda.c):
  * lm_k_<name>_op for every line of core/ops/op-list.h. PARAMS is the operation's
- * Lm<Name>Params. The backend keeps one scratch buffer (ws->scratch) for all operations. */
+ * Lm<Name>Params. Its launch sees its input, its output and its own scratch, nothing else of
+ * the backend's. */
 typedef struct {
-  /* Bytes of ws->scratch that PARAMS need on SRC; NULL: none. */
+  /* Bytes of scratch that PARAMS need on SRC; NULL: none. */
   size_t (*workspace) (const void *params, const LmKImage *src);
   /* The most that any parameters can need on an image of SRC's size and either 8-bit format,
    * reserved at the operation's first run on an image so that later edits allocate nothing
@@ -69,7 +62,7 @@ typedef struct {
   size_t (*workspace_max) (const LmKImage *src);
   /* Enqueues the operation from SRC into DST (its output format and size). */
   cudaError_t (*launch) (const void *params, const LmKImage *src, const LmKImage *dst,
-                         const LmKWorkspace *ws, cudaStream_t stream);
+                         const LmKScratch *scratch, cudaStream_t stream);
 } LmKOp;
 
 /* Point operations have none: they run in the fused pass (lm_k_point). */
@@ -85,14 +78,16 @@ typedef struct {
 #undef LM_OP
 
 /* The fused point pass (core/ops/point-math.h) from SRC (RGBA8 or GRAY8) into DST (of SRC's
- * format, same size). PASS is read at launch (it travels as a launch parameter). */
-cudaError_t lm_k_point (const LmPointPass *pass, const LmKImage *src, const LmKImage *dst,
-                        cudaStream_t stream);
+ * format, same size). Of the host's LmPointPass the kernels are given what they read, by
+ * value at launch (host memory, not kept): RGBA8 its TABLE (R, G, B) and pixel parts PX
+ * (lm_point_pass_pixels), GRAY8 its GRAY table; what SRC's format does not read may be NULL. */
+cudaError_t lm_k_point (const float (*table)[256], const float *gray, const LmPointPixels *px,
+                        const LmKImage *src, const LmKImage *dst, cudaStream_t stream);
 
 /* The pass from SRC (RGBA16 or GRAY16) into DST (of SRC's format, same size), with TABLE16
- * (device memory: lm_point_table16 of PASS for SRC's format, 3 or 1 × LM_POINT_TABLE16_SIZE
- * floats). */
-cudaError_t lm_k_point16 (const LmPointPass *pass, const float *table16, const LmKImage *src,
+ * (device memory: lm_point_table16 of the pass for SRC's format, 3 or 1 × LM_POINT_TABLE16_SIZE
+ * floats) and, for RGBA16, the pixel parts PX (read at launch; GRAY16 has none: NULL). */
+cudaError_t lm_k_point16 (const float *table16, const LmPointPixels *px, const LmKImage *src,
                           const LmKImage *dst, cudaStream_t stream);
 
 /* SUMS (device memory) is zeroed first; HEAT (RGBA8, same size) may be NULL. */
@@ -122,23 +117,31 @@ typedef struct {
   int format;
 } LmKStack;
 
+/* What the HDR kernels pass from one kernel to the next (the merges, the gamma correction
+ * after a merge or a fusion, tone mapping): per-row partial sums and what their reductions
+ * leave. Device memory, of the backend's HDR side (core/backend/cuda-hdr.c) alone. */
+typedef struct {
+  void *rows;  /* lm_k_hdr_rows_size (height) bytes */
+  void *state; /* lm_k_hdr_state_size () bytes */
+} LmKHdrScratch;
+
 size_t lm_k_hdr_rows_size (unsigned height);
 size_t lm_k_hdr_state_size (void);
 
 /* Debevec's merge of STACK into OUT (RGBA_F32) with LOG_RESPONSE (lm_debevec_log_table, host
  * memory, read at launch), then the normalised gamma correction when GAMMA_CORRECTION > 0. */
 cudaError_t lm_k_hdr_debevec (const LmKStack *stack, const float *log_response, float gamma_correction,
-                              const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream);
+                              const LmKImage *out, const LmKHdrScratch *scratch, cudaStream_t stream);
 /* Robertson's: RESPONSE_AND_WEIGHTS holds f⁻¹ (3 × 256, R, G, B) then lm_robertson_weight of
  * each level (256), host memory read at launch. */
 cudaError_t lm_k_hdr_robertson (const LmKStack *stack, const float *response_and_weights,
-                                float gamma_correction, const LmKImage *out, const LmKWorkspace *ws,
+                                float gamma_correction, const LmKImage *out, const LmKHdrScratch *scratch,
                                 cudaStream_t stream);
 
 /* The linear merge of 16-bit exposures (core/hdr/merge-math.h), then the normalised gamma
  * correction when GAMMA_CORRECTION > 0. */
 cudaError_t lm_k_hdr_linear (const LmKStack *stack, float gamma_correction, const LmKImage *out,
-                             const LmKWorkspace *ws, cudaStream_t stream);
+                             const LmKHdrScratch *scratch, cudaStream_t stream);
 
 /* Mertens' exposure fusion (mertens.cu), as core/hdr/mertens.c: the exponents of contrast,
  * saturation and well-exposedness (LmMertensParams), and the pyramids' level count, which
@@ -151,18 +154,22 @@ typedef struct {
 
 size_t lm_k_mertens_workspace_size (unsigned width, unsigned height, int levels);
 /* STACK (RGBA8 or GRAY8) fused into OUT (RGBA_F32, alpha 1), then the normalised gamma
- * correction when GAMMA_CORRECTION > 0 (which also needs hdr_rows for the height). */
+ * correction when GAMMA_CORRECTION > 0, with PYRAMIDS (device memory, the weights' sum and
+ * the pyramids: lm_k_mertens_workspace_size bytes) and SCRATCH (rows for the height). */
 cudaError_t lm_k_mertens (const LmKStack *stack, const LmKMertens *params, int levels, float gamma_correction,
-                          const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream);
+                          const LmKImage *out, void *pyramids, const LmKHdrScratch *scratch,
+                          cudaStream_t stream);
 
 /* Median threshold bitmap alignment (align.cu), as core/hdr/align.c: LEVELS pyramid levels
- * (the CPU's maxlevel + 1, at least 1), every exposure against exposure PIVOT. SHIFTS (host
- * memory, pinned, 2 × n ints: x, y of each exposure) is written when the stream gets there. */
+ * (the CPU's maxlevel + 1, at least 1), every exposure against exposure PIVOT, in WORKSPACE
+ * (device memory: its histograms, bitmaps and counts, lm_k_mtb_workspace_size bytes). SHIFTS
+ * (host memory, pinned, 2 × n ints: x, y of each exposure) is written when the stream gets
+ * there. */
 #define LM_K_MTB_MAX_LEVELS 16
 
 size_t lm_k_mtb_workspace_size (const LmKStack *stack, int levels);
-cudaError_t lm_k_mtb (const LmKStack *stack, int levels, int exclude_range, unsigned pivot,
-                      const LmKWorkspace *ws, int *shifts, cudaStream_t stream);
+cudaError_t lm_k_mtb (const LmKStack *stack, int levels, int exclude_range, unsigned pivot, void *workspace,
+                      int *shifts, cudaStream_t stream);
 
 /* Tone mapping operators, as LmTonemapKind, and their parameters, as LmTonemapParams. */
 enum { LM_K_TONEMAP_NONE, LM_K_TONEMAP_GAMMA, LM_K_TONEMAP_REINHARD, LM_K_TONEMAP_DRAGO };
@@ -174,7 +181,7 @@ typedef struct {
 
 /* RADIANCE (RGBA_F32) to OUT (RGBA8, alpha 255; or RGBA16, alpha 65535). */
 cudaError_t lm_k_tonemap (const LmKTonemap *params, const LmKImage *radiance, const LmKImage *out,
-                          const LmKWorkspace *ws, cudaStream_t stream);
+                          const LmKHdrScratch *scratch, cudaStream_t stream);
 
 /* RADIANCE (RGBA_F32) to OUT (RGBE8, same size): core/hdr/rgbe-math.h on every pixel (rgbe.cu). */
 cudaError_t lm_k_rgbe_encode (const LmKImage *radiance, const LmKImage *out, cudaStream_t stream);

@@ -357,13 +357,13 @@ tiles (int w, int h)
 template <bool Gray>
 cudaError_t
 fuse (const LmKStack *stack, const LmKMertens &params, int levels, float gamma_correction, const LmKImage *out,
-      const LmKWorkspace *ws, cudaStream_t stream)
+      void *pyramids, const LmKHdrScratch *scratch, cudaStream_t stream)
 {
   int w = (int) stack->width, h = (int) stack->height;
-  Layout lay = layout (ws->fusion, stack->width, stack->height, levels);
+  Layout lay = layout (pyramids, stack->width, stack->height, levels);
   const dim3 tile (kTileX, kTileY);
   bool correct = gamma_correction > 0.0f;
-  RangeRow *rows = static_cast<RangeRow *> (ws->hdr_rows);
+  RangeRow *rows = static_cast<RangeRow *> (scratch->rows);
 
   Stack s;
   for (unsigned i = 0; i < stack->n; i++)
@@ -408,7 +408,7 @@ fuse (const LmKStack *stack, const LmKMertens &params, int levels, float gamma_c
 
   if (!correct)
     return cudaSuccess;
-  State *state = static_cast<State *> (ws->hdr_state);
+  State *state = static_cast<State *> (scratch->state);
   return launch_gamma_correct (rows, state, static_cast<uint8_t *> (out->data), out->stride, w, h, gamma_correction,
                                stream);
 }
@@ -423,7 +423,7 @@ lm_k_mertens_workspace_size (unsigned width, unsigned height, int levels)
 
 extern "C" cudaError_t
 lm_k_mertens (const LmKStack *stack, const LmKMertens *params, int levels, float gamma_correction,
-              const LmKImage *out, const LmKWorkspace *ws, cudaStream_t stream)
+              const LmKImage *out, void *pyramids, const LmKHdrScratch *scratch, cudaStream_t stream)
 {
   if (stack->n < 1 || stack->n > LM_K_HDR_MAX_EXPOSURES || levels < 1 || levels > kMaxLevels
       || out->format != LM_K_RGBA_F32 || out->width != stack->width || out->height != stack->height)
@@ -431,6 +431,6 @@ lm_k_mertens (const LmKStack *stack, const LmKMertens *params, int levels, float
   if (stack->width == 0 || stack->height == 0)
     return cudaSuccess;
   if (stack->format == LM_K_GRAY8)
-    return fuse<true> (stack, *params, levels, gamma_correction, out, ws, stream);
-  return fuse<false> (stack, *params, levels, gamma_correction, out, ws, stream);
+    return fuse<true> (stack, *params, levels, gamma_correction, out, pyramids, scratch, stream);
+  return fuse<false> (stack, *params, levels, gamma_correction, out, pyramids, scratch, stream);
 }

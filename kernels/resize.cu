@@ -141,7 +141,7 @@ upload (void *to, const void *from, size_t n, cudaStream_t stream)
 }
 
 static cudaError_t
-resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
                cudaStream_t stream)
 {
   const LmResizeParams *p = static_cast<const LmResizeParams *> (params);
@@ -149,7 +149,7 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
   if (src->format != LM_K_GRAY8 && src->format != LM_K_RGBA8 && !deep)
     return cudaErrorInvalidValue;
   Layout l = layout_of (p, src);
-  if (ws->scratch_size < l.total || l.ow != dst->width || l.oh != dst->height)
+  if (scratch->size < l.total || l.ow != dst->width || l.oh != dst->height)
     return cudaErrorInvalidValue;
 
   // Both axes' tables, built on the host as the CPU reference builds them.
@@ -162,7 +162,7 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
     {
       size_t nx = lm_resize_axis_table_part (l.xa.in, l.xa.out, l.xa.first, l.xa.count, l.xa.origin, xs, xw);
       size_t ny = lm_resize_axis_table_part (l.ya.in, l.ya.out, l.ya.first, l.ya.count, l.ya.origin, ys, yw);
-      uint8_t *s = static_cast<uint8_t *> (ws->scratch);
+      uint8_t *s = static_cast<uint8_t *> (scratch->data);
       err = upload (s + l.xspans, xs, l.ow * sizeof (LmResizeSpan), stream);
       if (err == cudaSuccess)
         err = upload (s + l.yspans, ys, l.oh * sizeof (LmResizeSpan), stream);

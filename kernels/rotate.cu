@@ -61,7 +61,7 @@ launch (const LmKImage *src, const LmKImage *dst, LmRotateMap m, cudaStream_t st
 } // namespace
 
 static cudaError_t
-rotate_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+rotate_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
                cudaStream_t stream)
 {
   const LmRotateParams *p = static_cast<const LmRotateParams *> (params);

@@ -46,7 +46,7 @@ straighten16 (const uint8_t *src, size_t src_stride, LmStraightenSource s, int c
 } // namespace
 
 static cudaError_t
-straighten_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKWorkspace *ws,
+straighten_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
                    cudaStream_t stream)
 {
   const LmStraightenParams *p = static_cast<const LmStraightenParams *> (params);

@@ -189,7 +189,7 @@ display (const uint8_t *image, size_t stride, uint8_t *out, size_t out_stride, u
 } // namespace
 
 extern "C" cudaError_t
-lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out, const LmKWorkspace *ws,
+lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out, const LmKHdrScratch *scratch,
               cudaStream_t stream)
 {
   if (radiance->format != LM_K_RGBA_F32 || (out->format != LM_K_RGBA8 && out->format != LM_K_RGBA16) || !(p->gamma > 0.0f)
@@ -199,8 +199,8 @@ lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out
   if (w == 0 || h == 0)
     return cudaSuccess;
   const uint8_t *in = static_cast<const uint8_t *> (radiance->data);
-  State *state = static_cast<State *> (ws->hdr_state);
-  RangeRow *ranges = static_cast<RangeRow *> (ws->hdr_rows);
+  State *state = static_cast<State *> (scratch->state);
+  RangeRow *ranges = static_cast<RangeRow *> (scratch->rows);
   bool has_operator = p->kind == LM_K_TONEMAP_REINHARD || p->kind == LM_K_TONEMAP_DRAGO;
 
   if (p->kind != LM_K_TONEMAP_NONE)
@@ -212,7 +212,7 @@ lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out
     }
   if (has_operator)
     {
-      StatsRow *stats = static_cast<StatsRow *> (ws->hdr_rows);
+      StatsRow *stats = static_cast<StatsRow *> (scratch->rows);
       stats_rows<<<h, kRowThreads, 0, stream>>> (in, radiance->stride, w, state, stats);
       LM_CUDA_LAUNCHED ();
       fold_stats<<<1, kFoldThreads, 0, stream>>> (stats, h, (double) w * h, *p, state);

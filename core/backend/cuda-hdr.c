@@ -3,7 +3,8 @@
  * fusion, AlignMTB, tone mapping and the Radiance RGBE encoding (rgbe.cu). Each checks its input as the CPU reference does (same
  * messages), derives what the CPU derives on the host (tables, level counts) with the same
  * expressions, and queues the kernels (hdr-merge.cu, mertens.cu, align.cu, tonemap.cu) on
- * the backend's stream. Their workspace grows to the largest stack seen and is kept. */
+ * the backend's stream. Their buffers are this file's alone (no operation sees them); each
+ * grows to the largest stack seen and is kept. */
 #include "cuda-private.h"
 
 #include <math.h>
@@ -27,12 +28,32 @@ G_STATIC_ASSERT ((int) LM_K_RGBA_F32 == (int) LM_FORMAT_RGBA_F32 && (int) LM_K_R
 G_STATIC_ASSERT ((int) LM_K_GRAY8 == (int) LM_FORMAT_GRAY8 && (int) LM_K_RGBA8 == (int) LM_FORMAT_RGBA8
                  && (int) LM_K_RGBA16 == (int) LM_FORMAT_RGBA16 && (int) LM_K_GRAY16 == (int) LM_FORMAT_GRAY16);
 
-/* The HDR kernels' per-row partial sums, for images up to HEIGHT rows. */
-static gboolean
-ensure_rows (LmBackendCuda *self, guint height, GError **error)
+/* The HDR entries' device buffers, made at the first entry that needs each. */
+struct _LmCudaHdr {
+  LmKHdrScratch scratch; /* the merges', the gamma correction's and tone mapping's */
+  size_t rows_size, state_size;
+  void *pyramids;        /* Mertens' weights' sum and pyramids */
+  size_t pyramids_size;
+  void *mtb;             /* AlignMTB's histograms, bitmaps and counts */
+  size_t mtb_size;
+  int *host_shifts;      /* pinned, 2 × LM_K_HDR_MAX_EXPOSURES: the alignment's result */
+};
+
+static LmCudaHdr *
+hdr_of (LmBackendCuda *self)
 {
-  return lm_cuda_grow_workspace (self, &self->ws.hdr_rows, &self->ws.hdr_rows_size, lm_k_hdr_rows_size (height),
-                                 error);
+  if (self->hdr == NULL)
+    self->hdr = g_new0 (LmCudaHdr, 1);
+  return self->hdr;
+}
+
+/* The HDR kernels' per-row partial sums, for images up to HEIGHT rows, and their state. */
+static gboolean
+ensure_scratch (LmBackendCuda *self, guint height, GError **error)
+{
+  LmCudaHdr *hdr = hdr_of (self);
+  return lm_cuda_grow_workspace (self, &hdr->scratch.rows, &hdr->rows_size, lm_k_hdr_rows_size (height), error)
+         && lm_cuda_grow_workspace (self, &hdr->scratch.state, &hdr->state_size, lm_k_hdr_state_size (), error);
 }
 
 /* The stack's pixels as the kernels see them (exposure times left to the radiance merges). */
@@ -99,12 +120,12 @@ merge_radiance (LmBackendCuda *self, const LmHdrMergeParams *params, const LmHdr
   for (guint i = 0; i < stack->n; i++)
     k.time[i] = robertson ? (float) stack->times[i] : lm_hdr_log_time (stack->times[i]);
   LmKImage k_out = lm_cuda_kimage (out);
-  if (!lm_cuda_use_device (self, error) || !ensure_rows (self, k.height, error))
+  if (!lm_cuda_use_device (self, error) || !ensure_scratch (self, k.height, error))
     return FALSE;
+  const LmKHdrScratch *scratch = &self->hdr->scratch;
   if (robertson)
-    return CHECK (lm_k_hdr_robertson (&k, table, params->gamma_correction, &k_out, &self->ws, self->stream),
-                  error);
-  return CHECK (lm_k_hdr_debevec (&k, table, params->gamma_correction, &k_out, &self->ws, self->stream), error);
+    return CHECK (lm_k_hdr_robertson (&k, table, params->gamma_correction, &k_out, scratch, self->stream), error);
+  return CHECK (lm_k_hdr_debevec (&k, table, params->gamma_correction, &k_out, scratch, self->stream), error);
 }
 
 /* The linear merge of 16-bit exposures: their scales from the times, as the CPU's. */
@@ -117,8 +138,9 @@ merge_linear (LmBackendCuda *self, const LmHdrMergeParams *params, const LmHdrSt
   for (guint i = 0; i < stack->n; i++)
     k.time[i] = lm_hdr_linear_scale (stack->times[i]);
   LmKImage k_out = lm_cuda_kimage (out);
-  return lm_cuda_use_device (self, error) && ensure_rows (self, k.height, error)
-         && CHECK (lm_k_hdr_linear (&k, params->gamma_correction, &k_out, &self->ws, self->stream), error);
+  return lm_cuda_use_device (self, error) && ensure_scratch (self, k.height, error)
+         && CHECK (lm_k_hdr_linear (&k, params->gamma_correction, &k_out, &self->hdr->scratch, self->stream),
+                   error);
 }
 
 /* Mertens' fusion: the weights, their sum, and each exposure's pyramids streamed into one
@@ -139,10 +161,11 @@ fuse_mertens (LmBackendCuda *self, const LmHdrMergeParams *params, const LmHdrSt
   g_return_val_if_fail (levels >= 1 && levels <= LM_K_MERTENS_MAX_LEVELS, FALSE);
   LmKMertens kp = { p->contrast, p->saturation, p->exposedness };
   LmKImage k_out = lm_cuda_kimage (out);
-  return lm_cuda_use_device (self, error) && ensure_rows (self, k.height, error)
-         && lm_cuda_grow_workspace (self, &self->ws.fusion, &self->ws.fusion_size,
+  return lm_cuda_use_device (self, error) && ensure_scratch (self, k.height, error)
+         && lm_cuda_grow_workspace (self, &self->hdr->pyramids, &self->hdr->pyramids_size,
                                     lm_k_mertens_workspace_size (k.width, k.height, levels), error)
-         && CHECK (lm_k_mertens (&k, &kp, levels, params->gamma_correction, &k_out, &self->ws, self->stream),
+         && CHECK (lm_k_mertens (&k, &kp, levels, params->gamma_correction, &k_out, self->hdr->pyramids,
+                                 &self->hdr->scratch, self->stream),
                    error);
 }
 
@@ -192,15 +215,18 @@ lm_cuda_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *
     return TRUE; /* no level to search: OpenCV's shifts are all zero */
 
   int levels = maxlevel + 1;
+  LmCudaHdr *hdr = hdr_of (self);
   if (!lm_cuda_use_device (self, error)
-      || !lm_cuda_grow_workspace (self, &self->ws.mtb, &self->ws.mtb_size, lm_k_mtb_workspace_size (&k, levels),
-                                  error)
-      || !CHECK (lm_k_mtb (&k, levels, params->exclude_range, stack->n / 2, &self->ws, self->host_shifts,
+      || (hdr->host_shifts == NULL
+          && !CHECK (cudaHostAlloc ((void **) &hdr->host_shifts, 2 * LM_K_HDR_MAX_EXPOSURES * sizeof (int),
+                                    cudaHostAllocDefault), error))
+      || !lm_cuda_grow_workspace (self, &hdr->mtb, &hdr->mtb_size, lm_k_mtb_workspace_size (&k, levels), error)
+      || !CHECK (lm_k_mtb (&k, levels, params->exclude_range, stack->n / 2, hdr->mtb, hdr->host_shifts,
                            self->stream), error)
       || !CHECK (cudaStreamSynchronize (self->stream), error))
     return FALSE;
   for (guint i = 0; i < stack->n; i++)
-    shifts[i] = (LmShift) { self->host_shifts[2 * i], self->host_shifts[2 * i + 1] };
+    shifts[i] = (LmShift) { hdr->host_shifts[2 * i], hdr->host_shifts[2 * i + 1] };
   return TRUE;
 }
 
@@ -217,8 +243,8 @@ lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *rad
   g_return_val_if_fail (params->kind >= LM_TONEMAP_NONE && params->kind <= LM_TONEMAP_DRAGO, FALSE);
   LmKTonemap k = lm_cuda_ktonemap (params);
   LmKImage in = lm_cuda_kimage (radiance), k_out = lm_cuda_kimage (out);
-  return lm_cuda_use_device (self, error) && ensure_rows (self, radiance->height, error)
-         && CHECK (lm_k_tonemap (&k, &in, &k_out, &self->ws, self->stream), error);
+  return lm_cuda_use_device (self, error) && ensure_scratch (self, radiance->height, error)
+         && CHECK (lm_k_tonemap (&k, &in, &k_out, &self->hdr->scratch, self->stream), error);
 }
 
 gboolean
@@ -233,9 +259,14 @@ lm_cuda_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError
 void
 lm_cuda_hdr_release (LmBackendCuda *self)
 {
-  lm_cuda_free (self->ws.hdr_rows);
-  lm_cuda_free (self->ws.fusion);
-  lm_cuda_free (self->ws.mtb);
-  self->ws.hdr_rows = self->ws.fusion = self->ws.mtb = NULL;
-  self->ws.hdr_rows_size = self->ws.fusion_size = self->ws.mtb_size = 0;
+  LmCudaHdr *hdr = g_steal_pointer (&self->hdr);
+  if (hdr == NULL)
+    return;
+  lm_cuda_free (hdr->scratch.rows);
+  lm_cuda_free (hdr->scratch.state);
+  lm_cuda_free (hdr->pyramids);
+  lm_cuda_free (hdr->mtb);
+  if (hdr->host_shifts != NULL)
+    RELEASE (cudaFreeHost (hdr->host_shifts));
+  g_free (hdr);
 }

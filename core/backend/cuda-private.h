@@ -1,6 +1,7 @@
 /* What the CUDA backend's host files share: the backend's state, the checks that turn CUDA
- * errors into GErrors, and the workspace that grows to the largest image seen. Private to
- * cuda.c (device, memory, images, operations) and cuda-hdr.c (HDR). */
+ * errors into GErrors, and the growing of the buffers that follow the largest image seen.
+ * Private to cuda.c (device, memory, images, operations), cuda-hdr.c (HDR) and cuda-view.c
+ * (the view). */
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,6 +17,9 @@ G_BEGIN_DECLS
 
 #define LM_CUDA_EVENTS 64 /* marks in flight; a render uses two per operation */
 
+/* The HDR entries' buffers (cuda-hdr.c's alone). */
+typedef struct _LmCudaHdr LmCudaHdr;
+
 typedef struct {
   LmBackend parent;
   int device;
@@ -23,10 +27,11 @@ typedef struct {
   cudaStream_t stream;
   cudaEvent_t events[LM_CUDA_EVENTS];
   guint next_event;
-  LmKWorkspace ws;
+  LmKScratch scratch;  /* lent to each operation's launch in turn: the largest need seen */
+  uint32_t *bins;      /* the histograms' counts, 4 × 256 (R, G, B, luma) */
   uint32_t *host_bins; /* pinned, for histogram downloads */
   LmDiffSums *diff_sums, *host_diff_sums;
-  int *host_shifts; /* pinned, 2 × LM_K_HDR_MAX_EXPOSURES: the alignment's result */
+  LmCudaHdr *hdr; /* NULL until the first HDR entry */
   /* The fused pass's 16-bit table (lm_point_table16) on the device and the pass it is of:
    * moving a slider after the point operations (blur) rebuilds nothing. */
   float *table16;
@@ -71,7 +76,7 @@ lm_cuda_ktonemap (const LmTonemapParams *p)
                         .saturation = p->saturation, .bias = p->bias };
 }
 
-/* cuda-hdr.c: the class's HDR entries, and the release of their workspace. */
+/* cuda-hdr.c: the class's HDR entries, and the release of their buffers. */
 gboolean lm_cuda_hdr_merge (LmBackend *b, const LmHdrMergeParams *params, const LmHdrStack *stack,
                             LmImage *out, GError **error);
 gboolean lm_cuda_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStack *stack,

@@ -56,8 +56,8 @@ lm_cuda_seen_histogram (LmBackend *b, const LmImage *image, LmViewTransform *xf,
   LmLut3d lut;
   gboolean has = FALSE;
   if (!lm_cuda_use_device (self, error) || !device_lut (self, xf, &lut, &has, error)
-      || !CHECK (lm_k_view_histogram (&src, has ? &lut : NULL, self->ws.bins, self->stream), error)
-      || !CHECK (cudaMemcpyAsync (self->host_bins, self->ws.bins, sizeof hist->bins,
+      || !CHECK (lm_k_view_histogram (&src, has ? &lut : NULL, self->bins, self->stream), error)
+      || !CHECK (cudaMemcpyAsync (self->host_bins, self->bins, sizeof hist->bins,
                                   cudaMemcpyDeviceToHost, self->stream), error)
       || !CHECK (cudaStreamSynchronize (self->stream), error))
     return FALSE;

@@ -1,7 +1,7 @@
 /* The CUDA backend's host side: device selection, pinned host and device memory, one
- * non-default stream, events for timings, the per-image workspace of the kernels, and the
- * image operations (the HDR entries are in cuda-hdr.c). Every runtime call is
- * checked; failures become GErrors that quote cudaGetErrorString.
+ * non-default stream, events for timings, the operations' scratch, and the image operations
+ * (the HDR entries and their buffers are in cuda-hdr.c, the view's in cuda-view.c). Every
+ * runtime call is checked; failures become GErrors that quote cudaGetErrorString.
  *
  * One backend drives one device; several backends may drive several devices from their own
  * threads (the batch's --devices). The runtime's current device belongs to the calling
@@ -179,16 +179,13 @@ cuda_destroy (LmBackend *b)
   for (int i = 0; i < LM_CUDA_EVENTS; i++)
     if (self->events[i])
       RELEASE (cudaEventDestroy (self->events[i]));
-  lm_cuda_free (self->ws.bins);
-  lm_cuda_free (self->ws.luts);
-  lm_cuda_free (self->ws.scratch);
-  lm_cuda_free (self->ws.hdr_state);
+  lm_cuda_free (self->bins);
+  lm_cuda_free (self->scratch.data);
   lm_cuda_hdr_release (self);
   lm_cuda_view_release (self);
   RELEASE (cudaFreeHost (self->host_bins));
   lm_cuda_free (self->diff_sums);
   RELEASE (cudaFreeHost (self->host_diff_sums));
-  RELEASE (cudaFreeHost (self->host_shifts));
   lm_cuda_free (self->table16);
   g_free (self->table16_pass);
   if (self->stream)
@@ -243,8 +240,8 @@ cuda_download (LmBackend *b, LmImage *work, GError **error)
   return copy_image (b, work, &pinned_allocator, error);
 }
 
-/* Workspace buffers grow to the largest need seen and are kept: slider moves on one image,
- * and a batch's stacks of one size, allocate nothing. */
+/* Scratch buffers grow to the largest need seen and are kept: slider moves on one image, and
+ * a batch's stacks of one size, allocate nothing. */
 gboolean
 lm_cuda_grow_workspace (LmBackendCuda *self, void **buffer, size_t *size, size_t need, GError **error)
 {
@@ -293,17 +290,17 @@ lm_cuda_op (LmOpId id)
  * first picked a larger need. So its first run on an image reserves what any parameters can
  * need on its size (its workspace_max), and no later edit grows it; where the device cannot
  * spare that much, what these parameters need, as before. The buffer is shared: operations
- * run one after another on the stream. */
+ * run one after another on the stream, each lent it for its launch. */
 static gboolean
 ensure_scratch (LmBackendCuda *self, const LmKOp *op, const void *params, const LmKImage *src,
                 GError **error)
 {
   size_t need = op->workspace ? op->workspace (params, src) : 0;
-  if (need <= self->ws.scratch_size)
+  if (need <= self->scratch.size)
     return TRUE;
   GError *e = NULL;
   size_t most = op->workspace_max ? op->workspace_max (src) : need;
-  if (most > need && lm_cuda_grow_workspace (self, &self->ws.scratch, &self->ws.scratch_size, most, &e))
+  if (most > need && lm_cuda_grow_workspace (self, &self->scratch.data, &self->scratch.size, most, &e))
     return TRUE;
   if (e != NULL && !g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
     {
@@ -311,22 +308,21 @@ ensure_scratch (LmBackendCuda *self, const LmKOp *op, const void *params, const 
       return FALSE;
     }
   g_clear_error (&e);
-  return lm_cuda_grow_workspace (self, &self->ws.scratch, &self->ws.scratch_size, need, error);
+  return lm_cuda_grow_workspace (self, &self->scratch.data, &self->scratch.size, need, error);
 }
 
 /* The scratch of the last photo goes with it: the next photo's first run reserves its own.
- * The other workspaces are small or the HDR merge's. */
+ * The other buffers are small or the HDR merge's. */
 static void
 cuda_release_scratch (LmBackend *b)
 {
   LmBackendCuda *self = lm_cuda_self (b);
-  if (self->ws.scratch == NULL)
+  if (self->scratch.data == NULL)
     return;
   use_device_or_log (self);
   RELEASE (cudaStreamSynchronize (self->stream)); /* kernels queued before may still read it */
-  lm_cuda_free (self->ws.scratch);
-  self->ws.scratch = NULL;
-  self->ws.scratch_size = 0;
+  lm_cuda_free (self->scratch.data);
+  self->scratch = (LmKScratch) { NULL, 0 };
 }
 
 static gboolean
@@ -343,7 +339,7 @@ cuda_run_op (LmBackend *b, const LmOpInfo *op, const void *params, const LmImage
     }
   if (!lm_cuda_use_device (self, error) || !ensure_scratch (self, k, params, &in, error))
     return FALSE;
-  cudaError_t err = k->launch (params, &in, &out, &self->ws, self->stream);
+  cudaError_t err = k->launch (params, &in, &out, &self->scratch, self->stream);
   g_autofree char *what = g_strdup_printf ("%s kernel", op->name);
   return lm_cuda_check (err, what, error);
 }
@@ -378,10 +374,11 @@ cuda_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src, LmIm
   LmKImage in = lm_cuda_kimage (src), out = lm_cuda_kimage (dst);
   if (!lm_cuda_use_device (self, error))
     return FALSE;
+  LmPointPixels px = lm_point_pass_pixels (pass);
   if (lm_format_depth (src->format) == 16)
     return ensure_table16 (self, pass, src->format == LM_FORMAT_GRAY16, error)
-           && CHECK (lm_k_point16 (pass, self->table16, &in, &out, self->stream), error);
-  return CHECK (lm_k_point (pass, &in, &out, self->stream), error);
+           && CHECK (lm_k_point16 (self->table16, &px, &in, &out, self->stream), error);
+  return CHECK (lm_k_point (pass->table, pass->gray, &px, &in, &out, self->stream), error);
 }
 
 static gboolean
@@ -391,8 +388,8 @@ cuda_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram
   LmBackendCuda *self = lm_cuda_self (b);
   LmKImage in = lm_cuda_kimage (image);
   if (!lm_cuda_use_device (self, error)
-      || !CHECK (lm_k_histogram (&in, want, self->ws.bins, self->stream), error)
-      || !CHECK (cudaMemcpyAsync (self->host_bins, self->ws.bins, sizeof hist->bins,
+      || !CHECK (lm_k_histogram (&in, want, self->bins, self->stream), error)
+      || !CHECK (cudaMemcpyAsync (self->host_bins, self->bins, sizeof hist->bins,
                                   cudaMemcpyDeviceToHost, self->stream), error)
       || !CHECK (cudaStreamSynchronize (self->stream), error))
     return FALSE;
@@ -577,15 +574,11 @@ lm_backend_cuda_new_on_device (int device, GError **error)
                 && CHECK (cudaGetDeviceProperties (&prop, self->device), &e)
                 && CHECK (lm_k_probe (), &e)
                 && CHECK (cudaStreamCreateWithFlags (&self->stream, cudaStreamNonBlocking), &e)
-                && lm_cuda_malloc ((void **) &self->ws.bins, 4 * LM_HIST_BINS * sizeof (uint32_t), &e)
-                && lm_cuda_malloc ((void **) &self->ws.luts, 4 * LM_HIST_BINS, &e)
-                && lm_cuda_malloc (&self->ws.hdr_state, lm_k_hdr_state_size (), &e)
+                && lm_cuda_malloc ((void **) &self->bins, 4 * LM_HIST_BINS * sizeof (uint32_t), &e)
                 && CHECK (cudaHostAlloc ((void **) &self->host_bins, 4 * LM_HIST_BINS * sizeof (uint32_t),
                                          cudaHostAllocDefault), &e)
                 && lm_cuda_malloc ((void **) &self->diff_sums, sizeof (LmDiffSums), &e)
                 && CHECK (cudaHostAlloc ((void **) &self->host_diff_sums, sizeof (LmDiffSums),
-                                         cudaHostAllocDefault), &e)
-                && CHECK (cudaHostAlloc ((void **) &self->host_shifts, 2 * LM_K_HDR_MAX_EXPOSURES * sizeof (int),
                                          cudaHostAllocDefault), &e);
   for (int i = 0; ok && i < LM_CUDA_EVENTS; i++)
     ok = CHECK (cudaEventCreate (&self->events[i]), &e);

@@ -48,17 +48,30 @@
 #define LM_POINT_RECIPE_MAX 8
 #define LM_POINT_RECIPE_PARAMS 576
 
-typedef struct _LmPointPass {
-  float table[3][256]; /* R, G, B: every channel part, composed */
-  float gray[256];     /* a gray source's one channel: every gray part, composed */
-  uint32_t pixel_ops;  /* LM_OP_BIT of each POINT_COLOR operation whose pixel part runs */
-  /* Each POINT_COLOR operation's pixel part, prepared on the host: Lm<Name>Pixel <name>. */
+/* The pixel parts, as the kernels read them (a launch parameter of a few hundred bytes): which
+ * run, and each one's parameters prepared on the host. lm_point_pass_pixels (point.h) takes
+ * them from a pass. */
+typedef struct {
+  uint32_t pixel_ops; /* LM_OP_BIT of each POINT_COLOR operation whose pixel part runs */
+  /* Lm<Name>Pixel <name> of each POINT_COLOR operation. */
 #define LM_OP(ID, name, Name, KIND) LM_POINT_FIELD_##KIND (name, Name)
 #include "op-list.h"
 #undef LM_OP
   int unused; /* a member, in case no operation has a pixel part */
-  /* Host only: the operations composed, in order, with their parameters, from which a 16-bit
-   * source's table is built (lm_point_table16). Compared with the rest by the render cache. */
+} LmPointPixels;
+
+/* A pass as the host builds it: what the operations' point_prepare write (the tables, and the
+ * pixel parts under the names of LmPointPixels), and how it was built. Host only: each kernel
+ * is given the part it reads (kernels/kernels.h: lm_k_point, lm_k_point16). */
+typedef struct _LmPointPass {
+  float table[3][256]; /* R, G, B: every channel part, composed */
+  float gray[256];     /* a gray source's one channel: every gray part, composed */
+  uint32_t pixel_ops;  /* as LmPointPixels's */
+#define LM_OP(ID, name, Name, KIND) LM_POINT_FIELD_##KIND (name, Name)
+#include "op-list.h"
+#undef LM_OP
+  /* The operations composed, in order, with their parameters, from which a 16-bit source's
+   * table is built (lm_point_table16). Compared with the rest by the render cache. */
   uint32_t n_recipe;
   struct {
     uint32_t id; /* LmOpId */
@@ -73,49 +86,49 @@ typedef struct _LmPointPass {
 #define LM_POINT_CALL_GEOMETRY(ID, name)
 #define LM_POINT_CALL_POINT(ID, name)
 #define LM_POINT_CALL_POINT_COLOR(ID, name)                                                        \
-  if (pass->pixel_ops & LM_OP_BIT (ID))                                                            \
-    lm_##name##_pixel (&pass->name, r, g, b);
+  if (px->pixel_ops & LM_OP_BIT (ID))                                                              \
+    lm_##name##_pixel (&px->name, r, g, b);
 #define LM_POINT_CALL_PIXEL(ID, name)
 #define LM_POINT_CALL_GLOBAL(ID, name)
 #define LM_POINT_CALL_AREA(ID, name)
 #define LM_POINT_CALL_EXPORT(ID, name)
 
-/* The pixel parts, in list order. */
+/* The pixel parts PX, in list order. */
 LM_INLINE void
-lm_point_pixel (const LmPointPass *pass, float *r, float *g, float *b)
+lm_point_pixel (const LmPointPixels *px, float *r, float *g, float *b)
 {
 #define LM_OP(ID, name, Name, KIND) LM_POINT_CALL_##KIND (ID, name)
 #include "op-list.h"
 #undef LM_OP
-  (void) pass, (void) r, (void) g, (void) b;
+  (void) px, (void) r, (void) g, (void) b;
 }
 
-/* One RGBA8 pixel through the pass; TABLE is PASS's table, or a copy of it in faster memory
- * (a kernel's shared memory). Alpha is kept. */
+/* One RGBA8 pixel through a pass: TABLE (its table, or a copy of it in faster memory: a
+ * kernel's shared memory), then its pixel parts PX. Alpha is kept. */
 LM_INLINE uint32_t
-lm_point_rgba (const LmPointPass *pass, const float (*table)[256], uint32_t p)
+lm_point_rgba (const LmPointPixels *px, const float (*table)[256], uint32_t p)
 {
   float r = table[0][p & 0xffu], g = table[1][(p >> 8) & 0xffu], b = table[2][(p >> 16) & 0xffu];
-  lm_point_pixel (pass, &r, &g, &b);
+  lm_point_pixel (px, &r, &g, &b);
   return lm_px_pack (lm_quantize_u8 (r), lm_quantize_u8 (g), lm_quantize_u8 (b), p);
 }
 
-/* A GRAY8 pixel through the pass: GRAY is PASS's gray table, or a copy of it in faster
- * memory. Gray out. */
+/* A GRAY8 pixel through a pass: GRAY is its gray table, or a copy of it in faster memory.
+ * Gray out. */
 LM_INLINE uint8_t
 lm_point_gray (const float *gray, uint8_t v)
 {
   return lm_quantize_u8 (gray[v]);
 }
 
-/* One RGBA16 pixel through the pass with TABLE16 (3 × LM_POINT_TABLE16_SIZE floats: R, G, B;
- * lm_point_table16). Alpha is kept. */
+/* One RGBA16 pixel through a pass: TABLE16 (3 × LM_POINT_TABLE16_SIZE floats: R, G, B;
+ * lm_point_table16), then its pixel parts PX. Alpha is kept. */
 LM_INLINE uint64_t
-lm_point_rgba16 (const LmPointPass *pass, const float *table16, uint64_t p)
+lm_point_rgba16 (const LmPointPixels *px, const float *table16, uint64_t p)
 {
   float r = table16[p & 0xffffu], g = table16[LM_POINT_TABLE16_SIZE + ((p >> 16) & 0xffffu)],
         b = table16[2 * LM_POINT_TABLE16_SIZE + ((p >> 32) & 0xffffu)];
-  lm_point_pixel (pass, &r, &g, &b);
+  lm_point_pixel (px, &r, &g, &b);
   return lm_px16_pack (lm_quantize_u16 (r), lm_quantize_u16 (g), lm_quantize_u16 (b), p);
 }
 

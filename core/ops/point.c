@@ -31,6 +31,25 @@ lm_point_pass_add (LmPointPass *pass, const LmOpInfo *info, const void *params)
   info->point_prepare (params, pass);
 }
 
+LmPointPixels
+lm_point_pass_pixels (const LmPointPass *pass)
+{
+  LmPointPixels px;
+  memset (&px, 0, sizeof px); /* padding too: the bytes a kernel is given are all set */
+  px.pixel_ops = pass->pixel_ops;
+#define LM_POINT_COPY_GEOMETRY(name)
+#define LM_POINT_COPY_POINT(name)
+#define LM_POINT_COPY_POINT_COLOR(name) px.name = pass->name;
+#define LM_POINT_COPY_PIXEL(name)
+#define LM_POINT_COPY_GLOBAL(name)
+#define LM_POINT_COPY_AREA(name)
+#define LM_POINT_COPY_EXPORT(name)
+#define LM_OP(ID, name, Name, KIND) LM_POINT_COPY_##KIND (name)
+#include "op-list.h"
+#undef LM_OP
+  return px;
+}
+
 void
 lm_point_pass_map (LmPointPass *pass, LmPointChannelFn fn, const void *params)
 {
@@ -78,18 +97,19 @@ lm_point_table16 (const LmPointPass *pass, gboolean gray)
 }
 
 LM_SIMD_CLONES static void
-row_rgba (const LmPointPass *pass, const guint32 *restrict in, guint32 *restrict out, guint width)
+row_rgba (const LmPointPixels *px, const float (*table)[256], const guint32 *restrict in, guint32 *restrict out,
+          guint width)
 {
   for (guint x = 0; x < width; x++)
-    out[x] = lm_point_rgba (pass, pass->table, in[x]);
+    out[x] = lm_point_rgba (px, table, in[x]);
 }
 
 LM_SIMD_CLONES static void
-row_rgba16 (const LmPointPass *pass, const float *table16, const guint64 *restrict in, guint64 *restrict out,
+row_rgba16 (const LmPointPixels *px, const float *table16, const guint64 *restrict in, guint64 *restrict out,
             guint width)
 {
   for (guint x = 0; x < width; x++)
-    out[x] = lm_point_rgba16 (pass, table16, in[x]);
+    out[x] = lm_point_rgba16 (px, table16, in[x]);
 }
 
 /* A pass of channel parts alone (white balance, exposure, contrast, a curve in RGB mode) maps
@@ -154,6 +174,7 @@ run16 (const LmPointPass *pass, const LmImage *src, LmImage *dst)
 {
   gboolean gray = src->format == LM_FORMAT_GRAY16;
   g_autofree float *table16 = lm_point_table16 (pass, gray);
+  LmPointPixels px = lm_point_pass_pixels (pass);
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < src->height; y++)
     {
@@ -165,7 +186,7 @@ run16 (const LmPointPass *pass, const LmImage *src, LmImage *dst)
             out[x] = lm_point_gray16 (table16, in[x]);
         }
       else
-        row_rgba16 (pass, table16, (const guint64 *) lm_image_row (src, y), (guint64 *) lm_image_row (dst, y),
+        row_rgba16 (&px, table16, (const guint64 *) lm_image_row (src, y), (guint64 *) lm_image_row (dst, y),
                     src->width);
     }
 }
@@ -183,9 +204,11 @@ lm_point_run_cpu (const LmPointPass *pass, const LmImage *src, LmImage *dst)
     run_lut (pass, src, dst);
   else
     {
+      LmPointPixels px = lm_point_pass_pixels (pass);
 #pragma omp parallel for schedule(static)
       for (guint y = 0; y < src->height; y++)
-        row_rgba (pass, (const guint32 *) lm_image_row (src, y), (guint32 *) lm_image_row (dst, y), src->width);
+        row_rgba (&px, pass->table, (const guint32 *) lm_image_row (src, y), (guint32 *) lm_image_row (dst, y),
+                  src->width);
     }
 }
 

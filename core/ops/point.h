@@ -16,6 +16,9 @@ void lm_point_pass_init (LmPointPass *pass);
 /* Composes INFO (a point operation) with PARAMS after what PASS holds. */
 void lm_point_pass_add (LmPointPass *pass, const LmOpInfo *info, const void *params);
 
+/* PASS's pixel parts, as the kernels and the CPU's loop read them. */
+LmPointPixels lm_point_pass_pixels (const LmPointPass *pass);
+
 /* A channel part: V (the value so far, 0..255 encoded, unclipped) of channel C (0 R, 1 G,
  * 2 B) after the operation. */
 typedef float (*LmPointChannelFn) (const void *params, int c, float v);

@@ -12,10 +12,10 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402
 
-# The CUDA backend's start makes four allocations and one launch (its workspace, a probe
-# kernel); a fault there fails the start, which --backend cuda reports (test_start_fault).
-# These come later, in the work itself.
-FAULTS = ["alloc:5", "alloc:6", "launch:2", "launch:4", "copy:1", "copy:2"]
+# The CUDA backend's start makes two allocations and one launch (its histogram's counts and
+# the difference's sums, a probe kernel); a fault there fails the start, which --backend cuda
+# reports (test_start_fault). These come later, in the work itself.
+FAULTS = ["alloc:3", "alloc:4", "launch:2", "launch:4", "copy:1", "copy:2"]
 FELL_BACK = r"(CUDA|GPU).*on the CPU instead"
 
 
@@ -53,7 +53,7 @@ class CudaFaults(unittest.TestCase):
         """A device that fails while the backend starts: --backend cuda says so and exits 1,
         writing nothing."""
         photo = os.path.join(lt.photos_dir(), "pier-fog.jpg")
-        for fault in ("alloc:1", "alloc:4", "launch:1"):
+        for fault in ("alloc:1", "alloc:2", "launch:1"):
             with self.subTest(fault):
                 out = self.path("start.png")
                 proc = run(["--backend", "cuda", "--blur", "2", "-o", out, photo], fault)
@@ -66,7 +66,7 @@ class CudaFaults(unittest.TestCase):
         stack = os.path.join(lt.data_dir(), "hdr", "forest", "exposures.txt")
         cpu = run(["hdr", "--backend", "cpu", "--exposures", stack, "-o", self.path("cpu.hdr")])
         self.assertEqual(cpu.returncode, 0, cpu.stderr)
-        for fault in ("alloc:5", "launch:2", "copy:1"):
+        for fault in ("alloc:3", "launch:2", "copy:1"):
             with self.subTest(fault):
                 out = self.path(f"gpu-{fault.replace(':', '-')}.hdr")
                 proc = run(["hdr", "--backend", "cuda", "--exposures", stack, "-o", out], fault)
@@ -78,10 +78,10 @@ class CudaFaults(unittest.TestCase):
     def test_batch_loses_no_stack(self):
         """One failure in a batch: a failed launch or copy is merged again, an allocation that
         fails (the GPU full) fails that stack alone, in failed.tsv; every other stack is written.
-        (The batch's two CUDA backends start with eight allocations: alloc:12 is in a stack.)"""
+        (The batch's two CUDA backends start with four allocations: alloc:8 is in a stack.)"""
         stacks = os.path.join(lt.data_dir(), "hdr")
         names = sorted(n for n in os.listdir(stacks) if os.path.isdir(os.path.join(stacks, n)))
-        for fault in ("launch:3", "launch:8", "copy:6", "alloc:12"):
+        for fault in ("launch:3", "launch:8", "copy:6", "alloc:8"):
             with self.subTest(fault):
                 out = self.path("batch-" + fault.replace(":", "-"))
                 proc = run(["batch", "--backend", "cuda", "--format", "png", "-o", out, stacks], fault)
