@@ -12,6 +12,8 @@
  * `<sidecar>.before-apply` (`.before-apply.2`, … where an earlier run's copy is there) before
  * it is replaced or merged into, and the outcome names each such photo and its copy: there is
  * no undo across photos, the copy is how they come back. */
+#include "window-apply.h"
+#include "window-open.h"
 #include "window-private.h"
 
 #include <string.h>
@@ -21,7 +23,6 @@
 #include "core/edit/sidecar.h"
 #include "export-options.h"
 
-typedef struct _LmApplyRun LmApplyRun;
 struct _LmApplyRun {
   LmWindow *window;    /* NULL once the window let go: late results are dropped */
   GPtrArray *photos;   /* of GFile */

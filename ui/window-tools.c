@@ -4,7 +4,11 @@
  * crop, Escape leaves a tool without applying it. While the crop tool is on, the view renders
  * the photo with crop off (lm_window_tools_adjust), so that the whole image the rectangle is
  * drawn on is in view. */
+#include "window-tools.h"
+#include "window-astro.h"
+#include "window-geometry.h"
 #include "window-private.h"
+#include "window-status.h"
 
 #include <math.h>
 #include <string.h>

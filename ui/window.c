@@ -4,6 +4,18 @@
  * HDR merge and what the window says of its state (info bar, busy indicator, status bar)
  * are in window-open.c, window-export.c, window-split.c, window-hdr.c and window-status.c. */
 #include "window-private.h"
+#include "window-apply.h"
+#include "window-astro.h"
+#include "window-color.h"
+#include "window-edits.h"
+#include "window-export.h"
+#include "window-geometry.h"
+#include "window-hdr.h"
+#include "window-open.h"
+#include "window-sidecar.h"
+#include "window-split.h"
+#include "window-status.h"
+#include "window-tools.h"
 
 #include <glib/gi18n.h>
 
@@ -31,6 +43,12 @@ const char *
 lm_window_get_diff_text (LmWindow *self)
 {
   return gtk_label_get_text (self->diff_label);
+}
+
+gboolean
+lm_window_commit_pending (LmWindow *self)
+{
+  return self->commit_source != 0;
 }
 
 guint64
@@ -195,17 +213,14 @@ lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char
   g_clear_pointer (&self->source, lm_image_unref);
   self->source = image;
   g_set_object (&self->file, file);
-  self->tonemap_default = self->pipeline.tonemap;
+  lm_window_edits_set_original (self, &self->pipeline.tonemap);
   g_clear_pointer (&self->history, lm_history_free);
   self->history = lm_history_new (&self->pipeline);
-  self->full_ms[0] = self->full_ms[1] = 0;
-  lm_window_forget_before (self);
-  self->before_tonemap = self->pipeline.tonemap;
-  self->before_since = self->generation + 1; /* results in flight are of the old source */
+  lm_window_forget_timings (self);
+  lm_window_split_restart (self);
   lm_window_show_speedup (self);
   gboolean radiance = image->format == LM_FORMAT_RGBA_F32;
-  gtk_widget_set_visible (GTK_WIDGET (self->tonemap_panel), radiance);
-  gtk_widget_set_visible (self->tonemap_separator, radiance);
+  lm_window_show_tonemap_panel (self, radiance);
   /* The name alone as the title, what else there is to say under it: one line of both did
    * not fit beside the header's buttons (in German, "exposure01.jpg (HDR, 5 Belichtung…"). */
   g_autofree char *base = g_file_get_basename (file);
@@ -213,6 +228,14 @@ lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char
   gtk_window_set_title (GTK_WINDOW (self), name); /* for window lists; sets the header's too */
   gtk_header_bar_set_title (self->header, name);
   gtk_header_bar_set_subtitle (self->header, subtitle && *subtitle ? subtitle : NULL);
+}
+
+void
+lm_window_drop_results (LmWindow *self)
+{
+  /* The counter goes on, never back: a render under way arrives with an older generation. */
+  self->shown = ++self->generation;
+  lm_window_split_since (self, self->generation);
 }
 
 
@@ -263,19 +286,13 @@ on_result (const LmRenderResult *r, gpointer data)
         lm_window_show_compare (self, r);
       break;
     case LM_RESULT_PROGRESS:
-      if (self->progress_bar)
-        gtk_progress_bar_set_fraction (self->progress_bar, r->fraction);
+      lm_window_export_progress (self, r->fraction);
       break;
     case LM_RESULT_EXPORTED:
       lm_window_finish_export (self, r);
       break;
     case LM_RESULT_MERGE_PROGRESS:
-      if (self->hdr_dialog)
-        {
-          lm_hdr_dialog_set_progress (self->hdr_dialog, r->fraction, r->step);
-          if (r->response)
-            lm_hdr_dialog_set_response (self->hdr_dialog, r->response);
-        }
+      lm_window_merge_progress (self, r);
       break;
     case LM_RESULT_MERGED:
       lm_window_finish_merge (self, r);
@@ -449,26 +466,18 @@ lm_window_dispose (GObject *object)
   if (self->worker)
     save_window_state (self);
   g_clear_handle_id (&self->commit_source, g_source_remove);
-  g_clear_handle_id (&self->busy_source, g_source_remove);
+  lm_window_status_stop (self);
   lm_window_sidecar_close (self); /* an edit of the last moments is kept too */
   lm_window_apply_free (self);
-  self->open_serial++; /* a load still running is of no use now: its result is dropped */
-  g_clear_pointer (&self->after_export, lm_window_then_free);
-  if (self->discard_dialog)
-    gtk_widget_destroy (self->discard_dialog); /* drops what it would have gone on with */
+  lm_window_open_cancel (self);
   /* Cancelled before the worker is joined: it stops a long export or merge between steps
    * instead of finishing it while the window waits. */
-  if (self->export_cancellable)
-    g_cancellable_cancel (self->export_cancellable);
-  if (self->merge_cancellable)
-    g_cancellable_cancel (self->merge_cancellable);
+  lm_window_export_cancel (self);
+  lm_window_hdr_cancel (self);
   g_clear_pointer (&self->worker, lm_render_worker_free);
   lm_window_tools_free (self);
   lm_window_color_free (self);
   lm_window_astro_free (self);
-  g_clear_object (&self->export_cancellable);
-  g_clear_object (&self->merge_cancellable);
-  g_clear_object (&self->merge_first);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
   G_OBJECT_CLASS (lm_window_parent_class)->dispose (object);
@@ -482,6 +491,13 @@ lm_window_finalize (GObject *object)
   g_clear_pointer (&self->history, lm_history_free);
   g_free (self->cuda_description);
   g_free (self->cuda_unavailable);
+  lm_window_hdr_free (self);
+  lm_window_edits_free (self);
+  lm_window_sidecar_free (self);
+  lm_window_open_free (self);
+  lm_window_export_free (self);
+  lm_window_split_free (self);
+  lm_window_status_free (self);
   G_OBJECT_CLASS (lm_window_parent_class)->finalize (object);
 }
 
@@ -554,8 +570,15 @@ lm_window_init (LmWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = settings_if_installed ();
+  lm_window_status_init (self);
+  lm_window_split_init (self);
+  lm_window_open_init (self);
+  lm_window_export_init (self);
+  lm_window_sidecar_init (self);
+  lm_window_edits_init (self);
+  lm_window_hdr_init (self);
   lm_pipeline_init (&self->pipeline);
-  self->tonemap_default = self->pipeline.tonemap;
+  lm_window_edits_set_original (self, &self->pipeline.tonemap);
 
   self->image_view = LM_IMAGE_VIEW (lm_image_view_new ());
   gtk_widget_show (GTK_WIDGET (self->image_view));
