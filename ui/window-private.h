@@ -1,5 +1,9 @@
 /* What the files of LmWindow share: window.c (life, rendering, results, actions) and the
- * window-*.c files of one concern each. Not part of window.h. */
+ * window-*.c files of one concern each. Each concern keeps its state in a struct of its own,
+ * declared by its header (window-status.h, window-export.h, ...) and defined in its .c: the
+ * others call its functions and never see its fields. What is here is what every concern
+ * works with: the template's widgets, the panels, the photo and the render worker. Not part
+ * of window.h. */
 #pragma once
 
 #include "window.h"
@@ -37,40 +41,39 @@ struct _LmWindow {
   GtkLabel *status_timings;
   GtkLabel *status_speedup;
 
+  /* the views and panels window.c builds */
   LmImageView *image_view;
   LmHistogramView *histogram_view;
   LmOpPanel *panels[LM_N_OPS];
   LmOpPanel *tonemap_panel; /* shown while the source is radiance */
 
-  GSettings *settings; /* NULL when the schema is not installed: defaults then */
-  LmRenderWorker *worker;
-  LmImage *source;     /* host memory */
+  /* the photo being edited */
+  GSettings *settings;      /* NULL when the schema is not installed: defaults then */
+  LmImage *source;          /* host memory */
   GFile *file;
   LmPipeline pipeline;
   LmHistory *history;
-  guint commit_source;
-  guint64 generation;  /* of the newest request */
-  guint64 shown;       /* of the newest result shown */
-  gint64 changed_us;   /* when the newest edit was made */
+
+  /* the render worker: what it is asked, on which backend */
+  LmRenderWorker *worker;
+  guint64 generation;       /* of the newest request */
+  guint64 shown;            /* of the newest result shown */
   LmBackendKind backend;
   gboolean cuda_usable;
-  char *cuda_description;
-  char *cuda_unavailable; /* why not, once the worker has said so */
-  gboolean comparing;
+  char *cuda_unavailable;   /* why not, once the worker has said so */
 
-  /* window-apply.c */
-  struct _LmApplyRun *apply; /* Apply Edits to Photos… while it runs or shows its outcome */
-
-  struct _LmWindowStatus *status; /* the info bar, the busy indicator, the status bar */
-  struct _LmWindowSplit *split;   /* the before/after split, the original held */
-  struct _LmWindowOpen *open;     /* the load under way, the discard prompt */
-  struct _LmWindowExport *export; /* the export under way and its progress dialog */
-  struct _LmWindowSidecar *sidecar; /* the sidecar that keeps the photo's edits */
-  struct _LmWindowEdits *edits;   /* what Revert to Original restores */
-  struct _LmWindowHdr *hdr;       /* the Merge HDR dialog, the merge under way */
-  struct _LmWindowTools *tools;   /* the tool bar, the tool that has the pointer */
-  struct _LmWindowColor *color;   /* the view transform and the monitor's profile */
-  struct _LmWindowAstro *astro;   /* a FITS file's data, stretch and sources */
+  /* each concern's own, seen through its header only */
+  struct _LmWindowStatus *status;   /* window-status.h: info bar, busy indicator, status bar */
+  struct _LmWindowSplit *split;     /* window-split.h: the before/after split */
+  struct _LmWindowOpen *open;       /* window-open.h: the load under way, the discard prompt */
+  struct _LmWindowExport *export;   /* window-export.h: the export under way */
+  struct _LmWindowSidecar *sidecar; /* window-sidecar.h: the sidecar of the photo's edits */
+  struct _LmWindowEdits *edits;     /* window-edits.h: what Revert to Original restores */
+  struct _LmWindowHdr *hdr;         /* window-hdr.h: the merge under way, tone mapping */
+  struct _LmWindowTools *tools;     /* window-tools.h: the tool bar and the active tool */
+  struct _LmWindowColor *color;     /* window-color.h: view transform, monitor profile */
+  struct _LmWindowAstro *astro;     /* window-astro.h: a FITS file's data and sources */
+  struct _LmApplyRun *apply;        /* window-apply.h: Apply Edits to Photos… under way */
 };
 
 /* window.c */
