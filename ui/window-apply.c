@@ -1,4 +1,4 @@
-/* LmWindow's Apply Edits to Photos… (window-private.h): the edits of the photo in the window
+/* LmWindow's Apply Edits to Photos… (window-apply.h): the edits of the photo in the window
  * applied to other photos, one after the other. Each is exported at full resolution by the
  * render worker's export job, as the Export action writes one (a worker of the run's own, so
  * that the window's photo stays in the window's), to `<name>-edited.<ext>` beside it (JPEG,

@@ -1,4 +1,4 @@
-/* LmWindow's FITS files (window-private.h): the float data stays with an LmAstroSession,
+/* LmWindow's FITS files (window-astro.h): the float data stays with an LmAstroSession,
  * whose 8-bit stretched view becomes the source the render worker shows like a photo's; the
  * histogram shows the data values; the Display Stretch and Detect Sources panels, the FITS
  * header, the source markers over the view and the catalogue's export. Operations of photos

@@ -1,4 +1,4 @@
-/* LmWindow's geometry (window-private.h): the view's image is the size the pipeline renders
+/* LmWindow's geometry (window-geometry.h): the view's image is the size the pipeline renders
  * (crop and rotation change it), and the rotate and flip buttons. Rotation and flips compose
  * as the group of the square's eight symmetries: a turn after a flip is a flip after the
  * opposite turn, and the crop rectangle and the straightening turn with the photo, so that
