@@ -1,4 +1,4 @@
-/* LmWindow's Apply Edits to Photos… (window-private.h): the edits of the photo in the window
+/* LmWindow's Apply Edits to Photos… (window-apply.h): the edits of the photo in the window
  * applied to other photos, one after the other. Each is exported at full resolution by the
  * render worker's export job, as the Export action writes one (a worker of the run's own, so
  * that the window's photo stays in the window's), to `<name>-edited.<ext>` beside it (JPEG,
@@ -12,6 +12,8 @@
  * `<sidecar>.before-apply` (`.before-apply.2`, … where an earlier run's copy is there) before
  * it is replaced or merged into, and the outcome names each such photo and its copy: there is
  * no undo across photos, the copy is how they come back. */
+#include "window-apply.h"
+#include "window-open.h"
 #include "window-private.h"
 
 #include <string.h>
@@ -21,7 +23,6 @@
 #include "core/edit/sidecar.h"
 #include "export-options.h"
 
-typedef struct _LmApplyRun LmApplyRun;
 struct _LmApplyRun {
   LmWindow *window;    /* NULL once the window let go: late results are dropped */
   GPtrArray *photos;   /* of GFile */

@@ -1,9 +1,13 @@
-/* LmWindow's FITS files (window-private.h): the float data stays with an LmAstroSession,
+/* LmWindow's FITS files (window-astro.h): the float data stays with an LmAstroSession,
  * whose 8-bit stretched view becomes the source the render worker shows like a photo's; the
  * histogram shows the data values; the Display Stretch and Detect Sources panels, the FITS
  * header, the source markers over the view and the catalogue's export. Operations of photos
  * are insensitive meanwhile. */
+#include "window-astro.h"
 #include "window-private.h"
+#include "window-sidecar.h"
+#include "window-status.h"
+#include "window-tools.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -173,8 +177,8 @@ on_stretch (LmWindow *self, LmAstroResult *r)
       g_autofree char *subtitle = g_strdup_printf (_("FITS, HDU %d, BITPIX %d"), a->info->hdu, a->info->bitpix);
       lm_pipeline_init (&self->pipeline);
       lm_window_start_editing (self, view, a->file, subtitle);
-      self->shown = self->before_since = ++self->generation;
-      gtk_info_bar_set_revealed (self->info_bar, FALSE);
+      lm_window_drop_results (self);
+      lm_window_clear_messages (self);
       lm_render_worker_set_source (self->worker, view);
       gtk_stack_set_visible_child (self->view_stack, GTK_WIDGET (self->image_view));
       lm_image_view_set_image_size (self->image_view, view->width, view->height);

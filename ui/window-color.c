@@ -2,7 +2,9 @@
  * monitor's (the monitor-profile preference, else the X server's profile of the monitor the
  * window is on, else sRGB), rebuilt when the photo, the preference or the monitor changes;
  * the Monitor Profile… action; the histogram's "as seen" toggle. */
+#include "window-color.h"
 #include "window-private.h"
+#include "window-status.h"
 
 #include <glib/gi18n.h>
 

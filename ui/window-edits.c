@@ -1,11 +1,35 @@
-/* LmWindow's commands on the edits as a whole (window-private.h): Revert to Original, and
+/* LmWindow's commands on the edits as a whole (window-edits.h): Revert to Original, and
  * Copy Edits / Paste Edits between photos. Each change is one undo step. The copy is kept in
  * the process and put on the clipboard as the sidecar's text, so that another Lumen (each
  * launch is its own process) can paste it, and a person can read or mail it. */
+#include "window-edits.h"
 #include "window-private.h"
+#include "window-status.h"
 
 #include <string.h>
 #include <glib/gi18n.h>
+
+struct _LmWindowEdits {
+  LmStage tonemap_default; /* what Revert restores: Mertens' fusion needs none */
+};
+
+void
+lm_window_edits_init (LmWindow *self)
+{
+  self->edits = g_new0 (LmWindowEdits, 1);
+}
+
+void
+lm_window_edits_free (LmWindow *self)
+{
+  g_clear_pointer (&self->edits, g_free);
+}
+
+void
+lm_window_edits_set_original (LmWindow *self, const LmStage *tonemap)
+{
+  self->edits->tonemap_default = *tonemap;
+}
 
 /* The edits copied last in this process. */
 static LmPipeline copied;
@@ -27,7 +51,7 @@ lm_window_revert_action (GSimpleAction *action, GVariant *param, gpointer data)
   LmWindow *self = data;
   LmPipeline original;
   lm_pipeline_init (&original);
-  original.tonemap = self->tonemap_default;
+  original.tonemap = self->edits->tonemap_default;
   replace_edits (self, &original);
 }
 

@@ -1,8 +1,10 @@
-/* LmWindow's export (window-private.h): the Export action's checks and questions, the
+/* LmWindow's export (window-export.h): the Export action's checks and questions, the
  * progress dialog that can cancel, and the message when the worker is done. The chooser
  * also sets the operations only an export runs (resize, export-options.h): the export
  * renders the pipeline with them as set there; the view never does. */
+#include "window-export.h"
 #include "window-private.h"
+#include "window-status.h"
 
 #include <string.h>
 
@@ -14,24 +16,62 @@
  * cancellable, which the worker's job holds as long as it may write them. */
 #define EXPORT_NOTES "lumen-export-notes"
 
+struct _LmWindowExport {
+  GtkWidget *progress_dialog;
+  GtkProgressBar *progress_bar;
+  GCancellable *cancellable; /* of the export under way; NULL: none */
+  LmWindowThen *after;       /* what the discard prompt's Export… goes on with */
+};
+
+void
+lm_window_export_init (LmWindow *self)
+{
+  self->export = g_new0 (LmWindowExport, 1);
+}
+
+void
+lm_window_export_cancel (LmWindow *self)
+{
+  LmWindowExport *x = self->export;
+  g_clear_pointer (&x->after, lm_window_then_free);
+  if (x->cancellable)
+    g_cancellable_cancel (x->cancellable);
+}
+
+void
+lm_window_export_free (LmWindow *self)
+{
+  g_clear_object (&self->export->cancellable);
+  g_clear_pointer (&self->export, g_free);
+}
+
+void
+lm_window_export_progress (LmWindow *self, double fraction)
+{
+  LmWindowExport *x = self->export;
+  if (x->progress_bar)
+    gtk_progress_bar_set_fraction (x->progress_bar, fraction);
+}
+
 /* A reference to them, or NULL. */
 static GPtrArray *
 export_notes (LmWindow *self)
 {
-  GPtrArray *notes = self->export_cancellable ? g_object_get_data (G_OBJECT (self->export_cancellable), EXPORT_NOTES)
-                                              : NULL;
+  GCancellable *cancellable = self->export->cancellable;
+  GPtrArray *notes = cancellable ? g_object_get_data (G_OBJECT (cancellable), EXPORT_NOTES) : NULL;
   return notes ? g_ptr_array_ref (notes) : NULL;
 }
 
 void
 lm_window_finish_export (LmWindow *self, const LmRenderResult *r)
 {
-  g_clear_pointer (&self->progress_dialog, gtk_widget_destroy);
+  LmWindowExport *x = self->export;
+  g_clear_pointer (&x->progress_dialog, gtk_widget_destroy);
   g_autoptr (GPtrArray) notes = export_notes (self);
-  g_clear_object (&self->export_cancellable);
+  g_clear_object (&x->cancellable);
   /* What the discard prompt's Export… waits for: it goes on only once the edits are in a
    * file. */
-  LmWindowThen *then = g_steal_pointer (&self->after_export);
+  LmWindowThen *then = g_steal_pointer (&x->after);
   if (r->error && g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       lm_window_then_free (then);
@@ -68,8 +108,9 @@ lm_window_finish_export (LmWindow *self, const LmRenderResult *r)
 static void
 on_progress_response (GtkDialog *dialog, int response, LmWindow *self)
 {
-  if (self->export_cancellable)
-    g_cancellable_cancel (self->export_cancellable);
+  LmWindowExport *x = self->export;
+  if (x->cancellable)
+    g_cancellable_cancel (x->cancellable);
 }
 
 void
@@ -80,32 +121,33 @@ lm_window_export_to (LmWindow *self, const char *path, const LmSaveOptions *opti
   req.pipeline = self->pipeline; /* what is edited, whatever is shown */
   if (self->source == NULL)
     return;
-  g_clear_object (&self->export_cancellable);
-  self->export_cancellable = g_cancellable_new ();
+  LmWindowExport *x = self->export;
+  g_clear_object (&x->cancellable);
+  x->cancellable = g_cancellable_new ();
   LmSaveOptions noted = *options;
   noted.notes = g_ptr_array_new_with_free_func (g_free);
-  g_object_set_data_full (G_OBJECT (self->export_cancellable), EXPORT_NOTES, noted.notes,
+  g_object_set_data_full (G_OBJECT (x->cancellable), EXPORT_NOTES, noted.notes,
                           (GDestroyNotify) g_ptr_array_unref);
   /* "Exported to …" (or the last export's failure) is not true of this one. */
   lm_window_clear_message (self, LM_TOPIC_EXPORT);
 
   g_autofree char *display = g_filename_display_name (path);
-  self->progress_dialog = gtk_dialog_new_with_buttons (_("Exporting"), GTK_WINDOW (self),
-                                                       GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                                       _("_Cancel"), GTK_RESPONSE_CANCEL, NULL);
-  GtkWidget *box = gtk_dialog_get_content_area (GTK_DIALOG (self->progress_dialog));
+  x->progress_dialog = gtk_dialog_new_with_buttons (_("Exporting"), GTK_WINDOW (self),
+                                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                    _("_Cancel"), GTK_RESPONSE_CANCEL, NULL);
+  GtkWidget *box = gtk_dialog_get_content_area (GTK_DIALOG (x->progress_dialog));
   gtk_container_set_border_width (GTK_CONTAINER (box), 12);
   gtk_box_set_spacing (GTK_BOX (box), 12);
   g_autofree char *text = g_strdup_printf (_("Writing %s at full resolution…"), display);
   gtk_container_add (GTK_CONTAINER (box), gtk_label_new (text));
-  self->progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (self->progress_bar));
-  g_signal_connect (self->progress_dialog, "response", G_CALLBACK (on_progress_response), self);
-  g_signal_connect (self->progress_dialog, "destroy", G_CALLBACK (gtk_widget_destroyed), &self->progress_dialog);
-  g_signal_connect_swapped (self->progress_dialog, "destroy", G_CALLBACK (g_nullify_pointer), &self->progress_bar);
-  gtk_widget_show_all (self->progress_dialog);
+  x->progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (x->progress_bar));
+  g_signal_connect (x->progress_dialog, "response", G_CALLBACK (on_progress_response), self);
+  g_signal_connect (x->progress_dialog, "destroy", G_CALLBACK (gtk_widget_destroyed), &x->progress_dialog);
+  g_signal_connect_swapped (x->progress_dialog, "destroy", G_CALLBACK (g_nullify_pointer), &x->progress_bar);
+  gtk_widget_show_all (x->progress_dialog);
 
-  lm_render_worker_export (self->worker, &req, path, &noted, self->export_cancellable);
+  lm_render_worker_export (self->worker, &req, path, &noted, x->cancellable);
 }
 
 /* The key that answered a dialog, while it is still down: its press closed the dialog, and
@@ -216,16 +258,12 @@ same_file (const char *a, GFile *b)
   return b != NULL && g_file_equal (fa, b);
 }
 
-void
-lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data)
+/* The Export action's questions (file, quality); TRUE when an export has started. */
+static gboolean
+export_interactive (LmWindow *self)
 {
-  lm_window_export_interactive (data);
-}
-
-gboolean
-lm_window_export_interactive (LmWindow *self)
-{
-  if (self->source == NULL || self->export_cancellable != NULL)
+  LmWindowExport *x = self->export;
+  if (self->source == NULL || x->cancellable != NULL)
     return FALSE;
   /* A dialog, not a GtkFileChooserNative: a native (portal) chooser takes no widgets of the
    * application's, and the export's own operations (resize) are set here, below the files. */
@@ -320,5 +358,26 @@ lm_window_export_interactive (LmWindow *self)
       return FALSE;
     }
   lm_window_export_to (self, path, &options);
-  return self->export_cancellable != NULL;
+  return x->cancellable != NULL;
+}
+
+void
+lm_window_export_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  export_interactive (data);
+}
+
+void
+lm_window_export_then (LmWindow *self, LmWindowThen *then)
+{
+  LmWindowExport *x = self->export;
+  if (x->after != NULL || x->cancellable != NULL)
+    {
+      lm_window_then_free (then);
+      return;
+    }
+  /* Goes on once the export is written (lm_window_finish_export). */
+  x->after = then;
+  if (!export_interactive (self))
+    g_clear_pointer (&x->after, lm_window_then_free);
 }

@@ -1,9 +1,13 @@
-/* LmWindow's geometry (window-private.h): the view's image is the size the pipeline renders
+/* LmWindow's geometry (window-geometry.h): the view's image is the size the pipeline renders
  * (crop and rotation change it), and the rotate and flip buttons. Rotation and flips compose
  * as the group of the square's eight symmetries: a turn after a flip is a flip after the
  * opposite turn, and the crop rectangle and the straightening turn with the photo, so that
  * what was chosen stays chosen. */
+#include "window-geometry.h"
+#include "window-astro.h"
 #include "window-private.h"
+#include "window-split.h"
+#include "window-tools.h"
 
 #include <math.h>
 
@@ -13,7 +17,7 @@ void
 lm_window_view_pipeline (LmWindow *self, LmPipeline *pipeline)
 {
   *pipeline = self->pipeline;
-  if (self->before)
+  if (lm_window_showing_original (self))
     lm_pipeline_geometry_only (pipeline); /* the original in the edit's frame: window-split.c */
   lm_window_tools_adjust (self, pipeline);
 }

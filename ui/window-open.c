@@ -1,6 +1,12 @@
-/* LmWindow's opening of photos (window-private.h): loading in a thread, then the question
+/* LmWindow's opening of photos (window-open.h): loading in a thread, then the question
  * before edits are discarded, the Open action, recent files and drag and drop. */
+#include "window-open.h"
+#include "window-astro.h"
+#include "window-edits.h"
+#include "window-export.h"
 #include "window-private.h"
+#include "window-sidecar.h"
+#include "window-status.h"
 
 #include <glib/gi18n.h>
 
@@ -8,10 +14,36 @@
 #include "core/io/file-read.h"
 #include "core/io/pixel-budget.h"
 
+struct _LmWindowOpen {
+  guint serial;              /* of the newest open: an older load that ends later is dropped */
+  GtkWidget *discard_dialog; /* the discard prompt, while it is up */
+};
+
+void
+lm_window_open_init (LmWindow *self)
+{
+  self->open = g_new0 (LmWindowOpen, 1);
+}
+
+void
+lm_window_open_cancel (LmWindow *self)
+{
+  LmWindowOpen *o = self->open;
+  o->serial++; /* a load still running is of no use now: its result is dropped */
+  if (o->discard_dialog)
+    gtk_widget_destroy (o->discard_dialog); /* drops what it would have gone on with */
+}
+
+void
+lm_window_open_free (LmWindow *self)
+{
+  g_clear_pointer (&self->open, g_free);
+}
+
 typedef struct {
   GFile *file;
   const LmAllocator *allocator; /* taken on the main thread: the worker may be gone by now */
-  guint serial;                 /* the window's open_serial when it started */
+  guint serial;                 /* the window's open serial when it started */
   LmFitsInfo *fits;             /* a FITS file's header, read with its data */
 } OpenJob;
 
@@ -97,7 +129,7 @@ static void
 start_loaded (LmWindow *self, gpointer data)
 {
   Loaded *l = data;
-  if (l->serial != self->open_serial)
+  if (l->serial != self->open->serial)
     return; /* an open asked for since is loading: that one is what was asked last */
   if (l->fits)
     {
@@ -117,12 +149,11 @@ start_loaded (LmWindow *self, gpointer data)
   /* Revert goes to the photo as it is, not to the edits its sidecar brought. */
   LmPipeline original;
   lm_pipeline_init (&original);
-  self->tonemap_default = original.tonemap;
-  /* The counter goes on, never back: a render of the old photo still under way arrives
-   * with an older generation and is dropped. */
-  self->shown = self->before_since = ++self->generation;
+  lm_window_edits_set_original (self, &original.tonemap);
+  /* A render of the old photo still under way is dropped. */
+  lm_window_drop_results (self);
   /* Every message was about the previous photo (or a file that failed to open). */
-  gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  lm_window_clear_messages (self);
   g_autofree char *uri = g_file_get_uri (l->file);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   if (self->settings)
@@ -162,7 +193,7 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
   OpenJob *job = g_task_get_task_data (G_TASK (result));
   GError *e = NULL;
   g_autoptr (LmImage) image = g_task_propagate_pointer (G_TASK (result), &e);
-  if (job->serial != self->open_serial)
+  if (job->serial != self->open->serial)
     {
       g_clear_error (&e); /* another open started since: that one is what was asked last */
       return;
@@ -213,14 +244,8 @@ on_discard_response (GtkDialog *dialog, int response, LmWindow *self)
     return;
   if (response == GTK_RESPONSE_ACCEPT)
     lm_window_then_run (then, self);
-  else if (response == RESPONSE_EXPORT && self->after_export == NULL && self->export_cancellable == NULL)
-    {
-      /* Goes on once the export is written (window-export.c); not when it is cancelled or
-       * fails: the edits are still in no file then. */
-      self->after_export = then;
-      if (!lm_window_export_interactive (self))
-        g_clear_pointer (&self->after_export, lm_window_then_free);
-    }
+  else if (response == RESPONSE_EXPORT)
+    lm_window_export_then (self, then); /* goes on once the edits are in a file */
   else
     lm_window_then_free (then);
 }
@@ -228,6 +253,7 @@ on_discard_response (GtkDialog *dialog, int response, LmWindow *self)
 void
 lm_window_confirm_discard_full (LmWindow *self, GCallback then, gpointer data, GDestroyNotify destroy)
 {
+  LmWindowOpen *o = self->open;
   LmWindowThen *step = g_new0 (LmWindowThen, 1);
   *step = (LmWindowThen) { then, data, destroy };
   lm_window_commit (self); /* an edit of the last moments counts */
@@ -238,8 +264,8 @@ lm_window_confirm_discard_full (LmWindow *self, GCallback then, gpointer data, G
       return;
     }
   /* One question at a time: a newer one replaces what an older one would have done. */
-  if (self->discard_dialog)
-    gtk_widget_destroy (self->discard_dialog);
+  if (o->discard_dialog)
+    gtk_widget_destroy (o->discard_dialog);
   g_autofree char *name = self->file ? g_file_get_basename (self->file) : g_strdup (_("the photo"));
   GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                               GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, _("Discard the edits of %s?"),
@@ -253,8 +279,8 @@ lm_window_confirm_discard_full (LmWindow *self, GCallback then, gpointer data, G
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_EXPORT);
   g_object_set_data_full (G_OBJECT (dialog), "lumen-then", step, (GDestroyNotify) lm_window_then_free);
   g_signal_connect (dialog, "response", G_CALLBACK (on_discard_response), self);
-  self->discard_dialog = dialog;
-  g_signal_connect (dialog, "destroy", G_CALLBACK (gtk_widget_destroyed), &self->discard_dialog);
+  o->discard_dialog = dialog;
+  g_signal_connect (dialog, "destroy", G_CALLBACK (gtk_widget_destroyed), &o->discard_dialog);
   gtk_widget_show (dialog);
 }
 
@@ -274,7 +300,7 @@ lm_window_open (LmWindow *self, GFile *file)
   OpenJob *job = g_new0 (OpenJob, 1);
   job->file = g_object_ref (file);
   job->allocator = lm_render_worker_host_allocator (self->worker);
-  job->serial = ++self->open_serial;
+  job->serial = ++self->open->serial;
   g_autoptr (GTask) task = g_task_new (self, NULL, loaded, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) open_job_free);
   g_task_run_in_thread (task, load_in_thread);

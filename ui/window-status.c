@@ -1,7 +1,9 @@
-/* LmWindow's account of its state (window-private.h): the info bar's messages with their
+/* LmWindow's account of its state (window-status.h): the info bar's messages with their
  * kind and topic, the busy indicator of a long render, the status bar (timings, the GPU's
  * speed-up), the diff bar's text and Compare's tooltip. Each says only what is true now. */
+#include "window-status.h"
 #include "window-private.h"
+#include "window-split.h"
 
 #include <string.h>
 #include <glib/gi18n.h>
@@ -10,6 +12,38 @@
  * renders (the GPU's, small photos) never flicker it, short enough that a stale view is
  * never left without a sign of work. */
 #define BUSY_AFTER_MS 150
+
+struct _LmWindowStatus {
+  LmMessageTopic message_topic; /* what the info bar's message is about */
+  /* Busy: a render asked for and not yet in. The indicator shows once no result has come
+   * for BUSY_AFTER_MS, so that quick renders do not flicker it. */
+  guint64 awaited;              /* the generation whose refined result ends the wait; 0: none */
+  guint busy_source;            /* the timer that shows the indicator */
+  gboolean busy_shown;
+  /* The last full-resolution render on the CPU [0] and CUDA [1] that computed every
+   * operation of TIMED (none from the cache): a speed-up is shown only between two renders
+   * of one pipeline, both really run. */
+  double full_ms[2];
+  LmPipeline timed[2];
+};
+
+void
+lm_window_status_init (LmWindow *self)
+{
+  self->status = g_new0 (LmWindowStatus, 1);
+}
+
+void
+lm_window_status_stop (LmWindow *self)
+{
+  g_clear_handle_id (&self->status->busy_source, g_source_remove);
+}
+
+void
+lm_window_status_free (LmWindow *self)
+{
+  g_clear_pointer (&self->status, g_free);
+}
 
 /* ---- the info bar ------------------------------------------------------------------------ */
 
@@ -41,7 +75,7 @@ lm_window_show_message_about (LmWindow *self, LmMessageTopic topic, GtkMessageTy
     gtk_image_set_from_icon_name (self->info_icon, icon, GTK_ICON_SIZE_LARGE_TOOLBAR);
   gtk_widget_set_visible (GTK_WIDGET (self->info_icon), icon != NULL);
   gtk_label_set_text (self->info_label, message);
-  self->message_topic = topic;
+  self->status->message_topic = topic;
   gtk_info_bar_set_revealed (self->info_bar, TRUE);
 }
 
@@ -54,8 +88,14 @@ lm_window_show_message (LmWindow *self, GtkMessageType type, const char *message
 void
 lm_window_clear_message (LmWindow *self, LmMessageTopic topic)
 {
-  if (self->message_topic == topic)
+  if (self->status->message_topic == topic)
     gtk_info_bar_set_revealed (self->info_bar, FALSE);
+}
+
+void
+lm_window_clear_messages (LmWindow *self)
+{
+  gtk_info_bar_set_revealed (self->info_bar, FALSE);
 }
 
 /* ---- the busy indicator ----------------------------------------------------------------- */
@@ -65,9 +105,9 @@ lm_window_clear_message (LmWindow *self, LmMessageTopic topic)
 static void
 set_busy (LmWindow *self, gboolean busy)
 {
-  if (busy == self->busy_shown)
+  if (busy == self->status->busy_shown)
     return;
-  self->busy_shown = busy;
+  self->status->busy_shown = busy;
   gtk_widget_set_visible (self->busy_box, busy);
   if (busy)
     gtk_spinner_start (self->busy_spinner);
@@ -86,7 +126,7 @@ static gboolean
 show_busy (gpointer data)
 {
   LmWindow *self = data;
-  self->busy_source = 0;
+  self->status->busy_source = 0;
   set_busy (self, TRUE);
   return G_SOURCE_REMOVE;
 }
@@ -96,9 +136,10 @@ show_busy (gpointer data)
 void
 lm_window_await_render (LmWindow *self, guint64 generation)
 {
-  self->awaited = generation;
-  if (!self->busy_shown && self->busy_source == 0)
-    self->busy_source = g_timeout_add (BUSY_AFTER_MS, show_busy, self);
+  LmWindowStatus *st = self->status;
+  st->awaited = generation;
+  if (!st->busy_shown && st->busy_source == 0)
+    st->busy_source = g_timeout_add (BUSY_AFTER_MS, show_busy, self);
 }
 
 /* A full-resolution result of GENERATION (or its failure) is in: the indicator goes; where
@@ -107,12 +148,13 @@ lm_window_await_render (LmWindow *self, guint64 generation)
 void
 lm_window_render_arrived (LmWindow *self, guint64 generation)
 {
-  g_clear_handle_id (&self->busy_source, g_source_remove);
+  LmWindowStatus *st = self->status;
+  g_clear_handle_id (&st->busy_source, g_source_remove);
   set_busy (self, FALSE);
-  if (generation >= self->awaited)
-    self->awaited = 0;
+  if (generation >= st->awaited)
+    st->awaited = 0;
   else
-    self->busy_source = g_timeout_add (BUSY_AFTER_MS, show_busy, self);
+    st->busy_source = g_timeout_add (BUSY_AFTER_MS, show_busy, self);
 }
 
 /* ---- the status bar and the diff bar ------------------------------------------------------ */
@@ -177,14 +219,21 @@ lm_window_backend_label (const char *name)
   return g_strcmp0 (name, "cuda") == 0 ? _("GPU") : _("CPU");
 }
 
+void
+lm_window_forget_timings (LmWindow *self)
+{
+  self->status->full_ms[0] = self->status->full_ms[1] = 0;
+}
+
 /* The GPU's speed-up, once both backends have rendered the same edits in full; "—" until
  * then (and for good where there is no GPU: the tooltip says why). */
 void
 lm_window_show_speedup (LmWindow *self)
 {
-  if (self->full_ms[0] > 0 && self->full_ms[1] > 0 && lm_pipeline_equal (&self->timed[0], &self->timed[1]))
+  LmWindowStatus *st = self->status;
+  if (st->full_ms[0] > 0 && st->full_ms[1] > 0 && lm_pipeline_equal (&st->timed[0], &st->timed[1]))
     {
-      double ratio = self->full_ms[0] / self->full_ms[1];
+      double ratio = st->full_ms[0] / st->full_ms[1];
       g_autofree char *speedup = NULL;
       if (ratio >= 9.95)
         speedup = g_strdup_printf (_("GPU %.0f× faster than the CPU"), ratio);
@@ -217,11 +266,11 @@ lm_window_update_status (LmWindow *self, const LmRenderResult *r)
    * shown now (a result of an older request is of edits no longer known). */
   gboolean cuda = g_strcmp0 (r->backend_name, "cuda") == 0;
   guint computed = timings_computed (&r->timings);
-  if (computed > 0 && computed == r->timings.entries->len && r->generation == self->generation && !self->before
+  if (computed > 0 && computed == r->timings.entries->len && r->generation == self->generation && !lm_window_showing_original (self)
       && r->level_factor == 0.0) /* a large photo's view renders a level: no full render to time */
     {
-      self->full_ms[cuda] = lm_timings_total (&r->timings);
-      self->timed[cuda] = self->pipeline;
+      self->status->full_ms[cuda] = lm_timings_total (&r->timings);
+      self->status->timed[cuda] = self->pipeline;
     }
   /* The totals first, then each operation's time: where the window is too narrow for all (a
    * long list in French or German at the default size), the list gives way ("…", whole in

@@ -1,10 +1,14 @@
-/* LmWindow's tools on the view (window-private.h): the bar above the photo (rotate and flip,
+/* LmWindow's tools on the view (window-tools.h): the bar above the photo (rotate and flip,
  * crop, straighten, the white balance picker), which tool has the pointer, and what each one
  * does to the pipeline. One tool at a time; the keys C, S and W toggle them, Enter applies a
  * crop, Escape leaves a tool without applying it. While the crop tool is on, the view renders
  * the photo with crop off (lm_window_tools_adjust), so that the whole image the rectangle is
  * drawn on is in view. */
+#include "window-tools.h"
+#include "window-astro.h"
+#include "window-geometry.h"
 #include "window-private.h"
+#include "window-status.h"
 
 #include <math.h>
 #include <string.h>

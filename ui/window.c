@@ -1,16 +1,37 @@
 /* LmWindow (window.h): holds the photo, its pipeline and history, and the render worker;
  * turns every edit and every move of the view into a render request, and shows what comes
- * back. The main thread never waits on a render. Opening, exporting, the split view, the
- * HDR merge and what the window says of its state (info bar, busy indicator, status bar)
- * are in window-open.c, window-export.c, window-split.c, window-hdr.c and window-status.c. */
+ * back. The main thread never waits on a render. Each other concern is a window-*.c with its
+ * own state, behind its header: what the window says of its state (status), opening (open),
+ * exporting (export), Compare, the split view (split), the HDR merge (hdr), the sidecar, the
+ * edits as a whole (edits), Apply Edits to Photos… (apply), the view's geometry, its tools,
+ * its colour management (color) and FITS files (astro). */
 #include "window-private.h"
+#include "window-apply.h"
+#include "window-astro.h"
+#include "window-color.h"
+#include "window-compare.h"
+#include "window-edits.h"
+#include "window-export.h"
+#include "window-geometry.h"
+#include "window-hdr.h"
+#include "window-open.h"
+#include "window-sidecar.h"
+#include "window-split.h"
+#include "window-status.h"
+#include "window-tools.h"
 
 #include <glib/gi18n.h>
 
 #define COMMIT_AFTER_MS 400 /* edits closer than this make one undo step */
 #define APP_ID "io.github.lumen.Lumen"
 
-G_DEFINE_FINAL_TYPE (LmWindow, lm_window, GTK_TYPE_APPLICATION_WINDOW)
+/* What this file alone sees: quick edits gathered into one undo step. */
+typedef struct {
+  guint commit_source; /* the undo step recorded once the edits pause */
+  gint64 changed_us;   /* when the newest edit was made */
+} LmWindowPrivate;
+
+G_DEFINE_FINAL_TYPE_WITH_PRIVATE (LmWindow, lm_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum { RENDER_RESULT, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -33,6 +54,13 @@ lm_window_get_diff_text (LmWindow *self)
   return gtk_label_get_text (self->diff_label);
 }
 
+gboolean
+lm_window_commit_pending (LmWindow *self)
+{
+  LmWindowPrivate *priv = lm_window_get_instance_private (self);
+  return priv->commit_source != 0;
+}
+
 guint64
 lm_window_get_generation (LmWindow *self)
 {
@@ -45,6 +73,7 @@ lm_window_get_generation (LmWindow *self)
 LmRenderRequest
 lm_window_request_now (LmWindow *self, gboolean next, gboolean *ok)
 {
+  LmWindowPrivate *priv = lm_window_get_instance_private (self);
   LmRenderRequest req = { 0 };
   lm_window_view_pipeline (self, &req.pipeline);
   /* The view's rectangle is of the image the pipeline renders: its size first. */
@@ -52,7 +81,7 @@ lm_window_request_now (LmWindow *self, gboolean next, gboolean *ok)
   *ok = self->source != NULL && lm_image_view_get_rect (self->image_view, &req.view);
   req.generation = next ? ++self->generation : self->generation;
   req.backend = self->backend;
-  req.changed_us = self->changed_us ? self->changed_us : g_get_monotonic_time ();
+  req.changed_us = priv->changed_us ? priv->changed_us : g_get_monotonic_time ();
   return req;
 }
 
@@ -74,15 +103,14 @@ lm_window_request_render (LmWindow *self)
   g_debug ("render request %" G_GUINT64_FORMAT "%s", req.generation, req.with_before ? " with the before half" : "");
   lm_render_worker_request (self->worker, &req);
   lm_window_await_render (self, req.generation);
-  if (self->comparing && self->cuda_usable)
-    lm_render_worker_compare (self->worker, &req, LM_BACKEND_CPU, LM_BACKEND_CUDA,
-                              (float) gtk_adjustment_get_value (self->gain_adjustment));
+  lm_window_compare_request (self, &req);
 }
 
 static void
 edited (LmWindow *self)
 {
-  self->changed_us = g_get_monotonic_time ();
+  LmWindowPrivate *priv = lm_window_get_instance_private (self);
+  priv->changed_us = g_get_monotonic_time ();
   lm_window_request_render (self);
   lm_window_sidecar_changed (self);
 }
@@ -112,7 +140,8 @@ update_actions (LmWindow *self)
 void
 lm_window_commit (LmWindow *self)
 {
-  g_clear_handle_id (&self->commit_source, g_source_remove);
+  LmWindowPrivate *priv = lm_window_get_instance_private (self);
+  g_clear_handle_id (&priv->commit_source, g_source_remove);
   if (self->history)
     lm_history_push (self->history, &self->pipeline);
   lm_window_sidecar_mark_saved (self); /* a step already in the sidecar is saved */
@@ -123,7 +152,8 @@ static gboolean
 commit_later (gpointer data)
 {
   LmWindow *self = data;
-  self->commit_source = 0;
+  LmWindowPrivate *priv = lm_window_get_instance_private (self);
+  priv->commit_source = 0;
   lm_window_commit (self);
   return G_SOURCE_REMOVE;
 }
@@ -131,20 +161,21 @@ commit_later (gpointer data)
 void
 lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self)
 {
+  LmWindowPrivate *priv = lm_window_get_instance_private (self);
   if (self->worker == NULL) /* a typed value taken as GtkWindow's dispose drops the focus */
     return;
   /* An edit still waiting to be gathered (a wheel's or a choice's: a key's release commits)
    * is its own undo step, not the first of the drag that begins now. */
-  if (lm_op_panel_is_held (panel) && self->commit_source != 0)
+  if (lm_op_panel_is_held (panel) && priv->commit_source != 0)
     lm_window_commit (self);
   const LmStage *stage = lm_op_panel_get_stage (panel);
   if (stage->info == lm_tonemap_op_info ())
     self->pipeline.tonemap = *stage;
   else
     self->pipeline.stages[stage->info->id] = *stage;
-  g_clear_handle_id (&self->commit_source, g_source_remove);
+  g_clear_handle_id (&priv->commit_source, g_source_remove);
   if (!lm_op_panel_is_held (panel)) /* a drag is one step, pauses and all: its release commits */
-    self->commit_source = g_timeout_add (COMMIT_AFTER_MS, commit_later, self);
+    priv->commit_source = g_timeout_add (COMMIT_AFTER_MS, commit_later, self);
   edited (self);
 }
 
@@ -170,8 +201,6 @@ static void
 on_ready (LmWindow *self, const LmRenderResult *r)
 {
   self->cuda_usable = r->cuda_unavailable == NULL;
-  g_free (self->cuda_description);
-  self->cuda_description = g_strdup (r->cuda_description);
   g_free (self->cuda_unavailable);
   self->cuda_unavailable = g_strdup (r->cuda_unavailable);
   GAction *backend = g_action_map_lookup_action (G_ACTION_MAP (self), "backend");
@@ -195,17 +224,14 @@ lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char
   g_clear_pointer (&self->source, lm_image_unref);
   self->source = image;
   g_set_object (&self->file, file);
-  self->tonemap_default = self->pipeline.tonemap;
+  lm_window_edits_set_original (self, &self->pipeline.tonemap);
   g_clear_pointer (&self->history, lm_history_free);
   self->history = lm_history_new (&self->pipeline);
-  self->full_ms[0] = self->full_ms[1] = 0;
-  lm_window_forget_before (self);
-  self->before_tonemap = self->pipeline.tonemap;
-  self->before_since = self->generation + 1; /* results in flight are of the old source */
+  lm_window_forget_timings (self);
+  lm_window_split_restart (self);
   lm_window_show_speedup (self);
   gboolean radiance = image->format == LM_FORMAT_RGBA_F32;
-  gtk_widget_set_visible (GTK_WIDGET (self->tonemap_panel), radiance);
-  gtk_widget_set_visible (self->tonemap_separator, radiance);
+  lm_window_show_tonemap_panel (self, radiance);
   /* The name alone as the title, what else there is to say under it: one line of both did
    * not fit beside the header's buttons (in German, "exposure01.jpg (HDR, 5 Belichtung…"). */
   g_autofree char *base = g_file_get_basename (file);
@@ -213,6 +239,14 @@ lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char
   gtk_window_set_title (GTK_WINDOW (self), name); /* for window lists; sets the header's too */
   gtk_header_bar_set_title (self->header, name);
   gtk_header_bar_set_subtitle (self->header, subtitle && *subtitle ? subtitle : NULL);
+}
+
+void
+lm_window_drop_results (LmWindow *self)
+{
+  /* The counter goes on, never back: a render under way arrives with an older generation. */
+  self->shown = ++self->generation;
+  lm_window_split_since (self, self->generation);
 }
 
 
@@ -259,23 +293,16 @@ on_result (const LmRenderResult *r, gpointer data)
         lm_window_clear_message (self, LM_TOPIC_RENDER); /* a render went as asked */
       break;
     case LM_RESULT_COMPARE:
-      if (self->comparing)
-        lm_window_show_compare (self, r);
+      lm_window_compare_result (self, r);
       break;
     case LM_RESULT_PROGRESS:
-      if (self->progress_bar)
-        gtk_progress_bar_set_fraction (self->progress_bar, r->fraction);
+      lm_window_export_progress (self, r->fraction);
       break;
     case LM_RESULT_EXPORTED:
       lm_window_finish_export (self, r);
       break;
     case LM_RESULT_MERGE_PROGRESS:
-      if (self->hdr_dialog)
-        {
-          lm_hdr_dialog_set_progress (self->hdr_dialog, r->fraction, r->step);
-          if (r->response)
-            lm_hdr_dialog_set_response (self->hdr_dialog, r->response);
-        }
+      lm_window_merge_progress (self, r);
       break;
     case LM_RESULT_MERGED:
       lm_window_finish_merge (self, r);
@@ -321,33 +348,6 @@ backend_changed (GSimpleAction *action, GVariant *state, gpointer data)
 }
 
 static void
-compare_changed (GSimpleAction *action, GVariant *state, gpointer data)
-{
-  LmWindow *self = data;
-  /* The action is disabled without a GPU; a state set from elsewhere is refused too. */
-  if (g_variant_get_boolean (state) && !self->cuda_usable)
-    return;
-  g_simple_action_set_state (action, state);
-  self->comparing = g_variant_get_boolean (state);
-  gtk_revealer_set_reveal_child (self->diff_revealer, self->comparing);
-  if (self->comparing)
-    {
-      gtk_label_set_text (self->diff_label, _("Comparing the CPU with the GPU…"));
-      lm_window_request_render (self);
-    }
-  else
-    lm_image_view_set_overlay (self->image_view, NULL, NULL);
-}
-
-
-static void
-on_gain_changed (GtkAdjustment *adjustment, LmWindow *self)
-{
-  if (self->comparing)
-    lm_window_request_render (self);
-}
-
-static void
 zoom_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   LmWindow *self = data;
@@ -373,7 +373,7 @@ static const GActionEntry win_actions[] = {
   { "paste-edits", lm_window_paste_edits_action },
   { "apply-edits", lm_window_apply_action },
   { "backend", NULL, "s", "'cpu'", backend_changed },
-  { "compare", NULL, NULL, "false", compare_changed },
+  { "compare", NULL, NULL, "false", lm_window_compare_changed },
   { "split", NULL, NULL, "false", lm_window_split_changed },
   { "zoom-in", zoom_action },
   { "zoom-out", zoom_action },
@@ -443,32 +443,25 @@ static void
 lm_window_dispose (GObject *object)
 {
   LmWindow *self = LM_WINDOW (object);
+  LmWindowPrivate *priv = lm_window_get_instance_private (self);
   /* A value typed but not yet entered is taken now, while what it renders with is there;
    * GtkWindow's dispose would take it after (lm_window_on_panel_changed then does nothing). */
   gtk_window_set_focus (GTK_WINDOW (self), NULL);
   if (self->worker)
     save_window_state (self);
-  g_clear_handle_id (&self->commit_source, g_source_remove);
-  g_clear_handle_id (&self->busy_source, g_source_remove);
+  g_clear_handle_id (&priv->commit_source, g_source_remove);
+  lm_window_status_stop (self);
   lm_window_sidecar_close (self); /* an edit of the last moments is kept too */
   lm_window_apply_free (self);
-  self->open_serial++; /* a load still running is of no use now: its result is dropped */
-  g_clear_pointer (&self->after_export, lm_window_then_free);
-  if (self->discard_dialog)
-    gtk_widget_destroy (self->discard_dialog); /* drops what it would have gone on with */
+  lm_window_open_cancel (self);
   /* Cancelled before the worker is joined: it stops a long export or merge between steps
    * instead of finishing it while the window waits. */
-  if (self->export_cancellable)
-    g_cancellable_cancel (self->export_cancellable);
-  if (self->merge_cancellable)
-    g_cancellable_cancel (self->merge_cancellable);
+  lm_window_export_cancel (self);
+  lm_window_hdr_cancel (self);
   g_clear_pointer (&self->worker, lm_render_worker_free);
   lm_window_tools_free (self);
   lm_window_color_free (self);
   lm_window_astro_free (self);
-  g_clear_object (&self->export_cancellable);
-  g_clear_object (&self->merge_cancellable);
-  g_clear_object (&self->merge_first);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
   G_OBJECT_CLASS (lm_window_parent_class)->dispose (object);
@@ -480,8 +473,14 @@ lm_window_finalize (GObject *object)
   LmWindow *self = LM_WINDOW (object);
   g_clear_pointer (&self->source, lm_image_unref);
   g_clear_pointer (&self->history, lm_history_free);
-  g_free (self->cuda_description);
   g_free (self->cuda_unavailable);
+  lm_window_hdr_free (self);
+  lm_window_edits_free (self);
+  lm_window_sidecar_free (self);
+  lm_window_open_free (self);
+  lm_window_export_free (self);
+  lm_window_split_free (self);
+  lm_window_status_free (self);
   G_OBJECT_CLASS (lm_window_parent_class)->finalize (object);
 }
 
@@ -554,8 +553,15 @@ lm_window_init (LmWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = settings_if_installed ();
+  lm_window_status_init (self);
+  lm_window_split_init (self);
+  lm_window_open_init (self);
+  lm_window_export_init (self);
+  lm_window_sidecar_init (self);
+  lm_window_edits_init (self);
+  lm_window_hdr_init (self);
   lm_pipeline_init (&self->pipeline);
-  self->tonemap_default = self->pipeline.tonemap;
+  lm_window_edits_set_original (self, &self->pipeline.tonemap);
 
   self->image_view = LM_IMAGE_VIEW (lm_image_view_new ());
   gtk_widget_show (GTK_WIDGET (self->image_view));
@@ -593,7 +599,7 @@ lm_window_init (LmWindow *self)
                                  g_variant_new_string ("cuda"));
       gtk_window_set_default_size (GTK_WINDOW (self), 1200, 800);
     }
-  g_signal_connect (self->gain_adjustment, "value-changed", G_CALLBACK (on_gain_changed), self);
+  lm_window_compare_init (self);
 
   GtkWidget *recent = gtk_recent_chooser_menu_new ();
   GtkRecentFilter *filter = gtk_recent_filter_new ();
