@@ -51,6 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 import lumen_testlib as lt  # noqa: E402
+import oracle_main  # noqa: E402
 import test_oracle_geom as geom  # noqa: E402
 
 MAX_SIDE = (640, 480)
@@ -322,28 +323,6 @@ class Oracle16(unittest.TestCase):
         self.assertRegex(r.stdout.splitlines()[0], r"(rgba|gray)16$")
 
 
-def suite_for(paths):
-    loader = unittest.TestLoader()
-    suite = unittest.TestSuite()
-    for path in paths:
-        name = "Oracle16_" + "".join(c if c.isalnum() else "_" for c in os.path.basename(path))
-        suite.addTests(loader.loadTestsFromTestCase(type(name, (Oracle16,), {"PHOTO": path})))
-    return suite
-
-
-def main(argv):
-    if not argv or argv[0] not in ("corpus", "extra"):
-        raise SystemExit("usage: test_oracle16.py corpus|extra [PHOTO…]")
-    paths = argv[1:] or (lt.photos() if argv[0] == "corpus" else lt.extra_photos())
-    if not argv[1:] and argv[0] == "extra":
-        from test_oracle import within_extra_limit  # the same bound as the 8-bit extra set's
-        paths = within_extra_limit(paths)
-    if not paths:
-        return 77  # meson's SKIP; extra_photos said why
-    lt.say("photos: " + ", ".join(os.path.basename(p) for p in paths))
-    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite_for(paths))
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(oracle_main.main(sys.argv[1:], "test_oracle16.py",
+                              lambda paths, extra: oracle_main.photo_suite(Oracle16, "Oracle16_", paths)))
