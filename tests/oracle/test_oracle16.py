@@ -174,14 +174,7 @@ class Oracle16(unittest.TestCase):
     # (a) -----------------------------------------------------------------------------------
     def test_a_rotate(self):
         """Quarter turns and mirrors are cv2.rotate / cv2.flip on CV_16U exactly."""
-        cases = [
-            ("90", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)),
-            ("180", "none", lambda im: cv2.rotate(im, cv2.ROTATE_180)),
-            ("270", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE)),
-            ("0", "horizontal", lambda im: cv2.flip(im, 1)),
-            ("90", "vertical", lambda im: cv2.flip(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), 0)),
-        ]
-        for angle, flip, ref in cases:
+        for angle, flip, ref in geom.ROTATIONS:
             with self.subTest(angle=angle, flip=flip):
                 out = self.lumen(self.img, ["--rotate", angle, "--rotate-flip", flip])
                 want = ref(self.img)

@@ -32,6 +32,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import lumen_testlib as lt  # noqa: E402
 import oracle_main  # noqa: E402
 
+# --rotate and --rotate-flip, and the OpenCV calls that do the same.
+ROTATIONS = [
+    ("90", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)),
+    ("180", "none", lambda im: cv2.rotate(im, cv2.ROTATE_180)),
+    ("270", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE)),
+    ("0", "horizontal", lambda im: cv2.flip(im, 1)),
+    ("90", "vertical", lambda im: cv2.flip(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), 0)),
+]
+
 # OpenCV's cubic kernel (imgwarp.cpp interpolateCubic).
 CUBIC_A = -0.75
 
@@ -225,14 +234,7 @@ class GeomOracle(unittest.TestCase):
         """Quarter turns and mirrors are cv2.rotate / cv2.flip exactly."""
         if self.EXTRA:
             self.skipTest("index moves: checked exactly on the corpus")
-        cases = [
-            ("90", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)),
-            ("180", "none", lambda im: cv2.rotate(im, cv2.ROTATE_180)),
-            ("270", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE)),
-            ("0", "horizontal", lambda im: cv2.flip(im, 1)),
-            ("90", "vertical", lambda im: cv2.flip(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), 0)),
-        ]
-        for angle, flip, ref in cases:
+        for angle, flip, ref in ROTATIONS:
             with self.subTest(angle=angle, flip=flip):
                 out = self.lumen(f"rotate-{angle}-{flip}", "--rotate", angle, "--rotate-flip", flip)
                 self.assertEqual(self.report(f"--rotate {angle} --rotate-flip {flip} vs OpenCV", out,
