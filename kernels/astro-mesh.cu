@@ -2,9 +2,10 @@
  * arithmetic: each box's values sorted (CUB's segmented sort of the box-major keys) and κ-σ
  * clipped by one block exactly as the whole image is (a pass keeps a run of the sorted keys;
  * lm_astro_clip_pass), SExtractor's mode; boxes with too few finite pixels take their
- * nearest good neighbours' mean (lm_astro_nearest_in_column, lm_astro_fill_row); both meshes median-filtered; then the natural cubic spline
- * down each mesh column, and along each image row through the column values at that row, the
- * noise held at or above the boxes around each pixel (lm_astro_noise_at). */
+ * nearest good neighbours' mean (lm_astro_nearest_in_column, lm_astro_fill_row); both meshes
+ * median-filtered; then the natural cubic spline down each mesh column, and along each image
+ * row through the column values at that row, the noise held at or above the boxes around
+ * each pixel (lm_astro_noise_at). */
 #include <cub/device/device_segmented_sort.cuh>
 
 #include "astro-common.cuh"
@@ -12,13 +13,18 @@
 
 #define MAX_HALF 49 /* the widest median filter (99 boxes) on each side of its box */
 
+static_assert (sizeof (LmAstroNearest) <= 4 * sizeof (double) && sizeof (int64_t) <= sizeof (double),
+               "the fill's arrays fit in the splines' scratch");
+
 typedef struct {
   unsigned width, height, mesh, nx, ny;
 } Mesh;
 
 /* Where the mesh's arrays lie in the run's float and double buffers; C is 0 for the
- * background, 1 for the noise. The bad boxes' fill takes its nearest boxes and its rows'
- * scratch from the double buffer (8-byte aligned, as they need). */
+ * background, 1 for the noise. The bad boxes' fill is done before the splines begin, in their
+ * scratch: its nearest boxes (3 doubles a box) in the columns' (4 a box), its rows' scratch
+ * (3 integers a box) in the rows' (4 a box of each image row, and no mesh has more rows
+ * than the image). */
 typedef struct {
   float *boxes, *filtered, *d2y, *nodes, *d2x;
   double *column_scratch, *row_scratch;
@@ -32,17 +38,12 @@ mesh_of (unsigned width, unsigned height, unsigned mesh)
   return (Mesh) { width, height, mesh, (width + mesh - 1) / mesh, (height + mesh - 1) / mesh };
 }
 
-/* Doubles that hold N of TYPE. */
-#define DOUBLES_OF(type, n) (((n) * sizeof (type) + sizeof (double) - 1) / sizeof (double))
-
 static MeshArrays
 arrays_of (const Mesh *m, float *floats, double *doubles)
 {
   size_t nb = (size_t) m->nx * m->ny, row = (size_t) 2 * m->height * m->nx;
-  double *near = doubles + 4 * nb + 2 * row;
   return (MeshArrays) { floats, floats + 2 * nb, floats + 4 * nb, floats + 6 * nb, floats + 6 * nb + row,
-                        doubles, doubles + 4 * nb, (LmAstroNearest *) near,
-                        (int64_t *) (near + DOUBLES_OF (LmAstroNearest, nb)) };
+                        doubles, doubles + 4 * nb, (LmAstroNearest *) doubles, (int64_t *) (doubles + 4 * nb) };
 }
 
 extern "C" void
@@ -51,7 +52,7 @@ lm_k_mesh_sizes (unsigned width, unsigned height, unsigned mesh, size_t *floats,
   Mesh m = mesh_of (width, height, mesh);
   size_t nb = (size_t) m.nx * m.ny, row = (size_t) 2 * m.height * m.nx;
   *floats = 6 * nb + 2 * row;
-  *doubles = 4 * nb + 2 * row + DOUBLES_OF (LmAstroNearest, nb) + DOUBLES_OF (int64_t, 3 * nb);
+  *doubles = 4 * nb + 2 * row;
 }
 
 __device__ static inline unsigned

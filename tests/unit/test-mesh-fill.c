@@ -107,7 +107,7 @@ reference (const float *back, const float *sigma, guint nx, guint ny, guint i, f
 static void
 test_random_masks (void)
 {
-  GRand *rand = g_rand_new_with_seed (30);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (30);
   for (int round = 0; round < 3000; round++)
     {
       guint nx = (guint) g_rand_int_range (rand, 1, 24), ny = (guint) g_rand_int_range (rand, 1, 24);
@@ -134,13 +134,9 @@ test_random_masks (void)
                             i % nx, i / nx, filled_back[i], filled_sigma[i], want_back, want_sigma);
           g_assert_cmpfloat (filled_back[i], ==, want_back);
           g_assert_cmpfloat (filled_sigma[i], ==, want_sigma);
-          if (g_test_failed ())
-            break;
+          LM_TEST_RETURN_IF_FAILED ();
         }
-      if (g_test_failed ())
-        break;
     }
-  g_rand_free (rand);
 }
 
 int
