@@ -1,5 +1,5 @@
-"""What the oracle scripts share: their command line (SCRIPT corpus|extra [PHOTO…]) and the
-bound on the extra set's photo sizes."""
+"""What the oracle scripts share: their command line (SCRIPT corpus|extra [PHOTO…]), the bound
+on the extra set's photo sizes, and a test class for each photo."""
 import os
 import sys
 import unittest
