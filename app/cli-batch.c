@@ -608,22 +608,21 @@ lm_cli_batch_main (int argc, char **argv)
   static LmCliNumber numbers[1];
   numbers[0] = (LmCliNumber) { "--png-level", 0, 9, TRUE, &o.png_level };
   lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
-  g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUTDIR INPUT…"));
-  g_option_context_set_summary (context,
-                                _("Merges many bracketed stacks, each as “lumen-cli hdr” would. An INPUT is a "
-                                  "folder of stack folders (each with its exposures and, optionally, "
-                                  "exposures.txt) or a manifest (.tsv: stack_id, image, seconds per line).\n"
-                                  "A rerun of the same command skips finished stacks."));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_autoptr (GOptionContext) context
+    = lm_cli_options_new (_("-o OUTDIR INPUT…"),
+                          _("Merges many bracketed stacks, each as “lumen-cli hdr” would. An INPUT is a "
+                            "folder of stack folders (each with its exposures and, optionally, "
+                            "exposures.txt) or a manifest (.tsv: stack_id, image, seconds per line).\n"
+                            "A rerun of the same command skips finished stacks."),
+                          NULL, NULL, entries);
   lm_cli_tone_add_entries (context, &o.tone);
   g_option_context_add_main_entries (context, entries_after, GETTEXT_PACKAGE);
 
   int rc;
   GError *e = NULL;
   Plan p = { 0 };
-  if (!g_option_context_parse (context, &argc, &argv, &e))
-    rc = lm_cli_usage_error (e->message);
+  if (!lm_cli_options_parse (context, &argc, &argv))
+    rc = LM_EXIT_USAGE;
   else if (o.report)
     rc = o.output || o.inputs ? lm_cli_usage_error (_("--report OUTDIR takes nothing else"))
                               : lm_cli_batch_report (o.report);

@@ -278,21 +278,19 @@ lm_cli_compare_main (int argc, char **argv)
   numbers[0] = (LmCliNumber) { "--gain", 0.0, 1000.0, FALSE, &o.gain };
   lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
   g_autoptr (LmCliOps) ops = lm_cli_ops_new ();
-  g_autoptr (GOptionContext) context = g_option_context_new (_("IN"));
-  g_option_context_set_summary (context, _("Runs the operations on two backends (the CPU and CUDA by "
-                                           "default) and prints\nboth timings, the speedup and how "
-                                           "far the results differ."));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  GOptionGroup *group = lm_cli_ops_group (ops);
-  g_option_group_add_entries (group, entries);
-  g_option_context_set_main_group (context, group);
+  g_autoptr (GOptionContext) context
+    = lm_cli_options_new (_("IN"),
+                          _("Runs the operations on two backends (the CPU and CUDA by "
+                            "default) and prints\nboth timings, the speedup and how "
+                            "far the results differ."),
+                          NULL, lm_cli_ops_group (ops), entries);
 
   int rc = LM_EXIT_OK;
   GError *e = NULL;
   LmPipeline pipeline;
   lm_pipeline_init (&pipeline);
-  if (!g_option_context_parse (context, &argc, &argv, &e))
-    rc = lm_cli_usage_error (e->message);
+  if (!lm_cli_options_parse (context, &argc, &argv))
+    rc = LM_EXIT_USAGE;
   else if (o.inputs == NULL || o.inputs[0] == NULL || o.inputs[1] != NULL)
     rc = lm_cli_usage_error (_("give one input photo"));
   else if (!(o.gain > 0.0 && o.gain <= 1000.0))

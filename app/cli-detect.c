@@ -155,27 +155,17 @@ parse (int *argc, char ***argv, Options *o, LmDetectParams *params)
   numbers[8] = (LmCliNumber) { "--hdu", 0, 99999, TRUE, &o->hdu };
   lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
 
-  g_autoptr (GOptionContext) context = g_option_context_new (_("-o CATALOGUE IN.fits"));
-  g_option_context_set_summary (
-    context, _("Finds the sources in the FITS image IN: κ-σ clipped background (global or a mesh), pixels\n"
-               "above the threshold, connected components, and per source its centroid, fluxes,\n"
-               "peak, area, bounding box and shape. Writes the catalogue (never a partly written\n"
-               "file); positions are 0-based (x_fits and y_fits: 1-based, as FITS counts)."));
-  g_option_context_set_description (context, _("Exit status: 0 on success, 1 on an error (one line on stderr names "
-                                               "the file and the cause), 2 on a usage error."));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, NULL, NULL);
-  g_option_group_add_entries (group, entries);
-  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
-  g_option_context_set_main_group (context, group);
-
-  GError *e = NULL;
-  if (!g_option_context_parse (context, argc, argv, &e))
-    {
-      int rc = lm_cli_usage_error (e->message);
-      g_error_free (e);
-      return rc;
-    }
+  g_autoptr (GOptionContext) context = lm_cli_options_new (
+    _("-o CATALOGUE IN.fits"),
+    _("Finds the sources in the FITS image IN: κ-σ clipped background (global or a mesh), pixels\n"
+      "above the threshold, connected components, and per source its centroid, fluxes,\n"
+      "peak, area, bounding box and shape. Writes the catalogue (never a partly written\n"
+      "file); positions are 0-based (x_fits and y_fits: 1-based, as FITS counts)."),
+    _("Exit status: 0 on success, 1 on an error (one line on stderr names the file and the cause), 2 on a "
+      "usage error."),
+    NULL, entries);
+  if (!lm_cli_options_parse (context, argc, argv))
+    return LM_EXIT_USAGE;
   if (o->output == NULL)
     return lm_cli_usage_error (_("no output: give -o CATALOGUE"));
   if (o->inputs == NULL || o->inputs[0] == NULL)
@@ -193,6 +183,7 @@ parse (int *argc, char ***argv, Options *o, LmDetectParams *params)
   params->filter_sigma = o->filter;
   params->mesh = (guint) o->mesh;
   params->mesh_filter = (guint) o->mesh_filter;
+  GError *e = NULL;
   if (!lm_detect_params_check (params, &e) || !check_names (o, &e))
     {
       int rc = lm_cli_usage_error (e->message);

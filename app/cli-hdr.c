@@ -285,13 +285,13 @@ lm_cli_hdr_main (int argc, char **argv)
   static LmCliNumber numbers[1];
   numbers[0] = (LmCliNumber) { "--png-level", 0, 9, TRUE, &o.png_level };
   lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
-  g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUT IN1 IN2 …"));
-  g_option_context_set_summary (context, _("Merges bracketed exposures into HDR radiance (Debevec or "
-                                           "Robertson) and writes it, or a tone-mapped 8-bit image; or fuses "
-                                           "them (Mertens) into an 8-bit image.\nWithout --exposures or "
-                                           "--times the times come from the files' EXIF; fusion needs none."));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_autoptr (GOptionContext) context
+    = lm_cli_options_new (_("-o OUT IN1 IN2 …"),
+                          _("Merges bracketed exposures into HDR radiance (Debevec or "
+                            "Robertson) and writes it, or a tone-mapped 8-bit image; or fuses "
+                            "them (Mertens) into an 8-bit image.\nWithout --exposures or "
+                            "--times the times come from the files' EXIF; fusion needs none."),
+                          NULL, NULL, entries);
   lm_cli_tone_add_entries (context, &o.tone);
   g_option_context_add_main_entries (context, entries_after, GETTEXT_PACKAGE);
 
@@ -301,8 +301,8 @@ lm_cli_hdr_main (int argc, char **argv)
   lm_timings_init (&timings);
   LmBackendKind kind;
   LmHdrMethod method = LM_HDR_DEBEVEC;
-  if (!g_option_context_parse (context, &argc, &argv, &e))
-    rc = lm_cli_usage_error (e->message);
+  if (!lm_cli_options_parse (context, &argc, &argv))
+    rc = LM_EXIT_USAGE;
   else if (o.output == NULL)
     rc = lm_cli_usage_error (_("no output: give -o OUT"));
   else if ((o.inputs == NULL || o.inputs[0] == NULL) && o.exposures == NULL)

@@ -66,7 +66,6 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
   numbers[1] = (LmCliNumber) { "--png-level", 0, 9, TRUE, &o->png_level };
   lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
 
-  g_autoptr (GOptionContext) context = g_option_context_new (_("-o OUT IN"));
   /* The order is the operation list's, named as the flags name them. */
   g_autoptr (GString) order = g_string_new (NULL);
   for (int id = 0; id < LM_N_OPS; id++)
@@ -75,25 +74,15 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     _("Applies Lumen's operations to the photo IN, whatever the flags' order in this one:\n%s;\n"
       "and writes the result to OUT (never a partly written file)."),
     order->str);
-  g_option_context_set_summary (context, summary);
   g_autofree char *commands = lm_cli_commands_help ();
   g_autofree char *description
     = g_strdup_printf ("%s\n\n%s", commands,
                        _("Exit status: 0 on success, 1 on an error (one line on stderr names the file "
                          "and the cause), 2 on a usage error."));
-  g_option_context_set_description (context, description);
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  GOptionGroup *group = lm_cli_ops_group (ops);
-  g_option_group_add_entries (group, entries);
-  g_option_context_set_main_group (context, group);
-
-  GError *e = NULL;
-  if (!g_option_context_parse (context, argc, argv, &e))
-    {
-      int rc = lm_cli_usage_error (e->message);
-      g_error_free (e);
-      return rc;
-    }
+  g_autoptr (GOptionContext) context
+    = lm_cli_options_new (_("-o OUT IN"), summary, description, lm_cli_ops_group (ops), entries);
+  if (!lm_cli_options_parse (context, argc, argv))
+    return LM_EXIT_USAGE;
   if (o->version)
     return SHOW_VERSION;
   if (o->quality < 1 || o->quality > 100)

@@ -45,6 +45,31 @@ lm_cli_usage_error (const char *message)
   return LM_EXIT_USAGE;
 }
 
+GOptionContext *
+lm_cli_options_new (const char *parameter, const char *summary, const char *description, GOptionGroup *group,
+                    const GOptionEntry *entries)
+{
+  GOptionContext *context = g_option_context_new (parameter);
+  g_option_context_set_summary (context, summary);
+  if (description)
+    g_option_context_set_description (context, description);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (group)
+    g_option_context_set_main_group (context, group);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  return context;
+}
+
+gboolean
+lm_cli_options_parse (GOptionContext *context, int *argc, char ***argv)
+{
+  g_autoptr (GError) error = NULL;
+  if (g_option_context_parse (context, argc, argv, &error))
+    return TRUE;
+  lm_cli_usage_error (error->message);
+  return FALSE;
+}
+
 /* GOption gives a callback its group's data alone, and the main groups these flags join
  * have none that could say where a value goes: the commands register their numbers here. */
 static struct {

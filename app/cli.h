@@ -20,6 +20,15 @@ enum {
 void lm_cli_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
 int lm_cli_usage_error (const char *message);
 
+/* A command's options: PARAMETER (what follows the command in --help's first line) and
+ * SUMMARY, translated; DESCRIPTION, the end of --help, or NULL; GROUP as the main group, or
+ * NULL for a plain one; ENTRIES added to it. Every flag's help is in Lumen's domain. */
+GOptionContext *lm_cli_options_new (const char *parameter, const char *summary, const char *description,
+                                    GOptionGroup *group, const GOptionEntry *entries);
+/* Parses ARGC and ARGV with CONTEXT; FALSE once a usage error is said (lm_cli_usage_error):
+ * the command exits with LM_EXIT_USAGE. */
+gboolean lm_cli_options_parse (GOptionContext *context, int *argc, char ***argv);
+
 /* "lumen-cli: note: PATH: NOTE" on stderr, one line a note: what a loader or a writer could
  * not keep as the file has it (LmImage.notes, LmSaveOptions.notes). NOTES may be NULL. */
 void lm_cli_notes (const char *path, GPtrArray *notes);

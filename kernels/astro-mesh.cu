@@ -2,9 +2,10 @@
  * arithmetic: each box's values sorted (CUB's segmented sort of the box-major keys) and κ-σ
  * clipped by one block exactly as the whole image is (a pass keeps a run of the sorted keys;
  * lm_astro_clip_pass), SExtractor's mode; boxes with too few finite pixels take their
- * nearest good neighbours' mean; both meshes median-filtered; then the natural cubic spline
- * down each mesh column, and along each image row through the column values at that row, the
- * noise held at or above the boxes around each pixel (lm_astro_noise_at). */
+ * nearest good neighbours' mean (lm_astro_nearest_in_column, lm_astro_fill_row); both meshes
+ * median-filtered; then the natural cubic spline down each mesh column, and along each image
+ * row through the column values at that row, the noise held at or above the boxes around
+ * each pixel (lm_astro_noise_at). */
 #include <cub/device/device_segmented_sort.cuh>
 
 #include "astro-common.cuh"
@@ -12,15 +13,23 @@
 
 #define MAX_HALF 49 /* the widest median filter (99 boxes) on each side of its box */
 
+static_assert (sizeof (LmAstroNearest) <= 4 * sizeof (double) && sizeof (int64_t) <= sizeof (double),
+               "the fill's arrays fit in the splines' scratch");
+
 typedef struct {
   unsigned width, height, mesh, nx, ny;
 } Mesh;
 
 /* Where the mesh's arrays lie in the run's float and double buffers; C is 0 for the
- * background, 1 for the noise. */
+ * background, 1 for the noise. The bad boxes' fill is done before the splines begin, in their
+ * scratch: its nearest boxes (3 doubles a box) in the columns' (4 a box), its rows' scratch
+ * (3 integers a box) in the rows' (4 a box of each image row, and no mesh has more rows
+ * than the image). */
 typedef struct {
-  float *raw, *filled, *filtered, *d2y, *nodes, *d2x;
+  float *boxes, *filtered, *d2y, *nodes, *d2x;
   double *column_scratch, *row_scratch;
+  LmAstroNearest *near;
+  int64_t *fill_scratch;
 } MeshArrays;
 
 static Mesh
@@ -33,8 +42,8 @@ static MeshArrays
 arrays_of (const Mesh *m, float *floats, double *doubles)
 {
   size_t nb = (size_t) m->nx * m->ny, row = (size_t) 2 * m->height * m->nx;
-  return (MeshArrays) { floats, floats + 2 * nb, floats + 4 * nb, floats + 6 * nb, floats + 8 * nb,
-                        floats + 8 * nb + row, doubles, doubles + 4 * nb };
+  return (MeshArrays) { floats, floats + 2 * nb, floats + 4 * nb, floats + 6 * nb, floats + 6 * nb + row,
+                        doubles, doubles + 4 * nb, (LmAstroNearest *) doubles, (int64_t *) (doubles + 4 * nb) };
 }
 
 extern "C" void
@@ -42,7 +51,7 @@ lm_k_mesh_sizes (unsigned width, unsigned height, unsigned mesh, size_t *floats,
 {
   Mesh m = mesh_of (width, height, mesh);
   size_t nb = (size_t) m.nx * m.ny, row = (size_t) 2 * m.height * m.nx;
-  *floats = 8 * nb + 2 * row;
+  *floats = 6 * nb + 2 * row;
   *doubles = 4 * nb + 2 * row;
 }
 
@@ -87,10 +96,10 @@ gather_boxes (const float *data, size_t pitch, Mesh m, uint32_t *keys)
 }
 
 /* One box's background (SExtractor's mode) and σ, by one block; NaN for a bad box (under
- * half its pixels finite). */
+ * half its pixels finite), which fill_rows fills. */
 __global__ static void
 box_clip (const uint32_t *sorted, const uint32_t *offsets, double kappa, int max_iterations, unsigned nb,
-          float *raw)
+          float *boxes)
 {
   __shared__ double shared[LM_ASTRO_BLOCK];
   __shared__ LmAstroClipRun run;
@@ -125,49 +134,40 @@ box_clip (const uint32_t *sorted, const uint32_t *offsets, double kappa, int max
     }
   if (threadIdx.x == 0)
     {
-      raw[b] = stats.finite ? (float) lm_astro_box_mode (stats.mean, stats.median, stats.std) : NAN;
-      raw[nb + b] = stats.finite ? (float) stats.std : NAN;
+      boxes[b] = stats.finite ? (float) lm_astro_box_mode (stats.mean, stats.median, stats.std) : NAN;
+      boxes[nb + b] = stats.finite ? (float) stats.std : NAN;
     }
 }
 
-/* A bad box takes the mean of the nearest good ones; with no good box at all, every box the
- * whole image's median and σ. */
-__global__ static void
-fill_bad (Mesh m, const float *raw, const LmKClipStats *global, float *filled)
+__device__ static inline LmAstroMesh
+boxes_of (const Mesh *m, const MeshArrays *a)
 {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, nb = m.nx * m.ny;
-  if (i >= nb)
+  LmAstroMesh boxes = { a->boxes, a->boxes + (size_t) m->nx * m->ny, m->nx, m->ny };
+  return boxes;
+}
+
+/* The bad boxes' fill, first pass (thread: mesh column). */
+__global__ static void
+nearest_in_columns (Mesh m, MeshArrays a)
+{
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= m.nx)
     return;
-  if (raw[i] == raw[i])
-    {
-      filled[i] = raw[i];
-      filled[nb + i] = raw[nb + i];
-      return;
-    }
-  long best = 0x7FFFFFFFFFFFFFFFL;
-  double back = 0.0, sigma = 0.0;
-  unsigned count = 0;
-  for (unsigned j = 0; j < nb; j++)
-    {
-      if (raw[j] != raw[j])
-        continue;
-      long dx = (long) (i % m.nx) - (long) (j % m.nx), dy = (long) (i / m.nx) - (long) (j / m.nx);
-      long d2 = dx * dx + dy * dy;
-      if (d2 < best)
-        {
-          best = d2;
-          back = sigma = 0.0;
-          count = 0;
-        }
-      if (d2 == best)
-        {
-          back += raw[j];
-          sigma += raw[nb + j];
-          count++;
-        }
-    }
-  filled[i] = count ? (float) (back / count) : (float) global->median;
-  filled[nb + i] = count ? (float) (sigma / count) : (float) global->std;
+  LmAstroMesh boxes = boxes_of (&m, &a);
+  lm_astro_nearest_in_column (&boxes, x, a.near);
+}
+
+/* Second pass (thread: mesh row): a bad box takes the mean of the nearest good ones; with no
+ * good box at all, every box the whole image's median and σ. */
+__global__ static void
+fill_rows (Mesh m, MeshArrays a, const LmKClipStats *global)
+{
+  unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
+  if (y >= m.ny)
+    return;
+  LmAstroMesh boxes = boxes_of (&m, &a);
+  lm_astro_fill_row (&boxes, y, a.near, (float) global->median, (float) global->std,
+                     a.fill_scratch + (size_t) 3 * m.nx * y);
 }
 
 /* The median filter of one box of one mesh (block (box, mesh)), its window narrowed
@@ -334,11 +334,13 @@ lm_k_mesh_background (const LmKDetectJob *job, LmKDetectWork *work, cudaStream_t
   LM_CUDA_TRY (cub::DeviceSegmentedSort::SortKeys (work->sort_temp, bytes, work->keys, work->sorted, (int64_t) n,
                                                    (int64_t) nb, work->box_offsets, work->box_offsets + 1, stream));
   box_clip<<<nb, LM_ASTRO_BLOCK, 0, stream>>> (work->sorted, work->box_offsets, job->kappa, job->max_iterations, nb,
-                                               a.raw);
+                                               a.boxes);
   LM_CUDA_LAUNCHED ();
-  fill_bad<<<lm_div_up (nb, 128), 128, 0, stream>>> (m, a.raw, work->global, a.filled);
+  nearest_in_columns<<<lm_div_up (m.nx, 64), 64, 0, stream>>> (m, a);
   LM_CUDA_LAUNCHED ();
-  median_filter<<<dim3 (nb, 2), 128, 0, stream>>> (m, a.filled, job->mesh_filter, a.filtered);
+  fill_rows<<<lm_div_up (m.ny, 64), 64, 0, stream>>> (m, a, work->global);
+  LM_CUDA_LAUNCHED ();
+  median_filter<<<dim3 (nb, 2), 128, 0, stream>>> (m, a.boxes, job->mesh_filter, a.filtered);
   LM_CUDA_LAUNCHED ();
   column_splines<<<lm_div_up (2 * m.nx, 64), 64, 0, stream>>> (m, a);
   LM_CUDA_LAUNCHED ();

@@ -9,7 +9,7 @@
  *    its background is SExtractor's mode, 2.5·median − 1.5·mean where |mean − median| < 0.3σ,
  *    else the median (lm_astro_box_mode), its noise the clipped σ. A box with fewer than half
  *    of its pixels finite is "bad" and takes the mean of the nearest good boxes, as
- *    SExtractor's bad meshes do.
+ *    SExtractor's bad meshes do (lm_astro_fill_row, the GPU's too).
  * 2. Both meshes are median-filtered over MESH_FILTER × MESH_FILTER boxes (an even size acts as
  *    the next odd one), the window narrowed symmetrically near the mesh's edges (sep's rule:
  *    a box on the edge is filtered only along the edge).
@@ -29,15 +29,8 @@
 #include "detect-math.h"
 #include "detect-private.h"
 
-typedef struct {
-  guint nx, ny;  /* boxes across and down */
-  float *back;   /* nx × ny */
-  float *sigma;
-} Mesh;
-
 static void
-box_statistics (const float *data, guint width, guint height, const LmDetectParams *params,
-                Mesh *mesh, guint8 *bad)
+box_statistics (const float *data, guint width, guint height, const LmDetectParams *params, LmAstroMesh *mesh)
 {
   guint box = params->mesh;
 #pragma omp parallel
@@ -61,10 +54,9 @@ box_statistics (const float *data, guint width, guint height, const LmDetectPara
         gsize pixels = (gsize) (x1 - x0) * (y1 - y0);
         if (2 * n < pixels || !lm_clip_values (values, n, params->kappa, params->max_iterations, &stats))
           {
-            bad[index] = 1;
+            mesh->back[index] = mesh->sigma[index] = NAN; /* bad: filled by fill_bad_boxes */
             continue;
           }
-        bad[index] = 0;
         mesh->back[index] = (float) lm_astro_box_mode (stats.mean, stats.median, stats.std);
         mesh->sigma[index] = (float) stats.std;
       }
@@ -72,142 +64,17 @@ box_statistics (const float *data, guint width, guint height, const LmDetectPara
   }
 }
 
-/* The good boxes nearest to a box within its column of the mesh: how far (G_MAXUINT: the
- * column has none), how many (one, or one above and one below at the same distance), and
- * the sums of their values. */
-typedef struct {
-  guint distance, count;
-  double back, sigma;
-} ColumnNearest;
-
+/* Bad boxes take the mean of the good ones nearest to them; where no box is good (blank
+ * pixels everywhere but too few in any one box), the whole image's median and σ. */
 static void
-nearest_in_columns (const Mesh *mesh, const guint8 *bad, ColumnNearest *near)
+fill_bad_boxes (LmAstroMesh *mesh, const LmClipStats *global)
 {
-  guint nx = mesh->nx, ny = mesh->ny;
-  for (guint x = 0; x < nx; x++)
-    {
-      guint above = G_MAXUINT;
-      for (guint y = 0; y < ny; y++)
-        {
-          gsize i = (gsize) y * nx + x;
-          if (!bad[i])
-            above = y;
-          gsize j = (gsize) above * nx + x;
-          near[i] = above == G_MAXUINT ? (ColumnNearest) { .distance = G_MAXUINT }
-                                       : (ColumnNearest) { y - above, 1, mesh->back[j], mesh->sigma[j] };
-        }
-      guint below = G_MAXUINT;
-      for (guint y = ny; y-- > 0;)
-        {
-          gsize i = (gsize) y * nx + x;
-          if (!bad[i])
-            below = y;
-          if (below == G_MAXUINT || below == y || below - y > near[i].distance)
-            continue;
-          gsize j = (gsize) below * nx + x;
-          if (below - y < near[i].distance)
-            near[i] = (ColumnNearest) { below - y, 0, 0.0, 0.0 };
-          near[i].count++;
-          near[i].back += mesh->back[j];
-          near[i].sigma += mesh->sigma[j];
-        }
-    }
-}
-
-/* ⌊N / D⌋ and ⌈N / D⌉ for D > 0. */
-static gint64
-floor_div (gint64 n, gint64 d)
-{
-  return n / d - (n % d != 0 && n < 0);
-}
-
-static gint64
-ceil_div (gint64 n, gint64 d)
-{
-  return n / d + (n % d != 0 && n > 0);
-}
-
-/* Over a row, box x's squared distance to the nearest good box of column u is
- * (x − u)² + near[u]²: a parabola in x for each column that has a good box. The last x at
- * which column A's parabola is at or below that of column B > A. */
-static gint64
-last_at_or_below (gint64 a, gint64 b, const ColumnNearest *row)
-{
-  gint64 ha = (gint64) row[a].distance * row[a].distance, hb = (gint64) row[b].distance * row[b].distance;
-  return floor_div (b * b + hb - a * a - ha, 2 * (b - a));
-}
-
-static gint64
-first_at_or_below (gint64 a, gint64 b, const ColumnNearest *row)
-{
-  gint64 ha = (gint64) row[a].distance * row[a].distance, hb = (gint64) row[b].distance * row[b].distance;
-  return ceil_div (b * b + hb - a * a - ha, 2 * (b - a));
-}
-
-/* The bad boxes of row Y from the lower envelope of the columns' parabolas (Felzenszwalb and
- * Huttenlocher's distance transform), kept with its ties: each parabola holds the whole
- * numbers x where it is lowest, two or more sharing an x where they tie, so that a box takes
- * the mean of every good box at its least distance, as SExtractor's bad meshes do. Linear in
- * the row's boxes. COLUMN, FIRST and LAST have room for one entry a box of the row. */
-static void
-fill_row (Mesh *mesh, const guint8 *bad, const ColumnNearest *row, guint y, gint64 *column, gint64 *first,
-          gint64 *last)
-{
-  gint64 nx = mesh->nx, top = 0;
-  for (gint64 u = 0; u < nx; u++)
-    {
-      if (row[u].distance == G_MAXUINT)
-        continue;
-      while (top > 0 && last_at_or_below (column[top - 1], u, row) < first[top - 1])
-        top--; /* lowest nowhere any more */
-      gint64 from = top > 0 ? first_at_or_below (column[top - 1], u, row) : 0;
-      if (from >= nx)
-        continue;
-      column[top] = u;
-      first[top++] = from;
-    }
-  for (gint64 k = 0; k < top; k++)
-    last[k] = k + 1 < top ? last_at_or_below (column[k], column[k + 1], row) : nx - 1;
-  gint64 k = 0;
-  for (gint64 x = 0; x < nx; x++)
-    {
-      while (last[k] < x)
-        k++;
-      gsize i = (gsize) y * (gsize) nx + (gsize) x;
-      if (!bad[i])
-        continue;
-      double back = 0.0, sigma = 0.0;
-      guint count = 0;
-      for (gint64 j = k; j < top && first[j] <= x; j++)
-        {
-          back += row[column[j]].back;
-          sigma += row[column[j]].sigma;
-          count += row[column[j]].count;
-        }
-      mesh->back[i] = (float) (back / count);
-      mesh->sigma[i] = (float) (sigma / count);
-    }
-}
-
-/* Bad boxes take the mean of the good ones nearest to them (squared distances in boxes, ties
- * all counted). FALSE when no box is good. */
-static gboolean
-fill_bad_boxes (Mesh *mesh, const guint8 *bad)
-{
-  gsize n = (gsize) mesh->nx * mesh->ny;
-  gboolean any_good = FALSE;
-  for (gsize i = 0; i < n && !any_good; i++)
-    any_good = !bad[i];
-  if (!any_good)
-    return FALSE;
-  g_autofree ColumnNearest *near = g_new (ColumnNearest, n);
-  nearest_in_columns (mesh, bad, near);
-  g_autofree gint64 *column = g_new (gint64, mesh->nx);
-  g_autofree gint64 *first = g_new (gint64, mesh->nx);
-  g_autofree gint64 *last = g_new (gint64, mesh->nx);
+  g_autofree LmAstroNearest *near = g_new (LmAstroNearest, (gsize) mesh->nx * mesh->ny);
+  g_autofree int64_t *scratch = g_new (int64_t, 3 * (gsize) mesh->nx);
+  for (guint x = 0; x < mesh->nx; x++)
+    lm_astro_nearest_in_column (mesh, x, near);
   for (guint y = 0; y < mesh->ny; y++)
-    fill_row (mesh, bad, near + (gsize) y * mesh->nx, y, column, first, last);
-  return TRUE;
+    lm_astro_fill_row (mesh, y, near, (float) global->median, (float) global->std, scratch);
 }
 
 static void
@@ -316,19 +183,13 @@ lm_background_map (const float *data, guint width, guint height, const LmDetectP
       return TRUE;
     }
 
-  Mesh mesh = { .nx = (width + params->mesh - 1) / params->mesh,
-                .ny = (height + params->mesh - 1) / params->mesh };
+  LmAstroMesh mesh = { .nx = (width + params->mesh - 1) / params->mesh,
+                       .ny = (height + params->mesh - 1) / params->mesh };
   gsize boxes = (gsize) mesh.nx * mesh.ny;
   g_autofree float *back = mesh.back = g_new0 (float, boxes);
   g_autofree float *sigma = mesh.sigma = g_new0 (float, boxes);
-  g_autofree guint8 *bad = g_new0 (guint8, boxes);
-  box_statistics (data, width, height, params, &mesh, bad);
-  if (!fill_bad_boxes (&mesh, bad))
-    {
-      /* Blank pixels everywhere but too few in any one box: the global figures. */
-      fill_constant (back, boxes, (float) global->median);
-      fill_constant (sigma, boxes, (float) global->std);
-    }
+  box_statistics (data, width, height, params, &mesh);
+  fill_bad_boxes (&mesh, global);
   median_filter (back, mesh.nx, mesh.ny, params->mesh_filter);
   median_filter (sigma, mesh.nx, mesh.ny, params->mesh_filter);
   interpolate (back, mesh.nx, mesh.ny, params->mesh, width, height, FALSE, background);

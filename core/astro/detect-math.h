@@ -2,8 +2,8 @@
  * (core/astro/<step>.c) and the CUDA kernels (kernels/astro-<step>.cu): plain C, no GLib, compiled by
  * gcc and nvcc alike, so that the two backends compute each value the same way.
  *
- * - The mesh background: SExtractor's mode estimate of one box, the natural cubic spline
- *   through the box centres (its second derivatives and its evaluation).
+ * - The mesh background: SExtractor's mode estimate of one box, the fill of its bad boxes, the
+ *   natural cubic spline through the box centres (its second derivatives and its evaluation).
  * - The matched filter: the taps of Lumen's Gaussian blur (core/ops/blur-math.h: round(6σ+1)|1
  *   taps, exp(−x²/2σ²) normalised), applied with reflect-101 edges (OpenCV's default,
  *   `dcb|abcdefgh|gfe`), summed in float in tap order from −r to +r, rows first.
@@ -11,6 +11,8 @@
 #pragma once
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __CUDACC__
 #define LM_ASTRO_INLINE __host__ __device__ static inline
@@ -29,6 +31,149 @@ lm_astro_box_mode (double mean, double median, double sigma)
   if (fabs (mean - median) / sigma < 0.3)
     return 2.5 * median - 1.5 * mean;
   return median;
+}
+
+/* The mesh: each box's background and σ, NX × NY row-major. A bad box (under half its pixels
+ * finite) has a NaN background until lm_astro_fill_row fills it. */
+typedef struct {
+  float *back, *sigma;
+  unsigned nx, ny;
+} LmAstroMesh;
+
+/* The good boxes nearest to a box within its column of the mesh: how far (LM_ASTRO_NO_BOX: the
+ * column has none), how many (one, or one above and one below at the same distance), and the
+ * sums of their values. */
+typedef struct {
+  unsigned distance, count;
+  double back, sigma;
+} LmAstroNearest;
+
+#define LM_ASTRO_NO_BOX 0xFFFFFFFFu
+
+/* The first pass of the fill: NEAR[y·NX + X] for every box y of column X. */
+LM_ASTRO_INLINE void
+lm_astro_nearest_in_column (const LmAstroMesh *mesh, unsigned x, LmAstroNearest *near)
+{
+  unsigned nx = mesh->nx, ny = mesh->ny;
+  unsigned above = LM_ASTRO_NO_BOX;
+  for (unsigned y = 0; y < ny; y++)
+    {
+      size_t i = (size_t) y * nx + x;
+      if (!isnan (mesh->back[i]))
+        above = y;
+      LmAstroNearest *n = &near[i];
+      if (above == LM_ASTRO_NO_BOX)
+        {
+          n->distance = LM_ASTRO_NO_BOX;
+          n->count = 0;
+          n->back = n->sigma = 0.0;
+          continue;
+        }
+      size_t j = (size_t) above * nx + x;
+      n->distance = y - above;
+      n->count = 1;
+      n->back = mesh->back[j];
+      n->sigma = mesh->sigma[j];
+    }
+  unsigned below = LM_ASTRO_NO_BOX;
+  for (unsigned y = ny; y-- > 0;)
+    {
+      size_t i = (size_t) y * nx + x;
+      if (!isnan (mesh->back[i]))
+        below = y;
+      LmAstroNearest *n = &near[i];
+      if (below == LM_ASTRO_NO_BOX || below == y || below - y > n->distance)
+        continue;
+      size_t j = (size_t) below * nx + x;
+      if (below - y < n->distance)
+        {
+          n->distance = below - y;
+          n->count = 0;
+          n->back = n->sigma = 0.0;
+        }
+      n->count++;
+      n->back += mesh->back[j];
+      n->sigma += mesh->sigma[j];
+    }
+}
+
+/* ⌊N / D⌋ and ⌈N / D⌉ for D > 0. */
+LM_ASTRO_INLINE int64_t
+lm_astro_floor_div (int64_t n, int64_t d)
+{
+  return n / d - (n % d != 0 && n < 0);
+}
+
+LM_ASTRO_INLINE int64_t
+lm_astro_ceil_div (int64_t n, int64_t d)
+{
+  return n / d + (n % d != 0 && n > 0);
+}
+
+/* Over a row, box x's squared distance to the nearest good box of column u is
+ * (x − u)² + near[u]²: a parabola in x for each column that has a good box. The last x at
+ * which column A's parabola is at or below that of column B > A, and the first. */
+LM_ASTRO_INLINE int64_t
+lm_astro_last_at_or_below (int64_t a, int64_t b, const LmAstroNearest *row)
+{
+  int64_t ha = (int64_t) row[a].distance * row[a].distance, hb = (int64_t) row[b].distance * row[b].distance;
+  return lm_astro_floor_div (b * b + hb - a * a - ha, 2 * (b - a));
+}
+
+LM_ASTRO_INLINE int64_t
+lm_astro_first_at_or_below (int64_t a, int64_t b, const LmAstroNearest *row)
+{
+  int64_t ha = (int64_t) row[a].distance * row[a].distance, hb = (int64_t) row[b].distance * row[b].distance;
+  return lm_astro_ceil_div (b * b + hb - a * a - ha, 2 * (b - a));
+}
+
+/* The second pass: row Y's bad boxes from the lower envelope of the columns' parabolas
+ * (Felzenszwalb and Huttenlocher's distance transform), kept with its ties: each parabola
+ * holds the whole numbers x where it is lowest, two or more sharing an x where they tie, so
+ * that a box takes the mean of every good box at its least distance (squared, in boxes), as
+ * SExtractor's bad meshes do; where the mesh has no good box at all, BACK_NONE and
+ * SIGMA_NONE. NEAR is the first pass's, for every column; SCRATCH has room for 3·NX. Linear
+ * in the row's boxes. */
+LM_ASTRO_INLINE void
+lm_astro_fill_row (LmAstroMesh *mesh, unsigned y, const LmAstroNearest *near, float back_none, float sigma_none,
+                   int64_t *scratch)
+{
+  int64_t nx = mesh->nx, top = 0;
+  const LmAstroNearest *row = near + (size_t) y * mesh->nx;
+  int64_t *column = scratch, *first = scratch + nx, *last = scratch + 2 * nx;
+  for (int64_t u = 0; u < nx; u++)
+    {
+      if (row[u].distance == LM_ASTRO_NO_BOX)
+        continue;
+      while (top > 0 && lm_astro_last_at_or_below (column[top - 1], u, row) < first[top - 1])
+        top--; /* lowest nowhere any more */
+      int64_t from = top > 0 ? lm_astro_first_at_or_below (column[top - 1], u, row) : 0;
+      if (from >= nx)
+        continue;
+      column[top] = u;
+      first[top++] = from;
+    }
+  for (int64_t k = 0; k < top; k++)
+    last[k] = k + 1 < top ? lm_astro_last_at_or_below (column[k], column[k + 1], row) : nx - 1;
+  int64_t k = 0;
+  for (int64_t x = 0; x < nx; x++)
+    {
+      while (k < top && last[k] < x)
+        k++;
+      size_t i = (size_t) y * mesh->nx + (size_t) x;
+      if (!isnan (mesh->back[i]))
+        continue;
+      double back = 0.0, sigma = 0.0;
+      unsigned count = 0;
+      for (int64_t j = k; j < top && first[j] <= x; j++)
+        {
+          back += row[column[j]].back;
+          sigma += row[column[j]].sigma;
+          count += row[column[j]].count;
+        }
+      mesh->back[i] = count ? (float) (back / count) : back_none;
+      mesh->sigma[i] = count ? (float) (sigma / count) : sigma_none;
+    }
 }
 
 /* Where pixel P (0-based) falls among mesh nodes placed at the box centres, boxes of BOX px,

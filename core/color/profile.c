@@ -6,6 +6,8 @@
 #include <glib/gi18n.h>
 #include <lcms2.h>
 
+#include "../ops/srgb-math.h"
+
 struct _LmColorProfile {
   gint ref_count;
   gboolean srgb;
@@ -28,22 +30,6 @@ static const double srgb_xyz_to_rgb[3][3] = {
   { -0.9692660, 1.8760108, 0.0415560 },
   { 0.0556434, -0.2040259, 1.0572252 },
 };
-
-static double
-srgb_decode (double v)
-{
-  double a = fabs (v);
-  double l = a <= 0.04045 ? a / 12.92 : pow ((a + 0.055) / 1.055, 2.4);
-  return v < 0.0 ? -l : l;
-}
-
-static double
-srgb_encode (double l)
-{
-  double a = fabs (l);
-  double v = a <= 0.0031308 ? a * 12.92 : 1.055 * pow (a, 1.0 / 2.4) - 0.055;
-  return l < 0.0 ? -v : v;
-}
 
 static gboolean
 invert3 (const double m[3][3], double out[3][3])
@@ -177,7 +163,7 @@ describes_srgb (const LmColorProfile *p)
       {
         double v = i / 1024.0;
         double l = cmsEvalToneCurveFloat (p->decode[c], (cmsFloat32Number) v);
-        if (fabs (srgb_encode (l) - v) > 0.25 / 255.0)
+        if (fabs (lm_linear_to_srgb_d (l) - v) > 0.25 / 255.0)
           return FALSE;
       }
   return TRUE;
@@ -327,14 +313,14 @@ double
 lm_color_profile_to_linear (const LmColorProfile *profile, int c, double v)
 {
   g_return_val_if_fail (c >= 0 && c < 3, v);
-  return profile->srgb ? srgb_decode (v) : eval_curve (profile->decode[c], v);
+  return profile->srgb ? lm_srgb_to_linear_d (v) : eval_curve (profile->decode[c], v);
 }
 
 double
 lm_color_profile_from_linear (const LmColorProfile *profile, int c, double l)
 {
   g_return_val_if_fail (c >= 0 && c < 3, l);
-  return profile->srgb ? srgb_encode (l) : eval_curve (profile->encode[c], l);
+  return profile->srgb ? lm_linear_to_srgb_d (l) : eval_curve (profile->encode[c], l);
 }
 
 void

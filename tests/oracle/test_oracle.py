@@ -24,6 +24,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402
+import oracle_main  # noqa: E402
 
 
 def bt601_float(bgr):
@@ -280,48 +281,6 @@ class Oracle(unittest.TestCase):
                 self.assertEqual(mx, 0)
 
 
-def suite_for(paths):
-    loader = unittest.TestLoader()
-    suite = unittest.TestSuite()
-    for path in paths:
-        name = "Oracle_" + "".join(c if c.isalnum() else "_" for c in os.path.basename(path))
-        suite.addTests(loader.loadTestsFromTestCase(type(name, (Oracle,), {"PHOTO": path})))
-    return suite
-
-
-EXTRA_MAX_PIXELS = 4_000_000
-
-
-def pixels(path):
-    """About width × height: the photo decoded at an eighth of its size (quick for a JPEG)."""
-    image = cv2.imread(path, cv2.IMREAD_REDUCED_GRAYSCALE_8)
-    return 0 if image is None else image.shape[0] * image.shape[1] * 64
-
-
-def within_extra_limit(paths):
-    """PATHS without the photos above EXTRA_MAX_PIXELS, which it names. For CI's time on
-    2 cores: the photos of 4 MP and more took three quarters of an extra set and add no case
-    the corpus's and the smaller ones lack; bench/cpu-vs-opencv.py and the GPU machine's
-    parity run them at full size. Named on the command line, they run."""
-    large = [p for p in paths if pixels(p) > EXTRA_MAX_PIXELS]
-    if large:
-        lt.say("above %d MP, left to the benchmarks: %s" % (EXTRA_MAX_PIXELS // 1000000,
-                                                          ", ".join(os.path.basename(p) for p in large)))
-    return [p for p in paths if p not in large]
-
-
-def main(argv):
-    if not argv or argv[0] not in ("corpus", "extra"):
-        raise SystemExit("usage: test_oracle.py corpus|extra [PHOTO…]")
-    paths = argv[1:] or (lt.photos() if argv[0] == "corpus" else lt.extra_photos())
-    if not argv[1:] and argv[0] == "extra":
-        paths = within_extra_limit(paths)
-    if not paths:
-        return 77  # meson's SKIP; extra_photos said why
-    lt.say("photos: " + ", ".join(os.path.basename(p) for p in paths))
-    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite_for(paths))
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(oracle_main.main(sys.argv[1:], "test_oracle.py",
+                              lambda paths, extra: oracle_main.photo_suite(Oracle, "Oracle_", paths)))

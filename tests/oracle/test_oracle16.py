@@ -51,6 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 import lumen_testlib as lt  # noqa: E402
+import oracle_main  # noqa: E402
 import test_oracle_geom as geom  # noqa: E402
 
 MAX_SIDE = (640, 480)
@@ -173,14 +174,7 @@ class Oracle16(unittest.TestCase):
     # (a) -----------------------------------------------------------------------------------
     def test_a_rotate(self):
         """Quarter turns and mirrors are cv2.rotate / cv2.flip on CV_16U exactly."""
-        cases = [
-            ("90", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)),
-            ("180", "none", lambda im: cv2.rotate(im, cv2.ROTATE_180)),
-            ("270", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE)),
-            ("0", "horizontal", lambda im: cv2.flip(im, 1)),
-            ("90", "vertical", lambda im: cv2.flip(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), 0)),
-        ]
-        for angle, flip, ref in cases:
+        for angle, flip, ref in geom.ROTATIONS:
             with self.subTest(angle=angle, flip=flip):
                 out = self.lumen(self.img, ["--rotate", angle, "--rotate-flip", flip])
                 want = ref(self.img)
@@ -322,28 +316,6 @@ class Oracle16(unittest.TestCase):
         self.assertRegex(r.stdout.splitlines()[0], r"(rgba|gray)16$")
 
 
-def suite_for(paths):
-    loader = unittest.TestLoader()
-    suite = unittest.TestSuite()
-    for path in paths:
-        name = "Oracle16_" + "".join(c if c.isalnum() else "_" for c in os.path.basename(path))
-        suite.addTests(loader.loadTestsFromTestCase(type(name, (Oracle16,), {"PHOTO": path})))
-    return suite
-
-
-def main(argv):
-    if not argv or argv[0] not in ("corpus", "extra"):
-        raise SystemExit("usage: test_oracle16.py corpus|extra [PHOTO…]")
-    paths = argv[1:] or (lt.photos() if argv[0] == "corpus" else lt.extra_photos())
-    if not argv[1:] and argv[0] == "extra":
-        from test_oracle import within_extra_limit  # the same bound as the 8-bit extra set's
-        paths = within_extra_limit(paths)
-    if not paths:
-        return 77  # meson's SKIP; extra_photos said why
-    lt.say("photos: " + ", ".join(os.path.basename(p) for p in paths))
-    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite_for(paths))
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(oracle_main.main(sys.argv[1:], "test_oracle16.py",
+                              lambda paths, extra: oracle_main.photo_suite(Oracle16, "Oracle16_", paths)))

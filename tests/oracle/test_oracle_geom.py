@@ -30,7 +30,16 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402
-from test_oracle import within_extra_limit  # noqa: E402
+import oracle_main  # noqa: E402
+
+# --rotate and --rotate-flip, and the OpenCV calls that do the same.
+ROTATIONS = [
+    ("90", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)),
+    ("180", "none", lambda im: cv2.rotate(im, cv2.ROTATE_180)),
+    ("270", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE)),
+    ("0", "horizontal", lambda im: cv2.flip(im, 1)),
+    ("90", "vertical", lambda im: cv2.flip(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), 0)),
+]
 
 # OpenCV's cubic kernel (imgwarp.cpp interpolateCubic).
 CUBIC_A = -0.75
@@ -225,14 +234,7 @@ class GeomOracle(unittest.TestCase):
         """Quarter turns and mirrors are cv2.rotate / cv2.flip exactly."""
         if self.EXTRA:
             self.skipTest("index moves: checked exactly on the corpus")
-        cases = [
-            ("90", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)),
-            ("180", "none", lambda im: cv2.rotate(im, cv2.ROTATE_180)),
-            ("270", "none", lambda im: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE)),
-            ("0", "horizontal", lambda im: cv2.flip(im, 1)),
-            ("90", "vertical", lambda im: cv2.flip(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), 0)),
-        ]
-        for angle, flip, ref in cases:
+        for angle, flip, ref in ROTATIONS:
             with self.subTest(angle=angle, flip=flip):
                 out = self.lumen(f"rotate-{angle}-{flip}", "--rotate", angle, "--rotate-flip", flip)
                 self.assertEqual(self.report(f"--rotate {angle} --rotate-flip {flip} vs OpenCV", out,
@@ -368,28 +370,12 @@ class LanczosBorder(unittest.TestCase):
 
 
 def suite_for(paths, extra):
-    loader = unittest.TestLoader()
     suite = unittest.TestSuite()
     if not extra:
-        suite.addTests(loader.loadTestsFromTestCase(LanczosBorder))
-    for path in paths:
-        name = "Geom_" + "".join(c if c.isalnum() else "_" for c in os.path.basename(path))
-        suite.addTests(loader.loadTestsFromTestCase(type(name, (GeomOracle,), {"PHOTO": path, "EXTRA": extra})))
+        suite.addTests(unittest.TestLoader().loadTestsFromTestCase(LanczosBorder))
+    suite.addTests(oracle_main.photo_suite(GeomOracle, "Geom_", paths, EXTRA=extra))
     return suite
 
 
-def main(argv):
-    if not argv or argv[0] not in ("corpus", "extra"):
-        raise SystemExit("usage: test_oracle_geom.py corpus|extra [PHOTO…]")
-    paths = argv[1:] or (lt.photos() if argv[0] == "corpus" else lt.extra_photos())
-    if not argv[1:] and argv[0] == "extra":
-        paths = within_extra_limit(paths)
-    if not paths:
-        return 77  # meson's SKIP; extra_photos said why
-    lt.say("photos: " + ", ".join(os.path.basename(p) for p in paths))
-    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite_for(paths, argv[0] == "extra"))
-    return 0 if result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(oracle_main.main(sys.argv[1:], "test_oracle_geom.py", suite_for))
