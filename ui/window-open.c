@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/io/file-read.h"
-#include "core/io/pixel-budget.h"
+#include "core/pixel-budget.h"
 
 typedef struct {
   GFile *file;

@@ -9,7 +9,7 @@
 #include "histogram-view.h"
 #include "image-view.h"
 #include "op-panel.h"
-#include "core/astro/fits.h"
+#include "core/io/fits.h"
 
 G_BEGIN_DECLS
 

@@ -18,6 +18,7 @@ typedef enum {
   LM_FILE_GIF,
   LM_FILE_RADIANCE,
   LM_FILE_EXR,
+  LM_FILE_FITS,
 } LmFileType;
 
 typedef struct {
