@@ -5,10 +5,16 @@ sideways (two folders of one layer, or two folders that include each other), whe
 core/'s root includes a folder, when a folder of core/ has no place in LAYERS, or when ui/
 makes a backend of its own (a backend, or a thread beside the render worker that runs one).
 
-Usage: check_layers.py [SOURCE_ROOT]   (default: LUMEN_SOURCE_ROOT, else this file's ../..)
+With the built libraries as further arguments, the same rule holds where a call crosses
+folders without an include (a prototype written in place): each undefined symbol of an
+object is looked up in the objects that define it (nm).
+
+Usage: check_layers.py [SOURCE_ROOT [LIBRARY.a ...]]
+       (SOURCE_ROOT defaults to LUMEN_SOURCE_ROOT, else this file's ../..)
 """
 import os
 import re
+import subprocess
 import sys
 
 # Bottom to top. Folders of one entry are one layer: neither may include the other.
@@ -131,6 +137,56 @@ def check_core(root, problems):
                   f'remove it', file=sys.stderr)
 
 
+def member_folder(root, member):
+    """The folder of core/ an archive member was built from (meson names core/io/io.c's object
+    io_io.c.o), 'kernels' for device code, None for what is not ours."""
+    name = os.path.basename(member)
+    if 'kernels' in member.split('/')[0] or not name.endswith('.c.o'):
+        return 'kernels' if 'kernels' in member else None
+    head = name.split('_', 1)[0]
+    if '_' in name and os.path.isdir(os.path.join(root, 'core', head)):
+        return head
+    return '.'
+
+
+def check_links(root, archives, problems):
+    rank = rank_of()
+    defined, undefined = {}, []
+    for archive in archives:
+        out = subprocess.run(['nm', '-g', archive], capture_output=True, text=True, check=True).stdout
+        member = None
+        for line in out.splitlines():
+            if line.endswith(':'):
+                member = line[:-1]
+                continue
+            fields = line.split()
+            if len(fields) == 3 and fields[1] in 'TDBRVW':
+                defined.setdefault(fields[2], member)
+            elif len(fields) == 2 and fields[0] == 'U' and member:
+                undefined.append((member, fields[1]))
+    # Each exception as (the object of its file, the folder it may call): core/ops/wb.c's object
+    # is ops_wb.c.o.
+    allowed = {(src.split('/', 1)[1].replace('/', '_') + '.o', folder_of(dst)) for src, dst in EXCEPTIONS}
+    seen = set()
+    for member, symbol in undefined:
+        where = defined.get(symbol)
+        if where is None:
+            continue
+        here, there = member_folder(root, member), member_folder(root, where)
+        if None in (here, there) or here == there or rank.get(here) is None:
+            continue
+        if there == 'kernels':
+            if rank[here] >= rank[OUTSIDE['kernels']]:
+                continue
+        elif rank.get(there) is not None and rank[there] < rank[here]:
+            continue
+        if (os.path.basename(member), there) in allowed or (member, there) in seen:
+            continue
+        seen.add((member, there))
+        problems.append(f'{os.path.basename(member)} calls {symbol} of {os.path.basename(where)}: '
+                        f'{here}/ calls only the layers below it')
+
+
 def check_ui(root, problems):
     for path in sources(root, 'ui'):
         if path in UI_EXCEPTIONS:
@@ -156,13 +212,14 @@ def main():
         return 2
     problems = []
     check_core(root, problems)
+    check_links(root, sys.argv[2:], problems)
     check_ui(root, problems)
     for p in problems:
         print(p)
     if problems:
         print(f'{len(problems)} layer rule(s) broken (docs/architecture.md, "Layers")')
         return 1
-    print('core/ includes only downward; ui/ makes no backend')
+    print('core/ includes and calls only downward; ui/ makes no backend')
     return 0
 
 
