@@ -1,7 +1,7 @@
 /* A bracketed stack: the exposures of one scene and their exposure times, checked as a whole
- * by the HDR job (core/merge/job.h: same size, all gray or all colour, at least two, positive and
- * distinct times) before anything is merged. Exposure fusion weighs pixels, not times: its
- * stacks may have none. */
+ * by the HDR job (core/merge/job.h: same size, all gray or all colour, at least two,
+ * positive and distinct times) before anything is merged. Exposure fusion weighs pixels, not
+ * times: its stacks may have none. */
 #pragma once
 
 #include <glib.h>
@@ -45,8 +45,9 @@ gboolean lm_hdr_check_time (const char *path, double seconds, GError **error);
 gboolean lm_hdr_read_exposures (const char *path, GPtrArray **files, GArray **times, GError **error);
 
 /* An exposure time as text: a number of seconds ("0.004", "2 s") or a fraction ("1/250"),
- * as lm_text_parse_double reads numbers. Its range is the stack's to check (lm_hdr_check_time). The one
- * parser of exposure times: --times, exposures files, manifests and the dialog's cells. */
+ * as lm_text_parse_double reads numbers. Its range is the stack's to check
+ * (lm_hdr_check_time). The one parser of exposure times: --times, exposures files, manifests
+ * and the dialog's cells. */
 gboolean lm_hdr_parse_seconds (const char *text, double *seconds, GError **error);
 
 void lm_hdr_stack_free (LmHdrStack *stack);

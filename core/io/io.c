@@ -12,8 +12,15 @@
 /* Every format, in the order their sniffers are asked: magic numbers first, FITS (whose
  * gzip-compressed form is told by inflating a little) last. */
 static const LmFileFormat *const formats[] = {
-  &lm_file_format_jpeg, &lm_file_format_png, &lm_file_format_tiff,     &lm_file_format_webp, &lm_file_format_bmp,
-  &lm_file_format_gif,  &lm_file_format_radiance, &lm_file_format_exr, &lm_file_format_fits,
+  &lm_file_format_jpeg,
+  &lm_file_format_png,
+  &lm_file_format_tiff,
+  &lm_file_format_webp,
+  &lm_file_format_bmp,
+  &lm_file_format_gif,
+  &lm_file_format_radiance,
+  &lm_file_format_exr,
+  &lm_file_format_fits,
 };
 
 static const LmFileFormat *

@@ -2,7 +2,8 @@
  * piece of code behind the window's Merge HDR (core/render/merge.c), `lumen-cli hdr` and the
  * batch (core/batch/). The stack checks (count, times, sizes, gray or colour) live here and
  * nowhere else, so that one bad stack is refused with one message whichever front end gave
- * it; exposure times as text are read by lm_hdr_parse_seconds (core/hdr/stack.h) everywhere.
+ * it; exposure times as text are read by lm_hdr_parse_seconds and each time is checked by
+ * lm_hdr_check_time (core/hdr/stack.h), which an exposures file's lines need before a job.
  *
  * A job is driven step by step: lm_hdr_job_load (host memory), then lm_hdr_job_process on a
  * backend (alignment, calibration, merge). A front end that retries on the CPU after a device
