@@ -14,8 +14,8 @@
 #include "core/batch/commit.h"
 #include "core/batch/journal.h"
 #include "core/batch/merge-stage.h"
-#include "core/batch/nvjpeg-decoder.h"
-#include "core/batch/nvjpeg-encoder.h"
+#include "core/backend/nvjpeg-decoder.h"
+#include "core/backend/nvjpeg-encoder.h"
 #include "core/batch/outdir-lock.h"
 #include "core/batch/pipeline.h"
 #include "core/batch/shard.h"
@@ -24,7 +24,7 @@
 #include "core/error.h"
 #include "core/hdr/response.h"
 #include "core/io/io.h"
-#include "core/render/timing.h"
+#include "core/timing.h"
 
 typedef struct {
   char *backend, *devices, *decoder, *encoder, *method, *response_in, *format, *shard, *progress, *output, *report;

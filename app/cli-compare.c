@@ -8,12 +8,12 @@
 #include "cli.h"
 #include "config.h"
 #include "core/color/profile.h"
-#include "core/render/compare.h"
+#include "core/ops/compare.h"
 #include "core/error.h"
 #include "core/io/io.h"
 #include "core/render/cache.h"
 #include "core/render/tiled.h"
-#include "core/render/timing.h"
+#include "core/timing.h"
 
 typedef struct {
   char *backends;

@@ -3,7 +3,7 @@
 
 
 #include "core/astro/detect.h"
-#include "core/astro/fits.h"
+#include "core/io/fits.h"
 
 G_BEGIN_DECLS
 

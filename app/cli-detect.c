@@ -10,12 +10,12 @@
 #include "config.h"
 #include "core/astro/catalogue.h"
 #include "core/astro/detect.h"
-#include "core/astro/fits.h"
+#include "core/io/fits.h"
 #include "core/error.h"
 #include "core/io/atomic-group.h"
 #include "core/io/io.h"
 #include "core/ops/blur-math.h" /* LM_BLUR_SIGMA_MAX: the filter is the blur of Lumen's */
-#include "core/render/timing.h"
+#include "core/timing.h"
 #include "cli-detect-write.h"
 
 typedef struct {

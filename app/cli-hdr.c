@@ -1,5 +1,5 @@
 /* lumen-cli hdr: bracketed exposures, optionally aligned, merged into radiance (Debevec,
- * Robertson) or fused (Mertens) on the chosen backend by the HDR job (core/hdr/job.h),
+ * Robertson) or fused (Mertens) on the chosen backend by the HDR job (core/merge/job.h),
  * optionally tone mapped, written atomically. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +8,10 @@
 #include "cli.h"
 #include "core/io/atomic-group.h"
 #include "core/error.h"
-#include "core/hdr/job.h"
+#include "core/merge/job.h"
 #include "core/hdr/tonemap.h"
 #include "core/io/io.h"
-#include "core/render/timing.h"
+#include "core/timing.h"
 
 typedef struct {
   char *backend, *method, *exposures, *times, *response_in, *response_out, *output;

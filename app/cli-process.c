@@ -12,7 +12,7 @@
 #include "core/render/cache.h"
 #include "core/render/jpeg-gpu.h"
 #include "core/render/tiled.h"
-#include "core/render/timing.h"
+#include "core/timing.h"
 
 /* parse () asks for the version to be printed rather than a photo processed. */
 #define SHOW_VERSION (-1)

@@ -11,7 +11,7 @@
 #include "core/i18n.h"
 #include "core/io/io.h"
 #include "core/io/text-input.h"
-#include "core/render/timing.h"
+#include "core/timing.h"
 
 void
 lm_cli_error (const char *format, ...)

@@ -18,7 +18,7 @@
 #include "core/backend/backend.h"
 #include "core/io/io.h"
 #include "core/ops/ops.h"
-#include "core/render/timing.h"
+#include "core/timing.h"
 
 #include "bench-util.h"
 

@@ -22,7 +22,7 @@
 #include "core/backend/backend.h"
 #include "core/hdr/merge.h"
 #include "core/hdr/tonemap.h"
-#include "core/render/timing.h"
+#include "core/timing.h"
 
 #include "bench-util.h"
 

@@ -19,7 +19,7 @@
 #include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/ops/point.h"
-#include "core/render/timing.h"
+#include "core/timing.h"
 
 #include "bench-util.h"
 

@@ -15,6 +15,7 @@
 
 #include "core/backend/backend.h"
 #include "core/color/view-transform.h"
+#include "core/io/monitor-profile.h"
 
 #include "bench-util.h"
 

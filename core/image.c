@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "error.h"
-#include "io/pixel-budget.h"
+#include "pixel-budget.h"
 
 /* Whole images are mapped on their own, 2 MiB aligned and in transparent huge pages where the
  * kernel lends them (madvise mode): the first write to a fresh 24 MP output then takes a dozen

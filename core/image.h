@@ -14,7 +14,7 @@ typedef enum {
   LM_FORMAT_RGBA8,    /* 4 bytes per pixel: R, G, B, A in memory order */
   LM_FORMAT_RGBA_F32, /* 16 bytes per pixel: linear float (HDR radiance), alpha 1 */
   LM_FORMAT_RGBE8,    /* 4 bytes per pixel: Radiance's R, G, B and shared exponent
-                       * (core/hdr/rgbe-math.h), as a .hdr file stores it */
+                       * (core/ops/rgbe-math.h), as a .hdr file stores it */
   LM_FORMAT_RGBA16,   /* 8 bytes per pixel: 16-bit R, G, B, A in memory order, host endian */
   LM_FORMAT_GRAY16,   /* 2 bytes per pixel, host endian */
   LM_FORMAT_GRAY_F32, /* 4 bytes per pixel: one float, as measured (FITS data, core/astro);
@@ -31,7 +31,7 @@ typedef enum {
 #define LM_ROW_ALIGN 64
 
 /* What we accept: large panoramas pass; a forged header asking for terabytes does not. The
- * pixel count bounds the total (and the memory budget, core/io/pixel-budget.c, what this machine
+ * pixel count bounds the total (and the memory budget, core/pixel-budget.c, what this machine
  * can hold); a side may be as long as PNG allows (2³¹ − 1), so that strips such as 1 × 70000
  * load. TIFF's 2³² − 1 is past any side the pixel count admits, and sides stay within int for
  * the kernels' signed arithmetic. JPEG keeps its own 65,535 in its decoder. */

@@ -1,4 +1,4 @@
-/* FITS through lm_io_load_from_memory (core/astro/fits.c): the header walker
+/* FITS through lm_io_load_from_memory (core/io/fits.c): the header walker
  * (fits-extent.c), cfitsio's memory driver, and gzip-compressed FITS inflated within the
  * budget (fits-gzip.c). A plain input is also loaded gzip-compressed, and the two loads must
  * agree: the same image, bit for bit, or both refused. */
@@ -7,8 +7,8 @@
 #include <zlib.h>
 
 #include "fuzz-util.h"
-#include "core/astro/fits-gzip.h"
-#include "core/astro/fits.h"
+#include "core/io/fits-gzip.h"
+#include "core/io/fits.h"
 
 static const char path[] = "fuzz-input.fits";
 

@@ -12,7 +12,7 @@
 #include "core/ops/point-math.h"
 #include "core/hdr/merge-math.h"
 #include "core/hdr/tonemap-math.h"
-#include "core/render/view-math.h"
+#include "core/ops/view-math.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,7 +94,7 @@ cudaError_t lm_k_point16 (const float *table16, const LmPointPixels *px, const L
 cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,
                        LmDiffSums *sums, cudaStream_t stream);
 
-/* The view (core/render/view-math.h) of SRC (device memory) through LUT (its table in device
+/* The view (core/ops/view-math.h) of SRC (device memory) through LUT (its table in device
  * memory; NULL: none). OUT: RECT's output size, RGB24 words in LM_K_RGBA8 storage. */
 cudaError_t lm_k_view (const LmViewSource *src, const LmViewRect *rect, const LmLut3d *lut,
                        const LmKImage *out, cudaStream_t stream);
@@ -183,7 +183,7 @@ typedef struct {
 cudaError_t lm_k_tonemap (const LmKTonemap *params, const LmKImage *radiance, const LmKImage *out,
                           const LmKHdrScratch *scratch, cudaStream_t stream);
 
-/* RADIANCE (RGBA_F32) to OUT (RGBE8, same size): core/hdr/rgbe-math.h on every pixel (rgbe.cu). */
+/* RADIANCE (RGBA_F32) to OUT (RGBE8, same size): core/ops/rgbe-math.h on every pixel (rgbe.cu). */
 cudaError_t lm_k_rgbe_encode (const LmKImage *radiance, const LmKImage *out, cudaStream_t stream);
 
 /* nvJPEG's interleaved RGB (RGB_PITCH bytes a row) to OUT (RGBA8, opaque), and back; for

@@ -1,10 +1,10 @@
-// Radiance RGBE on the GPU: core/hdr/rgbe-math.h on every pixel, so that a batch writing .hdr
+// Radiance RGBE on the GPU: core/ops/rgbe-math.h on every pixel, so that a batch writing .hdr
 // downloads 4 bytes a pixel instead of 16 and the host only run-length encodes. Built with
 // --fmad=false like the other kernels: the bytes equal the CPU writer's (tests/gpu parity).
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
 #include "kernels/grid-rows.cuh"
-#include "core/hdr/rgbe-math.h"
+#include "core/ops/rgbe-math.h"
 
 namespace {
 

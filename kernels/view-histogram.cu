@@ -1,5 +1,5 @@
 // The "as seen" histogram on the GPU: every source pixel as the view shows it at 100 %
-// (lm_view_source_seen, core/render/view-math.h: the same operations as the CPU's
+// (lm_view_source_seen, core/ops/view-math.h: the same operations as the CPU's
 // core/color/seen-histogram.c), counted per warp in shared memory and added to the global
 // bins once per block. Integer counts: exact, whatever the launch shape.
 #include "kernels/cuda-check.h"

@@ -1,5 +1,5 @@
 // The view resampler on the GPU: one thread per view pixel, lm_view_pixel_seen as on the CPU
-// (core/render/view-math.h, built with --fmad=false as the CPU side is with
+// (core/ops/view-math.h, built with --fmad=false as the CPU side is with
 // -ffp-contract=off; the LUT's sampling is integer arithmetic).
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"

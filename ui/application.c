@@ -5,7 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "config.h"
-#include "core/io/pixel-budget.h"
+#include "core/pixel-budget.h"
 #include "window.h"
 
 struct _LmApplication {
@@ -58,7 +58,7 @@ static const GActionEntry app_actions[] = {
   { "quit", quit_action },
 };
 
-/* The memory budget of images (core/io/pixel-budget.h): the preference wins over
+/* The memory budget of images (core/pixel-budget.h): the preference wins over
  * LUMEN_MAX_PIXELS and the machine's memory when it is set (not 0). */
 static void
 apply_pixel_budget (GSettings *settings, const char *key, gpointer data)

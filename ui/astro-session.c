@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "core/backend/stretch-run.h"
 #include "core/error.h"
 
 /* What the main thread holds of the session: results in flight find it dead once the

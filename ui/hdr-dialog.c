@@ -1,5 +1,5 @@
 /* LmHdrDialog (hdr-dialog.h). The table is checked at every change, with the HDR job's
- * checks (core/hdr/job.h), so that what cannot be merged (too few or too many exposures, two
+ * checks (core/merge/job.h), so that what cannot be merged (too few or too many exposures, two
  * sizes, a missing time) is said before Merge is pressed; the job checks again, the times
  * too, when the worker loads them.
  *
@@ -17,7 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "core/error.h"
-#include "core/hdr/job.h"
+#include "core/merge/job.h"
 #include "hdr-exposure.h"
 #include "response-plot.h"
 
@@ -168,7 +168,7 @@ check (LmHdrDialog *self)
   int w0 = 0, h0 = 0;
   g_autofree char *first = NULL, *untimed = NULL;
   g_autoptr (GError) error = NULL;
-  /* The HDR job's checks (core/hdr/job.h), on what the table knows before the merge: the
+  /* The HDR job's checks (core/merge/job.h), on what the table knows before the merge: the
    * sizes of the exposures read so far, the count (the dialog's own limit); the times' are
    * the job's when Merge is pressed. */
   for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok; ok = gtk_tree_model_iter_next (model, &iter))
@@ -369,7 +369,7 @@ lm_hdr_dialog_set_time_text (LmHdrDialog *self, guint index, const char *text)
       show_error (self, message);
       return FALSE;
     }
-  if (!lm_hdr_job_check_time (path, t, &e))
+  if (!lm_hdr_check_time (path, t, &e))
     {
       show_error (self, e->message);
       return FALSE;

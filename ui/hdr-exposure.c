@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-#include "core/hdr/job.h"
+#include "core/merge/job.h"
 #include "core/io/exif.h"
 #include "core/io/io.h"
 

@@ -4,7 +4,7 @@
 
 #include "window.h"
 
-#include "core/astro/fits.h"
+#include "core/io/fits.h"
 
 G_BEGIN_DECLS
 

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "core/color/view-transform.h"
+#include "core/io/monitor-profile.h"
 #include "monitor-profile.h"
 
 struct _LmWindowColor {

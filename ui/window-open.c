@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 #include "core/io/file-read.h"
-#include "core/io/pixel-budget.h"
+#include "core/pixel-budget.h"
 
 struct _LmWindowOpen {
   guint serial;              /* of the newest open: an older load that ends later is dropped */

@@ -6,7 +6,7 @@
 #include "config.h"
 #include "../error.h"
 #include "../ops/point.h"
-#include "../render/view.h"
+#include "../ops/view.h"
 
 gboolean
 lm_backend_kind_parse (const char *text, LmBackendKind *kind)

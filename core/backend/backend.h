@@ -4,7 +4,7 @@
 
 #include <glib.h>
 
-#include "../render/compare.h"
+#include "../ops/compare.h"
 #include "../color/view-transform.h"
 #include "../hdr/align.h"
 #include "../hdr/merge.h"
@@ -82,7 +82,7 @@ typedef struct {
   /* RADIANCE (RGBA_F32) to OUT (RGBA8), both in work memory. */
   gboolean (*tonemap) (LmBackend *self, const LmTonemapParams *params, const LmImage *radiance,
                        LmImage *out, GError **error);
-  /* RADIANCE (RGBA_F32) to OUT (RGBE8, core/hdr/rgbe-math.h), both in work memory: what a
+  /* RADIANCE (RGBA_F32) to OUT (RGBE8, core/ops/rgbe-math.h), both in work memory: what a
    * .hdr file stores, a quarter of the radiance's bytes to bring back to the host. */
   gboolean (*rgbe_encode) (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error);
 

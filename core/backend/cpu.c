@@ -1,10 +1,10 @@
 /* The CPU backend: work memory is host memory, so upload and download share the image;
  * operations run their OpenMP reference implementations. */
 #include "backend.h"
-#include "../hdr/rgbe.h"
+#include "../io/rgbe.h"
 #include "../ops/ops.h"
 #include "../ops/point.h"
-#include "../render/view.h"
+#include "../ops/view.h"
 #include "../color/seen-histogram.h"
 
 #include <omp.h>

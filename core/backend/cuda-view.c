@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cuda-private.h"
-#include "../render/view.h"
+#include "../ops/view.h"
 
 #define CHECK(call, error) LM_CUDA_CHECK (call, error)
 

@@ -10,7 +10,7 @@
 #include "../io/atomic-file.h"
 #include "../io/text-input.h"
 #include "../error.h"
-#include "../hdr/rgbe.h"
+#include "../io/rgbe.h"
 #include "stack-list.h"
 
 static const char *const crash_names[] = {

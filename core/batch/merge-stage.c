@@ -1,8 +1,8 @@
 #include "merge-stage.h"
 
-#include "../hdr/job.h"
+#include "../merge/job.h"
 #include "../io/jpeg-markers.h"
-#include "../render/timing.h"
+#include "../timing.h"
 
 struct _LmMergeStage {
   LmBackend *backend;

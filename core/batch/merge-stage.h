@@ -7,7 +7,7 @@
 #include <glib.h>
 
 #include "../backend/backend.h"
-#include "nvjpeg-encoder.h"
+#include "../backend/nvjpeg-encoder.h"
 #include "pipeline.h"
 
 G_BEGIN_DECLS

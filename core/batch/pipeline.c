@@ -4,8 +4,8 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../hdr/job.h"
-#include "../render/timing.h"
+#include "../merge/job.h"
+#include "../timing.h"
 #include "buffer-pool.h"
 #include "commit.h"
 #include "merge-stage.h"
@@ -297,7 +297,7 @@ calibrate (Job *job, LmHdrMethod method, LmNvjpeg *decoder, GError **error)
 }
 
 /* Decode pool: everything before the backend, on the CPU (and nvJPEG). These are the HDR
- * job's steps (core/hdr/job.h) taken apart so that stacks overlap: the job's checks run in
+ * job's steps (core/merge/job.h) taken apart so that stacks overlap: the job's checks run in
  * decoding (stack-read.c), then its alignment and calibration here, its merge in the merge
  * workers (merge-stage.c). */
 static gboolean

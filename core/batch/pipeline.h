@@ -31,7 +31,7 @@
 #include "../hdr/tonemap.h"
 #include "../io/io.h"
 #include "journal.h"
-#include "nvjpeg-decoder.h"
+#include "../backend/nvjpeg-decoder.h"
 #include "progress.h"
 #include "stacks.h"
 

@@ -3,10 +3,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../hdr/job.h"
+#include "../merge/job.h"
 #include "../io/file-read.h"
 #include "../io/io.h"
-#include "../io/pixel-budget.h"
+#include "../pixel-budget.h"
 
 void
 lm_batch_read_free (LmBatchRead *read)

@@ -1,6 +1,6 @@
 /* A stack's way into memory in two stages, so that disk and CPU overlap: its files are
  * mapped and read into memory (reader threads, bound by the disk), then decoded (every core, or nvJPEG) into a stack
- * checked by the HDR job's checks (core/hdr/job.h), as `lumen-cli hdr` and the window check
+ * checked by the HDR job's checks (core/merge/job.h), as `lumen-cli hdr` and the window check
  * one, with the same messages. The job's own load reads files from disk one by one; the
  * batch keeps these two stages for throughput and calls the job's checks from them. */
 #pragma once
@@ -9,7 +9,7 @@
 
 #include "../hdr/merge.h"
 #include "../hdr/stack.h"
-#include "nvjpeg-decoder.h"
+#include "../backend/nvjpeg-decoder.h"
 #include "stacks.h"
 
 G_BEGIN_DECLS
@@ -28,7 +28,7 @@ LmBatchRead *lm_batch_read (const LmBatchStack *stack, GError **error);
 void lm_batch_read_free (LmBatchRead *read);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBatchRead, lm_batch_read_free)
 
-/* READ's files as the HDR job loads a stack for METHOD (core/hdr/job.h: its checks, with
+/* READ's files as the HDR job loads a stack for METHOD (core/merge/job.h: its checks, with
  * its messages; EXIF times unless READ has times, none for fusion), decoded from memory into
  * ALLOCATOR's buffers. NVJPEG (may be NULL) decodes the JPEGs it takes, the CPU
  * the others; NVJPEG_FILES counts the former. */

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "../render/view.h"
+#include "../ops/view.h"
 
 void
 lm_seen_histogram_cpu (const LmImage *image, const LmLut3d *lut, LmHistogram *hist)

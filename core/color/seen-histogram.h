@@ -5,7 +5,7 @@
 
 #include "../image.h"
 #include "../ops/histogram.h"
-#include "lut3d-math.h"
+#include "../ops/lut3d-math.h"
 
 G_BEGIN_DECLS
 

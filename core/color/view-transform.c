@@ -7,7 +7,6 @@
 #include <lcms2.h>
 
 #include "../error.h"
-#include "../io/file-read.h"
 
 #define VIEW_INTENT INTENT_RELATIVE_COLORIMETRIC
 #define VIEW_FLAGS (cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE | cmsFLAGS_NOOPTIMIZE)
@@ -413,17 +412,9 @@ lm_view_transform_exact (GBytes *source_icc, GBytes *monitor_icc, const float *i
   return t != NULL;
 }
 
-GBytes *
-lm_monitor_profile_load (const char *path, GError **error)
+gboolean
+lm_monitor_profile_check (GBytes *icc, const char *path, GError **error)
 {
-  g_autoptr (GError) e = NULL;
-  GBytes *icc = lm_file_read (path, LM_FILE_KIND_PROFILE, LM_FILE_PROFILE_MAX, &e);
-  if (icc == NULL)
-    {
-      /* The cause begins with the file's name. */
-      g_set_error (error, LUMEN_ERROR, e->code, _("Cannot read the monitor profile: %s"), e->message);
-      return NULL;
-    }
   LcmsLog log = { NULL };
   cmsContext ctx = lcms_context (&log);
   g_autofree char *cause = NULL;
@@ -434,10 +425,9 @@ lm_monitor_profile_load (const char *path, GError **error)
   cmsDeleteContext (ctx);
   if (p == NULL)
     {
-      g_bytes_unref (icc);
       g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT, _("The monitor profile %s is not usable: %s"),
                    path, cause);
-      return NULL;
+      return FALSE;
     }
-  return icc;
+  return TRUE;
 }

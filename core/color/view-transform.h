@@ -1,13 +1,13 @@
 /* The view transform: the photo's colours (its ICC profile; sRGB without one) as the monitor
  * (its profile; sRGB without one) should show them, as a 3-D LUT that lcms2 fills once per
- * photo and monitor profile and that the view samples (core/render/view-math.h) on the CPU
+ * photo and monitor profile and that the view samples (core/ops/view-math.h) on the CPU
  * and the GPU alike. Relative colorimetric intent with black-point compensation, darktable's
  * display default (for matrix-shaper profiles perceptual gives the same). */
 #pragma once
 
 #include <glib.h>
 
-#include "lut3d-math.h"
+#include "../ops/lut3d-math.h"
 
 G_BEGIN_DECLS
 
@@ -52,8 +52,8 @@ const char *lm_view_transform_monitor_name (const LmViewTransform *xf);
 gboolean lm_view_transform_exact (GBytes *source_icc, GBytes *monitor_icc, const float *in,
                                   float *out, gsize n, GError **error);
 
-/* The contents of the monitor profile file PATH, checked: an RGB profile lcms2 reads and can
- * transform into. Fails with the file's name and the cause. */
-GBytes *lm_monitor_profile_load (const char *path, GError **error);
+/* Whether ICC, the monitor profile read from PATH (core/io/monitor-profile.h), is an RGB
+ * profile lcms2 reads and can transform into; fails with the file's name and the cause. */
+gboolean lm_monitor_profile_check (GBytes *icc, const char *path, GError **error);
 
 G_END_DECLS

@@ -1,13 +1,28 @@
 #include "stack.h"
 
-#include "job.h"
-
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "../error.h"
 #include "../io/text-input.h"
+
+gboolean
+lm_hdr_check_time (const char *path, double seconds, GError **error)
+{
+  if (seconds >= LM_HDR_MIN_SECONDS && seconds <= LM_HDR_MAX_SECONDS)
+    return TRUE;
+  g_autofree char *display = g_filename_display_name (path);
+  if (!(seconds > 0.0) || !isfinite (seconds))
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                 _("%s: exposure time %g s: it must be a positive number of seconds"), display, seconds);
+  else
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                 _("%s: exposure time %g s: it must be between %g and %g seconds"), display, seconds,
+                 LM_HDR_MIN_SECONDS, LM_HDR_MAX_SECONDS);
+  return FALSE;
+}
 
 void
 lm_hdr_stack_free (LmHdrStack *stack)
@@ -99,7 +114,7 @@ lm_hdr_read_exposures (const char *path, GPtrArray **files_out, GArray **times_o
         }
       /* Checked here too, where the file and the line can still be named. */
       g_autofree char *where = g_strdup_printf (_("%s, line %d"), display, i + 1);
-      if (!lm_hdr_job_check_time (where, t, error))
+      if (!lm_hdr_check_time (where, t, error))
         return FALSE;
       g_ptr_array_add (files, g_path_is_absolute (name) ? g_strdup (name) : g_build_filename (dir, name, NULL));
       g_array_append_val (times, t);

@@ -1,7 +1,7 @@
 /* A bracketed stack: the exposures of one scene and their exposure times, checked as a whole
- * by the HDR job (job.h: same size, all gray or all colour, at least two, positive and
- * distinct times) before anything is merged. Exposure fusion weighs pixels, not times: its
- * stacks may have none. */
+ * by the HDR job (core/merge/job.h: same size, all gray or all colour, at least two,
+ * positive and distinct times) before anything is merged. Exposure fusion weighs pixels, not
+ * times: its stacks may have none. */
 #pragma once
 
 #include <glib.h>
@@ -36,21 +36,19 @@ lm_hdr_pixel_word (const LmImage *image, guint x, guint y)
 #define LM_HDR_MIN_SECONDS 1e-9
 #define LM_HDR_MAX_SECONDS 1e6
 
+/* One exposure time, of the file at PATH: positive and within the range. */
+gboolean lm_hdr_check_time (const char *path, double seconds, GError **error);
+
 /* Reads an exposures file: "<file> <seconds>" per line (blank lines and # comments
  * skipped), file names relative to the file's folder, the seconds as lm_hdr_parse_seconds
  * reads them. The file is read by lm_text_file_read (a regular file, UTF-8, bounded). */
 gboolean lm_hdr_read_exposures (const char *path, GPtrArray **files, GArray **times, GError **error);
 
 /* An exposure time as text: a number of seconds ("0.004", "2 s") or a fraction ("1/250"),
- * as lm_text_parse_double reads numbers. Its range is the stack's to check (job.h). The one
- * parser of exposure times: --times, exposures files, manifests and the dialog's cells. */
+ * as lm_text_parse_double reads numbers. Its range is the stack's to check
+ * (lm_hdr_check_time). The one parser of exposure times: --times, exposures files, manifests
+ * and the dialog's cells. */
 gboolean lm_hdr_parse_seconds (const char *text, double *seconds, GError **error);
-
-/* Loads PATHS as the HDR job (job.h) loads a stack, with its checks; TIMES (may be NULL)
- * gives the exposure times, otherwise each file's EXIF ExposureTime. Kept for the parity
- * test and benches; the front ends run the job. */
-LmHdrStack *lm_hdr_stack_load (const char *const *paths, guint n, const double *times,
-                               const LmAllocator *allocator, GError **error);
 
 void lm_hdr_stack_free (LmHdrStack *stack);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmHdrStack, lm_hdr_stack_free)

@@ -14,7 +14,7 @@
 #include <half.h> /* Imath's, usable from C: correctly rounded float ↔ half */
 
 #include "io-private.h"
-#include "pixel-budget.h"
+#include "../pixel-budget.h"
 #include "text-input.h"
 
 /* The largest finite half: beyond it a sample would become infinity. */
@@ -384,3 +384,22 @@ lm_exr_load (const char *path, const guint8 *data, gsize len, const LmAllocator 
   g_free (stream.message);
   return image;
 }
+
+static gboolean
+save_exr (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options, GError **error)
+{
+  return lm_exr_save (image, file, error);
+}
+
+static const char *const exr_suffixes[] = { ".exr", NULL };
+
+const LmFileFormat lm_file_format_exr = {
+  .type = LM_FILE_EXR,
+  .name = "OpenEXR",
+  .suffixes = exr_suffixes,
+  .sniff = lm_exr_sniff,
+  .load = lm_exr_load,
+  .save = save_exr,
+  .radiance = TRUE,
+  .wrong_kind = N_("OpenEXR holds linear radiance here; this 8-bit result belongs in a .png, .jpg or .tif file"),
+};

@@ -239,3 +239,16 @@ out:
   DGifCloseFile (gif, &code);
   return image;
 }
+
+static gboolean
+sniff_gif (const guint8 *h, gsize n)
+{
+  return n >= 6 && (memcmp (h, "GIF87a", 6) == 0 || memcmp (h, "GIF89a", 6) == 0);
+}
+
+const LmFileFormat lm_file_format_gif = {
+  .type = LM_FILE_GIF,
+  .name = "GIF",
+  .sniff = sniff_gif,
+  .load = lm_gif_load,
+};

@@ -1,6 +1,9 @@
-/* The codecs behind io.c; each reads or writes one family of formats. */
+/* The codecs behind io.c; each reads or writes one family of formats and declares it as an
+ * LmFileFormat, which io.c walks (as libvips's foreign classes declare their suffixes and
+ * sniffers): adding a format is one file and one line of io.c's list, no switch. */
 #pragma once
 
+#include <string.h>
 #include <glib.h>
 
 #include "atomic-file.h"
@@ -9,6 +12,38 @@
 #include "io.h"
 
 G_BEGIN_DECLS
+
+typedef LmImage *(*LmFileLoad) (const char *path, const guint8 *data, gsize len,
+                                const LmAllocator *allocator, GError **error);
+typedef gboolean (*LmFileSave) (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options,
+                                GError **error);
+
+/* A file format as its codec declares it. */
+typedef struct {
+  LmFileType type;
+  const char *name;            /* for people: "JPEG", "Radiance HDR" */
+  const char *const *suffixes; /* what an output's name ends in (".jpg"), NULL-terminated;
+                                * NULL where Lumen writes no such files */
+  /* Whether the LEN bytes of a file (its first ones, or all of it) are of this format. */
+  gboolean (*sniff) (const guint8 *data, gsize len);
+  LmFileLoad load;             /* DATA: the whole file */
+  LmFileSave save;             /* NULL: not written */
+  const char *no_save;         /* N_(): why this build cannot write the files SUFFIXES name */
+  gboolean radiance;           /* holds linear float radiance, not 8- or 16-bit pixels */
+  const char *wrong_kind;      /* N_(): why an image of the other kind does not go in it;
+                                * NULL: io.c's sentence for 8- and 16-bit formats */
+} LmFileFormat;
+
+extern const LmFileFormat lm_file_format_jpeg, lm_file_format_png, lm_file_format_tiff,
+  lm_file_format_webp, lm_file_format_bmp, lm_file_format_gif, lm_file_format_radiance,
+  lm_file_format_exr, lm_file_format_fits;
+
+/* OpenEXR's magic number, for exr.c and, in a build without the library, exr-absent.c. */
+static inline gboolean
+lm_exr_sniff (const guint8 *h, gsize n)
+{
+  return n >= 4 && memcmp (h, "\x76\x2f\x31\x01", 4) == 0;
+}
 
 /* An image of FORMAT, WIDTH × HEIGHT, for the file at PATH: where it cannot be had (past the
  * pixel budget, no memory) the error names the file, as the rest of a loader's errors do. */

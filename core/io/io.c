@@ -3,83 +3,76 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "config.h"
 #include "../error.h"
-#include "depth.h"
 #include "file-read.h"
-#include "pixel-budget.h"
+#include "../pixel-budget.h"
 #include "io-private.h"
 #include "../color/convert.h"
-#include "../astro/fits.h"
-#include "../astro/fits-gzip.h"
+
+/* Every format, in the order their sniffers are asked: magic numbers first, FITS (whose
+ * gzip-compressed form is told by inflating a little) last. */
+static const LmFileFormat *const formats[] = {
+  &lm_file_format_jpeg,
+  &lm_file_format_png,
+  &lm_file_format_tiff,
+  &lm_file_format_webp,
+  &lm_file_format_bmp,
+  &lm_file_format_gif,
+  &lm_file_format_radiance,
+  &lm_file_format_exr,
+  &lm_file_format_fits,
+};
+
+static const LmFileFormat *
+format_of (LmFileType type)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (formats[i]->type == type)
+      return formats[i];
+  return NULL;
+}
+
+static const LmFileFormat *
+format_sniffed (const guint8 *data, gsize len)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (formats[i]->sniff (data, len))
+      return formats[i];
+  return NULL;
+}
 
 LmFileType
 lm_file_type_sniff (const guint8 *h, gsize n)
 {
-  if (n >= 3 && h[0] == 0xFF && h[1] == 0xD8 && h[2] == 0xFF)
-    return LM_FILE_JPEG;
-  if (n >= 8 && memcmp (h, "\x89PNG\r\n\x1a\n", 8) == 0)
-    return LM_FILE_PNG;
-  if (n >= 4 && (memcmp (h, "II*\0", 4) == 0 || memcmp (h, "MM\0*", 4) == 0))
-    return LM_FILE_TIFF;
-  if (n >= 12 && memcmp (h, "RIFF", 4) == 0 && memcmp (h + 8, "WEBP", 4) == 0)
-    return LM_FILE_WEBP;
-  if (n >= 2 && h[0] == 'B' && h[1] == 'M')
-    return LM_FILE_BMP;
-  if (n >= 6 && (memcmp (h, "GIF87a", 6) == 0 || memcmp (h, "GIF89a", 6) == 0))
-    return LM_FILE_GIF;
-  if ((n >= 10 && memcmp (h, "#?RADIANCE", 10) == 0) || (n >= 6 && memcmp (h, "#?RGBE", 6) == 0))
-    return LM_FILE_RADIANCE;
-  if (n >= 4 && memcmp (h, "\x76\x2f\x31\x01", 4) == 0)
-    return LM_FILE_EXR;
-  return LM_FILE_UNKNOWN;
+  const LmFileFormat *format = format_sniffed (h, n);
+  return format ? format->type : LM_FILE_UNKNOWN;
 }
 
 const char *
 lm_file_type_name (LmFileType type)
 {
-  switch (type)
-    {
-    case LM_FILE_JPEG:
-      return "JPEG";
-    case LM_FILE_PNG:
-      return "PNG";
-    case LM_FILE_TIFF:
-      return "TIFF";
-    case LM_FILE_WEBP:
-      return "WebP";
-    case LM_FILE_BMP:
-      return "BMP";
-    case LM_FILE_GIF:
-      return "GIF";
-    case LM_FILE_RADIANCE:
-      return "Radiance HDR";
-    case LM_FILE_EXR:
-      return "OpenEXR";
-    case LM_FILE_UNKNOWN:
-      break;
-    }
-  return "unknown";
+  const LmFileFormat *format = format_of (type);
+  return format ? format->name : "unknown";
 }
 
 gboolean
 lm_file_type_is_radiance (LmFileType type)
 {
-  return type == LM_FILE_RADIANCE || type == LM_FILE_EXR;
+  const LmFileFormat *format = format_of (type);
+  return format && format->radiance;
 }
 
 gboolean
 lm_file_type_writable (LmFileType type, GError **error)
 {
-  if (type == LM_FILE_EXR && !LUMEN_HAVE_OPENEXR)
+  const LmFileFormat *format = format_of (type);
+  if (format && format->no_save)
     {
       /* Not LM_ERROR_UNSUPPORTED: that one means "another backend may", and no backend can. */
-      g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                           _("this build of Lumen cannot write OpenEXR files (it was built without the "
-                             "OpenEXR library); write radiance as .hdr"));
+      g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID, _(format->no_save));
       return FALSE;
     }
-  return type != LM_FILE_UNKNOWN && type != LM_FILE_WEBP && type != LM_FILE_BMP && type != LM_FILE_GIF;
+  return format && format->save;
 }
 
 LmFileType
@@ -89,17 +82,10 @@ lm_file_type_for_output (const char *path)
   const char *slash = strrchr (path, '/');
   if (dot == NULL || (slash && dot < slash))
     return LM_FILE_UNKNOWN;
-  static const struct {
-    const char *ext;
-    LmFileType type;
-  } table[] = {
-    { ".png", LM_FILE_PNG },   { ".jpg", LM_FILE_JPEG }, { ".jpeg", LM_FILE_JPEG },
-    { ".tif", LM_FILE_TIFF },  { ".tiff", LM_FILE_TIFF }, { ".hdr", LM_FILE_RADIANCE },
-    { ".exr", LM_FILE_EXR },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
-    if (g_ascii_strcasecmp (dot, table[i].ext) == 0)
-      return table[i].type;
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    for (const char *const *suffix = formats[i]->suffixes; suffix && *suffix; suffix++)
+      if (g_ascii_strcasecmp (dot, *suffix) == 0)
+        return formats[i]->type;
   return LM_FILE_UNKNOWN;
 }
 
@@ -148,39 +134,9 @@ lm_io_load_from_memory (const char *path, const guint8 *data, gsize len, const L
       lm_set_file_error (error, LM_ERROR_FORMAT, path, _("the file is empty"));
       return NULL;
     }
-  LmFileType type = lm_file_type_sniff (data, MIN (len, 16));
-  switch (type)
-    {
-    case LM_FILE_JPEG:
-      return lm_jpeg_load (path, data, len, allocator, error);
-    case LM_FILE_RADIANCE:
-      return lm_radiance_load (path, data, len, allocator, error);
-    case LM_FILE_EXR:
-#if LUMEN_HAVE_OPENEXR
-      return lm_exr_load (path, data, len, allocator, error);
-#else
-      lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
-                         _("is an OpenEXR file, and this build of Lumen was built without the OpenEXR "
-                           "library"));
-      return NULL;
-#endif
-    case LM_FILE_PNG:
-      return lm_png_load (path, data, len, allocator, error);
-    case LM_FILE_TIFF:
-      return lm_tiff_load (path, data, len, allocator, error);
-    case LM_FILE_WEBP:
-      return lm_webp_load (path, data, len, allocator, error);
-    case LM_FILE_GIF:
-      return lm_gif_load (path, data, len, allocator, error);
-    case LM_FILE_BMP:
-      return lm_pixbuf_load (path, type, data, len, allocator, error);
-    case LM_FILE_UNKNOWN:
-      break;
-    }
-  /* FITS data (astronomy) as LM_FORMAT_GRAY_F32, plain or gzip-compressed; its header comes
-   * with lm_fits_load. */
-  if (lm_fits_sniff (data, len) || lm_fits_gzip_sniff (data, len))
-    return lm_fits_load_memory (path, data, len, allocator, NULL, error);
+  const LmFileFormat *format = format_sniffed (data, len);
+  if (format)
+    return format->load (path, data, len, allocator, error);
 
   if (looks_like_text (data, MIN (len, 512)))
     lm_set_file_error (error, LM_ERROR_FORMAT, path,
@@ -247,15 +203,13 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
                            "(detect sources with lumen-cli detect, or stretch it for display first)"));
       return FALSE;
     }
-  if (lm_file_type_is_radiance (type) != (image->format == LM_FORMAT_RGBA_F32))
+  const LmFileFormat *format = format_of (type);
+  if (format->radiance != (image->format == LM_FORMAT_RGBA_F32))
     {
-      lm_set_file_error (error, LM_ERROR_INVALID, path,
-                         type == LM_FILE_RADIANCE ? _("Radiance HDR holds linear radiance; this 8-bit result belongs in "
-                                                      "a .png, .jpg or .tif file")
-                         : type == LM_FILE_EXR    ? _("OpenEXR holds linear radiance here; this 8-bit result belongs "
-                                                      "in a .png, .jpg or .tif file")
-                                                  : _("this is linear HDR radiance; write it as .hdr or .exr, or "
-                                                      "tone map it to 8 bits first"));
+      lm_set_file_error (error, LM_ERROR_INVALID, path, "%s",
+                         format->wrong_kind ? _(format->wrong_kind)
+                                            : _("this is linear HDR radiance; write it as .hdr or .exr, or "
+                                                "tone map it to 8 bits first"));
       return FALSE;
     }
 
@@ -277,33 +231,7 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
     return FALSE;
 
   GError *codec_error = NULL;
-  gboolean ok = FALSE;
-  switch (type)
-    {
-    case LM_FILE_JPEG:
-      {
-        /* JPEG is 8-bit: a 16-bit image is rounded to 8 bits for it. */
-        g_autoptr (LmImage) narrow = lm_image_to_depth8 (image, &codec_error);
-        ok = narrow && lm_jpeg_save (narrow, file, options, &codec_error);
-      }
-      break;
-    case LM_FILE_PNG:
-      ok = lm_png_save (image, file, options->png_level, &codec_error);
-      break;
-    case LM_FILE_TIFF:
-      ok = lm_tiff_save (image, file, &codec_error);
-      break;
-    case LM_FILE_RADIANCE:
-      ok = lm_radiance_save (image, file, &codec_error);
-      break;
-#if LUMEN_HAVE_OPENEXR
-    case LM_FILE_EXR:
-      ok = lm_exr_save (image, file, &codec_error);
-      break;
-#endif
-    default:
-      g_assert_not_reached ();
-    }
+  gboolean ok = format->save (image, file, options, &codec_error);
   if (!ok)
     lm_atomic_file_take_error (file, codec_error);
   return lm_atomic_file_commit (file, error);

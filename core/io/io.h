@@ -18,6 +18,7 @@ typedef enum {
   LM_FILE_GIF,
   LM_FILE_RADIANCE,
   LM_FILE_EXR,
+  LM_FILE_FITS, /* astronomy data: loaded as LM_FORMAT_GRAY_F32, not written */
 } LmFileType;
 
 typedef struct {

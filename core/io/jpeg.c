@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "exif.h"
+#include "depth.h"
 #include "icc-input.h"
 #include "io-private.h"
 #include "iptc.h"
@@ -318,3 +319,28 @@ lm_jpeg_save (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *opt
   lm_jpeg_note_left_out (image, options->notes);
   return TRUE;
 }
+
+static gboolean
+sniff_jpeg (const guint8 *h, gsize n)
+{
+  return n >= 3 && h[0] == 0xFF && h[1] == 0xD8 && h[2] == 0xFF;
+}
+
+/* JPEG is 8-bit: a 16-bit image is rounded to 8 bits for it. */
+static gboolean
+save_jpeg (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options, GError **error)
+{
+  g_autoptr (LmImage) narrow = lm_image_to_depth8 (image, error);
+  return narrow && lm_jpeg_save (narrow, file, options, error);
+}
+
+static const char *const jpeg_suffixes[] = { ".jpg", ".jpeg", NULL };
+
+const LmFileFormat lm_file_format_jpeg = {
+  .type = LM_FILE_JPEG,
+  .name = "JPEG",
+  .suffixes = jpeg_suffixes,
+  .sniff = sniff_jpeg,
+  .load = lm_jpeg_load,
+  .save = save_jpeg,
+};

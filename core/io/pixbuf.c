@@ -189,3 +189,22 @@ lm_pixbuf_load (const char *path, LmFileType type, const guint8 *data, gsize len
     }
   return image;
 }
+
+static gboolean
+sniff_bmp (const guint8 *h, gsize n)
+{
+  return n >= 2 && h[0] == 'B' && h[1] == 'M';
+}
+
+static LmImage *
+load_bmp (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator, GError **error)
+{
+  return lm_pixbuf_load (path, LM_FILE_BMP, data, len, allocator, error);
+}
+
+const LmFileFormat lm_file_format_bmp = {
+  .type = LM_FILE_BMP,
+  .name = "BMP",
+  .sniff = sniff_bmp,
+  .load = load_bmp,
+};

@@ -360,3 +360,26 @@ lm_png_save (const LmImage *image, LmAtomicFile *file, int level, GError **error
     lm_set_write_error (error, path, write_errno ? write_errno : errno ? errno : EIO);
   return FALSE;
 }
+
+static gboolean
+sniff_png (const guint8 *h, gsize n)
+{
+  return n >= 8 && memcmp (h, "\x89PNG\r\n\x1a\n", 8) == 0;
+}
+
+static gboolean
+save_png (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options, GError **error)
+{
+  return lm_png_save (image, file, options->png_level, error);
+}
+
+static const char *const png_suffixes[] = { ".png", NULL };
+
+const LmFileFormat lm_file_format_png = {
+  .type = LM_FILE_PNG,
+  .name = "PNG",
+  .suffixes = png_suffixes,
+  .sniff = sniff_png,
+  .load = lm_png_load,
+  .save = save_png,
+};

@@ -1,5 +1,5 @@
 /* Radiance RGBE (.hdr): read by our own reader (radiance-read.c); written here by our own
- * encoder of Radiance's run-length encoded scanlines from RGBE pixels (core/hdr/rgbe-math.h),
+ * encoder of Radiance's run-length encoded scanlines from RGBE pixels (core/ops/rgbe-math.h),
  * so that the pixels can be converted where the radiance is (on the GPU in the batch) and the
  * host only encodes runs. Radiance stores RGB; alpha is 1 on load and dropped on save. */
 #define _GNU_SOURCE /* sync_file_range */
@@ -10,8 +10,8 @@
 #include <glib/gi18n.h>
 
 #include "io-private.h"
-#include "../hdr/rgbe-math.h"
-#include "../hdr/rgbe.h"
+#include "../ops/rgbe-math.h"
+#include "rgbe.h"
 #include "../ops/simd.h"
 
 LM_SIMD_CLONES static void
@@ -305,3 +305,28 @@ lm_rgbe_save (const LmImage *rgbe, const char *path, GError **error)
     lm_atomic_file_take_error (file, codec_error);
   return lm_atomic_file_commit (file, error);
 }
+
+static gboolean
+sniff_radiance (const guint8 *h, gsize n)
+{
+  return (n >= 10 && memcmp (h, "#?RADIANCE", 10) == 0) || (n >= 6 && memcmp (h, "#?RGBE", 6) == 0);
+}
+
+static gboolean
+save_radiance (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options, GError **error)
+{
+  return lm_radiance_save (image, file, error);
+}
+
+static const char *const radiance_suffixes[] = { ".hdr", NULL };
+
+const LmFileFormat lm_file_format_radiance = {
+  .type = LM_FILE_RADIANCE,
+  .name = "Radiance HDR",
+  .suffixes = radiance_suffixes,
+  .sniff = sniff_radiance,
+  .load = lm_radiance_load,
+  .save = save_radiance,
+  .radiance = TRUE,
+  .wrong_kind = N_("Radiance HDR holds linear radiance; this 8-bit result belongs in a .png, .jpg or .tif file"),
+};

@@ -344,3 +344,26 @@ lm_tiff_save (const LmImage *image, LmAtomicFile *file, GError **error)
     }
   return TRUE;
 }
+
+static gboolean
+sniff_tiff (const guint8 *h, gsize n)
+{
+  return n >= 4 && (memcmp (h, "II*\0", 4) == 0 || memcmp (h, "MM\0*", 4) == 0);
+}
+
+static gboolean
+save_tiff (const LmImage *image, LmAtomicFile *file, const LmSaveOptions *options, GError **error)
+{
+  return lm_tiff_save (image, file, error);
+}
+
+static const char *const tiff_suffixes[] = { ".tif", ".tiff", NULL };
+
+const LmFileFormat lm_file_format_tiff = {
+  .type = LM_FILE_TIFF,
+  .name = "TIFF",
+  .suffixes = tiff_suffixes,
+  .sniff = sniff_tiff,
+  .load = lm_tiff_load,
+  .save = save_tiff,
+};

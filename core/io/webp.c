@@ -117,3 +117,16 @@ lm_webp_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   WebPDemuxDelete (demux);
   return image ? lm_io_orient_upright (image, path, error) : NULL;
 }
+
+static gboolean
+sniff_webp (const guint8 *h, gsize n)
+{
+  return n >= 12 && memcmp (h, "RIFF", 4) == 0 && memcmp (h + 8, "WEBP", 4) == 0;
+}
+
+const LmFileFormat lm_file_format_webp = {
+  .type = LM_FILE_WEBP,
+  .name = "WebP",
+  .sniff = sniff_webp,
+  .load = lm_webp_load,
+};

@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../io/text-input.h"
+#include "../text.h"
 #include "ops.h"
 
 static const LmOpInfo *const registry[LM_N_OPS] = {

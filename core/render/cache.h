@@ -7,7 +7,7 @@
 
 #include "../backend/backend.h"
 #include "../edit/pipeline.h"
-#include "timing.h"
+#include "../timing.h"
 
 G_BEGIN_DECLS
 

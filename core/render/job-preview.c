@@ -10,7 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "view.h"
+#include "../ops/view.h"
 
 /* The CPU's quick pass: the pipeline on the photo shrunk by FACTOR; the full-resolution render
  * follows. */

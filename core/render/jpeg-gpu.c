@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <glib/gi18n.h>
 
-#include "../batch/nvjpeg-encoder.h"
-#include "../batch/nvjpeg-library.h"
+#include "../backend/nvjpeg-encoder.h"
+#include "../backend/nvjpeg-library.h"
 #include "../error.h"
 #include "../io/atomic-file.h"
 #include "../io/jpeg-markers.h"

@@ -1,4 +1,4 @@
-/* JPEG export through nvJPEG (core/batch/nvjpeg-encoder.h), asked for by lumen-cli
+/* JPEG export through nvJPEG (core/backend/nvjpeg-encoder.h), asked for by lumen-cli
  * --jpeg-encoder nvjpeg and the export dialog's "Encode JPEG on the GPU": a render whose result
  * is on the GPU is encoded there, and only the compressed file comes back instead of the
  * pixels. It is opt-in because nvJPEG's DCT rounds otherwise than libjpeg-turbo's: the decoded

@@ -1,4 +1,4 @@
-/* The render worker's HDR merge job (render-private.h): the HDR job (core/hdr/job.h) run on
+/* The render worker's HDR merge job (render-private.h): the HDR job (core/merge/job.h) run on
  * the chosen backend, each step on the CPU where that backend cannot do it, its progress
  * posted as results; the merged radiance becomes the worker's source. */
 #include "render-private.h"
@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../hdr/job.h"
+#include "../merge/job.h"
 
 typedef struct {
   LmRenderWorker *w;

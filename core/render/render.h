@@ -11,12 +11,12 @@
 
 #include "../backend/backend.h"
 #include "../color/view-transform.h"
-#include "compare.h"
+#include "../ops/compare.h"
 #include "../hdr/align.h"
 #include "../hdr/merge.h"
 #include "../io/io.h"
 #include "../edit/pipeline.h"
-#include "timing.h"
+#include "../timing.h"
 
 G_BEGIN_DECLS
 

@@ -14,7 +14,7 @@
 #include "../backend/backend.h"
 #include "../color/profile.h"
 #include "../edit/pipeline.h"
-#include "timing.h"
+#include "../timing.h"
 
 G_BEGIN_DECLS
 

@@ -524,7 +524,7 @@ def run_peak(args, env, timeout):
 class HostileFits(unittest.TestCase):
     """FITS files that lie about their data or take a shape that was costly: refused with the
     one-line contract above (or, for the shapes, done in time). Before the header walker
-    (core/astro/fits-extent.c), a FITS file in memory whose data was cut short was read past
+    (core/io/fits-extent.c), a FITS file in memory whose data was cut short was read past
     its end by cfitsio: a crash, or garbage pixels, in lumen-cli -o, hdr and batch."""
 
     write = BadInput.write

@@ -630,7 +630,7 @@ class Compare(CliTest):
 
 
 class OneStackOneMessage(CliTest):
-    """The HDR job (core/hdr/job.h) checks a stack for the window, lumen-cli hdr and the
+    """The HDR job (core/merge/job.h) checks a stack for the window, lumen-cli hdr and the
     batch: one bad stack, one message, word for word, whichever of them is given it."""
 
     FOREST = os.path.join(lt.data_dir(), "hdr", "forest")

@@ -18,7 +18,7 @@
 #include <glib.h>
 
 #include "core/astro/catalogue.h"
-#include "core/astro/fits.h"
+#include "core/io/fits.h"
 #include "core/io/io.h"
 
 static gboolean

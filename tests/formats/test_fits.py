@@ -1,4 +1,4 @@
-"""FITS through cfitsio (core/astro/fits.c) against astropy, and the catalogue and label-image
+"""FITS through cfitsio (core/io/fits.c) against astropy, and the catalogue and label-image
 writers (core/astro/catalogue-*.c) read back with astropy.
 
 astropy.io.fits writes the inputs here at test time; tests/formats/fits-dump (LUMEN_FITS_DUMP)

@@ -24,7 +24,7 @@
 #include <glib.h>
 
 #include "core/astro/detect.h"
-#include "core/astro/fits.h"
+#include "core/io/fits.h"
 #include "core/backend/backend.h"
 #include "parity-util.h"
 

@@ -32,6 +32,7 @@
 #include "core/hdr/stack.h"
 #include "core/hdr/tonemap.h"
 #include "core/io/io.h"
+#include "core/merge/job.h"
 #include "core/ops/pixel-math.h"
 #include "parity-util.h"
 

@@ -12,7 +12,7 @@
 #include "core/io/io.h"
 #include "core/ops/blur-math.h"
 #include "core/render/render.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 
 typedef struct {
   LmResultKind awaited;

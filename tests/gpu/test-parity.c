@@ -19,7 +19,7 @@
 #include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/ops/point.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 #include "parity-util.h"
 
 /* Parameter sets by operation name. Every operation of the registry is checked with its

@@ -7,9 +7,10 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "core/astro/fits.h"
+#include "core/io/fits.h"
 #include "core/astro/stretch.h"
 #include "core/backend/backend.h"
+#include "core/backend/stretch-run.h"
 #include "parity-util.h"
 
 static LmBackend *cpu, *gpu;

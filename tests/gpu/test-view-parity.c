@@ -1,5 +1,5 @@
 /* The colour-managed view on both backends: the view resampling through the view transform's
- * tables (core/color/lut3d-math.h) and the histogram "as seen", CPU against CUDA, identical
+ * tables (core/ops/lut3d-math.h) and the histogram "as seen", CPU against CUDA, identical
  * bytes and counts, on the corpus's photos and their 16-bit versions, for transforms from
  * wide-gamut profiles to monitor profiles and for none. SKIP without a device (a second CPU
  * backend stands in with LUMEN_PARITY_SELF_TEST, to try the harness). */
@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "core/color/view-transform.h"
+#include "core/io/monitor-profile.h"
 #include "core/io/io.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 #include "parity-util.h"
 
 #define COLORD "/usr/share/color/icc/colord/"

@@ -15,7 +15,7 @@
 #include "core/color/seen-histogram.h"
 #include "core/color/view-transform.h"
 #include "core/io/io.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 #include "ui/histogram-view.h"
 #include "ui/window.h"
 #include "ui-testlib.h"

@@ -16,7 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "core/astro/detect.h"
-#include "core/astro/fits.h"
+#include "core/io/fits.h"
 #include "core/astro/stretch.h"
 #include "core/backend/backend.h"
 #include "core/io/io.h"

@@ -17,7 +17,7 @@
 #include "core/backend/backend.h"
 #include "core/io/io.h"
 #include "core/render/cache.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 #include "ui/op-panel.h"
 #include "ui-testlib.h"
 

@@ -9,7 +9,7 @@
 
 #include "core/hdr/stack.h"
 #include "core/io/io.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 #include "ui/application.h"
 #include "ui/hdr-dialog.h"
 #include "ui/response-plot.h"

@@ -10,7 +10,7 @@
 
 #include "core/i18n.h"
 #include "core/image.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 #include "ui/application.h"
 #include "ui/hdr-dialog.h"
 #include "ui/histogram-view.h"

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "core/backend/backend.h"
-#include "core/render/compare.h"
-#include "core/render/view.h"
+#include "core/ops/compare.h"
+#include "core/ops/view.h"
 #include "test-util.h"
 
 static void

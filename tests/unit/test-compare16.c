@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/render/compare.h"
+#include "core/ops/compare.h"
 #include "test-util.h"
 
 static LmImage *

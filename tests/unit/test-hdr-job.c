@@ -1,4 +1,4 @@
-/* The HDR job (core/hdr/job.h): its stack checks, through the one entry point the window,
+/* The HDR job (core/merge/job.h): its stack checks, through the one entry point the window,
  * lumen-cli hdr and the batch share (lm_hdr_job_load), with the messages each front end
  * shows; the one parser of exposure times; a whole run on the CPU; cancellation. */
 #include <string.h>
@@ -6,7 +6,7 @@
 
 #include "core/backend/backend.h"
 #include "core/error.h"
-#include "core/hdr/job.h"
+#include "core/merge/job.h"
 #include "core/io/io.h"
 #include "test-util.h"
 

@@ -4,7 +4,7 @@
 #include "core/error.h"
 #include "core/image.h"
 #include "core/io/orientation.h"
-#include "core/io/pixel-budget.h"
+#include "core/pixel-budget.h"
 #include "test-util.h"
 
 /* Bytes per pixel and channels, as image.h documents them. */

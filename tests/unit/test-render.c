@@ -11,7 +11,7 @@
 #include "core/io/io.h"
 #include "core/render/render.h"
 #include "core/render/cache.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 #include "test-util.h"
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* Radiance RGBE: the per-pixel conversion (core/hdr/rgbe-math.h) against hand-derived
+/* Radiance RGBE: the per-pixel conversion (core/ops/rgbe-math.h) against hand-derived
  * answers and against stb_image_write's own conversion, and the run-length encoded writer
  * (core/io/radiance.c) read back through stb_image's loader, on runs, noise and the widths
  * where readers switch between run-length encoded and flat scanlines. */
@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/hdr/rgbe-math.h"
-#include "core/hdr/rgbe.h"
+#include "core/ops/rgbe-math.h"
+#include "core/io/rgbe.h"
 #include "core/io/io.h"
 #include "test-util.h"
 

@@ -9,7 +9,8 @@
 #include "core/color/seen-histogram.h"
 #include "core/error.h"
 #include "core/color/view-transform.h"
-#include "core/render/view.h"
+#include "core/io/monitor-profile.h"
+#include "core/ops/view.h"
 #include "test-util.h"
 
 #define COLORD "/usr/share/color/icc/colord/"

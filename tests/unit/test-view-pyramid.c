@@ -14,7 +14,7 @@
 #include "core/render/pyramid.h"
 #include "core/render/render.h"
 #include "core/render/tiled.h"
-#include "core/render/view.h"
+#include "core/ops/view.h"
 #include "test-util.h"
 
 typedef struct {

@@ -52,28 +52,12 @@ lm_hdr_job_check_count (guint n, guint max, GError **error)
   return FALSE;
 }
 
-gboolean
-lm_hdr_job_check_time (const char *path, double seconds, GError **error)
-{
-  if (seconds >= LM_HDR_MIN_SECONDS && seconds <= LM_HDR_MAX_SECONDS)
-    return TRUE;
-  g_autofree char *display = g_filename_display_name (path);
-  if (!(seconds > 0.0) || !isfinite (seconds))
-    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                 _("%s: exposure time %g s: it must be a positive number of seconds"), display, seconds);
-  else
-    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                 _("%s: exposure time %g s: it must be between %g and %g seconds"), display, seconds,
-                 LM_HDR_MIN_SECONDS, LM_HDR_MAX_SECONDS);
-  return FALSE;
-}
-
 static gboolean
 check_times (guint n, const char *const *paths, const double *times, GError **error)
 {
   for (guint i = 0; i < n; i++)
     {
-      if (!lm_hdr_job_check_time (paths[i], times[i], error))
+      if (!lm_hdr_check_time (paths[i], times[i], error))
         return FALSE;
       for (guint j = 0; j < i; j++)
         if (times[j] == times[i])
@@ -652,7 +636,7 @@ lm_hdr_job_notice (const LmHdrJob *job)
   return job->notice->len ? job->notice->str : NULL;
 }
 
-/* stack.h's loader, kept for the parity test and the benches: the job's load and checks. */
+/* The job's load and checks alone, kept for the parity test. */
 LmHdrStack *
 lm_hdr_stack_load (const char *const *paths, guint n, const double *times, const LmAllocator *allocator,
                    GError **error)

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <jpeglib.h>
 
-#include "../backend/cuda-error.h"
-#include "../backend/cuda-image.h"
+#include "cuda-error.h"
+#include "cuda-image.h"
 #include "../hdr/response.h"
 #include "../hdr/stack.h"
 #include "../io/exif.h"

@@ -7,8 +7,8 @@
 
 #if LUMEN_HAVE_CUDA
 
-#include "../backend/cuda-error.h"
-#include "../backend/cuda-image.h"
+#include "cuda-error.h"
+#include "cuda-image.h"
 #include "../io/exif.h"
 #include "../io/jpeg-markers.h"
 #include "kernels/kernels.h"

@@ -17,7 +17,7 @@
 
 #include "../error.h"
 #include "../image.h"
-#include "../io/pixel-budget.h"
+#include "../pixel-budget.h"
 
 #define CARD 80
 #define MAX_AXES 999

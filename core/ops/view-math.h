@@ -1,11 +1,11 @@
-/* The view's pixel, shared by core/render/view.c and kernels/view.cu: the resampling of
+/* The view's pixel, shared by core/ops/view.c and kernels/view.cu: the resampling of
  * lm_view_pixel (core/ops/compare-math.h) for sources of 8 or 16 bits per channel, then,
  * where the photo's profile differs from the monitor's, the view transform's 3-D LUT
- * (core/color/lut3d-math.h). Built without FMA contraction on both sides. */
+ * (core/ops/lut3d-math.h). Built without FMA contraction on both sides. */
 #pragma once
 
-#include "../ops/compare-math.h"
-#include "../color/lut3d-math.h"
+#include "compare-math.h"
+#include "lut3d-math.h"
 
 /* The source as the view reads it: CHANNELS (1: gray, 4: RGBA) of DEPTH bits (8 or 16),
  * WIDTH × HEIGHT pixels every STRIDE bytes. */

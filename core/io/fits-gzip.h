@@ -1,7 +1,7 @@
 /* gzip-compressed FITS (.fits.gz), inflated by Lumen rather than by cfitsio, which inflates a
  * whole file into memory whatever it holds: a 3 MB file may declare gigabytes. Here the stream
  * is inflated only as far as the HDU that will be read, and never beyond what the pixel
- * budget allows (core/io/pixel-budget.h). */
+ * budget allows (core/pixel-budget.h). */
 #pragma once
 
 #include <glib.h>

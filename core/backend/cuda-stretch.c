@@ -1,9 +1,9 @@
-/* The display stretch on the CUDA backend's device (stretch.h): the curve's table uploaded
+/* The display stretch on the CUDA backend's device (core/astro/stretch.h): the curve's table uploaded
  * with the launch and freed after it, in the backend's stream order (64 KiB: cheaper than
  * keeping state beside the backend's own). Built only with CUDA. */
-#include "stretch.h"
+#include "../astro/stretch.h"
 
-#include "../backend/cuda-private.h"
+#include "cuda-private.h"
 
 #define CHECK(call, error) LM_CUDA_CHECK (call, error)
 

@@ -8,7 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../io/pixel-budget.h"
+#include "../pixel-budget.h"
 #include "fits-extent.h"
 
 #define GZIP_WINDOW (16 + MAX_WBITS) /* zlib's gzip wrapper, never a raw or zlib stream */

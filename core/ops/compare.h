@@ -5,7 +5,7 @@
 #include <glib.h>
 
 #include "../image.h"
-#include "../ops/compare-math.h"
+#include "compare-math.h"
 
 G_BEGIN_DECLS
 

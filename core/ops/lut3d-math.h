@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "../ops/pixel-math.h"
+#include "pixel-math.h"
 
 /* Linear values (shaped inputs, nodes, the output shaper's input) are in 1/2^27ths: fine
  * enough that a pure power curve's shadows (Adobe RGB's) keep their levels. */

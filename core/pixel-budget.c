@@ -7,8 +7,8 @@
 #include <glib/gi18n.h>
 
 #include "config.h"
-#include "../error.h"
-#include "../image.h"
+#include "error.h"
+#include "image.h"
 
 /* By lm_pixel_budget_set (the window's preference, read by the loader threads); 0: none. */
 static guint64 chosen;

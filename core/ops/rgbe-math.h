@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../ops/pixel-math.h"
+#include "pixel-math.h"
 
 /* The largest channel RGBE holds: mantissa 255 at exponent byte 255 (255 · 2^119). Brighter
  * values (up to FLT_MAX and infinity) saturate there; stb and Radiance let the exponent byte

@@ -2,7 +2,8 @@
  * piece of code behind the window's Merge HDR (core/render/merge.c), `lumen-cli hdr` and the
  * batch (core/batch/). The stack checks (count, times, sizes, gray or colour) live here and
  * nowhere else, so that one bad stack is refused with one message whichever front end gave
- * it; exposure times as text are read by lm_hdr_parse_seconds (stack.h) everywhere.
+ * it; exposure times as text are read by lm_hdr_parse_seconds and each time is checked by
+ * lm_hdr_check_time (core/hdr/stack.h), which an exposures file's lines need before a job.
  *
  * A job is driven step by step: lm_hdr_job_load (host memory), then lm_hdr_job_process on a
  * backend (alignment, calibration, merge). A front end that retries on the CPU after a device
@@ -16,11 +17,11 @@
 #include <gio/gio.h>
 
 #include "../backend/backend.h"
-#include "../render/timing.h"
-#include "align.h"
-#include "merge.h"
-#include "response.h"
-#include "stack.h"
+#include "../timing.h"
+#include "../hdr/align.h"
+#include "../hdr/merge.h"
+#include "../hdr/response.h"
+#include "../hdr/stack.h"
 
 G_BEGIN_DECLS
 
@@ -82,6 +83,12 @@ LmImage *lm_hdr_job_steal_merged (LmHdrJob *job);
 LmBackend *lm_hdr_job_merged_on (const LmHdrJob *job);
 const char *lm_hdr_job_notice (const LmHdrJob *job);
 
+/* Loads PATHS as the HDR job loads a stack, with its checks; TIMES (may be NULL)
+ * gives the exposure times, otherwise each file's EXIF ExposureTime. Kept for the parity
+ * test; the front ends run the job. */
+LmHdrStack *lm_hdr_stack_load (const char *const *paths, guint n, const double *times,
+                               const LmAllocator *allocator, GError **error);
+
 /* ---- The parts, for the batch's stages and the dialog's early checks ---- */
 
 /* The stack as a whole before any pixel: 2 to LM_HDR_MAX_EXPOSURES files, and their times
@@ -91,9 +98,6 @@ gboolean lm_hdr_job_check_stack (const LmHdrJobSpec *spec, double **times, GErro
 
 /* The count alone: at least 2 (a reason for none or one), at most MAX. */
 gboolean lm_hdr_job_check_count (guint n, guint max, GError **error);
-
-/* One exposure time, of the file at PATH: positive and within the range. */
-gboolean lm_hdr_job_check_time (const char *path, double seconds, GError **error);
 
 /* Whether IMAGE, loaded from PATH, can join a stack whose first exposure is FIRST (loaded
  * from FIRST_PATH; NULL when IMAGE is the first): 8- or 16-bit, of FIRST's size and depth,

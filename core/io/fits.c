@@ -9,8 +9,8 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../io/file-read.h"
-#include "../io/io-private.h"
+#include "file-read.h"
+#include "io-private.h"
 #include "fits-extent.h"
 #include "fits-gzip.h"
 
@@ -540,3 +540,24 @@ lm_fits_load_memory (const char *path, const guint8 *data, gsize len, const LmAl
   const guint8 *bytes = g_bytes_get_data (plain, &len);
   return load_bytes (path, path, bytes, len, &first, allocator, info, error);
 }
+
+static gboolean
+sniff_fits (const guint8 *data, gsize len)
+{
+  return lm_fits_sniff (data, len) || lm_fits_gzip_sniff (data, len);
+}
+
+/* As LM_FORMAT_GRAY_F32, plain or gzip-compressed; its header comes with lm_fits_load. */
+static LmImage *
+load_fits (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator, GError **error)
+{
+  return lm_fits_load_memory (path, data, len, allocator, NULL, error);
+}
+
+/* Not written: FITS data leaves as a catalogue or through a display stretch. */
+const LmFileFormat lm_file_format_fits = {
+  .type = LM_FILE_FITS,
+  .name = "FITS",
+  .sniff = sniff_fits,
+  .load = load_fits,
+};
