@@ -1,21 +1,13 @@
 /* The display stretch (stretch.h): limits, the curve's table, the CPU map and the data
  * histogram. */
-#include "config.h"
-
 #include "stretch.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
-#include "../backend/backend.h"
 #include "../error.h"
 #include "select.h"
-
-#if LUMEN_HAVE_CUDA
-gboolean lm_stretch_cuda (LmBackend *backend, const LmImage *image, float low, float inv_range,
-                          const guint8 *table, gboolean flip, LmImage *out, GError **error);
-#endif
 
 /* astropy.visualization's defaults for the two curves with a parameter. */
 #define LOG_A 1000.0
@@ -196,18 +188,6 @@ lm_stretch_cpu (const LmImage *image, double low, double high, const guint8 *tab
     }
   out->opaque = TRUE;
   return TRUE;
-}
-
-gboolean
-lm_stretch_run (LmBackend *backend, const LmImage *image, double low, double high, const guint8 *table,
-                gboolean flip, LmImage *out, GError **error)
-{
-#if LUMEN_HAVE_CUDA
-  if (lm_backend_cuda_device (backend) >= 0)
-    return lm_stretch_cuda (backend, image, (float) low, lm_stretch_inv_range (low, high), table, flip,
-                            out, error);
-#endif
-  return lm_stretch_cpu (image, low, high, table, flip, out, error);
 }
 
 void

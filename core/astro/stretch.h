@@ -2,7 +2,8 @@
  * by percentile or IRAF's zscale, then a linear, square root, log or asinh curve, as
  * astropy.visualization defines them (its defaults: LogStretch a = 1000, AsinhStretch a = 0.1).
  * The CPU computes the limits and the curve's table; the map itself runs on either backend
- * (stretch-math.h, kernels/astro-stretch.cu) with identical bytes. */
+ * (stretch-math.h, kernels/astro-stretch.cu) with identical bytes: lm_stretch_run
+ * (core/render/astro-run.h) picks the backend's. */
 #pragma once
 
 #include <glib.h>
@@ -12,8 +13,6 @@
 #include "stretch-math.h"
 
 G_BEGIN_DECLS
-
-typedef struct _LmBackend LmBackend;
 
 typedef enum {
   LM_STRETCH_LINEAR,
@@ -67,11 +66,6 @@ float lm_stretch_inv_range (double low, double high);
  * gray), the last row first where FLIP. */
 gboolean lm_stretch_cpu (const LmImage *image, double low, double high, const guint8 *table,
                          gboolean flip, LmImage *out, GError **error);
-
-/* The same on BACKEND (the CPU above, or the CUDA backend's device: IMAGE and OUT in its work
- * memory). */
-gboolean lm_stretch_run (LmBackend *backend, const LmImage *image, double low, double high,
-                         const guint8 *table, gboolean flip, LmImage *out, GError **error);
 
 /* The histogram of the data values, not of the display: LM_HIST_BINS bins from LOW to HIGH,
  * values outside in the end bins, NaN not counted; the same counts in every channel. */

@@ -10,6 +10,7 @@
 #include "core/astro/fits.h"
 #include "core/astro/stretch.h"
 #include "core/backend/backend.h"
+#include "core/render/astro-run.h"
 #include "parity-util.h"
 
 static LmBackend *cpu, *gpu;
