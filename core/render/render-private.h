@@ -61,9 +61,9 @@ typedef struct _LmRenderChannel Channel;
 
 /* A channel to DONE (with USER_DATA) for a new worker. */
 Channel *lm_render_channel_new (LmRenderDone done, gpointer user_data);
-/* lm_render_channel_close (render.h): the worker is gone, or the receiver of FITS data's
- * results; results still in flight are dropped, not delivered. */
-/* A reference of a job's own, to post to CHANNEL after its receiver may have closed it. */
+/* (lm_render_channel_close, in render.h, closes it: the worker or the receiver of FITS data's
+ * results is gone, and results still in flight are dropped.) A reference of a job's own, to
+ * post to CHANNEL after its receiver may have closed it. */
 Channel *lm_render_channel_ref (Channel *channel);
 void lm_render_channel_unref (Channel *channel);
 
@@ -199,7 +199,8 @@ void lm_render_run_stretch (LmRenderWorker *w, const DataSlot *slot);
 gboolean lm_render_run_detect (LmRenderWorker *w, const DataSlot *slot, GCancellable *cancellable);
 /* Drops SLOT's request and its references. */
 void lm_render_data_slot_clear (DataSlot *slot);
-/* Drops the data held once nothing more comes for it (ALL: in any case), its upload first. */
-void lm_render_data_release (LmRenderWorker *w, gboolean all);
+/* Drops the data held once nothing more comes for it, its upload with it; AT_END: in any
+ * case, and the stretch's curve too. */
+void lm_render_data_release (LmRenderWorker *w, gboolean at_end);
 
 G_END_DECLS
