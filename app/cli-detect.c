@@ -15,6 +15,7 @@
 #include "core/io/atomic-group.h"
 #include "core/io/io.h"
 #include "core/ops/blur-math.h" /* LM_BLUR_SIGMA_MAX: the filter is the blur of Lumen's */
+#include "core/render/astro-run.h"
 #include "core/timing.h"
 #include "cli-detect-write.h"
 

@@ -20,6 +20,7 @@
 #include "bench-util.h"
 #include "core/astro/detect.h"
 #include "core/backend/backend.h"
+#include "core/render/astro-run.h"
 #include "kernels/astro-kernels.h"
 
 #define PROGRAM "bench-detect"

@@ -1,9 +1,9 @@
-/* LmAstroSession: the float data of an open FITS file and a thread of its own that turns it
- * into the 8-bit view (the display stretch) and runs source detection on it, on the CPU or
- * the CUDA backend as asked. The main thread posts requests and never waits: each kind has a
- * one-slot mailbox (a newer request replaces a waiting one, and cancels a detection under
- * way), results come back in the main context with their generation, so stale ones can be
- * dropped. */
+/* LmAstroSession: the float data of an open FITS file, which the render worker turns into the
+ * 8-bit view (the display stretch) and runs source detection on, on the CPU or the CUDA
+ * backend as asked (core/render/job-astro.c). The main thread posts requests and never waits:
+ * each kind has a one-slot mailbox (a newer request replaces a waiting one, and stops a
+ * detection under way), results come back in the main context with their generation, so
+ * stale ones can be dropped. */
 #pragma once
 
 #include <glib.h>
@@ -11,7 +11,7 @@
 
 #include "core/astro/detect.h"
 #include "core/astro/stretch.h"
-#include "core/backend/backend.h"
+#include "core/render/render.h"
 
 G_BEGIN_DECLS
 
@@ -36,9 +36,12 @@ typedef struct {
  * kept). */
 typedef void (*LmAstroDone) (LmAstroResult *result, gpointer user_data);
 
-/* DATA: GRAY_F32 in host memory (a reference is taken). */
-LmAstroSession *lm_astro_session_new (LmImage *data, gboolean flip, LmAstroDone done, gpointer user_data);
-/* Stops the thread after what it is doing (a detection is cancelled); no result comes after. */
+/* DATA: GRAY_F32 in host memory (a reference is taken); WORKER runs the jobs and outlives
+ * every request. */
+LmAstroSession *lm_astro_session_new (LmRenderWorker *worker, LmImage *data, gboolean flip, LmAstroDone done,
+                                      gpointer user_data);
+/* Stops the session's jobs (a detection under way between its steps); no result comes after.
+ * The worker need not be there any more. */
 void lm_astro_session_free (LmAstroSession *session);
 
 void lm_astro_session_stretch (LmAstroSession *session, guint64 generation, const LmStretchParams *params,

@@ -252,7 +252,7 @@ lm_window_astro_open (LmWindow *self, LmImage *data, LmFitsInfo *info, GFile *fi
   a->file = g_object_ref (file);
   a->width = data->width;
   a->height = data->height;
-  a->session = lm_astro_session_new (data, info->flip_view, on_result, self);
+  a->session = lm_astro_session_new (self->worker, data, info->flip_view, on_result, self);
   ask_stretch (self);
 }
 

@@ -307,6 +307,9 @@ on_result (const LmRenderResult *r, gpointer data)
     case LM_RESULT_MERGED:
       lm_window_finish_merge (self, r);
       break;
+    case LM_RESULT_STRETCHED:
+    case LM_RESULT_DETECTED:
+      break; /* FITS data's go to its session's receiver (astro-session.c), not here */
     }
   g_signal_emit (self, signals[RENDER_RESULT], 0, (int) r->kind, r->generation, r->refined);
 }

@@ -1,16 +1,13 @@
-/* Source detection: parameters, the result, and lm_detect's dispatch to the CPU steps
- * (core/astro/<step>.c) or the CUDA backend (lm_detect_cuda). */
-#include "config.h"
-
+/* Source detection: parameters, the result, and the CPU reference of the whole pipeline, its
+ * steps (core/astro/<step>.c) in order. Which backend runs it is decided above this folder
+ * (lm_detect, core/render/astro-run.c). */
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
-#include "../backend/backend.h"
 #include "../error.h"
 #include "../ops/blur-math.h"
-#include "detect-cuda.h"
 #include "detect-private.h"
 
 void
@@ -101,8 +98,8 @@ packed_pixels (const LmImage *image, float **owned)
 }
 
 static LmDetectResult *
-detect_cpu (const LmImage *image, const LmDetectParams *params, GCancellable *cancellable,
-            GError **error)
+detect_steps (const LmImage *image, const LmDetectParams *params, GCancellable *cancellable,
+              GError **error)
 {
   gint64 start = g_get_monotonic_time (), clock = start;
   guint width = image->width, height = image->height;
@@ -152,28 +149,32 @@ detect_cpu (const LmImage *image, const LmDetectParams *params, GCancellable *ca
   return g_steal_pointer (&result);
 }
 
-LmDetectResult *
-lm_detect (LmBackend *backend, const LmImage *image, const LmDetectParams *params,
-           GCancellable *cancellable, GError **error)
+gboolean
+lm_detect_check_input (const LmImage *image, const LmDetectParams *params, GError **error)
 {
-  g_return_val_if_fail (backend && image && params, NULL);
+  g_return_val_if_fail (image && params, FALSE);
   if (!lm_detect_params_check (params, error))
-    return NULL;
+    return FALSE;
   if (image->format != LM_FORMAT_GRAY_F32)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
                    _("Source detection needs a one-channel float image, not %s"),
                    lm_format_name (image->format));
-      return NULL;
+      return FALSE;
     }
   if (image->width == 0 || image->height == 0)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("The image is empty"));
-      return NULL;
+      return FALSE;
     }
-#if LUMEN_HAVE_CUDA
-  if (lm_backend_cuda_device (backend) >= 0)
-    return lm_detect_cuda (backend, image, params, cancellable, error);
-#endif
-  return detect_cpu (image, params, cancellable, error);
+  return TRUE;
+}
+
+LmDetectResult *
+lm_detect_cpu (const LmImage *image, const LmDetectParams *params, GCancellable *cancellable,
+               GError **error)
+{
+  if (!lm_detect_check_input (image, params, error))
+    return NULL;
+  return detect_steps (image, params, cancellable, error);
 }

@@ -18,8 +18,6 @@
 
 G_BEGIN_DECLS
 
-typedef struct _LmBackend LmBackend;
-
 typedef struct {
   double kappa;          /* clipping bound in standard deviations (3) */
   int max_iterations;    /* clipping passes at most (10) */
@@ -89,10 +87,13 @@ typedef struct {
 void lm_detect_result_free (LmDetectResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmDetectResult, lm_detect_result_free)
 
-/* The whole pipeline on IMAGE (GRAY_F32, in BACKEND's work memory) on BACKEND (CPU or CUDA).
+/* FALSE with the reason when IMAGE (GRAY_F32, not empty) or PARAMS cannot be detected in. */
+gboolean lm_detect_check_input (const LmImage *image, const LmDetectParams *params, GError **error);
+
+/* The whole pipeline on IMAGE (host memory) on the CPU, the reference of every backend's.
  * Cancellable between steps. */
-LmDetectResult *lm_detect (LmBackend *backend, const LmImage *image, const LmDetectParams *params,
-                           GCancellable *cancellable, GError **error);
+LmDetectResult *lm_detect_cpu (const LmImage *image, const LmDetectParams *params,
+                               GCancellable *cancellable, GError **error);
 
 /* The CPU reference, step by step (core/astro/<step>.c); arrays are WIDTH × HEIGHT, packed
  * (stride = WIDTH), NaN in DATA for blank pixels, which no step counts. */

@@ -1,7 +1,5 @@
 /* The display stretch (stretch.h): limits, the curve's table, the CPU map and the data
  * histogram. */
-#include "config.h"
-
 #include "stretch.h"
 
 #include <glib/gi18n.h>

@@ -2,7 +2,8 @@
  * by percentile or IRAF's zscale, then a linear, square root, log or asinh curve, as
  * astropy.visualization defines them (its defaults: LogStretch a = 1000, AsinhStretch a = 0.1).
  * The CPU computes the limits and the curve's table; the map itself runs on either backend
- * (stretch-math.h, kernels/astro-stretch.cu; core/backend/stretch-run.h) with identical bytes. */
+ * (stretch-math.h, kernels/astro-stretch.cu) with identical bytes: lm_stretch_run
+ * (core/render/astro-run.h) picks the backend's. */
 #pragma once
 
 #include <glib.h>

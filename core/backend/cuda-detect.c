@@ -1,16 +1,16 @@
-/* Source detection on a CUDA backend (core/astro/detect-cuda.h): the steps of detect.h queued
+/* Source detection on a CUDA backend (cuda-astro.h): the steps of detect.h queued
  * on the backend's stream (kernels/astro-*.cu), the image never leaving the device. The host
  * waits once, for the number of sources (to size the catalogue), and at the end for the
  * catalogue, the labels and the maps. Each step is timed between CUDA events. */
 #include "config.h"
 
+#include "cuda-astro.h"
 #include "cuda-private.h"
 
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../astro/detect-cuda.h"
 #include "../ops/blur-math.h"
 #include "kernels/astro-kernels.h"
 

@@ -1,14 +1,12 @@
-/* The display stretch on the CUDA backend's device (core/astro/stretch.h): the curve's table uploaded
+/* The display stretch on the CUDA backend's device (cuda-astro.h): the curve's table uploaded
  * with the launch and freed after it, in the backend's stream order (64 KiB: cheaper than
  * keeping state beside the backend's own). Built only with CUDA. */
-#include "../astro/stretch.h"
+#include "config.h"
 
+#include "cuda-astro.h"
 #include "cuda-private.h"
 
 #define CHECK(call, error) LM_CUDA_CHECK (call, error)
-
-gboolean lm_stretch_cuda (LmBackend *backend, const LmImage *image, float low, float inv_range,
-                          const guint8 *table, gboolean flip, LmImage *out, GError **error);
 
 gboolean
 lm_stretch_cuda (LmBackend *backend, const LmImage *image, float low, float inv_range, const guint8 *table,

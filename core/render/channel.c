@@ -1,6 +1,7 @@
 /* The render worker's way back to the receiver (render-private.h): each result is posted to
  * the receiver's main context, and delivered there unless the receiver has gone; the view
- * buffers that results carry are lent from a small pool that the channel keeps. */
+ * buffers that results carry are lent from a small pool that the channel keeps. FITS data's
+ * receivers have channels of their own (render.h), to which the results are handed to keep. */
 #include "render-private.h"
 
 #define VIEW_POOL 4 /* the window keeps two on screen in a split view, more are in flight */
@@ -11,6 +12,7 @@ struct _LmRenderChannel {
   gint ref_count;
   gboolean closed; /* the receiver is gone: deliver nothing */
   LmRenderDone done;
+  LmRenderTake take; /* instead of DONE */
   gpointer user_data;
   GMutex lock;
   GPtrArray *views; /* host view buffers made, each with a reference of the pool's own */
@@ -28,15 +30,23 @@ lm_render_channel_new (LmRenderDone done, gpointer user_data)
   return c;
 }
 
-static Channel *
-channel_ref (Channel *c)
+LmRenderChannel *
+lm_render_channel_new_taking (LmRenderTake take, gpointer user_data)
+{
+  Channel *c = lm_render_channel_new (NULL, user_data);
+  c->take = take;
+  return c;
+}
+
+Channel *
+lm_render_channel_ref (Channel *c)
 {
   g_atomic_int_inc (&c->ref_count);
   return c;
 }
 
-static void
-channel_unref (Channel *c)
+void
+lm_render_channel_unref (Channel *c)
 {
   if (!g_atomic_int_dec_and_test (&c->ref_count))
     return;
@@ -49,7 +59,7 @@ void
 lm_render_channel_close (Channel *c)
 {
   c->closed = TRUE;
-  channel_unref (c);
+  lm_render_channel_unref (c);
 }
 
 typedef struct {
@@ -73,6 +83,7 @@ lm_render_result_free (LmRenderResult *r)
     lm_timings_clear (&r->timings_other);
   g_clear_pointer (&r->view, lm_image_unref);
   g_clear_pointer (&r->before_view, lm_image_unref);
+  g_clear_pointer (&r->detect, lm_detect_result_free);
   g_free (r);
 }
 
@@ -80,7 +91,11 @@ static gboolean
 deliver (gpointer data)
 {
   Delivery *d = data;
-  if (!d->channel->closed)
+  if (d->channel->closed)
+    return G_SOURCE_REMOVE;
+  if (d->channel->take)
+    d->channel->take (d->result, d->channel->user_data);
+  else
     d->channel->done (d->result, d->channel->user_data);
   return G_SOURCE_REMOVE;
 }
@@ -90,7 +105,7 @@ delivery_free (gpointer data)
 {
   Delivery *d = data;
   lm_render_result_free (d->result);
-  channel_unref (d->channel);
+  lm_render_channel_unref (d->channel);
   g_free (d);
 }
 
@@ -98,10 +113,10 @@ delivery_free (gpointer data)
  * right here, in the worker, whenever this thread can acquire that context (it can, for the
  * global default context, whenever the main thread is between iterations). */
 void
-lm_render_post (LmRenderWorker *w, LmRenderResult *result)
+lm_render_post_to (LmRenderWorker *w, Channel *channel, LmRenderResult *result)
 {
   Delivery *d = g_new (Delivery, 1);
-  d->channel = channel_ref (w->channel);
+  d->channel = lm_render_channel_ref (channel);
   d->result = result;
   GSource *source = g_idle_source_new ();
   g_source_set_priority (source, G_PRIORITY_DEFAULT);
@@ -109,6 +124,12 @@ lm_render_post (LmRenderWorker *w, LmRenderResult *result)
   g_source_set_static_name (source, "[lumen] render result");
   g_source_attach (source, w->context);
   g_source_unref (source);
+}
+
+void
+lm_render_post (LmRenderWorker *w, LmRenderResult *result)
+{
+  lm_render_post_to (w, w->channel, result);
 }
 
 LmRenderResult *

@@ -1,7 +1,8 @@
 /* What the render worker's files share: worker.c (the thread, its mailbox and queue, the
  * entry points), channel.c (results' way back to the receiver), sides.c (the backends and
- * the photo on each) and the jobs: job-preview.c, job-compare.c, job-export.c and merge.c
- * (the HDR merge). Private to core; render.h is the API. */
+ * the photo on each) and the jobs: job-preview.c, job-compare.c, job-export.c, merge.c
+ * (the HDR merge) and job-astro.c (FITS data's stretch and detection). Private to core;
+ * render.h is the API. */
 #pragma once
 
 #include "render.h"
@@ -17,6 +18,27 @@ typedef enum {
   JOB_EXPORT,
   JOB_MERGE,
 } JobKind;
+
+/* A job on FITS data waiting in its one-slot mailbox (job-astro.c): REQUEST with references
+ * of the slot's own. */
+typedef struct {
+  gboolean pending;
+  LmDataRequest request;
+  LmStretchParams stretch;
+  gboolean flip;
+  LmDetectParams detect;
+} DataSlot;
+
+/* The FITS data the worker's thread holds (job-astro.c): the last jobs' data, and it uploaded
+ * to CUDA once one asked for that. */
+typedef struct {
+  LmImage *data;
+  GCancellable *owner; /* the last job's: once cancelled, nothing more comes for DATA */
+  LmImage *on_cuda;
+  char *cuda_failed;   /* why DATA could not go to CUDA */
+  guint8 *table;       /* the stretch's curve, of TABLE_KIND */
+  LmStretchKind table_kind;
+} DataHeld;
 
 typedef struct {
   JobKind kind;
@@ -39,8 +61,11 @@ typedef struct _LmRenderChannel Channel;
 
 /* A channel to DONE (with USER_DATA) for a new worker. */
 Channel *lm_render_channel_new (LmRenderDone done, gpointer user_data);
-/* The worker is gone: results still in flight are dropped, not delivered. */
-void lm_render_channel_close (Channel *channel);
+/* (lm_render_channel_close, in render.h, closes it: the worker or the receiver of FITS data's
+ * results is gone, and results still in flight are dropped.) A reference of a job's own, to
+ * post to CHANNEL after its receiver may have closed it. */
+Channel *lm_render_channel_ref (Channel *channel);
+void lm_render_channel_unref (Channel *channel);
 
 /* A level of the photo's pyramid in a side's work memory, with its cache (level-view.c). */
 typedef struct {
@@ -85,6 +110,13 @@ struct _LmRenderWorker {
   LmImage *shrunk; /* the quick preview's source on the CPU */
   LmRenderCache *shrunk_cache;
   LmPyramid *pyramid; /* of a large photo, made at its first preview */
+
+  /* FITS data (job-astro.c): the mailboxes under lock, with the detection under way and
+   * whether something asked for since stopped it (to start it again); the data the thread's. */
+  DataSlot stretch, detect;
+  GCancellable *detecting;
+  gboolean detect_preempted;
+  DataHeld held;
 };
 
 /* channel.c */
@@ -94,6 +126,8 @@ LmRenderResult *lm_render_result_new (LmResultKind kind, const LmRenderRequest *
 void lm_render_result_free (LmRenderResult *result);
 /* Hands RESULT over to the receiver's main context. */
 void lm_render_post (LmRenderWorker *w, LmRenderResult *result);
+/* The same to CHANNEL, a receiver of FITS data's results. */
+void lm_render_post_to (LmRenderWorker *w, Channel *channel, LmRenderResult *result);
 /* A host buffer (RGBA8 storage) for a view of WIDTH × HEIGHT, lent to a result: one of the
  * channel's pool once the receiver has let go of it, else a new one. */
 LmImage *lm_render_view_buffer (LmRenderWorker *w, int width, int height, GError **error);
@@ -159,5 +193,14 @@ void lm_render_run_compare (LmRenderWorker *w, const Job *job);
 void lm_render_run_export (LmRenderWorker *w, const Job *job);
 /* The HDR merge job (merge.c): posts its progress and an LM_RESULT_MERGED result. */
 void lm_render_run_merge (LmRenderWorker *w, const Job *job);
+/* FITS data's jobs (job-astro.c): LM_RESULT_STRETCHED; LM_RESULT_DETECTED, or FALSE and
+ * nothing posted where CANCELLABLE stopped it. */
+void lm_render_run_stretch (LmRenderWorker *w, const DataSlot *slot);
+gboolean lm_render_run_detect (LmRenderWorker *w, const DataSlot *slot, GCancellable *cancellable);
+/* Drops SLOT's request and its references. */
+void lm_render_data_slot_clear (DataSlot *slot);
+/* Drops the data held once nothing more comes for it, its upload with it; AT_END: in any
+ * case, and the stretch's curve too. */
+void lm_render_data_release (LmRenderWorker *w, gboolean at_end);
 
 G_END_DECLS

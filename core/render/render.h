@@ -4,11 +4,15 @@
  * Previews go through a one-slot mailbox: a new request replaces a waiting one, and the
  * result of a request that has been superseded is still delivered with its generation, so
  * that the receiver can drop it. Compare and export jobs go through a queue and are never
- * dropped. An HDR merge is such a job too: its radiance becomes the source of later renders. */
+ * dropped. An HDR merge is such a job too: its radiance becomes the source of later renders.
+ * FITS data has two jobs of its own, its display stretch and source detection (job-astro.c),
+ * each through a one-slot mailbox of its own; their results go to the receiver that asked. */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "../astro/detect.h"
+#include "../astro/stretch.h"
 #include "../backend/backend.h"
 #include "../color/view-transform.h"
 #include "../ops/compare.h"
@@ -45,6 +49,8 @@ typedef enum {
   LM_RESULT_EXPORTED, /* an export finished (or failed: error) */
   LM_RESULT_MERGE_PROGRESS, /* an HDR merge moved on (step, fraction; response once known) */
   LM_RESULT_MERGED,   /* an HDR merge finished (image) or failed (error) */
+  LM_RESULT_STRETCHED, /* FITS data's 8-bit view (view, low, high, histogram) or why not */
+  LM_RESULT_DETECTED,  /* the sources in FITS data (detect) or why not */
 } LmResultKind;
 
 /* What to merge: N exposures with their times in seconds (known for each: the window asks
@@ -104,10 +110,37 @@ typedef struct {
   LmResponse *response;  /* the calibrated camera response (Debevec, Robertson), once */
   LmImage *image;        /* MERGED: the radiance (or fused image), host memory: the new source */
   LmHdrMethod method;
+
+  /* STRETCHED: the display limits; VIEW is RGBA8 in host memory, HISTOGRAM of the data
+   * values from LOW to HIGH, RENDER_MS the whole stretch */
+  double low, high;
+  /* DETECTED */
+  LmDetectResult *detect;
 } LmRenderResult;
 
 /* Called in the worker's main context for every result; RESULT is freed afterwards. */
 typedef void (*LmRenderDone) (const LmRenderResult *result, gpointer user_data);
+
+/* Called in the worker's main context for each result of a job on FITS data; RESULT is freed
+ * afterwards, less what the receiver took of it (its VIEW, its DETECT). */
+typedef void (*LmRenderTake) (LmRenderResult *result, gpointer user_data);
+
+/* A receiver of the results of jobs on FITS data, other than the worker's own (DONE). */
+typedef struct _LmRenderChannel LmRenderChannel;
+
+/* A receiver that hands each result to TAKE, until it is closed. */
+LmRenderChannel *lm_render_channel_new_taking (LmRenderTake take, gpointer user_data);
+/* Nothing more reaches the receiver, results in flight included. */
+void lm_render_channel_close (LmRenderChannel *channel);
+
+/* A job on FITS data. */
+typedef struct {
+  guint64 generation;
+  LmImage *data;             /* GRAY_F32 in host memory: uploaded once per backend it runs on */
+  LmBackendKind backend;     /* the CPU where the data cannot be on CUDA: a notice says so */
+  LmRenderChannel *to;       /* where the result goes */
+  GCancellable *cancellable; /* stops the job; no result comes of it then */
+} LmDataRequest;
 
 /* Starts the worker. DONE runs in CONTEXT (the main thread's). */
 LmRenderWorker *lm_render_worker_new (GMainContext *context, LmRenderDone done, gpointer user_data);
@@ -145,5 +178,17 @@ void lm_render_worker_export (LmRenderWorker *worker, const LmRenderRequest *req
  * CANCELLABLE stops it between steps, leaving the source as it was. */
 void lm_render_worker_merge (LmRenderWorker *worker, const LmRenderRequest *request,
                              const LmMergeSpec *spec, GCancellable *cancellable);
+
+/* REQUEST's data through PARAMS into the 8-bit view (RGBA8, host memory), the last row first
+ * where FLIP: LM_RESULT_STRETCHED. It goes before everything else but a new photo: it is what
+ * a person waits to see. A newer stretch replaces one still waiting. */
+void lm_render_worker_stretch (LmRenderWorker *worker, const LmDataRequest *request,
+                               const LmStretchParams *params, gboolean flip);
+
+/* Source detection in REQUEST's data: LM_RESULT_DETECTED. It runs when nothing else waits: a
+ * stretch, a preview or another job asked for meanwhile stops it between its steps, and it
+ * starts again after them. A newer detection replaces one still waiting. */
+void lm_render_worker_detect (LmRenderWorker *worker, const LmDataRequest *request,
+                              const LmDetectParams *params);
 
 G_END_DECLS

@@ -1,8 +1,8 @@
 /* The render worker (render.h): its thread, the one-slot mailbox of previews and the queue of
  * jobs that are never dropped, and the entry points the main thread calls. The thread owns
  * the backends (sides.c) and runs the jobs: previews (job-preview.c), comparisons
- * (job-compare.c), exports (job-export.c) and HDR merges (merge.c); results go back through
- * the channel (channel.c). */
+ * (job-compare.c), exports (job-export.c), HDR merges (merge.c) and FITS data's stretch and
+ * detection (job-astro.c); results go back through the channel (channel.c). */
 #include "render-private.h"
 
 #include <malloc.h>
@@ -40,6 +40,56 @@ run_job (LmRenderWorker *w, const Job *job)
     lm_render_run_export (w, job);
 }
 
+/* Under the lock: whatever is asked for while a detection runs goes first, and stops it. */
+static void
+preempt_detection (LmRenderWorker *w)
+{
+  if (w->detecting == NULL)
+    return;
+  g_cancellable_cancel (w->detecting);
+  w->detect_preempted = TRUE;
+}
+
+static gboolean
+has_work (LmRenderWorker *w)
+{
+  return w->quit || w->source_pending || w->has_request || !g_queue_is_empty (&w->jobs) || w->stretch.pending
+         || w->detect.pending;
+}
+
+static void
+cancel_too (GCancellable *cancelled, gpointer also)
+{
+  g_cancellable_cancel (also);
+}
+
+/* Called with the lock held, which it gives up while the detection runs. A detection stopped
+ * for other work is asked for again unless a newer one has been since. */
+static void
+run_detection (LmRenderWorker *w)
+{
+  DataSlot slot = w->detect;
+  w->detect = (DataSlot) { 0 };
+  GCancellable *cancellable = w->detecting = g_cancellable_new ();
+  w->detect_preempted = FALSE;
+  /* Stopped by its receiver too. */
+  gulong handler = slot.request.cancellable
+                     ? g_cancellable_connect (slot.request.cancellable, G_CALLBACK (cancel_too), cancellable, NULL)
+                     : 0;
+  g_mutex_unlock (&w->lock);
+  gboolean done = lm_render_run_detect (w, &slot, cancellable);
+  if (handler)
+    g_cancellable_disconnect (slot.request.cancellable, handler);
+  g_mutex_lock (&w->lock);
+  w->detecting = NULL;
+  if (!done && w->detect_preempted && !w->detect.pending && !w->quit
+      && !g_cancellable_is_cancelled (slot.request.cancellable))
+    w->detect = slot; /* its references go back to the slot */
+  else
+    lm_render_data_slot_clear (&slot);
+  g_object_unref (cancellable);
+}
+
 static gpointer
 worker_main (gpointer data)
 {
@@ -48,9 +98,10 @@ worker_main (gpointer data)
   gboolean worked = FALSE; /* since memory was last given back */
   for (;;)
     {
+      lm_render_data_release (w, FALSE); /* FITS data nothing more comes for */
       g_mutex_lock (&w->lock);
       gint64 trim_at = g_get_monotonic_time () + LM_RENDER_TRIM_AFTER_US;
-      while (!w->quit && !w->source_pending && !w->has_request && g_queue_is_empty (&w->jobs))
+      while (!has_work (w))
         if (!g_cond_wait_until (&w->wake, &w->lock, worked ? trim_at : G_MAXINT64) && worked)
           {
             /* A render frees buffers of a whole image's size (blur's, a cache's outputs) that
@@ -76,12 +127,27 @@ worker_main (gpointer data)
           lm_render_adopt_source (w, source);
           continue;
         }
+      if (w->stretch.pending)
+        {
+          DataSlot slot = w->stretch;
+          w->stretch = (DataSlot) { 0 };
+          g_mutex_unlock (&w->lock);
+          lm_render_run_stretch (w, &slot);
+          lm_render_data_slot_clear (&slot);
+          continue;
+        }
       Job *job = g_queue_pop_head (&w->jobs);
       if (job != NULL)
         {
           g_mutex_unlock (&w->lock);
           run_job (w, job);
           job_free (job);
+          continue;
+        }
+      if (!w->has_request) /* the detection alone waits */
+        {
+          run_detection (w);
+          g_mutex_unlock (&w->lock);
           continue;
         }
       LmRenderRequest request = w->request;
@@ -95,6 +161,7 @@ worker_main (gpointer data)
       lm_render_run_preview (w, &request);
     }
 
+  lm_render_data_release (w, TRUE); /* its upload before the backends go */
   lm_render_close_backends (w);
   return NULL;
 }
@@ -119,12 +186,15 @@ lm_render_worker_free (LmRenderWorker *w)
     return;
   g_mutex_lock (&w->lock);
   w->quit = TRUE;
+  preempt_detection (w);
   g_cond_signal (&w->wake);
   g_mutex_unlock (&w->lock);
   g_thread_join (w->thread);
 
   lm_render_channel_close (w->channel);
   g_queue_clear_full (&w->jobs, (GDestroyNotify) job_free);
+  lm_render_data_slot_clear (&w->stretch);
+  lm_render_data_slot_clear (&w->detect);
   g_clear_pointer (&w->next_source, lm_image_unref);
   g_clear_pointer (&w->next_view_transform, lm_view_transform_unref);
   g_clear_pointer (&w->view_transform, lm_view_transform_unref);
@@ -152,6 +222,7 @@ lm_render_worker_set_source (LmRenderWorker *w, LmImage *source)
   w->next_source = source ? lm_image_ref (source) : NULL;
   w->source_pending = TRUE;
   w->has_request = FALSE; /* a request for the previous photo is of no use */
+  preempt_detection (w);
   g_cond_signal (&w->wake);
   g_mutex_unlock (&w->lock);
 }
@@ -173,6 +244,7 @@ lm_render_worker_request (LmRenderWorker *w, const LmRenderRequest *request)
   g_mutex_lock (&w->lock);
   w->request = *request;
   w->has_request = TRUE;
+  preempt_detection (w);
   g_cond_signal (&w->wake);
   g_mutex_unlock (&w->lock);
 }
@@ -193,6 +265,7 @@ enqueue (LmRenderWorker *w, Job *job)
 {
   g_mutex_lock (&w->lock);
   g_queue_push_tail (&w->jobs, job);
+  preempt_detection (w);
   g_cond_signal (&w->wake);
   g_mutex_unlock (&w->lock);
 }
@@ -231,4 +304,42 @@ lm_render_worker_merge (LmRenderWorker *w, const LmRenderRequest *request, const
   job->method = spec->method;
   job->align = spec->align;
   enqueue (w, job);
+}
+
+/* SLOT waits with REQUEST, its references its own; a request waiting there is dropped. */
+static void
+fill_slot (DataSlot *slot, const LmDataRequest *request)
+{
+  lm_render_data_slot_clear (slot);
+  slot->pending = TRUE;
+  slot->request = *request;
+  slot->request.data = lm_image_ref (request->data);
+  slot->request.to = lm_render_channel_ref (request->to);
+  slot->request.cancellable = request->cancellable ? g_object_ref (request->cancellable) : NULL;
+}
+
+void
+lm_render_worker_stretch (LmRenderWorker *w, const LmDataRequest *request, const LmStretchParams *params,
+                          gboolean flip)
+{
+  g_return_if_fail (request->data && request->data->format == LM_FORMAT_GRAY_F32 && request->to);
+  g_mutex_lock (&w->lock);
+  fill_slot (&w->stretch, request);
+  w->stretch.stretch = *params;
+  w->stretch.flip = flip;
+  preempt_detection (w);
+  g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
+}
+
+void
+lm_render_worker_detect (LmRenderWorker *w, const LmDataRequest *request, const LmDetectParams *params)
+{
+  g_return_if_fail (request->data && request->to);
+  g_mutex_lock (&w->lock);
+  fill_slot (&w->detect, request);
+  w->detect.detect = *params;
+  preempt_detection (w);
+  g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
 }

@@ -17,6 +17,7 @@
 
 #include "core/astro/detect.h"
 #include "core/backend/backend.h"
+#include "core/render/astro-run.h"
 
 static gboolean
 write_file (const char *dir, const char *name, const void *data, gsize size)

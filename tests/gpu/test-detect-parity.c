@@ -26,6 +26,7 @@
 #include "core/astro/detect.h"
 #include "core/io/fits.h"
 #include "core/backend/backend.h"
+#include "core/render/astro-run.h"
 #include "parity-util.h"
 
 #define TOLERANCE 1e-5

@@ -10,7 +10,7 @@
 #include "core/io/fits.h"
 #include "core/astro/stretch.h"
 #include "core/backend/backend.h"
-#include "core/backend/stretch-run.h"
+#include "core/render/astro-run.h"
 #include "parity-util.h"
 
 static LmBackend *cpu, *gpu;

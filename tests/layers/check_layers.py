@@ -41,12 +41,8 @@ EXCEPTIONS = {
     # (issue 30, "Parameters declared once").
     ('core/ops/exposure.c', 'core/color/profile.h'): 'profile in the parameters',
     ('core/ops/wb.c', 'core/color/profile.h'): 'profile in the parameters',
-    # Source detection drives a backend until it becomes a job kind of the render worker.
-    ('core/astro/detect.c', 'core/backend/backend.h'): 'detection as a render job',
 }
-UI_EXCEPTIONS = {
-    'ui/astro-session.c': 'detection as a render job',
-}
+UI_EXCEPTIONS = {}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 SOURCE = ('.c', '.h', '.cu', '.cpp')

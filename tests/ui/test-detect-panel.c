@@ -19,6 +19,7 @@
 #include "core/io/fits.h"
 #include "core/astro/stretch.h"
 #include "core/backend/backend.h"
+#include "core/render/astro-run.h"
 #include "core/io/io.h"
 #include "ui/detect-panel.h"
 #include "ui/source-table.h"

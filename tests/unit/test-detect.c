@@ -8,6 +8,7 @@
 
 #include "core/astro/detect.h"
 #include "core/backend/backend.h"
+#include "core/render/astro-run.h"
 #include "core/error.h"
 #include "test-util.h"
 

@@ -7,7 +7,7 @@
 
 #include "core/astro/stretch.h"
 #include "core/backend/backend.h"
-#include "core/backend/stretch-run.h"
+#include "core/render/astro-run.h"
 #include "test-util.h"
 
 static LmImage *
