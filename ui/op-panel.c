@@ -438,14 +438,14 @@ value_column (void)
   return shared_column (&column);
 }
 
-/* A slider's step is its parameter's declared one (param-decl.h): 0.01 for amounts and EV,
- * 0.1 for straighten's degrees and tone mapping's intensity, whole levels for contrast's
- * black and white and whole units of tint, 10 K over white balance's 2000..12000 K. The arrow
- * keys move by a step, Page Up/Down by ten, Shift with the arrows and fine drags by a tenth
+/* A choice, or a slider with its value beside (an LmValueField, named "NAME-value"), added
+ * to ROW; returns the choice or slider, the parameter's control. A slider's step is its
+ * parameter's declared one (core/ops/param-decl.h): 0.01 for amounts and EV, 0.1 for
+ * straighten's degrees and tone mapping's intensity, whole levels for contrast's black and
+ * white and whole units of tint, 10 K over white balance's 2000..12000 K. The arrow keys move
+ * by a step, Page Up/Down by ten, Shift with the arrows and fine drags by a tenth
  * (slider-input.h). The value shows the step's digits, and one more where a fine step left it
  * between two steps. */
-/* A choice, or a slider with its value beside (an LmValueField, named "NAME-value"), added
- * to ROW; returns the choice or slider, the parameter's control. */
 static GtkWidget *
 make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget *row)
 {

@@ -36,9 +36,9 @@
 
 typedef struct {
   LM_BLUR_PARAMS (LM_PARAM_FIELD)
-  /* Not a parameter: the tile a tiled render computes (tile-math.h). The direct method needs none (a
-   * tile's input holds its halo, and its kept pixels sum the same taps in the same order);
-   * the grid method anchors its nodes at the whole image's origin with it. */
+  /* Not a parameter: the tile a tiled render computes (tile-math.h). The direct method needs
+   * none (a tile's input holds its halo, and its kept pixels sum the same taps in the same
+   * order); the grid method anchors its nodes at the whole image's origin with it. */
   LmTileFrame tile;
 } LmBlurParams;
 
