@@ -70,13 +70,14 @@ typedef struct {
   gsize params_size;
 
   /* The version of its parameters (1 at first), written in the sidecar beside them. Raised
-   * when a parameter's key or meaning changes (a new parameter with a default that keeps the
-   * old look needs no new version, but may take one); legacy_params then reads the older
-   * groups. */
+   * whenever its keys change, a new parameter too: an older Lumen then says that the group is
+   * newer than it reads, rather than that a key is unknown. */
   guint version;
   /* Rewrites GROUP of KEYFILE, written at parameter version FROM (1 <= FROM < version), as
    * version FROM + 1 writes it (darktable's legacy_params, on the sidecar's keys): renamed
-   * keys, values in new units. Called once per version step. NULL while version is 1. */
+   * keys, values in new units. Called once per version step. NULL where no version renamed
+   * a key or changed its meaning (always so at version 1): a new parameter whose default keeps
+   * the old look needs nothing, a group that does not name it keeps the default. */
   gboolean (*legacy_params) (GKeyFile *keyfile, const char *group, guint from, GError **error);
 
   /* Optional (darktable's commit_params): fills what PARAMS derive for one render from its
