@@ -537,6 +537,9 @@ bias=0.85
     put("sidecar", "one-key.lumen", b"[blur]\nenabled=true\nsigma=200\n")
     put("sidecar", "unknown.lumen", b"[sharpen]\nenabled=true\n")
     put("sidecar", "localized.lumen", b"[gray]\nmode=bt601\nmode[de]=x\nenabled=false\n[tonemap]\nkind=gamma\n")
+    put("sidecar", "versions.lumen", b"[lumen]\nversion=1\n\n[exposure]\nversion=1\nenabled=true\nev=0.7\n\n"
+                                      b"[tonemap]\nversion=1\nkind=gamma\n")
+    put("sidecar", "newer-group.lumen", b"[lumen]\nversion=1\n[blur]\nversion=2\nenabled=true\nsigma=1\n")
 
     put("manifest", "two-stacks.tsv", b"# id\timage\tseconds\nsunset\ta/1.jpg\t0.002\nsunset\ta/2.jpg\t1/125\n"
                                       b"forest\t/abs/f1.jpg\t0.5\r\nforest\tf2.jpg\t2\n")

@@ -438,25 +438,14 @@ value_column (void)
   return shared_column (&column);
 }
 
-/* A slider's step, from its range: 0.01 up to 10 (amounts, EV), 0.1 below 200 (straighten's
- * degrees), else a power of ten that leaves a few thousand steps at most: whole levels for
- * contrast's black and white and whole units of tint, 10 K over white balance's 2000..12000 K
- * (not 0.1: the arrow keys would never get anywhere). The arrow keys move by a step, Page
- * Up/Down by ten, Shift with the arrows and fine drags by a tenth (slider-input.h). The value
- * shows the step's digits, and one more where a fine step left it between two steps. */
-static double
-slider_step (const LmParamSpec *spec)
-{
-  double range = spec->max - spec->min;
-  if (range <= 10)
-    return 0.01;
-  if (range < 200)
-    return 0.1;
-  return pow (10.0, MAX (0.0, floor (log10 (range)) - 3.0));
-}
-
 /* A choice, or a slider with its value beside (an LmValueField, named "NAME-value"), added
- * to ROW; returns the choice or slider, the parameter's control. */
+ * to ROW; returns the choice or slider, the parameter's control. A slider's step is its
+ * parameter's declared one (core/ops/param-decl.h): 0.01 for amounts and EV, 0.1 for
+ * straighten's degrees and tone mapping's intensity, whole levels for contrast's black and
+ * white and whole units of tint, 10 K over white balance's 2000..12000 K. The arrow keys move
+ * by a step, Page Up/Down by ten, Shift with the arrows and fine drags by a tenth
+ * (slider-input.h). The value shows the step's digits, and one more where a fine step left it
+ * between two steps. */
 static GtkWidget *
 make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget *row)
 {
@@ -471,7 +460,7 @@ make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget *row)
       gtk_container_add (GTK_CONTAINER (row), combo);
       return combo;
     }
-  double step = slider_step (spec), fine = step / LM_SLIDER_FINE;
+  double step = spec->step, fine = step / LM_SLIDER_FINE;
   int digits = MAX (0, (int) ceil (-log10 (step) - 1e-9)), fine_digits = MAX (0, (int) ceil (-log10 (fine) - 1e-9));
   GtkWidget *scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, spec->min, spec->max, step);
   gtk_range_set_increments (GTK_RANGE (scale), step, 10 * step);

@@ -20,6 +20,7 @@
 #include "tool-straighten.h"
 
 #include "core/color/profile.h"
+#include "core/edit/commit.h"
 #include "core/ops/crop-math.h"
 #include "core/ops/wb.h"
 
@@ -196,7 +197,9 @@ on_picked (gpointer data, double x, double y)
     }
   /* The gains neutralise the patch in the photo's own primaries, as white balance runs. */
   g_autoptr (LmColorProfile) profile = lm_color_profile_new (self->source->icc_profile, NULL);
-  lm_wb_from_gray_in (profile, (float) rgb[0], (float) rgb[1], (float) rgb[2], temperature, tint);
+  LmOpContext context;
+  lm_op_context_init (&context, profile);
+  lm_wb_from_gray_in (&context.color, (float) rgb[0], (float) rgb[1], (float) rgb[2], temperature, tint);
   wb->enabled = TRUE;
   lm_window_show_pipeline (self);
   lm_window_commit (self);

@@ -4,7 +4,6 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "../color/profile.h"
 #include "../error.h"
 #include "../io/text-input.h"
 
@@ -19,33 +18,28 @@ static const LmEnumValue tonemap_kinds[] = {
 /* The group that says which form of the sidecar a file has (pipeline.h). */
 #define LM_SIDECAR_GROUP "lumen"
 
-#define TONEMAP_FIELD(f) G_STRUCT_OFFSET (LmTonemapParams, f)
-
 /* Ranges as OpenCV documents them (Drago's bias 0.7..0.9). The defaults are a look, chosen on
  * the test stacks (courtyard, forest, sunset-handheld, kitchen: tests/hdr/test_tone_defaults.py):
  * OpenCV's (intensity 0, light adaptation 1: a per-pixel power curve), with a display's gamma
  * 2.2, squeezed each stack into its middle, flat (1st and 99th percentiles of luma 63..71 and
  * 178..203 of 255); with gamma 1 it was dark (medians 35..52). Reinhard's global curve (light
  * adaptation 0) at intensity 3.5 and gamma 1.6 spans 19..34 to 236..253, medians 98..137 about
- * middle gray (118), no luma at 0 or 255. This table is tone mapping's one description: the
+ * middle gray (118), no luma at 0 or 255. This list is tone mapping's one description: the
  * window's panel, the sidecars and lumen-cli hdr and batch (app/cli-tone.c: flags, ranges,
  * help) read it; tests/hdr compares the operators with OpenCV's by giving OpenCV's values. */
-static const LmParamSpec tonemap_params[] = {
-  { "kind", N_("Operator"), LM_PARAM_ENUM, TONEMAP_FIELD (kind), 0, 3, LM_TONEMAP_REINHARD,
-    tonemap_kinds },
-  { "gamma", N_("Gamma"), LM_PARAM_FLOAT, TONEMAP_FIELD (gamma), 0.1, 5.0, 1.6, NULL, FALSE,
-    "kind=gamma|reinhard|drago" },
-  { "intensity", N_("Intensity"), LM_PARAM_FLOAT, TONEMAP_FIELD (intensity), -8.0, 8.0, 3.5, NULL,
-    FALSE, "kind=reinhard" },
-  { "light_adapt", N_("Light adaptation"), LM_PARAM_FLOAT, TONEMAP_FIELD (light_adapt), 0.0, 1.0,
-    0.0, NULL, FALSE, "kind=reinhard" },
-  { "color_adapt", N_("Colour adaptation"), LM_PARAM_FLOAT, TONEMAP_FIELD (color_adapt), 0.0, 1.0,
-    0.0, NULL, FALSE, "kind=reinhard" },
-  { "saturation", N_("Saturation"), LM_PARAM_FLOAT, TONEMAP_FIELD (saturation), 0.0, 2.0, 1.0, NULL,
-    FALSE, "kind=drago" },
-  { "bias", N_("Bias"), LM_PARAM_FLOAT, TONEMAP_FIELD (bias), 0.7, 0.9, 0.85, NULL, FALSE,
-    "kind=drago" },
-};
+#define TONEMAP_PARAMS(P)                                                                          \
+  P (ENUM, kind, N_("Operator"), 0, 3, LM_TONEMAP_REINHARD, 1, NULL, .values = tonemap_kinds)      \
+  P (FLOAT, gamma, N_("Gamma"), 0.1, 5.0, 1.6, 0.01, NULL, .when = "kind=gamma|reinhard|drago")    \
+  P (FLOAT, intensity, N_("Intensity"), -8.0, 8.0, 3.5, 0.1, NULL, .when = "kind=reinhard")        \
+  P (FLOAT, light_adapt, N_("Light adaptation"), 0.0, 1.0, 0.0, 0.01, NULL, .when = "kind=reinhard") \
+  P (FLOAT, color_adapt, N_("Colour adaptation"), 0.0, 1.0, 0.0, 0.01, NULL, .when = "kind=reinhard") \
+  P (FLOAT, saturation, N_("Saturation"), 0.0, 2.0, 1.0, 0.01, NULL, .when = "kind=drago")         \
+  P (FLOAT, bias, N_("Bias"), 0.7, 0.9, 0.85, 0.01, NULL, .when = "kind=drago")
+
+/* Its struct is core/hdr's (tonemap.h); the list gives its description table. */
+#define LM_PARAM_STRUCT LmTonemapParams
+static const LmParamSpec tonemap_params[] = { TONEMAP_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 G_STATIC_ASSERT (sizeof (LmTonemapParams) <= LM_OP_PARAMS_MAX);
 
@@ -69,6 +63,7 @@ static const LmOpInfo tonemap_info = {
   .params = tonemap_params,
   .n_params = G_N_ELEMENTS (tonemap_params),
   .params_size = sizeof (LmTonemapParams),
+  .version = 1,
   .output_format = tonemap_output_format,
   .run_cpu = tonemap_run_cpu,
 };
@@ -92,23 +87,6 @@ lm_pipeline_init (LmPipeline *pipeline)
   pipeline->tonemap.info = &tonemap_info;
   pipeline->tonemap.enabled = TRUE;
   lm_op_params_init (&tonemap_info, pipeline->tonemap.params.bytes);
-}
-
-void
-lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile)
-{
-  if (profile != NULL && lm_color_profile_is_srgb (profile))
-    profile = NULL;
-  pipeline->stages[LM_OP_WB].params.wb.profile = profile;
-  pipeline->stages[LM_OP_EXPOSURE].params.exposure.profile = profile;
-  LmGrayWeights luminosity = { 0.0f, 0.0f, 0.0f };
-  if (profile != NULL)
-    {
-      double w[3];
-      lm_color_profile_luminance (profile, w);
-      luminosity = (LmGrayWeights) { (float) w[0], (float) w[1], (float) w[2] };
-    }
-  pipeline->stages[LM_OP_GRAY].params.gray.luminosity = luminosity;
 }
 
 gboolean
@@ -173,6 +151,7 @@ lm_pipeline_to_keyfile (const LmPipeline *pipeline)
     {
       const LmStage *stage = &pipeline->stages[i];
       const char *group = stage->info->name;
+      g_key_file_set_integer (keyfile, group, LM_PARAMS_VERSION_KEY, (int) stage->info->version);
       g_key_file_set_boolean (keyfile, group, "enabled", stage->enabled);
       for (guint k = 0; k < stage->info->n_params; k++)
         {
@@ -181,6 +160,7 @@ lm_pipeline_to_keyfile (const LmPipeline *pipeline)
           g_key_file_set_string (keyfile, group, spec->name, value);
         }
     }
+  g_key_file_set_integer (keyfile, tonemap_info.name, LM_PARAMS_VERSION_KEY, (int) tonemap_info.version);
   for (guint k = 0; k < tonemap_info.n_params; k++)
     {
       const LmParamSpec *spec = &tonemap_info.params[k];
@@ -230,21 +210,22 @@ get_value (GKeyFile *keyfile, const char *group, const char *key, GError **error
   return NULL;
 }
 
-/* The [tonemap] group: parameters only, no "enabled" (it applies whenever the source is
- * radiance). */
+/* VALUE (GROUP's "version") as a version, 1 or more; *VERSION is G_MAXUINT64 for digits too
+ * many for a number (still a newer one). */
 static gboolean
-tonemap_from_keyfile (LmStage *stage, GKeyFile *keyfile, GError **error)
+parse_version (const char *group, const char *value, guint64 *version, GError **error)
 {
-  const char *group = tonemap_info.name;
-  g_auto (GStrv) keys = g_key_file_get_keys (keyfile, group, NULL, NULL);
-  for (int k = 0; keys && keys[k] != NULL; k++)
+  char *end = NULL;
+  gboolean digits = g_ascii_isdigit (value[0]);
+  *version = 0;
+  if (digits)
+    *version = g_ascii_strtoull (value, &end, 10);
+  if (!digits || *end != '\0' || *version < 1)
     {
-      const LmParamSpec *spec = find_param (&tonemap_info, keys[k]);
-      if (spec == NULL)
-        return unknown_parameter (group, keys[k], error);
-      g_autofree char *value = get_value (keyfile, group, keys[k], error);
-      if (value == NULL || !lm_op_param_parse (&tonemap_info, spec, stage->params.bytes, value, error))
-        return FALSE;
+      g_autofree char *quoted = lm_text_quote (value, -1);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s] version: “%s” is not a version (1, 2, …)"),
+                   group, quoted);
+      return FALSE;
     }
   return TRUE;
 }
@@ -263,18 +244,9 @@ check_version (GKeyFile *keyfile, GError **error)
       g_autofree char *value = get_value (keyfile, group, keys[k], error);
       if (value == NULL)
         return FALSE;
-      char *end = NULL;
-      guint64 version = 0;
-      gboolean digits = g_ascii_isdigit (value[0]);
-      if (digits)
-        version = g_ascii_strtoull (value, &end, 10);
-      if (!digits || *end != '\0' || version < 1)
-        {
-          g_autofree char *quoted = lm_text_quote (value, -1);
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s] version: “%s” is not a version (1, 2, …)"),
-                       group, quoted);
-          return FALSE;
-        }
+      guint64 version;
+      if (!parse_version (group, value, &version, error))
+        return FALSE;
       if (version > LM_SIDECAR_VERSION)
         {
           /* The digits as written: a version too large for a number is still a newer one. */
@@ -284,6 +256,98 @@ check_version (GKeyFile *keyfile, GError **error)
                        LM_SIDECAR_VERSION);
           return FALSE;
         }
+    }
+  return TRUE;
+}
+
+/* GROUP of KEYFILE alone, in a key file of its own: what an operation's legacy_params
+ * rewrites, leaving the caller's as it was. Values are copied raw (escapes and all). */
+static GKeyFile *
+copy_group (GKeyFile *keyfile, const char *group)
+{
+  GKeyFile *copy = g_key_file_new ();
+  g_auto (GStrv) keys = g_key_file_get_keys (keyfile, group, NULL, NULL);
+  for (int k = 0; keys && keys[k] != NULL; k++)
+    {
+      g_autofree char *raw = g_key_file_get_value (keyfile, group, keys[k], NULL);
+      if (raw != NULL)
+        g_key_file_set_value (copy, group, keys[k], raw);
+    }
+  return copy;
+}
+
+/* GROUP's parameter version (LM_PARAMS_VERSION_KEY; 1 where it has none, as sidecars written
+ * before there was one), refused when it is newer than INFO's. */
+static gboolean
+group_version (const LmOpInfo *info, GKeyFile *keyfile, const char *group, guint *version, GError **error)
+{
+  *version = 1;
+  if (!g_key_file_has_key (keyfile, group, LM_PARAMS_VERSION_KEY, NULL))
+    return TRUE;
+  g_autofree char *value = get_value (keyfile, group, LM_PARAMS_VERSION_KEY, error);
+  guint64 v;
+  if (value == NULL || !parse_version (group, value, &v, error))
+    return FALSE;
+  if (v > info->version)
+    {
+      g_autofree char *quoted = lm_text_quote (value, -1);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                   _("[%s]: parameters written by a newer Lumen (version %s); this one reads version %u"), group,
+                   quoted, info->version);
+      return FALSE;
+    }
+  *version = (guint) v;
+  return TRUE;
+}
+
+gboolean
+lm_stage_from_keyfile (LmStage *stage, GKeyFile *keyfile, const char *group, gboolean with_enabled,
+                       GError **error)
+{
+  const LmOpInfo *info = stage->info;
+  guint version;
+  if (!group_version (info, keyfile, group, &version, error))
+    return FALSE;
+  /* An older group is brought up to this version's keys first, one version at a time. */
+  g_autoptr (GKeyFile) upgraded = NULL;
+  if (version < info->version)
+    {
+      upgraded = copy_group (keyfile, group);
+      for (guint v = version; v < info->version; v++)
+        if (info->legacy_params && !info->legacy_params (upgraded, group, v, error))
+          {
+            g_prefix_error (error, "[%s]: ", group);
+            return FALSE;
+          }
+      keyfile = upgraded;
+    }
+  g_auto (GStrv) keys = g_key_file_get_keys (keyfile, group, NULL, NULL);
+  for (int k = 0; keys && keys[k] != NULL; k++)
+    {
+      if (g_str_equal (keys[k], LM_PARAMS_VERSION_KEY))
+        continue;
+      gboolean enabled_key = with_enabled && g_str_equal (keys[k], "enabled");
+      const LmParamSpec *spec = find_param (info, keys[k]);
+      if (spec == NULL && !enabled_key)
+        return unknown_parameter (group, keys[k], error);
+      g_autofree char *value = get_value (keyfile, group, keys[k], error);
+      if (value == NULL)
+        return FALSE;
+      if (enabled_key)
+        {
+          GError *e = NULL;
+          stage->enabled = g_key_file_get_boolean (keyfile, group, keys[k], &e);
+          if (e != NULL)
+            {
+              g_error_free (e);
+              g_autofree char *quoted = lm_text_quote (value, -1);
+              g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s] enabled: “%s” is not true or false"), group,
+                           quoted);
+              return FALSE;
+            }
+        }
+      else if (!lm_op_param_parse (info, spec, stage->params.bytes, value, error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -301,7 +365,8 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
         continue;
       if (g_str_equal (groups[g], tonemap_info.name))
         {
-          if (!tonemap_from_keyfile (&result.tonemap, keyfile, error))
+          /* Parameters only, no "enabled": it applies whenever the source is radiance. */
+          if (!lm_stage_from_keyfile (&result.tonemap, keyfile, groups[g], FALSE, error))
             return FALSE;
           continue;
         }
@@ -312,32 +377,8 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("unknown operation [%s]"), quoted);
           return FALSE;
         }
-      LmStage *stage = &result.stages[info->id];
-      g_auto (GStrv) keys = g_key_file_get_keys (keyfile, groups[g], NULL, NULL);
-      for (int k = 0; keys[k] != NULL; k++)
-        {
-          const LmParamSpec *spec = find_param (info, keys[k]);
-          if (spec == NULL && !g_str_equal (keys[k], "enabled"))
-            return unknown_parameter (groups[g], keys[k], error);
-          g_autofree char *value = get_value (keyfile, groups[g], keys[k], error);
-          if (value == NULL)
-            return FALSE;
-          if (spec == NULL)
-            {
-              GError *e = NULL;
-              stage->enabled = g_key_file_get_boolean (keyfile, groups[g], keys[k], &e);
-              if (e != NULL)
-                {
-                  g_error_free (e);
-                  g_autofree char *quoted = lm_text_quote (value, -1);
-                  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s] enabled: “%s” is not true or false"),
-                               groups[g], quoted);
-                  return FALSE;
-                }
-            }
-          else if (!lm_op_param_parse (info, spec, stage->params.bytes, value, error))
-            return FALSE;
-        }
+      if (!lm_stage_from_keyfile (&result.stages[info->id], keyfile, groups[g], TRUE, error))
+        return FALSE;
     }
   *pipeline = result;
   return TRUE;

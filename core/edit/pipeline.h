@@ -59,13 +59,14 @@ lm_pipeline_stage (LmPipeline *pipeline, LmOpId id)
   return &pipeline->stages[id];
 }
 
-/* Gives PIPELINE's operations that need primaries or linear light (grayscale's luminosity,
- * white balance, exposure) the source's colour space PROFILE (core/color/profile.h): fields
- * of their parameter structs that are not parameters (no sidecar key, no flag). The render
- * cache does this on its copy of each pipeline it runs (lm_render_cache_set_color), so that
- * the window and lumen-cli agree; pipelines the user edits never hold it. NULL or an sRGB
- * profile leaves those fields empty: sRGB's code paths, the same bytes as before. PROFILE
- * must outlive PIPELINE's use. */
+/* Commits PIPELINE for a render of a source in the colour space PROFILE (core/color/profile.h;
+ * NULL: sRGB): each operation's commit step (op.h) derives what it needs from it (grayscale's
+ * luminosity weights, the curves white balance and exposure work through) into the fields of
+ * its struct that are not parameters (no sidecar key, no flag). The render cache does this on
+ * its copy of each pipeline it runs (lm_render_cache_set_color), so that the window and
+ * lumen-cli agree; pipelines the user edits never hold it. NULL or an sRGB profile leaves those
+ * fields empty: sRGB's code paths, the same bytes as before. PROFILE must outlive PIPELINE's
+ * use. Defined in commit.c. */
 typedef struct _LmColorProfile LmColorProfile;
 void lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile);
 
@@ -94,12 +95,25 @@ gboolean lm_stage_equal (const LmStage *a, const LmStage *b);
  * what a key means raises it, so that this one refuses such a file instead of misreading it. */
 #define LM_SIDECAR_VERSION 1
 
+/* The key, in each operation's group, of its parameters' version (LmOpInfo.version): no
+ * operation has a parameter of that name. A group without it is of version 1 (sidecars
+ * written before there was one, presets typed by hand). */
+#define LM_PARAMS_VERSION_KEY "version"
+
 /* Sidecar form: [lumen] with version=LM_SIDECAR_VERSION first, then one group per operation,
- * "enabled" and each parameter by name, and a [tonemap] group with its parameters. Reading
- * starts from PIPELINE's values, so a sidecar may name only what it changes; it refuses a
- * version above LM_SIDECAR_VERSION before it reads any other group. */
+ * its parameters' version, "enabled" and each parameter by name, and a [tonemap] group with
+ * its version and parameters. Reading starts from PIPELINE's values, so a sidecar may name
+ * only what it changes; it refuses a version above LM_SIDECAR_VERSION before it reads any
+ * other group, and an operation's group of a version above the operation's. */
 GKeyFile *lm_pipeline_to_keyfile (const LmPipeline *pipeline);
 gboolean lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **error);
+
+/* GROUP of KEYFILE into STAGE (whose info says the operation): its parameters, and
+ * "enabled" where WITH_ENABLED. A group of an older parameter version goes through the
+ * operation's legacy_params first (on a copy: KEYFILE is left as it is); one of a newer
+ * version is refused, saying so. */
+gboolean lm_stage_from_keyfile (LmStage *stage, GKeyFile *keyfile, const char *group, gboolean with_enabled,
+                                GError **error);
 
 /* Reads a sidecar's TEXT (LEN bytes) into PIPELINE as lm_pipeline_from_keyfile does, after
  * lm_sidecar_text_check (sidecar-text.h): what GKeyFile would take silently (a group or a key

@@ -20,6 +20,7 @@
 
 #include <math.h>
 
+#include "param-decl.h"
 #include "pixel-math.h"
 #include "tile-math.h"
 
@@ -28,11 +29,16 @@
 #define LM_BLUR_DIRECT_SIGMA_MAX 16.0f
 #define LM_BLUR_STEPS_PER_SIGMA 8.0f
 
+/* sigma: 0 leaves the image as it is. A length: the window's slider for it snaps to 0.1, 0.5
+ * or 5 by where it is (ui/op-panel.c), 0.1 the finest. */
+#define LM_BLUR_PARAMS(P)                                                                          \
+  P (FLOAT, sigma, N_("Radius (σ)"), 0, LM_BLUR_SIGMA_MAX, 2.0, 0.1, "px", .in_pixels = 1)
+
 typedef struct {
-  float sigma; /* pixels, 0..200; 0 leaves the image as it is */
-  /* Hidden: the tile a tiled render computes (tile-math.h). The direct method needs none (a
-   * tile's input holds its halo, and its kept pixels sum the same taps in the same order);
-   * the grid method anchors its nodes at the whole image's origin with it. */
+  LM_BLUR_PARAMS (LM_PARAM_FIELD)
+  /* Not a parameter: the tile a tiled render computes (tile-math.h). The direct method needs
+   * none (a tile's input holds its halo, and its kept pixels sum the same taps in the same
+   * order); the grid method anchors its nodes at the whole image's origin with it. */
   LmTileFrame tile;
 } LmBlurParams;
 

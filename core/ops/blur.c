@@ -23,10 +23,9 @@
 
 #define BLOCK 32
 
-static const LmParamSpec blur_params[] = {
-  { "sigma", N_("Radius (σ)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmBlurParams, sigma), 0,
-    LM_BLUR_SIGMA_MAX, 2.0, NULL, TRUE },
-};
+#define LM_PARAM_STRUCT LmBlurParams
+static const LmParamSpec blur_params[] = { LM_BLUR_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 static LmFormat
 blur_output_format (const void *params, LmFormat in, gboolean opaque)
@@ -549,6 +548,7 @@ const LmOpInfo lm_blur_op = {
   .params = blur_params,
   .n_params = G_N_ELEMENTS (blur_params),
   .params_size = sizeof (LmBlurParams),
+  .version = 1,
   .output_format = blur_output_format,
   .run_cpu = blur_run_cpu,
   .run_cpu_kept = blur_run_cpu_kept,

@@ -13,12 +13,18 @@
  * flags given one at a time may pass through such a state. */
 #pragma once
 
+#include "param-decl.h"
 #include "pixel-math.h"
 
+/* contrast: -1 flattens to mid-gray, 1 doubles the distance from it; black: the value that
+ * becomes 0; white: the value that becomes 255. */
+#define LM_CONTRAST_PARAMS(P)                                                                      \
+  P (FLOAT, contrast, N_("Contrast"), -1, 1, 0, 0.01, NULL)                                        \
+  P (FLOAT, black, N_("Black level"), 0, 254, 0, 1, NULL)                                          \
+  P (FLOAT, white, N_("White level"), 1, 255, 255, 1, NULL)
+
 typedef struct {
-  float contrast; /* -1..1: -1 flattens to mid-gray, 1 doubles the distance from it */
-  float black;    /* 0..254: the value that becomes 0 */
-  float white;    /* 1..255: the value that becomes 255 */
+  LM_CONTRAST_PARAMS (LM_PARAM_FIELD)
 } LmContrastParams;
 
 LM_INLINE float

@@ -6,11 +6,9 @@
 #include "ops.h"
 #include "point.h"
 
-static const LmParamSpec contrast_params[] = {
-  { "contrast", N_("Contrast"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmContrastParams, contrast), -1, 1, 0 },
-  { "black", N_("Black level"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmContrastParams, black), 0, 254, 0 },
-  { "white", N_("White level"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmContrastParams, white), 1, 255, 255 },
-};
+#define LM_PARAM_STRUCT LmContrastParams
+static const LmParamSpec contrast_params[] = { LM_CONTRAST_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 static float
 contrast_channel (const void *params, int c, float v)
@@ -46,6 +44,7 @@ const LmOpInfo lm_contrast_op = {
   .params = contrast_params,
   .n_params = G_N_ELEMENTS (contrast_params),
   .params_size = sizeof (LmContrastParams),
+  .version = 1,
   .output_format = lm_point_output_format,
   .point_prepare = contrast_point_prepare,
   .run_cpu = contrast_run_cpu,

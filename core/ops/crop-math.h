@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "param-decl.h"
 #include "pixel-math.h"
 #include "tile-math.h"
 
@@ -22,10 +23,20 @@ typedef enum {
   LM_CROP_ORIGINAL,
 } LmCropRatio;
 
+/* The rectangle in pixels (scaled with a shrunk preview), whole pixels a step; ratio: an
+ * LmCropRatio. */
+#define LM_CROP_PARAMS(P)                                                                          \
+  P (FLOAT, x, N_("Left"), 0, LM_IMAGE_MAX_SIDE, 0, 1, "px", .in_pixels = 1)                       \
+  P (FLOAT, y, N_("Top"), 0, LM_IMAGE_MAX_SIDE, 0, 1, "px", .in_pixels = 1)                        \
+  P (FLOAT, width, N_("Width (0: to the right edge)"), 0, LM_IMAGE_MAX_SIDE, 0, 1, "px",           \
+     .in_pixels = 1)                                                                               \
+  P (FLOAT, height, N_("Height (0: to the bottom edge)"), 0, LM_IMAGE_MAX_SIDE, 0, 1, "px",        \
+     .in_pixels = 1)                                                                               \
+  P (ENUM, ratio, N_("Aspect ratio"), 0, 5, LM_CROP_FREE, 1, NULL, .values = lm_crop_ratios)
+
 typedef struct {
-  float x, y, width, height; /* pixels; scaled with a shrunk preview */
-  int ratio;                 /* LmCropRatio */
-  LmTileFrame tile;          /* hidden: the tile a tiled render computes (tile-math.h) */
+  LM_CROP_PARAMS (LM_PARAM_FIELD)
+  LmTileFrame tile; /* not a parameter: the tile a tiled render computes (tile-math.h) */
 } LmCropParams;
 
 typedef struct {

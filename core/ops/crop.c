@@ -5,7 +5,7 @@
 #include "crop-math.h"
 #include "ops.h"
 
-static const LmEnumValue crop_ratios[] = {
+static const LmEnumValue lm_crop_ratios[] = {
   { "free", N_("Free") },
   { "3:2", N_("3:2") },
   { "4:3", N_("4:3") },
@@ -16,16 +16,9 @@ static const LmEnumValue crop_ratios[] = {
 };
 
 /* Lengths in pixels (in_pixels: a preview at a smaller scale scales them). */
-static const LmParamSpec crop_params[] = {
-  { "x", N_("Left"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmCropParams, x), 0, LM_IMAGE_MAX_SIDE, 0, NULL, TRUE },
-  { "y", N_("Top"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmCropParams, y), 0, LM_IMAGE_MAX_SIDE, 0, NULL, TRUE },
-  { "width", N_("Width (0: to the right edge)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmCropParams, width), 0,
-    LM_IMAGE_MAX_SIDE, 0, NULL, TRUE },
-  { "height", N_("Height (0: to the bottom edge)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmCropParams, height), 0,
-    LM_IMAGE_MAX_SIDE, 0, NULL, TRUE },
-  { "ratio", N_("Aspect ratio"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmCropParams, ratio), 0, 5, LM_CROP_FREE,
-    crop_ratios },
-};
+#define LM_PARAM_STRUCT LmCropParams
+static const LmParamSpec crop_params[] = { LM_CROP_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 static LmFormat
 crop_output_format (const void *params, LmFormat in, gboolean opaque)
@@ -89,6 +82,7 @@ const LmOpInfo lm_crop_op = {
   .params = crop_params,
   .n_params = G_N_ELEMENTS (crop_params),
   .params_size = sizeof (LmCropParams),
+  .version = 1,
   .flag_params = "x,y,width,height",
   .flag_sep = ',',
   .output_format = crop_output_format,

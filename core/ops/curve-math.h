@@ -13,6 +13,7 @@
 #pragma once
 
 #include "curve-points.h"
+#include "param-decl.h"
 #include "pixel-math.h"
 
 typedef enum {
@@ -20,10 +21,17 @@ typedef enum {
   LM_CURVE_MODE_LUMA,
 } LmCurveMode;
 
+/* points: the master curve, of R, G and B (rgb) or of the luma (luma); mode: an
+ * LmCurveMode. A curve's step: one level. */
+#define LM_CURVE_PARAMS(P)                                                                         \
+  P (CURVE, points, N_("Curve"), 0, 255, 0, 1, NULL)                                               \
+  P (ENUM, mode, N_("Mode"), 0, 1, LM_CURVE_MODE_RGB, 1, NULL, .values = lm_curve_modes)           \
+  P (CURVE, red, N_("Red"), 0, 255, 0, 1, NULL)                                                    \
+  P (CURVE, green, N_("Green"), 0, 255, 0, 1, NULL)                                                \
+  P (CURVE, blue, N_("Blue"), 0, 255, 0, 1, NULL)
+
 typedef struct {
-  LmCurvePoints points; /* the master curve: R, G and B (rgb) or the luma (luma) */
-  int mode;             /* LmCurveMode */
-  LmCurvePoints red, green, blue;
+  LM_CURVE_PARAMS (LM_PARAM_FIELD)
 } LmCurveParams;
 
 /* A curve prepared for evaluation: n points x[0] < … < x[n-1]; on segment k (x[k] ≤ v <

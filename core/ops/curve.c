@@ -8,20 +8,15 @@
 #include "ops.h"
 #include "point.h"
 
-static const LmEnumValue curve_modes[] = {
+static const LmEnumValue lm_curve_modes[] = {
   { "rgb", N_("Each channel (R, G, B)") },
   { "luma", N_("Luma (keeps colours)") },
   { NULL, NULL },
 };
 
-static const LmParamSpec curve_params[] = {
-  { "points", N_("Curve"), LM_PARAM_CURVE, G_STRUCT_OFFSET (LmCurveParams, points), 0, 255, 0 },
-  { "mode", N_("Mode"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmCurveParams, mode), 0, 1, LM_CURVE_MODE_RGB,
-    curve_modes },
-  { "red", N_("Red"), LM_PARAM_CURVE, G_STRUCT_OFFSET (LmCurveParams, red), 0, 255, 0 },
-  { "green", N_("Green"), LM_PARAM_CURVE, G_STRUCT_OFFSET (LmCurveParams, green), 0, 255, 0 },
-  { "blue", N_("Blue"), LM_PARAM_CURVE, G_STRUCT_OFFSET (LmCurveParams, blue), 0, 255, 0 },
-};
+#define LM_PARAM_STRUCT LmCurveParams
+static const LmParamSpec curve_params[] = { LM_CURVE_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 /* Fritsch & Carlson (1980), "Monotone piecewise cubic interpolation": secant slopes d; a
  * tangent m at each point, the mean of its two secants, 0 where they differ in sign (a
@@ -116,6 +111,7 @@ const LmOpInfo lm_curve_op = {
   .params = curve_params,
   .n_params = G_N_ELEMENTS (curve_params),
   .params_size = sizeof (LmCurveParams),
+  .version = 1,
   .output_format = lm_point_output_format,
   .point_prepare = curve_point_prepare,
   .run_cpu = curve_run_cpu,

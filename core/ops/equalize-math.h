@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "param-decl.h"
 #include "pixel-math.h"
 
 typedef enum {
@@ -11,9 +12,13 @@ typedef enum {
   LM_EQUALIZE_RGB,  /* each channel on its own histogram (shifts colours) */
 } LmEqualizeMode;
 
+/* mode: an LmEqualizeMode; amount: 0 keeps the image, 1 is fully equalized. */
+#define LM_EQUALIZE_PARAMS(P)                                                                      \
+  P (ENUM, mode, N_("Mode"), 0, 1, LM_EQUALIZE_LUMA, 1, NULL, .values = lm_equalize_modes)        \
+  P (FLOAT, amount, N_("Amount"), 0, 1, 1, 0.01, NULL)
+
 typedef struct {
-  int mode;     /* LmEqualizeMode */
-  float amount; /* 0 keeps the image, 1 is fully equalized */
+  LM_EQUALIZE_PARAMS (LM_PARAM_FIELD)
   /* Not parameters (no sidecar key, no flag): where a render goes tile by tile
    * (core/render/tiled.c), the histogram of the whole input, summed over the tiles in a first
    * pass: LM_HIST_N_CHANNELS × 256 bins (8-bit sources) or × LM_HIST16_BINS (16-bit), in host

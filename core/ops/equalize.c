@@ -9,17 +9,15 @@
 #include "ops.h"
 #include "simd.h"
 
-static const LmEnumValue equalize_modes[] = {
+static const LmEnumValue lm_equalize_modes[] = {
   { "luma", N_("Luma (keeps colours)") },
   { "rgb", N_("Each channel (R, G, B)") },
   { NULL, NULL },
 };
 
-static const LmParamSpec equalize_params[] = {
-  { "mode", N_("Mode"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmEqualizeParams, mode), 0, 1,
-    LM_EQUALIZE_LUMA, equalize_modes },
-  { "amount", N_("Amount"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmEqualizeParams, amount), 0, 1, 1 },
-};
+#define LM_PARAM_STRUCT LmEqualizeParams
+static const LmParamSpec equalize_params[] = { LM_EQUALIZE_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 static LmFormat
 equalize_output_format (const void *params, LmFormat in, gboolean opaque)
@@ -172,6 +170,7 @@ const LmOpInfo lm_equalize_op = {
   .params = equalize_params,
   .n_params = G_N_ELEMENTS (equalize_params),
   .params_size = sizeof (LmEqualizeParams),
+  .version = 1,
   .output_format = equalize_output_format,
   .run_cpu = equalize_run_cpu,
 };

@@ -8,17 +8,22 @@
  * pushes what was above 188 past white, where the pass clips it at its end. */
 #pragma once
 
+#include "op-context.h"
+#include "param-decl.h"
 #include "srgb-math.h"
 
 #define LM_EXPOSURE_EV_MAX 5.0f
 
+#define LM_EXPOSURE_PARAMS(P) \
+  P (FLOAT, ev, N_("Exposure (EV)"), -LM_EXPOSURE_EV_MAX, LM_EXPOSURE_EV_MAX, 0, 0.01, "EV")
+
 typedef struct {
-  float ev; /* stops, -5..+5 */
-  /* Not a parameter: the photo's colour space (core/color/profile.h), set by the render
-   * (lm_pipeline_set_color); NULL (every pipeline the user edits) and sRGB take the sRGB
-   * curve below. Another profile's own curve decodes and encodes instead (exposure.c): the
-   * host builds the pass's table, so kernels never see it. */
-  const struct _LmColorProfile *profile;
+  LM_EXPOSURE_PARAMS (LM_PARAM_FIELD)
+  /* Not a parameter: the photo's colour space, from the render's commit (exposure.c). Zero
+   * (every pipeline the user edits) and sRGB take the sRGB curve below; another profile's
+   * own curve decodes and encodes instead: the host builds the pass's table, so kernels never
+   * see it. */
+  LmOpColor color;
 } LmExposureParams;
 
 LM_INLINE float

@@ -3,25 +3,30 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
-#include "../color/profile.h"
-
 #include "exposure-math.h"
 #include "ops.h"
 #include "point.h"
 
-static const LmParamSpec exposure_params[] = {
-  { "ev", N_("Exposure (EV)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmExposureParams, ev), -LM_EXPOSURE_EV_MAX,
-    LM_EXPOSURE_EV_MAX, 0 },
-};
+#define LM_PARAM_STRUCT LmExposureParams
+static const LmParamSpec exposure_params[] = { LM_EXPOSURE_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
+
+/* The photo's colour space is all that a render adds: its curve replaces sRGB's. */
+static void
+exposure_commit (void *params, const LmOpContext *context)
+{
+  ((LmExposureParams *) params)->color = context->color;
+}
 
 static float
 exposure_channel (const void *params, int c, float v)
 {
   const LmExposureParams *p = params;
-  if (p->profile == NULL || lm_color_profile_is_srgb (p->profile))
+  const LmOpColor *color = &p->color;
+  if (color->space == NULL)
     return lm_exposure_channel (params, c, v);
-  double l = lm_color_profile_to_linear (p->profile, c, v / 255.0) * exp2 (p->ev);
-  return (float) (255.0 * lm_color_profile_from_linear (p->profile, c, l));
+  double l = color->to_linear (color->space, c, v / 255.0) * exp2 (p->ev);
+  return (float) (255.0 * color->from_linear (color->space, c, l));
 }
 
 /* A gray image's one channel: green's curve (the same as the others' in the RGB profiles
@@ -53,7 +58,9 @@ const LmOpInfo lm_exposure_op = {
   .params = exposure_params,
   .n_params = G_N_ELEMENTS (exposure_params),
   .params_size = sizeof (LmExposureParams),
+  .version = 1,
   .output_format = lm_point_output_format,
+  .commit = exposure_commit,
   .point_prepare = exposure_point_prepare,
   .run_cpu = exposure_run_cpu,
 };

@@ -1,6 +1,7 @@
 /* Grayscale: parameters and per-pixel math, shared by gray.c and kernels/gray.cu. */
 #pragma once
 
+#include "param-decl.h"
 #include "pixel-math.h"
 
 typedef enum {
@@ -14,14 +15,20 @@ typedef struct {
   float r, g, b;
 } LmGrayWeights;
 
+/* mode: an LmGrayMode; amount: 0 keeps the colour, 1 is fully gray; red, green, blue: the
+ * weights of LM_GRAY_MIX, used as given (not normalised). */
+#define LM_GRAY_PARAMS(P)                                                                          \
+  P (ENUM, mode, N_("Mode"), 0, 3, LM_GRAY_LUMINOSITY, 1, NULL, .values = lm_gray_modes)          \
+  P (FLOAT, amount, N_("Amount"), 0, 1, 1, 0.01, NULL)                                             \
+  P (FLOAT, red, N_("Red"), -2, 2, 0.30, 0.01, NULL, .when = "mode=mix")                           \
+  P (FLOAT, green, N_("Green"), -2, 2, 0.59, 0.01, NULL, .when = "mode=mix")                       \
+  P (FLOAT, blue, N_("Blue"), -2, 2, 0.11, 0.01, NULL, .when = "mode=mix")
+
 typedef struct {
-  int mode;    /* LmGrayMode */
-  float amount; /* 0 keeps the colour, 1 is fully gray */
-  float red, green, blue; /* weights of LM_GRAY_MIX, used as given (not normalised) */
+  LM_GRAY_PARAMS (LM_PARAM_FIELD)
   /* Not a parameter: the luminances of the photo's own primaries, which "luminosity" weighs
-   * with, set by the render from the source's ICC profile (lm_pipeline_set_color). All 0 for
-   * sRGB, and in every pipeline the user edits: BT.709's constants then, the same bytes as
-   * before profiles were read. */
+   * with, from the render's commit (gray.c). All 0 for sRGB, and in every pipeline the user
+   * edits: BT.709's constants then, the same bytes as before profiles were read. */
   LmGrayWeights luminosity;
 } LmGrayParams;
 

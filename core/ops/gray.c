@@ -6,7 +6,7 @@
 #include "ops.h"
 #include "simd.h"
 
-static const LmEnumValue gray_modes[] = {
+static const LmEnumValue lm_gray_modes[] = {
   { "luminosity", N_("Luminosity (the photo's primaries)") },
   { "bt601", N_("BT.601 (video, OpenCV)") },
   { "average", N_("Average") },
@@ -14,17 +14,22 @@ static const LmEnumValue gray_modes[] = {
   { NULL, NULL },
 };
 
-static const LmParamSpec gray_params[] = {
-  { "mode", N_("Mode"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmGrayParams, mode), 0, 3,
-    LM_GRAY_LUMINOSITY, gray_modes },
-  { "amount", N_("Amount"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, amount), 0, 1, 1 },
-  { "red", N_("Red"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, red), -2, 2, 0.30, NULL, FALSE,
-    "mode=mix" },
-  { "green", N_("Green"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, green), -2, 2, 0.59, NULL,
-    FALSE, "mode=mix" },
-  { "blue", N_("Blue"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmGrayParams, blue), -2, 2, 0.11, NULL,
-    FALSE, "mode=mix" },
-};
+#define LM_PARAM_STRUCT LmGrayParams
+static const LmParamSpec gray_params[] = { LM_GRAY_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
+
+/* "luminosity" weighs with the photo's own primaries: their luminances, where it has a
+ * profile that is not sRGB (0: BT.709's, gray-math.h). */
+static void
+gray_commit (void *params, const LmOpContext *context)
+{
+  LmGrayParams *p = params;
+  const LmOpColor *color = &context->color;
+  p->luminosity = (LmGrayWeights) { 0.0f, 0.0f, 0.0f };
+  if (color->space != NULL)
+    p->luminosity = (LmGrayWeights) { (float) color->luminance[0], (float) color->luminance[1],
+                                      (float) color->luminance[2] };
+}
 
 static LmFormat
 gray_output_format (const void *params, LmFormat in, gboolean opaque)
@@ -128,6 +133,8 @@ const LmOpInfo lm_gray_op = {
   .params = gray_params,
   .n_params = G_N_ELEMENTS (gray_params),
   .params_size = sizeof (LmGrayParams),
+  .version = 1,
+  .commit = gray_commit,
   .output_format = gray_output_format,
   .run_cpu = gray_run_cpu,
 };

@@ -6,7 +6,9 @@
 
 #include "../image.h"
 #include "curve-points.h"
+#include "op-context.h"
 #include "op-id.h"
+#include "param-decl.h"
 #include "tile-math.h"
 
 G_BEGIN_DECLS
@@ -37,7 +39,18 @@ typedef struct {
   const LmEnumValue *values; /* LM_PARAM_ENUM only, NULL-terminated by nick */
   gboolean in_pixels;        /* a length in image pixels: scales with a shrunk preview */
   const char *when;          /* "param=nick": used only then (the UI greys it out otherwise) */
+  double step;               /* the window's slider step (LM_PARAM_FLOAT) */
+  const char *unit;          /* "EV", "K", "px", "°"; NULL: none */
 } LmParamSpec;
+
+/* One row of an operation's parameter list (param-decl.h) as its LmParamSpec, for the struct
+ * that LM_PARAM_STRUCT names at the point of use:
+ *   #define LM_PARAM_STRUCT LmGrayParams
+ *   static const LmParamSpec gray_params[] = { LM_GRAY_PARAMS (LM_PARAM_SPEC) }; */
+#define LM_PARAM_SPEC(TYPE, name_, label_, min_, max_, def_, step_, unit_, ...)                     \
+  { .name = #name_, .label = label_, .type = LM_PARAM_##TYPE,                                    \
+    .offset = G_STRUCT_OFFSET (LM_PARAM_STRUCT, name_), .min = min_, .max = max_, .def = def_,   \
+    .step = step_, .unit = unit_, __VA_ARGS__ },
 
 /* Room for any operation's parameter struct; a registration static-asserts its size. */
 #define LM_OP_PARAMS_MAX 576
@@ -51,7 +64,28 @@ typedef struct {
   const char *blurb; /* one line for --help, translatable */
   const LmParamSpec *params;
   guint n_params;
+  /* The bytes a stage holds for it: its parameter struct, whose declared parameters come
+   * first (the list's fields), then what is not a parameter (a tiled render's frame, what
+   * commit derives), zero until filled. */
   gsize params_size;
+
+  /* The version of its parameters (1 at first), written in the sidecar beside them. Raised
+   * whenever its keys change, a new parameter too: an older Lumen then says that the group is
+   * newer than it reads, rather than that a key is unknown. */
+  guint version;
+  /* Rewrites GROUP of KEYFILE, written at parameter version FROM (1 <= FROM < version), as
+   * version FROM + 1 writes it (darktable's legacy_params, on the sidecar's keys): renamed
+   * keys, values in new units. Called once per version step. NULL where no version renamed
+   * a key or changed its meaning (always so at version 1): a new parameter whose default keeps
+   * the old look needs nothing, a group that does not name it keeps the default. */
+  gboolean (*legacy_params) (GKeyFile *keyfile, const char *group, guint from, GError **error);
+
+  /* Optional (darktable's commit_params): fills what PARAMS derive for one render from its
+   * CONTEXT (the photo's colour space), in PARAMS' fields after the declared parameters.
+   * Called on the render's copy of the pipeline (lm_pipeline_set_color, core/edit), never on
+   * the parameters the user edits, which keep those fields zero: what the operations read as
+   * sRGB. */
+  void (*commit) (void *params, const LmOpContext *context);
 
   /* Where the first flag (--<name>) sets several parameters at once: their names in order,
    * separated by FLAG_SEP in the value too ("temperature,tint": --wb 5200,+8). NULL: the

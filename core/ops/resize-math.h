@@ -21,6 +21,7 @@
 
 #include <math.h>
 
+#include "param-decl.h"
 #include "pixel-math.h"
 #include "tile-math.h"
 
@@ -29,10 +30,16 @@
 
 typedef enum { LM_RESIZE_FIT, LM_RESIZE_EXACT } LmResizeMode;
 
+/* width, height: 0 is from the other side keeping the aspect, both 0 no change; mode: an
+ * LmResizeMode. */
+#define LM_RESIZE_PARAMS(P)                                                                        \
+  P (FLOAT, width, N_("Width (0: from the height)"), 0, LM_RESIZE_SIDE_MAX, 0, 1, "px")            \
+  P (FLOAT, height, N_("Height (0: from the width)"), 0, LM_RESIZE_SIDE_MAX, 0, 1, "px")           \
+  P (ENUM, mode, N_("Mode"), 0, 1, LM_RESIZE_FIT, 1, NULL, .values = lm_resize_modes)
+
 typedef struct {
-  float width, height; /* 0: from the other side keeping the aspect; both 0: no change */
-  int mode;            /* LmResizeMode */
-  LmTileFrame tile;    /* hidden: the tile a tiled render computes (tile-math.h) */
+  LM_RESIZE_PARAMS (LM_PARAM_FIELD)
+  LmTileFrame tile; /* not a parameter: the tile a tiled render computes (tile-math.h) */
 } LmResizeParams;
 
 LM_INLINE unsigned

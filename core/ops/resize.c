@@ -9,20 +9,15 @@
 #include "resize-math.h"
 #include "simd.h"
 
-static const LmEnumValue resize_modes[] = {
+static const LmEnumValue lm_resize_modes[] = {
   { "fit", N_("Fit inside (keep the aspect ratio)") },
   { "exact", N_("Exact size") },
   { NULL, NULL },
 };
 
-static const LmParamSpec resize_params[] = {
-  { "width", N_("Width (0: from the height)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmResizeParams, width), 0,
-    LM_RESIZE_SIDE_MAX, 0 },
-  { "height", N_("Height (0: from the width)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmResizeParams, height), 0,
-    LM_RESIZE_SIDE_MAX, 0 },
-  { "mode", N_("Mode"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmResizeParams, mode), 0, 1, LM_RESIZE_FIT,
-    resize_modes },
-};
+#define LM_PARAM_STRUCT LmResizeParams
+static const LmParamSpec resize_params[] = { LM_RESIZE_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 static LmFormat
 resize_output_format (const void *params, LmFormat in, gboolean opaque)
@@ -488,6 +483,7 @@ const LmOpInfo lm_resize_op = {
   .params = resize_params,
   .n_params = G_N_ELEMENTS (resize_params),
   .params_size = sizeof (LmResizeParams),
+  .version = 1,
   .flag_params = "width,height",
   .flag_sep = 'x',
   .output_format = resize_output_format,

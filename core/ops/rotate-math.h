@@ -6,14 +6,20 @@
  * both backends copy the same bytes (lossless, bit-identical). */
 #pragma once
 
+#include "param-decl.h"
 #include "pixel-math.h"
 
 typedef enum { LM_ROTATE_0, LM_ROTATE_90, LM_ROTATE_180, LM_ROTATE_270 } LmRotateAngle;
 typedef enum { LM_FLIP_NONE, LM_FLIP_HORIZONTAL, LM_FLIP_VERTICAL } LmRotateFlip;
 
+/* angle: an LmRotateAngle, quarter turns clockwise; flip: an LmRotateFlip, after the
+ * rotation. */
+#define LM_ROTATE_PARAMS(P)                                                                        \
+  P (ENUM, angle, N_("Rotation"), 0, 3, LM_ROTATE_0, 1, NULL, .values = lm_rotate_angles)         \
+  P (ENUM, flip, N_("Mirror"), 0, 2, LM_FLIP_NONE, 1, NULL, .values = lm_rotate_flips)
+
 typedef struct {
-  int angle; /* LmRotateAngle: quarter turns clockwise */
-  int flip;  /* LmRotateFlip, after the rotation */
+  LM_ROTATE_PARAMS (LM_PARAM_FIELD)
 } LmRotateParams;
 
 /* Output (x, y) comes from source (xx·x + xy·y + x0, yx·x + yy·y + y0); every coefficient

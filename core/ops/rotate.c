@@ -6,7 +6,7 @@
 #include "ops.h"
 #include "rotate-math.h"
 
-static const LmEnumValue rotate_angles[] = {
+static const LmEnumValue lm_rotate_angles[] = {
   { "0", N_("None") },
   { "90", N_("90° clockwise") },
   { "180", N_("180°") },
@@ -14,19 +14,16 @@ static const LmEnumValue rotate_angles[] = {
   { NULL, NULL },
 };
 
-static const LmEnumValue rotate_flips[] = {
+static const LmEnumValue lm_rotate_flips[] = {
   { "none", N_("None") },
   { "horizontal", N_("Horizontal (left–right)") },
   { "vertical", N_("Vertical (top–bottom)") },
   { NULL, NULL },
 };
 
-static const LmParamSpec rotate_params[] = {
-  { "angle", N_("Rotation"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmRotateParams, angle), 0, 3, LM_ROTATE_0,
-    rotate_angles },
-  { "flip", N_("Mirror"), LM_PARAM_ENUM, G_STRUCT_OFFSET (LmRotateParams, flip), 0, 2, LM_FLIP_NONE,
-    rotate_flips },
-};
+#define LM_PARAM_STRUCT LmRotateParams
+static const LmParamSpec rotate_params[] = { LM_ROTATE_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 static LmFormat
 rotate_output_format (const void *params, LmFormat in, gboolean opaque)
@@ -125,6 +122,7 @@ const LmOpInfo lm_rotate_op = {
   .params = rotate_params,
   .n_params = G_N_ELEMENTS (rotate_params),
   .params_size = sizeof (LmRotateParams),
+  .version = 1,
   .output_format = rotate_output_format,
   .output_size = rotate_output_size,
   .map_back = rotate_map_back,

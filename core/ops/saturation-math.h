@@ -10,11 +10,15 @@
  * product of factors about the one Y. */
 #pragma once
 
+#include "param-decl.h"
 #include "pixel-math.h"
 
+#define LM_SATURATION_PARAMS(P)                                                                    \
+  P (FLOAT, saturation, N_("Saturation"), -1, 1, 0, 0.01, NULL)                                    \
+  P (FLOAT, vibrance, N_("Vibrance"), -1, 1, 0, 0.01, NULL)
+
 typedef struct {
-  float saturation; /* -1..1 */
-  float vibrance;   /* -1..1 */
+  LM_SATURATION_PARAMS (LM_PARAM_FIELD)
 } LmSaturationParams;
 
 /* The pixel part's parameters: the same two numbers. */

@@ -7,10 +7,9 @@
 #include "point.h"
 #include "saturation-math.h"
 
-static const LmParamSpec saturation_params[] = {
-  { "saturation", N_("Saturation"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmSaturationParams, saturation), -1, 1, 0 },
-  { "vibrance", N_("Vibrance"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmSaturationParams, vibrance), -1, 1, 0 },
-};
+#define LM_PARAM_STRUCT LmSaturationParams
+static const LmParamSpec saturation_params[] = { LM_SATURATION_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 static void
 saturation_point_prepare (const void *params, LmPointPass *pass)
@@ -37,6 +36,7 @@ const LmOpInfo lm_saturation_op = {
   .params = saturation_params,
   .n_params = G_N_ELEMENTS (saturation_params),
   .params_size = sizeof (LmSaturationParams),
+  .version = 1,
   .output_format = lm_point_output_format,
   .point_prepare = saturation_point_prepare,
   .run_cpu = saturation_run_cpu,

@@ -14,14 +14,20 @@
 
 #include <math.h>
 
+#include "param-decl.h"
 #include "pixel-math.h"
 #include "tile-math.h"
 
 #define LM_STRAIGHTEN_ANGLE_MAX 45.0f
 
+/* angle: degrees, positive counter-clockwise. */
+#define LM_STRAIGHTEN_PARAMS(P)                                                                    \
+  P (FLOAT, angle, N_("Angle (degrees, counter-clockwise)"), -LM_STRAIGHTEN_ANGLE_MAX,             \
+     LM_STRAIGHTEN_ANGLE_MAX, 0, 0.1, "°")
+
 typedef struct {
-  float angle; /* degrees, -45..45, positive counter-clockwise */
-  LmTileFrame tile; /* hidden: the tile a tiled render computes (tile-math.h) */
+  LM_STRAIGHTEN_PARAMS (LM_PARAM_FIELD)
+  LmTileFrame tile; /* not a parameter: the tile a tiled render computes (tile-math.h) */
 } LmStraightenParams;
 
 /* The largest axis-aligned rectangle of maximum area inside a W × H rectangle turned by

@@ -9,10 +9,9 @@
 #include "simd.h"
 #include "straighten-math.h"
 
-static const LmParamSpec straighten_params[] = {
-  { "angle", N_("Angle (degrees, counter-clockwise)"), LM_PARAM_FLOAT,
-    G_STRUCT_OFFSET (LmStraightenParams, angle), -LM_STRAIGHTEN_ANGLE_MAX, LM_STRAIGHTEN_ANGLE_MAX, 0 },
-};
+#define LM_PARAM_STRUCT LmStraightenParams
+static const LmParamSpec straighten_params[] = { LM_STRAIGHTEN_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 static LmFormat
 straighten_output_format (const void *params, LmFormat in, gboolean opaque)
@@ -368,6 +367,7 @@ const LmOpInfo lm_straighten_op = {
   .params = straighten_params,
   .n_params = G_N_ELEMENTS (straighten_params),
   .params_size = sizeof (LmStraightenParams),
+  .version = 1,
   .output_format = straighten_output_format,
   .output_size = straighten_output_size,
   .map_back = straighten_map_back,

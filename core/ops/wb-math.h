@@ -10,6 +10,8 @@
  * are all the table needs. */
 #pragma once
 
+#include "op-context.h"
+#include "param-decl.h"
 #include "srgb-math.h"
 
 #define LM_WB_TEMPERATURE_MIN 2000.0f
@@ -17,14 +19,20 @@
 #define LM_WB_TEMPERATURE_NEUTRAL 6500.0f /* D65's place on the scale: no change */
 #define LM_WB_TINT_MAX 100.0f
 
+/* temperature: K of the light the photo was taken under; tint: positive towards magenta
+ * (the green gain lowered). */
+#define LM_WB_PARAMS(P)                                                                            \
+  P (FLOAT, temperature, N_("Temperature (K)"), LM_WB_TEMPERATURE_MIN, LM_WB_TEMPERATURE_MAX,       \
+     LM_WB_TEMPERATURE_NEUTRAL, 10, "K")                                                           \
+  P (FLOAT, tint, N_("Tint"), -LM_WB_TINT_MAX, LM_WB_TINT_MAX, 0, 1, NULL)
+
 typedef struct {
-  float temperature; /* K of the light the photo was taken under, 2000..12000 */
-  float tint;        /* -100..100: positive towards magenta (the green gain lowered) */
-  /* Not a parameter: the photo's colour space (core/color/profile.h), set by the render
-   * (lm_pipeline_set_color). NULL (every pipeline the user edits) and sRGB: sRGB's matrix
-   * and curve, as below. Another profile: the gains are computed in its RGB, normalised
-   * with its primaries' luminances, and applied through its curve (wb.c). */
-  const struct _LmColorProfile *profile;
+  LM_WB_PARAMS (LM_PARAM_FIELD)
+  /* Not a parameter: the photo's colour space, from the render's commit (wb.c). Zero (every
+   * pipeline the user edits) and sRGB: sRGB's matrix and curve, as below. Another profile:
+   * the gains are computed in its RGB, normalised with its primaries' luminances, and applied
+   * through its curve. */
+  LmOpColor color;
 } LmWbParams;
 
 /* The gains that params make (wb.h, lm_wb_gains): linear R, G, B multipliers whose luminance

@@ -4,16 +4,13 @@
 #include <math.h>
 #include <glib/gi18n.h>
 
-#include "../color/profile.h"
 #include "ops.h"
 #include "point.h"
 #include "wb.h"
 
-static const LmParamSpec wb_params[] = {
-  { "temperature", N_("Temperature (K)"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmWbParams, temperature),
-    LM_WB_TEMPERATURE_MIN, LM_WB_TEMPERATURE_MAX, LM_WB_TEMPERATURE_NEUTRAL },
-  { "tint", N_("Tint"), LM_PARAM_FLOAT, G_STRUCT_OFFSET (LmWbParams, tint), -LM_WB_TINT_MAX, LM_WB_TINT_MAX, 0 },
-};
+#define LM_PARAM_STRUCT LmWbParams
+static const LmParamSpec wb_params[] = { LM_WB_PARAMS (LM_PARAM_SPEC) };
+#undef LM_PARAM_STRUCT
 
 /* The chromaticity of light at T kelvin: the CIE daylight locus from 4000 K (as D65 is on
  * it: 6500 K is the reference), the Planckian locus below, where daylight is not defined
@@ -38,28 +35,27 @@ illuminant_xy (double t, double *x, double *y)
 }
 
 static gboolean
-is_srgb (const LmColorProfile *profile)
+is_srgb (const LmOpColor *color)
 {
-  return profile == NULL || lm_color_profile_is_srgb (profile);
+  return color == NULL || color->space == NULL;
 }
 
 /* That light's white (Y = 1) in the photo's linear RGB: xy → XYZ → sRGB's D65 matrix (IEC
- * 61966-2-1), or the profile's own (under its own white: profile.h). */
+ * 61966-2-1), or the profile's own (under its own white: core/color/profile.h). */
 static void
-illuminant_rgb (const LmColorProfile *profile, double t, double rgb[3])
+illuminant_rgb (const LmOpColor *color, double t, double rgb[3])
 {
   double x, y;
   illuminant_xy (t, &x, &y);
   double X = x / y, Y = 1.0, Z = (1.0 - x - y) / y;
-  if (is_srgb (profile))
+  if (is_srgb (color))
     {
       rgb[0] = 3.2404542 * X - 1.5371385 * Y - 0.4985314 * Z;
       rgb[1] = -0.9692660 * X + 1.8760108 * Y + 0.0415560 * Z;
       rgb[2] = 0.0556434 * X - 0.2040259 * Y + 1.0572252 * Z;
       return;
     }
-  double m[3][3];
-  lm_color_profile_xyz_to_rgb (profile, m);
+  const double (*m)[3] = color->xyz_to_rgb;
   for (int c = 0; c < 3; c++)
     rgb[c] = m[c][0] * X + m[c][1] * Y + m[c][2] * Z;
 }
@@ -67,11 +63,11 @@ illuminant_rgb (const LmColorProfile *profile, double t, double rgb[3])
 /* The gains before their normalisation: each channel of the reference white over that of
  * the light at T (its white becomes the reference's), green lowered by the tint. */
 static void
-raw_gains (const LmColorProfile *profile, double t, double tint, double g[3])
+raw_gains (const LmOpColor *color, double t, double tint, double g[3])
 {
   double ref[3], lit[3];
-  illuminant_rgb (profile, LM_WB_TEMPERATURE_NEUTRAL, ref);
-  illuminant_rgb (profile, t, lit);
+  illuminant_rgb (color, LM_WB_TEMPERATURE_NEUTRAL, ref);
+  illuminant_rgb (color, t, lit);
   for (int c = 0; c < 3; c++)
     g[c] = ref[c] / lit[c];
   g[1] *= exp2 (-tint / 100.0);
@@ -81,13 +77,12 @@ void
 lm_wb_gains (const LmWbParams *p, LmWbGains *gains)
 {
   double g[3], luminance;
-  raw_gains (p->profile, p->temperature, p->tint, g);
-  if (is_srgb (p->profile))
+  raw_gains (&p->color, p->temperature, p->tint, g);
+  if (is_srgb (&p->color))
     luminance = 0.2126 * g[0] + 0.7152 * g[1] + 0.0722 * g[2];
   else
     {
-      double w[3];
-      lm_color_profile_luminance (p->profile, w);
+      const double *w = p->color.luminance;
       luminance = w[0] * g[0] + w[1] * g[1] + w[2] * g[2];
     }
   for (int c = 0; c < 3; c++)
@@ -95,11 +90,11 @@ lm_wb_gains (const LmWbParams *p, LmWbGains *gains)
 }
 
 static double
-decode (const LmColorProfile *profile, int c, double v)
+decode (const LmOpColor *color, int c, double v)
 {
-  if (is_srgb (profile))
+  if (is_srgb (color))
     return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
-  return lm_color_profile_to_linear (profile, c, v);
+  return color->to_linear (color->space, c, v);
 }
 
 /* The patch is neutral when every gain times its channel is the same. Red over blue decides
@@ -114,11 +109,11 @@ lm_wb_from_gray (float r, float g, float b, float *temperature, float *tint)
 }
 
 int
-lm_wb_from_gray_in (const LmColorProfile *profile, float r, float g, float b, float *temperature,
+lm_wb_from_gray_in (const LmOpColor *color, float r, float g, float b, float *temperature,
                     float *tint)
 {
   *temperature = LM_WB_TEMPERATURE_NEUTRAL, *tint = 0.0f;
-  double l[3] = { decode (profile, 0, r / 255.0), decode (profile, 1, g / 255.0), decode (profile, 2, b / 255.0) };
+  double l[3] = { decode (color, 0, r / 255.0), decode (color, 1, g / 255.0), decode (color, 2, b / 255.0) };
   for (int c = 0; c < 3; c++)
     if (!(l[c] > 0.0) || !isfinite (l[c]))
       return 0;
@@ -127,7 +122,7 @@ lm_wb_from_gray_in (const LmColorProfile *profile, float r, float g, float b, fl
   for (int i = 0; i < 64; i++)
     {
       double mid = 0.5 * (hot + cold);
-      raw_gains (profile, 1e6 / mid, 0.0, gains);
+      raw_gains (color, 1e6 / mid, 0.0, gains);
       /* Red still above blue after balancing: the light was warmer than 10⁶/mid K. */
       if (gains[0] * l[0] > gains[2] * l[2])
         hot = mid;
@@ -135,7 +130,7 @@ lm_wb_from_gray_in (const LmColorProfile *profile, float r, float g, float b, fl
         cold = mid;
     }
   double t = CLAMP (1e6 / (0.5 * (hot + cold)), LM_WB_TEMPERATURE_MIN, LM_WB_TEMPERATURE_MAX);
-  raw_gains (profile, t, 0.0, gains);
+  raw_gains (color, t, 0.0, gains);
   double target = sqrt (gains[0] * l[0] * gains[2] * l[2]);
   double tn = -100.0 * log2 (target / (gains[1] * l[1]));
   *temperature = (float) t;
@@ -145,7 +140,7 @@ lm_wb_from_gray_in (const LmColorProfile *profile, float r, float g, float b, fl
 
 typedef struct {
   LmWbGains gains;
-  const LmColorProfile *profile; /* not sRGB */
+  const LmOpColor *color; /* not sRGB */
 } ProfileGains;
 
 static float
@@ -159,17 +154,26 @@ static float
 wb_channel_profile (const void *data, int c, float v)
 {
   const ProfileGains *pg = data;
-  double l = lm_color_profile_to_linear (pg->profile, c, v / 255.0) * pg->gains.gain[c];
-  return (float) (255.0 * lm_color_profile_from_linear (pg->profile, c, l));
+  const LmOpColor *color = pg->color;
+  double l = color->to_linear (color->space, c, v / 255.0) * pg->gains.gain[c];
+  return (float) (255.0 * color->from_linear (color->space, c, l));
+}
+
+/* The photo's colour space is all that a render adds: the gains are computed in its RGB and
+ * applied through its curve. */
+static void
+wb_commit (void *params, const LmOpContext *context)
+{
+  ((LmWbParams *) params)->color = context->color;
 }
 
 static void
 wb_point_prepare (const void *params, LmPointPass *pass)
 {
   const LmWbParams *p = params;
-  ProfileGains pg = { .profile = p->profile };
+  ProfileGains pg = { .color = &p->color };
   lm_wb_gains (p, &pg.gains);
-  if (is_srgb (p->profile))
+  if (is_srgb (&p->color))
     lm_point_pass_map (pass, wb_channel, &pg.gains);
   else
     lm_point_pass_map (pass, wb_channel_profile, &pg);
@@ -189,9 +193,11 @@ const LmOpInfo lm_wb_op = {
   .params = wb_params,
   .n_params = G_N_ELEMENTS (wb_params),
   .params_size = sizeof (LmWbParams),
+  .version = 1,
   .flag_params = "temperature,tint",
   .flag_sep = ',',
   .output_format = lm_point_output_format,
+  .commit = wb_commit,
   .point_prepare = wb_point_prepare,
   .run_cpu = wb_run_cpu,
 };

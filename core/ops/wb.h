@@ -17,10 +17,11 @@ void lm_wb_gains (const LmWbParams *p, LmWbGains *gains);
  * about the light); 1 otherwise. */
 int lm_wb_from_gray (float r, float g, float b, float *temperature, float *tint);
 
-/* lm_wb_from_gray in the photo's colour space PROFILE (core/color/profile.h; NULL: sRGB):
- * its curve decodes the patch and the gains are those of lm_wb_gains with that profile. */
-int lm_wb_from_gray_in (const struct _LmColorProfile *profile, float r, float g, float b,
-                        float *temperature, float *tint);
+/* lm_wb_from_gray in the photo's colour space COLOR (as a render's commit gets it,
+ * op-context.h; NULL: sRGB): its curve decodes the patch and the gains are those of
+ * lm_wb_gains with that colour space. */
+int lm_wb_from_gray_in (const LmOpColor *color, float r, float g, float b, float *temperature,
+                        float *tint);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 
 #include "core/color/convert.h"
 #include "core/color/profile.h"
+#include "core/edit/commit.h"
 #include "core/edit/pipeline.h"
 #include "core/ops/ops.h"
 #include "core/ops/wb.h"
@@ -265,8 +266,10 @@ test_wb_adobe (void)
   if (adobe == NULL)
     return;
   const float patch[3] = { 150.0f, 128.0f, 96.0f };
-  LmWbParams p = { .profile = adobe };
-  g_assert_cmpint (lm_wb_from_gray_in (adobe, patch[0], patch[1], patch[2], &p.temperature, &p.tint), ==, 1);
+  LmOpContext context;
+  lm_op_context_init (&context, adobe);
+  LmWbParams p = { .color = context.color };
+  g_assert_cmpint (lm_wb_from_gray_in (&context.color, patch[0], patch[1], patch[2], &p.temperature, &p.tint), ==, 1);
   LmWbGains g, srgb_gains;
   lm_wb_gains (&p, &g);
   double l[3];
@@ -278,12 +281,12 @@ test_wb_adobe (void)
   g_assert_cmpfloat_with_epsilon (adobe_m[1][0] * g.gain[0] + adobe_m[1][1] * g.gain[1] + adobe_m[1][2] * g.gain[2],
                                   1.0, 1e-3);
   /* 6500 K changes nothing in any profile. */
-  LmWbParams neutral = { 6500.0f, 0.0f, adobe };
+  LmWbParams neutral = { 6500.0f, 0.0f, context.color };
   lm_wb_gains (&neutral, &g);
   for (int c = 0; c < 3; c++)
     g_assert_cmpfloat_with_epsilon (g.gain[c], 1.0, 1e-6);
   /* And sRGB's gains are not Adobe RGB's. */
-  LmWbParams warm = { 3200.0f, 0.0f, NULL }, warm_adobe = { 3200.0f, 0.0f, adobe };
+  LmWbParams warm = { 3200.0f, 0.0f }, warm_adobe = { 3200.0f, 0.0f, context.color };
   lm_wb_gains (&warm, &srgb_gains);
   lm_wb_gains (&warm_adobe, &g);
   g_assert_cmpfloat (fabs (srgb_gains.gain[2] - g.gain[2]), >, 0.01);

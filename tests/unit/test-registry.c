@@ -3,8 +3,10 @@
  * enum defaults among their values, when-rules naming a parameter and its values), tone
  * mapping's description as well; the kinds are in an order the fused point pass allows and
  * each kind has what it needs (a point operation its prepare, geometry its output size);
- * with CUDA built, every operation but the point ones has its launch; and lumen-cli's --help
- * lists a flag for every parameter. */
+ * with CUDA built, every operation but the point ones has its launch; lumen-cli's --help
+ * lists a flag for every parameter; every operation has a parameter version, and every
+ * parameter its step: the slider steps the window had before they were declared. */
+#include <math.h>
 #include <string.h>
 
 #include "config.h"
@@ -34,6 +36,8 @@ check_info (const LmOpInfo *info)
   g_assert_nonnull (info->output_format);
   g_assert_nonnull (info->run_cpu);
   g_assert_true ((info->run_cpu_kept == NULL) == (info->kept_free == NULL));
+  g_assert_cmpuint (info->version, >=, 1);
+  g_assert_true (info->version > 1 || info->legacy_params == NULL); /* nothing older to read */
   for (guint k = 0; k < info->n_params; k++)
     {
       const LmParamSpec *spec = &info->params[k];
@@ -42,6 +46,11 @@ check_info (const LmOpInfo *info)
       g_assert_true (find (info, spec->name) == spec); /* unique within the operation */
       g_assert_cmpfloat (spec->min, <=, spec->def);
       g_assert_cmpfloat (spec->def, <=, spec->max);
+      g_assert_cmpfloat (spec->step, >, 0.0);
+      g_assert_cmpfloat (spec->step, <=, spec->max - spec->min);
+      /* The sidecar's own keys in an operation's group. */
+      g_assert_cmpstr (spec->name, !=, LM_PARAMS_VERSION_KEY);
+      g_assert_cmpstr (spec->name, !=, "enabled");
       gsize size = spec->type == LM_PARAM_ENUM    ? sizeof (int)
                    : spec->type == LM_PARAM_CURVE ? sizeof (LmCurvePoints)
                                                   : sizeof (float);
@@ -86,6 +95,45 @@ test_registry (void)
       check_info (info);
     }
   check_info (lm_tonemap_op_info ());
+}
+
+/* The step the window's slider took from a range before steps were declared (ui/op-panel.c
+ * slider_step until then): 0.01 up to 10, 0.1 below 200, else a power of ten that leaves a
+ * few thousand steps at most. */
+static double
+step_of_range (const LmParamSpec *spec)
+{
+  double range = spec->max - spec->min;
+  if (range <= 10)
+    return 0.01;
+  if (range < 200)
+    return 0.1;
+  return pow (10.0, MAX (0.0, floor (log10 (range)) - 3.0));
+}
+
+static void
+check_steps (const LmOpInfo *info)
+{
+  for (guint k = 0; k < info->n_params; k++)
+    {
+      const LmParamSpec *spec = &info->params[k];
+      /* Lengths have a slider of their own (op-panel.c, length_at). */
+      if (spec->type != LM_PARAM_FLOAT || spec->in_pixels)
+        continue;
+      g_test_message ("%s %s: %g", info->name, spec->name, spec->step);
+      g_assert_cmpfloat (spec->step, ==, step_of_range (spec));
+    }
+}
+
+/* The window's sliders (every operation's panel but the export's resize, and tone mapping's)
+ * step as they did. */
+static void
+test_steps (void)
+{
+  for (int id = 0; id < LM_N_OPS; id++)
+    if (lm_op_kind (id) != LM_KIND_EXPORT)
+      check_steps (lm_op_info (id));
+  check_steps (lm_tonemap_op_info ());
 }
 
 /* The fused pass composes every channel part before any pixel part (point-math.h): that is
@@ -225,6 +273,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/registry/entries", test_registry);
   g_test_add_func ("/registry/kinds", test_kinds);
+  g_test_add_func ("/registry/steps", test_steps);
   g_test_add_func ("/registry/pipeline-stages", test_pipeline_stages);
   g_test_add_func ("/registry/tonemap-defaults", test_tonemap_defaults);
   g_test_add_func ("/registry/cuda-entries", test_cuda_entries);

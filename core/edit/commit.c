@@ -1,0 +1,47 @@
+/* The render's context for the operations' commit steps (commit.h), and a pipeline
+ * committed with it (pipeline.h). */
+#include "commit.h"
+
+#include <string.h>
+
+#include "../color/profile.h"
+#include "pipeline.h"
+
+static double
+to_linear (const void *space, int c, double v)
+{
+  return lm_color_profile_to_linear (space, c, v);
+}
+
+static double
+from_linear (const void *space, int c, double l)
+{
+  return lm_color_profile_from_linear (space, c, l);
+}
+
+void
+lm_op_context_init (LmOpContext *context, const LmColorProfile *profile)
+{
+  memset (context, 0, sizeof *context);
+  if (profile == NULL || lm_color_profile_is_srgb (profile))
+    return;
+  LmOpColor *color = &context->color;
+  color->space = profile;
+  color->to_linear = to_linear;
+  color->from_linear = from_linear;
+  lm_color_profile_luminance (profile, color->luminance);
+  lm_color_profile_xyz_to_rgb (profile, color->xyz_to_rgb);
+}
+
+void
+lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile)
+{
+  LmOpContext context;
+  lm_op_context_init (&context, profile);
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      LmStage *stage = &pipeline->stages[i];
+      if (stage->info->commit)
+        stage->info->commit (stage->params.bytes, &context);
+    }
+}
