@@ -52,12 +52,14 @@ lm_cuda_fault_kind (const char *what)
 }
 
 cudaError_t
-lm_cuda_fault_next (LmCudaFault kind)
+lm_cuda_fault_next (LmCudaFault kind, const char *what)
 {
   if (kind >= LM_CUDA_FAULT_OTHER)
     return cudaSuccess;
   parse_once ();
   gint call = g_atomic_int_add (&calls[kind], 1) + 1;
+  if (g_getenv ("LUMEN_CUDA_FAULT_TRACE") != NULL)
+    g_printerr ("LUMEN_CUDA_FAULT_TRACE: %s:%d %s\n", names[kind], call, what);
   return call == g_atomic_int_get (&fail_at[kind]) ? injected[kind] : cudaSuccess;
 }
 

@@ -19,9 +19,11 @@ typedef enum {
 /* The kind of a checked call, from its text as LM_CUDA_CHECK quotes it. */
 LmCudaFault lm_cuda_fault_kind (const char *what);
 
-/* Counts one call of KIND; the error to report in its place when it is the one to fail,
- * cudaSuccess otherwise. */
-cudaError_t lm_cuda_fault_next (LmCudaFault kind);
+/* Counts one call of KIND (WHAT: the call, as LM_CUDA_CHECK quotes it); the error to report
+ * in its place when it is the one to fail, cudaSuccess otherwise. With LUMEN_CUDA_FAULT_TRACE
+ * set, each counted call is printed with its number, so that a test can pick the N of a call
+ * in the work rather than in a backend's start. */
+cudaError_t lm_cuda_fault_next (LmCudaFault kind, const char *what);
 
 /* Makes the N-th call of KIND from now on fail, as LUMEN_CUDA_FAULT does from the start: for
  * a test that must first reach a given state (the window, its first render in). */

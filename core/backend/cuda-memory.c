@@ -115,7 +115,7 @@ lm_cuda_malloc (void **mem, gsize size, GError **error)
       return FALSE;
     }
 
-  err = lm_cuda_fault_next (LM_CUDA_FAULT_ALLOC);
+  err = lm_cuda_fault_next (LM_CUDA_FAULT_ALLOC, "cudaMalloc");
   if (err == cudaSuccess)
     err = cudaMalloc (mem, need);
   if (err == cudaSuccess)

@@ -42,7 +42,7 @@ gboolean
 lm_cuda_check (cudaError_t err, const char *what, GError **error)
 {
   if (err == cudaSuccess)
-    err = lm_cuda_fault_next (lm_cuda_fault_kind (what));
+    err = lm_cuda_fault_next (lm_cuda_fault_kind (what), what);
   if (err == cudaSuccess)
     return TRUE;
   LmErrorCode code = err == cudaErrorMemoryAllocation ? LM_ERROR_OUT_OF_MEMORY : LM_ERROR_DEVICE;
