@@ -462,9 +462,11 @@ lm_window_dispose (GObject *object)
   lm_window_export_cancel (self);
   lm_window_hdr_cancel (self);
   g_clear_pointer (&self->worker, lm_render_worker_free);
+  /* Before the tools: closing the FITS session gives the photo controls, the tools' bar
+   * among them, back. */
+  lm_window_astro_free (self);
   lm_window_tools_free (self);
   lm_window_color_free (self);
-  lm_window_astro_free (self);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
   G_OBJECT_CLASS (lm_window_parent_class)->dispose (object);

@@ -513,6 +513,31 @@ test_photo_after (void)
   g_assert_null (lm_window_get_info_message (ui_window));
 }
 
+/* The window closed while FITS data is shown (the title bar's close button: a delete event,
+ * as the window manager sends it): it goes without a crash (it used to read the tools' state
+ * after freeing it, giving the photo controls back). */
+static void
+test_close_with_fits (void)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (field);
+  ui_track_results ();
+  lm_window_open (ui_window, file);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (!gtk_widget_get_visible (panel ()) && g_get_monotonic_time () < deadline)
+    ui_wait_ms (20);
+  ui_settle_tracked ();
+  g_assert_true (gtk_widget_get_visible (panel ()));
+  g_object_add_weak_pointer (G_OBJECT (ui_window), (gpointer *) &ui_window);
+  GdkEvent *event = gdk_event_new (GDK_DELETE);
+  event->any.window = g_object_ref (gtk_widget_get_window (GTK_WIDGET (ui_window)));
+  gtk_main_do_event (event);
+  gdk_event_free (event);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (ui_window != NULL && g_get_monotonic_time () < deadline)
+    ui_wait_ms (20);
+  g_assert_null (ui_window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -532,6 +557,7 @@ main (int argc, char **argv)
   g_test_add_func ("/detect-panel/photo-controls-off", test_photo_controls_off);
   g_test_add_func ("/detect-panel/export-view", test_export_view);
   g_test_add_func ("/detect-panel/photo-after", test_photo_after);
+  g_test_add_func ("/detect-panel/close-with-fits", test_close_with_fits);
   int rc = g_test_run ();
   remove_tmp ();
   g_free (field);
