@@ -151,7 +151,10 @@ lm_pipeline_to_keyfile (const LmPipeline *pipeline)
     {
       const LmStage *stage = &pipeline->stages[i];
       const char *group = stage->info->name;
-      g_key_file_set_integer (keyfile, group, LM_PARAMS_VERSION_KEY, (int) stage->info->version);
+      /* Version 1 goes unsaid: a group without the key is read as version 1, and such a
+       * sidecar still opens in a Lumen from before parameter versions. */
+      if (stage->info->version > 1)
+        g_key_file_set_integer (keyfile, group, LM_PARAMS_VERSION_KEY, (int) stage->info->version);
       g_key_file_set_boolean (keyfile, group, "enabled", stage->enabled);
       for (guint k = 0; k < stage->info->n_params; k++)
         {
@@ -160,7 +163,8 @@ lm_pipeline_to_keyfile (const LmPipeline *pipeline)
           g_key_file_set_string (keyfile, group, spec->name, value);
         }
     }
-  g_key_file_set_integer (keyfile, tonemap_info.name, LM_PARAMS_VERSION_KEY, (int) tonemap_info.version);
+  if (tonemap_info.version > 1)
+    g_key_file_set_integer (keyfile, tonemap_info.name, LM_PARAMS_VERSION_KEY, (int) tonemap_info.version);
   for (guint k = 0; k < tonemap_info.n_params; k++)
     {
       const LmParamSpec *spec = &tonemap_info.params[k];
