@@ -22,7 +22,7 @@
 /* Kernels are loaded when the driver starts, not at their first launch. CUDA 12 loads each
  * kernel lazily by default (CUDA_MODULE_LOADING=LAZY), so a kernel first launched after
  * thousands of edits took device memory then: the window's 2 MiB more after 2,450 edits of the
- * soak on radiance (bench/results/soak.md), gone with EAGER. Loading Lumen's kernels at once
+ * soak on radiance (bench/results/text/soak.md), gone with EAGER. Loading Lumen's kernels at once
  * costs no measurable time (0.4 s to an open window either way) and the same memory in the end.
  * The driver reads the variable when it starts, so it is set before main runs, while there is
  * one thread; a value the user set is kept. */

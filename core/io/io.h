@@ -34,7 +34,7 @@ typedef struct {
                      * without the file's name, for the caller to show */
 } LmSaveOptions;
 
-/* The PNG level when none is asked for: see README's "PNG compression". */
+/* The PNG level when none is asked for: see docs/files.md, "PNG". */
 #define LM_PNG_LEVEL_MIN 0
 #define LM_PNG_LEVEL_MAX 9
 #define LM_PNG_LEVEL_DEFAULT 1

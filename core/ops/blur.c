@@ -324,7 +324,7 @@ blur_direct_opaque (const LmImage *src, LmImage *dst, int radius, const float *w
 }
 
 /* SCRATCH holding at least NEED floats. A block of a whole image's size allocated and freed on
- * every run is what grew the window's memory (bench/results/soak.md): glibc keeps such
+ * every run is what grew the window's memory (bench/results/text/soak.md): glibc keeps such
  * blocks once it has freed one. So the first grid run reserves what any later σ can need on
  * an image of this size (at most 4 bytes a pixel: a quarter of the pixels' nodes, four floats
  * each), and touches it at once, so that the resident memory does not step up at a later

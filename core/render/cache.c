@@ -99,7 +99,7 @@ prepare_output (LmRenderCache *cache, CacheEntry *entry, LmFormat format, guint 
   /* Another format (the grayscale switched between gray and colour): the buffer stays when its
    * bytes suffice, so that switching back and forth allocates nothing. A whole image's size
    * freed and allocated anew at each switch grew the window's memory (glibc keeps such blocks:
-   * bench/results/soak.md). */
+   * bench/results/text/soak.md). */
   if (out && lm_image_reshape (out, format, width, height))
     return TRUE;
   g_clear_pointer (&entry->output, lm_image_unref);

@@ -150,7 +150,7 @@ lm_render_result_new (LmResultKind kind, const LmRenderRequest *request)
  * screen until the next arrives, so the pool keeps a reference of its own to see when that
  * is), else a new one, pooled while there is room. A view's size of memory allocated per
  * render and freed by the window grew the window's memory by that size now and then
- * (bench/results/soak.md). */
+ * (bench/results/text/soak.md). */
 LmImage *
 lm_render_view_buffer (LmRenderWorker *w, int width, int height, GError **error)
 {

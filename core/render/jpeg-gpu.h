@@ -2,7 +2,7 @@
  * --jpeg-encoder nvjpeg and the export dialog's "Encode JPEG on the GPU": a render whose result
  * is on the GPU is encoded there, and only the compressed file comes back instead of the
  * pixels. It is opt-in because nvJPEG's DCT rounds otherwise than libjpeg-turbo's: the decoded
- * pixels differ from the CPU writer's by a few levels (README, "Files"); the metadata segments
+ * pixels differ from the CPU writer's by a few levels (docs/files.md); the metadata segments
  * are the CPU writer's own (jpeg-markers.c). Whatever nvJPEG cannot take (a result in host
  * memory: rendered on the CPU or in tiles; 16 bits; grayscale; a conversion to sRGB) or fails
  * on is written by the CPU's encoder instead, with a note: never a failed export. */

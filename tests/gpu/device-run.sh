@@ -142,7 +142,7 @@ fi
 if [[ " $steps " == *" jpeg "* ]]; then
   echo "== jpeg"
   # JPEG export through nvJPEG: its pixels against the CPU writer's and the source at q95, q90
-  # and q75 (the README's figures), its metadata, its fall-backs; then its speed against the
+  # and q75 (the figures of docs/files.md), its metadata, its fall-backs; then its speed against the
   # CPU's encoder at 24 and 50 MP.
   LUMEN_CLI="$bin/lumen-cli" LUMEN_TEST_DATA="$pack/data" LUMEN_REQUIRE_NVJPEG=1 python3 tests/gpu/test_nvjpeg_export.py \
     > "$OUT/nvjpeg-export.log" 2>&1 || { status=1; tail -n 30 "$OUT/nvjpeg-export.log"; }

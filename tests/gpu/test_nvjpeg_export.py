@@ -1,7 +1,7 @@
 """JPEG export through nvJPEG (lumen-cli --jpeg-encoder nvjpeg, core/render/jpeg-gpu.c), on a
 GPU: at q95, q90 and q75 on real photos, the decoded file against the CPU writer's (the same
 render, --jpeg-encoder cpu) and against the source (the same render written losslessly as
-PNG); the figures printed here are the README's ("Files"). It holds that nvJPEG's file is as
+PNG); the figures printed here are those of docs/files.md. It holds that nvJPEG's file is as
 close to the source as the CPU's (PSNR within 1.5 dB), of the same size and chroma sampling,
 with the CPU writer's metadata segments (EXIF, XMP, ICC, IPTC) byte for byte; and that what
 nvJPEG does not take (gray, 16 bits, tiles, --to-srgb) falls back to the CPU writer's bytes

@@ -31,10 +31,10 @@ with what was measured, in u16:
 - gray bt601: cv2.cvtColor RGB2GRAY on CV_16U rounds fixed-point weights of 14 bits
   (4899, 9617, 1868 / 2¹⁴), which lie up to 2.5·10⁻⁵ from 0.299, 0.587, 0.114: on 65535 that
   is 1.6 u16, plus the two roundings: within 2 (at 8 bits the weights' share is 0.006, so 1).
-- equalize: OpenCV has no 16-bit equalizeHist; Lumen's definition (README: 65536 bins,
+- equalize: OpenCV has no 16-bit equalizeHist; Lumen's definition (docs/numerics.md: 65536 bins,
   lut[v] = round-half-up(65535·(cdf[v] − cdf[first])/(N − cdf[first]))) is implemented here
   in numpy and must agree exactly: per channel (rgb), on gray photos, and in luma mode
-  (16-bit BT.601 luma in float32, the shift added on the 0..255 scale, as the README says).
+  (16-bit BT.601 luma in float32, the shift added on the 0..255 scale, as docs/numerics.md says).
 - lumen-cli compare (CPU against CPU) on the 16-bit photo reports its figures in u16 and in
   8-bit steps.
 """
@@ -82,7 +82,7 @@ def quantize_u16(x32):
 
 
 def equalize_lut16(values):
-    """Lumen's 16-bit equalize table for the samples VALUES (README)."""
+    """Lumen's 16-bit equalize table for the samples VALUES (docs/numerics.md)."""
     hist = np.bincount(values.ravel(), minlength=65536).astype(np.uint64)
     total = int(values.size)
     first = int(np.flatnonzero(hist)[0])

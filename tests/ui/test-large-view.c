@@ -3,7 +3,7 @@
  * by dragging, a slider moved; the view's pixels are checked against references computed
  * here (the pyramid's level by halving the source, then the CPU's pipeline on it; at 100 %
  * the full-resolution pipeline on the visible part), and the window's resident size is read
- * from /proc/self/status and held to the bound the README states: the source, its pyramid
+ * from /proc/self/status and held to the bound docs/user-guide.md states: the source, its pyramid
  * (a third of it) and a fixed allowance for renders of at most a level's bound and the view's
  * buffers. Slow (a 1.8 GB file, 4 GB of memory): runs only with LUMEN_SLOW_TESTS=1. */
 #include <glib/gstdio.h>

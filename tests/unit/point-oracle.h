@@ -1,4 +1,4 @@
-/* The point operations' definitions (README "What the edits compute") written out again in
+/* The point operations' definitions (docs/numerics.md, "What the edits compute") written out again in
  * double precision, from the formulas and the published constants, without core/ops: the
  * unit tests' known answers (test-wb, test-contrast, test-curve, test-saturation,
  * test-point-pass). Values are encoded 0..255 and, as in the pass, not clipped between

@@ -178,7 +178,7 @@ test_disabled_pass_through (void)
 
 /* Grayscale's output switches between colour (amount 0.5) and one channel (amount 1), and
  * blur's after it: the cache keeps their buffers (reshaped, not allocated anew, which grew the
- * window: bench/results/soak.md), and what a kept buffer held never shows. Between runs the
+ * window: bench/results/text/soak.md), and what a kept buffer held never shows. Between runs the
  * result is overwritten with a pattern, as stale bytes of the other format. A buffer that is
  * still held elsewhere is left as its holder sees it. */
 static void

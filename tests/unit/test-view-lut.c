@@ -1,5 +1,5 @@
 /* The view transform: its 3-D LUT against lcms2's exact transform on colord's profiles (the
- * accuracy the README states), its sampling on known answers, the sRGB-to-sRGB shortcut,
+ * accuracy docs/user-guide.md states), its sampling on known answers, the sRGB-to-sRGB shortcut,
  * profiles that cannot serve, 16-bit views and the "as seen" histogram. */
 #include <math.h>
 #include <stdlib.h>
@@ -80,7 +80,7 @@ lut_error (const char *src_name, const char *mon_name, guint grid, gboolean *ide
 }
 
 /* The grid of LM_VIEW_LUT_GRID keeps the view within LM_VIEW_LUT_MAX_ERROR of lcms2 on wide
- * gamuts both ways; other grids are reported for comparison (the README's figures). */
+ * gamuts both ways; other grids are reported for comparison (the figures of docs/user-guide.md). */
 static void
 test_lut_accuracy (void)
 {
