@@ -36,15 +36,23 @@ LAYERS = [
 OUTSIDE = {'kernels': 'backend'}
 
 # Temporary exceptions, each named with the work that removes it: (file, included file) in
-# EXCEPTIONS, a ui/ file in UI_EXCEPTIONS. None today.
+# EXCEPTIONS, a ui/ file in UI_EXCEPTIONS.
 EXCEPTIONS = {}
-UI_EXCEPTIONS = {}
+UI_EXCEPTIONS = {
+    # Apply Edits to Photos renders each photo on a render worker of its own, beside the
+    # window's: its exports become jobs of the window's worker once a job can carry its own
+    # source.
+    'ui/window-apply.c': 'Apply Edits as jobs of the window\'s worker',
+}
+# The window's one render worker is made by the window itself.
+WORKER_OWNER = 'ui/window.c'
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
-SOURCE = ('.c', '.h', '.cu', '.cpp')
+SOURCE = ('.c', '.h', '.cu', '.cuh', '.cpp')
 # ui/ must not make a backend: lm_backend_new, lm_backend_cpu_new, lm_backend_cuda_new…
 BACKEND_NEW = re.compile(r'\blm_backend_(?:\w+_)?new\w*\s*\(')
 THREAD_NEW = re.compile(r'\b(?:g_thread_new|g_thread_try_new|pthread_create)\s*\(')
+WORKER_NEW = re.compile(r'\blm_render_worker_new\s*\(')
 BACKEND_USE = re.compile(r'\bLmBackend\b|\blm_backend_\w+\s*\(')
 
 
@@ -99,6 +107,10 @@ def check_core(root, problems):
                     continue
                 target = resolve(root, path, m.group(1))
                 there = folder_of(target) if target else None
+                if target and there is None:
+                    problems.append(f'{path}:{number}: includes {target}: core/ includes nothing '
+                                    f'of {target.split("/")[0]}/')
+                    continue
                 if there is None or there == here:
                     continue
                 if (path, target) in EXCEPTIONS:
@@ -127,6 +139,29 @@ def check_core(root, problems):
         if pair not in used:
             print(f'note: the exception {pair[0]} → {pair[1]} ({work}) is no longer needed: '
                   f'remove it', file=sys.stderr)
+
+
+# What device code may include: its own headers and the math headers that gcc compiles too.
+KERNELS_MAY_INCLUDE = ('kernels', 'core/ops', 'core/hdr', 'core/astro')
+
+
+def check_kernels(root, problems):
+    """kernels/ includes its own headers and the -math.h headers of ops/, hdr/ and astro/
+    only: device code sees no GLib and no layer above the math."""
+    for path in sources(root, 'kernels'):
+        with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
+            for number, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                target = resolve(root, path, m.group(1)) if m else None
+                if target is None:
+                    continue
+                folder = os.path.dirname(target)
+                if folder == 'kernels':
+                    continue
+                if folder not in KERNELS_MAY_INCLUDE or not target.endswith('-math.h') and \
+                        not target.endswith('op-list.h'):
+                    problems.append(f'{path}:{number}: includes {target}: kernels/ includes its own '
+                                    f'headers and the math headers of ops/, hdr/ and astro/ only')
 
 
 def member_folder(root, member):
@@ -180,20 +215,32 @@ def check_links(root, archives, problems):
 
 
 def check_ui(root, problems):
+    used = set()
     for path in sources(root, 'ui'):
-        if path in UI_EXCEPTIONS:
-            continue
         with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
             text = f.read()
+        found = []
         for number, line in enumerate(text.splitlines(), 1):
             if BACKEND_NEW.search(line):
-                problems.append(f'{path}:{number}: ui/ makes a backend of its own; the render '
-                                f'worker (core/render) owns the backends and the device')
+                found.append(f'{path}:{number}: ui/ makes a backend of its own; the render '
+                             f'worker (core/render) owns the backends and the device')
+            if WORKER_NEW.search(line) and path != WORKER_OWNER:
+                found.append(f'{path}:{number}: ui/ makes a second render worker (a second thread '
+                             f'with the device); the window\'s one worker runs its jobs')
+        if path in UI_EXCEPTIONS:
+            if found:
+                used.add(path)
+            continue
+        problems.extend(found)
         thread = THREAD_NEW.search(text)
         if thread and BACKEND_USE.search(text):
             number = text.count('\n', 0, thread.start()) + 1
             problems.append(f'{path}:{number}: ui/ starts a thread in a file that runs a backend; '
                             f'work on the device goes to the render worker (core/render)')
+    for path, work in UI_EXCEPTIONS.items():
+        if path not in used:
+            print(f'note: the exception {path} ({work}) is no longer needed: remove it',
+                  file=sys.stderr)
 
 
 def main():
@@ -204,6 +251,7 @@ def main():
         return 2
     problems = []
     check_core(root, problems)
+    check_kernels(root, problems)
     check_links(root, sys.argv[2:], problems)
     check_ui(root, problems)
     for p in problems:
