@@ -64,6 +64,13 @@ lm_cuda_fault_next (LmCudaFault kind, const char *what)
 }
 
 void
+lm_cuda_fault_trace (const char *event)
+{
+  if (g_getenv ("LUMEN_CUDA_FAULT_TRACE") != NULL)
+    g_printerr ("LUMEN_CUDA_FAULT_TRACE: %s\n", event);
+}
+
+void
 lm_cuda_fault_arm (LmCudaFault kind, guint n)
 {
   g_return_if_fail (kind < LM_CUDA_FAULT_OTHER && n > 0 && n <= G_MAXINT / 2);

@@ -25,6 +25,10 @@ LmCudaFault lm_cuda_fault_kind (const char *what);
  * in the work rather than in a backend's start. */
 cudaError_t lm_cuda_fault_next (LmCudaFault kind, const char *what);
 
+/* With LUMEN_CUDA_FAULT_TRACE set, prints EVENT among the counted calls ("started": a
+ * backend's start is over, what follows is work). */
+void lm_cuda_fault_trace (const char *event);
+
 /* Makes the N-th call of KIND from now on fail, as LUMEN_CUDA_FAULT does from the start: for
  * a test that must first reach a given state (the window, its first render in). */
 void lm_cuda_fault_arm (LmCudaFault kind, guint n);

@@ -589,6 +589,7 @@ lm_backend_cuda_new_on_device (int device, GError **error)
       cuda_destroy (&self->parent);
       return NULL;
     }
+  lm_cuda_fault_trace ("started");
 
   g_autofree char *mem = g_format_size_full (prop.totalGlobalMem, G_FORMAT_SIZE_IEC_UNITS);
   if (count > 1)

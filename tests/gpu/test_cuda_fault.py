@@ -3,6 +3,7 @@ such call fail, core/backend/cuda-fault.h): lumen-cli falls back to the CPU with
 same bytes as the CPU backend; a batch retries the stack or fails it alone. Needs a CUDA
 device: skipped (exit 77) without one."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,19 +13,34 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import lumen_testlib as lt  # noqa: E402
 
-# The CUDA backend's start makes two allocations and one launch (its histogram's counts and
-# the difference's sums, a probe kernel); a fault there fails the start, which --backend cuda
-# reports (test_start_fault). These come later, in the work itself.
-FAULTS = ["alloc:3", "alloc:4", "launch:2", "launch:4", "copy:1", "copy:2"]
 FELL_BACK = r"(CUDA|GPU).*on the CPU instead"
 
 
-def run(args, fault=None, timeout=300):
+def run(args, fault=None, timeout=300, trace=False):
     env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
     if fault:
         env["LUMEN_CUDA_FAULT"] = fault
+    if trace:
+        env["LUMEN_CUDA_FAULT_TRACE"] = "1"
     return subprocess.run([lt.lumen_cli()] + [str(a) for a in args], capture_output=True, text=True,
                           env=env, timeout=timeout)
+
+
+def work_calls(args):
+    """The counted CUDA calls of a healthy run of ARGS after the last backend's start (the
+    trace's "started"), by kind: {"alloc": [3, 4, …], "launch": […], "copy": […]}. The faults
+    are picked from these, so that they land in the work whatever a backend's start makes."""
+    proc = run(args, trace=True)
+    assert proc.returncode == 0, proc.stderr
+    lines = [line.split(": ", 1)[1] for line in proc.stderr.splitlines()
+             if line.startswith("LUMEN_CUDA_FAULT_TRACE: ")]
+    last_start = max(i for i, line in enumerate(lines) if line == "started")
+    calls = {"alloc": [], "launch": [], "copy": []}
+    for line in lines[last_start + 1:]:
+        kind, _, number = line.split(" ", 1)[0].partition(":")
+        if kind in calls:
+            calls[kind].append(int(number))
+    return calls
 
 
 class CudaFaults(unittest.TestCase):
@@ -36,16 +52,27 @@ class CudaFaults(unittest.TestCase):
         return os.path.join(self.dir, name)
 
     def test_process_falls_back_with_the_same_bytes(self):
+        """A failed launch or copy in the work: the CPU takes over, with a note, and writes its
+        bytes. A failed allocation in the work: the device renders in tiles (no note: it is
+        still the GPU's render), bit-identical to its render in one piece, or the CPU takes over."""
         photo = os.path.join(lt.photos_dir(), "forest-path.jpg")
         ops = ["--gray", "bt601", "--equalize", "luma", "--blur", "3"]
         cpu = run(["--backend", "cpu"] + ops + ["-o", self.path("cpu.png"), photo])
         self.assertEqual(cpu.returncode, 0, cpu.stderr)
-        for fault in FAULTS:
+        gpu = run(["--backend", "cuda"] + ops + ["-o", self.path("gpu.png"), photo])
+        self.assertEqual(gpu.returncode, 0, gpu.stderr)
+        calls = work_calls(["--backend", "cuda"] + ops + ["-o", self.path("traced.png"), photo])
+        faults = [f"{kind}:{n}" for kind in ("alloc", "launch", "copy") for n in calls[kind][:2]]
+        self.assertEqual(len(faults), 6, calls)
+        for fault in faults:
             with self.subTest(fault):
                 out = self.path(f"gpu-{fault.replace(':', '-')}.png")
                 proc = run(["--backend", "cuda"] + ops + ["-o", out, photo], fault)
                 lt.say(f"{fault}: exit {proc.returncode}: {proc.stderr.strip()}")
                 self.assertEqual(proc.returncode, 0, proc.stderr)
+                if fault.startswith("alloc") and not re.search(FELL_BACK, proc.stderr):
+                    self.assertEqual(lt.read_bytes(out), lt.read_bytes(self.path("gpu.png")))
+                    continue
                 self.assertRegex(proc.stderr, FELL_BACK)
                 self.assertEqual(lt.read_bytes(out), lt.read_bytes(self.path("cpu.png")))
 
@@ -66,7 +93,8 @@ class CudaFaults(unittest.TestCase):
         stack = os.path.join(lt.data_dir(), "hdr", "forest", "exposures.txt")
         cpu = run(["hdr", "--backend", "cpu", "--exposures", stack, "-o", self.path("cpu.hdr")])
         self.assertEqual(cpu.returncode, 0, cpu.stderr)
-        for fault in ("alloc:3", "launch:2", "copy:1"):
+        calls = work_calls(["hdr", "--backend", "cuda", "--exposures", stack, "-o", self.path("traced.hdr")])
+        for fault in (f"alloc:{calls['alloc'][0]}", f"launch:{calls['launch'][0]}", f"copy:{calls['copy'][0]}"):
             with self.subTest(fault):
                 out = self.path(f"gpu-{fault.replace(':', '-')}.hdr")
                 proc = run(["hdr", "--backend", "cuda", "--exposures", stack, "-o", out], fault)
@@ -78,10 +106,12 @@ class CudaFaults(unittest.TestCase):
     def test_batch_loses_no_stack(self):
         """One failure in a batch: a failed launch or copy is merged again, an allocation that
         fails (the GPU full) fails that stack alone, in failed.tsv; every other stack is written.
-        (The batch's two CUDA backends start with four allocations: alloc:8 is in a stack.)"""
+        The faults are counted from a healthy run's trace, after its backends' starts."""
         stacks = os.path.join(lt.data_dir(), "hdr")
         names = sorted(n for n in os.listdir(stacks) if os.path.isdir(os.path.join(stacks, n)))
-        for fault in ("launch:3", "launch:8", "copy:6", "alloc:8"):
+        calls = work_calls(["batch", "--backend", "cuda", "--format", "png", "-o", self.path("traced"), stacks])
+        for fault in (f"launch:{calls['launch'][0]}", f"launch:{calls['launch'][3]}",
+                      f"copy:{calls['copy'][3]}", f"alloc:{calls['alloc'][3]}"):
             with self.subTest(fault):
                 out = self.path("batch-" + fault.replace(":", "-"))
                 proc = run(["batch", "--backend", "cuda", "--format", "png", "-o", out, stacks], fault)
