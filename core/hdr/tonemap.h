@@ -42,8 +42,8 @@ typedef struct {
   LM_TONEMAP_PARAMS (LM_PARAM_FIELD)
 } LmTonemapParams;
 
-/* The layout that the backends (lm_cuda_ktonemap) and the tests' static tables were written
- * against, unchanged since the struct was written out by hand: 4-byte fields in this order. */
+/* The list's order is the struct's layout: a row moved or retyped would change it unnoticed
+ * (kind first, then 4-byte fields in this order). */
 #define LM_TONEMAP_AT(field, offset) (G_STRUCT_OFFSET (LmTonemapParams, field) == (offset))
 G_STATIC_ASSERT (LM_TONEMAP_AT (kind, 0) && LM_TONEMAP_AT (gamma, 4) && LM_TONEMAP_AT (intensity, 8)
                  && LM_TONEMAP_AT (light_adapt, 12) && LM_TONEMAP_AT (color_adapt, 16)
