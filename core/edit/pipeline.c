@@ -18,27 +18,10 @@ static const LmEnumValue tonemap_kinds[] = {
 /* The group that says which form of the sidecar a file has (pipeline.h). */
 #define LM_SIDECAR_GROUP "lumen"
 
-/* Ranges as OpenCV documents them (Drago's bias 0.7..0.9). The defaults are a look, chosen on
- * the test stacks (courtyard, forest, sunset-handheld, kitchen: tests/hdr/test_tone_defaults.py):
- * OpenCV's (intensity 0, light adaptation 1: a per-pixel power curve), with a display's gamma
- * 2.2, squeezed each stack into its middle, flat (1st and 99th percentiles of luma 63..71 and
- * 178..203 of 255); with gamma 1 it was dark (medians 35..52). Reinhard's global curve (light
- * adaptation 0) at intensity 3.5 and gamma 1.6 spans 19..34 to 236..253, medians 98..137 about
- * middle gray (118), no luma at 0 or 255. This list is tone mapping's one description: the
- * window's panel, the sidecars and lumen-cli hdr and batch (app/cli-tone.c: flags, ranges,
- * help) read it; tests/hdr compares the operators with OpenCV's by giving OpenCV's values. */
-#define TONEMAP_PARAMS(P)                                                                          \
-  P (ENUM, kind, N_("Operator"), 0, 3, LM_TONEMAP_REINHARD, 1, NULL, .values = tonemap_kinds)      \
-  P (FLOAT, gamma, N_("Gamma"), 0.1, 5.0, 1.6, 0.01, NULL, .when = "kind=gamma|reinhard|drago")    \
-  P (FLOAT, intensity, N_("Intensity"), -8.0, 8.0, 3.5, 0.1, NULL, .when = "kind=reinhard")        \
-  P (FLOAT, light_adapt, N_("Light adaptation"), 0.0, 1.0, 0.0, 0.01, NULL, .when = "kind=reinhard") \
-  P (FLOAT, color_adapt, N_("Colour adaptation"), 0.0, 1.0, 0.0, 0.01, NULL, .when = "kind=reinhard") \
-  P (FLOAT, saturation, N_("Saturation"), 0.0, 2.0, 1.0, 0.01, NULL, .when = "kind=drago")         \
-  P (FLOAT, bias, N_("Bias"), 0.7, 0.9, 0.85, 0.01, NULL, .when = "kind=drago")
-
-/* Its struct is core/hdr's (tonemap.h); the list gives its description table. */
+/* Its list and struct are core/hdr's (LM_TONEMAP_PARAMS, tonemap.h); the list gives its
+ * description table here, where tonemap_kinds is known. */
 #define LM_PARAM_STRUCT LmTonemapParams
-static const LmParamSpec tonemap_params[] = { TONEMAP_PARAMS (LM_PARAM_SPEC) };
+static const LmParamSpec tonemap_params[] = { LM_TONEMAP_PARAMS (LM_PARAM_SPEC) };
 #undef LM_PARAM_STRUCT
 
 G_STATIC_ASSERT (sizeof (LmTonemapParams) <= LM_OP_PARAMS_MAX);

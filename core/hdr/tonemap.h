@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "../image.h"
+#include "../ops/param-decl.h"
 
 G_BEGIN_DECLS
 
@@ -15,15 +16,40 @@ typedef enum {
   LM_TONEMAP_DRAGO,    /* Drago et al. 2003, OpenCV's TonemapDrago */
 } LmTonemapKind;
 
-/* The parameters' ranges, defaults, labels and when-rules are described once, in tone
- * mapping's LmOpInfo (lm_tonemap_op_info, core/edit/pipeline.c), which the window, the
- * sidecars and lumen-cli read. */
+/* Tone mapping's parameters, declared once (core/ops/param-decl.h): this list gives the struct
+ * below and the description table of tone mapping's LmOpInfo (lm_tonemap_op_info,
+ * core/edit/pipeline.c, which also holds tonemap_kinds, the operators' names), which the
+ * window's panel, the sidecars and lumen-cli hdr and batch (app/cli-tone.c: flags, ranges,
+ * help) read; tests/hdr compares the operators with OpenCV's by giving OpenCV's values.
+ *
+ * Ranges as OpenCV documents them (Drago's bias 0.7..0.9). The defaults are a look, chosen on
+ * the test stacks (courtyard, forest, sunset-handheld, kitchen: tests/hdr/test_tone_defaults.py):
+ * OpenCV's (intensity 0, light adaptation 1: a per-pixel power curve), with a display's gamma
+ * 2.2, squeezed each stack into its middle, flat (1st and 99th percentiles of luma 63..71 and
+ * 178..203 of 255); with gamma 1 it was dark (medians 35..52). Reinhard's global curve (light
+ * adaptation 0) at intensity 3.5 and gamma 1.6 spans 19..34 to 236..253, medians 98..137 about
+ * middle gray (118), no luma at 0 or 255. */
+#define LM_TONEMAP_PARAMS(P)                                                                       \
+  P (ENUM, kind, N_("Operator"), 0, 3, LM_TONEMAP_REINHARD, 1, NULL, .values = tonemap_kinds)      \
+  P (FLOAT, gamma, N_("Gamma"), 0.1, 5.0, 1.6, 0.01, NULL, .when = "kind=gamma|reinhard|drago")    \
+  P (FLOAT, intensity, N_("Intensity"), -8.0, 8.0, 3.5, 0.1, NULL, .when = "kind=reinhard")        \
+  P (FLOAT, light_adapt, N_("Light adaptation"), 0.0, 1.0, 0.0, 0.01, NULL, .when = "kind=reinhard") \
+  P (FLOAT, color_adapt, N_("Colour adaptation"), 0.0, 1.0, 0.0, 0.01, NULL, .when = "kind=reinhard") \
+  P (FLOAT, saturation, N_("Saturation"), 0.0, 2.0, 1.0, 0.01, NULL, .when = "kind=drago")         \
+  P (FLOAT, bias, N_("Bias"), 0.7, 0.9, 0.85, 0.01, NULL, .when = "kind=drago")
+
 typedef struct {
-  int kind; /* LmTonemapKind */
-  float gamma;
-  float intensity, light_adapt, color_adapt; /* Reinhard's */
-  float saturation, bias;                    /* Drago's */
+  LM_TONEMAP_PARAMS (LM_PARAM_FIELD)
 } LmTonemapParams;
+
+/* The list's order is the struct's layout: a row moved or retyped would change it unnoticed
+ * (kind first, then 4-byte fields in this order). */
+#define LM_TONEMAP_AT(field, offset) (G_STRUCT_OFFSET (LmTonemapParams, field) == (offset))
+G_STATIC_ASSERT (LM_TONEMAP_AT (kind, 0) && LM_TONEMAP_AT (gamma, 4) && LM_TONEMAP_AT (intensity, 8)
+                 && LM_TONEMAP_AT (light_adapt, 12) && LM_TONEMAP_AT (color_adapt, 16)
+                 && LM_TONEMAP_AT (saturation, 20) && LM_TONEMAP_AT (bias, 24)
+                 && sizeof (LmTonemapParams) == 28);
+#undef LM_TONEMAP_AT
 
 /* The table's defaults, as a constant for static tables (tests, bench);
  * tests/unit/test-registry checks it against the table. */

@@ -7,7 +7,7 @@ the window's gamma 2.2 gave 63..208, flat.
 
 `lumen-cli batch` reads the same defaults (app/cli-tone.c, from tone mapping's one table): its
 PNGs of the corpus's stacks are the hdr command's, byte for byte. The window starts its tone
-mapping panel from the same table (core/edit/pipeline.c)."""
+mapping panel from the same list (LM_TONEMAP_PARAMS, core/hdr/tonemap.h)."""
 import os
 import unittest
 
