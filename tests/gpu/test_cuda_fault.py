@@ -94,7 +94,8 @@ class CudaFaults(unittest.TestCase):
         cpu = run(["hdr", "--backend", "cpu", "--exposures", stack, "-o", self.path("cpu.hdr")])
         self.assertEqual(cpu.returncode, 0, cpu.stderr)
         calls = work_calls(["hdr", "--backend", "cuda", "--exposures", stack, "-o", self.path("traced.hdr")])
-        for fault in (f"alloc:{calls['alloc'][0]}", f"launch:{calls['launch'][0]}", f"copy:{calls['copy'][0]}"):
+        for fault in (f"alloc:{calls['alloc'][0]}", f"launch:{calls['launch'][0]}",
+                      f"copy:{calls['copy'][0]}"):
             with self.subTest(fault):
                 out = self.path(f"gpu-{fault.replace(':', '-')}.hdr")
                 proc = run(["hdr", "--backend", "cuda", "--exposures", stack, "-o", out], fault)
@@ -109,7 +110,8 @@ class CudaFaults(unittest.TestCase):
         The faults are counted from a healthy run's trace, after its backends' starts."""
         stacks = os.path.join(lt.data_dir(), "hdr")
         names = sorted(n for n in os.listdir(stacks) if os.path.isdir(os.path.join(stacks, n)))
-        calls = work_calls(["batch", "--backend", "cuda", "--format", "png", "-o", self.path("traced"), stacks])
+        calls = work_calls(["batch", "--backend", "cuda", "--format", "png", "-o", self.path("traced"),
+                            stacks])
         for fault in (f"launch:{calls['launch'][0]}", f"launch:{calls['launch'][3]}",
                       f"copy:{calls['copy'][3]}", f"alloc:{calls['alloc'][3]}"):
             with self.subTest(fault):
