@@ -88,6 +88,24 @@ await_count (const guint *count, guint at_least)
   return *count >= at_least;
 }
 
+/* Iterates the default context until *GENERATION is WANT (or 20 s pass). */
+static gboolean
+await_generation (const guint64 *generation, guint64 want)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (*generation != want && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
+  return *generation == want;
+}
+
+/* Runs whatever the default context holds: results already posted are delivered. */
+static void
+drain (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 /* Stars on a grid over a flat sky with Gaussian noise (σ 2): where they are is known. */
 #define GRID 4
 typedef struct {
@@ -220,8 +238,7 @@ test_detection_after_other_work (void)
   g_assert_no_error (seen.error);
   assert_stars (seen.detect, &stars);
   lm_render_worker_free (w);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  drain ();
   g_assert_cmpuint (seen.detected, ==, 1);
   lm_render_channel_close (to);
   data_seen_clear (&seen);
@@ -246,14 +263,10 @@ test_newer_detection_wins (void)
   request.generation = 2;
   lm_detect_params_init (&detect);
   lm_render_worker_detect (w, &request, &detect);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (seen.detected_generation != 2 && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
-  g_assert_cmpuint (seen.detected_generation, ==, 2);
+  g_assert_true (await_generation (&seen.detected_generation, 2));
   assert_stars (seen.detect, &stars);
   lm_render_worker_free (w);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  drain ();
   g_assert_cmpuint (seen.detected_generation, ==, 2);
   lm_render_channel_close (to);
   data_seen_clear (&seen);
@@ -283,8 +296,7 @@ test_closed_receiver (void)
   while (!g_main_context_pending (NULL) && g_get_monotonic_time () < deadline)
     g_usleep (1000);
   lm_render_channel_close (to);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  drain ();
   g_assert_cmpuint (seen.stretched, ==, 0);
 
   /* Jobs waiting or under way. */
@@ -295,8 +307,7 @@ test_closed_receiver (void)
   g_cancellable_cancel (cancellable);
   lm_render_channel_close (to);
   lm_render_worker_free (w);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  drain ();
   g_assert_cmpuint (seen.stretched + seen.detected, ==, 0);
 
   /* The worker freed with jobs in flight, then the receiver. */
@@ -308,8 +319,7 @@ test_closed_receiver (void)
   lm_render_worker_stretch (w, &request, &stretch, FALSE);
   lm_render_worker_free (w);
   lm_render_channel_close (to);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  drain ();
   g_assert_cmpuint (seen.detected, ==, 0);
   data_seen_clear (&seen);
 }
