@@ -14,6 +14,7 @@ static const char *const names[] = { "alloc", "launch", "copy" };
  * threads and the batch's device threads, hence the atomics. */
 static gint fail_at[LM_CUDA_FAULT_OTHER];
 static gint calls[LM_CUDA_FAULT_OTHER];
+static gboolean trace; /* LUMEN_CUDA_FAULT_TRACE set */
 
 static void
 parse_once (void)
@@ -21,6 +22,7 @@ parse_once (void)
   static gsize once;
   if (!g_once_init_enter (&once))
     return;
+  trace = g_getenv ("LUMEN_CUDA_FAULT_TRACE") != NULL;
   const char *spec = g_getenv ("LUMEN_CUDA_FAULT");
   g_auto (GStrv) items = spec ? g_strsplit (spec, ",", -1) : NULL;
   for (guint i = 0; items && items[i]; i++)
@@ -58,7 +60,7 @@ lm_cuda_fault_next (LmCudaFault kind, const char *what)
     return cudaSuccess;
   parse_once ();
   gint call = g_atomic_int_add (&calls[kind], 1) + 1;
-  if (g_getenv ("LUMEN_CUDA_FAULT_TRACE") != NULL)
+  if (trace)
     g_printerr ("LUMEN_CUDA_FAULT_TRACE: %s:%d %s\n", names[kind], call, what);
   return call == g_atomic_int_get (&fail_at[kind]) ? injected[kind] : cudaSuccess;
 }
@@ -66,7 +68,8 @@ lm_cuda_fault_next (LmCudaFault kind, const char *what)
 void
 lm_cuda_fault_trace (const char *event)
 {
-  if (g_getenv ("LUMEN_CUDA_FAULT_TRACE") != NULL)
+  parse_once ();
+  if (trace)
     g_printerr ("LUMEN_CUDA_FAULT_TRACE: %s\n", event);
 }
 
