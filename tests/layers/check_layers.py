@@ -89,6 +89,16 @@ def resolve(root, path, included):
     return None
 
 
+def includes(root, path):
+    """PATH's quoted includes: (line number, the included file as a path from ROOT, or None
+    where it is none of the tree's, as config.h)."""
+    with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
+        for number, line in enumerate(f, 1):
+            m = INCLUDE.match(line)
+            if m:
+                yield number, resolve(root, path, m.group(1))
+
+
 def check_core(root, problems):
     rank = rank_of()
     used = set()
@@ -100,38 +110,33 @@ def check_core(root, problems):
                             f'docs/architecture.md): give it a place')
             rank[here] = None
             continue
-        with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
-            for number, line in enumerate(f, 1):
-                m = INCLUDE.match(line)
-                if not m:
-                    continue
-                target = resolve(root, path, m.group(1))
-                there = folder_of(target) if target else None
-                if target and there is None:
-                    problems.append(f'{path}:{number}: includes {target}: core/ includes nothing '
-                                    f'of {target.split("/")[0]}/')
-                    continue
-                if there is None or there == here:
-                    continue
-                if (path, target) in EXCEPTIONS:
-                    used.add((path, target))
-                    continue
-                edges.setdefault((here, there), f'{path}:{number}')
-                where = f'{path}:{number}: includes {target}'
-                if there in OUTSIDE:
-                    if rank[here] < rank[OUTSIDE[there]]:
-                        problems.append(f'{where}: {there}/ is for {OUTSIDE[there]}/ and the layers '
-                                        f'above it')
-                elif here == '.':
-                    problems.append(f'{where}: a file at core/\'s root includes no folder')
-                elif rank.get(there) is None:
-                    continue  # reported above as a folder without a place
-                elif rank[there] == rank[here]:
-                    problems.append(f'{where}: {here}/ and {there}/ are one layer and include '
-                                    f'neither the other')
-                elif rank[there] > rank[here]:
-                    problems.append(f'{where}: {here}/ is below {there}/ and includes only '
-                                    f'downward')
+        for number, target in includes(root, path):
+            there = folder_of(target) if target else None
+            if target and there is None:
+                problems.append(f'{path}:{number}: includes {target}: core/ includes nothing '
+                                f'of {target.split("/")[0]}/')
+                continue
+            if there is None or there == here:
+                continue
+            if (path, target) in EXCEPTIONS:
+                used.add((path, target))
+                continue
+            edges.setdefault((here, there), f'{path}:{number}')
+            where = f'{path}:{number}: includes {target}'
+            if there in OUTSIDE:
+                if rank[here] < rank[OUTSIDE[there]]:
+                    problems.append(f'{where}: {there}/ is for {OUTSIDE[there]}/ and the layers '
+                                    f'above it')
+            elif here == '.':
+                problems.append(f'{where}: a file at core/\'s root includes no folder')
+            elif rank.get(there) is None:
+                continue  # reported above as a folder without a place
+            elif rank[there] == rank[here]:
+                problems.append(f'{where}: {here}/ and {there}/ are one layer and include '
+                                f'neither the other')
+            elif rank[there] > rank[here]:
+                problems.append(f'{where}: {here}/ is below {there}/ and includes only '
+                                f'downward')
     for (a, b), at in sorted(edges.items()):
         if a < b and (b, a) in edges and '.' not in (a, b):
             problems.append(f'{a}/ and {b}/ include each other ({at} and {edges[(b, a)]})')
@@ -141,27 +146,21 @@ def check_core(root, problems):
                   f'remove it', file=sys.stderr)
 
 
-# What device code may include: its own headers and the math headers that gcc compiles too.
-KERNELS_MAY_INCLUDE = ('kernels', 'core/ops', 'core/hdr', 'core/astro')
+# What device code may include besides its own headers: the math headers that gcc compiles too.
+KERNELS_MAY_INCLUDE = ('core/ops', 'core/hdr', 'core/astro')
 
 
 def check_kernels(root, problems):
     """kernels/ includes its own headers and the -math.h headers of ops/, hdr/ and astro/
-    only: device code sees no GLib and no layer above the math."""
+    (and the operation list) only: device code sees no GLib and no layer above the math."""
     for path in sources(root, 'kernels'):
-        with open(os.path.join(root, path), encoding='utf-8', errors='replace') as f:
-            for number, line in enumerate(f, 1):
-                m = INCLUDE.match(line)
-                target = resolve(root, path, m.group(1)) if m else None
-                if target is None:
-                    continue
-                folder = os.path.dirname(target)
-                if folder == 'kernels':
-                    continue
-                if folder not in KERNELS_MAY_INCLUDE or not target.endswith('-math.h') and \
-                        not target.endswith('op-list.h'):
-                    problems.append(f'{path}:{number}: includes {target}: kernels/ includes its own '
-                                    f'headers and the math headers of ops/, hdr/ and astro/ only')
+        for number, target in includes(root, path):
+            if target is None or os.path.dirname(target) == 'kernels':
+                continue
+            math = target.endswith(('-math.h', 'op-list.h'))
+            if os.path.dirname(target) not in KERNELS_MAY_INCLUDE or not math:
+                problems.append(f'{path}:{number}: includes {target}: kernels/ includes its own '
+                                f'headers and the math headers of ops/, hdr/ and astro/ only')
 
 
 def member_folder(root, member):
