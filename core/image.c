@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "pixel-budget.h"
+#include "raw-info.h"
 
 /* Whole images are mapped on their own, 2 MiB aligned and in transparent huge pages where the
  * kernel lends them (madvise mode): the first write to a fresh 24 MP output then takes a dozen
@@ -102,7 +103,10 @@ lm_allocator_host (void)
 guint
 lm_format_channels (LmFormat format)
 {
-  return format == LM_FORMAT_GRAY8 || format == LM_FORMAT_GRAY16 || format == LM_FORMAT_GRAY_F32 ? 1 : 4;
+  return format == LM_FORMAT_GRAY8 || format == LM_FORMAT_GRAY16 || format == LM_FORMAT_GRAY_F32
+             || format == LM_FORMAT_CFA16
+           ? 1
+           : 4;
 }
 
 guint
@@ -116,6 +120,7 @@ lm_format_depth (LmFormat format)
       return 8;
     case LM_FORMAT_GRAY16:
     case LM_FORMAT_RGBA16:
+    case LM_FORMAT_CFA16:
       return 16;
     case LM_FORMAT_RGBA_F32:
     case LM_FORMAT_GRAY_F32:
@@ -160,6 +165,7 @@ lm_format_bytes_per_pixel (LmFormat format)
     case LM_FORMAT_GRAY8:
       return 1;
     case LM_FORMAT_GRAY16:
+    case LM_FORMAT_CFA16:
       return 2;
     case LM_FORMAT_RGBA8:
     case LM_FORMAT_RGBE8:
@@ -192,6 +198,8 @@ lm_format_name (LmFormat format)
       return "gray16";
     case LM_FORMAT_GRAY_F32:
       return "gray-f32";
+    case LM_FORMAT_CFA16:
+      return "cfa16";
     }
   return "unknown";
 }
@@ -296,6 +304,7 @@ lm_image_unref (LmImage *image)
   g_clear_pointer (&image->xmp, g_bytes_unref);
   g_clear_pointer (&image->iptc, g_bytes_unref);
   g_clear_pointer (&image->notes, g_ptr_array_unref);
+  g_clear_pointer (&image->raw, lm_raw_info_unref);
   g_free (image);
 }
 

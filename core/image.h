@@ -19,6 +19,10 @@ typedef enum {
   LM_FORMAT_GRAY16,   /* 2 bytes per pixel, host endian */
   LM_FORMAT_GRAY_F32, /* 4 bytes per pixel: one float, as measured (FITS data, core/astro);
                        * NaN marks a blank pixel */
+  LM_FORMAT_CFA16,    /* 2 bytes per pixel, host endian: a camera's sensor data, one sample per
+                       * site, its colour given by the image's raw metadata (core/raw-info.h).
+                       * Never displayed or saved: the raw development (core/raw) turns it into
+                       * RGBA_F32 scene light. Not GRAY16, so that no operation takes it for one. */
 } LmFormat;
 
 typedef enum {
@@ -66,6 +70,10 @@ typedef struct {
                         * chunk or TIFF tag 700 */
   GBytes *iptc;        /* JPEG APP13 payload after "Photoshop 3.0\0": the image resource
                         * blocks that hold IPTC-IIM */
+  struct _LmRawInfo *raw; /* a camera raw's sensor layout, levels, white balance and matrices
+                           * (core/raw-info.h): set on CFA16 sources by the raw loader; NULL
+                           * otherwise. Not copied with the metadata: a developed image is no
+                           * longer sensor data. */
   GPtrArray *notes;    /* of char *: what the loader could not take as the file has it and
                         * what it did instead ("its ICC profile ... : colours are taken as
                         * sRGB"), sentences without the file's name, for the user to see;
@@ -80,7 +88,7 @@ typedef struct {
 const LmAllocator *lm_allocator_host (void);
 
 guint lm_format_channels (LmFormat format);
-/* Bits per channel: 8 (GRAY8, RGBA8, RGBE8), 16 (GRAY16, RGBA16), 32 (RGBA_F32, GRAY_F32). */
+/* Bits per channel: 8 (GRAY8, RGBA8, RGBE8), 16 (GRAY16, RGBA16, CFA16), 32 (RGBA_F32, GRAY_F32). */
 guint lm_format_depth (LmFormat format);
 /* The format of FORMAT's depth with 1 or 4 channels: how an operation that makes gray (or
  * colour) keeps its source's depth. RGBA_F32 and RGBE8 have no gray twin and come back

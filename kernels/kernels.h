@@ -20,7 +20,7 @@ extern "C" {
 
 /* Formats, as in core/image.h. */
 enum { LM_K_GRAY8 = 0, LM_K_RGBA8 = 1, LM_K_RGBA_F32 = 2, LM_K_RGBE8 = 3, LM_K_RGBA16 = 4, LM_K_GRAY16 = 5,
-       LM_K_GRAY_F32 = 6 };
+       LM_K_GRAY_F32 = 6, LM_K_CFA16 = 7 };
 
 typedef struct {
   void *data; /* device memory; rows start on 64-byte boundaries */

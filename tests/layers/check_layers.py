@@ -24,7 +24,8 @@ LAYERS = [
     ('ops',),           # pure math (gcc and nvcc) and CPU references; no backend
     ('color',),         # lcms2: profiles, conversion, the view transform's tables
     ('io',),            # files: loaders (FITS too), savers, metadata, atomic writes
-    ('hdr', 'astro'),   # their math and CPU references: merges, tone mapping, detection
+    ('hdr', 'astro', 'raw'),  # their math and CPU references: merges, tone mapping, detection,
+                              # raw development
     ('backend',),       # runs operations on the CPU or a device (with kernels/)
     ('edit',),          # the pipeline of a look, its history and sidecar
     ('merge',),         # the HDR job: a stack loaded, checked, aligned, merged on a backend
