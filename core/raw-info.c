@@ -14,6 +14,20 @@ lm_raw_info_new (void)
 }
 
 LmRawInfo *
+lm_raw_info_copy (const LmRawInfo *info)
+{
+  LmRawInfo *copy = g_memdup2 (info, sizeof *info);
+  copy->ref_count = 1;
+  copy->make = g_strdup (info->make);
+  copy->model = g_strdup (info->model);
+  copy->lens = g_strdup (info->lens);
+  copy->decoder = g_strdup (info->decoder);
+  if (info->preview)
+    copy->preview = g_bytes_ref (info->preview);
+  return copy;
+}
+
+LmRawInfo *
 lm_raw_info_ref (LmRawInfo *info)
 {
   g_return_val_if_fail (info != NULL, NULL);

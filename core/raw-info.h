@@ -68,6 +68,9 @@ typedef struct _LmRawInfo {
 
 /* A zeroed LmRawInfo (orientation 1, analog balance 1) of one reference. */
 LmRawInfo *lm_raw_info_new (void);
+/* A new LmRawInfo of one reference with INFO's values (its strings and preview shared or
+ * copied): what a loader changes before it hands the info out. */
+LmRawInfo *lm_raw_info_copy (const LmRawInfo *info);
 LmRawInfo *lm_raw_info_ref (LmRawInfo *info);
 void lm_raw_info_unref (LmRawInfo *info);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmRawInfo, lm_raw_info_unref)

@@ -4,6 +4,25 @@
 
 G_BEGIN_DECLS
 
+/* For each EXIF orientation, where the output pixel (x, y) is read in the stored image of
+ * width w and height h. Orientations 5..8 swap the sides. */
+static inline void
+lm_orientation_source_of (int orientation, guint x, guint y, guint w, guint h, guint *sx, guint *sy)
+{
+  switch (orientation)
+    {
+    case 2: *sx = w - 1 - x; *sy = y; break;             /* mirrored */
+    case 3: *sx = w - 1 - x; *sy = h - 1 - y; break;     /* rotated 180° */
+    case 4: *sx = x; *sy = h - 1 - y; break;             /* mirrored vertically */
+    case 5: *sx = y; *sy = x; break;                     /* transposed */
+    case 6: *sx = y; *sy = h - 1 - x; break;             /* to be turned 90° clockwise */
+    case 7: *sx = w - 1 - y; *sy = h - 1 - x; break;     /* transversed */
+    case 8: *sx = w - 1 - y; *sy = x; break;             /* to be turned 90° anticlockwise */
+    default: *sx = x; *sy = y; break;
+    }
+}
+
+
 /* A copy of SRC turned upright according to EXIF ORIENTATION (1..8); a new reference to
  * SRC when ORIENTATION is 1. */
 LmImage *lm_image_orient (LmImage *src, int orientation, GError **error);
