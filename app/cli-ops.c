@@ -46,26 +46,44 @@ lm_cli_ops_free (LmCliOps *ops)
   g_free (ops);
 }
 
+/* The operations, then the stages that are described like them: tone mapping (of radiance
+ * and raws) and the raw development. */
+#define N_FLAG_OPS (LM_N_OPS + 2)
+
+static const LmOpInfo *
+flag_op (int i)
+{
+  return i < LM_N_OPS ? lm_op_info (i) : i == LM_N_OPS ? lm_tonemap_op_info () : lm_raw_op_info ();
+}
+
+/* The raw stage's flags all name their parameter (--raw-wb, --raw-demosaic): its first
+ * parameter is no more the stage than the others are. */
+static gboolean
+names_every_flag (const LmOpInfo *op)
+{
+  return op == lm_raw_op_info ();
+}
+
 /* "--gray" is the first parameter of gray; "--gray-amount" the one named amount. */
 static gboolean
 find_flag (const char *flag, const LmOpInfo **op_out, const LmParamSpec **spec_out)
 {
   while (*flag == '-')
     flag++;
-  for (int id = 0; id < LM_N_OPS; id++)
+  for (int id = 0; id < N_FLAG_OPS; id++)
     {
-      const LmOpInfo *op = lm_op_info (id);
+      const LmOpInfo *op = flag_op (id);
       gsize n = strlen (op->name);
       if (strncmp (flag, op->name, n) != 0)
         continue;
-      if (flag[n] == '\0')
+      if (flag[n] == '\0' && !names_every_flag (op))
         {
           *op_out = op, *spec_out = &op->params[0];
           return TRUE;
         }
       if (flag[n] != '-')
         continue;
-      for (guint k = 1; k < op->n_params; k++)
+      for (guint k = names_every_flag (op) ? 0 : 1; k < op->n_params; k++)
         if (g_str_equal (flag + n + 1, op->params[k].name))
           {
             *op_out = op, *spec_out = &op->params[k];
@@ -147,14 +165,14 @@ GOptionGroup *
 lm_cli_ops_group (LmCliOps *ops)
 {
   GArray *entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
-  for (int id = 0; id < LM_N_OPS; id++)
+  for (int id = 0; id < N_FLAG_OPS; id++)
     {
-      const LmOpInfo *op = lm_op_info (id);
+      const LmOpInfo *op = flag_op (id);
       for (guint k = 0; k < op->n_params; k++)
         {
           const LmParamSpec *spec = &op->params[k];
           GOptionEntry e = { 0 };
-          e.long_name = k == 0 ? op->name : keep (ops, g_strdup_printf ("%s-%s", op->name, spec->name));
+          e.long_name = k == 0 && !names_every_flag (op) ? op->name : keep (ops, g_strdup_printf ("%s-%s", op->name, spec->name));
           e.arg = G_OPTION_ARG_CALLBACK;
           e.arg_data = (gpointer) on_op_flag;
           /* The value as typed, which a message quotes escaped, not a failed conversion. */
@@ -215,6 +233,8 @@ lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error)
     {
       const Assignment *a = &g_array_index (ops->assignments, Assignment, i);
       LmStage *stage = lm_pipeline_stage (pipeline, a->op->id);
+      /* Tone mapping is always on (for the sources it applies to); the raw stage's flag makes
+       * the pipeline a raw's (its sidecar keeps them). */
       stage->enabled = TRUE;
       if (!lm_op_param_parse (a->op, a->spec, stage->params.bytes, a->value, error))
         return FALSE;

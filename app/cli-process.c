@@ -29,6 +29,7 @@ typedef struct {
   gboolean to_srgb; /* --to-srgb: convert from the photo's profile to sRGB on saving */
   char **inputs;
   char *params_out; /* --params-out: the sidecar of the operations given */
+  gboolean raw;     /* the input is a camera raw */
 } Options;
 
 static int
@@ -143,7 +144,8 @@ render_tiled (LmBackend *backend, LmImage *source, LmColorProfile *color, const 
 static gboolean
 wants_tiles (LmBackend *backend, LmImage *source, const LmPipeline *pipeline)
 {
-  if (source->format == LM_FORMAT_RGBA_F32)
+  /* Nor is a raw: its development is not tiled yet. */
+  if (source->format == LM_FORMAT_RGBA_F32 || lm_image_is_raw (source))
     return FALSE;
   return g_getenv ("LUMEN_TILE") != NULL || !lm_render_fits (backend, source, pipeline);
 }
@@ -192,7 +194,8 @@ render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipe
   guint kept = timings->entries->len;
   LmImage *host = render_whole (backend, source, color, pipeline, on_device, timings, &e);
   if (host == NULL && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
-      && source->format != LM_FORMAT_RGBA_F32 && lm_cli_backend_transfers (backend))
+      && source->format != LM_FORMAT_RGBA_F32
+      && !lm_image_is_raw (source) && lm_cli_backend_transfers (backend))
     {
       /* What the tiles take is what the photo took: not the upload of the attempt before. */
       g_clear_error (&e);
@@ -260,9 +263,10 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
     return FALSE;
   double init_ms = lm_ms_since (t);
 
-  /* Fail on an unwritable output before the work, not after it. */
-  if (!lm_cli_check_output (o->output, FALSE, error))
+  /* Fail on an unwritable output before the work, not after it. A raw's .exr is its scene. */
+  if (!lm_cli_check_output (o->output, o->raw, error))
     return FALSE;
+  gboolean scene = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
 
   t = g_get_monotonic_time ();
   g_autoptr (LmImage) source = lm_cli_load_photo (in_path, lm_backend_host_allocator (backend), error);
@@ -288,7 +292,8 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
 
   GError *e = NULL;
   guint kept_before_render = timings->entries->len;
-  g_autoptr (LmImage) host = render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
+  g_autoptr (LmImage) host = scene ? lm_cli_develop_scene (backend, source, pipeline, o->output, timings, &e)
+                                   : render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
   if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
     {
       /* The photo does not fit the GPU, or the GPU failed: render it on the CPU rather than not at all, from
@@ -297,7 +302,9 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       lm_timings_truncate (timings, kept_before_render);
       g_clear_pointer (&backend, lm_backend_free);
       backend = lm_backend_new (LM_BACKEND_CPU, &e);
-      host = render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
+      if (backend)
+        host = scene ? lm_cli_develop_scene (backend, source, pipeline, o->output, timings, &e)
+                     : render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
     }
   if (host == NULL)
     {
@@ -366,6 +373,10 @@ lm_cli_process_main (int argc, char **argv)
   LmBackendKind kind;
   LmPipeline pipeline;
   lm_pipeline_init (&pipeline);
+  /* A raw's pipeline first, then the flags and --params over it. */
+  o.raw = o.inputs && o.inputs[0] && lm_cli_is_raw (o.inputs[0]);
+  if (o.raw)
+    lm_pipeline_for_raw (&pipeline);
   GError *e = NULL;
   if (!lm_cli_parse_backend (o.backend, &kind, &e) || !lm_cli_ops_apply (ops, &pipeline, &e))
     {

@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include "image.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -74,5 +76,12 @@ LmRawInfo *lm_raw_info_copy (const LmRawInfo *info);
 LmRawInfo *lm_raw_info_ref (LmRawInfo *info);
 void lm_raw_info_unref (LmRawInfo *info);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmRawInfo, lm_raw_info_unref)
+
+/* IMAGE is a camera's sensor data, still to be developed (core/raw/develop.h). */
+static inline gboolean
+lm_image_is_raw (const LmImage *image)
+{
+  return image->raw != NULL;
+}
 
 G_END_DECLS

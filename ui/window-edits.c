@@ -51,6 +51,8 @@ lm_window_revert_action (GSimpleAction *action, GVariant *param, gpointer data)
   LmWindow *self = data;
   LmPipeline original;
   lm_pipeline_init (&original);
+  if (self->source && lm_image_is_raw (self->source))
+    lm_pipeline_for_raw (&original);
   original.tonemap = self->edits->tonemap_default;
   replace_edits (self, &original);
 }

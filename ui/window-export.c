@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "config.h"
 #include "core/render/jpeg-gpu.h"
 #include "export-options.h"
 #include <glib/gi18n.h>
@@ -314,11 +315,16 @@ export_interactive (LmWindow *self)
 
   GError *e = NULL;
   LmFileType type = lm_file_type_for_output (path);
-  if (type == LM_FILE_UNKNOWN || (type == LM_FILE_RADIANCE && !radiance))
+  /* A merge's radiance and a raw's scene are written as they are (.hdr, .exr); other photos'
+   * renders are 8 or 16 bits. */
+  gboolean scene = radiance || lm_image_is_raw (self->source);
+  if (type == LM_FILE_UNKNOWN || (lm_file_type_is_radiance (type) && !scene))
     {
       g_autofree char *display = g_filename_display_name (path);
-      g_autofree char *message = radiance ? g_strdup_printf (_("%s: export as .jpg, .png, .tif or .hdr"), display)
-                                          : g_strdup_printf (_("%s: export as .jpg, .png or .tif"), display);
+      g_autofree char *message = scene ? g_strdup_printf (LUMEN_HAVE_OPENEXR ? _("%s: export as .jpg, .png, .tif, .hdr or .exr")
+                                                                              : _("%s: export as .jpg, .png, .tif or .hdr"),
+                                                           display)
+                                       : g_strdup_printf (_("%s: export as .jpg, .png or .tif"), display);
       lm_window_show_message_about (self, LM_TOPIC_EXPORT, GTK_MESSAGE_ERROR, message);
       return FALSE;
     }

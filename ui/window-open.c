@@ -142,13 +142,18 @@ start_loaded (LmWindow *self, gpointer data)
   lm_window_astro_close (self); /* a photo after a FITS file: the editor as it was */
   LmImage *image = g_steal_pointer (&l->image);
   lm_window_sidecar_close (self); /* the previous photo's edits, with what is pending */
+  /* A raw's pipeline (its development, its display transform) under the sidecar's edits. */
   lm_pipeline_init (&self->pipeline);
+  if (lm_image_is_raw (image))
+    lm_pipeline_for_raw (&self->pipeline);
   g_autoptr (GError) sidecar_error = NULL;
   lm_window_sidecar_open (self, l->file, &sidecar_error);
   lm_window_start_editing (self, image, l->file, NULL);
   /* Revert goes to the photo as it is, not to the edits its sidecar brought. */
   LmPipeline original;
   lm_pipeline_init (&original);
+  if (lm_image_is_raw (image))
+    lm_pipeline_for_raw (&original);
   lm_window_edits_set_original (self, &original.tonemap);
   /* A render of the old photo still under way is dropped. */
   lm_window_drop_results (self);

@@ -45,7 +45,8 @@ struct _LmWindow {
   LmImageView *image_view;
   LmHistogramView *histogram_view;
   LmOpPanel *panels[LM_N_OPS];
-  LmOpPanel *tonemap_panel; /* shown while the source is radiance */
+  LmOpPanel *tonemap_panel; /* shown while the source is radiance or a raw */
+  LmOpPanel *raw_panel;     /* shown while the source is a raw (window-raw.h) */
 
   /* the photo being edited */
   GSettings *settings;      /* NULL when the schema is not installed: defaults then */

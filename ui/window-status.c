@@ -169,6 +169,8 @@ op_label (const char *name)
   const LmOpInfo *info = lm_op_info_by_name (name);
   if (info == NULL && g_strcmp0 (name, lm_tonemap_op_info ()->name) == 0)
     info = lm_tonemap_op_info ();
+  if (info == NULL && g_strcmp0 (name, lm_raw_op_info ()->name) == 0)
+    info = lm_raw_op_info ();
   return info ? _(info->label) : name;
 }
 

@@ -14,6 +14,7 @@
 #include "window-export.h"
 #include "window-geometry.h"
 #include "window-hdr.h"
+#include "window-raw.h"
 #include "window-open.h"
 #include "window-sidecar.h"
 #include "window-split.h"
@@ -171,6 +172,8 @@ lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self)
   const LmStage *stage = lm_op_panel_get_stage (panel);
   if (stage->info == lm_tonemap_op_info ())
     self->pipeline.tonemap = *stage;
+  else if (stage->info == lm_raw_op_info ())
+    self->pipeline.raw = *stage;
   else
     self->pipeline.stages[stage->info->id] = *stage;
   g_clear_handle_id (&priv->commit_source, g_source_remove);
@@ -193,6 +196,7 @@ lm_window_show_pipeline (LmWindow *self)
     if (self->panels[i])
       lm_op_panel_set_stage (self->panels[i], &self->pipeline.stages[i]);
   lm_op_panel_set_stage (self->tonemap_panel, &self->pipeline.tonemap);
+  lm_op_panel_set_stage (self->raw_panel, &self->pipeline.raw);
   edited (self);
   update_actions (self);
 }
@@ -230,8 +234,9 @@ lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char
   lm_window_forget_timings (self);
   lm_window_split_restart (self);
   lm_window_show_speedup (self);
-  gboolean radiance = image->format == LM_FORMAT_RGBA_F32;
-  lm_window_show_tonemap_panel (self, radiance);
+  gboolean raw = lm_image_is_raw (image);
+  lm_window_show_raw_panel (self, raw);
+  lm_window_show_tonemap_panel (self, raw || image->format == LM_FORMAT_RGBA_F32);
   /* The name alone as the title, what else there is to say under it: one line of both did
    * not fit beside the header's buttons (in German, "exposure01.jpg (HDR, 5 Belichtung…"). */
   g_autofree char *base = g_file_get_basename (file);
@@ -537,7 +542,9 @@ build_side_panel (LmWindow *self)
   if (self->settings)
     g_settings_bind (self->settings, "histogram-log", self->log_check, "active", G_SETTINGS_BIND_DEFAULT);
 
-  /* Tone mapping first: the operations apply to what it makes of the radiance. */
+  /* A raw's development, then tone mapping: the operations apply to what it makes of the
+   * scene light. */
+  lm_window_build_raw_panel (self);
   lm_window_build_tonemap_panel (self);
 
   for (int i = 0; i < LM_N_OPS; i++)

@@ -182,6 +182,21 @@ lm_backend_hdr_align (LmBackend *b, const LmAlignParams *params, const LmHdrStac
 }
 
 gboolean
+lm_backend_develop_raw (LmBackend *b, const LmRawParams *params, const LmRawInfo *info, const LmImage *src,
+                        LmImage *out, GError **error)
+{
+  if (!check_available (b, b->klass->develop_raw, _("the raw development"), error))
+    return FALSE;
+  g_return_val_if_fail (info != NULL && out->format == LM_FORMAT_RGBA_F32 && src->width == out->width
+                          && src->height == out->height,
+                        FALSE);
+  if (!b->klass->develop_raw (b, params, info, src, out, error))
+    return FALSE;
+  out->opaque = TRUE;
+  return TRUE;
+}
+
+gboolean
 lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
                     LmImage *out, GError **error)
 {

@@ -9,6 +9,8 @@
 #include "../hdr/align.h"
 #include "../hdr/merge.h"
 #include "../hdr/tonemap.h"
+#include "../raw-info.h"
+#include "../raw/develop.h"
 #include "../image.h"
 #include "../ops/histogram.h"
 #include "../ops/op.h"
@@ -85,6 +87,10 @@ typedef struct {
   /* RADIANCE (RGBA_F32) to OUT (RGBE8, core/ops/rgbe-math.h), both in work memory: what a
    * .hdr file stores, a quarter of the radiance's bytes to bring back to the host. */
   gboolean (*rgbe_encode) (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error);
+  /* A raw's development (core/raw/develop.h): SRC (CFA16, or RGBA16/GRAY16 of the LINEAR and
+   * MONO layouts) described by INFO into OUT (RGBA_F32, same size), both in work memory. */
+  gboolean (*develop_raw) (LmBackend *self, const LmRawParams *params, const LmRawInfo *info, const LmImage *src,
+                           LmImage *out, GError **error);
 
   gboolean (*synchronize) (LmBackend *self, GError **error);
   void (*mark) (LmBackend *self, LmMark *mark);
@@ -146,7 +152,11 @@ lm_backend_work_allocator (LmBackend *b)
 static inline LmImage *
 lm_backend_upload (LmBackend *b, LmImage *host, GError **error)
 {
-  return b->klass->upload (b, host, error);
+  LmImage *work = b->klass->upload (b, host, error);
+  /* A raw's sensor data is read through its description wherever it is. */
+  if (work != NULL && work != host && host->raw != NULL && work->raw == NULL)
+    work->raw = lm_raw_info_ref (host->raw);
+  return work;
 }
 static inline LmImage *
 lm_backend_download (LmBackend *b, LmImage *work, GError **error)
@@ -209,5 +219,7 @@ gboolean lm_backend_hdr_align (LmBackend *b, const LmAlignParams *params, const 
 gboolean lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
                              LmImage *out, GError **error);
 gboolean lm_backend_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error);
+gboolean lm_backend_develop_raw (LmBackend *b, const LmRawParams *params, const LmRawInfo *info, const LmImage *src,
+                                 LmImage *out, GError **error);
 
 G_END_DECLS

@@ -131,6 +131,13 @@ cpu_tonemap (LmBackend *self, const LmTonemapParams *params, const LmImage *radi
 }
 
 static gboolean
+cpu_develop_raw (LmBackend *self, const LmRawParams *params, const LmRawInfo *info, const LmImage *src, LmImage *out,
+                 GError **error)
+{
+  return lm_raw_develop_cpu (params, info, src, out, error);
+}
+
+static gboolean
 cpu_rgbe_encode (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error)
 {
   lm_rgbe_encode_cpu (radiance, out);
@@ -194,6 +201,7 @@ static const LmBackendClass cpu_class = {
   .hdr_align = cpu_hdr_align,
   .tonemap = cpu_tonemap,
   .rgbe_encode = cpu_rgbe_encode,
+  .develop_raw = cpu_develop_raw,
   .synchronize = cpu_synchronize,
   .mark = cpu_mark,
   .elapsed_ms = cpu_elapsed_ms,

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 
 /* The HDR entries' buffers (cuda-hdr.c's alone). */
 typedef struct _LmCudaHdr LmCudaHdr;
+/* The raw development's buffers (cuda-raw.c's alone). */
+typedef struct _LmCudaRaw LmCudaRaw;
 
 typedef struct {
   LmBackend parent;
@@ -32,6 +34,7 @@ typedef struct {
   uint32_t *host_bins; /* pinned, for histogram downloads */
   LmDiffSums *diff_sums, *host_diff_sums;
   LmCudaHdr *hdr; /* NULL until the first HDR entry */
+  LmCudaRaw *raw; /* NULL until the first raw development */
   /* The fused pass's 16-bit table (lm_point_table16) on the device and the pass it is of:
    * moving a slider after the point operations (blur) rebuilds nothing. */
   float *table16;
@@ -85,6 +88,11 @@ gboolean lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmI
                           LmImage *out, GError **error);
 gboolean lm_cuda_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error);
 void lm_cuda_hdr_release (LmBackendCuda *self);
+
+/* cuda-raw.c: the class's raw development, and the release of its buffers. */
+gboolean lm_cuda_develop_raw (LmBackend *b, const LmRawParams *params, const LmRawInfo *info, const LmImage *src,
+                              LmImage *out, GError **error);
+void lm_cuda_raw_release (LmBackendCuda *self);
 
 /* cuda-view.c: the class's view entries, and the release of the view transform's table. */
 gboolean lm_cuda_view (LmBackend *b, const LmImage *image, const LmViewRect *rect,

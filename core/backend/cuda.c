@@ -182,6 +182,7 @@ cuda_destroy (LmBackend *b)
   lm_cuda_free (self->bins);
   lm_cuda_free (self->scratch.data);
   lm_cuda_hdr_release (self);
+  lm_cuda_raw_release (self);
   lm_cuda_view_release (self);
   RELEASE (cudaFreeHost (self->host_bins));
   lm_cuda_free (self->diff_sums);
@@ -311,18 +312,19 @@ ensure_scratch (LmBackendCuda *self, const LmKOp *op, const void *params, const 
   return lm_cuda_grow_workspace (self, &self->scratch.data, &self->scratch.size, need, error);
 }
 
-/* The scratch of the last photo goes with it: the next photo's first run reserves its own.
- * The other buffers are small or the HDR merge's. */
+/* The scratch of the last photo goes with it, and a raw's plane: the next photo's first run
+ * reserves its own. The other buffers are small or the HDR merge's. */
 static void
 cuda_release_scratch (LmBackend *b)
 {
   LmBackendCuda *self = lm_cuda_self (b);
-  if (self->scratch.data == NULL)
+  if (self->scratch.data == NULL && self->raw == NULL)
     return;
   use_device_or_log (self);
   RELEASE (cudaStreamSynchronize (self->stream)); /* kernels queued before may still read it */
   lm_cuda_free (self->scratch.data);
   self->scratch = (LmKScratch) { NULL, 0 };
+  lm_cuda_raw_release (self);
 }
 
 static gboolean
@@ -498,6 +500,7 @@ static const LmBackendClass cuda_class = {
   .hdr_merge = lm_cuda_hdr_merge,
   .hdr_align = lm_cuda_hdr_align,
   .tonemap = lm_cuda_tonemap,
+  .develop_raw = lm_cuda_develop_raw,
   .rgbe_encode = lm_cuda_rgbe_encode,
   .synchronize = cuda_synchronize,
   .mark = cuda_mark,

@@ -70,6 +70,14 @@ lm_pipeline_init (LmPipeline *pipeline)
   pipeline->tonemap.info = &tonemap_info;
   pipeline->tonemap.enabled = TRUE;
   lm_op_params_init (&tonemap_info, pipeline->tonemap.params.bytes);
+  pipeline->raw.info = lm_raw_op_info ();
+  lm_op_params_init (pipeline->raw.info, pipeline->raw.params.bytes);
+}
+
+void
+lm_pipeline_for_raw (LmPipeline *pipeline)
+{
+  pipeline->raw.enabled = TRUE;
 }
 
 gboolean
@@ -78,7 +86,8 @@ lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b)
   for (int i = 0; i < LM_N_OPS; i++)
     if (!lm_stage_equal (&a->stages[i], &b->stages[i]))
       return FALSE;
-  return lm_stage_equal (&a->tonemap, &b->tonemap);
+  return lm_stage_equal (&a->tonemap, &b->tonemap) && a->raw.enabled == b->raw.enabled
+         && memcmp (a->raw.params.bytes, b->raw.params.bytes, sizeof (LmRawParams)) == 0;
 }
 
 void
@@ -153,6 +162,16 @@ lm_pipeline_to_keyfile (const LmPipeline *pipeline)
       const LmParamSpec *spec = &tonemap_info.params[k];
       g_autofree char *value = lm_op_param_to_string (spec, pipeline->tonemap.params.bytes);
       g_key_file_set_string (keyfile, tonemap_info.name, spec->name, value);
+    }
+  /* A raw's development, for raws only: other photos' sidecars stay as they were. */
+  const LmOpInfo *raw_info = pipeline->raw.info;
+  if (pipeline->raw.enabled && raw_info->version > 1)
+    g_key_file_set_integer (keyfile, raw_info->name, LM_PARAMS_VERSION_KEY, (int) raw_info->version);
+  for (guint k = 0; pipeline->raw.enabled && k < raw_info->n_params; k++)
+    {
+      const LmParamSpec *spec = &raw_info->params[k];
+      g_autofree char *value = lm_op_param_to_string (spec, pipeline->raw.params.bytes);
+      g_key_file_set_string (keyfile, raw_info->name, spec->name, value);
     }
   return keyfile;
 }
@@ -355,6 +374,14 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
           /* Parameters only, no "enabled": it applies whenever the source is radiance. */
           if (!lm_stage_from_keyfile (&result.tonemap, keyfile, groups[g], FALSE, error))
             return FALSE;
+          continue;
+        }
+      if (g_str_equal (groups[g], lm_raw_op_info ()->name))
+        {
+          /* Parameters only: it applies whenever the source is a raw. */
+          if (!lm_stage_from_keyfile (&result.raw, keyfile, groups[g], FALSE, error))
+            return FALSE;
+          result.raw.enabled = TRUE;
           continue;
         }
       const LmOpInfo *info = lm_op_info_by_name (groups[g]);

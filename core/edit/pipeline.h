@@ -8,6 +8,7 @@
 
 #include "../hdr/tonemap.h"
 #include "../ops/op.h"
+#include "../raw/develop.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,7 @@ typedef struct {
 #include "../ops/op-list.h"
 #undef LM_OP
     LmTonemapParams tonemap;
+    LmRawParams raw;
   } params;
 } LmStage;
 
@@ -35,6 +37,10 @@ typedef struct {
    * source is RGBA_F32. A stage, so that the sidecar, the panel, the cache and equality
    * treat it as they treat operations. */
   LmStage tonemap;
+  /* Of lm_raw_op_info (), params an LmRawParams: the development, used only when the source
+   * is a camera's sensor data (lm_image_is_raw), before the tone mapping. ENABLED says only
+   * that the pipeline is a raw's (lm_pipeline_for_raw): its sidecar then has a [raw] group. */
+  LmStage raw;
 } LmPipeline;
 
 /* Every operation in order, disabled, with default parameters; tone mapping's defaults. */
@@ -53,9 +59,24 @@ lm_pipeline_tonemap (LmPipeline *pipeline)
   return &pipeline->tonemap.params.tonemap;
 }
 
+static inline LmRawParams *
+lm_pipeline_raw (LmPipeline *pipeline)
+{
+  return &pipeline->raw.params.raw;
+}
+
+/* PIPELINE made a raw's: the [raw] group is written, and the display transform is the
+ * scene-referred one (the sigmoid) rather than the HDR merges' default. */
+void lm_pipeline_for_raw (LmPipeline *pipeline);
+
+/* The stage of the operation ID; LM_N_OPS is tone mapping's, LM_N_OPS + 1 the raw stage's. */
 static inline LmStage *
 lm_pipeline_stage (LmPipeline *pipeline, LmOpId id)
 {
+  if ((int) id == LM_N_OPS)
+    return &pipeline->tonemap;
+  if ((int) id == LM_N_OPS + 1)
+    return &pipeline->raw;
   return &pipeline->stages[id];
 }
 

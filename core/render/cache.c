@@ -7,9 +7,12 @@
 #include "../error.h"
 #include "../ops/point.h"
 
-/* Step 0 is the tone mapping (radiance sources only), then the operations in order. */
-#define TONEMAP_STEP 0
-#define N_STEPS (1 + LM_N_OPS)
+/* Step 0 is a raw's development (raw sources only), step 1 the tone mapping (radiance and
+ * raws), then the operations in order. */
+#define RAW_STEP 0
+#define TONEMAP_STEP 1
+#define FIRST_OP_STEP 2
+#define N_STEPS (FIRST_OP_STEP + LM_N_OPS)
 
 typedef struct {
   LmStage stage;          /* what the output was computed with */
@@ -115,8 +118,10 @@ tonemap (LmRenderCache *cache, const LmTonemapParams *params, const LmImage *rad
   GError *e = NULL;
   if (lm_backend_tonemap (cache->backend, params, radiance, out, &e))
     return TRUE;
+  /* The fallback tone maps the host's source: a radiance map's, not a raw's sensor data. */
   if (!g_error_matches (e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED) || cache->fallback == NULL
-      || cache->host_source == NULL || cache->fallback == cache->backend)
+      || cache->host_source == NULL || cache->fallback == cache->backend
+      || cache->host_source->format != LM_FORMAT_RGBA_F32)
     {
       g_propagate_error (error, e);
       return FALSE;
@@ -177,11 +182,14 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
   lm_pipeline_set_color (&colored, cache->color);
   pipeline = &colored;
 
+  gboolean raw = lm_image_is_raw (cache->source);
   LmStage steps[N_STEPS];
+  steps[RAW_STEP] = pipeline->raw;
+  steps[RAW_STEP].enabled = raw;
   steps[TONEMAP_STEP] = pipeline->tonemap;
-  steps[TONEMAP_STEP].enabled = cache->source->format == LM_FORMAT_RGBA_F32;
+  steps[TONEMAP_STEP].enabled = raw || cache->source->format == LM_FORMAT_RGBA_F32;
   for (int i = 0; i < LM_N_OPS; i++)
-    steps[1 + i] = pipeline->stages[i];
+    steps[FIRST_OP_STEP + i] = pipeline->stages[i];
 
   for (int i = 0; i < N_STEPS; i++)
     {
@@ -189,7 +197,7 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
       CacheEntry *entry = &cache->entries[i];
       /* Consecutive point operations are one step, cached in the first one's entry under the
        * pass they compose to. */
-      gboolean points = i != TONEMAP_STEP && lm_op_is_point (stage->info->id);
+      gboolean points = i >= FIRST_OP_STEP && lm_op_is_point (stage->info->id);
       LmPointPass pass;
       char label[sizeof pending[0].label];
       g_strlcpy (label, stage->info->name, sizeof label);
@@ -219,12 +227,15 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
       if (!points)
         {
           format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);
+          /* A raw's display-referred result keeps 16 bits for the edits and the export. */
+          if (i == TONEMAP_STEP && raw)
+            format = LM_FORMAT_RGBA16;
           lm_op_output_size (stage->info, stage->params.bytes, current->width, current->height, &width,
                              &height);
         }
       /* A 16-bit source must not be cut to 8 bits on the way: an operation that stores 8 bits
        * of it does not take 16-bit sources (yet), and says so instead of guessing. */
-      if (i != TONEMAP_STEP && lm_format_depth (current->format) == 16 && lm_format_depth (format) != 16)
+      if (i >= FIRST_OP_STEP && lm_format_depth (current->format) == 16 && lm_format_depth (format) != 16)
         {
           g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
                        _("%s does not work on 16-bit images in this version of Lumen"), label);
@@ -241,7 +252,10 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
       g_strlcpy (t->label, label, sizeof t->label);
       lm_backend_mark (cache->backend, &t->start);
       gboolean ok;
-      if (i == TONEMAP_STEP)
+      if (i == RAW_STEP)
+        ok = lm_backend_develop_raw (cache->backend, (const LmRawParams *) stage->params.bytes, cache->source->raw,
+                                     current, entry->output, error);
+      else if (i == TONEMAP_STEP)
         ok = tonemap (cache, (const LmTonemapParams *) stage->params.bytes, current, entry->output, error);
       else if (points)
         ok = lm_backend_run_points (cache->backend, &pass, current, entry->output, error);

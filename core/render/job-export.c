@@ -6,6 +6,8 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../color/rec2020.h"
+#include "../raw-info.h"
 #include "jpeg-gpu.h"
 #include "tiled.h"
 
@@ -18,29 +20,67 @@ post_progress (LmRenderWorker *w, const Job *job, double fraction)
   lm_render_post (w, r);
 }
 
-/* A .hdr export writes the merged radiance itself, not a render of it. */
+/* A raw's scene (RGBA_F32, linear Rec. 2020, before the display transform) developed on the
+ * job's backend, in host memory and tagged with its primaries: what its .exr and .hdr hold. */
+static LmImage *
+develop_scene (LmRenderWorker *w, const Job *job, GError **error)
+{
+  LmBackend *b = lm_render_backend_for (w, job->request.backend, error);
+  if (b == NULL)
+    return NULL;
+  g_autoptr (LmImage) work = lm_backend_upload (b, w->source, error);
+  if (work == NULL)
+    return NULL;
+  g_autoptr (LmImage) scene
+    = lm_image_new (LM_FORMAT_RGBA_F32, work->width, work->height, lm_backend_work_allocator (b), error);
+  if (scene == NULL
+      || !lm_backend_develop_raw (b, &job->request.pipeline.raw.params.raw, w->source->raw, work, scene, error))
+    return NULL;
+  LmImage *host = lm_backend_download (b, scene, error);
+  if (host == NULL || !lm_backend_synchronize (b, error))
+    {
+      g_clear_pointer (&host, lm_image_unref);
+      return NULL;
+    }
+  g_clear_pointer (&host->icc_profile, g_bytes_unref);
+  host->icc_profile = lm_rec2020_linear_icc ();
+  return host;
+}
+
+/* A .hdr or .exr export writes the merged radiance, or a raw's developed scene, itself: not a
+ * render of it. */
 static gboolean
 export_radiance (LmRenderWorker *w, const Job *job, GError **error)
 {
-  if (w->source == NULL || w->source->format != LM_FORMAT_RGBA_F32)
+  gboolean raw = w->source && lm_image_is_raw (w->source);
+  if (w->source == NULL || (w->source->format != LM_FORMAT_RGBA_F32 && !raw))
     {
       g_autofree char *display = g_filename_display_name (job->path);
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                   _("%s: only a merged HDR image can be written as radiance (.hdr)"), display);
+                   _("%s: only a merged HDR image or a camera raw can be written as radiance (.hdr, .exr)"),
+                   display);
       return FALSE;
     }
   if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
     return FALSE;
   post_progress (w, job, 0.3);
-  return lm_io_save (w->source, job->path, &job->options, error);
+  if (!raw)
+    return lm_io_save (w->source, job->path, &job->options, error);
+  g_autoptr (LmImage) scene = develop_scene (w, job, error);
+  if (scene == NULL || g_cancellable_set_error_if_cancelled (job->cancellable, error))
+    return FALSE;
+  post_progress (w, job, 0.7);
+  return lm_io_save (scene, job->path, &job->options, error);
 }
 
 /* Whether the export goes tile by tile: on a GPU that cannot hold the untiled render (or when
- * LUMEN_TILE asks, for tests). Radiance is never tiled: its tone mapping needs the whole image. */
+ * LUMEN_TILE asks, for tests). Radiance is never tiled: its tone mapping needs the whole image;
+ * nor is a raw: its development is not tiled yet. */
 static gboolean
 wants_tiles (LmRenderWorker *w, const Job *job)
 {
-  if (job->request.backend != LM_BACKEND_CUDA || w->source == NULL || w->source->format == LM_FORMAT_RGBA_F32)
+  if (job->request.backend != LM_BACKEND_CUDA || w->source == NULL || w->source->format == LM_FORMAT_RGBA_F32
+      || lm_image_is_raw (w->source))
     return FALSE;
   LmBackend *backend = lm_render_backend_for (w, job->request.backend, NULL);
   return backend && (g_getenv ("LUMEN_TILE") || !lm_render_fits (backend, w->source, &job->request.pipeline));
@@ -95,7 +135,7 @@ lm_render_run_export (LmRenderWorker *w, const Job *job)
   LmRenderResult *r = lm_render_result_new (LM_RESULT_EXPORTED, &job->request);
   r->path = g_strdup (job->path);
   GError *e = NULL;
-  if (lm_file_type_for_output (job->path) == LM_FILE_RADIANCE)
+  if (lm_file_type_is_radiance (lm_file_type_for_output (job->path)))
     {
       export_radiance (w, job, &e);
       r->error = e;
@@ -113,7 +153,7 @@ lm_render_run_export (LmRenderWorker *w, const Job *job)
     }
   /* Out of GPU memory in one piece: in tiles, before the window's fall-back to the CPU. */
   if (job->request.backend == LM_BACKEND_CUDA && out == NULL && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
-      && w->source && w->source->format != LM_FORMAT_RGBA_F32)
+      && w->source && w->source->format != LM_FORMAT_RGBA_F32 && !lm_image_is_raw (w->source))
     {
       g_clear_error (&e);
       tiles = TRUE;

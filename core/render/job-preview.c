@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../raw-info.h"
 #include "../ops/view.h"
 
 /* The CPU's quick pass: the pipeline on the photo shrunk by FACTOR; the full-resolution render
@@ -219,8 +220,8 @@ lm_render_run_preview (LmRenderWorker *w, const LmRenderRequest *req)
       return;
     }
   /* The quick pass shrinks 8-bit sources; a radiance source's tone mapping needs the whole
-   * image's statistics and is cached anyway. */
-  if (req->backend == LM_BACKEND_CPU && w->source->format != LM_FORMAT_RGBA_F32
+   * image's statistics and is cached anyway, and a raw's mosaic is no image to shrink. */
+  if (req->backend == LM_BACKEND_CPU && w->source->format != LM_FORMAT_RGBA_F32 && !lm_image_is_raw (w->source)
       && lm_render_side_for (w, LM_BACKEND_CPU, NULL) != NULL)
     {
       int factor = (int) floor (req->view.rw / req->view.out_w);

@@ -1,5 +1,6 @@
 /* A photo's pyramid (pyramid.h), made on the CPU by the render worker's thread. */
 #include "pyramid.h"
+#include "../raw-info.h"
 
 #include <stdlib.h>
 
@@ -30,7 +31,8 @@ lm_pyramid_threshold (void)
 gboolean
 lm_pyramid_wanted (const LmImage *source)
 {
-  return source != NULL && source->format != LM_FORMAT_RGBA_F32
+  /* A raw's sensor data cannot be averaged into levels: it is developed whole. */
+  return source != NULL && source->format != LM_FORMAT_RGBA_F32 && !lm_image_is_raw (source)
          && (guint64) source->width * source->height > lm_pyramid_threshold ()
          && MAX (source->width, source->height) > LM_PYRAMID_TOP_SIDE;
 }
