@@ -1,0 +1,112 @@
+/* The fast Bayer demosaics, shared by the CPU (core/raw/demosaic-fast.c) and CUDA
+ * (kernels/demosaic-fast.cu): bilinear (the NPP-class method, a benchmark peer and RCD's
+ * fallback on images one site wide or high) and half size (one pixel per 2 × 2 quad, for
+ * previews). Out-of-image sites are read through reflect-101, which keeps the Bayer phase on
+ * any axis of at least 2 sites; on an axis of 1 it repeats the one site, so each sample counts
+ * as the colour of the site it was read from. A colour that no sample supplies (a line has
+ * only two) takes green's value, or without green the site's own: neutral, as nothing says
+ * otherwise. GLib-free, for gcc and nvcc; the sums run in one fixed order on both. */
+#pragma once
+
+#include "blur-math.h"
+#include "cfa-math.h"
+#include "pixel-math.h"
+
+/* CFA is a 2 × 2 Bayer array: each row one green and one of red and blue, the greens on a
+ * diagonal, red and blue in different rows. */
+LM_INLINE int
+lm_cfa_is_bayer (const LmCfa *cfa)
+{
+  if (cfa->w != 2 || cfa->h != 2)
+    return 0;
+  for (int y = 0; y < 2; y++)
+    for (int x = 0; x < 2; x++)
+      if (cfa->color[y][x] > LM_CFA_G2)
+        return 0;
+  int g0 = lm_cfa_color (cfa, 0, 0) == LM_CFA_G, g1 = lm_cfa_color (cfa, 1, 0) == LM_CFA_G;
+  if (g0 == g1 || lm_cfa_color (cfa, g0, 1) != LM_CFA_G || lm_cfa_color (cfa, g1, 1) == LM_CFA_G)
+    return 0;
+  return lm_cfa_color (cfa, g0, 0) + lm_cfa_color (cfa, g1, 1) == LM_CFA_R + LM_CFA_B;
+}
+
+/* Per colour, a weighted sum and its weight, to which the missing colours are then filled. */
+typedef struct {
+  float sum[3], weight[3];
+} LmDemosaicAcc;
+
+LM_INLINE void
+lm_demosaic_acc_fill (const LmDemosaicAcc *a, float fallback, float *r, float *g, float *b)
+{
+  float v[3];
+  for (int k = 0; k < 3; k++)
+    v[k] = a->weight[k] > 0.0f ? a->sum[k] / a->weight[k] : 0.0f;
+  float neutral = a->weight[1] > 0.0f ? v[1] : fallback;
+  *r = a->weight[0] > 0.0f ? v[0] : neutral;
+  *g = a->weight[1] > 0.0f ? v[1] : neutral;
+  *b = a->weight[2] > 0.0f ? v[2] : neutral;
+}
+
+/* Bilinear at site (X, Y): its own colour as sampled, each other colour the mean of its
+ * samples in the 3 × 3 around, weighted (1 2 1) ⊗ (1 2 1) (on a Bayer array: the 2 or 4 nearest,
+ * equally). */
+LM_INLINE void
+lm_demosaic_bilinear_site (const float *plane, int width, int height, const LmCfa *cfa, int x, int y,
+                           float *r, float *g, float *b)
+{
+  LmDemosaicAcc a = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
+  float own = plane[(size_t) y * (size_t) width + (size_t) x];
+  int own_c = lm_cfa_color (cfa, x, y);
+  for (int dy = -1; dy <= 1; dy++)
+    {
+      int sy = lm_reflect101 (y + dy, height);
+      const float *row = plane + (size_t) sy * (size_t) width;
+      for (int dx = -1; dx <= 1; dx++)
+        {
+          int sx = lm_reflect101 (x + dx, width);
+          int k = lm_cfa_color (cfa, sx, sy);
+          float w = (float) ((2 - (dx < 0 ? -dx : dx)) * (2 - (dy < 0 ? -dy : dy)));
+          a.sum[k] += w * row[sx];
+          a.weight[k] += w;
+        }
+    }
+  a.sum[own_c] = own;
+  a.weight[own_c] = 1.0f;
+  lm_demosaic_acc_fill (&a, own, r, g, b);
+}
+
+/* Half size: output pixel (X, Y) from the quad of sites (2X, 2Y) … (2X + 1, 2Y + 1), each colour
+ * the mean of its sites there (the two greens: (G1 + G2) / 2). A last odd column or row reads
+ * its quad's other half by reflection; the same site is counted once. */
+LM_INLINE void
+lm_demosaic_half_site (const float *plane, int width, int height, const LmCfa *cfa, int x, int y,
+                       float *r, float *g, float *b)
+{
+  LmDemosaicAcc a = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
+  int xs[2] = { 2 * x, lm_reflect101 (2 * x + 1, width) };
+  int ys[2] = { 2 * y, lm_reflect101 (2 * y + 1, height) };
+  float all = 0.0f, n = 0.0f;
+  for (int j = 0; j < 2; j++)
+    {
+      if (j == 1 && ys[1] == ys[0])
+        break;
+      const float *row = plane + (size_t) ys[j] * (size_t) width;
+      for (int i = 0; i < 2; i++)
+        {
+          if (i == 1 && xs[1] == xs[0])
+            break;
+          int k = lm_cfa_color (cfa, xs[i], ys[j]);
+          a.sum[k] += row[xs[i]];
+          a.weight[k] += 1.0f;
+          all += row[xs[i]];
+          n += 1.0f;
+        }
+    }
+  lm_demosaic_acc_fill (&a, all / n, r, g, b);
+}
+
+/* The half-size image's width or height for a mosaic's: rounded up, so that every site counts. */
+LM_INLINE int
+lm_demosaic_half_size (int n)
+{
+  return (n + 1) / 2;
+}
