@@ -16,8 +16,8 @@ static const LmParamSpec wb_params[] = { LM_WB_PARAMS (LM_PARAM_SPEC) };
  * it: 6500 K is the reference), the Planckian locus below, where daylight is not defined
  * (Kim et al.'s cubic fit, within 10⁻³ of Planck's law from 1667 K). The two loci meet at
  * 4000 K with a small step in y, as darktable's do. */
-static void
-illuminant_xy (double t, double *x, double *y)
+void
+lm_wb_illuminant_xy (double t, double *x, double *y)
 {
   double t2 = t * t, t3 = t2 * t;
   if (t >= 4000.0)
@@ -46,7 +46,7 @@ static void
 illuminant_rgb (const LmOpColor *color, double t, double rgb[3])
 {
   double x, y;
-  illuminant_xy (t, &x, &y);
+  lm_wb_illuminant_xy (t, &x, &y);
   double X = x / y, Y = 1.0, Z = (1.0 - x - y) / y;
   if (is_srgb (color))
     {

@@ -8,6 +8,10 @@
 extern "C" {
 #endif
 
+/* The chromaticity of light at T kelvin (wb.c says which locus): what a temperature names,
+ * here and in the raw development's white balance (core/raw/camera-color.c). */
+void lm_wb_illuminant_xy (double t, double *x, double *y);
+
 /* The linear-light gains of P (wb-math.h says what they mean). */
 void lm_wb_gains (const LmWbParams *p, LmWbGains *gains);
 
