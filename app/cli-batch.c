@@ -588,7 +588,7 @@ lm_cli_batch_main (int argc, char **argv)
     { "method", 0, 0, G_OPTION_ARG_STRING, &o.method, N_("Merge method: debevec (default), robertson or mertens"), N_("METHOD") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("One camera's response for every stack instead of calibrating each"), N_("FILE") },
     { "align", 0, 0, G_OPTION_ARG_NONE, &o.align, N_("Align each stack's exposures first (median threshold bitmaps)"), NULL },
-    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tone.tonemap, N_("none (radiance, for hdr), gamma, reinhard (default) or drago"), N_("OP") },
+    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tone.tonemap, N_("none (radiance, for hdr), gamma, reinhard (default), drago or sigmoid (scene-referred)"), N_("OP") },
     { NULL },
   };
   const GOptionEntry entries_after[] = {

@@ -271,7 +271,7 @@ lm_cli_hdr_main (int argc, char **argv)
     { "times", 0, 0, G_OPTION_ARG_STRING, &o.times, N_("Exposure times in seconds, in the order of the images (1/250 allowed)"), N_("T1,T2,…") },
     { "response-in", 0, 0, G_OPTION_ARG_FILENAME, &o.response_in, N_("Use this camera response instead of calibrating (debevec, robertson)"), N_("FILE") },
     { "response-out", 0, 0, G_OPTION_ARG_FILENAME, &o.response_out, N_("Save the camera response"), N_("FILE") },
-    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tone.tonemap, N_("none (0..1 as is; radiance for .hdr and .exr; the default for mertens), gamma, reinhard (the default for 8-bit radiance) or drago"), N_("OP") },
+    { "tonemap", 0, 0, G_OPTION_ARG_STRING, &o.tone.tonemap, N_("none (0..1 as is; radiance for .hdr and .exr; the default for mertens), gamma, reinhard (the default for 8-bit radiance), drago or sigmoid (scene-referred)"), N_("OP") },
     { NULL },
   };
   const GOptionEntry entries_after[] = {

@@ -110,7 +110,7 @@ lm_cli_tone_params (const LmCliTone *tone, LmTonemapKind fallback, LmTonemapPara
     {
       g_autofree char *quoted = lm_text_quote (tone->tonemap, -1);
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--tonemap: unknown “%s” (none, gamma, reinhard or drago)"), quoted);
+                   _("--tonemap: unknown “%s” (none, gamma, reinhard, drago or sigmoid)"), quoted);
       return FALSE;
     }
   for (guint k = 1; k < info->n_params; k++)

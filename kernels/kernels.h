@@ -172,11 +172,12 @@ cudaError_t lm_k_mtb (const LmKStack *stack, int levels, int exclude_range, unsi
                       int *shifts, cudaStream_t stream);
 
 /* Tone mapping operators, as LmTonemapKind, and their parameters, as LmTonemapParams. */
-enum { LM_K_TONEMAP_NONE, LM_K_TONEMAP_GAMMA, LM_K_TONEMAP_REINHARD, LM_K_TONEMAP_DRAGO };
+enum { LM_K_TONEMAP_NONE, LM_K_TONEMAP_GAMMA, LM_K_TONEMAP_REINHARD, LM_K_TONEMAP_DRAGO, LM_K_TONEMAP_SIGMOID };
 
 typedef struct {
   int kind;
   float gamma, intensity, light_adapt, color_adapt, saturation, bias;
+  float exposure, contrast, hue_preservation;
 } LmKTonemap;
 
 /* RADIANCE (RGBA_F32) to OUT (RGBA8, alpha 255; or RGBA16, alpha 65535). */

@@ -9,6 +9,9 @@
 //   range of the radiance → sums of the stretched radiance → range of the operator's result
 //   → the final value, quantised and written (4 B a pixel).
 // Each pass ends in per-row partial results, folded by one block into the State (hdr-reduce.cuh).
+// The sigmoid (core/hdr/tonemap-sigmoid.h) needs no pass over the image: one kernel, pixel by
+// pixel, with the CPU's bits.
+#include "core/hdr/tonemap-sigmoid.h"
 #include "kernels/cuda-check.h"
 #include "kernels/grid-rows.cuh"
 #include "kernels/hdr-reduce.cuh"
@@ -162,8 +165,20 @@ fold_stats (const StatsRow *rows, unsigned height, double n, LmKTonemap p, State
     state->drago = lm_tm_drago_setup (p.bias, p.saturation, &t, n);
 }
 
-// One pixel per thread: the whole chain, quantised to 8 bits (alpha 255) or, WIDE, to 16
-// (alpha 65535).
+// Q (0..1) quantised to 8 bits (alpha 255) or, WIDE, to 16 (alpha 65535), as pixel X of ROW.
+template <bool Wide>
+__device__ inline void
+store (uint8_t *row, unsigned x, const float q[3])
+{
+  if (Wide)
+    reinterpret_cast<ushort4 *> (row)[x]
+      = make_ushort4 (lm_tm_quantize16 (q[0]), lm_tm_quantize16 (q[1]), lm_tm_quantize16 (q[2]), 65535);
+  else
+    reinterpret_cast<uint32_t *> (row)[x]
+      = lm_px_pack (lm_tm_quantize (q[0]), lm_tm_quantize (q[1]), lm_tm_quantize (q[2]), 0xff000000u);
+}
+
+// One pixel per thread: the whole chain, quantised.
 template <bool Wide>
 __global__ void
 display (const uint8_t *image, size_t stride, uint8_t *out, size_t out_stride, unsigned width, unsigned height,
@@ -176,14 +191,35 @@ display (const uint8_t *image, size_t stride, uint8_t *out, size_t out_stride, u
     {
       float q[3];
       evaluate (DISPLAY, kind, *state, inv_gamma, load (image, stride, x, (unsigned) y), q);
-      uint8_t *row = out + y * out_stride;
-      if (Wide)
-        reinterpret_cast<ushort4 *> (row)[x]
-          = make_ushort4 (lm_tm_quantize16 (q[0]), lm_tm_quantize16 (q[1]), lm_tm_quantize16 (q[2]), 65535);
-      else
-        reinterpret_cast<uint32_t *> (row)[x]
-          = lm_px_pack (lm_tm_quantize (q[0]), lm_tm_quantize (q[1]), lm_tm_quantize (q[2]), 0xff000000u);
+      store<Wide> (out + y * out_stride, x, q);
     }
+}
+
+// The sigmoid, one pixel per thread; its constants derived here as on the CPU, from P.
+template <bool Wide>
+__global__ void
+sigmoid (const uint8_t *image, size_t stride, uint8_t *out, size_t out_stride, unsigned width, unsigned height,
+         LmKTonemap p)
+{
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= width)
+    return;
+  LmTmSigmoid s = lm_tm_sigmoid_setup (p.exposure, p.contrast, p.hue_preservation);
+  LM_FOR_ROWS (y, height)
+    {
+      float4 in = load (image, stride, x, (unsigned) y);
+      float q[3] = { in.x, in.y, in.z };
+      lm_tm_sigmoid (&s, q);
+      store<Wide> (out + y * out_stride, x, q);
+    }
+}
+
+// The sigmoid's parameters as tonemap.c's check_sigmoid accepts them.
+bool
+sigmoid_params_valid (const LmKTonemap *p)
+{
+  return p->contrast > 0.0f && isfinite (p->contrast) && isfinite (p->exposure) && p->hue_preservation >= 0.0f
+         && p->hue_preservation <= 1.0f;
 }
 
 } // namespace
@@ -193,12 +229,24 @@ lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out
               cudaStream_t stream)
 {
   if (radiance->format != LM_K_RGBA_F32 || (out->format != LM_K_RGBA8 && out->format != LM_K_RGBA16) || !(p->gamma > 0.0f)
-      || p->kind < LM_K_TONEMAP_NONE || p->kind > LM_K_TONEMAP_DRAGO)
+      || p->kind < LM_K_TONEMAP_NONE || p->kind > LM_K_TONEMAP_SIGMOID
+      || (p->kind == LM_K_TONEMAP_SIGMOID && !sigmoid_params_valid (p)))
     return cudaErrorInvalidValue;
   unsigned w = radiance->width, h = radiance->height;
   if (w == 0 || h == 0)
     return cudaSuccess;
   const uint8_t *in = static_cast<const uint8_t *> (radiance->data);
+  uint8_t *dst = static_cast<uint8_t *> (out->data);
+  if (p->kind == LM_K_TONEMAP_SIGMOID)
+    {
+      dim3 grid = lm_rows_grid (lm_div_up (w, kPixelThreads), h);
+      if (out->format == LM_K_RGBA16)
+        sigmoid<true><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, h, *p);
+      else
+        sigmoid<false><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, h, *p);
+      LM_CUDA_LAUNCHED ();
+      return cudaSuccess;
+    }
   State *state = static_cast<State *> (scratch->state);
   RangeRow *ranges = static_cast<RangeRow *> (scratch->rows);
   bool has_operator = p->kind == LM_K_TONEMAP_REINHARD || p->kind == LM_K_TONEMAP_DRAGO;
@@ -225,7 +273,6 @@ lm_k_tonemap (const LmKTonemap *p, const LmKImage *radiance, const LmKImage *out
   // As the CPU: the operators' first stretch has gamma 1, the last stage the user's gamma.
   float inv_gamma = 1.0f / p->gamma;
   dim3 grid = lm_rows_grid (lm_div_up (w, kPixelThreads), h);
-  uint8_t *dst = static_cast<uint8_t *> (out->data);
   if (out->format == LM_K_RGBA16)
     display<true><<<grid, kPixelThreads, 0, stream>>> (in, radiance->stride, dst, out->stride, w, h, p->kind,
                                                        state, inv_gamma);

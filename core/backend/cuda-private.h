@@ -70,13 +70,15 @@ const LmKOp *lm_cuda_op (LmOpId id);
 /* Tone mapping's parameters as its kernel takes them: the one place LmKTonemap is filled. */
 G_STATIC_ASSERT ((int) LM_K_TONEMAP_NONE == (int) LM_TONEMAP_NONE && (int) LM_K_TONEMAP_GAMMA == (int) LM_TONEMAP_GAMMA
                  && (int) LM_K_TONEMAP_REINHARD == (int) LM_TONEMAP_REINHARD
-                 && (int) LM_K_TONEMAP_DRAGO == (int) LM_TONEMAP_DRAGO);
+                 && (int) LM_K_TONEMAP_DRAGO == (int) LM_TONEMAP_DRAGO
+                 && (int) LM_K_TONEMAP_SIGMOID == (int) LM_TONEMAP_SIGMOID);
 static inline LmKTonemap
 lm_cuda_ktonemap (const LmTonemapParams *p)
 {
   return (LmKTonemap) { .kind = p->kind, .gamma = p->gamma, .intensity = p->intensity,
                         .light_adapt = p->light_adapt, .color_adapt = p->color_adapt,
-                        .saturation = p->saturation, .bias = p->bias };
+                        .saturation = p->saturation, .bias = p->bias, .exposure = p->exposure,
+                        .contrast = p->contrast, .hue_preservation = p->hue_preservation };
 }
 
 /* cuda-hdr.c: the class's HDR entries, and the release of their buffers. */

@@ -12,6 +12,7 @@ static const LmEnumValue tonemap_kinds[] = {
   { "gamma", N_("Gamma") },
   { "reinhard", N_("Reinhard") },
   { "drago", N_("Drago") },
+  { "sigmoid", N_("Sigmoid (scene-referred)") },
   { NULL, NULL },
 };
 
@@ -46,7 +47,8 @@ static const LmOpInfo tonemap_info = {
   .params = tonemap_params,
   .n_params = G_N_ELEMENTS (tonemap_params),
   .params_size = sizeof (LmTonemapParams),
-  .version = 1,
+  /* 2: the sigmoid's exposure, contrast and hue preservation */
+  .version = 2,
   .output_format = tonemap_output_format,
   .run_cpu = tonemap_run_cpu,
 };

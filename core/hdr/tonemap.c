@@ -10,6 +10,7 @@
 #include "../error.h"
 #include "merge-math.h"
 #include "tonemap-math.h"
+#include "tonemap-sigmoid.h"
 
 typedef struct {
   double min, max;
@@ -120,6 +121,55 @@ apply_operator (const LmTonemapParams *p, LmImage *img)
     }
 }
 
+/* The sigmoid needs nothing of the image as a whole: one pass, pixel by pixel. */
+static void
+sigmoid (const LmTonemapParams *p, const LmImage *radiance, LmImage *out)
+{
+  LmTmSigmoid s = lm_tm_sigmoid_setup (p->exposure, p->contrast, p->hue_preservation);
+  gboolean wide = out->format == LM_FORMAT_RGBA16;
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < radiance->height; y++)
+    {
+      const float *in = (const float *) lm_image_row (radiance, y);
+      guint8 *o = lm_image_row (out, y);
+      guint16 *o16 = (guint16 *) o;
+      for (guint x = 0; x < radiance->width; x++)
+        {
+          float q[3] = { in[4 * x], in[4 * x + 1], in[4 * x + 2] };
+          lm_tm_sigmoid (&s, q);
+          for (int c = 0; c < 3; c++)
+            {
+              if (wide)
+                o16[4 * x + c] = lm_tm_quantize16 (q[c]);
+              else
+                o[4 * x + c] = lm_tm_quantize (q[c]);
+            }
+          if (wide)
+            o16[4 * x + 3] = 65535;
+          else
+            o[4 * x + 3] = 255;
+        }
+    }
+  out->opaque = TRUE;
+}
+
+/* The sigmoid's parameters, where its range checks (the table's) were not applied: the
+ * kernel refuses the same ones. */
+static gboolean
+check_sigmoid (const LmTonemapParams *p, GError **error)
+{
+  const char *why = NULL;
+  if (!(p->contrast > 0.0f) || !isfinite (p->contrast))
+    why = _("the contrast must be positive");
+  else if (!isfinite (p->exposure))
+    why = _("the exposure must be a number");
+  else if (!(p->hue_preservation >= 0.0f && p->hue_preservation <= 1.0f))
+    why = _("the hue preservation must be between 0 and 1");
+  if (why != NULL)
+    g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID, why);
+  return why == NULL;
+}
+
 gboolean
 lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out, GError **error)
 {
@@ -129,6 +179,13 @@ lm_tonemap_cpu (const LmTonemapParams *p, const LmImage *radiance, LmImage *out,
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("the gamma must be positive"));
       return FALSE;
+    }
+  if (p->kind == LM_TONEMAP_SIGMOID)
+    {
+      if (!check_sigmoid (p, error))
+        return FALSE;
+      sigmoid (p, radiance, out);
+      return TRUE;
     }
   GError *e = NULL;
   g_autoptr (LmImage) img = lm_image_new (LM_FORMAT_RGBA_F32, radiance->width, radiance->height,
