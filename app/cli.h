@@ -7,6 +7,7 @@
 #include "core/image.h"
 #include "core/io/io.h"
 #include "core/edit/pipeline.h"
+#include "core/timing.h"
 
 G_BEGIN_DECLS
 
