@@ -18,6 +18,9 @@ TEST_DEPS  := python3 python3-numpy python3-opencv python3-pil libimage-exiftool
               eso-midas-testdata
 # localedef's sources: the window tests run in French (tests/ui/run-in-french.sh).
 TEST_DEPS  += locales
+# Camera raw files (core/io/raw.c); the tests' DNG writer, a real Canon CR2 and LibRaw's tools.
+BUILD_DEPS += libraw-dev
+TEST_DEPS  += python3-tifffile rawtran-doc libraw-bin
 
 .PHONY: run check deps test-deps build asan-build clean
 

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/i18n.h"
 #include "core/io/io.h"
+#include "core/io/raw-sniff.h"
 #include "core/io/text-input.h"
 #include "core/timing.h"
 
@@ -256,7 +257,7 @@ has_image_extension (const char *word)
   for (guint i = 0; dot && i < G_N_ELEMENTS (exts); i++)
     if (g_ascii_strcasecmp (dot, exts[i]) == 0)
       return TRUE;
-  return FALSE;
+  return lm_raw_has_suffix (word);
 }
 
 /* A photo may come first (lumen-cli photo.jpg -o out.png), so a first word that is no

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/io/file-read.h"
+#include "core/io/raw-sniff.h"
 #include "core/pixel-budget.h"
 
 struct _LmWindowOpen {
@@ -322,6 +323,16 @@ lm_window_add_image_filter (GtkFileChooser *chooser)
   static const char *const patterns[] = { "*.jpg", "*.jpeg", "*.png", "*.tif", "*.tiff", "*.webp", "*.bmp", "*.fits", "*.fit", "*.fts", NULL };
   for (int i = 0; patterns[i]; i++)
     gtk_file_filter_add_pattern (filter, patterns[i]);
+  /* Camera raw files: by MIME type, and by name in either case (cameras write IMG_0001.CR2). */
+  for (int i = 0; lm_raw_mime_types[i]; i++)
+    gtk_file_filter_add_mime_type (filter, lm_raw_mime_types[i]);
+  for (int i = 0; lm_raw_suffixes[i]; i++)
+    {
+      g_autofree char *lower = g_strconcat ("*", lm_raw_suffixes[i], NULL);
+      g_autofree char *upper = g_ascii_strup (lower, -1);
+      gtk_file_filter_add_pattern (filter, lower);
+      gtk_file_filter_add_pattern (filter, upper);
+    }
   gtk_file_chooser_add_filter (chooser, filter);
 }
 

@@ -5,6 +5,7 @@
 
 #include "../error.h"
 #include "../io/file-read.h"
+#include "../io/raw-sniff.h"
 #include "../hdr/stack.h"
 #include "../io/text-input.h"
 
@@ -60,7 +61,7 @@ is_image_name (const char *name)
   for (guint i = 0; dot && i < G_N_ELEMENTS (exts); i++)
     if (g_ascii_strcasecmp (dot, exts[i]) == 0)
       return TRUE;
-  return FALSE;
+  return lm_raw_has_suffix (name);
 }
 
 static gboolean

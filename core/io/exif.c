@@ -6,7 +6,11 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../pixel-budget.h"
+#include "file-read.h"
 #include "io-private.h"
+#include "raw.h"
+#include "raw-sniff.h"
 #include "xmp.h"
 
 static ExifData *
@@ -63,9 +67,22 @@ exposure_seconds (ExifData *ed)
   return r.numerator > 0 && r.denominator > 0 ? (double) r.numerator / r.denominator : 0.0;
 }
 
+/* Whether PATH is a camera raw, whose EXIF is in TIFF IFDs or a maker's container that
+ * libexif's file reader (JPEG's APP1) does not look in. */
+static gboolean
+is_raw_file (const char *path)
+{
+  g_autoptr (GBytes) bytes = lm_file_map (path, LM_FILE_KIND_IMAGE, lm_pixel_budget_file_bytes (), NULL);
+  gsize len = 0;
+  const guint8 *data = bytes ? g_bytes_get_data (bytes, &len) : NULL;
+  return data && lm_raw_sniff (data, len);
+}
+
 gboolean
 lm_exif_exposure_time (const char *path, double *seconds, GError **error)
 {
+  if (is_raw_file (path))
+    return lm_raw_exposure_time (path, seconds, error);
   ExifData *ed = exif_data_new_from_file (path);
   if (ed == NULL)
     {

@@ -24,7 +24,8 @@ int lm_exif_orientation_stated (GBytes *block);
 /* ExposureTime in seconds from BLOCK (as LmImage.exif holds it), or 0 where it gives none. */
 double lm_exif_exposure_seconds (GBytes *block);
 
-/* ExposureTime in seconds from the EXIF of the file at PATH. */
+/* ExposureTime in seconds from the EXIF of the file at PATH; from a camera raw's metadata
+ * (LibRaw, core/io/raw.h) when PATH is one. */
 gboolean lm_exif_exposure_time (const char *path, double *seconds, GError **error);
 
 /* BLOCK rewritten for an exported image of WIDTH×HEIGHT: orientation 1 (pixels are stored

@@ -37,6 +37,7 @@ typedef struct {
 extern const LmFileFormat lm_file_format_jpeg, lm_file_format_png, lm_file_format_tiff,
   lm_file_format_webp, lm_file_format_bmp, lm_file_format_gif, lm_file_format_radiance,
   lm_file_format_exr, lm_file_format_fits;
+extern const LmFileFormat lm_file_format_raw;
 
 /* OpenEXR's magic number, for exr.c and, in a build without the library, exr-absent.c. */
 static inline gboolean

@@ -9,11 +9,13 @@
 #include "io-private.h"
 #include "../color/convert.h"
 
-/* Every format, in the order their sniffers are asked: magic numbers first, FITS (whose
- * gzip-compressed form is told by inflating a little) last. */
+/* Every format, in the order their sniffers are asked: magic numbers first, camera raw before
+ * TIFF (most raws are TIFFs whose IFDs say they hold sensor data), FITS (whose gzip-compressed
+ * form is told by inflating a little) last. */
 static const LmFileFormat *const formats[] = {
   &lm_file_format_jpeg,
   &lm_file_format_png,
+  &lm_file_format_raw,
   &lm_file_format_tiff,
   &lm_file_format_webp,
   &lm_file_format_bmp,
@@ -141,11 +143,11 @@ lm_io_load_from_memory (const char *path, const guint8 *data, gsize len, const L
   if (looks_like_text (data, MIN (len, 512)))
     lm_set_file_error (error, LM_ERROR_FORMAT, path,
                        _("is a text file, not an image (Lumen reads JPEG, PNG, TIFF, WebP, BMP, "
-                         "GIF, Radiance HDR and OpenEXR)"));
+                         "GIF, Radiance HDR, OpenEXR and camera raw)"));
   else
     lm_set_file_error (error, LM_ERROR_FORMAT, path,
                        _("is not an image Lumen can read (JPEG, PNG, TIFF, WebP, BMP, GIF, "
-                         "Radiance HDR or OpenEXR)"));
+                         "Radiance HDR, OpenEXR or camera raw)"));
   return NULL;
 }
 
@@ -201,6 +203,14 @@ lm_io_save (const LmImage *image, const char *path, const LmSaveOptions *options
       lm_set_file_error (error, LM_ERROR_INVALID, path,
                          _("this is float data from a FITS file; image files cannot hold it as it is "
                            "(detect sources with lumen-cli detect, or stretch it for display first)"));
+      return FALSE;
+    }
+  /* Sensor data is no picture until it is developed (core/raw): written as it is, it would be
+   * a gray mosaic, or camera RGB without its black level, white balance and colours. */
+  if (image->format == LM_FORMAT_CFA16 || image->raw != NULL)
+    {
+      lm_set_file_error (error, LM_ERROR_INVALID, path,
+                         _("this is a camera raw's undeveloped sensor data; image files cannot hold it as it is"));
       return FALSE;
     }
   const LmFileFormat *format = format_of (type);

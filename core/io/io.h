@@ -19,6 +19,7 @@ typedef enum {
   LM_FILE_RADIANCE,
   LM_FILE_EXR,
   LM_FILE_FITS, /* astronomy data: loaded as LM_FORMAT_GRAY_F32, not written */
+  LM_FILE_RAW,  /* a camera's raw file (LibRaw): loaded undeveloped, not written */
 } LmFileType;
 
 typedef struct {
@@ -57,7 +58,10 @@ gboolean lm_file_type_writable (LmFileType type, GError **error);
 /* Loads PATH into memory from ALLOCATOR (pinned host memory when CUDA is present).
  * 8-bit files become LM_FORMAT_RGBA8 (GRAY8 for gray PNG and TIFF) with EXIF orientation
  * applied; 16-bit PNG and TIFF files LM_FORMAT_RGBA16 (GRAY16); Radiance and OpenEXR files
- * become LM_FORMAT_RGBA_F32. The ICC profile and EXIF block travel on the image. */
+ * become LM_FORMAT_RGBA_F32. Camera raw files load undeveloped and unturned, with their
+ * LmRawInfo (image->raw): LM_FORMAT_CFA16 (sensor data behind a colour filter array),
+ * GRAY16 (a monochrome sensor) or RGBA16 (LinearRaw, sRAW: camera RGB). The ICC profile and
+ * EXIF block travel on the image. */
 LmImage *lm_io_load (const char *path, const LmAllocator *allocator, GError **error);
 
 /* As lm_io_load, from the LEN bytes of a file already read into memory (DATA must stay

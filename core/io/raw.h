@@ -1,0 +1,20 @@
+/* Camera raw files through LibRaw (raw.c): the sensor data as LibRaw unpacks it, undeveloped,
+ * with what the file says about it in an LmRawInfo (core/raw-info.h). */
+#pragma once
+
+#include <glib.h>
+
+#include "../raw-info.h"
+
+G_BEGIN_DECLS
+
+/* The exposure time in seconds the camera raw at PATH states, read without decoding its
+ * sensor data: how a bracket of raws gets its times. */
+gboolean lm_raw_exposure_time (const char *path, double *seconds, GError **error);
+
+/* An EXIF block (as LmImage.exif holds it) for an image developed from INFO's raw: Make, Model,
+ * DateTimeOriginal, ExposureTime, FNumber, ISO, FocalLength, LensModel where known, and
+ * Orientation 1, the development turning the pixels. NULL when libexif saves nothing. */
+GBytes *lm_raw_exif_block (const LmRawInfo *info);
+
+G_END_DECLS
