@@ -2,7 +2,9 @@
  * of the shared data (its response recovered on the CPU) and synthetic stacks of awkward sizes,
  * up to 12 MP, RGBA and gray, with black and clipped areas. The float radiance must agree
  * within a relative 1e-4, every 8-bit tone-mapped sample within 1, both for the same radiance
- * and end to end (each backend's own merge, then its own tone mapping). Mertens' fusion must
+ * and end to end (each backend's own merge, then its own tone mapping); the sigmoid's 8- and
+ * 16-bit bytes must be the CPU's exactly on scene-referred light with NaN, infinities and
+ * subnormals among it. Mertens' fusion must
  * agree within 1 on 8 bits (×255, clipped), with alpha exactly 1. The RGBE encoding of .hdr
  * output must give the CPU's bytes exactly, on values over its whole range. AlignMTB's shifts must be
  * the CPU's exactly, on those stacks, on the same stacks moved by known shifts, and on
@@ -54,6 +56,8 @@ static ToneSet tone_sets[] = {
   { "reinhard i=2 l=0 c=1 g=1", LM_TONEMAP_PARAMS_INIT },
   { "drago", LM_TONEMAP_PARAMS_INIT },
   { "drago b=0.7 s=1.4 g=1.8", LM_TONEMAP_PARAMS_INIT },
+  { "sigmoid (defaults)", LM_TONEMAP_PARAMS_INIT },
+  { "sigmoid ev=-4 c=2.5 h=0", LM_TONEMAP_PARAMS_INIT },
 };
 
 static void
@@ -69,6 +73,9 @@ init_tone_sets (void)
   tone_sets[6].params.kind = LM_TONEMAP_DRAGO;
   LmTonemapParams *d = &tone_sets[7].params;
   d->kind = LM_TONEMAP_DRAGO, d->bias = 0.7f, d->saturation = 1.4f, d->gamma = 1.8f;
+  tone_sets[8].params.kind = LM_TONEMAP_SIGMOID;
+  LmTonemapParams *s = &tone_sets[9].params;
+  s->kind = LM_TONEMAP_SIGMOID, s->exposure = -4.0f, s->contrast = 2.5f, s->hue_preservation = 0.0f;
 }
 
 static const float gamma_corrections[] = { 0.0f, 0.45f, 2.2f };
@@ -713,6 +720,74 @@ check_rgbe (guint w, guint h)
   record (differing == 0, "RGBE encoding: bytes equal the CPU's", name, detail);
 }
 
+/* Scene-referred light for the sigmoid: samples over 2^-24..2^12 on log axes (saturated
+ * colours, since the channels are drawn apart), ties, negatives and, one sample in eight,
+ * rgbe_radiance's awkward values (NaN, infinities, FLT_MAX, subnormals). */
+static LmImage *
+scene_radiance (guint w, guint h, guint32 seed)
+{
+  g_autoptr (LmImage) awkward = rgbe_radiance (w, h, seed);
+  LmImage *image = host_image (LM_FORMAT_RGBA_F32, w, h);
+  GRand *rand = g_rand_new_with_seed (seed);
+  for (guint y = 0; y < h; y++)
+    {
+      float *px = (float *) lm_image_row (image, y);
+      const float *odd = (const float *) lm_image_row (awkward, y);
+      for (guint i = 0; i < 4 * w; i++)
+        {
+          guint pick = g_rand_int_range (rand, 0, 16);
+          px[i] = pick < 2    ? odd[i]
+                  : pick == 2 ? (i % 4 ? px[i - 1] : 0.18f)
+                  : pick == 3 ? -(float) exp2 (g_rand_double_range (rand, -24.0, 0.0))
+                              : (float) exp2 (g_rand_double_range (rand, -24.0, 12.0));
+        }
+    }
+  g_rand_free (rand);
+  return image;
+}
+
+/* The sigmoid promises more than the other operators: the CPU's bytes exactly, 8 and 16 bits,
+ * for several parameter sets; bad parameters refused on both. */
+static void
+check_sigmoid (guint w, guint h)
+{
+  static const struct {
+    float exposure, contrast, hue;
+  } sets[] = { { 0.7f, 1.3f, 1.0f }, { -3.0f, 2.5f, 0.0f }, { 4.0f, 0.6f, 0.4f }, { 10.0f, 3.0f, 1.0f } };
+  static const LmFormat formats[] = { LM_FORMAT_RGBA8, LM_FORMAT_RGBA16 };
+  g_autofree char *name = g_strdup_printf ("%u×%u", w, h);
+  g_autoptr (LmImage) radiance = scene_radiance (w, h, w * 31 + h);
+  GError *e = NULL;
+  g_autoptr (LmImage) device = lm_backend_upload (gpu, radiance, &e);
+  g_assert_no_error (e);
+  for (guint k = 0; k < G_N_ELEMENTS (sets); k++)
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+      {
+        LmTonemapParams p = LM_TONEMAP_PARAMS_INIT;
+        p.kind = LM_TONEMAP_SIGMOID;
+        p.exposure = sets[k].exposure, p.contrast = sets[k].contrast, p.hue_preservation = sets[k].hue;
+        g_autoptr (LmImage) expected = parity_poisoned (gpu, formats[f], w, h, PARITY_POISON_CPU);
+        g_assert_true (lm_backend_tonemap (cpu, &p, radiance, expected, &e));
+        g_assert_no_error (e);
+        g_autoptr (LmImage) out = parity_poisoned_device (gpu, formats[f], w, h);
+        g_assert_true (lm_backend_tonemap (gpu, &p, device, out, &e));
+        g_assert_no_error (e);
+        g_autoptr (LmImage) got = parity_download (gpu, out);
+        guint64 differing = 0;
+        int worst = parity_u8_distance (expected, got, NULL, &differing);
+        g_autofree char *what = g_strdup_printf ("sigmoid ev=%g c=%g h=%g, %d-bit: bytes equal", sets[k].exposure,
+                                                 sets[k].contrast, sets[k].hue, formats[f] == LM_FORMAT_RGBA8 ? 8 : 16);
+        g_autofree char *detail = g_strdup_printf ("max|Δ| %d, %" G_GUINT64_FORMAT " samples differ", worst, differing);
+        record (parity_bytes_equal (expected, got), what, name, detail);
+      }
+  LmTonemapParams bad = LM_TONEMAP_PARAMS_INIT;
+  bad.kind = LM_TONEMAP_SIGMOID, bad.contrast = 0.0f;
+  g_autoptr (LmImage) out = parity_poisoned_device (gpu, LM_FORMAT_RGBA8, w, h);
+  gboolean refused = !lm_backend_tonemap (gpu, &bad, device, out, &e);
+  record (refused, "sigmoid: contrast 0 refused", name, e ? e->message : "no error");
+  g_clear_error (&e);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -757,6 +832,12 @@ main (int argc, char **argv)
       printf ("checked %s\n", name);
     }
   check_photo_brackets ();
+  check_sigmoid (7, 5);
+  check_sigmoid (333, 211);
+  check_sigmoid (1, 70000);
+  check_sigmoid (70000, 1);
+  if (!g_getenv ("LUMEN_PARITY_QUICK"))
+    check_sigmoid (4000, 3000);
   check_rgbe (7, 5);
   check_rgbe (333, 211);
   if (!g_getenv ("LUMEN_PARITY_QUICK"))

@@ -187,6 +187,13 @@ test_tonemap_defaults (void)
   g_assert_true (memcmp (&table, &init, sizeof table) == 0);
   /* lumen-cli's LmCliTone keeps value[0] as "gamma". */
   g_assert_cmpstr (info->params[1].name, ==, "gamma");
+  /* The operators' names follow LmTonemapKind, and the kind's range covers them all. */
+  const LmParamSpec *kind = &info->params[0];
+  static const char *const nicks[] = { "none", "gamma", "reinhard", "drago", "sigmoid" };
+  for (guint k = 0; k < G_N_ELEMENTS (nicks); k++)
+    g_assert_cmpstr (kind->values[k].nick, ==, nicks[k]);
+  g_assert_null (kind->values[G_N_ELEMENTS (nicks)].nick);
+  g_assert_cmpfloat (kind->max, ==, LM_TONEMAP_SIGMOID);
 }
 
 static void
