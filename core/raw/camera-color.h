@@ -20,7 +20,8 @@ typedef enum { LM_RAW_WB_AS_SHOT, LM_RAW_WB_DAYLIGHT, LM_RAW_WB_TEMPERATURE, LM_
 /* MUL (per colour index, green 1, the second green's equal to the first's where the file
  * gives none) for MODE: AS_SHOT the file's, else its daylight's, else the matrix's D65
  * neutral; DAYLIGHT the file's daylight, else the D65 neutral; TEMPERATURE the neutral of
- * TEMPERATURE (K) and TINT; CUSTOM the multipliers CUSTOM (R, G, B), scaled to green 1.
+ * TEMPERATURE (K) and TINT; CUSTOM the multipliers CUSTOM (R, G, B), scaled to green 1 (as
+ * shot where one is not positive).
  * Without a matrix, camera RGB is taken as linear Rec. 2020. */
 void lm_raw_wb_multipliers (const LmRawInfo *info, LmRawWbMode mode, double temperature, double tint,
                             const float custom[3], float mul[4]);
