@@ -29,6 +29,21 @@ lm_cfa_is_bayer (const LmCfa *cfa)
   return lm_cfa_color (cfa, g0, 0) + lm_cfa_color (cfa, g1, 1) == LM_CFA_R + LM_CFA_B;
 }
 
+/* The colour of site (X, Y) ≥ 0 of a Bayer CFA: lm_cfa_color without its divisions. */
+LM_INLINE int
+lm_bayer_color (const LmCfa *cfa, int x, int y)
+{
+  int c = cfa->color[y & 1][x & 1];
+  return c == LM_CFA_G2 ? LM_CFA_G : c;
+}
+
+/* lm_reflect101 with its division only outside the image. */
+LM_INLINE int
+lm_demosaic_reflect (int i, int n)
+{
+  return (unsigned) i < (unsigned) n ? i : lm_reflect101 (i, n);
+}
+
 /* Per colour, a weighted sum and its weight, to which the missing colours are then filled. */
 typedef struct {
   float sum[3], weight[3];
@@ -55,15 +70,15 @@ lm_demosaic_bilinear_site (const float *plane, int width, int height, const LmCf
 {
   LmDemosaicAcc a = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
   float own = plane[(size_t) y * (size_t) width + (size_t) x];
-  int own_c = lm_cfa_color (cfa, x, y);
+  int own_c = lm_bayer_color (cfa, x, y);
   for (int dy = -1; dy <= 1; dy++)
     {
-      int sy = lm_reflect101 (y + dy, height);
+      int sy = lm_demosaic_reflect (y + dy, height);
       const float *row = plane + (size_t) sy * (size_t) width;
       for (int dx = -1; dx <= 1; dx++)
         {
-          int sx = lm_reflect101 (x + dx, width);
-          int k = lm_cfa_color (cfa, sx, sy);
+          int sx = lm_demosaic_reflect (x + dx, width);
+          int k = lm_bayer_color (cfa, sx, sy);
           float w = (float) ((2 - (dx < 0 ? -dx : dx)) * (2 - (dy < 0 ? -dy : dy)));
           a.sum[k] += w * row[sx];
           a.weight[k] += w;
@@ -82,8 +97,8 @@ lm_demosaic_half_site (const float *plane, int width, int height, const LmCfa *c
                        float *r, float *g, float *b)
 {
   LmDemosaicAcc a = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
-  int xs[2] = { 2 * x, lm_reflect101 (2 * x + 1, width) };
-  int ys[2] = { 2 * y, lm_reflect101 (2 * y + 1, height) };
+  int xs[2] = { 2 * x, lm_demosaic_reflect (2 * x + 1, width) };
+  int ys[2] = { 2 * y, lm_demosaic_reflect (2 * y + 1, height) };
   float all = 0.0f, n = 0.0f;
   for (int j = 0; j < 2; j++)
     {
@@ -94,7 +109,7 @@ lm_demosaic_half_site (const float *plane, int width, int height, const LmCfa *c
         {
           if (i == 1 && xs[1] == xs[0])
             break;
-          int k = lm_cfa_color (cfa, xs[i], ys[j]);
+          int k = lm_bayer_color (cfa, xs[i], ys[j]);
           a.sum[k] += row[xs[i]];
           a.weight[k] += 1.0f;
           all += row[xs[i]];

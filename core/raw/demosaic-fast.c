@@ -12,7 +12,7 @@ lm_demosaic_bilinear_cpu (const float *plane, int width, int height, const LmCfa
 {
   g_return_if_fail (plane != NULL && rgba != NULL && cfa != NULL && width > 0 && height > 0);
   g_return_if_fail (lm_cfa_is_bayer (cfa) && rgba_stride >= (size_t) width * 4);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((size_t) width * height > 65536)
   for (int y = 0; y < height; y++)
     {
       float *out = rgba + (size_t) y * rgba_stride;
@@ -31,7 +31,7 @@ lm_demosaic_half_cpu (const float *plane, int width, int height, const LmCfa *cf
   g_return_if_fail (plane != NULL && rgba != NULL && cfa != NULL && width > 0 && height > 0);
   int out_w = lm_demosaic_half_size (width), out_h = lm_demosaic_half_size (height);
   g_return_if_fail (lm_cfa_is_bayer (cfa) && rgba_stride >= (size_t) out_w * 4);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((size_t) width * height > 65536)
   for (int y = 0; y < out_h; y++)
     {
       float *out = rgba + (size_t) y * rgba_stride;

@@ -7,19 +7,18 @@
 
 #include <glib.h>
 
-#include "../ops/blur-math.h"
 #include "../ops/demosaic-fast-math.h"
 #include "../ops/demosaic-rcd-math.h"
 
 #define TILE 128
 #define HALO LM_RCD_HALO
-#define SPAN (TILE + 2 * HALO)
 
-/* The planes of core/ops/demosaic-rcd-math.h, each SPAN × SPAN. */
+/* The planes of core/ops/demosaic-rcd-math.h, each the largest tile and its halo. */
 enum { C, HV, HH, VH, L, G, HP, HQ, PQ, O, N_PLANES };
 
 typedef struct {
   float *plane[N_PLANES];
+  ptrdiff_t span;      /* floats a row of each plane */
   int tx, ty, tw, th;  /* the tile in the image */
   int color[2][2];     /* colour of a site by the parity of its row and column */
   int ng_x[2];         /* the column parity of red and blue sites by the row's parity */
@@ -28,13 +27,7 @@ typedef struct {
 static inline float *
 at (const Tile *t, int p, int x, int y)
 {
-  return t->plane[p] + (ptrdiff_t) (y + HALO) * SPAN + x + HALO;
-}
-
-static inline int
-reflect (int i, int n)
-{
-  return (unsigned) i < (unsigned) n ? i : lm_reflect101 (i, n);
+  return t->plane[p] + (y + HALO) * t->span + x + HALO;
 }
 
 /* The first red or blue site of row Y at or right of -M. */
@@ -57,17 +50,17 @@ load (Tile *t, const float *plane, int width, int height)
 {
   for (int y = -HALO; y < t->th + HALO; y++)
     {
-      const float *src = plane + (size_t) reflect (t->ty + y, height) * (size_t) width;
+      const float *src = plane + (size_t) lm_demosaic_reflect (t->ty + y, height) * (size_t) width;
       float *dst = at (t, C, -HALO, y);
       for (int i = 0; i < t->tw + 2 * HALO; i++)
-        dst[i] = lm_rcd_sample (src[reflect (t->tx - HALO + i, width)]);
+        dst[i] = lm_rcd_sample (src[lm_demosaic_reflect (t->tx - HALO + i, width)]);
     }
 }
 
 static void
 develop (Tile *t)
 {
-  const ptrdiff_t s = SPAN;
+  const ptrdiff_t s = t->span;
   FOR_SITES (t, x, y, HALO - 3)
     {
       *at (t, HV, x, y) = lm_rcd_highpass (at (t, C, x, y), s);
@@ -94,7 +87,7 @@ develop (Tile *t)
 static void
 store (const Tile *t, float *rgba, size_t rgba_stride)
 {
-  const ptrdiff_t s = SPAN;
+  const ptrdiff_t s = t->span;
   for (int y = 0; y < t->th; y++)
     {
       float *out = rgba + (size_t) (t->ty + y) * rgba_stride + (size_t) t->tx * 4;
@@ -138,12 +131,14 @@ lm_demosaic_rcd_cpu (const float *plane, int width, int height, const LmCfa *cfa
       return;
     }
   int cols = (width + TILE - 1) / TILE, rows = (height + TILE - 1) / TILE;
-#pragma omp parallel
+#pragma omp parallel if (cols * rows > 1)
   {
     Tile t;
-    float *buffer = g_new (float, (gsize) N_PLANES * SPAN * SPAN);
+    t.span = MIN (TILE, width) + 2 * HALO;
+    gsize size = (gsize) t.span * (MIN (TILE, height) + 2 * HALO);
+    float *buffer = g_new (float, N_PLANES * size);
     for (int p = 0; p < N_PLANES; p++)
-      t.plane[p] = buffer + (gsize) p * SPAN * SPAN;
+      t.plane[p] = buffer + p * size;
     for (int py = 0; py < 2; py++)
       {
         for (int px = 0; px < 2; px++)
