@@ -66,7 +66,7 @@ prep_sites (const __grid_constant__ LmRawPrep prep, const unsigned char *data, s
 
 __global__ void __launch_bounds__ (kThreads)
 prep_pixels (const __grid_constant__ LmRawPrep prep, const unsigned char *data, size_t stride, int n, unsigned width, unsigned height,
-             unsigned char *rgba, size_t rgba_stride)
+             float *rgba, size_t rgba_stride)
 {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
@@ -121,14 +121,14 @@ lm_k_raw_prep_linear (const LmRawPrep *prep, const LmKImage *src, float *rgba, s
                       cudaStream_t stream)
 {
   if (prep == nullptr || src == nullptr || rgba == nullptr
-      || (src->format != LM_K_RGBA16 && src->format != LM_K_GRAY16) || rgba_stride < 16 * (size_t) src->width)
+      || (src->format != LM_K_RGBA16 && src->format != LM_K_GRAY16) || rgba_stride < 4 * (size_t) src->width)
     return cudaErrorInvalidValue;
   if (src->width == 0 || src->height == 0)
     return cudaSuccess;
   dim3 grid = lm_rows_grid (lm_div_up (src->width, kThreads), src->height);
   prep_pixels<<<grid, kThreads, 0, stream>>> (*prep, static_cast<const unsigned char *> (src->data), src->stride,
                                               src->format == LM_K_GRAY16 ? 1 : 3, src->width, src->height,
-                                              reinterpret_cast<unsigned char *> (rgba), rgba_stride);
+                                              rgba, rgba_stride);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

@@ -267,28 +267,33 @@ test_linear (void)
   info->layout = LM_RAW_LINEAR;
   info->black_w = info->black_h = 1;
   info->black[0][0] = 500.0f;
-  g_autoptr (LmImage) rgb = lm_image_new (LM_FORMAT_RGBA16, 2, 1, lm_allocator_host (), NULL);
-  guint16 *p = (guint16 *) rgb->data;
+  /* Two rows, the second the first's pixels swapped, into rows of 12 floats (a padded
+   * stride, in floats as the demosaic's). */
+  g_autoptr (LmImage) rgb = lm_image_new (LM_FORMAT_RGBA16, 2, 2, lm_allocator_host (), NULL);
   const guint16 px[8] = { 2500, 2510, 2250, 65535, 4000, 4520, 3800, 65535 }; /* 2nd: green clipped */
-  memcpy (p, px, sizeof px);
+  memcpy (lm_image_row (rgb, 0), px, sizeof px);
+  memcpy (lm_image_row (rgb, 1), px + 4, 4 * sizeof *px);
+  memcpy (lm_image_row (rgb, 1) + 4 * sizeof *px, px, 4 * sizeof *px);
   for (int mode = 0; mode < 2; mode++)
     {
       LmRawPrep prep;
       lm_raw_prep_init (&prep, info, balance, mode);
-      float out[8];
-      for (int i = 0; i < 8; i++)
+      float out[24];
+      for (int i = 0; i < 24; i++)
         out[i] = NAN;
-      g_assert_true (lm_raw_prep_linear_cpu (&prep, rgb, out, sizeof out, NULL));
-      g_assert_cmpfloat_with_epsilon (out[0], 1.0, 1e-6); /* (2500 − 500) / 4000 × 2 */
-      g_assert_cmpfloat_with_epsilon (out[1], 0.5, 1e-6);
-      g_assert_cmpfloat_with_epsilon (out[2], 0.75, 1e-6);
-      g_assert_cmpfloat (out[3], ==, 1.0f);
+      g_assert_true (lm_raw_prep_linear_cpu (&prep, rgb, out, 12, NULL));
       double r = 3500.0 / 4000.0 * 2.0, b = 3300.0 / 3500.0 * 1.5;
       gboolean rebuild = mode == LM_RAW_HIGHLIGHTS_RECONSTRUCT;
-      g_assert_cmpfloat_with_epsilon (out[4], rebuild ? r : 1.0, 1e-6);
-      g_assert_cmpfloat_with_epsilon (out[5], rebuild ? (r + b) / 2 : 1.0, 1e-6);
-      g_assert_cmpfloat_with_epsilon (out[6], rebuild ? b : 1.0, 1e-6);
-      g_assert_cmpfloat (out[7], ==, 1.0f);
+      /* (2500 − 500) / 4000 × 2, (2510 − 500) / 4020, (2250 − 500) / 3500 × 1.5; then the
+       * clipped pixel. */
+      const double want[8] = { 1.0, 0.5, 0.75, 1.0, rebuild ? r : 1.0, rebuild ? (r + b) / 2 : 1.0, rebuild ? b : 1.0, 1.0 };
+      for (int i = 0; i < 8; i++)
+        {
+          g_assert_cmpfloat_with_epsilon (out[i], want[i], 1e-6);
+          g_assert_cmpfloat_with_epsilon (out[12 + (i + 4) % 8], want[i], 1e-6);
+        }
+      for (int i = 8; i < 12; i++)
+        g_assert_true (isnan (out[i]) && isnan (out[12 + i]));
     }
 
   info->layout = LM_RAW_MONO;
@@ -300,7 +305,7 @@ test_linear (void)
   float out[12];
   for (int i = 0; i < 12; i++)
     out[i] = NAN;
-  g_assert_true (lm_raw_prep_linear_cpu (&prep, gray, out, sizeof out, NULL));
+  g_assert_true (lm_raw_prep_linear_cpu (&prep, gray, out, 12, NULL));
   const double want[3] = { 0.0, 0.5, 1.0 };
   for (int x = 0; x < 3; x++)
     {
