@@ -1,9 +1,10 @@
 /* The raw development's first steps (core/raw/prep.c) against their definition worked out
  * here: sites at black, at white and half way give 0, the multiplier and half of it, with a
  * black table whose period is not the CFA's and a white level per channel; clip turns an area
- * where green clipped neutral; reconstruction returns the hue of a clipped gradient of a known
- * colour where clip loses it, through Bayer and X-Trans arrays; an area where every colour clipped turns neutral; outputs start
- * as NaN; images down to 1 × 1; the demosaic-free layouts; damaged levels. */
+ * where green clipped neutral; reconstruction returns the hue of a clipped gradient of a
+ * known colour where clip loses it, through Bayer and X-Trans arrays; an area where every
+ * colour clipped turns neutral; outputs start as NaN; images down to 1 × 1; the
+ * demosaic-free layouts; damaged levels. */
 #include <math.h>
 
 #include "core/error.h"
