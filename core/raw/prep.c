@@ -2,6 +2,7 @@
  * arithmetic is raw-prep-math.h's, the pre-pass of RECONSTRUCT sums in integers, so the
  * result does not depend on the threads. */
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "core/error.h"
