@@ -25,7 +25,7 @@ cudaError_t lm_k_raw_prep (const LmRawPrep *prep, const LmKImage *cfa16, float *
                            cudaStream_t stream);
 
 /* SRC, RGBA16 camera RGB or GRAY16 monochrome data, into RGBA (device memory, RGBA_F32 rows of
- * RGBA_STRIDE bytes, SRC's size): balanced camera RGB, a gray's three channels equal, alpha 1. */
+ * RGBA_STRIDE floats, as the demosaic's, 16-byte aligned; SRC's size): balanced camera RGB, a gray's three channels equal, alpha 1. */
 cudaError_t lm_k_raw_prep_linear (const LmRawPrep *prep, const LmKImage *src, float *rgba, size_t rgba_stride,
                                   cudaStream_t stream);
 

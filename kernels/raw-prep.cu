@@ -13,7 +13,7 @@ constexpr unsigned kThreads = 256;
 // The pre-pass: each thread its column's sites over the block's rows, then the block's sums
 // in shared memory, then one atomic addition per sum that the block has something for.
 __global__ void __launch_bounds__ (kThreads)
-ratio_sums (LmRawPrep prep, const unsigned char *data, size_t stride, unsigned width, unsigned height,
+ratio_sums (const __grid_constant__ LmRawPrep prep, const unsigned char *data, size_t stride, unsigned width, unsigned height,
             LmRawRatioSums *sums)
 {
   __shared__ long long part[6][kThreads];
@@ -25,7 +25,10 @@ ratio_sums (LmRawPrep prep, const unsigned char *data, size_t stride, unsigned w
         int c;
         long long term;
         if (lm_raw_ratio_term (&prep, data, stride, (int) width, (int) height, (int) x, (int) y, &c, &term))
-          own[c] += term, own[3 + c] += 1;
+#pragma unroll
+          for (int k = 0; k < 3; k++) // a constant index keeps OWN in registers
+            if (k == c)
+              own[k] += term, own[3 + k] += 1;
       }
   for (int k = 0; k < 6; k++)
     part[k][threadIdx.x] = own[k];
@@ -47,7 +50,7 @@ ratio_sums (LmRawPrep prep, const unsigned char *data, size_t stride, unsigned w
 }
 
 __global__ void __launch_bounds__ (kThreads)
-prep_sites (LmRawPrep prep, const unsigned char *data, size_t stride, unsigned width, unsigned height,
+prep_sites (const __grid_constant__ LmRawPrep prep, const unsigned char *data, size_t stride, unsigned width, unsigned height,
             const LmRawRatioSums *sums, float *plane)
 {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -62,8 +65,8 @@ prep_sites (LmRawPrep prep, const unsigned char *data, size_t stride, unsigned w
 }
 
 __global__ void __launch_bounds__ (kThreads)
-prep_pixels (LmRawPrep prep, const unsigned char *data, size_t stride, int n, unsigned width, unsigned height,
-             unsigned char *rgba, size_t rgba_stride)
+prep_pixels (const __grid_constant__ LmRawPrep prep, const unsigned char *data, size_t stride, int n, unsigned width, unsigned height,
+             float *rgba, size_t rgba_stride)
 {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
@@ -118,14 +121,14 @@ lm_k_raw_prep_linear (const LmRawPrep *prep, const LmKImage *src, float *rgba, s
                       cudaStream_t stream)
 {
   if (prep == nullptr || src == nullptr || rgba == nullptr
-      || (src->format != LM_K_RGBA16 && src->format != LM_K_GRAY16) || rgba_stride < 16 * (size_t) src->width)
+      || (src->format != LM_K_RGBA16 && src->format != LM_K_GRAY16) || rgba_stride < 4 * (size_t) src->width)
     return cudaErrorInvalidValue;
   if (src->width == 0 || src->height == 0)
     return cudaSuccess;
   dim3 grid = lm_rows_grid (lm_div_up (src->width, kThreads), src->height);
   prep_pixels<<<grid, kThreads, 0, stream>>> (*prep, static_cast<const unsigned char *> (src->data), src->stride,
                                               src->format == LM_K_GRAY16 ? 1 : 3, src->width, src->height,
-                                              reinterpret_cast<unsigned char *> (rgba), rgba_stride);
+                                              rgba, rgba_stride);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

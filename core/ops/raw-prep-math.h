@@ -211,8 +211,8 @@ lm_raw_prep_site (const LmRawPrep *p, const unsigned char *data, size_t stride, 
   return v > estimate ? v : estimate;
 }
 
-/* A pixel of demosaic-free data (LM_RAW_LINEAR: camera RGB; LM_RAW_MONO: one channel, N 1)
- * at black B: V[0..N-1] sensor values in, OUT[0..2] balanced camera RGB. CLIP as on a CFA;
+/* A pixel of demosaic-free data (LM_RAW_LINEAR: camera RGB; LM_RAW_MONO: one channel, N 1,
+ * read with green's white level and multiplier) at black B: V[0..N-1] sensor values in, OUT[0..2] balanced camera RGB. CLIP as on a CFA;
  * RECONSTRUCT raises the clipped channels of a pixel to the mean of its unclipped ones (the
  * camera's demosaic left no neighbourhood to measure a hue in, and the mean removes the
  * magenta cast without inventing one), or to CLIP_MAX where all three are clipped. */

@@ -298,6 +298,7 @@ positive3 (const float v[4])
   return TRUE;
 }
 
+/* M scaled to green 1; all 1 where that is not a positive number (a damaged file's matrix). */
 static void
 from_multipliers (const float m[4], float mul[4])
 {
@@ -305,6 +306,8 @@ from_multipliers (const float m[4], float mul[4])
     mul[c] = m[c] / m[1];
   mul[1] = 1.0f;
   mul[3] = isfinite (m[3]) && m[3] > 0.0f ? m[3] / m[1] : 1.0f;
+  if (!positive3 (mul) || !(isfinite (mul[3]) && mul[3] > 0.0f))
+    mul[0] = mul[1] = mul[2] = mul[3] = 1.0f;
 }
 
 /* The multipliers that make the light (X, Y) at T kelvin neutral. */

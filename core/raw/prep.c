@@ -2,6 +2,7 @@
  * arithmetic is raw-prep-math.h's, the pre-pass of RECONSTRUCT sums in integers, so the
  * result does not depend on the threads. */
 #include <math.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "core/error.h"
@@ -129,7 +130,7 @@ lm_raw_prep_linear_cpu (const LmRawPrep *prep, const LmImage *src, float *rgba, 
   for (int y = 0; y < h; y++)
     {
       const guint16 *in = (const guint16 *) (src->data + (size_t) y * src->stride);
-      float *out = (float *) ((unsigned char *) rgba + (size_t) y * rgba_stride);
+      float *out = rgba + (size_t) y * rgba_stride;
       for (int x = 0; x < w; x++)
         {
           float v[3] = { in[(size_t) x * step], 0.0f, 0.0f };

@@ -22,7 +22,8 @@ void lm_raw_prep_init (LmRawPrep *prep, const LmRawInfo *info, const float mul[4
 gboolean lm_raw_prep_cpu (const LmRawPrep *prep, const LmImage *cfa16, float *plane, GError **error);
 
 /* SRC, RGBA16 camera RGB (LM_RAW_LINEAR) or GRAY16 (LM_RAW_MONO), into RGBA (RGBA_F32 rows of
- * RGBA_STRIDE bytes, SRC's size): balanced camera RGB, a gray's three channels equal, alpha 1. */
+ * RGBA_STRIDE floats, as the demosaic's; SRC's size): balanced camera RGB, a gray's three
+ * channels equal, alpha 1. */
 gboolean lm_raw_prep_linear_cpu (const LmRawPrep *prep, const LmImage *src, float *rgba, size_t rgba_stride,
                                  GError **error);
 

@@ -113,7 +113,7 @@ compare (const char *name, const LmRawInfo *info, const LmImage *src)
         memset (want, 0xff, out_bytes);
         GError *e = NULL;
         gboolean ok = cfa ? lm_raw_prep_cpu (&prep, src, want, &e)
-                          : lm_raw_prep_linear_cpu (&prep, src, want, (gsize) w * 4 * sizeof (float), &e);
+                          : lm_raw_prep_linear_cpu (&prep, src, want, (gsize) w * 4, &e);
         if (!ok)
           {
             parity_fail ("%s: CPU: %s", name, e->message);
@@ -122,7 +122,7 @@ compare (const char *name, const LmRawInfo *info, const LmImage *src)
           }
         if (!device_check (cudaMemset (d_out, 0xff, out_bytes), "poison", name)
             || !device_check (cfa ? lm_k_raw_prep (&prep, &k, d_out, d_scratch, NULL)
-                                  : lm_k_raw_prep_linear (&prep, &k, d_out, (gsize) w * 4 * sizeof (float), NULL),
+                                  : lm_k_raw_prep_linear (&prep, &k, d_out, (gsize) w * 4, NULL),
                               "launch", name)
             || !device_check (cudaMemcpy (got, d_out, out_bytes, cudaMemcpyDeviceToHost), "download", name))
           continue;

@@ -224,6 +224,15 @@ def main():
     probe.info(source=0)
     check(np.allclose(probe.ask('rec2020', 1, 1, 1, 1).reshape(3, 3), np.eye(3)), 'no matrix: identity')
 
+    # Damaged matrices (NaN, singular, absurd scales) and inputs: finite answers, positive multipliers.
+    for cm in ([np.nan] + [0] * 8, [1] * 9, [1e30, 0, 0, 0, 1e-30, 0, 0, 0, 1]):
+        probe.info(source=1, illuminants=[17, 21], cm1=cm)
+        answers = [probe.ask('mul', mode, t, 0, -1, 1, 1) for mode in range(4) for t in (np.nan, 5000)]
+        answers += [probe.ask('gray', 0, 0, 0), probe.ask('temperature', 0, 0, 0, 0), probe.ask('rec2020', np.nan, 1, 1, 1),
+                    probe.ask('xyz', 0, 0, 0, 0), probe.ask('rec2020', 2, 1, 1.5, 1)]
+        check(all(np.all(np.isfinite(a)) for a in answers) and all(np.all(a > 0) for a in answers[:9]),
+              f'damaged matrix {cm[:2]}…: finite answers, positive multipliers')
+
     # LibRaw's camera → sRGB (rgb_cam) and D65 multipliers (pre_mul) of the CR2, against the table path.
     identify = shutil.which('raw-identify')
     if identify is None or not os.path.exists(CR2):

@@ -1,14 +1,22 @@
 /* The raw development's first steps (core/raw/prep.c) against their definition worked out
  * here: sites at black, at white and half way give 0, the multiplier and half of it, with a
  * black table whose period is not the CFA's and a white level per channel; clip turns an area
- * where green clipped neutral; reconstruction returns the hue of a clipped gradient of a known
- * colour where clip loses it; an area where every colour clipped turns neutral; outputs start
- * as NaN; images down to 1 × 1; the demosaic-free layouts; damaged levels. */
+ * where green clipped neutral; reconstruction returns the hue of a clipped gradient of a
+ * known colour where clip loses it, through Bayer and X-Trans arrays; an area where every
+ * colour clipped turns neutral; outputs start as NaN; images down to 1 × 1; the
+ * demosaic-free layouts; damaged levels. */
 #include <math.h>
 
 #include "core/error.h"
 #include "core/raw/prep.h"
 #include "test-util.h"
+
+static gint
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
 
 static const guint8 rggb[2][2] = { { LM_CFA_R, LM_CFA_G }, { LM_CFA_G2, LM_CFA_B } };
 static const guint8 xtrans[6][6] = {
@@ -155,33 +163,54 @@ test_all_clipped_neutral (void)
 }
 
 /* A gradient of one hue: balanced camera RGB (0.5, 1, 0.7) × s, s from 0.3 to 2 across the
- * image, with ±0.25 % noise; green clips from s = 1, red and blue never. The hue of each 2 × 2
- * cell whose greens clipped (r/g and b/g of its sites) against the truth's 0.5 and 0.7. */
+ * image, with ±0.25 % noise; green clips from s = 1, red and blue never. */
 #define GRADIENT_W 96
 #define GRADIENT_H 24
 
+static const double gradient_hue[3] = { 0.5, 1.0, 0.7 };
+
 static double
-hue_error (LmRawHighlights mode, int *cells)
+gradient_s (guint x)
 {
-  g_autoptr (LmRawInfo) info = bayer_info ();
-  g_autoptr (LmImage) image = cfa_image (GRADIENT_W, GRADIENT_H);
-  const double hue[3] = { 0.5, 1.0, 0.7 };
+  return 0.3 + 1.7 * x / (GRADIENT_W - 1.0);
+}
+
+static LmImage *
+gradient (const LmRawInfo *info)
+{
+  LmImage *image = cfa_image (GRADIENT_W, GRADIENT_H);
   guint32 state = 12345;
   for (guint y = 0; y < GRADIENT_H; y++)
     for (guint x = 0; x < GRADIENT_W; x++)
       {
         state = state * 1664525u + 1013904223u;
         double noise = 1.0 + 0.005 * ((state >> 8) / 16777216.0 - 0.5);
-        double s = 0.3 + 1.7 * x / (GRADIENT_W - 1.0);
         int c = info_color (info, x, y), k = c == LM_CFA_G2 ? 1 : c;
         float b = info_black (info, x, y), w = info->white[c];
-        double v = b + hue[k] * s * noise / balance[c] * (w - b);
+        double v = b + gradient_hue[k] * gradient_s (x) * noise / balance[c] * (w - b);
         *site (image, x, y) = (guint16) MIN (floor (v + 0.5), (double) w);
       }
+  return image;
+}
+
+static float *
+developed (const LmRawInfo *info, const LmImage *image, LmRawHighlights mode)
+{
   LmRawPrep prep;
   lm_raw_prep_init (&prep, info, balance, mode);
-  g_autofree float *plane = poisoned_plane (GRADIENT_W, GRADIENT_H);
+  float *plane = poisoned_plane (GRADIENT_W, GRADIENT_H);
   g_assert_true (lm_raw_prep_cpu (&prep, image, plane, NULL));
+  return plane;
+}
+
+/* The hue of each 2 × 2 cell whose greens clipped (r/g and b/g of its sites) against the
+ * truth's 0.5 and 0.7. */
+static double
+hue_error (LmRawHighlights mode, int *cells)
+{
+  g_autoptr (LmRawInfo) info = bayer_info ();
+  g_autoptr (LmImage) image = gradient (info);
+  g_autofree float *plane = developed (info, image, mode);
   double worst = 0.0;
   *cells = 0;
   for (guint y = 0; y + 1 < GRADIENT_H; y += 2)
@@ -191,8 +220,8 @@ hue_error (LmRawHighlights mode, int *cells)
           continue;
         const float *r0 = plane + (gsize) y * GRADIENT_W + x, *r1 = r0 + GRADIENT_W;
         double g = 0.5 * (r0[1] + r1[0]);
-        worst = MAX (worst, fabs (r0[0] / g / hue[0] - 1.0));
-        worst = MAX (worst, fabs (r1[1] / g / hue[2] - 1.0));
+        worst = MAX (worst, fabs (r0[0] / g / gradient_hue[0] - 1.0));
+        worst = MAX (worst, fabs (r1[1] / g / gradient_hue[2] - 1.0));
         ++*cells;
       }
   return worst;
@@ -209,6 +238,45 @@ test_reconstruct_hue (void)
   g_assert_cmpfloat (clip, >, 0.5);
   /* Measured 0.0108: the noise of single sites, and the 3 × 3 means at the image's edges. */
   g_assert_cmpfloat (reconstructed, <, 0.02);
+}
+
+/* The same gradient through X-Trans: each clipped green against the light that reached it
+ * (the median and the worst of the relative errors). */
+static void
+xtrans_errors (LmRawHighlights mode, double *median, double *worst)
+{
+  g_autoptr (LmRawInfo) info = bayer_info ();
+  info->layout = LM_RAW_XTRANS;
+  info->cfa_w = info->cfa_h = 6;
+  memcpy (info->cfa, xtrans, sizeof xtrans);
+  g_autoptr (LmImage) image = gradient (info);
+  g_autofree float *plane = developed (info, image, mode);
+  g_autoptr (GArray) errors = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint y = 0; y < GRADIENT_H; y++)
+    for (guint x = 0; x < GRADIENT_W; x++)
+      if (info_color (info, x, y) == LM_CFA_G && *site (image, x, y) >= info->white[1])
+        {
+          double e = fabs (plane[y * GRADIENT_W + x] / gradient_s (x) - 1.0);
+          g_array_append_val (errors, e);
+        }
+  g_assert_cmpuint (errors->len, >, 400);
+  g_array_sort (errors, (GCompareFunc) compare_double);
+  *median = g_array_index (errors, double, errors->len / 2);
+  *worst = g_array_index (errors, double, errors->len - 1);
+}
+
+static void
+test_reconstruct_xtrans (void)
+{
+  double clip_median, clip_worst, median, worst;
+  xtrans_errors (LM_RAW_HIGHLIGHTS_CLIP, &clip_median, &clip_worst);
+  xtrans_errors (LM_RAW_HIGHLIGHTS_RECONSTRUCT, &median, &worst);
+  g_test_message ("X-Trans clipped greens off by %.4f (median), %.4f (worst) with clip; %.4f, %.4f reconstructed",
+                  clip_median, clip_worst, median, worst);
+  g_assert_cmpfloat (clip_median, >, 0.2);
+  /* Measured 0.0035 and 0.021: X-Trans's 3 × 3 holds red and blue off the site's centre. */
+  g_assert_cmpfloat (median, <, 0.01);
+  g_assert_cmpfloat (worst, <, 0.05);
 }
 
 /* Every size from 1 × 1 to 7 × 7 on Bayer and X-Trans, both modes, bright random data: every
@@ -267,28 +335,33 @@ test_linear (void)
   info->layout = LM_RAW_LINEAR;
   info->black_w = info->black_h = 1;
   info->black[0][0] = 500.0f;
-  g_autoptr (LmImage) rgb = lm_image_new (LM_FORMAT_RGBA16, 2, 1, lm_allocator_host (), NULL);
-  guint16 *p = (guint16 *) rgb->data;
+  /* Two rows, the second the first's pixels swapped, into rows of 12 floats (a padded
+   * stride, in floats as the demosaic's). */
+  g_autoptr (LmImage) rgb = lm_image_new (LM_FORMAT_RGBA16, 2, 2, lm_allocator_host (), NULL);
   const guint16 px[8] = { 2500, 2510, 2250, 65535, 4000, 4520, 3800, 65535 }; /* 2nd: green clipped */
-  memcpy (p, px, sizeof px);
+  memcpy (lm_image_row (rgb, 0), px, sizeof px);
+  memcpy (lm_image_row (rgb, 1), px + 4, 4 * sizeof *px);
+  memcpy (lm_image_row (rgb, 1) + 4 * sizeof *px, px, 4 * sizeof *px);
   for (int mode = 0; mode < 2; mode++)
     {
       LmRawPrep prep;
       lm_raw_prep_init (&prep, info, balance, mode);
-      float out[8];
-      for (int i = 0; i < 8; i++)
+      float out[24];
+      for (int i = 0; i < 24; i++)
         out[i] = NAN;
-      g_assert_true (lm_raw_prep_linear_cpu (&prep, rgb, out, sizeof out, NULL));
-      g_assert_cmpfloat_with_epsilon (out[0], 1.0, 1e-6); /* (2500 − 500) / 4000 × 2 */
-      g_assert_cmpfloat_with_epsilon (out[1], 0.5, 1e-6);
-      g_assert_cmpfloat_with_epsilon (out[2], 0.75, 1e-6);
-      g_assert_cmpfloat (out[3], ==, 1.0f);
+      g_assert_true (lm_raw_prep_linear_cpu (&prep, rgb, out, 12, NULL));
       double r = 3500.0 / 4000.0 * 2.0, b = 3300.0 / 3500.0 * 1.5;
       gboolean rebuild = mode == LM_RAW_HIGHLIGHTS_RECONSTRUCT;
-      g_assert_cmpfloat_with_epsilon (out[4], rebuild ? r : 1.0, 1e-6);
-      g_assert_cmpfloat_with_epsilon (out[5], rebuild ? (r + b) / 2 : 1.0, 1e-6);
-      g_assert_cmpfloat_with_epsilon (out[6], rebuild ? b : 1.0, 1e-6);
-      g_assert_cmpfloat (out[7], ==, 1.0f);
+      /* (2500 − 500) / 4000 × 2, (2510 − 500) / 4020, (2250 − 500) / 3500 × 1.5; then the
+       * clipped pixel. */
+      const double want[8] = { 1.0, 0.5, 0.75, 1.0, rebuild ? r : 1.0, rebuild ? (r + b) / 2 : 1.0, rebuild ? b : 1.0, 1.0 };
+      for (int i = 0; i < 8; i++)
+        {
+          g_assert_cmpfloat_with_epsilon (out[i], want[i], 1e-6);
+          g_assert_cmpfloat_with_epsilon (out[12 + (i + 4) % 8], want[i], 1e-6);
+        }
+      for (int i = 8; i < 12; i++)
+        g_assert_true (isnan (out[i]) && isnan (out[12 + i]));
     }
 
   info->layout = LM_RAW_MONO;
@@ -300,7 +373,7 @@ test_linear (void)
   float out[12];
   for (int i = 0; i < 12; i++)
     out[i] = NAN;
-  g_assert_true (lm_raw_prep_linear_cpu (&prep, gray, out, sizeof out, NULL));
+  g_assert_true (lm_raw_prep_linear_cpu (&prep, gray, out, 12, NULL));
   const double want[3] = { 0.0, 0.5, 1.0 };
   for (int x = 0; x < 3; x++)
     {
@@ -342,6 +415,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raw-prep/clip-neutral", test_clip_neutral);
   g_test_add_func ("/raw-prep/all-clipped-neutral", test_all_clipped_neutral);
   g_test_add_func ("/raw-prep/reconstruct-hue", test_reconstruct_hue);
+  g_test_add_func ("/raw-prep/reconstruct-xtrans", test_reconstruct_xtrans);
   g_test_add_func ("/raw-prep/small-sizes", test_small_sizes);
   g_test_add_func ("/raw-prep/linear", test_linear);
   g_test_add_func ("/raw-prep/damaged-levels", test_damaged_levels);
