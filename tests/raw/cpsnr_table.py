@@ -62,7 +62,7 @@ def delta_e_table(doc, ours):
     for n in names:
         d = dict(doc['development'][n]['delta_e2000'], **ours.get(n, {}))
         lines.append('| %s (%.1f %%) | ' % (n, 100 * doc['development'][n]['clipped'])
-                     + ' | '.join('%.2f / %.1f' % (d[m]['median'], d[m]['p99'])
+                     + ' | '.join('%.3f / %.2f' % (d[m]['median'], d[m]['p99'])
                                   for m in methods) + ' |')
     return '\n'.join(lines)
 

@@ -151,11 +151,16 @@ def rawtherapee(paths, pattern, method, tmp):
         f.write(PROFILE.format(bayer=method if pattern == 'bayer' else 'amaze',
                                xtrans=method if pattern == 'xtrans' else '3-pass (best)'))
     env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(folder, 'config'))
-    subprocess.run(['rawtherapee-cli', '-q', '-o', out, '-p', pp3, '-t', '-b32', '-Y', '-c']
-                   + list(paths), check=True, capture_output=True, env=env)
+    run = subprocess.run(['rawtherapee-cli', '-q', '-o', out, '-p', pp3, '-t', '-b32', '-Y',
+                          '-c'] + list(paths), capture_output=True, text=True, env=env)
     results = {}
     for p in paths:
-        a = tifffile.imread(os.path.join(out, os.path.basename(p)[:-4] + '.tif'))
+        tif = os.path.join(out, os.path.basename(p)[:-4] + '.tif')
+        if not os.path.exists(tif):
+            # It refuses DNGs of fewer than about 48 000 pixels ("Error loading file").
+            sys.exit('rawtherapee-cli made nothing of %s (exit %d): %s'
+                     % (p, run.returncode, (run.stderr or run.stdout).strip().splitlines()[-1:]))
+        a = tifffile.imread(tif)
         h, w = tifffile.TiffFile(p).pages[0].shape[:2]
         ky, kx = (h - a.shape[0]) // 2, (w - a.shape[1]) // 2
         frame = np.zeros((h, w, 3))
