@@ -4,8 +4,8 @@ level), and clean sRGB-encoded; then CIEDE2000 median and 99th percentile of the
 development per DNG. The peers' numbers come from a peers.py JSON; Lumen's are measured here
 on the same DNGs (left out, with a note, while lumen-cli does not develop raws).
 
-    python3 cpsnr_table.py                      # the quick set, peers-cpsnr.json
-    python3 peers.py full full.json && python3 cpsnr_table.py full full.json"""
+    python3 cpsnr_table.py          # the quick set and peers-cpsnr.json
+    python3 cpsnr_table.py full     # the full set and peers-cpsnr-full.json (minutes)"""
 
 import json
 import os
@@ -42,8 +42,8 @@ def lumen_rows(cases, full, tmp):
 def cpsnr_table(doc, pattern, ours):
     names = [n for n, c in doc['cases'].items() if c['pattern'] == pattern]
     methods = list(ours.get(names[0], {})) + list(doc['cases'][names[0]]['cpsnr'])
-    lines = ['| %s method | clean | noisy | clean, sRGB-encoded |' % pattern.replace('xtrans', 'X-Trans').replace('bayer', 'Bayer'),
-             '|---|---:|---:|---:|']
+    title = {'bayer': 'Bayer', 'xtrans': 'X-Trans'}[pattern]
+    lines = ['| %s method | clean | noisy | clean, sRGB-encoded |' % title, '|---|---:|---:|---:|']
     for m in methods:
         def mean(noisy, key):
             v = [dict(doc['cases'][n]['cpsnr'], **ours.get(n, {}))[m][key] for n in names
@@ -69,7 +69,8 @@ def delta_e_table(doc, ours):
 
 def main():
     which = sys.argv[1] if len(sys.argv) > 1 else 'quick'
-    doc = json.load(open(sys.argv[2] if len(sys.argv) > 2 else peers.FIXTURE))
+    doc = json.load(open(sys.argv[2] if len(sys.argv) > 2 else
+                         peers.FIXTURE if which == 'quick' else peers.FULL))
     ours_cpsnr, ours_de = {}, {}
     reason = lumen.unsupported()
     if reason is None:

@@ -22,7 +22,7 @@ balance, where a developer clips (excluded from ΔE with a 2 px margin, as are t
 saturated colours that the camera would record as negative).
 
 Run by hand: python3 make_dngs.py DIR [quick|full] writes them and checks each with
-raw-identify -v (LibRaw must read the CFA pattern and the levels as written)."""
+raw-identify -v (LibRaw must read the CFA pattern and the black level as written)."""
 
 import os
 import subprocess
@@ -50,10 +50,6 @@ BLACK, WHITE = 512, 16383
 def xtrans(shift):
     p = np.asarray(dng.XTRANS).reshape(6, 6)
     return ((6, 6), tuple(int(v) for v in np.roll(p, shift, axis=(0, 1)).ravel()))
-
-
-def cfa_name(cfa):
-    return cfa if isinstance(cfa, str) else 'xtrans'
 
 
 def add_noise(mosaic, level, seed):

@@ -12,10 +12,11 @@ numbers from the fixture peers-cpsnr.json (peers.py), so no peer need be install
   with the exact levels, white balance and matrix, the only error left is the demosaic's,
   carried (and amplified, the 30D's matrix has gains near 2) through the camera matrix.
   * On the smooth chart (no detail) that error vanishes: 14-bit quantisation and the DNG's
-    rational matrix leave under 0.01; bounds median 0.05, p99 0.3 (a 1 % error in a level, a
-    white-balance gain or the matrix costs 0.4 or more).
-  * On photos and radiance maps the demosaic's error dominates (per pixel median 1.2–1.5 and
-    p99 19–26 through LibRaw's AHD, DCB, DHT and AAHD with the exact matrix, fixture
+    rational matrix leave under 0.01 (0.003 median, 0.01–0.2 p99 measured through LibRaw's
+    demosaics); bounds median 0.05, p99 0.3 (a 1 % error in the level or in one channel's
+    white-balance gain costs 0.17–0.31 at the median).
+  * On photos and radiance maps the demosaic's error dominates (per pixel median 1.2–1.8 and
+    p99 19–28 through LibRaw's AHD, DCB, DHT and AAHD with the exact matrix, fixture
     'development'): Lumen's median and p99 must each be within 5 % of the best of those, or
     within the chart's bounds where those are larger (flat scenes: the colour star's median
     pixel is at quantisation level, 0.003).
