@@ -8,7 +8,6 @@ on the same DNGs (left out, with a note, while lumen-cli does not develop raws).
     python3 cpsnr_table.py full     # the full set and peers-cpsnr-full.json (minutes)"""
 
 import json
-import os
 import sys
 import tempfile
 
