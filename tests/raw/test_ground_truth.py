@@ -11,10 +11,10 @@ numbers from the fixture peers-cpsnr.json (peers.py), so no peer need be install
   from the edges and 2 px from any site clipped after white balance. What the physics allows:
   with the exact levels, white balance and matrix, the only error left is the demosaic's,
   carried (and amplified, the 30D's matrix has gains near 2) through the camera matrix.
-  * On the smooth chart (no detail) that error vanishes: 14-bit quantisation and the DNG's
-    rational matrix leave under 0.01 (0.003 median, 0.01–0.2 p99 measured through LibRaw's
-    demosaics); bounds median 0.05, p99 0.3 (a 1 % error in the level or in one channel's
-    white-balance gain costs 0.17–0.31 at the median).
+  * On the smooth chart (no detail) that error all but vanishes: 14-bit quantisation and the
+    DNG's rational matrix leave under 0.01, and LibRaw's demosaics with the exact matrix give
+    medians 0.003–0.004 and p99 0.01–0.22; bounds median 0.05, p99 0.3 (a 1 % error in the
+    level or in one channel's white-balance gain costs 0.17–0.31 at the median).
   * On photos and radiance maps the demosaic's error dominates (per pixel median 1.2–1.8 and
     p99 19–28 through LibRaw's AHD, DCB, DHT and AAHD with the exact matrix, fixture
     'development'): Lumen's median and p99 must each be within 5 % of the best of those, or
