@@ -16,12 +16,13 @@ colour data carry it (LibRaw 0.20.2's raw-identify -v prints it for
 /usr/share/doc/rawtran/IMG_5952.CR2, a 30D file); its inverse applied to the scene;
 AsShotNeutral the camera's response to the scene's D65 white; RGGB (the 30D's); black 512,
 white 16383 (14 bits). The raw green of a white of Y = 1 is the white level, so the truth is
-the scene itself. Variants: no clipping (max 0.9 of white), and one exposed so that 1 % of
-the pixels have a channel at the white level (clipped; excluded from ΔE with a 2 px margin,
-as are the few saturated colours that the camera would record as negative).
+the scene itself. Variants: no clipping (white-balanced camera RGB at most 0.9 of white), and
+one exposed so that 1 % of the pixels have a channel at or above the white level after white
+balance, where a developer clips (excluded from ΔE with a 2 px margin, as are the few
+saturated colours that the camera would record as negative).
 
 Run by hand: python3 make_dngs.py DIR [quick|full] writes them and checks each with
-raw-identify -v (LibRaw must read the CFA pattern and the levels as written)."""
+raw-identify -v (LibRaw must read the CFA pattern and the black level as written)."""
 
 import os
 import subprocess
@@ -39,6 +40,7 @@ READ_NOISE = 3.0  # electrons
 FULL_WELL = {'iso400': 10000.0, 'iso1600': 2500.0, 'iso6400': 625.0}
 BAYER = ('RGGB', 'BGGR', 'GRBG', 'GBRG')
 XTRANS_SHIFTS = ((0, 0), (1, 2))
+XTRANS_MIN = 512  # LibRaw 0.20's Markesteijn works in 512 px tiles and refuses smaller images
 
 # Canon EOS 30D, XYZ → camera, D65 (×10⁻⁴).
 EOS30D = np.array([[6257, -303, -1000], [-7880, 15621, 2396], [-1714, 1904, 7046]]) / 1e4
@@ -48,10 +50,6 @@ BLACK, WHITE = 512, 16383
 def xtrans(shift):
     p = np.asarray(dng.XTRANS).reshape(6, 6)
     return ((6, 6), tuple(int(v) for v in np.roll(p, shift, axis=(0, 1)).ravel()))
-
-
-def cfa_name(cfa):
-    return cfa if isinstance(cfa, str) else 'xtrans'
 
 
 def add_noise(mosaic, level, seed):
@@ -84,15 +82,19 @@ def demosaic_case(folder, scene_name, scene, cfa, noise, tag):
 
 
 def cases(folder, which='quick'):
-    """Quick: every scene once per pattern (Bayer phases taken in turn), clean and at ISO 1600.
-    Full: the same turn-taking over the full set and all four noise levels."""
-    items = scenes.quick() if which == 'quick' else scenes.full()
+    """Quick: every scene once per pattern (Bayer phases and X-Trans shifts taken in turn),
+    clean and at ISO 1600. Full: the same over the full set and all four noise levels. Scenes
+    under 512 px get Bayer only (XTRANS_MIN)."""
+    items = [s for s in (scenes.quick() if which == 'quick' else scenes.full())
+             if s[0] != 'smooth-chart']
     levels = ['clean', 'iso1600'] if which == 'quick' else ['clean'] + list(FULL_WELL)
     out = []
     for i, (sname, scene) in enumerate(items):
         for j, noise in enumerate(levels):
             bayer = BAYER[(i + j) % 4]
             out.append(demosaic_case(folder, sname, scene, bayer, noise, bayer.lower()))
+            if min(scene.shape[:2]) < XTRANS_MIN:
+                continue
             shift = XTRANS_SHIFTS[(i + j) % 2]
             out.append(demosaic_case(folder, sname, scene, xtrans(shift), noise,
                                      'xtrans%d%d' % shift))
@@ -104,26 +106,35 @@ def camera_neutral():
     return n / n[1]
 
 
+def camera_to_rec2020():
+    """White-balanced EOS 30D camera RGB → linear Rec. 2020 (white → white)."""
+    to_cam = EOS30D @ metrics.REC2020_TO_XYZ
+    return np.linalg.inv(to_cam / (to_cam @ np.ones(3))[:, None])
+
+
 def full_case(folder, scene_name, scene, clip):
     name = '%s-%s' % (scene_name, 'clipped' if clip else 'full')
     n = camera_neutral()
     to_cam = EOS30D @ metrics.REC2020_TO_XYZ / (EOS30D @ metrics.xyz(*metrics.D65))[1]
     cam = metrics.apply(to_cam, scene.astype(np.float64))
-    peak = np.quantile(cam.max(axis=2), 0.99) if clip else cam.max() / 0.9
-    truth, cam = scene / peak, cam / peak
+    # A developer clips each channel at the white level after white balance (so that clipped
+    # highlights stay neutral): that, not the raw white, bounds what it can return.
+    balanced = cam / n
+    peak = np.quantile(balanced.max(axis=2), 0.99) if clip else balanced.max() / 0.9
+    truth, cam, balanced = scene / peak, cam / peak, balanced / peak
     m = dng.mosaic(cam, 'RGGB')
     data = np.round(BLACK + np.clip(m, 0, 1) * (WHITE - BLACK))
     path = os.path.join(folder, name + '.dng')
     dng.write(path, data, cfa='RGGB', black=(BLACK,), white=WHITE, color_matrix=EOS30D,
               illuminant=21, as_shot_neutral=n, make='Canon', model='EOS 30D')
-    bad = (cam.max(axis=2) >= 1) | (cam.min(axis=2) < 0)
+    bad = (balanced.max(axis=2) >= 1) | (cam.min(axis=2) < 0)
     k = 5  # a 2 px margin: the dilation by a 5 × 5 box
     pad = np.pad(bad, k // 2)
     near = np.zeros_like(bad)
     for dy in range(k):
         for dx in range(k):
             near |= pad[dy:dy + bad.shape[0], dx:dx + bad.shape[1]]
-    clipped = float((cam.max(axis=2) >= 1).mean())
+    clipped = float((balanced.max(axis=2) >= 1).mean())
     return Case(name, path, truth.astype(np.float32), 'RGGB', 'clean', ~near, clipped)
 
 
@@ -131,10 +142,11 @@ def full_cases(folder, which='quick'):
     """Every scene unclipped; the photos and radiance maps also clipped (a synthetic target
     has too few levels for a 1 % quantile)."""
     if which == 'quick':
-        items = [s for s in scenes.quick() if s[0] in ('astronaut', 'colour-star', 'hdr-courtyard')]
+        items = [s for s in scenes.quick()
+                 if s[0] in ('astronaut', 'colour-star', 'hdr-courtyard', 'smooth-chart')]
     else:
         items = scenes.full()
-    synthetic = ('zone-plate', 'colour-star')
+    synthetic = ('zone-plate', 'colour-star', 'smooth-chart')
     return [full_case(folder, n, s, clip) for n, s in items
             for clip in ((False,) if n in synthetic else (False, True))]
 

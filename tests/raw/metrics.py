@@ -7,6 +7,7 @@
 - best_shift(out, truth): the integer shift (dy, dx) within ±2 px that minimises the MSE;
   anything but (0, 0) means a tool cropped or shifted its output.
 - lab(rgb): CIELAB (D65 white, Y = 1 at L* = 100) of linear Rec. 2020, through XYZ.
+- delta_e(out, truth, roi): CIEDE2000 per pixel of two linear Rec. 2020 images.
 - ciede2000(lab1, lab2): CIEDE2000 as written in G. Sharma, W. Wu, E. N. Dalal, "The CIEDE2000
   color-difference formula: implementation notes, supplementary test data, and mathematical
   observations", Color Res. Appl. 30 (2005) 21–30 (kL = kC = kH = 1).
@@ -76,6 +77,15 @@ def lab(rgb2020):
     f = np.where(x > e, np.cbrt(np.maximum(x, e)), (k * x + 16) / 116)
     return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]),
                      200 * (f[..., 1] - f[..., 2])], axis=-1)
+
+
+def delta_e(out, truth, roi=None, border=BORDER):
+    """CIEDE2000 of each linear Rec. 2020 pixel of OUT against TRUTH, over ROI (a boolean
+    mask, all by default) less the border."""
+    h, w = truth.shape[:2]
+    keep = np.ones((h, w), bool) if roi is None else roi.copy()
+    keep[:border], keep[h - border:], keep[:, :border], keep[:, w - border:] = (False,) * 4
+    return ciede2000(lab(np.asarray(out)[..., :3][keep]), lab(np.asarray(truth)[keep]))
 
 
 def ciede2000(lab1, lab2):

@@ -4,16 +4,24 @@ light (Rec. 2020 primaries, D65 white), 1.0 = the diffuse white the sensor's whi
 - photos of tests/data/photos, linearised with the sRGB EOTF and box-downscaled 2× (the 2×2
   mean removes the photo's own demosaic and JPEG traces: they sit above the new Nyquist
   limit), then a centred crop, their BT.709 primaries converted to Rec. 2020;
-- synthetic targets: a zone plate (every frequency up to Nyquist, in every direction) and a
+- synthetic targets: a zone plate (every frequency up to Nyquist, in every direction), a
   colour star (two saturated colours meeting at edges of every angle, anti-aliased by 8×8
-  supersampling);
+  supersampling), and a smooth chart (no detail: the development without the demosaic);
 - HDR radiance: the brackets of tests/data/hdr merged by OpenCV's Debevec (calibrated
-  response), BT.709 primaries converted to Rec. 2020; the merge is only the source of a real radiance map, not something under test.
+  response), BT.709 primaries converted to Rec. 2020; the merge is only the source of a real
+  radiance map, not something under test. The brackets were rendered from radiance maps
+  (tests/data/SOURCES.md), so they carry no demosaic of their own and are not downscaled.
   It is scaled so that its brightest pixel is 1, so its shadows sit many stops down.
+
+Scenes are 512 px where the source allows: LibRaw 0.20's Markesteijn refuses an X-Trans image
+narrower or lower than its 512 px tile ("Input/output error"); smaller ones get Bayer only.
+RawTherapee 5.9 refuses a DNG of fewer than about 48 000 pixels ("Error loading file": 224 ×
+224 loads, 192 × 192 does not), so chelsea.png (224 × 150 once downscaled) is left out.
 
 quick() is the small set the CI test runs (seconds); full() the larger one for the closing
 note's table (run by hand). Each is a list of (name, image)."""
 
+import functools
 import os
 
 import cv2
@@ -46,8 +54,12 @@ def crop(img, size):
 
 def photo(name, size):
     rgb = np.asarray(Image.open(os.path.join(DATA, 'photos', name)).convert('RGB'))
-    lin = apply(REC709_TO_REC2020, box2(srgb_eotf(rgb / 255.0)))
-    return crop(lin, size).astype(np.float32)
+    # crop(box2(…)) taken from the full-size image first: the same pixels, less work.
+    h, w = rgb.shape[0] // 2, rgb.shape[1] // 2
+    ch, cw = min(size, h) // 2 * 2, min(size, w) // 2 * 2
+    y, x = (h - ch) // 2, (w - cw) // 2
+    rgb = rgb[2 * y:2 * (y + ch), 2 * x:2 * (x + cw)]
+    return apply(REC709_TO_REC2020, box2(srgb_eotf(rgb / 255.0))).astype(np.float32)
 
 
 def zone_plate(n):
@@ -64,15 +76,26 @@ def colour_star(n, spokes=36, ss=8):
     b = np.array([0.08, 0.25, 0.75])
     o = (np.arange(ss) + 0.5) / ss - 0.5
     y, x = np.mgrid[:n, :n].astype(np.float64)
-    ys = (y[..., None, None] + o[:, None]) - (n - 1) / 2
-    xs = (x[..., None, None] + o[None, :]) - (n - 1) / 2
-    sector = np.floor((np.arctan2(ys, xs) + np.pi) / (2 * np.pi) * spokes).astype(int) % 2
-    frac = sector.mean(axis=(2, 3))[..., None]
+    count = np.zeros((n, n))
+    for oy in o:
+        for ox in o:
+            angle = np.arctan2((y + oy) - (n - 1) / 2, (x + ox) - (n - 1) / 2)
+            count += np.floor((angle + np.pi) / (2 * np.pi) * spokes).astype(int) % 2
+    frac = (count / (ss * ss))[..., None]
     return (frac * a + (1 - frac) * b).astype(np.float32)
 
 
+def smooth_chart(n):
+    """Ramps and a slow sinusoid over 0.01 … 0.8 in each channel: no detail, so any demosaic
+    returns it, and what is measured on it is the rest of the development."""
+    y, x = np.mgrid[:n, :n] / (n - 1.0)
+    return np.stack([0.01 + 0.79 * x, 0.01 + 0.79 * y,
+                     0.01 + 0.79 * (0.5 + 0.5 * np.sin(2 * np.pi * (x + 0.7 * y)))],
+                    axis=-1).astype(np.float32)
+
+
 def hdr(scene, size):
-    """OpenCV's Debevec merge of tests/data/hdr/SCENE, downscaled 2×, cropped, max = 1."""
+    """OpenCV's Debevec merge of tests/data/hdr/SCENE, cropped, max = 1."""
     folder = os.path.join(DATA, 'hdr', scene)
     names, times = [], []
     for line in open(os.path.join(folder, 'exposures.txt')):
@@ -83,29 +106,26 @@ def hdr(scene, size):
     t = np.asarray(times, np.float32)
     response = cv2.createCalibrateDebevec().process(imgs, t)
     rad = cv2.createMergeDebevec().process(imgs, t, response)[..., ::-1].astype(np.float64)
-    rad = crop(apply(REC709_TO_REC2020, box2(rad)), size)
+    rad = crop(apply(REC709_TO_REC2020, rad), size)
     return (rad / rad.max()).astype(np.float32)
 
 
+@functools.lru_cache(maxsize=1)
 def quick():
-    return [('astronaut', photo('astronaut.tif', 192)),
-            ('forest-path', photo('forest-path.jpg', 192)),
-            ('zone-plate', zone_plate(192)),
-            ('colour-star', colour_star(192)),
-            ('hdr-courtyard', hdr('courtyard', 192))]
+    """Cached: the DNG makers take the scenes as read-only."""
+    return [('astronaut', photo('astronaut.tif', 512)),
+            ('forest-path', photo('forest-path.jpg', 512)),
+            ('zone-plate', zone_plate(512)),
+            ('colour-star', colour_star(512)),
+            ('hdr-courtyard', hdr('courtyard', 512)),
+            ('smooth-chart', smooth_chart(512))]
 
 
 def full():
-    return [('astronaut', photo('astronaut.tif', 384)),
-            ('chelsea', photo('chelsea.png', 384)),
-            ('forest-path', photo('forest-path.jpg', 384)),
-            ('pier-fog', photo('pier-fog.jpg', 384)),
-            ('coffee', photo('coffee-alpha.png', 384)),
-            ('zone-plate', zone_plate(384)),
-            ('colour-star', colour_star(384)),
-            ('hdr-courtyard', hdr('courtyard', 384)),
-            ('hdr-forest', hdr('forest', 384)),
-            ('hdr-sunset', hdr('sunset-handheld', 384))]
+    return quick() + [('pier-fog', photo('pier-fog.jpg', 512)),
+                      ('coffee', photo('coffee-alpha.png', 512)),
+                      ('hdr-forest', hdr('forest', 512)),
+                      ('hdr-sunset', hdr('sunset-handheld', 512))]
 
 
 if __name__ == '__main__':
