@@ -74,6 +74,6 @@ lm_cli_develop_scene (LmBackend *backend, LmImage *source, const LmPipeline *pip
     lm_timings_add (timings, _("download"), lm_ms_since (t));
   /* The EXR's chromaticities say which primaries its numbers are of. */
   g_clear_pointer (&host->icc_profile, g_bytes_unref);
-  host->icc_profile = lm_rec2020_linear_icc ();
+  host->icc_profile = lm_color_rec2020_linear_icc ();
   return g_steal_pointer (&host);
 }

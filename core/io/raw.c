@@ -1,7 +1,7 @@
 /* Camera raw files through LibRaw, which decodes and unpacks only: the visible area of the
  * sensor data loads as CFA16 (a colour filter array, Bayer or X-Trans), GRAY16 (a monochrome
  * sensor) or RGBA16 (LinearRaw DNG, sRAW: camera RGB, alpha 65535), undeveloped, with an
- * LmRawInfo saying how to develop it (raw-meta.c). The orientation is left to the development.
+ * LmRawInfo saying how to develop it (raw-meta.c), turned upright with its pattern (raw-orient.c).
  *
  * One libraw_r decoder per load, so that the batch's and the merge's parallel loads share no
  * state. LibRaw prints data and memory errors on stderr unless told not to: its callbacks here
@@ -21,6 +21,7 @@
 #include "io-private.h"
 #include "raw-compat.h"
 #include "raw-meta.h"
+#include "raw-orient.h"
 #include "raw-sniff.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (libraw_data_t, libraw_close)
@@ -294,7 +295,15 @@ raw_load (const char *path, const guint8 *data, gsize len, const LmAllocator *al
     return NULL;
   image->exif = lm_raw_exif_block (info);
   image->raw = g_steal_pointer (&info);
-  return g_steal_pointer (&image);
+  /* Turned upright here, the mosaic with its pattern (raw-orient.h): every size after the
+   * load is the upright one. */
+  LmImage *upright = lm_raw_orient (image, &e);
+  if (upright == NULL)
+    {
+      lm_set_file_error (error, e->code, path, "%s", e->message);
+      g_error_free (e);
+    }
+  return upright;
 }
 
 gboolean

@@ -43,7 +43,7 @@ develop_scene (LmRenderWorker *w, const Job *job, GError **error)
       return NULL;
     }
   g_clear_pointer (&host->icc_profile, g_bytes_unref);
-  host->icc_profile = lm_rec2020_linear_icc ();
+  host->icc_profile = lm_color_rec2020_linear_icc ();
   return host;
 }
 
