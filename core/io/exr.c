@@ -2,10 +2,10 @@
  * half-float R, G, B (A too where the image has transparency) in ZIP-compressed scanlines:
  * lossless for the halves, and what OpenCV, darktable and GIMP read. Where the radiance carries
  * an RGB matrix-shaper ICC profile (a developed raw's linear Rec. 2020), the header's
- * chromaticities say its primaries and white, as OpenEXR wants scene-referred files described. The library writes
- * through a callback into the atomic file's descriptor, never to a name of its own, so the
- * temporary-and-rename of atomic-file.h holds as for every other format. Reading takes
- * scanline files with R, G, B (and A) or Y channels into float RGBA. */
+ * chromaticities say its primaries and white, as OpenEXR wants scene-referred files described.
+ * The library writes through a callback into the atomic file's descriptor, never to a name of
+ * its own, so the temporary-and-rename of atomic-file.h holds as for every other format.
+ * Reading takes scanline files with R, G, B (and A) or Y channels into float RGBA. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
