@@ -1,9 +1,11 @@
 /* OpenEXR (.exr) through the OpenEXR library's C API (OpenEXRCore). Radiance is written as
  * half-float R, G, B (A too where the image has transparency) in ZIP-compressed scanlines:
- * lossless for the halves, and what OpenCV, darktable and GIMP read. The library writes
- * through a callback into the atomic file's descriptor, never to a name of its own, so the
- * temporary-and-rename of atomic-file.h holds as for every other format. Reading takes
- * scanline files with R, G, B (and A) or Y channels into float RGBA. */
+ * lossless for the halves, and what OpenCV, darktable and GIMP read. Where the radiance carries
+ * an RGB matrix-shaper ICC profile (a developed raw's linear Rec. 2020), the header's
+ * chromaticities say its primaries and white, as OpenEXR wants scene-referred files described.
+ * The library writes through a callback into the atomic file's descriptor, never to a name of
+ * its own, so the temporary-and-rename of atomic-file.h holds as for every other format.
+ * Reading takes scanline files with R, G, B (and A) or Y channels into float RGBA. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include <half.h> /* Imath's, usable from C: correctly rounded float ↔ half */
 
 #include "io-private.h"
+#include "../color/profile.h"
 #include "../pixel-budget.h"
 #include "text-input.h"
 
@@ -154,6 +157,36 @@ encode_chunks (exr_context_t ctx, int part, const LmImage *image, int channels)
   return rv;
 }
 
+/* The primaries and white of IMAGE's ICC profile as OpenEXR's chromaticities (CIE 1931 xy):
+ * the profile's colorants with their adaptation to ICC's D50 undone (LmColorProfile), each
+ * primary's xy and the white's (RGB 1, 1, 1). FALSE where the image has no profile, or one that
+ * is no usable RGB matrix-shaper: the header then says nothing, and readers take Rec. 709's. */
+static gboolean
+chromaticities_of (const LmImage *image, exr_attr_chromaticities_t *out)
+{
+  if (image->icc_profile == NULL)
+    return FALSE;
+  g_autofree char *note = NULL;
+  g_autoptr (LmColorProfile) profile = lm_color_profile_new (image->icc_profile, &note);
+  if (note != NULL)
+    return FALSE;
+  double m[3][3];
+  lm_color_profile_rgb_to_xyz (profile, m);
+  float xy[4][2];
+  for (int c = 0; c < 4; c++)
+    {
+      double v[3];
+      for (int r = 0; r < 3; r++)
+        v[r] = c < 3 ? m[r][c] : m[r][0] + m[r][1] + m[r][2];
+      double sum = v[0] + v[1] + v[2];
+      if (!(sum > 0.0) || !isfinite (sum))
+        return FALSE;
+      xy[c][0] = (float) (v[0] / sum), xy[c][1] = (float) (v[1] / sum);
+    }
+  *out = (exr_attr_chromaticities_t) { xy[0][0], xy[0][1], xy[1][0], xy[1][1], xy[2][0], xy[2][1], xy[3][0], xy[3][1] };
+  return TRUE;
+}
+
 gboolean
 lm_exr_save (const LmImage *image, LmAtomicFile *file, GError **error)
 {
@@ -184,6 +217,9 @@ lm_exr_save (const LmImage *image, LmAtomicFile *file, GError **error)
   for (int c = 0; c < channels && rv == EXR_ERR_SUCCESS; c++)
     rv = exr_add_channel (ctx, part, names[c], EXR_PIXEL_HALF,
                           c < 3 ? EXR_PERCEPTUALLY_LOGARITHMIC : EXR_PERCEPTUALLY_LINEAR, 1, 1);
+  exr_attr_chromaticities_t chromaticities;
+  if (rv == EXR_ERR_SUCCESS && chromaticities_of (image, &chromaticities))
+    rv = exr_attr_set_chromaticities (ctx, part, "chromaticities", &chromaticities);
   if (rv == EXR_ERR_SUCCESS)
     rv = exr_write_header (ctx);
   if (rv == EXR_ERR_SUCCESS)

@@ -562,6 +562,10 @@ test_hdr_merge (void)
   ui_wait_ms (600);
   g_assert_true (gtk_widget_get_sensitive (gtk_widget_get_parent (tonemap_control ("bias"))));
   g_assert_false (gtk_widget_get_sensitive (gtk_widget_get_parent (tonemap_control ("intensity"))));
+  /* The sigmoid's parameters are in the panel, from the list, greyed out for Drago. */
+  for (guint i = 0; i < 3; i++)
+    g_assert_false (gtk_widget_get_sensitive (
+      gtk_widget_get_parent (tonemap_control ((const char *[]) { "exposure", "contrast", "hue_preservation" }[i]))));
   expect_change ("grayscale on the tone-mapped image", hdr_gray_on);
 }
 
