@@ -80,6 +80,7 @@ void
 lm_pipeline_for_raw (LmPipeline *pipeline)
 {
   pipeline->raw.enabled = TRUE;
+  lm_pipeline_tonemap (pipeline)->kind = LM_TONEMAP_SIGMOID;
 }
 
 gboolean

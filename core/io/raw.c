@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 #include <gio/gio.h>
 
+#include "../color/rec2020.h"
 #include "../pixel-budget.h"
 #include "exif.h"
 #include "file-read.h"
@@ -294,6 +295,9 @@ raw_load (const char *path, const guint8 *data, gsize len, const LmAllocator *al
   if (cancelled (path, error))
     return NULL;
   image->exif = lm_raw_exif_block (info);
+  /* What the development's display transform writes: Rec. 2020's primaries, sRGB's curve. The
+   * edits work in it, and the export embeds it (or converts it: --to-srgb). */
+  image->icc_profile = lm_color_rec2020_display_icc ();
   image->raw = g_steal_pointer (&info);
   /* Turned upright here, the mosaic with its pattern (raw-orient.h): every size after the
    * load is the upright one. */
