@@ -43,7 +43,8 @@ fill_cfa (LmRawInfo *info, libraw_data_t *lr, const char *path, GError **error)
         else if (info->cfa[y % period][x] != c)
           {
             lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
-                               _("this camera's colour filter array (2 × 8 sites) is not supported"));
+                               _("this camera's colour filter array is not supported (it does not repeat "
+                                 "every 2 × 2 sites)"));
             return FALSE;
           }
       }
