@@ -185,6 +185,14 @@ class DngTest(unittest.TestCase):
         self.assertEqual(got.info["n_matrices"], 1)
         np.testing.assert_allclose(np.reshape(got.info["forward"], (2, 3, 3))[0], fm1, atol=1e-6)
 
+    def test_cancelled_load_stops(self):
+        """A load on a thread whose current cancellable is cancelled (the window pushes its
+        open's) stops with LM_ERROR_CANCELLED (raw-dump's exit 3), not an image."""
+        path = self.write("c.dng", self.mosaic(), white=16383)
+        r = subprocess.run([raw_dump(), "--cancelled", path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("c.dng", r.stderr)
+
     def test_no_colour_data(self):
         got = load(self.write("n.dng", self.mosaic(), white=16383))
         self.assertEqual(got.info["matrix_source"], "none")
