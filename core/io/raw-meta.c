@@ -24,7 +24,12 @@ fill_cfa (LmRawInfo *info, libraw_data_t *lr, const char *path, GError **error)
   guint period = info->layout == LM_RAW_BAYER ? 2 : info->layout == LM_RAW_XTRANS ? 6 : 1;
   info->cfa_w = info->cfa_h = period;
   if (period == 1)
-    return TRUE; /* cfa[0][0] 0: every site holds all the colours, or the one gray */
+    {
+      /* LinearRaw: every site holds all the colours (cfa unused); a monochrome sensor's one
+       * channel takes green's levels and balance, as the development reads it. */
+      info->cfa[0][0] = info->layout == LM_RAW_MONO ? 1 : 0;
+      return TRUE;
+    }
   /* dcraw's Bayer code describes 8 rows; a pattern that is not 2 × 2 over them (some early
    * backs) would be read wrong by a 2 × 2 demosaic. */
   guint rows = info->layout == LM_RAW_BAYER ? 8 : 6;

@@ -145,6 +145,7 @@ class DngTest(unittest.TestCase):
         self.assertEqual(got.info["format"].lower(), "gray16")
         np.testing.assert_array_equal(got.samples, data)
         self.assertEqual(black_of(got.info).tolist(), [[64]])
+        self.assertEqual(cfa_of(got.info).tolist(), [[1]])  # green's levels and balance
         self.assertEqual(got.info["as_shot"], [0, 0, 0, 0])
 
     def test_orientation_is_kept_not_applied(self):
