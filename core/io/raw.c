@@ -28,13 +28,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (libraw_data_t, libraw_close)
 /* What LibRaw reported through its callbacks during one load. */
 typedef struct {
   guint data_errors;
-  int offset;       /* of the first data error */
+  gint64 offset;    /* of the first data error */
   gboolean ends_early;
   gboolean out_of_memory;
 } Report;
 
 static void
-on_data_error (void *data, const char *file, const int offset)
+on_data_error (void *data, const char *file, const LmRawOffset offset)
 {
   Report *report = data;
   if (offset < 0)
@@ -96,8 +96,10 @@ set_libraw_error (GError **error, const char *path, int rc, const Report *report
       else if (report->ends_early)
         lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is truncated (its raw data ends early)"));
       else if (report->data_errors)
-        lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is damaged (its raw data is corrupt at byte %d)"),
-                           report->offset);
+        {
+          g_autofree char *at = g_strdup_printf ("%" G_GINT64_FORMAT, report->offset);
+          lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is damaged (its raw data is corrupt at byte %s)"), at);
+        }
       else
         lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is damaged (its raw data cannot be decoded)"));
     }
