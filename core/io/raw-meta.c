@@ -272,20 +272,21 @@ orientation_of_flip (int flip)
   return flip >= 0 && flip < 8 ? exif[flip] : 1;
 }
 
-/* The maker's crop in loaded (visible) coordinates: a DNG's DefaultCrop, which is relative to
- * the visible area already, else LibRaw's inset crop, in sensor coordinates. */
+/* The maker's crop in loaded (visible) coordinates, from one in sensor coordinates: a DNG's
+ * DefaultCrop (DNG_CROP, read from the file: LibRaw 0.20 keeps it to itself), else LibRaw's
+ * inset crop. */
 static void
-fill_crop (LmRawInfo *info, libraw_data_t *lr)
+fill_crop (LmRawInfo *info, libraw_data_t *lr, const guint *dng_crop)
 {
   const libraw_image_sizes_t *s = &lr->sizes;
   const libraw_raw_inset_crop_t *ic = &LM_RAW_INSET_CROP (lr);
   guint64 x, y, w, h;
-  if (lr->idata.dng_version && lr->color.dng_levels.default_crop[2] && lr->color.dng_levels.default_crop[3])
+  if (dng_crop && dng_crop[0] >= s->left_margin && dng_crop[1] >= s->top_margin)
     {
-      x = lr->color.dng_levels.default_crop[0];
-      y = lr->color.dng_levels.default_crop[1];
-      w = lr->color.dng_levels.default_crop[2];
-      h = lr->color.dng_levels.default_crop[3];
+      x = dng_crop[0] - s->left_margin;
+      y = dng_crop[1] - s->top_margin;
+      w = dng_crop[2];
+      h = dng_crop[3];
     }
   else if (ic->cwidth && ic->cheight && ic->cwidth != 0xffff && ic->cheight != 0xffff && ic->cleft != 0xffff
            && ic->ctop != 0xffff && ic->cleft >= s->left_margin && ic->ctop >= s->top_margin)
@@ -340,7 +341,8 @@ fill_shooting (LmRawInfo *info, libraw_data_t *lr)
 }
 
 LmRawInfo *
-lm_raw_info_from_libraw (libraw_data_t *lr, LmRawLayout layout, const char *path, GError **error)
+lm_raw_info_from_libraw (libraw_data_t *lr, LmRawLayout layout, const guint *dng_crop, const char *path,
+                         GError **error)
 {
   g_autoptr (LmRawInfo) info = lm_raw_info_new ();
   info->layout = layout;
@@ -353,7 +355,7 @@ lm_raw_info_from_libraw (libraw_data_t *lr, LmRawLayout layout, const char *path
     }
   fill_matrices (info, lr);
   fill_dng_levels (info, lr);
-  fill_crop (info, lr);
+  fill_crop (info, lr, dng_crop);
   fill_shooting (info, lr);
   return g_steal_pointer (&info);
 }

@@ -282,7 +282,9 @@ raw_load (const char *path, const guint8 *data, gsize len, const LmAllocator *al
   LmFormat format;
   if (cancelled (path, error) || !layout_of (lr, &layout, &format, path, error))
     return NULL;
-  g_autoptr (LmRawInfo) info = lm_raw_info_from_libraw (lr, layout, path, error);
+  guint dng_crop[4];
+  gboolean has_dng_crop = lr->idata.dng_version && lm_raw_dng_crop (data, len, dng_crop);
+  g_autoptr (LmRawInfo) info = lm_raw_info_from_libraw (lr, layout, has_dng_crop ? dng_crop : NULL, path, error);
   if (info == NULL)
     return NULL;
   g_autoptr (LmImage) image = lm_io_image_new (format, lr->sizes.width, lr->sizes.height, allocator, path, error);
