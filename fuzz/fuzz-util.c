@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/io/exif.h"
+#include "core/raw-info.h"
 #include "tests/unit/test-util.h"
 
 /* What a legal-but-large header may take: 4 megapixels (LUMEN_MAX_PIXELS, where Lumen reads
@@ -189,11 +191,72 @@ lm_fuzz_check_failure (const char *what, const GError *error, const char *path)
     }
 }
 
+static gboolean
+all_finite (const float *v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (!isfinite (v[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* What a loaded camera raw promises the development: a format its layout needs, a colour
+ * filter array and black table of the periods LmRawInfo allows, white above black at every
+ * site, finite numbers, an orientation, a crop inside the image, and a preview that is a JPEG
+ * no larger than the file (SIZE). */
+static void
+check_raw (const LmImage *image, size_t size)
+{
+  const LmRawInfo *r = image->raw;
+  LM_FUZZ_CHECK (r != NULL, "a camera raw loaded as %s without its LmRawInfo", lm_format_name (image->format));
+  LmFormat want = r->layout == LM_RAW_LINEAR ? LM_FORMAT_RGBA16 : r->layout == LM_RAW_MONO ? LM_FORMAT_GRAY16
+                                                                                         : LM_FORMAT_CFA16;
+  LM_FUZZ_CHECK (image->format == want, "layout %d loaded as %s", r->layout, lm_format_name (image->format));
+  guint period = r->layout == LM_RAW_BAYER ? 2 : r->layout == LM_RAW_XTRANS ? 6 : 1;
+  LM_FUZZ_CHECK (r->cfa_w == period && r->cfa_h == period, "layout %d with a %u×%u CFA", r->layout, r->cfa_w,
+                 r->cfa_h);
+  LM_FUZZ_CHECK (r->black_w >= 1 && r->black_w <= LM_RAW_BLACK_MAX && r->black_h >= 1
+                   && r->black_h <= LM_RAW_BLACK_MAX,
+                 "a black table of %u×%u", r->black_w, r->black_h);
+  LM_FUZZ_CHECK (all_finite (r->white, 4) && all_finite (&r->black[0][0], LM_RAW_BLACK_MAX * LM_RAW_BLACK_MAX),
+                 "levels that are not finite");
+  for (guint y = 0; y < 48; y++)
+    for (guint x = 0; x < 48; x++)
+      {
+        guint c = r->cfa[y % r->cfa_h][x % r->cfa_w];
+        LM_FUZZ_CHECK (c <= (r->layout == LM_RAW_XTRANS ? 2u : 3u), "CFA colour %u", c);
+        float black = r->black[y % r->black_h][x % r->black_w];
+        for (guint p = 0; p < (r->layout == LM_RAW_LINEAR ? 3u : 1u); p++)
+          {
+            guint k = r->layout == LM_RAW_LINEAR ? p : c;
+            LM_FUZZ_CHECK (black >= 0 && r->white[k] > black, "white %g at or below black %g", r->white[k], black);
+          }
+      }
+  LM_FUZZ_CHECK (all_finite (r->as_shot, 4) && all_finite (r->daylight, 4) && all_finite (&r->xyz_to_cam[0][0][0], 18)
+                   && all_finite (&r->forward[0][0][0], 18) && all_finite (r->analog_balance, 3)
+                   && isfinite (r->baseline_exposure),
+                 "colour data that is not finite");
+  LM_FUZZ_CHECK (r->n_matrices >= 0 && r->n_matrices <= 2 && (r->n_matrices == 0) == (r->matrix_source == LM_RAW_MATRIX_NONE),
+                 "%d matrices from source %d", r->n_matrices, r->matrix_source);
+  LM_FUZZ_CHECK (r->orientation >= 1 && r->orientation <= 8, "orientation %d", r->orientation);
+  LM_FUZZ_CHECK ((guint64) r->crop_x + r->crop_w <= image->width && (guint64) r->crop_y + r->crop_h <= image->height,
+                 "crop %u,%u %u×%u of %u×%u", r->crop_x, r->crop_y, r->crop_w, r->crop_h, image->width, image->height);
+  gsize preview_len = 0;
+  const guint8 *preview = r->preview ? g_bytes_get_data (r->preview, &preview_len) : NULL;
+  LM_FUZZ_CHECK (preview == NULL || (preview_len >= 4 && preview_len <= size && preview[0] == 0xff && preview[1] == 0xd8),
+                 "a preview of %zu bytes from a file of %zu", preview_len, size);
+  const char *texts[] = { r->make, r->model, r->lens, r->decoder };
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    LM_FUZZ_CHECK (texts[i] == NULL || g_utf8_validate (texts[i], -1, NULL), "a text that is not UTF-8");
+}
+
 int
 lm_fuzz_load_image (const uint8_t *data, size_t size, const LmFileType *types, guint n_types)
 {
   lm_fuzz_init ();
-  LmFileType type = lm_file_type_sniff (data, MIN (size, 16));
+  /* On the whole input, as lm_io_load_from_memory sniffs: a raw among TIFFs is told by its
+   * IFDs, anywhere in the file. */
+  LmFileType type = lm_file_type_sniff (data, size);
   gboolean wanted = FALSE;
   for (guint i = 0; i < n_types; i++)
     wanted = wanted || type == types[i];
@@ -221,6 +284,10 @@ lm_fuzz_load_image (const uint8_t *data, size_t size, const LmFileType *types, g
   LM_FUZZ_CHECK (lm_file_type_is_radiance (type) ? image->format == LM_FORMAT_RGBA_F32
                                                  : image->format != LM_FORMAT_RGBA_F32 || type == LM_FILE_TIFF,
                  "%s loaded as %s", lm_file_type_name (type), lm_format_name (image->format));
+  if (type == LM_FILE_RAW)
+    check_raw (image, size);
+  else
+    LM_FUZZ_CHECK (image->raw == NULL, "a %s with camera raw metadata", lm_file_type_name (type));
   if (verbose)
     g_printerr ("  loaded: %ux%u %s\n", image->width, image->height, lm_format_name (image->format));
   /* What an export does with the source's EXIF. */

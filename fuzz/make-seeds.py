@@ -563,10 +563,42 @@ bias=0.85
                                  b"done\t1700000001500000\tb\t2\ndone\t1700000001600000\tc\t")
 
 
+def raws():
+    """Camera raw files: small DNGs of every layout the loader takes (tests/raw/dng.py), and
+    makers' headers that LibRaw identifies by their magic numbers alone."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "raw"))
+    import dng
+    rng = np.random.default_rng(31)
+    mosaic = rng.integers(256, 4000, size=(24, 30), dtype=np.uint16)
+    cm = [[0.6722, -0.0635, -0.0963], [-0.4287, 1.2460, 0.2028], [-0.0908, 0.2162, 0.5668]]
+    kinds = {
+        "bayer-block-black.dng": (mosaic, dict(cfa="GRBG", black=(250, 252, 254, 256), black_dim=(2, 2),
+                                               white=4095, color_matrix=cm, as_shot_neutral=(0.5, 1, 0.7),
+                                               exposure_time=1 / 60)),
+        "xtrans.dng": (mosaic, dict(cfa="XTRANS", black=(256,), white=4095, color_matrix=cm,
+                                    color_matrix2=cm, forward_matrix=cm)),
+        "linear-raw.dng": (rng.integers(0, 4000, size=(24, 24, 3), dtype=np.uint16), dict(cfa=None, white=4095)),
+        "mono.dng": (mosaic, dict(cfa=None, black=(64,), white=4095)),
+        "orientation-6.dng": (mosaic, dict(orientation=6, white=4095, baseline_exposure=0.5)),
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (data, kw) in kinds.items():
+            path = os.path.join(tmp, name)
+            dng.write(path, data, **kw)
+            with open(path, "rb") as f:
+                put("raw", name, f.read())
+    put("raw", "cr2-header.cr2", b"II*\0" + struct.pack("<I", 16) + b"CR\x02\0" + struct.pack("<I", 0))
+    put("raw", "cr3-ftyp.cr3", struct.pack(">I", 24) + b"ftypcrx " + struct.pack(">I", 1) + b"crx isom")
+    put("raw", "raf-header.raf", b"FUJIFILMCCD-RAW 0201FF383501" + bytes(72))
+    put("raw", "orf-header.orf", b"IIRO" + struct.pack("<I", 8) + bytes(8))
+    put("raw", "rw2-header.rw2", b"IIU\0" + struct.pack("<I", 8) + bytes(8))
+
+
 def main():
     lumen_cli = sys.argv[1] if len(sys.argv) > 1 else None
     images(lumen_cli)
     texts()
+    raws()
 
 
 if __name__ == "__main__":

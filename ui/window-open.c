@@ -17,6 +17,8 @@
 
 struct _LmWindowOpen {
   guint serial;              /* of the newest open: an older load that ends later is dropped */
+  GCancellable *loading;     /* the newest load's: cancelled once another open or the window's
+                              * close makes it of no use, so that a raw stops decoding */
   GtkWidget *discard_dialog; /* the discard prompt, while it is up */
 };
 
@@ -31,6 +33,8 @@ lm_window_open_cancel (LmWindow *self)
 {
   LmWindowOpen *o = self->open;
   o->serial++; /* a load still running is of no use now: its result is dropped */
+  if (o->loading)
+    g_cancellable_cancel (o->loading);
   if (o->discard_dialog)
     gtk_widget_destroy (o->discard_dialog); /* drops what it would have gone on with */
 }
@@ -38,6 +42,8 @@ lm_window_open_cancel (LmWindow *self)
 void
 lm_window_open_free (LmWindow *self)
 {
+  if (self->open)
+    g_clear_object (&self->open->loading);
   g_clear_pointer (&self->open, g_free);
 }
 
@@ -46,6 +52,8 @@ typedef struct {
   const LmAllocator *allocator; /* taken on the main thread: the worker may be gone by now */
   guint serial;                 /* the window's open serial when it started */
   LmFitsInfo *fits;             /* a FITS file's header, read with its data */
+  GCancellable *cancellable;    /* the current one while it loads: loaders that take long
+                                 * (camera raw) ask g_cancellable_get_current */
 } OpenJob;
 
 /* FITS files by their first card, whatever their name; gzip-compressed ones (.fits.gz, which
@@ -89,11 +97,13 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   g_autofree char *path = g_file_get_path (job->file);
   GError *e = NULL;
   LmImage *image = NULL;
+  g_cancellable_push_current (job->cancellable);
   if (path)
     image = load_path (path, job, &e);
   else
     g_set_error (&e, LUMEN_ERROR, LM_ERROR_IO, _("%s: only local files can be opened"),
                  g_file_peek_path (job->file) ? g_file_peek_path (job->file) : "?");
+  g_cancellable_pop_current (job->cancellable);
   if (image)
     g_task_return_pointer (task, image, (GDestroyNotify) lm_image_unref);
   else
@@ -104,6 +114,7 @@ static void
 open_job_free (OpenJob *job)
 {
   g_object_unref (job->file);
+  g_clear_object (&job->cancellable);
   g_clear_pointer (&job->fits, lm_fits_info_free);
   g_free (job);
 }
@@ -307,6 +318,11 @@ lm_window_open (LmWindow *self, GFile *file)
   job->file = g_object_ref (file);
   job->allocator = lm_render_worker_host_allocator (self->worker);
   job->serial = ++self->open->serial;
+  if (self->open->loading)
+    g_cancellable_cancel (self->open->loading); /* the older load is dropped anyway */
+  g_clear_object (&self->open->loading);
+  self->open->loading = g_cancellable_new ();
+  job->cancellable = g_object_ref (self->open->loading);
   g_autoptr (GTask) task = g_task_new (self, NULL, loaded, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) open_job_free);
   g_task_run_in_thread (task, load_in_thread);

@@ -1,5 +1,5 @@
-/* The few LibRaw names that changed between 0.20 (Debian 12) and 0.21 (Ubuntu 24.04), so that
- * raw.c reads as one program against both. */
+/* The few LibRaw names that changed between 0.20 (Debian 12), 0.21 (Ubuntu 24.04) and 0.22,
+ * so that raw.c reads as one program against all of them. */
 #pragma once
 
 #include <libraw.h>
@@ -20,4 +20,10 @@
 /* LibRaw's buffer stream only reads: the cast is what 0.20's prototype asks, no more. */
 #define LM_RAW_BUFFER(data)   ((void *) (data))
 #define LM_RAW_HAS_MEMERROR_HANDLER 1
+#endif
+
+#if LIBRAW_COMPILE_CHECK_VERSION_NOTLESS(0, 22)
+typedef INT64 LmRawOffset; /* where a data error was found: 64 bits from 0.22 */
+#else
+typedef int LmRawOffset;
 #endif

@@ -24,7 +24,12 @@ fill_cfa (LmRawInfo *info, libraw_data_t *lr, const char *path, GError **error)
   guint period = info->layout == LM_RAW_BAYER ? 2 : info->layout == LM_RAW_XTRANS ? 6 : 1;
   info->cfa_w = info->cfa_h = period;
   if (period == 1)
-    return TRUE; /* cfa[0][0] 0: every site holds all the colours, or the one gray */
+    {
+      /* LinearRaw: every site holds all the colours (cfa unused); a monochrome sensor's one
+       * channel takes green's levels and balance, as the development reads it. */
+      info->cfa[0][0] = info->layout == LM_RAW_MONO ? 1 : 0;
+      return TRUE;
+    }
   /* dcraw's Bayer code describes 8 rows; a pattern that is not 2 × 2 over them (some early
    * backs) would be read wrong by a 2 × 2 demosaic. */
   guint rows = info->layout == LM_RAW_BAYER ? 8 : 6;
@@ -43,7 +48,8 @@ fill_cfa (LmRawInfo *info, libraw_data_t *lr, const char *path, GError **error)
         else if (info->cfa[y % period][x] != c)
           {
             lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
-                               _("this camera's colour filter array (2 × 8 sites) is not supported"));
+                               _("this camera's colour filter array is not supported (it does not repeat "
+                                 "every 2 × 2 sites)"));
             return FALSE;
           }
       }
@@ -266,20 +272,21 @@ orientation_of_flip (int flip)
   return flip >= 0 && flip < 8 ? exif[flip] : 1;
 }
 
-/* The maker's crop in loaded (visible) coordinates: a DNG's DefaultCrop, which is relative to
- * the visible area already, else LibRaw's inset crop, in sensor coordinates. */
+/* The maker's crop in loaded (visible) coordinates, from one in sensor coordinates: a DNG's
+ * DefaultCrop (DNG_CROP, read from the file: LibRaw 0.20 keeps it to itself), else LibRaw's
+ * inset crop. */
 static void
-fill_crop (LmRawInfo *info, libraw_data_t *lr)
+fill_crop (LmRawInfo *info, libraw_data_t *lr, const guint *dng_crop)
 {
   const libraw_image_sizes_t *s = &lr->sizes;
   const libraw_raw_inset_crop_t *ic = &LM_RAW_INSET_CROP (lr);
   guint64 x, y, w, h;
-  if (lr->idata.dng_version && lr->color.dng_levels.default_crop[2] && lr->color.dng_levels.default_crop[3])
+  if (dng_crop && dng_crop[0] >= s->left_margin && dng_crop[1] >= s->top_margin)
     {
-      x = lr->color.dng_levels.default_crop[0];
-      y = lr->color.dng_levels.default_crop[1];
-      w = lr->color.dng_levels.default_crop[2];
-      h = lr->color.dng_levels.default_crop[3];
+      x = dng_crop[0] - s->left_margin;
+      y = dng_crop[1] - s->top_margin;
+      w = dng_crop[2];
+      h = dng_crop[3];
     }
   else if (ic->cwidth && ic->cheight && ic->cwidth != 0xffff && ic->cheight != 0xffff && ic->cleft != 0xffff
            && ic->ctop != 0xffff && ic->cleft >= s->left_margin && ic->ctop >= s->top_margin)
@@ -334,7 +341,8 @@ fill_shooting (LmRawInfo *info, libraw_data_t *lr)
 }
 
 LmRawInfo *
-lm_raw_info_from_libraw (libraw_data_t *lr, LmRawLayout layout, const char *path, GError **error)
+lm_raw_info_from_libraw (libraw_data_t *lr, LmRawLayout layout, const guint *dng_crop, const char *path,
+                         GError **error)
 {
   g_autoptr (LmRawInfo) info = lm_raw_info_new ();
   info->layout = layout;
@@ -347,7 +355,7 @@ lm_raw_info_from_libraw (libraw_data_t *lr, LmRawLayout layout, const char *path
     }
   fill_matrices (info, lr);
   fill_dng_levels (info, lr);
-  fill_crop (info, lr);
+  fill_crop (info, lr, dng_crop);
   fill_shooting (info, lr);
   return g_steal_pointer (&info);
 }

@@ -31,6 +31,9 @@ enum {
   TAG_PHOTOMETRIC = 262,
   TAG_SUB_IFDS = 330,
   TAG_DNG_VERSION = 50706,
+  TAG_DEFAULT_CROP_ORIGIN = 50719,
+  TAG_DEFAULT_CROP_SIZE = 50720,
+  TAG_ACTIVE_AREA = 50829,
   PHOTOMETRIC_CFA = 32803,
   PHOTOMETRIC_LINEAR_RAW = 34892,
   /* A TIFF's IFD0 chain and their SubIFDs: where every raw maker puts its sensor data's IFD.
@@ -100,8 +103,12 @@ enqueue_sub_ifds (const Tiff *t, gsize entry, IfdQueue *q)
       enqueue (q, get32 (t, array + 4 * (gsize) i), TRUE);
 }
 
+/* What a walk asks of each IFD (the INDEX-th visited, N entries at AT): TRUE ends the walk. */
+typedef gboolean (*IfdVisit) (const Tiff *t, guint index, gsize at, guint32 n, gpointer user);
+
+/* IFD0's chain and the SubIFDs of its IFDs, at most MAX_IFDS of them, every offset checked. */
 static gboolean
-tiff_holds_raw (const Tiff *t)
+walk (const Tiff *t, IfdVisit visit, gpointer user)
 {
   IfdQueue q = { .n = 0 };
   enqueue (&q, get32 (t, 4), FALSE);
@@ -113,27 +120,96 @@ tiff_holds_raw (const Tiff *t)
       guint32 n = get16 (t, at);
       if (n > MAX_ENTRIES || (t->len - at - 2) / 12 < n)
         continue;
-      for (guint32 k = 0; k < n; k++)
-        {
-          gsize entry = at + 2 + 12 * (gsize) k;
-          guint32 tag = get16 (t, entry);
-          if (tag == TAG_DNG_VERSION && i == 0)
-            return TRUE;
-          if (tag == TAG_PHOTOMETRIC && get32 (t, entry + 4) == 1)
-            {
-              guint32 photometric = entry_value (t, entry);
-              if (photometric == PHOTOMETRIC_CFA || photometric == PHOTOMETRIC_LINEAR_RAW)
-                return TRUE;
-            }
-          if (tag == TAG_SUB_IFDS && !q.sub[i])
-            enqueue_sub_ifds (t, entry, &q);
-        }
+      if (visit (t, i, at, n, user))
+        return TRUE;
+      for (guint32 k = 0; k < n && !q.sub[i]; k++)
+        if (get16 (t, at + 2 + 12 * (gsize) k) == TAG_SUB_IFDS)
+          enqueue_sub_ifds (t, at + 2 + 12 * (gsize) k, &q);
       /* The next IFD of the chain this one is in: IFD0's chain, or a SubIFD's siblings. */
       gsize next = at + 2 + 12 * (gsize) n;
       if (t->len - next >= 4)
         enqueue (&q, get32 (t, next), q.sub[i]);
     }
   return FALSE;
+}
+
+/* Whether the IFD at AT holds sensor data: PhotometricInterpretation CFA or LinearRaw. */
+static gboolean
+holds_sensor_data (const Tiff *t, gsize at, guint32 n)
+{
+  for (guint32 k = 0; k < n; k++)
+    {
+      gsize entry = at + 2 + 12 * (gsize) k;
+      if (get16 (t, entry) == TAG_PHOTOMETRIC && get32 (t, entry + 4) == 1)
+        {
+          guint32 photometric = entry_value (t, entry);
+          return photometric == PHOTOMETRIC_CFA || photometric == PHOTOMETRIC_LINEAR_RAW;
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+is_raw_ifd (const Tiff *t, guint index, gsize at, guint32 n, gpointer user)
+{
+  for (guint32 k = 0; index == 0 && k < n; k++)
+    if (get16 (t, at + 2 + 12 * (gsize) k) == TAG_DNG_VERSION)
+      return TRUE;
+  return holds_sensor_data (t, at, n);
+}
+
+/* Value I of the SHORT, LONG or RATIONAL entry at ENTRY, where it is in the file; -1 where not. */
+static double
+entry_number (const Tiff *t, gsize entry, guint32 i)
+{
+  guint32 type = get16 (t, entry + 2), count = get32 (t, entry + 4);
+  gsize size = type == 3 ? 2 : type == 4 ? 4 : type == 5 ? 8 : 0;
+  if (size == 0 || i >= count)
+    return -1;
+  gsize at = (gsize) count * size <= 4 ? entry + 8 : get32 (t, entry + 8);
+  if (at > t->len || (t->len - at) / size <= i)
+    return -1;
+  at += size * i;
+  if (type == 3)
+    return get16 (t, at);
+  if (type == 4)
+    return get32 (t, at);
+  guint32 den = get32 (t, at + 4);
+  return den ? (double) get32 (t, at) / den : -1;
+}
+
+typedef struct {
+  double origin[2], size[2], area[2]; /* DefaultCropOrigin, DefaultCropSize, ActiveArea's top, left */
+  gboolean found;
+} DngCrop;
+
+static gboolean
+read_crop (const Tiff *t, guint index, gsize at, guint32 n, gpointer user)
+{
+  DngCrop *crop = user;
+  if (!holds_sensor_data (t, at, n))
+    return FALSE;
+  for (guint32 k = 0; k < n; k++)
+    {
+      gsize entry = at + 2 + 12 * (gsize) k;
+      switch (get16 (t, entry))
+        {
+        case TAG_DEFAULT_CROP_ORIGIN:
+          crop->origin[0] = entry_number (t, entry, 0);
+          crop->origin[1] = entry_number (t, entry, 1);
+          break;
+        case TAG_DEFAULT_CROP_SIZE:
+          crop->size[0] = entry_number (t, entry, 0);
+          crop->size[1] = entry_number (t, entry, 1);
+          crop->found = TRUE;
+          break;
+        case TAG_ACTIVE_AREA:
+          crop->area[0] = entry_number (t, entry, 0);
+          crop->area[1] = entry_number (t, entry, 1);
+          break;
+        }
+    }
+  return TRUE; /* the first IFD of sensor data is the one LibRaw reads */
 }
 
 static gboolean
@@ -157,5 +233,24 @@ lm_raw_sniff (const guint8 *data, gsize len)
     return FALSE;
   if (has_at (data, len, 8, "CR", 2))
     return TRUE;
-  return len >= 8 && tiff_holds_raw (&t);
+  return len >= 8 && walk (&t, is_raw_ifd, NULL);
+}
+
+gboolean
+lm_raw_dng_crop (const guint8 *data, gsize len, guint crop[4])
+{
+  Tiff t = { data, len, has_at (data, len, 0, "MM\0*", 4) };
+  if (len < 8 || (!t.big_endian && !has_at (data, len, 0, "II*\0", 4)))
+    return FALSE;
+  DngCrop c = { .origin = { 0, 0 }, .size = { -1, -1 }, .area = { 0, 0 } };
+  walk (&t, read_crop, &c);
+  double x = c.area[1] + c.origin[0], y = c.area[0] + c.origin[1];
+  if (!c.found || c.origin[0] < 0 || c.origin[1] < 0 || c.area[0] < 0 || c.area[1] < 0 || !(c.size[0] >= 1)
+      || !(c.size[1] >= 1) || x + c.size[0] > G_MAXUINT16 || y + c.size[1] > G_MAXUINT16)
+    return FALSE;
+  crop[0] = (guint) x;
+  crop[1] = (guint) y;
+  crop[2] = (guint) (c.size[0] + 0.5);
+  crop[3] = (guint) (c.size[1] + 0.5);
+  return TRUE;
 }

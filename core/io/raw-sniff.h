@@ -12,6 +12,11 @@ G_BEGIN_DECLS
  * Reads at most a few IFDs, every offset checked against LEN. Any other TIFF is no raw. */
 gboolean lm_raw_sniff (const guint8 *data, gsize len);
 
+/* A DNG's DefaultCropOrigin and DefaultCropSize (x, y, width, height), in the coordinates of
+ * its whole sensor (ActiveArea's corner added), from the IFD of its sensor data; FALSE where
+ * the LEN bytes at DATA state none. LibRaw 0.20 reads these without telling them. */
+gboolean lm_raw_dng_crop (const guint8 *data, gsize len, guint crop[4]);
+
 /* The names raw files end in, NULL-terminated (".dng", ".cr2", …), and the MIME types
  * shared-mime-info gives them ("image/x-adobe-dng", …). */
 extern const char *const lm_raw_suffixes[];

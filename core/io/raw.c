@@ -30,13 +30,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (libraw_data_t, libraw_close)
 /* What LibRaw reported through its callbacks during one load. */
 typedef struct {
   guint data_errors;
-  int offset;       /* of the first data error */
+  gint64 offset;    /* of the first data error */
   gboolean ends_early;
   gboolean out_of_memory;
 } Report;
 
 static void
-on_data_error (void *data, const char *file, const int offset)
+on_data_error (void *data, const char *file, const LmRawOffset offset)
 {
   Report *report = data;
   if (offset < 0)
@@ -98,8 +98,10 @@ set_libraw_error (GError **error, const char *path, int rc, const Report *report
       else if (report->ends_early)
         lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is truncated (its raw data ends early)"));
       else if (report->data_errors)
-        lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is damaged (its raw data is corrupt at byte %d)"),
-                           report->offset);
+        {
+          g_autofree char *at = g_strdup_printf ("%" G_GINT64_FORMAT, report->offset);
+          lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is damaged (its raw data is corrupt at byte %s)"), at);
+        }
       else
         lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is damaged (its raw data cannot be decoded)"));
     }
@@ -282,7 +284,9 @@ raw_load (const char *path, const guint8 *data, gsize len, const LmAllocator *al
   LmFormat format;
   if (cancelled (path, error) || !layout_of (lr, &layout, &format, path, error))
     return NULL;
-  g_autoptr (LmRawInfo) info = lm_raw_info_from_libraw (lr, layout, path, error);
+  guint dng_crop[4];
+  gboolean has_dng_crop = lr->idata.dng_version && lm_raw_dng_crop (data, len, dng_crop);
+  g_autoptr (LmRawInfo) info = lm_raw_info_from_libraw (lr, layout, has_dng_crop ? dng_crop : NULL, path, error);
   if (info == NULL)
     return NULL;
   g_autoptr (LmImage) image = lm_io_image_new (format, lr->sizes.width, lr->sizes.height, allocator, path, error);

@@ -29,6 +29,8 @@ FOLDER = r"folder|directory"
 TOO_LARGE = r"larger|too large|too big"
 NOT_AN_IMAGE = r"not an image|not a (valid )?jpeg|unknown (image )?format|unrecogni[sz]ed"
 DAMAGED = r"damaged|corrupt|invalid|truncat|ends early"
+# Debian's rawtran-doc: a Canon EOS 30D raw file (GPL-3+), cut at test time, never committed.
+CR2 = "/usr/share/doc/rawtran/IMG_5952.CR2"
 
 
 def real_photo(ext, want_sof=None):
@@ -205,6 +207,53 @@ class BadInput(unittest.TestCase):
         self.assertEqual(len(lines), 1, f"want exactly one line on stderr, got {proc.stderr!r}")
         self.assertIn(bad, lines[0], "the message must name the file at fault")
         self.assertRegex(lines[0].split(bad, 1)[1], re.compile(TRUNCATED, re.I))
+        self.assertEqual(os.listdir(self.outdir), [])
+
+    # --- camera raw files (core/io/raw.c) ------------------------------------------------
+    def real_cr2(self):
+        if not os.path.exists(CR2):
+            self.skipTest(f"{CR2} is missing (make test-deps installs rawtran-doc)")
+        return lt.read_bytes(CR2)
+
+    def test_truncated_cr2(self):
+        """The first half of a real CR2: LibRaw opens it and its lossless JPEG ends early."""
+        data = self.real_cr2()
+        self.refuse_input(self.write("half.cr2", data[:len(data) // 2]), TRUNCATED)
+
+    def test_empty_dng(self):
+        self.refuse_input(self.write("empty.dng", b""), EMPTY)
+
+    def test_fifo_named_cr2(self):
+        """A fifo is refused by name, not opened (a reader would block for ever on it)."""
+        fifo = os.path.join(self.dir, "IMG_0001.CR2")
+        os.mkfifo(fifo)
+        self.refuse_input(fifo, r"not a regular file|fifo|pipe")
+
+    def test_folder_named_nef(self):
+        folder = os.path.join(self.dir, "DSC_0001.NEF")
+        os.mkdir(folder)
+        self.refuse_input(folder, FOLDER)
+
+    def test_cr2_exposure_times(self):
+        """A bracket of raws gets its exposure times from the raws (LibRaw), not libexif, which
+        reads no TIFF-structured raw: two copies of one CR2 are refused for having the same
+        time, 1/400 s, and a truncated one among them for being truncated."""
+        data = self.real_cr2()
+        a, b = self.write("a.cr2", data), self.write("b.cr2", data)
+        out = os.path.join(self.outdir, "merged.hdr")
+        proc = lt.run(["hdr", "-o", out, a, b], timeout=60)
+        lt.say(f"  exit {proc.returncode}: {proc.stderr.strip()}")
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        self.assertRegex(proc.stderr, r"same exposure time \(0\.0025 s\)")
+        cut = self.write("cut.cr2", data[:len(data) // 2])
+        proc = lt.run(["hdr", "--times", "0.01,0.1", "-o", out, a, cut], timeout=60)
+        lt.say(f"  exit {proc.returncode}: {proc.stderr.strip()}")
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        lines = proc.stderr.splitlines()
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertIn(cut, lines[0])
+        self.assertRegex(lines[0].split(cut, 1)[1], re.compile(TRUNCATED, re.I))
         self.assertEqual(os.listdir(self.outdir), [])
 
     # --- outputs ------------------------------------------------------------------------

@@ -4,7 +4,8 @@
     write(path, data, cfa='RGGB' | 'XTRANS' | (dims, pattern) | None, ...)
 
 DATA is uint16: H × W for a colour filter array or a monochrome sensor, H × W × 3 for
-LinearRaw. Matrices are row-major 3 × 3 lists: COLOR_MATRIX maps XYZ to camera RGB under
+LinearRaw. EXTRA_TAGS: more of tifffile's (code, dtype, count, value, True), such as
+ActiveArea (50829), DefaultCropOrigin/Size (50719, 50720), DefaultScale (50718). Matrices are row-major 3 × 3 lists: COLOR_MATRIX maps XYZ to camera RGB under
 ILLUMINANT (EXIF LightSource: 21 D65, 17 Standard A), as DNG's ColorMatrix1 does."""
 
 import struct
@@ -56,7 +57,7 @@ def _urational(values):
 def write(path, data, cfa='RGGB', black=(0,), black_dim=None, white=65535, color_matrix=None,
           illuminant=21, color_matrix2=None, illuminant2=17, forward_matrix=None,
           as_shot_neutral=None, orientation=1, baseline_exposure=None, make='Lumen',
-          model='Test Camera', exposure_time=None, iso=None, preview=None):
+          model='Test Camera', exposure_time=None, iso=None, preview=None, extra_tags=()):
     data = np.ascontiguousarray(data, dtype=np.uint16)
     tags = [(50706, 'B', 4, (1, 4, 0, 0), True), (50707, 'B', 4, (1, 1, 0, 0), True),
             (50708, 's', 0, make + ' ' + model, True), (271, 's', 0, make, True),
@@ -90,6 +91,7 @@ def write(path, data, cfa='RGGB', black=(0,), black_dim=None, white=65535, color
         tags.append((33434, '2I', 1, _urational([exposure_time]), True))
     if iso is not None:
         tags.append((34855, 'H', 1, int(iso), True))
+    tags += list(extra_tags)  # tifffile's (code, dtype, count, value, True)
     tifffile.imwrite(path, data, photometric=photometric, compression=None, extratags=tags,
                      metadata=None)
     if photometric == 1:

@@ -4,12 +4,16 @@
  *                             field of its LmRawInfo, what its EXIF block says, and the
  *                             exposure time lm_exif_exposure_time reads from PATH; the samples
  *                             as packed little-endian uint16 rows to SAMPLES
+ *   raw-dump --cancelled PATH  the load on a thread whose current cancellable (the window's
+ *                             load pushes one) is already cancelled
  *
  * A failure prints the error's message on stderr and exits 1. */
 #include <stdio.h>
 #include <string.h>
+#include <gio/gio.h>
 #include <glib.h>
 
+#include "core/error.h"
 #include "core/io/exif.h"
 #include "core/io/io.h"
 #include "core/raw-info.h"
@@ -105,10 +109,22 @@ main (int argc, char **argv)
 {
   if (argc < 2 || argc > 3)
     {
-      fprintf (stderr, "usage: raw-dump PATH [SAMPLES]\n");
+      fprintf (stderr, "usage: raw-dump PATH [SAMPLES] | --cancelled PATH\n");
       return 2;
     }
   GError *error = NULL;
+  if (strcmp (argv[1], "--cancelled") == 0 && argc == 3)
+    {
+      g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+      g_cancellable_cancel (cancellable);
+      g_cancellable_push_current (cancellable);
+      g_autoptr (LmImage) image = lm_io_load (argv[2], lm_allocator_host (), &error);
+      g_cancellable_pop_current (cancellable);
+      if (image != NULL)
+        return 0;
+      fprintf (stderr, "%s\n", error->message);
+      return g_error_matches (error, LUMEN_ERROR, LM_ERROR_CANCELLED) ? 3 : 1;
+    }
   g_autoptr (LmImage) image = lm_io_load (argv[1], lm_allocator_host (), &error);
   if (image == NULL)
     {

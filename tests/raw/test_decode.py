@@ -145,6 +145,7 @@ class DngTest(unittest.TestCase):
         self.assertEqual(got.info["format"].lower(), "gray16")
         np.testing.assert_array_equal(got.samples, data)
         self.assertEqual(black_of(got.info).tolist(), [[64]])
+        self.assertEqual(cfa_of(got.info).tolist(), [[1]])  # green's levels and balance
         self.assertEqual(got.info["as_shot"], [0, 0, 0, 0])
 
     def test_orientation_is_kept_not_applied(self):
@@ -184,6 +185,29 @@ class DngTest(unittest.TestCase):
         self.assertTrue(got.info["has_forward"])
         self.assertEqual(got.info["n_matrices"], 1)
         np.testing.assert_allclose(np.reshape(got.info["forward"], (2, 3, 3))[0], fm1, atol=1e-6)
+
+    def test_active_area_and_default_crop(self):
+        """ActiveArea (top, left, bottom, right) is the visible area LibRaw gives and the loader
+        loads, its CFA and black pattern counted from its corner; DefaultCrop is the maker's
+        crop, in those coordinates."""
+        data = self.mosaic(h=40, w=50)
+        area = (4, 6, 38, 46)  # even: LibRaw moves an odd corner to keep the CFA's phase
+        got = load(self.write("a.dng", data, cfa="RGGB", black=(500, 501, 502, 503), black_dim=(2, 2),
+                              white=16383, extra_tags=[(50829, "I", 4, area, True),
+                                                       (50719, "I", 2, (2, 4), True),
+                                                       (50720, "I", 2, (30, 26), True)]))
+        np.testing.assert_array_equal(got.samples, data[4:38, 6:46])
+        np.testing.assert_array_equal(black_of(got.info), [[500, 501], [502, 503]])
+        self.assertEqual(np.where(cfa_of(got.info) == 3, 1, cfa_of(got.info)).ravel().tolist(), [0, 1, 1, 2])
+        self.assertEqual(got.info["crop"], [2, 4, 30, 26])
+
+    def test_cancelled_load_stops(self):
+        """A load on a thread whose current cancellable is cancelled (the window pushes its
+        open's) stops with LM_ERROR_CANCELLED (raw-dump's exit 3), not an image."""
+        path = self.write("c.dng", self.mosaic(), white=16383)
+        r = subprocess.run([raw_dump(), "--cancelled", path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("c.dng", r.stderr)
 
     def test_no_colour_data(self):
         got = load(self.write("n.dng", self.mosaic(), white=16383))

@@ -17,6 +17,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "images")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "formats"))
 import giflib_writer as gw  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "raw"))
+import dng  # noqa: E402
 
 
 def photo():
@@ -51,6 +53,54 @@ def strips_past_end(tif):
             for a in at:
                 struct.pack_into("<I", data, a, len(tif) + 4096)
     return bytes(data)
+
+
+def tiff_entries(data):
+    """{tag: (entry offset, type, count)} of a little-endian TIFF's IFD0."""
+    (ifd,) = struct.unpack_from("<I", data, 4)
+    (n,) = struct.unpack_from("<H", data, ifd)
+    out = {}
+    for k in range(n):
+        at = ifd + 2 + 12 * k
+        tag, kind, count = struct.unpack_from("<HHI", data, at)
+        out[tag] = (at, kind, count)
+    return out
+
+
+def set_tag(data, tag, value):
+    """DATA with TAG's one SHORT or LONG value in IFD0 set to VALUE."""
+    data = bytearray(data)
+    at, kind, _ = tiff_entries(data)[tag]
+    struct.pack_into("<H" if kind == 3 else "<I", data, at + 8, value)
+    return bytes(data)
+
+
+def raw_files():
+    """Camera raw files (core/io/raw.c): small DNGs from tests/raw/dng.py, damaged or forged,
+    and makers' magic numbers followed by nothing useful."""
+    import tempfile
+    rng = np.random.default_rng(7)
+
+    def dng_bytes(data, **kw):
+        with tempfile.NamedTemporaryFile(suffix=".dng") as f:
+            dng.write(f.name, data, **kw)
+            return open(f.name, "rb").read()
+
+    mosaic = rng.integers(256, 4000, size=(24, 32), dtype=np.uint16)
+    good = dng_bytes(mosaic, white=4095)
+    return {
+        "dng-header-only.dng": strips_past_end(good)[:4096] if len(good) > 4096 else strips_past_end(good),
+        # 30000² (LibRaw itself refuses sides past 64000): the budget refuses it before unpacking.
+        "dng-30000-square.dng": set_tag(set_tag(good, 256, 30000), 257, 30000),
+        "dng-cfa-3x3.dng": dng_bytes(rng.integers(256, 4000, size=(24, 33), dtype=np.uint16),
+                                     cfa=((3, 3), (0, 1, 2, 1, 2, 0, 2, 0, 1)), white=4095),
+        "dng-white-below-black.dng": dng_bytes(mosaic, black=(3000,), white=1000),
+        "dng-deflate.dng": set_tag(good, 259, 8),
+        "cr2-header-only.cr2": b"II*\0" + struct.pack("<I", 16) + b"CR\x02\0" + struct.pack("<I", 0),
+        "raf-magic-then-garbage.raf": b"FUJIFILMCCD-RAW 0201FF383501" + bytes(rng.integers(0, 256, 2000, dtype=np.uint8)),
+        "cr3-ftyp-only.cr3": struct.pack(">I", 24) + b"ftypcrx " + struct.pack(">I", 1) + b"crx isom",
+        "orf-magic-only.orf": b"IIRO" + struct.pack("<I", 8),
+    }
 
 
 def main():
@@ -128,6 +178,7 @@ def main():
         "half.exr": exr[:len(exr) // 2],
         "exr-magic-only.exr": exr[:4],
     }
+    files.update(raw_files())
     for name, data in files.items():
         with open(os.path.join(OUT, name), "wb") as f:
             f.write(data)
