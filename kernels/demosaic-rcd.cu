@@ -16,7 +16,8 @@ constexpr int kHalo = LM_RCD_HALO;
 
 // The tile and block shape. The halo costs (TW + 12)(TH + 12) / (TW × TH) in the first steps;
 // shared memory (75 KB at 64 × 32) bounds an SM to 3 blocks. Measured on an H200 at 24 MP:
-// 64 × 32 with 384 threads 0.72 ms; 32 × 32 with 256 0.80 ms; 64 × 48 with 512 0.72 ms.
+// 64 × 32 with 384 threads 0.67 ms, as 64 × 48 with 512; 64 × 32 with 256 0.72; 32 × 32 with
+// 256 0.76.
 constexpr int kTileW = 64, kTileH = 32, kThreads = 384;
 constexpr int kSpan = kTileW + 2 * kHalo; // the row stride of every plane
 
@@ -46,31 +47,48 @@ at (float *shared, int off, int margin, int x, int y)
   return shared + off + (y + margin) * kSpan + x + kHalo;
 }
 
-// Every site of the region MARGIN around the tile, one a thread in turn.
+// Every site of the region MARGIN around the tile, one a thread in turn. A thread's next site
+// is kThreads on, stepped without a division.
 template <int M, typename F>
 __device__ __forceinline__ void
 each_site (F f)
 {
-  constexpr int w = kTileW + 2 * M, n = w * (kTileH + 2 * M);
-  for (int i = threadIdx.x; i < n; i += kThreads)
-    f (i % w - M, i / w - M);
+  constexpr int w = kTileW + 2 * M, h = kTileH + 2 * M, dx = kThreads % w, dy = kThreads / w;
+  int x = threadIdx.x % w, y = threadIdx.x / w;
+  while (y < h)
+    {
+      f (x - M, y - M);
+      x += dx;
+      y += dy;
+      if (x >= w)
+        x -= w, y++;
+    }
 }
 
 // Every red or blue site of the region MARGIN around the tile (half of each row: the region's
 // width and height are even); with the green site beside it in the row. Consecutive threads
 // alternate between two rows: one row's red or blue sites lie on even banks of shared memory,
 // the next row's on odd ones (the stride is even), so a warp's 16 + 16 reads never collide.
+// Thread I takes the (I mod 2)th row of band ⌊I / BAND⌋ of two rows, site ⌊(I mod BAND) / 2⌋;
+// kThreads being even, its row parity stays.
 template <int M, typename F>
 __device__ __forceinline__ void
 each_ng (const Bayer &b, F f)
 {
-  constexpr int half = (kTileW + 2 * M) / 2, band = 2 * half, n = half * (kTileH + 2 * M);
-  for (int i = threadIdx.x; i < n; i += kThreads)
+  constexpr int band = kTileW + 2 * M, bands = (kTileH + 2 * M) / 2, dj = kThreads % band, dq = kThreads / band;
+  static_assert (kThreads % 2 == 0 && band % 2 == 0 && (kTileH + 2 * M) % 2 == 0, "sites pair up");
+  int j = threadIdx.x % band, q = threadIdx.x / band;
+  const int row = (int) (threadIdx.x & 1), ng_x = (row + M) & 1 ? b.ng_x[1] : b.ng_x[0];
+  const int first = -M + ((ng_x + M) & 1);
+  const int green = first == -M ? 1 : -1;
+  while (q < bands)
     {
-      int y = 2 * (i / band) + (i & 1) - M;
-      int first = -M + ((b.ng_x[y & 1] + M) & 1);
-      int x = first + 2 * ((i % band) >> 1);
-      f (x, y, first == -M ? x + 1 : x - 1);
+      int x = first + 2 * (j >> 1);
+      f (x, 2 * q + row - M, x + green);
+      j += dj;
+      q += dq;
+      if (j >= band)
+        j -= band, q++;
     }
 }
 
