@@ -65,6 +65,25 @@ each_site (F f)
     }
 }
 
+// Every site (X, Y) of the region MARGIN around the tile with Y − MARGIN even, for work on
+// (X, Y) and (X, Y + 1).
+template <int M, typename F>
+__device__ __forceinline__ void
+each_pair (F f)
+{
+  constexpr int w = kTileW + 2 * M, h = (kTileH + 2 * M) / 2, dx = kThreads % w, dy = kThreads / w;
+  static_assert ((kTileH + 2 * M) % 2 == 0, "rows pair up");
+  int x = threadIdx.x % w, y = threadIdx.x / w;
+  while (y < h)
+    {
+      f (x - M, 2 * y - M);
+      x += dx;
+      y += dy;
+      if (x >= w)
+        x -= w, y++;
+    }
+}
+
 // Every red or blue site of the region MARGIN around the tile (half of each row: the region's
 // width and height are even); with the green site beside it in the row. Consecutive threads
 // alternate between two rows: one row's red or blue sites lie on even banks of shared memory,
@@ -103,18 +122,29 @@ rcd_kernel (const float *__restrict__ plane, int width, int height, Bayer b, flo
     {
       const int ty = tile_y * kTileH;
       __syncthreads (); // the previous tile's last reads
-      each_site<kMarginC> ([&] (int x, int y) {
-        int gy = lm_demosaic_reflect (ty + y, height), gx = lm_demosaic_reflect (tx + x, width);
-        *at (sh, kOffC, kMarginC, x, y) = lm_rcd_sample (__ldg (plane + (size_t) gy * (size_t) width + gx));
-      });
+      if (tx >= kHalo && ty >= kHalo && tx + kTileW + kHalo <= width && ty + kTileH + kHalo <= height)
+        each_site<kMarginC> ([&] (int x, int y) {
+          *at (sh, kOffC, kMarginC, x, y)
+              = lm_rcd_sample (__ldg (plane + (size_t) (ty + y) * (size_t) width + (tx + x)));
+        });
+      else
+        each_site<kMarginC> ([&] (int x, int y) {
+          int gy = lm_demosaic_reflect (ty + y, height), gx = lm_demosaic_reflect (tx + x, width);
+          *at (sh, kOffC, kMarginC, x, y) = lm_rcd_sample (__ldg (plane + (size_t) gy * (size_t) width + gx));
+        });
       __syncthreads ();
       // The high-pass energies are summed where they are made, three a direction, rather than
       // kept in planes of their own: fewer reads of shared memory, and room for more blocks.
-      each_site<kHalo - 4> ([&] (int x, int y) {
+      // Two sites of a column a thread: they share two of their four vertical energies.
+      each_pair<kHalo - 4> ([&] (int x, int y) {
         const float *c = at (sh, kOffC, kMarginC, x, y);
-        float hv[3] = { lm_rcd_highpass (c - s, s), lm_rcd_highpass (c, s), lm_rcd_highpass (c + s, s) };
+        float hv[4] = { lm_rcd_highpass (c - s, s), lm_rcd_highpass (c, s), lm_rcd_highpass (c + s, s),
+                        lm_rcd_highpass (c + 2 * s, s) };
         float hh[3] = { lm_rcd_highpass (c - 1, 1), lm_rcd_highpass (c, 1), lm_rcd_highpass (c + 1, 1) };
         *at (sh, kOffVH, kMarginVH, x, y) = lm_rcd_direction (hv + 1, 1, hh + 1, 1);
+        c += s;
+        float hh2[3] = { lm_rcd_highpass (c - 1, 1), lm_rcd_highpass (c, 1), lm_rcd_highpass (c + 1, 1) };
+        *at (sh, kOffVH, kMarginVH, x, y + 1) = lm_rcd_direction (hv + 2, 1, hh2 + 1, 1);
       });
       each_ng<kHalo - 3> (b, [&] (int x, int y, int) {
         *at (sh, kOffL, kMarginL, x, y) = lm_rcd_lowpass (at (sh, kOffC, kMarginC, x, y), s);
