@@ -15,10 +15,10 @@ namespace {
 constexpr int kHalo = LM_RCD_HALO;
 
 // The tile and block shape. The halo costs (TW + 12)(TH + 12) / (TW × TH) in the first steps;
-// shared memory (75 KB at 64 × 32) bounds an SM to 3 blocks. Measured on an H200 at 24 MP:
-// 64 × 32 with 384 threads 0.67 ms, as 64 × 48 with 512; 64 × 32 with 256 0.72; 32 × 32 with
-// 256 0.76.
-constexpr int kTileW = 64, kTileH = 32, kThreads = 384;
+// shared memory (102 KB at 64 × 48) bounds an SM to 2 blocks. Measured on an H200 at 24 and
+// 61 MP: 64 × 48 with 512 threads 0.627 and 1.536 ms; 64 × 32 with 384 0.628 and 1.549; 64 × 40
+// with 512 0.647 and 1.598; 96 × 32 with 384 0.662 and 1.609.
+constexpr int kTileW = 64, kTileH = 48, kThreads = 512;
 constexpr int kSpan = kTileW + 2 * kHalo; // the row stride of every plane
 
 // Shared memory: each plane holds the rows of its widest use, at one stride. L holds the
