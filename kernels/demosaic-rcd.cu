@@ -15,21 +15,23 @@ namespace {
 constexpr int kHalo = LM_RCD_HALO;
 
 // The tile and block shape. The halo costs (TW + 12)(TH + 12) / (TW × TH) in the first steps;
-// shared memory, ~57 KB at 32 × 32, bounds the blocks an SM holds.
-constexpr int kTileW = 32, kTileH = 32, kThreads = 256;
+// shared memory (102 KB at 64 × 48) bounds an SM to 2 blocks. Measured on an H200 at 24 and
+// 61 MP: 64 × 48 with 512 threads 0.627 and 1.536 ms; 64 × 32 with 384 0.628 and 1.549; 64 × 40
+// with 512 0.647 and 1.598; 96 × 32 with 384 0.662 and 1.609.
+constexpr int kTileW = 64, kTileH = 48, kThreads = 512;
 constexpr int kSpan = kTileW + 2 * kHalo; // the row stride of every plane
 
-// Shared memory: each plane holds the rows of its widest use, at one stride. A holds HV, then
-// HP, then O; B holds HH, then HQ; L holds L, then PQ (each after the last read of the former).
-constexpr int kMarginC = kHalo, kMarginA = kHalo - 3, kMarginVH = kHalo - 4, kMarginG = kHalo - 5;
+// Shared memory: each plane holds the rows of its widest use, at one stride. L holds the
+// low-pass, then (after its last read) step 4c's other colour.
+constexpr int kMarginC = kHalo, kMarginL = kHalo - 3, kMarginVH = kHalo - 4, kMarginG = kHalo - 5,
+              kMarginPQ = kHalo - 6;
 constexpr int rows_of (int margin) { return kTileH + 2 * margin; }
 constexpr int kOffC = 0;
-constexpr int kOffA = kOffC + rows_of (kMarginC) * kSpan;
-constexpr int kOffB = kOffA + rows_of (kMarginA) * kSpan;
-constexpr int kOffL = kOffB + rows_of (kMarginA) * kSpan;
-constexpr int kOffVH = kOffL + rows_of (kMarginA) * kSpan;
+constexpr int kOffL = kOffC + rows_of (kMarginC) * kSpan;
+constexpr int kOffVH = kOffL + rows_of (kMarginL) * kSpan;
 constexpr int kOffG = kOffVH + rows_of (kMarginVH) * kSpan;
-constexpr int kSharedFloats = kOffG + rows_of (kMarginG) * kSpan;
+constexpr int kOffPQ = kOffG + rows_of (kMarginG) * kSpan;
+constexpr int kSharedFloats = kOffPQ + rows_of (kMarginPQ) * kSpan;
 constexpr size_t kSharedBytes = kSharedFloats * sizeof (float);
 
 struct Bayer {
@@ -45,29 +47,67 @@ at (float *shared, int off, int margin, int x, int y)
   return shared + off + (y + margin) * kSpan + x + kHalo;
 }
 
-// Every site of the region MARGIN around the tile, one a thread in turn.
+// Every site of the region MARGIN around the tile, one a thread in turn. A thread's next site
+// is kThreads on, stepped without a division.
 template <int M, typename F>
 __device__ __forceinline__ void
 each_site (F f)
 {
-  constexpr int w = kTileW + 2 * M, n = w * (kTileH + 2 * M);
-  for (int i = threadIdx.x; i < n; i += kThreads)
-    f (i % w - M, i / w - M);
+  constexpr int w = kTileW + 2 * M, h = kTileH + 2 * M, dx = kThreads % w, dy = kThreads / w;
+  int x = threadIdx.x % w, y = threadIdx.x / w;
+  while (y < h)
+    {
+      f (x - M, y - M);
+      x += dx;
+      y += dy;
+      if (x >= w)
+        x -= w, y++;
+    }
+}
+
+// Every site (X, Y) of the region MARGIN around the tile with Y − MARGIN even, for work on
+// (X, Y) and (X, Y + 1).
+template <int M, typename F>
+__device__ __forceinline__ void
+each_pair (F f)
+{
+  constexpr int w = kTileW + 2 * M, h = (kTileH + 2 * M) / 2, dx = kThreads % w, dy = kThreads / w;
+  static_assert ((kTileH + 2 * M) % 2 == 0, "rows pair up");
+  int x = threadIdx.x % w, y = threadIdx.x / w;
+  while (y < h)
+    {
+      f (x - M, 2 * y - M);
+      x += dx;
+      y += dy;
+      if (x >= w)
+        x -= w, y++;
+    }
 }
 
 // Every red or blue site of the region MARGIN around the tile (half of each row: the region's
-// width is even); with the green site beside it in the row.
+// width and height are even); with the green site beside it in the row. Consecutive threads
+// alternate between two rows: one row's red or blue sites lie on even banks of shared memory,
+// the next row's on odd ones (the stride is even), so a warp's 16 + 16 reads never collide.
+// Thread I takes the (I mod 2)th row of band ⌊I / BAND⌋ of two rows, site ⌊(I mod BAND) / 2⌋;
+// kThreads being even, its row parity stays.
 template <int M, typename F>
 __device__ __forceinline__ void
 each_ng (const Bayer &b, F f)
 {
-  constexpr int half = (kTileW + 2 * M) / 2, n = half * (kTileH + 2 * M);
-  for (int i = threadIdx.x; i < n; i += kThreads)
+  constexpr int band = kTileW + 2 * M, bands = (kTileH + 2 * M) / 2, dj = kThreads % band, dq = kThreads / band;
+  static_assert (kThreads % 2 == 0 && band % 2 == 0 && (kTileH + 2 * M) % 2 == 0, "sites pair up");
+  int j = threadIdx.x % band, q = threadIdx.x / band;
+  const int row = (int) (threadIdx.x & 1), ng_x = (row + M) & 1 ? b.ng_x[1] : b.ng_x[0];
+  const int first = -M + ((ng_x + M) & 1);
+  const int green = first == -M ? 1 : -1;
+  while (q < bands)
     {
-      int y = i / half - M;
-      int first = -M + ((b.ng_x[y & 1] + M) & 1);
-      int x = first + 2 * (i % half);
-      f (x, y, first == -M ? x + 1 : x - 1);
+      int x = first + 2 * (j >> 1);
+      f (x, 2 * q + row - M, x + green);
+      j += dj;
+      q += dq;
+      if (j >= band)
+        j -= band, q++;
     }
 }
 
@@ -82,42 +122,51 @@ rcd_kernel (const float *__restrict__ plane, int width, int height, Bayer b, flo
     {
       const int ty = tile_y * kTileH;
       __syncthreads (); // the previous tile's last reads
-      each_site<kMarginC> ([&] (int x, int y) {
-        int gy = lm_demosaic_reflect (ty + y, height), gx = lm_demosaic_reflect (tx + x, width);
-        *at (sh, kOffC, kMarginC, x, y) = lm_rcd_sample (__ldg (plane + (size_t) gy * (size_t) width + gx));
-      });
+      if (tx >= kHalo && ty >= kHalo && tx + kTileW + kHalo <= width && ty + kTileH + kHalo <= height)
+        each_site<kMarginC> ([&] (int x, int y) {
+          *at (sh, kOffC, kMarginC, x, y)
+              = lm_rcd_sample (__ldg (plane + (size_t) (ty + y) * (size_t) width + (tx + x)));
+        });
+      else
+        each_site<kMarginC> ([&] (int x, int y) {
+          int gy = lm_demosaic_reflect (ty + y, height), gx = lm_demosaic_reflect (tx + x, width);
+          *at (sh, kOffC, kMarginC, x, y) = lm_rcd_sample (__ldg (plane + (size_t) gy * (size_t) width + gx));
+        });
       __syncthreads ();
-      each_site<kHalo - 3> ([&] (int x, int y) {
+      // The high-pass energies are summed where they are made, three a direction, rather than
+      // kept in planes of their own: fewer reads of shared memory, and room for more blocks.
+      // Two sites of a column a thread: they share two of their four vertical energies.
+      each_pair<kHalo - 4> ([&] (int x, int y) {
         const float *c = at (sh, kOffC, kMarginC, x, y);
-        *at (sh, kOffA, kMarginA, x, y) = lm_rcd_highpass (c, s);
-        *at (sh, kOffB, kMarginA, x, y) = lm_rcd_highpass (c, 1);
-      });
-      __syncthreads ();
-      each_site<kHalo - 4> ([&] (int x, int y) {
-        *at (sh, kOffVH, kMarginVH, x, y)
-            = lm_rcd_direction (at (sh, kOffA, kMarginA, x, y), s, at (sh, kOffB, kMarginA, x, y), 1);
+        float hv[4] = { lm_rcd_highpass (c - s, s), lm_rcd_highpass (c, s), lm_rcd_highpass (c + s, s),
+                        lm_rcd_highpass (c + 2 * s, s) };
+        float hh[3] = { lm_rcd_highpass (c - 1, 1), lm_rcd_highpass (c, 1), lm_rcd_highpass (c + 1, 1) };
+        *at (sh, kOffVH, kMarginVH, x, y) = lm_rcd_direction (hv + 1, 1, hh + 1, 1);
+        c += s;
+        float hh2[3] = { lm_rcd_highpass (c - 1, 1), lm_rcd_highpass (c, 1), lm_rcd_highpass (c + 1, 1) };
+        *at (sh, kOffVH, kMarginVH, x, y + 1) = lm_rcd_direction (hv + 2, 1, hh2 + 1, 1);
       });
       each_ng<kHalo - 3> (b, [&] (int x, int y, int) {
-        *at (sh, kOffL, kMarginA, x, y) = lm_rcd_lowpass (at (sh, kOffC, kMarginC, x, y), s);
+        *at (sh, kOffL, kMarginL, x, y) = lm_rcd_lowpass (at (sh, kOffC, kMarginC, x, y), s);
       });
       __syncthreads ();
       each_ng<kHalo - 5> (b, [&] (int x, int y, int gx) {
         const float *c = at (sh, kOffC, kMarginC, x, y);
         float vhd = lm_rcd_refine (at (sh, kOffVH, kMarginVH, x, y), s);
-        *at (sh, kOffG, kMarginG, x, y) = lm_rcd_green (c, at (sh, kOffL, kMarginA, x, y), s, vhd);
+        *at (sh, kOffG, kMarginG, x, y) = lm_rcd_green (c, at (sh, kOffL, kMarginL, x, y), s, vhd);
         *at (sh, kOffG, kMarginG, gx, y) = *at (sh, kOffC, kMarginC, gx, y);
-        *at (sh, kOffA, kMarginA, x, y) = lm_rcd_highpass (c, s + 1);
-        *at (sh, kOffB, kMarginA, x, y) = lm_rcd_highpass (c, s - 1);
       });
-      __syncthreads ();
       each_ng<kHalo - 6> (b, [&] (int x, int y, int) {
-        *at (sh, kOffL, kMarginA, x, y)
-            = lm_rcd_direction (at (sh, kOffA, kMarginA, x, y), s + 1, at (sh, kOffB, kMarginA, x, y), s - 1);
+        const float *c = at (sh, kOffC, kMarginC, x, y);
+        const ptrdiff_t p = s + 1, q = s - 1;
+        float hp[3] = { lm_rcd_highpass (c - p, p), lm_rcd_highpass (c, p), lm_rcd_highpass (c + p, p) };
+        float hq[3] = { lm_rcd_highpass (c - q, q), lm_rcd_highpass (c, q), lm_rcd_highpass (c + q, q) };
+        *at (sh, kOffPQ, kMarginPQ, x, y) = lm_rcd_direction (hp + 1, 1, hq + 1, 1);
       });
       __syncthreads ();
       each_ng<kHalo - 7> (b, [&] (int x, int y, int) {
-        float pqd = lm_rcd_refine (at (sh, kOffL, kMarginA, x, y), s);
-        *at (sh, kOffA, kMarginA, x, y)
+        float pqd = lm_rcd_refine (at (sh, kOffPQ, kMarginPQ, x, y), s);
+        *at (sh, kOffL, kMarginL, x, y)
             = lm_rcd_other (at (sh, kOffC, kMarginC, x, y), at (sh, kOffG, kMarginG, x, y), s, pqd);
       });
       __syncthreads ();
@@ -134,13 +183,13 @@ rcd_kernel (const float *__restrict__ plane, int width, int height, Bayer b, flo
         float v[3];
         v[k] = *c;
         v[1] = *at (sh, kOffG, kMarginG, x, y);
-        v[2 - k] = *at (sh, kOffA, kMarginA, x, y);
+        v[2 - k] = *at (sh, kOffL, kMarginL, x, y);
         if (tx + x < width)
           reinterpret_cast<float4 *> (row)[tx + x]
               = make_float4 (lm_rcd_store (v[0]), lm_rcd_store (v[1]), lm_rcd_store (v[2]), 1.0f);
         // At the green site, left and right hold colour K, raw; above and below the other.
         c = at (sh, kOffC, kMarginC, gx, y);
-        const float *o = at (sh, kOffA, kMarginA, gx, y), *g = at (sh, kOffG, kMarginG, gx, y);
+        const float *o = at (sh, kOffL, kMarginL, gx, y), *g = at (sh, kOffG, kMarginG, gx, y);
         float vhd = lm_rcd_refine (at (sh, kOffVH, kMarginVH, gx, y), s);
         v[k] = lm_rcd_at_green (o, c, g, s, vhd);
         v[1] = *c;

@@ -61,12 +61,49 @@ lm_demosaic_acc_fill (const LmDemosaicAcc *a, float fallback, float *r, float *g
   *b = a->weight[2] > 0.0f ? v[2] : neutral;
 }
 
-/* Bilinear at site (X, Y): its own colour as sampled, each other colour the mean of its
- * samples in the 3 × 3 around, weighted (1 2 1) ⊗ (1 2 1) (on a Bayer array: the 2 or 4 nearest,
- * equally). */
+/* The colour a Bayer site of parities (PX, PY) has, from the four of the pattern: no indexing
+ * by a variable, which would put a kernel's copy of the pattern in local memory. */
+LM_INLINE int
+lm_bayer_pick (int px, int py, int c00, int c01, int c10, int c11)
+{
+  return py ? (px ? c11 : c10) : (px ? c01 : c00);
+}
+
+/* Bilinear at site (X, Y) of a Bayer mosaic at least 2 × 2, SITE its colour and ROW_NG the red
+ * or blue of its row: its own colour as sampled; at red and blue, green the mean of the 4
+ * nearest and the other the mean of the 4 diagonals; at green, each of red and blue the mean of
+ * its 2 nearest. */
 LM_INLINE void
-lm_demosaic_bilinear_site (const float *plane, int width, int height, const LmCfa *cfa, int x, int y,
-                           float *r, float *g, float *b)
+lm_demosaic_bilinear_bayer (const float *plane, int width, int height, int x, int y, int site, int row_ng,
+                            float *r, float *g, float *b)
+{
+  const float *up = plane + (size_t) lm_demosaic_reflect (y - 1, height) * (size_t) width;
+  const float *mid = plane + (size_t) y * (size_t) width;
+  const float *down = plane + (size_t) lm_demosaic_reflect (y + 1, height) * (size_t) width;
+  int xl = lm_demosaic_reflect (x - 1, width), xr = lm_demosaic_reflect (x + 1, width);
+  float c = mid[x];
+  if (site != LM_CFA_G)
+    {
+      float cross = 0.25f * (((up[x] + down[x]) + mid[xl]) + mid[xr]);
+      float diag = 0.25f * (((up[xl] + up[xr]) + down[xl]) + down[xr]);
+      *r = site == LM_CFA_R ? c : diag;
+      *g = cross;
+      *b = site == LM_CFA_R ? diag : c;
+    }
+  else
+    {
+      float h = 0.5f * (mid[xl] + mid[xr]), v = 0.5f * (up[x] + down[x]);
+      *r = row_ng == LM_CFA_R ? h : v;
+      *g = c;
+      *b = row_ng == LM_CFA_R ? v : h;
+    }
+}
+
+/* Bilinear on a mosaic one site wide or high: each colour other than the site's the mean of
+ * its samples in the 3 × 3 around (reflected), weighted (1 2 1) ⊗ (1 2 1). */
+LM_INLINE void
+lm_demosaic_bilinear_line (const float *plane, int width, int height, const LmCfa *cfa, int x, int y, float *r,
+                           float *g, float *b)
 {
   LmDemosaicAcc a = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
   float own = plane[(size_t) y * (size_t) width + (size_t) x];
@@ -89,12 +126,43 @@ lm_demosaic_bilinear_site (const float *plane, int width, int height, const LmCf
   lm_demosaic_acc_fill (&a, own, r, g, b);
 }
 
-/* Half size: output pixel (X, Y) from the quad of sites (2X, 2Y) … (2X + 1, 2Y + 1), each colour
- * the mean of its sites there (the two greens: (G1 + G2) / 2). A last odd column or row reads
- * its quad's other half by reflection; the same site is counted once. */
+/* Bilinear at site (X, Y) of any mosaic. */
 LM_INLINE void
-lm_demosaic_half_site (const float *plane, int width, int height, const LmCfa *cfa, int x, int y,
-                       float *r, float *g, float *b)
+lm_demosaic_bilinear_site (const float *plane, int width, int height, const LmCfa *cfa, int x, int y,
+                           float *r, float *g, float *b)
+{
+  if (width < 2 || height < 2)
+    lm_demosaic_bilinear_line (plane, width, height, cfa, x, y, r, g, b);
+  else
+    lm_demosaic_bilinear_bayer (plane, width, height, x, y, lm_bayer_color (cfa, x, y), lm_bayer_color (cfa, x + 1, y),
+                                r, g, b);
+}
+
+/* Half size on a mosaic at least 2 × 2: output pixel (X, Y) from the quad of sites (2X, 2Y) …
+ * (2X + 1, 2Y + 1), its red, the mean of its greens, its blue; C00 … C11 the pattern's colours.
+ * A last odd column or row reads its quad's other half by reflection. */
+LM_INLINE void
+lm_demosaic_half_bayer (const float *plane, int width, int height, int x, int y, int c00, int c01, int c10, int c11,
+                        float *r, float *g, float *b)
+{
+  int x0 = 2 * x, x1 = lm_demosaic_reflect (2 * x + 1, width);
+  const float *row0 = plane + (size_t) (2 * y) * (size_t) width;
+  const float *row1 = plane + (size_t) lm_demosaic_reflect (2 * y + 1, height) * (size_t) width;
+  float q00 = row0[x0], q01 = row0[x1], q10 = row1[x0], q11 = row1[x1];
+  /* The greens lie on a diagonal: (00, 11) or (01, 10), in reading order. */
+  float green = c00 == LM_CFA_G ? 0.5f * (q00 + q11) : 0.5f * (q01 + q10);
+  float r_v = c00 == LM_CFA_R ? q00 : c01 == LM_CFA_R ? q01 : c10 == LM_CFA_R ? q10 : q11;
+  float b_v = c00 == LM_CFA_B ? q00 : c01 == LM_CFA_B ? q01 : c10 == LM_CFA_B ? q10 : q11;
+  *r = r_v;
+  *g = green;
+  *b = b_v;
+}
+
+/* Half size on a mosaic one site wide or high: each colour the mean of the quad's distinct
+ * sites of it. */
+LM_INLINE void
+lm_demosaic_half_line (const float *plane, int width, int height, const LmCfa *cfa, int x, int y, float *r,
+                       float *g, float *b)
 {
   LmDemosaicAcc a = { { 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f } };
   int xs[2] = { 2 * x, lm_demosaic_reflect (2 * x + 1, width) };
@@ -117,6 +185,18 @@ lm_demosaic_half_site (const float *plane, int width, int height, const LmCfa *c
         }
     }
   lm_demosaic_acc_fill (&a, all / n, r, g, b);
+}
+
+/* Half size at output pixel (X, Y) of any mosaic. */
+LM_INLINE void
+lm_demosaic_half_site (const float *plane, int width, int height, const LmCfa *cfa, int x, int y, float *r,
+                       float *g, float *b)
+{
+  if (width < 2 || height < 2)
+    lm_demosaic_half_line (plane, width, height, cfa, x, y, r, g, b);
+  else
+    lm_demosaic_half_bayer (plane, width, height, x, y, lm_bayer_color (cfa, 0, 0), lm_bayer_color (cfa, 1, 0),
+                            lm_bayer_color (cfa, 0, 1), lm_bayer_color (cfa, 1, 1), r, g, b);
 }
 
 /* The half-size image's width or height for a mosaic's: rounded up, so that every site counts. */

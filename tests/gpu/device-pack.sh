@@ -41,6 +41,8 @@ binaries=(
   bench/ui-latency
   bench/soak-window
   bench/bench-detect
+  tests/test-demosaic-parity
+  bench/bench-demosaic
 )
 # LUMEN_DEVICE_BINARIES="app/lumen-cli tests/test-parity …" carries those alone: the whole list
 # with the larger data is over what one device call carries (64 MiB).

@@ -311,6 +311,15 @@ if [[ " $steps " == *" peers "* ]]; then
   python3 "$pack/peers/peer_bench.py" > "$OUT/peers.log" 2>&1 || status=1
   tail -n 5 "$OUT/peers.log"
 fi
+if [[ " $steps " == *" demosaic "* ]]; then
+  echo "== demosaic"
+  # The Bayer demosaics: CPU/GPU parity (0 ulp), then RCD, bilinear and half size at 24 and
+  # 61 MP against NPP's CFA-to-RGB and a device copy, in one call.
+  LUMEN_PARITY_VERBOSE=1 "$bin/test-demosaic-parity" > "$OUT/demosaic-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|demosaic parity)" "$OUT/demosaic-parity.log" | tail -n 20
+  LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64" "$bin/bench-demosaic" --json "$OUT/demosaic.json" \
+    | tee "$OUT/demosaic.txt" || status=1
+fi
 if [[ " $steps " == *" detect "* ]]; then
   echo "== detect"
   # Source detection: CPU/GPU parity (synthetic fields up to 8192², the FITS data), then the
