@@ -27,7 +27,7 @@ plane_floats (int width, int height, int halo)
 }
 
 __global__ void
-load_kernel (LmXtBuf b, const float *plane, int width, int height, int xlo, int xhi, int ylo, int yhi, int bw,
+load_kernel (const __grid_constant__ LmXtBuf b, const float *plane, int width, int height, int xlo, int xhi, int ylo, int yhi, int bw,
              int bh)
 {
   int bx = blockIdx.x * blockDim.x + threadIdx.x, by = blockIdx.y * blockDim.y + threadIdx.y;
@@ -37,7 +37,7 @@ load_kernel (LmXtBuf b, const float *plane, int width, int height, int xlo, int 
 
 // STEP at every site of the region [IN, BW − IN) × [IN, BH − IN), directions D0 .. D0 + 3.
 __global__ void
-step_kernel (LmXtBuf b, const __grid_constant__ LmXtrans xt, int step, int in, int bw, int bh, int d0)
+step_kernel (const __grid_constant__ LmXtBuf b, const __grid_constant__ LmXtrans xt, int step, int in, int bw, int bh, int d0)
 {
   int bx = in + blockIdx.x * blockDim.x + threadIdx.x, by = in + blockIdx.y * blockDim.y + threadIdx.y;
   if (bx >= bw - in || by >= bh - in)
@@ -66,7 +66,7 @@ step_kernel (LmXtBuf b, const __grid_constant__ LmXtrans xt, int step, int in, i
 }
 
 __global__ void
-drv_kernel (LmXtBuf b, int in, int bw, int bh, int ndir, const __grid_constant__ LabMatrix lab, const float *table)
+drv_kernel (const __grid_constant__ LmXtBuf b, int in, int bw, int bh, int ndir, const __grid_constant__ LabMatrix lab, const float *table)
 {
   int bx = in + blockIdx.x * blockDim.x + threadIdx.x, by = in + blockIdx.y * blockDim.y + threadIdx.y;
   if (bx >= bw - in || by >= bh - in)
@@ -76,7 +76,7 @@ drv_kernel (LmXtBuf b, int in, int bw, int bh, int ndir, const __grid_constant__
 }
 
 __global__ void
-homo_kernel (LmXtBuf b, int in, int bw, int bh, int ndir)
+homo_kernel (const __grid_constant__ LmXtBuf b, int in, int bw, int bh, int ndir)
 {
   int bx = in + blockIdx.x * blockDim.x + threadIdx.x, by = in + blockIdx.y * blockDim.y + threadIdx.y;
   if (bx < bw - in && by < bh - in)
@@ -85,7 +85,7 @@ homo_kernel (LmXtBuf b, int in, int bw, int bh, int ndir)
 
 // The strip's output: rows TY .. TY + TH of RGBA, buffer site (x + M, y + M).
 __global__ void
-vote_kernel (LmXtBuf b, int halo, int width, int th, int ty, int ndir, float *rgba, size_t rgba_stride)
+vote_kernel (const __grid_constant__ LmXtBuf b, int halo, int width, int th, int ty, int ndir, float *rgba, size_t rgba_stride)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < width && y < th)
