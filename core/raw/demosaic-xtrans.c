@@ -4,6 +4,7 @@
 #include "demosaic-xtrans.h"
 
 #include <glib.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "core/ops/demosaic-xtrans-math.h"
@@ -105,7 +106,12 @@ lm_demosaic_markesteijn_cpu_tiled (const float *plane, int width, int height, co
 #pragma omp parallel if (cols * rows > 1)
   {
     /* One buffer per thread: the mosaic, 3 planes per candidate, their derivatives and counts. */
-    float *mem = g_malloc (plane_size * sizeof (float) * (1 + 4 * (size_t) job->ndir) + plane_size * job->ndir);
+    size_t floats = plane_size * (1 + 4 * (size_t) job->ndir);
+    float *mem = g_malloc (floats * sizeof (float) + plane_size * job->ndir);
+    /* Huge where no step wrote, so that a read beyond the margins shows in the output (NaN
+     * would not: the clamps drop it). */
+    for (size_t i = 0; i < floats; i++)
+      mem[i] = 1e30f;
     LmXtBuf b = { .raw = mem, .rgb = mem + plane_size, .drv = mem + plane_size * (1 + 3 * (size_t) job->ndir),
                   .homo = (uint8_t *) (mem + plane_size * (1 + 4 * (size_t) job->ndir)), .plane = (ptrdiff_t) plane_size };
 #pragma omp for schedule(dynamic)

@@ -313,8 +313,11 @@ cpsnr (const float *rgba, size_t stride, const float *truth, int w, int h, int s
  *   forest-path (centre 320²)  35.55 / 35.46 / 32.33
  *   pier-fog (centre 320²)     40.68 / 39.99 / 28.75
  * (LibRaw 0.20's Markesteijn on the whole forest-path, 16-bit: 34.09 / 33.82 dB; ours 34.07 /
- * 33.78.) Each image must hold its floor (measured − 0.3 dB), 3 passes must beat 1 by 0.1 dB on
- * average (measured 0.29), and 1 pass the preview by 2 dB on each (measured 3.1 .. 11.8). */
+ * 33.78.) Each image must hold its floor: measured − 0.02 dB for the lossless PNG and TIFF,
+ * whose decoding and our arithmetic are exact (the diagonals' solitary greens taking the
+ * rougher axis cost 0.03 and 0.10 dB), − 0.3 for the JPEGs, whose decoders may differ; 3
+ * passes must beat 1 by 0.1 dB on average (measured 0.29), and 1 pass the preview by 2 dB on
+ * each (measured 3.1 .. 11.8). */
 static void
 test_quality (void)
 {
@@ -322,8 +325,8 @@ test_quality (void)
     const char *name;
     double floor3, floor1;
   } photos[] = {
-    { "chelsea.png", 37.49, 37.43 },
-    { "astronaut.tif", 33.43, 33.09 },
+    { "chelsea.png", 37.77, 37.71 },
+    { "astronaut.tif", 33.71, 33.37 },
     { "forest-path.jpg", 35.25, 35.16 },
     { "pier-fog.jpg", 40.38, 39.69 },
   };
