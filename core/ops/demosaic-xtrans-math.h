@@ -37,7 +37,10 @@
 #define LM_XT_CBRT_SIZE 4096
 #define LM_XT_CBRT_ENTRIES (LM_XT_CBRT_SIZE + 1)
 
-/* Halo of CFA sites around the output that one and three passes read. */
+/* Halo of CFA sites around the output that one and three passes read, by construction: the
+ * vote reads 2, the counts 1, the derivatives 1, so pass k (of P) fills the green blocks
+ * 4 + 7 (P − 1 − k) sites beyond the output, the solitary greens 3 and the greens 5 further,
+ * and the first greens read 3 more: 12 and 26. (One changed site was seen to reach 9 and 14.) */
 #define LM_XT_HALO_1 12
 #define LM_XT_HALO_3 26
 
@@ -324,8 +327,8 @@ lm_xt_load (const float *plane, int width, int height, int x, int y, int xlo, in
   return plane[(size_t) y * (size_t) width + (size_t) x];
 }
 
-/* Step 1 at site I of buffer B: the candidates' greens and own colours, directions D0 .. D0 + 3
- * (the first pass writes 0 .. 3). */
+/* Step 1 at site (BX, BY) of buffer B: the first four candidates' greens, and at red and blue
+ * sites their own colour. */
 LM_INLINE void
 lm_xt_green (const LmXtrans *xt, const LmXtBuf *b, int bx, int by)
 {
@@ -361,7 +364,7 @@ lm_xt_green (const LmXtrans *xt, const LmXtBuf *b, int bx, int by)
     }
 }
 
-/* Passes 2 and 3 at site I, direction D (4 .. 7): the green again from the colour
+/* Passes 2 and 3 at site (BX, BY), direction D (4 .. 7): the green again from the colour
  * differences of the two greens along the direction, for every direction but the one with
  * greens on both sides. */
 LM_INLINE void
