@@ -28,6 +28,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cfa-math.h"
 
@@ -36,7 +37,10 @@
 #define LM_XT_CBRT_SIZE 4096
 #define LM_XT_CBRT_ENTRIES (LM_XT_CBRT_SIZE + 1)
 
-/* Halo of CFA sites around the output that one and three passes read. */
+/* Halo of CFA sites around the output that one and three passes read, by construction: the
+ * vote reads 2, the counts 1, the derivatives 1, so pass k (of P) fills the green blocks
+ * 4 + 7 (P − 1 − k) sites beyond the output, the solitary greens 3 and the greens 5 further,
+ * and the first greens read 3 more: 12 and 26. (One changed site was seen to reach 9 and 14.) */
 #define LM_XT_HALO_1 12
 #define LM_XT_HALO_3 26
 
@@ -45,6 +49,15 @@ enum { LM_XT_NG = 0, LM_XT_SOLO = 1, LM_XT_BLOCK = 2 };
 typedef struct {
   signed char x, y;
 } LmXtStep;
+
+LM_INLINE LmXtStep
+lm_xt_step (int x, int y)
+{
+  LmXtStep s;
+  s.x = (signed char) x;
+  s.y = (signed char) y;
+  return s;
+}
 
 /* What the method needs to know about one site of the 6 × 6 pattern. */
 typedef struct {
@@ -125,7 +138,7 @@ lm_xtrans_prepare (const LmCfa *cfa, LmXtrans *xt)
     for (int x = 0; x < 6; x++)
       {
         LmXtSite *s = &xt->site[y][x];
-        *s = (LmXtSite){ 0 };
+        memset (s, 0, sizeof *s);
         s->color = (unsigned char) LM_XT_C (0, 0);
         if (s->color == LM_CFA_G)
           {
@@ -154,7 +167,7 @@ lm_xtrans_prepare (const LmCfa *cfa, LmXtrans *xt)
         int nx = uy, ny = ux;   /* the other */
         int side = LM_XT_G (nx, ny) ? 1 : -1;
         nx *= side, ny *= side;
-        s->near = (LmXtStep){ (signed char) nx, (signed char) ny };
+        s->near = lm_xt_step (nx, ny);
         if (LM_XT_G (-nx, -ny) || !LM_XT_G (-2 * nx, -2 * ny) || LM_XT_C (2 * nx, 2 * ny) != f
             || !LM_XT_G (2 * ux, 2 * uy) || !LM_XT_G (-2 * ux, -2 * uy) || LM_XT_C (-nx, -ny) != o
             || LM_XT_C (3 * ux, 3 * uy) != o || LM_XT_C (-3 * ux, -3 * uy) != o)
@@ -168,7 +181,7 @@ lm_xtrans_prepare (const LmCfa *cfa, LmXtrans *xt)
               dx = -dx, dy = -dy;
             if (!LM_XT_G (-2 * dx, -2 * dy) || LM_XT_C (3 * dx, 3 * dy) != f || LM_XT_C (-3 * dx, -3 * dy) != f)
               return 0;
-            s->diag[k] = (LmXtStep){ (signed char) dx, (signed char) dy };
+            s->diag[k] = lm_xt_step (dx, dy);
           }
       }
   for (int y = 0; y < 6; y++)
@@ -187,8 +200,8 @@ lm_xtrans_prepare (const LmCfa *cfa, LmXtrans *xt)
               return 0;
             if (a == 2) /* the near one first */
               dx = -dx, dy = -dy, a = b, b = 2;
-            s->pair[d][0] = (LmXtStep){ (signed char) (a * dx), (signed char) (a * dy) };
-            s->pair[d][1] = (LmXtStep){ (signed char) (-b * dx), (signed char) (-b * dy) };
+            s->pair[d][0] = lm_xt_step (a * dx, a * dy);
+            s->pair[d][1] = lm_xt_step (-b * dx, -b * dy);
             s->wide[d] = (unsigned char) (b == 2);
           }
       }
@@ -314,8 +327,8 @@ lm_xt_load (const float *plane, int width, int height, int x, int y, int xlo, in
   return plane[(size_t) y * (size_t) width + (size_t) x];
 }
 
-/* Step 1 at site I of buffer B: the candidates' greens and own colours, directions D0 .. D0 + 3
- * (the first pass writes 0 .. 3). */
+/* Step 1 at site (BX, BY) of buffer B: the first four candidates' greens, and at red and blue
+ * sites their own colour. */
 LM_INLINE void
 lm_xt_green (const LmXtrans *xt, const LmXtBuf *b, int bx, int by)
 {
@@ -351,7 +364,7 @@ lm_xt_green (const LmXtrans *xt, const LmXtBuf *b, int bx, int by)
     }
 }
 
-/* Passes 2 and 3 at site I, direction D (4 .. 7): the green again from the colour
+/* Passes 2 and 3 at site (BX, BY), direction D (4 .. 7): the green again from the colour
  * differences of the two greens along the direction, for every direction but the one with
  * greens on both sides. */
 LM_INLINE void
@@ -413,7 +426,7 @@ lm_xt_solo (const LmXtrans *xt, const LmXtBuf *b, int bx, int by, int d)
   ptrdiff_t i = (ptrdiff_t) by * b->stride + bx;
   const float *g = lm_xt_plane (b, d, 1) + i;
   float *ch = lm_xt_plane (b, d, ph) + i, *cv = lm_xt_plane (b, d, pv) + i;
-  float hp, hq, hd, vp, vq, vd;
+  float hp = 0.0f, hq = 0.0f, hd = 0.0f, vp = 0.0f, vq = 0.0f, vd = 0.0f;
   int dd = d & 3;
   if (dd != 1)
     lm_xt_solo_axis (g, ch, cv, 1, &hp, &hq, &hd);
@@ -596,16 +609,20 @@ lm_xt_fallback (const float *plane, int width, int height, const LmCfa *cfa, int
   out[3] = 1.0f;
 }
 
-/* The third-size preview: output pixel (X, Y) is the mean of each colour over the sites
- * (3X .. 3X + 2, 3Y .. 3Y + 2) inside the image (a colour missing there takes the mean of
- * them all). Output ⌈width / 3⌉ × ⌈height / 3⌉. */
+/* The third-size preview: output pixel (X, Y) is the mean of each colour over the 3 × 3 sites
+ * from (3X, 3Y), moved back inside the image where it would cross the right or bottom edge
+ * (every 3 × 3 of an X-Trans pattern holds all three colours); an image under 3 sites on a
+ * side takes what it has, a colour missing there the mean of them all. Output ⌈width / 3⌉ ×
+ * ⌈height / 3⌉. */
 LM_INLINE void
 lm_xt_third (const float *plane, int width, int height, const LmCfa *cfa, int x, int y, float *out)
 {
   float sum[3] = { 0.0f, 0.0f, 0.0f }, all = 0.0f;
   int count[3] = { 0, 0, 0 }, n = 0;
-  for (int v = 3 * y; v < 3 * y + 3 && v < height; v++)
-    for (int u = 3 * x; u < 3 * x + 3 && u < width; u++)
+  int x0 = 3 * x + 3 > width && width >= 3 ? width - 3 : 3 * x;
+  int y0 = 3 * y + 3 > height && height >= 3 ? height - 3 : 3 * y;
+  for (int v = y0; v < y0 + 3 && v < height; v++)
+    for (int u = x0; u < x0 + 3 && u < width; u++)
       {
         float s = plane[(size_t) v * (size_t) width + (size_t) u];
         int c = lm_cfa_color (cfa, u, v);

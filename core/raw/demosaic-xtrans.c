@@ -4,6 +4,7 @@
 #include "demosaic-xtrans.h"
 
 #include <glib.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "core/ops/demosaic-xtrans-math.h"
@@ -72,7 +73,7 @@ xt_tile (const XtJob *job, LmXtBuf *b, int tx, int ty, int tw, int th, float *rg
 static void
 xt_fallback (const float *plane, int width, int height, const LmCfa *cfa, float *rgba, size_t rgba_stride)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((size_t) width * height > 65536)
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++)
       lm_xt_fallback (plane, width, height, cfa, x, y, rgba + (size_t) y * rgba_stride + (size_t) x * 4);
@@ -100,11 +101,17 @@ lm_demosaic_markesteijn_cpu_tiled (const float *plane, int width, int height, co
   if (tile < 1)
     tile = XT_TILE;
   int cols = (width + tile - 1) / tile, rows = (height + tile - 1) / tile;
-  size_t side = (size_t) tile + 2 * (size_t) job->halo, plane_size = side * side;
-#pragma omp parallel
+  size_t plane_size = ((size_t) MIN (tile, width) + 2 * (size_t) job->halo) * ((size_t) MIN (tile, height) + 2 * (size_t) job->halo);
+  /* Threads only where there are tiles to share: the small images' cost is the team's start. */
+#pragma omp parallel if (cols * rows > 1)
   {
     /* One buffer per thread: the mosaic, 3 planes per candidate, their derivatives and counts. */
-    float *mem = g_malloc (plane_size * sizeof (float) * (1 + 4 * (size_t) job->ndir) + plane_size * job->ndir);
+    size_t floats = plane_size * (1 + 4 * (size_t) job->ndir);
+    float *mem = g_malloc (floats * sizeof (float) + plane_size * job->ndir);
+    /* Huge where no step wrote, so that a read beyond the margins shows in the output (NaN
+     * would not: the clamps drop it). */
+    for (size_t i = 0; i < floats; i++)
+      mem[i] = 1e30f;
     LmXtBuf b = { .raw = mem, .rgb = mem + plane_size, .drv = mem + plane_size * (1 + 3 * (size_t) job->ndir),
                   .homo = (uint8_t *) (mem + plane_size * (1 + 4 * (size_t) job->ndir)), .plane = (ptrdiff_t) plane_size };
 #pragma omp for schedule(dynamic)
@@ -130,7 +137,7 @@ lm_demosaic_xtrans_third_cpu (const float *plane, int width, int height, const L
                               size_t rgba_stride)
 {
   int ow = (width + 2) / 3, oh = (height + 2) / 3;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((size_t) ow * oh > 65536)
   for (int y = 0; y < oh; y++)
     for (int x = 0; x < ow; x++)
       lm_xt_third (plane, width, height, cfa, x, y, rgba + (size_t) y * rgba_stride + (size_t) x * 4);

@@ -24,6 +24,7 @@ void lm_demosaic_markesteijn_cpu_tiled (const float *plane, int width, int heigh
                                         const float cam_to_xyz[3][3], float *rgba, size_t rgba_stride, int tile);
 
 /* The third-size preview: pixel (X, Y) of RGBA, ⌈WIDTH / 3⌉ × ⌈HEIGHT / 3⌉, holds each
- * colour's mean over the sites (3X .. 3X + 2, 3Y .. 3Y + 2) inside the image. */
+ * colour's mean over the 3 × 3 sites from (3X, 3Y); the last column and row of blocks end at
+ * the image's edge, overlapping the one before when a side is no multiple of 3. */
 void lm_demosaic_xtrans_third_cpu (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
                                    size_t rgba_stride);
