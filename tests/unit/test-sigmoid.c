@@ -188,7 +188,8 @@ angle_between (double a, double b)
 }
 
 /* Saturated colours × 2^k, k = 0..8: the largest hue error (degrees) over the steps that are
- * not yet white (chroma above 2 % of display white), and the last step's min / max. */
+ * not yet white (chroma above 2 % of display white), and the last step's min / max; the first
+ * step must keep a chroma of 10 % of white. */
 static double
 worst_hue_error (float hue_preservation, double *last_min_over_max)
 {
@@ -225,6 +226,9 @@ worst_hue_error (float hue_preservation, double *last_min_over_max)
           double hi = MAX (d[0], MAX (d[1], d[2])), lo = MIN (d[0], MIN (d[1], d[2]));
           if (hi - lo > 0.02)
             worst = MAX (worst, angle_between (hue_angle (d), hue_angle (scene)));
+          /* Before it brightens, the colour is a colour: grey has no hue to get wrong. */
+          if (k == 0)
+            g_assert_cmpfloat (hi - lo, >=, 0.1);
           if (k == STEPS - 1)
             *last_min_over_max = MIN (*last_min_over_max, lo / hi);
         }
