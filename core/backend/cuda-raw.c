@@ -5,11 +5,13 @@
  * that moving a slider allocates nothing. */
 #include <glib/gi18n.h>
 
+#include "../error.h"
 #include "cuda-private.h"
 #include "kernels/demosaic-kernels.h"
 #include "kernels/demosaic-xtrans-kernels.h"
 #include "kernels/raw-develop-kernels.h"
 #include "kernels/raw-prep-kernels.h"
+#include "../ops/demosaic-xtrans-math.h"
 
 #define CHECK(call, error) LM_CUDA_CHECK (call, error)
 
@@ -18,7 +20,26 @@ struct _LmCudaRaw {
   size_t plane_size;
   void *prep_scratch, *demosaic_scratch;
   size_t prep_size, demosaic_size;
+  float *cbrt_table; /* X-Trans's Lab cube roots, built on the host once (demosaic-xtrans-math.h) */
+  size_t cbrt_size;
 };
+
+/* The cube-root table the X-Trans demosaic reads, uploaded at its first use. */
+static gboolean
+ensure_cbrt_table (LmBackendCuda *self, GError **error)
+{
+  LmCudaRaw *raw = self->raw;
+  if (raw->cbrt_table != NULL)
+    return TRUE;
+  g_autofree float *table = g_new (float, LM_XT_CBRT_ENTRIES);
+  lm_xtrans_cbrt_fill (table);
+  return lm_cuda_grow_workspace (self, (void **) &raw->cbrt_table, &raw->cbrt_size,
+                                 LM_XT_CBRT_ENTRIES * sizeof (float), error)
+         && CHECK (cudaMemcpyAsync (raw->cbrt_table, table, LM_XT_CBRT_ENTRIES * sizeof (float),
+                                    cudaMemcpyHostToDevice, self->stream),
+                   error)
+         && CHECK (cudaStreamSynchronize (self->stream), error);
+}
 
 static LmCudaRaw *
 raw_of (LmBackendCuda *self)
@@ -53,10 +74,10 @@ demosaic (LmBackendCuda *self, const LmRawSetup *setup, int width, int height, f
     case LM_RAW_DEMOSAIC_MARKESTEIJN3:
     case LM_RAW_DEMOSAIC_MARKESTEIJN1:
       return lm_k_markesteijn (raw->plane, width, height, &setup->cfa,
-                               setup->method == LM_RAW_DEMOSAIC_MARKESTEIJN3 ? 3 : 1, setup->cam_to_xyz, rgba, stride,
-                               raw->demosaic_scratch, self->stream);
+                               setup->method == LM_RAW_DEMOSAIC_MARKESTEIJN3 ? 3 : 1, setup->cam_to_xyz,
+                               raw->cbrt_table, rgba, stride, raw->demosaic_scratch, self->stream);
     case LM_RAW_DEMOSAIC_BILINEAR:
-      return lm_k_demosaic_bilinear (raw->plane, width, height, &setup->cfa, rgba, stride, self->stream);
+      return lm_k_demosaic_bilinear (raw->plane, width, height, &setup->cfa, rgba, stride, NULL, self->stream);
     default:
       return lm_k_demosaic_rcd (raw->plane, width, height, &setup->cfa, rgba, stride, raw->demosaic_scratch,
                                 self->stream);
@@ -96,7 +117,8 @@ lm_cuda_develop_raw (LmBackend *b, const LmRawParams *params, const LmRawInfo *i
           || !lm_cuda_grow_workspace (self, &raw->prep_scratch, &raw->prep_size,
                                       lm_k_raw_prep_scratch (width, height, params->highlights), error)
           || !lm_cuda_grow_workspace (self, &raw->demosaic_scratch, &raw->demosaic_size,
-                                      demosaic_scratch_size (&setup, width, height), error))
+                                      demosaic_scratch_size (&setup, width, height), error)
+          || (info->layout == LM_RAW_XTRANS && !ensure_cbrt_table (self, error)))
         return FALSE;
       if (!CHECK (lm_k_raw_prep (&setup.prep, &k_src, raw->plane, raw->prep_scratch, self->stream), error)
           || !CHECK (demosaic (self, &setup, width, height, rgba, stride), error))
@@ -114,5 +136,6 @@ lm_cuda_raw_release (LmBackendCuda *self)
   lm_cuda_free (raw->plane);
   lm_cuda_free (raw->prep_scratch);
   lm_cuda_free (raw->demosaic_scratch);
+  lm_cuda_free (raw->cbrt_table);
   g_clear_pointer (&self->raw, g_free);
 }
