@@ -9,9 +9,9 @@
 //   range of the radiance → sums of the stretched radiance → range of the operator's result
 //   → the final value, quantised and written (4 B a pixel).
 // Each pass ends in per-row partial results, folded by one block into the State (hdr-reduce.cuh).
-// The sigmoid (core/hdr/tonemap-sigmoid.h) needs no pass over the image: one kernel, pixel by
+// The sigmoid (core/hdr/sigmoid-math.h) needs no pass over the image: one kernel, pixel by
 // pixel, with the CPU's bits.
-#include "core/hdr/tonemap-sigmoid.h"
+#include "core/hdr/sigmoid-math.h"
 #include "kernels/cuda-check.h"
 #include "kernels/grid-rows.cuh"
 #include "kernels/hdr-reduce.cuh"

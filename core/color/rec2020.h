@@ -1,6 +1,6 @@
 /* ITU-R BT.2020's RGB as ICC profiles, built with lcms2: the linear working space of
  * scene-referred light (a developed raw), and the same primaries with sRGB's transfer curve,
- * in which the sigmoid display transform (core/hdr/tonemap-sigmoid.h) encodes its output.
+ * in which the sigmoid display transform (core/hdr/sigmoid-math.h) encodes its output.
  * Images carry them as their icc_profile, so that exports and the view know their colours. */
 #pragma once
 

@@ -10,7 +10,7 @@
 #include "../error.h"
 #include "merge-math.h"
 #include "tonemap-math.h"
-#include "tonemap-sigmoid.h"
+#include "sigmoid-math.h"
 
 typedef struct {
   double min, max;

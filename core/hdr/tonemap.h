@@ -15,7 +15,7 @@ typedef enum {
   LM_TONEMAP_GAMMA,    /* (x − min)/(max − min), then ^(1/γ) (OpenCV's Tonemap) */
   LM_TONEMAP_REINHARD, /* Reinhard & Devlin 2005, OpenCV's TonemapReinhard */
   LM_TONEMAP_DRAGO,    /* Drago et al. 2003, OpenCV's TonemapDrago */
-  LM_TONEMAP_SIGMOID,  /* the display transform of scene-referred light (tonemap-sigmoid.h) */
+  LM_TONEMAP_SIGMOID,  /* the display transform of scene-referred light (sigmoid-math.h) */
 } LmTonemapKind;
 
 /* Tone mapping's parameters, declared once (core/ops/param-decl.h): this list gives the struct
@@ -32,7 +32,7 @@ typedef enum {
  * adaptation 0) at intensity 3.5 and gamma 1.6 spans 19..34 to 236..253, medians 98..137 about
  * middle gray (118), no luma at 0 or 255.
  *
- * The sigmoid (tonemap-sigmoid.h) is for scene-referred light with a known scale, a developed
+ * The sigmoid (sigmoid-math.h) is for scene-referred light with a known scale, a developed
  * raw above all (1.0 = the sensor's white level after white balance). Its exposure defaults to
  * +0.7 EV: ISO 12232's saturation-based speed puts a metered middle grey at 0.18/√2 = 0.127 of
  * the sensor's white (half a stop of headroom), and cameras keep a little more, so raws' middle

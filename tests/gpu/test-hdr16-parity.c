@@ -167,7 +167,7 @@ check_stack (const char *name, const LmHdrStack *stack)
               gboolean alpha_ok;
               int delta = u16_distance (a, bh, &alpha_ok);
               summary.display_delta = MAX (summary.display_delta, delta);
-              /* The sigmoid gives the CPU's bits (tonemap-sigmoid.h). */
+              /* The sigmoid gives the CPU's bits (sigmoid-math.h). */
               int tolerance = kind == LM_TONEMAP_SIGMOID ? 0 : DISPLAY16_TOLERANCE;
               parity_record (alpha_ok && delta <= tolerance, "%s tone map %d to 16 bits: max|Δ| %d (≤ %d)", name,
                              kind, delta, tolerance);

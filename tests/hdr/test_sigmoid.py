@@ -1,4 +1,4 @@
-"""`lumen-cli hdr --tonemap sigmoid`: the sigmoid display transform (core/hdr/tonemap-sigmoid.h)
+"""`lumen-cli hdr --tonemap sigmoid`: the sigmoid display transform (core/hdr/sigmoid-math.h)
 end to end, against its formula written out here in numpy (y = v^c / (v^c + K),
 v = x · 2^EV / 0.18, c = contrast / 0.82, K = 0.82 / 0.18; the middle channel put back where the
 scene's ratio puts it between the largest and smallest; sRGB's encoding), applied to the same

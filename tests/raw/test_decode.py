@@ -148,15 +148,28 @@ class DngTest(unittest.TestCase):
         self.assertEqual(cfa_of(got.info).tolist(), [[1]])  # green's levels and balance
         self.assertEqual(got.info["as_shot"], [0, 0, 0, 0])
 
-    def test_orientation_is_kept_not_applied(self):
+    def test_orientation_turns_the_mosaic(self):
+        """The mosaic loads upright, every site with its colour: the pattern turns with it."""
         data = self.mosaic(h=24, w=30)
+        (ph, pw), colours = dng.pattern('RGGB')
+        yy, xx = np.mgrid[:24, :30]
+        stored_colour = np.asarray(colours).reshape(ph, pw)[yy % ph, xx % pw]
+        # Where EXIF's orientation O puts the stored pixels (out[y][x] = stored[sy][sx]).
+        turns = {1: lambda a: a, 2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1],
+                 4: lambda a: a[::-1, :], 5: lambda a: a.T, 6: lambda a: np.rot90(a, -1),
+                 7: lambda a: a.T[::-1, ::-1], 8: lambda a: np.rot90(a, 1)}
         for o in range(1, 9):
             with self.subTest(orientation=o):
                 got = load(self.write(f"o{o}.dng", data, orientation=o, white=16383))
-                self.assertEqual(got.info["orientation"], o)
-                self.assertEqual((got.info["height"], got.info["width"]), data.shape)
-                np.testing.assert_array_equal(got.samples, data)
-                # Exports are of the turned development: their EXIF says 1.
+                self.assertEqual(got.info["orientation"], 1)
+                np.testing.assert_array_equal(got.samples, turns[o](data))
+                cfa = cfa_of(got.info)
+                h, w = got.samples.shape
+                yy, xx = np.mgrid[:h, :w]
+                loaded_colour = cfa[yy % cfa.shape[0], xx % cfa.shape[1]]
+                loaded_colour = np.where(loaded_colour == 3, 1, loaded_colour)
+                np.testing.assert_array_equal(loaded_colour, turns[o](stored_colour))
+                # Exports are of the upright development: their EXIF says 1.
                 self.assertEqual(got.info["exif_orientation"], 1)
 
     def test_colour_data(self):

@@ -1,4 +1,4 @@
-/* The sigmoid display transform (core/hdr/tonemap-sigmoid.h, LM_TONEMAP_SIGMOID) against its
+/* The sigmoid display transform (core/hdr/sigmoid-math.h, LM_TONEMAP_SIGMOID) against its
  * formula written out here in double: y = v^c / (v^c + K), v = x · 2^EV / 0.18,
  * c = contrast / 0.82, K = 0.82 / 0.18, then sRGB's encoding. Known answers of the curve and
  * of whole images, 0 → 0, middle grey, monotony, the slope at middle grey, hues kept as a
@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "core/hdr/tonemap-math.h"
-#include "core/hdr/tonemap-sigmoid.h"
+#include "core/hdr/sigmoid-math.h"
 #include "core/hdr/tonemap.h"
 #include "test-util.h"
 

@@ -1,5 +1,5 @@
 /* log2 and exp2 in float from IEEE's basic operations alone (+, −, ×, ÷, floorf and the
- * float's bits), for the sigmoid display transform (tonemap-sigmoid.h): glibc's and CUDA's
+ * float's bits), for the sigmoid display transform (sigmoid-math.h): glibc's and CUDA's
  * powf, expf and logf differ in their last bits, and a curve built on them could not give
  * the same 16-bit output on both backends. Each function is a fixed sequence of correctly
  * rounded operations, compiled without FMA contraction by gcc (-ffp-contract=off) and nvcc

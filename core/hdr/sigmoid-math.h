@@ -1,6 +1,6 @@
 /* The sigmoid display transform (LM_TONEMAP_SIGMOID): scene-referred linear light (a developed
  * raw, an HDR merge) to display-referred values, one pixel at a time, shared by the CPU
- * reference (tonemap.c) and the CUDA kernel (kernels/tonemap.cu). Built from tonemap-exp2.h's
+ * reference (tonemap.c) and the CUDA kernel (kernels/tonemap.cu). Built from exp2-math.h's
  * functions and the basic operations only, it gives the same bits on both backends.
  *
  * The curve is the log-logistic sigmoid that darktable's sigmoid module and Michaelis–Menten's
@@ -28,7 +28,7 @@
  * (core/color/rec2020.h), which the caller tags. */
 #pragma once
 
-#include "tonemap-exp2.h"
+#include "exp2-math.h"
 
 /* Scene middle grey at exposure 0, and display middle grey (display linear). */
 #define LM_TM_SIGMOID_GREY 0.18f
