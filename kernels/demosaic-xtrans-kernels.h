@@ -14,8 +14,8 @@ extern "C" {
 #endif
 
 /* Bytes of scratch that lm_k_markesteijn needs for a WIDTH × HEIGHT image: the buffers of one
- * strip of at most 256 rows and the method's halo, about 140 B (3 passes) or 76 B (1 pass)
- * per site of it (0.3 GB at 7728 columns, 3 passes). */
+ * strip of at most 512 rows and the method's halo, 140 B (3 passes) or 72 B (1 pass) per site
+ * of it (0.61 GB at 7728 columns, 0.76 GB at 9504, 3 passes). */
 size_t lm_k_markesteijn_scratch (int width, int height, int passes);
 
 /* Markesteijn's demosaic of PLANE (WIDTH × HEIGHT floats, packed rows: the prepared mosaic of

@@ -1,7 +1,7 @@
 /* CPU/GPU parity of the X-Trans demosaic: the CUDA kernels (kernels/demosaic-xtrans.cu) must
  * give the CPU reference's floats (core/raw/demosaic-xtrans.c) to the bit, for 1 and 3
  * passes and the third-size preview, on random mosaics (values above 1 and zeros included)
- * and the corpus's photos, at sizes from 1 × 1 to several strips of odd shape, two pattern
+ * and the corpus's photos, at sizes from 1 × 1 to three strips of odd shape, two pattern
  * phases, a camera-like Lab matrix. Both outputs start as NaN. Then the time of each at
  * 40 MP. Exit 77 (SKIP) without a usable device. */
 #include <glib.h>
@@ -168,7 +168,7 @@ main (void)
       return 1;
     }
   static const int sizes[][2] = { { 1, 1 }, { 2, 3 }, { 5, 4 }, { 6, 6 }, { 7, 11 }, { 19, 17 },
-                                  { 37, 23 }, { 300, 259 }, { 517, 601 } };
+                                  { 37, 23 }, { 300, 259 }, { 517, 601 }, { 41, 1100 } };
   static const int phases[][2] = { { 0, 0 }, { 3, 1 } };
   for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
     {
