@@ -34,6 +34,10 @@ cudaError_t lm_k_markesteijn (const float *plane, int width, int height, const L
 cudaError_t lm_k_xtrans_third (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
                                size_t rgba_stride, cudaStream_t stream);
 
+/* The bilinear-class demosaic (lm_demosaic_xtrans_bilinear_cpu). No scratch. */
+cudaError_t lm_k_xtrans_bilinear (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
+                                  size_t rgba_stride, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

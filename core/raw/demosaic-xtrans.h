@@ -28,3 +28,10 @@ void lm_demosaic_markesteijn_cpu_tiled (const float *plane, int width, int heigh
  * the image's edge, overlapping the one before when a side is no multiple of 3. */
 void lm_demosaic_xtrans_third_cpu (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
                                    size_t rgba_stride);
+
+/* The bilinear-class demosaic (the benchmarks' and tests' baseline, and the fallback above):
+ * each site keeps its colour and takes the others as their mean over the smallest square
+ * around it, of radius 1 to 3, that holds them (radius 1 always does in an X-Trans mosaic
+ * of 3 × 3 sites or more). */
+void lm_demosaic_xtrans_bilinear_cpu (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
+                                      size_t rgba_stride);
