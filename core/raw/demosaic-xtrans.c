@@ -56,15 +56,15 @@ xt_tile (const XtJob *job, LmXtBuf *b, int tx, int ty, int tw, int th, float *rg
             XT_EACH (in - 5, bw, bh, lm_xt_regreen (&job->xt, b, bx, by, d));
         }
       for (int d = d0; d < d0 + 4; d++)
-        XT_EACH (in - 3, bw, bh, lm_xt_solo (&job->xt, b, bx, by, d))
+        XT_EACH (in - 3, bw, bh, lm_xt_solo (&job->xt, b, bx, by, d));
       for (int d = d0; d < d0 + 4; d++)
-        XT_EACH (in - 2, bw, bh, lm_xt_rb (&job->xt, b, bx, by, d))
+        XT_EACH (in - 2, bw, bh, lm_xt_rb (&job->xt, b, bx, by, d));
       for (int d = d0; d < d0 + 4; d++)
-        XT_EACH (in, bw, bh, lm_xt_block (&job->xt, b, bx, by, d))
+        XT_EACH (in, bw, bh, lm_xt_block (&job->xt, b, bx, by, d));
     }
   for (int d = 0; d < job->ndir; d++)
-    XT_EACH (M - 3, bw, bh, lm_xt_drv (b, bx, by, d, job->m, job->table))
-  XT_EACH (M - 2, bw, bh, lm_xt_homo (b, bx, by, job->ndir))
+    XT_EACH (M - 3, bw, bh, lm_xt_drv (b, bx, by, d, job->m, job->table));
+  XT_EACH (M - 2, bw, bh, lm_xt_homo (b, bx, by, job->ndir));
   for (int y = 0; y < th; y++)
     for (int x = 0; x < tw; x++)
       lm_xt_vote (b, x + M, y + M, job->ndir, rgba + (size_t) (ty + y) * rgba_stride + (size_t) (tx + x) * 4);
