@@ -24,7 +24,7 @@ size_t lm_k_markesteijn_scratch (int width, int height, int passes);
  * LM_XT_CBRT_ENTRIES floats that lm_xtrans_cbrt_fill wrote on the host (built there in double,
  * so that both backends use the same table). SCRATCH: lm_k_markesteijn_scratch bytes, 256-byte
  * aligned (cudaMalloc's). Images too small for the method, or a pattern that is no X-Trans,
- * get the CPU's fallback; they need no scratch. */
+ * get the bilinear-class demosaic, as on the CPU; they need no scratch. */
 cudaError_t lm_k_markesteijn (const float *plane, int width, int height, const LmCfa *cfa, int passes,
                               const float cam_to_xyz[3][3], const float *cbrt_table, float *rgba, size_t rgba_stride,
                               void *scratch, cudaStream_t stream);
