@@ -207,10 +207,10 @@ test_phase_shift (void)
     }
 }
 
-/* Every size from 1 × 1 to 19 × 19, both methods, bilinear and the preview, two phases: inputs and
- * outputs allocated to the byte (ASan sees any read or write outside), outputs poisoned with
- * NaN and then all finite, alpha 1, each site's own colour kept where the image is too small
- * for the method. */
+/* Every size from 1 × 1 to 19 × 19, both methods, bilinear and the preview, two phases:
+ * inputs and outputs allocated to the byte (ASan sees any read or write outside), outputs
+ * poisoned with NaN and then all finite, alpha 1, each site's own colour kept where the
+ * image is too small for the method. */
 static void
 test_sizes (void)
 {
