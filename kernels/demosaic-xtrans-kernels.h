@@ -14,8 +14,8 @@ extern "C" {
 #endif
 
 /* Bytes of scratch that lm_k_markesteijn needs for a WIDTH × HEIGHT image: the buffers of one
- * strip of at most 256 rows and the method's halo, about 140 B (3 passes) or 76 B (1 pass)
- * per site of it (0.3 GB at 7728 columns, 3 passes). */
+ * strip of at most 512 rows and the method's halo, 140 B (3 passes) or 72 B (1 pass) per site
+ * of it (0.61 GB at 7728 columns, 0.76 GB at 9504, 3 passes). */
 size_t lm_k_markesteijn_scratch (int width, int height, int passes);
 
 /* Markesteijn's demosaic of PLANE (WIDTH × HEIGHT floats, packed rows: the prepared mosaic of
@@ -24,7 +24,7 @@ size_t lm_k_markesteijn_scratch (int width, int height, int passes);
  * LM_XT_CBRT_ENTRIES floats that lm_xtrans_cbrt_fill wrote on the host (built there in double,
  * so that both backends use the same table). SCRATCH: lm_k_markesteijn_scratch bytes, 256-byte
  * aligned (cudaMalloc's). Images too small for the method, or a pattern that is no X-Trans,
- * get the CPU's fallback; they need no scratch. */
+ * get the bilinear-class demosaic, as on the CPU; they need no scratch. */
 cudaError_t lm_k_markesteijn (const float *plane, int width, int height, const LmCfa *cfa, int passes,
                               const float cam_to_xyz[3][3], const float *cbrt_table, float *rgba, size_t rgba_stride,
                               void *scratch, cudaStream_t stream);
@@ -33,6 +33,10 @@ cudaError_t lm_k_markesteijn (const float *plane, int width, int height, const L
  * pixels. No scratch. */
 cudaError_t lm_k_xtrans_third (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
                                size_t rgba_stride, cudaStream_t stream);
+
+/* The bilinear-class demosaic (lm_demosaic_xtrans_bilinear_cpu). No scratch. */
+cudaError_t lm_k_xtrans_bilinear (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
+                                  size_t rgba_stride, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -575,11 +575,12 @@ lm_xt_vote (const LmXtBuf *b, int bx, int by, int ndir, float *out)
   out[3] = 1.0f;
 }
 
-/* Images too small for the mirrored border (or a pattern that is no X-Trans): each site
- * keeps its colour and takes the others as the mean of the nearest ring (Chebyshev radius
- * 1 .. 3) that has them, else its own value. OUT: R, G, B, A. */
+/* The bilinear-class demosaic, also for images too small for the mirrored border (or a
+ * pattern that is no X-Trans): each site keeps its colour and takes the others as their mean
+ * over the smallest square around it (radius 1 .. 3, inside the image) that has them, else
+ * its own value. OUT: R, G, B, A. */
 LM_INLINE void
-lm_xt_fallback (const float *plane, int width, int height, const LmCfa *cfa, int x, int y, float *out)
+lm_xt_bilinear (const float *plane, int width, int height, const LmCfa *cfa, int x, int y, float *out)
 {
   float own = plane[(size_t) y * (size_t) width + (size_t) x];
   int fc = lm_cfa_color (cfa, x, y);

@@ -56,27 +56,28 @@ xt_tile (const XtJob *job, LmXtBuf *b, int tx, int ty, int tw, int th, float *rg
             XT_EACH (in - 5, bw, bh, lm_xt_regreen (&job->xt, b, bx, by, d));
         }
       for (int d = d0; d < d0 + 4; d++)
-        XT_EACH (in - 3, bw, bh, lm_xt_solo (&job->xt, b, bx, by, d))
+        XT_EACH (in - 3, bw, bh, lm_xt_solo (&job->xt, b, bx, by, d));
       for (int d = d0; d < d0 + 4; d++)
-        XT_EACH (in - 2, bw, bh, lm_xt_rb (&job->xt, b, bx, by, d))
+        XT_EACH (in - 2, bw, bh, lm_xt_rb (&job->xt, b, bx, by, d));
       for (int d = d0; d < d0 + 4; d++)
-        XT_EACH (in, bw, bh, lm_xt_block (&job->xt, b, bx, by, d))
+        XT_EACH (in, bw, bh, lm_xt_block (&job->xt, b, bx, by, d));
     }
   for (int d = 0; d < job->ndir; d++)
-    XT_EACH (M - 3, bw, bh, lm_xt_drv (b, bx, by, d, job->m, job->table))
-  XT_EACH (M - 2, bw, bh, lm_xt_homo (b, bx, by, job->ndir))
+    XT_EACH (M - 3, bw, bh, lm_xt_drv (b, bx, by, d, job->m, job->table));
+  XT_EACH (M - 2, bw, bh, lm_xt_homo (b, bx, by, job->ndir));
   for (int y = 0; y < th; y++)
     for (int x = 0; x < tw; x++)
       lm_xt_vote (b, x + M, y + M, job->ndir, rgba + (size_t) (ty + y) * rgba_stride + (size_t) (tx + x) * 4);
 }
 
-static void
-xt_fallback (const float *plane, int width, int height, const LmCfa *cfa, float *rgba, size_t rgba_stride)
+void
+lm_demosaic_xtrans_bilinear_cpu (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
+                                 size_t rgba_stride)
 {
 #pragma omp parallel for schedule(static) if ((size_t) width * height > 65536)
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++)
-      lm_xt_fallback (plane, width, height, cfa, x, y, rgba + (size_t) y * rgba_stride + (size_t) x * 4);
+      lm_xt_bilinear (plane, width, height, cfa, x, y, rgba + (size_t) y * rgba_stride + (size_t) x * 4);
 }
 
 void
@@ -93,7 +94,7 @@ lm_demosaic_markesteijn_cpu_tiled (const float *plane, int width, int height, co
   if (!lm_xtrans_prepare (cfa, &job->xt) || !lm_xt_axes (width, job->xt.ax, &job->xlo, &job->xhi)
       || !lm_xt_axes (height, job->xt.ay, &job->ylo, &job->yhi))
     {
-      xt_fallback (plane, width, height, cfa, rgba, rgba_stride);
+      lm_demosaic_xtrans_bilinear_cpu (plane, width, height, cfa, rgba, rgba_stride);
       return;
     }
   lm_xtrans_cbrt_fill (job->table);

@@ -12,9 +12,9 @@
  * candidates) or 3 (eight; anything else counts as 3). CAM_TO_XYZ maps that camera RGB to
  * XYZ for the Lab homogeneity test (its rows are normalised to the white). Writes R, G, B
  * and A = 1 of every pixel of RGBA (RGBA_F32 rows of RGBA_STRIDE floats). An image under 6
- * sites on a side (some pattern phases work from 4), or a pattern that is no X-Trans, takes
- * each missing colour as the mean of the nearest ring of sites that has it. OpenMP over
- * tiles; the result does not depend on the tiles nor on the thread count. */
+ * sites on a side (some pattern phases work from 4), or a pattern that is no X-Trans, gets
+ * the bilinear-class demosaic below. OpenMP over tiles; the result does not depend on the
+ * tiles nor on the thread count. */
 void lm_demosaic_markesteijn_cpu (const float *plane, int width, int height, const LmCfa *cfa, int passes,
                                   const float cam_to_xyz[3][3], float *rgba, size_t rgba_stride);
 
@@ -28,3 +28,10 @@ void lm_demosaic_markesteijn_cpu_tiled (const float *plane, int width, int heigh
  * the image's edge, overlapping the one before when a side is no multiple of 3. */
 void lm_demosaic_xtrans_third_cpu (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
                                    size_t rgba_stride);
+
+/* The bilinear-class demosaic (the benchmarks' and tests' baseline, and the fallback above):
+ * each site keeps its colour and takes the others as their mean over the smallest square
+ * around it, of radius 1 to 3, that holds them (radius 1 always does in an X-Trans mosaic
+ * of 3 × 3 sites or more). */
+void lm_demosaic_xtrans_bilinear_cpu (const float *plane, int width, int height, const LmCfa *cfa, float *rgba,
+                                      size_t rgba_stride);

@@ -1,7 +1,7 @@
 /* CPU/GPU parity of the X-Trans demosaic: the CUDA kernels (kernels/demosaic-xtrans.cu) must
  * give the CPU reference's floats (core/raw/demosaic-xtrans.c) to the bit, for 1 and 3
- * passes and the third-size preview, on random mosaics (values above 1 and zeros included)
- * and the corpus's photos, at sizes from 1 × 1 to several strips of odd shape, two pattern
+ * passes, the third-size preview and the bilinear-class demosaic, on random mosaics (values above 1 and zeros included)
+ * and the corpus's photos, at sizes from 1 × 1 to three strips of odd shape, two pattern
  * phases, a camera-like Lab matrix. Both outputs start as NaN. Then the time of each at
  * 40 MP. Exit 77 (SKIP) without a usable device. */
 #include <glib.h>
@@ -35,11 +35,11 @@ static float *cbrt_device;
     }                                                                                                          \
   while (0)
 
-/* METHOD 1 or 3: Markesteijn's passes; 0: the third-size preview. */
+/* METHOD 1 or 3: Markesteijn's passes; 0: the third-size preview; 2: the bilinear-class one. */
 static void
 compare (const char *name, const float *plane, int w, int h, const LmCfa *cfa, int method)
 {
-  int ow = method ? w : (w + 2) / 3, oh = method ? h : (h + 2) / 3;
+  int ow = method ? w : (w + 2) / 3, oh = method ? h : (h + 2) / 3, passes = method == 2 ? 0 : method;
   size_t stride = (size_t) ow * 4 + 4; /* rows with a gap, which neither side may touch */
   size_t out_bytes = stride * oh * sizeof (float);
   float *want = g_malloc (out_bytes), *got = g_malloc (out_bytes);
@@ -47,18 +47,22 @@ compare (const char *name, const float *plane, int w, int h, const LmCfa *cfa, i
   void *scratch = NULL;
   for (size_t i = 0; i < stride * oh; i++)
     want[i] = NAN;
-  if (method)
-    lm_demosaic_markesteijn_cpu (plane, w, h, cfa, method, cam_to_xyz, want, stride);
+  if (passes)
+    lm_demosaic_markesteijn_cpu (plane, w, h, cfa, passes, cam_to_xyz, want, stride);
+  else if (method == 2)
+    lm_demosaic_xtrans_bilinear_cpu (plane, w, h, cfa, want, stride);
   else
     lm_demosaic_xtrans_third_cpu (plane, w, h, cfa, want, stride);
-  size_t scratch_bytes = method ? lm_k_markesteijn_scratch (w, h, method) : 0;
+  size_t scratch_bytes = passes ? lm_k_markesteijn_scratch (w, h, passes) : 0;
   CHECK (cudaMalloc ((void **) &d_plane, (size_t) w * h * sizeof (float)));
   CHECK (cudaMalloc ((void **) &d_out, out_bytes));
   CHECK (cudaMalloc (&scratch, scratch_bytes ? scratch_bytes : 1));
   CHECK (cudaMemcpy (d_plane, plane, (size_t) w * h * sizeof (float), cudaMemcpyHostToDevice));
   CHECK (cudaMemset (d_out, 0xff, out_bytes)); /* NaN */
-  if (method)
-    CHECK (lm_k_markesteijn (d_plane, w, h, cfa, method, cam_to_xyz, cbrt_device, d_out, stride, scratch, 0));
+  if (passes)
+    CHECK (lm_k_markesteijn (d_plane, w, h, cfa, passes, cam_to_xyz, cbrt_device, d_out, stride, scratch, 0));
+  else if (method == 2)
+    CHECK (lm_k_xtrans_bilinear (d_plane, w, h, cfa, d_out, stride, 0));
   else
     CHECK (lm_k_xtrans_third (d_plane, w, h, cfa, d_out, stride, 0));
   CHECK (cudaMemcpy (got, d_out, out_bytes, cudaMemcpyDeviceToHost));
@@ -79,7 +83,8 @@ compare (const char *name, const float *plane, int w, int h, const LmCfa *cfa, i
     gboolean ok = differ == 0 && unwritten == 0;
     failures += !ok;
     printf ("%s %s %d × %d, %s: %ld samples differ, %ld unwritten or written outside\n", ok ? "ok  " : "FAIL", name, w,
-            h, method == 3 ? "3 passes" : method == 1 ? "1 pass" : "third-size", differ, unwritten);
+            h, method == 3 ? "3 passes" : method == 1 ? "1 pass" : method == 2 ? "bilinear" : "third-size", differ,
+            unwritten);
   }
 out:
   cudaFree (d_plane);
@@ -119,15 +124,18 @@ bench (void)
   CHECK (cudaMemcpy (d_plane, plane, (size_t) w * h * sizeof (float), cudaMemcpyHostToDevice));
   CHECK (cudaEventCreate (&start));
   CHECK (cudaEventCreate (&stop));
-  for (int method = 0; method <= 3; method += method ? 2 : 1)
+  for (int method = 0; method <= 3; method++)
     {
+      int passes = method == 2 ? 0 : method;
       float best = INFINITY;
       for (int run = 0; run < 6; run++)
         {
           CHECK (cudaEventRecord (start, 0));
-          if (method)
-            CHECK (lm_k_markesteijn (d_plane, w, h, &cfa, method, cam_to_xyz, cbrt_device, d_out, (size_t) w * 4,
+          if (passes)
+            CHECK (lm_k_markesteijn (d_plane, w, h, &cfa, passes, cam_to_xyz, cbrt_device, d_out, (size_t) w * 4,
                                      scratch, 0));
+          else if (method == 2)
+            CHECK (lm_k_xtrans_bilinear (d_plane, w, h, &cfa, d_out, (size_t) w * 4, 0));
           else
             CHECK (lm_k_xtrans_third (d_plane, w, h, &cfa, d_out, (size_t) (w + 2) / 3 * 4, 0));
           CHECK (cudaEventRecord (stop, 0));
@@ -138,8 +146,8 @@ bench (void)
             best = ms;
         }
       printf ("time %s at %d × %d: %.2f ms (scratch %.0f MB)\n",
-              method == 3 ? "3 passes" : method == 1 ? "1 pass" : "third-size", w, h, best,
-              method ? lm_k_markesteijn_scratch (w, h, method) / 1e6 : 0.0);
+              method == 3 ? "3 passes" : method == 1 ? "1 pass" : method == 2 ? "bilinear" : "third-size", w, h, best,
+              passes ? lm_k_markesteijn_scratch (w, h, passes) / 1e6 : 0.0);
     }
 out:
   cudaEventDestroy (start);
@@ -168,7 +176,7 @@ main (void)
       return 1;
     }
   static const int sizes[][2] = { { 1, 1 }, { 2, 3 }, { 5, 4 }, { 6, 6 }, { 7, 11 }, { 19, 17 },
-                                  { 37, 23 }, { 300, 259 }, { 517, 601 } };
+                                  { 37, 23 }, { 300, 259 }, { 517, 601 }, { 41, 1100 } };
   static const int phases[][2] = { { 0, 0 }, { 3, 1 } };
   for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
     {
@@ -179,7 +187,7 @@ main (void)
           int w = sizes[s][0], h = sizes[s][1];
           g_autofree float *plane = random_plane (w, h, 100 * p + s);
           g_snprintf (name, sizeof name, "random, phase (%d, %d),", phases[p][0], phases[p][1]);
-          for (int method = 0; method <= 3; method += method ? 2 : 1)
+          for (int method = 0; method <= 3; method++)
             compare (name, plane, w, h, &cfa, method);
         }
       static const char *photos[] = { "chelsea.png", "forest-path.jpg" };
@@ -195,7 +203,7 @@ main (void)
             }
           g_autofree float *plane = xt_mosaic (scene, w, h, &cfa);
           g_snprintf (name, sizeof name, "%s, phase (%d, %d),", photos[k], phases[p][0], phases[p][1]);
-          for (int method = 0; method <= 3; method += method ? 2 : 1)
+          for (int method = 0; method <= 3; method++)
             compare (name, plane, w, h, &cfa, method);
         }
     }
