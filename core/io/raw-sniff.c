@@ -103,7 +103,8 @@ enqueue_sub_ifds (const Tiff *t, gsize entry, IfdQueue *q)
       return;
     }
   guint32 array = get32 (t, entry + 8);
-  for (guint32 i = 0; i < count && q->n < MAX_IFDS; i++)
+  /* The first few of the array only: a count of 2³² zeros is no reason to read them all. */
+  for (guint32 i = 0; i < count && i < MAX_IFDS && q->n < MAX_IFDS; i++)
     if (array <= t->len && (t->len - array) / 4 > i)
       enqueue (q, get32 (t, array + 4 * (gsize) i), TRUE);
 }
