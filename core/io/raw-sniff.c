@@ -30,6 +30,9 @@ lm_raw_has_suffix (const char *name)
 enum {
   TAG_PHOTOMETRIC = 262,
   TAG_SUB_IFDS = 330,
+  TAG_CFA_REPEAT_DIM = 33421,
+  TAG_CFA_PATTERN = 33422,
+  TAG_EXIF_IFD = 34665,
   TAG_DNG_VERSION = 50706,
   TAG_DEFAULT_CROP_ORIGIN = 50719,
   TAG_DEFAULT_CROP_SIZE = 50720,
@@ -73,6 +76,8 @@ typedef struct {
   guint32 offsets[MAX_IFDS];
   gboolean sub[MAX_IFDS]; /* a SubIFD, whose own SubIFDs are not followed */
   guint n;
+  gboolean cut;           /* an IFD begins in the file and its entries run past its end */
+  gboolean mismatched;    /* an IFD's CFAPattern is not CFARepeatPatternDim's size */
 } IfdQueue;
 
 static void
@@ -98,38 +103,67 @@ enqueue_sub_ifds (const Tiff *t, gsize entry, IfdQueue *q)
       return;
     }
   guint32 array = get32 (t, entry + 8);
-  for (guint32 i = 0; i < count && q->n < MAX_IFDS; i++)
+  /* The first few of the array only: a count of 2³² zeros is no reason to read them all. */
+  for (guint32 i = 0; i < count && i < MAX_IFDS && q->n < MAX_IFDS; i++)
     if (array <= t->len && (t->len - array) / 4 > i)
       enqueue (q, get32 (t, array + 4 * (gsize) i), TRUE);
+}
+
+/* Whether a CFAPattern of the IFD at AT (N entries) comes after a CFARepeatPatternDim (two
+ * SHORTs) of as many sites, as TIFF/EP and DNG have it. */
+static gboolean
+cfa_tags_agree (const Tiff *t, gsize at, guint32 n)
+{
+  gint64 dims = -1;
+  for (guint32 k = 0; k < n; k++)
+    {
+      gsize entry = at + 2 + 12 * (gsize) k;
+      guint32 tag = get16 (t, entry), type = get16 (t, entry + 2), count = get32 (t, entry + 4);
+      if (tag == TAG_CFA_REPEAT_DIM)
+        dims = type == 3 && count == 2 ? (gint64) get16 (t, entry + 8) * get16 (t, entry + 10) : 0;
+      else if (tag == TAG_CFA_PATTERN && dims != count)
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* What a walk asks of each IFD (the INDEX-th visited, N entries at AT): TRUE ends the walk. */
 typedef gboolean (*IfdVisit) (const Tiff *t, guint index, gsize at, guint32 n, gpointer user);
 
-/* IFD0's chain and the SubIFDs of its IFDs, at most MAX_IFDS of them, every offset checked. */
+/* IFD0's chain and the SubIFDs of its IFDs, at most MAX_IFDS of them, every offset checked;
+ * *CUT (may be NULL) tells whether one of them runs past the file's end or has a CFAPattern
+ * of another size than its CFARepeatPatternDim. */
 static gboolean
-walk (const Tiff *t, IfdVisit visit, gpointer user)
+walk (const Tiff *t, IfdVisit visit, gpointer user, gboolean *cut)
 {
   IfdQueue q = { .n = 0 };
   enqueue (&q, get32 (t, 4), FALSE);
   for (guint i = 0; i < q.n; i++)
     {
       gsize at = q.offsets[i];
-      if (at < 8 || at > t->len || t->len - at < 2)
+      if (at < 8 || at > t->len)
         continue;
-      guint32 n = get16 (t, at);
-      if (n > MAX_ENTRIES || (t->len - at - 2) / 12 < n)
+      guint32 n = t->len - at >= 2 ? get16 (t, at) : 0;
+      if (t->len - at < 2 || (t->len - at - 2) / 12 < n)
+        {
+          q.cut = TRUE;
+          continue;
+        }
+      if (n > MAX_ENTRIES)
         continue;
-      if (visit (t, i, at, n, user))
+      q.mismatched |= !cfa_tags_agree (t, at, n);
+      if (visit && visit (t, i, at, n, user))
         return TRUE;
       for (guint32 k = 0; k < n && !q.sub[i]; k++)
-        if (get16 (t, at + 2 + 12 * (gsize) k) == TAG_SUB_IFDS)
+        if (get16 (t, at + 2 + 12 * (gsize) k) == TAG_SUB_IFDS || get16 (t, at + 2 + 12 * (gsize) k) == TAG_EXIF_IFD)
           enqueue_sub_ifds (t, at + 2 + 12 * (gsize) k, &q);
       /* The next IFD of the chain this one is in: IFD0's chain, or a SubIFD's siblings. */
       gsize next = at + 2 + 12 * (gsize) n;
       if (t->len - next >= 4)
         enqueue (&q, get32 (t, next), q.sub[i]);
     }
+  if (cut)
+    *cut = q.cut || q.mismatched;
   return FALSE;
 }
 
@@ -233,7 +267,18 @@ lm_raw_sniff (const guint8 *data, gsize len)
     return FALSE;
   if (has_at (data, len, 8, "CR", 2))
     return TRUE;
-  return len >= 8 && walk (&t, is_raw_ifd, NULL);
+  return len >= 8 && walk (&t, is_raw_ifd, NULL, NULL);
+}
+
+gboolean
+lm_raw_ifds_damaged (const guint8 *data, gsize len)
+{
+  Tiff t = { data, len, has_at (data, len, 0, "MM", 2) };
+  if (len < 8 || !(has_at (data, len, 0, "II", 2) || t.big_endian))
+    return FALSE;
+  gboolean cut = FALSE;
+  walk (&t, NULL, NULL, &cut);
+  return cut;
 }
 
 gboolean
@@ -243,7 +288,7 @@ lm_raw_dng_crop (const guint8 *data, gsize len, guint crop[4])
   if (len < 8 || (!t.big_endian && !has_at (data, len, 0, "II*\0", 4)))
     return FALSE;
   DngCrop c = { .origin = { 0, 0 }, .size = { -1, -1 }, .area = { 0, 0 } };
-  walk (&t, read_crop, &c);
+  walk (&t, read_crop, &c, NULL);
   double x = c.area[1] + c.origin[0], y = c.area[0] + c.origin[1];
   if (!c.found || c.origin[0] < 0 || c.origin[1] < 0 || c.area[0] < 0 || c.area[1] < 0 || !(c.size[0] >= 1)
       || !(c.size[1] >= 1) || x + c.size[0] > G_MAXUINT16 || y + c.size[1] > G_MAXUINT16)

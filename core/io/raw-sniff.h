@@ -12,6 +12,12 @@ G_BEGIN_DECLS
  * Reads at most a few IFDs, every offset checked against LEN. Any other TIFF is no raw. */
 gboolean lm_raw_sniff (const guint8 *data, gsize len);
 
+/* Whether the LEN bytes at DATA, a TIFF-structured raw (TIFF's header, or ORF's or RW2's), have
+ * an IFD among the first ones that begins in the file but whose entries run past its end, or
+ * whose CFAPattern has another number of sites than its CFARepeatPatternDim: LibRaw 0.20.2
+ * crashes on some of both (found by fuzz-raw), so they are refused before it reads them. */
+gboolean lm_raw_ifds_damaged (const guint8 *data, gsize len);
+
 /* A DNG's DefaultCropOrigin and DefaultCropSize (x, y, width, height), in the coordinates of
  * its whole sensor (ActiveArea's corner added), from the IFD of its sensor data; FALSE where
  * the LEN bytes at DATA state none. LibRaw 0.20 reads these without telling them. */

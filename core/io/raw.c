@@ -112,6 +112,11 @@ set_libraw_error (GError **error, const char *path, int rc, const Report *report
 static libraw_data_t *
 raw_open (const char *path, const guint8 *data, gsize len, Report *report, GError **error)
 {
+  if (lm_raw_ifds_damaged (data, len))
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is damaged (its TIFF directories do not hold together)"));
+      return NULL;
+    }
   libraw_data_t *lr = libraw_init (LM_RAW_INIT_FLAGS);
   if (lr == NULL)
     {

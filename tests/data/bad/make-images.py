@@ -88,7 +88,12 @@ def raw_files():
 
     mosaic = rng.integers(256, 4000, size=(24, 32), dtype=np.uint16)
     good = dng_bytes(mosaic, white=4095)
+    xtrans = bytearray(dng_bytes(mosaic, cfa="XTRANS", white=4095))
+    at, _, _ = tiff_entries(xtrans)[33421]
+    struct.pack_into("<HH", xtrans, at + 8, 6, 2)  # CFARepeatPatternDim 6 × 2, CFAPattern of 36
     return {
+        # LibRaw 0.20.2 crashed on this one (fuzz/crashes/raw): refused before it reads it.
+        "dng-cfa-dims-not-pattern.dng": bytes(xtrans),
         "dng-header-only.dng": strips_past_end(good)[:4096] if len(good) > 4096 else strips_past_end(good),
         # 30000² (LibRaw itself refuses sides past 64000): the budget refuses it before unpacking.
         "dng-30000-square.dng": set_tag(set_tag(good, 256, 30000), 257, 30000),
