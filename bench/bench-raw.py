@@ -37,7 +37,7 @@ def photo(data_dir):
 
 
 def make_dng(path, rgb, cfa, h, w, rng):
-    big = cv2.resize(rgb, (w, h), interpolation=cv2.INTER_CUBIC)
+    big = np.clip(cv2.resize(rgb, (w, h), interpolation=cv2.INTER_CUBIC), 0, 1)
     lin = np.where(big <= 0.04045, big / 12.92, ((big + 0.055) / 1.055) ** 2.4)
     mosaic = dng.mosaic(lin * 0.8 / np.array([2.0, 1.0, 1.5], np.float32), cfa)
     raw = 512 + mosaic * (16383 - 512) + rng.normal(0, 6, mosaic.shape)

@@ -240,7 +240,7 @@ lm_cuda_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *rad
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("the gamma must be positive"));
       return FALSE;
     }
-  g_return_val_if_fail (params->kind >= LM_TONEMAP_NONE && params->kind <= LM_TONEMAP_DRAGO, FALSE);
+  g_return_val_if_fail (params->kind >= LM_TONEMAP_NONE && params->kind <= LM_TONEMAP_SIGMOID, FALSE);
   LmKTonemap k = lm_cuda_ktonemap (params);
   LmKImage in = lm_cuda_kimage (radiance), k_out = lm_cuda_kimage (out);
   return lm_cuda_use_device (self, error) && ensure_scratch (self, radiance->height, error)
