@@ -4,7 +4,7 @@
 developed to a JPEG and to the scene's EXR on every backend asked, N times; the steps' times
 are lumen-cli --timings' (the GPU's from CUDA events), the whole command's from the wall clock.
 
-    bench-raw.py [--backends cuda,cpu] [--runs 5] [--json OUT.json] [--keep DIR]
+    bench-raw.py [--backends cuda,cpu] [--outputs jpg,exr] [--runs 5] [--json OUT.json] [--keep DIR]
 
 Needs numpy, OpenCV and tifffile (tests/raw/dng.py); LUMEN_CLI names the binary."""
 import argparse
@@ -65,6 +65,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--json")
     ap.add_argument("--keep")
+    ap.add_argument("--outputs", default="jpg,exr")
     a = ap.parse_args()
     cli = os.environ.get("LUMEN_CLI", "lumen-cli")
     data = os.environ.get("LUMEN_TEST_DATA", os.path.join(HERE, "..", "tests", "data"))
@@ -77,7 +78,7 @@ def main():
         if not os.path.exists(src):
             make_dng(src, rgb, cfa, h, w, rng)
         for backend in a.backends.split(","):
-            for ext in ("jpg", "exr"):
+            for ext in a.outputs.split(","):
                 out = os.path.join(work, f"out-{backend}.{ext}")
                 runs = [run(cli, backend, src, out) for _ in range(a.runs + 1)][1:]  # the first warms caches
                 walls = [r[0] for r in runs]
