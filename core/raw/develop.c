@@ -7,6 +7,7 @@
 #include "../error.h"
 #include "../ops/raw-matrix-math.h"
 #include "camera-color.h"
+#include "demosaic-balance.h"
 #include "demosaic-xtrans.h"
 #include "demosaic.h"
 #include "prep.h"
@@ -86,6 +87,9 @@ lm_raw_develop_cpu (const LmRawParams *params, const LmRawInfo *info, const LmIm
         }
       if (!lm_raw_prep_cpu (&setup.prep, src, plane, error))
         return FALSE;
+      /* Bilinear interpolates each channel alone: the balance would not change it. */
+      if (setup.method != LM_RAW_DEMOSAIC_BILINEAR)
+        lm_demosaic_balance_cpu (plane, (int) src->width, (int) src->height, &setup.cfa, setup.matrix);
       demosaic (&setup, plane, src->width, src->height, out);
     }
 #pragma omp parallel for schedule(static)
