@@ -8,6 +8,7 @@
 #include "../ops/raw-matrix-math.h"
 #include "camera-color.h"
 #include "demosaic-balance.h"
+#include "demosaic-refine.h"
 #include "demosaic-xtrans.h"
 #include "demosaic.h"
 #include "prep.h"
@@ -91,6 +92,9 @@ lm_raw_develop_cpu (const LmRawParams *params, const LmRawInfo *info, const LmIm
       if (setup.method != LM_RAW_DEMOSAIC_BILINEAR)
         lm_demosaic_balance_cpu (plane, (int) src->width, (int) src->height, &setup.cfa, setup.matrix);
       demosaic (&setup, plane, src->width, src->height, out);
+      if (setup.method != LM_RAW_DEMOSAIC_BILINEAR)
+        lm_demosaic_refine_cpu (plane, (int) src->width, (int) src->height, &setup.cfa, (float *) out->data,
+                                out->stride / sizeof (float));
     }
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < out->height; y++)
