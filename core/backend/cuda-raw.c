@@ -6,7 +6,6 @@
 #include <glib/gi18n.h>
 
 #include "cuda-private.h"
-#include "kernels/demosaic-balance-kernels.h"
 #include "kernels/demosaic-kernels.h"
 #include "kernels/demosaic-refine-kernels.h"
 #include "kernels/demosaic-xtrans-kernels.h"
@@ -101,9 +100,6 @@ lm_cuda_develop_raw (LmBackend *b, const LmRawParams *params, const LmRawInfo *i
                                       demosaic_scratch_size (&setup, width, height), error))
         return FALSE;
       if (!CHECK (lm_k_raw_prep (&setup.prep, &k_src, raw->plane, raw->prep_scratch, self->stream), error)
-          || (setup.method != LM_RAW_DEMOSAIC_BILINEAR
-              && !CHECK (lm_k_demosaic_balance (raw->plane, width, height, &setup.cfa, setup.matrix, self->stream),
-                         error))
           || !CHECK (demosaic (self, &setup, width, height, rgba, stride), error)
           || (setup.method != LM_RAW_DEMOSAIC_BILINEAR
               && !CHECK (lm_k_demosaic_refine (raw->plane, width, height, &setup.cfa, rgba, stride, self->stream),

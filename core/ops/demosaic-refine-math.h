@@ -8,8 +8,9 @@
  * The neighbours' differences are weighted by their closeness to the demosaic's own difference
  * at the site (1 / (ε + |d_q − d_p|)), so that across a hue edge, where the differences jump,
  * the side the demosaic chose keeps the say. Any CFA: the neighbours are the 3 × 3 sites whose
- * colour is the one sought (Bayer and X-Trans have one in every 3 × 3 window, sites off the
- * image are skipped).
+ * colour is the one sought (Bayer and X-Trans have one in every 3 × 3 window). The outermost
+ * rows and columns keep the demosaic's values: there the window is cut, and a colour's only
+ * sites in it may lie across a hue edge.
  *
  * Two steps, each in place and free of races between sites: green at red and blue sites from the
  * green sites' G − C (C the site's colour); then red and blue at every site but their own, from
@@ -44,6 +45,8 @@ lm_refine_green (const float *px, ptrdiff_t s, const float *m, ptrdiff_t ms, con
 {
   float mp = lm_refine_sample (m[0]);
   float dp = px[1] - mp;
+  if (x == 0 || y == 0 || x == width - 1 || y == height - 1)
+    return px[1];
   float num = 0.0f, den = 0.0f;
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++)
@@ -66,6 +69,8 @@ lm_refine_other (const float *px, ptrdiff_t s, const float *m, ptrdiff_t ms, con
                  int width, int height, int k, float gp)
 {
   float dp = px[k] - gp;
+  if (x == 0 || y == 0 || x == width - 1 || y == height - 1)
+    return px[k];
   float num = 0.0f, den = 0.0f;
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++)

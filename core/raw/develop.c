@@ -7,7 +7,6 @@
 #include "../error.h"
 #include "../ops/raw-matrix-math.h"
 #include "camera-color.h"
-#include "demosaic-balance.h"
 #include "demosaic-refine.h"
 #include "demosaic-xtrans.h"
 #include "demosaic.h"
@@ -88,10 +87,8 @@ lm_raw_develop_cpu (const LmRawParams *params, const LmRawInfo *info, const LmIm
         }
       if (!lm_raw_prep_cpu (&setup.prep, src, plane, error))
         return FALSE;
-      /* Bilinear interpolates each channel alone: the balance would not change it. */
-      if (setup.method != LM_RAW_DEMOSAIC_BILINEAR)
-        lm_demosaic_balance_cpu (plane, (int) src->width, (int) src->height, &setup.cfa, setup.matrix);
       demosaic (&setup, plane, src->width, src->height, out);
+      /* Bilinear is the quick preview's: it stays as fast as it is. */
       if (setup.method != LM_RAW_DEMOSAIC_BILINEAR)
         lm_demosaic_refine_cpu (plane, (int) src->width, (int) src->height, &setup.cfa, (float *) out->data,
                                 out->stride / sizeof (float));
