@@ -37,22 +37,22 @@ lm_refine_sample (float v)
   return v > 0.0f ? v : 0.0f;
 }
 
-/* Step 1 at a red or blue site (X, Y) of colour C: green. PX is the pixel (RGBA, rows of S
- * floats), M the mosaic at the site (rows of MS floats). */
+/* Step 1 at a red or blue site (X, Y) of colour C in a WIDTH × HEIGHT image: green. PX is the
+ * pixel (RGBA, rows of S floats), M the mosaic at the site (rows of MS floats). Only sites
+ * inside the outermost ring read around them, so every read is inside the image. */
 LM_INLINE float
 lm_refine_green (const float *px, ptrdiff_t s, const float *m, ptrdiff_t ms, const LmCfa *cfa, int x, int y,
                  int width, int height, int c)
 {
-  float mp = lm_refine_sample (m[0]);
-  float dp = px[1] - mp;
   if (x == 0 || y == 0 || x == width - 1 || y == height - 1)
     return px[1];
+  float mp = lm_refine_sample (m[0]);
+  float dp = px[1] - mp;
   float num = 0.0f, den = 0.0f;
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++)
       {
-        int qx = x + dx, qy = y + dy;
-        if (qx < 0 || qy < 0 || qx >= width || qy >= height || lm_cfa_color (cfa, qx, qy) != LM_CFA_G)
+        if (lm_cfa_color (cfa, x + dx, y + dy) != LM_CFA_G)
           continue;
         float dq = lm_refine_sample (m[dy * ms + dx]) - px[dy * s + 4 * dx + c];
         float w = 1.0f / (LM_REFINE_EPS + fabsf (dq - dp));
@@ -68,15 +68,14 @@ LM_INLINE float
 lm_refine_other (const float *px, ptrdiff_t s, const float *m, ptrdiff_t ms, const LmCfa *cfa, int x, int y,
                  int width, int height, int k, float gp)
 {
-  float dp = px[k] - gp;
   if (x == 0 || y == 0 || x == width - 1 || y == height - 1)
     return px[k];
+  float dp = px[k] - gp;
   float num = 0.0f, den = 0.0f;
   for (int dy = -1; dy <= 1; dy++)
     for (int dx = -1; dx <= 1; dx++)
       {
-        int qx = x + dx, qy = y + dy;
-        if (qx < 0 || qy < 0 || qx >= width || qy >= height || lm_cfa_color (cfa, qx, qy) != k)
+        if (lm_cfa_color (cfa, x + dx, y + dy) != k)
           continue;
         float dq = lm_refine_sample (m[dy * ms + dx]) - px[dy * s + 4 * dx + 1];
         float w = 1.0f / (LM_REFINE_EPS + fabsf (dq - dp));
