@@ -8,6 +8,7 @@
 #include "../error.h"
 #include "cuda-private.h"
 #include "kernels/demosaic-kernels.h"
+#include "kernels/demosaic-refine-kernels.h"
 #include "kernels/demosaic-xtrans-kernels.h"
 #include "kernels/raw-develop-kernels.h"
 #include "kernels/raw-prep-kernels.h"
@@ -121,7 +122,10 @@ lm_cuda_develop_raw (LmBackend *b, const LmRawParams *params, const LmRawInfo *i
           || (info->layout == LM_RAW_XTRANS && !ensure_cbrt_table (self, error)))
         return FALSE;
       if (!CHECK (lm_k_raw_prep (&setup.prep, &k_src, raw->plane, raw->prep_scratch, self->stream), error)
-          || !CHECK (demosaic (self, &setup, width, height, rgba, stride), error))
+          || !CHECK (demosaic (self, &setup, width, height, rgba, stride), error)
+          || (setup.method != LM_RAW_DEMOSAIC_BILINEAR
+              && !CHECK (lm_k_demosaic_refine (raw->plane, width, height, &setup.cfa, rgba, stride, self->stream),
+                         error)))
         return FALSE;
     }
   return CHECK (lm_k_raw_matrix (rgba, stride, width, height, setup.matrix, self->stream), error);

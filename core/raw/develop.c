@@ -7,6 +7,7 @@
 #include "../error.h"
 #include "../ops/raw-matrix-math.h"
 #include "camera-color.h"
+#include "demosaic-refine.h"
 #include "demosaic-xtrans.h"
 #include "demosaic.h"
 #include "prep.h"
@@ -87,6 +88,10 @@ lm_raw_develop_cpu (const LmRawParams *params, const LmRawInfo *info, const LmIm
       if (!lm_raw_prep_cpu (&setup.prep, src, plane, error))
         return FALSE;
       demosaic (&setup, plane, src->width, src->height, out);
+      /* Bilinear is the quick preview's: it stays as fast as it is. */
+      if (setup.method != LM_RAW_DEMOSAIC_BILINEAR)
+        lm_demosaic_refine_cpu (plane, (int) src->width, (int) src->height, &setup.cfa, (float *) out->data,
+                                out->stride / sizeof (float));
     }
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < out->height; y++)
