@@ -64,6 +64,17 @@ names_every_flag (const LmOpInfo *op)
   return op == lm_raw_op_info ();
 }
 
+/* Whether FLAG's tail names the parameter NAME: flags spell its "_" as "-" (--tonemap-light-adapt,
+ * as lumen-cli hdr's --light-adapt). */
+static gboolean
+flag_names (const char *tail, const char *name)
+{
+  for (; *tail && *name; tail++, name++)
+    if (*tail != (*name == '_' ? '-' : *name))
+      return FALSE;
+  return *tail == '\0' && *name == '\0';
+}
+
 /* "--gray" is the first parameter of gray; "--gray-amount" the one named amount. */
 static gboolean
 find_flag (const char *flag, const LmOpInfo **op_out, const LmParamSpec **spec_out)
@@ -84,7 +95,7 @@ find_flag (const char *flag, const LmOpInfo **op_out, const LmParamSpec **spec_o
       if (flag[n] != '-')
         continue;
       for (guint k = names_every_flag (op) ? 0 : 1; k < op->n_params; k++)
-        if (g_str_equal (flag + n + 1, op->params[k].name))
+        if (flag_names (flag + n + 1, op->params[k].name))
           {
             *op_out = op, *spec_out = &op->params[k];
             return TRUE;
@@ -172,7 +183,9 @@ lm_cli_ops_group (LmCliOps *ops)
         {
           const LmParamSpec *spec = &op->params[k];
           GOptionEntry e = { 0 };
-          e.long_name = k == 0 && !names_every_flag (op) ? op->name : keep (ops, g_strdup_printf ("%s-%s", op->name, spec->name));
+          e.long_name = k == 0 && !names_every_flag (op)
+                          ? op->name
+                          : keep (ops, g_strdelimit (g_strdup_printf ("%s-%s", op->name, spec->name), "_", '-'));
           e.arg = G_OPTION_ARG_CALLBACK;
           e.arg_data = (gpointer) on_op_flag;
           /* The value as typed, which a message quotes escaped, not a failed conversion. */

@@ -18,9 +18,9 @@ import make_dngs
 import metrics
 import peers
 
-LUMEN = {'bayer': {'Lumen RCD (default)': None, 'Lumen bilinear': 'bilinear'},
-         'xtrans': {'Lumen Markesteijn 3-pass (default)': None,
-                    'Lumen Markesteijn 1-pass': 'markesteijn1'}}
+LUMEN = {'bayer': {'Lumen RCD + refinement (default)': None, 'Lumen bilinear': 'bilinear'},
+         'xtrans': {'Lumen Markesteijn 3-pass + refinement (default)': None,
+                    'Lumen Markesteijn 1-pass + refinement': 'markesteijn1'}}
 
 
 def lumen_rows(cases, full, tmp):

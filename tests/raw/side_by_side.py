@@ -1,5 +1,5 @@
 """The README's side-by-side of the Canon EOS 30D CR2 (rawtran-doc): Lumen's JPEG export with
-default settings (left) beside darktable-cli's (right), each 640 px wide, a caption strip
+default settings, converted to sRGB (left) beside darktable-cli's (right), each 640 px wide, a caption strip
 below; docs/images/cr2-side-by-side.jpg, under 300 KB.
 
 darktable's half is committed, made by hand once (darktable 4.2.1, Debian 12, default
@@ -38,7 +38,9 @@ def main():
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         ours = os.path.join(tmp, 'lumen.jpg')
-        subprocess.run([lumen.cli(), '-o', ours, cr2.CR2], check=True)
+        # sRGB, as darktable's export is: Lumen's own keeps the edit's Rec. 2020 profile, which
+        # this sheet (no colour management) would show washed out.
+        subprocess.run([lumen.cli(), '--to-srgb', '-o', ours, cr2.CR2], check=True)
         left = half(ours)
     right = Image.open(DARKTABLE)
     h = max(left.height, right.height)
@@ -46,7 +48,7 @@ def main():
     sheet.paste(left, (0, 0))
     sheet.paste(right, (WIDTH, 0))
     draw = ImageDraw.Draw(sheet)
-    draw.text((8, h + 8), 'Lumen (lumen-cli, default settings)', fill='black')
+    draw.text((8, h + 8), 'Lumen (lumen-cli --to-srgb, default settings)', fill='black')
     draw.text((WIDTH + 8, h + 8), 'darktable 4.2.1 (darktable-cli, default settings)',
               fill='black')
     sheet.save(OUT, quality=85, optimize=True)
