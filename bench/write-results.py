@@ -424,6 +424,30 @@ def io_table(path):
     return lines + [""]
 
 
+def raw_section(d):
+    """Camera raw on the GPU machine: the demosaic alone against NPP and the memory floor
+    (bench-demosaic's JSON), the development through lumen-cli (bench-raw.py's JSON)."""
+    lines = ["## Camera raw (H200)", ""]
+    lines += text(d, "raw-h200.md")
+    rows = json.load(open(os.path.join(d, "raw", "demosaic-h200.json")))
+    lines += ["| demosaic | size | median ms | p95 ms | ÷ device copy | ÷ NPP |", "|---|---|---|---|---|---|"]
+    by = {(r["case"], r["size"]): r for r in rows}
+    for r in rows:
+        copy, npp = by[("copy", r["size"])], by.get(("npp", r["size"]))
+        ratio_npp = f"{r['median_ms'] / npp['median_ms']:.2f}" if npp else ""
+        lines.append(f"| {r['case']} | {r['width']}×{r['height']} | {r['median_ms']:.3f} | {r['p95_ms']:.3f} | "
+                     f"{r['median_ms'] / copy['median_ms']:.2f} | {ratio_npp} |")
+    lines += ["", "| development (lumen-cli) | backend | commit | load | raw | tonemap | save | whole command (wall) |",
+              "|---|---|---|---|---|---|---|---|"]
+    for name, commit in (("raw-h200.json", "3a36ba1"), ("raw-h200-refine.json", "06d61a8")):
+        for r in json.load(open(os.path.join(d, "raw", name)))["rows"]:
+            s = r["steps_ms"]
+            lines.append(f"| {r['case']} → .{r['output']} | {r['backend']} | {commit} | {s.get('load', 0):.1f} | "
+                         f"{s.get('raw', 0):.2f} | {s.get('tonemap', 0):.2f} | {s.get('save', 0):.1f} | "
+                         f"{r['wall_ms']:.0f} ms |")
+    return lines + [""]
+
+
 def document(d, date):
     commit = open(os.path.join(d, "gpu.txt")).read().split("\n")[1].replace("commit ", "").strip()
     out = ["# Benchmark results", "",
@@ -437,6 +461,7 @@ def document(d, date):
     out += cpu_part(d, date, commit)
     out += latency_section(d, commit)
     out += hdr_section(os.path.join(d, "hdr"))
+    out += raw_section(d)
     out += batch_part(d)
     parity = os.path.join(d, "parity-h100.txt")
     out += ["## CPU/GPU parity", "", "```", open(parity).read().strip(), "```", ""]
