@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../raw-info.h"
 #include "../io/depth.h"
 #include "../io/exif.h"
 #include "../io/io.h"
@@ -141,6 +142,16 @@ lm_hdr_job_check_member (const char *path, const LmImage *image, const char *fir
   if (image->format == LM_FORMAT_RGBA_F32)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s: is already an HDR radiance map, not an 8-bit exposure"),
+                   b);
+      return FALSE;
+    }
+  /* Its mosaic is no exposure the merges read: developed first, raw brackets would merge as
+   * scene light, which this version does not do yet. */
+  if (lm_image_is_raw (image))
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                   _("%s: is a camera raw; this version of Lumen does not merge raw brackets (open each raw, or "
+                     "export them as 16-bit TIFF and merge those)"),
                    b);
       return FALSE;
     }

@@ -2,7 +2,8 @@
 --raw-exposure is a gain on it (+1 EV doubles it, to half-float rounding); the preset written
 with --params-out keeps the raw stage ([raw]) and gives the same photo back through --params;
 a JPEG input cannot be written as .exr by this command; the tone mapping's flags spell "_" as
-"-"; an undeveloped mosaic is never what is written (the PNG is colour, not one plane)."""
+"-"; an undeveloped mosaic is never what is written (the PNG is colour, not one plane); raw
+brackets are refused by lumen-cli hdr rather than merged as mosaics."""
 import os
 import subprocess
 import sys
@@ -75,6 +76,14 @@ class CliRaw(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("x.exr", r.stderr)
         self.assertFalse(os.path.exists(self.out("x.exr")))
+
+    def test_raw_brackets_refused(self):
+        """Raw brackets are not merged yet: said, not merged as a mosaic."""
+        r = run("hdr", "--times", "0.01,0.02", "-o", self.out("m.jpg"), DNG, DNG)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("camera raw", r.stderr)
+        self.assertIn("forest.dng", r.stderr)
+        self.assertFalse(os.path.exists(self.out("m.jpg")))
 
     def test_tone_flags_spelt_with_hyphens(self):
         r = run("--backend", "cpu", "--tonemap", "reinhard", "--tonemap-light-adapt", "0.5", "-o", self.out("r.jpg"),
