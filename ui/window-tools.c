@@ -23,6 +23,8 @@
 #include "core/edit/commit.h"
 #include "core/ops/crop-math.h"
 #include "core/ops/wb.h"
+#include "core/raw/camera-color.h"
+#include "core/raw/patch.h"
 
 typedef enum { TOOL_NONE, TOOL_CROP, TOOL_STRAIGHTEN, TOOL_PICKER, N_TOOLS } ToolKind;
 
@@ -175,10 +177,48 @@ on_straightened (gpointer data, double degrees)
   lm_window_commit (self);
 }
 
+/* A raw's picker: the patch's camera RGB, before any white balance, made neutral by the raw
+ * stage's own gains (wb=custom), on scene light rather than on the display's values. */
+static void
+pick_raw (LmWindow *self, const LmPipeline *view, double x, double y)
+{
+  double sx, sy;
+  if (!lm_pipeline_source_point (view, self->source->width, self->source->height, x, y, &sx, &sy))
+    return;
+  int cx = (int) lround (sx), cy = (int) lround (sy), half = LM_PICKER_PATCH / 2;
+  float camera[3], mul[4];
+  if (!lm_raw_patch_camera_rgb (self->source->raw, self->source, cx - half, cy - half, cx + half, cy + half, camera))
+    {
+      lm_window_show_message (self, GTK_MESSAGE_INFO,
+                              _("The picked patch is clipped or has no colour: pick a gray that is not blown out"));
+      return;
+    }
+  lm_raw_wb_from_gray (self->source->raw, camera, mul);
+  const LmOpInfo *info = lm_raw_op_info ();
+  LmRawParams *raw = lm_pipeline_raw (&self->pipeline);
+  raw->wb = LM_RAW_WB_CUSTOM;
+  for (guint k = 0; k < info->n_params; k++)
+    if (g_str_equal (info->params[k].name, "red"))
+      raw->red = CLAMP (mul[0], info->params[k].min, info->params[k].max);
+    else if (g_str_equal (info->params[k].name, "blue"))
+      raw->blue = CLAMP (mul[2], info->params[k].min, info->params[k].max);
+  lm_window_show_pipeline (self);
+  lm_window_commit (self);
+}
+
 static void
 on_picked (gpointer data, double x, double y)
 {
   LmWindow *self = data;
+  if (lm_image_is_raw (self->source))
+    {
+      LmPipeline view;
+      lm_window_view_pipeline (self, &view);
+      lm_pipeline_for_view (&view);
+      /* The view's (x, y) is a point of the image; its pixel (i, j) spans i..i + 1. */
+      pick_raw (self, &view, x - 0.5, y - 0.5);
+      return;
+    }
   LmStage *wb = lm_stage_by_name (&self->pipeline, "wb");
   float *temperature = lm_stage_float (wb, "temperature"), *tint = lm_stage_float (wb, "tint");
   LmPipeline view;

@@ -11,6 +11,7 @@
 #include "ui-testlib.h"
 #include "ui/op-panel.h"
 #include "ui/value-field.h"
+#include "core/raw/camera-color.h"
 #include "../unit/test-util.h"
 
 static char *tmp_dir;
@@ -153,6 +154,53 @@ test_export_matches_cli (void)
   g_assert_cmpmem (x, nx, y, ny);
 }
 
+/* The view's mean R, G, B over the square of half side HALF about its middle. */
+static void
+middle_mean (int half, double rgb[3])
+{
+  LmViewRect rect;
+  LmImage *shown = lm_image_view_get_pixels (ui_image_view (), &rect);
+  g_assert_nonnull (shown);
+  int cx = (int) shown->width / 2, cy = (int) shown->height / 2, n = 0;
+  rgb[0] = rgb[1] = rgb[2] = 0;
+  for (int y = cy - half; y <= cy + half; y++)
+    for (int x = cx - half; x <= cx + half; x++, n++)
+      {
+        guint32 px = ((const guint32 *) lm_image_row (shown, (guint) y))[x];
+        for (int c = 0; c < 3; c++)
+          rgb[c] += (px >> (16 - 8 * c)) & 0xff;
+      }
+  for (int c = 0; c < 3; c++)
+    rgb[c] /= n;
+}
+
+/* The white balance picker (W, then a click) on the photo's middle: the raw stage's gains made
+ * for it (wb=custom), and the middle of the view gray where it was green. */
+static void
+test_picker_neutralises (void)
+{
+  double before[3], after[3];
+  middle_mean (3, before);
+  ui_key_on_view (GDK_KEY_w);
+  GVariant *state = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (ui_window), "wb-picker"));
+  g_test_message ("picker on: %d", g_variant_get_boolean (state));
+  g_variant_unref (state);
+  GtkWidget *view = GTK_WIDGET (ui_image_view ());
+  ui_track_results ();
+  ui_click (view, gtk_widget_get_allocated_width (view) / 2.0, gtk_widget_get_allocated_height (view) / 2.0);
+  ui_settle_tracked ();
+  ui_key_on_view (GDK_KEY_Escape);
+  const LmStage *stage = lm_op_panel_get_stage (LM_OP_PANEL (raw_panel ()));
+  const LmRawParams *raw = (const LmRawParams *) stage->params.bytes;
+  g_assert_cmpint (raw->wb, ==, LM_RAW_WB_CUSTOM);
+  middle_mean (3, after);
+  g_test_message ("gains %.3f, 1, %.3f; middle %.1f %.1f %.1f → %.1f %.1f %.1f", raw->red, raw->blue, before[0],
+                  before[1], before[2], after[0], after[1], after[2]);
+  double spread_before = MAX (fabs (before[0] - before[1]), fabs (before[2] - before[1]));
+  double spread_after = MAX (fabs (after[0] - after[1]), fabs (after[2] - after[1]));
+  g_assert_cmpfloat (spread_after, <, spread_before / 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -165,6 +213,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raw-window/opens-developed", test_opens_developed);
   g_test_add_func ("/raw-window/exposure-typed", test_exposure_typed);
   g_test_add_func ("/raw-window/export-matches-cli", test_export_matches_cli);
+  g_test_add_func ("/raw-window/picker-neutralises", test_picker_neutralises);
   int status = g_test_run ();
   lm_test_remove_tree (tmp_dir);
   g_free (photo);
