@@ -4,7 +4,9 @@
  * an RGB matrix-shaper ICC profile (a developed raw's linear Rec. 2020), the header's
  * chromaticities say its primaries and white, as OpenEXR wants scene-referred files described.
  * The library writes through a callback into the atomic file's descriptor, never to a name of
- * its own, so the temporary-and-rename of atomic-file.h holds as for every other format.
+ * its own, so the temporary-and-rename of atomic-file.h holds as for every other format. The
+ * chunks are compressed on every thread and written in the file's order by one: the file's
+ * bytes are the same whatever the number of threads.
  * Reading takes scanline files with R, G, B (and A) or Y channels into float RGBA. */
 #include <errno.h>
 #include <math.h>
@@ -205,8 +207,9 @@ encode_chunk (exr_context_t ctx, int part, const LmImage *image, guint y, ExrWor
   return rv == EXR_ERR_SUCCESS ? exr_encoding_run (ctx, part, encoder) : rv;
 }
 
-/* A batch holds 32 chunks a thread (the threads wait for the slowest chunk of each batch: some
- * 1.5 % of the time), fewer where their halves would pass 128 MiB, one a thread at the least. */
+/* A batch holds 32 chunks a thread (a batch ends with its slowest chunk: the threads lose some
+ * half a chunk's time in 32), fewer where their halves would pass 128 MiB, one a thread at the
+ * least. */
 #define LM_EXR_BATCH_PER_THREAD 32
 #define LM_EXR_BATCH_BYTES ((gsize) 128 << 20)
 
