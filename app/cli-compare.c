@@ -295,7 +295,7 @@ lm_cli_compare_main (int argc, char **argv)
     rc = lm_cli_usage_error (_("give one input photo"));
   else if (!(o.gain > 0.0 && o.gain <= 1000.0))
     rc = lm_cli_usage_error (_("--gain must be within 0..1000"));
-  else if (!lm_cli_ops_apply (ops, &pipeline, &e))
+  else if (!lm_cli_ops_apply_for (ops, &pipeline, o.inputs[0], &e))
     {
       lm_cli_error ("%s", e->message);
       rc = LM_EXIT_FAILURE;

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/io/atomic-group.h"
 #include "core/io/io.h"
+#include "core/io/raw.h"
 #include "core/render/cache.h"
 #include "core/render/jpeg-gpu.h"
 #include "core/render/tiled.h"
@@ -267,6 +268,8 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   if (!lm_cli_check_output (o->output, o->raw, error))
     return FALSE;
   gboolean scene = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
+  if (scene && !lm_raw_scene_output_check (o->output, error))
+    return FALSE;
 
   t = g_get_monotonic_time ();
   g_autoptr (LmImage) source = lm_cli_load_photo (in_path, lm_backend_host_allocator (backend), error);
@@ -384,6 +387,10 @@ lm_cli_process_main (int argc, char **argv)
       g_error_free (e);
       goto out;
     }
+  /* --raw-* flags on a photo that is no raw: nothing to develop, no [raw] in its preset (a
+   * preset written without a photo keeps them). */
+  if (o.inputs && o.inputs[0])
+    lm_pipeline_fit_source (&pipeline, o.raw);
   rc = write_outputs (&o, &pipeline, kind);
 
 out:

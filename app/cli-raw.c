@@ -7,6 +7,7 @@
 #include "core/color/rec2020.h"
 #include "core/error.h"
 #include "core/io/file-read.h"
+#include "core/io/raw.h"
 #include "core/pixel-budget.h"
 #include "core/timing.h"
 
@@ -38,6 +39,8 @@ LmImage *
 lm_cli_develop_scene (LmBackend *backend, LmImage *source, const LmPipeline *pipeline, const char *output,
                       LmTimings *timings, GError **error)
 {
+  if (!lm_raw_scene_output_check (output, error))
+    return NULL;
   g_autofree char *edits = enabled_operations (pipeline);
   if (edits)
     {

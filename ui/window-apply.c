@@ -294,6 +294,9 @@ loaded (GObject *object, GAsyncResult *result, gpointer data)
     }
   GFile *photo = g_ptr_array_index (run->photos, run->next);
   add_notes (run, g_file_peek_path (photo), image->notes);
+  /* The look made on the window's photo, fitted to this one: a raw's development and display
+   * transform where it is a raw, no raw stage where it is not. */
+  lm_pipeline_fit_source (&run->edits, lm_image_is_raw (image));
   LmRenderRequest req = { 0 };
   req.pipeline = run->edits;
   req.backend = run->backend;

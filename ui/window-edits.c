@@ -92,9 +92,15 @@ on_clipboard_text (GtkClipboard *clipboard, const char *text, gpointer data)
        * nothing, and says why, rather than the edits copied before. */
       LmPipeline pasted;
       lm_pipeline_init (&pasted);
+      gboolean raw = lm_image_is_raw (self->source);
+      if (raw) /* a look of a photo that is no raw brings its edits, not its tone mapping */
+        lm_pipeline_for_raw (&pasted);
       g_autoptr (GError) e = NULL;
       if (lm_pipeline_from_text (&pasted, text, strlen (text), &e))
-        replace_edits (self, &pasted);
+        {
+          lm_pipeline_fit_source (&pasted, raw);
+          replace_edits (self, &pasted);
+        }
       else
         {
           g_autofree char *message = g_strdup_printf (_("The clipboard’s edits cannot be pasted: %s"), e->message);
@@ -102,7 +108,11 @@ on_clipboard_text (GtkClipboard *clipboard, const char *text, gpointer data)
         }
     }
   else if (have_copied)
-    replace_edits (self, &copied);
+    {
+      LmPipeline pasted = copied;
+      lm_pipeline_fit_source (&pasted, lm_image_is_raw (self->source));
+      replace_edits (self, &pasted);
+    }
   else
     lm_window_show_message_about (self, LM_TOPIC_PASTE, GTK_MESSAGE_INFO,
                                   _("No edits to paste: copy a photo’s edits first"));

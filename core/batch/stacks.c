@@ -61,7 +61,9 @@ is_image_name (const char *name)
   for (guint i = 0; dot && i < G_N_ELEMENTS (exts); i++)
     if (g_ascii_strcasecmp (dot, exts[i]) == 0)
       return TRUE;
-  return lm_raw_has_suffix (name);
+  /* Not a camera raw: raw brackets are not merged yet (core/merge/job.c says so of one given
+   * by name), and a camera writing RAW+JPEG leaves the JPEGs to merge. */
+  return FALSE;
 }
 
 static gboolean

@@ -83,6 +83,21 @@ lm_pipeline_for_raw (LmPipeline *pipeline)
   lm_pipeline_tonemap (pipeline)->kind = LM_TONEMAP_SIGMOID;
 }
 
+void
+lm_pipeline_fit_source (LmPipeline *pipeline, gboolean raw)
+{
+  if (raw && !pipeline->raw.enabled)
+    {
+      LmPipeline fresh;
+      lm_pipeline_init (&fresh);
+      lm_pipeline_for_raw (&fresh);
+      pipeline->raw = fresh.raw;
+      pipeline->tonemap = fresh.tonemap;
+    }
+  else if (!raw)
+    pipeline->raw.enabled = FALSE;
+}
+
 gboolean
 lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b)
 {
@@ -368,9 +383,12 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
   if (!check_version (keyfile, error))
     return FALSE;
   g_auto (GStrv) groups = g_key_file_get_groups (keyfile, NULL);
+  /* A look made on a photo that is no raw (no [raw] group) brings its edits to a raw, not its
+   * tone mapping: a raw keeps its own display transform. */
+  gboolean foreign_tone = pipeline->raw.enabled && !g_key_file_has_group (keyfile, lm_raw_op_info ()->name);
   for (int g = 0; groups[g] != NULL; g++)
     {
-      if (g_str_equal (groups[g], LM_SIDECAR_GROUP))
+      if (g_str_equal (groups[g], LM_SIDECAR_GROUP) || (foreign_tone && g_str_equal (groups[g], tonemap_info.name)))
         continue;
       if (g_str_equal (groups[g], tonemap_info.name))
         {
@@ -444,6 +462,15 @@ lm_pipeline_geometry_only (LmPipeline *pipeline)
   for (int i = 0; i < LM_N_OPS; i++)
     if (lm_op_kind (i) != LM_KIND_GEOMETRY)
       pipeline->stages[i].enabled = FALSE;
+  /* A raw as opened: its default development and display transform. */
+  if (pipeline->raw.enabled)
+    {
+      LmPipeline fresh;
+      lm_pipeline_init (&fresh);
+      lm_pipeline_for_raw (&fresh);
+      pipeline->raw = fresh.raw;
+      pipeline->tonemap = fresh.tonemap;
+    }
 }
 
 gboolean

@@ -69,6 +69,11 @@ lm_pipeline_raw (LmPipeline *pipeline)
  * scene-referred one (the sigmoid) rather than the HDR merges' default. */
 void lm_pipeline_for_raw (LmPipeline *pipeline);
 
+/* PIPELINE, made on another photo (pasted, applied to many, read from a preset), fitted to a
+ * source that is a RAW or not: a raw's keeps its own development and display transform where
+ * PIPELINE is not a raw's; any other photo's has no raw stage (and so no [raw] group). */
+void lm_pipeline_fit_source (LmPipeline *pipeline, gboolean raw);
+
 /* The stage of the operation ID; LM_N_OPS is tone mapping's, LM_N_OPS + 1 the raw stage's. */
 static inline LmStage *
 lm_pipeline_stage (LmPipeline *pipeline, LmOpId id)
@@ -146,9 +151,9 @@ gboolean lm_pipeline_from_text (LmPipeline *pipeline, const char *text, gsize le
  * more of it than lm_text_quote keeps. */
 gboolean lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error);
 
-/* PIPELINE with only its geometry kept (and tone mapping): the photo as opened, cropped and
- * turned as the edit is, so that it lies in the same pixels as the edited one (the window's
- * "before"). */
+/* PIPELINE with only its geometry kept (and tone mapping; a raw's development and display
+ * transform at their defaults): the photo as opened, cropped and turned as the edit is, so
+ * that it lies in the same pixels as the edited one (the window's "before"). */
 void lm_pipeline_geometry_only (LmPipeline *pipeline);
 
 /* The point of a source of SRC_W × SRC_H whose pixel PIPELINE's output shows at (X, Y)

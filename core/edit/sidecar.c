@@ -68,6 +68,8 @@ lm_sidecar_is_default (const LmPipeline *pipeline)
 {
   LmPipeline fresh;
   lm_pipeline_init (&fresh);
+  if (pipeline->raw.enabled)
+    lm_pipeline_for_raw (&fresh);
   return lm_pipeline_equal (pipeline, &fresh);
 }
 
@@ -79,8 +81,13 @@ lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied)
       edits->stages[i] = applied->stages[i];
   LmPipeline fresh;
   lm_pipeline_init (&fresh);
+  if (applied->raw.enabled)
+    lm_pipeline_for_raw (&fresh);
   if (!lm_stage_equal (&applied->tonemap, &fresh.tonemap))
     edits->tonemap = applied->tonemap;
+  if (applied->raw.enabled
+      && memcmp (applied->raw.params.bytes, fresh.raw.params.bytes, sizeof (LmRawParams)) != 0)
+    edits->raw = applied->raw;
 }
 
 gboolean

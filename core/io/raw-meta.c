@@ -4,6 +4,9 @@
  * into what the development reads, one black table and the matrices with their illuminants. */
 #include "raw-meta.h"
 
+#include "../ops/demosaic-fast-math.h"
+#include "../ops/demosaic-xtrans-math.h"
+
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -53,6 +56,18 @@ fill_cfa (LmRawInfo *info, libraw_data_t *lr, const char *path, GError **error)
             return FALSE;
           }
       }
+  /* Colours that repeat but are no Bayer or X-Trans arrangement (R G / R B): no demosaic
+   * reads them. */
+  LmCfa cfa = { info->cfa_w, info->cfa_h };
+  memcpy (cfa.color, info->cfa, sizeof cfa.color);
+  LmXtrans xt;
+  if (info->layout == LM_RAW_BAYER ? !lm_cfa_is_bayer (&cfa) : !lm_xtrans_prepare (&cfa, &xt))
+    {
+      lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
+                         _("this camera's colour filter array is not supported (its colours are not arranged "
+                           "as a Bayer or X-Trans array)"));
+      return FALSE;
+    }
   return TRUE;
 }
 

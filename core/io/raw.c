@@ -349,3 +349,14 @@ const LmFileFormat lm_file_format_raw = {
   .load = raw_load,
   .no_save = N_("Lumen does not write camera raw files; export as TIFF, PNG, JPEG or OpenEXR"),
 };
+
+gboolean
+lm_raw_scene_output_check (const char *path, GError **error)
+{
+  if (lm_file_type_for_output (path) != LM_FILE_RADIANCE)
+    return TRUE;
+  lm_set_file_error (error, LM_ERROR_INVALID, path,
+                     _("a raw's developed scene is written as OpenEXR (.exr), which says its Rec. 2020 primaries; "
+                       "a .hdr file cannot"));
+  return FALSE;
+}

@@ -17,4 +17,9 @@ gboolean lm_raw_exposure_time (const char *path, double *seconds, GError **error
  * Orientation 1, the development turning the pixels. NULL when libexif saves nothing. */
 GBytes *lm_raw_exif_block (const LmRawInfo *info);
 
+/* Whether PATH names a file a raw's developed scene (linear Rec. 2020) can be written to: an
+ * OpenEXR, whose header says its primaries; a Radiance .hdr cannot, and would be read as
+ * Rec. 709. ERROR names PATH. */
+gboolean lm_raw_scene_output_check (const char *path, GError **error);
+
 G_END_DECLS

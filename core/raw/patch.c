@@ -8,15 +8,16 @@ colour_of (const LmRawInfo *info, int x, int y)
   return c == 3 ? 1 : c;
 }
 
-/* V at (X, Y) of colour index C (0..3) over black, as a fraction of the white above it; -1
- * where it reached the white level. */
+/* V at (X, Y) of colour index C (0..3) over black, as a fraction of the white above it (0 for
+ * noise below black: left out, dark patches would read bright); -1 where it reached the white
+ * level. */
 static double
 level_of (const LmRawInfo *info, int x, int y, int c, guint16 v)
 {
   double black = info->black[y % info->black_h][x % info->black_w], white = info->white[c];
   if (v >= white || !(white > black))
     return -1.0;
-  return (v - black) / (white - black);
+  return MAX (0.0, (v - black) / (white - black));
 }
 
 gboolean

@@ -7,6 +7,7 @@
 
 #include "../error.h"
 #include "../color/rec2020.h"
+#include "../io/raw.h"
 #include "../raw-info.h"
 #include "jpeg-gpu.h"
 #include "tiled.h"
@@ -66,6 +67,8 @@ export_radiance (LmRenderWorker *w, const Job *job, GError **error)
   post_progress (w, job, 0.3);
   if (!raw)
     return lm_io_save (w->source, job->path, &job->options, error);
+  if (!lm_raw_scene_output_check (job->path, error))
+    return FALSE;
   g_autoptr (LmImage) scene = develop_scene (w, job, error);
   if (scene == NULL || g_cancellable_set_error_if_cancelled (job->cancellable, error))
     return FALSE;

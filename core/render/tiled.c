@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../raw-info.h"
 #include "../ops/histogram.h"
 #include "../ops/point.h"
 #include "cache.h"
@@ -59,6 +60,13 @@ plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmCol
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
                    _("Radiance images are not rendered in tiles: tone mapping needs the whole image"));
+      return FALSE;
+    }
+  if (lm_image_is_raw (source))
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                   _("Camera raws are not rendered in tiles in this version of Lumen: their development runs on "
+                     "the whole image"));
       return FALSE;
     }
   LmPipeline colored = *pipeline;

@@ -77,6 +77,32 @@ class CliRaw(unittest.TestCase):
         self.assertIn("x.exr", r.stderr)
         self.assertFalse(os.path.exists(self.out("x.exr")))
 
+    def test_a_photos_look_keeps_the_raws_tone_mapping(self):
+        """A JPEG's preset (its [tonemap] is Reinhard's defaults) brings its edits to a raw, not
+        its tone mapping; --raw-* flags on a JPEG leave no [raw] in its preset."""
+        photo = os.path.join(os.path.dirname(DNG), "..", "photos", "chelsea.png")
+        preset = self.out("jpeg.lumen")
+        r = run("--exposure", "0.3", "--raw-exposure", "1", "--params-out", preset, "-o", self.out("j.png"), photo)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        text = open(preset).read()
+        self.assertIn("kind=reinhard", text)
+        self.assertNotIn("[raw]", text)
+        r = run("--backend", "cpu", "--params", preset, "-o", self.out("a.png"), DNG)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = run("--backend", "cpu", "--exposure", "0.3", "-o", self.out("b.png"), DNG)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        a = cv2.imread(self.out("a.png"), cv2.IMREAD_UNCHANGED)
+        b = cv2.imread(self.out("b.png"), cv2.IMREAD_UNCHANGED)
+        np.testing.assert_array_equal(a, b)
+
+    def test_hdr_is_no_raw_scene(self):
+        """A .hdr cannot say its primaries: a raw's scene goes to .exr, said before any work."""
+        r = run("-o", self.out("s.hdr"), DNG)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("s.hdr", r.stderr)
+        self.assertIn(".exr", r.stderr)
+        self.assertFalse(os.path.exists(self.out("s.hdr")))
+
     def test_raw_brackets_refused(self):
         """Raw brackets are not merged yet: said, not merged as a mosaic."""
         r = run("hdr", "--times", "0.01,0.02", "-o", self.out("m.jpg"), DNG, DNG)
