@@ -1,7 +1,7 @@
 /* The CUDA backend's raw development (core/raw/develop.h): the host computes the setup
  * (lm_raw_setup, as the CPU does), then queues the prepared plane (raw-prep.cu), the demosaic
- * (demosaic-rcd.cu, demosaic-fast.cu, demosaic-xtrans.cu) and the matrix (raw-develop.cu) on
- * the backend's stream. The plane and the steps' scratch are kept at the largest size seen, so
+ * (demosaic-rcd.cu, demosaic-fast.cu, demosaic-xtrans.cu), its refinement (demosaic-refine.cu)
+ * and the matrix (raw-develop.cu) on the backend's stream. The plane and the steps' scratch are kept at the largest size seen, so
  * that moving a slider allocates nothing. */
 #include <glib/gi18n.h>
 

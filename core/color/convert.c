@@ -6,22 +6,7 @@
 #include <lcms2.h>
 
 #include "../error.h"
-
-/* lcms2 stamps a profile with the time it was made: one fixed date (IEC 61966-2-1's, the
- * header's six big-endian numbers at byte 24) makes every export of a photo the same bytes,
- * whenever and by whichever writer it was made. */
-static void
-fix_creation_date (guint8 *icc, gsize len)
-{
-  static const guint16 date[6] = { 1999, 10, 18, 0, 0, 0 };
-  if (len < 36)
-    return;
-  for (int i = 0; i < 6; i++)
-    {
-      icc[24 + 2 * i] = date[i] >> 8;
-      icc[25 + 2 * i] = date[i] & 0xFF;
-    }
-}
+#include "icc-bytes.h"
 
 GBytes *
 lm_color_srgb_icc (void)
@@ -30,19 +15,8 @@ lm_color_srgb_icc (void)
   if (g_once_init_enter (&srgb))
     {
       cmsHPROFILE h = cmsCreate_sRGBProfile ();
-      cmsUInt32Number len = 0;
-      GBytes *bytes = NULL;
-      if (h != NULL && cmsSaveProfileToMem (h, NULL, &len) && len > 0)
-        {
-          void *data = g_malloc (len);
-          if (cmsSaveProfileToMem (h, data, &len))
-            {
-              fix_creation_date (data, len);
-              bytes = g_bytes_new_take (data, len);
-            }
-          else
-            g_free (data);
-        }
+      /* IEC 61966-2-1's date. */
+      GBytes *bytes = lm_icc_profile_bytes (h, 1999, 10, 18);
       if (h != NULL)
         cmsCloseProfile (h);
       /* lcms2 builds its sRGB from constants: only a broken library fails here. */

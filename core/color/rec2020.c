@@ -3,21 +3,7 @@
 
 #include <lcms2.h>
 
-/* lcms2 stamps a profile with the time it was made; one fixed date (BT.2020's first
- * publication, 2012-08, in the header's six big-endian numbers at byte 24) makes the bytes the
- * same on every run, as lm_color_srgb_icc's are. */
-static void
-fix_creation_date (guint8 *icc, gsize len)
-{
-  static const guint16 date[6] = { 2012, 8, 23, 0, 0, 0 };
-  if (len < 36)
-    return;
-  for (int i = 0; i < 6; i++)
-    {
-      icc[24 + 2 * i] = date[i] >> 8;
-      icc[25 + 2 * i] = date[i] & 0xFF;
-    }
-}
+#include "icc-bytes.h"
 
 static gboolean
 set_text (cmsHPROFILE h, cmsTagSignature tag, const char *text)
@@ -47,21 +33,11 @@ build (cmsToneCurve *curve, const char *description)
    * lm_color_profile_new and the EXR writer undo to find the primaries. */
   cmsHPROFILE h = cmsCreateRGBProfile (&white, &primaries, curves);
   cmsFreeToneCurve (curve);
-  GBytes *bytes = NULL;
-  cmsUInt32Number len = 0;
-  if (h != NULL && set_text (h, cmsSigProfileDescriptionTag, description)
-      && set_text (h, cmsSigCopyrightTag, "No copyright, use freely") && cmsSaveProfileToMem (h, NULL, &len)
-      && len > 0)
-    {
-      guint8 *data = g_malloc (len);
-      if (cmsSaveProfileToMem (h, data, &len))
-        {
-          fix_creation_date (data, len);
-          bytes = g_bytes_new_take (data, len);
-        }
-      else
-        g_free (data);
-    }
+  /* BT.2020's first publication, 2012-08. */
+  GBytes *bytes = h != NULL && set_text (h, cmsSigProfileDescriptionTag, description)
+                      && set_text (h, cmsSigCopyrightTag, "No copyright, use freely")
+                    ? lm_icc_profile_bytes (h, 2012, 8, 23)
+                    : NULL;
   if (h != NULL)
     cmsCloseProfile (h);
   return bytes;

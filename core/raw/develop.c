@@ -88,7 +88,7 @@ lm_raw_develop_cpu (const LmRawParams *params, const LmRawInfo *info, const LmIm
       if (!lm_raw_prep_cpu (&setup.prep, src, plane, error))
         return FALSE;
       demosaic (&setup, plane, src->width, src->height, out);
-      /* Bilinear is the quick preview's: it stays as fast as it is. */
+      /* Bilinear is offered for comparison: it stays the plain method. */
       if (setup.method != LM_RAW_DEMOSAIC_BILINEAR)
         lm_demosaic_refine_cpu (plane, (int) src->width, (int) src->height, &setup.cfa, (float *) out->data,
                                 out->stride / sizeof (float));

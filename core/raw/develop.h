@@ -6,8 +6,8 @@
  * and is followed by the display transform (tone mapping) as an HDR merge's radiance is.
  *
  * Its steps: black subtraction and scaling, white balance and the highlights (core/raw/prep.h),
- * the demosaic (core/raw/demosaic.h, demosaic-xtrans.h), and the camera → Rec. 2020 matrix with
- * the exposure's gain (core/raw/camera-color.h). Each backend runs them (lm_backend_develop_raw);
+ * the demosaic (core/raw/demosaic.h, demosaic-xtrans.h) and its refinement (demosaic-refine.h),
+ * and the camera → Rec. 2020 matrix with the exposure's gain (core/raw/camera-color.h). Each backend runs them (lm_backend_develop_raw);
  * this file holds what they share and the CPU reference. */
 #pragma once
 
