@@ -429,6 +429,7 @@ def raw_section(d):
     (bench-demosaic's JSON), the development through lumen-cli (bench-raw.py's JSON)."""
     lines = ["## Camera raw (H200)", ""]
     lines += text(d, "raw-h200.md")
+    lines += text(d, "raw-quality.md")
     rows = json.load(open(os.path.join(d, "raw", "demosaic-h200.json")))
     lines += ["| demosaic | size | median ms | p95 ms | ÷ device copy | ÷ NPP |", "|---|---|---|---|---|---|"]
     by = {(r["case"], r["size"]): r for r in rows}
