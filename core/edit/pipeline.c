@@ -83,17 +83,22 @@ lm_pipeline_for_raw (LmPipeline *pipeline)
   lm_pipeline_tonemap (pipeline)->kind = LM_TONEMAP_SIGMOID;
 }
 
+/* PIPELINE's development and display transform as a raw opens with them. */
+static void
+raw_defaults (LmPipeline *pipeline)
+{
+  LmPipeline fresh;
+  lm_pipeline_init (&fresh);
+  lm_pipeline_for_raw (&fresh);
+  pipeline->raw = fresh.raw;
+  pipeline->tonemap = fresh.tonemap;
+}
+
 void
 lm_pipeline_fit_source (LmPipeline *pipeline, gboolean raw)
 {
   if (raw && !pipeline->raw.enabled)
-    {
-      LmPipeline fresh;
-      lm_pipeline_init (&fresh);
-      lm_pipeline_for_raw (&fresh);
-      pipeline->raw = fresh.raw;
-      pipeline->tonemap = fresh.tonemap;
-    }
+    raw_defaults (pipeline);
   else if (!raw)
     pipeline->raw.enabled = FALSE;
 }
@@ -464,13 +469,7 @@ lm_pipeline_geometry_only (LmPipeline *pipeline)
       pipeline->stages[i].enabled = FALSE;
   /* A raw as opened: its default development and display transform. */
   if (pipeline->raw.enabled)
-    {
-      LmPipeline fresh;
-      lm_pipeline_init (&fresh);
-      lm_pipeline_for_raw (&fresh);
-      pipeline->raw = fresh.raw;
-      pipeline->tonemap = fresh.tonemap;
-    }
+    raw_defaults (pipeline);
 }
 
 gboolean
