@@ -430,6 +430,7 @@ def raw_section(d):
     lines = ["## Camera raw (H200)", ""]
     lines += text(d, "raw-h200.md")
     lines += text(d, "raw-quality.md")
+    lines += text(d, "raw-dev-2core.md")
     rows = json.load(open(os.path.join(d, "raw", "demosaic-h200.json")))
     lines += ["| demosaic | size | median ms | p95 ms | ÷ device copy | ÷ NPP |", "|---|---|---|---|---|---|"]
     by = {(r["case"], r["size"]): r for r in rows}
