@@ -126,7 +126,8 @@ fill_black (LmRawInfo *info, libraw_data_t *lr, const char *path, GError **error
                          bh, bw);
       return FALSE;
     }
-  gboolean per_colour = cb[0] != cb[1] || cb[1] != cb[2] || (info->layout == LM_RAW_BAYER && cb[2] != cb[3]);
+  gboolean per_colour = info->layout != LM_RAW_MONO
+                        && (cb[0] != cb[1] || cb[1] != cb[2] || (info->layout == LM_RAW_BAYER && cb[2] != cb[3]));
   if (per_colour && info->layout == LM_RAW_LINEAR)
     {
       lm_set_file_error (error, LM_ERROR_UNSUPPORTED, path,
@@ -139,6 +140,7 @@ fill_black (LmRawInfo *info, libraw_data_t *lr, const char *path, GError **error
   for (guint y = 0; y < lh; y++)
     for (guint x = 0; x < lw; x++)
       {
+        /* Uniform terms, and a monochrome sensor's one channel, are LibRaw's colour 0. */
         int c = per_colour ? info->cfa[y % ch][x % cw] : 0;
         t[y * lw + x] = (double) lr->color.black + cb[c] + (block ? cb[6 + (y % bh) * bw + x % bw] : 0);
       }

@@ -3,7 +3,8 @@
  *   raw-dump PATH [SAMPLES]   one JSON object on stdout: the image's size and format, every
  *                             field of its LmRawInfo, what its EXIF block says, and the
  *                             exposure time lm_exif_exposure_time reads from PATH; the samples
- *                             as packed little-endian uint16 rows to SAMPLES
+ *                             as packed little-endian uint16 rows to SAMPLES, and the image's
+ *                             EXIF block's TIFF structure to SAMPLES.exif
  *   raw-dump --cancelled PATH  the load on a thread whose current cancellable (the window's
  *                             load pushes one) is already cancelled
  *
@@ -155,6 +156,17 @@ main (int argc, char **argv)
     {
       fprintf (stderr, "%s: cannot write\n", argv[2]);
       return 1;
+    }
+  gsize exif_len = 0;
+  const guint8 *exif = image->exif ? g_bytes_get_data (image->exif, &exif_len) : NULL;
+  if (argc == 3 && exif_len > LM_EXIF_HEADER_LEN)
+    {
+      g_autofree char *name = g_strconcat (argv[2], ".exif", NULL);
+      if (!g_file_set_contents (name, (const char *) exif + LM_EXIF_HEADER_LEN, exif_len - LM_EXIF_HEADER_LEN, NULL))
+        {
+          fprintf (stderr, "%s: cannot write\n", name);
+          return 1;
+        }
     }
   return 0;
 }

@@ -285,6 +285,27 @@ class Cr2Test(unittest.TestCase):
         self.assertEqual(i["preview_len"] > 0, True)
         self.assertAlmostEqual(i["file_exposure_s"], i["exposure_s"], places=7)
 
+    @unittest.skipUnless(shutil.which("exiftool"), "exiftool is missing (make test-deps installs it)")
+    def test_exif_for_export_as_exiftool_reads_it(self):
+        """The EXIF block made for exports, read back by exiftool: the shooting data LibRaw read
+        (raw-identify's), Orientation 1 as the development turns the pixels."""
+        r = subprocess.run(["exiftool", "-j", "-n", self.cr2 + ".u16.exif"], capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        tags = json.loads(r.stdout)[0]
+        self.assertEqual((tags["Make"], tags["Model"]), ("Canon", "EOS 30D"))
+        self.assertEqual(tags["ISO"], numbers(self.line("ISO speed:"))[0])
+        self.assertAlmostEqual(tags["ExposureTime"], 1 / numbers(self.line("Shutter:"))[1], places=7)
+        self.assertAlmostEqual(tags["FNumber"], numbers(self.line("Aperture:"))[0], places=4)
+        self.assertAlmostEqual(tags["FocalLength"], numbers(self.line("Focal length:"))[0], places=4)
+        self.assertEqual(tags["LensModel"], re.search(r"^\tLens: (.+)$", self.text, re.M).group(1))
+        self.assertEqual(tags["Orientation"], 1)
+        # raw-identify prints the time as ctime does, in the local time zone, as the EXIF has it.
+        stamp = self.line("Timestamp:")
+        import time
+        self.assertEqual(tags["DateTimeOriginal"],
+                         time.strftime("%Y:%m:%d %H:%M:%S", time.strptime(stamp, "%a %b %d %H:%M:%S %Y")))
+
     def test_samples_and_crop_as_unprocessed_raw_gives(self):
         r = subprocess.run(["unprocessed_raw", "-T", self.cr2], capture_output=True, text=True, timeout=120,
                            cwd=self.dir)
