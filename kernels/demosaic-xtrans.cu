@@ -27,8 +27,8 @@ plane_floats (int width, int height, int halo)
 }
 
 __global__ void
-load_kernel (const __grid_constant__ LmXtBuf b, const float *plane, int width, int height, int xlo, int xhi, int ylo, int yhi, int bw,
-             int bh)
+load_kernel (const __grid_constant__ LmXtBuf b, const float *plane, int width, int height, int xlo, int xhi, int ylo,
+             int yhi, int bw, int bh)
 {
   int bx = blockIdx.x * blockDim.x + threadIdx.x, by = blockIdx.y * blockDim.y + threadIdx.y;
   if (bx < bw && by < bh)
@@ -37,7 +37,8 @@ load_kernel (const __grid_constant__ LmXtBuf b, const float *plane, int width, i
 
 // STEP at every site of the region [IN, BW − IN) × [IN, BH − IN), directions D0 .. D0 + 3.
 __global__ void
-step_kernel (const __grid_constant__ LmXtBuf b, const __grid_constant__ LmXtrans xt, int step, int in, int bw, int bh, int d0)
+step_kernel (const __grid_constant__ LmXtBuf b, const __grid_constant__ LmXtrans xt, int step, int in, int bw, int bh,
+             int d0)
 {
   int bx = in + blockIdx.x * blockDim.x + threadIdx.x, by = in + blockIdx.y * blockDim.y + threadIdx.y;
   if (bx >= bw - in || by >= bh - in)
@@ -66,7 +67,8 @@ step_kernel (const __grid_constant__ LmXtBuf b, const __grid_constant__ LmXtrans
 }
 
 __global__ void
-drv_kernel (const __grid_constant__ LmXtBuf b, int in, int bw, int bh, int ndir, const __grid_constant__ LabMatrix lab, const float *table)
+drv_kernel (const __grid_constant__ LmXtBuf b, int in, int bw, int bh, int ndir, const __grid_constant__ LabMatrix lab,
+            const float *table)
 {
   int bx = in + blockIdx.x * blockDim.x + threadIdx.x, by = in + blockIdx.y * blockDim.y + threadIdx.y;
   if (bx >= bw - in || by >= bh - in)
@@ -85,7 +87,8 @@ homo_kernel (const __grid_constant__ LmXtBuf b, int in, int bw, int bh, int ndir
 
 // The strip's output: rows TY .. TY + TH of RGBA, buffer site (x + M, y + M).
 __global__ void
-vote_kernel (const __grid_constant__ LmXtBuf b, int halo, int width, int th, int ty, int ndir, float *rgba, size_t rgba_stride)
+vote_kernel (const __grid_constant__ LmXtBuf b, int halo, int width, int th, int ty, int ndir, float *rgba,
+             size_t rgba_stride)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < width && y < th)
@@ -145,7 +148,8 @@ lm_k_markesteijn (const float *plane, int width, int height, const LmCfa *cfa, i
     return cudaSuccess;
   LmXtrans xt;
   int xlo, xhi, ylo, yhi;
-  if (!lm_xtrans_prepare (cfa, &xt) || !lm_xt_axes (width, xt.ax, &xlo, &xhi) || !lm_xt_axes (height, xt.ay, &ylo, &yhi))
+  if (!lm_xtrans_prepare (cfa, &xt) || !lm_xt_axes (width, xt.ax, &xlo, &xhi)
+      || !lm_xt_axes (height, xt.ay, &ylo, &yhi))
     {
       bilinear_kernel<<<grid_of (width, height), dim3 (kBlockX, kBlockY), 0, stream>>> (plane, width, height, *cfa,
                                                                                         rgba, rgba_stride);

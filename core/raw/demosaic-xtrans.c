@@ -102,7 +102,8 @@ lm_demosaic_markesteijn_cpu_tiled (const float *plane, int width, int height, co
   if (tile < 1)
     tile = XT_TILE;
   int cols = (width + tile - 1) / tile, rows = (height + tile - 1) / tile;
-  size_t plane_size = ((size_t) MIN (tile, width) + 2 * (size_t) job->halo) * ((size_t) MIN (tile, height) + 2 * (size_t) job->halo);
+  size_t halo = (size_t) job->halo;
+  size_t plane_size = ((size_t) MIN (tile, width) + 2 * halo) * ((size_t) MIN (tile, height) + 2 * halo);
   /* Threads only where there are tiles to share: the small images' cost is the team's start. */
 #pragma omp parallel if (cols * rows > 1)
   {
@@ -113,8 +114,11 @@ lm_demosaic_markesteijn_cpu_tiled (const float *plane, int width, int height, co
      * would not: the clamps drop it). */
     for (size_t i = 0; i < floats; i++)
       mem[i] = 1e30f;
-    LmXtBuf b = { .raw = mem, .rgb = mem + plane_size, .drv = mem + plane_size * (1 + 3 * (size_t) job->ndir),
-                  .homo = (uint8_t *) (mem + plane_size * (1 + 4 * (size_t) job->ndir)), .plane = (ptrdiff_t) plane_size };
+    LmXtBuf b = { .raw = mem,
+                  .rgb = mem + plane_size,
+                  .drv = mem + plane_size * (1 + 3 * (size_t) job->ndir),
+                  .homo = (uint8_t *) (mem + floats),
+                  .plane = (ptrdiff_t) plane_size };
 #pragma omp for schedule(dynamic)
     for (int t = 0; t < cols * rows; t++)
       {

@@ -325,7 +325,8 @@ cpsnr (const float *rgba, size_t stride, const float *truth, int w, int h, int s
     for (int x = 16; x < w - 16; x++, n++)
       for (int c = 0; c < 3; c++)
         {
-          double d = rgba[(size_t) (y / scale) * stride + (size_t) (x / scale) * 4 + c] - truth[((size_t) y * w + x) * 3 + c];
+          double got = rgba[(size_t) (y / scale) * stride + (size_t) (x / scale) * 4 + c];
+          double d = got - truth[((size_t) y * w + x) * 3 + c];
           mse += d * d;
         }
   return 10.0 * log10 (1.0 / (mse / (3.0 * n)));
