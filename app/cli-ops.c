@@ -258,11 +258,13 @@ lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error)
 gboolean
 lm_cli_ops_apply_for (LmCliOps *ops, LmPipeline *pipeline, const char *input, GError **error)
 {
-  gboolean raw = lm_cli_is_raw (input);
+  gboolean raw = input != NULL && lm_cli_is_raw (input);
   if (raw)
     lm_pipeline_for_raw (pipeline);
   if (!lm_cli_ops_apply (ops, pipeline, error))
     return FALSE;
-  lm_pipeline_fit_source (pipeline, raw);
+  /* A preset written without a photo keeps its --raw-* flags. */
+  if (input != NULL)
+    lm_pipeline_fit_source (pipeline, raw);
   return TRUE;
 }

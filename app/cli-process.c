@@ -376,21 +376,16 @@ lm_cli_process_main (int argc, char **argv)
   LmBackendKind kind;
   LmPipeline pipeline;
   lm_pipeline_init (&pipeline);
-  /* A raw's pipeline first, then the flags and --params over it. */
-  o.raw = o.inputs && o.inputs[0] && lm_cli_is_raw (o.inputs[0]);
-  if (o.raw)
-    lm_pipeline_for_raw (&pipeline);
   GError *e = NULL;
-  if (!lm_cli_parse_backend (o.backend, &kind, &e) || !lm_cli_ops_apply (ops, &pipeline, &e))
+  const char *input = o.inputs ? o.inputs[0] : NULL;
+  if (!lm_cli_parse_backend (o.backend, &kind, &e) || !lm_cli_ops_apply_for (ops, &pipeline, input, &e))
     {
       rc = e->domain == G_OPTION_ERROR ? lm_cli_usage_error (e->message) : fail (g_error_copy (e));
       g_error_free (e);
       goto out;
     }
-  /* --raw-* flags on a photo that is no raw: nothing to develop, no [raw] in its preset (a
-   * preset written without a photo keeps them). */
-  if (o.inputs && o.inputs[0])
-    lm_pipeline_fit_source (&pipeline, o.raw);
+  /* Fitted to the photo: its raw stage is on exactly when it is a raw. */
+  o.raw = input != NULL && pipeline.raw.enabled;
   rc = write_outputs (&o, &pipeline, kind);
 
 out:

@@ -44,7 +44,9 @@ GOptionGroup *lm_cli_ops_group (LmCliOps *ops);
 /* Applies --params first, then every flag in the order given. */
 gboolean lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error);
 /* As lm_cli_ops_apply, for the photo INPUT: a camera raw's pipeline first (its development and
- * display transform), the flags over it, then fitted to it (lm_pipeline_fit_source). */
+ * display transform), the flags over it, then fitted to it (lm_pipeline_fit_source: --raw-*
+ * flags on a photo that is no raw leave no [raw] in its preset). INPUT NULL: no photo, a
+ * preset alone, which keeps every flag. */
 gboolean lm_cli_ops_apply_for (LmCliOps *ops, LmPipeline *pipeline, const char *input, GError **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmCliOps, lm_cli_ops_free)
 
