@@ -295,7 +295,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
 
   GError *e = NULL;
   guint kept_before_render = timings->entries->len;
-  g_autoptr (LmImage) host = scene ? lm_cli_develop_scene (backend, source, pipeline, o->output, timings, &e)
+  g_autoptr (LmImage) host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
                                    : render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
   if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
     {
@@ -306,7 +306,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       g_clear_pointer (&backend, lm_backend_free);
       backend = lm_backend_new (LM_BACKEND_CPU, &e);
       if (backend)
-        host = scene ? lm_cli_develop_scene (backend, source, pipeline, o->output, timings, &e)
+        host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
                      : render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
     }
   if (host == NULL)

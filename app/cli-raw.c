@@ -9,6 +9,7 @@
 #include "core/io/file-read.h"
 #include "core/io/raw.h"
 #include "core/pixel-budget.h"
+#include "core/render/cache.h"
 #include "core/timing.h"
 
 gboolean
@@ -24,50 +25,44 @@ lm_cli_is_raw (const char *path)
   return lm_file_type_sniff (data, len) == LM_FILE_RAW;
 }
 
-/* The operations PIPELINE has on, joined by ", ", or NULL when none is. */
+/* The operations PIPELINE has on that act after the display transform, joined by ", ", or
+ * NULL when none is. */
 static char *
-enabled_operations (const LmPipeline *pipeline)
+display_operations (const LmPipeline *pipeline)
 {
   g_autoptr (GString) names = g_string_new (NULL);
   for (int i = 0; i < LM_N_OPS; i++)
-    if (pipeline->stages[i].enabled)
+    if (pipeline->stages[i].enabled && !pipeline->stages[i].info->on_scene)
       g_string_append_printf (names, "%s%s", names->len ? ", " : "", pipeline->stages[i].info->name);
   return names->len ? g_string_free (g_steal_pointer (&names), FALSE) : NULL;
 }
 
 LmImage *
-lm_cli_develop_scene (LmBackend *backend, LmImage *source, const LmPipeline *pipeline, const char *output,
-                      LmTimings *timings, GError **error)
+lm_cli_develop_scene (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
+                      const char *output, LmTimings *timings, GError **error)
 {
   if (!lm_raw_scene_output_check (output, error))
     return NULL;
-  g_autofree char *edits = enabled_operations (pipeline);
+  g_autofree char *edits = display_operations (pipeline);
   if (edits)
     {
       g_autofree char *display = g_filename_display_name (output);
-      lm_cli_error (_("note: %s: holds the developed scene, before the display transform: the edits (%s) are not "
-                      "in it"),
+      lm_cli_error (_("note: %s: holds the developed scene, before the display transform: the edits that act after "
+                      "it (%s) are not in it"),
                     display, edits);
     }
   gint64 t = g_get_monotonic_time ();
   g_autoptr (LmImage) work = lm_backend_upload (backend, source, error);
-  if (work == NULL)
-    return NULL;
-  g_autoptr (LmImage) scene = lm_image_new (LM_FORMAT_RGBA_F32, source->width, source->height,
-                                            lm_backend_work_allocator (backend), error);
-  if (scene == NULL || !lm_backend_synchronize (backend, error))
+  if (work == NULL || !lm_backend_synchronize (backend, error))
     return NULL;
   if (lm_cli_backend_transfers (backend))
     lm_timings_add (timings, _("upload"), lm_ms_since (t));
 
-  LmMark start, end;
-  lm_backend_mark (backend, &start);
-  if (!lm_backend_develop_raw (backend, &pipeline->raw.params.raw, source->raw, work, scene, error))
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, work);
+  lm_render_cache_set_color (cache, color);
+  g_autoptr (LmImage) scene = lm_render_cache_run_scene (cache, pipeline, timings, error);
+  if (scene == NULL)
     return NULL;
-  lm_backend_mark (backend, &end);
-  if (!lm_backend_synchronize (backend, error))
-    return NULL;
-  lm_timings_add (timings, pipeline->raw.info->name, lm_backend_elapsed_ms (backend, &start, &end));
 
   t = g_get_monotonic_time ();
   g_autoptr (LmImage) host = lm_backend_download (backend, scene, error);

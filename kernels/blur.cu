@@ -10,6 +10,7 @@
 // 16-bit sources (S = uint16_t): the same kernels on raw u16 samples; the first pass's sums
 // go to the 0..255 scale (lm_blur_u16_scale, as on the CPU) into a float intermediate (half
 // floats would keep 11 of the 16 bits), and the output is rounded by lm_quantize_u16.
+// Scene light (S = float, RGBA_F32): float intermediate, float output, nothing rounded.
 #include <cuda_fp16.h>
 #include <string.h>
 
@@ -125,41 +126,7 @@ store_u16<4> (uint8_t *row, int x, float4 v)
                                                        lm_quantize_u16 (v.z), lm_quantize_u16 (v.w));
 }
 
-// The source's samples (S: uint8_t or uint16_t) and the output's rounding.
-template <int C, typename S>
-__device__ inline typename Px<C>::T
-load_src (const uint8_t *row, int x)
-{
-  if constexpr (sizeof (S) == 2)
-    return load_u16<C> (row, x);
-  else
-    return load_u8<C> (row, x);
-}
-template <int C, typename S>
-__device__ inline void
-store_dst (uint8_t *row, int x, typename Px<C>::T v)
-{
-  if constexpr (sizeof (S) == 2)
-    store_u16<C> (row, x, v);
-  else
-    store_u8<C> (row, x, v);
-}
-
-// A first-pass sum of raw 16-bit samples on the 0..255 scale; 8-bit sums are on it already.
-template <typename S> __device__ inline float to_scale (float v)
-{
-  return sizeof (S) == 2 ? lm_blur_u16_scale (v) : v;
-}
-template <typename S> __device__ inline float3 to_scale (float3 v)
-{
-  return make_float3 (to_scale<S> (v.x), to_scale<S> (v.y), to_scale<S> (v.z));
-}
-template <typename S> __device__ inline float4 to_scale (float4 v)
-{
-  return make_float4 (to_scale<S> (v.x), to_scale<S> (v.y), to_scale<S> (v.z), to_scale<S> (v.w));
-}
-
-// Float buffers of the grid method.
+// Float buffers of the grid method, and scene light's samples.
 template <int C>
 __device__ inline typename Px<C>::T
 load_f (const uint8_t *row, int i)
@@ -184,6 +151,45 @@ __device__ inline void
 store_f<3> (uint8_t *row, int i, float3 v)
 {
   reinterpret_cast<float4 *> (row)[i] = make_float4 (v.x, v.y, v.z, 0.0f);
+}
+
+// The source's samples (S: uint8_t, uint16_t, or float for scene light) and the output's
+// rounding (none for floats).
+template <int C, typename S>
+__device__ inline typename Px<C>::T
+load_src (const uint8_t *row, int x)
+{
+  if constexpr (sizeof (S) == 4)
+    return load_f<C> (row, x);
+  else if constexpr (sizeof (S) == 2)
+    return load_u16<C> (row, x);
+  else
+    return load_u8<C> (row, x);
+}
+template <int C, typename S>
+__device__ inline void
+store_dst (uint8_t *row, int x, typename Px<C>::T v)
+{
+  if constexpr (sizeof (S) == 4)
+    store_f<C> (row, x, v);
+  else if constexpr (sizeof (S) == 2)
+    store_u16<C> (row, x, v);
+  else
+    store_u8<C> (row, x, v);
+}
+
+// A first-pass sum of raw 16-bit samples on the 0..255 scale; 8-bit sums are on it already.
+template <typename S> __device__ inline float to_scale (float v)
+{
+  return sizeof (S) == 2 ? lm_blur_u16_scale (v) : v;
+}
+template <typename S> __device__ inline float3 to_scale (float3 v)
+{
+  return make_float3 (to_scale<S> (v.x), to_scale<S> (v.y), to_scale<S> (v.z));
+}
+template <typename S> __device__ inline float4 to_scale (float4 v)
+{
+  return make_float4 (to_scale<S> (v.x), to_scale<S> (v.y), to_scale<S> (v.z), to_scale<S> (v.w));
 }
 
 // The direct method's intermediate: half floats (8-bit values need 9 of their 11 bits).
@@ -236,12 +242,13 @@ store_half<4> (uint8_t *row, int x, float4 v)
   reinterpret_cast<uint2 *> (row)[x] = raw;
 }
 
-// The direct method's intermediate: half floats for 8-bit sources, floats for 16-bit ones.
+// The direct method's intermediate: half floats for 8-bit sources, floats for 16-bit and
+// float ones.
 template <int C, typename S>
 __device__ inline typename Px<C>::T
 load_mid (const uint8_t *row, int x)
 {
-  if constexpr (sizeof (S) == 2)
+  if constexpr (sizeof (S) != 1)
     return load_f<C> (row, x);
   else
     return load_half<C> (row, x);
@@ -250,13 +257,13 @@ template <int C, typename S>
 __device__ inline void
 store_mid (uint8_t *row, int x, typename Px<C>::T v)
 {
-  if constexpr (sizeof (S) == 2)
+  if constexpr (sizeof (S) != 1)
     store_f<C> (row, x, to_scale<S> (v));
   else
     store_half<C> (row, x, v);
 }
 
-template <typename S> constexpr size_t kMidBytes = sizeof (S) == 2 ? sizeof (float) : sizeof (__half);
+template <typename S> constexpr size_t kMidBytes = sizeof (S) != 1 ? sizeof (float) : sizeof (__half);
 
 // ---- direct method ----------------------------------------------------------------------
 
@@ -506,10 +513,13 @@ grid_layout (unsigned width, unsigned height, int channels, int d, const LmTileF
   return g;
 }
 
-// 3: RGBA with every alpha opaque (blurred alpha stays opaque, as on the CPU).
+// 3: RGBA with every alpha opaque (blurred alpha stays opaque, as on the CPU). Scene light's
+// floats blur all four, as on the CPU.
 int
 channels_of (const LmKImage *image)
 {
+  if (image->format == LM_K_RGBA_F32)
+    return 4;
   return image->format == LM_K_GRAY8 || image->format == LM_K_GRAY16 ? 1 : image->opaque ? 3 : 4;
 }
 
@@ -517,6 +527,13 @@ bool
 is_deep (const LmKImage *image)
 {
   return image->format == LM_K_RGBA16 || image->format == LM_K_GRAY16;
+}
+
+// Bytes of one sample of IMAGE.
+size_t
+sample_bytes (const LmKImage *image)
+{
+  return image->format == LM_K_RGBA_F32 ? 4 : is_deep (image) ? 2 : 1;
 }
 
 template <int C, typename S>
@@ -605,7 +622,7 @@ blur_workspace (const void *params, const LmKImage *src)
     return 0;
   if (d == 1)
     return align64 ((size_t) src->width * (channels == 1 ? 1 : 4)
-                    * (is_deep (src) ? sizeof (float) : sizeof (__half))) * src->height;
+                    * (sample_bytes (src) > 1 ? sizeof (float) : sizeof (__half))) * src->height;
   GridLayout g = grid_layout (src->width, src->height, channels, d, &p->tile);
   return g.cols_bytes + g.grid_bytes;
 }
@@ -622,7 +639,7 @@ static size_t
 blur_workspace_max (const LmKImage *src)
 {
   LmKImage rgba = *src;
-  rgba.format = is_deep (src) ? LM_K_RGBA16 : LM_K_RGBA8;
+  rgba.format = src->format == LM_K_RGBA_F32 ? LM_K_RGBA_F32 : is_deep (src) ? LM_K_RGBA16 : LM_K_RGBA8;
   rgba.opaque = 0;
   size_t most = 0;
   for (int half = 1; half <= (int) (2 * LM_BLUR_SIGMA_MAX); half++)
@@ -643,7 +660,7 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   int radius = lm_blur_radius (p->sigma);
   if (radius == 0)
     {
-      size_t row = (size_t) src->width * (channels_of (src) == 1 ? 1 : 4) * (is_deep (src) ? 2 : 1);
+      size_t row = (size_t) src->width * (channels_of (src) == 1 ? 1 : 4) * sample_bytes (src);
       return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride, row, src->height,
                                 cudaMemcpyDeviceToDevice, stream);
     }
@@ -669,6 +686,8 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
         lm_blur_cubic_weights ((float) t / (float) d, cubic[t]);
       LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_cubic, cubic, sizeof (cubic[0]) * d, 0, cudaMemcpyHostToDevice, stream));
     }
+  if (src->format == LM_K_RGBA_F32)
+    return launch_depth<float> (src, dst, scratch, radius, d, &p->tile, stream);
   return is_deep (src) ? launch_depth<uint16_t> (src, dst, scratch, radius, d, &p->tile, stream)
                        : launch_depth<uint8_t> (src, dst, scratch, radius, d, &p->tile, stream);
 }

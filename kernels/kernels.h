@@ -90,6 +90,10 @@ cudaError_t lm_k_point (const float (*table)[256], const float *gray, const LmPo
 cudaError_t lm_k_point16 (const float *table16, const LmPointPixels *px, const LmKImage *src,
                           const LmKImage *dst, cudaStream_t stream);
 
+/* SRC (RGBA_F32) into DST (RGBA_F32, same size; may be SRC) with R, G, B times GAIN (read at
+ * launch): core/ops/scene-gain-math.h. */
+cudaError_t lm_k_scene_gain (const float gain[3], const LmKImage *src, const LmKImage *dst, cudaStream_t stream);
+
 /* SUMS (device memory) is zeroed first; HEAT (RGBA8, same size) may be NULL. */
 cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,
                        LmDiffSums *sums, cudaStream_t stream);

@@ -399,3 +399,16 @@ def say(*args):
     """Prints to the test log at once (meson shows it on failure and in the log file)."""
     print(*args, flush=True)
     sys.stdout.flush()
+
+
+def illuminant_xy(t):
+    """The chromaticity of light at T kelvin, as white balance names it: the CIE daylight locus
+    from 4000 K, Kim et al.'s cubic fit of the Planckian locus below."""
+    if t >= 4000:
+        x = (-4.6070e9 / t**3 + 2.9678e6 / t**2 + 0.09911e3 / t + 0.244063 if t <= 7000
+             else -2.0064e9 / t**3 + 1.9018e6 / t**2 + 0.24748e3 / t + 0.237040)
+        return x, -3.0 * x * x + 2.87 * x - 0.275
+    x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
+    y = (-1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683 if t <= 2222
+         else -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867)
+    return x, y

@@ -197,6 +197,20 @@ lm_backend_develop_raw (LmBackend *b, const LmRawParams *params, const LmRawInfo
 }
 
 gboolean
+lm_backend_scene_gain (LmBackend *b, const float gain[3], const LmImage *src, LmImage *out, GError **error)
+{
+  if (!check_available (b, b->klass->scene_gain, _("scene-referred edits"), error))
+    return FALSE;
+  g_return_val_if_fail (src->format == LM_FORMAT_RGBA_F32 && out->format == LM_FORMAT_RGBA_F32
+                          && src->width == out->width && src->height == out->height,
+                        FALSE);
+  if (!b->klass->scene_gain (b, gain, src, out, error))
+    return FALSE;
+  out->opaque = src->opaque;
+  return TRUE;
+}
+
+gboolean
 lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const LmImage *radiance,
                     LmImage *out, GError **error)
 {

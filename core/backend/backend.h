@@ -91,6 +91,9 @@ typedef struct {
    * MONO layouts) described by INFO into OUT (RGBA_F32, same size), both in work memory. */
   gboolean (*develop_raw) (LmBackend *self, const LmRawParams *params, const LmRawInfo *info, const LmImage *src,
                            LmImage *out, GError **error);
+  /* SRC (RGBA_F32, scene light) into OUT (RGBA_F32, same size; may be SRC) with R, G, B times
+   * GAIN: the scene-referred exposure and white balance (core/ops/scene-gain-math.h). */
+  gboolean (*scene_gain) (LmBackend *self, const float gain[3], const LmImage *src, LmImage *out, GError **error);
 
   gboolean (*synchronize) (LmBackend *self, GError **error);
   void (*mark) (LmBackend *self, LmMark *mark);
@@ -221,5 +224,7 @@ gboolean lm_backend_tonemap (LmBackend *b, const LmTonemapParams *params, const 
 gboolean lm_backend_rgbe_encode (LmBackend *b, const LmImage *radiance, LmImage *out, GError **error);
 gboolean lm_backend_develop_raw (LmBackend *b, const LmRawParams *params, const LmRawInfo *info, const LmImage *src,
                                  LmImage *out, GError **error);
+gboolean lm_backend_scene_gain (LmBackend *b, const float gain[3], const LmImage *src, LmImage *out,
+                                GError **error);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include "../io/rgbe.h"
 #include "../ops/ops.h"
 #include "../ops/point.h"
+#include "../ops/scene-gain.h"
 #include "../ops/view.h"
 #include "../color/seen-histogram.h"
 
@@ -138,6 +139,13 @@ cpu_develop_raw (LmBackend *self, const LmRawParams *params, const LmRawInfo *in
 }
 
 static gboolean
+cpu_scene_gain (LmBackend *self, const float gain[3], const LmImage *src, LmImage *out, GError **error)
+{
+  lm_scene_gain_cpu (gain, src, out);
+  return TRUE;
+}
+
+static gboolean
 cpu_rgbe_encode (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error)
 {
   lm_rgbe_encode_cpu (radiance, out);
@@ -200,6 +208,7 @@ static const LmBackendClass cpu_class = {
   .hdr_merge = cpu_hdr_merge,
   .hdr_align = cpu_hdr_align,
   .tonemap = cpu_tonemap,
+  .scene_gain = cpu_scene_gain,
   .rgbe_encode = cpu_rgbe_encode,
   .develop_raw = cpu_develop_raw,
   .synchronize = cpu_synchronize,

@@ -384,6 +384,14 @@ cuda_run_points (LmBackend *b, const LmPointPass *pass, const LmImage *src, LmIm
 }
 
 static gboolean
+cuda_scene_gain (LmBackend *b, const float gain[3], const LmImage *src, LmImage *out, GError **error)
+{
+  LmBackendCuda *self = lm_cuda_self (b);
+  LmKImage in = lm_cuda_kimage (src), k_out = lm_cuda_kimage (out);
+  return lm_cuda_use_device (self, error) && CHECK (lm_k_scene_gain (gain, &in, &k_out, self->stream), error);
+}
+
+static gboolean
 cuda_histogram (LmBackend *b, const LmImage *image, LmHistWant want, LmHistogram *hist,
                 GError **error)
 {
@@ -501,6 +509,7 @@ static const LmBackendClass cuda_class = {
   .hdr_align = lm_cuda_hdr_align,
   .tonemap = lm_cuda_tonemap,
   .develop_raw = lm_cuda_develop_raw,
+  .scene_gain = cuda_scene_gain,
   .rgbe_encode = lm_cuda_rgbe_encode,
   .synchronize = cuda_synchronize,
   .mark = cuda_mark,

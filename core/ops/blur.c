@@ -1,8 +1,9 @@
 /* Gaussian blur, CPU reference: separable, border reflect-101, kernel rule and large-σ
  * method in blur-math.h.
  *
- * Direct method: each thread makes whole output rows. The vertical pass reads the 8-bit or
- * 16-bit source rows around y into one float row (padded by the border), the horizontal pass turns
+ * Direct method: each thread makes whole output rows. The vertical pass reads the 8-bit,
+ * 16-bit or float (scene light, RGBA_F32) source rows around y into one float row (padded by
+ * the border), the horizontal pass turns
  * that row into the output, so no full-size intermediate image is stored. Both passes work
  * on blocks of BLOCK samples whose sums GCC keeps in vector registers across all taps (the
  * fixed-size inner loops are what its vectorizer turns into AVX2 code with register
@@ -81,6 +82,36 @@ vertical_pass16 (const guint16 *const *rows, int radius, const float *w, float *
     }
 }
 
+/* vertical_pass for float rows (scene light, RGBA_F32): the sums as they are. A row's padding
+ * holds less than a block of floats, so the last part block reads only its own samples. */
+LM_SIMD_CLONES static void
+vertical_pass_f32 (const float *const *rows, int radius, const float *w, float *restrict tmp, gsize n)
+{
+  gsize i0 = 0;
+  for (; i0 + BLOCK <= n; i0 += BLOCK)
+    {
+      float acc[BLOCK];
+      const float *centre = rows[radius] + i0;
+      for (int k = 0; k < BLOCK; k++)
+        acc[k] = w[0] * centre[k];
+      for (int j = 1; j <= radius; j++)
+        {
+          const float *a = rows[radius - j] + i0, *b = rows[radius + j] + i0;
+          float wj = w[j];
+          for (int k = 0; k < BLOCK; k++)
+            acc[k] += wj * (a[k] + b[k]);
+        }
+      memcpy (tmp + i0, acc, sizeof acc);
+    }
+  for (gsize i = i0; i < n; i++)
+    {
+      float acc = w[0] * rows[radius][i];
+      for (int j = 1; j <= radius; j++)
+        acc += w[j] * (rows[radius - j][i] + rows[radius + j][i]);
+      tmp[i] = acc;
+    }
+}
+
 /* sums[i] = Σ_j w_j · (t[i − j·ch] + t[i + j·ch]) for one block; T is padded by RADIUS
  * pixels on both sides. */
 static inline void
@@ -154,12 +185,27 @@ horizontal_pass16 (const float *t, int radius, int ch, const float *w, guint16 *
     }
 }
 
-/* The vertical pass of SRC's depth into the float row TMP. */
+/* horizontal_pass for float output: the sums as they are, unrounded. */
 static void
-vertical_pass_any (gboolean deep, const guint8 *const *rows, int radius, const float *w,
+horizontal_pass_f32 (const float *t, int radius, int ch, const float *w, float *restrict out, gsize n)
+{
+  for (gsize i0 = 0; i0 < n; i0 += BLOCK)
+    {
+      float sums[BLOCK];
+      horizontal_block (t + i0, radius, ch, w, sums);
+      memcpy (out + i0, sums, MIN (BLOCK, n - i0) * sizeof (float));
+    }
+}
+
+/* The vertical pass of SRC's depth (bytes per sample: 1, 2, or 4 for floats) into the float
+ * row TMP. */
+static void
+vertical_pass_any (guint depth, const guint8 *const *rows, int radius, const float *w,
                    float *restrict tmp, gsize n)
 {
-  if (deep)
+  if (depth == 4)
+    vertical_pass_f32 ((const float *const *) rows, radius, w, tmp, n);
+  else if (depth == 2)
     vertical_pass16 ((const guint16 *const *) rows, radius, w, tmp, n);
   else
     vertical_pass (rows, radius, w, tmp, n);
@@ -200,7 +246,7 @@ blur_direct (const LmImage *src, LmImage *dst, int radius, const float *w)
   int ch = (int) lm_format_channels (src->format);
   int width = (int) src->width, height = (int) src->height;
   gsize n = (gsize) width * ch;
-  gboolean deep = lm_format_depth (src->format) == 16;
+  guint depth = lm_format_depth (src->format) / 8;
 
 #pragma omp parallel
   {
@@ -211,9 +257,11 @@ blur_direct (const LmImage *src, LmImage *dst, int radius, const float *w)
     for (int y = 0; y < height; y++)
       {
         gather_rows (src, y, radius, rows);
-        vertical_pass_any (deep, rows, radius, w, row, n);
+        vertical_pass_any (depth, rows, radius, w, row, n);
         pad_row (row, width, radius, ch);
-        if (deep)
+        if (depth == 4)
+          horizontal_pass_f32 (row, radius, ch, w, (float *) lm_image_row (dst, y), n);
+        else if (depth == 2)
           horizontal_pass16 (row, radius, ch, w, (guint16 *) lm_image_row (dst, y), n);
         else
           horizontal_pass (row, radius, ch, w, lm_image_row (dst, y), n);
@@ -373,7 +421,7 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
   int kx0 = ox / d, ky0 = oy / d;
   int gw = lm_blur_grid_count_at (ox, width, d), gh = lm_blur_grid_count_at (oy, height, d);
   gsize n = (gsize) width * ch, gn = (gsize) gw * ch;
-  gboolean deep = lm_format_depth (src->format) == 16;
+  guint depth = lm_format_depth (src->format) / 8;
   /* both passes on the grid's nodes */
   float *grid = scratch_nodes (scratch, width, height, (gsize) gw * gh * ch, error);
   if (grid == NULL)
@@ -391,7 +439,7 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
     for (int k = 0; k < gh; k++)
       {
         gather_rows_at (src, (ky0 + k - 1) * d, radius, oy, full_h, rows);
-        vertical_pass_any (deep, rows, radius, w, row, n);
+        vertical_pass_any (depth, rows, radius, w, row, n);
         pad_row (row, width, radius, ch);
         for (int i = 0; i < gw; i++)
           {
@@ -430,7 +478,9 @@ blur_on_grid (const LmImage *src, LmImage *dst, int radius, const float *w, int 
             for (int c = 0; c < ch; c++)
               {
                 float v = wx[0] * b[c] + wx[1] * b[ch + c] + wx[2] * b[2 * ch + c] + wx[3] * b[3 * ch + c];
-                if (deep)
+                if (depth == 4)
+                  ((float *) out)[x * ch + c] = v;
+                else if (depth == 2)
                   ((guint16 *) out)[x * ch + c] = lm_quantize_u16 (v);
                 else
                   out[x * ch + c] = lm_quantize_u8 (v);
@@ -555,5 +605,6 @@ const LmOpInfo lm_blur_op = {
   .kept_free = blur_kept_free,
   .source_rect = blur_source_rect,
   .tile_frame = blur_tile_frame,
+  .on_scene = TRUE,
 };
 G_STATIC_ASSERT (sizeof (LmBlurParams) <= LM_OP_PARAMS_MAX);

@@ -44,6 +44,14 @@ exposure_point_prepare (const void *params, LmPointPass *pass)
   lm_point_pass_map_gray (pass, exposure_gray, params);
 }
 
+/* On scene light the exposure is the gain itself, with no curve around it. */
+static void
+exposure_scene_gain (const void *params, float gain[3])
+{
+  float g = exp2f (((const LmExposureParams *) params)->ev);
+  gain[0] = gain[1] = gain[2] = g;
+}
+
 static gboolean
 exposure_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
@@ -62,5 +70,7 @@ const LmOpInfo lm_exposure_op = {
   .output_format = lm_point_output_format,
   .commit = exposure_commit,
   .point_prepare = exposure_point_prepare,
+  .on_scene = TRUE,
+  .scene_gain = exposure_scene_gain,
   .run_cpu = exposure_run_cpu,
 };

@@ -114,6 +114,14 @@ typedef struct {
    * PARAMS make it do something, into its field and pixel_ops. */
   void (*point_prepare) (const void *params, LmPointPass *pass);
 
+  /* Scene-referred sources (a raw's development, a merge's radiance: RGBA_F32 linear light)
+   * run the operations that set this before the display transform, on scene light; the others
+   * after it (docs/raw.md, "One scene-referred pipeline"). A point operation among them gives
+   * scene_gain, its gain per channel on linear light (the render scales by it); any other runs
+   * its run_cpu and kernel on RGBA_F32 in and out. */
+  gboolean on_scene;
+  void (*scene_gain) (const void *params, float gain[3]);
+
   /* The CPU reference: reads SRC, writes every pixel of DST (output_size, output_format). */
   gboolean (*run_cpu) (const void *params, const LmImage *src, LmImage *dst, GError **error);
 

@@ -179,6 +179,16 @@ wb_point_prepare (const void *params, LmPointPass *pass)
     lm_point_pass_map (pass, wb_channel_profile, &pg);
 }
 
+/* On scene light the gains apply as they are: the light is linear already. */
+static void
+wb_scene_gain (const void *params, float gain[3])
+{
+  LmWbGains gains;
+  lm_wb_gains (params, &gains);
+  for (int c = 0; c < 3; c++)
+    gain[c] = gains.gain[c];
+}
+
 static gboolean
 wb_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
@@ -199,5 +209,7 @@ const LmOpInfo lm_wb_op = {
   .output_format = lm_point_output_format,
   .commit = wb_commit,
   .point_prepare = wb_point_prepare,
+  .on_scene = TRUE,
+  .scene_gain = wb_scene_gain,
   .run_cpu = wb_run_cpu,
 };

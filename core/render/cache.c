@@ -7,16 +7,25 @@
 #include "../error.h"
 #include "../ops/point.h"
 
-/* Step 0 is a raw's development (raw sources only), step 1 the tone mapping (radiance and
- * raws), then the operations in order. */
-#define RAW_STEP 0
-#define TONEMAP_STEP 1
-#define FIRST_OP_STEP 2
-#define N_STEPS (FIRST_OP_STEP + LM_N_OPS)
+/* The steps of a run, in order. A raw's development (raw sources only); for a scene-referred
+ * source (a raw, a merge's radiance) the edits on scene light (op.h, on_scene): the point ones
+ * folded into one gain, then the others in pipeline order; the display transform (tone
+ * mapping); then the operations in pipeline order, less those already run on scene light. A
+ * photo's steps are the operations alone. */
+#define N_STEPS (3 + LM_N_OPS)
+
+typedef enum { STEP_RAW, STEP_SCENE_GAIN, STEP_TONEMAP, STEP_OP } StepKind;
+
+typedef struct {
+  StepKind kind;
+  LmStage stage; /* STEP_OP: the operation; STEP_RAW, STEP_TONEMAP: the pipeline's stage */
+  gboolean scene; /* on scene light: before the display transform */
+} Step;
 
 typedef struct {
   LmStage stage;          /* what the output was computed with */
   LmPointPass pass;       /* the fused pass it was, for the first of a run of point operations */
+  float gain[3];          /* the gain it was, for the scene gain */
   guint64 input_version;  /* the version of the input it was computed from */
   guint64 version;        /* this output's version; 0 when there is none */
   LmImage *output;        /* kept between runs and rewritten in place when shapes agree */
@@ -118,8 +127,10 @@ tonemap (LmRenderCache *cache, const LmTonemapParams *params, const LmImage *rad
   GError *e = NULL;
   if (lm_backend_tonemap (cache->backend, params, radiance, out, &e))
     return TRUE;
-  /* The fallback tone maps the host's source: a radiance map's, not a raw's sensor data. */
+  /* The fallback tone maps the host's source: a radiance map's as it is, not a raw's sensor
+   * data nor scene light already edited. */
   if (!g_error_matches (e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED) || cache->fallback == NULL
+      || radiance != cache->source
       || cache->host_source == NULL || cache->fallback == cache->backend
       || cache->host_source->format != LM_FORMAT_RGBA_F32)
     {
@@ -166,9 +177,57 @@ lm_render_fuse_points (const LmStage *steps, int first, int n_steps, LmPointPass
   return last - first;
 }
 
-LmImage *
-lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings *timings,
-                     GError **error)
+/* PIPELINE's steps for SOURCE into STEPS (N_STEPS at most); returns their count. */
+static int
+plan_steps (const LmImage *source, const LmPipeline *pipeline, Step *steps)
+{
+  gboolean raw = lm_image_is_raw (source);
+  gboolean scene = raw || source->format == LM_FORMAT_RGBA_F32;
+  int n = 0;
+  if (scene)
+    {
+      steps[n++] = (Step) { .kind = STEP_RAW, .stage = pipeline->raw, .scene = TRUE };
+      steps[n - 1].stage.enabled = raw;
+      steps[n++] = (Step) { .kind = STEP_SCENE_GAIN, .scene = TRUE };
+      for (int i = 0; i < LM_N_OPS; i++)
+        if (pipeline->stages[i].info->on_scene && pipeline->stages[i].info->scene_gain == NULL)
+          steps[n++] = (Step) { .kind = STEP_OP, .stage = pipeline->stages[i], .scene = TRUE };
+      steps[n++] = (Step) { .kind = STEP_TONEMAP, .stage = pipeline->tonemap };
+      steps[n - 1].stage.enabled = TRUE;
+    }
+  for (int i = 0; i < LM_N_OPS; i++)
+    if (!scene || !pipeline->stages[i].info->on_scene)
+      steps[n++] = (Step) { .kind = STEP_OP, .stage = pipeline->stages[i] };
+  return n;
+}
+
+/* The gain of PIPELINE's enabled point operations on scene light, folded into GAIN with their
+ * names in LABEL; FALSE when none is enabled. */
+static gboolean
+scene_gain (const LmPipeline *pipeline, float gain[3], char *label, gsize label_size)
+{
+  gain[0] = gain[1] = gain[2] = 1.0f;
+  label[0] = '\0';
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      const LmStage *stage = &pipeline->stages[i];
+      if (!stage->enabled || stage->info->scene_gain == NULL)
+        continue;
+      float g[3];
+      stage->info->scene_gain (stage->params.bytes, g);
+      for (int c = 0; c < 3; c++)
+        gain[c] *= g[c];
+      if (label[0])
+        g_strlcat (label, "+", label_size);
+      g_strlcat (label, stage->info->name, label_size);
+    }
+  return label[0] != '\0';
+}
+
+/* lm_render_cache_run, or (SCENE_ONLY) its steps before the display transform. */
+static LmImage *
+run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only, LmTimings *timings,
+           GError **error)
 {
   LmImage *current = cache->source;
   guint64 current_version = 1;
@@ -183,36 +242,47 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
   pipeline = &colored;
 
   gboolean raw = lm_image_is_raw (cache->source);
-  LmStage steps[N_STEPS];
-  steps[RAW_STEP] = pipeline->raw;
-  steps[RAW_STEP].enabled = raw;
-  steps[TONEMAP_STEP] = pipeline->tonemap;
-  steps[TONEMAP_STEP].enabled = raw || cache->source->format == LM_FORMAT_RGBA_F32;
-  for (int i = 0; i < LM_N_OPS; i++)
-    steps[FIRST_OP_STEP + i] = pipeline->stages[i];
+  Step plan[N_STEPS];
+  int n_steps = plan_steps (cache->source, pipeline, plan);
+  /* The operations' stages in plan order, for the fused point passes. */
+  LmStage stages[N_STEPS];
+  for (int i = 0; i < n_steps; i++)
+    stages[i] = plan[i].stage;
 
-  for (int i = 0; i < N_STEPS; i++)
+  for (int i = 0; i < n_steps; i++)
     {
-      const LmStage *stage = &steps[i];
+      const Step *step = &plan[i];
+      const LmStage *stage = &step->stage;
       CacheEntry *entry = &cache->entries[i];
-      /* Consecutive point operations are one step, cached in the first one's entry under the
-       * pass they compose to. */
-      gboolean points = i >= FIRST_OP_STEP && lm_op_is_point (stage->info->id);
+      if (scene_only && !step->scene)
+        break;
+      /* Consecutive point operations after the display transform are one step, cached in the
+       * first one's entry under the pass they compose to. */
+      gboolean points = step->kind == STEP_OP && !step->scene && lm_op_is_point (stage->info->id);
       LmPointPass pass;
+      float gain[3] = { 0 };
       char label[sizeof pending[0].label];
-      g_strlcpy (label, stage->info->name, sizeof label);
+      if (step->kind == STEP_SCENE_GAIN)
+        {
+          if (!scene_gain (pipeline, gain, label, sizeof label))
+            continue;
+        }
+      else
+        g_strlcpy (label, stage->info->name, sizeof label);
       if (points)
         {
-          int n = lm_render_fuse_points (steps, i, N_STEPS, &pass, label, sizeof label);
+          int n = lm_render_fuse_points (stages, i, n_steps, &pass, label, sizeof label);
           i += n - 1;
           if (label[0] == '\0')
             continue;
         }
-      else if (!stage->enabled)
+      else if (step->kind != STEP_SCENE_GAIN && !stage->enabled)
         continue;
 
-      if (entry->version != 0 && entry->input_version == current_version
-          && (points ? memcmp (&entry->pass, &pass, sizeof pass) == 0 : lm_stage_equal (&entry->stage, stage)))
+      gboolean same = points                           ? memcmp (&entry->pass, &pass, sizeof pass) == 0
+                      : step->kind == STEP_SCENE_GAIN ? memcmp (entry->gain, gain, sizeof gain) == 0
+                                                       : lm_stage_equal (&entry->stage, stage);
+      if (entry->version != 0 && entry->input_version == current_version && same)
         {
           PendingTiming *t = &pending[n_pending++];
           *t = (PendingTiming) { .cached = TRUE };
@@ -223,19 +293,22 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
         }
 
       guint width = current->width, height = current->height;
-      LmFormat format = lm_point_output_format (NULL, current->format, current->opaque);
-      if (!points)
+      LmFormat format = LM_FORMAT_RGBA_F32; /* scene light, up to the display transform */
+      if (points)
+        format = lm_point_output_format (NULL, current->format, current->opaque);
+      else if (step->kind == STEP_TONEMAP)
+        /* A raw's display-referred result keeps 16 bits for the edits and the export. */
+        format = raw ? LM_FORMAT_RGBA16 : stage->info->output_format (stage->params.bytes, current->format, current->opaque);
+      else if (step->kind == STEP_OP)
         {
           format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);
-          /* A raw's display-referred result keeps 16 bits for the edits and the export. */
-          if (i == TONEMAP_STEP && raw)
-            format = LM_FORMAT_RGBA16;
           lm_op_output_size (stage->info, stage->params.bytes, current->width, current->height, &width,
                              &height);
         }
       /* A 16-bit source must not be cut to 8 bits on the way: an operation that stores 8 bits
        * of it does not take 16-bit sources (yet), and says so instead of guessing. */
-      if (i >= FIRST_OP_STEP && lm_format_depth (current->format) == 16 && lm_format_depth (format) != 16)
+      if (step->kind == STEP_OP && !step->scene && lm_format_depth (current->format) == 16
+          && lm_format_depth (format) != 16)
         {
           g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
                        _("%s does not work on 16-bit images in this version of Lumen"), label);
@@ -252,10 +325,12 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
       g_strlcpy (t->label, label, sizeof t->label);
       lm_backend_mark (cache->backend, &t->start);
       gboolean ok;
-      if (i == RAW_STEP)
+      if (step->kind == STEP_RAW)
         ok = lm_backend_develop_raw (cache->backend, (const LmRawParams *) stage->params.bytes, cache->source->raw,
                                      current, entry->output, error);
-      else if (i == TONEMAP_STEP)
+      else if (step->kind == STEP_SCENE_GAIN)
+        ok = lm_backend_scene_gain (cache->backend, gain, current, entry->output, error);
+      else if (step->kind == STEP_TONEMAP)
         ok = tonemap (cache, (const LmTonemapParams *) stage->params.bytes, current, entry->output, error);
       else if (points)
         ok = lm_backend_run_points (cache->backend, &pass, current, entry->output, error);
@@ -268,6 +343,7 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
 
       if (points)
         entry->pass = pass;
+      memcpy (entry->gain, gain, sizeof gain);
       entry->stage = *stage;
       entry->input_version = current_version;
       entry->version = cache->next_version++;
@@ -289,4 +365,17 @@ lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings
                         lm_backend_elapsed_ms (cache->backend, &pending[i].start, &pending[i].end));
     }
   return lm_image_ref (current);
+}
+
+LmImage *
+lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings *timings, GError **error)
+{
+  return run_steps (cache, pipeline, FALSE, timings, error);
+}
+
+LmImage *
+lm_render_cache_run_scene (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings *timings, GError **error)
+{
+  g_return_val_if_fail (lm_image_is_raw (cache->source) || cache->source->format == LM_FORMAT_RGBA_F32, NULL);
+  return run_steps (cache, pipeline, TRUE, timings, error);
 }

@@ -1,6 +1,7 @@
 /* Running a pipeline on one source image, keeping each step's output on the backend so that
- * a change to one step recomputes from that step on. A radiance source (RGBA_F32) is tone
- * mapped first, into a cached 8-bit image that the operations then read. */
+ * a change to one step recomputes from that step on. A raw is developed first; a raw's scene
+ * and a radiance source (RGBA_F32) get their edits on scene light, then the tone mapping into
+ * a cached 8- or 16-bit image that the other operations read. */
 #pragma once
 
 #include <glib.h>
@@ -31,10 +32,18 @@ void lm_render_cache_set_color (LmRenderCache *cache, LmColorProfile *color);
 
 /* Renders PIPELINE and returns a new reference to the result in work memory (the source
  * itself when it is 8-bit and no operation is enabled). Appends one timing per step run
- * ("tonemap", then each enabled operation), "cached" for those whose output was still
- * valid. The result stays valid until the next run. */
+ * ("raw", the edits on scene light, "tonemap", then each enabled operation), "cached" for
+ * those whose output was still valid. The result stays valid until the next run. A
+ * scene-referred source (a raw, a merge's radiance) runs the operations that act on scene
+ * light (op.h, on_scene: exposure, white balance, blur) before its display transform, the
+ * others after it. */
 LmImage *lm_render_cache_run (LmRenderCache *cache, const LmPipeline *pipeline,
                               LmTimings *timings, GError **error);
+
+/* For a scene-referred source: PIPELINE's steps up to the display transform, the edited
+ * scene (RGBA_F32, linear light, in work memory): what its .exr holds. */
+LmImage *lm_render_cache_run_scene (LmRenderCache *cache, const LmPipeline *pipeline, LmTimings *timings,
+                                    GError **error);
 
 /* How many steps the last run computed (not taken from the cache). */
 guint lm_render_cache_last_computed (LmRenderCache *cache);

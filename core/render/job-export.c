@@ -21,8 +21,9 @@ post_progress (LmRenderWorker *w, const Job *job, double fraction)
   lm_render_post (w, r);
 }
 
-/* A raw's scene (RGBA_F32, linear Rec. 2020, before the display transform) developed on the
- * job's backend, in host memory and tagged with its primaries: what its .exr and .hdr hold. */
+/* A raw's scene (RGBA_F32, linear Rec. 2020, with its edits on scene light, before the display
+ * transform) developed on the job's backend, in host memory and tagged with its primaries:
+ * what its .exr holds. */
 static LmImage *
 develop_scene (LmRenderWorker *w, const Job *job, GError **error)
 {
@@ -32,10 +33,10 @@ develop_scene (LmRenderWorker *w, const Job *job, GError **error)
   g_autoptr (LmImage) work = lm_backend_upload (b, w->source, error);
   if (work == NULL)
     return NULL;
-  g_autoptr (LmImage) scene
-    = lm_image_new (LM_FORMAT_RGBA_F32, work->width, work->height, lm_backend_work_allocator (b), error);
-  if (scene == NULL
-      || !lm_backend_develop_raw (b, &job->request.pipeline.raw.params.raw, w->source->raw, work, scene, error))
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (b, work);
+  lm_render_cache_set_color (cache, w->color);
+  g_autoptr (LmImage) scene = lm_render_cache_run_scene (cache, &job->request.pipeline, NULL, error);
+  if (scene == NULL)
     return NULL;
   LmImage *host = lm_backend_download (b, scene, error);
   if (host == NULL || !lm_backend_synchronize (b, error))

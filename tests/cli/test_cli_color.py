@@ -287,18 +287,8 @@ class ColourCli(unittest.TestCase):
         those of 6500 K, normalised to Adobe RGB luminance 1, applied to the light decoded
         with gamma 563/256. Within a level (the specification's matrix against the
         profile's)."""
-        def xy(t):
-            if t >= 4000:
-                x = (-4.6070e9 / t**3 + 2.9678e6 / t**2 + 0.09911e3 / t + 0.244063 if t <= 7000
-                     else -2.0064e9 / t**3 + 1.9018e6 / t**2 + 0.24748e3 / t + 0.237040)
-                return x, -3.0 * x * x + 2.87 * x - 0.275
-            x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
-            y = (-1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683 if t <= 2222
-                 else -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867)
-            return x, y
-
         def rgb(t):
-            x, y = xy(t)
+            x, y = lt.illuminant_xy(t)
             return np.linalg.solve(ADOBE_M, np.array([x / y, 1.0, (1 - x - y) / y]))
 
         gains = rgb(6500) / rgb(3200)
@@ -314,7 +304,7 @@ class ColourCli(unittest.TestCase):
                              [0.0556434, -0.2040259, 1.0572252]])
 
         def srgb_rgb(t):
-            x, y = xy(t)
+            x, y = lt.illuminant_xy(t)
             return srgb_inv @ np.array([x / y, 1.0, (1 - x - y) / y])
 
         g = srgb_rgb(6500) / srgb_rgb(3200)

@@ -463,9 +463,10 @@ test_keyfile_bad_enabled (void)
     }
 }
 
-/* A radiance source: the cache tone maps first (timing "tonemap"), into what equals
- * lm_tonemap_cpu's output on a poisoned buffer, then the operations apply to that; a change
- * to an operation keeps the tone mapping, a change to the tone mapping recomputes all. */
+/* A radiance source: the edits on scene light first (exposure as a gain, blur on floats), then
+ * the tone mapping (timing "tonemap") into what equals lm_tonemap_cpu's output on a poisoned
+ * buffer, then the other operations; a change to one of those keeps the tone mapping, a change
+ * to a scene edit or to the tone mapping recomputes from there. */
 static LmImage *
 random_radiance (guint width, guint height, guint32 seed)
 {
@@ -485,6 +486,28 @@ random_radiance (guint width, guint height, guint32 seed)
   return img;
 }
 
+/* The scene edits of PIPELINE on RADIANCE by hand: the exposure's 2^EV on R, G, B, then blur. */
+static LmImage *
+scene_by_hand (LmPipeline *pipeline, LmImage *radiance)
+{
+  LmImage *scene = lm_test_image_new (LM_FORMAT_RGBA_F32, radiance->width, radiance->height, 0xFF);
+  const LmStage *exposure = lm_pipeline_stage (pipeline, LM_OP_EXPOSURE);
+  float gain = exposure->enabled ? exp2f (((const LmExposureParams *) exposure->params.bytes)->ev) : 1.0f;
+  for (guint y = 0; y < radiance->height; y++)
+    for (guint x = 0; x < 4 * radiance->width; x++)
+      ((float *) lm_image_row (scene, y))[x]
+        = ((const float *) lm_image_row (radiance, y))[x] * (x % 4 == 3 ? 1.0f : gain);
+  LmStage *blur = lm_pipeline_stage (pipeline, LM_OP_BLUR);
+  if (blur->enabled)
+    {
+      LmImage *blurred = lm_test_run_op (blur->info, blur->params.bytes, scene);
+      g_assert_cmpint (blurred->format, ==, LM_FORMAT_RGBA_F32);
+      lm_image_unref (scene);
+      scene = blurred;
+    }
+  return scene;
+}
+
 static void
 run_radiance_and_check (LmRenderCache *cache, LmPipeline *pipeline, LmImage *radiance, guint computed,
                         gboolean tonemap_cached)
@@ -499,16 +522,21 @@ run_radiance_and_check (LmRenderCache *cache, LmPipeline *pipeline, LmImage *rad
   assert_timing (&timings, "tonemap", tonemap_cached);
   lm_timings_clear (&timings);
 
-  /* By hand: the CPU tone mapping into a poisoned buffer, checked written, then the ops. */
+  /* By hand: the scene edits, the CPU tone mapping into a poisoned buffer, checked written,
+   * then the other operations. */
+  g_autoptr (LmImage) scene = scene_by_hand (pipeline, radiance);
   g_autoptr (LmImage) mapped = lm_test_image_new (LM_FORMAT_RGBA8, radiance->width, radiance->height, 0x5A);
-  g_assert_true (lm_tonemap_cpu (lm_pipeline_tonemap (pipeline), radiance, mapped, &error));
+  g_assert_true (lm_tonemap_cpu (lm_pipeline_tonemap (pipeline), scene, mapped, &error));
   g_assert_no_error (error);
   for (guint y = 0; y < mapped->height; y++)
     for (guint x = 0; x < mapped->width; x++)
       g_assert_cmpuint (lm_test_pixel (mapped, x, y)[3], ==, 255);
   LM_TEST_RETURN_IF_FAILED ();
   mapped->opaque = TRUE;
-  g_autoptr (LmImage) want = apply_by_hand (pipeline, mapped);
+  LmPipeline display = *pipeline;
+  lm_pipeline_stage (&display, LM_OP_EXPOSURE)->enabled = FALSE;
+  lm_pipeline_stage (&display, LM_OP_BLUR)->enabled = FALSE;
+  g_autoptr (LmImage) want = apply_by_hand (&display, mapped);
   lm_test_assert_same_pixels (result, want);
 }
 
@@ -523,17 +551,21 @@ test_cache_radiance (void)
 
   run_radiance_and_check (cache, &pipeline, radiance, 1, FALSE); /* tone mapping alone */
   lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = TRUE;
+  run_radiance_and_check (cache, &pipeline, radiance, 1, TRUE); /* gray after it */
   lm_pipeline_stage (&pipeline, LM_OP_BLUR)->enabled = TRUE;
   BLUR (&pipeline)->sigma = 1.5f;
-  run_radiance_and_check (cache, &pipeline, radiance, 2, TRUE);
+  run_radiance_and_check (cache, &pipeline, radiance, 3, FALSE); /* blur before it */
   BLUR (&pipeline)->sigma = 2.5f;
-  run_radiance_and_check (cache, &pipeline, radiance, 1, TRUE);
-  lm_pipeline_tonemap (&pipeline)->kind = LM_TONEMAP_DRAGO;
   run_radiance_and_check (cache, &pipeline, radiance, 3, FALSE);
+  lm_pipeline_tonemap (&pipeline)->kind = LM_TONEMAP_DRAGO;
+  run_radiance_and_check (cache, &pipeline, radiance, 2, FALSE); /* the blurred scene kept */
+  lm_pipeline_stage (&pipeline, LM_OP_EXPOSURE)->enabled = TRUE;
+  ((LmExposureParams *) lm_pipeline_stage (&pipeline, LM_OP_EXPOSURE)->params.bytes)->ev = -1.5f;
+  run_radiance_and_check (cache, &pipeline, radiance, 4, FALSE); /* the gain, then all after it */
   lm_pipeline_tonemap (&pipeline)->kind = LM_TONEMAP_GAMMA;
   lm_pipeline_tonemap (&pipeline)->gamma = 2.2f;
   lm_pipeline_stage (&pipeline, LM_OP_GRAY)->enabled = FALSE;
-  run_radiance_and_check (cache, &pipeline, radiance, 2, FALSE);
+  run_radiance_and_check (cache, &pipeline, radiance, 1, FALSE);
 }
 
 /* The tone mapping's parameters only matter for radiance: an 8-bit source ignores them. */
