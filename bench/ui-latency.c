@@ -40,6 +40,7 @@
  * suite runs some on a small photo and a small raw (bench/meson.build), the GPU run at 50 and
  * 61 MP (tests/gpu/device-run.sh, bench/bench-raw-window.py).
  * Needs a display (Xvfb does). Not a test: figures go to bench/RESULTS.md. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,20 +252,25 @@ satisfy_when (const LmOpInfo *op, const LmParamSpec *spec, void *params)
 }
 
 /* The value at V (0..1 of the sweep): from the default towards the farther end of the range,
- * never the default itself (a first change that changes nothing would never be painted). */
+ * never the default itself (a first change that changes nothing would never be painted), nor
+ * the value the slider holds (an odd COUNT's sweep turns between two changes of one V). */
 static double
 move_slider (GtkWidget *control, const LmParamSpec *spec, double v)
 {
-  double value;
+  double from, to;
   if (g_str_equal (spec->name, "sigma")) /* as the earlier figures were taken */
-    value = 1.0 + 49.0 * v;
+    from = 1.0, to = 50.0;
   else if (g_str_equal (spec->name, "amount"))
-    value = 0.05 + 0.95 * v;
+    from = 0.05, to = 1.0;
   else
     {
       double up = spec->max - spec->def, down = spec->def - spec->min;
-      value = spec->def + (up >= down ? up : -down) * (0.05 + 0.9 * v);
+      double span = up >= down ? up : -down;
+      from = spec->def + 0.05 * span, to = spec->def + 0.95 * span;
     }
+  double value = from + (to - from) * v;
+  if (fabs (value - gtk_range_get_value (GTK_RANGE (control))) < 1e-6 * fabs (to - from))
+    value = from + (to - from) * (v > 0.5 ? v - 0.01 : v + 0.01);
   gtk_range_set_value (GTK_RANGE (control), value); /* the window stamps the change */
   return value;
 }
