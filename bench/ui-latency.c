@@ -39,6 +39,7 @@
  * `ui-latency --op raw --param exposure photo.dng`, `ui-latency --open 10 photo.dng`; the ui
  * suite runs some on a small photo and a small raw (bench/meson.build), the GPU run at 50 and
  * 61 MP (tests/gpu/device-run.sh, bench/bench-raw-window.py).
+ * LUMEN_UI_LATENCY_TRACE=1 also prints each change's figures with the status bar's steps.
  * Needs a display (Xvfb does). Not a test: figures go to bench/RESULTS.md. */
 #include <locale.h>
 #include <math.h>
@@ -131,6 +132,10 @@ on_painted (LmImageView *view, gint64 changed_us, gint64 result_us, gint64 now_u
       g_array_append_val (s->full_paint, paint_ms);
       s->full_seen = TRUE;
       s->full_result_us = result_us, s->full_now_us = now_us;
+      /* Each change's figures and the worker's steps, for finding what an outlier spent. */
+      if (g_getenv ("LUMEN_UI_LATENCY_TRACE") && !s->opening)
+        printf ("change %u: result %.2f ms, paint %.2f ms; %s\n", s->full_result->len, result_ms, paint_ms,
+                gtk_label_get_text (s->status));
     }
 }
 
