@@ -9,6 +9,7 @@
 #include "../io/depth.h"
 #include "../io/exif.h"
 #include "../io/io.h"
+#include "raw-align.h"
 #include "raw-brackets.h"
 
 struct _LmHdrJob {
@@ -425,7 +426,7 @@ spec_of (const LmHdrJob *job)
 
 /* ---- Raw brackets (raw-brackets.h) ---- */
 
-/* What a raw stack can be asked for: a merge into radiance, from a tripod. */
+/* What a raw stack can be asked for: a merge into radiance. */
 static gboolean
 prepare_raw (LmHdrJob *job, const LmHdrStack *stack, GError **error)
 {
@@ -435,10 +436,6 @@ prepare_raw (LmHdrJob *job, const LmHdrStack *stack, GError **error)
             "gives the same linear merge)");
   else if (job->response_given)
     why = _("raw brackets are merged in linear light, without a camera response: leave out the response");
-  /* The alignment reads 8-bit median threshold bitmaps, and its shifts would have to keep
-   * the colour filter's phase: not for raws yet. */
-  else if (job->align)
-    why = _("raw brackets cannot be aligned yet: merge them without alignment (from a tripod)");
   if (why == NULL)
     return TRUE;
   g_autofree char *display = g_filename_display_name (stack->paths[0]);
@@ -627,6 +624,19 @@ develop_on (LmBackend *b, const LmRawParams *params, LmImage *src, GError **erro
 static gboolean
 raw_merge_step (LmHdrJob *job, LmBackend *b, GError **error)
 {
+  /* Lined up on the mosaics, before anything is developed: a shift moves the pattern. */
+  if (job->align && job->shifts == NULL)
+    {
+      progress (job, 0.1, _("Aligning the exposures…"), NULL);
+      gint64 t = g_get_monotonic_time ();
+      g_autofree LmShift *shifts = g_new0 (LmShift, job->n);
+      if (!lm_raw_brackets_align (job->stack, shifts, error))
+        return FALSE;
+      job->shifts = g_steal_pointer (&shifts);
+      timed (job, _("align"), t);
+      if (cancelled (job, error))
+        return FALSE;
+    }
   const LmHdrStack *s = job->stack;
   guint reference = lm_raw_brackets_reference (s->times, s->n);
   LmRawParams params;

@@ -6,11 +6,12 @@
  * lm_hdr_check_time (core/hdr/stack.h), which an exposures file's lines need before a job.
  *
  * A job is driven step by step: lm_hdr_job_load (host memory), then lm_hdr_job_process on a
- * backend (alignment, calibration, merge). Camera raws are developed there, each with one set
- * of raw parameters, and merged in linear light (raw-brackets.h): the radiance is then a
- * developed raw's scene, linear Rec. 2020, tagged so; they are neither aligned nor fused. A front end that retries on the CPU after a device
- * failure calls lm_hdr_job_process again: what is done (the shifts applied, the curve) is not
- * done twice. The batch keeps its own stages for throughput (files read by reader threads,
+ * backend (alignment, calibration, merge). Camera raws are aligned on their mosaics
+ * (raw-align.h), developed there, each with one set of raw parameters, and merged in linear
+ * light (raw-brackets.h): the radiance is then a developed raw's scene, linear Rec. 2020,
+ * tagged so; raws are never fused. A front end that retries on the CPU after a device failure
+ * calls lm_hdr_job_process again: what is done (the shifts applied, the curve) is not done
+ * twice. The batch keeps its own stages for throughput (files read by reader threads,
  * decoded from memory or by nvJPEG, merged into kept device buffers); its stages call the
  * parts below (lm_hdr_job_check_stack, lm_hdr_job_check_member, lm_hdr_job_align,
  * lm_hdr_job_calibrate, lm_hdr_job_merge_params, lm_hdr_job_merge_queued). */

@@ -13,9 +13,9 @@ The merged .exr, developed through the DNGs' own matrix, must be the scene in th
 exposure's scale (1.0 = green's white level at 1 s): everywhere (every pixel is unclipped in
 the 1/4 s frame), and in the patches, clipped in both longer frames (one with green clipped
 and red not: magenta, where a merge trusts a frame with a clipped channel), neutral and at
-their level. Also refused, each with one line naming the file: a raw with a JPEG, raws of
-two sizes or of two cameras, a raw without an exposure time (and no --times), a .hdr output,
---align, and fusion."""
+their level. Hand-held frames line up with --align. Also refused, each with one line naming
+the file: a raw with a JPEG, raws of two sizes or of two cameras, a raw without an exposure
+time (and no --times), a .hdr output, and fusion."""
 import os
 import subprocess
 import sys
@@ -45,10 +45,10 @@ PATCH = 24
 Y2020 = np.array([0.2627, 0.6780, 0.0593])
 
 
-def scene():
+def scene(size=SIZE):
     """The truth in the reference's scale: the radiance map scaled so that the 1/4 s frame's
     largest white-balanced camera value is 0.7 of white, and the two patches."""
-    s = scenes.hdr("courtyard", SIZE).astype(np.float64)
+    s = scenes.hdr("courtyard", size).astype(np.float64)
     balanced = metrics.apply(to_camera(), s) / make_dngs.camera_neutral()
     s *= 0.7 / (TIMES[0] * balanced.max())
     for level, (y, x) in PATCHES:
@@ -182,6 +182,58 @@ class RawMerge(unittest.TestCase):
             # own white balance): the 1/4 s frame's noise averages out over the patch.
             np.testing.assert_allclose(mean, level, rtol=0.01)
 
+    def test_aligned_on_the_mosaics(self):
+        """--align lines hand-held raws up before they are developed: frames cut from a larger
+        scene at known offsets, odd ones among them (the colour filter's pattern and the black
+        level move with the shift: a pattern left in place swaps red and blue), are found at
+        those shifts and merge into the scene; without --align they do not."""
+        times = (0.25, 0.5, 1.0)
+        offsets = ((16, 16), (19, 11), (12, 23))  # (y, x) of each frame in the larger scene
+        origin = offsets[1]  # the shifts are against the middle frame's, as OpenCV's AlignMTB
+        big = scene(SIZE + 32)
+        frames = []
+        for i, (t, (oy, ox)) in enumerate(zip(times, offsets)):
+            path = self.out("held%d.dng" % i)
+            write(path, sensor(big[oy:oy + SIZE, ox:ox + SIZE], t, 41 + i), t)
+            frames.append(path)
+        out = self.out("held.exr")
+        r = run("--align", "--timings", "-o", out, *frames)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        shifts = {}
+        for line in r.stdout.splitlines():
+            if line.startswith("shift: "):
+                name, xy = line[len("shift: "):].rsplit(": ", 1)
+                shifts[name] = tuple(int(v) for v in xy.split())
+        for path, (oy, ox) in zip(frames, offsets):
+            self.assertEqual(shifts[os.path.basename(path)], (ox - origin[1], oy - origin[0]))
+        m = cv2.imread(out, cv2.IMREAD_UNCHANGED)[..., 2::-1].astype(np.float64)
+        # The common area, in the middle frame's coordinates from the largest shift on.
+        hx = max(v[0] for v in shifts.values())
+        hy = max(v[1] for v in shifts.values())
+        y0, x0 = origin[0] + hy, origin[1] + hx
+        truth = big[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] * (times[1] / TIMES[REFERENCE])
+        self.assertEqual(truth.shape, m.shape)
+        b = metrics.BORDER
+
+        def error(img, want):
+            y_want = box(want[b:-b, b:-b], 8) @ Y2020
+            y_got = box(img[b:-b, b:-b], 8) @ Y2020
+            lit = y_want > 0.02
+            return np.abs(y_got[lit] / y_want[lit] - 1)
+
+        rel = error(m, truth)
+        print("aligned: 8 × 8 luminance error median %.4f, p99 %.4f" % (np.median(rel), np.quantile(rel, 0.99)))
+        self.assertLess(np.median(rel), 0.01)
+        self.assertLess(np.quantile(rel, 0.99), 0.08)
+        sums = m[b:-b, b:-b].reshape(-1, 3).sum(axis=0)
+        true_sums = truth[b:-b, b:-b].reshape(-1, 3).sum(axis=0)
+        np.testing.assert_allclose((sums / sums[1]) / (true_sums / true_sums[1]), 1.0, atol=0.005)
+        r = run("-o", self.out("unaligned.exr"), *frames)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        u = cv2.imread(self.out("unaligned.exr"), cv2.IMREAD_UNCHANGED)[..., 2::-1].astype(np.float64)
+        want = big[origin[0]:origin[0] + SIZE, origin[1]:origin[1] + SIZE] * (times[1] / TIMES[REFERENCE])
+        self.assertGreater(np.median(error(u, want)), 0.03)
+
     def test_raw_and_jpeg_refused(self):
         photo = os.path.join(lt.data_dir(), "photos", "forest-path.jpg")
         r = run("--times", "0.25,1", "-o", self.out("mixed.jpg"), self.frames[0], photo)
@@ -214,12 +266,10 @@ class RawMerge(unittest.TestCase):
         r = run("--times", "0.25,8", "-o", self.out("timed.exr"), self.frames[0], untimed)
         self.assertEqual(r.returncode, 0, r.stderr)
 
-    def test_hdr_output_align_and_fusion_refused(self):
+    def test_hdr_output_and_fusion_refused(self):
         r = run("-o", self.out("scene.hdr"), *self.frames)
         self.refused(r, "scene.hdr", "scene.hdr")
         self.assertIn(".exr", r.stderr)
-        r = run("--align", "-o", self.out("aligned.exr"), *self.frames)
-        self.refused(r, "frame0.dng", "aligned.exr")
         r = run("--method", "mertens", "-o", self.out("fused.jpg"), *self.frames)
         self.refused(r, "frame0.dng", "fused.jpg")
 
