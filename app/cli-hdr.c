@@ -164,8 +164,6 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   LmTonemapKind tone = raw ? LM_TONEMAP_SIGMOID : fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD;
   if (!lm_cli_tone_params (&o->tone, tone, &out.tone, error))
     return FALSE;
-  if (raw && !fusion && !lm_raw_scene_output_check (o->output, error))
-    return FALSE;
   if (out.radiance_out && o->tone.tonemap && out.tone.kind != LM_TONEMAP_NONE)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -200,6 +198,9 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (!lm_hdr_job_load (job, lm_backend_host_allocator (backend), error))
     return FALSE;
   const LmHdrStack *stack = lm_hdr_job_stack (job);
+  /* After the stack's own checks (times, sizes, one kind), before any development. */
+  if (lm_image_is_raw (stack->images[0]) && !lm_raw_scene_output_check (o->output, error))
+    return FALSE;
   /* What the loader could not take as the files have it (a profile, an XMP packet). */
   for (guint i = 0; i < stack->n; i++)
     lm_cli_notes (stack->paths[i], stack->images[i]->notes);
