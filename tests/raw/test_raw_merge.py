@@ -15,7 +15,7 @@ the 1/4 s frame), and in the patches, clipped in both longer frames (one with gr
 and red not: magenta, where a merge trusts a frame with a clipped channel), neutral and at
 their level. Hand-held frames line up with --align. Also refused, each with one line naming
 the file: a raw with a JPEG, raws of two sizes or of two cameras, a raw without an exposure
-time (and no --times), a .hdr output, and fusion."""
+time (and no --times), a .hdr output, and fusion; the batch fails a raw stack with its reason."""
 import os
 import subprocess
 import sys
@@ -285,6 +285,24 @@ class RawMerge(unittest.TestCase):
         np.testing.assert_array_equal(pa, pb)
         pr = cv2.imread(self.out("reinhard.png"), cv2.IMREAD_UNCHANGED)
         self.assertGreater(np.abs(pa.astype(int) - pr).max(), 1000)
+
+    def test_batch_refuses_raw_stacks(self):
+        """The batch merges what it decodes as it is: a raw stack fails with its reason (not
+        merged as a mosaic of 16-bit values), and the batch goes on."""
+        manifest = self.out("raws.tsv")
+        with open(manifest, "w") as f:
+            for path, t in zip(self.frames, TIMES):
+                f.write("raws\t%s\t%g\n" % (path, t))
+        outdir = self.out("batch")
+        env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+        r = subprocess.run([lt.lumen_cli(), "batch", "--backend", "cpu", "--progress", "none", "-o", outdir, manifest],
+                           capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        failed = open(os.path.join(outdir, "failed.tsv")).read().splitlines()
+        self.assertEqual(len(failed), 1, failed)
+        self.assertIn("frame0.dng", failed[0])
+        self.assertIn("camera raw", failed[0])
+        self.assertFalse([n for n in os.listdir(outdir) if n.startswith("raws.")])
 
     def refused(self, r, name, output):
         self.assertEqual(r.returncode, 1, r.stderr)
