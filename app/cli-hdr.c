@@ -209,8 +209,11 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (merged_by == LM_HDR_LINEAR && o->response_out)
     {
       g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                           _("--response-out: 16-bit exposures are merged as linear data, without a camera "
-                             "response; there is none to save"));
+                           lm_image_is_raw (stack->images[0])
+                             ? _("--response-out: raw brackets are merged in linear light, without a camera "
+                                 "response; there is none to save")
+                             : _("--response-out: 16-bit exposures are merged as linear data, without a camera "
+                                 "response; there is none to save"));
       return FALSE;
     }
 

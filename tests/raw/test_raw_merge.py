@@ -15,7 +15,7 @@ the 1/4 s frame), and in the patches, clipped in both longer frames (one with gr
 and red not: magenta, where a merge trusts a frame with a clipped channel), neutral and at
 their level. Hand-held frames line up with --align. Also refused, each with one line naming
 the file: a raw with a JPEG, raws of two sizes or of two cameras, a raw without an exposure
-time (and no --times), a .hdr output, and fusion; the batch fails a raw stack with its reason."""
+time (and no --times), a .hdr output, fusion and a camera response; the batch fails a raw stack with its reason."""
 import os
 import subprocess
 import sys
@@ -266,12 +266,15 @@ class RawMerge(unittest.TestCase):
         r = run("--times", "0.25,8", "-o", self.out("timed.exr"), self.frames[0], untimed)
         self.assertEqual(r.returncode, 0, r.stderr)
 
-    def test_hdr_output_and_fusion_refused(self):
+    def test_hdr_output_fusion_and_response_refused(self):
         r = run("-o", self.out("scene.hdr"), *self.frames)
         self.refused(r, "scene.hdr", "scene.hdr")
         self.assertIn(".exr", r.stderr)
         r = run("--method", "mertens", "-o", self.out("fused.jpg"), *self.frames)
         self.refused(r, "frame0.dng", "fused.jpg")
+        r = run("--response-out", self.out("curve.txt"), "-o", self.out("curved.exr"), *self.frames)
+        self.refused(r, "--response-out", "curved.exr")
+        self.assertFalse(os.path.exists(self.out("curve.txt")))
 
     def test_tone_mapped_by_the_sigmoid(self):
         """The default display transform of a raw merge is a raw's: the sigmoid, the same
