@@ -67,6 +67,9 @@ lm_raw_brackets_check_camera (const char *path, const LmRawInfo *info, const cha
     g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
                  _("%s is from a %s but %s from a %s: a raw bracket must come from one camera"), b, name, a,
                  first_name);
+  else if (g_strcmp0 (name, first_name) != 0)
+    g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                 _("%s and %s do not name the same camera: a raw bracket must come from one camera"), b, a);
   else
     g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
                  _("%s has another sensor layout than %s: a raw bracket must come from one camera"), b, a);

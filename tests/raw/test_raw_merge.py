@@ -234,6 +234,26 @@ class RawMerge(unittest.TestCase):
         want = big[origin[0]:origin[0] + SIZE, origin[1]:origin[1] + SIZE] * (times[1] / TIMES[REFERENCE])
         self.assertGreater(np.median(error(u, want)), 0.03)
 
+    def test_clipped_or_black_in_every_frame(self):
+        """Where every frame is clipped the merge keeps the shortest one's clip level, neutral
+        (4 × the reference's white: the best lower bound, not a magenta or a mean of clips);
+        where every frame is black, the longest one's black; nothing undefined anywhere."""
+        flat = np.zeros((64, 96, 3))
+        flat[:, :32] = 100.0  # clipped at 1/4 s already
+        flat[:, 32:64] = 0.3
+        frames = []
+        for i, t in enumerate(TIMES):
+            path = self.out("flat%d.dng" % i)
+            write(path, sensor(flat, t, 61 + i), t)
+            frames.append(path)
+        m = self.merged(*frames)
+        self.assertTrue(np.isfinite(m).all())
+        clipped, gray, black = m[8:-8, 8:24], m[8:-8, 40:56], m[8:-8, 72:88]
+        np.testing.assert_allclose(clipped.reshape(-1, 3).mean(axis=0), 4.0, rtol=0.01)
+        np.testing.assert_allclose(gray.reshape(-1, 3).mean(axis=0), 0.3, rtol=0.01)
+        # Read noise alone (3 e⁻ of 10⁴ at 4 s, in the 1 s scale): a few 10⁻⁴ at most.
+        self.assertLess(np.abs(black).max(), 0.002)
+
     def test_raw_and_jpeg_refused(self):
         photo = os.path.join(lt.data_dir(), "photos", "forest-path.jpg")
         r = run("--times", "0.25,1", "-o", self.out("mixed.jpg"), self.frames[0], photo)
