@@ -7,10 +7,12 @@
 
 #include "cli.h"
 #include "core/io/atomic-group.h"
+#include "core/color/rec2020.h"
 #include "core/error.h"
 #include "core/merge/job.h"
 #include "core/hdr/tonemap.h"
 #include "core/io/io.h"
+#include "core/io/raw.h"
 #include "core/timing.h"
 
 typedef struct {
@@ -150,12 +152,17 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     return FALSE;
 
   gboolean fusion = method == LM_HDR_MERTENS;
+  /* Raw brackets merge into a developed raw's scene: tone mapped by default as a raw is, and
+   * written as OpenEXR, whose header says its Rec. 2020 primaries. The job checks that every
+   * exposure is a raw when the first is. */
+  gboolean raw = files->len > 0 && lm_cli_is_raw (g_ptr_array_index (files, 0));
   LmFileType type = lm_file_type_for_output (o->output);
   Output out = { .radiance_out = lm_file_type_is_radiance (type),
                  .format = o->tone.depth == 16 ? LM_FORMAT_RGBA16 : LM_FORMAT_RGBA8 };
   if (o->tone.depth != 8 && !lm_cli_tone_check_depth (&o->tone, type, error))
     return FALSE;
-  if (!lm_cli_tone_params (&o->tone, fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD, &out.tone, error))
+  LmTonemapKind tone = raw ? LM_TONEMAP_SIGMOID : fusion ? LM_TONEMAP_NONE : LM_TONEMAP_REINHARD;
+  if (!lm_cli_tone_params (&o->tone, tone, &out.tone, error))
     return FALSE;
   if (out.radiance_out && o->tone.tonemap && out.tone.kind != LM_TONEMAP_NONE)
     {
@@ -191,6 +198,9 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (!lm_hdr_job_load (job, lm_backend_host_allocator (backend), error))
     return FALSE;
   const LmHdrStack *stack = lm_hdr_job_stack (job);
+  /* After the stack's own checks (times, sizes, one kind), before any development. */
+  if (lm_image_is_raw (stack->images[0]) && !lm_raw_scene_output_check (o->output, error))
+    return FALSE;
   /* What the loader could not take as the files have it (a profile, an XMP packet). */
   for (guint i = 0; i < stack->n; i++)
     lm_cli_notes (stack->paths[i], stack->images[i]->notes);
@@ -199,8 +209,11 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
   if (merged_by == LM_HDR_LINEAR && o->response_out)
     {
       g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                           _("--response-out: 16-bit exposures are merged as linear data, without a camera "
-                             "response; there is none to save"));
+                           lm_image_is_raw (stack->images[0])
+                             ? _("--response-out: raw brackets are merged in linear light, without a camera "
+                                 "response; there is none to save")
+                             : _("--response-out: 16-bit exposures are merged as linear data, without a camera "
+                                 "response; there is none to save"));
       return FALSE;
     }
 
@@ -231,6 +244,12 @@ run (const Options *o, LmHdrMethod method, LmBackendKind backend_kind, LmTimings
     }
   if (!out.radiance_out)
     lm_image_copy_metadata (host, stack->images[0]);
+  else if (lm_image_is_raw (stack->images[0]))
+    {
+      /* The EXR's chromaticities say which primaries its numbers are of. */
+      g_clear_pointer (&host->icc_profile, g_bytes_unref);
+      host->icc_profile = lm_color_rec2020_linear_icc ();
+    }
 
   t = g_get_monotonic_time ();
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
@@ -290,7 +309,10 @@ lm_cli_hdr_main (int argc, char **argv)
                           _("Merges bracketed exposures into HDR radiance (Debevec or "
                             "Robertson) and writes it, or a tone-mapped 8-bit image; or fuses "
                             "them (Mertens) into an 8-bit image.\nWithout --exposures or "
-                            "--times the times come from the files' EXIF; fusion needs none."),
+                            "--times the times come from the files' EXIF; fusion needs none.\nCamera raws "
+                            "are developed and merged in linear light (no camera response), tone mapped by the "
+                            "sigmoid unless --tonemap says otherwise; a .exr holds the merged scene in linear "
+                            "Rec. 2020."),
                           NULL, NULL, entries);
   lm_cli_tone_add_entries (context, &o.tone);
   g_option_context_add_main_entries (context, entries_after, GETTEXT_PACKAGE);

@@ -9,6 +9,8 @@
 #include "../io/depth.h"
 #include "../io/exif.h"
 #include "../io/io.h"
+#include "raw-align.h"
+#include "raw-brackets.h"
 
 struct _LmHdrJob {
   guint n;
@@ -145,21 +147,24 @@ lm_hdr_job_check_member (const char *path, const LmImage *image, const char *fir
                    b);
       return FALSE;
     }
-  /* Its mosaic is no exposure the merges read: developed first, raw brackets would merge as
-   * scene light, which this version does not do yet. */
-  if (lm_image_is_raw (image))
-    {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
-                   _("%s: is a camera raw; this version of Lumen does not merge raw brackets (open each raw, or "
-                     "export them as 16-bit TIFF and merge those)"),
-                   b);
-      return FALSE;
-    }
   if (first == NULL)
     return TRUE;
+  /* Raws merge as scene light, developed; images by their pixel values: one stack is of one
+   * kind. */
+  g_autofree char *a = g_filename_display_name (first_path);
+  if (lm_image_is_raw (image) != lm_image_is_raw (first))
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   lm_image_is_raw (image)
+                     ? _("%s is a camera raw but %s is not: the exposures of a stack must be all raws or all images")
+                     : _("%s is not a camera raw but %s is: the exposures of a stack must be all raws or all images"),
+                   b, a);
+      return FALSE;
+    }
   if (!lm_hdr_job_check_size (path, image->width, image->height, first_path, first->width, first->height, error))
     return FALSE;
-  g_autofree char *a = g_filename_display_name (first_path);
+  if (lm_image_is_raw (image))
+    return lm_raw_brackets_check_camera (path, image->raw, first_path, first->raw, error);
   guint depth = lm_format_depth (image->format), first_depth = lm_format_depth (first->format);
   gboolean gray = lm_format_channels (image->format) == 1, first_gray = lm_format_channels (first->format) == 1;
   if (depth != first_depth)
@@ -190,6 +195,17 @@ lm_hdr_job_method_for (LmHdrMethod method, const LmHdrStack *stack)
 gboolean
 lm_hdr_job_prepare_depth (LmHdrMethod method, gboolean response_given, LmHdrStack *stack, GError **error)
 {
+  /* The job develops raws before it merges them (prepare_raw); the batch's stages, which
+   * call this, merge what they decode as it is. */
+  if (lm_image_is_raw (stack->images[0]))
+    {
+      g_autofree char *display = g_filename_display_name (stack->paths[0]);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                   _("%s: is a camera raw; the batch does not merge raw brackets yet (lumen-cli hdr and the "
+                     "window do)"),
+                   display);
+      return FALSE;
+    }
   if (lm_format_depth (stack->images[0]->format) != 16)
     return TRUE;
   if (method != LM_HDR_MERTENS)
@@ -408,6 +424,25 @@ spec_of (const LmHdrJob *job)
                           .method = job->method, .no_time_format = job->no_time_format };
 }
 
+/* ---- Raw brackets (raw-brackets.h) ---- */
+
+/* What a raw stack can be asked for: a merge into radiance. */
+static gboolean
+prepare_raw (LmHdrJob *job, const LmHdrStack *stack, GError **error)
+{
+  const char *why = NULL;
+  if (job->method == LM_HDR_MERTENS)
+    why = _("raw brackets are merged into radiance in linear light, not fused: choose Debevec or Robertson (either "
+            "gives the same linear merge)");
+  else if (job->response_given)
+    why = _("raw brackets are merged in linear light, without a camera response: leave out the response");
+  if (why == NULL)
+    return TRUE;
+  g_autofree char *display = g_filename_display_name (stack->paths[0]);
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED, "%s: %s", display, why);
+  return FALSE;
+}
+
 gboolean
 lm_hdr_job_load (LmHdrJob *job, const LmAllocator *allocator, GError **error)
 {
@@ -427,7 +462,8 @@ lm_hdr_job_load (LmHdrJob *job, const LmAllocator *allocator, GError **error)
     if (cancelled (job, error) || (s->images[i] = lm_io_load (s->paths[i], allocator, error)) == NULL
         || !lm_hdr_job_check_member (s->paths[i], s->images[i], s->paths[0], i ? s->images[0] : NULL, error))
       return FALSE;
-  if (!lm_hdr_job_prepare_depth (job->method, job->response_given, s, error))
+  if (lm_image_is_raw (s->images[0]) ? !prepare_raw (job, s, error)
+                                      : !lm_hdr_job_prepare_depth (job->method, job->response_given, s, error))
     return FALSE;
   job->stack = g_steal_pointer (&s);
   timed (job, _("load"), t);
@@ -565,6 +601,91 @@ merge_step (LmHdrJob *job, LmBackend *b, GError **error)
   return TRUE;
 }
 
+/* SRC (host memory, a raw) developed under PARAMS on B, brought to host memory. */
+static LmImage *
+develop_on (LmBackend *b, const LmRawParams *params, LmImage *src, GError **error)
+{
+  g_autoptr (LmImage) work = lm_backend_upload (b, src, error);
+  if (work == NULL)
+    return NULL;
+  g_autoptr (LmImage) scene
+    = lm_image_new (LM_FORMAT_RGBA_F32, src->width, src->height, lm_backend_work_allocator (b), error);
+  if (scene == NULL || !lm_backend_develop_raw (b, params, src->raw, work, scene, error))
+    return NULL;
+  g_autoptr (LmImage) host = lm_backend_download (b, scene, error);
+  if (host == NULL || !lm_backend_synchronize (b, error))
+    return NULL;
+  return g_steal_pointer (&host);
+}
+
+/* Each raw developed on B (the fallback where B cannot) with one set of parameters and added
+ * to the merge on the CPU, one at a time; the radiance then goes to the memory of the backend
+ * that developed, where the front ends tone map it. */
+static gboolean
+raw_merge_step (LmHdrJob *job, LmBackend *b, GError **error)
+{
+  /* Lined up on the mosaics, before anything is developed: a shift moves the pattern. */
+  if (job->align && job->shifts == NULL)
+    {
+      progress (job, 0.1, _("Aligning the exposures…"), NULL);
+      gint64 t = g_get_monotonic_time ();
+      g_autofree LmShift *shifts = g_new0 (LmShift, job->n);
+      if (!lm_raw_brackets_align (job->stack, shifts, error))
+        return FALSE;
+      job->shifts = g_steal_pointer (&shifts);
+      timed (job, _("align"), t);
+      if (cancelled (job, error))
+        return FALSE;
+    }
+  const LmHdrStack *s = job->stack;
+  guint reference = lm_raw_brackets_reference (s->times, s->n);
+  LmRawParams params;
+  lm_raw_brackets_params (s->images[reference]->raw, &params);
+  g_autoptr (LmRawMerge) merge
+    = lm_raw_merge_new (s->images[0]->width, s->images[0]->height, s->times, s->n, reference, error);
+  if (merge == NULL)
+    return FALSE;
+  progress (job, 0.2, _("Developing and merging the raw exposures in linear light…"), NULL);
+  gint64 develop_us = 0, merge_us = 0;
+  LmBackend *on = b;
+  for (guint i = 0; i < s->n; i++)
+    {
+      GError *e = NULL;
+      gint64 t = g_get_monotonic_time ();
+      g_autoptr (LmImage) scene = develop_on (on, &params, s->images[i], &e);
+      if (scene == NULL && fallback_instead (job, on, &e))
+        scene = develop_on (on = job->fallback, &params, s->images[i], &e);
+      if (scene == NULL)
+        {
+          g_propagate_error (error, e);
+          return FALSE;
+        }
+      develop_us += g_get_monotonic_time () - t;
+      t = g_get_monotonic_time ();
+      if (!lm_raw_merge_add (merge, i, &params, s->images[i], scene, error))
+        return FALSE;
+      merge_us += g_get_monotonic_time () - t;
+      progress (job, 0.2 + 0.7 * (i + 1) / s->n, _("Developing and merging the raw exposures in linear light…"),
+                NULL);
+      if (cancelled (job, error))
+        return FALSE;
+    }
+  if (job->timings)
+    {
+      lm_timings_add (job->timings, _("develop"), develop_us / 1000.0);
+      lm_timings_add (job->timings, _("merge"), merge_us / 1000.0);
+    }
+  g_autoptr (LmImage) radiance = lm_raw_merge_finish (merge);
+  g_autoptr (LmImage) merged = lm_backend_upload (on, radiance, error);
+  if (merged == NULL || !lm_backend_synchronize (on, error))
+    return FALSE;
+  if (merged != radiance)
+    lm_image_copy_metadata (merged, radiance);
+  job->merged = g_steal_pointer (&merged);
+  job->merged_on = on;
+  return TRUE;
+}
+
 static gboolean
 process (LmHdrJob *job, LmBackend *backend, GError **error)
 {
@@ -572,6 +693,9 @@ process (LmHdrJob *job, LmBackend *backend, GError **error)
   job->merged_on = NULL;
   if (cancelled (job, error))
     return FALSE;
+  /* Each raw goes to the backend by itself, to be developed there. */
+  if (lm_image_is_raw (job->stack->images[0]))
+    return raw_merge_step (job, backend, error);
   /* Uploaded first, so that the steps' timings read in order; a stack that does not fit in
    * BACKEND's memory is done on the fallback throughout. */
   GError *e = NULL;

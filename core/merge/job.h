@@ -6,9 +6,12 @@
  * lm_hdr_check_time (core/hdr/stack.h), which an exposures file's lines need before a job.
  *
  * A job is driven step by step: lm_hdr_job_load (host memory), then lm_hdr_job_process on a
- * backend (alignment, calibration, merge). A front end that retries on the CPU after a device
- * failure calls lm_hdr_job_process again: what is done (the shifts applied, the curve) is not
- * done twice. The batch keeps its own stages for throughput (files read by reader threads,
+ * backend (alignment, calibration, merge). Camera raws are aligned on their mosaics
+ * (raw-align.h), developed there, each with one set of raw parameters, and merged in linear
+ * light (raw-brackets.h): the radiance is then a developed raw's scene, linear Rec. 2020,
+ * tagged so; raws are never fused. A front end that retries on the CPU after a device failure
+ * calls lm_hdr_job_process again: what is done (the shifts applied, the curve) is not done
+ * twice. The batch keeps its own stages for throughput (files read by reader threads,
  * decoded from memory or by nvJPEG, merged into kept device buffers); its stages call the
  * parts below (lm_hdr_job_check_stack, lm_hdr_job_check_member, lm_hdr_job_align,
  * lm_hdr_job_calibrate, lm_hdr_job_merge_params, lm_hdr_job_merge_queued). */
@@ -101,8 +104,9 @@ gboolean lm_hdr_job_check_count (guint n, guint max, GError **error);
 
 /* Whether IMAGE, loaded from PATH, can join a stack whose first exposure is FIRST (loaded
  * from FIRST_PATH; NULL when IMAGE is the first): 8- or 16-bit, of FIRST's size and depth,
- * and gray or colour as FIRST is (the merges read a pixel's exposures as one kind). The
- * message names both. */
+ * and gray or colour as FIRST is (the merges read a pixel's exposures as one kind); a camera
+ * raw only with raws of the same camera (raw-brackets.h), a raw bracket being developed and
+ * merged in linear light. The message names both. */
 gboolean lm_hdr_job_check_member (const char *path, const LmImage *image, const char *first_path,
                                   const LmImage *first, GError **error);
 
@@ -118,7 +122,8 @@ LmHdrMethod lm_hdr_job_method_for (LmHdrMethod method, const LmHdrStack *stack);
 /* Readies a loaded STACK (host memory) for METHOD by its depth: 16-bit exposures to be fused
  * are rounded to 8 bits (Mertens' weights are defined on 8-bit values); a camera response
  * given (RESPONSE_GIVEN) for 16-bit exposures to be merged is refused, since their merge is
- * linear. */
+ * linear. Camera raws are refused: the job develops them (lm_hdr_job_load), the batch's
+ * stages, which call this, do not yet. */
 gboolean lm_hdr_job_prepare_depth (LmHdrMethod method, gboolean response_given, LmHdrStack *stack,
                                    GError **error);
 

@@ -2,8 +2,9 @@
 --raw-exposure is a gain on it (+1 EV doubles it, to half-float rounding); the preset written
 with --params-out keeps the raw stage ([raw]) and gives the same photo back through --params;
 a JPEG input cannot be written as .exr by this command; the tone mapping's flags spell "_" as
-"-"; an undeveloped mosaic is never what is written (the PNG is colour, not one plane); raw
-brackets are refused by lumen-cli hdr rather than merged as mosaics."""
+"-"; an undeveloped mosaic is never what is written (the PNG is colour, not one plane); a raw
+bracketed with a photo is refused by lumen-cli hdr rather than merged as a mosaic (raw brackets
+themselves: test_raw_merge.py)."""
 import os
 import subprocess
 import sys
@@ -103,12 +104,13 @@ class CliRaw(unittest.TestCase):
         self.assertIn(".exr", r.stderr)
         self.assertFalse(os.path.exists(self.out("s.hdr")))
 
-    def test_raw_brackets_refused(self):
-        """Raw brackets are not merged yet: said, not merged as a mosaic."""
-        r = run("hdr", "--times", "0.01,0.02", "-o", self.out("m.jpg"), DNG, DNG)
+    def test_raw_with_photo_refused(self):
+        """A raw merges developed, a photo as it is: one stack is not both."""
+        photo = os.path.join(os.path.dirname(DNG), "..", "photos", "forest-path.jpg")
+        r = run("hdr", "--times", "0.01,0.02", "-o", self.out("m.jpg"), DNG, photo)
         self.assertEqual(r.returncode, 1)
         self.assertIn("camera raw", r.stderr)
-        self.assertIn("forest.dng", r.stderr)
+        self.assertIn("forest-path.jpg", r.stderr)
         self.assertFalse(os.path.exists(self.out("m.jpg")))
 
     def test_tone_flags_spelt_with_hyphens(self):
