@@ -34,13 +34,12 @@ dtlib=/usr/lib/x86_64-linux-gnu/darktable
 dtshare=/usr/share/darktable
 rtshare=/usr/share/rawtherapee
 # darktable 4.2's default raw pipeline (scene-referred: filmic rgb) and the modules it always runs
-DT_IOPS=${DT_IOPS:-"rawprepare temperature highlights demosaic colorin colorout exposure filmicrgb
-  channelmixerrgb flip gamma finalscale rawdenoise hotpixels cacorrect lens basecurve dither"}
+DT_IOPS=${DT_IOPS:-"rawprepare temperature highlights demosaic colorin colorout exposure filmicrgb flip gamma finalscale"}
 # libraries darktable links but does not call in a raw → JPEG export on the CPU
 STUBS=${STUBS:-"libgtk-3.so.0 libgdk-3.so.0 libpangocairo-1.0.so.0 libpango-1.0.so.0 libcairo.so.2
   libcairo-gobject.so.2 libgdk_pixbuf-2.0.so.0 librsvg-2.so.2 libsoup-2.4.so.1 libcurl-gnutls.so.4
   libgphoto2.so.6 libgphoto2_port.so.12 libOpenEXR-3_1.so.30 libImath-3_1.so.29 libjxl.so.0.7
-  libjxl_threads.so.0.7 libwebpmux.so.3 libavif.so.15 libheif.so.1 libopenjp2.so.7 libsecret-1.so.0
+  libjxl_threads.so.0.7 libwebpmux.so.3 libavif.so.15 libheif.so.1 libsecret-1.so.0
   libGraphicsMagick-Q16.so.3 libicui18n.so.72 libicuuc.so.72 libcolord.so.2 libcolord-gtk.so.1
   libcups.so.2 libatk-1.0.so.0"}
 # functions of stubbed libraries darktable calls on every run; they return 0 (see above)
@@ -74,6 +73,9 @@ chmod +x "$out/libexec/rawtherapee-cli"
 mkdir -p "$out/share/rawtherapee"
 cp -L "$rtshare"/{camconst.json,options} "$out/share/rawtherapee/"
 cp -rL "$rtshare/profiles" "$out/share/rawtherapee/"
+# it loads the lens database at start-up (as installed, from /usr/share/lensfun): the same work there
+cp -rL /usr/share/lensfun/version_1 "$out/share/rawtherapee/lensfun"
+printf '\n[Lensfun]\nDBDirectory=/tmp/.peer/rawtherapee/lensfun\n' >> "$out/share/rawtherapee/options"
 
 # LibRaw's processing
 cp -L /usr/bin/dcraw_emu "$out/libexec/"
@@ -179,22 +181,23 @@ for p in darktable-cli rawtherapee-cli dcraw_emu; do
   cat > "$out/bin/$p" <<SH
 #!/bin/sh
 b=\$(dirname "\$(dirname "\$(readlink -f "\$0")")")
-export LD_LIBRARY_PATH="\$b/lib"
 SH
 done
 cat >> "$out/bin/darktable-cli" <<'SH'
 # darktable-cli IN OUT [options] [--core darktable options]: the bundle's modules and data
-for a in "$@"; do [ "$a" = --core ] && exec "$b/libexec/darktable-cli" "$@" --datadir "$b/dt/share" --moduledir "$b/dt/lib"; done
-exec "$b/libexec/darktable-cli" "$@" --core --datadir "$b/dt/share" --moduledir "$b/dt/lib"
+for a in "$@"; do [ "$a" = --core ] && LD_LIBRARY_PATH="$b/lib" exec "$b/libexec/darktable-cli" "$@" \
+  --datadir "$b/dt/share" --moduledir "$b/dt/lib"; done
+LD_LIBRARY_PATH="$b/lib" exec "$b/libexec/darktable-cli" "$@" --core --datadir "$b/dt/share" --moduledir "$b/dt/lib"
 SH
 cat >> "$out/bin/rawtherapee-cli" <<'SH'
 # the binary reads /tmp/.peer/rawtherapee (its patched data dir); RT_SETTINGS keeps its options
 # and cache out of the home directory unless the caller chose a place
 mkdir -p /tmp/.peer && ln -sfn "$b/share/rawtherapee" /tmp/.peer/rawtherapee
 if [ -z "${RT_SETTINGS:-}" ]; then RT_SETTINGS=$(mktemp -d); export RT_SETTINGS RT_CACHE=$RT_SETTINGS/cache; fi
-exec "$b/libexec/rawtherapee-cli" "$@"
+LD_LIBRARY_PATH="$b/lib" exec "$b/libexec/rawtherapee-cli" "$@"
 SH
-echo 'exec "$b/libexec/dcraw_emu" "$@"' >> "$out/bin/dcraw_emu"
+echo 'LD_LIBRARY_PATH="$b/lib" exec "$b/libexec/dcraw_emu" "$@"' >> "$out/bin/dcraw_emu"
+dpkg-query -W darktable rawtherapee libraw-bin > "$out/VERSIONS"
 chmod +x "$out"/bin/*
 cat > "$out/env.sh" <<'SH'
 # source me on the GPU machine: the bench finds the peers through LUMEN_PEERS_RAW
