@@ -35,18 +35,20 @@ dtshare=/usr/share/darktable
 rtshare=/usr/share/rawtherapee
 # darktable 4.2's default raw pipeline (scene-referred: filmic rgb) and the modules it always runs
 DT_IOPS=${DT_IOPS:-"rawprepare temperature highlights demosaic colorin colorout exposure filmicrgb flip gamma finalscale"}
-# libraries darktable links but does not call in a raw → JPEG export on the CPU
+# libraries the three link but do not call in a raw → JPEG export on the CPU (RawTherapee's FFTs
+# serve tools the benchmark's profile leaves off)
 STUBS=${STUBS:-"libgtk-3.so.0 libgdk-3.so.0 libpangocairo-1.0.so.0 libpango-1.0.so.0 libcairo.so.2
   libcairo-gobject.so.2 libgdk_pixbuf-2.0.so.0 librsvg-2.so.2 libsoup-2.4.so.1 libcurl-gnutls.so.4
   libgphoto2.so.6 libgphoto2_port.so.12 libOpenEXR-3_1.so.30 libImath-3_1.so.29 libjxl.so.0.7
   libjxl_threads.so.0.7 libwebpmux.so.3 libavif.so.15 libheif.so.1 libsecret-1.so.0
   libGraphicsMagick-Q16.so.3 libicui18n.so.72 libicuuc.so.72 libcolord.so.2 libcolord-gtk.so.1
-  libcups.so.2 libatk-1.0.so.0"}
+  libcups.so.2 libatk-1.0.so.0 libxml2.so.2 libtiff.so.6 libmount.so.1 libselinux.so.1
+  libfftw3f.so.3 libfftw3f_omp.so.3"}
 # functions of stubbed libraries darktable calls on every run; they return 0 (see above)
 NOOP=${NOOP:-'gtk_parse_args=1 InitializeMagickEx DestroyMagick u_foldCase_72=(a>=65&&a<=90?a+32:a)
   JxlSignatureCheck=1 avifDecoderCreate avifDecoderDestroy avifRGBImageFreePixels avifResultToString=(long)""
   heif_context_alloc=(long)"ctx" heif_context_read_from_file=((__int128)(long)"unsupported")<<64|3
-  heif_context_free heif_image_handle_release heif_image_release'}
+  heif_context_free heif_image_handle_release heif_image_release TIFFSetWarningHandler TIFFSetErrorHandler'}
 
 rm -rf "$out" "$out.tar.xz"
 mkdir -p "$out"/{bin,libexec,lib,dt/lib/views,dt/lib/plugins/imageio/format,dt/lib/plugins/imageio/storage,dt/share/rawspeed,share}
@@ -112,6 +114,17 @@ while todo:
             subprocess.run(["cp", "-L", src, dst], check=True)
             todo.append(dst)
 
+def imports(path):
+    syms = subprocess.run(["readelf", "--dyn-syms", "-W", path], capture_output=True, text=True).stdout
+    return {f[7].split("@")[0] for f in map(str.split, syms.splitlines()) if len(f) >= 8 and f[6] == "UND"}
+
+# a stub exports only what the bundle's programs and libraries import (no dlsym into these)
+wanted = set()
+for r, _, fs in os.walk(out):
+    for f in fs:
+        if f.endswith(".so") or ".so." in f or r.endswith("libexec"):
+            wanted |= imports(os.path.join(r, f))
+
 def make_stub(name, src):
     syms = subprocess.run(["readelf", "--dyn-syms", "-W", src], capture_output=True, text=True).stdout
     c = ['#include <stdio.h>', '#include <stdlib.h>',
@@ -132,8 +145,8 @@ def make_stub(name, src):
         if f[6] == "ABS":  # a version's own definition
             versions.setdefault(sym, [])
             continue
-        if ver and not default:
-            continue  # an old, non-default version: nothing built against this library asks for it
+        if (ver and not default) or sym not in wanted:
+            continue  # not asked for (an old, non-default version, or nothing imports it)
         versions.setdefault(ver, []).append(sym)  # "": no version, kept global below
         if typ in ("FUNC", "IFUNC", "NOTYPE"):
             if sym in noop:
