@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The raw developers Lumen is measured against, on the DNGs bench-raw.py develops (24 and 61 MP
-Bayer, made the same way from the same photo and seed; pass both scripts the same --keep DIR
-and the files are shared): file → exported JPEG with darktable-cli (OpenCL off) and
-rawtherapee-cli (RCD, a neutral profile), and LibRaw's processing (dcraw_emu, AHD, to 8-bit
-PPM: it writes no JPEG), each on all the machine's cores (their default), whole commands timed
-from outside: one warm-up, then the median of N runs. JPEG quality 92 everywhere (lumen-cli's
-default).
+Bayer, the files bench-raw.py makes in an empty folder: same photo, seed and order; pass both
+scripts the same --keep DIR and they are made once): file → exported JPEG with darktable-cli
+(OpenCL off) and rawtherapee-cli (RCD, a neutral profile), and LibRaw's processing (dcraw_emu,
+AHD, to 8-bit PPM: it writes no JPEG), each on all the machine's cores (their default), whole
+commands timed from outside: one warm-up, then the median of N runs. JPEG quality 92 everywhere
+(lumen-cli's default).
 
     bench-raw-peers.py [--runs 3] [--sizes 24,61] [--peers darktable,rawtherapee,libraw]
                        [--json OUT.json] [--keep DIR]
@@ -32,7 +32,6 @@ import resource
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -253,6 +252,16 @@ def check(work):
     print("bench-raw-peers --check: every bundled program matches the system's, nothing read outside the bundle")
 
 
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.machine()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
@@ -269,7 +278,7 @@ def main():
     rows = bench(a, work)
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"machine": {"cpus": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
+            json.dump({"machine": {"cpus": os.cpu_count(), "cpu": cpu_model(),
                                    "bundle": bool(os.environ.get("LUMEN_PEERS_RAW"))}, "rows": rows}, f, indent=1)
 
 

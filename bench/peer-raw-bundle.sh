@@ -5,28 +5,32 @@
 # libstdc++ and libgcc_s excluded: the GPU machine's are newer) and the data a raw → JPEG
 # development reads, into OUTDIR and OUTDIR.tar.xz (xz -9e).
 #
-#   usage: peer-raw-bundle.sh OUTDIR
+#   usage: peer-raw-bundle.sh OUTDIR            (here; needs gcc, readelf and GLib's headers)
 #   there: tar xJf OUTDIR.tar.xz && source OUTDIR/env.sh   # exports LUMEN_PEERS_RAW=OUTDIR
 #          $LUMEN_PEERS_RAW/bin/darktable-cli in.dng out.jpg --core --disable-opencl --configdir EMPTY
-#          $LUMEN_PEERS_RAW/bin/rawtherapee-cli -o out.jpg -j90 -p profile.pp3 -c in.dng
-#          $LUMEN_PEERS_RAW/bin/dcraw_emu -T -w in.dng
+#          $LUMEN_PEERS_RAW/bin/rawtherapee-cli -o out.jpg -j92 -p profile.pp3 -c in.dng
+#          $LUMEN_PEERS_RAW/bin/dcraw_emu -w -q 3 in.dng
+#   bench/bench-raw-peers.py --check proves a bundle here (identical output to the system's
+#   programs, nothing read outside the bundle); bench/bench-raw-peers.py times it there.
 #
 # bin/ holds wrapper scripts that set LD_LIBRARY_PATH for the program alone (nothing else in the
-# calling shell sees Debian's libraries). Size: darktable links ~170 libraries (GTK, GraphicsMagick,
-# HEIF/AVIF/JPEG XL encoders, ICU, curl, cups, …; 150 MB) that a raw → JPEG export on the CPU does
-# not call; those are replaced by stubs: a library of the same soname that exports the same symbols
-# (same versions, data objects of the same size) and whose functions abort with the symbol's name,
-# so that a call into one fails loudly instead of going unnoticed. The few calls darktable does
-# make into a stubbed library at start-up (format probes, GraphicsMagick's init) are listed in
-# NOOP below: they return 0, which each caller takes as "no such library/format". The pruning is
-# proven by bench/peer-raw-bundle.sh's own check (PEER_RAW_CHECK=1): the bundle's JPEGs against
-# the system's programs'.
+# calling shell sees Debian's libraries). Size: the three link ~200 libraries (150 MB: GTK,
+# GraphicsMagick, the HEIF/AVIF/JPEG XL codecs, ICU, curl, cups, …) and a raw → JPEG export on
+# the CPU calls a few of them. The others (STUBS) are replaced by stubs: a library of the same
+# soname exporting the symbols the bundle imports from it (same versions, data objects of the
+# same size) whose functions abort with the symbol's name, so that a call into one fails loudly
+# instead of going unnoticed. The calls darktable and RawTherapee do make into them on every
+# run are in NOOP: start-up (GTK's argument parsing, GraphicsMagick's init, libtiff's handlers),
+# format probes that must answer "not mine" (JPEG XL, AVIF, HEIF), and ICU's case folding for
+# ASCII; GTK's *_get_type give distinct placeholder GObject types (darktable's Lua layer
+# registers widget types at start-up and never instantiates them without a window).
 #
-# darktable keeps only the image operations of its default raw pipeline (DT_IOPS) and the JPEG
-# format; its data dir only the camera list, white-balance presets, noise profiles and rc.
-# rawtherapee-cli's data dir (/usr/share/rawtherapee) is compiled in; the bundle's copy of the
-# binary has that one string patched to /tmp/.peer/rawtherapee (same length), a symlink the wrapper
-# points at the bundle's share/rawtherapee before each run: no root, no mount namespace needed.
+# darktable keeps only the image operations of its default raw pipeline (DT_IOPS), the darkroom
+# view, JPEG output to disk; its data dir only the camera list, white-balance presets, noise
+# profiles and rc. rawtherapee-cli's data dir (/usr/share/rawtherapee) is compiled in; the
+# bundle's copy of the binary has that one string patched to /tmp/.peer/rawtherapee (same
+# length), a symlink the wrapper points at the bundle's share/rawtherapee before each run: no
+# root, no mount namespace (two bundles unpacked on one machine must not run at once).
 set -euo pipefail
 out=${1:?usage: $0 OUTDIR}
 out=$(realpath -m "$out")
@@ -44,7 +48,8 @@ STUBS=${STUBS:-"libgtk-3.so.0 libgdk-3.so.0 libpangocairo-1.0.so.0 libpango-1.0.
   libGraphicsMagick-Q16.so.3 libicui18n.so.72 libicuuc.so.72 libcolord.so.2 libcolord-gtk.so.1
   libcups.so.2 libatk-1.0.so.0 libxml2.so.2 libtiff.so.6 libmount.so.1 libselinux.so.1
   libfftw3f.so.3 libfftw3f_omp.so.3"}
-# functions of stubbed libraries darktable calls on every run; they return 0 (see above)
+# functions of stubbed libraries called on every run: SYMBOL returns 0, SYMBOL=EXPR returns the C
+# expression EXPR of the first two arguments a and b (see above)
 NOOP=${NOOP:-'gtk_parse_args=1 InitializeMagickEx DestroyMagick u_foldCase_72=(a>=65&&a<=90?a+32:a)
   JxlSignatureCheck=1 avifDecoderCreate avifDecoderDestroy avifRGBImageFreePixels avifResultToString=(long)""
   heif_context_alloc=(long)"ctx" heif_context_read_from_file=((__int128)(long)"unsupported")<<64|3
