@@ -167,8 +167,8 @@ def bench(a, work):
             runs = [run_once(argv, env, out)[:2] for _ in range(a.runs + 1)][1:]  # the first warms up
             walls, cpus = [r[0] for r in runs], [r[1] for r in runs]
             row = {"case": label, "peer": peer, "version": version(peer), "output": out.rsplit(".", 1)[1],
-                   "command": " ".join(os.path.basename(x) if x in (src, out) or x.startswith(work) else x
-                                       for x in argv),
+                   "command": " ".join(os.path.basename(x) if i == 0 or x in (src, out) or x.startswith(work)
+                                       else x for i, x in enumerate(argv)),
                    "wall_ms": statistics.median(walls), "wall_min_ms": min(walls), "wall_max_ms": max(walls),
                    "cpu_ms": statistics.median(cpus), "runs": a.runs}
             rows.append(row)

@@ -135,7 +135,7 @@ def make_stub(name, src):
     c = ['#include <stdio.h>', '#include <stdlib.h>',
          '__attribute__((visibility("hidden"), noreturn)) static void die(const char *s)',
          '{ fprintf(stderr, "peer bundle: %s called, but ' + name + ' is a stub\\n", s); abort(); }']
-    versions, gobject = {}, False
+    versions, gobject, gtypes = {}, False, "libgobject-2.0.so.0" in needed(src)
     c += ['#ifndef NO_GOBJECT', '#include <glib-object.h>', '__attribute__((visibility("hidden"))) unsigned long stub_type(const char *name)',
           '{ GType t = g_type_from_name(name); return t ? t : g_type_register_static_simple(G_TYPE_OBJECT,',
           '    g_intern_string(name), sizeof(GObjectClass), NULL, sizeof(GObject), NULL, 0); }', '#endif']
@@ -156,7 +156,7 @@ def make_stub(name, src):
         if typ in ("FUNC", "IFUNC", "NOTYPE"):
             if sym in noop:
                 body = f"return {noop[sym]};"
-            elif sym.endswith("_get_type"):  # GObject types darktable derives from: a distinct stand-in
+            elif sym.endswith("_get_type") and gtypes:  # a GObject type: a distinct placeholder
                 body = f'return stub_type("LumenPeerStub_{sym}");'
                 gobject = True
             else:
