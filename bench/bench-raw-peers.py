@@ -28,6 +28,7 @@ import importlib.util
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -201,8 +202,10 @@ def traced_opens(trace, libexec):
         pid, call = pid.strip(), call.strip()
         if call.startswith("execve(") and call.split('"')[1].startswith(libexec):
             peer.add(pid)
-        elif call.startswith(("clone", "fork", "vfork")) and pid in peer:
-            peer.add(call.rsplit("=", 1)[1].strip())
+        elif re.match(r"(<\.\.\. )?(clone3?|fork|vfork)\b", call) and pid in peer:  # "<... clone3 resumed>"
+            child = call.rsplit("=", 1)[-1].strip()
+            if child.isdigit():
+                peer.add(child)
         elif call.startswith(("open(", "openat(")) and pid in peer:
             opened.add(call.split('"')[1])
     if not peer:
