@@ -90,6 +90,8 @@ lm_window_finish_merge (LmWindow *self, const LmRenderResult *r)
   lm_pipeline_init (&self->pipeline);
   if (r->method == LM_HDR_MERTENS)
     lm_pipeline_tonemap (&self->pipeline)->kind = LM_TONEMAP_NONE; /* fused: already 0..1 */
+  else if (r->raw)
+    lm_pipeline_tonemap (&self->pipeline)->kind = LM_TONEMAP_SIGMOID; /* as a raw's own */
   /* Titled by its first exposure; under it, what it was made of: both lines whole, where one
    * line of both was cut. */
   g_autofree char *made = g_strdup_printf (ngettext ("HDR, %u exposure", "HDR, %u exposures", h->count), h->count);

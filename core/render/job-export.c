@@ -49,6 +49,15 @@ develop_scene (LmRenderWorker *w, const Job *job, GError **error)
   return host;
 }
 
+/* Whether SOURCE, radiance, is a merge of raw brackets: scene light in Rec. 2020, carrying the
+ * raws' profile, which a .hdr cannot say. */
+static gboolean
+is_raw_merge (const LmImage *source)
+{
+  g_autoptr (GBytes) rec2020 = lm_color_rec2020_display_icc ();
+  return source->icc_profile != NULL && g_bytes_equal (source->icc_profile, rec2020);
+}
+
 /* A .hdr or .exr export writes the merged radiance, or a raw's developed scene, itself: not a
  * render of it. */
 static gboolean
@@ -66,10 +75,10 @@ export_radiance (LmRenderWorker *w, const Job *job, GError **error)
   if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
     return FALSE;
   post_progress (w, job, 0.3);
+  if ((raw || is_raw_merge (w->source)) && !lm_raw_scene_output_check (job->path, error))
+    return FALSE;
   if (!raw)
     return lm_io_save (w->source, job->path, &job->options, error);
-  if (!lm_raw_scene_output_check (job->path, error))
-    return FALSE;
   g_autoptr (LmImage) scene = develop_scene (w, job, error);
   if (scene == NULL || g_cancellable_set_error_if_cancelled (job->cancellable, error))
     return FALSE;

@@ -71,8 +71,10 @@ merge_steps (LmRenderWorker *w, const Job *job, LmBackend *b, LmRenderResult *r,
       if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
         return NULL;
     }
-  /* The export carries the exposures' colour profile (and EXIF, as lumen-cli hdr does). */
+  /* The export carries the exposures' colour profile (and EXIF, as lumen-cli hdr does): a raw
+   * merge the raws' Rec. 2020, in which its tone mapping comes out. */
   lm_image_copy_metadata (host, lm_hdr_job_stack (hdr)->images[0]);
+  r->raw = lm_image_is_raw (lm_hdr_job_stack (hdr)->images[0]);
   *work_out = g_steal_pointer (&work);
   return g_steal_pointer (&host);
 }

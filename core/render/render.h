@@ -97,6 +97,7 @@ typedef struct {
   const char *other_name; /* COMPARE: the second backend */
   gint64 changed_us;
   guint width, height; /* of the image */
+  gboolean raw;        /* MERGED: of camera raws, developed (its display transform: a raw's) */
 
   /* COMPARE */
   LmDiffStats diff;
