@@ -1,6 +1,7 @@
 /* ui-latency: the real window's latency. Opens PHOTO and either moves one control COUNT times
  * (waiting for each change to reach the screen before the next), printing the 50th and 95th
- * percentiles of change→result (the worker's) and change→paint (adds the wait for the frame),
+ * percentiles of change→result (the worker's result posted: the render and its view done)
+ * and change→paint (adds the main loop's taking it and the wait for the frame),
  * for the first paint of each change and for its full-resolution one; or, with --open, opens
  * PHOTO N times and prints how long each took to its first full-resolution paint.
  *

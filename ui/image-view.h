@@ -57,8 +57,8 @@ void lm_image_view_set_tool (LmImageView *self, const LmViewTool *tool, gpointer
 gboolean lm_image_view_get_rect (LmImageView *self, LmViewRect *rect);
 
 /* Pixels of RECT (RGB24 words in VIEW, which the view keeps a reference to). CHANGED_US is
- * when the change that made them happened: with LUMEN_TRACE=1 the paint that shows them logs
- * the latency. */
+ * when the change that made them happened, RESULT_US when the render worker had them ready:
+ * with LUMEN_TRACE=1 the paint that shows them logs the latency ("painted" says it too). */
 void lm_image_view_set_pixels (LmImageView *self, LmImage *view, const LmViewRect *rect,
                                gint64 changed_us, gint64 result_us);
 

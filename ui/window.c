@@ -278,8 +278,7 @@ on_result (const LmRenderResult *r, gpointer data)
       self->shown = r->generation;
       /* Before the edited half, whose paint is what the latency trace times. */
       lm_window_show_before (self, r);
-      lm_image_view_set_pixels (self->image_view, r->view, &r->view_rect, r->changed_us,
-                                g_get_monotonic_time ());
+      lm_image_view_set_pixels (self->image_view, r->view, &r->view_rect, r->changed_us, r->posted_us);
       lm_histogram_view_set_histograms (self->histogram_view, &r->histogram,
                                         r->has_seen_histogram ? &r->seen_histogram : NULL);
       lm_window_set_histogram_origin (self, r);

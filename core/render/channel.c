@@ -115,6 +115,7 @@ delivery_free (gpointer data)
 void
 lm_render_post_to (LmRenderWorker *w, Channel *channel, LmRenderResult *result)
 {
+  result->posted_us = g_get_monotonic_time ();
   Delivery *d = g_new (Delivery, 1);
   d->channel = lm_render_channel_ref (channel);
   d->result = result;

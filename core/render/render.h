@@ -96,6 +96,7 @@ typedef struct {
   const char *backend_name;
   const char *other_name; /* COMPARE: the second backend */
   gint64 changed_us;
+  gint64 posted_us;    /* when the worker posted it: its render done, before the main loop takes it */
   guint width, height; /* of the image */
   gboolean raw;        /* MERGED: of camera raws, developed (its display transform: a raw's) */
 
