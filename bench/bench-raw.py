@@ -4,7 +4,7 @@
 developed to a JPEG and to the scene's EXR on every backend asked, N times; the steps' times
 are lumen-cli --timings' (the GPU's from CUDA events), the whole command's from the wall clock.
 
-    bench-raw.py [--backends cuda,cpu] [--outputs jpg,exr] [--runs 5] [--json OUT.json] [--keep DIR]
+    bench-raw.py [--backends cuda,cuda+nvjpeg,cpu] [--outputs jpg,exr] [--runs 5] [--json OUT.json] [--keep DIR]
 
 Needs numpy, OpenCV and tifffile (tests/raw/dng.py); LUMEN_CLI names the binary."""
 import argparse
@@ -46,8 +46,12 @@ def make_dng(path, rgb, cfa, h, w, rng):
 
 
 def run(cli, backend, src, out):
+    """BACKEND: cpu, cuda, or cuda+nvjpeg (the JPEG encoded on the GPU: --jpeg-encoder nvjpeg)."""
+    flags = ["--backend", backend.split("+")[0]]
+    if backend.endswith("+nvjpeg") and out.endswith(".jpg"):
+        flags += ["--jpeg-encoder", "nvjpeg"]
     t = time.perf_counter()
-    r = subprocess.run([cli, "--backend", backend, "--timings", "-o", out, src], capture_output=True, text=True)
+    r = subprocess.run([cli, *flags, "--timings", "-o", out, src], capture_output=True, text=True)
     wall = (time.perf_counter() - t) * 1000
     if r.returncode != 0:
         raise SystemExit(f"bench-raw: {r.stderr.strip()}")
@@ -79,7 +83,9 @@ def main():
             make_dng(src, rgb, cfa, h, w, rng)
         for backend in a.backends.split(","):
             for ext in a.outputs.split(","):
-                out = os.path.join(work, f"out-{backend}.{ext}")
+                if backend.endswith("+nvjpeg") and ext != "jpg":
+                    continue
+                out = os.path.join(work, f"out-{backend.replace('+', '-')}.{ext}")
                 runs = [run(cli, backend, src, out) for _ in range(a.runs + 1)][1:]  # the first warms caches
                 walls = [r[0] for r in runs]
                 steps = {k: statistics.median(r[1].get(k, 0.0) for r in runs) for k in runs[0][1]}
@@ -87,7 +93,7 @@ def main():
                        "wall_min_ms": min(walls), "steps_ms": steps}
                 rows.append(row)
                 shown = ", ".join(f"{k} {v:.2f}" for k, v in steps.items())
-                print(f"{label:14} {backend:4} → .{ext}: {row['wall_ms']:8.1f} ms wall (min {row['wall_min_ms']:.1f}); {shown}",
+                print(f"{label:14} {backend:11} → .{ext}: {row['wall_ms']:8.1f} ms wall (min {row['wall_min_ms']:.1f}); {shown}",
                       flush=True)
     if a.json:
         with open(a.json, "w") as f:

@@ -39,6 +39,25 @@ rgba_to_rgb (const uint8_t *rgba, size_t rgba_stride, uint8_t *rgb, size_t rgb_p
     }
 }
 
+// A 16-bit result's samples to JPEG's 8 bits as the CPU's writer rounds them
+// (core/io/depth.c: lm_quantize_u8 (v / 257)).
+__global__ void __launch_bounds__ (kThreads)
+rgba16_to_rgb (const uint8_t *rgba, size_t rgba_stride, uint8_t *rgb, size_t rgb_pitch, unsigned width, unsigned height)
+{
+  for (unsigned y = blockIdx.y; y < height; y += gridDim.y)
+    {
+      const ushort4 *s = reinterpret_cast<const ushort4 *> (rgba + (size_t) y * rgba_stride);
+      uint8_t *o = rgb + (size_t) y * rgb_pitch;
+      for (unsigned x = blockIdx.x * blockDim.x + threadIdx.x; x < width; x += gridDim.x * blockDim.x)
+        {
+          ushort4 p = s[x];
+          o[3 * x] = lm_quantize_u8 ((float) p.x / 257.0f);
+          o[3 * x + 1] = lm_quantize_u8 ((float) p.y / 257.0f);
+          o[3 * x + 2] = lm_quantize_u8 ((float) p.z / 257.0f);
+        }
+    }
+}
+
 __global__ void
 gather (const uint8_t *image, size_t stride, const unsigned *xy, unsigned n, uint32_t *out)
 {
@@ -69,8 +88,15 @@ lm_k_rgb_to_rgba8 (const uint8_t *rgb, size_t rgb_pitch, const LmKImage *out, cu
 extern "C" cudaError_t
 lm_k_rgba8_to_rgb (const LmKImage *in, uint8_t *rgb, size_t rgb_pitch, cudaStream_t stream)
 {
-  if (in->format != LM_K_RGBA8 || rgb_pitch < 3 * (size_t) in->width)
+  if ((in->format != LM_K_RGBA8 && in->format != LM_K_RGBA16) || rgb_pitch < 3 * (size_t) in->width)
     return cudaErrorInvalidValue;
+  if (in->format == LM_K_RGBA16)
+    {
+      rgba16_to_rgb<<<rows_grid (in->width, in->height), kThreads, 0, stream>>> (
+          static_cast<const uint8_t *> (in->data), in->stride, rgb, rgb_pitch, in->width, in->height);
+      LM_CUDA_LAUNCHED ();
+      return cudaSuccess;
+    }
   rgba_to_rgb<<<rows_grid (in->width, in->height), kThreads, 0, stream>>> (
       static_cast<const uint8_t *> (in->data), in->stride, rgb, rgb_pitch, in->width, in->height);
   LM_CUDA_LAUNCHED ();

@@ -191,8 +191,9 @@ cudaError_t lm_k_tonemap (const LmKTonemap *params, const LmKImage *radiance, co
 /* RADIANCE (RGBA_F32) to OUT (RGBE8, same size): core/ops/rgbe-math.h on every pixel (rgbe.cu). */
 cudaError_t lm_k_rgbe_encode (const LmKImage *radiance, const LmKImage *out, cudaStream_t stream);
 
-/* nvJPEG's interleaved RGB (RGB_PITCH bytes a row) to OUT (RGBA8, opaque), and back; for
- * decoding into, and encoding from, images that stay on the device. */
+/* nvJPEG's interleaved RGB (RGB_PITCH bytes a row) to OUT (RGBA8, opaque), and back (from
+ * RGBA8, or RGBA16 rounded to 8 bits as the CPU's JPEG writer rounds it); for decoding into,
+ * and encoding from, images that stay on the device. */
 cudaError_t lm_k_rgb_to_rgba8 (const uint8_t *rgb, size_t rgb_pitch, const LmKImage *out, cudaStream_t stream);
 cudaError_t lm_k_rgba8_to_rgb (const LmKImage *in, uint8_t *rgb, size_t rgb_pitch, cudaStream_t stream);
 

@@ -87,7 +87,9 @@ lm_nvjpeg_encoder_description (LmNvjpegEncoder *enc)
 GBytes *
 lm_nvjpeg_encode (LmNvjpegEncoder *enc, const LmImage *image, GError **error)
 {
-  g_return_val_if_fail (image->format == LM_FORMAT_RGBA8 && image->allocator->memory == LM_MEMORY_DEVICE, NULL);
+  g_return_val_if_fail ((image->format == LM_FORMAT_RGBA8 || image->format == LM_FORMAT_RGBA16)
+                          && image->allocator->memory == LM_MEMORY_DEVICE,
+                        NULL);
   const LmNvjpegLibrary *lib = enc->lib;
   gsize pitch = (gsize) image->width * 3, need = pitch * image->height;
   if (!LM_CUDA_CHECK (cudaSetDevice (enc->device), error))

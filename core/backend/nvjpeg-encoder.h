@@ -21,9 +21,9 @@ void lm_nvjpeg_encoder_free (LmNvjpegEncoder *encoder);
 /* "nvJPEG 13.0.1 on GPU 0". */
 const char *lm_nvjpeg_encoder_description (LmNvjpegEncoder *encoder);
 
-/* IMAGE (RGBA8, device memory on the encoder's device) as a JPEG file's bytes, with the
- * EXIF (as exported: upright, new size) and ICC profile that IMAGE carries; NULL with the
- * reason. */
+/* IMAGE (RGBA8, or RGBA16 rounded to 8 bits as the CPU's writer rounds it; device memory on
+ * the encoder's device) as a JPEG file's bytes, with the EXIF (as exported: upright, new
+ * size) and ICC profile that IMAGE carries; NULL with the reason. */
 GBytes *lm_nvjpeg_encode (LmNvjpegEncoder *encoder, const LmImage *image, GError **error);
 
 G_END_DECLS

@@ -26,8 +26,9 @@ refusal (LmBackend *backend, const LmImage *image, const LmSaveOptions *options)
     return _("JPEG holds at most 65500 pixels a side");
   if (image->format == LM_FORMAT_GRAY8)
     return _("nvJPEG encodes colour images here, and this result is grayscale");
-  if (image->format != LM_FORMAT_RGBA8)
-    return _("the result has more than 8 bits per channel, which the CPU rounds to JPEG's 8");
+  /* A 16-bit result (a raw's) is rounded to JPEG's 8 bits on the device, as the CPU rounds it. */
+  if (image->format != LM_FORMAT_RGBA8 && image->format != LM_FORMAT_RGBA16)
+    return _("nvJPEG encodes 8- and 16-bit colour results, and this one is neither");
   if (options->to_srgb)
     return _("the conversion to sRGB runs on the CPU");
   return NULL;

@@ -4,8 +4,8 @@ render, --jpeg-encoder cpu) and against the source (the same render written loss
 PNG); the figures printed here are those of docs/files.md. It holds that nvJPEG's file is as
 close to the source as the CPU's (PSNR within 1.5 dB), of the same size and chroma sampling,
 with the CPU writer's metadata segments (EXIF, XMP, ICC, IPTC) byte for byte; and that what
-nvJPEG does not take (gray, 16 bits, tiles, --to-srgb) falls back to the CPU writer's bytes
-with a note. Skipped (exit 77) without a device; without libnvjpeg too, unless
+nvJPEG does not take (gray, tiles, --to-srgb) falls back to the CPU writer's bytes with a
+note, while a 16-bit result (a raw's) is rounded to 8 bits on the device and encoded there. Skipped (exit 77) without a device; without libnvjpeg too, unless
 LUMEN_REQUIRE_NVJPEG=1 (the GPU machine's run) makes that a failure."""
 import math
 import os
@@ -150,10 +150,26 @@ class NvjpegExport(unittest.TestCase):
             self.check_falls_back(forest, ["--blur", "2"], "tiles", {"LUMEN_TILE": "256x256"})
         with self.subTest("to-srgb"):
             self.check_falls_back(forest, ["--to-srgb"], "sRGB")
-        with self.subTest("16 bits"):
-            deep = self.path("deep.png")
-            cv2.imwrite(deep, lt.imread(os.path.join(lt.photos_dir(), "chelsea.png")).astype(np.uint16) * 257)
-            self.check_falls_back(deep, [], "8 bits")
+
+    def test_sixteen_bits_encoded_on_the_device(self):
+        """A 16-bit result (a 16-bit PNG's, a camera raw's) is rounded to 8 bits on the device as
+        the CPU's writer rounds it, then encoded by nvJPEG: as close to the CPU writer's file as an
+        8-bit photo's, with its metadata (the raw's Rec. 2020 profile) byte for byte."""
+        deep = self.path("deep.png")
+        cv2.imwrite(deep, lt.imread(os.path.join(lt.photos_dir(), "chelsea.png")).astype(np.uint16) * 257)
+        raw = os.path.join(lt.data_dir(), "raw", "forest.dng")
+        for name, src in (("16-bit PNG", deep), ("raw", raw)):
+            with self.subTest(name):
+                cpu, gpu = self.path("cpu16.jpg"), self.path("gpu16.jpg")
+                proc = run(["--backend", "cuda", "--jpeg-encoder", "cpu", "-o", cpu, src])
+                self.assertEqual(proc.returncode, 0, lt.describe(proc))
+                proc = run(["--backend", "cuda", "--jpeg-encoder", "nvjpeg", "-o", gpu, src])
+                self.assertEqual(proc.returncode, 0, lt.describe(proc))
+                self.assertNotIn(NOTE, proc.stderr)
+                worst, mean, psnr = stats(decode(gpu), decode(cpu))
+                print(f"{name}: nvJPEG against the CPU writer: max |Δ| {worst}, mean {mean:.2f}, PSNR {psnr:.1f} dB")
+                self.assertGreater(psnr, 38.0)
+                self.assertEqual(metadata(gpu), metadata(cpu))
 
 
 if __name__ == "__main__":
