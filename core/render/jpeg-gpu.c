@@ -80,6 +80,16 @@ lm_jpeg_gpu_note (const GError *why)
   return g_strdup_printf (_("not encoded with nvJPEG (%s); the CPU's JPEG encoder wrote it instead"), why->message);
 }
 
+void
+lm_jpeg_gpu_prepare (LmBackend *backend)
+{
+#if LUMEN_HAVE_CUDA
+  int device = lm_backend_cuda_device (backend);
+  if (device >= 0 && lm_nvjpeg_library (NULL) != NULL)
+    lm_nvjpeg_encode_handle (device, NULL);
+#endif
+}
+
 gboolean
 lm_jpeg_gpu_available (GError **error)
 {

@@ -30,6 +30,11 @@ gboolean lm_jpeg_gpu_write (GBytes *jpeg, const char *path, GError **error);
  * the file's name. */
 char *lm_jpeg_gpu_note (const GError *why);
 
+/* nvJPEG loaded and its encoder made for BACKEND's device ahead of the first encode (a few
+ * hundred milliseconds, once a process), so that a caller can do it beside other work;
+ * nothing where it cannot be: the encode then says why. */
+void lm_jpeg_gpu_prepare (LmBackend *backend);
+
 /* Whether nvJPEG can be loaded here; ERROR says why not (a build without CUDA, no
  * libnvjpeg.so). Not whether a GPU is usable: the backend says that. */
 gboolean lm_jpeg_gpu_available (GError **error);
