@@ -441,13 +441,27 @@ def raw_section(d):
                      f"{r['median_ms'] / copy['median_ms']:.2f} | {ratio_npp} |")
     lines += ["", "| development (lumen-cli) | backend | commit | load | raw | tonemap | save | whole command (wall) |",
               "|---|---|---|---|---|---|---|---|"]
-    for name, commit in (("raw-h200.json", "3a36ba1"), ("raw-h200-refine.json", "06d61a8")):
+    for name, commit in (("raw-h200.json", "3a36ba1"), ("raw-h200-refine.json", "06d61a8"),
+                         ("raw-h200-82a76de.json", "82a76de")):
         for r in json.load(open(os.path.join(d, "raw", name)))["rows"]:
             s = r["steps_ms"]
+            save = s.get("save", s.get("save (nvJPEG)", 0))
             lines.append(f"| {r['case']} → .{r['output']} | {r['backend']} | {commit} | {s.get('load', 0):.1f} | "
-                         f"{s.get('raw', 0):.2f} | {s.get('tonemap', 0):.2f} | {s.get('save', 0):.1f} | "
+                         f"{s.get('raw', 0):.2f} | {s.get('tonemap', 0):.2f} | {save:.1f} | "
                          f"{r['wall_ms']:.0f} ms |")
-    return lines + [""]
+    # The peers in the same call as the last development rows: file to JPEG on all 16 cores.
+    peers = json.load(open(os.path.join(d, "raw", "raw-peers-h200-82a76de.json")))["rows"]
+    ours = {(r["case"], r["backend"]): r["wall_ms"] for r in
+            json.load(open(os.path.join(d, "raw", "raw-h200-82a76de.json")))["rows"] if r["output"] == "jpg"}
+    lines += ["", "| file → JPEG, same call (82a76de) | peer | peer wall | Lumen cuda+nvjpeg | ratio | Lumen cpu | ratio |",
+              "|---|---|---|---|---|---|---|"]
+    for r in peers:
+        gpu, cpu = ours.get((r["case"], "cuda+nvjpeg")), ours.get((r["case"], "cpu"))
+        lines.append(f"| {r['case']} | {r['version']} | {r['wall_ms']:.0f} ms | {gpu:.0f} ms | "
+                     f"{r['wall_ms'] / gpu:.2f}× | {cpu:.0f} ms | {r['wall_ms'] / cpu:.2f}× |")
+    lines += ["", "The window on camera raws (`bench/bench-raw-window.py`, 82a76de):", "", "```"]
+    lines += open(os.path.join(d, "raw", "window-h200-82a76de.txt")).read().strip().split("\n")
+    return lines + ["```", ""]
 
 
 def document(d, date):

@@ -58,7 +58,8 @@ class RawMergeGpu(unittest.TestCase):
     def test_scene_is_the_same_file(self):
         for args in ((), ("--align",)):
             a, b = self.both("exr", *args)
-            self.assertEqual(open(a, "rb").read(), open(b, "rb").read(), args)
+            with open(a, "rb") as fa, open(b, "rb") as fb:
+                self.assertEqual(fa.read(), fb.read(), args)
 
     def test_sigmoid_within_one_level(self):
         a, b = self.both("png", "--depth", "16")
