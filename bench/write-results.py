@@ -457,7 +457,8 @@ def raw_section(d):
               "|---|---|---|---|---|---|---|"]
     for r in peers:
         gpu, cpu = ours.get((r["case"], "cuda+nvjpeg")), ours.get((r["case"], "cpu"))
-        lines.append(f"| {r['case']} | {r['version']} | {r['wall_ms']:.0f} ms | {gpu:.0f} ms | "
+        to = "" if r["output"] == "jpg" else f" (to .{r['output']}: no JPEG encode)"
+        lines.append(f"| {r['case']}{to} | {r['version']} | {r['wall_ms']:.0f} ms | {gpu:.0f} ms | "
                      f"{r['wall_ms'] / gpu:.2f}× | {cpu:.0f} ms | {r['wall_ms'] / cpu:.2f}× |")
     lines += ["", "The window on camera raws (`bench/bench-raw-window.py`, 82a76de):", "", "```"]
     lines += open(os.path.join(d, "raw", "window-h200-82a76de.txt")).read().strip().split("\n")

@@ -70,6 +70,9 @@ typedef struct {
                         * chunk or TIFF tag 700 */
   GBytes *iptc;        /* JPEG APP13 payload after "Photoshop 3.0\0": the image resource
                         * blocks that hold IPTC-IIM */
+  gboolean raw_scene; /* RGBA_F32 scene light developed from camera raws (a merge of raw
+                       * brackets): displayed in 16 bits as a raw is, in Rec. 2020, which a .hdr
+                       * cannot say. Not copied with the metadata. */
   struct _LmRawInfo *raw; /* a camera raw's sensor layout, levels, white balance and matrices
                            * (core/raw-info.h): set on CFA16 sources by the raw loader; NULL
                            * otherwise. Not copied with the metadata: a developed image is no

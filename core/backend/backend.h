@@ -156,9 +156,12 @@ static inline LmImage *
 lm_backend_upload (LmBackend *b, LmImage *host, GError **error)
 {
   LmImage *work = b->klass->upload (b, host, error);
-  /* A raw's sensor data is read through its description wherever it is. */
+  /* A raw's sensor data is read through its description wherever it is; a raw's scene is one
+   * wherever it is. */
   if (work != NULL && work != host && host->raw != NULL && work->raw == NULL)
     work->raw = lm_raw_info_ref (host->raw);
+  if (work != NULL)
+    work->raw_scene = host->raw_scene;
   return work;
 }
 static inline LmImage *

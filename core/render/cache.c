@@ -128,7 +128,8 @@ tonemap (LmRenderCache *cache, const LmTonemapParams *params, const LmImage *rad
   if (lm_backend_tonemap (cache->backend, params, radiance, out, &e))
     return TRUE;
   /* The fallback tone maps the host's source: a radiance map's as it is, not a raw's sensor
-   * data nor scene light already edited. */
+   * data nor scene light already edited (with an edit on scene light the error stands; both
+   * backends tone map, so this is for a backend that some day would not). */
   if (!g_error_matches (e, LUMEN_ERROR, LM_ERROR_UNSUPPORTED) || cache->fallback == NULL
       || radiance != cache->source
       || cache->host_source == NULL || cache->fallback == cache->backend
@@ -297,8 +298,11 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
       if (points)
         format = lm_point_output_format (NULL, current->format, current->opaque);
       else if (step->kind == STEP_TONEMAP)
-        /* A raw's display-referred result keeps 16 bits for the edits and the export. */
-        format = raw ? LM_FORMAT_RGBA16 : stage->info->output_format (stage->params.bytes, current->format, current->opaque);
+        /* A raw's display-referred result (a merge of raws' too) keeps 16 bits for the edits and
+         * the export. */
+        format = raw || cache->source->raw_scene
+                   ? LM_FORMAT_RGBA16
+                   : stage->info->output_format (stage->params.bytes, current->format, current->opaque);
       else if (step->kind == STEP_OP)
         {
           format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);

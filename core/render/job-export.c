@@ -21,9 +21,9 @@ post_progress (LmRenderWorker *w, const Job *job, double fraction)
   lm_render_post (w, r);
 }
 
-/* A raw's scene (RGBA_F32, linear Rec. 2020, with its edits on scene light, before the display
- * transform) developed on the job's backend, in host memory and tagged with its primaries:
- * what its .exr holds. */
+/* The scene (RGBA_F32, before the display transform, with its edits on scene light: a raw's
+ * developed in linear Rec. 2020, a merge's radiance) rendered on the job's backend, in host
+ * memory and tagged with its primaries: what its .exr holds. */
 static LmImage *
 develop_scene (LmRenderWorker *w, const Job *job, GError **error)
 {
@@ -44,22 +44,17 @@ develop_scene (LmRenderWorker *w, const Job *job, GError **error)
       g_clear_pointer (&host, lm_image_unref);
       return NULL;
     }
-  g_clear_pointer (&host->icc_profile, g_bytes_unref);
-  host->icc_profile = lm_color_rec2020_linear_icc ();
+  lm_image_copy_metadata (host, w->source);
+  if (lm_image_is_raw (w->source))
+    {
+      g_clear_pointer (&host->icc_profile, g_bytes_unref);
+      host->icc_profile = lm_color_rec2020_linear_icc ();
+    }
   return host;
 }
 
-/* Whether SOURCE, radiance, is a merge of raw brackets: scene light in Rec. 2020, carrying the
- * raws' profile, which a .hdr cannot say. */
-static gboolean
-is_raw_merge (const LmImage *source)
-{
-  g_autoptr (GBytes) rec2020 = lm_color_rec2020_display_icc ();
-  return source->icc_profile != NULL && g_bytes_equal (source->icc_profile, rec2020);
-}
-
-/* A .hdr or .exr export writes the merged radiance, or a raw's developed scene, itself: not a
- * render of it. */
+/* A .hdr or .exr export writes the scene itself, a merge's radiance or a raw's development,
+ * with the edits on scene light: not a render of it. */
 static gboolean
 export_radiance (LmRenderWorker *w, const Job *job, GError **error)
 {
@@ -75,10 +70,8 @@ export_radiance (LmRenderWorker *w, const Job *job, GError **error)
   if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
     return FALSE;
   post_progress (w, job, 0.3);
-  if ((raw || is_raw_merge (w->source)) && !lm_raw_scene_output_check (job->path, error))
+  if ((raw || w->source->raw_scene) && !lm_raw_scene_output_check (job->path, error))
     return FALSE;
-  if (!raw)
-    return lm_io_save (w->source, job->path, &job->options, error);
   g_autoptr (LmImage) scene = develop_scene (w, job, error);
   if (scene == NULL || g_cancellable_set_error_if_cancelled (job->cancellable, error))
     return FALSE;

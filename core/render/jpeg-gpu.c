@@ -24,7 +24,7 @@ refusal (LmBackend *backend, const LmImage *image, const LmSaveOptions *options)
                                                      "in one piece");
   if (image->width > JPEG_MAX_SIDE || image->height > JPEG_MAX_SIDE)
     return _("JPEG holds at most 65500 pixels a side");
-  if (image->format == LM_FORMAT_GRAY8)
+  if (lm_format_channels (image->format) == 1)
     return _("nvJPEG encodes colour images here, and this result is grayscale");
   /* A 16-bit result (a raw's) is rounded to JPEG's 8 bits on the device, as the CPU rounds it. */
   if (image->format != LM_FORMAT_RGBA8 && image->format != LM_FORMAT_RGBA16)

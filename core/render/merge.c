@@ -75,6 +75,7 @@ merge_steps (LmRenderWorker *w, const Job *job, LmBackend *b, LmRenderResult *r,
    * merge the raws' Rec. 2020, in which its tone mapping comes out. */
   lm_image_copy_metadata (host, lm_hdr_job_stack (hdr)->images[0]);
   r->raw = lm_image_is_raw (lm_hdr_job_stack (hdr)->images[0]);
+  host->raw_scene = work->raw_scene = r->raw;
   *work_out = g_steal_pointer (&work);
   return g_steal_pointer (&host);
 }

@@ -125,8 +125,9 @@ write_raw_brackets (const char *dir, char *paths[3])
 }
 
 /* Raw brackets merged through the dialog (their times from EXIF) are a raw's scene: the window
- * tone maps them as lumen-cli hdr does (the sigmoid, a raw's display transform), pixel for
- * pixel, and refuses to write them as .hdr, which cannot say their Rec. 2020 primaries. */
+ * tone maps them as lumen-cli hdr --depth 16 does (the sigmoid, a raw's display transform, in
+ * 16 bits), pixel for pixel, and refuses to write them as .hdr, which cannot say their
+ * Rec. 2020 primaries. */
 static void
 test_raw_brackets (void)
 {
@@ -155,18 +156,25 @@ test_raw_brackets (void)
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
   lm_window_export_to (ui_window, window_png, &options);
   ui_await_result (LM_RESULT_EXPORTED);
+  g_autofree char *window_exr = g_build_filename (tmp_dir, "window.exr", NULL);
+  lm_window_export_to (ui_window, window_exr, &options);
+  ui_await_result (LM_RESULT_EXPORTED);
   g_autofree char *window_hdr = g_build_filename (tmp_dir, "window.hdr", NULL);
   lm_window_export_to (ui_window, window_hdr, &options);
   ui_await_result (LM_RESULT_EXPORTED);
   g_assert_false (g_file_test (window_hdr, G_FILE_TEST_EXISTS));
+  const char *refused = lm_window_get_info_message (ui_window);
+  g_assert_nonnull (refused);
+  g_assert_nonnull (strstr (refused, ".exr"));
 
   g_autofree char *cli_png = g_build_filename (tmp_dir, "cli.png", NULL);
-  const char *argv[] = { g_getenv ("LUMEN_CLI"), "hdr", "-o", cli_png, paths[0], paths[1], paths[2], NULL };
+  const char *argv[] = { g_getenv ("LUMEN_CLI"), "hdr", "--depth", "16", "-o", cli_png, paths[0], paths[1], paths[2], NULL };
   int status = -1;
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                                NULL, NULL, NULL, NULL, &status, NULL));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   g_autoptr (LmImage) ours = load (window_png), theirs = load (cli_png);
+  g_assert_cmpint (ours->format, ==, LM_FORMAT_RGBA16); /* a raw's 16 bits, not 8 */
   g_assert_cmpint (ours->format, ==, theirs->format);
   g_assert_cmpuint (ours->width, ==, theirs->width);
   g_assert_cmpuint (ours->height, ==, theirs->height);
@@ -174,8 +182,24 @@ test_raw_brackets (void)
   guint differ = 0;
   for (guint y = 0; y < ours->height; y++)
     differ += memcmp (lm_image_row (ours, y), lm_image_row (theirs, y), row) != 0;
-  g_test_message ("%u of %u rows differ between the window's raw merge and lumen-cli hdr's", differ, ours->height);
+  g_test_message ("%u of %u rows differ between the window's raw merge and lumen-cli hdr --depth 16's", differ,
+                  ours->height);
   g_assert_cmpuint (differ, ==, 0);
+
+  /* The scene itself: the same file as lumen-cli hdr's .exr (the merged radiance, its
+   * Rec. 2020 chromaticities). */
+  g_autofree char *cli_exr = g_build_filename (tmp_dir, "cli.exr", NULL);
+  const char *argv_exr[] = { g_getenv ("LUMEN_CLI"), "hdr", "-o", cli_exr, paths[0], paths[1], paths[2], NULL };
+  g_assert_true (g_spawn_sync (NULL, (char **) argv_exr, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_autofree char *a = NULL, *b = NULL;
+  gsize na = 0, nb = 0;
+  g_assert_true (g_file_get_contents (window_exr, &a, &na, NULL));
+  g_assert_true (g_file_get_contents (cli_exr, &b, &nb, NULL));
+  g_assert_cmpmem (a, na, b, nb);
+  g_unlink (window_exr);
+  g_unlink (cli_exr);
   g_unlink (window_png);
   g_unlink (cli_png);
   for (int i = 0; i < 3; i++)
