@@ -279,8 +279,9 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   const char *in_path = o->inputs[0];
 
   /* The GPU's start-up (the driver's context: 0.2-0.4 s on an H200; nvJPEG's, 0.3 s, where it
-   * encodes) runs beside the input's load, which then goes to pageable memory instead of the backend's pinned memory: the
-   * upload is slower by milliseconds, the whole command faster by the load's time. */
+   * encodes) runs beside the input's load, which then goes to pageable memory instead of the
+   * backend's pinned memory: the upload is slower by milliseconds, the whole command faster by
+   * the load's time. */
   BackendStart start = { .kind = kind, .nvjpeg = o->nvjpeg };
   GThread *starting = kind == LM_BACKEND_CUDA ? g_thread_new ("lumen-cuda-start", start_backend, &start) : NULL;
   if (starting == NULL)
@@ -296,11 +297,13 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   /* Fail on an unwritable output before the work, not after it. A raw's .exr is its scene. */
   GError *e = NULL;
   gboolean scene = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
-  gboolean writable = lm_cli_check_output (o->output, o->raw, &e) && (!scene || lm_raw_scene_output_check (o->output, &e));
+  gboolean writable
+    = lm_cli_check_output (o->output, o->raw, &e) && (!scene || lm_raw_scene_output_check (o->output, &e));
   gint64 t = g_get_monotonic_time ();
   g_autoptr (LmImage) source = NULL;
   if (writable)
-    source = lm_cli_load_photo (in_path, starting ? lm_allocator_host () : lm_backend_host_allocator (start.backend), &e);
+    source = lm_cli_load_photo (in_path, starting ? lm_allocator_host () : lm_backend_host_allocator (start.backend),
+                                &e);
   double load_ms = lm_ms_since (t);
   if (starting)
     g_thread_join (starting);

@@ -168,7 +168,8 @@ test_raw_brackets (void)
   g_assert_nonnull (strstr (refused, ".exr"));
 
   g_autofree char *cli_png = g_build_filename (tmp_dir, "cli.png", NULL);
-  const char *argv[] = { g_getenv ("LUMEN_CLI"), "hdr", "--depth", "16", "-o", cli_png, paths[0], paths[1], paths[2], NULL };
+  const char *argv[] = { g_getenv ("LUMEN_CLI"), "hdr", "--depth", "16", "-o", cli_png,
+                         paths[0], paths[1], paths[2], NULL };
   int status = -1;
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                                NULL, NULL, NULL, NULL, &status, NULL));
