@@ -41,21 +41,12 @@ answer_chooser (GtkWidget *dialog, gpointer data)
 }
 
 static LmImage *
-load (const char *path)
-{
-  GError *e = NULL;
-  LmImage *image = lm_io_load (path, lm_allocator_host (), &e);
-  g_assert_no_error (e);
-  return image;
-}
-
-static LmImage *
 export_with (Answer *a)
 {
   ui_answer_chooser (ui_press_export, NULL, answer_chooser, a);
   g_autofree char *path = g_build_filename (tmp_dir, a->name, NULL);
   ui_await_file (path);
-  return load (path);
+  return ui_load_image (path);
 }
 
 /* lumen-cli --params SIDECAR [--to-srgb] on the photo. */
@@ -71,7 +62,7 @@ cli (const char *name, gboolean to_srgb)
                                &status, NULL));
   g_assert_cmpstr (err, ==, "");
   g_assert_true (g_spawn_check_wait_status (status, NULL));
-  return load (out);
+  return ui_load_image (out);
 }
 
 static void
@@ -117,7 +108,7 @@ main (int argc, char **argv)
   gchar *icc = NULL;
   gsize icc_len = 0;
   g_autofree char *source = ui_test_data ("photos/chelsea.png");
-  g_autoptr (LmImage) image = load (source);
+  g_autoptr (LmImage) image = ui_load_image (source);
   if (g_file_get_contents (ADOBE_ICC, &icc, &icc_len, NULL))
     {
       adobe = g_bytes_new_take (icc, icc_len);

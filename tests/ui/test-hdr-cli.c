@@ -27,13 +27,21 @@ open_hdr_dialog (void)
   g_assert_not_reached ();
 }
 
-static LmImage *
-load (const char *path)
+/* The images at WINDOW and CLI have the same pixels, row for row; returns their format. */
+static LmFormat
+assert_same_pixels (const char *window, const char *cli, const char *what)
 {
-  GError *e = NULL;
-  LmImage *image = lm_io_load (path, lm_allocator_host (), &e);
-  g_assert_no_error (e);
-  return image;
+  g_autoptr (LmImage) ours = ui_load_image (window), theirs = ui_load_image (cli);
+  g_assert_cmpint (ours->format, ==, theirs->format);
+  g_assert_cmpuint (ours->width, ==, theirs->width);
+  g_assert_cmpuint (ours->height, ==, theirs->height);
+  gsize row = lm_format_bytes_per_pixel (ours->format) * ours->width;
+  guint differ = 0;
+  for (guint y = 0; y < ours->height; y++)
+    differ += memcmp (lm_image_row (ours, y), lm_image_row (theirs, y), row) != 0;
+  g_test_message ("%u of %u rows differ between the window's export and %s", differ, ours->height, what);
+  g_assert_cmpuint (differ, ==, 0);
+  return ours->format;
 }
 
 static void
@@ -71,24 +79,9 @@ test_same_as_cli (void)
   ui_await_result (LM_RESULT_EXPORTED);
 
   g_autofree char *cli_png = g_build_filename (tmp_dir, "cli.png", NULL);
-  const char *argv[] = { g_getenv ("LUMEN_CLI"), "hdr", "--exposures", list, "-o", cli_png, NULL };
-  int status = -1;
-  g_autofree char *err = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
-                               &status, NULL));
-  g_assert_cmpstr (err, ==, "");
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-
-  g_autoptr (LmImage) ours = load (window_png), theirs = load (cli_png);
-  g_assert_cmpint (ours->format, ==, theirs->format);
-  g_assert_cmpuint (ours->width, ==, theirs->width);
-  g_assert_cmpuint (ours->height, ==, theirs->height);
-  gsize row = lm_format_bytes_per_pixel (ours->format) * ours->width;
-  guint differ = 0;
-  for (guint y = 0; y < ours->height; y++)
-    differ += memcmp (lm_image_row (ours, y), lm_image_row (theirs, y), row) != 0;
-  g_test_message ("%u of %u rows differ between the window's export and lumen-cli hdr", differ, ours->height);
-  g_assert_cmpuint (differ, ==, 0);
+  const char *args[] = { "hdr", "--exposures", list, "-o", cli_png, NULL };
+  ui_run_cli (args);
+  assert_same_pixels (window_png, cli_png, "lumen-cli hdr's");
   g_unlink (window_png);
   g_unlink (cli_png);
 }
@@ -168,32 +161,16 @@ test_raw_brackets (void)
   g_assert_nonnull (strstr (refused, ".exr"));
 
   g_autofree char *cli_png = g_build_filename (tmp_dir, "cli.png", NULL);
-  const char *argv[] = { g_getenv ("LUMEN_CLI"), "hdr", "--depth", "16", "-o", cli_png,
-                         paths[0], paths[1], paths[2], NULL };
-  int status = -1;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, NULL, NULL, &status, NULL));
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  g_autoptr (LmImage) ours = load (window_png), theirs = load (cli_png);
-  g_assert_cmpint (ours->format, ==, LM_FORMAT_RGBA16); /* a raw's 16 bits, not 8 */
-  g_assert_cmpint (ours->format, ==, theirs->format);
-  g_assert_cmpuint (ours->width, ==, theirs->width);
-  g_assert_cmpuint (ours->height, ==, theirs->height);
-  gsize row = lm_format_bytes_per_pixel (ours->format) * ours->width;
-  guint differ = 0;
-  for (guint y = 0; y < ours->height; y++)
-    differ += memcmp (lm_image_row (ours, y), lm_image_row (theirs, y), row) != 0;
-  g_test_message ("%u of %u rows differ between the window's raw merge and lumen-cli hdr --depth 16's", differ,
-                  ours->height);
-  g_assert_cmpuint (differ, ==, 0);
+  const char *args[] = { "hdr", "--depth", "16", "-o", cli_png, paths[0], paths[1], paths[2], NULL };
+  ui_run_cli (args);
+  /* a raw's 16 bits, not 8 */
+  g_assert_cmpint (assert_same_pixels (window_png, cli_png, "lumen-cli hdr --depth 16's"), ==, LM_FORMAT_RGBA16);
 
   /* The scene itself: the same file as lumen-cli hdr's .exr (the merged radiance, its
    * Rec. 2020 chromaticities). */
   g_autofree char *cli_exr = g_build_filename (tmp_dir, "cli.exr", NULL);
-  const char *argv_exr[] = { g_getenv ("LUMEN_CLI"), "hdr", "-o", cli_exr, paths[0], paths[1], paths[2], NULL };
-  g_assert_true (g_spawn_sync (NULL, (char **) argv_exr, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, NULL, NULL, &status, NULL));
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  const char *args_exr[] = { "hdr", "-o", cli_exr, paths[0], paths[1], paths[2], NULL };
+  ui_run_cli (args_exr);
   g_autofree char *a = NULL, *b = NULL;
   gsize na = 0, nb = 0;
   g_assert_true (g_file_get_contents (window_exr, &a, &na, NULL));

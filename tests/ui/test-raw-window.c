@@ -51,34 +51,18 @@ view_stats (double mean[3], double *alternation)
   *alternation = alt / n;
 }
 
-static LmImage *
-load (const char *path)
-{
-  GError *e = NULL;
-  LmImage *image = lm_io_load (path, lm_allocator_host (), &e);
-  g_assert_no_error (e);
-  return image;
-}
-
 /* lumen-cli ARGS… -o OUT PHOTO. */
 static void
 cli (const char *out, const char *const *args)
 {
-  GPtrArray *argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (gpointer) g_getenv ("LUMEN_CLI"));
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   for (int i = 0; args[i]; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, "-o");
   g_ptr_array_add (argv, (gpointer) out);
   g_ptr_array_add (argv, photo);
   g_ptr_array_add (argv, NULL);
-  int status = -1;
-  g_autofree char *err = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
-                               &status, NULL));
-  g_ptr_array_free (argv, TRUE);
-  g_assert_cmpstr (err, ==, "");
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  ui_run_cli ((const char *const *) argv->pdata);
 }
 
 static char *
@@ -141,7 +125,7 @@ test_export_matches_cli (void)
   g_autofree char *cli_tif = g_build_filename (tmp_dir, "cli.tif", NULL);
   const char *const args[] = { "--backend", "cpu", "--raw-exposure", "1", NULL };
   cli (cli_tif, args);
-  g_autoptr (LmImage) a = load (tif), b = load (cli_tif);
+  g_autoptr (LmImage) a = ui_load_image (tif), b = ui_load_image (cli_tif);
   g_assert_cmpint (a->format, ==, LM_FORMAT_RGBA16);
   lm_test_assert_same_pixels (a, b);
 
@@ -192,7 +176,7 @@ test_picker_neutralises (void)
 
   /* What the window now develops, exported as the scene: warm half gray, cool half blue. */
   g_autofree char *exr = export_as ("tinted-scene.exr");
-  g_autoptr (LmImage) scene = load (exr);
+  g_autoptr (LmImage) scene = ui_load_image (exr);
   const float *warm = (const float *) lm_image_row (scene, 75) + 4 * 50;
   const float *cool = (const float *) lm_image_row (scene, 75) + 4 * 150;
   g_test_message ("warm half %.4f %.4f %.4f, cool half %.4f %.4f %.4f", warm[0], warm[1], warm[2], cool[0], cool[1],

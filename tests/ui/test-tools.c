@@ -87,9 +87,7 @@ export_png (void)
 static LmImage *
 load (const char *path)
 {
-  GError *e = NULL;
-  LmImage *image = lm_io_load (path, lm_allocator_host (), &e);
-  g_assert_no_error (e);
+  LmImage *image = ui_load_image (path);
   g_assert_cmpint (image->format, ==, LM_FORMAT_RGBA8);
   return image;
 }

@@ -10,6 +10,7 @@
 
 #include "core/i18n.h"
 #include "core/image.h"
+#include "core/io/io.h"
 #include "core/ops/view.h"
 #include "ui/application.h"
 #include "ui/hdr-dialog.h"
@@ -23,6 +24,31 @@ ui_test_data (const char *name)
 {
   const char *data = g_getenv ("LUMEN_TEST_DATA");
   return g_build_filename (data ? data : "tests/data", name, NULL);
+}
+
+LmImage *
+ui_load_image (const char *path)
+{
+  GError *e = NULL;
+  LmImage *image = lm_io_load (path, lm_allocator_host (), &e);
+  g_assert_no_error (e);
+  return image;
+}
+
+void
+ui_run_cli (const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) g_getenv ("LUMEN_CLI"));
+  for (int i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  int status = -1;
+  g_autofree char *err = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                               &status, NULL));
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
 char *

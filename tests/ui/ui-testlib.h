@@ -27,6 +27,11 @@ void ui_test_init_localized (int *argc, char ***argv, const char *photo);
 GSettings *ui_settings (void);
 /* The path of NAME in the test corpus (LUMEN_TEST_DATA): "photos/chelsea.png". */
 char *ui_test_data (const char *name);
+/* The image at PATH, read by Lumen's loader into host memory; a failure fails the test. */
+LmImage *ui_load_image (const char *path);
+/* lumen-cli (LUMEN_CLI) with ARGS (NULL-terminated, without the program), run to its end: it
+ * must succeed and print nothing on stderr. */
+void ui_run_cli (const char *const *args);
 /* The corpus's NAME copied to DEST, a file of the test's own that it may change or keep
  * sidecars beside; returns DEST, newly allocated. A test's folder goes with
  * lm_test_remove_tree (tests/unit/test-util.h, linked into every window test). */
