@@ -197,6 +197,9 @@ open_window (const char *photo)
   g_autoptr (GSettings) settings = ui_settings ();
   if (settings)
     g_settings_set_boolean (settings, "keep-edits", FALSE);
+  /* Scrolls and revealers land at once, as with a desktop's "reduce animation" setting: an
+   * animated wheel turn took a quarter of a second, and a long side panel dozens of turns. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   LmApplication *app = lm_application_new (); /* lives as long as the test program */
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
@@ -488,9 +491,22 @@ ui_scroll_into_view (GtkWidget *widget)
       /* At its right edge, over its scrollbar: not over a slider, which the wheel would move,
        * nor the left edge, where a pane's handle may take the pointer. */
       ui_pointer_move (scrolled, gtk_widget_get_allocated_width (scrolled) - 2, height / 2.0);
+      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+      double start = gtk_adjustment_get_value (adjustment);
       ui_pointer_button (button, TRUE);
       ui_pointer_button (button, FALSE);
-      ui_wait_ms (250); /* the scroll may be animated */
+      /* The scroll may be animated: wait until it has moved and then stood still for 60 ms
+       * (a fixed wait per turn made a long panel's scroll cost seconds). */
+      double last = start;
+      int still = 0;
+      gint64 deadline = g_get_monotonic_time () + 400 * 1000;
+      while (g_get_monotonic_time () < deadline && !(last != start && still >= 3))
+        {
+          ui_wait_ms (20);
+          double now = gtk_adjustment_get_value (adjustment);
+          still = now == last ? still + 1 : 0;
+          last = now;
+        }
     }
   g_assert_not_reached ();
 }
