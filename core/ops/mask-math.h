@@ -291,7 +291,9 @@ lm_mask_pixel (float r, float g, float b, uint32_t scene)
   float y = lm_weighted_sum (r, g, b, LM_BT709_R, LM_BT709_G, LM_BT709_B);
   if (scene)
     {
+      /* NaN to 0 and ∞ to a finite bound, so that the guide stays a number (Y/(1 + Y) → 1). */
       y = y > 0.0f ? y : 0.0f;
+      y = y < 1.0e30f ? y : 1.0e30f;
       p.luminance = y;
       p.guide = y / (1.0f + y);
     }

@@ -12,6 +12,10 @@ G_STATIC_ASSERT ((int) LM_MASK_GRAY8 == (int) LM_FORMAT_GRAY8 && (int) LM_MASK_R
                  && (int) LM_MASK_RGBA16 == (int) LM_FORMAT_RGBA16
                  && (int) LM_MASK_GRAY16 == (int) LM_FORMAT_GRAY16);
 
+/* Entries of the cell lists at most (1 GiB): a frame's cells times its segments' reach could
+ * otherwise ask for any amount. */
+#define LIST_MAX (G_GUINT64_CONSTANT (1) << 28)
+
 /* A flat guide and ε = 0 would divide 0 by 0: detail 0 means ε of detail 0.001. */
 #define EPS_MIN 1e-6f
 
@@ -298,6 +302,14 @@ append (GByteArray *array, const void *data, gsize n)
   return at;
 }
 
+static gboolean
+too_many_entries (guint full_w, guint full_h, GError **error)
+{
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_TOO_LARGE,
+               _("A mask's brush strokes cover too much of a %u × %u frame to be listed"), full_w, full_h);
+  return FALSE;
+}
+
 gboolean
 lm_mask_flat_place (LmMaskFlat *flat, const LmMaskFrame *frame, guint full_w, guint full_h, gboolean binned,
                     GError **error)
@@ -333,7 +345,9 @@ lm_mask_flat_place (LmMaskFlat *flat, const LmMaskFrame *frame, guint full_w, gu
   const LmMaskRenderStroke *strokes = (const LmMaskRenderStroke *) (void *) flat->strokes->data;
   for (int pass = 0; pass < 2; pass++)
     {
-      g_autofree guint32 *list = pass == 1 ? g_new (guint32, MAX (start[cells], 1)) : NULL;
+      g_autofree guint32 *list = pass == 1 ? g_try_new (guint32, MAX (start[cells], 1)) : NULL;
+      if (pass == 1 && list == NULL)
+        return too_many_entries (full_w, full_h, error);
       memset (count, 0, cells * sizeof *count);
       for (guint32 i = 0; i < r->n_segs; i++)
         {
@@ -349,8 +363,14 @@ lm_mask_flat_place (LmMaskFlat *flat, const LmMaskFrame *frame, guint full_w, gu
         }
       if (pass == 0)
         {
+          guint64 total = 0;
           for (gsize c = 0; c < cells; c++)
-            start[c + 1] = start[c] + count[c];
+            {
+              total += count[c];
+              if (total > LIST_MAX)
+                return too_many_entries (full_w, full_h, error);
+              start[c + 1] = (guint32) total;
+            }
           continue;
         }
       g_byte_array_set_size (flat->data, 0);

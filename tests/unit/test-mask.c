@@ -570,6 +570,12 @@ test_poisoned (void)
               else
                 q[c] = p[c];
           }
+      /* Scene light may hold an infinity or a NaN: the mask stays a number around them. */
+      if (formats[k] == LM_FORMAT_RGBA_F32)
+        {
+          ((float *) (void *) lm_test_pixel (in, 26, 13))[0] = INFINITY;
+          ((float *) (void *) lm_test_pixel (in, 28, 13))[1] = NAN;
+        }
       LmMaskFrame frame = lm_mask_frame_source (W, H);
       g_autoptr (LmMaskFlat) f = placed (&m, NULL, formats[k] == LM_FORMAT_RGBA_F32, &frame, W, H, TRUE);
       g_autoptr (LmImage) drawn = lm_test_image_new (LM_FORMAT_GRAY_F32, W, H, 0xff);
@@ -587,6 +593,12 @@ test_poisoned (void)
           }
       if (bad != 0)
         g_test_fail_printf ("%s: %u pixels of the mask are unwritten or out of [0, 1]", lm_format_name (formats[k]), bad);
+      /* Inside the disc, around those pixels, the mask is not wiped out. */
+      double around = 0;
+      for (guint y = 10; y <= 16; y++)
+        for (guint x = 23; x <= 31; x++)
+          around += ((float *) (void *) lm_image_row (out, y))[x];
+      g_assert_cmpfloat (around / 63, >, 0.2);
       g_assert_cmpfloat (sum, >, 0.0);
     }
 }
