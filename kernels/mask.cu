@@ -12,6 +12,7 @@ namespace {
 constexpr unsigned kBlockX = 32, kBlockY = 8;
 constexpr unsigned kSegThreads = 128;
 constexpr unsigned kMaxGridY = 65535;
+constexpr unsigned kMaxBlocks = 1u << 20; // grid-stride beyond: far more than the device runs at once
 
 __global__ void
 drawn_kernel (LmMaskRender m, unsigned x0, unsigned y0, uint8_t *out, size_t stride, unsigned width,
@@ -47,18 +48,17 @@ unfeathered_kernel (LmMaskRender m, const uint8_t *in, size_t in_stride, int for
     }
 }
 
-// Box sums along rows of a W × H plane of C floats a pixel: one thread per segment of a row.
+// Box sums along rows of a W × H plane of C floats a pixel: one thread per segment of a row,
+// the segments of all rows numbered in one sequence so that narrow planes keep threads busy.
 template <int C>
 __global__ void
 box_rows (const float *in, float *out, int width, int height, int r, int origin)
 {
   int segments = lm_mask_box_segments (width, origin);
-  int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= segments)
-    return;
-  for (int y = blockIdx.y; y < height; y += gridDim.y)
+  size_t total = (size_t) segments * height;
+  for (size_t t = (size_t) blockIdx.x * blockDim.x + threadIdx.x; t < total; t += (size_t) gridDim.x * blockDim.x)
     {
-      int lo, hi;
+      int y = (int) (t / segments), s = (int) (t % segments), lo, hi;
       lm_mask_box_segment_span (width, origin, s, &lo, &hi);
       size_t row = (size_t) y * width * C;
       lm_mask_box_segment (in + row, C, width, r, lo, hi, C, out + row, C);
@@ -149,8 +149,9 @@ box (const float *in, float *tmp, float *out, unsigned width, unsigned height, i
 {
   int row_segments = lm_mask_box_segments ((int) width, (int) x0);
   int col_segments = lm_mask_box_segments ((int) height, (int) y0);
-  dim3 rows_grid (lm_div_up (row_segments, kSegThreads), height < kMaxGridY ? height : kMaxGridY);
-  box_rows<C><<<rows_grid, kSegThreads, 0, stream>>> (in, tmp, (int) width, (int) height, r, (int) x0);
+  unsigned rows_blocks = lm_div_up ((size_t) row_segments * height, kSegThreads);
+  box_rows<C><<<rows_blocks < kMaxBlocks ? rows_blocks : kMaxBlocks, kSegThreads, 0, stream>>> (
+    in, tmp, (int) width, (int) height, r, (int) x0);
   LM_CUDA_LAUNCHED ();
   dim3 cols_grid (lm_div_up (width, kSegThreads), (unsigned) col_segments < kMaxGridY ? col_segments : kMaxGridY);
   box_columns<C><<<cols_grid, kSegThreads, 0, stream>>> (tmp, out, (int) width, (int) height, r, (int) y0);
