@@ -257,11 +257,14 @@ lm_mask_trapezoid (const LmMaskRange *r, float x)
 {
   if (x < r->lo0 || x > r->hi0)
     return 0.0f;
+  float t = 1.0f;
   if (x < r->lo1)
-    return (x - r->lo0) / (r->lo1 - r->lo0);
-  if (x > r->hi1)
-    return (r->hi0 - x) / (r->hi0 - r->hi1);
-  return 1.0f;
+    t = (x - r->lo0) / (r->lo1 - r->lo0);
+  else if (x > r->hi1)
+    t = (r->hi0 - x) / (r->hi0 - r->hi1);
+  /* Within [0, 1] and a number where huge ranges overflow (∞/∞). */
+  t = t > 0.0f ? t : 0.0f;
+  return t < 1.0f ? t : 1.0f;
 }
 
 /* The hue range wraps at 360°: a range from 340° to 20° is written 340, 350, 370, 380 (or

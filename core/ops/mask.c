@@ -34,11 +34,24 @@ finite_in (float v, float lo, float hi)
   return isfinite (v) && v >= lo && v <= hi;
 }
 
+/* A position or length in source-normalised units: the photo spans [0, 1]; beyond this bound
+ * a shape means nothing, and float coordinates would lose the precision that binning's
+ * one-pixel margin counts on. */
+#define COORD_MAX 64.0f
+
 static gboolean
-range_ok (const LmMaskRange *r)
+coord_ok (float v)
+{
+  return finite_in (v, -COORD_MAX, COORD_MAX);
+}
+
+/* LIMIT: the largest |value| of an end (scene luminance in EV: its Y must stay a float). */
+static gboolean
+range_ok (const LmMaskRange *r, float limit)
 {
   return !r->on
-         || (isfinite (r->lo0) && isfinite (r->hi0) && r->lo0 <= r->lo1 && r->lo1 <= r->hi1 && r->hi1 <= r->hi0);
+         || (finite_in (r->lo0, -limit, limit) && finite_in (r->hi0, -limit, limit) && r->lo0 <= r->lo1
+             && r->lo1 <= r->hi1 && r->hi1 <= r->hi0);
 }
 
 /* R with its luminance thresholds in Y rather than EV (scene light). */
@@ -55,7 +68,7 @@ range_in_y (LmMaskRange r)
 static gboolean
 add_stroke (LmMaskFlat *flat, guint shape, const LmMaskStrokeHead *head, const float *points, GError **error)
 {
-  if (head->n == 0 || head->n > LM_MASK_POINTS_MAX || !finite_in (head->size, 1e-9f, 100.0f)
+  if (head->n == 0 || head->n > LM_MASK_POINTS_MAX || !finite_in (head->size, 1e-9f, COORD_MAX)
       || !finite_in (head->hardness, 0, 1) || !finite_in (head->opacity, 0, 1) || head->erase > 1)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
@@ -64,9 +77,9 @@ add_stroke (LmMaskFlat *flat, guint shape, const LmMaskStrokeHead *head, const f
       return FALSE;
     }
   for (guint i = 0; i < 2 * head->n; i++)
-    if (!isfinite (points[i]))
+    if (!coord_ok (points[i]))
       {
-        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("Mask shape %u: a brush stroke has a point that is not a number"),
+        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("Mask shape %u: a brush stroke has a point that is not a number or far outside the photo"),
                      shape + 1);
         return FALSE;
       }
@@ -125,10 +138,10 @@ render_shape (const LmMaskShape *in, guint k, LmMaskRenderShape *out, GError **e
     {
       float dx = g[2] - g[0], dy = g[3] - g[1];
       float len2 = dx * dx + dy * dy;
-      if (!isfinite (g[0]) || !isfinite (g[1]) || !isfinite (len2) || !(len2 > 0.0f))
+      if (!coord_ok (g[0]) || !coord_ok (g[1]) || !coord_ok (g[2]) || !coord_ok (g[3]) || !(len2 > 0.0f))
         {
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                       _("Mask shape %u: a linear gradient needs two distinct points"), k + 1);
+                       _("Mask shape %u: a linear gradient needs two distinct points near the photo"), k + 1);
           return FALSE;
         }
       float r[8] = { g[0], g[1], dx, dy, len2 };
@@ -136,11 +149,11 @@ render_shape (const LmMaskShape *in, guint k, LmMaskRenderShape *out, GError **e
     }
   else if (in->kind == LM_MASK_RADIAL)
     {
-      if (!isfinite (g[0]) || !isfinite (g[1]) || !finite_in (g[2], 1e-9f, 1e9f) || !finite_in (g[3], 1e-9f, 1e9f)
-          || !isfinite (g[4]) || !finite_in (g[5], 0, 1))
+      if (!coord_ok (g[0]) || !coord_ok (g[1]) || !finite_in (g[2], 1e-9f, COORD_MAX)
+          || !finite_in (g[3], 1e-9f, COORD_MAX) || !isfinite (g[4]) || !finite_in (g[5], 0, 1))
         {
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                       _("Mask shape %u: a radial gradient needs a centre, radii above 0 and a softness from 0 to 1"),
+                       _("Mask shape %u: a radial gradient needs a centre near the photo, radii above 0 and a softness from 0 to 1"),
                        k + 1);
           return FALSE;
         }
@@ -155,8 +168,8 @@ render_shape (const LmMaskShape *in, guint k, LmMaskRenderShape *out, GError **e
 LmMaskFlat *
 lm_mask_flatten (const LmMask *mask, gboolean scene, LmMaskStrokeFn strokes, gpointer user, GError **error)
 {
-  if (mask->n_shapes > LM_MASK_SHAPES_MAX || !range_ok (&mask->luminance) || !range_ok (&mask->hue)
-      || !range_ok (&mask->saturation) || !finite_in (mask->feather, 0, 1) || !finite_in (mask->detail, 0, 1)
+  if (mask->n_shapes > LM_MASK_SHAPES_MAX || !range_ok (&mask->luminance, scene ? 64.0f : G_MAXFLOAT)
+      || !range_ok (&mask->hue, G_MAXFLOAT) || !range_ok (&mask->saturation, G_MAXFLOAT) || !finite_in (mask->feather, 0, 1) || !finite_in (mask->detail, 0, 1)
       || !finite_in (mask->opacity, 0, 1))
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
