@@ -120,7 +120,8 @@ guided_out_kernel (LmMaskRender m, unsigned x0, unsigned y0, const float2 *sums,
       float r, g, b;
       lm_mask_read_rgb (in + (size_t) y * in_stride, format, x, &r, &g, &b);
       float guide = lm_mask_pixel (r, g, b, m.scene).guide;
-      reinterpret_cast<float *> (out + (size_t) y * out_stride)[x] = lm_mask_guided_out (&m, s.x / count, s.y / count, guide);
+      reinterpret_cast<float *> (out + (size_t) y * out_stride)[x]
+        = lm_mask_guided_out (&m, s.x / count, s.y / count, guide);
     }
 }
 

@@ -316,7 +316,8 @@ lm_backend_mask_drawn (LmBackend *b, const LmMaskFlat *flat, const LmTileFrame *
                        GError **error)
 {
   guint x0, y0;
-  if (!check_available (b, b->klass->mask_drawn, _("masks"), error) || !mask_origin (flat, tile, drawn, &x0, &y0, error))
+  if (!check_available (b, b->klass->mask_drawn, _("masks"), error)
+      || !mask_origin (flat, tile, drawn, &x0, &y0, error))
     return FALSE;
   return b->klass->mask_drawn (b, lm_mask_flat_render (flat), lm_mask_flat_data_size (flat), x0, y0, drawn, error);
 }
@@ -349,7 +350,8 @@ lm_backend_blend_mask (LmBackend *b, const LmImage *in, const LmImage *op, const
   if (!lm_image_same_shape (in, op) || !lm_image_same_shape (in, out) || !lm_mask_format_supported (in->format)
       || mask->format != LM_FORMAT_GRAY_F32 || mask->width != in->width || mask->height != in->height)
     {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("A masked operation's result of format %s does not fit its input or mask"),
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("A masked operation's result of format %s does not fit its input or mask"),
                    lm_format_name (op->format));
       return FALSE;
     }

@@ -79,7 +79,8 @@ add_stroke (LmMaskFlat *flat, guint shape, const LmMaskStrokeHead *head, const f
   for (guint i = 0; i < 2 * head->n; i++)
     if (!coord_ok (points[i]))
       {
-        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("Mask shape %u: a brush stroke has a point that is not a number or far outside the photo"),
+        g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                     _("Mask shape %u: a brush stroke has a point that is not a number or far outside the photo"),
                      shape + 1);
         return FALSE;
       }
@@ -153,7 +154,8 @@ render_shape (const LmMaskShape *in, guint k, LmMaskRenderShape *out, GError **e
           || !finite_in (g[3], 1e-9f, COORD_MAX) || !isfinite (g[4]) || !finite_in (g[5], 0, 1))
         {
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
-                       _("Mask shape %u: a radial gradient needs a centre near the photo, radii above 0 and a softness from 0 to 1"),
+                       _("Mask shape %u: a radial gradient needs a centre near the photo, radii above 0 "
+                         "and a softness from 0 to 1"),
                        k + 1);
           return FALSE;
         }
@@ -169,7 +171,8 @@ LmMaskFlat *
 lm_mask_flatten (const LmMask *mask, gboolean scene, LmMaskStrokeFn strokes, gpointer user, GError **error)
 {
   if (mask->n_shapes > LM_MASK_SHAPES_MAX || !range_ok (&mask->luminance, scene ? 64.0f : G_MAXFLOAT)
-      || !range_ok (&mask->hue, G_MAXFLOAT) || !range_ok (&mask->saturation, G_MAXFLOAT) || !finite_in (mask->feather, 0, 1) || !finite_in (mask->detail, 0, 1)
+      || !range_ok (&mask->hue, G_MAXFLOAT) || !range_ok (&mask->saturation, G_MAXFLOAT)
+      || !finite_in (mask->feather, 0, 1) || !finite_in (mask->detail, 0, 1)
       || !finite_in (mask->opacity, 0, 1))
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
