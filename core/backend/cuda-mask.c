@@ -1,13 +1,28 @@
-/* The CUDA backend's mask entries (kernels/mask.cu): the flattened mask's data copied to the
- * device at each call (a few KB: shapes, segments, cell lists), and the feather's two float4
+/* The CUDA backend's mask entries (kernels/mask.cu): the flattened masks' data (a few KB:
+ * shapes, segments, cell lists) kept on the device by content, and the feather's two float4
  * planes, grown to the largest plane seen. */
 #include "cuda-private.h"
 
+#include <string.h>
+
 #define CHECK(call, error) LM_CUDA_CHECK (call, error)
 
+/* Masks whose data stays on the device: a render with three masked instances uploads each
+ * once, not at every slider move. A copy from pageable memory waits for the stream's earlier
+ * work, which a render that meets a mask it has already sent never does. */
+#define SLOTS 8
+
+typedef struct {
+  void *device;
+  size_t device_size;
+  guint8 *host; /* what DEVICE holds, to recognise it */
+  gsize host_size;
+  guint64 used; /* when last used, in calls */
+} Slot;
+
 struct _LmCudaMask {
-  void *data; /* the render's arrays (LmMaskRender.data) */
-  size_t data_size;
+  Slot slots[SLOTS];
+  guint64 calls;
   void *scratch; /* the guided filter's planes */
   size_t scratch_size;
 };
@@ -20,17 +35,44 @@ mask_of (LmBackendCuda *self)
   return self->mask;
 }
 
-/* RENDER with its data on the device. The copy is queued on the stream after the work that
- * may still read the last mask's; from pageable memory, it returns once the bytes are staged. */
+/* The slot that holds DATA, or else the least recently used one, emptied. */
+static Slot *
+slot_for (LmCudaMask *m, const guint8 *data, gsize size)
+{
+  Slot *oldest = &m->slots[0];
+  for (guint i = 0; i < SLOTS; i++)
+    {
+      Slot *s = &m->slots[i];
+      if (s->host != NULL && s->host_size == size && memcmp (s->host, data, size) == 0)
+        return s;
+      oldest = s->used < oldest->used ? s : oldest;
+    }
+  g_clear_pointer (&oldest->host, g_free);
+  return oldest;
+}
+
+/* RENDER with its data on the device. A refilled slot's copy is queued on the stream after
+ * the work that may still read its last mask; from pageable memory, it returns once the bytes
+ * are staged. */
 static gboolean
 upload (LmBackendCuda *self, const LmMaskRender *render, gsize data_size, LmMaskRender *on_device, GError **error)
 {
   LmCudaMask *m = mask_of (self);
-  if (!lm_cuda_use_device (self, error) || !lm_cuda_grow_workspace (self, &m->data, &m->data_size, data_size, error)
-      || !CHECK (cudaMemcpyAsync (m->data, render->data, data_size, cudaMemcpyHostToDevice, self->stream), error))
+  if (!lm_cuda_use_device (self, error))
     return FALSE;
+  Slot *slot = slot_for (m, render->data, data_size);
+  if (slot->host == NULL)
+    {
+      if (!lm_cuda_grow_workspace (self, &slot->device, &slot->device_size, data_size, error)
+          || !CHECK (cudaMemcpyAsync (slot->device, render->data, data_size, cudaMemcpyHostToDevice, self->stream),
+                     error))
+        return FALSE;
+      slot->host = g_memdup2 (render->data, data_size);
+      slot->host_size = data_size;
+    }
+  slot->used = ++m->calls;
   *on_device = *render;
-  on_device->data = m->data;
+  on_device->data = slot->device;
   return TRUE;
 }
 
@@ -79,7 +121,11 @@ lm_cuda_mask_release (LmBackendCuda *self)
 {
   if (self->mask == NULL)
     return;
-  lm_cuda_free (self->mask->data);
+  for (guint i = 0; i < SLOTS; i++)
+    {
+      lm_cuda_free (self->mask->slots[i].device);
+      g_free (self->mask->slots[i].host);
+    }
   lm_cuda_free (self->mask->scratch);
   g_clear_pointer (&self->mask, g_free);
 }

@@ -268,10 +268,11 @@ segment_distance (double x, double y, double x0, double y0, double x1, double y1
   return hypot (x - x0 - t * dx, y - y0 - t * dy);
 }
 
-/* Calls ADD (cell, segment) for each cell that segment S's capsule reaches. Pixels are
- * found from (u, v) through the frame's inverse; a brush radius in (u, v) covers at most
- * radius / σ_min pixels. One pixel of margin covers the float rounding of the pixels' (u, v)
- * and distances, so that a segment left out gives 0 at every pixel of the cell. */
+/* Segment INDEX (SEG: u0, v0, u1, v1) counted in COUNT, and with LIST written at START +
+ * COUNT, for each cell that its capsule reaches. Pixels are found from (u, v) through the
+ * frame's inverse; a brush radius in (u, v) covers at most radius / σ_min pixels. One pixel of
+ * margin covers the float rounding of the pixels' (u, v) and distances, so that a segment
+ * left out gives 0 at every pixel of the cell. */
 typedef struct {
   double inv[4], c, f, stretch; /* the inverse of (a b; d e); 1 / its smallest singular value */
   guint cells_x, cells_y;
