@@ -212,10 +212,10 @@ check (LmBackend *cpu, LmBackend *gpu, const char *name, const LmMask *mask, LmI
     }
   g_autofree char *full = g_strdup_printf ("%s, %s, r = %d", name, lm_format_name (input->format),
                                            lm_mask_flat_render (flat)->radius);
-  LmImage *cd = NULL, *co = NULL, *gd = NULL, *go = NULL;
+  g_autoptr (LmImage) cd = NULL, co = NULL, gd = NULL, go = NULL;
   if (!render (cpu, PARITY_POISON_CPU, flat, tile, input, &cd, &co)
       || !render (gpu, PARITY_POISON_GPU, flat, tile, input, &gd, &go))
-    goto out;
+    return;
   guint64 differ;
   double worst = plane_distance (cd, gd, &differ);
   parity_record (differ == 0, "%s: drawn planes %s (max |Δ| %.3g)", full, differ ? "differ" : "identical", worst);
@@ -225,11 +225,6 @@ check (LmBackend *cpu, LmBackend *gpu, const char *name, const LmMask *mask, LmI
                  full, differ, worst);
   if (blend)
     check_blend (cpu, gpu, full, input, co);
-out:
-  g_clear_pointer (&cd, lm_image_unref);
-  g_clear_pointer (&co, lm_image_unref);
-  g_clear_pointer (&gd, lm_image_unref);
-  g_clear_pointer (&go, lm_image_unref);
 }
 
 static LmMask
