@@ -9,6 +9,7 @@
 
 #include "core/ops/compare-math.h"
 #include "core/ops/equalize-math.h"
+#include "core/ops/mask-math.h"
 #include "core/ops/point-math.h"
 #include "core/hdr/merge-math.h"
 #include "core/hdr/tonemap-math.h"
@@ -93,6 +94,19 @@ cudaError_t lm_k_point16 (const float *table16, const LmPointPixels *px, const L
 /* SRC (RGBA_F32) into DST (RGBA_F32, same size; may be SRC) with R, G, B times GAIN (read at
  * launch): core/ops/scene-gain-math.h. */
 cudaError_t lm_k_scene_gain (const float gain[3], const LmKImage *src, const LmKImage *dst, cudaStream_t stream);
+
+/* Masks (mask.cu), as core/ops/mask.c. MASK's data in device memory; planes GRAY_F32. The drawn
+ * plane of the pixels at (X0, Y0) of MASK's frame into DRAWN; the final mask from DRAWN and the
+ * instance's INPUT (RGBA8, RGBA16, RGBA_F32, GRAY8 or GRAY16) into OUT, with SCRATCH (device
+ * memory, lm_k_mask_scratch_size bytes of OUT's size; NULL without a feather); IN moved towards
+ * the operation's result OP by MASK into OUT (of IN's format; may be IN or OP). */
+cudaError_t lm_k_mask_drawn (const LmMaskRender *mask, unsigned x0, unsigned y0, const LmKImage *drawn,
+                             cudaStream_t stream);
+size_t lm_k_mask_scratch_size (unsigned width, unsigned height);
+cudaError_t lm_k_mask_final (const LmMaskRender *mask, unsigned x0, unsigned y0, const LmKImage *input,
+                             const LmKImage *drawn, const LmKImage *out, void *scratch, cudaStream_t stream);
+cudaError_t lm_k_blend_mask (const LmKImage *in, const LmKImage *op, const LmKImage *mask, const LmKImage *out,
+                             cudaStream_t stream);
 
 /* SUMS (device memory) is zeroed first; HEAT (RGBA8, same size) may be NULL. */
 cudaError_t lm_k_diff (const LmKImage *a, const LmKImage *b, float gain, const LmKImage *heat,

@@ -298,3 +298,65 @@ lm_backend_memory_available (LmBackend *b)
 {
   return b->klass->memory_available ? b->klass->memory_available (b) : G_MAXSIZE;
 }
+
+/* Where the planes of a mask lie in its frame, checked: a plane that is not the tile's or the
+ * frame's is the caller's mistake. */
+static gboolean
+mask_origin (const LmMaskFlat *flat, const LmTileFrame *tile, const LmImage *plane, guint *x0, guint *y0,
+             GError **error)
+{
+  if (plane->format == LM_FORMAT_GRAY_F32 && lm_mask_tile_origin (lm_mask_flat_render (flat), tile, plane, x0, y0))
+    return TRUE;
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("A mask's plane does not fit in the frame it was placed on"));
+  return FALSE;
+}
+
+gboolean
+lm_backend_mask_drawn (LmBackend *b, const LmMaskFlat *flat, const LmTileFrame *tile, LmImage *drawn,
+                       GError **error)
+{
+  guint x0, y0;
+  if (!check_available (b, b->klass->mask_drawn, _("masks"), error)
+      || !mask_origin (flat, tile, drawn, &x0, &y0, error))
+    return FALSE;
+  return b->klass->mask_drawn (b, lm_mask_flat_render (flat), lm_mask_flat_data_size (flat), x0, y0, drawn, error);
+}
+
+gboolean
+lm_backend_mask (LmBackend *b, const LmMaskFlat *flat, const LmTileFrame *tile, const LmImage *input,
+                 const LmImage *drawn, LmImage *out, GError **error)
+{
+  guint x0, y0;
+  if (!check_available (b, b->klass->mask, _("masks"), error) || !mask_origin (flat, tile, out, &x0, &y0, error))
+    return FALSE;
+  if (!lm_mask_format_supported (input->format) || drawn->format != LM_FORMAT_GRAY_F32
+      || input->width != out->width || input->height != out->height || drawn->width != out->width
+      || drawn->height != out->height)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("A mask's input of format %s does not fit its planes"),
+                   lm_format_name (input->format));
+      return FALSE;
+    }
+  return b->klass->mask (b, lm_mask_flat_render (flat), lm_mask_flat_data_size (flat), x0, y0, input, drawn, out,
+                         error);
+}
+
+gboolean
+lm_backend_blend_mask (LmBackend *b, const LmImage *in, const LmImage *op, const LmImage *mask, LmImage *out,
+                       GError **error)
+{
+  if (!check_available (b, b->klass->blend_mask, _("masks"), error))
+    return FALSE;
+  if (!lm_image_same_shape (in, op) || !lm_image_same_shape (in, out) || !lm_mask_format_supported (in->format)
+      || mask->format != LM_FORMAT_GRAY_F32 || mask->width != in->width || mask->height != in->height)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("A masked operation's result of format %s does not fit its input or mask"),
+                   lm_format_name (op->format));
+      return FALSE;
+    }
+  if (!b->klass->blend_mask (b, in, op, mask, out, error))
+    return FALSE;
+  out->opaque = in->opaque;
+  return TRUE;
+}

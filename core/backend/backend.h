@@ -13,6 +13,7 @@
 #include "../raw/develop.h"
 #include "../image.h"
 #include "../ops/histogram.h"
+#include "../ops/mask.h"
 #include "../ops/op.h"
 
 G_BEGIN_DECLS
@@ -94,6 +95,18 @@ typedef struct {
   /* SRC (RGBA_F32, scene light) into OUT (RGBA_F32, same size; may be SRC) with R, G, B times
    * GAIN: the scene-referred exposure and white balance (core/ops/scene-gain-math.h). */
   gboolean (*scene_gain) (LmBackend *self, const float gain[3], const LmImage *src, LmImage *out, GError **error);
+
+  /* Masks (core/ops/mask.h), planes GRAY_F32 in work memory. RENDER's data is the host's:
+   * the backend copies it to its memory. The drawn plane of the pixels at (X0, Y0) of the
+   * frame RENDER is placed on, into DRAWN; the final mask from DRAWN and the instance's INPUT
+   * (its ranges and the feather's guide) into OUT, of INPUT's size; IN (RGBA8, RGBA16, RGBA_F32,
+   * GRAY8 or GRAY16) moved towards the operation's result OP by MASK into OUT (may be IN or OP). */
+  gboolean (*mask_drawn) (LmBackend *self, const LmMaskRender *render, gsize data_size, guint x0, guint y0,
+                          LmImage *drawn, GError **error);
+  gboolean (*mask) (LmBackend *self, const LmMaskRender *render, gsize data_size, guint x0, guint y0,
+                    const LmImage *input, const LmImage *drawn, LmImage *out, GError **error);
+  gboolean (*blend_mask) (LmBackend *self, const LmImage *in, const LmImage *op, const LmImage *mask, LmImage *out,
+                          GError **error);
 
   gboolean (*synchronize) (LmBackend *self, GError **error);
   void (*mark) (LmBackend *self, LmMark *mark);
@@ -229,5 +242,15 @@ gboolean lm_backend_develop_raw (LmBackend *b, const LmRawParams *params, const 
                                  LmImage *out, GError **error);
 gboolean lm_backend_scene_gain (LmBackend *b, const float gain[3], const LmImage *src, LmImage *out,
                                 GError **error);
+/* A masked instance's mask (core/ops/mask.h) for the part of FLAT's frame that TILE's input
+ * covers (TILE NULL or inactive: the whole frame): its drawn plane into DRAWN, the final mask
+ * from DRAWN and the instance's INPUT into OUT, and the blend of IN and the operation's result
+ * OP through MASK into OUT. Planes GRAY_F32; images in work memory. */
+gboolean lm_backend_mask_drawn (LmBackend *b, const LmMaskFlat *flat, const LmTileFrame *tile, LmImage *drawn,
+                                GError **error);
+gboolean lm_backend_mask (LmBackend *b, const LmMaskFlat *flat, const LmTileFrame *tile, const LmImage *input,
+                          const LmImage *drawn, LmImage *out, GError **error);
+gboolean lm_backend_blend_mask (LmBackend *b, const LmImage *in, const LmImage *op, const LmImage *mask,
+                                LmImage *out, GError **error);
 
 G_END_DECLS

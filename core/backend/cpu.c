@@ -146,6 +146,29 @@ cpu_scene_gain (LmBackend *self, const float gain[3], const LmImage *src, LmImag
 }
 
 static gboolean
+cpu_mask_drawn (LmBackend *self, const LmMaskRender *render, gsize data_size, guint x0, guint y0, LmImage *drawn,
+                GError **error)
+{
+  lm_mask_drawn_cpu (render, x0, y0, drawn);
+  return TRUE;
+}
+
+static gboolean
+cpu_mask (LmBackend *self, const LmMaskRender *render, gsize data_size, guint x0, guint y0, const LmImage *input,
+          const LmImage *drawn, LmImage *out, GError **error)
+{
+  return lm_mask_final_cpu (render, x0, y0, input, drawn, out, error);
+}
+
+static gboolean
+cpu_blend_mask (LmBackend *self, const LmImage *in, const LmImage *op, const LmImage *mask, LmImage *out,
+                GError **error)
+{
+  lm_mask_blend_cpu (in, op, mask, out);
+  return TRUE;
+}
+
+static gboolean
 cpu_rgbe_encode (LmBackend *self, const LmImage *radiance, LmImage *out, GError **error)
 {
   lm_rgbe_encode_cpu (radiance, out);
@@ -209,6 +232,9 @@ static const LmBackendClass cpu_class = {
   .hdr_align = cpu_hdr_align,
   .tonemap = cpu_tonemap,
   .scene_gain = cpu_scene_gain,
+  .mask_drawn = cpu_mask_drawn,
+  .mask = cpu_mask,
+  .blend_mask = cpu_blend_mask,
   .rgbe_encode = cpu_rgbe_encode,
   .develop_raw = cpu_develop_raw,
   .synchronize = cpu_synchronize,

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
 typedef struct _LmCudaHdr LmCudaHdr;
 /* The raw development's buffers (cuda-raw.c's alone). */
 typedef struct _LmCudaRaw LmCudaRaw;
+/* The masks' buffers (cuda-mask.c's alone). */
+typedef struct _LmCudaMask LmCudaMask;
 
 typedef struct {
   LmBackend parent;
@@ -35,6 +37,7 @@ typedef struct {
   LmDiffSums *diff_sums, *host_diff_sums;
   LmCudaHdr *hdr; /* NULL until the first HDR entry */
   LmCudaRaw *raw; /* NULL until the first raw development */
+  LmCudaMask *mask; /* NULL until the first mask */
   /* The fused pass's 16-bit table (lm_point_table16) on the device and the pass it is of:
    * moving a slider after the point operations (blur) rebuilds nothing. */
   float *table16;
@@ -102,5 +105,14 @@ gboolean lm_cuda_view (LmBackend *b, const LmImage *image, const LmViewRect *rec
 gboolean lm_cuda_seen_histogram (LmBackend *b, const LmImage *image, LmViewTransform *xf,
                                  LmHistogram *hist, GError **error);
 void lm_cuda_view_release (LmBackendCuda *self);
+
+/* cuda-mask.c: the class's mask entries, and the release of their buffers. */
+gboolean lm_cuda_mask_drawn (LmBackend *b, const LmMaskRender *render, gsize data_size, guint x0, guint y0,
+                             LmImage *drawn, GError **error);
+gboolean lm_cuda_mask (LmBackend *b, const LmMaskRender *render, gsize data_size, guint x0, guint y0,
+                       const LmImage *input, const LmImage *drawn, LmImage *out, GError **error);
+gboolean lm_cuda_blend_mask (LmBackend *b, const LmImage *in, const LmImage *op, const LmImage *mask, LmImage *out,
+                             GError **error);
+void lm_cuda_mask_release (LmBackendCuda *self);
 
 G_END_DECLS

@@ -184,6 +184,7 @@ cuda_destroy (LmBackend *b)
   lm_cuda_hdr_release (self);
   lm_cuda_raw_release (self);
   lm_cuda_view_release (self);
+  lm_cuda_mask_release (self);
   RELEASE (cudaFreeHost (self->host_bins));
   lm_cuda_free (self->diff_sums);
   RELEASE (cudaFreeHost (self->host_diff_sums));
@@ -312,19 +313,21 @@ ensure_scratch (LmBackendCuda *self, const LmKOp *op, const void *params, const 
   return lm_cuda_grow_workspace (self, &self->scratch.data, &self->scratch.size, need, error);
 }
 
-/* The scratch of the last photo goes with it, and a raw's plane: the next photo's first run
- * reserves its own. The other buffers are small or the HDR merge's. */
+/* The scratch of the last photo goes with it, and a raw's plane and the masks' feather
+ * planes: the next photo's first run reserves its own. The other buffers are small or the HDR
+ * merge's. */
 static void
 cuda_release_scratch (LmBackend *b)
 {
   LmBackendCuda *self = lm_cuda_self (b);
-  if (self->scratch.data == NULL && self->raw == NULL)
+  if (self->scratch.data == NULL && self->raw == NULL && self->mask == NULL)
     return;
   use_device_or_log (self);
   RELEASE (cudaStreamSynchronize (self->stream)); /* kernels queued before may still read it */
   lm_cuda_free (self->scratch.data);
   self->scratch = (LmKScratch) { NULL, 0 };
   lm_cuda_raw_release (self);
+  lm_cuda_mask_release (self);
 }
 
 static gboolean
@@ -510,6 +513,9 @@ static const LmBackendClass cuda_class = {
   .tonemap = lm_cuda_tonemap,
   .develop_raw = lm_cuda_develop_raw,
   .scene_gain = cuda_scene_gain,
+  .mask_drawn = lm_cuda_mask_drawn,
+  .mask = lm_cuda_mask,
+  .blend_mask = lm_cuda_blend_mask,
   .rgbe_encode = lm_cuda_rgbe_encode,
   .synchronize = cuda_synchronize,
   .mark = cuda_mark,

@@ -20,6 +20,7 @@ binaries=(
   tests/test-hdr-parity
   tests/test-hdr16-parity
   tests/test-view-parity
+  tests/test-mask-parity
   tests/test-level-parity
   tests/test-tiled-parity
   tests/test-detect-parity

@@ -44,6 +44,8 @@ if [[ " $steps " == *" parity "* ]]; then
   # The view through the colour transform's tables: the same bytes from both backends.
   "$bin/test-view-parity" > "$OUT/view-parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|view parity)" "$OUT/view-parity.log" | tail -n 20
+  "$bin/test-mask-parity" > "$OUT/mask-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|mask parity)" "$OUT/mask-parity.log" | tail -n 20
   # A large photo's view from its pyramid: levels, regions and the diff view, CUDA against CPU.
   "$bin/test-level-parity" > "$OUT/level-parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|level parity)" "$OUT/level-parity.log" | tail -n 40
