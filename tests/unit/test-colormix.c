@@ -6,6 +6,8 @@
  * extremes moves by no more than the smoothstep's slope allows at any step. 8- and 16-bit, in
  * poisoned buffers (lm_test_run_op). */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/ops/ops.h"
 #include "core/ops/point.h"
@@ -332,6 +334,52 @@ test_hue_sweep (void)
   g_assert_cmpfloat (max_dl, <=, 0.00176);
 }
 
+/* A commit with a profile mixes in its primaries. Given sRGB's own matrix (as a profile that
+ * is not recognised as sRGB would give it), the result is the sRGB path's within one level
+ * (Oklab's published matrix is that product, rounded); given ProPhoto's, whose white is D50,
+ * greys still stay exactly as they are: its white is made Oklab's neutral. */
+static void
+test_profile_commit (void)
+{
+  static const double srgb[3][3] = { { 3.2404542, -1.5371385, -0.4985314 },
+                                     { -0.9692660, 1.8760108, 0.0415560 },
+                                     { 0.0556434, -0.2040259, 1.0572252 } };
+  static const double prophoto[3][3] = { { 1.3459433, -0.2556075, -0.0511118 },
+                                         { -0.5445989, 1.5081673, 0.0205351 },
+                                         { 0.0, 0.0, 1.2118128 } };
+  static const int token = 0;
+  LmColormixParams plain = params_zero ();
+  for (int k = 0; k < 8; k++)
+    set_band (&plain, k, k % 2 ? -20 : 25, k % 3 ? 0.6f : -0.7f, k % 2 ? 0.8f : -0.5f);
+  LmOpContext context = { .color = { .space = &token } };
+  memcpy (context.color.xyz_to_rgb, srgb, sizeof srgb);
+  LmColormixParams as_profile = plain;
+  lm_colormix_op.commit (&as_profile, &context);
+  g_autoptr (LmImage) src = lm_test_random_rgba (64, 32, 23, FALSE);
+  g_autoptr (LmImage) a = lm_test_run_op (&lm_colormix_op, &plain, src);
+  g_autoptr (LmImage) b = lm_test_run_op (&lm_colormix_op, &as_profile, src);
+  int worst = 0;
+  for (guint y = 0; y < src->height; y++)
+    for (guint x = 0; x < src->width; x++)
+      for (int c = 0; c < 3; c++)
+        worst = MAX (worst, abs (lm_test_pixel (a, x, y)[c] - lm_test_pixel (b, x, y)[c]));
+  g_test_message ("sRGB as a profile: max |Δ| %d", worst);
+  g_assert_cmpint (worst, <=, 1);
+
+  memcpy (context.color.xyz_to_rgb, prophoto, sizeof prophoto);
+  LmColormixParams wide = plain;
+  lm_colormix_op.commit (&wide, &context);
+  guint8 px[256 * 4];
+  for (int v = 0; v < 256; v++)
+    px[4 * v] = px[4 * v + 1] = px[4 * v + 2] = (guint8) v, px[4 * v + 3] = 255;
+  g_autoptr (LmImage) greys = lm_test_rgba_from (256, 1, px);
+  g_autoptr (LmImage) out = lm_test_run_op (&lm_colormix_op, &wide, greys);
+  lm_test_assert_same_pixels (greys, out);
+  /* and it does mix: a colour moves */
+  g_autoptr (LmImage) moved = lm_test_run_op (&lm_colormix_op, &wide, src);
+  g_assert_false (memcmp (lm_image_row (moved, 0), lm_image_row (src, 0), 64 * 4) == 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -343,5 +391,6 @@ main (int argc, char **argv)
   g_test_add_func ("/colormix/greys", test_greys);
   g_test_add_func ("/colormix/band-reach", test_band_reach);
   g_test_add_func ("/colormix/hue-sweep", test_hue_sweep);
+  g_test_add_func ("/colormix/profile-commit", test_profile_commit);
   return g_test_run ();
 }
