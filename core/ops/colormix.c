@@ -55,8 +55,9 @@ invert3 (const double m[3][3], double inv[3][3])
 /* A photo in another profile than sRGB is mixed in its own primaries: its linear RGB → XYZ →
  * LMS, each row scaled to sum to 1 so that the profile's white is Oklab's neutral (a von Kries
  * adaptation in Oklab's cone space, for profiles whose white is not D65). Its values are still
- * decoded with the sRGB curve (the raw's display side has exactly that curve; Adobe RGB's and
- * ProPhoto's differ from it by a few per cent of the value). */
+ * decoded with the sRGB curve: the raw's display side has exactly that curve; Adobe RGB's and
+ * ProPhoto's gammas would need a curve the pixel part does not carry (the bands then sit a
+ * little off their colours, and greys still stay grey). */
 static void
 colormix_commit (void *params, const LmOpContext *context)
 {
