@@ -334,6 +334,27 @@ test_hue_sweep (void)
   g_assert_cmpfloat (max_dl, <=, 0.00176);
 }
 
+/* Values an earlier operation pushed out of 0..255 (exposure +5, a low black point) go
+ * through the pixel part as finite numbers, as the other point operations keep them: no NaN
+ * for the pass's rounding to turn into black. */
+static void
+test_out_of_range_values (void)
+{
+  LmColormixParams p = params_zero ();
+  for (int k = 0; k < 8; k++)
+    set_band (&p, k, k % 2 ? -30 : 30, k % 2 ? -1 : 1, k % 2 ? 1 : -1);
+  const double cases[][3] = { { -40, 10, 300 }, { 8000, 7000, 200 }, { 1e6, 0, 0 }, { -1e4, -2e4, -1 },
+                              { 255.5, 300, -0.001 }, { 1e-30, 2e-30, 0 } };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double out[3];
+      pixel (&p, cases[i], out);
+      g_test_message ("(%g, %g, %g) → (%g, %g, %g)", cases[i][0], cases[i][1], cases[i][2], out[0], out[1], out[2]);
+      for (int c = 0; c < 3; c++)
+        g_assert_true (isfinite (out[c]));
+    }
+}
+
 /* A commit with a profile mixes in its primaries. Given sRGB's own matrix (as a profile that
  * is not recognised as sRGB would give it), the result is the sRGB path's within one level
  * (Oklab's published matrix is that product, rounded); given ProPhoto's, whose white is D50,
@@ -391,6 +412,7 @@ main (int argc, char **argv)
   g_test_add_func ("/colormix/greys", test_greys);
   g_test_add_func ("/colormix/band-reach", test_band_reach);
   g_test_add_func ("/colormix/hue-sweep", test_hue_sweep);
+  g_test_add_func ("/colormix/out-of-range-values", test_out_of_range_values);
   g_test_add_func ("/colormix/profile-commit", test_profile_commit);
   return g_test_run ();
 }
