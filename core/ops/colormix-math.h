@@ -5,8 +5,8 @@
  * photo's own primaries when commit gives them, colormix.c) and read as lightness L, chroma C
  * and hue h. Oklab's hue is perceptually even (blue does not drift to purple as in CIELab) and
  * has no discontinuity at black or white as HSL's has. Eight bands are centred on the hues of
- * the colours they are named after (sRGB's red 29°, orange 53°, yellow 110°, green 142°, cyan
- * 195°, blue 264°, purple 294°, magenta 328°: LM_COLORMIX_CENTRE); between two neighbouring
+ * the colours they are named after (sRGB's red 29°, orange 53°, yellow 110°, green 142°, aqua
+ * (cyan) 195°, blue 264°, purple 294°, magenta 328°: LM_COLORMIX_CENTRE); between two neighbouring
  * centres a hue takes a smoothstep blend of the two bands' values, so a band reaches its
  * neighbours' centres and no further, the weights sum to one (the same edit on all bands is a
  * global one) and the result is C¹ along the hue circle. A neutral guard, smoothstep between
@@ -82,7 +82,8 @@ typedef struct {
               : 330.0f)
 
 /* Chroma below LO is left as it is; the edits reach their full strength at HI. LO is far above
- * the chroma float rounding gives a grey (about 1e-7) and below one 16-bit step of colour. */
+ * the chroma that float rounding gives a grey (about 1e-7), so greys stay exactly, and well
+ * below what one 8-bit step off grey gives (about 0.002). */
 #define LM_COLORMIX_NEUTRAL_LO 1e-4f
 #define LM_COLORMIX_NEUTRAL_HI 0.04f
 
