@@ -1,24 +1,24 @@
-/* Colour mixer: hue, saturation and lightness of eight colour bands, its parameters and pixel
- * part, shared by colormix.c and the fused point pass (point-math.h, kernels/point.cu).
+/* Colour mixer: hue, saturation and lightness of eight colour bands, its parameters and pixel part,
+ * shared by colormix.c and the fused point pass (point-math.h, kernels/point.cu).
  *
- * The pixel is taken to Oklab (Ottosson 2020) through linear light (the sRGB curve; the
- * photo's own primaries when commit gives them, colormix.c) and read as lightness L, chroma C
- * and hue h. Oklab's hue is perceptually even (blue does not drift to purple as in CIELab) and
- * has no discontinuity at black or white as HSL's has. Eight bands are centred on the hues of
- * the colours they are named after (sRGB's red 29°, orange 53°, yellow 110°, green 142°, aqua
- * (cyan) 195°, blue 264°, purple 294°, magenta 328°: LM_COLORMIX_CENTRE); between two neighbouring
- * centres a hue takes a smoothstep blend of the two bands' values, so a band reaches its
- * neighbours' centres and no further, the weights sum to one (the same edit on all bands is a
- * global one) and the result is C¹ along the hue circle. A neutral guard, smoothstep between
- * chroma LM_COLORMIX_NEUTRAL_LO and LM_COLORMIX_NEUTRAL_HI, leaves greys (and the noise of dark
- * neutrals) alone. With the blended hue shift Δh, saturation s and lightness l, all times the
- * guard: h' = h + Δh, C' = C · max (0, 1 + s), L' = L · (1 + l / 2), then back to RGB.
+ * The pixel is taken to Oklab (Ottosson 2020) through linear light (the sRGB curve; the photo's own
+ * primaries when commit gives them, colormix.c) and read as lightness L, chroma C and hue h.
+ * Oklab's hue is perceptually even (blue does not drift to purple as in CIELab) and has no
+ * discontinuity at black or white as HSL's has. Eight bands are centred on the hues of the colours
+ * they are named after (sRGB's red 29°, orange 53°, yellow 110°, green 142°, aqua (cyan) 195°, blue
+ * 264°, purple 294°, magenta 328°: LM_COLORMIX_CENTRE); between two neighbouring centres a hue
+ * takes a smoothstep blend of the two bands' values, so a band reaches its neighbours' centres and
+ * no further, the weights sum to one (the same edit on all bands is a global one) and the result is
+ * C¹ along the hue circle. A neutral guard, smoothstep between chroma LM_COLORMIX_NEUTRAL_LO and
+ * LM_COLORMIX_NEUTRAL_HI, leaves greys (and the noise of dark neutrals) alone. With the blended hue
+ * shift Δh, saturation s and lightness l, all times the guard: h' = h + Δh, C' = C · max (0, 1 +
+ * s), L' = L · (1 + l / 2), then back to RGB.
  *
  * Both backends must give the same bits, and glibc's and CUDA's cbrtf, powf, atan2f and sincosf
- * differ in their last bits: every function here is built from IEEE's correctly rounded +, −,
- * ×, ÷ and sqrt (with core/hdr/exp2-math.h's log2 and exp2), compiled without FMA contraction
- * on either side, as the sigmoid's are. They are accurate to a few units in the last place,
- * far inside one 16-bit level. A pixel that no band moves keeps its values exactly. */
+ * differ in their last bits: every function here is built from IEEE's correctly rounded +, −, ×, ÷
+ * and sqrt (with core/hdr/exp2-math.h's log2 and exp2), compiled without FMA contraction on either
+ * side, as the sigmoid's are. They are accurate to a few units in the last place, far inside one
+ * 16-bit level. A pixel that no band moves keeps its values exactly. */
 #pragma once
 
 #include <math.h>
