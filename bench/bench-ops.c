@@ -77,10 +77,15 @@ static const char *const points_all[] = {
   "wb temperature=4300 tint=12", "exposure ev=0.7", "contrast contrast=0.2 black=8 white=245",
   "curve points=0:0,64:50,192:210,255:255 mode=luma", "saturation saturation=0.2 vibrance=0.3", NULL,
 };
+/* The colour mixer's pixel part (Oklab there and back, per pixel) on every pixel. */
+static const char *const points_colormix[] = {
+  "colormix red_hue=10 orange_sat=-0.3 green_hue=-12 aqua_sat=0.5 blue_light=0.4 magenta_hue=5", NULL,
+};
 
 static const PointCase point_cases[] = {
   { "points: exposure", points_one },
   { "points: wb+exposure+contrast+curve+saturation", points_all },
+  { "points: colormix", points_colormix },
 };
 
 static void

@@ -66,6 +66,15 @@ static const ParamSet param_sets[] = {
   { "saturation", "saturation=-1", 0 },
   { "saturation", "vibrance=-0.7", 0 },
   { "saturation", "saturation=1 vibrance=1", 0 },
+  /* Every band its own values; one band (skin's); every band at an extreme, neighbours opposed. */
+  { "colormix", "red_hue=12 red_sat=0.4 orange_sat=-0.6 orange_light=0.5 yellow_light=-1 green_hue=-30 "
+                "green_sat=1 aqua_sat=-1 aqua_light=0.6 blue_hue=17.5 blue_light=-0.45 purple_sat=-0.2 "
+                "purple_light=1 magenta_hue=30 magenta_light=-0.1", 0 },
+  { "colormix", "orange_hue=-8 orange_sat=-0.3 orange_light=0.25", 0 },
+  { "colormix", "red_hue=30 red_sat=1 red_light=-1 orange_hue=-30 orange_sat=-1 orange_light=1 "
+                "yellow_hue=30 yellow_sat=1 yellow_light=-1 green_hue=-30 green_sat=-1 green_light=1 "
+                "aqua_hue=30 aqua_sat=1 aqua_light=-1 blue_hue=-30 blue_sat=-1 blue_light=1 "
+                "purple_hue=30 purple_sat=1 purple_light=-1 magenta_hue=-30 magenta_sat=-1 magenta_light=1", 0 },
   { "gray", "mode=luminosity", 0 },
   { "gray", "mode=bt601", 0 },
   { "gray", "mode=average", 0 },
