@@ -48,7 +48,7 @@
 #define LM_TONEEQ_Y_MIN (1.0 / 65536.0)
 #define LM_TONEEQ_Y_MAX 1.8446744073709552e19 /* 2⁶⁴: far past any scene, short of inf */
 
-#define LM_TONEEQ_ZONE(P, name, label) P (FLOAT, name, label, -2.0, 2.0, 0.0, 0.05, "EV")
+#define LM_TONEEQ_ZONE(P, name, label) P (FLOAT, name, label, -2.0, 2.0, 0.0, 0.01, "EV")
 #define LM_TONEEQ_PARAMS(P)                                                                        \
   LM_TONEEQ_ZONE (P, blacks, N_("Blacks"))                                                            \
   LM_TONEEQ_ZONE (P, deep_shadows, N_("Deep shadows"))                                                \
@@ -61,7 +61,7 @@
   LM_TONEEQ_ZONE (P, speculars, N_("Speculars"))                                                      \
   P (FLOAT, smoothing, N_("Mask smoothing"), 0.5, 20.0, 5.0, 0.1, "%")                            \
   P (FLOAT, edges, N_("Mask edges"), 0.01, 4.0, 0.1, 0.01, "EV²")                                \
-  P (FLOAT, mask_exposure, N_("Mask exposure"), -4.0, 4.0, 0.0, 0.05, "EV")
+  P (FLOAT, mask_exposure, N_("Mask exposure"), -4.0, 4.0, 0.0, 0.01, "EV")
 
 typedef struct {
   LM_TONEEQ_PARAMS (LM_PARAM_FIELD)
@@ -319,8 +319,8 @@ lm_toneeq_encode (const float *thresholds, unsigned n, double l)
   return lo;
 }
 
-#ifndef __CUDA_ARCH__
-/* Host only (the CPU reference and the kernel's launch build the same tables). */
+/* Host only (plain static inline: nvcc compiles them for the host alone), so that the CPU
+ * reference and the kernel's launch build the same tables. */
 
 /* TABLE[i] = 2^G(−8 + i / 1024), i = 0..LM_TONEEQ_TABLE_STEPS: G the PCHIP through the
  * zones, with scipy's PchipInterpolator's slopes (harmonic means inside, its three-point rule
@@ -374,4 +374,3 @@ lm_toneeq_curve_tables (const LmOpColor *color, int c, unsigned maxcode, float *
   for (unsigned q = 0; q < maxcode; q++)
     thresholds[q] = (float) lm_toneeq_to_linear (color, c, ((double) q + 0.5) / maxcode);
 }
-#endif
