@@ -26,10 +26,10 @@
  *   3. out = in · 2^G(M), G held constant outside [−8, 0] EV.
  * All of it in double but the gains' table (float, 8193 entries over [−8, 0], linear between):
  * the same IEEE operations in the same order on both backends, sums in a fixed order, an own
- * log2: the kernel gives the CPU's bits. 8- and 16-bit values are decoded and encoded through
- * tables of the photo's curve built on the host: an encoded value is the code whose
- * neighbourhood in linear light holds the result (thresholds at the half codes), which is the
- * rounding of the encoded result. */
+ * log2, so that the kernel gives the CPU's bits (tests/gpu's parity sets expect them). 8- and
+ * 16-bit values are decoded and encoded through tables of the photo's curve built on the host:
+ * an encoded value is the code whose neighbourhood in linear light holds the result
+ * (thresholds at the half codes), which is the rounding of the encoded result. */
 #pragma once
 
 #include <math.h>
@@ -50,17 +50,17 @@
 
 #define LM_TONEEQ_ZONE(P, name, label) P (FLOAT, name, label, -2.0, 2.0, 0.0, 0.01, "EV")
 #define LM_TONEEQ_PARAMS(P)                                                                        \
-  LM_TONEEQ_ZONE (P, blacks, N_("Blacks"))                                                            \
-  LM_TONEEQ_ZONE (P, deep_shadows, N_("Deep shadows"))                                                \
-  LM_TONEEQ_ZONE (P, shadows, N_("Shadows"))                                                          \
-  LM_TONEEQ_ZONE (P, light_shadows, N_("Light shadows"))                                              \
-  LM_TONEEQ_ZONE (P, midtones, N_("Mid-tones"))                                                       \
-  LM_TONEEQ_ZONE (P, dark_highlights, N_("Dark highlights"))                                          \
-  LM_TONEEQ_ZONE (P, highlights, N_("Highlights"))                                                    \
-  LM_TONEEQ_ZONE (P, whites, N_("Whites"))                                                            \
-  LM_TONEEQ_ZONE (P, speculars, N_("Speculars"))                                                      \
-  P (FLOAT, smoothing, N_("Mask smoothing"), 0.5, 20.0, 5.0, 0.1, "%")                            \
-  P (FLOAT, edges, N_("Mask edges"), 0.01, 4.0, 0.1, 0.01, "EV²")                                \
+  LM_TONEEQ_ZONE (P, blacks, N_("Blacks"))                                                         \
+  LM_TONEEQ_ZONE (P, deep_shadows, N_("Deep shadows"))                                             \
+  LM_TONEEQ_ZONE (P, shadows, N_("Shadows"))                                                       \
+  LM_TONEEQ_ZONE (P, light_shadows, N_("Light shadows"))                                           \
+  LM_TONEEQ_ZONE (P, midtones, N_("Mid-tones"))                                                    \
+  LM_TONEEQ_ZONE (P, dark_highlights, N_("Dark highlights"))                                       \
+  LM_TONEEQ_ZONE (P, highlights, N_("Highlights"))                                                 \
+  LM_TONEEQ_ZONE (P, whites, N_("Whites"))                                                         \
+  LM_TONEEQ_ZONE (P, speculars, N_("Speculars"))                                                   \
+  P (FLOAT, smoothing, N_("Mask smoothing"), 0.5, 20.0, 5.0, 0.1, "%")                             \
+  P (FLOAT, edges, N_("Mask edges"), 0.01, 4.0, 0.1, 0.01, "EV²")                                  \
   P (FLOAT, mask_exposure, N_("Mask exposure"), -4.0, 4.0, 0.0, 0.01, "EV")
 
 typedef struct {
