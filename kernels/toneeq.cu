@@ -5,6 +5,7 @@
 // in the CPU's order; (c) one thread per pixel: M, the gain from the host's table, the store
 // through the host's curve tables. The same double operations as the CPU (--fmad=false): the
 // same bits.
+#include <mutex>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,24 +196,53 @@ supported (int format)
          || is_float (format);
 }
 
+// sRGB's tables at MAXCODE (255 or 65535), the same for every photo without a profile: built
+// once on the host (131071 pow at 16 bits would cost milliseconds at every launch); NULL when
+// memory runs out.
+const float *
+srgb_tables (unsigned maxcode)
+{
+  static std::once_flag once8, once16;
+  static float *tables8, *tables16;
+  float **tables = maxcode == 255u ? &tables8 : &tables16;
+  std::call_once (maxcode == 255u ? once8 : once16, [tables, maxcode] () {
+    float *t = static_cast<float *> (malloc ((2 * (size_t) maxcode + 1) * sizeof (float)));
+    LmOpColor srgb = {};
+    if (t != NULL)
+      lm_toneeq_curve_tables (&srgb, 1, maxcode, t, t + maxcode + 1);
+    *tables = t;
+  });
+  return *tables;
+}
+
 // The host's tables (toneeq-math.h builds them for both backends) into the scratch. Copies
-// from pageable memory return once staged, so the host copy can go at once.
+// from pageable memory return once staged, so the host copies can go at once.
 cudaError_t
 upload_tables (const LmToneeqParams *p, const Layout &l, char *scratch, cudaStream_t stream)
 {
   size_t each = 2 * (size_t) l.maxcode + 1;
-  size_t floats = LM_TONEEQ_TABLE_STEPS + 1 + (size_t) l.curves * each;
+  int own = l.curves == 3;
+  size_t floats = LM_TONEEQ_TABLE_STEPS + 1 + (own ? 3 * each : 0);
   float *host = static_cast<float *> (malloc (floats * sizeof (float)));
   if (host == NULL)
     return cudaErrorMemoryAllocation;
   lm_toneeq_gain_table (p, host);
-  float *curves = host + LM_TONEEQ_TABLE_STEPS + 1;
-  for (int k = 0; k < l.curves; k++)
-    lm_toneeq_curve_tables (&p->color, l.curves == 1 ? 1 : k, l.maxcode, curves + k * each,
-                            curves + k * each + l.maxcode + 1);
+  const float *curves = NULL;
+  if (own)
+    {
+      float *mine = host + LM_TONEEQ_TABLE_STEPS + 1;
+      for (int c = 0; c < 3; c++)
+        lm_toneeq_curve_tables (&p->color, c, l.maxcode, mine + c * each, mine + c * each + l.maxcode + 1);
+      curves = mine;
+    }
+  else if (l.curves == 1 && (curves = srgb_tables (l.maxcode)) == NULL)
+    {
+      free (host);
+      return cudaErrorMemoryAllocation;
+    }
   cudaError_t err = cudaMemcpyAsync (scratch, host, (LM_TONEEQ_TABLE_STEPS + 1) * sizeof (float),
                                      cudaMemcpyHostToDevice, stream);
-  if (err == cudaSuccess && l.curves > 0)
+  if (err == cudaSuccess && curves != NULL)
     err = cudaMemcpyAsync (scratch + l.curve_at, curves, l.curves * each * sizeof (float), cudaMemcpyHostToDevice,
                            stream);
   free (host);
