@@ -29,6 +29,7 @@
 #include "curve-math.h"
 #include "saturation-math.h"
 #include "colormix-math.h"
+#include "toneeq-math.h"
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
@@ -44,6 +45,7 @@ LM_OP (CONTRAST, contrast, Contrast, POINT)
 LM_OP (CURVE, curve, Curve, POINT_COLOR)
 LM_OP (SATURATION, saturation, Saturation, POINT_COLOR)
 LM_OP (COLORMIX, colormix, Colormix, POINT_COLOR)
+LM_OP (TONEEQ, toneeq, Toneeq, AREA)
 LM_OP (GRAY, gray, Gray, PIXEL)
 LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
 LM_OP (BLUR, blur, Blur, AREA)

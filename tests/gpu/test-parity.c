@@ -85,6 +85,10 @@ static const ParamSet param_sets[] = {
   { "equalize", "mode=rgb", 0 },
   { "equalize", "mode=luma amount=0.6", 0 },
   { "equalize", "mode=rgb amount=0.25", 0 },
+  /* bit identity expected: the same double operations in the same order, tables from the host */
+  { "toneeq", "shadows=1 highlights=-1", 0 },
+  { "toneeq", "blacks=2 deep_shadows=1.5 shadows=1 light_shadows=0.5 edges=0.01 smoothing=0.5", 0, TRUE },
+  { "toneeq", "dark_highlights=-2 whites=1.5 speculars=-2 edges=4 smoothing=20 mask_exposure=2.5", 0, TRUE },
   { "blur", "sigma=0", 0 },
   { "blur", "sigma=0.8", 1 },
   { "blur", "sigma=2.5", 1 },
