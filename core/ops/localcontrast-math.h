@@ -34,7 +34,7 @@
  * that counts as detail; radius: the coarsest scale that counts as local. */
 #define LM_LOCALCONTRAST_PARAMS(P)                                                                 \
   P (FLOAT, amount, N_("Clarity"), -1, 1, 0.3, 0.01, NULL)                                         \
-  P (FLOAT, range, N_("Detail range"), 0.25, 4, 1, 0.05, "EV")                                     \
+  P (FLOAT, range, N_("Detail range"), 0.25, 4, 1, 0.01, "EV")                                     \
   P (FLOAT, radius, N_("Radius"), 8, 512, 64, 1, "px", .in_pixels = 1)
 
 typedef struct {

@@ -217,7 +217,7 @@ test_halo (void)
           log_range (tex_out, 32, 60, 90, &llo, &lhi);
           log_range (tex_out, 32, 170, 200, &rlo, &rhi);
           double gain = MIN (lhi - llo, rhi - rlo) / 0.2, most = MAX (lhi - llo, rhi - rlo) / 0.2;
-          g_test_message ("%s: texture ×%.3f..%.3f at clarity %g", lm_format_name (formats[f]), gain, most,
+          g_test_message ("%s: texture x%.3f..%.3f at clarity %g", lm_format_name (formats[f]), gain, most,
                           amounts[a]);
           if (amounts[a] > 0)
             g_assert_cmpfloat (gain, >=, 1.6);
