@@ -79,7 +79,7 @@ static const ParamSet param_sets[] = {
   /* Promised within 1 (the sRGB curve's powf differs between libm and CUDA); scene light,
    * without the curve, is expected bit for bit. */
   { "localcontrast", "amount=1 range=0.5", 1 },
-  { "localcontrast", "amount=-1", 1 },
+  { "localcontrast", "amount=-1", 1, TRUE },
   { "localcontrast", "amount=0.5 range=4 radius=512", 1, TRUE },
   { "blur", "sigma=0", 0 },
   { "blur", "sigma=0.8", 1 },

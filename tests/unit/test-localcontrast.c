@@ -6,7 +6,8 @@
  *   over 1 EV), while a texture of ±0.1 EV beside it grows by at least 1.6× at clarity 1
  *   (measured 1.64) and shrinks to at most half at −1 (0.45), so the bound is not met by
  *   doing nothing;
- * - outputs are poisoned (lm_test_run_op: two byte patterns; scene light: NaN);
+ * - outputs are poisoned (lm_test_run_op: two byte patterns; scene light: NaN), on photos'
+ *   sizes and down to one pixel;
  * - a tiled render equals the whole one byte for byte;
  * - parameters out of range and formats it cannot take are refused in one line.
  * Sources are encoded with the sRGB curve written out here in double, not the code's. The
@@ -243,6 +244,21 @@ set_param (LmPipeline *pipeline, const char *name, const char *value)
       }
 }
 
+/* Images down to one pixel, whose levels all have one sample: every pixel written, the same
+ * on each run (lm_test_run_op), nothing read outside (the sanitizers' build). */
+static void
+test_tiny (void)
+{
+  const guint sizes[][2] = { { 1, 1 }, { 1, 5 }, { 7, 1 }, { 2, 2 }, { 3, 9 } };
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr (LmImage) src = grey_image (LM_FORMAT_RGBA8, sizes[s][0], sizes[s][1], noise_light);
+      LmLocalcontrastParams p = params (1.0f, 0.5f, 512.0f);
+      g_autoptr (LmImage) out = run (&p, src);
+      LM_TEST_RETURN_IF_FAILED ();
+    }
+}
+
 /* Tiles of a photo against the whole, byte for byte: the halo and the grid's alignment. */
 static void
 test_tiled (void)
@@ -314,6 +330,7 @@ main (int argc, char **argv)
   omp_set_num_threads (1);
   g_test_add_func ("/localcontrast/identity", test_identity);
   g_test_add_func ("/localcontrast/halo", test_halo);
+  g_test_add_func ("/localcontrast/tiny", test_tiny);
   g_test_add_func ("/localcontrast/tiled", test_tiled);
   g_test_add_func ("/localcontrast/refused", test_refused);
   return g_test_run ();
