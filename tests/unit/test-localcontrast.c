@@ -259,6 +259,28 @@ test_tiny (void)
     }
 }
 
+static double
+gentle_light (guint x, guint y)
+{
+  return 0.2 + 0.1 * (((x * 7 + y * 13) % 17) / 17.0) + (x > 600 ? 0.3 : 0.0);
+}
+
+/* A megapixel, where the passes run on threads: the same bytes as on one. */
+static void
+test_threads (void)
+{
+  g_autoptr (LmImage) src = grey_image (LM_FORMAT_GRAY8, 1024, 1024, gentle_light);
+  LmLocalcontrastParams p = params (1.0f, 4.0f, 16.0f);
+  int threads = omp_get_max_threads ();
+  omp_set_num_threads (1);
+  g_autoptr (LmImage) one = run (&p, src);
+  omp_set_num_threads (MAX (threads, 2));
+  g_autoptr (LmImage) many = run (&p, src);
+  omp_set_num_threads (threads);
+  lm_test_assert_same_pixels (one, many);
+  g_assert_cmpfloat (largest_change (src, one), >=, 2);
+}
+
 /* Tiles of a photo against the whole, byte for byte: the halo and the grid's alignment. */
 static void
 test_tiled (void)
@@ -325,12 +347,10 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_set_nonfatal_assertions ();
-  /* Small images, each run a few hundred short passes: on a busy machine two threads spend
-   * most of it at barriers (localcontrast.c runs levels this small on one thread anyway). */
-  omp_set_num_threads (1);
   g_test_add_func ("/localcontrast/identity", test_identity);
   g_test_add_func ("/localcontrast/halo", test_halo);
   g_test_add_func ("/localcontrast/tiny", test_tiny);
+  g_test_add_func ("/localcontrast/threads", test_threads);
   g_test_add_func ("/localcontrast/tiled", test_tiled);
   g_test_add_func ("/localcontrast/refused", test_refused);
   return g_test_run ();
