@@ -129,10 +129,10 @@ layout (int format, int *depth, int *ch)
 constexpr size_t kRangeBytes = 256;
 
 size_t
-pyramid_bytes (float radius, const LmKImage *src)
+pyramid_bytes (int levels, const LmKImage *src)
 {
   LmLcPyramid pyr;
-  lm_lc_pyramid ((int) src->width, (int) src->height, lm_lc_levels (radius), &pyr);
+  lm_lc_pyramid ((int) src->width, (int) src->height, levels, &pyr);
   return pyr.total * sizeof (float);
 }
 
@@ -141,14 +141,15 @@ pyramid_bytes (float radius, const LmKImage *src)
 static size_t
 localcontrast_workspace (const void *params, const LmKImage *src)
 {
-  return 3 * pyramid_bytes (static_cast<const LmLocalcontrastParams *> (params)->radius, src) + kRangeBytes;
+  return 3 * pyramid_bytes (lm_lc_levels (static_cast<const LmLocalcontrastParams *> (params)->radius), src)
+         + kRangeBytes;
 }
 
 // The most levels take the most memory.
 static size_t
 localcontrast_workspace_max (const LmKImage *src)
 {
-  return 3 * pyramid_bytes (1e9f, src) + kRangeBytes;
+  return 3 * pyramid_bytes (LM_LOCALCONTRAST_LEVELS_MAX, src) + kRangeBytes;
 }
 
 static cudaError_t

@@ -17,7 +17,9 @@
  * Every step is a fixed sequence of IEEE single operations (no FMA, one summation order); log2
  * and exp2 are the polynomials below rather than libm's or CUDA's, so scene light (RGBA_F32)
  * gives the same bits on both backends. 8- and 16-bit sources are decoded and encoded with
- * the sRGB curve's powf, where libm and CUDA may differ by an ulp: within 1 level there. */
+ * the sRGB curve's powf, where libm and CUDA may differ by an ulp: within 1 level there. A
+ * display profile other than sRGB gives its primaries' luminances (commit) but is decoded
+ * with sRGB's curve: the kernels have no per-profile curve yet. */
 #pragma once
 
 #include <math.h>

@@ -1,6 +1,6 @@
 """Local contrast (lumen-cli --localcontrast) against its definition in NumPy, float64, written
 from core/ops/localcontrast-math.h's steps 1-5 one by one (the fast local Laplacian on log2
-luminance), on photos of the corpus cut to at most 320×240: within 1 u16 on 16-bit PNGs
+luminance), on photos of the corpus scaled down to at most 320×240: within 1 u16 on 16-bit PNGs
 (v·257 plus a smooth term, so every bit varies) and within 1 level on 8-bit ones. Clarity 0
 is held to the input itself: within 1.
 
