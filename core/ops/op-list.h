@@ -30,6 +30,7 @@
 #include "saturation-math.h"
 #include "colormix-math.h"
 #include "toneeq-math.h"
+#include "localcontrast-math.h"
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
@@ -46,6 +47,7 @@ LM_OP (CURVE, curve, Curve, POINT_COLOR)
 LM_OP (SATURATION, saturation, Saturation, POINT_COLOR)
 LM_OP (COLORMIX, colormix, Colormix, POINT_COLOR)
 LM_OP (TONEEQ, toneeq, Toneeq, AREA)
+LM_OP (LOCALCONTRAST, localcontrast, Localcontrast, AREA)
 LM_OP (GRAY, gray, Gray, PIXEL)
 LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
 LM_OP (BLUR, blur, Blur, AREA)
