@@ -7,10 +7,10 @@ Quality: the middle SIZE×SIZE of each photo (8-bit) with seeded noise at each l
   p30, p300: Poisson on linear light (sRGB decoded), 30 or 300 photons at white, re-encoded.
 OpenCV at its best PSNR over a grid (per photo and level): h ∈ s·{0.35, 0.5, 0.7, 0.9, 1.1},
 hColor ∈ h·{0.5, 1, 1.5, 2}, templates 5 and 7, search window 21 (s: the noise's measured σ).
-Lumen at its defaults (σ estimated on the image) and at its best over luma ∈ {0.8, 1.0, 1.2,
-1.4} × chroma ∈ {1.0, 1.5, 2.0} (σ estimated). PSNR in dB and SSIM (skimage, 3 channels) on the
-8-bit results. --quick: NLM's grid without template 7 and hColor 2h, Lumen's without 0.8 and
-chroma 1.0 (for a small machine).
+Lumen at its defaults (σ estimated on the image) and at its best over luma ∈ {0.6, 0.8, 1.0,
+1.2, 1.4, 1.6} × chroma ∈ {1.0, 1.5, 2.0} (σ estimated). PSNR in dB and SSIM (skimage, 3
+channels) on the 8-bit results. --quick: NLM's grid without template 7 and hColor 2h, Lumen's
+without luma 1.6 and chroma 1.0 (for a small machine).
 
 Speed (--speed): a 24 MP image (beach-aerial-15mp.jpg upscaled, Gaussian σ 15): lumen-cli
 --timings' "denoise" line on the CPU and, where a device is usable, on CUDA (best of 3), and
@@ -99,7 +99,7 @@ def nlm_best(noisy, clean, s, quick):
 
 def lumen_best(cli, src, out, clean, quick):
     best = None
-    for luma in ((1.0, 1.2, 1.4) if quick else (0.8, 1.0, 1.2, 1.4)):
+    for luma in ((0.6, 0.8, 1.0, 1.2, 1.4) if quick else (0.6, 0.8, 1.0, 1.2, 1.4, 1.6)):
         for chroma in ((1.5, 2.0) if quick else (1.0, 1.5, 2.0)):
             img, _ = lumen(cli, src, out, [luma, "--denoise-chroma", chroma])
             p = psnr(img, clean)
