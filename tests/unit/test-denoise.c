@@ -325,6 +325,23 @@ test_formats (void)
     lm_image_unref (outs[i]);
 }
 
+/* Images smaller than the taps' reach (1×1, a row, a column, 3×2): reflected again and again,
+ * every sample written (two poisons, the same bytes), σ estimated or given. */
+static void
+test_tiny_sizes (void)
+{
+  const guint sizes[][2] = { { 1, 1 }, { 7, 1 }, { 1, 9 }, { 3, 2 }, { 2, 70 } };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (int est = 0; est < 2; est++)
+      {
+        g_autoptr (LmImage) im = scene (LM_FORMAT_RGBA8, sizes[i][0], sizes[i][1], 20.0, 40 + i);
+        LmDenoiseParams p = params (1.2f, 1.5f, est ? 0.0f : 15.0f);
+        g_autoptr (LmImage) a = run (&p, im, 0x00);
+        g_autoptr (LmImage) b = run (&p, im, 0xff);
+        lm_test_assert_same_pixels (a, b);
+      }
+}
+
 /* A piece of the input: RECT of SRC as an image of its own. */
 static LmImage *
 cut (const LmImage *src, const LmRect *rect)
@@ -444,6 +461,7 @@ main (int argc, char **argv)
   g_test_add_func ("/denoise/zero-strength-copies", test_zero_strength_copies);
   g_test_add_func ("/denoise/chroma-only", test_chroma_only);
   g_test_add_func ("/denoise/formats", test_formats);
+  g_test_add_func ("/denoise/tiny-sizes", test_tiny_sizes);
   g_test_add_func ("/denoise/tiles", test_tiles);
   g_test_add_func ("/denoise/edge-kept", test_edge_kept);
   g_test_add_func ("/denoise/bad-params", test_bad_params);
