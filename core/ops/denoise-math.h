@@ -1,12 +1,13 @@
 /* Noise reduction: parameters and the arithmetic that denoise.c and kernels/denoise.cu share,
  * so that the two backends make the same bits (only +, −, ×, ÷ in a fixed order; no FMA).
  *
- * The method (docs/user-guide.md, "Noise reduction"): an undecimated à-trous wavelet (B3
- * spline, LM_DENOISE_LEVELS levels) of each channel of an orthonormal opponent space (Y luma,
- * U and V chroma), each detail coefficient w multiplied by a local empirical Wiener gain
+ * The method: an undecimated à-trous wavelet (B3 spline, LM_DENOISE_LEVELS levels) of each
+ * channel of an orthonormal opponent space (Y luma, U and V chroma), each detail coefficient w
+ * multiplied by a local empirical Wiener gain
  *   g = max (detail, 1 − (k·σ_j)² / E),  E the 7×7 mean of the band's w²,
  * σ_j = G_j·σ the band's noise level for white noise of σ, k the channel's strength. σ is the
- * `noise` parameter, or when that is 0 an estimate made on the image (lm_denoise_sigma_of).
+ * `noise` parameter, or when that is 0 an estimate made on the image (lm_denoise_flat_last,
+ * lm_denoise_median_sigma).
  * Orthonormal so that i.i.d. noise of σ per RGB channel stays i.i.d. of σ in Y, U and V.
  * Values are on the 0..255 scale; scene light (RGBA_F32) goes through T = 255·sRGB encoding
  * first, which makes photon noise nearly constant, and back through T⁻¹. */

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 #define LM_DENOISE_EST_HALO 10
 gboolean lm_denoise_histogram_cpu (const LmImage *src, const LmRect *own, guint32 *hist, GError **error);
 
-/* σ from counts made by lm_denoise_histogram_cpu (lm_denoise_sigma_of's rule). */
+/* σ from counts made by lm_denoise_histogram_cpu (lm_denoise_flat_last, then
+ * lm_denoise_median_sigma). */
 double lm_denoise_sigma_from_histogram (const guint32 *hist);
 
 /* SRC's estimated noise σ on the 0..255 scale (0 when no pixel is flat and unclipped enough). */
