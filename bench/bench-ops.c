@@ -42,6 +42,8 @@ static const char *const blur_10[] = { "sigma=10", NULL };
 static const char *const blur_50[] = { "sigma=50", NULL };
 static const char *const toneeq_lift[] = { "shadows=1", "light_shadows=0.5", "highlights=-0.5", NULL };
 static const char *const localcontrast_default[] = { "amount=0.3", NULL };
+static const char *const denoise_est[] = { "luma=1.2", "chroma=1.5", NULL };
+static const char *const denoise_given[] = { "luma=1.2", "chroma=1.5", "noise=10", NULL };
 /* Geometry, as bench/npp-geometry.cu asks NPP for the same work. */
 static const char *const rotate_90[] = { "angle=90", NULL };
 static const char *const crop_corner[] = { "x=300", "y=200", NULL };
@@ -62,6 +64,8 @@ static const BenchCase cases[] = {
   { "blur sigma=50 (rgba)", LM_OP_BLUR, FALSE, blur_50 },
   { "toneeq shadows +1 (rgba)", LM_OP_TONEEQ, FALSE, toneeq_lift },
   { "localcontrast amount=0.3 (rgba)", LM_OP_LOCALCONTRAST, FALSE, localcontrast_default },
+  { "denoise, σ estimated (rgba)", LM_OP_DENOISE, FALSE, denoise_est },
+  { "denoise, σ 10 (rgba)", LM_OP_DENOISE, FALSE, denoise_given },
   { "rotate 90 (rgba)", LM_OP_ROTATE, FALSE, rotate_90 },
   { "crop from 300,200 (rgba)", LM_OP_CROP, FALSE, crop_corner },
   { "straighten 1.5 (rgba)", LM_OP_STRAIGHTEN, FALSE, straighten_1_5 },

@@ -23,6 +23,7 @@
 #include "rotate-math.h"
 #include "straighten-math.h"
 #include "crop-math.h"
+#include "denoise-math.h"
 #include "wb-math.h"
 #include "exposure-math.h"
 #include "contrast-math.h"
@@ -40,6 +41,7 @@
 LM_OP (ROTATE, rotate, Rotate, GEOMETRY)
 LM_OP (STRAIGHTEN, straighten, Straighten, GEOMETRY)
 LM_OP (CROP, crop, Crop, GEOMETRY)
+LM_OP (DENOISE, denoise, Denoise, AREA)
 LM_OP (WB, wb, Wb, POINT)
 LM_OP (EXPOSURE, exposure, Exposure, POINT)
 LM_OP (CONTRAST, contrast, Contrast, POINT)

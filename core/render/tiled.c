@@ -7,6 +7,7 @@
 
 #include "../error.h"
 #include "../raw-info.h"
+#include "../ops/denoise.h"
 #include "../ops/histogram.h"
 #include "../ops/point.h"
 #include "cache.h"
@@ -34,6 +35,10 @@ typedef struct {
   int equalize;           /* the equalize step, or -1 */
   guint32 *equalize_bins; /* its input's histogram, summed over the tiles */
   guint64 equalize_total;
+  int denoise;            /* the denoise step whose σ is estimated, or -1 */
+  guint32 *denoise_bins;  /* its estimate's counts, summed over the tiles */
+  float denoise_sigma;    /* what they give: every tile's σ */
+  LmRect denoise_own;     /* in the first pass, the tile being counted (its halo aside) */
   gboolean opaque;
 } Plan;
 
@@ -47,6 +52,7 @@ static void
 plan_clear (Plan *plan)
 {
   g_clear_pointer (&plan->equalize_bins, g_free);
+  g_clear_pointer (&plan->denoise_bins, g_free);
 }
 
 /* PIPELINE (with COLOR) as the steps a tile runs: the enabled operations, consecutive point
@@ -56,6 +62,7 @@ plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmCol
 {
   memset (plan, 0, sizeof *plan);
   plan->equalize = -1;
+  plan->denoise = -1;
   if (source->format == LM_FORMAT_RGBA_F32)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
@@ -102,6 +109,10 @@ plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmCol
           lm_op_output_size (stage->info, stage->params.bytes, w, h, &step->out_w, &step->out_h);
           if (stage->info->id == LM_OP_EQUALIZE)
             plan->equalize = (int) plan->n;
+          /* σ estimated on the input is the whole input's: a first pass counts it by tiles */
+          if (stage->info->id == LM_OP_DENOISE
+              && lm_denoise_fixed_sigma ((const LmDenoiseParams *) stage->params.bytes) < 0.0f)
+            plan->denoise = (int) plan->n;
         }
       /* As the cache: a 16-bit source is not cut to 8 bits on the way. */
       if (lm_format_depth (format) == 16 && lm_format_depth (step->out_format) != 16)
@@ -194,6 +205,7 @@ typedef struct {
   LmImage *host_out;
   LmRect out_rect;
   Plan *histogram_of; /* set for the first pass */
+  Plan *noise_of;     /* set for denoise's first pass */
 } Sink;
 
 static gboolean
@@ -228,6 +240,23 @@ add_histogram (Plan *plan, Lane *lane, LmImage *image, GError **error)
     }
   plan->equalize_total += (guint64) image->width * image->height;
   return TRUE;
+}
+
+/* Denoise's first pass: the counts of IMAGE, the rectangle GROWN of its input frame (the
+ * tile plan->denoise_own with LM_DENOISE_EST_HALO pixels around it, clamped to the frame), of
+ * the tile's own pixels alone. */
+static gboolean
+add_noise_counts (Plan *plan, Lane *lane, LmImage *image, const LmRect *grown, GError **error)
+{
+  LmRect own = { plan->denoise_own.x - grown->x, plan->denoise_own.y - grown->y, plan->denoise_own.width,
+                 plan->denoise_own.height };
+  g_autoptr (LmImage) host = lm_image_new (image->format, image->width, image->height,
+                                           lm_backend_host_allocator (lane->backend), error);
+  LmRect all = { 0, 0, image->width, image->height };
+  if (host == NULL || !lm_backend_copy_rect (lane->backend, image, &all, host, 0, 0, error)
+      || !lm_backend_synchronize (lane->backend, error))
+    return FALSE;
+  return lm_denoise_histogram_cpu (host, &own, plan->denoise_bins, error);
 }
 
 /* One tile: the steps before END on the rectangle OUT of frame END, queued on LANE. */
@@ -270,6 +299,11 @@ render_tile (Plan *plan, Lane *lane, const LmImage *host_source, guint end, cons
           if (frame)
             *frame = (LmTileFrame) { step->in_w, step->in_h, rects[i].x, rects[i].y,
                                      rects[i + 1].x, rects[i + 1].y, rects[i + 1].width, rects[i + 1].height };
+          if (step->info->id == LM_OP_DENOISE && (int) i == plan->denoise)
+            {
+              LmDenoiseParams *dp = (LmDenoiseParams *) stage.params.bytes;
+              dp->sigma_est = plan->denoise_sigma, dp->sigma_known = 1;
+            }
           if (step->info->id == LM_OP_EQUALIZE)
             {
               stage.params.equalize.bins = plan->equalize_bins;
@@ -296,6 +330,8 @@ render_tile (Plan *plan, Lane *lane, const LmImage *host_source, guint end, cons
   lane->busy = TRUE;
   if (sink->histogram_of)
     return add_histogram (sink->histogram_of, lane, cur, error);
+  if (sink->noise_of)
+    return add_noise_counts (sink->noise_of, lane, cur, out, error);
   return lm_backend_copy_rect (lane->backend, cur, &(LmRect) { 0, 0, out->width, out->height }, sink->host_out,
                                out->x - sink->out_rect.x, out->y - sink->out_rect.y, error);
 }
@@ -351,6 +387,14 @@ run_tiles (Plan *plan, Lane *lanes, guint n_lanes, const LmImage *host_source, g
           return FALSE;
         lane->busy = FALSE;
         LmRect r = { x, y, MIN (tw, area->x + area->width - x), MIN (th, area->y + area->height - y) };
+        if (sink->noise_of)
+          {
+            /* denoise's first pass: the tile with the halo its counts read */
+            const Step *dn = &plan->steps[end];
+            guint h = LM_DENOISE_EST_HALO, gx = x > h ? x - h : 0, gy = y > h ? y - h : 0;
+            plan->denoise_own = r;
+            r = (LmRect) { gx, gy, MIN (dn->in_w, r.x + r.width + h) - gx, MIN (dn->in_h, r.y + r.height + h) - gy };
+          }
         if (!render_tile (plan, lane, host_source, end, &r, sink, error))
           return FALSE;
       }
@@ -417,6 +461,28 @@ lm_render_tiled (LmBackend *backend, const LmImage *host_source, const LmPipelin
 
   guint n_tiles = 0, tw = 0, th = 0;
   double histogram_ms = 0.0;
+  if (ok && plan.denoise >= 0)
+    {
+      /* Denoise's σ is its whole input's: one piece estimates it itself; tiles get it from a
+       * first pass over the tiles of its input frame, whose integer counts add up to the
+       * whole frame's (the same σ as one piece). */
+      choose_tile (&plan, host_source, plan.n, out_w, out_h, n_lanes, available, options, &tw, &th);
+      if (tw < out_w || th < out_h || area.width < out_w || area.height < out_h)
+        {
+          const Step *dn = &plan.steps[plan.denoise];
+          LmRect dn_area = { 0, 0, dn->in_w, dn->in_h };
+          Sink sink = { .noise_of = &plan };
+          guint n;
+          plan.denoise_bins = g_new0 (guint32, LM_DENOISE_HIST_SIZE);
+          choose_tile (&plan, host_source, plan.denoise, dn->in_w, dn->in_h, n_lanes, available, options, &tw, &th);
+          tw = MAX (tw, MIN (64u, dn->in_w)), th = MAX (th, MIN (64u, dn->in_h));
+          ok = run_tiles (&plan, lanes, n_lanes, host_source, plan.denoise, &dn_area, tw, th, &sink, &n, error);
+          if (ok)
+            plan.denoise_sigma = (float) lm_denoise_sigma_from_histogram (plan.denoise_bins);
+        }
+      else
+        plan.denoise = -1;
+    }
   if (ok && plan.equalize >= 0)
     {
       /* Equalize's table needs its whole input: a first pass over the tiles of its input

@@ -94,6 +94,12 @@ static const ParamSet param_sets[] = {
   { "localcontrast", "amount=1 range=0.5", 1 },
   { "localcontrast", "amount=-1", 1, TRUE },
   { "localcontrast", "amount=0.5 range=4 radius=512", 1, TRUE },
+  /* Denoise: bit for bit (the same float operations in the same order; σ estimated from
+   * integer counts). */
+  { "denoise", "luma=1.2 chroma=1.5", 0 },
+  { "denoise", "luma=3 luma_detail=0.3 chroma=0 noise=20", 0, TRUE },
+  { "denoise", "luma=0 chroma=2 chroma_detail=0.1 noise=5", 0, TRUE },
+  { "denoise", "luma=0 chroma=0", 0 },
   { "blur", "sigma=0", 0 },
   { "blur", "sigma=0.8", 1 },
   { "blur", "sigma=2.5", 1 },

@@ -253,6 +253,7 @@ test_cli_help (void)
       const LmOpInfo *info = lm_op_info (id);
       for (guint k = 0; k < info->n_params; k++)
         {
+          /* the CLI spells a name's underscores as hyphens (app/cli-ops.c) */
           g_autofree char *flag = k == 0 ? g_strdup_printf ("--%s", info->name)
                                          : g_strdup_printf ("--%s-%s", info->name, info->params[k].name);
           g_strdelimit (flag + 2, "_", '-');
