@@ -31,6 +31,7 @@
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
+#include "sharpen-math.h"
 #include "resize-math.h"
 
 #ifdef LM_OP
@@ -45,5 +46,6 @@ LM_OP (SATURATION, saturation, Saturation, POINT_COLOR)
 LM_OP (GRAY, gray, Gray, PIXEL)
 LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
 LM_OP (BLUR, blur, Blur, AREA)
+LM_OP (SHARPEN, sharpen, Sharpen, AREA)
 LM_OP (RESIZE, resize, Resize, EXPORT)
 #endif
