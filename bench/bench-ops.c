@@ -42,6 +42,7 @@ static const char *const blur_10[] = { "sigma=10", NULL };
 static const char *const blur_50[] = { "sigma=50", NULL };
 static const char *const sharpen_1[] = { "amount=1", "radius=1", "threshold=1", NULL };
 static const char *const sharpen_4[] = { "amount=1", "radius=4", "threshold=1", NULL };
+static const char *const vignette_1[] = { "amount=-1", NULL };
 /* Geometry, as bench/npp-geometry.cu asks NPP for the same work. */
 static const char *const rotate_90[] = { "angle=90", NULL };
 static const char *const crop_corner[] = { "x=300", "y=200", NULL };
@@ -62,6 +63,7 @@ static const BenchCase cases[] = {
   { "blur sigma=50 (rgba)", LM_OP_BLUR, FALSE, blur_50 },
   { "sharpen radius=1 (rgba)", LM_OP_SHARPEN, FALSE, sharpen_1 },
   { "sharpen radius=4 (rgba)", LM_OP_SHARPEN, FALSE, sharpen_4 },
+  { "vignette amount=-1 (rgba)", LM_OP_VIGNETTE, FALSE, vignette_1 },
   { "rotate 90 (rgba)", LM_OP_ROTATE, FALSE, rotate_90 },
   { "crop from 300,200 (rgba)", LM_OP_CROP, FALSE, crop_corner },
   { "straighten 1.5 (rgba)", LM_OP_STRAIGHTEN, FALSE, straighten_1_5 },

@@ -28,6 +28,7 @@
 #include "contrast-math.h"
 #include "curve-math.h"
 #include "saturation-math.h"
+#include "vignette-math.h"
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
@@ -43,6 +44,7 @@ LM_OP (EXPOSURE, exposure, Exposure, POINT)
 LM_OP (CONTRAST, contrast, Contrast, POINT)
 LM_OP (CURVE, curve, Curve, POINT_COLOR)
 LM_OP (SATURATION, saturation, Saturation, POINT_COLOR)
+LM_OP (VIGNETTE, vignette, Vignette, PIXEL)
 LM_OP (GRAY, gray, Gray, PIXEL)
 LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
 LM_OP (BLUR, blur, Blur, AREA)
