@@ -16,9 +16,11 @@
  * Only +, −, × in a fixed order: the CPU (-ffp-contract=off) and the kernels (--fmad=false)
  * give the same bits.
  *
- * Halo on a step edge of height h: the largest overshoot is at the first pixel past the edge,
- * amount·max(0, h·(1 − w₀)/2 − threshold), w₀ the centre tap (0.399 at radius 1: 0.30·h), and
- * the undershoot on the other side mirrors it; test-sharpen.c holds the operation to it. */
+ * Halo on a straight step edge of height h: the largest overshoot is at the first pixel past
+ * the edge, amount·max(0, h·(1 − w₀)/2 − threshold), w₀ the centre tap (0.399 at radius 1:
+ * 0.30·h), and the undershoot on the other side mirrors it. Nothing anywhere leaves the range
+ * h of its neighbourhood by more than amount·max(0, h·(1 − w₀²) − threshold), reached by a lone
+ * pixel (0.84·h at radius 1). test-sharpen.c holds the operation to both. */
 #pragma once
 
 #include "blur-math.h"

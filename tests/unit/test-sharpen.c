@@ -196,6 +196,32 @@ check_halo (LmFormat format, float amount, float sigma, float threshold, double 
         }
 }
 
+/* The worst case of any neighbourhood within LOW..HIGH: one HIGH pixel on a LOW ground, whose
+ * Gaussian holds it with the weight w₀² alone, overshoots by amount·max(0, h·(1 − w₀²) − T);
+ * no other pixel leaves LOW..HIGH by more. */
+static void
+check_dot (LmFormat format, float amount, float sigma, float threshold, double low, double high)
+{
+  g_autoptr (LmImage) src = flat (format, 25, 25, low);
+  for (guint c = 0; c < MIN (3u, lm_format_channels (format)); c++)
+    set_sample (src, 12, 12, c, high);
+  LmSharpenParams p = params (amount, sigma, threshold);
+  g_autoptr (LmImage) out = lm_test_run_op (&lm_sharpen_op, &p, src);
+  double w0[64];
+  taps (sigma, w0);
+  double bound = amount * MAX (0.0, (high - low) * (1.0 - w0[0] * w0[0]) - threshold);
+  double step = lm_format_depth (format) == 16 ? 1.0 / 257.0 : 1.0;
+  g_test_message ("%s: dot %g on %g, amount %g, σ %g, threshold %g: bound %.3f, overshoot %.3f",
+                  lm_format_name (format), high, low, amount, sigma, threshold, bound, sample (out, 12, 12, 0) - high);
+  g_assert_cmpfloat (fabs (sample (out, 12, 12, 0) - MIN (high + bound, 255.0)), <=, step);
+  for (guint y = 0; y < 25; y++)
+    for (guint x = 0; x < 25; x++)
+      {
+        g_assert_cmpfloat (sample (out, x, y, 0) - high, <=, bound + step);
+        g_assert_cmpfloat (low - sample (out, x, y, 0), <=, bound + step);
+      }
+}
+
 static void
 test_halo (void)
 {
@@ -204,6 +230,8 @@ test_halo (void)
       check_halo (formats[f], 1.0f, 1.0f, 2.0f, 60.0, 180.0);
       check_halo (formats[f], 2.5f, 2.5f, 0.0f, 90.0, 140.0);
       check_halo (formats[f], 0.7f, 0.6f, 5.5f, 200.0, 120.0);
+      check_dot (formats[f], 1.0f, 1.0f, 2.0f, 60.0, 140.0);
+      check_dot (formats[f], 0.5f, 0.5f, 0.0f, 30.0, 200.0);
     }
 }
 
