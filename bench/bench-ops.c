@@ -44,6 +44,9 @@ static const char *const toneeq_lift[] = { "shadows=1", "light_shadows=0.5", "hi
 static const char *const localcontrast_default[] = { "amount=0.3", NULL };
 static const char *const denoise_est[] = { "luma=1.2", "chroma=1.5", NULL };
 static const char *const denoise_given[] = { "luma=1.2", "chroma=1.5", "noise=10", NULL };
+static const char *const sharpen_1[] = { "amount=1", "radius=1", "threshold=1", NULL };
+static const char *const sharpen_4[] = { "amount=1", "radius=4", "threshold=1", NULL };
+static const char *const vignette_1[] = { "amount=-1", NULL };
 /* Geometry, as bench/npp-geometry.cu asks NPP for the same work. */
 static const char *const rotate_90[] = { "angle=90", NULL };
 static const char *const crop_corner[] = { "x=300", "y=200", NULL };
@@ -66,6 +69,9 @@ static const BenchCase cases[] = {
   { "localcontrast amount=0.3 (rgba)", LM_OP_LOCALCONTRAST, FALSE, localcontrast_default },
   { "denoise, σ estimated (rgba)", LM_OP_DENOISE, FALSE, denoise_est },
   { "denoise, σ 10 (rgba)", LM_OP_DENOISE, FALSE, denoise_given },
+  { "sharpen radius=1 (rgba)", LM_OP_SHARPEN, FALSE, sharpen_1 },
+  { "sharpen radius=4 (rgba)", LM_OP_SHARPEN, FALSE, sharpen_4 },
+  { "vignette amount=-1 (rgba)", LM_OP_VIGNETTE, FALSE, vignette_1 },
   { "rotate 90 (rgba)", LM_OP_ROTATE, FALSE, rotate_90 },
   { "crop from 300,200 (rgba)", LM_OP_CROP, FALSE, crop_corner },
   { "straighten 1.5 (rgba)", LM_OP_STRAIGHTEN, FALSE, straighten_1_5 },

@@ -32,9 +32,11 @@
 #include "colormix-math.h"
 #include "toneeq-math.h"
 #include "localcontrast-math.h"
+#include "vignette-math.h"
 #include "gray-math.h"
 #include "equalize-math.h"
 #include "blur-math.h"
+#include "sharpen-math.h"
 #include "resize-math.h"
 
 #ifdef LM_OP
@@ -50,8 +52,10 @@ LM_OP (SATURATION, saturation, Saturation, POINT_COLOR)
 LM_OP (COLORMIX, colormix, Colormix, POINT_COLOR)
 LM_OP (TONEEQ, toneeq, Toneeq, AREA)
 LM_OP (LOCALCONTRAST, localcontrast, Localcontrast, AREA)
+LM_OP (VIGNETTE, vignette, Vignette, PIXEL)
 LM_OP (GRAY, gray, Gray, PIXEL)
 LM_OP (EQUALIZE, equalize, Equalize, GLOBAL)
 LM_OP (BLUR, blur, Blur, AREA)
+LM_OP (SHARPEN, sharpen, Sharpen, AREA)
 LM_OP (RESIZE, resize, Resize, EXPORT)
 #endif

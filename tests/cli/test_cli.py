@@ -521,7 +521,7 @@ class Params(CliTest):
     def test_bad_params_file(self):
         out = self.path("out.png")
         cases = {
-            "unknown operation": "[sharpen]\nenabled=true\n",
+            "unknown operation": "[emboss]\nenabled=true\n",
             "unknown mode": "[gray]\nenabled=true\nmode=sepia\n",
             "not a key file": "this is not a key file\n",
         }

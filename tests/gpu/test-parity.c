@@ -75,6 +75,9 @@ static const ParamSet param_sets[] = {
                 "yellow_hue=30 yellow_sat=1 yellow_light=-1 green_hue=-30 green_sat=-1 green_light=1 "
                 "aqua_hue=30 aqua_sat=1 aqua_light=-1 blue_hue=-30 blue_sat=-1 blue_light=1 "
                 "purple_hue=30 purple_sat=1 purple_light=-1 magenta_hue=-30 magenta_sat=-1 magenta_light=1", 0 },
+  { "vignette", "amount=-1", 0 },
+  { "vignette", "amount=2 midpoint=0.2 feather=1 roundness=1", 0 },
+  { "vignette", "amount=-3 midpoint=0.9 feather=0.05 roundness=0.5", 0 },
   { "gray", "mode=luminosity", 0 },
   { "gray", "mode=bt601", 0 },
   { "gray", "mode=average", 0 },
@@ -108,6 +111,11 @@ static const ParamSet param_sets[] = {
   { "blur", "sigma=20", 1 },
   { "blur", "sigma=50", 1, TRUE },
   { "blur", "sigma=200", 1, TRUE },
+  { "sharpen", "amount=0.5 radius=1 threshold=1", 0 },
+  { "sharpen", "amount=3 radius=2 threshold=2", 0 },
+  { "sharpen", "amount=1.5 radius=0.3 threshold=0", 0 },
+  { "sharpen", "amount=5 radius=10 threshold=32", 0, TRUE },
+  { "sharpen", "amount=0", 0 },
   { "resize", "width=0.5", 1 },
   { "resize", "height=7 mode=exact width=3", 1 },
   { "resize", "width=333", 1 },

@@ -32,6 +32,8 @@ static const Case cases[] = {
                       "resize.width=7000", 3, TRUE },
   { "blur 5", "blur.sigma=5", 1, FALSE },
   { "blur 40 (grid)", "blur.sigma=40", 1, TRUE },
+  { "sharpen 3", "sharpen.amount=2 sharpen.radius=3", 0, FALSE },
+  { "crop and vignette", "crop.x=40 crop.y=30 vignette.amount=-1.5 vignette.roundness=0.5", 0, FALSE },
   { "equalize luma 0.8", "equalize.mode=luma equalize.amount=0.8", 0, FALSE },
   { "straighten 3", "straighten.angle=3", 1, FALSE },
   { "resize lanczos 70 %", "resize.width=8568", 1, FALSE },

@@ -395,7 +395,7 @@ test_keyfile_rejects (void)
     const char *text;
     const char *must_mention;
   } cases[] = {
-    { "[sharpen]\namount=1\n", "sharpen" },
+    { "[emboss]\namount=1\n", "emboss" },
     { "[gray]\nradius=3\n", "radius" },
     { "[blur]\nsigma=500\n", "500" },
     { "[blur]\nsigma=-1\n", "sigma" },
