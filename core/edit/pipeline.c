@@ -65,14 +65,22 @@ lm_pipeline_init (LmPipeline *pipeline)
   memset (pipeline, 0, sizeof *pipeline);
   for (int i = 0; i < LM_N_OPS; i++)
     {
-      LmStage *stage = &pipeline->stages[i];
+      LmStage *stage = &pipeline->inst[i];
       stage->info = lm_op_info (i);
+      stage->id = LM_PRIMARY_ID (i);
+      stage->mask = -1;
       lm_op_params_init (stage->info, stage->params.bytes);
     }
+  pipeline->n = LM_N_OPS;
+  pipeline->next_id = LM_INSTANCE_ID_FIRST;
   pipeline->tonemap.info = &tonemap_info;
+  pipeline->tonemap.id = LM_PRIMARY_ID (LM_N_OPS);
+  pipeline->tonemap.mask = -1;
   pipeline->tonemap.enabled = TRUE;
   lm_op_params_init (&tonemap_info, pipeline->tonemap.params.bytes);
   pipeline->raw.info = lm_raw_op_info ();
+  pipeline->raw.id = LM_PRIMARY_ID (LM_N_OPS + 1);
+  pipeline->raw.mask = -1;
   lm_op_params_init (pipeline->raw.info, pipeline->raw.params.bytes);
 }
 
@@ -106,9 +114,16 @@ lm_pipeline_fit_source (LmPipeline *pipeline, gboolean raw)
 gboolean
 lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (!lm_stage_equal (&a->stages[i], &b->stages[i]))
-      return FALSE;
+  if (a->n != b->n)
+    return FALSE;
+  for (guint i = 0; i < a->n; i++)
+    {
+      const LmStage *sa = &a->inst[i], *sb = &b->inst[i];
+      const LmMask *ma = lm_pipeline_stage_mask (a, sa), *mb = lm_pipeline_stage_mask (b, sb);
+      if (sa->id != sb->id || strcmp (sa->name, sb->name) != 0 || !lm_stage_equal (sa, sb)
+          || (ma == NULL) != (mb == NULL) || (ma && memcmp (ma, mb, sizeof *ma) != 0))
+        return FALSE;
+    }
   return lm_stage_equal (&a->tonemap, &b->tonemap) && a->raw.enabled == b->raw.enabled
          && memcmp (a->raw.params.bytes, b->raw.params.bytes, sizeof (LmRawParams)) == 0;
 }
@@ -116,9 +131,9 @@ lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b)
 void
 lm_pipeline_scale (LmPipeline *pipeline, double factor)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      LmStage *stage = &pipeline->stages[i];
+      LmStage *stage = &pipeline->inst[i];
       for (guint k = 0; k < stage->info->n_params; k++)
         if (stage->info->params[k].in_pixels)
           {
@@ -132,9 +147,9 @@ void
 lm_pipeline_output_size (const LmPipeline *pipeline, guint width, guint height, guint *out_width,
                          guint *out_height)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = &pipeline->inst[i];
       if (stage->enabled)
         lm_op_output_size (stage->info, stage->params.bytes, width, height, &width, &height);
     }
@@ -144,9 +159,9 @@ lm_pipeline_output_size (const LmPipeline *pipeline, guint width, guint height, 
 void
 lm_pipeline_for_view (LmPipeline *pipeline)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (lm_op_kind (i) == LM_KIND_EXPORT)
-      pipeline->stages[i].enabled = FALSE;
+  for (guint i = 0; i < pipeline->n; i++)
+    if (lm_op_kind (pipeline->inst[i].info->id) == LM_KIND_EXPORT)
+      pipeline->inst[i].enabled = FALSE;
 }
 
 gboolean
@@ -162,9 +177,9 @@ lm_pipeline_to_keyfile (const LmPipeline *pipeline)
 {
   GKeyFile *keyfile = g_key_file_new ();
   g_key_file_set_integer (keyfile, LM_SIDECAR_GROUP, "version", LM_SIDECAR_VERSION);
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = &pipeline->inst[i];
       const char *group = stage->info->name;
       /* Version 1 goes unsaid: a group without the key is read as version 1, and such a
        * sidecar still opens in a Lumen from before parameter versions. */
@@ -417,7 +432,7 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("unknown operation [%s]"), quoted);
           return FALSE;
         }
-      if (!lm_stage_from_keyfile (&result.stages[info->id], keyfile, groups[g], TRUE, error))
+      if (!lm_stage_from_keyfile (lm_pipeline_stage (&result, info->id), keyfile, groups[g], TRUE, error))
         return FALSE;
     }
   *pipeline = result;
@@ -464,9 +479,9 @@ lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error
 void
 lm_pipeline_geometry_only (LmPipeline *pipeline)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (lm_op_kind (i) != LM_KIND_GEOMETRY)
-      pipeline->stages[i].enabled = FALSE;
+  for (guint i = 0; i < pipeline->n; i++)
+    if (lm_op_kind (pipeline->inst[i].info->id) != LM_KIND_GEOMETRY)
+      pipeline->inst[i].enabled = FALSE;
   /* A raw as opened: its default development and display transform. */
   if (pipeline->raw.enabled)
     raw_defaults (pipeline);
@@ -477,19 +492,19 @@ lm_pipeline_source_point (const LmPipeline *pipeline, guint src_w, guint src_h, 
                           double *sx, double *sy)
 {
   /* Each enabled stage's input size, forwards; then the point back through them. */
-  guint in_w[LM_N_OPS], in_h[LM_N_OPS], out_w[LM_N_OPS], out_h[LM_N_OPS];
+  guint in_w[LM_PIPELINE_MAX], in_h[LM_PIPELINE_MAX], out_w[LM_PIPELINE_MAX], out_h[LM_PIPELINE_MAX];
   guint w = src_w, h = src_h;
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = &pipeline->inst[i];
       in_w[i] = w, in_h[i] = h;
       if (stage->enabled)
         lm_op_output_size (stage->info, stage->params.bytes, w, h, &w, &h);
       out_w[i] = w, out_h[i] = h;
     }
-  for (int i = LM_N_OPS - 1; i >= 0; i--)
+  for (int i = (int) pipeline->n - 1; i >= 0; i--)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = &pipeline->inst[i];
       if (!stage->enabled)
         continue;
       if (stage->info->map_back)

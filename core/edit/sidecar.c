@@ -77,8 +77,8 @@ void
 lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied)
 {
   for (int i = 0; i < LM_N_OPS; i++)
-    if (applied->stages[i].enabled)
-      edits->stages[i] = applied->stages[i];
+    if (lm_pipeline_primary (applied, i)->enabled)
+      *lm_pipeline_stage (edits, i) = *lm_pipeline_primary (applied, i);
   LmPipeline fresh;
   lm_pipeline_init (&fresh);
   if (applied->raw.enabled)
