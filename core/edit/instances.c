@@ -33,7 +33,7 @@ check_room (const LmPipeline *pipeline, const LmOpInfo *info, GError **error)
                    _(info->label));
       return FALSE;
     }
-  if (pipeline->n >= LM_PIPELINE_MAX || pipeline->next_id == G_MAXUINT32)
+  if (pipeline->n >= LM_PIPELINE_MAX || pipeline->next_id >= LM_INSTANCE_ID_END)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("the edit has %d operations already, as many as it holds"),
                    LM_PIPELINE_MAX);
@@ -173,10 +173,8 @@ lm_pipeline_move (LmPipeline *pipeline, guint index, int delta, GError **error)
 }
 
 gboolean
-lm_pipeline_rename (LmPipeline *pipeline, guint index, const char *name, GError **error)
+lm_stage_set_name (LmStage *stage, const char *name, GError **error)
 {
-  g_return_val_if_fail (index < pipeline->n && name != NULL, FALSE);
-  LmStage *stage = &pipeline->inst[index];
   gboolean control = FALSE;
   for (const char *c = name; *c && !control; c++)
     control = (guchar) *c < 0x20 || *c == 0x7f;
@@ -188,12 +186,19 @@ lm_pipeline_rename (LmPipeline *pipeline, guint index, const char *name, GError 
                    (int) sizeof stage->name - 1);
       return FALSE;
     }
-  if (name[0] == '\0' && !lm_stage_is_primary (stage))
-    {
-      fresh_name (pipeline, stage->info, stage->name, sizeof stage->name);
-      return TRUE;
-    }
   g_strlcpy (stage->name, name, sizeof stage->name);
+  return TRUE;
+}
+
+gboolean
+lm_pipeline_rename (LmPipeline *pipeline, guint index, const char *name, GError **error)
+{
+  g_return_val_if_fail (index < pipeline->n && name != NULL, FALSE);
+  LmStage *stage = &pipeline->inst[index];
+  if (!lm_stage_set_name (stage, name, error))
+    return FALSE;
+  if (name[0] == '\0' && !lm_stage_is_primary (stage))
+    fresh_name (pipeline, stage->info, stage->name, sizeof stage->name);
   return TRUE;
 }
 
@@ -254,7 +259,8 @@ lm_pipeline_check (const LmPipeline *pipeline, GError **error)
         return invalid (error, _("the export's resize comes last"));
       if (lm_stage_is_primary (stage))
         primaries[stage->info->id]++;
-      else if (stage->id < LM_INSTANCE_ID_FIRST || stage->id >= pipeline->next_id || kind == LM_KIND_GEOMETRY
+      else if (stage->id < LM_INSTANCE_ID_FIRST || stage->id >= pipeline->next_id || stage->id >= LM_INSTANCE_ID_END
+               || kind == LM_KIND_GEOMETRY
                || kind == LM_KIND_EXPORT)
         return invalid (error, _("an instance has an id that is not an instance's"));
       for (guint j = 0; j < i; j++)

@@ -49,6 +49,7 @@ typedef struct {
  * sidecar's ids never meet a primary's in a Lumen with more operations. */
 #define LM_PRIMARY_ID(op) ((guint32) (op) + 1u)
 #define LM_INSTANCE_ID_FIRST 64u
+#define LM_INSTANCE_ID_END 0xfffffff0u /* ids are below it; the render's own keys from it up */
 
 typedef struct {
   guint n;
@@ -188,8 +189,11 @@ void lm_pipeline_remove (LmPipeline *pipeline, guint index);
 gboolean lm_pipeline_move (LmPipeline *pipeline, guint index, int delta, GError **error);
 
 /* NAME (UTF-8, no control characters, < 48 bytes; "" gives a primary its operation's label
- * back) for instance INDEX. */
+ * back, another instance a fresh "<Label> N") for instance INDEX. */
 gboolean lm_pipeline_rename (LmPipeline *pipeline, guint index, const char *name, GError **error);
+
+/* NAME for STAGE as it is (lm_pipeline_rename's rules, "" kept as ""): what a sidecar gives. */
+gboolean lm_stage_set_name (LmStage *stage, const char *name, GError **error);
 
 /* MASK for instance INDEX (replacing any it had), in a free slot of the pipeline's masks. */
 gboolean lm_pipeline_mask_attach (LmPipeline *pipeline, guint index, const LmMask *mask, GError **error);
@@ -208,7 +212,7 @@ gboolean lm_pipeline_is_primary_only (const LmPipeline *pipeline);
  * sidecar says it in its first group, [lumen] version=N; one without that group (written
  * before there was one, or a preset typed by hand) is version 1. A later Lumen that changes
  * what a key means raises it, so that this one refuses such a file instead of misreading it. */
-#define LM_SIDECAR_VERSION 1
+#define LM_SIDECAR_VERSION 2
 
 /* The key, in each operation's group, of its parameters' version (LmOpInfo.version): no
  * operation has a parameter of that name. A group without it is of version 1 (sidecars

@@ -19,9 +19,9 @@ typedef enum {
 } LmPlanKind;
 
 /* The cache keys of the steps that are no instance: above any instance's id. */
-#define LM_PLAN_KEY_RAW 0xfffffff0u
-#define LM_PLAN_KEY_SCENE_GAIN 0xfffffff1u
-#define LM_PLAN_KEY_TONEMAP 0xfffffff2u
+#define LM_PLAN_KEY_RAW LM_INSTANCE_ID_END
+#define LM_PLAN_KEY_SCENE_GAIN (LM_INSTANCE_ID_END + 1)
+#define LM_PLAN_KEY_TONEMAP (LM_INSTANCE_ID_END + 2)
 
 typedef struct {
   LmPlanKind kind;

@@ -17,7 +17,7 @@ with_blur (float sigma)
 static float
 sigma_of (const LmPipeline *p)
 {
-  return ((const LmBlurParams *) lm_pipeline_stage (p, LM_OP_BLUR)->params.bytes)->sigma;
+  return ((const LmBlurParams *) lm_pipeline_primary (p, LM_OP_BLUR)->params.bytes)->sigma;
 }
 
 static void

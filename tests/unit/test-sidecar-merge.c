@@ -43,7 +43,7 @@ test_merge (void)
   set (lm_pipeline_stage (&applied, LM_OP_GRAY), "mode", "average");
 
   LmPipeline merged = own;
-  lm_sidecar_merge_edits (&merged, &applied);
+  g_assert_true (lm_sidecar_merge_edits (&merged, &applied, NULL));
   /* What each stage must be, built stage by stage. */
   LmPipeline want = own;
   *lm_pipeline_stage (&want, LM_OP_BLUR) = *ablur;
@@ -57,7 +57,7 @@ test_merge (void)
   /* Nothing applied: nothing changes. */
   LmPipeline none, again = own;
   lm_pipeline_init (&none);
-  lm_sidecar_merge_edits (&again, &none);
+  g_assert_true (lm_sidecar_merge_edits (&again, &none, NULL));
   g_assert_cmpmem (&again, sizeof again, &own, sizeof own);
 }
 
