@@ -10,9 +10,9 @@
  *   shape3=brush add
  *   stroke3.1=paint size=0.02 hardness=0.6 opacity=1 points=0.41,0.12 0.43,0.125
  *
- * Lengths and positions are fractions of the source's long side. Floats are written "%.9g",
- * which gives a float back exactly: written, read and written again, the text is the same, and
- * so are the strokes' keys in the blob store. */
+ * Lengths and positions are fractions of the source's long side. Floats are written with the
+ * fewest digits that give them back exactly: written, read and written again, the text is the
+ * same, and so are the strokes' keys in the blob store. */
 #include "sidecar-private.h"
 
 #include <math.h>
@@ -38,11 +38,21 @@ static const char *const ranges[] = { "luminance", "hue", "saturation" };
 G_STATIC_ASSERT (G_N_ELEMENTS (kinds) == LM_MASK_N_KINDS);
 G_STATIC_ASSERT (G_N_ELEMENTS (combines) == LM_MASK_N_COMBINES);
 
+/* The fewest significant digits that give the float back exactly, as the operations'
+ * parameters are written (registry.c): 0.7, not 0.699999988. */
 static void
 append_float (GString *s, float v)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.9g", v));
+  for (int digits = 6; digits <= 9; digits++)
+    {
+      char format[8];
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buf, sizeof buf, format, v);
+      if ((float) g_ascii_strtod (buf, NULL) == v)
+        break;
+    }
+  g_string_append (s, buf);
 }
 
 static void
