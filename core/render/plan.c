@@ -73,9 +73,12 @@ lm_render_plan (const LmPipeline *pipeline, gboolean scene, gboolean raw, GError
   for (guint i = 0; i < pipeline->n; i++)
     if (pipeline->inst[i].enabled && pipeline->inst[i].mask >= 0)
       {
+        const LmStage *stage = &pipeline->inst[i];
+        g_autofree char *name = stage->name[0]           ? g_strdup (stage->name)
+                                : lm_stage_is_primary (stage) ? g_strdup (stage->info->name)
+                                                              : g_strdup_printf ("%s#%u", stage->info->name, stage->id);
         g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
-                     _("%s has a mask: masks are not rendered in this version of Lumen"),
-                     pipeline->inst[i].name[0] ? pipeline->inst[i].name : pipeline->inst[i].info->name);
+                     _("%s has a mask: masks are not rendered in this version of Lumen"), name);
         return NULL;
       }
   LmPlan *plan = g_new (LmPlan, 1);
