@@ -39,9 +39,10 @@ typedef struct {
   } params;
 } LmStage;
 
-/* Instances a pipeline holds: the 19 operations' primaries and 21 more (duplicates). A
- * pipeline is copied by value (history keeps up to 500, a render request carries one): at
- * 40 stages and 8 masks it is about 34 KB, history's worst 17 MB. */
+/* Instances a pipeline holds: a primary per operation (19 once issue 32's operations are in)
+ * and 21 more. A pipeline is copied by value (history keeps up to 500 states, a render request
+ * carries one): at 40 stages of 648 bytes and 8 masks of 856 it is 34 KB, history's worst
+ * 17 MB (it was 8 KB and 4 MB). */
 #define LM_PIPELINE_MAX 40
 #define LM_PIPELINE_MASKS 8
 /* Ids: a primary's is its op's id + 1 (the registry holds at most 32 operations, LM_OP_BIT),
