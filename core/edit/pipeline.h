@@ -220,11 +220,16 @@ gboolean lm_pipeline_is_primary_only (const LmPipeline *pipeline);
  * written before there was one, presets typed by hand). */
 #define LM_PARAMS_VERSION_KEY "version"
 
-/* Sidecar form: [lumen] with version=LM_SIDECAR_VERSION first, then one group per operation,
- * its parameters' version, "enabled" and each parameter by name, and a [tonemap] group with
- * its version and parameters. Reading starts from PIPELINE's values, so a sidecar may name
- * only what it changes; it refuses a version above LM_SIDECAR_VERSION before it reads any
- * other group, and an operation's group of a version above the operation's. */
+/* Sidecar form: [lumen] with its version first, then one group per instance, its parameters'
+ * version, "enabled" and each parameter by name, and a [tonemap] group with its version and
+ * parameters. Version 1 (what a pipeline of primaries alone, in registry order, unnamed and
+ * unmasked, is still written as, for older Lumens) has one group per operation, named after it.
+ * Version 2 adds [lumen] order= (the instances' groups in render order), [<op>#<id>] groups for
+ * instances other than the primaries, "name" in any instance's group, and "[<group> mask]"
+ * groups (sidecar-masks.c). Reading starts from PIPELINE's values, so a sidecar may name only
+ * what it changes; it refuses a version above LM_SIDECAR_VERSION before it reads any other
+ * group, an operation's group of a version above the operation's, and a pipeline that
+ * lm_pipeline_check refuses. */
 GKeyFile *lm_pipeline_to_keyfile (const LmPipeline *pipeline);
 gboolean lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **error);
 
