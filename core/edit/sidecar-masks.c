@@ -364,8 +364,21 @@ reading_free (Reading *r)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Reading, reading_free)
 
 static gboolean
+known_key (const char *key)
+{
+  static const char *const plain[] = { LM_PARAMS_VERSION_KEY, "opacity", "feather", "detail", "invert" };
+  guint a, b;
+  return lookup (plain, G_N_ELEMENTS (plain), key) >= 0 || lookup (ranges, 3, key) >= 0
+         || (key_numbers (key, "shape", &a, NULL) && a <= LM_MASK_SHAPES_MAX)
+         || (key_numbers (key, "stroke", &a, &b) && a <= LM_MASK_SHAPES_MAX && b <= STROKES_MAX);
+}
+
+static gboolean
 read_key (Reading *r, GKeyFile *keyfile, const Where *w)
 {
+  /* Known first: an unknown key's message quotes it, whatever bytes it has. */
+  if (!known_key (w->key))
+    return lm_sidecar_unknown_key (w->group, w->key, w->error);
   g_autofree char *value = lm_sidecar_get_value (keyfile, w->group, w->key, w->error);
   if (value == NULL)
     return FALSE;

@@ -186,6 +186,7 @@ assert_refused (const char *from, const char *to, const char *must)
   g_test_message ("%s → %s", to, error->message);
   g_assert_true (error->domain == LUMEN_ERROR);
   g_assert_null (strchr (error->message, '\n'));
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
   if (strstr (error->message, must) == NULL)
     g_error ("“%s” does not say “%s”", error->message, must);
   g_error_free (error);
@@ -217,6 +218,7 @@ test_refused (void)
   assert_refused ("invert=false", "invert=maybe", "not true or false");
   assert_refused ("invert=false", "invert=false\nversion=2", "another version");
   assert_refused ("invert=false", "invert=false\nblend=screen", "unknown parameter “blend”");
+  assert_refused ("invert=false", "invert=false\nsaturat\x97on=0,0.1,0.\xfe\xff", "unknown parameter “saturat\\x97on”");
   assert_refused ("luminance=0.55,0.7,1,1", "luminance=0.7,0.55,1,1", "rise");
   assert_refused ("luminance=0.55,0.7,1,1", "luminance=0.55,0.7,1", "count of numbers");
   assert_refused ("shape1=linear add", "shape1=spiral add", "not a shape");
