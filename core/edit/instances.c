@@ -68,8 +68,8 @@ insert (LmPipeline *pipeline, guint at, const LmStage *stage)
   LmStage *s = &pipeline->inst[at];
   *s = *stage;
   s->id = pipeline->next_id++;
-  fresh_name (pipeline, s->info, s->name, sizeof s->name);
   pipeline->n++;
+  fresh_name (pipeline, s->info, s->name, sizeof s->name);
 }
 
 static int
@@ -128,7 +128,8 @@ lm_pipeline_duplicate (LmPipeline *pipeline, guint index, int *new_index, GError
       int slot = free_mask_slot (pipeline);
       if (slot < 0)
         return no_mask_slot (error);
-      pipeline->masks[slot] = pipeline->masks[stage.mask];
+      /* Whole, padding included: masks are compared by their bytes. */
+      memcpy (&pipeline->masks[slot], &pipeline->masks[stage.mask], sizeof (LmMask));
       stage.mask = (gint8) slot;
     }
   insert (pipeline, index + 1, &stage);
