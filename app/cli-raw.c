@@ -31,9 +31,9 @@ static char *
 display_operations (const LmPipeline *pipeline)
 {
   g_autoptr (GString) names = g_string_new (NULL);
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (pipeline->stages[i].enabled && !pipeline->stages[i].info->on_scene)
-      g_string_append_printf (names, "%s%s", names->len ? ", " : "", pipeline->stages[i].info->name);
+  for (guint i = 0; i < pipeline->n; i++)
+    if (pipeline->inst[i].enabled && !pipeline->inst[i].info->on_scene)
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "", pipeline->inst[i].info->name);
   return names->len ? g_string_free (g_steal_pointer (&names), FALSE) : NULL;
 }
 

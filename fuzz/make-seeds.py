@@ -540,6 +540,23 @@ bias=0.85
     put("sidecar", "versions.lumen", b"[lumen]\nversion=1\n\n[exposure]\nversion=1\nenabled=true\nev=0.7\n\n"
                                       b"[tonemap]\nversion=1\nkind=gamma\n")
     put("sidecar", "newer-group.lumen", b"[lumen]\nversion=1\n[blur]\nversion=2\nenabled=true\nsigma=1\n")
+    # Version 2: instances in [lumen] order, their groups, masks of every shape and a brush.
+    put("sidecar", "v2-instances.lumen",
+        "[lumen]\nversion=2\norder=rotate,straighten,crop,wb,exposure,exposure#70,contrast,curve,saturation,gray,"
+        "blur#71,equalize,blur,resize\n\n[exposure#70]\nname=Sky \u2601\nenabled=true\nev=-0.7\n\n"
+        "[exposure#70 mask]\nopacity=0.8\ninvert=false\nfeather=0.004\ndetail=0.1\nluminance=0.55,0.7,1,1\n"
+        "hue=350,355,10,20\nshape1=linear add from=0.5,0.05 to=0.5,0.35\n"
+        "shape2=radial subtract invert opacity=0.5 centre=0.62,0.2 radii=0.08,0.05 angle=20 softness=0.5\n"
+        "shape3=brush add\nstroke3.1=paint size=0.02 hardness=0.6 opacity=1 points=0.41,0.12 0.43,0.125 0.46,0.13\n"
+        "stroke3.2=erase size=0.01 hardness=0 opacity=0.25 points=0.42,0.12\n\n"
+        "[blur#71]\nname=Soft\nenabled=true\nsigma=1.5\n".encode())
+    put("sidecar", "v2-partial-order.lumen",
+        b"[lumen]\nversion=2\norder=rotate,straighten,crop,blur#64,exposure\n[blur#64]\nenabled=true\n"
+        b"[exposure mask]\nsaturation=0,0.1,0.9,1\nshape1=radial intersect centre=0.5,0.5 radii=0.2,0.3 angle=-45 "
+        b"softness=1\n")
+    put("sidecar", "v2-not-in-order.lumen",
+        b"[lumen]\nversion=2\norder=rotate,straighten,crop,exposure#64\n[exposure#65]\nenabled=true\n"
+        b"[exposure#64 mask]\nshape2=brush add\nstroke1.1=paint size=1 hardness=1 opacity=1 points=0,0\n")
 
     put("manifest", "two-stacks.tsv", b"# id\timage\tseconds\nsunset\ta/1.jpg\t0.002\nsunset\ta/2.jpg\t1/125\n"
                                       b"forest\t/abs/f1.jpg\t0.5\r\nforest\tf2.jpg\t2\n")

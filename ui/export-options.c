@@ -162,7 +162,7 @@ lm_export_options_set_pipeline (LmExportOptions *self, const LmPipeline *pipelin
   for (guint k = 0; k < self->n; k++)
     {
       Section *s = &self->sections[k];
-      s->stage = pipeline->stages[s->op->id];
+      s->stage = *lm_pipeline_primary (pipeline, s->op->id);
       gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (s->enabled), s->stage.enabled);
       for (guint i = 0; i < s->op->n_params; i++)
         {
@@ -203,8 +203,9 @@ lm_export_options_apply (LmExportOptions *self, LmPipeline *pipeline)
               *(float *) field = (float) gtk_spin_button_get_value (GTK_SPIN_BUTTON (s->controls[i]));
             }
         }
-      changed = changed || !lm_stage_equal (&stage, &pipeline->stages[s->op->id]);
-      pipeline->stages[s->op->id] = stage;
+      LmStage *now = lm_pipeline_stage (pipeline, s->op->id);
+      changed = changed || !lm_stage_equal (&stage, now);
+      *now = stage;
     }
   return changed;
 }

@@ -612,6 +612,10 @@ lm_op_panel_new (const LmOpInfo *op)
   LmOpPanel *self = g_object_new (LM_TYPE_OP_PANEL, NULL);
   self->op = op;
   self->stage.info = op;
+  /* The primary instance of OP until a pipeline's is set: a stage the window copies into its
+   * pipeline keeps the primary's id and has no mask. */
+  self->stage.id = LM_PRIMARY_ID (op->id);
+  self->stage.mask = -1;
   lm_op_params_init (op, self->stage.params.bytes);
   build (self);
   lm_op_panel_set_stage (self, &self->stage);

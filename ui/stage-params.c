@@ -5,7 +5,7 @@ LmStage *
 lm_stage_by_name (LmPipeline *pipeline, const char *name)
 {
   const LmOpInfo *info = lm_op_info_by_name (name);
-  return info ? &pipeline->stages[info->id] : NULL;
+  return info ? lm_pipeline_stage (pipeline, info->id) : NULL;
 }
 
 const LmParamSpec *

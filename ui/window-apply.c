@@ -340,10 +340,22 @@ go_on (LmApplyRun *run, LmApplyAnswer answer, const LmPipeline *own)
       start_next (run);
       return;
     }
+  GError *error = NULL;
   if (answer == LM_APPLY_MERGE)
     {
       run->edits = *own;
-      lm_sidecar_merge_edits (&run->edits, &run->pipeline);
+      if (!lm_sidecar_merge_edits (&run->edits, &run->pipeline, &error))
+        {
+          /* Its own edits hold too many instances or masks to take those applied. */
+          GFile *photo = g_ptr_array_index (run->photos, run->next);
+          g_autofree char *name = g_filename_display_basename (g_file_peek_path (photo));
+          g_autofree char *line = g_strdup_printf (_("%s: skipped, its own edits kept: %s"), name, error->message);
+          g_error_free (error);
+          add_outcome (run, line);
+          run->next++;
+          start_next (run);
+          return;
+        }
     }
   load_photo (run);
 }

@@ -41,8 +41,8 @@ lm_window_crop_input_size (LmWindow *self, const LmPipeline *pipeline, guint *wi
   LmStage *crop = lm_stage_by_name (&before_crop, "crop");
   /* The geometry before crop (its order in op-list.h): the image crop's parameters are
    * pixels of. */
-  for (int i = crop ? (int) crop->info->id : 0; i < LM_N_OPS; i++)
-    before_crop.stages[i].enabled = FALSE;
+  for (guint i = crop ? (guint) (crop - before_crop.inst) : 0; i < before_crop.n; i++)
+    before_crop.inst[i].enabled = FALSE;
   lm_pipeline_geometry_only (&before_crop);
   lm_pipeline_output_size (&before_crop, self->source->width, self->source->height, width, height);
 }

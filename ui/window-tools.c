@@ -147,7 +147,7 @@ on_crop_panel_changed (LmOpPanel *panel, LmWindow *self)
   lm_crop_follow_ratio (p, &before->params.crop, !height_set, iw, ih);
   if (memcmp (p, &typed, sizeof *p) == 0)
     return;
-  self->pipeline.stages[stage.info->id] = stage;
+  *lm_pipeline_stage (&self->pipeline, stage.info->id) = stage;
   lm_op_panel_set_stage (panel, &stage);
   lm_window_request_render (self);
 }

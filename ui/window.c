@@ -175,7 +175,7 @@ lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self)
   else if (stage->info == lm_raw_op_info ())
     self->pipeline.raw = *stage;
   else
-    self->pipeline.stages[stage->info->id] = *stage;
+    *lm_pipeline_stage (&self->pipeline, stage->info->id) = *stage;
   g_clear_handle_id (&priv->commit_source, g_source_remove);
   if (!lm_op_panel_is_held (panel)) /* a drag is one step, pauses and all: its release commits */
     priv->commit_source = g_timeout_add (COMMIT_AFTER_MS, commit_later, self);
@@ -194,7 +194,7 @@ lm_window_show_pipeline (LmWindow *self)
   lm_window_tools_cancel (self); /* a tool's work in hand was of the pipeline replaced */
   for (int i = 0; i < LM_N_OPS; i++)
     if (self->panels[i])
-      lm_op_panel_set_stage (self->panels[i], &self->pipeline.stages[i]);
+      lm_op_panel_set_stage (self->panels[i], lm_pipeline_stage (&self->pipeline, i));
   lm_op_panel_set_stage (self->tonemap_panel, &self->pipeline.tonemap);
   lm_op_panel_set_stage (self->raw_panel, &self->pipeline.raw);
   edited (self);

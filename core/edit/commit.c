@@ -38,9 +38,9 @@ lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile)
 {
   LmOpContext context;
   lm_op_context_init (&context, profile);
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      LmStage *stage = &pipeline->stages[i];
+      LmStage *stage = &pipeline->inst[i];
       if (stage->info->commit)
         stage->info->commit (stage->params.bytes, &context);
     }

@@ -1,4 +1,5 @@
 #include "pipeline.h"
+#include "sidecar-private.h"
 #include "sidecar-text.h"
 
 #include <string.h>
@@ -65,14 +66,22 @@ lm_pipeline_init (LmPipeline *pipeline)
   memset (pipeline, 0, sizeof *pipeline);
   for (int i = 0; i < LM_N_OPS; i++)
     {
-      LmStage *stage = &pipeline->stages[i];
+      LmStage *stage = &pipeline->inst[i];
       stage->info = lm_op_info (i);
+      stage->id = LM_PRIMARY_ID (i);
+      stage->mask = -1;
       lm_op_params_init (stage->info, stage->params.bytes);
     }
+  pipeline->n = LM_N_OPS;
+  pipeline->next_id = LM_INSTANCE_ID_FIRST;
   pipeline->tonemap.info = &tonemap_info;
+  pipeline->tonemap.id = LM_PRIMARY_ID (LM_N_OPS);
+  pipeline->tonemap.mask = -1;
   pipeline->tonemap.enabled = TRUE;
   lm_op_params_init (&tonemap_info, pipeline->tonemap.params.bytes);
   pipeline->raw.info = lm_raw_op_info ();
+  pipeline->raw.id = LM_PRIMARY_ID (LM_N_OPS + 1);
+  pipeline->raw.mask = -1;
   lm_op_params_init (pipeline->raw.info, pipeline->raw.params.bytes);
 }
 
@@ -106,9 +115,16 @@ lm_pipeline_fit_source (LmPipeline *pipeline, gboolean raw)
 gboolean
 lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (!lm_stage_equal (&a->stages[i], &b->stages[i]))
-      return FALSE;
+  if (a->n != b->n)
+    return FALSE;
+  for (guint i = 0; i < a->n; i++)
+    {
+      const LmStage *sa = &a->inst[i], *sb = &b->inst[i];
+      const LmMask *ma = lm_pipeline_stage_mask (a, sa), *mb = lm_pipeline_stage_mask (b, sb);
+      if (sa->id != sb->id || strcmp (sa->name, sb->name) != 0 || !lm_stage_equal (sa, sb)
+          || (ma == NULL) != (mb == NULL) || (ma && memcmp (ma, mb, sizeof *ma) != 0))
+        return FALSE;
+    }
   return lm_stage_equal (&a->tonemap, &b->tonemap) && a->raw.enabled == b->raw.enabled
          && memcmp (a->raw.params.bytes, b->raw.params.bytes, sizeof (LmRawParams)) == 0;
 }
@@ -116,9 +132,9 @@ lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b)
 void
 lm_pipeline_scale (LmPipeline *pipeline, double factor)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      LmStage *stage = &pipeline->stages[i];
+      LmStage *stage = &pipeline->inst[i];
       for (guint k = 0; k < stage->info->n_params; k++)
         if (stage->info->params[k].in_pixels)
           {
@@ -132,9 +148,9 @@ void
 lm_pipeline_output_size (const LmPipeline *pipeline, guint width, guint height, guint *out_width,
                          guint *out_height)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = &pipeline->inst[i];
       if (stage->enabled)
         lm_op_output_size (stage->info, stage->params.bytes, width, height, &width, &height);
     }
@@ -144,9 +160,9 @@ lm_pipeline_output_size (const LmPipeline *pipeline, guint width, guint height, 
 void
 lm_pipeline_for_view (LmPipeline *pipeline)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (lm_op_kind (i) == LM_KIND_EXPORT)
-      pipeline->stages[i].enabled = FALSE;
+  for (guint i = 0; i < pipeline->n; i++)
+    if (lm_op_kind (pipeline->inst[i].info->id) == LM_KIND_EXPORT)
+      pipeline->inst[i].enabled = FALSE;
 }
 
 gboolean
@@ -161,15 +177,22 @@ GKeyFile *
 lm_pipeline_to_keyfile (const LmPipeline *pipeline)
 {
   GKeyFile *keyfile = g_key_file_new ();
-  g_key_file_set_integer (keyfile, LM_SIDECAR_GROUP, "version", LM_SIDECAR_VERSION);
-  for (int i = 0; i < LM_N_OPS; i++)
+  /* Primaries alone, in registry order, unnamed and unmasked: version 1, which older Lumens
+   * read (as "version 1 goes unsaid" for parameters). */
+  gboolean v2 = !lm_pipeline_is_primary_only (pipeline);
+  g_key_file_set_integer (keyfile, LM_SIDECAR_GROUP, "version", v2 ? 2 : 1);
+  if (v2)
+    lm_sidecar_write_order (keyfile, pipeline);
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
-      const char *group = stage->info->name;
+      const LmStage *stage = &pipeline->inst[i];
+      g_autofree char *group = lm_sidecar_group_of (stage);
       /* Version 1 goes unsaid: a group without the key is read as version 1, and such a
        * sidecar still opens in a Lumen from before parameter versions. */
       if (stage->info->version > 1)
         g_key_file_set_integer (keyfile, group, LM_PARAMS_VERSION_KEY, (int) stage->info->version);
+      if (stage->name[0])
+        g_key_file_set_string (keyfile, group, "name", stage->name);
       g_key_file_set_boolean (keyfile, group, "enabled", stage->enabled);
       for (guint k = 0; k < stage->info->n_params; k++)
         {
@@ -177,6 +200,8 @@ lm_pipeline_to_keyfile (const LmPipeline *pipeline)
           g_autofree char *value = lm_op_param_to_string (spec, stage->params.bytes);
           g_key_file_set_string (keyfile, group, spec->name, value);
         }
+      if (stage->mask >= 0)
+        lm_sidecar_write_mask (keyfile, group, &pipeline->masks[stage->mask]);
     }
   if (tonemap_info.version > 1)
     g_key_file_set_integer (keyfile, tonemap_info.name, LM_PARAMS_VERSION_KEY, (int) tonemap_info.version);
@@ -208,8 +233,8 @@ find_param (const LmOpInfo *info, const char *name)
   return NULL;
 }
 
-static gboolean
-unknown_parameter (const char *group, const char *key, GError **error)
+gboolean
+lm_sidecar_unknown_key (const char *group, const char *key, GError **error)
 {
   g_autofree char *quoted = lm_text_quote (key, -1);
   g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("[%s]: unknown parameter “%s”"), group, quoted);
@@ -219,8 +244,8 @@ unknown_parameter (const char *group, const char *key, GError **error)
 /* KEY's value, unescaped. GKeyFile's own messages would quote a value whole and raw; it
  * returns NULL for a value that is not UTF-8, and a value with a bad escape as well as an
  * error. */
-static char *
-get_value (GKeyFile *keyfile, const char *group, const char *key, GError **error)
+char *
+lm_sidecar_get_value (GKeyFile *keyfile, const char *group, const char *key, GError **error)
 {
   GError *e = NULL;
   g_autofree char *value = g_key_file_get_string (keyfile, group, key, &e);
@@ -259,18 +284,20 @@ parse_version (const char *group, const char *value, guint64 *version, GError **
   return TRUE;
 }
 
-/* The [lumen] group: "version" alone. Read before the operations' groups, so that a newer
- * Lumen's file is refused for its version, not for an operation this one does not know. */
+/* The [lumen] group: "version", and from version 2 on "order". Read before the operations'
+ * groups, so that a newer Lumen's file is refused for its version, not for an operation this
+ * one does not know. */
 static gboolean
-check_version (GKeyFile *keyfile, GError **error)
+check_version (GKeyFile *keyfile, guint *file_version, GError **error)
 {
   const char *group = LM_SIDECAR_GROUP;
+  *file_version = 1;
   g_auto (GStrv) keys = g_key_file_get_keys (keyfile, group, NULL, NULL);
   for (int k = 0; keys && keys[k] != NULL; k++)
     {
       if (!g_str_equal (keys[k], "version"))
-        return unknown_parameter (group, keys[k], error);
-      g_autofree char *value = get_value (keyfile, group, keys[k], error);
+        continue;
+      g_autofree char *value = lm_sidecar_get_value (keyfile, group, keys[k], error);
       if (value == NULL)
         return FALSE;
       guint64 version;
@@ -285,7 +312,11 @@ check_version (GKeyFile *keyfile, GError **error)
                        LM_SIDECAR_VERSION);
           return FALSE;
         }
+      *file_version = (guint) version;
     }
+  for (int k = 0; keys && keys[k] != NULL; k++)
+    if (!g_str_equal (keys[k], "version") && !(*file_version >= 2 && g_str_equal (keys[k], "order")))
+      return lm_sidecar_unknown_key (group, keys[k], error);
   return TRUE;
 }
 
@@ -313,7 +344,7 @@ group_version (const LmOpInfo *info, GKeyFile *keyfile, const char *group, guint
   *version = 1;
   if (!g_key_file_has_key (keyfile, group, LM_PARAMS_VERSION_KEY, NULL))
     return TRUE;
-  g_autofree char *value = get_value (keyfile, group, LM_PARAMS_VERSION_KEY, error);
+  g_autofree char *value = lm_sidecar_get_value (keyfile, group, LM_PARAMS_VERSION_KEY, error);
   guint64 v;
   if (value == NULL || !parse_version (group, value, &v, error))
     return FALSE;
@@ -332,6 +363,13 @@ group_version (const LmOpInfo *info, GKeyFile *keyfile, const char *group, guint
 gboolean
 lm_stage_from_keyfile (LmStage *stage, GKeyFile *keyfile, const char *group, gboolean with_enabled,
                        GError **error)
+{
+  return lm_sidecar_stage_from_keyfile (stage, keyfile, group, with_enabled, FALSE, error);
+}
+
+gboolean
+lm_sidecar_stage_from_keyfile (LmStage *stage, GKeyFile *keyfile, const char *group, gboolean with_enabled,
+                               gboolean with_name, GError **error)
 {
   const LmOpInfo *info = stage->info;
   guint version;
@@ -356,13 +394,22 @@ lm_stage_from_keyfile (LmStage *stage, GKeyFile *keyfile, const char *group, gbo
       if (g_str_equal (keys[k], LM_PARAMS_VERSION_KEY))
         continue;
       gboolean enabled_key = with_enabled && g_str_equal (keys[k], "enabled");
+      gboolean name_key = with_name && g_str_equal (keys[k], "name");
       const LmParamSpec *spec = find_param (info, keys[k]);
-      if (spec == NULL && !enabled_key)
-        return unknown_parameter (group, keys[k], error);
-      g_autofree char *value = get_value (keyfile, group, keys[k], error);
+      if (spec == NULL && !enabled_key && !name_key)
+        return lm_sidecar_unknown_key (group, keys[k], error);
+      g_autofree char *value = lm_sidecar_get_value (keyfile, group, keys[k], error);
       if (value == NULL)
         return FALSE;
-      if (enabled_key)
+      if (name_key)
+        {
+          if (!lm_stage_set_name (stage, value, error))
+            {
+              g_prefix_error (error, "[%s] name: ", group);
+              return FALSE;
+            }
+        }
+      else if (enabled_key)
         {
           GError *e = NULL;
           stage->enabled = g_key_file_get_boolean (keyfile, group, keys[k], &e);
@@ -384,8 +431,11 @@ lm_stage_from_keyfile (LmStage *stage, GKeyFile *keyfile, const char *group, gbo
 gboolean
 lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **error)
 {
-  LmPipeline result = *pipeline;
-  if (!check_version (keyfile, error))
+  guint version;
+  if (!check_version (keyfile, &version, error))
+    return FALSE;
+  g_autofree LmPipeline *result = g_memdup2 (pipeline, sizeof *pipeline);
+  if (version >= 2 && !lm_sidecar_read_order (result, keyfile, error))
     return FALSE;
   g_auto (GStrv) groups = g_key_file_get_groups (keyfile, NULL);
   /* A look made on a photo that is no raw (no [raw] group) brings its edits to a raw, not its
@@ -398,29 +448,32 @@ lm_pipeline_from_keyfile (LmPipeline *pipeline, GKeyFile *keyfile, GError **erro
       if (g_str_equal (groups[g], tonemap_info.name))
         {
           /* Parameters only, no "enabled": it applies whenever the source is radiance. */
-          if (!lm_stage_from_keyfile (&result.tonemap, keyfile, groups[g], FALSE, error))
+          if (!lm_stage_from_keyfile (&result->tonemap, keyfile, groups[g], FALSE, error))
             return FALSE;
           continue;
         }
       if (g_str_equal (groups[g], lm_raw_op_info ()->name))
         {
           /* Parameters only: it applies whenever the source is a raw. */
-          if (!lm_stage_from_keyfile (&result.raw, keyfile, groups[g], FALSE, error))
+          if (!lm_stage_from_keyfile (&result->raw, keyfile, groups[g], FALSE, error))
             return FALSE;
-          result.raw.enabled = TRUE;
+          result->raw.enabled = TRUE;
           continue;
         }
-      const LmOpInfo *info = lm_op_info_by_name (groups[g]);
-      if (info == NULL)
+      if (version >= 2 && g_str_has_suffix (groups[g], " mask"))
         {
-          g_autofree char *quoted = lm_text_quote (groups[g], -1);
-          g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("unknown operation [%s]"), quoted);
-          return FALSE;
+          if (!lm_sidecar_read_mask (result, keyfile, groups[g], error))
+            return FALSE;
+          continue;
         }
-      if (!lm_stage_from_keyfile (&result.stages[info->id], keyfile, groups[g], TRUE, error))
+      LmStage *stage = lm_sidecar_stage_of_group (result, groups[g], version, error);
+      if (stage == NULL
+          || !lm_sidecar_stage_from_keyfile (stage, keyfile, groups[g], TRUE, version >= 2, error))
         return FALSE;
     }
-  *pipeline = result;
+  if (!lm_pipeline_check (result, error))
+    return FALSE;
+  *pipeline = *result;
   return TRUE;
 }
 
@@ -464,9 +517,9 @@ lm_pipeline_load_sidecar (LmPipeline *pipeline, const char *path, GError **error
 void
 lm_pipeline_geometry_only (LmPipeline *pipeline)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (lm_op_kind (i) != LM_KIND_GEOMETRY)
-      pipeline->stages[i].enabled = FALSE;
+  for (guint i = 0; i < pipeline->n; i++)
+    if (lm_op_kind (pipeline->inst[i].info->id) != LM_KIND_GEOMETRY)
+      pipeline->inst[i].enabled = FALSE;
   /* A raw as opened: its default development and display transform. */
   if (pipeline->raw.enabled)
     raw_defaults (pipeline);
@@ -477,19 +530,19 @@ lm_pipeline_source_point (const LmPipeline *pipeline, guint src_w, guint src_h, 
                           double *sx, double *sy)
 {
   /* Each enabled stage's input size, forwards; then the point back through them. */
-  guint in_w[LM_N_OPS], in_h[LM_N_OPS], out_w[LM_N_OPS], out_h[LM_N_OPS];
+  guint in_w[LM_PIPELINE_MAX], in_h[LM_PIPELINE_MAX], out_w[LM_PIPELINE_MAX], out_h[LM_PIPELINE_MAX];
   guint w = src_w, h = src_h;
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < pipeline->n; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = &pipeline->inst[i];
       in_w[i] = w, in_h[i] = h;
       if (stage->enabled)
         lm_op_output_size (stage->info, stage->params.bytes, w, h, &w, &h);
       out_w[i] = w, out_h[i] = h;
     }
-  for (int i = LM_N_OPS - 1; i >= 0; i--)
+  for (int i = (int) pipeline->n - 1; i >= 0; i--)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = &pipeline->inst[i];
       if (!stage->enabled)
         continue;
       if (stage->info->map_back)

@@ -73,12 +73,56 @@ lm_sidecar_is_default (const LmPipeline *pipeline)
   return lm_pipeline_equal (pipeline, &fresh);
 }
 
-void
-lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied)
+/* STAGE of APPLIED (with its MASK) in place of the instance AT of EDITS, keeping that one's id. */
+static gboolean
+put_instance (LmPipeline *edits, guint at, const LmStage *stage, const LmMask *mask, GError **error)
 {
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (applied->stages[i].enabled)
-      edits->stages[i] = applied->stages[i];
+  guint32 id = edits->inst[at].id;
+  lm_pipeline_mask_detach (edits, at);
+  edits->inst[at] = *stage;
+  edits->inst[at].id = id;
+  edits->inst[at].mask = -1;
+  return mask == NULL || lm_pipeline_mask_attach (edits, at, mask, error);
+}
+
+static gboolean
+merge_instances (LmPipeline *edits, const LmPipeline *applied, GError **error)
+{
+  for (guint i = 0; i < applied->n; i++)
+    {
+      const LmStage *stage = &applied->inst[i];
+      const LmMask *mask = lm_pipeline_stage_mask (applied, stage);
+      int at = lm_pipeline_find (edits, stage->id);
+      if (lm_stage_is_primary (stage))
+        {
+          if (stage->enabled && !put_instance (edits, at, stage, mask, error))
+            return FALSE;
+          continue;
+        }
+      if (at < 0 || edits->inst[at].info != stage->info)
+        {
+          /* Its op's place in EDITS; its own id unless EDITS uses it. */
+          if (!lm_pipeline_add (edits, stage->info->id, &at, error))
+            return FALSE;
+          if (lm_pipeline_find (edits, stage->id) < 0)
+            {
+              edits->inst[at].id = stage->id;
+              edits->next_id = MAX (edits->next_id, stage->id + 1);
+            }
+        }
+      if (!put_instance (edits, at, stage, mask, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied, GError **error)
+{
+  g_autofree LmPipeline *merged = g_memdup2 (edits, sizeof *edits);
+  if (!merge_instances (merged, applied, error))
+    return FALSE;
+  *edits = *merged;
   LmPipeline fresh;
   lm_pipeline_init (&fresh);
   if (applied->raw.enabled)
@@ -88,6 +132,7 @@ lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied)
   if (applied->raw.enabled
       && memcmp (applied->raw.params.bytes, fresh.raw.params.bytes, sizeof (LmRawParams)) != 0)
     edits->raw = applied->raw;
+  return TRUE;
 }
 
 gboolean

@@ -41,9 +41,12 @@ gboolean lm_sidecar_write (const char *path, const LmPipeline *pipeline, GError 
  * written, NULL when none was. Messages name the file and the cause. */
 gboolean lm_sidecar_save (const char *photo, const LmPipeline *pipeline, char **written, GError **error);
 
-/* APPLIED merged into EDITS, a photo's own (Apply Edits to Photos…'s Merge): each operation
- * that APPLIED has on replaces the same operation of EDITS, with its parameters; the others
- * of EDITS stay as they are. Tone mapping is taken where APPLIED's is not the default. */
-void lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied);
+/* APPLIED merged into EDITS, a photo's own (Apply Edits to Photos…'s Merge): each operation's
+ * primary that APPLIED has on replaces EDITS' primary, with its parameters and mask; each other
+ * instance of APPLIED replaces EDITS' of the same id and operation, or else comes after EDITS'
+ * last instance of its operation (with a fresh id where EDITS has its id); the others of EDITS
+ * stay as they are. Tone mapping is taken where APPLIED's is not the default. FALSE, EDITS
+ * left as it was, where the result would hold more instances or masks than a pipeline does. */
+gboolean lm_sidecar_merge_edits (LmPipeline *edits, const LmPipeline *applied, GError **error);
 
 G_END_DECLS

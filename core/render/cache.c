@@ -6,26 +6,18 @@
 #include "../color/profile.h"
 #include "../error.h"
 #include "../ops/point.h"
+#include "plan.h"
 
-/* The steps of a run, in order. A raw's development (raw sources only); for a scene-referred
- * source (a raw, a merge's radiance) the edits on scene light (op.h, on_scene): the point ones
- * folded into one gain, then the others in pipeline order; the display transform (tone
- * mapping); then the operations in pipeline order, less those already run on scene light. A
- * photo's steps are the operations alone. */
-#define N_STEPS (3 + LM_N_OPS)
+/* Entries a cache keeps at most: every step of the last two runs (the window alternates the
+ * edited pipeline and its "before", geometry alone, on one cache). */
+#define N_ENTRIES (2 * LM_PLAN_MAX)
 
-typedef enum { STEP_RAW, STEP_SCENE_GAIN, STEP_TONEMAP, STEP_OP } StepKind;
-
+/* The output of one step, found by the step's key (plan.h: an instance's id), so that adding
+ * or removing an instance leaves the entries of the others where they are. */
 typedef struct {
-  StepKind kind;
-  LmStage stage; /* STEP_OP: the operation; STEP_RAW, STEP_TONEMAP: the pipeline's stage */
-  gboolean scene; /* on scene light: before the display transform */
-} Step;
-
-typedef struct {
-  LmStage stage;          /* what the output was computed with */
-  LmPointPass pass;       /* the fused pass it was, for the first of a run of point operations */
-  float gain[3];          /* the gain it was, for the scene gain */
+  guint32 key;
+  guint64 seen;           /* the last run whose pipeline had the key */
+  LmPlanStep step;        /* what the output was computed with */
   guint64 input_version;  /* the version of the input it was computed from */
   guint64 version;        /* this output's version; 0 when there is none */
   LmImage *output;        /* kept between runs and rewritten in place when shapes agree */
@@ -41,7 +33,9 @@ struct _LmRenderCache {
   LmColorProfile *color;
   guint64 next_version;
   guint last_computed;
-  CacheEntry entries[N_STEPS];
+  guint64 runs;
+  guint n_entries;
+  CacheEntry entries[N_ENTRIES];
 };
 
 LmRenderCache *
@@ -59,7 +53,7 @@ lm_render_cache_free (LmRenderCache *cache)
 {
   if (cache == NULL)
     return;
-  for (int i = 0; i < N_STEPS; i++)
+  for (guint i = 0; i < cache->n_entries; i++)
     g_clear_pointer (&cache->entries[i].output, lm_image_unref);
   g_clear_pointer (&cache->host_source, lm_image_unref);
   g_clear_pointer (&cache->fallback_out, lm_image_unref);
@@ -158,71 +152,81 @@ typedef struct {
   LmMark start, end;
 } PendingTiming;
 
-/* The run of point operations that starts at step FIRST (steps[FIRST] is one) as one fused
- * pass: PASS, the steps it covers (returned), and LABEL, the enabled ones' names joined by
- * "+" ("" when none is enabled). */
-int
-lm_render_fuse_points (const LmStage *steps, int first, int n_steps, LmPointPass *pass, char *label, gsize label_size)
+/* KEY's entry, a new one (no output yet) where there is none. */
+static CacheEntry *
+entry_of (LmRenderCache *cache, guint32 key)
 {
-  lm_point_pass_init (pass);
-  label[0] = '\0';
-  int last = first;
-  for (; last < n_steps && lm_op_is_point (steps[last].info->id); last++)
-    if (steps[last].enabled)
-      {
-        lm_point_pass_add (pass, steps[last].info, steps[last].params.bytes);
-        if (label[0])
-          g_strlcat (label, "+", label_size);
-        g_strlcat (label, steps[last].info->name, label_size);
-      }
-  return last - first;
+  for (guint i = 0; i < cache->n_entries; i++)
+    if (cache->entries[i].key == key)
+      return &cache->entries[i];
+  /* Room is there: entries not seen in the last two runs are gone (forget_unseen), and a run
+   * has at most LM_PLAN_MAX keys. */
+  g_assert (cache->n_entries < N_ENTRIES);
+  CacheEntry *entry = &cache->entries[cache->n_entries++];
+  memset (entry, 0, sizeof *entry);
+  entry->key = key;
+  entry->seen = cache->runs;
+  return entry;
 }
 
-/* PIPELINE's steps for SOURCE into STEPS (N_STEPS at most); returns their count. */
-static int
-plan_steps (const LmImage *source, const LmPipeline *pipeline, Step *steps)
+/* Marks the entries of PIPELINE's instances (enabled or not: a disabled instance keeps its
+ * output, as a switched off operation kept it before there were instances) and of the steps
+ * that are none seen in this run, and frees those seen in neither this run nor the one before:
+ * a removed instance gives its buffer back. */
+static void
+forget_unseen (LmRenderCache *cache, const LmPipeline *pipeline)
 {
-  gboolean raw = lm_image_is_raw (source);
-  gboolean scene = raw || source->format == LM_FORMAT_RGBA_F32;
-  int n = 0;
-  if (scene)
+  cache->runs++;
+  for (guint i = 0; i < cache->n_entries; i++)
     {
-      steps[n++] = (Step) { .kind = STEP_RAW, .stage = pipeline->raw, .scene = TRUE };
-      steps[n - 1].stage.enabled = raw;
-      steps[n++] = (Step) { .kind = STEP_SCENE_GAIN, .scene = TRUE };
-      for (int i = 0; i < LM_N_OPS; i++)
-        if (pipeline->stages[i].info->on_scene && pipeline->stages[i].info->scene_gain == NULL)
-          steps[n++] = (Step) { .kind = STEP_OP, .stage = pipeline->stages[i], .scene = TRUE };
-      steps[n++] = (Step) { .kind = STEP_TONEMAP, .stage = pipeline->tonemap };
-      steps[n - 1].stage.enabled = TRUE;
+      CacheEntry *entry = &cache->entries[i];
+      gboolean in = entry->key >= LM_PLAN_KEY_RAW;
+      for (guint k = 0; k < pipeline->n && !in; k++)
+        in = pipeline->inst[k].id == entry->key;
+      if (in)
+        entry->seen = cache->runs;
     }
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (!scene || !pipeline->stages[i].info->on_scene)
-      steps[n++] = (Step) { .kind = STEP_OP, .stage = pipeline->stages[i] };
+  guint kept = 0;
+  for (guint i = 0; i < cache->n_entries; i++)
+    {
+      CacheEntry *entry = &cache->entries[i];
+      if (entry->seen + 1 < cache->runs)
+        {
+          g_clear_pointer (&entry->output, lm_image_unref);
+          continue;
+        }
+      if (kept != i)
+        cache->entries[kept] = *entry;
+      kept++;
+    }
+  cache->n_entries = kept;
+}
+
+guint
+lm_render_cache_n_outputs (LmRenderCache *cache)
+{
+  guint n = 0;
+  for (guint i = 0; i < cache->n_entries; i++)
+    n += cache->entries[i].output != NULL;
   return n;
 }
 
-/* The gain of PIPELINE's enabled point operations on scene light, folded into GAIN with their
- * names in LABEL; FALSE when none is enabled. */
+/* Whether ENTRY holds the output of STEP (ignoring its input). */
 static gboolean
-scene_gain (const LmPipeline *pipeline, float gain[3], char *label, gsize label_size)
+same_step (const CacheEntry *entry, const LmPlanStep *step)
 {
-  gain[0] = gain[1] = gain[2] = 1.0f;
-  label[0] = '\0';
-  for (int i = 0; i < LM_N_OPS; i++)
+  const LmPlanStep *was = &entry->step;
+  if (was->kind != step->kind)
+    return FALSE;
+  switch (step->kind)
     {
-      const LmStage *stage = &pipeline->stages[i];
-      if (!stage->enabled || stage->info->scene_gain == NULL)
-        continue;
-      float g[3];
-      stage->info->scene_gain (stage->params.bytes, g);
-      for (int c = 0; c < 3; c++)
-        gain[c] *= g[c];
-      if (label[0])
-        g_strlcat (label, "+", label_size);
-      g_strlcat (label, stage->info->name, label_size);
+    case LM_PLAN_POINTS:
+      return memcmp (&was->pass, &step->pass, sizeof step->pass) == 0;
+    case LM_PLAN_SCENE_GAIN:
+      return memcmp (was->gain, step->gain, sizeof step->gain) == 0;
+    default:
+      return lm_stage_equal (&was->stage, &step->stage);
     }
-  return label[0] != '\0';
 }
 
 /* lm_render_cache_run, or (SCENE_ONLY) its steps before the display transform. */
@@ -232,62 +236,36 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
 {
   LmImage *current = cache->source;
   guint64 current_version = 1;
-  PendingTiming pending[N_STEPS];
+  PendingTiming pending[LM_PLAN_MAX];
   guint n_pending = 0;
   cache->last_computed = 0;
   g_clear_pointer (&cache->notice, g_free);
 
   /* The pipeline with the source's colour space in its operations' hidden fields. */
-  LmPipeline colored = *pipeline;
-  lm_pipeline_set_color (&colored, cache->color);
-  pipeline = &colored;
+  g_autofree LmPipeline *colored = g_memdup2 (pipeline, sizeof *pipeline);
+  lm_pipeline_set_color (colored, cache->color);
+  pipeline = colored;
 
   gboolean raw = lm_image_is_raw (cache->source);
-  Step plan[N_STEPS];
-  int n_steps = plan_steps (cache->source, pipeline, plan);
-  /* The operations' stages in plan order, for the fused point passes. */
-  LmStage stages[N_STEPS];
-  for (int i = 0; i < n_steps; i++)
-    stages[i] = plan[i].stage;
+  gboolean scene = raw || cache->source->format == LM_FORMAT_RGBA_F32;
+  g_autofree LmPlan *plan = lm_render_plan (pipeline, scene, raw, error);
+  if (plan == NULL)
+    return NULL;
+  forget_unseen (cache, pipeline);
 
-  for (int i = 0; i < n_steps; i++)
+  for (guint i = 0; i < plan->n; i++)
     {
-      const Step *step = &plan[i];
+      const LmPlanStep *step = &plan->steps[i];
       const LmStage *stage = &step->stage;
-      CacheEntry *entry = &cache->entries[i];
       if (scene_only && !step->scene)
         break;
-      /* Consecutive point operations after the display transform are one step, cached in the
-       * first one's entry under the pass they compose to. */
-      gboolean points = step->kind == STEP_OP && !step->scene && lm_op_is_point (stage->info->id);
-      LmPointPass pass;
-      float gain[3] = { 0 };
-      char label[sizeof pending[0].label];
-      if (step->kind == STEP_SCENE_GAIN)
-        {
-          if (!scene_gain (pipeline, gain, label, sizeof label))
-            continue;
-        }
-      else
-        g_strlcpy (label, stage->info->name, sizeof label);
-      if (points)
-        {
-          int n = lm_render_fuse_points (stages, i, n_steps, &pass, label, sizeof label);
-          i += n - 1;
-          if (label[0] == '\0')
-            continue;
-        }
-      else if (step->kind != STEP_SCENE_GAIN && !stage->enabled)
-        continue;
-
-      gboolean same = points                           ? memcmp (&entry->pass, &pass, sizeof pass) == 0
-                      : step->kind == STEP_SCENE_GAIN ? memcmp (entry->gain, gain, sizeof gain) == 0
-                                                       : lm_stage_equal (&entry->stage, stage);
-      if (entry->version != 0 && entry->input_version == current_version && same)
+      CacheEntry *entry = entry_of (cache, step->key);
+      entry->seen = cache->runs;
+      if (entry->version != 0 && entry->input_version == current_version && same_step (entry, step))
         {
           PendingTiming *t = &pending[n_pending++];
           *t = (PendingTiming) { .cached = TRUE };
-          g_strlcpy (t->label, label, sizeof t->label);
+          g_strlcpy (t->label, step->label, sizeof t->label);
           current = entry->output;
           current_version = entry->version;
           continue;
@@ -295,15 +273,15 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
 
       guint width = current->width, height = current->height;
       LmFormat format = LM_FORMAT_RGBA_F32; /* scene light, up to the display transform */
-      if (points)
+      if (step->kind == LM_PLAN_POINTS)
         format = lm_point_output_format (NULL, current->format, current->opaque);
-      else if (step->kind == STEP_TONEMAP)
+      else if (step->kind == LM_PLAN_TONEMAP)
         /* A raw's display-referred result (a merge of raws' too) keeps 16 bits for the edits and
          * the export. */
         format = raw || cache->source->raw_scene
                    ? LM_FORMAT_RGBA16
                    : stage->info->output_format (stage->params.bytes, current->format, current->opaque);
-      else if (step->kind == STEP_OP)
+      else if (step->kind == LM_PLAN_OP)
         {
           format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);
           lm_op_output_size (stage->info, stage->params.bytes, current->width, current->height, &width,
@@ -311,11 +289,11 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
         }
       /* A 16-bit source must not be cut to 8 bits on the way: an operation that stores 8 bits
        * of it does not take 16-bit sources (yet), and says so instead of guessing. */
-      if (step->kind == STEP_OP && !step->scene && lm_format_depth (current->format) == 16
-          && lm_format_depth (format) != 16)
+      if ((step->kind == LM_PLAN_OP || step->kind == LM_PLAN_POINTS) && !step->scene
+          && lm_format_depth (current->format) == 16 && lm_format_depth (format) != 16)
         {
           g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
-                       _("%s does not work on 16-bit images in this version of Lumen"), label);
+                       _("%s does not work on 16-bit images in this version of Lumen"), step->label);
           return NULL;
         }
       if (!prepare_output (cache, entry, format, width, height, error))
@@ -326,18 +304,18 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
       entry->version = 0;
       PendingTiming *t = &pending[n_pending++];
       *t = (PendingTiming) { 0 };
-      g_strlcpy (t->label, label, sizeof t->label);
+      g_strlcpy (t->label, step->label, sizeof t->label);
       lm_backend_mark (cache->backend, &t->start);
       gboolean ok;
-      if (step->kind == STEP_RAW)
+      if (step->kind == LM_PLAN_RAW)
         ok = lm_backend_develop_raw (cache->backend, (const LmRawParams *) stage->params.bytes, cache->source->raw,
                                      current, entry->output, error);
-      else if (step->kind == STEP_SCENE_GAIN)
-        ok = lm_backend_scene_gain (cache->backend, gain, current, entry->output, error);
-      else if (step->kind == STEP_TONEMAP)
+      else if (step->kind == LM_PLAN_SCENE_GAIN)
+        ok = lm_backend_scene_gain (cache->backend, step->gain, current, entry->output, error);
+      else if (step->kind == LM_PLAN_TONEMAP)
         ok = tonemap (cache, (const LmTonemapParams *) stage->params.bytes, current, entry->output, error);
-      else if (points)
-        ok = lm_backend_run_points (cache->backend, &pass, current, entry->output, error);
+      else if (step->kind == LM_PLAN_POINTS)
+        ok = lm_backend_run_points (cache->backend, &step->pass, current, entry->output, error);
       else
         ok = lm_backend_run_op (cache->backend, stage->info, stage->params.bytes, current, entry->output,
                                 error);
@@ -345,10 +323,7 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
         return NULL;
       lm_backend_mark (cache->backend, &t->end);
 
-      if (points)
-        entry->pass = pass;
-      memcpy (entry->gain, gain, sizeof gain);
-      entry->stage = *stage;
+      entry->step = *step;
       entry->input_version = current_version;
       entry->version = cache->next_version++;
       cache->last_computed++;

@@ -52,10 +52,8 @@ guint lm_render_cache_last_computed (LmRenderCache *cache);
  * CPU did), or NULL. Valid until the next run. */
 const char *lm_render_cache_last_notice (LmRenderCache *cache);
 
-/* The run of point operations that starts at STEPS[FIRST] (one of them) as one fused pass:
- * PASS, the steps it covers (returned), and LABEL, the enabled ones' names joined by "+" (""
- * when none is enabled). Shared with the tiled render (tiled.c). */
-int lm_render_fuse_points (const LmStage *steps, int first, int n_steps, LmPointPass *pass, char *label,
-                           gsize label_size);
+/* How many step outputs the cache holds: those of the last two runs' instances (a removed
+ * instance's output is freed by the second run without it). */
+guint lm_render_cache_n_outputs (LmRenderCache *cache);
 
 G_END_DECLS

@@ -178,7 +178,8 @@ typedef struct {
   LmBackend *backend;
   guint level;
   LmColorProfile *color;
-  LmStage before[LM_OP_EQUALIZE];
+  LmStage before[LM_PIPELINE_MAX]; /* the instances before equalize's */
+  guint n_before;
   int mode;
   LmTileHistogram counts;
 } EqualizeMemo;
@@ -196,14 +197,26 @@ level_memo_free (gpointer data)
   g_free (memo);
 }
 
+/* The index of P's first enabled equalize instance (the one a tiled render counts for), or
+ * -1. */
+static int
+equalize_index (const LmPipeline *p)
+{
+  for (guint i = 0; i < p->n; i++)
+    if (p->inst[i].info->id == LM_OP_EQUALIZE && p->inst[i].enabled)
+      return (int) i;
+  return -1;
+}
+
 /* Where equalize's histogram of P on level K is kept for SIDE (its counts empty when they
  * are to be counted again); NULL when P has no equalize. */
 static LmTileHistogram *
 equalize_memo (LmRenderWorker *w, Side *side, guint k, const LmPipeline *p)
 {
-  const LmStage *eq = &p->stages[LM_OP_EQUALIZE];
-  if (!eq->enabled)
+  int at = equalize_index (p);
+  if (at < 0)
     return NULL;
+  const LmStage *eq = &p->inst[at];
   LevelMemo *memo = lm_pyramid_get_memo (w->pyramid);
   if (memo == NULL)
     {
@@ -214,14 +227,16 @@ equalize_memo (LmRenderWorker *w, Side *side, guint k, const LmPipeline *p)
   int mode = ((const LmEqualizeParams *) eq->params.bytes)->mode;
   gboolean same = m->counts.total > 0 && m->backend == side->backend && m->level == k && m->color == w->color
                   && m->mode == mode;
-  for (int i = 0; same && i < LM_OP_EQUALIZE; i++)
-    same = lm_stage_equal (&m->before[i], &p->stages[i]);
+  same = same && m->n_before == (guint) at;
+  for (int i = 0; same && i < at; i++)
+    same = m->before[i].id == p->inst[i].id && lm_stage_equal (&m->before[i], &p->inst[i]);
   if (!same)
     {
       g_clear_pointer (&m->counts.bins, g_free);
       m->counts.total = 0;
       m->backend = side->backend, m->level = k, m->color = w->color, m->mode = mode;
-      memcpy (m->before, p->stages, sizeof m->before);
+      m->n_before = (guint) at;
+      memcpy (m->before, p->inst, at * sizeof (LmStage));
     }
   return &m->counts;
 }
@@ -272,7 +287,7 @@ visible_region (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint
   *rect = level_rect (&req->view, full_w, full_h, out_w, out_h);
   *area = visible_area (rect, out_w, out_h);
   LmTileHistogram *equalize = NULL;
-  if (p->stages[LM_OP_EQUALIZE].enabled)
+  if (equalize_index (p) >= 0)
     {
       guint h = (guint64) level->width * level->height <= HISTOGRAM_MAX_PIXELS
                   ? k

@@ -11,6 +11,7 @@
 #include "../ops/histogram.h"
 #include "../ops/point.h"
 #include "cache.h"
+#include "plan.h"
 
 /* The largest tile side the planner tries, and the smallest it goes down to. */
 #define TILE_SIDE_MAX 4096
@@ -30,7 +31,7 @@ typedef struct {
 } Step;
 
 typedef struct {
-  Step steps[LM_N_OPS];
+  Step *steps; /* LM_PLAN_MAX of them */
   guint n;
   int equalize;           /* the equalize step, or -1 */
   guint32 *equalize_bins; /* its input's histogram, summed over the tiles */
@@ -53,10 +54,10 @@ plan_clear (Plan *plan)
 {
   g_clear_pointer (&plan->equalize_bins, g_free);
   g_clear_pointer (&plan->denoise_bins, g_free);
+  g_clear_pointer (&plan->steps, g_free);
 }
 
-/* PIPELINE (with COLOR) as the steps a tile runs: the enabled operations, consecutive point
- * operations fused into one pass as the render cache does. */
+/* PIPELINE (with COLOR) as the steps a tile runs: plan.c's, as the render cache runs them. */
 static gboolean
 plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmColorProfile *color, GError **error)
 {
@@ -76,49 +77,67 @@ plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmCol
                      "the whole image"));
       return FALSE;
     }
-  LmPipeline colored = *pipeline;
-  lm_pipeline_set_color (&colored, color);
+  g_autofree LmPipeline *colored = g_memdup2 (pipeline, sizeof *pipeline);
+  lm_pipeline_set_color (colored, color);
+  g_autofree LmPlan *steps = lm_render_plan (colored, FALSE, FALSE, error);
+  if (steps == NULL)
+    return FALSE;
+  plan->steps = g_new0 (Step, LM_PLAN_MAX);
 
   LmFormat format = source->format;
   guint w = source->width, h = source->height;
   gboolean opaque = source->opaque;
-  for (int i = 0; i < LM_N_OPS; i++)
+  for (guint i = 0; i < steps->n; i++)
     {
-      const LmStage *stage = &colored.stages[i];
+      const LmPlanStep *from = &steps->steps[i];
+      const LmStage *stage = &from->stage;
       Step *step = &plan->steps[plan->n];
-      memset (step, 0, sizeof *step);
-      char label[128];
-      g_strlcpy (label, stage->info->name, sizeof label);
-      if (lm_op_is_point (stage->info->id))
+      if (from->kind == LM_PLAN_POINTS)
         {
-          int n = lm_render_fuse_points (colored.stages, i, LM_N_OPS, &step->pass, label, sizeof label);
-          i += n - 1;
-          if (label[0] == '\0')
-            continue;
           step->points = TRUE;
+          step->pass = from->pass;
           step->out_format = lm_point_output_format (NULL, format, opaque);
           step->out_w = w, step->out_h = h;
         }
       else
         {
-          if (!stage->enabled)
-            continue;
           step->info = stage->info;
           step->stage = *stage;
           step->out_format = stage->info->output_format (stage->params.bytes, format, opaque);
           lm_op_output_size (stage->info, stage->params.bytes, w, h, &step->out_w, &step->out_h);
           if (stage->info->id == LM_OP_EQUALIZE)
-            plan->equalize = (int) plan->n;
+            {
+              /* One histogram pass a render: a second equalize would need its own. */
+              if (plan->equalize >= 0)
+                {
+                  g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                               _("Two equalize instances are not rendered in tiles in this version of Lumen"));
+                  plan_clear (plan);
+                  return FALSE;
+                }
+              plan->equalize = (int) plan->n;
+            }
           /* σ estimated on the input is the whole input's: a first pass counts it by tiles */
           if (stage->info->id == LM_OP_DENOISE
               && lm_denoise_fixed_sigma ((const LmDenoiseParams *) stage->params.bytes) < 0.0f)
-            plan->denoise = (int) plan->n;
+            {
+              if (plan->denoise >= 0)
+                {
+                  g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                               _("Two noise reduction instances that measure the noise are not rendered in tiles "
+                                 "in this version of Lumen: set the noise level of one"));
+                  plan_clear (plan);
+                  return FALSE;
+                }
+              plan->denoise = (int) plan->n;
+            }
         }
       /* As the cache: a 16-bit source is not cut to 8 bits on the way. */
       if (lm_format_depth (format) == 16 && lm_format_depth (step->out_format) != 16)
         {
           g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
-                       _("%s does not work on 16-bit images in this version of Lumen"), label);
+                       _("%s does not work on 16-bit images in this version of Lumen"), from->label);
+          plan_clear (plan);
           return FALSE;
         }
       step->in_format = format;
@@ -164,7 +183,7 @@ walk_back (const Plan *plan, guint end, const LmRect *out, LmRect *rects)
 static gsize
 tile_bytes (const Plan *plan, const LmImage *source, guint end, const LmRect *out)
 {
-  LmRect rects[LM_N_OPS + 1];
+  LmRect rects[LM_PLAN_MAX + 1];
   walk_back (plan, end, out, rects);
   gsize most = 0, stride, size;
   LmFormat format = source->format;
@@ -264,7 +283,7 @@ static gboolean
 render_tile (Plan *plan, Lane *lane, const LmImage *host_source, guint end, const LmRect *out, const Sink *sink,
              GError **error)
 {
-  LmRect rects[LM_N_OPS + 1];
+  LmRect rects[LM_PLAN_MAX + 1];
   walk_back (plan, end, out, rects);
 
   int k = 0;
@@ -568,7 +587,7 @@ lm_render_tiled_source_rect (const LmImage *source, const LmPipeline *pipeline, 
   Plan plan;
   if (!plan_build (&plan, source, pipeline, NULL, NULL))
     return FALSE;
-  LmRect rects[LM_N_OPS + 1];
+  LmRect rects[LM_PLAN_MAX + 1];
   walk_back (&plan, plan.n, out_rect, rects);
   *in_rect = rects[0];
   plan_clear (&plan);

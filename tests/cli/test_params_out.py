@@ -104,11 +104,11 @@ class ParamsOut(unittest.TestCase):
         self.assertIn("--params-out", proc.stdout)
         newer = self.path("newer.lumen")
         with open(newer, "w") as f:
-            f.write("[lumen]\nversion=2\n[blur]\nenabled=true\nsigma=1\n")
+            f.write("[lumen]\nversion=3\n[blur]\nenabled=true\nsigma=1\n")
         proc = lt.run(["--params", newer, "-o", self.path("x.png"), PHOTO])
         self.assertEqual(proc.returncode, 1, lt.describe(proc))
         self.assertIn("newer.lumen", proc.stderr)
-        self.assertIn("newer Lumen (version 2)", proc.stderr)
+        self.assertIn("newer Lumen (version 3)", proc.stderr)
 
     def run_env(self, args, env):
         return subprocess.run([lt.lumen_cli()] + args, capture_output=True, text=True, timeout=120,

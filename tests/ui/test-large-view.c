@@ -96,7 +96,7 @@ window_pipeline (void)
     {
       GtkWidget *panel = lm_window_get_op_panel (ui_window, i);
       if (panel)
-        p.stages[i] = *lm_op_panel_get_stage (LM_OP_PANEL (panel));
+        *lm_pipeline_stage (&p, i) = *lm_op_panel_get_stage (LM_OP_PANEL (panel));
     }
   lm_pipeline_for_view (&p);
   return p;

@@ -17,7 +17,7 @@ with_blur (float sigma)
 static float
 sigma_of (const LmPipeline *p)
 {
-  return ((const LmBlurParams *) p->stages[LM_OP_BLUR].params.bytes)->sigma;
+  return ((const LmBlurParams *) lm_pipeline_primary (p, LM_OP_BLUR)->params.bytes)->sigma;
 }
 
 static void
@@ -37,7 +37,7 @@ test_undo_redo (void)
   g_assert_true (lm_history_undo (h, &got));
   g_assert_cmpfloat (sigma_of (&got), ==, 1);
   g_assert_true (lm_history_undo (h, &got));
-  g_assert_false (got.stages[LM_OP_BLUR].enabled);
+  g_assert_false (lm_pipeline_stage (&got, LM_OP_BLUR)->enabled);
   g_assert_false (lm_history_undo (h, &got));
   g_assert_false (lm_history_is_dirty (h)); /* back where the photo was opened */
   g_assert_true (lm_history_redo (h, &got));

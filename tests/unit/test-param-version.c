@@ -173,7 +173,7 @@ test_versions_written (void)
 
   /* Exposure at version 2 says so. */
   make_exposure_v2 ();
-  p.stages[LM_OP_EXPOSURE].info = &exposure_v2;
+  lm_pipeline_stage (&p, LM_OP_EXPOSURE)->info = &exposure_v2;
   g_autoptr (GKeyFile) v2 = lm_pipeline_to_keyfile (&p);
   g_assert_cmpint (g_key_file_get_integer (v2, "exposure", "version", NULL), ==, 2);
   g_assert_false (g_key_file_has_key (v2, "blur", "version", NULL));

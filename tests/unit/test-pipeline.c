@@ -26,7 +26,7 @@ apply_by_hand (LmPipeline *pipeline, LmImage *source)
   LmImage *current = lm_image_ref (source);
   for (int i = 0; i < LM_N_OPS; i++)
     {
-      LmStage *stage = &pipeline->stages[i];
+      LmStage *stage = lm_pipeline_stage (pipeline, i);
       if (!stage->enabled)
         continue;
       LmImage *next = lm_test_run_op (stage->info, stage->params.bytes, current);
@@ -163,14 +163,14 @@ test_disabled_pass_through (void)
       g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, source);
       LmPipeline pipeline;
       lm_pipeline_init (&pipeline);
-      pipeline.stages[only].enabled = TRUE;
+      lm_pipeline_stage (&pipeline, only)->enabled = TRUE;
       run_and_check (cache, &pipeline, source, 1, NULL);
 
       /* And by hand, directly: the one operation on the source. */
       GError *error = NULL;
       g_autoptr (LmImage) result = lm_render_cache_run (cache, &pipeline, NULL, &error);
       g_assert_no_error (error);
-      g_autoptr (LmImage) want = lm_test_run_op (lm_op_info (only), pipeline.stages[only].params.bytes,
+      g_autoptr (LmImage) want = lm_test_run_op (lm_op_info (only), lm_pipeline_stage (&pipeline, only)->params.bytes,
                                                  source);
       lm_test_assert_same_pixels (result, want);
     }
@@ -245,7 +245,7 @@ static void
 assert_pipeline_identical (const LmPipeline *a, const LmPipeline *b)
 {
   for (int i = 0; i < LM_N_OPS; i++)
-    assert_stage_identical (&a->stages[i], &b->stages[i]);
+    assert_stage_identical (lm_pipeline_primary (a, i), lm_pipeline_primary (b, i));
 }
 
 /* A pipeline with every kind of value set away from its default. */
@@ -300,7 +300,7 @@ test_keyfile_round_trip (void)
   g_assert_no_error (error);
   /* Disabled stages keep their parameters too (lm_stage_equal would ignore them). */
   for (int i = 0; i < LM_N_OPS; i++)
-    g_assert_true (lm_stage_equal (&copy.stages[i], &original.stages[i]));
+    g_assert_true (lm_stage_equal (lm_pipeline_stage (&copy, i), lm_pipeline_stage (&original, i)));
   assert_pipeline_identical (&copy, &original);
 }
 
@@ -368,8 +368,8 @@ test_keyfile_partial (void)
   g_assert_no_error (error);
   g_assert_cmpfloat (BLUR (&p)->sigma, ==, 3.0f);
   g_assert_true (lm_pipeline_stage (&p, LM_OP_BLUR)->enabled);
-  g_assert_true (lm_stage_equal (&p.stages[LM_OP_GRAY], &start.stages[LM_OP_GRAY]));
-  assert_stage_identical (&p.stages[LM_OP_EQUALIZE], &start.stages[LM_OP_EQUALIZE]);
+  g_assert_true (lm_stage_equal (lm_pipeline_stage (&p, LM_OP_GRAY), lm_pipeline_stage (&start, LM_OP_GRAY)));
+  assert_stage_identical (lm_pipeline_stage (&p, LM_OP_EQUALIZE), lm_pipeline_stage (&start, LM_OP_EQUALIZE));
 
   p = load_sidecar (&start, "[equalize]\nenabled=true\n[gray]\nmode=bt601\n", &error);
   g_assert_no_error (error);

@@ -213,9 +213,9 @@ test_exposure_adobe (void)
   g_autoptr (LmImage) src = lm_test_rgba_from (256, 1, ramp);
   LmPipeline pipeline;
   lm_pipeline_init (&pipeline);
-  pipeline.stages[LM_OP_EXPOSURE].params.exposure.ev = 1.0f;
+  lm_pipeline_stage (&pipeline, LM_OP_EXPOSURE)->params.exposure.ev = 1.0f;
   lm_pipeline_set_color (&pipeline, adobe);
-  g_autoptr (LmImage) out = lm_test_run_op (&lm_exposure_op, pipeline.stages[LM_OP_EXPOSURE].params.bytes, src);
+  g_autoptr (LmImage) out = lm_test_run_op (&lm_exposure_op, lm_pipeline_stage (&pipeline, LM_OP_EXPOSURE)->params.bytes, src);
   for (int i = 0; i < 256; i++)
     for (int c = 0; c < 3; c++)
       {
@@ -238,7 +238,7 @@ test_gray_adobe (void)
   LmPipeline pipeline;
   lm_pipeline_init (&pipeline);
   lm_pipeline_set_color (&pipeline, adobe);
-  g_autoptr (LmImage) out = lm_test_run_op (&lm_gray_op, pipeline.stages[LM_OP_GRAY].params.bytes, src);
+  g_autoptr (LmImage) out = lm_test_run_op (&lm_gray_op, lm_pipeline_stage (&pipeline, LM_OP_GRAY)->params.bytes, src);
   g_assert_cmpint (out->format, ==, LM_FORMAT_GRAY8);
   guint differs_from_709 = 0;
   for (guint y = 0; y < src->height; y++)

@@ -174,7 +174,7 @@ test_pipeline_stages (void)
   LmPipeline pipeline;
   lm_pipeline_init (&pipeline);
   for (int id = 0; id < LM_N_OPS; id++)
-    g_assert_true (pipeline.stages[id].info == lm_op_info (id));
+    g_assert_true (lm_pipeline_stage (&pipeline, id)->info == lm_op_info (id));
 }
 
 /* LM_TONEMAP_PARAMS_INIT (for static tables) is the table's defaults. */

@@ -367,6 +367,97 @@ test_merge (void)
   g_ptr_array_unref (seen.kinds);
 }
 
+/* The step of TIMINGS labelled LABEL came from the cache. */
+static gboolean
+was_cached (const LmTimings *timings, const char *label)
+{
+  const LmTiming *t = lm_timings_find (timings, label);
+  g_assert_nonnull (t);
+  return t->cached;
+}
+
+static LmImage *
+run_cache (LmRenderCache *cache, const LmPipeline *p, LmTimings *timings)
+{
+  GError *error = NULL;
+  if (timings)
+    lm_timings_truncate (timings, 0);
+  LmImage *out = lm_render_cache_run (cache, p, timings, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
+/* An exposure and a blur; an equalize instance inserted between them, then removed. */
+static void
+edited_pipeline (LmPipeline *p)
+{
+  lm_pipeline_init (p);
+  LmStage *exposure = lm_pipeline_stage (p, LM_OP_EXPOSURE);
+  exposure->enabled = TRUE;
+  exposure->params.exposure.ev = 0.5f;
+  LmStage *blur = lm_pipeline_stage (p, LM_OP_BLUR);
+  blur->enabled = TRUE;
+  blur->params.blur.sigma = 1.5f;
+}
+
+/* The cache keys its entries by instance: an instance inserted before blur leaves the steps
+ * before it cached and blur's buffer rewritten in place; a removed instance's output is freed
+ * once a second run has gone without it (the window's "before" runs in between). */
+static void
+test_cache_instances (void)
+{
+  g_autoptr (LmBackend) cpu = lm_backend_cpu_new ();
+  g_autoptr (LmImage) source = lm_test_random_rgba (64, 48, 5, FALSE);
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, source);
+  LmTimings timings;
+  lm_timings_init (&timings);
+  LmPipeline p;
+  edited_pipeline (&p);
+  g_autoptr (LmImage) first = run_cache (cache, &p, &timings);
+  g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, 2);
+  g_assert_cmpuint (lm_render_cache_n_outputs (cache), ==, 2);
+
+  int at;
+  g_assert_true (lm_pipeline_add (&p, LM_OP_EQUALIZE, &at, NULL));
+  g_assert_cmpint (at, <, (int) (lm_pipeline_stage (&p, LM_OP_BLUR) - p.inst));
+  p.inst[at].enabled = TRUE;
+  g_autoptr (LmImage) second = run_cache (cache, &p, &timings);
+  g_assert_true (was_cached (&timings, "exposure"));
+  g_assert_false (was_cached (&timings, "equalize"));
+  g_assert_false (was_cached (&timings, "blur"));
+  g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, 2);
+  g_assert_true (second == first); /* blur's entry, its buffer rewritten */
+  g_assert_cmpuint (lm_render_cache_n_outputs (cache), ==, 3);
+
+  /* The same pixels as the equalize primary in that place, on a cache of its own. */
+  LmPipeline primary;
+  edited_pipeline (&primary);
+  lm_pipeline_stage (&primary, LM_OP_EQUALIZE)->enabled = TRUE;
+  lm_pipeline_stage (&primary, LM_OP_EQUALIZE)->params = p.inst[at].params;
+  g_autoptr (LmRenderCache) fresh = lm_render_cache_new (cpu, source);
+  g_autoptr (LmImage) want = run_cache (fresh, &primary, NULL);
+  lm_test_assert_same_pixels (second, want);
+
+  /* A disabled instance keeps its output; "before" and the edit alternate on one cache. */
+  LmPipeline before = p;
+  lm_pipeline_geometry_only (&before);
+  g_autoptr (LmImage) b1 = run_cache (cache, &before, NULL);
+  g_autoptr (LmImage) again = run_cache (cache, &p, &timings);
+  g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, 0);
+  g_assert_cmpuint (lm_render_cache_n_outputs (cache), ==, 3);
+
+  /* Removed: kept through one run (the next may be the "before"), freed by the second. */
+  lm_pipeline_remove (&p, at);
+  g_autoptr (LmImage) r1 = run_cache (cache, &p, &timings);
+  g_assert_true (was_cached (&timings, "exposure"));
+  g_assert_cmpuint (lm_render_cache_n_outputs (cache), ==, 3);
+  g_autoptr (LmImage) r2 = run_cache (cache, &p, &timings);
+  g_assert_cmpuint (lm_render_cache_last_computed (cache), ==, 0);
+  g_assert_cmpuint (lm_render_cache_n_outputs (cache), ==, 2);
+  lm_test_assert_same_pixels (r2, first);
+  lm_timings_clear (&timings);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -378,5 +469,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/compare", test_compare);
   g_test_add_func ("/render/merge", test_merge);
   g_test_add_func ("/render/view-buffers-come-back", test_view_buffers_come_back);
+  g_test_add_func ("/render/cache-instances", test_cache_instances);
   return g_test_run ();
 }

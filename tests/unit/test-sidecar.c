@@ -82,7 +82,7 @@ test_version_refused (void)
     const char *text;
     const char *must_mention;
   } cases[] = {
-    { "[lumen]\nversion=2\n", "written by a newer Lumen (version 2); this one reads version 1" },
+    { "[lumen]\nversion=3\n", "written by a newer Lumen (version 3); this one reads version 2" },
     { "[future-op]\nx=1\n[lumen]\nversion=7\n", "newer Lumen (version 7)" },
     { "[lumen]\nversion=123456789012345678901234567890\n", "newer Lumen" },
     { "[lumen]\nversion=0\n", "version" },

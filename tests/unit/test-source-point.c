@@ -17,7 +17,7 @@ render_geometry (const LmPipeline *pipeline, const LmImage *src)
   LmImage *image = lm_image_ref ((LmImage *) src);
   for (int i = 0; i < LM_N_OPS; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = lm_pipeline_primary (pipeline, i);
       if (!stage->enabled || lm_op_kind (i) != LM_KIND_GEOMETRY)
         continue;
       LmImage *next = lm_test_run_op (stage->info, stage->params.bytes, image);
@@ -72,10 +72,10 @@ test_rotate_and_crop (void)
         {
           LmPipeline p;
           lm_pipeline_init (&p);
-          p.stages[LM_OP_ROTATE].enabled = TRUE;
-          p.stages[LM_OP_ROTATE].params.rotate = (LmRotateParams) { angle, flip };
-          p.stages[LM_OP_CROP].enabled = crop;
-          p.stages[LM_OP_CROP].params.crop = (LmCropParams) { 5, 3, 11, 7, LM_CROP_FREE };
+          lm_pipeline_stage (&p, LM_OP_ROTATE)->enabled = TRUE;
+          lm_pipeline_stage (&p, LM_OP_ROTATE)->params.rotate = (LmRotateParams) { angle, flip };
+          lm_pipeline_stage (&p, LM_OP_CROP)->enabled = crop;
+          lm_pipeline_stage (&p, LM_OP_CROP)->params.crop = (LmCropParams) { 5, 3, 11, 7, LM_CROP_FREE };
           g_test_message ("angle %d flip %d crop %d", angle, flip, crop);
           check_lossless (&p, 23, 17);
           LM_TEST_RETURN_IF_FAILED ();
@@ -115,12 +115,12 @@ test_straighten (void)
       {
         LmPipeline p;
         lm_pipeline_init (&p);
-        p.stages[LM_OP_ROTATE].enabled = quarter;
-        p.stages[LM_OP_ROTATE].params.rotate = (LmRotateParams) { LM_ROTATE_90, LM_FLIP_HORIZONTAL };
-        p.stages[LM_OP_STRAIGHTEN].enabled = TRUE;
-        p.stages[LM_OP_STRAIGHTEN].params.straighten.angle = angles[k];
-        p.stages[LM_OP_CROP].enabled = TRUE;
-        p.stages[LM_OP_CROP].params.crop = (LmCropParams) { 4, 6, 0, 0, LM_CROP_FREE };
+        lm_pipeline_stage (&p, LM_OP_ROTATE)->enabled = quarter;
+        lm_pipeline_stage (&p, LM_OP_ROTATE)->params.rotate = (LmRotateParams) { LM_ROTATE_90, LM_FLIP_HORIZONTAL };
+        lm_pipeline_stage (&p, LM_OP_STRAIGHTEN)->enabled = TRUE;
+        lm_pipeline_stage (&p, LM_OP_STRAIGHTEN)->params.straighten.angle = angles[k];
+        lm_pipeline_stage (&p, LM_OP_CROP)->enabled = TRUE;
+        lm_pipeline_stage (&p, LM_OP_CROP)->params.crop = (LmCropParams) { 4, 6, 0, 0, LM_CROP_FREE };
         check_bright_pixel (&p, 96, 80, 47, 41);
         check_bright_pixel (&p, 96, 80, 52, 36);
         LM_TEST_RETURN_IF_FAILED ();

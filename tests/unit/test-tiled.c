@@ -281,6 +281,31 @@ test_points (void)
   check_all (&g, TRUE, "gray 0.5");
 }
 
+/* Two exposure instances, a contrast between them (three fused passes), tiled = whole; the
+ * second instance is applied (the render differs from the first's alone). */
+static void
+test_instances (void)
+{
+  LmPipeline p;
+  lm_pipeline_init (&p);
+  set_param (&p, "exposure", "ev", "0.6");
+  int at;
+  g_assert_true (lm_pipeline_add (&p, LM_OP_EXPOSURE, &at, NULL));
+  LmPipeline one = p;
+  p.inst[at].enabled = TRUE;
+  p.inst[at].params.exposure.ev = -1.1f;
+  check_tiled (photos[0], &p, 37, 53, 1, NULL, "two exposures");
+  check_tiled (photos[0], &p, 64, 64, 2, NULL, "two exposures");
+  g_assert_true (lm_pipeline_add (&p, LM_OP_CURVE, &at, NULL));
+  set_param (&p, "curve", "mode", "luma");
+  set_param (&p, "curve", "points", "0:0,96:140,255:255");
+  p.inst[at].enabled = TRUE;
+  p.inst[at].params.curve = lm_pipeline_stage (&p, LM_OP_CURVE)->params.curve;
+  check_tiled (photos16[0], &p, 37, 53, 1, NULL, "two exposures, two curves");
+  g_autoptr (LmImage) a = render_untiled (photos[0], &p), b = render_untiled (photos[0], &one);
+  g_assert_cmpint (memcmp (lm_image_row (a, 0), lm_image_row (b, 0), a->width * 4), !=, 0);
+}
+
 static void
 test_all_together (void)
 {
@@ -371,6 +396,7 @@ main (int argc, char **argv)
     }
   g_assert_false (photos[1]->opaque); /* the alpha photo keeps its transparency */
   g_test_add_func ("/tiled/identity", test_identity);
+  g_test_add_func ("/tiled/instances", test_instances);
   g_test_add_func ("/tiled/rotate", test_rotate);
   g_test_add_func ("/tiled/straighten", test_straighten);
   g_test_add_func ("/tiled/crop", test_crop);

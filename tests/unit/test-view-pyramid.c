@@ -72,7 +72,7 @@ reference_render (const LmImage *src, const LmPipeline *pipeline)
   LmImage *cur = lm_image_ref ((LmImage *) src);
   for (int i = 0; i < LM_N_OPS; i++)
     {
-      const LmStage *stage = &pipeline->stages[i];
+      const LmStage *stage = lm_pipeline_primary (pipeline, i);
       if (!stage->enabled)
         continue;
       LmImage *next = lm_test_run_op (stage->info, stage->params.bytes, cur);
@@ -594,7 +594,7 @@ test_pixels_per_frame (void)
                       "(the region's source)%s",
                       pipe_names[which], lw, lh, (double) lw * lh / 1e6, 30000 / lw, in.width, in.height,
                       (double) in.width * in.height / 1e6,
-                      p.stages[LM_OP_EQUALIZE].enabled ? ", and a histogram pass over level 0 when a step before "
+                      lm_pipeline_stage (&p, LM_OP_EQUALIZE)->enabled ? ", and a histogram pass over level 0 when a step before "
                                                          "equalize changes"
                                                        : "");
     }

@@ -29,6 +29,15 @@ def main():
     write("sidecars", "backslash-at-end.ini", b"[gray]\nenabled=true\nmode=bt601\\\n")
     write("sidecars", "line-of-200k.ini", b"[gray]\n" + b"x" * 200_000 + b"\n")
     write("sidecars", "binary-garbage.ini", garbage)
+    # Version 2: instances and masks.
+    v2 = b"[lumen]\nversion=2\norder=rotate,straighten,crop,wb,exposure,exposure#64,contrast,curve,saturation,gray,equalize,blur,resize\n"
+    write("sidecars", "v2-not-in-order.ini", v2 + b"[blur#65]\nenabled=true\n")
+    write("sidecars", "v2-id-twice.ini", v2.replace(b"gray,", b"gray,exposure#64,") + b"[exposure#64]\nenabled=true\n")
+    write("sidecars", "v2-crop-instance.ini", v2.replace(b"crop,", b"crop,crop#66,"))
+    write("sidecars", "v2-mask-orphan.ini", v2 + b"[blur#70 mask]\nopacity=1\n")
+    write("sidecars", "v2-stroke-4097-points.ini",
+          v2 + b"[exposure#64 mask]\nshape1=brush add\nstroke1.1=paint size=0.1 hardness=0.5 opacity=1 points="
+          + b" ".join([b"0.5,0.5"] * 4097) + b"\n")
     write("exposures", "time-nan.txt", b"exposure01.jpg nan\nexposure02.jpg 0.008\n")
     write("exposures", "time-negative.txt", b"exposure01.jpg -0.002\nexposure02.jpg 0.008\n")
     write("exposures", "time-1e-320.txt", b"exposure01.jpg 1e-320\nexposure02.jpg 0.008\n")

@@ -1,0 +1,52 @@
+/* A pipeline's instances as the steps a render runs, in order: one planner for the render
+ * cache (cache.c) and the tiled render (tiled.c), so that the two cannot disagree on what is
+ * fused and what runs where. */
+#pragma once
+
+#include <glib.h>
+
+#include "../edit/pipeline.h"
+#include "../ops/point.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  LM_PLAN_RAW,        /* a raw's development */
+  LM_PLAN_SCENE_GAIN, /* the enabled scene gains (exposure, white balance) folded into one */
+  LM_PLAN_TONEMAP,    /* the display transform */
+  LM_PLAN_OP,         /* one instance */
+  LM_PLAN_POINTS,     /* a run of point instances as one fused pass */
+} LmPlanKind;
+
+/* The cache keys of the steps that are no instance: above any instance's id. */
+#define LM_PLAN_KEY_RAW LM_INSTANCE_ID_END
+#define LM_PLAN_KEY_SCENE_GAIN (LM_INSTANCE_ID_END + 1)
+#define LM_PLAN_KEY_TONEMAP (LM_INSTANCE_ID_END + 2)
+
+typedef struct {
+  LmPlanKind kind;
+  gboolean scene;    /* on scene light: before the display transform */
+  guint32 key;       /* the instance's id (a pass's first one's), or LM_PLAN_KEY_* */
+  LmStage stage;     /* RAW, TONEMAP, OP: what runs */
+  LmPointPass pass;  /* POINTS */
+  float gain[3];     /* SCENE_GAIN */
+  char label[128];   /* the names of what it runs, joined by "+" */
+} LmPlanStep;
+
+/* Steps a plan holds at most: a raw's three, and each instance once. */
+#define LM_PLAN_MAX (3 + LM_PIPELINE_MAX)
+
+typedef struct {
+  guint n;
+  LmPlanStep steps[LM_PLAN_MAX];
+} LmPlan;
+
+/* PIPELINE's steps (only what runs: enabled instances, passes with something in them) for a
+ * source that is SCENE light (a raw when RAW, else a radiance map) or not. A run of point
+ * instances is one pass until an instance that the pass cannot take after what it holds: a
+ * POINT_COLOR operation already in it (a pass has one pixel part per operation), a channel
+ * part after a pixel part (point-math.h), or LM_POINT_RECIPE_MAX of them. A masked instance
+ * is refused: masks are not rendered yet. g_free the result. */
+LmPlan *lm_render_plan (const LmPipeline *pipeline, gboolean scene, gboolean raw, GError **error);
+
+G_END_DECLS
