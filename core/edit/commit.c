@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../color/profile.h"
+#include "../lens/lens-db.h"
 #include "pipeline.h"
 
 static double
@@ -23,6 +24,7 @@ void
 lm_op_context_init (LmOpContext *context, const LmColorProfile *profile)
 {
   memset (context, 0, sizeof *context);
+  context->lens_find = lm_lens_find;
   if (profile == NULL || lm_color_profile_is_srgb (profile))
     return;
   LmOpColor *color = &context->color;
@@ -36,12 +38,33 @@ lm_op_context_init (LmOpContext *context, const LmColorProfile *profile)
 void
 lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile)
 {
+  lm_pipeline_commit (pipeline, profile, NULL);
+}
+
+void
+lm_pipeline_commit (LmPipeline *pipeline, const LmColorProfile *profile, const LmShotInfo *shot)
+{
   LmOpContext context;
   lm_op_context_init (&context, profile);
+  context.shot = shot;
   for (int i = 0; i < LM_N_OPS; i++)
     {
       LmStage *stage = &pipeline->stages[i];
-      if (stage->info->commit)
+      /* A disabled stage runs nothing: the lens correction's lookup must not load lensfun's
+       * database for a photo that does not use it. */
+      if (stage->info->commit && stage->enabled)
         stage->info->commit (stage->params.bytes, &context);
     }
+}
+
+gboolean
+lm_pipeline_check (const LmPipeline *pipeline, GError **error)
+{
+  for (int i = 0; i < LM_N_OPS; i++)
+    {
+      const LmStage *stage = &pipeline->stages[i];
+      if (stage->enabled && stage->info->check && !stage->info->check (stage->params.bytes, error))
+        return FALSE;
+    }
+  return TRUE;
 }

@@ -95,6 +95,12 @@ lm_pipeline_stage (LmPipeline *pipeline, LmOpId id)
  * use. Defined in commit.c. */
 typedef struct _LmColorProfile LmColorProfile;
 void lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile);
+/* The same, and SHOT (how the photo was taken: core/io/exif-shot.h; NULL: unknown), which the
+ * lens correction looks its lens up by. SHOT must outlive PIPELINE's use too. */
+void lm_pipeline_commit (LmPipeline *pipeline, const LmColorProfile *profile, const LmShotInfo *shot);
+/* Whether committed PIPELINE's enabled operations can do what they ask (op.h, check); else
+ * FALSE with the first one's reason. */
+gboolean lm_pipeline_check (const LmPipeline *pipeline, GError **error);
 
 /* TRUE when the two pipelines would render the same image from any source. */
 gboolean lm_pipeline_equal (const LmPipeline *a, const LmPipeline *b);

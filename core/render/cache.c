@@ -5,6 +5,7 @@
 
 #include "../color/profile.h"
 #include "../error.h"
+#include "../io/exif-shot.h"
 #include "../ops/point.h"
 
 /* The steps of a run, in order. A raw's development (raw sources only); for a scene-referred
@@ -34,6 +35,7 @@ typedef struct {
 struct _LmRenderCache {
   LmBackend *backend;
   LmImage *source;
+  LmShotInfo shot; /* how the source was taken: the lens correction's lookup */
   LmBackend *fallback;     /* the CPU, for what the backend cannot do */
   LmImage *host_source;    /* the source in host memory, for the fallback */
   LmImage *fallback_out;   /* the fallback's tone mapping, in host memory */
@@ -50,6 +52,7 @@ lm_render_cache_new (LmBackend *backend, LmImage *source)
   LmRenderCache *cache = g_new0 (LmRenderCache, 1);
   cache->backend = backend;
   cache->source = lm_image_ref (source);
+  lm_shot_info_from_image (source, &cache->shot);
   cache->next_version = 2; /* 1 is the source */
   return cache;
 }
@@ -239,7 +242,9 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
 
   /* The pipeline with the source's colour space in its operations' hidden fields. */
   LmPipeline colored = *pipeline;
-  lm_pipeline_set_color (&colored, cache->color);
+  lm_pipeline_commit (&colored, cache->color, &cache->shot);
+  if (!lm_pipeline_check (&colored, error))
+    return NULL;
   pipeline = &colored;
 
   gboolean raw = lm_image_is_raw (cache->source);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "../io/exif-shot.h"
 #include "../error.h"
 #include "../raw-info.h"
 #include "../ops/histogram.h"
@@ -70,7 +71,11 @@ plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmCol
       return FALSE;
     }
   LmPipeline colored = *pipeline;
-  lm_pipeline_set_color (&colored, color);
+  LmShotInfo shot;
+  lm_shot_info_from_image (source, &shot);
+  lm_pipeline_commit (&colored, color, &shot);
+  if (!lm_pipeline_check (&colored, error))
+    return FALSE;
 
   LmFormat format = source->format;
   guint w = source->width, h = source->height;
