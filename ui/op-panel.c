@@ -4,6 +4,7 @@
 #include "op-panel.h"
 
 #include <math.h>
+#include "core/lens/lens-db.h"
 #include "curve-group.h"
 #include "slider-input.h"
 #include "value-field.h"
@@ -226,9 +227,13 @@ on_text_focus_in (GtkWidget *entry, GdkEvent *event, LmOpPanel *self)
   const LmParamSpec *spec = &self->op->params[index_of (self, entry)];
   GtkEntryCompletion *completion = gtk_entry_get_completion (GTK_ENTRY (entry));
   GtkListStore *store = GTK_LIST_STORE (gtk_entry_completion_get_model (completion));
-  if (gtk_tree_model_iter_n_children (GTK_TREE_MODEL (store), NULL) == 0 && spec->choices)
+  char **(*list) (void) = !spec->choices                        ? NULL
+                          : g_str_equal (spec->choices, "lenses")  ? lm_lens_db_lens_list
+                          : g_str_equal (spec->choices, "cameras") ? lm_lens_db_camera_list
+                                                                    : NULL;
+  if (gtk_tree_model_iter_n_children (GTK_TREE_MODEL (store), NULL) == 0 && list)
     {
-      g_auto (GStrv) names = spec->choices ();
+      g_auto (GStrv) names = list ();
       for (int k = 0; names[k]; k++)
         gtk_list_store_insert_with_values (store, NULL, -1, 0, names[k], -1);
     }

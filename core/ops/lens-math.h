@@ -50,15 +50,15 @@ enum {
  * empty corner (lensfun's auto scale). */
 #define LM_LENS_PARAMS(P)                                                                          \
   P (TEXT, lens, N_("Lens (empty: from the photo)"), 0, LM_LENS_NAME_MAX - 1, 0, 1, NULL,            \
-     .choices = lm_lens_db_lens_list)                                                              \
+     .choices = "lenses")                                                                         \
   P (TEXT, camera, N_("Camera (empty: from the photo)"), 0, LM_LENS_NAME_MAX - 1, 0, 1, NULL,        \
-     .choices = lm_lens_db_camera_list)                                                            \
-  P (FLOAT, focal, N_("Focal length (0: from the photo)"), 0, 2000, 0, 0.1, "mm")                  \
+     .choices = "cameras")                                                                      \
+  P (FLOAT, focal, N_("Focal length (0: from the photo)"), 0, 2000, 0, 1, "mm")                    \
   P (FLOAT, aperture, N_("Aperture, f-number (0: from the photo)"), 0, 64, 0, 0.1, NULL)           \
   P (FLOAT, distortion, N_("Distortion"), 0, 1, 1, 0.01, NULL)                                     \
   P (FLOAT, tca, N_("Chromatic aberration"), 0, 1, 1, 0.01, NULL)                                  \
   P (FLOAT, vignetting, N_("Vignetting"), 0, 1, 1, 0.01, NULL)                                     \
-  P (FLOAT, scale, N_("Scale (0: fill the frame)"), 0, 2, 0, 0.001, NULL)
+  P (FLOAT, scale, N_("Scale (0: fill the frame)"), 0, 2, 0, 0.01, NULL)
 
 /* The lens's models at the shot's focal length and aperture, as lensfun interpolates them,
  * and its calibration's sensor: what the commit step finds (core/lens/lens-db.c). */

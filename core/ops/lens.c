@@ -5,7 +5,6 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
-#include "../lens/lens-db.h"
 #include "lens.h"
 #include "lens-math.h"
 #include "ops.h"
@@ -62,7 +61,7 @@ lm_lens_note (const void *params)
     case LM_LENS_NO_LENSFUN:
       return g_strdup (_("lens correction is not available: lensfun or its database is missing"));
     case LM_LENS_NO_LENS_NAME:
-      return g_strdup (_("the photo names no lens: choose one (--lens-lens or the Lens panel)"));
+      return g_strdup (_("the photo names no lens: choose one (--lens NAME, or the Lens correction panel)"));
     case LM_LENS_UNKNOWN_LENS:
       return g_strdup_printf (_("lensfun's database has no lens “%s”"), lens);
     case LM_LENS_UNKNOWN_CAMERA:
@@ -76,9 +75,15 @@ lm_lens_note (const void *params)
     }
 }
 
+/* A render refuses names and settings that find no profile. A photo that names no lens (or a
+ * Lumen without lensfun) renders as it is: what every operation at its defaults does, which
+ * the registry-wide tests hold; lumen-cli refuses it too (lm_lens_note, app/cli-process.c). */
 static gboolean
 lens_check (const void *params, GError **error)
 {
+  const LmLensParams *p = params;
+  if (p->profile.status == LM_LENS_NO_LENS_NAME || p->profile.status == LM_LENS_NO_LENSFUN)
+    return TRUE;
   g_autofree char *note = lm_lens_note (params);
   if (note)
     g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("Lens correction: %s"), note);

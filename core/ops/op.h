@@ -42,8 +42,8 @@ typedef struct {
   const char *when;          /* "param=nick": used only then (the UI greys it out otherwise) */
   double step;               /* the window's slider step (LM_PARAM_FLOAT) */
   const char *unit;          /* "EV", "K", "px", "°"; NULL: none */
-  char **(*choices) (void);  /* LM_PARAM_TEXT, optional: names the window offers as one types
-                              * (NULL-terminated, freed with g_strfreev) */
+  const char *choices;       /* LM_PARAM_TEXT, optional: the names the window offers as one types
+                              * ("lenses", "cameras": lensfun's, ui/op-panel.c) */
 } LmParamSpec;
 
 /* One row of an operation's parameter list (param-decl.h) as its LmParamSpec, for the struct
