@@ -29,15 +29,22 @@ lens (LmLensMap m, LmLensPixels px, LmStraightenSource s, uint8_t *dst, size_t d
 int
 lens_format (int format)
 {
-  return format == LM_K_RGBA8 ? LM_LENS_RGBA8 : format == LM_K_RGBA16 ? LM_LENS_RGBA16
-                                              : format == LM_K_RGBA_F32 ? LM_LENS_RGBA_F32
-                                                                         : -1;
+  switch (format)
+    {
+    case LM_K_RGBA8: return LM_LENS_RGBA8;
+    case LM_K_RGBA16: return LM_LENS_RGBA16;
+    case LM_K_RGBA_F32: return LM_LENS_RGBA_F32;
+    case LM_K_GRAY8: return LM_LENS_GRAY8;
+    case LM_K_GRAY16: return LM_LENS_GRAY16;
+    default: return -1;
+    }
 }
 
-int
-lens_levels (int format)
+unsigned
+lens_pixel_bytes (int format)
 {
-  return format == LM_LENS_RGBA8 ? 256 : format == LM_LENS_RGBA16 ? 65536 : 0;
+  static const unsigned bytes[] = { 4, 8, 16, 1, 2 };
+  return bytes[format];
 }
 
 } // namespace
@@ -46,7 +53,8 @@ lens_levels (int format)
 static size_t
 lens_workspace (const void *params, const LmKImage *src)
 {
-  int levels = lens_levels (lens_format (src->format));
+  int format = lens_format (src->format);
+  int levels = format < 0 ? 0 : lm_lens_levels (format);
   return levels ? lm_lens_tables_size (levels) : 0;
 }
 
@@ -64,7 +72,7 @@ lens_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   int format = lens_format (src->format);
   if (format < 0)
     return cudaErrorInvalidValue;
-  unsigned bytes = format == LM_LENS_RGBA8 ? 4 : format == LM_LENS_RGBA16 ? 8 : 16;
+  unsigned bytes = lens_pixel_bytes (format);
   LmStraightenSource s;
   unsigned ox, oy;
   LmLensMap m = lm_lens_setup (p, src->width, src->height, &s, &ox, &oy);
@@ -80,7 +88,7 @@ lens_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
       return cudaSuccess;
     }
   LmLensPixels px = { src->data, src->stride, format, NULL, NULL, 0 };
-  int levels = lens_levels (format);
+  int levels = lm_lens_levels (format);
   if (levels)
     {
       size_t size = lm_lens_tables_size (levels);

@@ -116,8 +116,8 @@ lm_lens_active (const LmLensMap *m)
 LM_INLINE void
 lm_lens_source (const LmLensMap *m, float fi, float fj, float xy[6])
 {
-  float x = fi * m->norm_scale - m->cx, y = fj * m->norm_scale - m->cy;
-  x = x * m->inv_scale, y = y * m->inv_scale;
+  float x0 = fi * m->norm_scale - m->cx, y0 = fj * m->norm_scale - m->cy;
+  float x = x0 * m->inv_scale, y = y0 * m->inv_scale;
   if (m->dist_model == LM_LENS_DIST_PTLENS)
     {
       float ru2 = x * x + y * y, r = sqrtf (ru2);
@@ -151,9 +151,12 @@ lm_lens_source (const LmLensMap *m, float fi, float fj, float xy[6])
         }
       rx = x * pr, ry = y * pr, bx = x * pb, by = y * pb;
     }
-  xy[0] = (rx + m->cx) * m->norm_unscale, xy[1] = (ry + m->cy) * m->norm_unscale;
-  xy[2] = (x + m->cx) * m->norm_unscale, xy[3] = (y + m->cy) * m->norm_unscale;
-  xy[4] = (bx + m->cx) * m->norm_unscale, xy[5] = (by + m->cy) * m->norm_unscale;
+  /* Back to pixels as a displacement from the pixel itself: lensfun's (x + Cx)·NormUnScale
+   * in exact arithmetic, but a model that moves nothing gives the pixel back exactly, and the
+   * rounding scales with the displacement, not with the distance from the corner. */
+  xy[0] = fi + (rx - x0) * m->norm_unscale, xy[1] = fj + (ry - y0) * m->norm_unscale;
+  xy[2] = fi + (x - x0) * m->norm_unscale, xy[3] = fj + (y - y0) * m->norm_unscale;
+  xy[4] = fi + (bx - x0) * m->norm_unscale, xy[5] = fj + (by - y0) * m->norm_unscale;
 }
 
 /* The vignetting frame's coordinate of source column (or row) I, for lm_lens_devignette_r2:
@@ -185,17 +188,24 @@ lm_lens_devignette (const LmLensMap *m, int xs, int ys)
 }
 
 /* A source's channel as the sampler reads it, linear light: scene RGBA_F32 as it is, the
- * encoded 8- and 16-bit values through the photo's curve (tables from the host). */
+ * encoded 8- and 16-bit values through the photo's curve (tables from the host; a gray
+ * image's one channel through green's). */
 typedef struct {
   const void *data;
   size_t stride;
-  int format;         /* 0 RGBA8, 1 RGBA16, 2 RGBA_F32 */
+  int format;         /* LM_LENS_RGBA8 … */
   const float *lin;   /* 3 × N: channel c's level v in linear light (N = 256 or 65536) */
   const float *edges; /* 3 × (N - 1): the linear value from which level k + 1 is nearer than k */
   int levels;         /* N */
 } LmLensPixels;
 
-enum { LM_LENS_RGBA8 = 0, LM_LENS_RGBA16 = 1, LM_LENS_RGBA_F32 = 2 };
+enum { LM_LENS_RGBA8 = 0, LM_LENS_RGBA16 = 1, LM_LENS_RGBA_F32 = 2, LM_LENS_GRAY8 = 3, LM_LENS_GRAY16 = 4 };
+
+LM_INLINE int
+lm_lens_gray (int format)
+{
+  return format == LM_LENS_GRAY8 || format == LM_LENS_GRAY16;
+}
 
 LM_INLINE float
 lm_lens_tap (const LmLensPixels *p, int x, int y, int c)
@@ -203,8 +213,10 @@ lm_lens_tap (const LmLensPixels *p, int x, int y, int c)
   const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->stride;
   if (p->format == LM_LENS_RGBA_F32)
     return ((const float *) row)[(size_t) x * 4 + c];
-  int v = p->format == LM_LENS_RGBA8 ? row[(size_t) x * 4 + c] : ((const uint16_t *) row)[(size_t) x * 4 + c];
-  return c == 3 ? (float) v : p->lin[(size_t) c * p->levels + v];
+  int gray = lm_lens_gray (p->format);
+  size_t i = gray ? (size_t) x : (size_t) x * 4 + c;
+  int v = p->format == LM_LENS_RGBA8 || p->format == LM_LENS_GRAY8 ? row[i] : ((const uint16_t *) row)[i];
+  return c == 3 ? (float) v : p->lin[(size_t) (gray ? 1 : c) * p->levels + v];
 }
 
 /* Channel C (alpha: 3, as stored, no gain) bicubic at (SX, SY), each tap devignetted. */
@@ -253,12 +265,22 @@ lm_lens_encode (const LmLensPixels *p, int c, float l)
   return lo;
 }
 
-/* Output pixel (FI, FJ) of the whole image into OUT (the output's pixel, of P's format). */
+/* Output pixel (FI, FJ) of the whole image into OUT (the output's pixel, of P's format); a
+ * gray image's one channel at green's place. */
 LM_INLINE void
 lm_lens_pixel (const LmLensMap *m, const LmLensPixels *p, const LmStraightenSource *s, float fi, float fj, void *out)
 {
   float xy[6];
   lm_lens_source (m, fi, fj, xy);
+  if (lm_lens_gray (p->format))
+    {
+      int v = lm_lens_encode (p, 1, lm_lens_sample (m, p, s, 0, xy[2], xy[3]));
+      if (p->format == LM_LENS_GRAY8)
+        *(uint8_t *) out = (uint8_t) v;
+      else
+        *(uint16_t *) out = (uint16_t) v;
+      return;
+    }
   float v[4];
   for (int c = 0; c < 3; c++)
     v[c] = lm_lens_sample (m, p, s, c, xy[2 * c], xy[2 * c + 1]);
@@ -285,11 +307,24 @@ lm_lens_pixel (const LmLensMap *m, const LmLensPixels *p, const LmStraightenSour
     }
 }
 
-#ifndef __CUDACC__
-/* Host side. lensfun's frame for a W × H image (lfModifier's constructor, in its float and
+/* The format's levels for the tables (0: scene light, none). */
+LM_INLINE int
+lm_lens_levels (int format)
+{
+  return format == LM_LENS_RGBA8 || format == LM_LENS_GRAY8 ? 256 : format == LM_LENS_RGBA_F32 ? 0 : 65536;
+}
+
+/* Host side only: what the CPU reference and the kernel's launch compute once per run. */
+#ifdef __CUDACC__
+#define LM_LENS_HOST __host__ static inline
+#else
+#define LM_LENS_HOST static inline
+#endif
+
+/* lensfun's frame for a W × H image (lfModifier's constructor, in its float and
  * double mix) and the models with their strengths; scale 0 is found as lensfun's auto scale
  * does (lm_lens_auto_scale). */
-LM_INLINE void
+LM_LENS_HOST void
 lm_lens_frame (const LmLensProfile *pr, unsigned w, unsigned h, LmLensMap *m)
 {
   int wi = w >= 2 ? (int) w - 1 : 1, hi = h >= 2 ? (int) h - 1 : 1;
@@ -304,7 +339,7 @@ lm_lens_frame (const LmLensProfile *pr, unsigned w, unsigned h, LmLensMap *m)
   m->vig_scale = 1.0f / arc;
 }
 
-LM_INLINE void
+LM_LENS_HOST void
 lm_lens_models (const LmLensParams *p, LmLensMap *m)
 {
   const LmLensProfile *pr = &p->profile;
@@ -335,7 +370,7 @@ lm_lens_models (const LmLensParams *p, LmLensMap *m)
 /* The point of the distorted (G) image at radius RU in direction (CA, SA), normalised frame,
  * before the scale: how far past the edge box (MX, MY) it lies (lensfun's
  * AutoscaleResidualDistance). */
-LM_INLINE double
+LM_LENS_HOST double
 lm_lens_edge_residual (const LmLensMap *m, double ru, double ca, double sa, double mx, double my)
 {
   LmLensMap u = *m;
@@ -344,7 +379,7 @@ lm_lens_edge_residual (const LmLensMap *m, double ru, double ca, double sa, doub
   /* lm_lens_source works from pixels: take the normalised point back to them first. */
   float fi = (float) ((ca * ru + m->cx) / m->norm_scale), fj = (float) ((sa * ru + m->cy) / m->norm_scale);
   lm_lens_source (&u, fi, fj, xy);
-  double x = xy[2] / m->norm_unscale - m->cx, y = xy[3] / m->norm_unscale - m->cy;
+  double x = xy[2] * (double) m->norm_scale - m->cx, y = xy[3] * (double) m->norm_scale - m->cy;
   double r = x - mx, t = -mx - x;
   r = t > r ? t : r;
   t = y - my, r = t > r ? t : r;
@@ -355,7 +390,7 @@ lm_lens_edge_residual (const LmLensMap *m, double ru, double ca, double sa, doub
 /* lensfun's GetAutoScale: the largest ratio, over the edges' midpoints and the corners, of a
  * point's distance to the radius whose distorted image reaches the frame's edge (found here
  * by bisection where lensfun uses Newton's method), times 1.001, times 1.001 again with TCA. */
-LM_INLINE float
+LM_LENS_HOST float
 lm_lens_auto_scale (const LmLensMap *m, unsigned w, unsigned h)
 {
   if (m->dist_model == LM_LENS_DIST_NONE)
@@ -391,7 +426,7 @@ lm_lens_auto_scale (const LmLensMap *m, unsigned w, unsigned h)
 }
 
 /* The map of P (committed) for a W × H image (the whole image's size). */
-LM_INLINE LmLensMap
+LM_LENS_HOST LmLensMap
 lm_lens_map (const LmLensParams *p, unsigned w, unsigned h)
 {
   LmLensMap m = { 0 };
@@ -408,7 +443,7 @@ lm_lens_map (const LmLensParams *p, unsigned w, unsigned h)
 
 /* Host side: P's map and the input as a sampler reads it, for an input of W × H (the whole
  * image, or P's tile's input), and where the output's pixel (0, 0) lies in the whole output. */
-LM_INLINE LmLensMap
+LM_LENS_HOST LmLensMap
 lm_lens_setup (const LmLensParams *p, unsigned w, unsigned h, LmStraightenSource *s, unsigned *out_x,
                unsigned *out_y)
 {
@@ -425,7 +460,7 @@ lm_lens_setup (const LmLensParams *p, unsigned w, unsigned h, LmStraightenSource
 }
 
 /* The bytes of lm_lens_tables' two tables for LEVELS levels. */
-LM_INLINE size_t
+LM_LENS_HOST size_t
 lm_lens_tables_size (int levels)
 {
   return (size_t) (3 * levels + 3 * (levels - 1)) * sizeof (float);
@@ -433,7 +468,7 @@ lm_lens_tables_size (int levels)
 
 /* Host side: the tables of a display-referred source of LEVELS levels (256 or 65536): LIN
  * (3 × LEVELS) and EDGES (3 × (LEVELS - 1)), through P's committed curve. */
-LM_INLINE void
+LM_LENS_HOST void
 lm_lens_tables (const LmLensParams *p, int levels, float *lin, float *edges)
 {
   double top = levels - 1;
@@ -453,4 +488,3 @@ lm_lens_tables (const LmLensParams *p, int levels, float *lin, float *edges)
           edges[(size_t) c * (levels - 1) + v] = (float) lm;
       }
 }
-#endif

@@ -122,13 +122,15 @@ static gboolean
 lens_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **error)
 {
   const LmLensParams *p = params;
-  int format = src->format == LM_FORMAT_RGBA8    ? LM_LENS_RGBA8
-               : src->format == LM_FORMAT_RGBA16 ? LM_LENS_RGBA16
+  int format = src->format == LM_FORMAT_RGBA8      ? LM_LENS_RGBA8
+               : src->format == LM_FORMAT_RGBA16   ? LM_LENS_RGBA16
                : src->format == LM_FORMAT_RGBA_F32 ? LM_LENS_RGBA_F32
+               : src->format == LM_FORMAT_GRAY8    ? LM_LENS_GRAY8
+               : src->format == LM_FORMAT_GRAY16   ? LM_LENS_GRAY16
                                                    : -1;
   if (format < 0)
     {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED, _("%s needs a colour image"), "lens");
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED, _("%s does not take this pixel format"), "lens");
       return FALSE;
     }
   LmStraightenSource s;
@@ -141,9 +143,9 @@ lens_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **err
     }
   LmLensPixels px = { src->data, src->stride, format, NULL, NULL, 0 };
   g_autofree float *tables = NULL;
-  if (format != LM_LENS_RGBA_F32)
+  if (lm_lens_levels (format))
     {
-      px.levels = format == LM_LENS_RGBA8 ? 256 : 65536;
+      px.levels = lm_lens_levels (format);
       tables = g_try_new (float, lm_lens_tables_size (px.levels) / sizeof (float));
       if (tables == NULL)
         {

@@ -68,6 +68,9 @@ done
 cp -r tests/data/photos tests/data/hdr tests/data/bad "$out/data/"
 # The colour tests' ICC profiles (colord-data): the GPU machine has none.
 cp -r /usr/share/color/icc/colord "$out/icc"
+# lensfun's database (liblensfun-data-v1), which the lens correction's lookup reads on the host
+# (LUMEN_LENSFUN_DB in device-run.sh); the library itself travels in the bundle.
+cp -r /usr/share/lensfun/version_1 "$out/lensfun"
 if [ -d "$shared/data" ] && [ "${LUMEN_DEVICE_EXTRA_DATA:-1}" != 0 ]; then
   cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"
 fi

@@ -213,7 +213,8 @@ test_photo (void)
 }
 
 /* A profile whose coefficients are all zero (the models run, each the identity) at scale 1:
- * every 8- and 16-bit value comes back as it was; scene light within float rounding. */
+ * every 8- and 16-bit value comes back as it was (colour and gray); scene light within float
+ * rounding. */
 static void
 test_identity (void)
 {
@@ -240,6 +241,15 @@ test_identity (void)
       }
   g_autoptr (LmImage) deep_out = lm_test_run_op (&lm_lens_op, &p, deep);
   lm_test_assert_same_pixels (deep_out, deep);
+  g_autoptr (LmImage) gray = lm_test_random_gray (61, 37, 6);
+  g_autoptr (LmImage) gray_out = lm_test_run_op (&lm_lens_op, &p, gray);
+  lm_test_assert_same_pixels (gray_out, gray);
+  g_autoptr (LmImage) gray16 = lm_test_image_new (LM_FORMAT_GRAY16, 61, 37, 0);
+  for (guint y = 0; y < 37; y++)
+    for (guint x = 0; x < 61; x++)
+      ((guint16 *) lm_image_row (gray16, y))[x] = (guint16) ((x * 7919 + y * 104729) % 65536);
+  g_autoptr (LmImage) gray16_out = lm_test_run_op (&lm_lens_op, &p, gray16);
+  lm_test_assert_same_pixels (gray16_out, gray16);
   g_autoptr (LmImage) scene_out = lm_test_run_op (&lm_lens_op, &p, scene);
   for (guint y = 0; y < 37; y++)
     for (guint x = 0; x < 61 * 4; x++)
