@@ -259,6 +259,37 @@ test_identity (void)
       }
 }
 
+/* Tiles (core/render/tiled.c): each output rectangle computed from the input rectangle that
+ * source_rect asks for, with the tile's frame set, is the whole render's pixels there. */
+static void
+test_tiles (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("LUMEN_SOURCE_ROOT"), "tests", "data", "lens",
+                                            "canon-5d3-24mm.jpg", NULL);
+  g_autoptr (LmImage) src = lm_io_load (path, lm_allocator_host (), NULL);
+  g_assert_nonnull (src);
+  LmLensParams p;
+  commit_case (&cases[0], &p);
+  g_autoptr (LmImage) whole = lm_test_run_op (&lm_lens_op, &p, src);
+  const guint step = 128;
+  for (guint ty = 0; ty < src->height; ty += step)
+    for (guint tx = 0; tx < src->width; tx += step)
+      {
+        LmRect out = { tx, ty, MIN (step, src->width - tx), MIN (step, src->height - ty) }, in;
+        lm_lens_op.source_rect (&p, src->width, src->height, &out, &in);
+        g_autoptr (LmImage) piece = lm_test_image_new (LM_FORMAT_RGBA8, in.width, in.height, 0);
+        for (guint y = 0; y < in.height; y++)
+          memcpy (lm_image_row (piece, y), lm_image_row (src, in.y + y) + (gsize) in.x * 4, (gsize) in.width * 4);
+        LmLensParams tp = p;
+        tp.tile = (LmTileFrame) { src->width, src->height, in.x, in.y, out.x, out.y, out.width, out.height };
+        g_autoptr (LmImage) got = lm_test_run_op (&lm_lens_op, &tp, piece);
+        g_assert_cmpuint (got->width, ==, out.width);
+        for (guint y = 0; y < out.height; y++)
+          g_assert_cmpmem (lm_image_row (got, y), (gsize) out.width * 4,
+                           lm_image_row (whole, out.y + y) + (gsize) out.x * 4, (gsize) out.width * 4);
+      }
+}
+
 static int
 status_of (const LmShotInfo *shot, const char *camera, const char *lens, float focal)
 {
@@ -362,6 +393,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lens/models", test_models);
   g_test_add_func ("/lens/photo", test_photo);
   g_test_add_func ("/lens/identity", test_identity);
+  g_test_add_func ("/lens/tiles", test_tiles);
   g_test_add_func ("/lens/exif", test_exif);
   g_test_add_func ("/lens/bad-input", test_bad_input);
   int rc = g_test_run ();
