@@ -240,7 +240,8 @@ on_text_focus_in (GtkWidget *entry, GdkEvent *event, LmOpPanel *self)
   return GDK_EVENT_PROPAGATE;
 }
 
-/* A name: a field completing from the parameter's choices, as one types any word of them. */
+/* A name: a field completing from the parameter's choices that hold what is typed anywhere in
+ * them ("24-105" finds every maker's 24-105 mm). */
 static gboolean
 match_any_word (GtkEntryCompletion *completion, const char *key, GtkTreeIter *iter, gpointer data)
 {

@@ -17,8 +17,8 @@ void lm_lens_find (const LmShotInfo *shot, const char *camera, const char *lens,
 /* Whether lensfun and a database with lenses are there. */
 gboolean lm_lens_db_available (void);
 
-/* The database's lenses, those for SHOT's camera's mount first where it has one: for the
- * window's choice. NULL-terminated, empty without a database. */
+/* The database's lenses, only those that fit SHOT's camera where the database has that camera
+ * (SHOT NULL: all). NULL-terminated, empty without a database. */
 char **lm_lens_db_lens_names (const LmShotInfo *shot);
 
 /* Every lens's and every camera's name in the database, for the window's choice. */

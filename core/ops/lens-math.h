@@ -49,10 +49,10 @@ enum {
  * lensfun's). scale: of the output about the lens's centre, 0: the smallest that leaves no
  * empty corner (lensfun's auto scale). */
 #define LM_LENS_PARAMS(P)                                                                          \
-  P (TEXT, lens, N_("Lens (empty: from the photo)"), 0, LM_LENS_NAME_MAX - 1, 0, 1, NULL,            \
-     .choices = "lenses")                                                                         \
-  P (TEXT, camera, N_("Camera (empty: from the photo)"), 0, LM_LENS_NAME_MAX - 1, 0, 1, NULL,        \
-     .choices = "cameras")                                                                      \
+  P (TEXT, lens, N_("Lens (empty: from the photo)"), 0, LM_LENS_NAME_MAX - 1, 0, 1, NULL,          \
+     .choices = "lenses")                                                                          \
+  P (TEXT, camera, N_("Camera (empty: from the photo)"), 0, LM_LENS_NAME_MAX - 1, 0, 1, NULL,      \
+     .choices = "cameras")                                                                         \
   P (FLOAT, focal, N_("Focal length (0: from the photo)"), 0, 2000, 0, 1, "mm")                    \
   P (FLOAT, aperture, N_("Aperture, f-number (0: from the photo)"), 0, 64, 0, 0.1, NULL)           \
   P (FLOAT, distortion, N_("Distortion"), 0, 1, 1, 0.01, NULL)                                     \

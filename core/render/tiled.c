@@ -5,8 +5,8 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
-#include "../io/exif-shot.h"
 #include "../error.h"
+#include "../io/exif-shot.h"
 #include "../raw-info.h"
 #include "../ops/histogram.h"
 #include "../ops/point.h"
