@@ -50,9 +50,10 @@ lm_pipeline_commit (LmPipeline *pipeline, const LmColorProfile *profile, const L
   for (int i = 0; i < LM_N_OPS; i++)
     {
       LmStage *stage = &pipeline->stages[i];
-      /* A disabled stage runs nothing: the lens correction's lookup must not load lensfun's
+      /* A disabled stage looks nothing up: the lens correction's lookup would load lensfun's
        * database for a photo that does not use it. */
-      if (stage->info->commit && stage->enabled)
+      context.lens_find = stage->enabled ? lm_lens_find : NULL;
+      if (stage->info->commit)
         stage->info->commit (stage->params.bytes, &context);
     }
 }

@@ -96,8 +96,8 @@ lm_pipeline_stage (LmPipeline *pipeline, LmOpId id)
 typedef struct _LmColorProfile LmColorProfile;
 void lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile);
 /* The same, and SHOT (how the photo was taken: core/io/exif-shot.h; NULL: unknown), which the
- * lens correction looks its lens up by (read during the call only). Disabled stages are left
- * uncommitted: they run nothing. */
+ * lens correction looks its lens up by (read during the call only; a disabled stage looks
+ * nothing up). */
 void lm_pipeline_commit (LmPipeline *pipeline, const LmColorProfile *profile, const LmShotInfo *shot);
 /* Whether committed PIPELINE's enabled operations can do what they ask (op.h, check); else
  * FALSE with the first one's reason. */

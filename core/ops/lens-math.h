@@ -31,7 +31,7 @@ enum { LM_LENS_VIG_NONE = 0, LM_LENS_VIG_PA = 1 };
 
 /* What the commit step's lookup found (LmLensProfile.status). */
 enum {
-  LM_LENS_NOT_LOOKED_UP = 0, /* the pipelines the user edits: nothing committed */
+  LM_LENS_NOT_LOOKED_UP = 0, /* the pipelines the user edits, a disabled stage: no lookup */
   LM_LENS_FOUND,
   LM_LENS_NO_LENSFUN,     /* built without lensfun, or its database did not load */
   LM_LENS_NO_LENS_NAME,   /* neither EXIF nor the parameters name a lens */

@@ -37,10 +37,11 @@ lens_commit (void *params, const LmOpContext *context)
   LmLensParams *p = params;
   p->curve.space = context->color.space;
   p->curve.to_linear = context->color.to_linear;
+  /* No lookup (a disabled stage): nothing found, nothing corrected, the bytes left zero. */
   memset (&p->profile, 0, sizeof p->profile);
-  p->profile.status = LM_LENS_NO_LENSFUN;
-  if (context->lens_find)
-    context->lens_find (context->shot, p->camera.s, p->lens.s, p->focal, p->aperture, &p->profile);
+  if (context->lens_find == NULL)
+    return;
+  context->lens_find (context->shot, p->camera.s, p->lens.s, p->focal, p->aperture, &p->profile);
   /* The lens is known, but none of the corrections asked for is in its profile. */
   const LmLensProfile *pr = &p->profile;
   if (pr->status == LM_LENS_FOUND && !(pr->dist_model && p->distortion > 0.0f) && !(pr->tca_model && p->tca > 0.0f)

@@ -33,8 +33,8 @@ typedef struct {
   const LmShotInfo *shot; /* NULL: nothing known */
   /* The lens correction's lookup in lensfun's database (core/lens/lens-db.c), so that ops/
    * needs nothing of lensfun: CAMERA and LENS name them (empty: SHOT's), FOCAL and APERTURE
-   * (0: SHOT's); fills OUT, its status saying what was found. NULL: no lookup (OUT's status
-   * LM_LENS_NO_LENSFUN). */
+   * (0: SHOT's); fills OUT, its status saying what was found. NULL: no lookup (a disabled
+   * stage: nothing corrected). */
   void (*lens_find) (const LmShotInfo *shot, const char *camera, const char *lens, float focal, float aperture,
                      struct LmLensProfile *out);
 } LmOpContext;
