@@ -21,6 +21,9 @@ TEST_DEPS  += locales
 # Camera raw files (core/io/raw.c); the tests' DNG writer, a real Canon CR2 and LibRaw's tools.
 BUILD_DEPS += libraw-dev
 TEST_DEPS  += python3-tifffile rawtran-doc libraw-bin
+# Lens correction (core/lens): lensfun 0.3 and its database; the tests' oracle links it too.
+BUILD_DEPS += liblensfun-dev liblensfun-data-v1
+TEST_DEPS  += liblensfun1 liblensfun-data-v1
 
 .PHONY: run check deps test-deps build asan-build clean
 

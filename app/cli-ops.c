@@ -204,6 +204,12 @@ lm_cli_ops_group (LmCliOps *ops)
               e.description = keep (ops, g_strdup_printf (_("%s: %s, points %g..%g"), _(op->label), _(spec->label),
                                                           spec->min, spec->max));
             }
+          else if (spec->type == LM_PARAM_TEXT)
+            {
+              e.arg_description = keep (ops, g_strdup (_("NAME")));
+              e.description = keep (ops, g_strdup_printf (_("%s: %s (auto: from the photo)"), _(op->label),
+                                                          _(spec->label)));
+            }
           else if (spec->type == LM_PARAM_ENUM)
             {
               g_autoptr (GString) nicks = g_string_new (NULL);

@@ -8,8 +8,10 @@
 #include "core/edit/sidecar.h"
 #include "core/error.h"
 #include "core/io/atomic-group.h"
+#include "core/io/exif-shot.h"
 #include "core/io/io.h"
 #include "core/io/raw.h"
+#include "core/ops/lens.h"
 #include "core/render/cache.h"
 #include "core/render/jpeg-gpu.h"
 #include "core/render/tiled.h"
@@ -122,6 +124,27 @@ fail (GError *error)
   lm_cli_error ("%s", error->message);
   g_error_free (error);
   return LM_EXIT_FAILURE;
+}
+
+/* FALSE, naming IN_PATH and why, where PIPELINE asks for lens correction and the photo gets
+ * none: a render leaves a photo that names no lens as it is (the window's panel shows it
+ * uncorrected), but a command asked for the correction means it. */
+static gboolean
+lens_found (const char *in_path, const LmImage *source, const LmColorProfile *color, const LmPipeline *pipeline,
+            GError **error)
+{
+  LmPipeline committed = *pipeline;
+  if (!lm_pipeline_stage (&committed, LM_OP_LENS)->enabled)
+    return TRUE;
+  LmShotInfo shot;
+  lm_shot_info_from_image (source, &shot);
+  lm_pipeline_commit (&committed, color, &shot);
+  g_autofree char *note = lm_lens_note (lm_pipeline_stage (&committed, LM_OP_LENS)->params.bytes);
+  if (note == NULL)
+    return TRUE;
+  g_autofree char *shown = g_filename_display_name (in_path);
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s: lens correction: %s"), shown, note);
+  return FALSE;
 }
 
 /* SOURCE through the pipeline on BACKEND tile by tile (core/render/tiled.h), into host memory
@@ -338,6 +361,8 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       lm_cli_error (_("note: %s: %s"), shown, color_note);
     }
 
+  if (!lens_found (in_path, source, color, pipeline, error))
+    return FALSE;
   guint kept_before_render = timings->entries->len;
   g_autoptr (LmImage) host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
                                    : render (backend, source, color, pipeline, o->nvjpeg, timings, &e);

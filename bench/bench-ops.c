@@ -16,6 +16,7 @@
 #include <glib.h>
 
 #include "core/backend/backend.h"
+#include "core/edit/commit.h"
 #include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/ops/point.h"
@@ -51,6 +52,9 @@ static const char *const vignette_1[] = { "amount=-1", NULL };
 static const char *const rotate_90[] = { "angle=90", NULL };
 static const char *const crop_corner[] = { "x=300", "y=200", NULL };
 static const char *const straighten_1_5[] = { "angle=1.5", NULL };
+/* Every correction of a lensfun profile: ptlens, poly3 TCA, vignetting, auto scale. */
+static const char *const lens_24mm[] = { "lens=Canon EF 24-105mm f/4L IS USM", "camera=Canon EOS 5D Mark III",
+                                         "focal=24", "aperture=4", NULL };
 static const char *const resize_area[] = { "width=3000", "height=2000", NULL };
 static const char *const resize_lanczos[] = { "width=4500", "height=3000", NULL };
 
@@ -75,6 +79,7 @@ static const BenchCase cases[] = {
   { "rotate 90 (rgba)", LM_OP_ROTATE, FALSE, rotate_90 },
   { "crop from 300,200 (rgba)", LM_OP_CROP, FALSE, crop_corner },
   { "straighten 1.5 (rgba)", LM_OP_STRAIGHTEN, FALSE, straighten_1_5 },
+  { "lens 24 mm, all corrections (rgba)", LM_OP_LENS, FALSE, lens_24mm },
   { "resize to 3000x2000, area (rgba)", LM_OP_RESIZE, FALSE, resize_area },
   { "resize to 4500x3000, lanczos (rgba)", LM_OP_RESIZE, FALSE, resize_lanczos },
 };
@@ -304,6 +309,12 @@ main (int argc, char **argv)
             if (g_str_equal (op->params[k].name, kv[0])
                 && !lm_op_param_parse (op, &op->params[k], params, kv[1], &e))
               lm_bench_die ("bench-ops", e);
+        }
+      if (op->commit) /* as a render commits it: sRGB, the lens's profile from lensfun */
+        {
+          LmOpContext context;
+          lm_op_context_init (&context, NULL);
+          op->commit (params, &context);
         }
       LmImage **inputs = bc->gray_input ? gray : rgba;
       LmImage *outputs[N_COPIES];

@@ -183,6 +183,8 @@ add_panel (LmOpPanel *panel, const LmOpInfo *op)
             }
           continue;
         }
+      if (spec->type == LM_PARAM_TEXT) /* a name: nothing a random walk types */
+        continue;
       if (spec->type == LM_PARAM_ENUM)
         add_control (op->name, spec->name, control, CHOICE, 0, 0);
       else if (spec->in_pixels)

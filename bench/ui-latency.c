@@ -233,7 +233,7 @@ find_param (const LmOpInfo *op, const char *param)
       const LmParamSpec *spec = &op->params[i];
       if (param ? g_str_equal (spec->name, param) : g_str_equal (spec->name, "amount"))
         return spec;
-      if (first == NULL && spec->type != LM_PARAM_ENUM)
+      if (first == NULL && spec->type != LM_PARAM_ENUM && spec->type != LM_PARAM_TEXT)
         first = spec;
     }
   return param ? NULL : first;
@@ -551,7 +551,7 @@ main (int argc, char **argv)
   const LmOpInfo *op = find_op (op_name);
   const LmParamSpec *spec = op ? find_param (op, param_name) : NULL;
   if (spec == NULL || (!is_stage_of_its_own (op) && lm_op_kind (op->id) == LM_KIND_EXPORT)
-      || spec->type == LM_PARAM_ENUM)
+      || spec->type == LM_PARAM_ENUM || spec->type == LM_PARAM_TEXT)
     {
       fprintf (stderr, "ui-latency: no slider or curve %s%s%s in this build's panels\n", op_name,
                param_name ? " " : "", param_name ? param_name : "");

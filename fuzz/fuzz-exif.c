@@ -2,13 +2,15 @@
  * markers Lumen inserts (core/io/jpeg-markers.c, with the input as an ICC profile too, read
  * back by libjpeg and kept where lcms2 reads it), and the exposure time read from a file's EXIF. The input is an EXIF
  * block as it travels on an LmImage: APP1's payload, "Exif\0\0" and a TIFF structure
- * (libexif also finds one in a JPEG stream). The writers' side is fuzz-exif-export.c. */
+ * (libexif also finds one in a JPEG stream). Also the shot the lens correction reads from it
+ * (core/io/exif-shot.c). The writers' side is fuzz-exif-export.c. */
 #include <math.h>
 #include <string.h>
 #include <lcms2.h>
 
 #include "fuzz-util.h"
 #include "core/io/exif.h"
+#include "core/io/exif-shot.h"
 #include "core/io/jpeg-markers.h"
 
 /* libjpeg's APP2 chunks hold a profile of at most 255 × 65519 bytes. */
@@ -98,6 +100,29 @@ check_exposure_time (const uint8_t *data, size_t size)
     }
 }
 
+/* A NUL-terminated UTF-8 name within FIELD's SIZE bytes. */
+static gboolean
+is_name (const char *field, gsize size)
+{
+  return memchr (field, '\0', size) != NULL && g_utf8_validate (field, -1, NULL);
+}
+
+/* Camera, lens, focal length and aperture as the lens correction reads them: names that are
+ * names, numbers finite and not negative. */
+static void
+check_shot (GBytes *block)
+{
+  LmImage image = { .exif = block };
+  LmShotInfo shot;
+  lm_shot_info_from_image (&image, &shot);
+  LM_FUZZ_CHECK (is_name (shot.make, sizeof shot.make) && is_name (shot.model, sizeof shot.model)
+                   && is_name (shot.lens, sizeof shot.lens),
+                 "a camera or lens name that is not NUL-terminated UTF-8");
+  float numbers[] = { shot.focal_mm, shot.f_number, shot.focal35_mm, shot.distance_m };
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    LM_FUZZ_CHECK (isfinite (numbers[i]) && numbers[i] >= 0.0f, "a shot's number %u is %g", i, numbers[i]);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -113,6 +138,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   check_markers (block, exported ? exported : block);
   check_exposure_time (data, size);
+  check_shot (block);
 
   if (exported != NULL)
     g_bytes_unref (exported);

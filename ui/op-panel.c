@@ -4,6 +4,7 @@
 #include "op-panel.h"
 
 #include <math.h>
+#include "core/lens/lens-db.h"
 #include "curve-group.h"
 #include "slider-input.h"
 #include "value-field.h"
@@ -186,6 +187,89 @@ on_combo (GtkComboBox *combo, LmOpPanel *self)
   *(int *) (self->stage.params.bytes + spec->offset) = gtk_combo_box_get_active (combo);
   enable_on_edit (self);
   emit (self, TRUE);
+}
+
+/* A name typed (Enter, or the focus leaving): kept where it is one, else the field shows the
+ * stage's again. */
+static void
+on_text (GtkEntry *entry, LmOpPanel *self)
+{
+  guint i = index_of (self, GTK_WIDGET (entry));
+  const LmParamSpec *spec = &self->op->params[i];
+  g_autofree char *before = lm_op_param_to_string (spec, self->stage.params.bytes);
+  const char *text = gtk_entry_get_text (entry);
+  if (g_str_equal (before, text))
+    return;
+  LmStage edited = self->stage;
+  if (!lm_op_param_parse (self->op, spec, edited.params.bytes, text, NULL))
+    {
+      gtk_entry_set_text (entry, before);
+      return;
+    }
+  note_edit (self, i);
+  self->stage = edited;
+  enable_on_edit (self);
+  emit (self, TRUE);
+}
+
+static gboolean
+on_text_focus_out (GtkWidget *entry, GdkEvent *event, LmOpPanel *self)
+{
+  on_text (GTK_ENTRY (entry), self);
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* The choices of a name's completion, asked for when the field is first focused (the lens
+ * correction's come from loading lensfun's database). */
+static gboolean
+on_text_focus_in (GtkWidget *entry, GdkEvent *event, LmOpPanel *self)
+{
+  const LmParamSpec *spec = &self->op->params[index_of (self, entry)];
+  GtkEntryCompletion *completion = gtk_entry_get_completion (GTK_ENTRY (entry));
+  GtkListStore *store = GTK_LIST_STORE (gtk_entry_completion_get_model (completion));
+  char **(*list) (void) = !spec->choices                        ? NULL
+                          : g_str_equal (spec->choices, "lenses")  ? lm_lens_db_lens_list
+                          : g_str_equal (spec->choices, "cameras") ? lm_lens_db_camera_list
+                                                                    : NULL;
+  if (gtk_tree_model_iter_n_children (GTK_TREE_MODEL (store), NULL) == 0 && list)
+    {
+      g_auto (GStrv) names = list ();
+      for (int k = 0; names[k]; k++)
+        gtk_list_store_insert_with_values (store, NULL, -1, 0, names[k], -1);
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+/* A name: a field completing from the parameter's choices that hold what is typed anywhere in
+ * them ("24-105" finds every maker's 24-105 mm). */
+static gboolean
+match_any_word (GtkEntryCompletion *completion, const char *key, GtkTreeIter *iter, gpointer data)
+{
+  g_autofree char *name = NULL;
+  gtk_tree_model_get (gtk_entry_completion_get_model (completion), iter, 0, &name, -1);
+  if (name == NULL || *key == '\0')
+    return FALSE;
+  g_autofree char *folded = g_utf8_casefold (name, -1);
+  return strstr (folded, key) != NULL; /* KEY comes normalised and case-folded */
+}
+
+static GtkWidget *
+make_text_control (LmOpPanel *self, GtkWidget *row)
+{
+  GtkWidget *entry = gtk_entry_new ();
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("auto"));
+  gtk_widget_set_hexpand (entry, TRUE);
+  g_autoptr (GtkEntryCompletion) completion = gtk_entry_completion_new ();
+  g_autoptr (GtkListStore) store = gtk_list_store_new (1, G_TYPE_STRING);
+  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (store));
+  gtk_entry_completion_set_text_column (completion, 0);
+  gtk_entry_completion_set_match_func (completion, match_any_word, NULL, NULL);
+  gtk_entry_set_completion (GTK_ENTRY (entry), completion);
+  g_signal_connect (entry, "activate", G_CALLBACK (on_text), self);
+  g_signal_connect (entry, "focus-out-event", G_CALLBACK (on_text_focus_out), self);
+  g_signal_connect (entry, "focus-in-event", G_CALLBACK (on_text_focus_in), self);
+  gtk_container_add (GTK_CONTAINER (row), entry);
+  return entry;
 }
 
 static void
@@ -449,6 +533,8 @@ value_column (void)
 static GtkWidget *
 make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget *row)
 {
+  if (spec->type == LM_PARAM_TEXT)
+    return make_text_control (self, row);
   if (spec->type == LM_PARAM_ENUM)
     {
       GtkWidget *combo = gtk_combo_box_text_new ();
@@ -636,6 +722,8 @@ lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage)
       const guint8 *field = stage->params.bytes + spec->offset;
       if (spec->type == LM_PARAM_ENUM)
         gtk_combo_box_set_active (GTK_COMBO_BOX (self->controls[i]), *(const int *) field);
+      else if (spec->type == LM_PARAM_TEXT)
+        gtk_entry_set_text (GTK_ENTRY (self->controls[i]), ((const LmParamText *) field)->s);
       else if (spec->type == LM_PARAM_CURVE)
         lm_curve_group_set_params (LM_CURVE_GROUP (self->curves), stage->params.bytes);
       else if (self->values[i])

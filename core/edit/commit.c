@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../color/profile.h"
+#include "../lens/lens-db.h"
 #include "pipeline.h"
 
 static double
@@ -23,6 +24,7 @@ void
 lm_op_context_init (LmOpContext *context, const LmColorProfile *profile)
 {
   memset (context, 0, sizeof *context);
+  context->lens_find = lm_lens_find;
   if (profile == NULL || lm_color_profile_is_srgb (profile))
     return;
   LmOpColor *color = &context->color;
@@ -36,12 +38,34 @@ lm_op_context_init (LmOpContext *context, const LmColorProfile *profile)
 void
 lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile)
 {
+  lm_pipeline_commit (pipeline, profile, NULL);
+}
+
+void
+lm_pipeline_commit (LmPipeline *pipeline, const LmColorProfile *profile, const LmShotInfo *shot)
+{
   LmOpContext context;
   lm_op_context_init (&context, profile);
+  context.shot = shot;
   for (guint i = 0; i < pipeline->n; i++)
     {
       LmStage *stage = &pipeline->inst[i];
+      /* A disabled stage looks nothing up: the lens correction's lookup would load lensfun's
+       * database for a photo that does not use it. */
+      context.lens_find = stage->enabled ? lm_lens_find : NULL;
       if (stage->info->commit)
         stage->info->commit (stage->params.bytes, &context);
     }
+}
+
+gboolean
+lm_pipeline_check_ops (const LmPipeline *pipeline, GError **error)
+{
+  for (guint i = 0; i < pipeline->n; i++)
+    {
+      const LmStage *stage = &pipeline->inst[i];
+      if (stage->enabled && stage->info->check && !stage->info->check (stage->params.bytes, error))
+        return FALSE;
+    }
+  return TRUE;
 }

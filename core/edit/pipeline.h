@@ -146,6 +146,13 @@ lm_pipeline_stage_mask (const LmPipeline *pipeline, const LmStage *stage)
  * use. Defined in commit.c. */
 typedef struct _LmColorProfile LmColorProfile;
 void lm_pipeline_set_color (LmPipeline *pipeline, const LmColorProfile *profile);
+/* The same, and SHOT (how the photo was taken: core/io/exif-shot.h; NULL: unknown), which the
+ * lens correction looks its lens up by (read during the call only; a disabled stage looks
+ * nothing up). */
+void lm_pipeline_commit (LmPipeline *pipeline, const LmColorProfile *profile, const LmShotInfo *shot);
+/* Whether committed PIPELINE's enabled operations can do what they ask (op.h, check); else
+ * FALSE with the first one's reason. */
+gboolean lm_pipeline_check_ops (const LmPipeline *pipeline, GError **error);
 
 /* TRUE when the two pipelines would render the same image from any source and have the same
  * instances (ids, names, order, masks): what history and the sidecar tell apart. */

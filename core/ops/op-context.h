@@ -16,6 +16,25 @@ typedef struct {
   double xyz_to_rgb[3][3]; /* XYZ (under the profile's white) to its linear RGB */
 } LmOpColor;
 
+/* What the photo says about how it was taken (its EXIF, or a raw's metadata): the lens
+ * correction's camera, lens, focal length and aperture. Empty strings and zeros where it says
+ * nothing. */
+typedef struct {
+  char make[64], model[64], lens[128];
+  float focal_mm, f_number;
+  float focal35_mm; /* the 35 mm equivalent: with focal_mm, the sensor's crop factor */
+  float distance_m; /* the subject's distance */
+} LmShotInfo;
+
+struct LmLensProfile;
+
 typedef struct {
   LmOpColor color; /* the source's colour space */
+  const LmShotInfo *shot; /* NULL: nothing known */
+  /* The lens correction's lookup in lensfun's database (core/lens/lens-db.c), so that ops/
+   * needs nothing of lensfun: CAMERA and LENS name them (empty: SHOT's), FOCAL and APERTURE
+   * (0: SHOT's); fills OUT, its status saying what was found. NULL: no lookup (a disabled
+   * stage: nothing corrected). */
+  void (*lens_find) (const LmShotInfo *shot, const char *camera, const char *lens, float focal, float aperture,
+                     struct LmLensProfile *out);
 } LmOpContext;

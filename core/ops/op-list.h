@@ -20,6 +20,7 @@
  * sources). Math headers are included here, once each, so that the parameter structs are
  * known wherever the list is: include this file once at file level (op-id.h does) before any
  * X-macro use inside a declaration. */
+#include "lens-math.h"
 #include "rotate-math.h"
 #include "straighten-math.h"
 #include "crop-math.h"
@@ -40,6 +41,7 @@
 #include "resize-math.h"
 
 #ifdef LM_OP
+LM_OP (LENS, lens, Lens, GEOMETRY)
 LM_OP (ROTATE, rotate, Rotate, GEOMETRY)
 LM_OP (STRAIGHTEN, straighten, Straighten, GEOMETRY)
 LM_OP (CROP, crop, Crop, GEOMETRY)

@@ -23,6 +23,7 @@ typedef enum {
   LM_PARAM_ENUM,  /* stored as int; values by nick */
   LM_PARAM_CURVE, /* stored as LmCurvePoints; min and max bound x and y; the default is the
                    * straight line from (min, min) to (max, max) */
+  LM_PARAM_TEXT,  /* stored as LmParamText; max is its longest length in bytes; default "" */
 } LmParamType;
 
 typedef struct {
@@ -41,6 +42,8 @@ typedef struct {
   const char *when;          /* "param=nick": used only then (the UI greys it out otherwise) */
   double step;               /* the window's slider step (LM_PARAM_FLOAT) */
   const char *unit;          /* "EV", "K", "px", "°"; NULL: none */
+  const char *choices;       /* LM_PARAM_TEXT, optional: the names the window offers as one types
+                              * ("lenses", "cameras": lensfun's, ui/op-panel.c) */
 } LmParamSpec;
 
 /* One row of an operation's parameter list (param-decl.h) as its LmParamSpec, for the struct
@@ -86,6 +89,10 @@ typedef struct {
    * the parameters the user edits, which keep those fields zero: what the operations read as
    * sRGB. */
   void (*commit) (void *params, const LmOpContext *context);
+  /* Optional, after commit: FALSE with a one-line ERROR where the committed PARAMS cannot do
+   * what they ask (the lens correction's lens is not in lensfun's database): the render fails
+   * with that message rather than return an image that looks corrected and is not. */
+  gboolean (*check) (const void *params, GError **error);
 
   /* Where the first flag (--<name>) sets several parameters at once: their names in order,
    * separated by FLAG_SEP in the value too ("temperature,tint": --wb 5200,+8). NULL: the

@@ -76,6 +76,8 @@ lm_op_params_init (const LmOpInfo *info, void *params)
       guint8 *field = (guint8 *) params + spec->offset;
       if (spec->type == LM_PARAM_ENUM)
         *(int *) field = (int) spec->def;
+      else if (spec->type == LM_PARAM_TEXT)
+        ((LmParamText *) field)->s[0] = '\0';
       else if (spec->type == LM_PARAM_CURVE)
         *(LmCurvePoints *) field = (LmCurvePoints) {
           .n = 2, .x = { (float) spec->min, (float) spec->max }, .y = { (float) spec->min, (float) spec->max }
@@ -134,6 +136,26 @@ parse_curve (const LmOpInfo *info, const LmParamSpec *spec, LmCurvePoints *out, 
   return TRUE;
 }
 
+/* A name: valid UTF-8 without control characters, at most max bytes; "auto" is the empty
+ * name (what the CLI types for "from the photo"). */
+static gboolean
+parse_text (const LmOpInfo *info, const LmParamSpec *spec, LmParamText *out, const char *text, GError **error)
+{
+  gsize len = strlen (text);
+  gboolean printable = g_utf8_validate (text, -1, NULL);
+  for (const char *c = text; printable && *c; c = g_utf8_next_char (c))
+    printable = !g_unichar_iscntrl (g_utf8_get_char (c));
+  if (!printable || len > (gsize) spec->max || len >= sizeof out->s)
+    {
+      g_autofree char *quoted = lm_text_quote (text, -1);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s %s: “%s” is not a name of at most %g bytes"),
+                   info->name, spec->name, quoted, spec->max);
+      return FALSE;
+    }
+  g_strlcpy (out->s, g_ascii_strcasecmp (text, "auto") == 0 ? "" : text, sizeof out->s);
+  return TRUE;
+}
+
 gboolean
 lm_op_param_parse (const LmOpInfo *info, const LmParamSpec *spec, void *params, const char *text,
                    GError **error)
@@ -158,6 +180,8 @@ lm_op_param_parse (const LmOpInfo *info, const LmParamSpec *spec, void *params, 
 
   if (spec->type == LM_PARAM_CURVE)
     return parse_curve (info, spec, (LmCurvePoints *) field, text, error);
+  if (spec->type == LM_PARAM_TEXT)
+    return parse_text (info, spec, (LmParamText *) field, text, error);
 
   double v;
   if (!lm_text_parse_double (text, &v, error))
@@ -216,6 +240,8 @@ lm_op_param_to_string (const LmParamSpec *spec, const void *params)
   const guint8 *field = (const guint8 *) params + spec->offset;
   if (spec->type == LM_PARAM_ENUM)
     return g_strdup (spec->values[*(const int *) field].nick);
+  if (spec->type == LM_PARAM_TEXT)
+    return g_strdup (((const LmParamText *) field)->s);
   GString *out = g_string_new (NULL);
   if (spec->type == LM_PARAM_CURVE)
     {

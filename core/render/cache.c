@@ -5,6 +5,7 @@
 
 #include "../color/profile.h"
 #include "../error.h"
+#include "../io/exif-shot.h"
 #include "../ops/point.h"
 #include "plan.h"
 
@@ -26,6 +27,7 @@ typedef struct {
 struct _LmRenderCache {
   LmBackend *backend;
   LmImage *source;
+  LmShotInfo shot; /* how the source was taken: the lens correction's lookup */
   LmBackend *fallback;     /* the CPU, for what the backend cannot do */
   LmImage *host_source;    /* the source in host memory, for the fallback */
   LmImage *fallback_out;   /* the fallback's tone mapping, in host memory */
@@ -44,6 +46,7 @@ lm_render_cache_new (LmBackend *backend, LmImage *source)
   LmRenderCache *cache = g_new0 (LmRenderCache, 1);
   cache->backend = backend;
   cache->source = lm_image_ref (source);
+  lm_shot_info_from_image (source, &cache->shot);
   cache->next_version = 2; /* 1 is the source */
   return cache;
 }
@@ -243,7 +246,9 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
 
   /* The pipeline with the source's colour space in its operations' hidden fields. */
   g_autofree LmPipeline *colored = g_memdup2 (pipeline, sizeof *pipeline);
-  lm_pipeline_set_color (colored, cache->color);
+  lm_pipeline_commit (colored, cache->color, &cache->shot);
+  if (!lm_pipeline_check_ops (colored, error))
+    return NULL;
   pipeline = colored;
 
   gboolean raw = lm_image_is_raw (cache->source);

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "../error.h"
+#include "../io/exif-shot.h"
 #include "../raw-info.h"
 #include "../ops/denoise.h"
 #include "../ops/histogram.h"
@@ -78,7 +79,11 @@ plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmCol
       return FALSE;
     }
   g_autofree LmPipeline *colored = g_memdup2 (pipeline, sizeof *pipeline);
-  lm_pipeline_set_color (colored, color);
+  LmShotInfo shot;
+  lm_shot_info_from_image (source, &shot);
+  lm_pipeline_commit (colored, color, &shot);
+  if (!lm_pipeline_check_ops (colored, error))
+    return FALSE;
   g_autofree LmPlan *steps = lm_render_plan (colored, FALSE, FALSE, error);
   if (steps == NULL)
     return FALSE;

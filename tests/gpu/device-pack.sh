@@ -67,8 +67,12 @@ done
 # The corpus, and the larger data over it where this checkout has it beside (unless
 # LUMEN_DEVICE_EXTRA_DATA=0: the steps of faults, soak and fuzz need the corpus alone).
 cp -r tests/data/photos tests/data/hdr tests/data/bad "$out/data/"
+cp -r tests/data/lens "$out/data/" # the lens correction's photo with a lens in lensfun's database
 # The colour tests' ICC profiles (colord-data): the GPU machine has none.
 cp -r /usr/share/color/icc/colord "$out/icc"
+# lensfun's database (liblensfun-data-v1), which the lens correction's lookup reads on the host
+# (LUMEN_LENSFUN_DB in device-run.sh); the library itself travels in the bundle.
+cp -r /usr/share/lensfun/version_1 "$out/lensfun"
 if [ -d "$shared/data" ] && [ "${LUMEN_DEVICE_EXTRA_DATA:-1}" != 0 ]; then
   cp -r "$shared/data/photos" "$shared/data/hdr" "$out/data/"
 fi

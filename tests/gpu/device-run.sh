@@ -15,6 +15,7 @@ pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
 mkdir -p "$OUT"
 export LUMEN_ICC_DIR="$PWD/$pack/icc"
+export LUMEN_LENSFUN_DB="$PWD/$pack/lensfun"
 steps=${LUMEN_DEVICE_STEPS:-parity tiles hdr-parity memory cli compare window bench view-bench hdr-bench peers detect}
 export PYTHONUNBUFFERED=1
 

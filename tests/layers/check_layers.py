@@ -24,6 +24,7 @@ LAYERS = [
     ('ops',),           # pure math (gcc and nvcc) and CPU references; no backend
     ('color',),         # lcms2: profiles, conversion, the view transform's tables
     ('io',),            # files: loaders (FITS too), savers, metadata, atomic writes
+    ('lens',),          # lensfun: the lens correction's lookup (ops/ gets it through LmOpContext)
     ('hdr', 'astro', 'raw'),  # their math and CPU references: merges, tone mapping, detection,
                               # raw development
     ('backend',),       # runs operations on the CPU or a device (with kernels/)

@@ -53,6 +53,7 @@ check_info (const LmOpInfo *info)
       g_assert_cmpstr (spec->name, !=, "enabled");
       gsize size = spec->type == LM_PARAM_ENUM    ? sizeof (int)
                    : spec->type == LM_PARAM_CURVE ? sizeof (LmCurvePoints)
+                   : spec->type == LM_PARAM_TEXT  ? sizeof (LmParamText)
                                                   : sizeof (float);
       g_assert_cmpuint (spec->offset + size, <=, info->params_size);
       if (spec->type == LM_PARAM_ENUM)
