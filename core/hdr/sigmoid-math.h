@@ -28,7 +28,7 @@
  * (core/color/rec2020.h), which the caller tags. */
 #pragma once
 
-#include "exp2-math.h"
+#include "../ops/exp2-math.h"
 
 /* Scene middle grey at exposure 0, and display middle grey (display linear). */
 #define LM_TM_SIGMOID_GREY 0.18f

@@ -116,6 +116,21 @@ lm_reflect101 (int i, int n)
   return i < n ? i : period - i;
 }
 
+/* The part of an axis of N pixels that pixels A..B-1 of a filter's output read, its taps
+ * RADIUS each side reflected as lm_reflect101 reflects them: a tile's input span. */
+LM_INLINE void
+lm_reflect101_span (int n, int a, int b, int radius, int *lo, int *count)
+{
+  int mn = n, mx = -1;
+  for (int t = a - radius; t <= b - 1 + radius; t++)
+    {
+      int r = lm_reflect101 (t, n);
+      mn = r < mn ? r : mn;
+      mx = r > mx ? r : mx;
+    }
+  *lo = mn, *count = mx - mn + 1;
+}
+
 /* A first-pass sum of raw 16-bit samples on the 0..255 scale that every operation computes
  * on: a division, as lm_u16_value does, so that a flat area comes back as itself. */
 LM_INLINE float

@@ -552,11 +552,11 @@ source_span (int n, int a, int b, int radius, int d, gboolean columns, guint *lo
 {
   int mn = G_MAXINT, mx = G_MININT;
   if (d == 1)
-    for (int t = a - radius; t <= b - 1 + radius; t++)
-      {
-        int r = lm_reflect101 (t, n);
-        mn = MIN (mn, r), mx = MAX (mx, r);
-      }
+    {
+      int first, n_read;
+      lm_reflect101_span (n, a, b, radius, &first, &n_read);
+      mn = first, mx = first + n_read - 1;
+    }
   else
     for (int c = (a / d - 1) * d; c <= ((b - 1) / d + 2) * d; c += d)
       {

@@ -16,14 +16,14 @@
  *
  * Both backends must give the same bits, and glibc's and CUDA's cbrtf, powf, atan2f and sincosf
  * differ in their last bits: every function here is built from IEEE's correctly rounded +, −, ×, ÷
- * and sqrt (with core/hdr/exp2-math.h's log2 and exp2), compiled without FMA contraction on either
+ * and sqrt (with core/ops/exp2-math.h's log2 and exp2), compiled without FMA contraction on either
  * side, as the sigmoid's are. They are accurate to a few units in the last place, far inside one
  * 16-bit level. A pixel that no band moves keeps its values exactly. */
 #pragma once
 
 #include <math.h>
 
-#include "../hdr/exp2-math.h"
+#include "exp2-math.h"
 #include "param-decl.h"
 #include "pixel-math.h"
 

@@ -27,6 +27,7 @@
 
 #include "param-decl.h"
 #include "pixel-math.h"
+#include "blur-math.h" /* lm_reflect101 */
 #include "srgb-math.h"
 
 #define LM_LOCALCONTRAST_LEVELS_MAX 11
@@ -80,18 +81,6 @@ lm_lc_pyramid (int width, int height, int levels, LmLcPyramid *p)
   p->total = at;
 }
 
-/* Reflect-101 (…c b | a b c d | c b…), as blur's; N ≥ 1. */
-LM_INLINE int
-lm_lc_reflect (int i, int n)
-{
-  if (n == 1)
-    return 0;
-  int period = 2 * (n - 1);
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - i;
-}
 
 /* log2 of Y > 0 without libm's or CUDA's log2f: Y = m·2^e (√½ ≤ m < √2, frexpf and the
  * doubling are exact), log2 m = 2/ln 2 · atanh s, s = (m − 1)/(m + 1), |s| < 0.172, by its
@@ -175,11 +164,11 @@ lm_lc_reduce_at (const float *p, int w, int h, int x, int y)
   const float f[5] = { 0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f };
   int cols[5];
   for (int a = 0; a < 5; a++)
-    cols[a] = lm_lc_reflect (2 * x + a - 2, w);
+    cols[a] = lm_reflect101 (2 * x + a - 2, w);
   float acc = 0.0f;
   for (int b = 0; b < 5; b++)
     {
-      const float *row = p + (size_t) lm_lc_reflect (2 * y + b - 2, h) * (size_t) w;
+      const float *row = p + (size_t) lm_reflect101 (2 * y + b - 2, h) * (size_t) w;
       float r = 0.0f;
       for (int a = 0; a < 5; a++)
         r = r + f[a] * row[cols[a]];
@@ -198,7 +187,7 @@ lm_lc_expand_taps (int x, int n, int idx[3], float wt[3])
   int i = x >> 1;
   if ((x & 1) == 0)
     {
-      idx[0] = lm_lc_reflect (i - 1, n), idx[1] = i, idx[2] = lm_lc_reflect (i + 1, n);
+      idx[0] = lm_reflect101 (i - 1, n), idx[1] = i, idx[2] = lm_reflect101 (i + 1, n);
       wt[0] = 0.125f, wt[1] = 0.75f, wt[2] = 0.125f;
       return 3;
     }

@@ -228,18 +228,12 @@ sharpen_run_cpu_kept (const void *params, const LmImage *src, LmImage *dst, gpoi
   return sharpen_run (params, src, dst, *kept, error);
 }
 
-/* The part of an axis of N pixels that pixels A..B-1 of the output read: their taps, each
- * reflected into the axis as the sums reflect them. */
 static void
 source_span (int n, int a, int b, int radius, guint *lo, guint *count)
 {
-  int mn = G_MAXINT, mx = G_MININT;
-  for (int t = a - radius; t <= b - 1 + radius; t++)
-    {
-      int r = lm_reflect101 (t, n);
-      mn = MIN (mn, r), mx = MAX (mx, r);
-    }
-  *lo = (guint) mn, *count = (guint) (mx - mn + 1);
+  int first, n_read;
+  lm_reflect101_span (n, a, b, radius, &first, &n_read);
+  *lo = (guint) first, *count = (guint) n_read;
 }
 
 /* A tile's input: its output and the kernel's radius around it. A tile's kept pixels then sum

@@ -2,6 +2,7 @@
 #include "ui-testlib.h"
 
 #include <locale.h>
+#include <math.h>
 #include <string.h>
 #include <gdk/gdkx.h>
 #include <glib/gi18n.h>
@@ -480,23 +481,32 @@ ui_scroll_into_view (GtkWidget *widget)
 {
   GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
   g_assert_nonnull (scrolled);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
   for (int turn = 0; turn < 100; turn++)
     {
       int x, y;
       g_assert_true (gtk_widget_translate_coordinates (widget, scrolled, 0, 0, &x, &y));
       int height = gtk_widget_get_allocated_height (scrolled);
-      if (y >= 0 && y + gtk_widget_get_allocated_height (widget) <= height)
+      int below = y + gtk_widget_get_allocated_height (widget) - height;
+      if (y >= 0 && below <= 0)
         return;
       guint button = y < 0 ? 4 : 5; /* X's wheel: 4 up, 5 down */
+      /* As a hand spins the wheel: several notches at once while the widget is far, GTK moving
+       * a page's 2/3 power of pixels a notch; one at a time when near. */
+      double notch = pow (MAX (gtk_adjustment_get_page_size (adjustment), 1.0), 2.0 / 3.0);
+      int notches = CLAMP ((int) ((y < 0 ? -y : below) / notch), 1, 8);
       /* At its right edge, over its scrollbar: not over a slider, which the wheel would move,
        * nor the left edge, where a pane's handle may take the pointer. */
       ui_pointer_move (scrolled, gtk_widget_get_allocated_width (scrolled) - 2, height / 2.0);
-      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
       double start = gtk_adjustment_get_value (adjustment);
-      ui_pointer_button (button, TRUE);
-      ui_pointer_button (button, FALSE);
-      /* The scroll may be animated: wait until it has moved and then stood still for 60 ms
-       * (a fixed wait per turn made a long panel's scroll cost seconds). */
+      for (int i = 0; i < notches; i++)
+        {
+          XTestFakeButtonEvent (xdisplay (), button, True, CurrentTime);
+          XTestFakeButtonEvent (xdisplay (), button, False, CurrentTime);
+        }
+      sync_input ();
+      /* The scroll may be animated (the tests turn animations off, a desktop may not): wait
+       * until it has moved and then stood still for 60 ms. */
       double last = start;
       int still = 0;
       gint64 deadline = g_get_monotonic_time () + 400 * 1000;

@@ -137,7 +137,7 @@ test_move (void)
   g_assert_true (lm_pipeline_add (&p, LM_OP_BLUR, &at, NULL));
   guint32 id = p.inst[at].id;
   /* Up past equalize and the primaries before it, down to the geometry. */
-  int first = index_of (&p, LM_OP_WB, 0);
+  int first = index_of (&p, LM_OP_CROP, 0) + 1;
   while (at > first)
     {
       g_assert_true (lm_pipeline_move (&p, at, -1, &error));
