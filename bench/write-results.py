@@ -465,6 +465,35 @@ def raw_section(d):
     return lines + ["```", ""]
 
 
+
+# Issue 32's operations, as bench-ops names them, with the bytes a pixel that must cross
+# device memory at least once (RGBA in, RGBA out).
+DETAIL_CASES = ["denoise, σ estimated (rgba)", "denoise, σ 10 (rgba)", "sharpen radius=1 (rgba)",
+                "sharpen radius=4 (rgba)", "localcontrast amount=0.3 (rgba)", "toneeq shadows +1 (rgba)",
+                "points: colormix", "vignette amount=-1 (rgba)", "lens 24 mm, all corrections (rgba)"]
+
+
+def detail_section(d):
+    """Noise reduction, sharpening, local contrast, the tone equalizer, the colour mixer, the
+    vignette and lens correction on the GPU machine (bench-ops, 24 and 50 MP, against the memory
+    floor measured in the same run), the denoise speed against OpenCV's non-local means, and
+    its quality table."""
+    lines = ["## Detail operations (H200)", ""]
+    lines += text(d, "detail-h200.md")
+    runs = [json.load(open(os.path.join(d, "issue32", f"gpu-{mp}-h200-bf31dc9.json"))) for mp in ("24mp", "50mp")]
+    floors = [next(r["op_ms"] for r in rows if r["case"] == "memory floor (copy rgba)") for rows in runs]
+    lines += ["| operation (CUDA, median of 30) | 24 MP ms | × floor | 50 MP ms | × floor |", "|---|---|---|---|---|"]
+    for case in DETAIL_CASES:
+        ms = [next((r["op_ms"] for r in rows if r["case"] == case), None) for rows in runs]
+        if None in ms:
+            continue
+        lines.append(f"| {case} | {fmt(ms[0])} | {ms[0] / floors[0]:.0f} | {fmt(ms[1])} | {ms[1] / floors[1]:.0f} |")
+    lines += ["", f"Memory floor (a copy of the RGBA image): {fmt(floors[0])} ms at 24 MP, {fmt(floors[1])} ms "
+              "at 50 MP.", ""]
+    lines += ["```", open(os.path.join(d, "issue32", "denoise-speed-h200-bf31dc9.txt")).read().strip(), "```", ""]
+    lines += text(d, "denoise-quality.md")
+    return lines
+
 def document(d, date):
     commit = open(os.path.join(d, "gpu.txt")).read().split("\n")[1].replace("commit ", "").strip()
     out = ["# Benchmark results", "",
@@ -479,6 +508,7 @@ def document(d, date):
     out += latency_section(d, commit)
     out += hdr_section(os.path.join(d, "hdr"))
     out += raw_section(d)
+    out += detail_section(d)
     out += batch_part(d)
     parity = os.path.join(d, "parity-h100.txt")
     out += ["## CPU/GPU parity", "", "```", open(parity).read().strip(), "```", ""]
