@@ -89,6 +89,13 @@ lookup (const LmShotInfo *shot, const char *camera_name, const char *lens_name, 
   if (shot == NULL)
     shot = &none;
   memset (out, 0, sizeof *out);
+  /* Before the database: a photo that names no lens (most of them) does not load its 3 MB. */
+  const char *name = lens_name && *lens_name ? lens_name : shot->lens;
+  if (!*name)
+    {
+      out->status = LM_LENS_NO_LENS_NAME;
+      return;
+    }
   if (database () == NULL)
     {
       out->status = LM_LENS_NO_LENSFUN;
@@ -98,12 +105,6 @@ lookup (const LmShotInfo *shot, const char *camera_name, const char *lens_name, 
   if (camera == NULL && camera_name && *camera_name)
     {
       out->status = LM_LENS_UNKNOWN_CAMERA;
-      return;
-    }
-  const char *name = lens_name && *lens_name ? lens_name : shot->lens;
-  if (!*name)
-    {
-      out->status = LM_LENS_NO_LENS_NAME;
       return;
     }
   /* A lens for another mount than the camera's is still the lens asked for. */

@@ -71,7 +71,8 @@ test_same_as_cli (void)
   ui_await_result (LM_RESULT_MERGED);
   g_assert_null (lm_hdr_dialog_get_error (dialog));
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
-  ui_settle ();
+  /* Tracked from the start: the merge's preview may come while the merge is awaited. */
+  ui_settle_tracked ();
 
   g_autofree char *window_png = g_build_filename (tmp_dir, "window.png", NULL);
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
@@ -143,7 +144,8 @@ test_raw_brackets (void)
   g_assert_true (merged);
   g_assert_null (lm_hdr_dialog_get_error (dialog));
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
-  ui_settle ();
+  /* Tracked from the start: the merge's preview may come while the merge is awaited. */
+  ui_settle_tracked ();
 
   g_autofree char *window_png = g_build_filename (tmp_dir, "window.png", NULL);
   LmSaveOptions options = LM_SAVE_OPTIONS_INIT;
@@ -193,6 +195,7 @@ main (int argc, char **argv)
   tmp_dir = g_dir_make_tmp ("lumen-hdr-cli-XXXXXX", NULL);
   g_assert_nonnull (tmp_dir);
   ui_test_init (&argc, &argv, "photos/chelsea.png");
+  ui_track_results ();
   g_test_add_func ("/hdr-cli/same-as-cli", test_same_as_cli);
   g_test_add_func ("/hdr-cli/raw-brackets", test_raw_brackets);
   int rc = g_test_run ();
