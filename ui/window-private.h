@@ -54,6 +54,7 @@ struct _LmWindow {
   GFile *file;
   LmPipeline pipeline;
   LmHistory *history;
+  guint32 selected_instance; /* window-selection.h */
 
   /* the render worker: what it is asked, on which backend */
   LmRenderWorker *worker;
