@@ -152,6 +152,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3, help="times each case is measured on both sides, in turn")
     ap.add_argument("--json")
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
+    ap.add_argument("--only", help="comma-separated case names (or their beginnings) to measure, e.g. "
+                    "'denoise,sharpen' for the detail operations alone")
     ap.add_argument("image", nargs="?")
     a = ap.parse_args()
 
@@ -188,6 +190,8 @@ def main():
     for rnd in range(a.rounds):
         for name in native[0]:
             if name.startswith("_") or (rnd > 0 and name in slow):
+                continue
+            if a.only and not name.startswith(tuple(p.strip() for p in a.only.split(","))):
                 continue
             ms = lumen_ms(name)
             if ms is None:

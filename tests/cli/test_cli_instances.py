@@ -2,8 +2,9 @@
 
 Two exposure instances (+0.5 EV, then -1.2 EV) are applied one after the other in linear light,
 unrounded between them (one fused pass), so the photo must match a NumPy exposure of -0.7 EV
-within one level; with the second instance off, +0.5 EV alone. A masked instance and a file
-whose instance is not in its order are refused with one line naming the file.
+within one level; with the second instance off, +0.5 EV alone. A mask on the crop (which
+changes the image's size) and a file whose instance is not in its order are refused with one
+line naming the file.
 """
 import os
 import sys
@@ -91,8 +92,9 @@ class Instances(unittest.TestCase):
 
     def test_refused(self):
         cases = {
-            "masked.lumen": (TWO.format(enabled="true") + "\n[exposure#64 mask]\nshape1=radial add "
-                             "centre=0.5,0.5 radii=0.2,0.2 angle=0 softness=1\n", "mask"),
+            "masked-crop.lumen": (TWO.format(enabled="true") + "\n[crop]\nenabled=true\nwidth=10\n[crop mask]\n"
+                                  "shape1=radial add centre=0.5,0.5 radii=0.2,0.2 angle=0 softness=1\n",
+                                  "cannot have a mask"),
             "unordered.lumen": (TWO.format(enabled="true") + "\n[blur#65]\nenabled=true\n",
                                 "[blur#65] is not in [lumen] order"),
         }

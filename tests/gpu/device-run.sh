@@ -47,6 +47,9 @@ if [[ " $steps " == *" parity "* ]]; then
   grep -E "^(FAIL|SKIP|view parity)" "$OUT/view-parity.log" | tail -n 20
   "$bin/test-mask-parity" > "$OUT/mask-parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|mask parity)" "$OUT/mask-parity.log" | tail -n 20
+  # Masked instances through the whole render and in tiles.
+  LUMEN_PARITY_VERBOSE=1 "$bin/test-render-masks-parity" > "$OUT/render-masks-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|SKIP|ok|render masks parity)" "$OUT/render-masks-parity.log" | tail -n 20
   # A large photo's view from its pyramid: levels, regions and the diff view, CUDA against CPU.
   "$bin/test-level-parity" > "$OUT/level-parity.log" 2>&1 || status=1
   grep -E "^(FAIL|SKIP|level parity)" "$OUT/level-parity.log" | tail -n 40
@@ -221,6 +224,15 @@ PY
     # shellcheck disable=SC2086 # the operation and its settings
     "$bin/bench-first-run" --op $op /tmp/24mp.png
   done > "$OUT/cpu-first-run.txt" 2>&1 || status=1
+fi
+
+if [[ " $steps " == *" detail-cpu "* ]]; then
+  echo "== detail-cpu"
+  # Issue 32's operations on the CPU against OpenCV's counterparts, alone (24 MP, all cores).
+  [ -f /tmp/24mp.png ] || python3 -c "import sys, cv2; cv2.imwrite('/tmp/24mp.png', cv2.resize(cv2.imread(sys.argv[1]), (6000, 4000), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_PNG_COMPRESSION, 1])" "$pack/data/photos/beach-aerial-15mp.jpg"
+  python3 bench/cpu-vs-opencv.py --bench-ops "$bin/bench-ops" --threads "$(nproc)" --rounds 2 \
+    --only "denoise,localcontrast,points: colormix,sharpen,vignette,lens" \
+    --json "$OUT/cpu-vs-opencv-detail.json" /tmp/24mp.png 2>"$OUT/cpu-bench-detail.log" | tee "$OUT/cpu-vs-opencv-detail.txt" || status=1
 fi
 
 if [[ " $steps " == *" io-bench "* ]]; then
