@@ -1,0 +1,323 @@
+"""lumen-cli with masked instances from a version 2 sidecar (--params), and --mask-out.
+
+An exposure instance of +1 EV under a mask changes the photo where the mask is 1 as the same
+exposure without a mask does (within one level: the blend is one more float step before the
+rounding), leaves it exactly as it is where the mask is 0, and lands between the two where the
+mask is between. Where a mask is 1 or 0 is worked out here from the shapes' definitions
+(docs/masks.md, core/ops/mask-math.h): u, v = (pixel + ½) / the long side of the instance's
+source. --mask-out's 16-bit PNG is held to a NumPy evaluation of the same formulas. Geometry
+before the instance moves the mask with the photo. Bad masks and bad --mask-* flags are one
+line on stderr, exit status 1, and no file.
+"""
+import os
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import lumen_testlib as lt  # noqa: E402
+
+HEAD = """[lumen]
+version=2
+order=rotate,straighten,crop,exposure,exposure#64,contrast,saturation,resize
+
+[exposure#64]
+name=Sky
+enabled={enabled}
+ev=1
+
+[exposure#64 mask]
+"""
+
+PHOTO = os.path.join(lt.photos_dir(), "chelsea.png")  # 451 × 300, a real photo
+MASK_TOL = 2  # in 1/65535: float32 in Lumen against float64 here
+
+
+def smoothstep_off(t):
+    """falloff (t, 0) of mask-math.h: 1 up to 0, 0 from 1 on, 1 − s²(3 − 2s) between."""
+    s = np.clip(t, 0.0, 1.0)
+    return 1.0 - s * s * (3.0 - 2.0 * s)
+
+
+def falloff(t, h):
+    s = np.clip((t - h) / (1.0 - h), 0.0, 1.0)
+    return np.where(t <= h, 1.0, np.where(t >= 1.0, 0.0, 1.0 - s * s * (3.0 - 2.0 * s)))
+
+
+def uv(height, width, long_side):
+    j, i = np.mgrid[0:height, 0:width].astype(np.float64)
+    return (i + 0.5) / long_side, (j + 0.5) / long_side
+
+
+def linear_mask(u, v, p0, p1):
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    t = ((u - p0[0]) * dx + (v - p0[1]) * dy) / (dx * dx + dy * dy)
+    return smoothstep_off(t)
+
+
+def radial_mask(u, v, centre, radii, angle, softness):
+    a = np.radians(angle)
+    dx, dy = u - centre[0], v - centre[1]
+    x = (np.cos(a) * dx + np.sin(a) * dy) / radii[0]
+    y = (np.cos(a) * dy - np.sin(a) * dx) / radii[1]
+    return falloff(np.sqrt(x * x + y * y), 1.0 - softness)
+
+
+def segment_distance(u, v, a, b):
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = np.clip(((u - a[0]) * dx + (v - a[1]) * dy) / (dx * dx + dy * dy), 0.0, 1.0)
+    return np.hypot(u - a[0] - t * dx, v - a[1] - t * dy)
+
+
+class Masks(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory(prefix="lumen-masks-")
+        cls.dir = cls._tmp.name
+        cls.src = lt.imread(PHOTO)
+        cls.h, cls.w = cls.src.shape[:2]
+        cls.long = max(cls.w, cls.h)
+        cls.plain = cls.render_photo(None, "plain.png")
+        cls.global_ev = cls.render_photo(None, "global.png", ["--exposure", "1"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    @classmethod
+    def path(cls, name):
+        return os.path.join(cls.dir, name)
+
+    @classmethod
+    def render_photo(cls, params, name, flags=()):
+        out = cls.path(name)
+        args = (["--params", params] if params else []) + list(flags) + ["-o", out, PHOTO]
+        proc = lt.run(args)
+        if proc.returncode != 0 or proc.stderr:
+            raise AssertionError(f"lumen-cli {' '.join(args)}: {lt.describe(proc)}")
+        return lt.imread(out).astype(np.int32)
+
+    def sidecar(self, name, mask, enabled="true", extra=""):
+        p = self.path(name)
+        with open(p, "w") as f:
+            f.write(HEAD.format(enabled=enabled) + mask + extra)
+        return p
+
+    def mask_out(self, params, name, flags=()):
+        out = self.path(name)
+        lt.run_ok(self, ["--params", params, *flags, "--mask-out", out, PHOTO])
+        m = lt.imread(out)
+        self.assertEqual(m.dtype, np.uint16, "--mask-out writes 16 bits")
+        self.assertEqual(m.ndim, 2, "--mask-out writes one gray channel")
+        return m.astype(np.float64)
+
+    def assert_follows(self, got, mask, what):
+        """GOT is the global edit where MASK is 1, the photo exactly where it is 0, between them
+        elsewhere."""
+        mask = np.broadcast_to(mask[..., None], got.shape)
+        on, off = mask >= 1.0, mask <= 0.0
+        self.assertGreater(int(on.sum()), 100, f"{what}: the test's mask is 1 somewhere")
+        self.assertGreater(int(off.sum()), 100, f"{what}: the test's mask is 0 somewhere")
+        d_on = np.abs(got - self.global_ev)[on]
+        self.assertLessEqual(int(d_on.max()), 1, f"{what}: where the mask is 1, off the global +1 EV by {d_on.max()}")
+        d_off = np.abs(got - self.plain)[off]
+        self.assertEqual(int(d_off.max()), 0, f"{what}: where the mask is 0, the photo changed by {d_off.max()}")
+        lo = np.minimum(self.plain, self.global_ev) - 1
+        hi = np.maximum(self.plain, self.global_ev) + 1
+        between = ~on & ~off
+        bad = ((got < lo) | (got > hi))[between]
+        self.assertFalse(bad.any(), f"{what}: {int(bad.sum())} values outside [photo, global edit]")
+        # Partly on is partly edited: not everywhere the photo nor everywhere the global edit.
+        brighter = (self.global_ev - self.plain)[between] > 8
+        moved = (got - self.plain)[between][brighter]
+        self.assertTrue((moved > 0).any() and (moved < (self.global_ev - self.plain)[between][brighter]).any(),
+                        f"{what}: the soft part is neither the photo nor the edit")
+
+    def test_linear_gradient(self):
+        # Fully on above v = 0.15, off below v = 0.40: the top of the photo brightened.
+        text = "feather=0\nshape1=linear add from=0.5,0.15 to=0.5,0.40\n"
+        got = self.render_photo(self.sidecar("linear.lumen", text), "linear.png")
+        u, v = uv(self.h, self.w, self.long)
+        mask = linear_mask(u, v, (0.5, 0.15), (0.5, 0.40))
+        self.assert_follows(got, mask, "linear")
+        # Whole rows: on at the top, off at the bottom.
+        self.assertTrue((mask[:60] == 1).all() and (mask[190:] == 0).all())
+
+    def test_radial(self):
+        text = "shape1=radial add centre=0.45,0.3 radii=0.2,0.12 angle=30 softness=0.6\n"
+        got = self.render_photo(self.sidecar("radial.lumen", text), "radial.png")
+        u, v = uv(self.h, self.w, self.long)
+        self.assert_follows(got, radial_mask(u, v, (0.45, 0.3), (0.2, 0.12), 30, 0.6), "radial")
+
+    def test_brush_stroke(self):
+        points = [(0.15, 0.35), (0.5, 0.4), (0.85, 0.3)]
+        text = ("shape1=brush add\nstroke1.1=paint size=0.04 hardness=0.5 opacity=1 points="
+                + " ".join(f"{x},{y}" for x, y in points) + "\n")
+        params = self.sidecar("brush.lumen", text)
+        got = self.render_photo(params, "brush.png")
+        u, v = uv(self.h, self.w, self.long)
+        d = np.minimum(segment_distance(u, v, points[0], points[1]), segment_distance(u, v, points[1], points[2]))
+        mask = falloff(2 * d / 0.04, 0.5)
+        self.assert_follows(got, mask, "brush")
+        # Along its line only: everything further than its radius (9 pixels) is the photo.
+        self.assertLess(float((mask > 0).mean()), 0.1)
+        m = self.mask_out(params, "brush-mask.png") / 65535.0
+        self.assertLessEqual(np.abs(m - mask).max() * 65535, MASK_TOL, "brush: --mask-out against NumPy")
+
+    def test_luminance_range(self):
+        lo0, lo1, hi1, hi0 = 0.30, 0.40, 0.55, 0.65
+        got = self.render_photo(self.sidecar("range.lumen", f"luminance={lo0},{lo1},{hi1},{hi0}\n"), "range.png")
+        # Rec. 709 luma of the instance's input, the photo itself (BGR here), on 0..1.
+        b, g, r = (self.src[..., k].astype(np.float64) for k in range(3))
+        y = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0
+        # Clear of the edges, where float32 and float64 may fall on either side.
+        on = (y >= lo1 + 1e-3) & (y <= hi1 - 1e-3)
+        off = (y <= lo0 - 1e-3) | (y >= hi0 + 1e-3)
+        mask = np.where(on, 1.0, np.where(off, 0.0, 0.5))
+        self.assert_follows(got, mask, "luminance range")
+
+    def test_mask_out_against_numpy(self):
+        u, v = uv(self.h, self.w, self.long)
+        cases = {
+            "linear": ("shape1=linear add from=0.2,0.1 to=0.7,0.5\n", linear_mask(u, v, (0.2, 0.1), (0.7, 0.5))),
+            "radial": ("shape1=radial add centre=0.5,0.3 radii=0.25,0.1 angle=-40 softness=0.8\n",
+                       radial_mask(u, v, (0.5, 0.3), (0.25, 0.1), -40, 0.8)),
+            # Combined: a gradient less an inverted circle's outside, at half opacity.
+            "combined": ("opacity=0.5\nshape1=linear add from=0.5,0.0 to=0.5,0.6\n"
+                         "shape2=radial intersect centre=0.5,0.3 radii=0.3,0.3 angle=0 softness=1\n",
+                         0.5 * linear_mask(u, v, (0.5, 0.0), (0.5, 0.6))
+                         * radial_mask(u, v, (0.5, 0.3), (0.3, 0.3), 0, 1.0)),
+        }
+        for name, (text, want) in cases.items():
+            got = self.mask_out(self.sidecar(f"{name}.lumen", text), f"{name}-mask.png")
+            self.assertEqual(got.shape, (self.h, self.w), f"{name}: the size of the instance's input")
+            err = np.abs(got - want * 65535.0).max()
+            self.assertLessEqual(err, MASK_TOL, f"{name}: --mask-out off NumPy by {err:.2f}/65535")
+
+    def test_mask_out_with_output(self):
+        # Both files from one render, committed together; the photo as without --mask-out.
+        params = self.sidecar("both.lumen", "shape1=linear add from=0.5,0.15 to=0.5,0.40\n")
+        out, mask = self.path("both.png"), self.path("both-mask.png")
+        lt.run_ok(self, ["--params", params, "--mask-out", mask, "-o", out, PHOTO])
+        self.assertTrue(np.array_equal(lt.imread(out), self.render_photo(params, "alone.png")))
+        self.assertTrue(np.array_equal(lt.imread(mask), self.mask_out(params, "alone-mask.png").astype(np.uint16)))
+
+    def test_geometry(self):
+        # A gradient and a circle in source coordinates stay on the same part of the photo after
+        # a crop and a quarter turn: the render with them equals the crop (turn) of the render
+        # without them.
+        text = ("shape1=linear add from=0.5,0.15 to=0.5,0.40\n"
+                "shape2=radial add centre=0.75,0.45 radii=0.08,0.08 angle=0 softness=0.5\n")
+        params = self.sidecar("geometry.lumen", text)
+        whole = self.render_photo(params, "geom-whole.png")
+        whole_mask = self.mask_out(params, "geom-whole-mask.png")
+        x, y, w, h = 60, 20, 300, 240
+        crop = ["--crop", f"{x},{y},{w},{h}"]
+        cropped = self.render_photo(params, "geom-crop.png", crop)
+        self.assertEqual(cropped.shape[:2], (h, w))
+        self.assertLessEqual(lt.diff(cropped, whole[y:y + h, x:x + w])[0], 1, "crop: the mask follows the photo")
+        cropped_mask = self.mask_out(params, "geom-crop-mask.png", crop)
+        self.assertEqual(cropped_mask.shape, (h, w), "crop: the mask is the instance's input's size")
+        self.assertLessEqual(np.abs(cropped_mask - whole_mask[y:y + h, x:x + w]).max(), MASK_TOL)
+        turned = self.render_photo(params, "geom-rot.png", ["--rotate", "90"])
+        want = np.rot90(whole, k=-1)  # a quarter turn clockwise
+        self.assertEqual(turned.shape, want.shape)
+        self.assertLessEqual(lt.diff(turned, want)[0], 1, "rotate 90: the mask follows the photo")
+
+    def test_choosing_the_instance(self):
+        two = ("shape1=linear add from=0.5,0.15 to=0.5,0.40\n"
+               "\n[exposure#65]\nname=Ground\nenabled=true\nev=-1\n"
+               "\n[exposure#65 mask]\nshape1=linear add from=0.5,0.9 to=0.5,0.5\n")
+        text = HEAD.format(enabled="true").replace("exposure#64,", "exposure#64,exposure#65,") + two
+        params = self.path("two.lumen")
+        with open(params, "w") as f:
+            f.write(text)
+        u, v = uv(self.h, self.w, self.long)
+        for name in ("Ground", "exposure#65"):
+            got = self.mask_out(params, f"two-{name}.png", ["--mask-instance", name])
+            err = np.abs(got - linear_mask(u, v, (0.5, 0.9), (0.5, 0.5)) * 65535.0).max()
+            self.assertLessEqual(err, MASK_TOL, f"--mask-instance {name}")
+        got = self.mask_out(params, "two-sky.png", ["--mask-instance", "Sky"])
+        self.assertLessEqual(np.abs(got - linear_mask(u, v, (0.5, 0.15), (0.5, 0.40)) * 65535.0).max(), MASK_TOL)
+        # Without --mask-instance: which one is not guessed; the message lists both.
+        proc = self.refused(["--params", params, "--mask-out", self.path("which.png"), PHOTO], "which.png")
+        self.assertIn("exposure#64 “Sky”", proc.stderr)
+        self.assertIn("exposure#65 “Ground”", proc.stderr)
+
+    def test_docs_example(self):
+        # docs/masks.md's example works as it is printed there.
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "masks.md")) as f:
+            doc = f.read()
+        section = doc.split("## Masks in a sidecar", 1)[1]
+        example = section.split("```ini\n", 1)[1].split("```", 1)[0]
+        params = self.path("docs.lumen")
+        with open(params, "w") as f:
+            f.write(example)
+        got = self.render_photo(params, "docs.png")
+        mask = self.mask_out(params, "docs-mask.png") / 65535.0
+        self.assertGreater(float(mask.max()), 0.5, "the example's mask is on somewhere")
+        self.assertEqual(float(mask[-20:].max()), 0.0, "the example's mask is off at the bottom")
+        self.assertTrue((got[-20:] == self.plain[-20:]).all())
+        self.assertTrue((got != self.plain).any(), "the example changes the photo")
+
+    def refused(self, args, *outputs, cause=None):
+        proc = lt.run(args)
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        if cause:
+            self.assertIn(cause, proc.stderr)
+        for name in outputs:
+            self.assertFalse(os.path.exists(self.path(name)), f"{name} was written")
+        self.assertEqual([n for n in os.listdir(self.dir) if lt.TMP_INFIX in n], [], "a temporary was left")
+        return proc
+
+    def test_refused(self):
+        good = self.sidecar("good.lumen", "shape1=linear add from=0.5,0.15 to=0.5,0.40\n")
+        out, mask = self.path("bad.png"), self.path("bad-mask.png")
+        # A mask's value out of its range: the file, the group, the key and the value named.
+        for key, value in (("opacity", "1.5"), ("feather", "-0.1"), ("shape1", "radial add centre=0.5,0.5 "
+                                                                              "radii=0,0.2 angle=0 softness=1")):
+            params = self.sidecar("range.lumen", f"{key}={value}\n")
+            proc = self.refused(["--params", params, "-o", out, "--mask-out", mask, PHOTO], "bad.png",
+                                "bad-mask.png", cause="[exposure#64 mask]")
+            self.assertIn("range.lumen", proc.stderr)
+            self.assertIn(key, proc.stderr)
+        # --mask-out where no instance has a mask.
+        self.refused(["--exposure", "1", "-o", out, "--mask-out", mask, PHOTO], "bad.png", "bad-mask.png",
+                     cause="no instance has a mask")
+        # --mask-instance naming no instance, and one without a mask.
+        proc = self.refused(["--params", good, "--mask-instance", "Ground", "-o", out, "--mask-out", mask, PHOTO],
+                            "bad.png", "bad-mask.png", cause="“Ground”")
+        self.assertIn("exposure#64 “Sky”", proc.stderr)
+        self.refused(["--params", good, "--mask-instance", "contrast", "--mask-out", mask, PHOTO], "bad-mask.png",
+                     cause="contrast has no mask")
+        # The mask of an instance that is off is not rendered: not made up either.
+        off = self.sidecar("off.lumen", "shape1=linear add from=0.5,0.15 to=0.5,0.40\n", enabled="false")
+        self.refused(["--params", off, "-o", out, "--mask-out", mask, PHOTO], "bad.png", "bad-mask.png",
+                     cause="is off")
+        # --mask-out to a folder, a device, or not a PNG: before any work, nothing written.
+        folder = self.path("folder.png")
+        os.mkdir(folder)
+        self.refused(["--params", good, "-o", out, "--mask-out", folder, PHOTO], "bad.png", cause="folder.png")
+        self.assertTrue(os.path.isdir(folder))
+        self.refused(["--params", good, "--mask-out", "/dev/null", PHOTO], cause="/dev/null")
+        device = self.path("null.png")
+        os.symlink("/dev/null", device)
+        self.refused(["--params", good, "-o", out, "--mask-out", device, PHOTO], "bad.png", cause="null.png")
+        self.assertEqual(os.readlink(device), "/dev/null")
+        self.refused(["--params", good, "-o", out, "--mask-out", self.path("mask.jpg"), PHOTO], "bad.png", "mask.jpg",
+                     cause=".png")
+
+    def test_usage(self):
+        proc = lt.run(["--help"])
+        self.assertIn("--mask-out", proc.stdout)
+        self.assertIn("--mask-instance", proc.stdout)
+        proc = lt.run(["--mask-instance", "Sky", "-o", self.path("usage.png"), PHOTO])
+        self.assertEqual(proc.returncode, 2, lt.describe(proc))
+        self.assertIn("--mask-out", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
