@@ -401,9 +401,11 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   if (!lens_found (in_path, source, color, pipeline, error))
     return FALSE;
   guint kept_before_render = timings->entries->len;
+  /* --mask-out alone has no use for the photo in host memory: it stays where it was rendered. */
+  gboolean on_device = o->nvjpeg || o->output == NULL;
   g_autoptr (LmImage) mask = NULL;
   g_autoptr (LmImage) host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
-                                   : render (backend, source, color, pipeline, o->nvjpeg, o->mask_id, &mask,
+                                   : render (backend, source, color, pipeline, on_device, o->mask_id, &mask,
                                              timings, &e);
   if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
     {
@@ -416,7 +418,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       g_clear_pointer (&mask, lm_image_unref);
       if (backend)
         host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
-                     : render (backend, source, color, pipeline, o->nvjpeg, o->mask_id, &mask, timings, &e);
+                     : render (backend, source, color, pipeline, on_device, o->mask_id, &mask, timings, &e);
     }
   if (host == NULL)
     {

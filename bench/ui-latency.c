@@ -222,13 +222,21 @@ is_stage_of_its_own (const LmOpInfo *op)
   return op == lm_raw_op_info () || op == lm_tonemap_op_info ();
 }
 
+/* STAGE's group in a sidecar: "exposure" for an operation's first instance, "exposure#64". */
+static char *
+instance_group (const LmStage *stage)
+{
+  if (is_stage_of_its_own (stage->info) || lm_stage_is_primary (stage))
+    return g_strdup (stage->info->name);
+  return g_strdup_printf ("%s#%u", stage->info->name, stage->id);
+}
+
 /* Whether WHICH (--instance) names STAGE: by its id, its sidecar group or its name. */
 static gboolean
 names_instance (const LmStage *stage, const char *which)
 {
   g_autofree char *id = g_strdup_printf ("%u", stage->id);
-  g_autofree char *group = lm_stage_is_primary (stage) ? g_strdup (stage->info->name)
-                                                       : g_strdup_printf ("%s#%u", stage->info->name, stage->id);
+  g_autofree char *group = instance_group (stage);
   return g_str_equal (which, id) || g_str_equal (which, group)
          || (stage->name[0] != '\0' && g_str_equal (which, stage->name));
 }
@@ -246,8 +254,7 @@ find_instance_panel (GtkWidget *root, const char *which, GString *shown)
         return NULL;
       if (names_instance (stage, which))
         return LM_OP_PANEL (root);
-      g_autofree char *group = lm_stage_is_primary (stage) ? g_strdup (stage->info->name)
-                                                           : g_strdup_printf ("%s#%u", stage->info->name, stage->id);
+      g_autofree char *group = instance_group (stage);
       g_string_append_printf (shown, "%s%s%s%s", shown->len ? ", " : "", group, stage->name[0] ? " " : "",
                               stage->name);
       return NULL;
@@ -546,10 +553,7 @@ print_changes (const char *photo, const char *backend, guint w, guint h, int cou
                const LmParamSpec *spec, const char *sidecar, Stats *s, const char *json)
 {
   const LmOpInfo *op = instance->info;
-  g_autofree char *group = instance->info == lm_raw_op_info () || instance->info == lm_tonemap_op_info ()
-                               || lm_stage_is_primary (instance)
-                             ? g_strdup (op->name)
-                             : g_strdup_printf ("%s#%u", op->name, instance->id);
+  g_autofree char *group = instance_group (instance);
   printf ("# %s (%u×%u, %.1f MP), %s, %d changes of %s %s%s%s\n", photo, w, h, w * (double) h / 1e6, backend,
           count, group, spec->name, sidecar ? ", edits " : "", sidecar ? sidecar : "");
   printf ("first paint: change→result p50 %.2f p95 %.2f ms, change→paint p50 %.2f p95 %.2f ms\n",
