@@ -10,6 +10,7 @@ before the instance moves the mask with the photo. Bad masks and bad --mask-* fl
 line on stderr, exit status 1, and no file.
 """
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -225,6 +226,32 @@ class Masks(unittest.TestCase):
         want = np.rot90(whole, k=-1)  # a quarter turn clockwise
         self.assertEqual(turned.shape, want.shape)
         self.assertLessEqual(lt.diff(turned, want)[0], 1, "rotate 90: the mask follows the photo")
+
+    def test_tiled(self):
+        # Tile by tile (LUMEN_TILE, as a GPU short of memory renders) the same bytes as in one
+        # piece, feather and geometry included; --mask-out renders in one piece, whose cache
+        # holds the mask.
+        text = ("feather=0.02\ndetail=0.2\nluminance=0.2,0.3,1,1\n"
+                "shape1=linear add from=0.5,0.15 to=0.5,0.40\nshape2=brush add\n"
+                "stroke2.1=paint size=0.05 hardness=0.3 opacity=1 points=0.1,0.5 0.6,0.45\n")
+        params = self.sidecar("tiled.lumen", text)
+        flags = ["--params", params, "--rotate", "90", "--crop", "20,10,250,400", "--timings"]
+        whole, tiled, mask = self.path("t-whole.png"), self.path("t-tiled.png"), self.path("t-mask.png")
+        env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+        env.pop("LUMEN_TILE", None)
+        cli = lambda args, **kw: subprocess.run([lt.lumen_cli(), *args], capture_output=True, text=True,  # noqa: E731
+                                                timeout=120, env=dict(env, **kw))
+        one = cli(flags + ["-o", whole, PHOTO])
+        self.assertEqual(one.returncode, 0, one.stderr)
+        many = cli(flags + ["-o", tiled, PHOTO], LUMEN_TILE="37x53")
+        self.assertEqual(many.returncode, 0, many.stderr)
+        self.assertIn("tiles:", many.stdout)
+        self.assertTrue(np.array_equal(lt.imread(whole), lt.imread(tiled)), "tiled differs from one piece")
+        with_mask = cli(flags + ["--mask-out", mask, "-o", tiled, PHOTO], LUMEN_TILE="37x53")
+        self.assertEqual(with_mask.returncode, 0, with_mask.stderr)
+        self.assertNotIn("tiles:", with_mask.stdout)
+        self.assertTrue(np.array_equal(lt.imread(whole), lt.imread(tiled)))
+        self.assertEqual(lt.imread(mask).shape, (400, 250), "the mask is the size of the turned photo's crop")
 
     def test_choosing_the_instance(self):
         two = ("shape1=linear add from=0.5,0.15 to=0.5,0.40\n"
