@@ -26,8 +26,10 @@
  *              window's own sidecar of it, so that the photo opens with its instances and masks
  *              (bench/make-masked-sidecar.py writes one with three masked instances).
  *   --instance the instance whose panel is moved, instead of --op's first: its id (64), its
- *              sidecar group (exposure#64; a first instance: exposure) or its name (Sky); --op
- *              is then its operation, and --param one of its parameters.
+ *              sidecar group (exposure#64; a first instance: exposure) or its name (Sky). It
+ *              names the operation (no --op with it); --param is one of its parameters. The
+ *              window has a panel per instance; one it does not show is refused (exit 1) with
+ *              the panels it has.
  *   --count    changes (default 200).
  *   --open     instead of changes: PHOTO opened N more times after the first (cold) open, the
  *              way File → Open does (lm_window_open), each time from the moment it is asked
