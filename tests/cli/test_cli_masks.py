@@ -200,6 +200,24 @@ class Masks(unittest.TestCase):
         want = 0.5 * linear_mask(u, v, (0.2, 0.0), (0.7, 0.6)) * radial_mask(u, v, (0.5, 0.3), (0.3, 0.2), -40, 1.0)
         self.assert_mask(self.mask_out(self.sidecar("combined.lumen", text), "combined-mask.png"), want, "combined")
 
+    def test_raw(self):
+        # On a camera raw exposure runs on scene light, before the display transform: the masked
+        # gain is the global one where the mask is 1 and none where it is 0.
+        raw = os.path.join(lt.data_dir(), "raw", "forest.dng")
+        params = self.sidecar("raw.lumen", "shape1=linear add from=0.5,0.15 to=0.5,0.40\n")
+        outs = {name: self.path(f"raw-{name}.png") for name in ("plain", "global", "masked", "mask")}
+        lt.run_ok(self, ["-o", outs["plain"], raw])
+        lt.run_ok(self, ["--exposure", "1", "-o", outs["global"], raw])
+        lt.run_ok(self, ["--params", params, "--mask-out", outs["mask"], "-o", outs["masked"], raw])
+        plain, global_ev, got = (lt.imread(outs[k]).astype(np.int32) for k in ("plain", "global", "masked"))
+        h, w = got.shape[:2]
+        u, v = uv(h, w, max(w, h))
+        mask = linear_mask(u, v, (0.5, 0.15), (0.5, 0.40))
+        self.assert_mask(lt.imread(outs["mask"]).astype(np.float64), mask, "raw")
+        on, off = mask >= 1.0, mask <= 0.0
+        self.assertLessEqual(int(np.abs(got - global_ev)[on].max()), 1, "raw: the global gain where the mask is 1")
+        self.assertTrue(np.array_equal(got[off], plain[off]), "raw: unchanged where the mask is 0")
+
     def test_geometry(self):
         # A gradient and a circle in source coordinates stay on the same part of the photo after
         # a crop and a quarter turn: the render with them equals the crop (turn) of the render
