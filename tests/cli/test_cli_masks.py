@@ -47,6 +47,15 @@ def falloff(t, h):
     return np.where(t <= h, 1.0, np.where(t >= 1.0, 0.0, 1.0 - s * s * (3.0 - 2.0 * s)))
 
 
+def cli(args, **env):
+    """lumen-cli ARGS with the variables ENV (LUMEN_TILE, LUMEN_ATOMIC_FAIL_AT) and no others of them."""
+    environ = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
+    for name in ("LUMEN_TILE", "LUMEN_ATOMIC_FAIL_AT"):
+        environ.pop(name, None)
+    return subprocess.run([lt.lumen_cli(), *args], capture_output=True, text=True, timeout=120,
+                          env=dict(environ, **env))
+
+
 def uv(height, width, long_side):
     j, i = np.mgrid[0:height, 0:width].astype(np.float64)
     return (i + 0.5) / long_side, (j + 0.5) / long_side
@@ -247,10 +256,6 @@ class Masks(unittest.TestCase):
         params = self.sidecar("tiled.lumen", text)
         flags = ["--params", params, "--rotate", "90", "--crop", "20,10,250,400", "--timings"]
         whole, tiled, mask = self.path("t-whole.png"), self.path("t-tiled.png"), self.path("t-mask.png")
-        env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
-        env.pop("LUMEN_TILE", None)
-        cli = lambda args, **kw: subprocess.run([lt.lumen_cli(), *args], capture_output=True, text=True,  # noqa: E731
-                                                timeout=120, env=dict(env, **kw))
         one = cli(flags + ["-o", whole, PHOTO])
         self.assertEqual(one.returncode, 0, one.stderr)
         many = cli(flags + ["-o", tiled, PHOTO], LUMEN_TILE="37x53")
@@ -262,6 +267,17 @@ class Masks(unittest.TestCase):
         self.assertNotIn("tiles:", with_mask.stdout)
         self.assertTrue(np.array_equal(lt.imread(whole), lt.imread(tiled)))
         self.assertEqual(lt.imread(mask).shape, (400, 250), "the mask is the size of the turned photo's crop")
+
+    def test_together(self):
+        # The photo and its mask are committed together: where the second rename fails, neither
+        # is written, and neither temporary is left.
+        params = self.sidecar("together.lumen", "shape1=linear add from=0.5,0.15 to=0.5,0.40\n")
+        out, mask = self.path("together.png"), self.path("together-mask.png")
+        proc = cli(["--params", params, "--mask-out", mask, "-o", out, PHOTO], LUMEN_ATOMIC_FAIL_AT="rename:2")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        self.assertFalse(os.path.exists(out) or os.path.exists(mask), "one of the two was written")
+        self.assertEqual([n for n in os.listdir(self.dir) if lt.TMP_INFIX in n], [], "a temporary was left")
 
     def test_choosing_the_instance(self):
         two = ("shape1=linear add from=0.5,0.15 to=0.5,0.40\n"
