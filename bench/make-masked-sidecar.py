@@ -86,7 +86,7 @@ def sidecar(width, height, n_points, primaries):
             lines.append(f"shape1=radial add centre={fmt(u(a[0]))},{fmt(v(a[1]))} radii={radii} angle=0 "
                          "softness=0.5")
         lines.append("shape2=brush add")
-        lines.append(f"stroke2.1=paint size=0.03 hardness=0.5 opacity=1 points="
+        lines.append("stroke2.1=paint size=0.03 hardness=0.5 opacity=1 points="
                      + stroke(width, height, long_side, sy, amp, n_points))
         lines.append("")
     return "\n".join(lines)

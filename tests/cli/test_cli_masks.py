@@ -6,8 +6,10 @@ rounding), leaves it exactly as it is where the mask is 0, and lands between the
 mask is between. Where a mask is 1 or 0 is worked out here from the shapes' definitions
 (docs/masks.md, core/ops/mask-math.h): u, v = (pixel + ½) / the long side of the instance's
 source. --mask-out's 16-bit PNG is held to a NumPy evaluation of the same formulas. Geometry
-before the instance moves the mask with the photo. Bad masks and bad --mask-* flags are one
-line on stderr, exit status 1, and no file.
+before the instance moves the mask with the photo; a raw's exposure masks scene light; tiles
+give the bytes of one piece; the photo and its mask are committed together; docs/masks.md's
+example works. Bad masks and bad --mask-* flags are one line on stderr, exit status 1, and no
+file.
 """
 import os
 import subprocess
