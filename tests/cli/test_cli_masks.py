@@ -92,6 +92,8 @@ class Masks(unittest.TestCase):
         cls.h, cls.w = cls.src.shape[:2]
         cls.long = max(cls.w, cls.h)
         cls.plain = cls.render_photo(None, "plain.png")
+        # Unedited, lumen-cli gives the photo's own bytes: "unchanged" below means the file's pixels.
+        assert np.array_equal(cls.plain, cls.src), "lumen-cli without edits changed the photo"
         cls.global_ev = cls.render_photo(None, "global.png", ["--exposure", "1"])
 
     @classmethod
