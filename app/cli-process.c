@@ -32,7 +32,10 @@ typedef struct {
   gboolean to_srgb; /* --to-srgb: convert from the photo's profile to sRGB on saving */
   char **inputs;
   char *params_out; /* --params-out: the sidecar of the operations given */
-  gboolean raw;     /* the input is a camera raw */
+  char *mask_out;      /* --mask-out: the mask of a masked instance, a 16-bit gray PNG */
+  char *mask_instance; /* --mask-instance: which one */
+  guint32 mask_id;     /* its id, once the pipeline is read; 0: no --mask-out */
+  gboolean raw;        /* the input is a camera raw */
 } Options;
 
 static int
@@ -61,6 +64,14 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
       N_("Write the operations given (flags and --params) to a sidecar FILE, a preset for --params; "
          "without -o and IN, do only that"),
       N_("FILE") },
+    { "mask-out", 0, 0, G_OPTION_ARG_FILENAME, &o->mask_out,
+      N_("Write the mask of a masked instance (masks come by --params) to FILE, a 16-bit gray PNG the size of "
+         "that instance's input (0: unchanged, 65535: fully edited); with -o or without"),
+      N_("FILE.png") },
+    { "mask-instance", 0, 0, G_OPTION_ARG_STRING, &o->mask_instance,
+      N_("The instance whose mask --mask-out writes: its name or its sidecar group (exposure, exposure#64); "
+         "needed where several have masks"),
+      N_("NAME") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->inputs, NULL, NULL },
     { NULL },
   };
@@ -91,10 +102,12 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     return SHOW_VERSION;
   if (o->quality < 1 || o->quality > 100)
     return lm_cli_usage_error (_("--quality must be within 1..100"));
+  if (o->mask_instance && o->mask_out == NULL)
+    return lm_cli_usage_error (_("--mask-instance says whose mask --mask-out writes: give --mask-out FILE.png"));
   /* --params-out alone writes a preset and processes nothing. */
-  if (o->params_out && o->output == NULL && (o->inputs == NULL || o->inputs[0] == NULL))
+  if (o->params_out && o->output == NULL && o->mask_out == NULL && (o->inputs == NULL || o->inputs[0] == NULL))
     return LM_EXIT_OK;
-  if (o->output == NULL)
+  if (o->output == NULL && o->mask_out == NULL)
     return lm_cli_usage_error (_("no output: give -o OUT"));
   if (o->inputs == NULL || o->inputs[0] == NULL)
     return lm_cli_usage_error (_("no input photo given"));
@@ -105,9 +118,12 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
   o->nvjpeg = g_strcmp0 (o->jpeg_encoder, "nvjpeg") == 0;
   /* Asked for a file it cannot write, nvJPEG is a mistake better said than ignored; an unknown
    * extension is left to the output's own check. */
-  LmFileType type = lm_file_type_for_output (o->output);
-  if (o->nvjpeg && type != LM_FILE_JPEG && type != LM_FILE_UNKNOWN)
+  LmFileType type = o->output ? lm_file_type_for_output (o->output) : LM_FILE_UNKNOWN;
+  if (o->nvjpeg && (o->output == NULL || (type != LM_FILE_JPEG && type != LM_FILE_UNKNOWN)))
     return lm_cli_usage_error (_("--jpeg-encoder nvjpeg writes JPEG files: give OUT a .jpg or .jpeg name"));
+  /* A raw's scene (.exr) is developed without the display side's render that keeps the masks. */
+  if (o->mask_out && lm_file_type_is_radiance (type))
+    return lm_cli_usage_error (_("--mask-out goes with a .png, .jpg or .tif output, or none"));
   return LM_EXIT_OK;
 }
 
@@ -174,11 +190,28 @@ wants_tiles (LmBackend *backend, LmImage *source, const LmPipeline *pipeline)
   return g_getenv ("LUMEN_TILE") != NULL || !lm_render_fits (backend, source, pipeline);
 }
 
+/* The final mask plane of instance MASK_ID in CACHE's last run, in host memory. */
+static LmImage *
+download_mask (LmBackend *backend, LmRenderCache *cache, guint32 mask_id, GError **error)
+{
+  g_autoptr (LmImage) plane = lm_render_cache_mask (cache, mask_id);
+  if (plane == NULL)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("--mask-out: the render made no mask for that instance"));
+      return NULL;
+    }
+  g_autoptr (LmImage) host = lm_backend_download (backend, plane, error);
+  if (host == NULL || !lm_backend_synchronize (backend, error))
+    return NULL;
+  return g_steal_pointer (&host);
+}
+
 /* SOURCE through the pipeline on BACKEND, back in host memory; left in the device's where
- * ON_DEVICE asks (for nvJPEG to encode it there). */
+ * ON_DEVICE asks (for nvJPEG to encode it there). MASK_ID not 0: that instance's mask in
+ * *MASK, in host memory. */
 static LmImage *
 render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-        gboolean on_device, LmTimings *timings, GError **error)
+              gboolean on_device, guint32 mask_id, LmImage **mask, LmTimings *timings, GError **error)
 {
   gboolean transfers = lm_cli_backend_transfers (backend);
   gint64 t = g_get_monotonic_time ();
@@ -192,6 +225,8 @@ render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const 
   lm_render_cache_set_color (cache, color);
   g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
   if (result == NULL)
+    return NULL;
+  if (mask_id != 0 && (*mask = download_mask (backend, cache, mask_id, error)) == NULL)
     return NULL;
   if (on_device)
     return g_steal_pointer (&result);
@@ -207,17 +242,18 @@ render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const 
 
 /* SOURCE through the pipeline on BACKEND: in one piece where it fits, else in tiles; a device
  * that runs out of memory in one piece gets the tiles before the CPU is asked. A one-piece
- * render stays in the device's memory where ON_DEVICE asks. */
+ * render stays in the device's memory where ON_DEVICE asks. MASK_ID not 0 (--mask-out): in one
+ * piece, whose cache keeps the mask of that instance, into *MASK. */
 static LmImage *
 render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-        gboolean on_device, LmTimings *timings, GError **error)
+        gboolean on_device, guint32 mask_id, LmImage **mask, LmTimings *timings, GError **error)
 {
-  if (wants_tiles (backend, source, pipeline))
+  if (mask_id == 0 && wants_tiles (backend, source, pipeline))
     return render_tiled (backend, source, color, pipeline, timings, error);
   GError *e = NULL;
   guint kept = timings->entries->len;
-  LmImage *host = render_whole (backend, source, color, pipeline, on_device, timings, &e);
-  if (host == NULL && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
+  LmImage *host = render_whole (backend, source, color, pipeline, on_device, mask_id, mask, timings, &e);
+  if (host == NULL && mask_id == 0 && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
       && source->format != LM_FORMAT_RGBA_F32
       && !lm_image_is_raw (source) && lm_cli_backend_transfers (backend))
     {
@@ -319,9 +355,10 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
 
   /* Fail on an unwritable output before the work, not after it. A raw's .exr is its scene. */
   GError *e = NULL;
-  gboolean scene = lm_file_type_is_radiance (lm_file_type_for_output (o->output));
-  gboolean writable
-    = lm_cli_check_output (o->output, o->raw, &e) && (!scene || lm_raw_scene_output_check (o->output, &e));
+  gboolean scene = o->output && lm_file_type_is_radiance (lm_file_type_for_output (o->output));
+  gboolean writable = (o->output == NULL || lm_cli_check_output (o->output, o->raw, &e))
+                      && (!scene || lm_raw_scene_output_check (o->output, &e))
+                      && (o->mask_out == NULL || lm_cli_mask_check_output (o->mask_out, &e));
   gint64 t = g_get_monotonic_time ();
   g_autoptr (LmImage) source = NULL;
   if (writable)
@@ -364,8 +401,12 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   if (!lens_found (in_path, source, color, pipeline, error))
     return FALSE;
   guint kept_before_render = timings->entries->len;
+  /* --mask-out alone has no use for the photo in host memory: it stays where it was rendered. */
+  gboolean on_device = o->nvjpeg || o->output == NULL;
+  g_autoptr (LmImage) mask = NULL;
   g_autoptr (LmImage) host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
-                                   : render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
+                                   : render (backend, source, color, pipeline, on_device, o->mask_id, &mask,
+                                             timings, &e);
   if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
     {
       /* The photo does not fit the GPU, or the GPU failed: render it on the CPU rather than not at all, from
@@ -374,9 +415,10 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       lm_timings_truncate (timings, kept_before_render);
       g_clear_pointer (&backend, lm_backend_free);
       backend = lm_backend_new (LM_BACKEND_CPU, &e);
+      g_clear_pointer (&mask, lm_image_unref);
       if (backend)
         host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
-                     : render (backend, source, color, pipeline, o->nvjpeg, timings, &e);
+                     : render (backend, source, color, pipeline, on_device, o->mask_id, &mask, timings, &e);
     }
   if (host == NULL)
     {
@@ -389,8 +431,15 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   save.to_srgb = o->to_srgb;
   save.png_level = o->png_level;
   save.notes = notes;
-  if (!save_output (o, backend, source, host, &save, timings, error))
+  if (o->output && !save_output (o, backend, source, host, &save, timings, error))
     return FALSE;
+  if (mask)
+    {
+      t = g_get_monotonic_time ();
+      if (!lm_cli_mask_save (mask, o->mask_out, error))
+        return FALSE;
+      lm_timings_add (timings, _("save mask"), lm_ms_since (t));
+    }
 
   if (o->timings)
     {
@@ -412,7 +461,7 @@ write_outputs (const Options *o, const LmPipeline *pipeline, LmBackendKind kind)
     return fail (e);
   /* What the writer could not keep is said once the output is there. */
   g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
-  if (o->output)
+  if (o->output || o->mask_out)
     {
       LmTimings timings;
       lm_timings_init (&timings);
@@ -423,7 +472,8 @@ write_outputs (const Options *o, const LmPipeline *pipeline, LmBackendKind kind)
     }
   if (!lm_atomic_group_commit (g_steal_pointer (&group), &e))
     return fail (e);
-  lm_cli_notes (o->output, notes);
+  if (o->output)
+    lm_cli_notes (o->output, notes);
   return LM_EXIT_OK;
 }
 
@@ -455,6 +505,11 @@ lm_cli_process_main (int argc, char **argv)
     }
   /* Fitted to the photo: its raw stage is on exactly when it is a raw. */
   o.raw = input != NULL && pipeline.raw.enabled;
+  if (o.mask_out && !lm_cli_mask_instance (&pipeline, o.mask_instance, &o.mask_id, &e))
+    {
+      rc = fail (e);
+      goto out;
+    }
   rc = write_outputs (&o, &pipeline, kind);
 
 out:
@@ -462,6 +517,8 @@ out:
   g_free (o.jpeg_encoder);
   g_free (o.output);
   g_free (o.params_out);
+  g_free (o.mask_out);
+  g_free (o.mask_instance);
   g_strfreev (o.inputs);
   return rc;
 }

@@ -136,6 +136,18 @@ gboolean lm_cli_check_output (const char *path, gboolean radiance_too, GError **
  * move pixels (on the CPU they share the image), and only then does --timings show them. */
 gboolean lm_cli_backend_transfers (LmBackend *backend);
 
+/* --mask-out and --mask-instance (cli-mask.c). The id of the instance of PIPELINE whose mask is
+ * written: the one NAME names (--mask-instance: its sidecar group, "exposure" or "exposure#64",
+ * or its name), or, NAME NULL, the only one with a mask. FALSE, with one line saying why,
+ * where none has a mask, NAME names none or one without a mask, several have one and NAME is
+ * NULL, or the instance is off (a mask that is not rendered). */
+gboolean lm_cli_mask_instance (const LmPipeline *pipeline, const char *name, guint32 *id, GError **error);
+/* Checks before any work that PATH is a .png that can be written (lm_io_check_output). */
+gboolean lm_cli_mask_check_output (const char *path, GError **error);
+/* MASK (GRAY_F32, 0..1, host memory) written to PATH as a 16-bit gray PNG (0..65535), as every
+ * output is: through a temporary renamed into place, or with the command's atomic group. */
+gboolean lm_cli_mask_save (const LmImage *mask, const char *path, GError **error);
+
 /* "Commands:" and a line for each command, for --help. */
 char *lm_cli_commands_help (void);
 

@@ -5,7 +5,8 @@
  * for the first paint of each change and for its full-resolution one; or, with --open, opens
  * PHOTO N times and prints how long each took to its first full-resolution paint.
  *
- *   ui-latency [--backend cpu|cuda] [--op NAME] [--param NAME] [--count N] [--open N] [--json FILE] PHOTO
+ *   ui-latency [--backend cpu|cuda] [--op NAME] [--param NAME] [--sidecar FILE] [--instance ID|NAME]
+ *              [--count N] [--open N] [--json FILE] PHOTO
  *
  *   --backend  cpu (default) or cuda: the window's CPU | GPU choice; refused (exit 1) when the
  *              window cannot use it, rather than measuring the other.
@@ -21,6 +22,14 @@
  *              A parameter used only under a choice (raw's temperature and tint under
  *              wb=temperature, its red and blue under wb=custom, the sigmoid's contrast) gets
  *              that choice with the first change, as a person picks it before the slider.
+ *   --sidecar  edits FILE (a sidecar, .lumen) opened with PHOTO: copied beside its copy, as the
+ *              window's own sidecar of it, so that the photo opens with its instances and masks
+ *              (bench/make-masked-sidecar.py writes one with three masked instances).
+ *   --instance the instance whose panel is moved, instead of --op's first: its id (64), its
+ *              sidecar group (exposure#64; a first instance: exposure) or its name (Sky). It
+ *              names the operation (no --op with it); --param is one of its parameters. The
+ *              window has a panel per instance; one it does not show is refused (exit 1) with
+ *              the panels it has.
  *   --count    changes (default 200).
  *   --open     instead of changes: PHOTO opened N more times after the first (cold) open, the
  *              way File → Open does (lm_window_open), each time from the moment it is asked
@@ -49,6 +58,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "core/edit/sidecar.h"
 #include "core/hdr/tonemap.h"
 #include "core/raw/develop.h"
 #include "ui/application.h"
@@ -212,6 +222,66 @@ static gboolean
 is_stage_of_its_own (const LmOpInfo *op)
 {
   return op == lm_raw_op_info () || op == lm_tonemap_op_info ();
+}
+
+/* STAGE's group in a sidecar: "exposure" for an operation's first instance, "exposure#64". */
+static char *
+instance_group (const LmStage *stage)
+{
+  if (is_stage_of_its_own (stage->info) || lm_stage_is_primary (stage))
+    return g_strdup (stage->info->name);
+  return g_strdup_printf ("%s#%u", stage->info->name, stage->id);
+}
+
+/* Whether WHICH (--instance) names STAGE: by its id, its sidecar group or its name. */
+static gboolean
+names_instance (const LmStage *stage, const char *which)
+{
+  g_autofree char *id = g_strdup_printf ("%u", stage->id);
+  g_autofree char *group = instance_group (stage);
+  return g_str_equal (which, id) || g_str_equal (which, group)
+         || (stage->name[0] != '\0' && g_str_equal (which, stage->name));
+}
+
+/* The panel under ROOT of the instance WHICH names, or NULL; the instances the panels show are
+ * added to SHOWN ("exposure#64 Sky"). The window's panels (one per instance) carry their
+ * instance's stage, id and name included. */
+static LmOpPanel *
+find_instance_panel (GtkWidget *root, const char *which, GString *shown)
+{
+  if (LM_IS_OP_PANEL (root))
+    {
+      const LmStage *stage = lm_op_panel_get_stage (LM_OP_PANEL (root));
+      if (stage->info == NULL || stage->info == lm_raw_op_info () || stage->info == lm_tonemap_op_info ())
+        return NULL;
+      if (names_instance (stage, which))
+        return LM_OP_PANEL (root);
+      g_autofree char *group = instance_group (stage);
+      g_string_append_printf (shown, "%s%s%s%s", shown->len ? ", " : "", group, stage->name[0] ? " " : "",
+                              stage->name);
+      return NULL;
+    }
+  if (!GTK_IS_CONTAINER (root))
+    return NULL;
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (root));
+  for (GList *l = children; l; l = l->next)
+    {
+      LmOpPanel *found = find_instance_panel (l->data, which, shown);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* FILE (--sidecar) copied beside PHOTO (a copy in the benchmark's folder) as its sidecar. */
+static gboolean
+copy_sidecar (const char *file, GFile *photo, GError **error)
+{
+  g_autofree char *photo_path = g_file_get_path (photo);
+  g_autofree char *beside = lm_sidecar_beside_path (photo_path);
+  g_autoptr (GFile) from = g_file_new_for_commandline_arg (file);
+  g_autoptr (GFile) to = g_file_new_for_path (beside);
+  return g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, error);
 }
 
 static LmOpPanel *
@@ -479,12 +549,15 @@ copy_into (GFile *original, const char *dir, const char *name, GError **error)
   return g_steal_pointer (&copy);
 }
 
+/* INSTANCE: the stage whose panel moved. */
 static void
-print_changes (const char *photo, const char *backend, guint w, guint h, int count, const LmOpInfo *op,
-               const LmParamSpec *spec, Stats *s, const char *json)
+print_changes (const char *photo, const char *backend, guint w, guint h, int count, const LmStage *instance,
+               const LmParamSpec *spec, const char *sidecar, Stats *s, const char *json)
 {
-  printf ("# %s (%u×%u, %.1f MP), %s, %d changes of %s %s\n", photo, w, h, w * (double) h / 1e6, backend, count,
-          op->name, spec->name);
+  const LmOpInfo *op = instance->info;
+  g_autofree char *group = instance_group (instance);
+  printf ("# %s (%u×%u, %.1f MP), %s, %d changes of %s %s%s%s\n", photo, w, h, w * (double) h / 1e6, backend,
+          count, group, spec->name, sidecar ? ", edits " : "", sidecar ? sidecar : "");
   printf ("first paint: change→result p50 %.2f p95 %.2f ms, change→paint p50 %.2f p95 %.2f ms\n",
           percentile (s->first_result, 0.5), percentile (s->first_result, 0.95),
           percentile (s->first_paint, 0.5), percentile (s->first_paint, 0.95));
@@ -494,13 +567,17 @@ print_changes (const char *photo, const char *backend, guint w, guint h, int cou
   if (json == NULL)
     return;
   g_autofree char *photo_json = json_string (photo);
+  g_autofree char *sidecar_json = json_string (sidecar ? sidecar : "");
+  g_autofree char *instance_json = json_string (group);
   g_autofree char *text = g_strdup_printf (
     "{\"photo\": %s, \"backend\": \"%s\", \"mode\": \"change\", \"width\": %u, \"height\": %u, "
-    "\"megapixels\": %.2f, \"op\": \"%s\", \"param\": \"%s\", \"count\": %d, \"measured\": %u, "
+    "\"megapixels\": %.2f, \"op\": \"%s\", \"param\": \"%s\", \"instance\": %s, \"sidecar\": %s, "
+    "\"count\": %d, \"measured\": %u, "
     "\"first_result_p50\": %.3f, \"first_result_p95\": %.3f, \"first_paint_p50\": %.3f, "
     "\"first_paint_p95\": %.3f, \"full_result_p50\": %.3f, \"full_result_p95\": %.3f, "
     "\"full_paint_p50\": %.3f, \"full_paint_p95\": %.3f}\n",
-    photo_json, backend, w, h, w * (double) h / 1e6, op->name, spec->name, count, s->full_paint->len,
+    photo_json, backend, w, h, w * (double) h / 1e6, op->name, spec->name, instance_json, sidecar_json, count,
+    s->full_paint->len,
     percentile (s->first_result, 0.5), percentile (s->first_result, 0.95), percentile (s->first_paint, 0.5),
     percentile (s->first_paint, 0.95), percentile (s->full_result, 0.5), percentile (s->full_result, 0.95),
     percentile (s->full_paint, 0.5), percentile (s->full_paint, 0.95));
@@ -527,12 +604,15 @@ screenshot (LmWindow *window)
 int
 main (int argc, char **argv)
 {
-  const char *backend = "cpu", *op_name = "blur", *param_name = NULL, *json = NULL;
+  const char *backend = "cpu", *op_name = NULL, *param_name = NULL, *json = NULL;
+  const char *sidecar = NULL, *instance = NULL;
   int count = 200, opens = 0;
   const GOptionEntry entries[] = {
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend, "cpu or cuda", "B" },
     { "op", 0, 0, G_OPTION_ARG_STRING, &op_name, "the operation whose control moves (blur)", "OP" },
     { "param", 0, 0, G_OPTION_ARG_STRING, &param_name, "its parameter (its first)", "PARAM" },
+    { "sidecar", 0, 0, G_OPTION_ARG_FILENAME, &sidecar, "open the photo with these edits", "FILE" },
+    { "instance", 0, 0, G_OPTION_ARG_STRING, &instance, "the instance whose control moves", "ID|NAME" },
     { "count", 0, 0, G_OPTION_ARG_INT, &count, "slider changes", "N" },
     { "open", 0, 0, G_OPTION_ARG_INT, &opens, "measure N opens instead of changes", "N" },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "write the figures here", "FILE" },
@@ -541,17 +621,26 @@ main (int argc, char **argv)
   GError *e = NULL;
   if (!gtk_init_with_args (&argc, &argv, "PHOTO", entries, NULL, &e) || argc != 2 || count < 1 || opens < 0)
     {
-      fprintf (stderr, "usage: ui-latency [--backend cpu|cuda] [--op NAME] [--param NAME] [--count N] [--open N] "
-                       "[--json FILE] PHOTO\n");
+      fprintf (stderr, "usage: ui-latency [--backend cpu|cuda] [--op NAME] [--param NAME] [--sidecar FILE] "
+                       "[--instance ID|NAME] [--count N] [--open N] [--json FILE] PHOTO\n");
       return 2;
     }
+  if (instance && (op_name || opens))
+    {
+      fprintf (stderr, "ui-latency: --instance names the operation (not --op) and measures changes (not --open)\n");
+      return 2;
+    }
+  if (op_name == NULL)
+    op_name = "blur";
   /* The figures printed, the JSON and the status bar read back take a decimal point in every
    * locale. */
   setlocale (LC_NUMERIC, "C");
+  /* An instance's operation is known once the photo is open with its edits. */
   const LmOpInfo *op = find_op (op_name);
   const LmParamSpec *spec = op ? find_param (op, param_name) : NULL;
-  if (spec == NULL || (!is_stage_of_its_own (op) && lm_op_kind (op->id) == LM_KIND_EXPORT)
-      || spec->type == LM_PARAM_ENUM || spec->type == LM_PARAM_TEXT)
+  if (instance == NULL
+      && (spec == NULL || (!is_stage_of_its_own (op) && lm_op_kind (op->id) == LM_KIND_EXPORT)
+          || spec->type == LM_PARAM_ENUM || spec->type == LM_PARAM_TEXT))
     {
       fprintf (stderr, "ui-latency: no slider or curve %s%s%s in this build's panels\n", op_name,
                param_name ? " " : "", param_name ? param_name : "");
@@ -603,6 +692,11 @@ main (int argc, char **argv)
       fprintf (stderr, "ui-latency: %s: %s\n", argv[1], e ? e->message : "no copy");
       return 1;
     }
+  if (sidecar && (!copy_sidecar (sidecar, file, &e) || (file2 && !copy_sidecar (sidecar, file2, &e))))
+    {
+      fprintf (stderr, "ui-latency: %s: %s\n", sidecar, e->message);
+      return 1;
+    }
   /* The first open: the photo's first upload and the first run of each step, not part of a
    * slider's latency (nor of the later opens': reported apart). */
   start_measuring (&s, TRUE);
@@ -640,7 +734,28 @@ main (int argc, char **argv)
     }
   else
     {
-      LmOpPanel *panel = find_panel (window, op);
+      LmOpPanel *panel;
+      if (instance)
+        {
+          g_autoptr (GString) shown = g_string_new (NULL);
+          panel = find_instance_panel (GTK_WIDGET (window), instance, shown);
+          if (panel == NULL || !gtk_widget_get_visible (GTK_WIDGET (panel)))
+            {
+              fprintf (stderr, "ui-latency: %s has no panel of the instance %s (the panels: %s)\n", argv[1], instance,
+                       shown->str);
+              return 1;
+            }
+          op = lm_op_panel_get_stage (panel)->info;
+          spec = find_param (op, param_name);
+          if (spec == NULL || spec->type == LM_PARAM_ENUM || spec->type == LM_PARAM_TEXT)
+            {
+              fprintf (stderr, "ui-latency: the instance %s (%s) has no slider or curve %s\n", instance, op->name,
+                       param_name ? param_name : "");
+              return 2;
+            }
+        }
+      else
+        panel = find_panel (window, op);
       if (panel == NULL || !gtk_widget_get_visible (GTK_WIDGET (panel)))
         {
           fprintf (stderr, "ui-latency: %s has no %s panel (%s)\n", argv[1], op->name,
@@ -671,7 +786,7 @@ main (int argc, char **argv)
         }
       /* Which steps the last change ran and which came from the cache. */
       fprintf (stderr, "ui-latency: the last change's render: %s\n", gtk_label_get_text (s.status));
-      print_changes (argv[1], backend, width, height, count, op, spec, &s, json);
+      print_changes (argv[1], backend, width, height, count, lm_op_panel_get_stage (panel), spec, sidecar, &s, json);
     }
   screenshot (window);
   gtk_widget_destroy (GTK_WIDGET (window));
