@@ -476,7 +476,8 @@ on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
   if (mods == GDK_SHIFT_MASK)
     {
       /* Shift+[ where the layout gives "[" with Shift held all the same. */
-      keyval = keyval == GDK_KEY_bracketleft ? GDK_KEY_braceleft : keyval == GDK_KEY_bracketright ? GDK_KEY_braceright : keyval;
+      if (keyval == GDK_KEY_bracketleft || keyval == GDK_KEY_bracketright)
+        keyval = keyval == GDK_KEY_bracketleft ? GDK_KEY_braceleft : GDK_KEY_braceright;
       return (keyval == GDK_KEY_braceleft || keyval == GDK_KEY_braceright) && key_brush (self, keyval);
     }
   switch (keyval)

@@ -133,6 +133,7 @@ static void
 mask_overlay (const LmImage *mask, guint x0, guint y0, const LmViewRect *v, LmImage *out)
 {
   double sx = v->rw / v->out_w, sy = v->rh / v->out_h;
+#pragma omp parallel for schedule(static)
   for (int j = 0; j < v->out_h; j++)
     {
       int ya, yb;
