@@ -297,3 +297,13 @@ lm_pipeline_is_primary_only (const LmPipeline *pipeline)
     }
   return TRUE;
 }
+
+char *
+lm_stage_display_name (const LmStage *stage)
+{
+  if (stage->name[0])
+    return g_strdup (stage->name);
+  if (lm_stage_is_primary (stage))
+    return g_strdup (stage->info->name);
+  return g_strdup_printf ("%s#%u", stage->info->name, stage->id);
+}

@@ -200,6 +200,10 @@ gboolean lm_pipeline_move (LmPipeline *pipeline, guint index, int delta, GError 
  * back, another instance a fresh "<Label> N") for instance INDEX. */
 gboolean lm_pipeline_rename (LmPipeline *pipeline, guint index, const char *name, GError **error);
 
+/* What a message calls STAGE: its name, else its operation's for a primary, else
+ * "<operation>#<id>" as its sidecar group is named. g_free it. */
+char *lm_stage_display_name (const LmStage *stage);
+
 /* NAME for STAGE as it is (lm_pipeline_rename's rules, "" kept as ""): what a sidecar gives. */
 gboolean lm_stage_set_name (LmStage *stage, const char *name, GError **error);
 

@@ -473,8 +473,9 @@ lm_mask_read_rgb (const uint8_t *row, int format, uint32_t x, float *r, float *g
     }
 }
 
-/* Pixel X of OUT_ROW: IN_ROW's moved towards OP_ROW's by M (lm_mask_blend), each colour
- * channel, then the one rounding of the format; alpha is IN's. */
+/* Pixel X of OUT_ROW: IN_ROW's moved towards OP_ROW's by M (lm_mask_blend), each channel,
+ * then the one rounding of the format. Alpha too: an operation that changes it (a blur of a
+ * transparent edge) gives under a full mask what it gives unmasked; the others keep IN's. */
 LM_INLINE void
 lm_mask_blend_pixel (const uint8_t *in_row, const uint8_t *op_row, uint8_t *out_row, int format, uint32_t x,
                      float m)
@@ -488,7 +489,9 @@ lm_mask_blend_pixel (const uint8_t *in_row, const uint8_t *op_row, uint8_t *out_
         ((uint32_t *) (void *) out_row)[x]
           = lm_px_pack (lm_quantize_u8 (lm_mask_blend (lm_px_channel (a, 0), lm_px_channel (o, 0), m)),
                         lm_quantize_u8 (lm_mask_blend (lm_px_channel (a, 1), lm_px_channel (o, 1), m)),
-                        lm_quantize_u8 (lm_mask_blend (lm_px_channel (a, 2), lm_px_channel (o, 2), m)), a);
+                        lm_quantize_u8 (lm_mask_blend (lm_px_channel (a, 2), lm_px_channel (o, 2), m)),
+                        (uint32_t) lm_quantize_u8 (lm_mask_blend (lm_px_channel (a, 3), lm_px_channel (o, 3), m))
+                          << 24);
         return;
       }
     case LM_MASK_RGBA16:
@@ -498,7 +501,9 @@ lm_mask_blend_pixel (const uint8_t *in_row, const uint8_t *op_row, uint8_t *out_
         ((uint64_t *) (void *) out_row)[x]
           = lm_px16_pack (lm_quantize_u16 (lm_mask_blend (lm_px16_channel (a, 0), lm_px16_channel (o, 0), m)),
                           lm_quantize_u16 (lm_mask_blend (lm_px16_channel (a, 1), lm_px16_channel (o, 1), m)),
-                          lm_quantize_u16 (lm_mask_blend (lm_px16_channel (a, 2), lm_px16_channel (o, 2), m)), a);
+                          lm_quantize_u16 (lm_mask_blend (lm_px16_channel (a, 2), lm_px16_channel (o, 2), m)),
+                          (uint64_t) lm_quantize_u16 (lm_mask_blend (lm_px16_channel (a, 3), lm_px16_channel (o, 3), m))
+                            << 48);
         return;
       }
     case LM_MASK_RGBA_F32:
@@ -507,7 +512,8 @@ lm_mask_blend_pixel (const uint8_t *in_row, const uint8_t *op_row, uint8_t *out_
         const float *o = (const float *) (const void *) op_row + 4 * (size_t) x;
         float *d = (float *) (void *) out_row + 4 * (size_t) x;
         float r = lm_mask_blend (a[0], o[0], m), g = lm_mask_blend (a[1], o[1], m), b = lm_mask_blend (a[2], o[2], m);
-        d[0] = r, d[1] = g, d[2] = b, d[3] = a[3];
+        float alpha = lm_mask_blend (a[3], o[3], m);
+        d[0] = r, d[1] = g, d[2] = b, d[3] = alpha;
         return;
       }
     case LM_MASK_GRAY16:

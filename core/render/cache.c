@@ -13,6 +13,21 @@
  * edited pipeline and its "before", geometry alone, on one cache). */
 #define N_ENTRIES (2 * LM_PLAN_MAX)
 
+/* A masked instance's mask: its drawn plane, valid while its shapes and its frame stay the
+ * same (a slider of the instance or of one before it redraws nothing), and its final mask,
+ * valid while, in addition, its ranges, feather and input do. */
+typedef struct {
+  LmMaskFlat *flat;      /* placed on FRAME, IN_W × IN_H */
+  LmMask mask;           /* what FLAT was made from */
+  LmMaskFrame frame;
+  gboolean scene;
+  guint in_w, in_h;
+  LmImage *drawn, *final;
+  gboolean drawn_valid;
+  guint64 final_input_version; /* 0: FINAL is not valid */
+  guint64 applied_run;         /* the run that last blended with FINAL */
+} MaskPlanes;
+
 /* The output of one step, found by the step's key (plan.h: an instance's id), so that adding
  * or removing an instance leaves the entries of the others where they are. */
 typedef struct {
@@ -22,6 +37,7 @@ typedef struct {
   guint64 input_version;  /* the version of the input it was computed from */
   guint64 version;        /* this output's version; 0 when there is none */
   LmImage *output;        /* kept between runs and rewritten in place when shapes agree */
+  MaskPlanes *mask;       /* a masked instance's, kept while it stays masked */
 } CacheEntry;
 
 struct _LmRenderCache {
@@ -36,9 +52,29 @@ struct _LmRenderCache {
   guint64 next_version;
   guint last_computed;
   guint64 runs;
+  LmRenderLevel level;
+  guint last_masks;
   guint n_entries;
   CacheEntry entries[N_ENTRIES];
 };
+
+static void
+mask_planes_free (MaskPlanes *m)
+{
+  if (m == NULL)
+    return;
+  g_clear_pointer (&m->flat, lm_mask_flat_free);
+  g_clear_pointer (&m->drawn, lm_image_unref);
+  g_clear_pointer (&m->final, lm_image_unref);
+  g_free (m);
+}
+
+static void
+entry_clear (CacheEntry *entry)
+{
+  g_clear_pointer (&entry->output, lm_image_unref);
+  g_clear_pointer (&entry->mask, mask_planes_free);
+}
 
 LmRenderCache *
 lm_render_cache_new (LmBackend *backend, LmImage *source)
@@ -48,6 +84,7 @@ lm_render_cache_new (LmBackend *backend, LmImage *source)
   cache->source = lm_image_ref (source);
   lm_shot_info_from_image (source, &cache->shot);
   cache->next_version = 2; /* 1 is the source */
+  cache->level = lm_render_level_of (NULL, source->width, source->height);
   return cache;
 }
 
@@ -57,13 +94,19 @@ lm_render_cache_free (LmRenderCache *cache)
   if (cache == NULL)
     return;
   for (guint i = 0; i < cache->n_entries; i++)
-    g_clear_pointer (&cache->entries[i].output, lm_image_unref);
+    entry_clear (&cache->entries[i]);
   g_clear_pointer (&cache->host_source, lm_image_unref);
   g_clear_pointer (&cache->fallback_out, lm_image_unref);
   g_free (cache->notice);
   g_clear_pointer (&cache->color, lm_color_profile_unref);
   lm_image_unref (cache->source);
   g_free (cache);
+}
+
+void
+lm_render_cache_set_level (LmRenderCache *cache, const LmRenderLevel *level)
+{
+  cache->level = lm_render_level_of (level, cache->source->width, cache->source->height);
 }
 
 void
@@ -195,7 +238,7 @@ forget_unseen (LmRenderCache *cache, const LmPipeline *pipeline)
       CacheEntry *entry = &cache->entries[i];
       if (entry->seen + 1 < cache->runs)
         {
-          g_clear_pointer (&entry->output, lm_image_unref);
+          entry_clear (entry);
           continue;
         }
       if (kept != i)
@@ -203,6 +246,25 @@ forget_unseen (LmRenderCache *cache, const LmPipeline *pipeline)
       kept++;
     }
   cache->n_entries = kept;
+}
+
+LmImage *
+lm_render_cache_mask (LmRenderCache *cache, guint32 id)
+{
+  for (guint i = 0; i < cache->n_entries; i++)
+    {
+      const CacheEntry *entry = &cache->entries[i];
+      if (entry->key == id && entry->mask && entry->mask->final && entry->mask->final_input_version != 0
+          && entry->mask->applied_run == cache->runs)
+        return lm_image_ref (entry->mask->final);
+    }
+  return NULL;
+}
+
+guint
+lm_render_cache_last_masks_computed (LmRenderCache *cache)
+{
+  return cache->last_masks;
 }
 
 guint
@@ -219,7 +281,9 @@ static gboolean
 same_step (const CacheEntry *entry, const LmPlanStep *step)
 {
   const LmPlanStep *was = &entry->step;
-  if (was->kind != step->kind)
+  if (was->kind != step->kind || was->masked != step->masked)
+    return FALSE;
+  if (step->masked && memcmp (&was->mask, &step->mask, sizeof step->mask) != 0)
     return FALSE;
   switch (step->kind)
     {
@@ -232,6 +296,99 @@ same_step (const CacheEntry *entry, const LmPlanStep *step)
     }
 }
 
+/* STEP (one instance, not the raw's development nor the tone mapping) from CURRENT into OUT. */
+static gboolean
+run_unmasked (LmRenderCache *cache, const LmPlanStep *step, LmImage *current, LmImage *out, GError **error)
+{
+  if (step->kind == LM_PLAN_SCENE_GAIN)
+    return lm_backend_scene_gain (cache->backend, step->gain, current, out, error);
+  if (step->kind == LM_PLAN_POINTS)
+    return lm_backend_run_points (cache->backend, &step->pass, current, out, error);
+  return lm_backend_run_op (cache->backend, step->stage.info, step->stage.params.bytes, current, out, error);
+}
+
+/* ENTRY's mask planes for STEP on CURRENT (of version CURRENT_VERSION): what is still valid
+ * is kept, the rest computed. */
+static gboolean
+prepare_mask (LmRenderCache *cache, CacheEntry *entry, const LmPlanStep *step, const LmPipeline *pipeline,
+              const LmImage *current, guint64 current_version, GError **error)
+{
+  LmMaskFrame frame;
+  if (!lm_render_mask_frame (pipeline, step->index, cache->source->width, cache->source->height, &cache->level,
+                             &frame, error))
+    return FALSE;
+  if (entry->mask == NULL)
+    entry->mask = g_new0 (MaskPlanes, 1);
+  MaskPlanes *m = entry->mask;
+  gboolean same_place = m->flat && memcmp (&m->frame, &frame, sizeof frame) == 0 && m->in_w == current->width
+                        && m->in_h == current->height && m->scene == step->scene;
+  if (!same_place || memcmp (&m->mask, &step->mask, sizeof m->mask) != 0)
+    {
+      /* The drawn plane depends on the shapes alone: new ranges or a new feather keep it. */
+      gboolean same_shapes = same_place && m->mask.n_shapes == step->mask.n_shapes
+                             && memcmp (m->mask.shape, step->mask.shape, sizeof m->mask.shape) == 0;
+      g_clear_pointer (&m->flat, lm_mask_flat_free);
+      m->final_input_version = 0;
+      m->drawn_valid = m->drawn_valid && same_shapes;
+      m->flat = lm_render_mask_place (pipeline, step->index, step->scene, cache->source->width,
+                                      cache->source->height, &cache->level, current->width, current->height, error);
+      if (m->flat == NULL)
+        return FALSE;
+      memcpy (&m->mask, &step->mask, sizeof m->mask);
+      m->frame = frame, m->scene = step->scene;
+      m->in_w = current->width, m->in_h = current->height;
+    }
+  const LmAllocator *work = lm_backend_work_allocator (cache->backend);
+  if (m->drawn == NULL || m->drawn->width != current->width || m->drawn->height != current->height)
+    {
+      g_clear_pointer (&m->drawn, lm_image_unref);
+      g_clear_pointer (&m->final, lm_image_unref);
+      m->drawn_valid = FALSE, m->final_input_version = 0;
+      if ((m->drawn = lm_image_new (LM_FORMAT_GRAY_F32, current->width, current->height, work, error)) == NULL
+          || (m->final = lm_image_new (LM_FORMAT_GRAY_F32, current->width, current->height, work, error)) == NULL)
+        return FALSE;
+    }
+  if (!m->drawn_valid)
+    {
+      if (!lm_backend_mask_drawn (cache->backend, m->flat, NULL, m->drawn, error))
+        return FALSE;
+      m->drawn_valid = TRUE;
+      m->final_input_version = 0;
+      cache->last_masks++;
+    }
+  if (m->final_input_version != current_version)
+    {
+      m->final_input_version = 0;
+      if (!lm_backend_mask (cache->backend, m->flat, NULL, current, m->drawn, m->final, error))
+        return FALSE;
+      m->final_input_version = current_version;
+      cache->last_masks++;
+    }
+  return TRUE;
+}
+
+/* A masked instance: its result, then moved back towards its input CURRENT where the mask is
+ * below 1 (mask-math.h: in + M·(op − in)). */
+static gboolean
+run_masked (LmRenderCache *cache, CacheEntry *entry, const LmPlanStep *step, const LmPipeline *pipeline,
+            LmImage *current, guint64 current_version, GError **error)
+{
+  LmImage *out = entry->output;
+  if (out->format != current->format || out->width != current->width || out->height != current->height)
+    {
+      g_autofree char *name = lm_stage_display_name (&pipeline->inst[step->index]);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                   _("%s cannot have a mask in this version of Lumen: it changes the image's format"), name);
+      return FALSE;
+    }
+  if (!prepare_mask (cache, entry, step, pipeline, current, current_version, error)
+      || !run_unmasked (cache, step, current, out, error)
+      || !lm_backend_blend_mask (cache->backend, current, out, entry->mask->final, out, error))
+    return FALSE;
+  entry->mask->applied_run = cache->runs;
+  return TRUE;
+}
+
 /* lm_render_cache_run, or (SCENE_ONLY) its steps before the display transform. */
 static LmImage *
 run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only, LmTimings *timings,
@@ -242,6 +399,7 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
   PendingTiming pending[LM_PLAN_MAX];
   guint n_pending = 0;
   cache->last_computed = 0;
+  cache->last_masks = 0;
   g_clear_pointer (&cache->notice, g_free);
 
   /* The pipeline with the source's colour space in its operations' hidden fields. */
@@ -273,6 +431,8 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
           g_strlcpy (t->label, step->label, sizeof t->label);
           current = entry->output;
           current_version = entry->version;
+          if (step->masked && entry->mask)
+            entry->mask->applied_run = cache->runs;
           continue;
         }
 
@@ -303,6 +463,8 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
         }
       if (!prepare_output (cache, entry, format, width, height, error))
         return NULL;
+      if (!step->masked)
+        g_clear_pointer (&entry->mask, mask_planes_free);
 
       /* Mark the entry stale first: a failed run must not leave a half-written output
        * looking valid. */
@@ -312,7 +474,9 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
       g_strlcpy (t->label, step->label, sizeof t->label);
       lm_backend_mark (cache->backend, &t->start);
       gboolean ok;
-      if (step->kind == LM_PLAN_RAW)
+      if (step->masked)
+        ok = run_masked (cache, entry, step, pipeline, current, current_version, error);
+      else if (step->kind == LM_PLAN_RAW)
         ok = lm_backend_develop_raw (cache->backend, (const LmRawParams *) stage->params.bytes, cache->source->raw,
                                      current, entry->output, error);
       else if (step->kind == LM_PLAN_SCENE_GAIN)

@@ -8,6 +8,7 @@
 
 #include "../backend/backend.h"
 #include "../edit/pipeline.h"
+#include "mask-place.h"
 #include "../timing.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,11 @@ void lm_render_cache_set_fallback (LmRenderCache *cache, LmBackend *cpu, LmImage
  * the window's view, its export and lumen-cli compute the same bytes. */
 void lm_render_cache_set_color (LmRenderCache *cache, LmColorProfile *color);
 
+/* The source is LEVEL of a larger photo (a pyramid level or a shrunk preview): masks, stored
+ * in the photo's coordinates, are placed on it accordingly. A new cache renders the photo
+ * itself. */
+void lm_render_cache_set_level (LmRenderCache *cache, const LmRenderLevel *level);
+
 /* Renders PIPELINE and returns a new reference to the result in work memory (the source
  * itself when it is 8-bit and no operation is enabled). Appends one timing per step run
  * ("raw", the edits on scene light, "tonemap", then each enabled operation), "cached" for
@@ -51,6 +57,15 @@ guint lm_render_cache_last_computed (LmRenderCache *cache);
 /* Why the last run did a step elsewhere than asked (the backend could not tone map, so the
  * CPU did), or NULL. Valid until the next run. */
 const char *lm_render_cache_last_notice (LmRenderCache *cache);
+
+/* The mask of instance ID as the last run applied it: a new reference to a GRAY_F32 plane of
+ * the instance's input size in work memory (0 to 1), or NULL when the last run applied no mask
+ * for it (none, disabled, or the run stopped before it). Valid until the next run. */
+LmImage *lm_render_cache_mask (LmRenderCache *cache, guint32 id);
+
+/* How many masks the last run computed: drawn planes and final masks (not taken from the
+ * cache). */
+guint lm_render_cache_last_masks_computed (LmRenderCache *cache);
 
 /* How many step outputs the cache holds: those of the last two runs' instances (a removed
  * instance's output is freed by the second run without it). */

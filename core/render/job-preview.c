@@ -35,6 +35,8 @@ quick_preview (LmRenderWorker *w, const LmRenderRequest *req, int factor)
       lm_shrink_cpu (src, w->shrunk);
       w->shrunk_cache = lm_render_cache_new (w->sides[0].backend, w->shrunk);
       lm_render_cache_set_color (w->shrunk_cache, w->color);
+      LmRenderLevel level = { factor, src->width, src->height };
+      lm_render_cache_set_level (w->shrunk_cache, &level);
     }
 
   LmPipeline pipeline = req->pipeline;

@@ -73,6 +73,13 @@ ensure_pyramid (LmRenderWorker *w, GError **error)
   return w->pyramid != NULL;
 }
 
+/* What level K is of: masks are placed in the photo's coordinates. */
+static LmRenderLevel
+level_of (LmRenderWorker *w, guint k)
+{
+  return (LmRenderLevel) { lm_pyramid_factor (w->pyramid, k), w->source->width, w->source->height };
+}
+
 /* SLOT holds level K uploaded to SIDE, with a cache of it. */
 static gboolean
 slot_hold (LmRenderWorker *w, Side *side, LevelSlot *slot, guint k, GError **error)
@@ -90,6 +97,8 @@ slot_hold (LmRenderWorker *w, Side *side, LevelSlot *slot, guint k, GError **err
   side->upload_ms += lm_ms_since (t);
   slot->cache = lm_render_cache_new (side->backend, slot->source);
   lm_render_cache_set_color (slot->cache, w->color);
+  LmRenderLevel level = level_of (w, k);
+  lm_render_cache_set_level (slot->cache, &level);
   slot->index = (int) k;
   return TRUE;
 }
@@ -265,7 +274,8 @@ render_area (LmRenderWorker *w, Side *side, guint k, const LmPipeline *p, const 
   g_autoptr (LmImage) out = lm_image_new (format, area->width, area->height,
                                           lm_backend_work_allocator (side->backend), error);
   /* One lane: a view's region is a few tiles, not worth a second stream and its buffers. */
-  LmTileOptions options = { REGION_TILE_SIDE, REGION_TILE_SIDE, 1, equalize };
+  LmRenderLevel of = level_of (w, k);
+  LmTileOptions options = { REGION_TILE_SIDE, REGION_TILE_SIDE, 1, equalize, &of };
   if (out == NULL
       || !lm_render_tiled (side->backend, level, p, w->color, area, out, &options, timings, error))
     return NULL;
@@ -396,6 +406,8 @@ lm_render_level_compare (LmRenderWorker *w, Side *side, const LmRenderRequest *r
     return NULL;
   g_autoptr (LmRenderCache) fresh = lm_render_cache_new (side->backend, side->shown.source);
   lm_render_cache_set_color (fresh, w->color);
+  LmRenderLevel level = level_of (w, k);
+  lm_render_cache_set_level (fresh, &level);
   LmImage *out = lm_render_cache_run (fresh, &p, timings, error);
   if (out != NULL)
     *rect = level_rect (&req->view, full_w, full_h, out->width, out->height);

@@ -24,6 +24,18 @@ add_label (LmPlanStep *step, const char *name)
   g_strlcat (step->label, name, sizeof step->label);
 }
 
+/* STEP runs instance INDEX of PIPELINE: its mask, if it has one. */
+static void
+set_mask (LmPlanStep *step, const LmPipeline *pipeline, guint index)
+{
+  const LmStage *stage = &pipeline->inst[index];
+  step->index = index;
+  if (stage->mask < 0)
+    return;
+  step->masked = TRUE;
+  memcpy (&step->mask, &pipeline->masks[stage->mask], sizeof step->mask);
+}
+
 /* Whether the pass of STEP (COLOR_OPS: the POINT_COLOR operations in it) can take INFO after
  * what it holds, keeping to list order (point-math.h). */
 static gboolean
@@ -51,6 +63,16 @@ plan_display (LmPlan *plan, const LmPipeline *pipeline, gboolean scene)
         {
           LmPlanStep *step = add_step (plan, LM_PLAN_OP, FALSE, stage->id, stage->info->name);
           step->stage = *stage;
+          set_mask (step, pipeline, i);
+          pass = NULL;
+          continue;
+        }
+      if (stage->mask >= 0)
+        {
+          LmPlanStep *step = add_step (plan, LM_PLAN_POINTS, FALSE, stage->id, stage->info->name);
+          lm_point_pass_init (&step->pass);
+          lm_point_pass_add (&step->pass, stage->info, stage->params.bytes);
+          set_mask (step, pipeline, i);
           pass = NULL;
           continue;
         }
@@ -71,16 +93,17 @@ LmPlan *
 lm_render_plan (const LmPipeline *pipeline, gboolean scene, gboolean raw, GError **error)
 {
   for (guint i = 0; i < pipeline->n; i++)
-    if (pipeline->inst[i].enabled && pipeline->inst[i].mask >= 0)
-      {
-        const LmStage *stage = &pipeline->inst[i];
-        g_autofree char *name = stage->name[0]           ? g_strdup (stage->name)
-                                : lm_stage_is_primary (stage) ? g_strdup (stage->info->name)
-                                                              : g_strdup_printf ("%s#%u", stage->info->name, stage->id);
-        g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
-                     _("%s has a mask: masks are not rendered in this version of Lumen"), name);
-        return NULL;
-      }
+    {
+      const LmStage *stage = &pipeline->inst[i];
+      LmOpKind kind = lm_op_kind (stage->info->id);
+      if (stage->enabled && stage->mask >= 0 && (kind == LM_KIND_GEOMETRY || kind == LM_KIND_EXPORT))
+        {
+          g_autofree char *name = lm_stage_display_name (stage);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                       _("%s cannot have a mask: it changes the image's size"), name);
+          return NULL;
+        }
+    }
   LmPlan *plan = g_new (LmPlan, 1);
   plan->n = 0;
   if (scene)
@@ -92,7 +115,7 @@ lm_render_plan (const LmPipeline *pipeline, gboolean scene, gboolean raw, GError
       for (guint i = 0; i < pipeline->n; i++)
         {
           const LmStage *stage = &pipeline->inst[i];
-          if (!stage->enabled || !stage->info->on_scene || stage->info->scene_gain == NULL)
+          if (!stage->enabled || !stage->info->on_scene || stage->info->scene_gain == NULL || stage->mask >= 0)
             continue;
           float g[3];
           stage->info->scene_gain (stage->params.bytes, g);
@@ -106,8 +129,21 @@ lm_render_plan (const LmPipeline *pipeline, gboolean scene, gboolean raw, GError
       for (guint i = 0; i < pipeline->n; i++)
         {
           const LmStage *stage = &pipeline->inst[i];
-          if (stage->enabled && stage->info->on_scene && stage->info->scene_gain == NULL)
-            add_step (plan, LM_PLAN_OP, TRUE, stage->id, stage->info->name)->stage = *stage;
+          if (!stage->enabled || !stage->info->on_scene)
+            continue;
+          if (stage->info->scene_gain == NULL)
+            {
+              LmPlanStep *step = add_step (plan, LM_PLAN_OP, TRUE, stage->id, stage->info->name);
+              step->stage = *stage;
+              set_mask (step, pipeline, i);
+            }
+          else if (stage->mask >= 0)
+            {
+              LmPlanStep *step = add_step (plan, LM_PLAN_SCENE_GAIN, TRUE, stage->id, stage->info->name);
+              stage->info->scene_gain (stage->params.bytes, step->gain);
+              step->stage = *stage;
+              set_mask (step, pipeline, i);
+            }
         }
       LmPlanStep *tone = add_step (plan, LM_PLAN_TONEMAP, FALSE, LM_PLAN_KEY_TONEMAP, pipeline->tonemap.info->name);
       tone->stage = pipeline->tonemap;

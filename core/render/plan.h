@@ -31,6 +31,12 @@ typedef struct {
   LmPointPass pass;  /* POINTS */
   float gain[3];     /* SCENE_GAIN */
   char label[128];   /* the names of what it runs, joined by "+" */
+  /* A masked instance runs alone (an OP, a pass of one, or a gain of one): its result is
+   * blended with its input through the mask. INDEX: the instance's place in the pipeline, for
+   * its mask's frame; MASK: a copy, so that a cached result knows what it was made with. */
+  gboolean masked;
+  guint index;
+  LmMask mask;
 } LmPlanStep;
 
 /* Steps a plan holds at most: a raw's three, and each instance once. */
@@ -45,8 +51,10 @@ typedef struct {
  * source that is SCENE light (a raw when RAW, else a radiance map) or not. A run of point
  * instances is one pass until an instance that the pass cannot take after what it holds: a
  * POINT_COLOR operation already in it (a pass has one pixel part per operation), a channel
- * part after a pixel part (point-math.h), or LM_POINT_RECIPE_MAX of them. A masked instance
- * is refused: masks are not rendered yet. g_free the result. */
+ * part after a pixel part (point-math.h), LM_POINT_RECIPE_MAX of them, or a masked instance.
+ * On scene light the unmasked gains fold into one step first; a masked gain runs at its place
+ * in the list. A masked instance of an operation that changes the image's size (geometry, the
+ * export's resize) is refused. g_free the result. */
 LmPlan *lm_render_plan (const LmPipeline *pipeline, gboolean scene, gboolean raw, GError **error);
 
 G_END_DECLS

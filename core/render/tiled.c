@@ -29,6 +29,7 @@ typedef struct {
   LmStage stage;            /* its parameters, with the hidden fields the tiler fills */
   LmFormat in_format, out_format;
   guint in_w, in_h, out_w, out_h; /* the whole frames around it */
+  LmMaskFlat *mask;               /* a masked instance's, placed on its whole input frame */
 } Step;
 
 typedef struct {
@@ -41,26 +42,32 @@ typedef struct {
   guint32 *denoise_bins;  /* its estimate's counts, summed over the tiles */
   float denoise_sigma;    /* what they give: every tile's σ */
   LmRect denoise_own;     /* in the first pass, the tile being counted (its halo aside) */
+  gboolean masked;        /* a step has a mask */
   gboolean opaque;
 } Plan;
 
 typedef struct {
   LmBackend *backend;  /* the caller's for lane 0, else one of its own */
   LmImage *buffer[2];  /* ping-pong, in work memory, reshaped for each step */
+  LmImage *drawn, *mask; /* a masked step's planes */
   gboolean busy;       /* work queued since its last synchronize */
 } Lane;
 
 static void
 plan_clear (Plan *plan)
 {
+  for (guint i = 0; plan->steps && i < plan->n; i++)
+    g_clear_pointer (&plan->steps[i].mask, lm_mask_flat_free);
   g_clear_pointer (&plan->equalize_bins, g_free);
   g_clear_pointer (&plan->denoise_bins, g_free);
   g_clear_pointer (&plan->steps, g_free);
 }
 
-/* PIPELINE (with COLOR) as the steps a tile runs: plan.c's, as the render cache runs them. */
+/* PIPELINE (with COLOR) as the steps a tile runs: plan.c's, as the render cache runs them.
+ * Masks are placed for a source that is LEVEL of the photo (NULL: the photo). */
 static gboolean
-plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmColorProfile *color, GError **error)
+plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmColorProfile *color,
+            const LmRenderLevel *level, GError **error)
 {
   memset (plan, 0, sizeof *plan);
   plan->equalize = -1;
@@ -147,6 +154,26 @@ plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmCol
         }
       step->in_format = format;
       step->in_w = w, step->in_h = h;
+      if (from->masked)
+        {
+          /* As the cache: a masked instance blends its result with its input, pixel for pixel. */
+          if (step->out_format != format || step->out_w != w || step->out_h != h)
+            {
+              g_autofree char *name = lm_stage_display_name (&colored->inst[from->index]);
+              g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+                           _("%s cannot have a mask in this version of Lumen: it changes the image's format"), name);
+              plan_clear (plan);
+              return FALSE;
+            }
+          step->mask = lm_render_mask_place (colored, from->index, FALSE, source->width, source->height, level, w, h,
+                                             error);
+          if (step->mask == NULL)
+            {
+              plan_clear (plan);
+              return FALSE;
+            }
+          plan->masked = TRUE;
+        }
       opaque = opaque || lm_format_channels (format) == 1;
       format = step->out_format;
       w = step->out_w, h = step->out_h;
@@ -181,6 +208,16 @@ walk_back (const Plan *plan, guint end, const LmRect *out, LmRect *rects)
         step->info->source_rect (step->stage.params.bytes, step->in_w, step->in_h, &rects[i + 1], &rects[i]);
       else
         rects[i] = rects[i + 1];
+      if (step->mask)
+        {
+          /* The feather's box filters read this far beyond what they keep. */
+          guint reach = lm_mask_feather_reach (lm_mask_flat_render (step->mask));
+          LmRect *r = &rects[i];
+          guint x1 = MIN ((guint64) r->x + r->width + reach, step->in_w);
+          guint y1 = MIN ((guint64) r->y + r->height + reach, step->in_h);
+          r->x = r->x > reach ? r->x - reach : 0, r->y = r->y > reach ? r->y - reach : 0;
+          r->width = x1 - r->x, r->height = y1 - r->y;
+        }
     }
 }
 
@@ -283,6 +320,26 @@ add_noise_counts (Plan *plan, Lane *lane, LmImage *image, const LmRect *grown, G
   return lm_denoise_histogram_cpu (host, &own, plan->denoise_bins, error);
 }
 
+/* A masked step's result DST moved back towards its input CUR (the rectangle AT of its input
+ * frame) by its mask there. */
+static gboolean
+blend_masked (const Step *step, Lane *lane, const LmRect *at, const LmImage *cur, LmImage *dst, GError **error)
+{
+  const LmAllocator *work = lm_backend_work_allocator (lane->backend);
+  LmImage **planes[2] = { &lane->drawn, &lane->mask };
+  for (int p = 0; p < 2; p++)
+    if (*planes[p] == NULL || !lm_image_reshape (*planes[p], LM_FORMAT_GRAY_F32, cur->width, cur->height))
+      {
+        g_clear_pointer (planes[p], lm_image_unref);
+        if ((*planes[p] = lm_image_new (LM_FORMAT_GRAY_F32, cur->width, cur->height, work, error)) == NULL)
+          return FALSE;
+      }
+  LmTileFrame frame = { step->in_w, step->in_h, at->x, at->y, at->x, at->y, at->width, at->height };
+  return lm_backend_mask_drawn (lane->backend, step->mask, &frame, lane->drawn, error)
+         && lm_backend_mask (lane->backend, step->mask, &frame, cur, lane->drawn, lane->mask, error)
+         && lm_backend_blend_mask (lane->backend, cur, dst, lane->mask, dst, error);
+}
+
 /* One tile: the steps before END on the rectangle OUT of frame END, queued on LANE. */
 static gboolean
 render_tile (Plan *plan, Lane *lane, const LmImage *host_source, guint end, const LmRect *out, const Sink *sink,
@@ -346,8 +403,10 @@ render_tile (Plan *plan, Lane *lane, const LmImage *host_source, guint end, cons
       gboolean ok = step->points ? lm_backend_run_points (lane->backend, &step->pass, cur, dst, error)
                                  : lm_backend_run_op (lane->backend, step->info, stage.params.bytes, cur, dst,
                                                       error);
-      if (!ok)
+      if (!ok || (step->mask && !blend_masked (step, lane, &rects[i], cur, dst, error)))
         return FALSE;
+      if (step->mask)
+        covers = rects[i];
       cur = dst, k = 1 - k, cur_rect = covers;
     }
 
@@ -389,8 +448,9 @@ choose_tile (const Plan *plan, const LmImage *source, guint end, guint out_w, gu
       /* A tile in the middle: its halos are not clamped by the edges. */
       guint x = out_w > side ? (out_w - side) / 2 : 0, y = out_h > side ? (out_h - side) / 2 : 0;
       LmRect r = { x, y, MIN (side, out_w), MIN (side, out_h) };
-      /* two buffers, and as much again for the operations' scratch (blur's intermediate) */
-      if ((guint64) lanes * 4 * tile_bytes (plan, source, end, &r) <= available / 2)
+      /* two buffers, and as much again for the operations' scratch (blur's intermediate); a
+       * masked step's two float planes are twice an RGBA8 buffer more */
+      if ((guint64) lanes * (plan->masked ? 6 : 4) * tile_bytes (plan, source, end, &r) <= available / 2)
         break;
     }
   *tw = MIN (side, out_w), *th = MIN (side, out_h);
@@ -456,7 +516,7 @@ lm_render_tiled (LmBackend *backend, const LmImage *host_source, const LmPipelin
                  GError **error)
 {
   Plan plan;
-  if (!plan_build (&plan, host_source, pipeline, color, error))
+  if (!plan_build (&plan, host_source, pipeline, color, options ? options->level : NULL, error))
     return FALSE;
   LmFormat format;
   guint out_w, out_h;
@@ -555,6 +615,8 @@ lm_render_tiled (LmBackend *backend, const LmImage *host_source, const LmPipelin
     {
       g_clear_pointer (&lanes[i].buffer[0], lm_image_unref);
       g_clear_pointer (&lanes[i].buffer[1], lm_image_unref);
+      g_clear_pointer (&lanes[i].drawn, lm_image_unref);
+      g_clear_pointer (&lanes[i].mask, lm_image_unref);
       if (i > 0)
         g_clear_pointer (&lanes[i].backend, lm_backend_free);
     }
@@ -576,7 +638,7 @@ lm_render_tiled_output (const LmImage *source, const LmPipeline *pipeline, LmFor
                         guint *height)
 {
   Plan plan;
-  if (!plan_build (&plan, source, pipeline, NULL, NULL))
+  if (!plan_build (&plan, source, pipeline, NULL, NULL, NULL))
     {
       *format = source->format, *width = source->width, *height = source->height;
       return;
@@ -590,7 +652,7 @@ lm_render_tiled_source_rect (const LmImage *source, const LmPipeline *pipeline, 
                              LmRect *in_rect)
 {
   Plan plan;
-  if (!plan_build (&plan, source, pipeline, NULL, NULL))
+  if (!plan_build (&plan, source, pipeline, NULL, NULL, NULL))
     return FALSE;
   LmRect rects[LM_PLAN_MAX + 1];
   walk_back (&plan, plan.n, out_rect, rects);
@@ -606,7 +668,7 @@ lm_render_fits (LmBackend *backend, const LmImage *source, const LmPipeline *pip
   if (available == G_MAXSIZE)
     return TRUE;
   Plan plan;
-  if (!plan_build (&plan, source, pipeline, NULL, NULL))
+  if (!plan_build (&plan, source, pipeline, NULL, NULL, NULL))
     return TRUE; /* not tiled: the untiled render says what is wrong */
   gsize stride, size, need = lm_image_size_bytes (source);
   for (guint i = 0; i < plan.n; i++)

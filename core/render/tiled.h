@@ -15,6 +15,7 @@
 #include "../color/profile.h"
 #include "../edit/pipeline.h"
 #include "../timing.h"
+#include "mask-place.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,7 @@ typedef struct {
   guint lanes;                   /* tiles in flight, each on a backend of its own with its
                                   * own stream and buffers; 0: 2 on CUDA, 1 elsewhere */
   LmTileHistogram *equalize;     /* NULL: equalize's first pass runs on each render */
+  const LmRenderLevel *level;    /* what the source is a level of (masks); NULL: the photo */
 } LmTileOptions;
 
 /* Renders PIPELINE on HOST_SOURCE (host memory; pinned, from the backend's host allocator,

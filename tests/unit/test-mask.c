@@ -603,7 +603,8 @@ test_poisoned (void)
     }
 }
 
-/* out = in + M·(op − in), alpha from in, rounded once: worked out per pixel in double. */
+/* out = in + M·(op − in) for every channel, alpha included, rounded once: worked out per pixel in
+ * double. */
 static void
 test_blend (void)
 {
@@ -658,7 +659,7 @@ test_blend (void)
                 else
                   a = ((float *) (void *) lm_test_pixel (in, x, y))[c], b = ((float *) (void *) lm_test_pixel (op, x, y))[c],
                   got = ((float *) (void *) lm_test_pixel (out, x, y))[c], tolerance = 1e-6;
-                want = c == 3 ? a : a + m * (b - a);
+                want = a + m * (b - a);
                 if (fmt != LM_FORMAT_RGBA_F32)
                   want = floor (want + 0.5);
                 /* 16 bits pass through the 0..255 scale: one level either way at halves. */
