@@ -120,14 +120,6 @@ lm_render_view_down (Side *side, const LmImage *image, const LmViewRect *v, LmVi
   return TRUE;
 }
 
-/* TEMPORARY until main's render of masks is merged: no instance has a mask plane yet. */
-LmImage *lm_render_cache_mask (LmRenderCache *cache, guint32 id) __attribute__ ((weak));
-LmImage *
-lm_render_cache_mask (LmRenderCache *cache, guint32 id)
-{
-  return NULL;
-}
-
 /* The overlay of MASK (GRAY_F32, 0..1, host memory, of the image V is a view of) on V's
  * rectangle: each view pixel the area average of the mask under it, as the view averages the
  * photo, red at alpha 0.5·M, premultiplied. */

@@ -3,7 +3,8 @@
  * gradient at the top, +1 EV with Page Up on exposure's slider. Then the view: brighter on the
  * stroke and in the top band, every pixel of the bottom-right quarter (outside both) the
  * same; M shows the mask in red over the stroke and M again hides it; undo takes the EV, the
- * gradient and the stroke back (the mask goes with the stroke) and redo brings them again;
+ * gradient and the stroke back (the mask, and the sidecar, go with the stroke) and redo
+ * brings them again;
  * the sidecar the window saves has the brush and the linear shape, and the photo opened
  * again looks as painted. The gradient is pressed at 10 % of the height and let go at 20 %:
  * the top 10 % is masked whole, so that +1 EV brightens it in full (by 20 levels but where a
@@ -217,9 +218,20 @@ test_overlay (void)
   g_assert_null (lm_image_view_get_mask_overlay (ui_image_view (), NULL));
 }
 
-/* Ctrl+Z until the view is the photo as it was (each Page Up is a step of its own): the mask
- * is still there (M shows it); two more take the gradient and the stroke back, the mask with
- * them. Ctrl+Shift+Z as many times: the painted view again. */
+/* Runs the main loop until PATH is gone; FALSE after SECONDS. */
+static gboolean
+wait_gone (const char *path, int seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
+  while (g_file_test (path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    ui_wait_ms (20);
+  return !g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* Ctrl+Z until the view is the photo as it was (each Page Up is a step of its own, and so is
+ * taking the slider): exposure is off, its mask still there (the sidecar says so). Two more
+ * take the gradient and the stroke back, the mask with them: the edits are the photo's
+ * defaults again and the sidecar goes. Ctrl+Shift+Z as many times: the painted view again. */
 static void
 test_undo (void)
 {
@@ -234,21 +246,19 @@ test_undo (void)
     }
   g_test_message ("%d undo steps: %d levels from before", steps, d);
   g_assert_cmpint (d, <=, 1);
-  ui_key_on_view (GDK_KEY_m);
-  ui_settle_tracked ();
-  g_assert_nonnull (lm_image_view_get_mask_overlay (ui_image_view (), NULL));
-  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_wait_ms (800); /* the sidecar's save of the last undo */
+  LmPipeline p = ui_read_sidecar (sidecar);
+  const LmMask *mask = lm_pipeline_stage_mask (&p, lm_pipeline_stage (&p, LM_OP_EXPOSURE));
+  g_assert_nonnull (mask);
+  g_assert_cmpuint (mask->n_shapes, ==, 2);
   for (int k = 0; k < 2; k++, steps++)
     {
       ui_key (GDK_KEY_z, GDK_CONTROL_MASK);
       ui_settle_tracked ();
     }
-  g_assert_null (lm_image_view_get_mask_overlay (ui_image_view (), NULL)); /* no mask left to show */
-  ui_key_on_view (GDK_KEY_m);
-  ui_settle_tracked ();
+  g_assert_true (wait_gone (sidecar, 5));
   g_autoptr (GBytes) bare = ui_view_pixels ();
   g_assert_cmpint (distance (bare, before), <=, 1);
-  ui_focus_window (GTK_WIDGET (ui_window));
   for (int k = 0; k < steps; k++)
     {
       ui_key (GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
