@@ -122,6 +122,24 @@ brightened (double a, double b)
 #define GRADIENT_ON 0.10  /* pressed here: above, the gradient is whole */
 #define GRADIENT_OFF 0.20 /* released here: below, nothing */
 
+static const char *
+label_text (const char *name)
+{
+  GtkWidget *label = ui_find_named (GTK_WIDGET (ui_window), name);
+  g_assert_nonnull (label);
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+/* B with no panel selected: the status bar says what to do, no tool starts. */
+static void
+test_none_selected (void)
+{
+  ui_key_on_view (GDK_KEY_b);
+  g_test_message ("B alone: “%s”", label_text ("status-timings"));
+  g_assert_nonnull (strstr (label_text ("status-timings"), "Select an operation's panel first"));
+  g_assert_false (gtk_widget_get_visible (ui_find_named (GTK_WIDGET (ui_window), "mask-options")));
+}
+
 static void
 test_paint (void)
 {
@@ -135,6 +153,15 @@ test_paint (void)
   ui_click_middle (value);
   ui_wait_ms (100);
   ui_key_on_view (GDK_KEY_b);
+  /* The brush's keys: ] and [ its size, Shift+] and Shift+[ its hardness, shown in the bar. */
+  g_assert_nonnull (strstr (label_text ("mask-options"), "size 5.0 %, hardness 50 %"));
+  ui_key (GDK_KEY_bracketright, 0);
+  ui_key (GDK_KEY_bracketright, GDK_SHIFT_MASK);
+  g_test_message ("] and Shift+]: “%s”", label_text ("mask-options"));
+  g_assert_nonnull (strstr (label_text ("mask-options"), "size 6.2 %, hardness 60 %"));
+  ui_key (GDK_KEY_bracketleft, 0);
+  ui_key (GDK_KEY_bracketleft, GDK_SHIFT_MASK);
+  g_assert_nonnull (strstr (label_text ("mask-options"), "size 5.0 %, hardness 50 %"));
   double x0, y0, x1, y1;
   at (STROKE_X0, STROKE_Y, &x0, &y0);
   at (STROKE_X1, STROKE_Y, &x1, &y1);
@@ -306,6 +333,7 @@ main (int argc, char **argv)
   g_settings_set_boolean (settings, "keep-edits", TRUE);
   open_photo (photo);
 
+  g_test_add_func ("/masks/none-selected", test_none_selected);
   g_test_add_func ("/masks/paint", test_paint);
   g_test_add_func ("/masks/overlay", test_overlay);
   g_test_add_func ("/masks/undo", test_undo);
