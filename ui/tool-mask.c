@@ -42,16 +42,16 @@ struct _LmMaskTool {
 static void
 show_options (LmMaskTool *t)
 {
-  static const char *const kinds[] = { N_("Brush"), N_("Linear gradient"), N_("Radial gradient") };
   g_autofree char *text = NULL;
   if (t->kind == LM_MASK_BRUSH)
     /* TRANSLATORS: the brush's settings in the tool bar; size is a percentage of the photo's long side */
     text = g_strdup_printf (_("Brush: size %.1f %%, hardness %.0f %%, opacity %.0f %% · [ ] size, Shift+[ ] "
                               "hardness, M shows the mask"),
                             100.0 * t->size, 100.0 * t->hardness, 100.0 * t->opacity);
+  else if (t->kind == LM_MASK_LINEAR)
+    text = g_strdup (_("Linear gradient: drag from where it acts in full to where it stops · M shows the mask"));
   else
-    text = g_strdup_printf (_("%s: drag from where it is full to where it ends · M shows the mask"),
-                            _(kinds[CLAMP (t->kind, 0, 2)]));
+    text = g_strdup (_("Radial gradient: drag from its centre out, Shift for a circle · M shows the mask"));
   gtk_label_set_text (GTK_LABEL (t->options), text);
 }
 

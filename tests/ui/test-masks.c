@@ -6,7 +6,8 @@
  * gradient and the stroke back (the mask, and the sidecar, go with the stroke) and redo
  * brings them again;
  * the sidecar the window saves has the brush and the linear shape, and the photo opened
- * again looks as painted. The gradient is pressed at 10 % of the height and let go at 20 %:
+ * again looks as painted. On a view turned a quarter, a radial gradient lies where it was
+ * drawn. The gradient is pressed at 10 % of the height and let go at 20 %:
  * the top 10 % is masked whole, so that +1 EV brightens it in full (by 20 levels but where a
  * level that dark or light cannot go so far). */
 #include <math.h>
@@ -140,18 +141,24 @@ test_none_selected (void)
   g_assert_false (gtk_widget_get_visible (ui_find_named (GTK_WIDGET (ui_window), "mask-options")));
 }
 
+/* Exposure's panel selected as a person does: the keyboard taken into it, by a click on the
+ * number beside its slider (which changes nothing). */
 static void
-test_paint (void)
+select_exposure (void)
 {
-  before = ui_view_pixels ();
-  /* Exposure's panel selected as a person does: the keyboard taken into it, by a click on the
-   * number beside its slider (which changes nothing). */
   ui_focus_window (GTK_WIDGET (ui_window));
   GtkWidget *value = ui_find_named (lm_window_get_op_panel (ui_window, LM_OP_EXPOSURE), "ev-value");
   g_assert_nonnull (value);
   ui_scroll_into_view (value);
   ui_click_middle (value);
   ui_wait_ms (100);
+}
+
+static void
+test_paint (void)
+{
+  before = ui_view_pixels ();
+  select_exposure ();
   ui_key_on_view (GDK_KEY_b);
   /* The brush's keys: ] and [ its size, Shift+] and Shift+[ its hardness, shown in the bar. */
   g_assert_nonnull (strstr (label_text ("mask-options"), "size 5.0 %, hardness 50 %"));
@@ -315,6 +322,43 @@ test_sidecar (void)
   g_assert_cmpint (distance (reopened, painted), ==, 0);
 }
 
+/* Red alpha of the mask overlay at the photo's fractions (FX, FY) of the view. */
+static guint
+overlay_alpha (double fx, double fy)
+{
+  LmViewRect r;
+  LmImage *mask = lm_image_view_get_mask_overlay (ui_image_view (), &r);
+  g_assert_nonnull (mask);
+  guint w, h;
+  lm_image_view_get_image_size (ui_image_view (), &w, &h);
+  int i = CLAMP ((int) ((fx * w - r.rx) * r.out_w / r.rw), 0, r.out_w - 1);
+  int j = CLAMP ((int) ((fy * h - r.ry) * r.out_h / r.rh), 0, r.out_h - 1);
+  return ((const guint32 *) (const void *) lm_image_row (mask, j))[i] >> 24;
+}
+
+/* On a view turned a quarter (Ctrl+]), R and a drag out from a point: the mask shown is
+ * whole under the press, where the pointer was, and nothing at the point opposite. */
+static void
+test_turned (void)
+{
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_bracketright, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  select_exposure ();
+  ui_key_on_view (GDK_KEY_r);
+  double x0, y0, x1, y1;
+  at (0.75, 0.3, &x0, &y0);
+  at (0.85, 0.38, &x1, &y1);
+  ui_drag (GTK_WIDGET (ui_image_view ()), x0, y0, x1, y1, 6);
+  ui_settle_tracked ();
+  ui_key_on_view (GDK_KEY_m);
+  ui_settle_tracked ();
+  guint on = overlay_alpha (0.75, 0.3), opposite = overlay_alpha (0.25, 0.7);
+  g_test_message ("turned view: overlay alpha %u under the press, %u opposite", on, opposite);
+  g_assert_cmpuint (on, >=, 120);
+  g_assert_cmpuint (opposite, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -338,6 +382,7 @@ main (int argc, char **argv)
   g_test_add_func ("/masks/overlay", test_overlay);
   g_test_add_func ("/masks/undo", test_undo);
   g_test_add_func ("/masks/sidecar", test_sidecar);
+  g_test_add_func ("/masks/turned", test_turned);
   int rc = g_test_run ();
   g_clear_pointer (&before, g_bytes_unref);
   g_clear_pointer (&painted, g_bytes_unref);
