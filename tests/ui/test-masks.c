@@ -4,12 +4,11 @@
  * stroke and in the top band, every pixel of the bottom-right quarter (outside both) the
  * same; M shows the mask in red over the stroke and M again hides it; undo takes the EV, the
  * gradient and the stroke back (the mask, and the sidecar, go with the stroke) and redo
- * brings them again;
- * the sidecar the window saves has the brush and the linear shape, and the photo opened
- * again looks as painted. On a view turned a quarter, a radial gradient lies where it was
- * drawn. The gradient is pressed at 10 % of the height and let go at 20 %:
- * the top 10 % is masked whole, so that +1 EV brightens it in full (by 20 levels but where a
- * level that dark or light cannot go so far). */
+ * brings them again; the sidecar the window saves has the brush and the linear shape, and the
+ * photo opened again looks as painted. On a view turned a quarter, a radial gradient lies
+ * where it was drawn. The linear gradient is pressed at 10 % of the height and let go at 20 %:
+ * the top 10 % is masked whole, so that +1 EV brightens it in full there (by 20 levels, but
+ * where a level that dark or light cannot go so far). */
 #include <math.h>
 #include <string.h>
 
@@ -20,7 +19,6 @@
 
 static char *tmp_dir, *photo, *sidecar;
 static GBytes *before, *painted;
-static LmViewRect painted_rect;
 
 /* Runs the main loop until PATH exists; FALSE after SECONDS. */
 static gboolean
@@ -199,7 +197,6 @@ test_paint (void)
   g_assert_cmpfloat (fabs (gtk_range_get_value (GTK_RANGE (slider)) - taken - 1.0), <, 1e-6);
 
   painted = ui_view_pixels ();
-  lm_image_view_get_pixels (ui_image_view (), &painted_rect);
   /* On the stroke's line (inside its ends by the brush's radius) and in the top band. */
   guint dim = 0, samples = 0;
   for (double fx = STROKE_X0 + 0.04; fx <= STROKE_X1 - 0.04; fx += 0.01, samples++)
@@ -225,22 +222,27 @@ test_paint (void)
   g_assert_cmpuint (changed, ==, 0);
 }
 
+/* The mask overlay's word (premultiplied ARGB32) at the photo's fractions (FX, FY). */
+static guint32
+overlay_word (double fx, double fy)
+{
+  LmViewRect r;
+  LmImage *mask = lm_image_view_get_mask_overlay (ui_image_view (), &r);
+  g_assert_nonnull (mask);
+  guint w, h;
+  lm_image_view_get_image_size (ui_image_view (), &w, &h);
+  int i = CLAMP ((int) ((fx * w - r.rx) * r.out_w / r.rw), 0, r.out_w - 1);
+  int j = CLAMP ((int) ((fy * h - r.ry) * r.out_h / r.rh), 0, r.out_h - 1);
+  return ((const guint32 *) (const void *) lm_image_row (mask, j))[i];
+}
+
 /* M: the mask in red over the stroke; M again: gone. */
 static void
 test_overlay (void)
 {
   ui_key_on_view (GDK_KEY_m);
   ui_settle_tracked ();
-  LmViewRect r;
-  LmImage *mask = lm_image_view_get_mask_overlay (ui_image_view (), &r);
-  g_assert_nonnull (mask);
-  guint w, h;
-  lm_image_view_get_image_size (ui_image_view (), &w, &h);
-  int i = (int) (((STROKE_X0 + STROKE_X1) / 2 * w - r.rx) * r.out_w / r.rw);
-  int j = (int) ((STROKE_Y * h - r.ry) * r.out_h / r.rh);
-  guint32 on = ((const guint32 *) (const void *) lm_image_row (mask, j))[i];
-  int k = (int) ((0.75 * h - r.ry) * r.out_h / r.rh);
-  guint32 off = ((const guint32 *) (const void *) lm_image_row (mask, k))[(int) (0.75 * r.out_w)];
+  guint32 on = overlay_word ((STROKE_X0 + STROKE_X1) / 2, STROKE_Y), off = overlay_word (0.75, 0.75);
   g_test_message ("overlay on the stroke 0x%08x, in the bottom-right 0x%08x", on, off);
   /* Red at alpha 0.5 · M, premultiplied: M = 1 on the stroke's line, 0 far from both shapes. */
   g_assert_cmpuint (on >> 24, >=, 120);
@@ -322,20 +324,6 @@ test_sidecar (void)
   g_assert_cmpint (distance (reopened, painted), ==, 0);
 }
 
-/* Red alpha of the mask overlay at the photo's fractions (FX, FY) of the view. */
-static guint
-overlay_alpha (double fx, double fy)
-{
-  LmViewRect r;
-  LmImage *mask = lm_image_view_get_mask_overlay (ui_image_view (), &r);
-  g_assert_nonnull (mask);
-  guint w, h;
-  lm_image_view_get_image_size (ui_image_view (), &w, &h);
-  int i = CLAMP ((int) ((fx * w - r.rx) * r.out_w / r.rw), 0, r.out_w - 1);
-  int j = CLAMP ((int) ((fy * h - r.ry) * r.out_h / r.rh), 0, r.out_h - 1);
-  return ((const guint32 *) (const void *) lm_image_row (mask, j))[i] >> 24;
-}
-
 /* On a view turned a quarter (Ctrl+]), R and a drag out from a point: the mask shown is
  * whole under the press, where the pointer was, and nothing at the point opposite. */
 static void
@@ -353,7 +341,7 @@ test_turned (void)
   ui_settle_tracked ();
   ui_key_on_view (GDK_KEY_m);
   ui_settle_tracked ();
-  guint on = overlay_alpha (0.75, 0.3), opposite = overlay_alpha (0.25, 0.7);
+  guint on = overlay_word (0.75, 0.3) >> 24, opposite = overlay_word (0.25, 0.7) >> 24;
   g_test_message ("turned view: overlay alpha %u under the press, %u opposite", on, opposite);
   g_assert_cmpuint (on, >=, 120);
   g_assert_cmpuint (opposite, ==, 0);
