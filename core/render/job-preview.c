@@ -158,10 +158,27 @@ mask_overlay (const LmImage *mask, guint x0, guint y0, const LmViewRect *v, LmIm
     }
 }
 
+/* Whether instance ID's mask plane lies in the frame of PIPELINE's output: not so for one that
+ * runs on scene light (a raw's or radiance's source), before the geometry, once geometry is
+ * on (a flip or a half turn keeps the size and moves everything). */
+static gboolean
+mask_in_output_frame (const LmPipeline *pipeline, guint32 id, const LmImage *source)
+{
+  int index = lm_pipeline_find (pipeline, id);
+  if (index < 0)
+    return FALSE;
+  if (!pipeline->inst[index].info->on_scene || !(lm_image_is_raw (source) || source->format == LM_FORMAT_RGBA_F32))
+    return TRUE;
+  for (guint i = 0; i < pipeline->n; i++)
+    if (pipeline->inst[i].enabled && lm_op_kind (pipeline->inst[i].info->id) == LM_KIND_GEOMETRY)
+      return FALSE;
+  return TRUE;
+}
+
 /* The mask of instance ID as the last run on SIDE applied it, as the overlay of the view V of
  * an image of WIDTH × HEIGHT: only the part under V comes to the host. NULL (ERROR unset) when
- * the run applied none, or the mask is not in the image's frame (an instance before the
- * geometry): an overlay that would not lie on what it masks is no help. */
+ * the run applied none, or the mask is of another size than the image (an instance before a
+ * crop): an overlay that would not lie on what it masks is no help. */
 static LmImage *
 mask_view (LmRenderWorker *w, Side *side, guint32 id, guint width, guint height, const LmViewRect *v,
            GError **error)
@@ -216,7 +233,8 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
   if (req->mask_of)
     {
       GError *e = NULL;
-      r->mask_view = mask_view (w, side, req->mask_of, out->width, out->height, v, &e);
+      if (mask_in_output_frame (&pipeline, req->mask_of, w->source))
+        r->mask_view = mask_view (w, side, req->mask_of, out->width, out->height, v, &e);
       if (e)
         {
           g_propagate_error (error, e);
