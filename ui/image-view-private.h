@@ -18,6 +18,9 @@ struct _LmImageView {
   LmImage *pixels;   /* RGB24, of pixels_rect */
   LmViewRect pixels_rect;
   cairo_surface_t *surface;
+  LmImage *mask;     /* ARGB32, of mask_rect: an instance's mask, under the overlay */
+  LmViewRect mask_rect;
+  cairo_surface_t *mask_surface;
   LmImage *overlay;  /* ARGB32, of overlay_rect */
   LmViewRect overlay_rect;
   cairo_surface_t *overlay_surface;

@@ -175,6 +175,8 @@ lm_image_view_draw (GtkWidget *widget, cairo_t *cr)
     lm_image_view_paint_halves (self, cr);
   else if (self->surface)
     lm_image_view_paint_region (self, cr, self->surface, &self->pixels_rect);
+  if (self->mask_surface)
+    lm_image_view_paint_region (self, cr, self->mask_surface, &self->mask_rect);
   if (self->overlay_surface)
     lm_image_view_paint_region (self, cr, self->overlay_surface, &self->overlay_rect);
   if (split)
@@ -333,9 +335,11 @@ lm_image_view_finalize (GObject *object)
   LmImageView *self = LM_IMAGE_VIEW (object);
   g_clear_pointer (&self->surface, cairo_surface_destroy);
   g_clear_pointer (&self->overlay_surface, cairo_surface_destroy);
+  g_clear_pointer (&self->mask_surface, cairo_surface_destroy);
   g_clear_pointer (&self->before_surface, cairo_surface_destroy);
   g_clear_pointer (&self->pixels, lm_image_unref);
   g_clear_pointer (&self->overlay, lm_image_unref);
+  g_clear_pointer (&self->mask, lm_image_unref);
   g_clear_pointer (&self->before, lm_image_unref);
   g_clear_object (&self->drag);
   G_OBJECT_CLASS (lm_image_view_parent_class)->finalize (object);
@@ -398,6 +402,7 @@ lm_image_view_set_image_size (LmImageView *self, guint width, guint height)
   self->image_height = height;
   lm_image_view_hold (&self->pixels, &self->pixels_rect, &self->surface, NULL, NULL, CAIRO_FORMAT_RGB24);
   lm_image_view_set_overlay (self, NULL, NULL);
+  lm_image_view_set_mask_overlay (self, NULL, NULL);
   lm_image_view_set_before_pixels (self, NULL, NULL);
   lm_image_view_zoom_fit (self);
 }
@@ -426,6 +431,23 @@ lm_image_view_set_overlay (LmImageView *self, LmImage *overlay, const LmViewRect
   lm_image_view_hold (&self->overlay, &self->overlay_rect, &self->overlay_surface, overlay, rect,
                       CAIRO_FORMAT_ARGB32);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+lm_image_view_set_mask_overlay (LmImageView *self, LmImage *mask, const LmViewRect *rect)
+{
+  if (mask == NULL && self->mask == NULL)
+    return;
+  lm_image_view_hold (&self->mask, &self->mask_rect, &self->mask_surface, mask, rect, CAIRO_FORMAT_ARGB32);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+LmImage *
+lm_image_view_get_mask_overlay (LmImageView *self, LmViewRect *rect)
+{
+  if (rect && self->mask)
+    *rect = self->mask_rect;
+  return self->mask;
 }
 
 void
@@ -502,6 +524,7 @@ lm_image_view_resize_image (LmImageView *self, guint width, guint height)
       lm_image_view_hold (&self->pixels, &self->pixels_rect, &self->surface, NULL, NULL, CAIRO_FORMAT_RGB24);
       lm_image_view_hold (&self->overlay, &self->overlay_rect, &self->overlay_surface, NULL, NULL,
                           CAIRO_FORMAT_ARGB32);
+      lm_image_view_hold (&self->mask, &self->mask_rect, &self->mask_surface, NULL, NULL, CAIRO_FORMAT_ARGB32);
       lm_image_view_hold (&self->before, &self->before_rect, &self->before_surface, NULL, NULL,
                           CAIRO_FORMAT_RGB24);
     }
@@ -509,6 +532,7 @@ lm_image_view_resize_image (LmImageView *self, guint width, guint height)
     {
       stretch_rect (&self->pixels_rect, old_w, old_h, width, height);
       stretch_rect (&self->overlay_rect, old_w, old_h, width, height);
+      stretch_rect (&self->mask_rect, old_w, old_h, width, height);
       stretch_rect (&self->before_rect, old_w, old_h, width, height);
     }
   self->image_width = width;

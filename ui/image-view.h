@@ -68,6 +68,11 @@ LmImage *lm_image_view_get_pixels (LmImageView *self, LmViewRect *rect);
 /* A heatmap (premultiplied ARGB32 words) drawn over the photo, or NULL for none. */
 void lm_image_view_set_overlay (LmImageView *self, LmImage *overlay, const LmViewRect *rect);
 
+/* A mask shown over the photo (premultiplied ARGB32 words of RECT, kept by reference), under
+ * the heatmap; NULL for none. The getter gives it and its region, NULL when none is shown. */
+void lm_image_view_set_mask_overlay (LmImageView *self, LmImage *mask, const LmViewRect *rect);
+LmImage *lm_image_view_get_mask_overlay (LmImageView *self, LmViewRect *rect);
+
 /* Before/after split: whether it is shown, and where its line is, as a fraction of the
  * view's width (kept when the window is resized; dragging the line changes it). */
 void lm_image_view_set_split (LmImageView *self, gboolean split);

@@ -299,6 +299,15 @@ lm_window_update_status (LmWindow *self, const LmRenderResult *r)
   gtk_label_set_text (self->status_timings, text->str);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_timings), text->str);
   lm_window_show_speedup (self);
+  /* The mask asked for with the render, or none: shown over the photo until the next. */
+  lm_image_view_set_mask_overlay (self->image_view, r->mask_view, &r->view_rect);
+}
+
+void
+lm_window_show_hint (LmWindow *self, const char *text)
+{
+  gtk_label_set_text (self->status_timings, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_timings), text);
 }
 
 void

@@ -37,10 +37,15 @@ void lm_window_clear_messages (LmWindow *self);
 void lm_window_await_render (LmWindow *self, guint64 generation);
 void lm_window_render_arrived (LmWindow *self, guint64 generation);
 
+/* TEXT in the status bar, where the timings are, until the next render's replace it: what a
+ * key could not do and why. */
+void lm_window_show_hint (LmWindow *self, const char *text);
+
 /* The timings of a step list, their names as the panels say them. */
 char *lm_window_format_timings (const LmTimings *timings);
 const char *lm_window_backend_label (const char *name);
-/* The status bar of the refined preview R; the speed-up alone. */
+/* The status bar of the refined preview R (and the mask it brings, over the view); the
+ * speed-up alone. */
 void lm_window_update_status (LmWindow *self, const LmRenderResult *r);
 void lm_window_show_speedup (LmWindow *self);
 /* The renders timed so far are of another source: no speed-up until both backends have

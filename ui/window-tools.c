@@ -1,6 +1,7 @@
 /* LmWindow's tools on the view (window-tools.h): the bar above the photo (rotate and flip,
  * crop, straighten, the white balance picker), which tool has the pointer, and what each one
- * does to the pipeline. One tool at a time; the keys C, S and W toggle them, Enter applies a
+ * does to the pipeline. One tool at a time; the keys C, S and W toggle them, B, G and R start
+ * the mask tools (tool-mask.h) on the selected instance, M shows its mask, Enter applies a
  * crop, Escape leaves a tool without applying it. While the crop tool is on, the view renders
  * the photo with crop off (lm_window_tools_adjust), so that the whole image the rectangle is
  * drawn on is in view. */
@@ -8,6 +9,7 @@
 #include "window-astro.h"
 #include "window-geometry.h"
 #include "window-private.h"
+#include "window-selection.h"
 #include "window-status.h"
 
 #include <math.h>
@@ -16,6 +18,7 @@
 
 #include "stage-params.h"
 #include "tool-crop.h"
+#include "tool-mask.h"
 #include "tool-picker.h"
 #include "tool-straighten.h"
 
@@ -26,16 +29,19 @@
 #include "core/raw/camera-color.h"
 #include "core/raw/patch.h"
 
-typedef enum { TOOL_NONE, TOOL_CROP, TOOL_STRAIGHTEN, TOOL_PICKER, N_TOOLS } ToolKind;
+typedef enum { TOOL_NONE, TOOL_CROP, TOOL_STRAIGHTEN, TOOL_PICKER, TOOL_MASK, N_TOOLS } ToolKind;
 
-/* The tools' actions, by kind (TOOL_NONE has none). */
-static const char *const tool_actions[N_TOOLS] = { NULL, "crop-tool", "straighten-tool", "wb-picker" };
+/* The tools' actions, by kind (TOOL_NONE has none; the mask tools start from an instance's
+ * menu or a key, on that instance: lm_window_tools_start_mask). */
+static const char *const tool_actions[N_TOOLS] = { NULL, "crop-tool", "straighten-tool", "wb-picker", NULL };
 
 struct _LmWindowTools {
   ToolKind active;
   LmCropTool *crop;
   LmStraightenTool *straighten;
   LmPickerTool *picker;
+  LmMaskTool *mask;
+  gboolean show_mask;   /* M's, where the instance panels give no win.show-mask action */
   LmStage crop_before;  /* crop's stage when the crop tool started: what Escape restores */
   GtkWidget *bar;       /* the tool bar above the view */
   GtkWidget *crop_options;
@@ -61,6 +67,9 @@ lm_window_tools_adjust (LmWindow *self, LmPipeline *pipeline)
   LmStage *crop = lm_stage_by_name (pipeline, "crop");
   if (self->tools && self->tools->active == TOOL_CROP && crop)
     crop->enabled = FALSE;
+  /* Called as each render request is made: the mask shown goes with it. */
+  if (self->worker)
+    lm_render_worker_show_mask (self->worker, lm_window_tools_mask_shown (self));
 }
 
 /* ---- crop ---------------------------------------------------------------------------- */
@@ -281,6 +290,9 @@ set_tool (LmWindow *self, ToolKind kind, gboolean apply, gboolean render)
     case TOOL_PICKER:
       lm_picker_tool_end (t->picker);
       break;
+    case TOOL_MASK:
+      lm_mask_tool_end (t->mask);
+      break;
     default:
       break;
     }
@@ -300,8 +312,9 @@ set_tool (LmWindow *self, ToolKind kind, gboolean apply, gboolean render)
       break;
     }
   for (int i = TOOL_CROP; i < N_TOOLS; i++)
-    g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), tool_actions[i])),
-                               g_variant_new_boolean (i == (int) kind));
+    if (tool_actions[i])
+      g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), tool_actions[i])),
+                                 g_variant_new_boolean (i == (int) kind));
   if (applied && render)
     {
       lm_window_show_pipeline (self);
@@ -325,9 +338,11 @@ void
 lm_window_tools_cancel (LmWindow *self)
 {
   /* Straighten and the picker hold nothing of the pipeline: they stay, for the next line or
-   * the next click. */
+   * the next click; the mask tools stay too, their stroke in hand dropped. */
   if (self->tools && self->tools->active == TOOL_CROP)
     set_tool (self, TOOL_NONE, FALSE, FALSE);
+  else if (self->tools && self->tools->active == TOOL_MASK)
+    lm_mask_tool_cancel (self->tools->mask);
 }
 
 static void
@@ -337,7 +352,7 @@ tool_changed (GSimpleAction *action, GVariant *state, gpointer data)
   const char *name = g_action_get_name (G_ACTION (action));
   ToolKind kind = TOOL_NONE;
   for (int i = TOOL_CROP; i < N_TOOLS; i++)
-    if (g_str_equal (name, tool_actions[i]))
+    if (tool_actions[i] && g_str_equal (name, tool_actions[i]))
       kind = i;
   if (!g_variant_get_boolean (state))
     kind = TOOL_NONE;
@@ -361,16 +376,111 @@ toggle_tool (LmWindow *self, ToolKind kind)
     g_action_change_state (action, g_variant_new_boolean (self->tools->active != kind));
 }
 
+/* ---- the mask tools ---------------------------------------------------------------- */
+
+void
+lm_window_tools_start_mask (LmWindow *self, guint32 id, int kind)
+{
+  LmWindowTools *t = self->tools;
+  if (t == NULL || self->source == NULL || lm_window_astro_active (self) || lm_pipeline_find (&self->pipeline, id) < 0)
+    return;
+  set_tool (self, TOOL_MASK, TRUE, TRUE);
+  lm_mask_tool_begin (t->mask, id, kind);
+  lm_window_request_render (self); /* the mask shown may be another instance's now */
+}
+
+/* The win.show-mask action of the instance panels, when there is one. */
+static GAction *
+show_mask_action (LmWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "show-mask");
+  return action && g_action_get_state_type (action) && g_variant_type_equal (g_action_get_state_type (action),
+                                                                             G_VARIANT_TYPE_BOOLEAN)
+           ? action
+           : NULL;
+}
+
+static gboolean
+showing_mask (LmWindow *self)
+{
+  GAction *action = show_mask_action (self);
+  if (action == NULL)
+    return self->tools->show_mask;
+  g_autoptr (GVariant) state = g_action_get_state (action);
+  return g_variant_get_boolean (state);
+}
+
+guint32
+lm_window_tools_mask_shown (LmWindow *self)
+{
+  if (self->tools == NULL || !showing_mask (self))
+    return 0;
+  guint32 id = lm_mask_tool_instance (self->tools->mask);
+  if (id == 0)
+    id = lm_window_selected_instance (self);
+  int index = id ? lm_pipeline_find (&self->pipeline, id) : -1;
+  return index >= 0 && self->pipeline.inst[index].mask >= 0 ? id : 0;
+}
+
+static void
+toggle_show_mask (LmWindow *self)
+{
+  GAction *action = show_mask_action (self);
+  if (action)
+    g_action_change_state (action, g_variant_new_boolean (!showing_mask (self)));
+  else
+    self->tools->show_mask = !self->tools->show_mask;
+  lm_window_request_render (self);
+}
+
+/* B, G and R: a mask tool on the selected instance, or why not. */
+static void
+key_mask_tool (LmWindow *self, int kind)
+{
+  guint32 id = lm_window_selected_instance (self);
+  if (id == 0)
+    {
+      lm_window_show_hint (self, _("Select an operation's panel first: the mask is drawn on the operation selected"));
+      return;
+    }
+  lm_window_tools_start_mask (self, id, kind);
+}
+
+/* [ and ] the brush's size, with Shift its hardness (Shift+[ is "{" on many layouts). */
+static gboolean
+key_brush (LmWindow *self, guint keyval)
+{
+  LmWindowTools *t = self->tools;
+  if (t->active != TOOL_MASK)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_bracketleft: lm_mask_tool_step_size (t->mask, -1); return TRUE;
+    case GDK_KEY_bracketright: lm_mask_tool_step_size (t->mask, 1); return TRUE;
+    case GDK_KEY_braceleft: lm_mask_tool_step_hardness (t->mask, -1); return TRUE;
+    case GDK_KEY_braceright: lm_mask_tool_step_hardness (t->mask, 1); return TRUE;
+    default: return FALSE;
+    }
+}
+
 /* The tools' keys, where no text field has the keyboard (there they are text). */
 static gboolean
 on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
 {
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
-  if (self->source == NULL || (focus && GTK_IS_EDITABLE (focus))
-      || (event->state & gtk_accelerator_get_default_mod_mask ()) != 0)
+  GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
+  if (self->source == NULL || (focus && GTK_IS_EDITABLE (focus)) || (mods & ~GDK_SHIFT_MASK) != 0)
     return GDK_EVENT_PROPAGATE;
   LmWindowTools *t = self->tools;
-  switch (event->keyval)
+  guint keyval = event->keyval;
+  if (mods == GDK_SHIFT_MASK)
+    {
+      /* Shift+[ where the layout gives "[" with Shift held all the same. */
+      if (keyval == GDK_KEY_bracketleft || keyval == GDK_KEY_bracketright)
+        keyval = keyval == GDK_KEY_bracketleft ? GDK_KEY_braceleft : GDK_KEY_braceright;
+      return (keyval == GDK_KEY_braceleft || keyval == GDK_KEY_braceright) && key_brush (self, keyval);
+    }
+  switch (keyval)
     {
     case GDK_KEY_Return:
     case GDK_KEY_KP_Enter:
@@ -392,6 +502,21 @@ on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
     case GDK_KEY_w:
       toggle_tool (self, TOOL_PICKER);
       return GDK_EVENT_STOP;
+    case GDK_KEY_b:
+      key_mask_tool (self, LM_MASK_BRUSH);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_g:
+      key_mask_tool (self, LM_MASK_LINEAR);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_r:
+      key_mask_tool (self, LM_MASK_RADIAL);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_m:
+      toggle_show_mask (self);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_bracketleft:
+    case GDK_KEY_bracketright:
+      return key_brush (self, keyval);
     default:
       return GDK_EVENT_PROPAGATE;
     }
@@ -482,6 +607,7 @@ build_bar (LmWindow *self)
   bar_button (tools, TRUE, "wb-picker", "win.wb-picker", "color-select-symbolic", NULL,
               _("White balance: click something that should be gray (W)"));
   self->tools->crop_options = build_crop_options (self, bar);
+  gtk_box_pack_start (GTK_BOX (bar), lm_mask_tool_options (self->tools->mask), TRUE, TRUE, 0);
 
   GtkWidget *overlay = gtk_widget_get_parent (GTK_WIDGET (self->view_stack));
   GtkWidget *paned = gtk_widget_get_parent (overlay);
@@ -503,6 +629,7 @@ lm_window_tools_init (LmWindow *self)
   t->crop = lm_crop_tool_new (self->image_view);
   t->straighten = lm_straighten_tool_new (self->image_view, on_straightened, self);
   t->picker = lm_picker_tool_new (self->image_view, on_picked, self);
+  t->mask = lm_mask_tool_new (self);
   g_action_map_add_action_entries (G_ACTION_MAP (self), tool_entries, G_N_ELEMENTS (tool_entries), self);
   lm_window_add_geometry_actions (self);
   build_bar (self);
@@ -519,8 +646,15 @@ lm_window_tools_update_actions (LmWindow *self)
   if (self->tools == NULL)
     return;
   const char *ops[N_TOOLS] = { NULL, "crop", "straighten", "wb" };
+  /* The mask tool leaves with its photo, or with the instance it draws on (removed, undone). */
+  if (self->tools->active == TOOL_MASK
+      && (self->source == NULL || lm_window_astro_active (self)
+          || lm_pipeline_find (&self->pipeline, lm_mask_tool_instance (self->tools->mask)) < 0))
+    set_tool (self, TOOL_NONE, FALSE, FALSE);
   for (int i = TOOL_CROP; i < N_TOOLS; i++)
     {
+      if (tool_actions[i] == NULL)
+        continue;
       gboolean can = self->source != NULL && lm_op_info_by_name (ops[i]) != NULL && !lm_window_astro_active (self);
       g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), tool_actions[i])),
                                    can);
@@ -537,6 +671,7 @@ lm_window_tools_free (LmWindow *self)
   lm_crop_tool_free (t->crop);
   lm_straighten_tool_free (t->straighten);
   lm_picker_tool_free (t->picker);
+  lm_mask_tool_free (t->mask);
   g_clear_pointer (&self->tools, g_free);
 }
 

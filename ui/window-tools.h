@@ -21,4 +21,10 @@ void lm_window_tools_finish (LmWindow *self);
  * on is being replaced. */
 void lm_window_tools_cancel (LmWindow *self);
 
+/* The mask tool of KIND (LM_MASK_BRUSH, …) on instance ID (lm_tool_mask_start, the keys). */
+void lm_window_tools_start_mask (LmWindow *self, guint32 id, int kind);
+/* The instance whose mask the view shows over the photo now (M, or win.show-mask, is on and
+ * the instance drawn on or selected has a mask), 0 when none. */
+guint32 lm_window_tools_mask_shown (LmWindow *self);
+
 G_END_DECLS

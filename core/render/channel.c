@@ -83,6 +83,7 @@ lm_render_result_free (LmRenderResult *r)
     lm_timings_clear (&r->timings_other);
   g_clear_pointer (&r->view, lm_image_unref);
   g_clear_pointer (&r->before_view, lm_image_unref);
+  g_clear_pointer (&r->mask_view, lm_image_unref);
   g_clear_pointer (&r->detect, lm_detect_result_free);
   g_free (r);
 }

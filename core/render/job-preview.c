@@ -12,6 +12,7 @@
 #include "../error.h"
 #include "../raw-info.h"
 #include "../ops/view.h"
+#include "../ops/view-math.h"
 
 /* The CPU's quick pass: the pipeline on the photo shrunk by FACTOR; the full-resolution render
  * follows. */
@@ -119,6 +120,93 @@ lm_render_view_down (Side *side, const LmImage *image, const LmViewRect *v, LmVi
   return TRUE;
 }
 
+/* The overlay of MASK (GRAY_F32, 0..1, host memory, of the image V is a view of) on V's
+ * rectangle: each view pixel the area average of the mask under it, as the view averages the
+ * photo, red at alpha 0.5·M, premultiplied. */
+static void
+mask_overlay (const LmImage *mask, guint x0, guint y0, const LmViewRect *v, LmImage *out)
+{
+  double sx = v->rw / v->out_w, sy = v->rh / v->out_h;
+#pragma omp parallel for schedule(static)
+  for (int j = 0; j < v->out_h; j++)
+    {
+      int ya, yb;
+      float wya, wyb;
+      lm_view_span (v->ry - y0, sy, j, mask->height, &ya, &yb, &wya, &wyb);
+      guint32 *row = (guint32 *) (void *) lm_image_row (out, j);
+      for (int i = 0; i < v->out_w; i++)
+        {
+          int xa, xb;
+          float wxa, wxb;
+          lm_view_span (v->rx - x0, sx, i, mask->width, &xa, &xb, &wxa, &wxb);
+          float sum = 0.0f, weight = 0.0f;
+          for (int y = ya; y <= yb; y++)
+            {
+              const float *m = (const float *) (const void *) lm_image_row (mask, y);
+              float wy = y == ya ? wya : (y == yb ? wyb : 1.0f);
+              for (int x = xa; x <= xb; x++)
+                {
+                  float w = wy * (x == xa ? wxa : (x == xb ? wxb : 1.0f));
+                  sum += w * m[x];
+                  weight += w;
+                }
+            }
+          float value = weight > 0.0f ? CLAMP (sum / weight, 0.0f, 1.0f) : 0.0f;
+          guint32 alpha = (guint32) lrintf (0.5f * 255.0f * value);
+          row[i] = alpha << 24 | alpha << 16;
+        }
+    }
+}
+
+/* Whether instance ID's mask plane lies in the frame of PIPELINE's output: not so for one that
+ * runs on scene light (a raw's or radiance's source), before the geometry, once geometry is
+ * on (a flip or a half turn keeps the size and moves everything). */
+static gboolean
+mask_in_output_frame (const LmPipeline *pipeline, guint32 id, const LmImage *source)
+{
+  int index = lm_pipeline_find (pipeline, id);
+  if (index < 0)
+    return FALSE;
+  if (!pipeline->inst[index].info->on_scene || !(lm_image_is_raw (source) || source->format == LM_FORMAT_RGBA_F32))
+    return TRUE;
+  for (guint i = 0; i < pipeline->n; i++)
+    if (pipeline->inst[i].enabled && lm_op_kind (pipeline->inst[i].info->id) == LM_KIND_GEOMETRY)
+      return FALSE;
+  return TRUE;
+}
+
+/* The mask of instance ID as the last run on SIDE applied it, as the overlay of the view V of
+ * an image of WIDTH × HEIGHT: only the part under V comes to the host. NULL (ERROR unset) when
+ * the run applied none, or the mask is of another size than the image (an instance before a
+ * crop): an overlay that would not lie on what it masks is no help. */
+static LmImage *
+mask_view (LmRenderWorker *w, Side *side, guint32 id, guint width, guint height, const LmViewRect *v,
+           GError **error)
+{
+  g_autoptr (LmImage) mask = lm_render_cache_mask (side->cache, id);
+  if (mask == NULL || mask->width != width || mask->height != height)
+    return NULL;
+  LmRect area;
+  area.x = (guint) CLAMP (floor (v->rx), 0.0, width - 1.0);
+  area.y = (guint) CLAMP (floor (v->ry), 0.0, height - 1.0);
+  area.width = (guint) CLAMP (ceil (v->rx + v->rw), area.x + 1.0, (double) width) - area.x;
+  area.height = (guint) CLAMP (ceil (v->ry + v->rh), area.y + 1.0, (double) height) - area.y;
+  g_autoptr (LmImage) part = NULL;
+  if (area.width == width && area.height == height)
+    part = lm_image_ref (mask);
+  else if (!(part = lm_image_new (LM_FORMAT_GRAY_F32, area.width, area.height,
+                                  lm_backend_work_allocator (side->backend), error))
+           || !lm_backend_copy_rect (side->backend, mask, &area, part, 0, 0, error))
+    return NULL;
+  g_autoptr (LmImage) host = lm_backend_download (side->backend, part, error);
+  if (host == NULL || !lm_backend_synchronize (side->backend, error))
+    return NULL;
+  LmImage *out = lm_render_view_buffer (w, v->out_w, v->out_h, error);
+  if (out)
+    mask_overlay (host, area.x, area.y, v, out);
+  return out;
+}
+
 /* The pipeline at full resolution on SIDE, its view and histogram into R (and the view of
  * the unedited source, when the request asks for it). */
 static gboolean
@@ -141,6 +229,18 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
   if (!(r->view = lm_render_view_of (w, side, out, v, &r->download_ms, error))
       || !lm_render_histograms (w, side, req, out, r, error))
     return FALSE;
+  /* Before the "before" run below: the cache's mask is the last run's. */
+  if (req->mask_of)
+    {
+      GError *e = NULL;
+      if (mask_in_output_frame (&pipeline, req->mask_of, w->source))
+        r->mask_view = mask_view (w, side, req->mask_of, out->width, out->height, v, &e);
+      if (e)
+        {
+          g_propagate_error (error, e);
+          return FALSE;
+        }
+    }
   if (req->with_before)
     {
       /* Every operation off but the geometry (crop, rotation, straightening): the "before"
@@ -195,6 +295,7 @@ render_and_post (LmRenderWorker *w, const LmRenderRequest *req, gboolean level)
       g_clear_error (&e);
       g_clear_pointer (&r->view, lm_image_unref);
       g_clear_pointer (&r->before_view, lm_image_unref);
+      g_clear_pointer (&r->mask_view, lm_image_unref);
       r->download_ms = 0.0;
       if (r->timings.entries)
         lm_timings_clear (&r->timings);
@@ -205,6 +306,7 @@ render_and_post (LmRenderWorker *w, const LmRenderRequest *req, gboolean level)
     {
       g_clear_pointer (&r->view, lm_image_unref);
       g_clear_pointer (&r->before_view, lm_image_unref);
+      g_clear_pointer (&r->mask_view, lm_image_unref);
       r->error = e;
     }
   /* Where a change's latency goes: waiting for the worker, or the render (G_MESSAGES_DEBUG). */

@@ -106,6 +106,7 @@ struct _LmRenderWorker {
   Side sides[N_SIDES];
   char *cuda_unavailable;
   LmViewTransform *next_view_transform; /* under lock */
+  guint32 mask_of;                      /* under lock: lm_render_worker_show_mask's */
   LmViewTransform *view_transform; /* the thread's: what the preview in hand is seen through */
   LmImage *shrunk; /* the quick preview's source on the CPU */
   LmRenderCache *shrunk_cache;

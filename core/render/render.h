@@ -39,6 +39,9 @@ typedef struct {
   gboolean with_before;
   /* PREVIEW: also the histogram as seen on screen (through the view transform). */
   gboolean seen_histogram;
+  /* PREVIEW: the instance whose mask comes back over the view (MASK_VIEW), 0: none; where
+   * 0, the worker sets lm_render_worker_show_mask's. */
+  guint32 mask_of;
 } LmRenderRequest;
 
 typedef enum {
@@ -77,6 +80,10 @@ typedef struct {
   LmViewRect view_rect;
   LmImage *view;      /* host, view-sized: RGB24 words (PREVIEW); ARGB32 heatmap (COMPARE) */
   LmImage *before_view; /* PREVIEW of a request with_before, full resolution: RGB24 words */
+  /* PREVIEW of a request with mask_of, full resolution: that instance's mask on the view's
+   * rectangle as premultiplied ARGB32 words, red at alpha 0.5·M; NULL when the render applied
+   * no mask of it. */
+  LmImage *mask_view;
   gboolean refined;   /* PREVIEW at full resolution; FALSE for the CPU's quick first pass */
   /* PREVIEW of a photo viewed through its pyramid (pyramid.h): how many times smaller than
    * the photo the level rendered was (1: full resolution; 0: not through a pyramid), and
@@ -161,6 +168,10 @@ void lm_render_worker_set_source (LmRenderWorker *worker, LmImage *source);
 void lm_render_worker_set_view_transform (LmRenderWorker *worker, LmViewTransform *xf);
 
 void lm_render_worker_request (LmRenderWorker *worker, const LmRenderRequest *request);
+
+/* The mask of instance ID (0: none) comes back with the next previews (their MASK_OF): the
+ * window's "show mask", set before its requests. */
+void lm_render_worker_show_mask (LmRenderWorker *worker, guint32 id);
 
 /* REQUEST's pipeline at full resolution on backends A and B (CPU and CUDA; or the CPU twice
  * where no device is usable); REQUEST.view says where the heatmap (at GAIN) is shown. */

@@ -239,10 +239,20 @@ lm_render_worker_set_view_transform (LmRenderWorker *w, LmViewTransform *xf)
 }
 
 void
+lm_render_worker_show_mask (LmRenderWorker *w, guint32 id)
+{
+  g_mutex_lock (&w->lock);
+  w->mask_of = id;
+  g_mutex_unlock (&w->lock);
+}
+
+void
 lm_render_worker_request (LmRenderWorker *w, const LmRenderRequest *request)
 {
   g_mutex_lock (&w->lock);
   w->request = *request;
+  if (w->request.mask_of == 0)
+    w->request.mask_of = w->mask_of;
   w->has_request = TRUE;
   preempt_detection (w);
   g_cond_signal (&w->wake);
