@@ -7,20 +7,11 @@
 #include "core/error.h"
 #include "core/text.h"
 
-/* STAGE's group in a sidecar: "exposure" for an operation's first instance, "exposure#64". */
-static char *
-instance_group (const LmStage *stage)
-{
-  if (lm_stage_is_primary (stage))
-    return g_strdup (stage->info->name);
-  return g_strdup_printf ("%s#%u", stage->info->name, stage->id);
-}
-
 /* How messages name STAGE: its group, and its name where it has one: exposure#64 “Sky”. */
 static char *
 instance_label (const LmStage *stage)
 {
-  g_autofree char *group = instance_group (stage);
+  g_autofree char *group = lm_stage_group_name (stage);
   if (stage->name[0] == '\0')
     return g_steal_pointer (&group);
   g_autofree char *quoted = lm_text_quote (stage->name, -1);
@@ -33,7 +24,7 @@ names_instance (const LmStage *stage, const char *word, gboolean by_group)
 {
   if (!by_group)
     return stage->name[0] != '\0' && g_str_equal (stage->name, word);
-  g_autofree char *group = instance_group (stage);
+  g_autofree char *group = lm_stage_group_name (stage);
   return g_str_equal (group, word);
 }
 

@@ -228,9 +228,7 @@ is_stage_of_its_own (const LmOpInfo *op)
 static char *
 instance_group (const LmStage *stage)
 {
-  if (is_stage_of_its_own (stage->info) || lm_stage_is_primary (stage))
-    return g_strdup (stage->info->name);
-  return g_strdup_printf ("%s#%u", stage->info->name, stage->id);
+  return is_stage_of_its_own (stage->info) ? g_strdup (stage->info->name) : lm_stage_group_name (stage);
 }
 
 /* Whether WHICH (--instance) names STAGE: by its id, its sidecar group or its name. */

@@ -299,11 +299,15 @@ lm_pipeline_is_primary_only (const LmPipeline *pipeline)
 }
 
 char *
-lm_stage_display_name (const LmStage *stage)
+lm_stage_group_name (const LmStage *stage)
 {
-  if (stage->name[0])
-    return g_strdup (stage->name);
   if (lm_stage_is_primary (stage))
     return g_strdup (stage->info->name);
   return g_strdup_printf ("%s#%u", stage->info->name, stage->id);
+}
+
+char *
+lm_stage_display_name (const LmStage *stage)
+{
+  return stage->name[0] ? g_strdup (stage->name) : lm_stage_group_name (stage);
 }

@@ -186,7 +186,7 @@ lm_pipeline_to_keyfile (const LmPipeline *pipeline)
   for (guint i = 0; i < pipeline->n; i++)
     {
       const LmStage *stage = &pipeline->inst[i];
-      g_autofree char *group = lm_sidecar_group_of (stage);
+      g_autofree char *group = lm_stage_group_name (stage);
       /* Version 1 goes unsaid: a group without the key is read as version 1, and such a
        * sidecar still opens in a Lumen from before parameter versions. */
       if (stage->info->version > 1)

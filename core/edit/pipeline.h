@@ -200,8 +200,11 @@ gboolean lm_pipeline_move (LmPipeline *pipeline, guint index, int delta, GError 
  * back, another instance a fresh "<Label> N") for instance INDEX. */
 gboolean lm_pipeline_rename (LmPipeline *pipeline, guint index, const char *name, GError **error);
 
-/* What a message calls STAGE: its name, else its operation's for a primary, else
- * "<operation>#<id>" as its sidecar group is named. g_free it. */
+/* STAGE's group in a sidecar: its operation's name for a primary, "<operation>#<id>" for
+ * another instance. g_free it. */
+char *lm_stage_group_name (const LmStage *stage);
+
+/* What a message calls STAGE: its name, else its sidecar group. g_free it. */
 char *lm_stage_display_name (const LmStage *stage);
 
 /* NAME for STAGE as it is (lm_pipeline_rename's rules, "" kept as ""): what a sidecar gives. */

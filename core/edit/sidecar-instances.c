@@ -9,21 +9,13 @@
 #include "../error.h"
 #include "../text.h"
 
-char *
-lm_sidecar_group_of (const LmStage *stage)
-{
-  if (lm_stage_is_primary (stage))
-    return g_strdup (stage->info->name);
-  return g_strdup_printf ("%s#%u", stage->info->name, stage->id);
-}
-
 void
 lm_sidecar_write_order (GKeyFile *keyfile, const LmPipeline *pipeline)
 {
   g_autoptr (GString) order = g_string_new (NULL);
   for (guint i = 0; i < pipeline->n; i++)
     {
-      g_autofree char *group = lm_sidecar_group_of (&pipeline->inst[i]);
+      g_autofree char *group = lm_stage_group_name (&pipeline->inst[i]);
       g_string_append_printf (order, "%s%s", i ? "," : "", group);
     }
   g_key_file_set_string (keyfile, "lumen", "order", order->str);

@@ -17,9 +17,6 @@ char *lm_sidecar_get_value (GKeyFile *keyfile, const char *group, const char *ke
 gboolean lm_sidecar_stage_from_keyfile (LmStage *stage, GKeyFile *keyfile, const char *group, gboolean with_enabled,
                                         gboolean with_name, GError **error);
 
-/* The group of STAGE: its operation's name for a primary, "<op>#<id>" for another instance. */
-char *lm_sidecar_group_of (const LmStage *stage);
-
 /* Version 2's [lumen] order= (sidecar-instances.c): PIPELINE's instances in the order it
  * lists, primaries keeping their values, instances of an id PIPELINE has too theirs, new ones
  * default; primaries it does not list (operations newer than the file) at their registry
