@@ -1,0 +1,301 @@
+/* The window's instances, used as a person uses them (pointer and keys through the X server),
+ * checked by what the window shows and what it keeps on disk:
+ * - exposure's instance menu, Duplicate: a second exposure panel right after the first,
+ *   titled "Exposure 2", marked as the one selected;
+ * - its menu, Rename…, a name typed and Enter: the panel's title is that name;
+ * - Move Up puts it before the first exposure, Move Down back after it;
+ * - its EV raised by the keyboard changes the view;
+ * - Remove: its panel is gone and the view is as before it; Ctrl+Z brings both back;
+ * - the sidecar the window saves by itself holds the instance, named, with its EV. */
+#include <string.h>
+
+#include "core/edit/sidecar.h"
+#include "ui/op-panel.h"
+#include "ui/window-instances.h"
+#include "ui-testlib.h"
+#include "../unit/test-util.h"
+
+static char *tmp_dir, *photo, *sidecar;
+static guint32 second; /* the id of the exposure's duplicate */
+
+static GPtrArray *
+panels (void)
+{
+  return lm_window_instance_panels (ui_window);
+}
+
+static int
+position_of (guint32 id)
+{
+  for (guint i = 0; i < panels ()->len; i++)
+    if (lm_op_panel_get_stage (panels ()->pdata[i])->id == id)
+      return (int) i;
+  return -1;
+}
+
+static LmOpPanel *
+exposure (void)
+{
+  return LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_EXPOSURE));
+}
+
+static const char *
+title_of (LmOpPanel *panel)
+{
+  g_autoptr (GPtrArray) labels = ui_find_all (GTK_WIDGET (panel), GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_style_context_has_class (gtk_widget_get_style_context (labels->pdata[i]), "op-title"))
+      return gtk_label_get_text (labels->pdata[i]);
+  g_assert_not_reached ();
+}
+
+/* Runs the main loop until DONE (DATA) holds; fails the test after 5 s. */
+static void
+wait_for (gboolean (*done) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (!done (data) && g_get_monotonic_time () < deadline)
+    ui_wait_ms (20);
+  g_assert_true (done (data));
+}
+
+/* The window's title is the photo's name once it is open. */
+static gboolean
+opened (gpointer unused)
+{
+  return g_strcmp0 (gtk_window_get_title (GTK_WINDOW (ui_window)), "chelsea.png") == 0;
+}
+
+static gboolean
+mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+/* The visible item labelled TEXT of POPOVER's menu, NULL if none. */
+static GtkWidget *
+menu_item (GtkWidget *popover, const char *text)
+{
+  g_autoptr (GPtrArray) items = ui_find_all (popover, GTK_TYPE_MODEL_BUTTON);
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_autofree char *label = NULL;
+      g_object_get (items->pdata[i], "text", &label, NULL);
+      if (g_strcmp0 (label, text) == 0 && gtk_widget_is_drawable (items->pdata[i]))
+        return items->pdata[i];
+    }
+  return NULL;
+}
+
+static gboolean
+has_item (gpointer data)
+{
+  gpointer *args = data;
+  return menu_item (args[0], args[1]) != NULL;
+}
+
+/* PANEL's instance menu opened by a click, ITEM clicked in it. */
+static void
+use_menu (LmOpPanel *panel, const char *item)
+{
+  GtkWidget *button = ui_find_named (GTK_WIDGET (panel), "instance-menu");
+  g_assert_nonnull (button);
+  gint64 t0 = g_get_monotonic_time ();
+  ui_scroll_into_view (button);
+  g_test_message ("T scrolled %ld", (long) (g_get_monotonic_time () - t0) / 1000);
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_click_middle (button);
+  g_test_message ("T clicked %ld", (long) (g_get_monotonic_time () - t0) / 1000);
+  GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_nonnull (popover);
+  gpointer args[] = { popover, (gpointer) item };
+  wait_for (has_item, args);
+  ui_wait_ms (100); /* the popover's transition */
+  g_test_message ("T item %ld", (long) (g_get_monotonic_time () - t0) / 1000);
+  ui_click_middle (menu_item (popover, item));
+  g_test_message ("T item clicked %ld", (long) (g_get_monotonic_time () - t0) / 1000);
+  ui_settle_tracked ();
+  g_test_message ("T settled %ld", (long) (g_get_monotonic_time () - t0) / 1000);
+}
+
+static GBytes *before_pixels, *raised_pixels;
+
+static void
+test_duplicate (void)
+{
+  before_pixels = ui_view_pixels ();
+  guint n = panels ()->len;
+  int first = position_of (LM_PRIMARY_ID (LM_OP_EXPOSURE));
+  use_menu (exposure (), "Duplicate");
+  g_assert_cmpuint (panels ()->len, ==, n + 1);
+  LmOpPanel *panel = panels ()->pdata[first + 1];
+  const LmStage *stage = lm_op_panel_get_stage (panel);
+  second = stage->id;
+  g_test_message ("panel %d of %u: “%s”, id %u", first + 1, panels ()->len, title_of (panel), second);
+  g_assert_true (stage->info->id == LM_OP_EXPOSURE);
+  g_assert_cmpuint (second, !=, LM_PRIMARY_ID (LM_OP_EXPOSURE));
+  g_assert_cmpstr (title_of (panel), ==, "Exposure 2");
+  g_assert_true (mapped (panel));
+  /* Right under the first on screen. */
+  GtkAllocation a, b;
+  gtk_widget_get_allocation (GTK_WIDGET (exposure ()), &a);
+  gtk_widget_get_allocation (GTK_WIDGET (panel), &b);
+  g_assert_cmpint (b.y, >, a.y + a.height - 1);
+  LmOpPanel *next = panels ()->pdata[first + 2];
+  GtkAllocation c;
+  gtk_widget_get_allocation (GTK_WIDGET (next), &c);
+  g_assert_cmpint (c.y, >, b.y + b.height - 1);
+  /* The new one is what the person works on now. */
+  g_assert_true (gtk_style_context_has_class (gtk_widget_get_style_context (GTK_WIDGET (panel)), "selected"));
+  g_assert_false (gtk_style_context_has_class (gtk_widget_get_style_context (GTK_WIDGET (exposure ())), "selected"));
+}
+
+static gboolean
+entry_focused (gpointer unused)
+{
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (ui_window));
+  return focus && g_strcmp0 (gtk_widget_get_name (focus), "instance-name") == 0 && gtk_widget_get_mapped (focus);
+}
+
+static void
+test_rename (void)
+{
+  use_menu (lm_window_instance_panel (ui_window, second), "Rename…");
+  wait_for (entry_focused, NULL);
+  ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
+  ui_type ("Sky");
+  ui_key (GDK_KEY_Return, 0);
+  ui_settle_tracked ();
+  LmOpPanel *panel = lm_window_instance_panel (ui_window, second);
+  g_test_message ("renamed: “%s”", title_of (panel));
+  g_assert_cmpstr (title_of (panel), ==, "Sky");
+  g_assert_false (entry_focused (NULL));
+  /* Escape leaves the name as it was. */
+  use_menu (panel, "Rename…");
+  wait_for (entry_focused, NULL);
+  ui_type ("Sea");
+  ui_key (GDK_KEY_Escape, 0);
+  ui_wait_ms (100);
+  g_assert_cmpstr (title_of (lm_window_instance_panel (ui_window, second)), ==, "Sky");
+}
+
+static void
+test_move (void)
+{
+  int first = position_of (LM_PRIMARY_ID (LM_OP_EXPOSURE));
+  g_assert_cmpint (position_of (second), ==, first + 1);
+  use_menu (lm_window_instance_panel (ui_window, second), "Move Up");
+  g_assert_cmpint (position_of (second), ==, first);
+  g_assert_cmpint (position_of (LM_PRIMARY_ID (LM_OP_EXPOSURE)), ==, first + 1);
+  GtkAllocation a, b;
+  gtk_widget_get_allocation (GTK_WIDGET (exposure ()), &a);
+  gtk_widget_get_allocation (GTK_WIDGET (lm_window_instance_panel (ui_window, second)), &b);
+  g_assert_cmpint (b.y, <, a.y);
+  use_menu (lm_window_instance_panel (ui_window, second), "Move Down");
+  g_assert_cmpint (position_of (second), ==, first + 1);
+}
+
+/* The EV slider's knob clicked (the keyboard's, its value kept), Page Up twice: +0.2 EV. */
+static void
+test_raise (void)
+{
+  LmOpPanel *panel = lm_window_instance_panel (ui_window, second);
+  GtkWidget *slider = lm_op_panel_get_control (panel, "ev");
+  ui_scroll_into_view (slider);
+  GdkRectangle trough;
+  gtk_range_get_range_rect (GTK_RANGE (slider), &trough);
+  int start, end;
+  gtk_range_get_slider_range (GTK_RANGE (slider), &start, &end);
+  ui_click (slider, (start + end) / 2.0, trough.y + trough.height / 2.0);
+  g_assert_true (gtk_widget_has_focus (slider));
+  for (int i = 0; i < 5; i++)
+    ui_key (GDK_KEY_Page_Up, 0);
+  ui_settle_tracked ();
+  const LmStage *stage = lm_op_panel_get_stage (panel);
+  g_test_message ("EV %g", stage->params.exposure.ev);
+  g_assert_true (stage->enabled);
+  g_assert_cmpfloat (stage->params.exposure.ev, >, 0.4);
+  raised_pixels = ui_view_pixels ();
+  g_assert_false (g_bytes_equal (raised_pixels, before_pixels));
+}
+
+static void
+test_remove_undo (void)
+{
+  guint n = panels ()->len;
+  use_menu (lm_window_instance_panel (ui_window, second), "Remove");
+  ui_flush ();
+  g_assert_cmpuint (panels ()->len, ==, n - 1);
+  g_assert_null (lm_window_instance_panel (ui_window, second));
+  g_autoptr (GBytes) removed = ui_view_pixels ();
+  g_assert_true (g_bytes_equal (removed, before_pixels));
+
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_z, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  LmOpPanel *panel = lm_window_instance_panel (ui_window, second);
+  g_assert_nonnull (panel);
+  g_assert_cmpstr (title_of (panel), ==, "Sky");
+  g_assert_cmpint (position_of (second), ==, position_of (LM_PRIMARY_ID (LM_OP_EXPOSURE)) + 1);
+  g_autoptr (GBytes) back = ui_view_pixels ();
+  g_assert_true (g_bytes_equal (back, raised_pixels));
+}
+
+static gboolean
+sidecar_has_sky (gpointer unused)
+{
+  g_autofree char *text = NULL;
+  return g_file_get_contents (sidecar, &text, NULL, NULL) && strstr (text, "name=Sky") != NULL;
+}
+
+static void
+test_sidecar (void)
+{
+  wait_for (sidecar_has_sky, NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (sidecar, &text, NULL, NULL));
+  g_test_message ("%s", text);
+  g_autofree char *group = g_strdup_printf ("[exposure#%u]", second);
+  g_assert_nonnull (strstr (text, group));
+  LmPipeline p = ui_read_sidecar (sidecar);
+  int k = lm_pipeline_find (&p, second);
+  g_assert_cmpint (k, >=, 0);
+  g_assert_cmpstr (p.inst[k].name, ==, "Sky");
+  g_assert_true (p.inst[k].enabled);
+  const LmStage *shown = lm_op_panel_get_stage (lm_window_instance_panel (ui_window, second));
+  g_assert_cmpfloat (p.inst[k].params.exposure.ev, ==, shown->params.exposure.ev);
+  g_assert_cmpint (p.inst[k - 1].id, ==, LM_PRIMARY_ID (LM_OP_EXPOSURE));
+}
+
+int
+main (int argc, char **argv)
+{
+  tmp_dir = g_dir_make_tmp ("lumen-instances-ui-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+  g_autofree char *data_home = g_build_filename (tmp_dir, "data", NULL);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE); /* before GLib reads it */
+  g_autofree char *dest = g_build_filename (tmp_dir, "chelsea.png", NULL);
+  photo = ui_copy_test_data ("photos/chelsea.png", dest);
+  sidecar = lm_sidecar_beside_path (photo);
+  ui_test_init (&argc, &argv, "photos/camera-gray.png");
+  ui_track_results ();
+  /* Sidecars on (ui_test_init turns them off), before the photo opens: it opens with them. */
+  g_autoptr (GSettings) settings = ui_settings ();
+  g_assert_nonnull (settings);
+  g_settings_set_boolean (settings, "keep-edits", TRUE);
+  g_autoptr (GFile) file = g_file_new_for_path (photo);
+  lm_window_open (ui_window, file);
+  wait_for (opened, NULL);
+  ui_settle_tracked ();
+
+  g_test_add_func ("/instances/duplicate", test_duplicate);
+  g_test_add_func ("/instances/rename", test_rename);
+  g_test_add_func ("/instances/move", test_move);
+  g_test_add_func ("/instances/raise", test_raise);
+  g_test_add_func ("/instances/remove-undo", test_remove_undo);
+  g_test_add_func ("/instances/sidecar", test_sidecar);
+  int rc = g_test_run ();
+  gtk_widget_destroy (GTK_WIDGET (ui_window));
+  lm_test_remove_tree (tmp_dir);
+  return rc;
+}
