@@ -184,7 +184,7 @@ show_range (LmMaskRows *self, guint r)
   LmMaskRange *range = range_of (self, r);
   for (guint e = 0; e < N_EDGES; e++)
     gtk_range_set_value (GTK_RANGE (self->range_edges[r][e]), *edge_of (range, e));
-  gtk_widget_set_sensitive (self->range_box[r], range->on);
+  gtk_widget_set_visible (self->range_box[r], range->on);
 }
 
 static void
@@ -249,13 +249,19 @@ add_range (LmMaskRows *self, GtkWidget *box, guint r)
   g_signal_connect (sw, "notify::active", G_CALLBACK (on_range_switch), self);
   gtk_container_add (GTK_CONTAINER (row), sw);
   gtk_container_add (GTK_CONTAINER (box), row);
+  /* Shown while the range is on (show_range): four rows a range that is off took the room of
+   * the rest of the panel. */
   GtkWidget *edges = self->range_box[r] = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_no_show_all (edges, TRUE);
   for (guint e = 0; e < N_EDGES; e++)
     {
       g_autofree char *name = g_strdup_printf ("%s-%s", info->name, edge_names[e]);
       self->range_edges[r][e] = add_slider (self, edges, _(edge_labels[e]), name, 0.0, info->max, info->step,
                                             G_CALLBACK (on_edge));
     }
+  g_autoptr (GList) rows = gtk_container_get_children (GTK_CONTAINER (edges));
+  for (GList *l = rows; l; l = l->next)
+    gtk_widget_show_all (l->data);
   gtk_container_add (GTK_CONTAINER (box), edges);
 }
 

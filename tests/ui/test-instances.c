@@ -6,7 +6,11 @@
  * - Move Up puts it before the first exposure, Move Down back after it;
  * - its EV raised by the keyboard changes the view;
  * - Remove: its panel is gone and the view is as before it; Ctrl+Z brings both back;
+ * - Mask ▸ Brush gives an instance a mask and shows the mask's rows; its opacity set by the keyboard
+ *   is one undo step; a range's edges stay in order as one is moved past another; Mask ▸
+ *   Remove Mask takes the mask and its rows away;
  * - the sidecar the window saves by itself holds the instance, named, with its EV. */
+#include <math.h>
 #include <string.h>
 
 #include "core/edit/sidecar.h"
@@ -94,28 +98,26 @@ has_item (gpointer data)
   return menu_item (args[0], args[1]) != NULL;
 }
 
-/* PANEL's instance menu opened by a click, ITEM clicked in it. */
+/* PANEL's instance menu opened by a click, ITEM clicked in it ("Mask/Brush": in a submenu). */
 static void
-use_menu (LmOpPanel *panel, const char *item)
+use_menu (LmOpPanel *panel, const char *path)
 {
+  g_auto (GStrv) items = g_strsplit (path, "/", -1);
   GtkWidget *button = ui_find_named (GTK_WIDGET (panel), "instance-menu");
   g_assert_nonnull (button);
-  gint64 t0 = g_get_monotonic_time ();
   ui_scroll_into_view (button);
-  g_test_message ("T scrolled %ld", (long) (g_get_monotonic_time () - t0) / 1000);
   ui_focus_window (GTK_WIDGET (ui_window));
   ui_click_middle (button);
-  g_test_message ("T clicked %ld", (long) (g_get_monotonic_time () - t0) / 1000);
   GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   g_assert_nonnull (popover);
-  gpointer args[] = { popover, (gpointer) item };
-  wait_for (has_item, args);
-  ui_wait_ms (100); /* the popover's transition */
-  g_test_message ("T item %ld", (long) (g_get_monotonic_time () - t0) / 1000);
-  ui_click_middle (menu_item (popover, item));
-  g_test_message ("T item clicked %ld", (long) (g_get_monotonic_time () - t0) / 1000);
+  for (guint i = 0; items[i]; i++)
+    {
+      gpointer args[] = { popover, items[i] };
+      wait_for (has_item, args);
+      ui_wait_ms (100); /* the popover's transition */
+      ui_click_middle (menu_item (popover, items[i]));
+    }
   ui_settle_tracked ();
-  g_test_message ("T settled %ld", (long) (g_get_monotonic_time () - t0) / 1000);
 }
 
 static GBytes *before_pixels, *raised_pixels;
@@ -184,7 +186,9 @@ test_move (void)
 {
   int first = position_of (LM_PRIMARY_ID (LM_OP_EXPOSURE));
   g_assert_cmpint (position_of (second), ==, first + 1);
-  use_menu (lm_window_instance_panel (ui_window, second), "Move Up");
+  LmOpPanel *panel = lm_window_instance_panel (ui_window, second);
+  use_menu (panel, "Move Up");
+  g_assert_true (lm_window_instance_panel (ui_window, second) == panel); /* kept, not made anew */
   g_assert_cmpint (position_of (second), ==, first);
   g_assert_cmpint (position_of (LM_PRIMARY_ID (LM_OP_EXPOSURE)), ==, first + 1);
   GtkAllocation a, b;
@@ -195,26 +199,32 @@ test_move (void)
   g_assert_cmpint (position_of (second), ==, first + 1);
 }
 
-/* The EV slider's knob clicked (the keyboard's, its value kept), Page Up twice: +0.2 EV. */
+/* RANGE's knob clicked: the keyboard's, its value kept. */
+static void
+focus_slider (GtkWidget *range)
+{
+  ui_scroll_into_view (range);
+  GdkRectangle trough;
+  gtk_range_get_range_rect (GTK_RANGE (range), &trough);
+  int start, end;
+  gtk_range_get_slider_range (GTK_RANGE (range), &start, &end);
+  ui_click (range, (start + end) / 2.0, trough.y + trough.height / 2.0);
+  g_assert_true (gtk_widget_has_focus (range));
+}
+
+/* The EV slider's knob clicked (the keyboard's, its value kept), Page Up three times. */
 static void
 test_raise (void)
 {
   LmOpPanel *panel = lm_window_instance_panel (ui_window, second);
-  GtkWidget *slider = lm_op_panel_get_control (panel, "ev");
-  ui_scroll_into_view (slider);
-  GdkRectangle trough;
-  gtk_range_get_range_rect (GTK_RANGE (slider), &trough);
-  int start, end;
-  gtk_range_get_slider_range (GTK_RANGE (slider), &start, &end);
-  ui_click (slider, (start + end) / 2.0, trough.y + trough.height / 2.0);
-  g_assert_true (gtk_widget_has_focus (slider));
-  for (int i = 0; i < 5; i++)
+  focus_slider (lm_op_panel_get_control (panel, "ev"));
+  for (int i = 0; i < 3; i++)
     ui_key (GDK_KEY_Page_Up, 0);
   ui_settle_tracked ();
   const LmStage *stage = lm_op_panel_get_stage (panel);
   g_test_message ("EV %g", stage->params.exposure.ev);
   g_assert_true (stage->enabled);
-  g_assert_cmpfloat (stage->params.exposure.ev, >, 0.4);
+  g_assert_cmpfloat (stage->params.exposure.ev, >, 0.25);
   raised_pixels = ui_view_pixels ();
   g_assert_false (g_bytes_equal (raised_pixels, before_pixels));
 }
@@ -239,6 +249,68 @@ test_remove_undo (void)
   g_assert_cmpint (position_of (second), ==, position_of (LM_PRIMARY_ID (LM_OP_EXPOSURE)) + 1);
   g_autoptr (GBytes) back = ui_view_pixels ();
   g_assert_true (g_bytes_equal (back, raised_pixels));
+}
+
+/* The mask of contrast's panel, as the window set it from its pipeline; NULL: none. Contrast
+ * is off: a render of a masked instance that is on may be refused by this version. */
+static const LmMask *
+contrast_mask (void)
+{
+  return lm_op_panel_get_mask (LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_CONTRAST)));
+}
+
+static double
+value_of (LmOpPanel *panel, const char *name)
+{
+  return gtk_range_get_value (GTK_RANGE (ui_find_named (GTK_WIDGET (panel), name)));
+}
+
+static void
+test_mask_rows (void)
+{
+  LmOpPanel *panel = LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_CONTRAST));
+  g_assert_false (lm_op_panel_get_stage (panel)->enabled);
+  g_assert_null (contrast_mask ());
+  g_assert_false (gtk_widget_get_mapped (ui_find_named (GTK_WIDGET (panel), "mask-opacity")));
+  use_menu (panel, "Mask/Brush");
+  g_assert_nonnull (contrast_mask ());
+  g_assert_cmpfloat (contrast_mask ()->opacity, ==, 1.0f);
+  GtkWidget *opacity = ui_find_named (GTK_WIDGET (panel), "mask-opacity");
+  focus_slider (opacity);
+  ui_key (GDK_KEY_Page_Down, 0); /* a key, as a slider's key elsewhere: one undo step */
+  ui_settle_tracked ();
+  g_test_message ("mask opacity %g", contrast_mask ()->opacity);
+  g_assert_cmpfloat (fabsf (contrast_mask ()->opacity - 0.9f), <, 1e-6f);
+  ui_key (GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK); /* nothing to redo: no change */
+  ui_key (GDK_KEY_z, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  g_assert_cmpfloat (contrast_mask ()->opacity, ==, 1.0f);
+  g_assert_cmpfloat (value_of (panel, "mask-opacity"), ==, 1.0);
+
+  /* Luminance on: 0, 0, 1, 1; "From" raised to 0.3, then "To" pulled down to 0: "From"
+   * follows it down, the soft edges stay outside. */
+  GtkWidget *on = ui_find_named (GTK_WIDGET (panel), "luminance-on");
+  ui_scroll_into_view (on);
+  ui_click_middle (on);
+  ui_settle_tracked ();
+  g_assert_true (contrast_mask ()->luminance.on);
+  focus_slider (ui_find_named (GTK_WIDGET (panel), "luminance-lo1"));
+  for (int i = 0; i < 3; i++)
+    ui_key (GDK_KEY_Page_Up, 0);
+  focus_slider (ui_find_named (GTK_WIDGET (panel), "luminance-hi1"));
+  ui_key (GDK_KEY_Home, 0);
+  ui_settle_tracked ();
+  LmMaskRange r = contrast_mask ()->luminance;
+  g_test_message ("luminance %g %g %g %g", r.lo0, r.lo1, r.hi1, r.hi0);
+  g_assert_cmpfloat (r.hi1, ==, 0.0f);
+  g_assert_cmpfloat (r.lo1, ==, 0.0f);
+  g_assert_cmpfloat (r.lo0, ==, 0.0f);
+  g_assert_cmpfloat (r.hi0, ==, 1.0f);
+  g_assert_cmpfloat (value_of (panel, "luminance-lo1"), ==, 0.0);
+
+  use_menu (panel, "Mask/Remove Mask");
+  g_assert_null (contrast_mask ());
+  g_assert_false (gtk_widget_get_mapped (ui_find_named (GTK_WIDGET (panel), "mask-opacity")));
 }
 
 static gboolean
@@ -293,6 +365,7 @@ main (int argc, char **argv)
   g_test_add_func ("/instances/move", test_move);
   g_test_add_func ("/instances/raise", test_raise);
   g_test_add_func ("/instances/remove-undo", test_remove_undo);
+  g_test_add_func ("/instances/mask-rows", test_mask_rows);
   g_test_add_func ("/instances/sidecar", test_sidecar);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
