@@ -265,16 +265,24 @@ value_of (LmOpPanel *panel, const char *name)
   return gtk_range_get_value (GTK_RANGE (ui_find_named (GTK_WIDGET (panel), name)));
 }
 
+static gboolean
+mask_rows_shown (LmOpPanel *panel)
+{
+  GtkWidget *opacity = ui_find_named (GTK_WIDGET (panel), "mask-opacity");
+  return opacity && gtk_widget_get_mapped (opacity);
+}
+
 static void
 test_mask_rows (void)
 {
   LmOpPanel *panel = LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_CONTRAST));
   g_assert_false (lm_op_panel_get_stage (panel)->enabled);
   g_assert_null (contrast_mask ());
-  g_assert_false (gtk_widget_get_mapped (ui_find_named (GTK_WIDGET (panel), "mask-opacity")));
+  g_assert_false (mask_rows_shown (panel));
   use_menu (panel, "Mask/Brush");
   g_assert_nonnull (contrast_mask ());
   g_assert_cmpfloat (contrast_mask ()->opacity, ==, 1.0f);
+  g_assert_true (mask_rows_shown (panel));
   GtkWidget *opacity = ui_find_named (GTK_WIDGET (panel), "mask-opacity");
   focus_slider (opacity);
   ui_key (GDK_KEY_Page_Down, 0); /* a key, as a slider's key elsewhere: one undo step */
@@ -310,7 +318,7 @@ test_mask_rows (void)
 
   use_menu (panel, "Mask/Remove Mask");
   g_assert_null (contrast_mask ());
-  g_assert_false (gtk_widget_get_mapped (ui_find_named (GTK_WIDGET (panel), "mask-opacity")));
+  g_assert_false (mask_rows_shown (panel));
 }
 
 static gboolean
