@@ -273,12 +273,12 @@ take (LmWindow *self, const LmPipeline *edited, guint32 select)
     lm_window_instances_select (self, select);
 }
 
-/* The core's refusal of an edit of STAGE, said in the info bar. */
+/* The core's refusal (WHY) of an edit of STAGE, said in the info bar: FORMAT takes the
+ * instance's name, then WHY. */
 static void
-refuse (LmWindow *self, const LmStage *stage, const char *why)
+refuse (LmWindow *self, const char *format, const LmStage *stage, const char *why)
 {
-  g_autofree char *message = g_strdup_printf (_("“%s” was left as it is: %s"),
-                                              stage->name[0] ? stage->name : _(stage->info->label), why);
+  g_autofree char *message = g_strdup_printf (format, stage->name[0] ? stage->name : _(stage->info->label), why);
   lm_window_show_message (self, GTK_MESSAGE_ERROR, message);
 }
 
@@ -302,9 +302,10 @@ duplicate_action (GSimpleAction *action, GVariant *param, gpointer data)
   begin (self, &edited);
   g_autoptr (GError) e = NULL;
   if (!is_plain (&edited.inst[k]))
-    refuse (self, &edited.inst[k], _("geometry and the export’s resize come once each"));
+    refuse (self, _("%s cannot be duplicated: %s"), &edited.inst[k],
+            _("geometry and the export’s resize come once each"));
   else if (!lm_pipeline_duplicate (&edited, (guint) k, &at, &e))
-    refuse (self, &edited.inst[k], e->message);
+    refuse (self, _("%s cannot be duplicated: %s"), &edited.inst[k], e->message);
   else
     take (self, &edited, edited.inst[at].id);
 }
@@ -321,7 +322,7 @@ move_action (GSimpleAction *action, GVariant *param, gpointer data)
   begin (self, &edited);
   g_autoptr (GError) e = NULL;
   if (!lm_pipeline_move (&edited, (guint) k, delta, &e))
-    refuse (self, &edited.inst[k], e->message);
+    lm_window_show_message (self, GTK_MESSAGE_ERROR, e->message); /* it names the operation */
   else
     take (self, &edited, edited.inst[k + delta].id);
 }
@@ -354,7 +355,7 @@ on_name_activate (GtkEntry *entry, LmWindow *self)
       g_autoptr (GError) e = NULL;
       g_autofree char *name = g_strstrip (g_strdup (gtk_entry_get_text (entry)));
       if (!lm_pipeline_rename (&edited, (guint) k, name, &e))
-        refuse (self, &edited.inst[k], e->message);
+        refuse (self, _("%s cannot be renamed: %s"), &edited.inst[k], e->message);
       else
         take (self, &edited, id);
     }
@@ -454,7 +455,8 @@ mask_tool_action (GSimpleAction *action, GVariant *param, gpointer data)
   guint32 id = self->pipeline.inst[k].id;
   if (!is_plain (&self->pipeline.inst[k]))
     {
-      refuse (self, &self->pipeline.inst[k], _("geometry and the export’s resize take no mask"));
+      refuse (self, _("%s cannot have a mask: %s"), &self->pipeline.inst[k],
+              _("geometry and the export’s resize take none"));
       return;
     }
   if (self->pipeline.inst[k].mask < 0)
@@ -467,7 +469,7 @@ mask_tool_action (GSimpleAction *action, GVariant *param, gpointer data)
       g_autoptr (GError) e = NULL;
       if (!lm_pipeline_mask_attach (&edited, (guint) k, &mask, &e))
         {
-          refuse (self, &edited.inst[k], e->message);
+          refuse (self, _("%s cannot have a mask: %s"), &edited.inst[k], e->message);
           return;
         }
       take (self, &edited, id);

@@ -9,7 +9,8 @@
  * - Mask ▸ Brush gives an instance a mask and shows the mask's rows; its opacity set by the keyboard
  *   is one undo step; a range's edges stay in order as one is moved past another; Mask ▸
  *   Remove Mask takes the mask and its rows away;
- * - the sidecar the window saves by itself holds the instance, named, with its EV. */
+ * - the sidecar the window saves by itself holds the instance, named, with its EV;
+ * - an edit as full as it can be refuses Duplicate, saying why in the info bar. */
 #include <math.h>
 #include <string.h>
 
@@ -63,11 +64,22 @@ wait_for (gboolean (*done) (gpointer), gpointer data)
   g_assert_true (done (data));
 }
 
-/* The window's title is the photo's name once it is open. */
+/* The window's title is the photo's name (NAME) once it is open. */
 static gboolean
-opened (gpointer unused)
+opened (gpointer name)
 {
-  return g_strcmp0 (gtk_window_get_title (GTK_WINDOW (ui_window)), "chelsea.png") == 0;
+  return g_strcmp0 (gtk_window_get_title (GTK_WINDOW (ui_window)), name) == 0;
+}
+
+/* PATH opened, its first render in. */
+static void
+open_photo (const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *name = g_path_get_basename (path);
+  lm_window_open (ui_window, file);
+  wait_for (opened, name);
+  ui_settle_tracked ();
 }
 
 static gboolean
@@ -347,6 +359,34 @@ test_sidecar (void)
   g_assert_cmpint (p.inst[k - 1].id, ==, LM_PRIMARY_ID (LM_OP_EXPOSURE));
 }
 
+/* A photo whose sidecar holds as many instances as an edit can: Duplicate is refused, and the
+ * info bar says why. */
+static void
+test_no_room (void)
+{
+  g_autofree char *dest = g_build_filename (tmp_dir, "full.png", NULL);
+  g_autofree char *full = ui_copy_test_data ("photos/camera-gray.png", dest);
+  LmPipeline p;
+  lm_pipeline_init (&p);
+  while (lm_pipeline_add (&p, LM_OP_EXPOSURE, NULL, NULL))
+    ;
+  g_assert_cmpuint (p.n, ==, LM_PIPELINE_MAX);
+  g_autoptr (GKeyFile) keyfile = lm_pipeline_to_keyfile (&p);
+  g_autofree char *text = g_key_file_to_data (keyfile, NULL, NULL);
+  g_autofree char *full_sidecar = lm_sidecar_beside_path (full);
+  g_assert_true (g_file_set_contents (full_sidecar, text, -1, NULL));
+  open_photo (full);
+  guint n = panels ()->len;
+  g_assert_cmpuint (n, ==, LM_PIPELINE_MAX - 1); /* the export's resize has none */
+  g_assert_null (lm_window_get_info_message (ui_window));
+  use_menu (exposure (), "Duplicate");
+  const char *message = lm_window_get_info_message (ui_window);
+  g_test_message ("info bar: %s", message);
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "40"));
+  g_assert_cmpuint (panels ()->len, ==, n);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -363,10 +403,7 @@ main (int argc, char **argv)
   g_autoptr (GSettings) settings = ui_settings ();
   g_assert_nonnull (settings);
   g_settings_set_boolean (settings, "keep-edits", TRUE);
-  g_autoptr (GFile) file = g_file_new_for_path (photo);
-  lm_window_open (ui_window, file);
-  wait_for (opened, NULL);
-  ui_settle_tracked ();
+  open_photo (photo);
 
   g_test_add_func ("/instances/duplicate", test_duplicate);
   g_test_add_func ("/instances/rename", test_rename);
@@ -375,6 +412,7 @@ main (int argc, char **argv)
   g_test_add_func ("/instances/remove-undo", test_remove_undo);
   g_test_add_func ("/instances/mask-rows", test_mask_rows);
   g_test_add_func ("/instances/sidecar", test_sidecar);
+  g_test_add_func ("/instances/no-room", test_no_room);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
   lm_test_remove_tree (tmp_dir);
