@@ -10,6 +10,7 @@
  *   is one undo step; a range's edges stay in order as one is moved past another; Mask ▸
  *   Remove Mask takes the mask and its rows away;
  * - the sidecar the window saves by itself holds the instance, named, with its EV;
+ * - a mask's shapes listed in its panel, one deleted by its button (one undo step);
  * - an edit as full as it can be refuses Duplicate, saying why in the info bar. */
 #include <math.h>
 #include <string.h>
@@ -387,6 +388,72 @@ test_no_room (void)
   g_assert_cmpuint (panels ()->len, ==, n);
 }
 
+/* The kinds of the shapes PANEL lists, top to bottom ("Linear gradient,Radial gradient"). */
+static char *
+shape_kinds (LmOpPanel *panel)
+{
+  GtkWidget *list = ui_find_named (GTK_WIDGET (panel), "mask-shapes");
+  g_assert_nonnull (list);
+  g_autoptr (GList) rows = gtk_container_get_children (GTK_CONTAINER (list));
+  GString *kinds = g_string_new (NULL);
+  for (GList *l = rows; l; l = l->next)
+    {
+      g_autoptr (GList) parts = gtk_container_get_children (l->data);
+      g_string_append_printf (kinds, "%s%s", kinds->len ? "," : "", gtk_label_get_text (parts->data));
+    }
+  return g_string_free (kinds, FALSE);
+}
+
+/* A sidecar whose (switched off) contrast has a mask of a linear and a radial gradient: its
+ * panel lists both; the first's delete button takes it away (one undo step), its combine
+ * choice sets how it joins. */
+static void
+test_shapes (void)
+{
+  g_autofree char *dest = g_build_filename (tmp_dir, "shapes.png", NULL);
+  g_autofree char *path = ui_copy_test_data ("photos/camera-gray.png", dest);
+  LmPipeline p;
+  lm_pipeline_init (&p);
+  LmMask mask;
+  memset (&mask, 0, sizeof mask);
+  mask.opacity = 1.0f;
+  mask.n_shapes = 2;
+  mask.shape[0] = (LmMaskShape) { .kind = LM_MASK_LINEAR, .opacity = 1.0f, .g = { 0.5f, 0.0f, 0.5f, 0.3f } };
+  mask.shape[1] = (LmMaskShape) { .kind = LM_MASK_RADIAL, .combine = LM_MASK_SUBTRACT, .opacity = 1.0f,
+                                  .g = { 0.5f, 0.5f, 0.1f, 0.1f, 0.0f, 0.5f } };
+  g_assert_true (lm_pipeline_mask_attach (&p, (guint) lm_pipeline_find (&p, LM_PRIMARY_ID (LM_OP_CONTRAST)), &mask, NULL));
+  g_autoptr (GKeyFile) keyfile = lm_pipeline_to_keyfile (&p);
+  g_autofree char *text = g_key_file_to_data (keyfile, NULL, NULL);
+  g_autofree char *shapes_sidecar = lm_sidecar_beside_path (path);
+  g_assert_true (g_file_set_contents (shapes_sidecar, text, -1, NULL));
+  open_photo (path);
+
+  LmOpPanel *panel = LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_CONTRAST));
+  g_autofree char *before = shape_kinds (panel);
+  g_test_message ("shapes: %s", before);
+  g_assert_cmpstr (before, ==, "Linear gradient,Radial gradient");
+  GtkWidget *list = ui_find_named (GTK_WIDGET (panel), "mask-shapes");
+  g_autoptr (GList) rows = gtk_container_get_children (GTK_CONTAINER (list));
+  GtkWidget *combine = ui_find_named (g_list_nth_data (rows, 1), "combine");
+  g_assert_cmpint (gtk_combo_box_get_active (GTK_COMBO_BOX (combine)), ==, LM_MASK_SUBTRACT);
+  GtkWidget *remove = ui_find_named (rows->data, "delete");
+  ui_scroll_into_view (remove);
+  ui_click_middle (remove);
+  ui_settle_tracked ();
+  ui_flush ();
+  g_autofree char *after = shape_kinds (LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_CONTRAST)));
+  g_test_message ("after the first's delete: %s", after);
+  g_assert_cmpstr (after, ==, "Radial gradient");
+  g_assert_cmpuint (contrast_mask ()->n_shapes, ==, 1);
+  g_assert_cmpint (contrast_mask ()->shape[0].kind, ==, LM_MASK_RADIAL);
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_z, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  g_autofree char *undone = shape_kinds (LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_CONTRAST)));
+  g_assert_cmpstr (undone, ==, "Linear gradient,Radial gradient");
+  g_assert_cmpuint (contrast_mask ()->n_shapes, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -412,6 +479,7 @@ main (int argc, char **argv)
   g_test_add_func ("/instances/remove-undo", test_remove_undo);
   g_test_add_func ("/instances/mask-rows", test_mask_rows);
   g_test_add_func ("/instances/sidecar", test_sidecar);
+  g_test_add_func ("/instances/shapes", test_shapes);
   g_test_add_func ("/instances/no-room", test_no_room);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
