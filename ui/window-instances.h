@@ -22,11 +22,9 @@ void lm_window_instances_free (LmWindow *self);
  * kept (its focus and a held slider's state), the others go, new ones come. */
 void lm_window_instances_sync (LmWindow *self);
 
-/* The panel of the instance ID, or NULL. */
+/* The panel of the instance ID, or NULL. (The primary's, the one that means the operation, is
+ * lm_window_primary_panel in window-private.h, lm_window_get_op_panel in window.h.) */
 LmOpPanel *lm_window_instance_panel (LmWindow *self, guint32 id);
-/* The panel of OP's primary instance (the one that means the operation: the crop tool's, the
- * tests'), or NULL for the export's resize. */
-LmOpPanel *lm_window_primary_panel (LmWindow *self, LmOpId op);
 /* The panels in the pipeline's order (LmOpPanel *), owned by the window. */
 GPtrArray *lm_window_instance_panels (LmWindow *self);
 

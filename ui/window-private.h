@@ -94,6 +94,7 @@ void lm_window_on_panel_committed (LmOpPanel *panel, LmWindow *self);
 /* window-instances.c: the panel of OP's primary instance (the one that means the operation),
  * NULL for the export's resize. */
 LmOpPanel *lm_window_primary_panel (LmWindow *self, LmOpId op);
+
 /* A new source (IMAGE, host memory; from FILE) with self->pipeline as its starting point: a
  * fresh history, the tone mapping panel where it is radiance. The header shows FILE's name as
  * its title and SUBTITLE (NULL: none) under it, such as "HDR, 5 exposures": each line is
