@@ -14,17 +14,21 @@
 enum { LO0, LO1, HI1, HI0, N_EDGES };
 
 typedef struct {
-  const char *name;  /* "luminance" */
-  const char *label; /* translated where shown */
-  double max, step;  /* the sliders run over 0..MAX by STEP */
-  size_t offset;     /* of its LmMaskRange in LmMask */
+  const char *name;    /* "luminance" */
+  const char *label;   /* translated where shown */
+  double min, max, step; /* the sliders' */
+  size_t offset;       /* of its LmMaskRange in LmMask */
 } RangeInfo;
 
 static const RangeInfo ranges[] = {
-  { "luminance", N_("Luminance"), 1.0, 0.01, G_STRUCT_OFFSET (LmMask, luminance) },
-  { "hue", N_("Hue"), 360.0, 1.0, G_STRUCT_OFFSET (LmMask, hue) },
-  { "saturation", N_("Saturation"), 1.0, 0.01, G_STRUCT_OFFSET (LmMask, saturation) },
+  { "luminance", N_("Luminance"), 0.0, 1.0, 0.01, G_STRUCT_OFFSET (LmMask, luminance) },
+  { "hue", N_("Hue"), 0.0, 360.0, 1.0, G_STRUCT_OFFSET (LmMask, hue) },
+  { "saturation", N_("Saturation"), 0.0, 1.0, 0.01, G_STRUCT_OFFSET (LmMask, saturation) },
 };
+/* Luminance on scene light (a scene-side instance of a raw or a merge) is in EV, 0 at 18 %
+ * grey: these bounds hold any photo's and stay within what the render takes (±64). */
+static const RangeInfo scene_luminance = { "luminance", N_("Luminance (EV)"), -16.0, 16.0, 0.1,
+                                           G_STRUCT_OFFSET (LmMask, luminance) };
 
 static const char *const edge_labels[N_EDGES] = { N_("From (soft)"), N_("From"), N_("To"), N_("To (soft)") };
 static const char *const edge_names[N_EDGES] = { "lo0", "lo1", "hi1", "hi0" };
@@ -37,7 +41,9 @@ struct _LmMaskRows {
   GtkWidget *range_on[G_N_ELEMENTS (ranges)];
   GtkWidget *range_edges[G_N_ELEMENTS (ranges)][N_EDGES];
   GtkWidget *range_box[G_N_ELEMENTS (ranges)]; /* the edges' rows, shown while it is on */
+  GtkWidget *range_label[G_N_ELEMENTS (ranges)];
   GtkWidget *shapes;                           /* a row per drawn shape */
+  gboolean scene;                              /* luminance in EV (lm_mask_rows_set_scene) */
   gboolean updating, held;
 };
 
@@ -54,6 +60,13 @@ emit (LmMaskRows *self, gboolean commit)
   g_signal_emit (self, signals[CHANGED], 0);
   if (commit)
     g_signal_emit (self, signals[COMMITTED], 0);
+}
+
+/* Range R's bounds as shown now. */
+static const RangeInfo *
+info_of (LmMaskRows *self, guint r)
+{
+  return r == 0 && self->scene ? &scene_luminance : &ranges[r];
 }
 
 static LmMaskRange *
@@ -198,8 +211,8 @@ on_range_switch (GObject *sw, GParamSpec *pspec, LmMaskRows *self)
         /* Switched on as it came (all zero): the whole span, which selects everything. */
         if (range->on && range->hi0 <= range->lo0)
           {
-            range->lo0 = range->lo1 = 0.0f;
-            range->hi1 = range->hi0 = (float) ranges[r].max;
+            range->lo0 = range->lo1 = (float) info_of (self, r)->min;
+            range->hi1 = range->hi0 = (float) info_of (self, r)->max;
           }
         gboolean was = self->updating;
         self->updating = TRUE;
@@ -238,7 +251,8 @@ add_range (LmMaskRows *self, GtkWidget *box, guint r)
 {
   const RangeInfo *info = &ranges[r];
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_container_add (GTK_CONTAINER (row), column_label (self, _(info->label)));
+  self->range_label[r] = column_label (self, _(info->label));
+  gtk_container_add (GTK_CONTAINER (row), self->range_label[r]);
   GtkWidget *sw = self->range_on[r] = gtk_switch_new ();
   g_autofree char *on_name = g_strdup_printf ("%s-on", info->name);
   gtk_widget_set_name (sw, on_name);
@@ -256,8 +270,8 @@ add_range (LmMaskRows *self, GtkWidget *box, guint r)
   for (guint e = 0; e < N_EDGES; e++)
     {
       g_autofree char *name = g_strdup_printf ("%s-%s", info->name, edge_names[e]);
-      self->range_edges[r][e] = add_slider (self, edges, _(edge_labels[e]), name, 0.0, info->max, info->step,
-                                            G_CALLBACK (on_edge));
+      self->range_edges[r][e] = add_slider (self, edges, _(edge_labels[e]), name, info->min, info->max,
+                                            info->step, G_CALLBACK (on_edge));
     }
   g_autoptr (GList) rows = gtk_container_get_children (GTK_CONTAINER (edges));
   for (GList *l = rows; l; l = l->next)
@@ -432,6 +446,26 @@ lm_mask_rows_set (LmMaskRows *self, const LmMask *mask)
   show_shapes (self);
   memcpy (&self->mask, mask, sizeof *mask); /* the widgets' rounding must not leak into it */
   self->updating = FALSE;
+}
+
+void
+lm_mask_rows_set_scene (LmMaskRows *self, gboolean scene)
+{
+  if (self->scene == !!scene)
+    return;
+  self->scene = !!scene;
+  const RangeInfo *info = info_of (self, 0);
+  gboolean was = self->updating;
+  self->updating = TRUE;
+  gtk_label_set_text (GTK_LABEL (self->range_label[0]), _(info->label));
+  for (guint e = 0; e < N_EDGES; e++)
+    {
+      GtkRange *range = GTK_RANGE (self->range_edges[0][e]);
+      gtk_range_set_range (range, info->min, info->max);
+      gtk_range_set_increments (range, info->step, 10 * info->step);
+    }
+  show_range (self, 0);
+  self->updating = was;
 }
 
 const LmMask *

@@ -23,6 +23,10 @@ GtkWidget *lm_mask_rows_new (GtkSizeGroup *labels, GtkSizeGroup *values);
 void lm_mask_rows_set (LmMaskRows *self, const LmMask *mask);
 const LmMask *lm_mask_rows_get (LmMaskRows *self);
 
+/* SCENE: the instance runs on scene light (a raw's or a merge's, before the display
+ * transform), where the luminance range is in EV rather than 0..1 (emits nothing). */
+void lm_mask_rows_set_scene (LmMaskRows *self, gboolean scene);
+
 /* A pointer button is down on one of its sliders: its release commits. */
 gboolean lm_mask_rows_is_held (LmMaskRows *self);
 

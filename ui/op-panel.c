@@ -785,7 +785,7 @@ lm_op_panel_is_held (LmOpPanel *self)
 /* Made while there is a mask only: hidden rows in the shared columns' size groups are still
  * measured, and forty panels' worth of them made each slider's step 0.3 s slower. */
 void
-lm_op_panel_set_mask (LmOpPanel *self, const LmMask *mask)
+lm_op_panel_set_mask (LmOpPanel *self, const LmMask *mask, gboolean scene)
 {
   if (mask == NULL)
     {
@@ -802,6 +802,7 @@ lm_op_panel_set_mask (LmOpPanel *self, const LmMask *mask)
       gtk_container_add (GTK_CONTAINER (self), self->mask_rows);
     }
   self->updating = TRUE;
+  lm_mask_rows_set_scene (LM_MASK_ROWS (self->mask_rows), scene);
   lm_mask_rows_set (LM_MASK_ROWS (self->mask_rows), mask);
   gtk_widget_show_all (self->mask_rows);
   self->updating = FALSE;

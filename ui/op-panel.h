@@ -38,10 +38,11 @@ void lm_op_panel_set_switchable (LmOpPanel *self, gboolean switchable);
  * release is one edit, which "committed" ends, however long the pointer rests on the way. */
 gboolean lm_op_panel_is_held (LmOpPanel *self);
 
-/* MASK's rows under the parameters (opacity, feather, detail, the ranges, the shapes); NULL
- * hides them (emits nothing). Their edits emit "changed" and "committed" as the parameters'
+/* MASK's rows under the parameters (opacity, feather, detail, the ranges, the shapes), its
+ * luminance range in EV where SCENE (the instance runs on scene light); NULL hides them
+ * (emits nothing). Their edits emit "changed" and "committed" as the parameters'
  * do; lm_op_panel_get_mask is then the mask as edited, NULL while they are hidden. */
-void lm_op_panel_set_mask (LmOpPanel *self, const LmMask *mask);
+void lm_op_panel_set_mask (LmOpPanel *self, const LmMask *mask, gboolean scene);
 const LmMask *lm_op_panel_get_mask (LmOpPanel *self);
 
 /* The header's menu button (named "instance-menu"), shown once it has MENU, its name for

@@ -223,6 +223,8 @@ void
 lm_window_instances_sync (LmWindow *self)
 {
   const LmPipeline *p = &self->pipeline;
+  /* Scene-side instances of a raw or a merge see scene light: their luminance is in EV. */
+  gboolean scene = self->source && (lm_image_is_raw (self->source) || self->source->format == LM_FORMAT_RGBA_F32);
   g_autoptr (GPtrArray) old = self->panels;
   self->panels = g_ptr_array_new ();
   for (guint i = 0; i < p->n; i++)
@@ -239,7 +241,7 @@ lm_window_instances_sync (LmWindow *self)
       guint at = self->panels->len;
       g_ptr_array_add (self->panels, panel);
       lm_op_panel_set_stage (panel, stage);
-      lm_op_panel_set_mask (panel, lm_pipeline_stage_mask (p, stage));
+      lm_op_panel_set_mask (panel, lm_pipeline_stage_mask (p, stage), scene && stage->info->on_scene);
       g_autofree char *name = menu_name (stage);
       lm_op_panel_set_menu_name (panel, name);
       gtk_box_reorder_child (self->instances_box, g_object_get_data (G_OBJECT (panel), SEPARATOR_KEY), (int) (2 * at));
