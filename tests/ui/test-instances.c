@@ -11,6 +11,7 @@
  *   Remove Mask takes the mask and its rows away;
  * - the sidecar the window saves by itself holds the instance, named, with its EV;
  * - a mask's shapes listed in its panel, one deleted by its button (one undo step);
+ * - on a raw, the luminance range of a scene-side instance's mask is in EV;
  * - an edit as full as it can be refuses Duplicate, saying why in the info bar. */
 #include <math.h>
 #include <string.h>
@@ -454,6 +455,42 @@ test_shapes (void)
   g_assert_cmpuint (contrast_mask ()->n_shapes, ==, 2);
 }
 
+/* The lower end of PANEL's luminance range sliders. */
+static double
+luminance_floor (LmOpPanel *panel)
+{
+  GtkWidget *lo0 = ui_find_named (GTK_WIDGET (panel), "luminance-lo0");
+  g_assert_nonnull (lo0);
+  return gtk_adjustment_get_lower (gtk_range_get_adjustment (GTK_RANGE (lo0)));
+}
+
+/* A raw whose sidecar masks exposure (scene light: luminance in EV) and contrast (after the
+ * display transform: 0..1); both off, as a sidecar may leave them. */
+static void
+test_scene_luminance (void)
+{
+  g_autofree char *dest = g_build_filename (tmp_dir, "tinted.dng", NULL);
+  g_autofree char *path = ui_copy_test_data ("raw/tinted.dng", dest);
+  LmPipeline p;
+  lm_pipeline_init (&p);
+  LmMask mask;
+  memset (&mask, 0, sizeof mask);
+  mask.opacity = 1.0f;
+  const LmOpId ops[] = { LM_OP_EXPOSURE, LM_OP_CONTRAST };
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    g_assert_true (lm_pipeline_mask_attach (&p, (guint) lm_pipeline_find (&p, LM_PRIMARY_ID (ops[i])), &mask, NULL));
+  g_autoptr (GKeyFile) keyfile = lm_pipeline_to_keyfile (&p);
+  g_autofree char *text = g_key_file_to_data (keyfile, NULL, NULL);
+  g_autofree char *raw_sidecar = lm_sidecar_beside_path (path);
+  g_assert_true (g_file_set_contents (raw_sidecar, text, -1, NULL));
+  open_photo (path);
+  double scene = luminance_floor (exposure ());
+  double display = luminance_floor (LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_CONTRAST)));
+  g_test_message ("luminance from %g (exposure, scene light) and %g (contrast)", scene, display);
+  g_assert_cmpfloat (scene, <, -1.0);
+  g_assert_cmpfloat (display, ==, 0.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -480,6 +517,7 @@ main (int argc, char **argv)
   g_test_add_func ("/instances/mask-rows", test_mask_rows);
   g_test_add_func ("/instances/sidecar", test_sidecar);
   g_test_add_func ("/instances/shapes", test_shapes);
+  g_test_add_func ("/instances/scene-luminance", test_scene_luminance);
   g_test_add_func ("/instances/no-room", test_no_room);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
