@@ -22,7 +22,8 @@ typedef struct {
 
 static const RangeInfo ranges[] = {
   { "luminance", N_("Luminance"), 0.0, 1.0, 0.01, G_STRUCT_OFFSET (LmMask, luminance) },
-  { "hue", N_("Hue"), 0.0, 360.0, 1.0, G_STRUCT_OFFSET (LmMask, hue) },
+  /* Degrees, half a turn beyond each end: a range may cross 0° (reds: 340 to 380, or -20 to 20). */
+  { "hue", N_("Hue"), -180.0, 540.0, 1.0, G_STRUCT_OFFSET (LmMask, hue) },
   { "saturation", N_("Saturation"), 0.0, 1.0, 0.01, G_STRUCT_OFFSET (LmMask, saturation) },
 };
 /* Luminance on scene light (a scene-side instance of a raw or a merge) is in EV, 0 at 18 %
