@@ -603,7 +603,8 @@ build (LmOpPanel *self)
   self->menu = gtk_menu_button_new ();
   gtk_widget_set_name (self->menu, "instance-menu");
   gtk_button_set_relief (GTK_BUTTON (self->menu), GTK_RELIEF_NONE);
-  gtk_button_set_image (GTK_BUTTON (self->menu), gtk_image_new_from_icon_name ("view-more-symbolic", GTK_ICON_SIZE_BUTTON));
+  gtk_button_set_image (GTK_BUTTON (self->menu),
+                        gtk_image_new_from_icon_name ("view-more-symbolic", GTK_ICON_SIZE_BUTTON));
   gtk_widget_set_valign (self->menu, GTK_ALIGN_CENTER);
   gtk_widget_set_no_show_all (self->menu, TRUE);
   self->enabled = gtk_switch_new ();

@@ -453,7 +453,9 @@ mask_tool_action (GSimpleAction *action, GVariant *param, gpointer data)
   if (!find (self, param, &k))
     return;
   const char *name = g_action_get_name (G_ACTION (action));
-  int kind = g_str_equal (name, "mask-brush") ? LM_MASK_BRUSH : g_str_equal (name, "mask-linear") ? LM_MASK_LINEAR : LM_MASK_RADIAL;
+  int kind = g_str_equal (name, "mask-brush")    ? LM_MASK_BRUSH
+             : g_str_equal (name, "mask-linear") ? LM_MASK_LINEAR
+                                                 : LM_MASK_RADIAL;
   guint32 id = self->pipeline.inst[k].id;
   if (!is_plain (&self->pipeline.inst[k]))
     {
