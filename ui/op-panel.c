@@ -6,6 +6,7 @@
 #include <math.h>
 #include "core/lens/lens-db.h"
 #include "curve-group.h"
+#include "mask-rows.h"
 #include "slider-input.h"
 #include "value-field.h"
 #include <string.h>
@@ -15,6 +16,9 @@ struct _LmOpPanel {
   GtkBox parent_instance;
   const LmOpInfo *op;
   LmStage stage;
+  GtkWidget *title;     /* the operation's label, or the instance's name */
+  GtkWidget *menu;      /* the instance menu (window-instances.c), hidden until it has a model */
+  GtkWidget *mask_rows; /* the mask's rows (mask-rows.h) while the instance has a mask, or NULL */
   GtkWidget *enabled;
   GtkWidget **controls; /* one per parameter */
   GtkWidget **rows;     /* label + control, for parameters used only sometimes */
@@ -571,14 +575,38 @@ make_control (LmOpPanel *self, const LmParamSpec *spec, GtkWidget *row)
   return scale;
 }
 
+/* The mask's rows edit the instance's mask: the same "changed" and "committed" as the
+ * parameters'. */
+static void
+on_mask_changed (LmMaskRows *rows, LmOpPanel *self)
+{
+  if (!self->updating)
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+on_mask_committed (LmMaskRows *rows, LmOpPanel *self)
+{
+  if (!self->updating)
+    g_signal_emit (self, signals[COMMITTED], 0);
+}
+
 static void
 build (LmOpPanel *self)
 {
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (_(self->op->label));
+  GtkWidget *title = self->title = gtk_label_new (_(self->op->label));
   gtk_style_context_add_class (gtk_widget_get_style_context (title), "op-title");
   gtk_widget_set_halign (title, GTK_ALIGN_START);
   gtk_widget_set_hexpand (title, TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  self->menu = gtk_menu_button_new ();
+  gtk_widget_set_name (self->menu, "instance-menu");
+  gtk_button_set_relief (GTK_BUTTON (self->menu), GTK_RELIEF_NONE);
+  gtk_button_set_image (GTK_BUTTON (self->menu),
+                        gtk_image_new_from_icon_name ("view-more-symbolic", GTK_ICON_SIZE_BUTTON));
+  gtk_widget_set_valign (self->menu, GTK_ALIGN_CENTER);
+  gtk_widget_set_no_show_all (self->menu, TRUE);
   self->enabled = gtk_switch_new ();
   gtk_widget_set_valign (self->enabled, GTK_ALIGN_CENTER);
   g_signal_connect (self->enabled, "notify::active", G_CALLBACK (on_switch), self);
@@ -587,6 +615,7 @@ build (LmOpPanel *self)
   gtk_widget_set_tooltip_text (reset, _("Reset to the defaults"));
   g_signal_connect (reset, "clicked", G_CALLBACK (on_reset), self);
   gtk_container_add (GTK_CONTAINER (header), title);
+  gtk_container_add (GTK_CONTAINER (header), self->menu);
   gtk_container_add (GTK_CONTAINER (header), reset);
   gtk_container_add (GTK_CONTAINER (header), self->enabled);
   gtk_container_add (GTK_CONTAINER (self), header);
@@ -736,6 +765,7 @@ lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage)
     }
   self->stage = *stage; /* the widgets' rounding must not leak into the stage */
   update_sensitivity (self);
+  gtk_label_set_text (GTK_LABEL (self->title), stage->name[0] ? stage->name : _(self->op->label));
   self->updating = FALSE;
 }
 
@@ -750,7 +780,61 @@ lm_op_panel_get_edited_param (LmOpPanel *self, const LmStage **before)
 gboolean
 lm_op_panel_is_held (LmOpPanel *self)
 {
-  return self->held;
+  return self->held || (self->mask_rows && lm_mask_rows_is_held (LM_MASK_ROWS (self->mask_rows)));
+}
+
+/* Made while there is a mask only: hidden rows in the shared columns' size groups are still
+ * measured, and forty panels' worth of them made each slider's step 0.3 s slower. */
+void
+lm_op_panel_set_mask (LmOpPanel *self, const LmMask *mask, gboolean scene)
+{
+  if (mask == NULL)
+    {
+      g_clear_pointer (&self->mask_rows, gtk_widget_destroy);
+      return;
+    }
+  if (self->mask_rows == NULL)
+    {
+      g_autoptr (GtkSizeGroup) labels = label_column ();
+      g_autoptr (GtkSizeGroup) values = value_column ();
+      self->mask_rows = lm_mask_rows_new (labels, values);
+      g_signal_connect (self->mask_rows, "changed", G_CALLBACK (on_mask_changed), self);
+      g_signal_connect (self->mask_rows, "committed", G_CALLBACK (on_mask_committed), self);
+      gtk_container_add (GTK_CONTAINER (self), self->mask_rows);
+    }
+  self->updating = TRUE;
+  lm_mask_rows_set_scene (LM_MASK_ROWS (self->mask_rows), scene);
+  lm_mask_rows_set (LM_MASK_ROWS (self->mask_rows), mask);
+  gtk_widget_show_all (self->mask_rows);
+  self->updating = FALSE;
+}
+
+const LmMask *
+lm_op_panel_get_mask (LmOpPanel *self)
+{
+  return self->mask_rows ? lm_mask_rows_get (LM_MASK_ROWS (self->mask_rows)) : NULL;
+}
+
+void
+lm_op_panel_set_menu (LmOpPanel *self, GMenuModel *menu, const char *accessible_name)
+{
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->menu), menu);
+  lm_op_panel_set_menu_name (self, accessible_name);
+  gtk_widget_set_tooltip_text (self->menu, _("Duplicate, rename, move, remove or mask"));
+  gtk_widget_set_no_show_all (self->menu, FALSE);
+  gtk_widget_show_all (self->menu);
+}
+
+void
+lm_op_panel_set_menu_name (LmOpPanel *self, const char *accessible_name)
+{
+  atk_object_set_name (gtk_widget_get_accessible (self->menu), accessible_name);
+}
+
+GtkWidget *
+lm_op_panel_get_menu_button (LmOpPanel *self)
+{
+  return self->menu;
 }
 
 const LmStage *

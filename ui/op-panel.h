@@ -18,7 +18,8 @@ G_DECLARE_FINAL_TYPE (LmOpPanel, lm_op_panel, LM, OP_PANEL, GtkBox)
 
 GtkWidget *lm_op_panel_new (const LmOpInfo *op);
 
-/* Shows STAGE's values (emits nothing). */
+/* Shows STAGE's values and its name as the title (the operation's label where it has none;
+ * emits nothing). */
 void lm_op_panel_set_stage (LmOpPanel *self, const LmStage *stage);
 const LmStage *lm_op_panel_get_stage (LmOpPanel *self);
 
@@ -36,6 +37,20 @@ void lm_op_panel_set_switchable (LmOpPanel *self, gboolean switchable);
 /* A pointer button is down on one of its sliders or its curve: what it changes until the
  * release is one edit, which "committed" ends, however long the pointer rests on the way. */
 gboolean lm_op_panel_is_held (LmOpPanel *self);
+
+/* MASK's rows under the parameters (opacity, feather, detail, the ranges, the shapes), its
+ * luminance range in EV where SCENE (the instance runs on scene light); NULL hides them
+ * (emits nothing). Their edits emit "changed" and "committed" as the parameters'
+ * do; lm_op_panel_get_mask is then the mask as edited, NULL while they are hidden. */
+void lm_op_panel_set_mask (LmOpPanel *self, const LmMask *mask, gboolean scene);
+const LmMask *lm_op_panel_get_mask (LmOpPanel *self);
+
+/* The header's menu button (named "instance-menu"), shown once it has MENU, its name for
+ * assistive technologies ACCESSIBLE_NAME ("Instance menu of Exposure 2"); the name again as
+ * the instance is renamed. */
+void lm_op_panel_set_menu (LmOpPanel *self, GMenuModel *menu, const char *accessible_name);
+void lm_op_panel_set_menu_name (LmOpPanel *self, const char *accessible_name);
+GtkWidget *lm_op_panel_get_menu_button (LmOpPanel *self);
 
 /* The histogram of the current render, drawn behind a curve parameter's editor. */
 void lm_op_panel_set_histogram (LmOpPanel *self, const LmHistogram *histogram);

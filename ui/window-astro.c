@@ -77,11 +77,11 @@ set_photo_controls (LmWindow *self, gboolean photo)
   const char *why = photo ? NULL
                           : _("Not for FITS data: its values are measurements, not a photo to edit; "
                               "Display Stretch sets how it looks");
-  GtkWidget *photo_parts[LM_N_OPS + 2];
+  GtkWidget *photo_parts[LM_PIPELINE_MAX + 3];
   guint n = 0;
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (self->panels[i])
-      photo_parts[n++] = GTK_WIDGET (self->panels[i]);
+  for (guint i = 0; i < self->panels->len && n < LM_PIPELINE_MAX; i++)
+    photo_parts[n++] = self->panels->pdata[i];
+  photo_parts[n++] = GTK_WIDGET (self->instances_box); /* the panels of instances added later too */
   photo_parts[n++] = GTK_WIDGET (self->tonemap_panel);
   photo_parts[n++] = lm_window_tools_bar (self);
   for (guint i = 0; i < n; i++)

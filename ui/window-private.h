@@ -44,7 +44,8 @@ struct _LmWindow {
   /* the views and panels window.c builds */
   LmImageView *image_view;
   LmHistogramView *histogram_view;
-  LmOpPanel *panels[LM_N_OPS];
+  GtkBox *instances_box;    /* window-instances.h: a panel per instance, in the pipeline's order */
+  GPtrArray *panels;        /* those LmOpPanels in that order (the export's resize has none) */
   LmOpPanel *tonemap_panel; /* shown while the source is radiance or a raw */
   LmOpPanel *raw_panel;     /* shown while the source is a raw (window-raw.h) */
 
@@ -89,6 +90,11 @@ void lm_window_request_render (LmWindow *self);
 void lm_window_show_pipeline (LmWindow *self);
 void lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self);
 void lm_window_on_panel_committed (LmOpPanel *panel, LmWindow *self);
+
+/* window-instances.c: the panel of OP's primary instance (the one that means the operation),
+ * NULL for the export's resize. */
+LmOpPanel *lm_window_primary_panel (LmWindow *self, LmOpId op);
+
 /* A new source (IMAGE, host memory; from FILE) with self->pipeline as its starting point: a
  * fresh history, the tone mapping panel where it is radiance. The header shows FILE's name as
  * its title and SUBTITLE (NULL: none) under it, such as "HDR, 5 exposures": each line is

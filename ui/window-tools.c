@@ -129,7 +129,7 @@ on_ratio_changed (GtkComboBox *combo, LmWindow *self)
   const char *nick = gtk_combo_box_get_active_id (combo);
   if (t->updating || crop == NULL || nick == NULL || !lm_stage_set_enum (crop, "ratio", nick))
     return;
-  lm_op_panel_set_stage (self->panels[crop->info->id], crop);
+  lm_op_panel_set_stage (lm_window_primary_panel (self, crop->info->id), crop);
   guint iw, ih;
   lm_window_crop_input_size (self, &self->pipeline, &iw, &ih);
   lm_crop_tool_set_ratio (t->crop, ratio_value (nick, iw, ih));
@@ -278,7 +278,7 @@ set_tool (LmWindow *self, ToolKind kind, gboolean apply, gboolean render)
         else
           {
             *crop = t->crop_before;
-            lm_op_panel_set_stage (self->panels[crop->info->id], crop);
+            lm_op_panel_set_stage (lm_window_primary_panel (self, crop->info->id), crop);
           }
         lm_crop_tool_end (t->crop);
         applied = apply;
@@ -635,8 +635,8 @@ lm_window_tools_init (LmWindow *self)
   build_bar (self);
   g_signal_connect (self, "key-press-event", G_CALLBACK (on_key), self);
   const LmOpInfo *crop = lm_op_info_by_name ("crop");
-  if (crop && self->panels[crop->id])
-    g_signal_connect (self->panels[crop->id], "changed", G_CALLBACK (on_crop_panel_changed), self);
+  if (crop && lm_window_primary_panel (self, crop->id))
+    g_signal_connect (lm_window_primary_panel (self, crop->id), "changed", G_CALLBACK (on_crop_panel_changed), self);
   lm_window_tools_update_actions (self);
 }
 

@@ -14,6 +14,7 @@
 #include "window-export.h"
 #include "window-geometry.h"
 #include "window-hdr.h"
+#include "window-instances.h"
 #include "window-raw.h"
 #include "window-open.h"
 #include "window-sidecar.h"
@@ -21,6 +22,7 @@
 #include "window-status.h"
 #include "window-tools.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #define COMMIT_AFTER_MS 400 /* edits closer than this make one undo step */
@@ -175,7 +177,18 @@ lm_window_on_panel_changed (LmOpPanel *panel, LmWindow *self)
   else if (stage->info == lm_raw_op_info ())
     self->pipeline.raw = *stage;
   else
-    *lm_pipeline_stage (&self->pipeline, stage->info->id) = *stage;
+    {
+      /* The instance's values; its name and mask slot are the pipeline's (the menu's edits). */
+      int k = lm_pipeline_find (&self->pipeline, stage->id);
+      g_return_if_fail (k >= 0);
+      LmStage *edited = &self->pipeline.inst[k];
+      edited->enabled = stage->enabled;
+      edited->params = stage->params;
+      const LmMask *mask = lm_op_panel_get_mask (panel);
+      if (mask && edited->mask >= 0)
+        memcpy (&self->pipeline.masks[edited->mask], mask, sizeof *mask);
+      lm_window_instances_select (self, stage->id);
+    }
   g_clear_handle_id (&priv->commit_source, g_source_remove);
   if (!lm_op_panel_is_held (panel)) /* a drag is one step, pauses and all: its release commits */
     priv->commit_source = g_timeout_add (COMMIT_AFTER_MS, commit_later, self);
@@ -192,9 +205,7 @@ void
 lm_window_show_pipeline (LmWindow *self)
 {
   lm_window_tools_cancel (self); /* a tool's work in hand was of the pipeline replaced */
-  for (int i = 0; i < LM_N_OPS; i++)
-    if (self->panels[i])
-      lm_op_panel_set_stage (self->panels[i], lm_pipeline_stage (&self->pipeline, i));
+  lm_window_instances_sync (self);
   lm_op_panel_set_stage (self->tonemap_panel, &self->pipeline.tonemap);
   lm_op_panel_set_stage (self->raw_panel, &self->pipeline.raw);
   edited (self);
@@ -283,9 +294,8 @@ on_result (const LmRenderResult *r, gpointer data)
                                         r->has_seen_histogram ? &r->seen_histogram : NULL);
       lm_window_set_histogram_origin (self, r);
       lm_window_astro_show_histogram (self); /* a FITS file's histogram is of its data */
-      for (int i = 0; i < LM_N_OPS; i++) /* behind the curve editors */
-        if (self->panels[i])
-          lm_op_panel_set_histogram (self->panels[i], &r->histogram);
+      for (guint i = 0; i < self->panels->len; i++) /* behind the curve editors */
+        lm_op_panel_set_histogram (self->panels->pdata[i], &r->histogram);
       if (r->refined)
         {
           lm_window_update_status (self, r);
@@ -490,6 +500,7 @@ lm_window_finalize (GObject *object)
   lm_window_export_free (self);
   lm_window_split_free (self);
   lm_window_status_free (self);
+  lm_window_instances_free (self);
   G_OBJECT_CLASS (lm_window_parent_class)->finalize (object);
 }
 
@@ -545,18 +556,9 @@ build_side_panel (LmWindow *self)
    * scene light. */
   lm_window_build_raw_panel (self);
   lm_window_build_tonemap_panel (self);
-
-  for (int i = 0; i < LM_N_OPS; i++)
-    {
-      if (lm_op_kind (i) == LM_KIND_EXPORT)
-        continue; /* the view never runs it: the export dialog sets it (export-options.c) */
-      self->panels[i] = LM_OP_PANEL (lm_op_panel_new (lm_op_info (i)));
-      g_signal_connect (self->panels[i], "changed", G_CALLBACK (lm_window_on_panel_changed), self);
-      g_signal_connect (self->panels[i], "committed", G_CALLBACK (lm_window_on_panel_committed), self);
-      gtk_box_pack_start (self->side_panel, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL), FALSE, FALSE, 0);
-      gtk_box_pack_start (self->side_panel, GTK_WIDGET (self->panels[i]), FALSE, FALSE, 0);
-    }
   gtk_widget_show_all (GTK_WIDGET (self->side_panel));
+  /* A panel per instance of the pipeline, in its order (window-instances.c). */
+  lm_window_instances_init (self);
 }
 
 static void
@@ -642,7 +644,7 @@ lm_window_new (GtkApplication *application)
 GtkWidget *
 lm_window_get_op_panel (LmWindow *self, LmOpId op)
 {
-  return GTK_WIDGET (self->panels[op]);
+  return GTK_WIDGET (lm_window_primary_panel (self, op));
 }
 
 GtkWidget *
