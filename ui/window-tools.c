@@ -8,6 +8,7 @@
 #include "window-tools.h"
 #include "window-astro.h"
 #include "window-geometry.h"
+#include "window-instances.h"
 #include "window-private.h"
 #include "window-selection.h"
 #include "window-status.h"
@@ -41,7 +42,6 @@ struct _LmWindowTools {
   LmStraightenTool *straighten;
   LmPickerTool *picker;
   LmMaskTool *mask;
-  gboolean show_mask;   /* M's, where the instance panels give no win.show-mask action */
   LmStage crop_before;  /* crop's stage when the crop tool started: what Escape restores */
   GtkWidget *bar;       /* the tool bar above the view */
   GtkWidget *crop_options;
@@ -389,31 +389,10 @@ lm_window_tools_start_mask (LmWindow *self, guint32 id, int kind)
   lm_window_request_render (self); /* the mask shown may be another instance's now */
 }
 
-/* The win.show-mask action of the instance panels, when there is one. */
-static GAction *
-show_mask_action (LmWindow *self)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "show-mask");
-  return action && g_action_get_state_type (action) && g_variant_type_equal (g_action_get_state_type (action),
-                                                                             G_VARIANT_TYPE_BOOLEAN)
-           ? action
-           : NULL;
-}
-
-static gboolean
-showing_mask (LmWindow *self)
-{
-  GAction *action = show_mask_action (self);
-  if (action == NULL)
-    return self->tools->show_mask;
-  g_autoptr (GVariant) state = g_action_get_state (action);
-  return g_variant_get_boolean (state);
-}
-
 guint32
 lm_window_tools_mask_shown (LmWindow *self)
 {
-  if (self->tools == NULL || !showing_mask (self))
+  if (self->tools == NULL || !lm_window_instances_show_mask (self))
     return 0;
   guint32 id = lm_mask_tool_instance (self->tools->mask);
   if (id == 0)
@@ -422,15 +401,12 @@ lm_window_tools_mask_shown (LmWindow *self)
   return index >= 0 && self->pipeline.inst[index].mask >= 0 ? id : 0;
 }
 
+/* M: the instance menus' Show Mask (its change renders). */
 static void
 toggle_show_mask (LmWindow *self)
 {
-  GAction *action = show_mask_action (self);
-  if (action)
-    g_action_change_state (action, g_variant_new_boolean (!showing_mask (self)));
-  else
-    self->tools->show_mask = !self->tools->show_mask;
-  lm_window_request_render (self);
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "show-mask",
+                                      g_variant_new_boolean (!lm_window_instances_show_mask (self)));
 }
 
 /* B, G and R: a mask tool on the selected instance, or why not. */

@@ -202,6 +202,20 @@ PY
   done
 fi
 
+if [[ " $steps " == *" masks-latency "* ]]; then
+  echo "== masks-latency"
+  # Issue 32's goal: slider to result at 50 MP with three masked instances on (a gradient and a
+  # brush stroke each, feathered), the first instance's slider and the last one's.
+  [ -f /tmp/50mp.jpg ] || python3 -c "import sys, cv2; cv2.imwrite('/tmp/50mp.jpg', cv2.resize(cv2.imread(sys.argv[1]), (8660, 5773), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_JPEG_QUALITY, 92])" "$pack/data/photos/beach-aerial-15mp.jpg"
+  python3 bench/make-masked-sidecar.py --size 8660x5773 -o /tmp/three.lumen /tmp/50mp.jpg || status=1
+  for inst in ${LUMEN_MASK_INSTANCES:-exposure#64 saturation#66}; do
+    tag=${inst//#/-}
+    LUMEN_SCREENSHOT="$OUT/window-masks-$tag.png" timeout 150 "$bin/ui-latency" --backend cuda --sidecar /tmp/three.lumen \
+      --instance "$inst" --count 200 --json "$OUT/latency-masks-$tag.json" /tmp/50mp.jpg \
+      2>"$OUT/latency-masks-$tag.log" | tail -n 6 || { status=1; tail -n 5 "$OUT/latency-masks-$tag.log"; }
+  done
+fi
+
 if [[ " $steps " == *" bench "* ]]; then
   echo "== bench"
   python3 - "$pack" <<'PY'
