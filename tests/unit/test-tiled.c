@@ -8,7 +8,6 @@
 #include "core/backend/backend.h"
 #include "core/error.h"
 #include "core/edit/pipeline.h"
-#include "core/io/io.h"
 #include "core/render/cache.h"
 #include "core/render/tiled.h"
 #include "test-util.h"
@@ -17,38 +16,6 @@
  * camera-gray (gray), each also as a 16-bit twin. */
 static LmImage *photos[3], *photos16[3];
 static LmBackend *cpu;
-
-static LmImage *
-load_photo (const char *name)
-{
-  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", name, NULL);
-  g_autoptr (GError) error = NULL;
-  LmImage *image = lm_io_load (path, lm_allocator_host (), &error);
-  g_assert_no_error (error);
-  return image;
-}
-
-/* SRC (8-bit) as 16 bits with low bytes of their own (v · 257 moved by a pattern), so that a
- * render that drops them differs. */
-static LmImage *
-deepen (const LmImage *src)
-{
-  LmFormat format = src->format == LM_FORMAT_GRAY8 ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16;
-  LmImage *out = lm_image_new (format, src->width, src->height, lm_allocator_host (), NULL);
-  guint ch = lm_format_channels (src->format);
-  for (guint y = 0; y < src->height; y++)
-    {
-      const guint8 *in = lm_image_row (src, y);
-      guint16 *o = (guint16 *) lm_image_row (out, y);
-      for (guint i = 0; i < src->width * ch; i++)
-        {
-          guint v = in[i] * 257u + ((i * 7 + y * 13) % 200);
-          o[i] = (guint16) MIN (v, 65535u);
-        }
-    }
-  out->opaque = src->opaque;
-  return out;
-}
 
 static void
 set_param (LmPipeline *pipeline, const char *op, const char *name, const char *value)
@@ -385,14 +352,11 @@ main (int argc, char **argv)
   const char *names[] = { "chelsea.png", "coffee-alpha.png", "camera-gray.png" };
   for (int i = 0; i < 3; i++)
     {
-      g_autoptr (LmImage) full = load_photo (names[i]);
+      g_autoptr (LmImage) full = lm_test_load_photo (names[i]);
       /* a part, so that one-pixel tiles stay quick: odd sides */
       guint w = MIN (full->width, 181u), h = MIN (full->height, 127u);
-      photos[i] = lm_image_new (full->format, w, h, lm_allocator_host (), NULL);
-      LmRect r = { (full->width - w) / 2, (full->height - h) / 2, w, h };
-      g_assert_true (lm_backend_copy_rect (cpu, full, &r, photos[i], 0, 0, NULL));
-      photos[i]->opaque = full->opaque;
-      photos16[i] = deepen (photos[i]);
+      photos[i] = lm_test_crop (full, (full->width - w) / 2, (full->height - h) / 2, w, h);
+      photos16[i] = lm_test_deepen (photos[i]);
     }
   g_assert_false (photos[1]->opaque); /* the alpha photo keeps its transparency */
   g_test_add_func ("/tiled/identity", test_identity);

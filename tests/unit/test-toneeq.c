@@ -11,7 +11,6 @@
 #include "core/backend/backend.h"
 #include "core/edit/pipeline.h"
 #include "core/error.h"
-#include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/render/cache.h"
 #include "core/render/tiled.h"
@@ -35,34 +34,6 @@ defaults (void)
   LmToneeqParams p;
   lm_op_params_init (&lm_toneeq_op, &p);
   return p;
-}
-
-static LmImage *
-load_photo (const char *name)
-{
-  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", name, NULL);
-  g_autoptr (GError) error = NULL;
-  LmImage *image = lm_io_load (path, lm_allocator_host (), &error);
-  g_assert_no_error (error);
-  return image;
-}
-
-/* SRC (8-bit) as 16 bits whose low bytes vary, so that a path through 8 bits shows. */
-static LmImage *
-deepen (const LmImage *src)
-{
-  LmFormat format = src->format == LM_FORMAT_GRAY8 ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16;
-  LmImage *out = lm_image_new (format, src->width, src->height, lm_allocator_host (), NULL);
-  guint ch = lm_format_channels (src->format);
-  for (guint y = 0; y < src->height; y++)
-    {
-      const guint8 *in = lm_image_row (src, y);
-      guint16 *o = (guint16 *) lm_image_row (out, y);
-      for (guint i = 0; i < src->width * ch; i++)
-        o[i] = (guint16) MIN (in[i] * 257u + (i * 7 + y * 13) % 200, 65535u);
-    }
-  out->opaque = src->opaque;
-  return out;
 }
 
 /* A W × H RGBA_F32 image whose pixel (x, y) is gray at 2^LEVEL (x, y), alpha 0.5. */
@@ -126,8 +97,8 @@ test_identity (void)
   const char *names[] = { "chelsea.png", "coffee-alpha.png", "camera-gray.png" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autoptr (LmImage) photo = load_photo (names[i]);
-      g_autoptr (LmImage) deep = deepen (photo);
+      g_autoptr (LmImage) photo = lm_test_load_photo (names[i]);
+      g_autoptr (LmImage) deep = lm_test_deepen (photo);
       g_autoptr (LmImage) out8 = lm_test_run_op (&lm_toneeq_op, &p, photo);
       lm_test_assert_same_pixels (out8, photo);
       g_autoptr (LmImage) out16 = lm_test_run_op (&lm_toneeq_op, &p, deep);
@@ -260,7 +231,7 @@ test_formats (void)
   const LmImage *sources[] = { rgba, gray };
   for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
     {
-      g_autoptr (LmImage) deep = deepen (sources[i]);
+      g_autoptr (LmImage) deep = lm_test_deepen (sources[i]);
       g_autoptr (LmImage) a = lm_test_run_op (&lm_toneeq_op, &p, sources[i]);
       g_autoptr (LmImage) b = lm_test_run_op (&lm_toneeq_op, &p, deep);
       g_assert_nonnull (a);
@@ -296,12 +267,9 @@ static void
 test_tiled (void)
 {
   LmBackend *cpu = lm_backend_cpu_new ();
-  g_autoptr (LmImage) full = load_photo ("chelsea.png");
-  g_autoptr (LmImage) photo = lm_image_new (full->format, 181, 127, lm_allocator_host (), NULL);
-  LmRect r = { 60, 40, 181, 127 };
-  g_assert_true (lm_backend_copy_rect (cpu, full, &r, photo, 0, 0, NULL));
-  photo->opaque = full->opaque;
-  g_autoptr (LmImage) deep = deepen (photo);
+  g_autoptr (LmImage) full = lm_test_load_photo ("chelsea.png");
+  g_autoptr (LmImage) photo = lm_test_crop (full, 60, 40, 181, 127);
+  g_autoptr (LmImage) deep = lm_test_deepen (photo);
   const char *smoothings[] = { "5", "20" }; /* blocks of 1 and of 2 pixels */
   for (guint i = 0; i < G_N_ELEMENTS (smoothings); i++)
     for (int d = 0; d < 2; d++)

@@ -57,6 +57,16 @@ LmImage *lm_test_random_gray (guint width, guint height, guint32 seed);
  * does). */
 LmImage *lm_test_run_op (const LmOpInfo *op, const void *params, const LmImage *src);
 
+/* The shared data's photo NAME (LUMEN_TEST_DATA/photos/NAME) in host memory, as it loads. */
+LmImage *lm_test_load_photo (const char *name);
+
+/* The WIDTH × HEIGHT part of SRC at (X, Y), which must lie inside it, in a new host image. */
+LmImage *lm_test_crop (const LmImage *src, guint x, guint y, guint width, guint height);
+
+/* SRC (8-bit) as 16 bits whose low bytes are not the high ones (v · 257 moved by a pattern
+ * of x and y), so that a render that drops them, or goes through 8 bits, differs. */
+LmImage *lm_test_deepen (const LmImage *src);
+
 /* Fails the test unless A and B have the same shape and the same pixels (padding ignored). */
 void lm_test_assert_same_pixels (const LmImage *a, const LmImage *b);
 

@@ -13,7 +13,6 @@
 #include "core/backend/backend.h"
 #include "core/edit/pipeline.h"
 #include "core/error.h"
-#include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/ops/vignette-math.h"
 #include "core/render/cache.h"
@@ -252,16 +251,10 @@ render_whole (LmBackend *cpu, const LmImage *source, const LmPipeline *pipeline)
 static void
 test_crop_and_tiles (void)
 {
-  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", "coffee-alpha.png", NULL);
+  g_autoptr (LmImage) photo = lm_test_load_photo ("coffee-alpha.png");
+  g_autoptr (LmImage) photo16 = lm_test_deepen (photo);
   g_autoptr (GError) error = NULL;
-  g_autoptr (LmImage) photo = lm_io_load (path, lm_allocator_host (), &error);
-  g_assert_no_error (error);
   LmBackend *cpu = lm_backend_cpu_new ();
-  g_autoptr (LmImage) photo16 = lm_image_new (LM_FORMAT_RGBA16, photo->width, photo->height, lm_allocator_host (), NULL);
-  for (guint y = 0; y < photo->height; y++)
-    for (guint i = 0; i < photo->width * 4; i++)
-      ((guint16 *) lm_image_row (photo16, y))[i] = (guint16) (lm_image_row (photo, y)[i] * 257u + (i * 7 + y * 13) % 200);
-  photo16->opaque = photo->opaque;
   const LmImage *sources[] = { photo, photo16 };
   static const char *const crop[] = { "x", "61", "y", "40", "width", "173", "height", "111", NULL };
   static const char *const vignette[] = { "amount", "-2", "roundness", "0.3", "midpoint", "0.35", NULL };
