@@ -126,18 +126,6 @@ test_models (void)
     }
 }
 
-static double
-srgb_to_linear (double v)
-{
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
-}
-
-static double
-linear_to_srgb (double l)
-{
-  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
-}
-
 /* OpenCV's INTER_CUBIC weights (a = -0.75), in double. */
 static void
 cubic (double t, double k[4])
@@ -177,7 +165,7 @@ test_photo (void)
         lf_modifier_apply_color_modification (mod, gain, (float) x, (float) y, 1, 1, LF_CR_3 (RED, GREEN, BLUE), 0);
         const guint8 *px = lm_image_row (src, y) + (gsize) x * 4;
         for (int ch = 0; ch < 3; ch++)
-          lin[((gsize) y * w + x) * 3 + ch] = srgb_to_linear (px[ch] / 255.0) * gain[ch];
+          lin[((gsize) y * w + x) * 3 + ch] = lm_test_srgb_decode (px[ch] / 255.0) * gain[ch];
       }
   int worst = 0;
   guint off = 0;
@@ -198,7 +186,7 @@ test_photo (void)
                   int xi = CLAMP ((int) fx - 1 + i, 0, (int) w - 1), yi = CLAMP ((int) fy - 1 + j, 0, (int) h - 1);
                   sum += kx[i] * ky[j] * lin[((gsize) yi * w + xi) * 3 + ch];
                 }
-            int want = (int) lround (CLAMP (linear_to_srgb (MAX (sum, 0.0)), 0.0, 1.0) * 255.0);
+            int want = (int) lround (CLAMP (lm_test_srgb_encode (MAX (sum, 0.0)), 0.0, 1.0) * 255.0);
             int d = abs (want - o[ch]);
             worst = MAX (worst, d);
             off += d > 0;

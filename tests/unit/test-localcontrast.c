@@ -28,18 +28,6 @@
 /* The bound stated in docs/user-guide.md: overshoot past a hard edge's two sides. */
 #define LM_TEST_HALO_EV 0.05
 
-static double
-to_linear (double v)
-{
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
-}
-
-static double
-to_encoded (double l)
-{
-  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
-}
-
 static LmLocalcontrastParams
 params (float amount, float range, float radius)
 {
@@ -58,8 +46,8 @@ linear_at (const LmImage *image, guint x, guint y, guint c)
   switch (lm_format_depth (image->format))
     {
     case 32: return ((const float *) row)[x * ch + c];
-    case 16: return to_linear (((const guint16 *) row)[x * ch + c] / 65535.0);
-    default: return to_linear (row[x * ch + c] / 255.0);
+    case 16: return lm_test_srgb_decode (((const guint16 *) row)[x * ch + c] / 65535.0);
+    default: return lm_test_srgb_decode (row[x * ch + c] / 255.0);
     }
 }
 
@@ -73,7 +61,7 @@ grey_image (LmFormat format, guint w, guint h, double (*light) (guint x, guint y
     for (guint x = 0; x < w; x++)
       for (guint c = 0; c < ch; c++)
         {
-          double l = light (x, y), e = to_encoded (l);
+          double l = light (x, y), e = lm_test_srgb_encode (l);
           gboolean alpha = c == 3;
           guint8 *row = lm_image_row (image, y);
           if (format == LM_FORMAT_RGBA_F32)

@@ -16,18 +16,6 @@
 #include "core/render/tiled.h"
 #include "test-util.h"
 
-static double
-decode (double v)
-{
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
-}
-
-static double
-encode (double l)
-{
-  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
-}
-
 static LmToneeqParams
 defaults (void)
 {
@@ -146,8 +134,8 @@ test_flat_gray (void)
           if (k == 0 || k == LM_TONEEQ_ZONES - 1)
             (&q.blacks)[k == 0 ? 1 : k - 1] = (float) sign;
           double maxcode = deep ? 65535.0 : 255.0;
-          int code = (int) floor (maxcode * encode (exp2 (k - 8)) + 0.5);
-          double want = floor (maxcode * encode (fmin (1.0, decode (code / maxcode) * exp2 (sign))) + 0.5);
+          int code = (int) floor (maxcode * lm_test_srgb_encode (exp2 (k - 8)) + 0.5);
+          double want = floor (maxcode * lm_test_srgb_encode (fmin (1.0, lm_test_srgb_decode (code / maxcode) * exp2 (sign))) + 0.5);
           g_autoptr (LmImage) gray = lm_test_image_new (deep ? LM_FORMAT_RGBA16 : LM_FORMAT_RGBA8, 24, 20, 0);
           for (guint y = 0; y < 20; y++)
             for (guint i = 0; i < 24 * 4; i++)

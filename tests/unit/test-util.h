@@ -1,6 +1,7 @@
 /* Helpers shared by the unit tests. */
 #pragma once
 
+#include <math.h>
 #include <glib.h>
 
 #include "core/image.h"
@@ -80,4 +81,18 @@ lm_test_luma601 (guint8 r, guint8 g, guint8 b)
 {
   float y = (0.299f * (float) r + 0.587f * (float) g) + 0.114f * (float) b;
   return (guint8) (int) (y + 0.5f);
+}
+
+/* The sRGB curve (IEC 61966-2-1) in double, written out here rather than taken from the code
+ * under test: an encoded V (0..1) in linear light, and back. */
+static inline double
+lm_test_srgb_decode (double v)
+{
+  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+}
+
+static inline double
+lm_test_srgb_encode (double l)
+{
+  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
 }
