@@ -78,7 +78,8 @@ lm_lens_note (const void *params)
 
 /* A render refuses names and settings that find no profile. A photo that names no lens (or a
  * Lumen without lensfun) renders as it is: what every operation at its defaults does, which
- * the registry-wide tests hold; lumen-cli refuses it too (lm_lens_note, app/cli-process.c). */
+ * the registry-wide tests hold; lumen-cli refuses it and the window's info bar says why
+ * (lm_pipeline_lens_note, core/edit/commit.c). */
 static gboolean
 lens_check (const void *params, GError **error)
 {
