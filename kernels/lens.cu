@@ -47,6 +47,29 @@ lens_pixel_bytes (int format)
   return bytes[format];
 }
 
+// The curve's tables of P for LEVELS levels.
+std::vector<float>
+tables_of (const LmLensParams *p, int levels)
+{
+  std::vector<float> t (lm_lens_tables_size (levels) / sizeof (float));
+  lm_lens_tables (p, levels, t.data (), t.data () + 3 * (size_t) levels);
+  return t;
+}
+
+// sRGB's tables (no profile: most photos), built once a process (65536 levels take ~10 ms);
+// another profile's at each launch, its curve being a pointer a later profile may reuse.
+const float *
+srgb_tables (const LmLensParams *p, int levels)
+{
+  if (levels == 256)
+    {
+      static const std::vector<float> t8 = tables_of (p, 256);
+      return t8.data ();
+    }
+  static const std::vector<float> t16 = tables_of (p, 65536);
+  return t16.data ();
+}
+
 } // namespace
 
 // The photo's curve for an 8- or 16-bit source; none for scene light.
@@ -95,9 +118,11 @@ lens_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
       if (scratch == NULL || scratch->size < size)
         return cudaErrorInvalidValue;
       // Pageable host memory: the copy has taken the bytes when the call returns.
-      std::vector<float> tables (size / sizeof (float));
-      lm_lens_tables (p, levels, tables.data (), tables.data () + 3 * (size_t) levels);
-      LM_CUDA_TRY (cudaMemcpyAsync (scratch->data, tables.data (), size, cudaMemcpyHostToDevice, stream));
+      std::vector<float> own;
+      if (p->curve.space != NULL)
+        own = tables_of (p, levels);
+      const float *tables = p->curve.space == NULL ? srgb_tables (p, levels) : own.data ();
+      LM_CUDA_TRY (cudaMemcpyAsync (scratch->data, tables, size, cudaMemcpyHostToDevice, stream));
       px.levels = levels;
       px.lin = static_cast<const float *> (scratch->data);
       px.edges = px.lin + 3 * (size_t) levels;

@@ -421,6 +421,54 @@ test_photo_point (void)
   g_assert_cmpfloat (moved, >, 2.0);
 }
 
+static double
+srgb_curve (const void *space, int c, double v)
+{
+  return lm_test_srgb_decode (v);
+}
+
+static double
+gamma_curve (const void *space, int c, double v)
+{
+  return pow (v, 2.2);
+}
+
+/* sRGB's tables are built once a process and kept: a profile's curve is not served from
+ * them (a gamma of 2.2 gives other bytes than sRGB's, run after sRGB and before it again),
+ * and the same curve through a profile gives the kept tables' bytes. 16 bits, where a
+ * table has 65536 levels. */
+static void
+test_tables_kept (void)
+{
+  LmShotInfo shot = { .make = "Canon", .model = "Canon EOS 5D Mark III", .focal_mm = 24, .f_number = 4 };
+  LmLensParams p;
+  lm_op_params_init (&lm_lens_op, &p);
+  g_strlcpy (p.lens.s, "Canon EF 24-105mm f/4L IS USM", sizeof p.lens.s);
+  LmOpContext context;
+  lm_op_context_init (&context, NULL);
+  context.shot = &shot;
+  lm_lens_op.commit (&p, &context);
+  g_assert_cmpint (p.profile.status, ==, LM_LENS_FOUND);
+  g_autoptr (LmImage) src8 = lm_test_random_rgba (61, 37, 5, FALSE);
+  g_autoptr (LmImage) src = lm_test_deepen (src8);
+  static const int profile; /* any address: a profile's */
+  LmLensParams gamma = p, as_profile = p;
+  gamma.curve.space = &profile, gamma.curve.to_linear = gamma_curve;
+  as_profile.curve.space = &profile, as_profile.curve.to_linear = srgb_curve;
+  g_autoptr (LmImage) first = lm_test_run_op (&lm_lens_op, &p, src);
+  g_autoptr (LmImage) g1 = lm_test_run_op (&lm_lens_op, &gamma, src);
+  g_autoptr (LmImage) again = lm_test_run_op (&lm_lens_op, &p, src);
+  g_autoptr (LmImage) g2 = lm_test_run_op (&lm_lens_op, &gamma, src);
+  g_autoptr (LmImage) through = lm_test_run_op (&lm_lens_op, &as_profile, src);
+  lm_test_assert_same_pixels (first, again);
+  lm_test_assert_same_pixels (g1, g2);
+  lm_test_assert_same_pixels (first, through);
+  gsize differ = 0;
+  for (guint y = 0; y < src->height; y++)
+    differ += memcmp (lm_image_row (first, y), lm_image_row (g1, y), src->width * 8) != 0;
+  g_assert_cmpuint (differ, >, src->height / 2);
+}
+
 typedef struct {
   gboolean ready, done;
   char *notice;
@@ -503,6 +551,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lens/bad-input", test_bad_input);
   g_test_add_func ("/lens/photo-point", test_photo_point);
   g_test_add_func ("/lens/preview-notice", test_preview_notice);
+  g_test_add_func ("/lens/tables-kept", test_tables_kept);
   int rc = g_test_run ();
   lf_db_destroy (db);
   return rc;
