@@ -216,21 +216,6 @@ test_halo (void)
     }
 }
 
-static void
-set_param (LmPipeline *pipeline, const char *name, const char *value)
-{
-  LmStage *stage = lm_pipeline_stage (pipeline, LM_OP_LOCALCONTRAST);
-  stage->enabled = TRUE;
-  for (guint i = 0; i < lm_localcontrast_op.n_params; i++)
-    if (g_str_equal (lm_localcontrast_op.params[i].name, name))
-      {
-        g_autoptr (GError) error = NULL;
-        g_assert_true (lm_op_param_parse (&lm_localcontrast_op, &lm_localcontrast_op.params[i], stage->params.bytes,
-                                          value, &error));
-        g_assert_no_error (error);
-      }
-}
-
 /* Images down to one pixel, whose levels all have one sample: every pixel written, the same
  * on each run (lm_test_run_op), nothing read outside (the sanitizers' build). */
 static void
@@ -279,8 +264,8 @@ test_tiled (void)
 
   LmPipeline p;
   lm_pipeline_init (&p);
-  set_param (&p, "amount", "0.8");
-  set_param (&p, "radius", "8");
+  lm_test_set_param (&p, "localcontrast", "amount", "0.8");
+  lm_test_set_param (&p, "localcontrast", "radius", "8");
   g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, photo);
   g_autoptr (LmImage) whole = lm_render_cache_run (cache, &p, NULL, &error);
   g_assert_no_error (error);

@@ -233,22 +233,6 @@ test_formats (void)
   g_assert_nonnull (strstr (error->message, "toneeq"));
 }
 
-static void
-set_param (LmPipeline *pipeline, const char *name, const char *value)
-{
-  LmStage *stage = lm_pipeline_stage (pipeline, LM_OP_TONEEQ);
-  stage->enabled = TRUE;
-  for (guint i = 0; i < lm_toneeq_op.n_params; i++)
-    if (g_str_equal (lm_toneeq_op.params[i].name, name))
-      {
-        g_autoptr (GError) error = NULL;
-        g_assert_true (lm_op_param_parse (&lm_toneeq_op, &lm_toneeq_op.params[i], stage->params.bytes, value,
-                                          &error));
-        return;
-      }
-  g_assert_not_reached ();
-}
-
 /* Tiles of the render (core/render/tiled.c) give the whole render's bytes: halos of two
  * nested boxes around the mask's blocks, blocks anchored at the whole image's origin. */
 static void
@@ -265,9 +249,9 @@ test_tiled (void)
         const LmImage *src = d ? deep : photo;
         LmPipeline p;
         lm_pipeline_init (&p);
-        set_param (&p, "shadows", "1.5");
-        set_param (&p, "highlights", "-1");
-        set_param (&p, "smoothing", smoothings[i]);
+        lm_test_set_param (&p, "toneeq", "shadows", "1.5");
+        lm_test_set_param (&p, "toneeq", "highlights", "-1");
+        lm_test_set_param (&p, "toneeq", "smoothing", smoothings[i]);
         g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, (LmImage *) src);
         g_autoptr (GError) error = NULL;
         g_autoptr (LmImage) whole = lm_render_cache_run (cache, &p, NULL, &error);

@@ -207,6 +207,27 @@ lm_test_deepen (const LmImage *src)
 }
 
 void
+lm_test_set_param (LmPipeline *pipeline, const char *op, const char *name, const char *value)
+{
+  const LmOpInfo *info = lm_op_info_by_name (op);
+  g_assert_nonnull (info);
+  LmStage *stage = lm_pipeline_stage (pipeline, info->id);
+  stage->enabled = TRUE;
+  if (name == NULL)
+    return;
+  for (guint i = 0; i < info->n_params; i++)
+    if (g_str_equal (info->params[i].name, name))
+      {
+        GError *error = NULL;
+        g_assert_true (lm_op_param_parse (info, &info->params[i], stage->params.bytes, value, &error));
+        g_assert_no_error (error);
+        return;
+      }
+  g_test_message ("%s has no parameter %s", op, name);
+  g_test_fail ();
+}
+
+void
 lm_test_assert_same_pixels (const LmImage *a, const LmImage *b)
 {
   g_assert_cmpuint (a->width, ==, b->width);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <glib.h>
 
+#include "core/edit/pipeline.h"
 #include "core/image.h"
 #include "core/ops/op.h"
 
@@ -67,6 +68,11 @@ LmImage *lm_test_crop (const LmImage *src, guint x, guint y, guint width, guint 
 /* SRC (8-bit) as 16 bits whose low bytes are not the high ones (v · 257 moved by a pattern
  * of x and y), so that a render that drops them, or goes through 8 bits, differs. */
 LmImage *lm_test_deepen (const LmImage *src);
+
+/* Enables PIPELINE's stage of the operation named OP and, NAME not NULL, sets its parameter
+ * NAME from the text VALUE as a sidecar or a flag gives it; fails the test where OP has no
+ * such parameter or refuses VALUE. */
+void lm_test_set_param (LmPipeline *pipeline, const char *op, const char *name, const char *value);
 
 /* Fails the test unless A and B have the same shape and the same pixels (padding ignored). */
 void lm_test_assert_same_pixels (const LmImage *a, const LmImage *b);

@@ -227,13 +227,9 @@ test_profile_curve (void)
 static void
 enable (LmPipeline *pipeline, LmOpId id, const char *const *settings)
 {
-  const LmOpInfo *info = lm_op_info (id);
-  LmStage *stage = lm_pipeline_stage (pipeline, id);
-  stage->enabled = TRUE;
+  lm_test_set_param (pipeline, lm_op_info (id)->name, NULL, NULL);
   for (int i = 0; settings[i]; i += 2)
-    for (guint k = 0; k < info->n_params; k++)
-      if (g_str_equal (info->params[k].name, settings[i]))
-        g_assert_true (lm_op_param_parse (info, &info->params[k], stage->params.bytes, settings[i + 1], NULL));
+    lm_test_set_param (pipeline, lm_op_info (id)->name, settings[i], settings[i + 1]);
 }
 
 static LmImage *
