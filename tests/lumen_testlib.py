@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest
 import zlib
 
 import cv2
@@ -224,6 +225,23 @@ def render_rgb(test, folder, img, flags, name="lumen"):
                 os.remove(path)
     test.assertEqual(got.dtype, img.dtype, "lumen-cli changed the depth")
     return got
+
+
+class RenderTest(unittest.TestCase):
+    """Tests that pass images through lumen-cli: a temporary folder for the class (folder),
+    removed after its tests, and render_rgb in it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory(prefix=f"lumen-{cls.__name__.lower()}-")
+        cls.folder = cls._tmp.name
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    def render(self, img, flags, name="lumen"):
+        return render_rgb(self, self.folder, img, flags, name)
 
 
 def assert_usage_error(test, folder, flags, *words, src=None):

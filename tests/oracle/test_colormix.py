@@ -10,9 +10,7 @@ smoothstep of C between 1e-4 and 0.04, times each blended value; h + Δh, C·max
 L·(1 + l/2); back to RGB, encoded, rounded half up, clipped.
 """
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 import numpy as np
@@ -103,22 +101,10 @@ def hue_wheel():
     return np.stack(rows).astype(np.uint16)  # RGB
 
 
-class ColormixOracleTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="lumen-colormix-")
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-
-    def run_mixer(self, rgb, settings, name):
-        """RGB (uint8 or uint16) through lumen-cli as a PNG: its result, RGB."""
-        return lt.render_rgb(self, self.tmp, rgb, flags(settings), name)
-
+class ColormixOracleTest(lt.RenderTest):
     def check(self, rgb, settings, name):
         scale = 257.0 if rgb.dtype == np.uint16 else 1.0
-        got = self.run_mixer(rgb, settings, name)
+        got = self.render(rgb, flags(settings), name)
         want = colormix(rgb.astype(float) / scale, settings)
         top = 65535 if scale > 1 else 255
         want = np.clip(np.floor(want * scale + 0.5), 0, top)
@@ -151,7 +137,7 @@ class ColormixOracleTest(unittest.TestCase):
                                   ("--colormix-blue-sat", "blue_sat", "-1.5"),
                                   ("--colormix-aqua-light", "aqua_light", "nan")):
             with self.subTest(flag=flag):
-                lt.assert_usage_error(self, self.tmp, [flag, value], f"colormix {name}: ", value, src=src)
+                lt.assert_usage_error(self, self.folder, [flag, value], f"colormix {name}: ", value, src=src)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ against OpenCV's non-local means.
 """
 import os
 import sys
-import tempfile
 import unittest
 
 import cv2
@@ -34,23 +33,19 @@ def psnr(a, b):
     return 10.0 * np.log10(255.0 ** 2 / mse)
 
 
-class Denoise(unittest.TestCase):
+class Denoise(lt.RenderTest):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-denoise-")
+        super().setUpClass()
         rgb8 = lt.imread_rgb(os.path.join(lt.photos_dir(), "chelsea.png"))
         rng = np.random.default_rng(32)
         noisy = lt.widen(rgb8).astype(np.float64) + rng.normal(0.0, 10.0 * 257.0, rgb8.shape)
         cls.rgb16 = np.clip(np.rint(noisy), 0, 65535).astype(np.uint16)
-        cls.src16 = os.path.join(cls.tmp.name, "chelsea16.png")
+        cls.src16 = os.path.join(cls.folder, "chelsea16.png")
         lt.imwrite_rgb(cls.src16, cls.rgb16)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def lumen(self, src, name, args, env=None):
-        out = os.path.join(self.tmp.name, name)
+        out = os.path.join(self.folder, name)
         old = dict(os.environ)
         os.environ.update(env or {})
         try:
@@ -92,9 +87,9 @@ class Denoise(unittest.TestCase):
         sigma = 15.0
         rng = np.random.default_rng(15)
         noisy = np.clip(np.rint(clean + rng.normal(0.0, sigma, clean.shape)), 0, 255).astype(np.uint8)
-        src = os.path.join(self.tmp.name, "astro-noisy.png")
+        src = os.path.join(self.folder, "astro-noisy.png")
         cv2.imwrite(src, noisy)
-        out = os.path.join(self.tmp.name, "astro-lumen.png")
+        out = os.path.join(self.folder, "astro-lumen.png")
         lt.run_ok(self, ["--denoise", "1.2", src, "-o", out])
         lumen = psnr(lt.imread(out, cv2.IMREAD_COLOR), clean)
         print(f"noisy {psnr(noisy, clean):.2f} dB, Lumen defaults {lumen:.2f} dB")

@@ -11,7 +11,6 @@ remapping are), so the difference stays far below a u16; measured figures are pr
 import math
 import os
 import sys
-import tempfile
 import unittest
 
 import cv2
@@ -124,18 +123,10 @@ def photo(name):
     return np.ascontiguousarray(img)
 
 
-class LocalContrast(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-localcontrast-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
+class LocalContrast(lt.RenderTest):
     def lumen(self, img, amount, sigma, radius):
         flags = ["--localcontrast", amount, "--localcontrast-range", sigma, "--localcontrast-radius", radius]
-        got = lt.render_rgb(self, self.tmp.name, img, flags)
+        got = self.render(img, flags)
         self.assertEqual(got.shape, img.shape)
         return got.astype(np.int64)
 

@@ -11,7 +11,6 @@ that an operation that drops to 8 bits fails). Also: parameters out of range are
 lumen-cli in one line naming the flag (exit status 2, a usage error), with no output file."""
 import os
 import sys
-import tempfile
 import unittest
 
 import numpy as np
@@ -56,18 +55,7 @@ def sharpen(img, amount, sigma, threshold):
     return out
 
 
-class Sharpen(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-sharpen-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def lumen(self, img, flags):
-        return lt.render_rgb(self, self.tmp.name, img, flags)
-
+class Sharpen(lt.RenderTest):
     def test_photos(self):
         worst = {}
         for name in PHOTOS:
@@ -75,8 +63,8 @@ class Sharpen(unittest.TestCase):
             for img in (img8, lt.widen(img8)):
                 deep = img.dtype == np.uint16
                 for amount, sigma, threshold in SETS:
-                    got = self.lumen(img, ["--sharpen", str(amount), "--sharpen-radius", str(sigma),
-                                           "--sharpen-threshold", str(threshold)])
+                    got = self.render(img, ["--sharpen", str(amount), "--sharpen-radius", str(sigma),
+                                            "--sharpen-threshold", str(threshold)])
                     want = sharpen(img, amount, sigma, threshold)
                     if img.ndim == 3 and img.shape[2] == 4:
                         self.assertTrue(np.array_equal(got[..., 3], img[..., 3]), f"{name}: alpha changed")
@@ -96,7 +84,7 @@ class Sharpen(unittest.TestCase):
     def test_refused(self):
         for flags in (["--sharpen", "-1"], ["--sharpen", "6"], ["--sharpen-radius", "0.1"],
                       ["--sharpen-threshold", "40"]):
-            lt.assert_usage_error(self, self.tmp.name, flags, "sharpen", "outside")
+            lt.assert_usage_error(self, self.folder, flags, "sharpen", "outside")
 
 
 if __name__ == "__main__":

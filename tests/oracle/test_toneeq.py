@@ -11,7 +11,6 @@ written.
 """
 import os
 import sys
-import tempfile
 import unittest
 
 import numpy as np
@@ -101,24 +100,16 @@ def flags(zones, smoothing, edges, mask_exposure):
             "--toneeq-edges", f"{edges:g}", "--toneeq-mask-exposure", f"{mask_exposure:g}"]
 
 
-class ToneeqOracle(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-toneeq-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
+class ToneeqOracle(lt.RenderTest):
     def check(self, name, img, settings):
         if not settings:
             return
         maxcode = 65535 if img.dtype == np.uint16 else 255
-        src = os.path.join(self.tmp.name, f"{name}.png")
+        src = os.path.join(self.folder, f"{name}.png")
         lt.imwrite_rgb(src, img)
         for k, setting in enumerate(settings):
             with self.subTest(photo=name, setting=k):
-                out = os.path.join(self.tmp.name, f"{name}-{k}.png")
+                out = os.path.join(self.folder, f"{name}-{k}.png")
                 lt.run_ok(self, [src, *flags(*setting), "-o", out])
                 got = lt.imread_rgb(out)
                 want = toneeq(img, maxcode, *setting)
@@ -147,7 +138,7 @@ class ToneeqOracle(unittest.TestCase):
                            (["--toneeq-smoothing", "nan"], "nan"),
                            (["--toneeq", "0,0,0,0,0,0,0,0,0,0"], "values")]:
             with self.subTest(args=args):
-                out = os.path.join(self.tmp.name, "refused.png")
+                out = os.path.join(self.folder, "refused.png")
                 proc = lt.run(args + [src, "-o", out])
                 # a usage error, as every flag's: its one line, then the hint to --help
                 self.assertEqual(proc.returncode, 2, lt.describe(proc))

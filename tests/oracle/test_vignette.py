@@ -9,7 +9,6 @@ Photos of tests/data (an RGB one, one with transparency, a gray one), each also 
 bits, with a crop before (the vignette is the crop's: its centre and corners)."""
 import os
 import sys
-import tempfile
 import unittest
 
 import numpy as np
@@ -44,18 +43,7 @@ def vignette(img, amount, midpoint, feather, roundness):
     return out
 
 
-class Vignette(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-vignette-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def lumen(self, img, flags):
-        return lt.render_rgb(self, self.tmp.name, img, flags)
-
+class Vignette(lt.RenderTest):
     def test_photos(self):
         x, y, w, h = CROP
         for name in PHOTOS:
@@ -64,9 +52,9 @@ class Vignette(unittest.TestCase):
                 deep = img.dtype == np.uint16
                 cropped = img[y:y + h, x:x + w]
                 for amount, midpoint, feather, roundness in SETS:
-                    got = self.lumen(img, ["--crop", f"{x},{y},{w},{h}", "--vignette", str(amount),
-                                           "--vignette-midpoint", str(midpoint), "--vignette-feather", str(feather),
-                                           "--vignette-roundness", str(roundness)])
+                    got = self.render(img, ["--crop", f"{x},{y},{w},{h}", "--vignette", str(amount),
+                                            "--vignette-midpoint", str(midpoint), "--vignette-feather", str(feather),
+                                            "--vignette-roundness", str(roundness)])
                     want = vignette(cropped, amount, midpoint, feather, roundness)
                     if got.ndim == 3 and got.shape[2] == 3 and want.ndim == 3 and want.shape[2] == 4:
                         want = want[..., :3]  # an opaque result comes back RGB
@@ -84,7 +72,7 @@ class Vignette(unittest.TestCase):
     def test_refused(self):
         for flags in (["--vignette", "-4"], ["--vignette-feather", "0"], ["--vignette-midpoint", "2"],
                       ["--vignette-roundness", "1.5"]):
-            lt.assert_usage_error(self, self.tmp.name, flags, "vignette", "outside")
+            lt.assert_usage_error(self, self.folder, flags, "vignette", "outside")
 
 
 if __name__ == "__main__":
