@@ -40,13 +40,6 @@ lens_format (int format)
     }
 }
 
-unsigned
-lens_pixel_bytes (int format)
-{
-  static const unsigned bytes[] = { 4, 8, 16, 1, 2 };
-  return bytes[format];
-}
-
 // The curve's tables of P for LEVELS levels.
 std::vector<float>
 tables_of (const LmLensParams *p, int levels)
@@ -95,7 +88,7 @@ lens_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   int format = lens_format (src->format);
   if (format < 0)
     return cudaErrorInvalidValue;
-  unsigned bytes = lens_pixel_bytes (format);
+  unsigned bytes = (unsigned) lm_k_bytes_per_pixel (src->format);
   LmStraightenSource s;
   unsigned ox, oy;
   LmLensMap m = lm_lens_setup (p, src->width, src->height, &s, &ox, &oy);
