@@ -170,7 +170,7 @@ LmImage *
 lm_test_load_photo (const char *name)
 {
   g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", name, NULL);
-  GError *error = NULL;
+  g_autoptr (GError) error = NULL;
   LmImage *image = lm_io_load (path, lm_allocator_host (), &error);
   g_assert_no_error (error);
   return image;
@@ -218,7 +218,7 @@ lm_test_set_param (LmPipeline *pipeline, const char *op, const char *name, const
   for (guint i = 0; i < info->n_params; i++)
     if (g_str_equal (info->params[i].name, name))
       {
-        GError *error = NULL;
+        g_autoptr (GError) error = NULL;
         g_assert_true (lm_op_param_parse (info, &info->params[i], stage->params.bytes, value, &error));
         g_assert_no_error (error);
         return;
