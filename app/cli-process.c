@@ -8,10 +8,8 @@
 #include "core/edit/sidecar.h"
 #include "core/error.h"
 #include "core/io/atomic-group.h"
-#include "core/io/exif-shot.h"
 #include "core/io/io.h"
 #include "core/io/raw.h"
-#include "core/ops/lens.h"
 #include "core/render/cache.h"
 #include "core/render/jpeg-gpu.h"
 #include "core/render/tiled.h"
@@ -143,19 +141,13 @@ fail (GError *error)
 }
 
 /* FALSE, naming IN_PATH and why, where PIPELINE asks for lens correction and the photo gets
- * none: a render leaves a photo that names no lens as it is (the window's panel shows it
- * uncorrected), but a command asked for the correction means it. */
+ * none: a render leaves a photo that names no lens as it is (the window says why in its info
+ * bar), but a command asked for the correction means it. */
 static gboolean
 lens_found (const char *in_path, const LmImage *source, const LmColorProfile *color, const LmPipeline *pipeline,
             GError **error)
 {
-  LmPipeline committed = *pipeline;
-  if (!lm_pipeline_stage (&committed, LM_OP_LENS)->enabled)
-    return TRUE;
-  LmShotInfo shot;
-  lm_shot_info_from_image (source, &shot);
-  lm_pipeline_commit (&committed, color, &shot);
-  g_autofree char *note = lm_lens_note (lm_pipeline_stage (&committed, LM_OP_LENS)->params.bytes);
+  g_autofree char *note = lm_pipeline_lens_note (pipeline, color, source);
   if (note == NULL)
     return TRUE;
   g_autofree char *shown = g_filename_display_name (in_path);

@@ -3,19 +3,6 @@
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
 
-static size_t
-bytes_per_pixel (int format)
-{
-  switch (format)
-    {
-    case LM_K_GRAY8: return 1;
-    case LM_K_GRAY16: return 2;
-    case LM_K_RGBA16: return 8;
-    case LM_K_RGBA_F32: return 16;
-    default: return 4; // RGBA8, RGBE8
-    }
-}
-
 static cudaError_t
 crop_launch (const void *params, const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch,
              cudaStream_t stream)
@@ -23,7 +10,7 @@ crop_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   // A tile (tile-math.h) reads its input from its own place; DST has the tile's size.
   unsigned ox, oy;
   lm_crop_offset (static_cast<const LmCropParams *> (params), src->width, src->height, &ox, &oy);
-  size_t bpp = bytes_per_pixel (src->format);
+  size_t bpp = lm_k_bytes_per_pixel (src->format);
   const uint8_t *from = static_cast<const uint8_t *> (src->data) + (size_t) oy * src->stride + (size_t) ox * bpp;
   return cudaMemcpy2DAsync (dst->data, dst->stride, from, src->stride, (size_t) dst->width * bpp, dst->height,
                             cudaMemcpyDeviceToDevice, stream);

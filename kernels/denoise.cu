@@ -29,19 +29,6 @@ is_gray (const LmKImage *image)
   return image->format == LM_K_GRAY8 || image->format == LM_K_GRAY16;
 }
 
-size_t
-bytes_per_pixel (int format)
-{
-  switch (format)
-    {
-    case LM_K_GRAY8: return 1;
-    case LM_K_GRAY16: return 2;
-    case LM_K_RGBA16: return 8;
-    case LM_K_RGBA_F32: return 16;
-    default: return 4;
-    }
-}
-
 // The scratch's parts: the planes, the histogram, the counts the median reads, σ.
 struct Layout {
   size_t plane_floats;
@@ -386,7 +373,7 @@ denoise_launch (const void *params, const LmKImage *src, const LmKImage *dst, co
     return cudaErrorInvalidValue;
   if (does_nothing (p, src))
     return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride,
-                              (size_t) src->width * bytes_per_pixel (src->format), src->height,
+                              (size_t) src->width * lm_k_bytes_per_pixel (src->format), src->height,
                               cudaMemcpyDeviceToDevice, stream);
   if (scratch->size < denoise_workspace (p, src))
     return cudaErrorInvalidValue;

@@ -31,6 +31,21 @@ typedef struct {
   int opaque; /* every alpha is 255 */
 } LmKImage;
 
+/* The bytes of one pixel of FORMAT (as lm_format_bytes_per_pixel). */
+static inline size_t
+lm_k_bytes_per_pixel (int format)
+{
+  switch (format)
+    {
+    case LM_K_GRAY8: return 1;
+    case LM_K_GRAY16:
+    case LM_K_CFA16: return 2;
+    case LM_K_RGBA16: return 8;
+    case LM_K_RGBA_F32: return 16;
+    default: return 4; /* RGBA8, RGBE8, GRAY_F32 */
+    }
+}
+
 /* An operation's scratch (LmKOp): device memory of at least the bytes its workspace rule
  * asks for, lent to its launch alone. Operations run one after another on the backend's
  * stream, so one buffer, grown to the largest need, serves them in turn. */

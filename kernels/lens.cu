@@ -40,11 +40,27 @@ lens_format (int format)
     }
 }
 
-unsigned
-lens_pixel_bytes (int format)
+// The curve's tables of P for LEVELS levels.
+std::vector<float>
+tables_of (const LmLensParams *p, int levels)
 {
-  static const unsigned bytes[] = { 4, 8, 16, 1, 2 };
-  return bytes[format];
+  std::vector<float> t (lm_lens_tables_size (levels) / sizeof (float));
+  lm_lens_tables (p, levels, t.data (), t.data () + 3 * (size_t) levels);
+  return t;
+}
+
+// sRGB's tables (no profile: most photos), built once a process (65536 levels take ~10 ms);
+// another profile's at each launch, its curve being a pointer a later profile may reuse.
+const float *
+srgb_tables (const LmLensParams *p, int levels)
+{
+  if (levels == 256)
+    {
+      static const std::vector<float> t8 = tables_of (p, 256);
+      return t8.data ();
+    }
+  static const std::vector<float> t16 = tables_of (p, 65536);
+  return t16.data ();
 }
 
 } // namespace
@@ -72,7 +88,7 @@ lens_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   int format = lens_format (src->format);
   if (format < 0)
     return cudaErrorInvalidValue;
-  unsigned bytes = lens_pixel_bytes (format);
+  unsigned bytes = (unsigned) lm_k_bytes_per_pixel (src->format);
   LmStraightenSource s;
   unsigned ox, oy;
   LmLensMap m = lm_lens_setup (p, src->width, src->height, &s, &ox, &oy);
@@ -95,9 +111,11 @@ lens_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
       if (scratch == NULL || scratch->size < size)
         return cudaErrorInvalidValue;
       // Pageable host memory: the copy has taken the bytes when the call returns.
-      std::vector<float> tables (size / sizeof (float));
-      lm_lens_tables (p, levels, tables.data (), tables.data () + 3 * (size_t) levels);
-      LM_CUDA_TRY (cudaMemcpyAsync (scratch->data, tables.data (), size, cudaMemcpyHostToDevice, stream));
+      std::vector<float> own;
+      if (p->curve.space != NULL)
+        own = tables_of (p, levels);
+      const float *tables = p->curve.space == NULL ? srgb_tables (p, levels) : own.data ();
+      LM_CUDA_TRY (cudaMemcpyAsync (scratch->data, tables, size, cudaMemcpyHostToDevice, stream));
       px.levels = levels;
       px.lin = static_cast<const float *> (scratch->data);
       px.edges = px.lin + 3 * (size_t) levels;

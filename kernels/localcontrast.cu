@@ -97,7 +97,7 @@ apply (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, i
     {
       int x = (int) (i % (size_t) w), y = (int) (i / (size_t) w);
       lm_lc_pixel_apply (src + (size_t) y * src_stride, dst + (size_t) y * dst_stride, x, depth, ch,
-                         lm_lc_exp2 (o[i] - g[i]));
+                         lm_tm_exp2 (o[i] - g[i]));
     }
 }
 

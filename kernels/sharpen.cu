@@ -111,18 +111,6 @@ sharpen_cols (const uint8_t *src, size_t src_stride, int format, const float *pl
     }
 }
 
-size_t
-bytes_per_pixel (int format)
-{
-  switch (format)
-    {
-    case LM_K_GRAY8: return 1;
-    case LM_K_GRAY16: return 2;
-    case LM_K_RGBA16: return 8;
-    default: return 4;
-    }
-}
-
 // The plane's row pitch in floats: rows start on 128-byte boundaries.
 size_t
 plane_pitch (unsigned width)
@@ -157,7 +145,7 @@ sharpen_launch (const void *params, const LmKImage *src, const LmKImage *dst, co
     return cudaErrorInvalidValue;
   if (!lm_sharpen_active (p))
     return cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride,
-                              (size_t) src->width * bytes_per_pixel (src->format), src->height,
+                              (size_t) src->width * lm_k_bytes_per_pixel (src->format), src->height,
                               cudaMemcpyDeviceToDevice, stream);
   if (scratch->size < sharpen_workspace (p, src))
     return cudaErrorInvalidValue;

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest
 import zlib
 
 import cv2
@@ -135,6 +136,128 @@ def diff(a, b):
         raise AssertionError(f"shapes differ: {a.shape} vs {b.shape}")
     d = np.abs(a.astype(np.int32) - b.astype(np.int32))
     return int(d.max()), float(d.mean()), int(np.count_nonzero(d))
+
+
+# --- Images in R, G, B order, as the oracles write their definitions ------------------------
+
+def to_rgb(img):
+    """OpenCV's BGR or BGRA as RGB or RGBA; gray as it is."""
+    if img.ndim == 2:
+        return img
+    return cv2.cvtColor(img, cv2.COLOR_BGRA2RGBA if img.shape[2] == 4 else cv2.COLOR_BGR2RGB)
+
+
+def to_bgr(img):
+    """RGB or RGBA as OpenCV's BGR or BGRA; gray as it is."""
+    if img.ndim == 2:
+        return img
+    return cv2.cvtColor(img, cv2.COLOR_RGBA2BGRA if img.shape[2] == 4 else cv2.COLOR_RGB2BGR)
+
+
+def imread_rgb(path):
+    """PATH unchanged (8 or 16 bits, gray, RGB or RGBA) in R, G, B order."""
+    return to_rgb(imread(path))
+
+
+def imwrite_rgb(path, img):
+    """IMG (R, G, B order, uint8 or uint16) to PATH."""
+    if not cv2.imwrite(str(path), to_bgr(img)):
+        raise AssertionError(f"OpenCV cannot write {path}")
+
+
+def widen(img8):
+    """8-bit RGB(A) or gray (H×W[×C]) to 16 bits: v·257 plus a smooth ±127 term per colour
+    channel, so that every bit varies and an operation that drops to 8 bits shows; alpha is
+    a·257 exactly."""
+    h, w = img8.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    out = img8.astype(np.int64) * 257
+    channels = 1 if img8.ndim == 2 else min(3, img8.shape[2])
+    for c in range(channels):
+        smooth = np.rint(127.0 * np.sin(x / 37.0 + 1.3 * c) * np.cos(y / 23.0 - 0.7 * c)).astype(np.int64)
+        if img8.ndim == 2:
+            out = out + smooth
+        else:
+            out[..., c] += smooth
+    return np.clip(out, 0, 65535).astype(np.uint16)
+
+
+def srgb_decode(v):
+    """The sRGB curve (IEC 61966-2-1) of encoded V (0..1) to linear light, in double; odd below
+    0 (as the operations extend it)."""
+    a = np.abs(v)
+    return np.sign(v) * np.where(a <= 0.04045, a / 12.92, ((a + 0.055) / 1.055) ** 2.4)
+
+
+def srgb_encode(l):
+    """Linear light L to sRGB's encoded values, in double; odd below 0."""
+    a = np.abs(l)
+    return np.sign(l) * np.where(a <= 0.0031308, a * 12.92, 1.055 * a ** (1 / 2.4) - 0.055)
+
+
+def quantize(x, top):
+    """Lumen's one rounding of X on the 0..TOP scale: clamp, then half up, as int64."""
+    return np.floor(np.clip(x, 0.0, top) + 0.5).astype(np.int64)
+
+
+def reflect101(i, n):
+    """Indices I (any integers) reflected into 0..N-1 without repeating the edge (OpenCV's
+    BORDER_REFLECT_101, scipy's mode='mirror')."""
+    if n == 1:
+        return np.zeros_like(i)
+    period = 2 * (n - 1)
+    i = np.mod(i, period)
+    return np.where(i < n, i, period - i)
+
+
+def render_rgb(test, folder, img, flags, name="lumen"):
+    """IMG (R, G, B order) through lumen-cli FLAGS as PNGs in FOLDER: the result in R, G, B
+    order, TEST failed unless lumen-cli succeeds quietly and keeps the depth. The files are
+    removed afterwards."""
+    src, out = os.path.join(folder, name + "-in.png"), os.path.join(folder, name + "-out.png")
+    imwrite_rgb(src, img)
+    try:
+        run_ok(test, list(flags) + [src, "-o", out])
+        got = imread_rgb(out)
+    finally:
+        for path in (src, out):
+            if os.path.exists(path):
+                os.remove(path)
+    test.assertEqual(got.dtype, img.dtype, "lumen-cli changed the depth")
+    return got
+
+
+class RenderTest(unittest.TestCase):
+    """Tests that pass images through lumen-cli: a temporary folder for the class (folder),
+    removed after its tests, and render_rgb in it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory(prefix=f"lumen-{cls.__name__.lower()}-")
+        cls.folder = cls._tmp.name
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    def render(self, img, flags, name="lumen"):
+        return render_rgb(self, self.folder, img, flags, name)
+
+
+def assert_usage_error(test, folder, flags, *words, src=None):
+    """lumen-cli FLAGS on SRC (a small gray PNG written in FOLDER when None) is a usage error:
+    exit 2, its first line holding each of WORDS, no output written."""
+    if src is None:
+        src = os.path.join(folder, "usage-src.png")
+        imwrite_rgb(src, np.full((8, 8, 3), 100, np.uint8))
+    out = os.path.join(folder, "refused.png")
+    proc = run(list(flags) + ["-o", out, src])
+    test.assertEqual(proc.returncode, 2, describe(proc))
+    first = proc.stderr.splitlines()[0] if proc.stderr else ""
+    for word in words:
+        test.assertIn(word, first)
+    test.assertFalse(os.path.exists(out))
+    return proc
 
 
 def leftovers(folder):

@@ -53,7 +53,7 @@ lm_picker_patch_mean (const LmImage *source, const LmPipeline *pipeline, double 
       return FALSE;
     }
   double sx, sy;
-  if (!lm_pipeline_source_point (pipeline, source->width, source->height, x, y, &sx, &sy))
+  if (!lm_pipeline_photo_point (pipeline, source, x, y, &sx, &sy))
     return FALSE;
   int cx = (int) lround (sx), cy = (int) lround (sy), half = size / 2;
   int x0 = MAX (0, cx - half), x1 = MIN ((int) source->width - 1, cx + half);

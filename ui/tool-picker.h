@@ -1,6 +1,6 @@
 /* The white balance picker on the image view (ui/tool-picker.c): a click on the photo reads
  * the photo as opened, before any operation, at the place clicked (followed back through the
- * geometry), whose colour white balance then makes neutral. */
+ * geometry and the lens correction), whose colour white balance then makes neutral. */
 #pragma once
 
 #include "core/edit/pipeline.h"

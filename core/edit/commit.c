@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "../color/profile.h"
+#include "../io/exif-shot.h"
 #include "../lens/lens-db.h"
+#include "../ops/lens.h"
 #include "pipeline.h"
 
 static double
@@ -68,4 +70,42 @@ lm_pipeline_check_ops (const LmPipeline *pipeline, GError **error)
         return FALSE;
     }
   return TRUE;
+}
+
+/* A copy of PIPELINE committed with PROFILE and how SOURCE was taken. */
+static LmPipeline *
+committed_for (const LmPipeline *pipeline, const LmColorProfile *profile, const LmImage *source)
+{
+  LmPipeline *copy = g_memdup2 (pipeline, sizeof *pipeline);
+  LmShotInfo shot;
+  lm_shot_info_from_image (source, &shot);
+  lm_pipeline_commit (copy, profile, &shot);
+  return copy;
+}
+
+char *
+lm_pipeline_lens_note (const LmPipeline *pipeline, const LmColorProfile *profile, const LmImage *source)
+{
+  gboolean asked = FALSE;
+  for (guint i = 0; i < pipeline->n; i++)
+    asked = asked || (pipeline->inst[i].enabled && pipeline->inst[i].info->id == LM_OP_LENS);
+  if (!asked) /* no commit: it would read the EXIF */
+    return NULL;
+  g_autofree LmPipeline *committed = committed_for (pipeline, profile, source);
+  for (guint i = 0; i < committed->n; i++)
+    {
+      const LmStage *stage = &committed->inst[i];
+      char *note = stage->enabled && stage->info->id == LM_OP_LENS ? lm_lens_note (stage->params.bytes) : NULL;
+      if (note)
+        return note;
+    }
+  return NULL;
+}
+
+gboolean
+lm_pipeline_photo_point (const LmPipeline *pipeline, const LmImage *source, double x, double y, double *sx,
+                         double *sy)
+{
+  g_autofree LmPipeline *committed = committed_for (pipeline, NULL, source);
+  return lm_pipeline_source_point (committed, source->width, source->height, x, y, sx, sy);
 }

@@ -153,6 +153,16 @@ void lm_pipeline_commit (LmPipeline *pipeline, const LmColorProfile *profile, co
 /* Whether committed PIPELINE's enabled operations can do what they ask (op.h, check); else
  * FALSE with the first one's reason. */
 gboolean lm_pipeline_check_ops (const LmPipeline *pipeline, GError **error);
+/* Why PIPELINE's enabled lens correction leaves SOURCE as it is (lm_lens_note: the photo names
+ * no lens, lensfun is missing), committed with PROFILE and SOURCE's shot; NULL where it is off
+ * or corrects. A render lets such a photo through uncorrected (lm_pipeline_check_ops):
+ * lumen-cli refuses it with this reason, the window shows it. Defined in commit.c. */
+char *lm_pipeline_lens_note (const LmPipeline *pipeline, const LmColorProfile *profile, const LmImage *source);
+/* lm_pipeline_source_point for SOURCE, through PIPELINE committed with SOURCE's shot: the
+ * lens correction's map_back needs the profile its commit looks up (uncommitted, it is the
+ * identity). Defined in commit.c. */
+gboolean lm_pipeline_photo_point (const LmPipeline *pipeline, const LmImage *source, double x, double y, double *sx,
+                                  double *sy);
 
 /* TRUE when the two pipelines would render the same image from any source and have the same
  * instances (ids, names, order, masks): what history and the sidecar tell apart. */

@@ -1,10 +1,12 @@
 /* log2 and exp2 in float from IEEE's basic operations alone (+, −, ×, ÷, floorf and the
- * float's bits), for the sigmoid display transform (sigmoid-math.h): glibc's and CUDA's
- * powf, expf and logf differ in their last bits, and a curve built on them could not give
- * the same 16-bit output on both backends. Each function is a fixed sequence of correctly
- * rounded operations, compiled without FMA contraction by gcc (-ffp-contract=off) and nvcc
- * (--fmad=false), so both backends get the same bits; the series below are accurate to a
- * few units in the last place, far inside one 16-bit output level. */
+ * float's bits), for the sigmoid display transform (core/hdr/sigmoid-math.h), the colour
+ * mixer's powers and cube root (colormix-math.h) and local contrast's log luminance and gains
+ * (localcontrast-math.h): glibc's and CUDA's powf, expf and logf differ in their last bits,
+ * and a curve built on them could not give the same 16-bit output on both backends. Each
+ * function is a fixed sequence of correctly rounded operations, compiled without FMA
+ * contraction by gcc (-ffp-contract=off) and nvcc (--fmad=false), so both backends get the
+ * same bits; the series below are accurate to a few units in the last place, far inside one
+ * 16-bit output level. */
 #pragma once
 
 #include <math.h>

@@ -15,8 +15,8 @@
  * so a tile, a preview and the export agree.
  *
  * Every step is a fixed sequence of IEEE single operations (no FMA, one summation order); log2
- * and exp2 are the polynomials below rather than libm's or CUDA's, so scene light (RGBA_F32)
- * gives the same bits on both backends. 8- and 16-bit sources are decoded and encoded with
+ * and exp2 are exp2-math.h's polynomials rather than libm's or CUDA's, so scene light
+ * (RGBA_F32) gives the same bits on both backends. 8- and 16-bit sources are decoded and encoded with
  * the sRGB curve's powf, where libm and CUDA may differ by an ulp: within 1 level there. A
  * display profile other than sRGB gives its primaries' luminances (commit) but is decoded
  * with sRGB's curve: the kernels have no per-profile curve yet. */
@@ -28,6 +28,7 @@
 #include "param-decl.h"
 #include "pixel-math.h"
 #include "blur-math.h" /* lm_reflect101 */
+#include "exp2-math.h"
 #include "srgb-math.h"
 
 #define LM_LOCALCONTRAST_LEVELS_MAX 11
@@ -81,43 +82,13 @@ lm_lc_pyramid (int width, int height, int levels, LmLcPyramid *p)
   p->total = at;
 }
 
-
-/* log2 of Y > 0 without libm's or CUDA's log2f: Y = m·2^e (√½ ≤ m < √2, frexpf and the
- * doubling are exact), log2 m = 2/ln 2 · atanh s, s = (m − 1)/(m + 1), |s| < 0.172, by its
- * series to s⁹ (the next term is below 4e-9). */
-LM_INLINE float
-lm_lc_log2 (float y)
-{
-  int e;
-  float m = frexpf (y, &e);
-  if (m < 0.70710678f)
-    m = m * 2.0f, e = e - 1;
-  float s = (m - 1.0f) / (m + 1.0f);
-  float s2 = s * s;
-  float series = 1.0f + s2 * (1.0f / 3.0f + s2 * (0.2f + s2 * (1.0f / 7.0f + s2 * (1.0f / 9.0f))));
-  return (float) e + 2.8853900817779268f * s * series;
-}
-
-/* 2^X for |X| ≤ 60 (clamped) without exp2f: X = n + f, |f| ≤ ½, 2^f = e^(f ln 2) by its
- * Taylor series to the 7th power (the next term is below 6e-9), ldexpf exact. */
-LM_INLINE float
-lm_lc_exp2 (float x)
-{
-  x = x > -60.0f ? x : -60.0f;
-  x = x < 60.0f ? x : 60.0f;
-  float n = floorf (x + 0.5f);
-  float t = (x - n) * 0.69314718056f;
-  float p = 1.0f + t * (1.0f + t * (0.5f + t * (1.0f / 6.0f + t * (1.0f / 24.0f + t * (1.0f / 120.0f
-                  + t * (1.0f / 720.0f + t * (1.0f / 5040.0f)))))));
-  return ldexpf (p, (int) n);
-}
-
-/* The linear luminance's log: ℓ of step 1. */
+/* The linear luminance's log: ℓ of step 1 (an infinite Y, which scene light may hold, gives
+ * 128: lm_tm_log2 reads the float's bits). */
 LM_INLINE float
 lm_lc_log_luma (float y)
 {
   y = y > 0.0000152587890625f ? y : 0.0000152587890625f; /* 2⁻¹⁶; NaN too */
-  return lm_lc_log2 (y);
+  return lm_tm_log2 (y);
 }
 
 /* The spacing of the γ samples. */

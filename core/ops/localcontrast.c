@@ -159,7 +159,7 @@ localcontrast_run_cpu (const void *params, const LmImage *src, LmImage *dst, GEr
       for (int x = 0; x < width; x++)
         {
           gsize i = (gsize) y * width + x;
-          lm_lc_pixel_apply (in, out, x, depth, ch, lm_lc_exp2 (o[i] - g[i]));
+          lm_lc_pixel_apply (in, out, x, depth, ch, lm_tm_exp2 (o[i] - g[i]));
         }
     }
   return TRUE;

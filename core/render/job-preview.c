@@ -309,6 +309,14 @@ render_and_post (LmRenderWorker *w, const LmRenderRequest *req, gboolean level)
       g_clear_pointer (&r->mask_view, lm_image_unref);
       r->error = e;
     }
+  else if (r->notice == NULL)
+    {
+      /* A photo that names no lens renders uncorrected; the info bar says why, as lumen-cli
+       * refuses it. */
+      g_autofree char *note = lm_pipeline_lens_note (&req->pipeline, w->color, w->source);
+      if (note)
+        r->notice = g_strdup_printf (_("Lens correction: %s"), note);
+    }
   /* Where a change's latency goes: waiting for the worker, or the render (G_MESSAGES_DEBUG). */
   g_debug ("preview %" G_GUINT64_FORMAT ": started %.1f ms after its change, posted %.1f ms after", req->generation,
            (started - req->changed_us) / 1000.0, (g_get_monotonic_time () - req->changed_us) / 1000.0);

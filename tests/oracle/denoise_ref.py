@@ -15,20 +15,14 @@ bench. RGB in and out on the 0..255 scale (H×W×3 float32).
 """
 import numpy as np
 
+from lumen_testlib import reflect101  # the caller puts tests/ on sys.path
+
 F = np.float32
 LEVELS = 5
 GAINS = [F(0.8908), F(0.2007), F(0.0855), F(0.0412), F(0.0204)]
 A3, A2, A6 = F(0.577350269), F(0.707106781), F(0.408248290)
 B0, B1, B2 = F(0.0625), F(0.25), F(0.375)
 E_BINS, W_BINS, W_SCALE = 128, 2048, F(32.0)
-
-
-def reflect101(i, n):
-    if n == 1:
-        return np.zeros_like(i)
-    period = 2 * (n - 1)
-    i = np.mod(i, period)
-    return np.where(i < n, i, period - i)
 
 
 def _taps(x, axis, offsets):

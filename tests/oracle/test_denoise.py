@@ -1,7 +1,7 @@
 """lumen-cli --denoise against its definition written again in NumPy (denoise_ref.py), and
 against OpenCV's non-local means.
 
-- 16 bits: chelsea.png widened to 16 bits (v·257 plus a smooth ±127 term, as test_oracle16.py)
+- 16 bits: chelsea.png widened to 16 bits (lumen_testlib.widen: v·257 plus a smooth ±127 term)
   with seeded Gaussian noise of σ 10 levels, through lumen-cli at σ given (12) and at σ
   estimated: within 1 level (257 u16) of the definition, and since both compute in float32 in
   the same order, no more than 0.1 % of the values differ at all (measured: none). The estimate is checked through the
@@ -16,7 +16,6 @@ against OpenCV's non-local means.
 """
 import os
 import sys
-import tempfile
 import unittest
 
 import cv2
@@ -29,37 +28,24 @@ import lumen_testlib as lt  # noqa: E402
 import denoise_ref as ref  # noqa: E402
 
 
-def widen(img8):
-    h, w = img8.shape[:2]
-    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
-    out = img8.astype(np.int64) * 257
-    for c in range(3):
-        out[..., c] += np.rint(127.0 * np.sin(x / 37.0 + 1.3 * c) * np.cos(y / 23.0 - 0.7 * c)).astype(np.int64)
-    return np.clip(out, 0, 65535).astype(np.uint16)
-
-
 def psnr(a, b):
     mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
     return 10.0 * np.log10(255.0 ** 2 / mse)
 
 
-class Denoise(unittest.TestCase):
+class Denoise(lt.RenderTest):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-denoise-")
-        rgb8 = lt.imread(os.path.join(lt.photos_dir(), "chelsea.png"), cv2.IMREAD_COLOR)[..., ::-1]
+        super().setUpClass()
+        rgb8 = lt.imread_rgb(os.path.join(lt.photos_dir(), "chelsea.png"))
         rng = np.random.default_rng(32)
-        noisy = widen(rgb8).astype(np.float64) + rng.normal(0.0, 10.0 * 257.0, rgb8.shape)
+        noisy = lt.widen(rgb8).astype(np.float64) + rng.normal(0.0, 10.0 * 257.0, rgb8.shape)
         cls.rgb16 = np.clip(np.rint(noisy), 0, 65535).astype(np.uint16)
-        cls.src16 = os.path.join(cls.tmp.name, "chelsea16.png")
-        cv2.imwrite(cls.src16, cls.rgb16[..., ::-1])
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
+        cls.src16 = os.path.join(cls.folder, "chelsea16.png")
+        lt.imwrite_rgb(cls.src16, cls.rgb16)
 
     def lumen(self, src, name, args, env=None):
-        out = os.path.join(self.tmp.name, name)
+        out = os.path.join(self.folder, name)
         old = dict(os.environ)
         os.environ.update(env or {})
         try:
@@ -67,7 +53,7 @@ class Denoise(unittest.TestCase):
         finally:
             os.environ.clear()
             os.environ.update(old)
-        return lt.imread(out, cv2.IMREAD_UNCHANGED)[..., ::-1]
+        return lt.imread_rgb(out)
 
     def check16(self, noise):
         got = self.lumen(self.src16, f"n{noise}.png", ["--denoise-noise", str(noise)])
@@ -101,9 +87,9 @@ class Denoise(unittest.TestCase):
         sigma = 15.0
         rng = np.random.default_rng(15)
         noisy = np.clip(np.rint(clean + rng.normal(0.0, sigma, clean.shape)), 0, 255).astype(np.uint8)
-        src = os.path.join(self.tmp.name, "astro-noisy.png")
+        src = os.path.join(self.folder, "astro-noisy.png")
         cv2.imwrite(src, noisy)
-        out = os.path.join(self.tmp.name, "astro-lumen.png")
+        out = os.path.join(self.folder, "astro-lumen.png")
         lt.run_ok(self, ["--denoise", "1.2", src, "-o", out])
         lumen = psnr(lt.imread(out, cv2.IMREAD_COLOR), clean)
         print(f"noisy {psnr(noisy, clean):.2f} dB, Lumen defaults {lumen:.2f} dB")

@@ -11,7 +11,6 @@ remapping are), so the difference stays far below a u16; measured figures are pr
 import math
 import os
 import sys
-import tempfile
 import unittest
 
 import cv2
@@ -21,31 +20,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 import lumen_testlib as lt  # noqa: E402
-from test_oracle16 import widen  # noqa: E402
 
 MAX_SIDE = (320, 240)
 
 
 # The definition ------------------------------------------------------------------------------
-
-def to_linear(v):
-    """sRGB decoding of V in 0..1."""
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-
-
-def to_encoded(l):
-    a = np.abs(l)
-    v = np.where(a <= 0.0031308, a * 12.92, 1.055 * a ** (1 / 2.4) - 0.055)
-    return np.where(l < 0, -v, v)
-
-
-def reflect101(i, n):
-    if n == 1:
-        return np.zeros_like(i)
-    period = 2 * (n - 1)
-    i = np.mod(i, period)
-    return np.where(i < n, i, period - i)
-
 
 F = np.array([1, 4, 6, 4, 1]) / 16.0
 
@@ -56,8 +35,8 @@ def reduce(p):
     ch, cw = (h + 1) // 2, (w + 1) // 2
     cols = np.arange(cw)
     rows = np.arange(ch)
-    tmp = sum(F[a] * p[:, reflect101(2 * cols + a - 2, w)] for a in range(5))
-    return sum(F[b] * tmp[reflect101(2 * rows + b - 2, h), :] for b in range(5))
+    tmp = sum(F[a] * p[:, lt.reflect101(2 * cols + a - 2, w)] for a in range(5))
+    return sum(F[b] * tmp[lt.reflect101(2 * rows + b - 2, h), :] for b in range(5))
 
 
 def expand_1d(c, n, axis):
@@ -68,7 +47,7 @@ def expand_1d(c, n, axis):
     i = x // 2
     even = (x % 2) == 0
     take = lambda idx: np.take(c, idx, axis=axis)  # noqa: E731
-    e = 0.125 * take(reflect101(i - 1, m)) + 0.75 * take(i) + 0.125 * take(reflect101(i + 1, m))
+    e = 0.125 * take(lt.reflect101(i - 1, m)) + 0.75 * take(i) + 0.125 * take(lt.reflect101(i + 1, m))
     o = 0.5 * take(i) + 0.5 * take(np.minimum(i + 1, m - 1))
     shape = [1, 1]
     shape[axis] = n
@@ -134,8 +113,9 @@ def local_contrast(rgb, amount, sigma, radius):
 # The test ------------------------------------------------------------------------------------
 
 def photo(name):
-    raw = lt.imread(os.path.join(lt.photos_dir(), name), cv2.IMREAD_UNCHANGED)
-    img = raw if raw.ndim == 2 else cv2.cvtColor(raw[..., :3], cv2.COLOR_BGR2RGB)
+    """The corpus's photo NAME in R, G, B order (alpha dropped), scaled down to MAX_SIDE."""
+    img = lt.imread_rgb(os.path.join(lt.photos_dir(), name))
+    img = img if img.ndim == 2 else img[..., :3]
     h, w = img.shape[:2]
     scale = min(MAX_SIDE[0] / w, MAX_SIDE[1] / h, 1.0)
     if scale < 1:
@@ -143,44 +123,22 @@ def photo(name):
     return np.ascontiguousarray(img)
 
 
-def write(path, img):
-    cv2.imwrite(path, img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_RGB2BGR))
-
-
-def read(path):
-    img = lt.imread(path, cv2.IMREAD_UNCHANGED)
-    return img if img.ndim == 2 else cv2.cvtColor(img[..., :3], cv2.COLOR_BGR2RGB)
-
-
-class LocalContrast(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-localcontrast-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
+class LocalContrast(lt.RenderTest):
     def lumen(self, img, amount, sigma, radius):
-        src = os.path.join(self.tmp.name, "in.png")
-        out = os.path.join(self.tmp.name, "out.png")
-        write(src, img)
-        lt.run_ok(self, ["--localcontrast", amount, "--localcontrast-range", sigma,
-                         "--localcontrast-radius", radius, src, "-o", out])
-        got = read(out)
-        self.assertEqual(got.dtype, img.dtype)
+        flags = ["--localcontrast", amount, "--localcontrast-range", sigma, "--localcontrast-radius", radius]
+        got = self.render(img, flags)
         self.assertEqual(got.shape, img.shape)
         return got.astype(np.int64)
 
     def check(self, name, bits, amount, sigma, radius):
         img8 = photo(name)
-        img = widen(img8) if bits == 16 else img8
+        img = lt.widen(img8) if bits == 16 else img8
         top = 65535.0 if bits == 16 else 255.0
-        lin = to_linear(img.astype(np.float64) / top)
+        lin = lt.srgb_decode(img.astype(np.float64) / top)
         gain = local_contrast(lin, amount, sigma, radius)
         if lin.ndim == 3:
             gain = gain[..., None]
-        want = np.clip(np.floor(to_encoded(lin * gain) * top + 0.5), 0, top).astype(np.int64)
+        want = lt.quantize(lt.srgb_encode(lin * gain) * top, top)
         got = self.lumen(img, amount, sigma, radius)
         d = np.abs(got - want)
         moved = np.abs(got - img.astype(np.int64)).max()

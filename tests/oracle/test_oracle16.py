@@ -57,22 +57,6 @@ import test_oracle_geom as geom  # noqa: E402
 MAX_SIDE = (640, 480)
 
 
-def widen(img8):
-    """8-bit RGB(A) or gray (H×W[×C]) to 16 bits: v·257 plus a smooth ±127 term per colour
-    channel; alpha is a·257 exactly."""
-    h, w = img8.shape[:2]
-    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
-    out = img8.astype(np.int64) * 257
-    channels = 1 if img8.ndim == 2 else min(3, img8.shape[2])
-    for c in range(channels):
-        smooth = np.rint(127.0 * np.sin(x / 37.0 + 1.3 * c) * np.cos(y / 23.0 - 0.7 * c)).astype(np.int64)
-        if img8.ndim == 2:
-            out = out + smooth
-        else:
-            out[..., c] += smooth
-    return np.clip(out, 0, 65535).astype(np.uint16)
-
-
 def quantize_u16(x32):
     """lm_quantize_u16 in float32: clamp(x·257), then + 0.5 and truncate."""
     s = np.float32(x32) * np.float32(257.0)
@@ -126,7 +110,7 @@ class Oracle16(unittest.TestCase):
             cw, ch = min(w, MAX_SIDE[0]), min(h, MAX_SIDE[1])
             x0, y0 = (w - cw) // 2, (h - ch) // 2
             img8 = img8[y0:y0 + ch, x0:x0 + cw]
-        cls.img = np.ascontiguousarray(widen(img8))  # RGB(A) or gray, uint16
+        cls.img = np.ascontiguousarray(lt.widen(img8))  # RGB(A) or gray, uint16
         cls.gray_photo = cls.img.ndim == 2
         cls.h, cls.w = cls.img.shape[:2]
         cls.count = 0

@@ -11,10 +11,8 @@ that an operation that drops to 8 bits fails). Also: parameters out of range are
 lumen-cli in one line naming the flag (exit status 2, a usage error), with no output file."""
 import os
 import sys
-import tempfile
 import unittest
 
-import cv2
 import numpy as np
 from scipy import ndimage
 
@@ -27,25 +25,10 @@ SETS = ((0.5, 1.0, 1.0), (1.5, 0.4, 0.0), (5.0, 7.5, 8.0))
 
 
 def load_rgb(name):
-    raw = lt.imread(os.path.join(lt.photos_dir(), name), cv2.IMREAD_UNCHANGED)
-    if raw.ndim == 3:
-        raw = cv2.cvtColor(raw, cv2.COLOR_BGRA2RGBA if raw.shape[2] == 4 else cv2.COLOR_BGR2RGB)
+    raw = lt.imread_rgb(os.path.join(lt.photos_dir(), name))
     h, w = raw.shape[:2]
     x0, y0 = (w - 256) // 2, (h - 192) // 2
     return np.ascontiguousarray(raw[y0:y0 + 192, x0:x0 + 256])
-
-
-def widen(img8):
-    h, w = img8.shape[:2]
-    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
-    out = img8.astype(np.int64) * 257
-    for c in range(1 if img8.ndim == 2 else 3):
-        smooth = np.rint(127.0 * np.sin(x / 37.0 + 1.3 * c) * np.cos(y / 23.0 - 0.7 * c)).astype(np.int64)
-        if img8.ndim == 2:
-            out += smooth
-        else:
-            out[..., c] += smooth
-    return np.clip(out, 0, 65535).astype(np.uint16)
 
 
 def gaussian_taps(sigma):
@@ -72,50 +55,22 @@ def sharpen(img, amount, sigma, threshold):
     return out
 
 
-def quantize(x, deep):
-    """Lumen's one rounding: clamp, then half up (8 bits, or 16 bits of x·257)."""
-    top = 65535.0 if deep else 255.0
-    s = np.clip(x * (257.0 if deep else 1.0), 0.0, top)
-    return np.floor(s + 0.5).astype(np.int64)
-
-
-class Sharpen(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-sharpen-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def lumen(self, img, flags):
-        inp, out = os.path.join(self.tmp.name, "in.png"), os.path.join(self.tmp.name, "out.png")
-        bgr = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_RGBA2BGRA if img.shape[2] == 4
-                                                     else cv2.COLOR_RGB2BGR)
-        self.assertTrue(cv2.imwrite(inp, bgr))
-        lt.run_ok(self, flags + ["-o", out, inp])
-        got = cv2.imread(out, cv2.IMREAD_UNCHANGED)
-        os.remove(inp)
-        os.remove(out)
-        self.assertEqual(got.dtype, img.dtype, "lumen-cli changed the depth")
-        if got.ndim == 3:
-            got = cv2.cvtColor(got, cv2.COLOR_BGRA2RGBA if got.shape[2] == 4 else cv2.COLOR_BGR2RGB)
-        return got
-
+class Sharpen(lt.RenderTest):
     def test_photos(self):
         worst = {}
         for name in PHOTOS:
             img8 = load_rgb(name)
-            for img in (img8, widen(img8)):
+            for img in (img8, lt.widen(img8)):
                 deep = img.dtype == np.uint16
                 for amount, sigma, threshold in SETS:
-                    got = self.lumen(img, ["--sharpen", str(amount), "--sharpen-radius", str(sigma),
-                                           "--sharpen-threshold", str(threshold)])
+                    got = self.render(img, ["--sharpen", str(amount), "--sharpen-radius", str(sigma),
+                                            "--sharpen-threshold", str(threshold)])
                     want = sharpen(img, amount, sigma, threshold)
                     if img.ndim == 3 and img.shape[2] == 4:
                         self.assertTrue(np.array_equal(got[..., 3], img[..., 3]), f"{name}: alpha changed")
                         got, want = got[..., :3], want[..., :3]
-                    d = np.abs(got.astype(np.int64) - quantize(want, deep))
+                    scale = 257.0 if deep else 1.0
+                    d = np.abs(got.astype(np.int64) - lt.quantize(want * scale, 255.0 * scale))
                     moved = np.abs(got.astype(np.int64) - img[..., :3].astype(np.int64) if img.ndim == 3
                                    else got.astype(np.int64) - img.astype(np.int64))
                     what = f"{name} {'16' if deep else '8'}-bit amount {amount} σ {sigma} threshold {threshold}"
@@ -127,16 +82,9 @@ class Sharpen(unittest.TestCase):
         lt.say(f"worst: 8-bit {worst[False]} step(s), 16-bit {worst[True]} u16")
 
     def test_refused(self):
-        src = os.path.join(self.tmp.name, "src.png")
-        self.assertTrue(cv2.imwrite(src, np.full((8, 8, 3), 100, np.uint8)))
         for flags in (["--sharpen", "-1"], ["--sharpen", "6"], ["--sharpen-radius", "0.1"],
                       ["--sharpen-threshold", "40"]):
-            out = os.path.join(self.tmp.name, "refused.png")
-            proc = lt.run(flags + ["-o", out, src])
-            self.assertEqual(proc.returncode, 2, lt.describe(proc))  # a usage error
-            self.assertIn("sharpen", proc.stderr.splitlines()[0])
-            self.assertIn("outside", proc.stderr.splitlines()[0])
-            self.assertFalse(os.path.exists(out))
+            lt.assert_usage_error(self, self.folder, flags, "sharpen", "outside")
 
 
 if __name__ == "__main__":

@@ -11,10 +11,8 @@ written.
 """
 import os
 import sys
-import tempfile
 import unittest
 
-import cv2
 import numpy as np
 from scipy.interpolate import PchipInterpolator
 from scipy.ndimage import uniform_filter
@@ -31,15 +29,6 @@ SETTINGS = [
     ([2.0, -2.0, 1.5, 0.0, -1.0, 2.0, 0.5, -2.0, 1.0], 2.3, 0.01, 1.5),
     ([-1.0, -1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.5], 20.0, 4.0, -2.0),
 ]
-
-
-def decode(v):
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-
-
-def encode(l):
-    l = np.clip(l, 0.0, 1.0)
-    return np.where(l <= 0.0031308, l * 12.92, 1.055 * l ** (1.0 / 2.4) - 0.055)
 
 
 def f32(x):
@@ -67,10 +56,10 @@ def toneeq(img, maxcode, zones, smoothing, edges, mask_exposure):
     definition; alpha kept."""
     v = img.astype(np.float64) / maxcode
     if img.ndim == 2:
-        lin = decode(v)
+        lin = lt.srgb_decode(v)
         y = lin
     else:
-        lin = decode(v[..., :3])
+        lin = lt.srgb_decode(v[..., :3])
         y = 0.2126 * lin[..., 0] + 0.7152 * lin[..., 1] + 0.0722 * lin[..., 2]
     ell = np.log2(np.maximum(y, 2.0 ** -16)) + f32(mask_exposure)
     h, w = ell.shape
@@ -99,30 +88,11 @@ def toneeq(img, maxcode, zones, smoothing, edges, mask_exposure):
     gain = np.exp2(g)
     out = img.copy()
     scaled = lin * (gain if img.ndim == 2 else gain[..., None])
-    codes = np.floor(encode(scaled) * maxcode + 0.5).astype(img.dtype)
+    codes = lt.quantize(lt.srgb_encode(np.clip(scaled, 0.0, 1.0)) * maxcode, maxcode).astype(img.dtype)
     if img.ndim == 2:
         return codes
     out[..., :3] = codes
     return out
-
-
-def widen(img8):
-    """8-bit to 16 bits: v·257 plus a smooth ±127 term, so that every bit varies."""
-    h, w = img8.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
-    smooth = np.rint(127.0 * np.sin(xx / 37.0) * np.cos(yy / 23.0)).astype(np.int64)
-    if img8.ndim == 3:
-        smooth = smooth[..., None]
-    wide = img8.astype(np.int64) * 257 + smooth
-    if img8.ndim == 3 and img8.shape[2] == 4:
-        wide[..., 3] = img8[..., 3].astype(np.int64) * 257
-    return np.clip(wide, 0, 65535).astype(np.uint16)
-
-
-def to_rgb(bgr):
-    if bgr.ndim == 2:
-        return bgr
-    return cv2.cvtColor(bgr, cv2.COLOR_BGRA2RGBA if bgr.shape[2] == 4 else cv2.COLOR_BGR2RGB)
 
 
 def flags(zones, smoothing, edges, mask_exposure):
@@ -130,28 +100,18 @@ def flags(zones, smoothing, edges, mask_exposure):
             "--toneeq-edges", f"{edges:g}", "--toneeq-mask-exposure", f"{mask_exposure:g}"]
 
 
-class ToneeqOracle(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-toneeq-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
+class ToneeqOracle(lt.RenderTest):
     def check(self, name, img, settings):
         if not settings:
             return
         maxcode = 65535 if img.dtype == np.uint16 else 255
-        src = os.path.join(self.tmp.name, f"{name}.png")
-        bgr = img if img.ndim == 2 else cv2.cvtColor(
-            img, cv2.COLOR_RGBA2BGRA if img.shape[2] == 4 else cv2.COLOR_RGB2BGR)
-        self.assertTrue(cv2.imwrite(src, bgr))
+        src = os.path.join(self.folder, f"{name}.png")
+        lt.imwrite_rgb(src, img)
         for k, setting in enumerate(settings):
             with self.subTest(photo=name, setting=k):
-                out = os.path.join(self.tmp.name, f"{name}-{k}.png")
+                out = os.path.join(self.folder, f"{name}-{k}.png")
                 lt.run_ok(self, [src, *flags(*setting), "-o", out])
-                got = to_rgb(lt.imread(out))
+                got = lt.imread_rgb(out)
                 want = toneeq(img, maxcode, *setting)
                 self.assertEqual(got.dtype, img.dtype)
                 delta = np.abs(got.astype(np.int64) - want.astype(np.int64))
@@ -167,10 +127,10 @@ class ToneeqOracle(unittest.TestCase):
         # others: seconds in all
         for photo, at8, at16 in [("chelsea.png", SETTINGS[:1], SETTINGS), ("camera-gray.png", [], SETTINGS[1:2]),
                                  ("coffee-alpha.png", [], SETTINGS[2:])]:
-            img8 = to_rgb(lt.imread(os.path.join(lt.photos_dir(), photo)))
+            img8 = lt.imread_rgb(os.path.join(lt.photos_dir(), photo))
             name = os.path.splitext(photo)[0]
             self.check(name + "-8", img8, at8)
-            self.check(name + "-16", widen(img8), at16)
+            self.check(name + "-16", lt.widen(img8), at16)
 
     def test_bad_values_refused(self):
         src = os.path.join(lt.photos_dir(), "chelsea.png")
@@ -178,7 +138,7 @@ class ToneeqOracle(unittest.TestCase):
                            (["--toneeq-smoothing", "nan"], "nan"),
                            (["--toneeq", "0,0,0,0,0,0,0,0,0,0"], "values")]:
             with self.subTest(args=args):
-                out = os.path.join(self.tmp.name, "refused.png")
+                out = os.path.join(self.folder, "refused.png")
                 proc = lt.run(args + [src, "-o", out])
                 # a usage error, as every flag's: its one line, then the hint to --help
                 self.assertEqual(proc.returncode, 2, lt.describe(proc))

@@ -9,10 +9,8 @@ Photos of tests/data (an RGB one, one with transparency, a gray one), each also 
 bits, with a crop before (the vignette is the crop's: its centre and corners)."""
 import os
 import sys
-import tempfile
 import unittest
 
-import cv2
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -22,14 +20,6 @@ import lumen_testlib as lt  # noqa: E402
 PHOTOS = ("chelsea.png", "coffee-alpha.png", "camera-gray.png")
 SETS = ((-1.0, 0.5, 0.5, 0.0), (2.0, 0.2, 1.0, 1.0), (-3.0, 0.7, 0.1, 0.5))
 CROP = (37, 21, 301, 203)  # x, y, width, height
-
-
-def to_linear(v):
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-
-
-def from_linear(l):
-    return np.where(l <= 0.0031308, l * 12.92, 1.055 * np.maximum(l, 0.0031308) ** (1 / 2.4) - 0.055)
 
 
 def vignette(img, amount, midpoint, feather, roundness):
@@ -45,63 +35,26 @@ def vignette(img, amount, midpoint, feather, roundness):
     gain = 2.0 ** (amount * t * t * (3 - 2 * t))
     out = img.astype(np.int64).copy()
     colour = img[..., None] if img.ndim == 2 else img[..., :3]
-    lin = to_linear(colour / n) * gain[..., None]
-    coded = np.floor(np.clip(from_linear(lin) * n, 0, n) + 0.5).astype(np.int64)
+    lin = lt.srgb_decode(colour / n) * gain[..., None]
+    coded = lt.quantize(lt.srgb_encode(lin) * n, n)
     if img.ndim == 2:
         return coded[..., 0]
     out[..., :3] = coded
     return out
 
 
-def widen(img8):
-    h, w = img8.shape[:2]
-    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
-    out = img8.astype(np.int64) * 257
-    for c in range(1 if img8.ndim == 2 else 3):
-        smooth = np.rint(127.0 * np.sin(x / 37.0 + 1.3 * c) * np.cos(y / 23.0 - 0.7 * c)).astype(np.int64)
-        if img8.ndim == 2:
-            out += smooth
-        else:
-            out[..., c] += smooth
-    return np.clip(out, 0, 65535).astype(np.uint16)
-
-
-class Vignette(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory(prefix="lumen-vignette-")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def lumen(self, img, flags):
-        inp, out = os.path.join(self.tmp.name, "in.png"), os.path.join(self.tmp.name, "out.png")
-        bgr = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_RGBA2BGRA if img.shape[2] == 4
-                                                     else cv2.COLOR_RGB2BGR)
-        self.assertTrue(cv2.imwrite(inp, bgr))
-        lt.run_ok(self, flags + ["-o", out, inp])
-        got = cv2.imread(out, cv2.IMREAD_UNCHANGED)
-        os.remove(inp)
-        os.remove(out)
-        self.assertEqual(got.dtype, img.dtype, "lumen-cli changed the depth")
-        if got.ndim == 3:
-            got = cv2.cvtColor(got, cv2.COLOR_BGRA2RGBA if got.shape[2] == 4 else cv2.COLOR_BGR2RGB)
-        return got
-
+class Vignette(lt.RenderTest):
     def test_photos(self):
         x, y, w, h = CROP
         for name in PHOTOS:
-            raw = lt.imread(os.path.join(lt.photos_dir(), name), cv2.IMREAD_UNCHANGED)
-            if raw.ndim == 3:
-                raw = cv2.cvtColor(raw, cv2.COLOR_BGRA2RGBA if raw.shape[2] == 4 else cv2.COLOR_BGR2RGB)
-            for img in (raw, widen(raw)):
+            raw = lt.imread_rgb(os.path.join(lt.photos_dir(), name))
+            for img in (raw, lt.widen(raw)):
                 deep = img.dtype == np.uint16
                 cropped = img[y:y + h, x:x + w]
                 for amount, midpoint, feather, roundness in SETS:
-                    got = self.lumen(img, ["--crop", f"{x},{y},{w},{h}", "--vignette", str(amount),
-                                           "--vignette-midpoint", str(midpoint), "--vignette-feather", str(feather),
-                                           "--vignette-roundness", str(roundness)])
+                    got = self.render(img, ["--crop", f"{x},{y},{w},{h}", "--vignette", str(amount),
+                                            "--vignette-midpoint", str(midpoint), "--vignette-feather", str(feather),
+                                            "--vignette-roundness", str(roundness)])
                     want = vignette(cropped, amount, midpoint, feather, roundness)
                     if got.ndim == 3 and got.shape[2] == 3 and want.ndim == 3 and want.shape[2] == 4:
                         want = want[..., :3]  # an opaque result comes back RGB
@@ -117,16 +70,9 @@ class Vignette(unittest.TestCase):
                     self.assertGreater(moved, d.size // 20, f"{what}: barely changed")
 
     def test_refused(self):
-        src = os.path.join(self.tmp.name, "src.png")
-        self.assertTrue(cv2.imwrite(src, np.full((8, 8, 3), 100, np.uint8)))
         for flags in (["--vignette", "-4"], ["--vignette-feather", "0"], ["--vignette-midpoint", "2"],
                       ["--vignette-roundness", "1.5"]):
-            out = os.path.join(self.tmp.name, "refused.png")
-            proc = lt.run(flags + ["-o", out, src])
-            self.assertEqual(proc.returncode, 2, lt.describe(proc))  # a usage error
-            self.assertIn("vignette", proc.stderr.splitlines()[0])
-            self.assertIn("outside", proc.stderr.splitlines()[0])
-            self.assertFalse(os.path.exists(out))
+            lt.assert_usage_error(self, self.folder, flags, "vignette", "outside")
 
 
 if __name__ == "__main__":

@@ -7,23 +7,11 @@
 #include "core/ops/point.h"
 #include "test-util.h"
 
-static double
-decode (double v)
-{
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
-}
-
-static double
-encode (double l)
-{
-  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
-}
-
 /* The exact value, before rounding to 8 bits. */
 static double
 expected (int v, double ev)
 {
-  return 255.0 * encode (decode (v / 255.0) * exp2 (ev));
+  return 255.0 * lm_test_srgb_encode (lm_test_srgb_decode (v / 255.0) * exp2 (ev));
 }
 
 static void

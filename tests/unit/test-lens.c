@@ -16,6 +16,7 @@
 #include "core/lens/lens-db.h"
 #include "core/ops/lens.h"
 #include "core/ops/ops.h"
+#include "core/render/render.h"
 #include "test-util.h"
 
 static lfDatabase *db;
@@ -126,18 +127,6 @@ test_models (void)
     }
 }
 
-static double
-srgb_to_linear (double v)
-{
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
-}
-
-static double
-linear_to_srgb (double l)
-{
-  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
-}
-
 /* OpenCV's INTER_CUBIC weights (a = -0.75), in double. */
 static void
 cubic (double t, double k[4])
@@ -177,7 +166,7 @@ test_photo (void)
         lf_modifier_apply_color_modification (mod, gain, (float) x, (float) y, 1, 1, LF_CR_3 (RED, GREEN, BLUE), 0);
         const guint8 *px = lm_image_row (src, y) + (gsize) x * 4;
         for (int ch = 0; ch < 3; ch++)
-          lin[((gsize) y * w + x) * 3 + ch] = srgb_to_linear (px[ch] / 255.0) * gain[ch];
+          lin[((gsize) y * w + x) * 3 + ch] = lm_test_srgb_decode (px[ch] / 255.0) * gain[ch];
       }
   int worst = 0;
   guint off = 0;
@@ -198,7 +187,7 @@ test_photo (void)
                   int xi = CLAMP ((int) fx - 1 + i, 0, (int) w - 1), yi = CLAMP ((int) fy - 1 + j, 0, (int) h - 1);
                   sum += kx[i] * ky[j] * lin[((gsize) yi * w + xi) * 3 + ch];
                 }
-            int want = (int) lround (CLAMP (linear_to_srgb (MAX (sum, 0.0)), 0.0, 1.0) * 255.0);
+            int want = (int) lround (CLAMP (lm_test_srgb_encode (MAX (sum, 0.0)), 0.0, 1.0) * 255.0);
             int d = abs (want - o[ch]);
             worst = MAX (worst, d);
             off += d > 0;
@@ -384,6 +373,170 @@ test_bad_input (void)
   g_assert_cmpstr (text, ==, "Canon EF 24-105mm f/4L IS USM");
 }
 
+static LmImage *
+lens_photo (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("LUMEN_SOURCE_ROOT"), "tests", "data", "lens",
+                                            "canon-5d3-24mm.jpg", NULL);
+  g_autoptr (GError) error = NULL;
+  LmImage *src = lm_io_load (path, lm_allocator_host (), &error);
+  g_assert_no_error (error);
+  return src;
+}
+
+/* The white balance picker's point of the photo (lm_pipeline_photo_point) through the lens
+ * correction: where the correction samples that output point (its G channel's place,
+ * lm_lens_source, held to lensfun's modifier in /lens/models) with the profile the photo's
+ * EXIF finds, not the point itself, which the uncommitted pipeline the window edits gave. */
+static void
+test_photo_point (void)
+{
+  g_autoptr (LmImage) src = lens_photo ();
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  LmStage *stage = lm_pipeline_stage (&pipeline, LM_OP_LENS);
+  stage->enabled = TRUE;
+  LmLensParams p = *(const LmLensParams *) stage->params.bytes;
+  LmShotInfo shot;
+  lm_shot_info_from_image (src, &shot);
+  LmOpContext context;
+  lm_op_context_init (&context, NULL);
+  context.shot = &shot;
+  lm_lens_op.commit (&p, &context);
+  g_assert_cmpint (p.profile.status, ==, LM_LENS_FOUND);
+  LmLensMap m = lm_lens_map (&p, src->width, src->height);
+  const double points[][2] = { { 12, 9 }, { src->width - 13.0, src->height - 7.0 }, { 240.5, 150 } };
+  double moved = 0.0;
+  for (guint k = 0; k < G_N_ELEMENTS (points); k++)
+    {
+      float xy[6];
+      lm_lens_source (&m, (float) points[k][0], (float) points[k][1], xy);
+      double sx, sy;
+      g_assert_true (lm_pipeline_photo_point (&pipeline, src, points[k][0], points[k][1], &sx, &sy));
+      g_assert_cmpfloat_with_epsilon (sx, xy[2], 1e-3);
+      g_assert_cmpfloat_with_epsilon (sy, xy[3], 1e-3);
+      moved = MAX (moved, hypot (sx - points[k][0], sy - points[k][1]));
+    }
+  g_test_message ("the corners' points move by up to %.2f px", moved);
+  g_assert_cmpfloat (moved, >, 2.0);
+}
+
+static double
+srgb_curve (const void *space, int c, double v)
+{
+  return lm_test_srgb_decode (v);
+}
+
+static double
+gamma_curve (const void *space, int c, double v)
+{
+  return pow (v, 2.2);
+}
+
+/* sRGB's tables are built once a process and kept: a profile's curve is not served from
+ * them (a gamma of 2.2 gives other bytes than sRGB's, run after sRGB and before it again),
+ * and the same curve through a profile gives the kept tables' bytes. 16 bits, where a
+ * table has 65536 levels. */
+static void
+test_tables_kept (void)
+{
+  LmShotInfo shot = { .make = "Canon", .model = "Canon EOS 5D Mark III", .focal_mm = 24, .f_number = 4 };
+  LmLensParams p;
+  lm_op_params_init (&lm_lens_op, &p);
+  g_strlcpy (p.lens.s, "Canon EF 24-105mm f/4L IS USM", sizeof p.lens.s);
+  LmOpContext context;
+  lm_op_context_init (&context, NULL);
+  context.shot = &shot;
+  lm_lens_op.commit (&p, &context);
+  g_assert_cmpint (p.profile.status, ==, LM_LENS_FOUND);
+  g_autoptr (LmImage) src8 = lm_test_random_rgba (61, 37, 5, FALSE);
+  g_autoptr (LmImage) src = lm_test_deepen (src8);
+  static const int profile; /* any address: a profile's */
+  LmLensParams gamma = p, as_profile = p;
+  gamma.curve.space = &profile, gamma.curve.to_linear = gamma_curve;
+  as_profile.curve.space = &profile, as_profile.curve.to_linear = srgb_curve;
+  g_autoptr (LmImage) first = lm_test_run_op (&lm_lens_op, &p, src);
+  g_autoptr (LmImage) g1 = lm_test_run_op (&lm_lens_op, &gamma, src);
+  g_autoptr (LmImage) again = lm_test_run_op (&lm_lens_op, &p, src);
+  g_autoptr (LmImage) g2 = lm_test_run_op (&lm_lens_op, &gamma, src);
+  g_autoptr (LmImage) through = lm_test_run_op (&lm_lens_op, &as_profile, src);
+  lm_test_assert_same_pixels (first, again);
+  lm_test_assert_same_pixels (g1, g2);
+  lm_test_assert_same_pixels (first, through);
+  gsize differ = 0;
+  for (guint y = 0; y < src->height; y++)
+    differ += memcmp (lm_image_row (first, y), lm_image_row (g1, y), src->width * 8) != 0;
+  g_assert_cmpuint (differ, >, src->height / 2);
+}
+
+typedef struct {
+  gboolean ready, done;
+  char *notice;
+  GError *error;
+} Preview;
+
+static void
+on_result (const LmRenderResult *r, gpointer data)
+{
+  Preview *seen = data;
+  if (r->kind == LM_RESULT_READY)
+    seen->ready = TRUE;
+  if (r->kind != LM_RESULT_PREVIEW || !(r->refined || r->error))
+    return;
+  g_free (seen->notice);
+  seen->notice = g_strdup (r->notice);
+  g_clear_error (&seen->error);
+  seen->error = r->error ? g_error_copy (r->error) : NULL;
+  seen->done = TRUE;
+}
+
+static void
+await (gboolean *flag)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (!*flag && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (*flag);
+}
+
+/* The window's preview of a photo that names no lens, the correction on: the render goes on
+ * (the photo as it is) and its notice, the info bar's line, says why; with the correction
+ * off, no notice. */
+static void
+test_preview_notice (void)
+{
+  Preview seen = { 0 };
+  LmRenderWorker *w = lm_render_worker_new (g_main_context_default (), on_result, &seen);
+  await (&seen.ready);
+  g_autoptr (LmImage) src = lm_test_random_rgba (64, 48, 3, FALSE);
+  lm_render_worker_set_source (w, src);
+  LmRenderRequest req = { 0 };
+  lm_pipeline_init (&req.pipeline);
+  req.backend = LM_BACKEND_CPU;
+  req.view = (LmViewRect) { 0, 0, 64, 48, 64, 48 };
+  for (guint64 g = 1; g <= 2; g++)
+    {
+      gboolean on = g == 1;
+      lm_pipeline_stage (&req.pipeline, LM_OP_LENS)->enabled = on;
+      req.generation = g;
+      seen.done = FALSE;
+      lm_render_worker_request (w, &req);
+      await (&seen.done);
+      g_assert_no_error (seen.error);
+      if (on)
+        {
+          g_assert_nonnull (seen.notice);
+          g_test_message ("%s", seen.notice);
+          g_assert_nonnull (strstr (seen.notice, "names no lens"));
+          g_assert_null (strchr (seen.notice, '\n'));
+        }
+      else
+        g_assert_null (seen.notice);
+    }
+  lm_render_worker_free (w);
+  g_free (seen.notice);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -396,6 +549,9 @@ main (int argc, char **argv)
   g_test_add_func ("/lens/tiles", test_tiles);
   g_test_add_func ("/lens/exif", test_exif);
   g_test_add_func ("/lens/bad-input", test_bad_input);
+  g_test_add_func ("/lens/photo-point", test_photo_point);
+  g_test_add_func ("/lens/preview-notice", test_preview_notice);
+  g_test_add_func ("/lens/tables-kept", test_tables_kept);
   int rc = g_test_run ();
   lf_db_destroy (db);
   return rc;

@@ -20,7 +20,6 @@
 #include "core/backend/backend.h"
 #include "core/edit/pipeline.h"
 #include "core/error.h"
-#include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/render/cache.h"
 #include "core/render/tiled.h"
@@ -28,18 +27,6 @@
 
 /* The bound stated in docs/user-guide.md: overshoot past a hard edge's two sides. */
 #define LM_TEST_HALO_EV 0.05
-
-static double
-to_linear (double v)
-{
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
-}
-
-static double
-to_encoded (double l)
-{
-  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
-}
 
 static LmLocalcontrastParams
 params (float amount, float range, float radius)
@@ -59,8 +46,8 @@ linear_at (const LmImage *image, guint x, guint y, guint c)
   switch (lm_format_depth (image->format))
     {
     case 32: return ((const float *) row)[x * ch + c];
-    case 16: return to_linear (((const guint16 *) row)[x * ch + c] / 65535.0);
-    default: return to_linear (row[x * ch + c] / 255.0);
+    case 16: return lm_test_srgb_decode (((const guint16 *) row)[x * ch + c] / 65535.0);
+    default: return lm_test_srgb_decode (row[x * ch + c] / 255.0);
     }
 }
 
@@ -74,7 +61,7 @@ grey_image (LmFormat format, guint w, guint h, double (*light) (guint x, guint y
     for (guint x = 0; x < w; x++)
       for (guint c = 0; c < ch; c++)
         {
-          double l = light (x, y), e = to_encoded (l);
+          double l = light (x, y), e = lm_test_srgb_encode (l);
           gboolean alpha = c == 3;
           guint8 *row = lm_image_row (image, y);
           if (format == LM_FORMAT_RGBA_F32)
@@ -229,21 +216,6 @@ test_halo (void)
     }
 }
 
-static void
-set_param (LmPipeline *pipeline, const char *name, const char *value)
-{
-  LmStage *stage = lm_pipeline_stage (pipeline, LM_OP_LOCALCONTRAST);
-  stage->enabled = TRUE;
-  for (guint i = 0; i < lm_localcontrast_op.n_params; i++)
-    if (g_str_equal (lm_localcontrast_op.params[i].name, name))
-      {
-        g_autoptr (GError) error = NULL;
-        g_assert_true (lm_op_param_parse (&lm_localcontrast_op, &lm_localcontrast_op.params[i], stage->params.bytes,
-                                          value, &error));
-        g_assert_no_error (error);
-      }
-}
-
 /* Images down to one pixel, whose levels all have one sample: every pixel written, the same
  * on each run (lm_test_run_op), nothing read outside (the sanitizers' build). */
 static void
@@ -286,19 +258,14 @@ static void
 test_tiled (void)
 {
   g_autoptr (LmBackend) cpu = lm_backend_cpu_new ();
-  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", "chelsea.png", NULL);
+  g_autoptr (LmImage) full = lm_test_load_photo ("chelsea.png");
+  g_autoptr (LmImage) photo = lm_test_crop (full, 100, 80, 150, 110);
   g_autoptr (GError) error = NULL;
-  g_autoptr (LmImage) full = lm_io_load (path, lm_allocator_host (), &error);
-  g_assert_no_error (error);
-  g_autoptr (LmImage) photo = lm_image_new (full->format, 150, 110, lm_allocator_host (), NULL);
-  LmRect part = { 100, 80, 150, 110 };
-  g_assert_true (lm_backend_copy_rect (cpu, full, &part, photo, 0, 0, NULL));
-  photo->opaque = full->opaque;
 
   LmPipeline p;
   lm_pipeline_init (&p);
-  set_param (&p, "amount", "0.8");
-  set_param (&p, "radius", "8");
+  lm_test_set_param (&p, "localcontrast", "amount", "0.8");
+  lm_test_set_param (&p, "localcontrast", "radius", "8");
   g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, photo);
   g_autoptr (LmImage) whole = lm_render_cache_run (cache, &p, NULL, &error);
   g_assert_no_error (error);

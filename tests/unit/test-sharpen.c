@@ -14,7 +14,6 @@
 #include "core/backend/backend.h"
 #include "core/edit/pipeline.h"
 #include "core/error.h"
-#include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/ops/sharpen-math.h"
 #include "core/render/cache.h"
@@ -339,19 +338,10 @@ check_tiled (LmBackend *cpu, const LmImage *source, const LmPipeline *pipeline, 
 static void
 test_tiled (void)
 {
-  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", "coffee-alpha.png", NULL);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (LmImage) full = lm_io_load (path, lm_allocator_host (), &error);
-  g_assert_no_error (error);
+  g_autoptr (LmImage) full = lm_test_load_photo ("coffee-alpha.png");
+  g_autoptr (LmImage) photo = lm_test_crop (full, 150, 120, 97, 61);
+  g_autoptr (LmImage) photo16 = lm_test_deepen (photo);
   LmBackend *cpu = lm_backend_cpu_new ();
-  g_autoptr (LmImage) photo = lm_image_new (full->format, 97, 61, lm_allocator_host (), NULL);
-  g_assert_true (lm_backend_copy_rect (cpu, full, &(LmRect) { 150, 120, 97, 61 }, photo, 0, 0, NULL));
-  photo->opaque = full->opaque;
-  g_autoptr (LmImage) photo16 = lm_image_new (LM_FORMAT_RGBA16, 97, 61, lm_allocator_host (), NULL);
-  for (guint y = 0; y < 61; y++)
-    for (guint i = 0; i < 97 * 4; i++)
-      ((guint16 *) lm_image_row (photo16, y))[i] = (guint16) (lm_image_row (photo, y)[i] * 257u + (i * 7 + y * 13) % 200);
-  photo16->opaque = photo->opaque;
 
   static const char *radii[] = { "0.6", "4", "10" };
   for (guint r = 0; r < G_N_ELEMENTS (radii); r++)

@@ -8,7 +8,6 @@
 #include "core/backend/backend.h"
 #include "core/error.h"
 #include "core/edit/pipeline.h"
-#include "core/io/io.h"
 #include "core/render/cache.h"
 #include "core/render/tiled.h"
 #include "test-util.h"
@@ -17,58 +16,6 @@
  * camera-gray (gray), each also as a 16-bit twin. */
 static LmImage *photos[3], *photos16[3];
 static LmBackend *cpu;
-
-static LmImage *
-load_photo (const char *name)
-{
-  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", name, NULL);
-  g_autoptr (GError) error = NULL;
-  LmImage *image = lm_io_load (path, lm_allocator_host (), &error);
-  g_assert_no_error (error);
-  return image;
-}
-
-/* SRC (8-bit) as 16 bits with low bytes of their own (v · 257 moved by a pattern), so that a
- * render that drops them differs. */
-static LmImage *
-deepen (const LmImage *src)
-{
-  LmFormat format = src->format == LM_FORMAT_GRAY8 ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16;
-  LmImage *out = lm_image_new (format, src->width, src->height, lm_allocator_host (), NULL);
-  guint ch = lm_format_channels (src->format);
-  for (guint y = 0; y < src->height; y++)
-    {
-      const guint8 *in = lm_image_row (src, y);
-      guint16 *o = (guint16 *) lm_image_row (out, y);
-      for (guint i = 0; i < src->width * ch; i++)
-        {
-          guint v = in[i] * 257u + ((i * 7 + y * 13) % 200);
-          o[i] = (guint16) MIN (v, 65535u);
-        }
-    }
-  out->opaque = src->opaque;
-  return out;
-}
-
-static void
-set_param (LmPipeline *pipeline, const char *op, const char *name, const char *value)
-{
-  const LmOpInfo *info = lm_op_info_by_name (op);
-  g_assert_nonnull (info);
-  LmStage *stage = lm_pipeline_stage (pipeline, info->id);
-  stage->enabled = TRUE;
-  if (name == NULL)
-    return;
-  for (guint i = 0; i < info->n_params; i++)
-    if (g_str_equal (info->params[i].name, name))
-      {
-        g_autoptr (GError) error = NULL;
-        g_assert_true (lm_op_param_parse (info, &info->params[i], stage->params.bytes, value, &error));
-        g_assert_no_error (error);
-        return;
-      }
-  g_assert_not_reached ();
-}
 
 /* The untiled render in host memory. */
 static LmImage *
@@ -174,8 +121,8 @@ test_rotate (void)
       {
         LmPipeline p;
         lm_pipeline_init (&p);
-        set_param (&p, "rotate", "angle", angles[a]);
-        set_param (&p, "rotate", "flip", flips[f]);
+        lm_test_set_param (&p, "rotate", "angle", angles[a]);
+        lm_test_set_param (&p, "rotate", "flip", flips[f]);
         g_autofree char *what = g_strdup_printf ("rotate %s flip %s", angles[a], flips[f]);
         check_all (&p, TRUE, what);
       }
@@ -189,7 +136,7 @@ test_straighten (void)
     {
       LmPipeline p;
       lm_pipeline_init (&p);
-      set_param (&p, "straighten", "angle", angles[a]);
+      lm_test_set_param (&p, "straighten", "angle", angles[a]);
       g_autofree char *what = g_strdup_printf ("straighten %s", angles[a]);
       check_all (&p, TRUE, what);
     }
@@ -200,12 +147,12 @@ test_crop (void)
 {
   LmPipeline p;
   lm_pipeline_init (&p);
-  set_param (&p, "crop", "x", "13");
-  set_param (&p, "crop", "y", "7.4");
-  set_param (&p, "crop", "width", "300");
-  set_param (&p, "crop", "height", "200");
+  lm_test_set_param (&p, "crop", "x", "13");
+  lm_test_set_param (&p, "crop", "y", "7.4");
+  lm_test_set_param (&p, "crop", "width", "300");
+  lm_test_set_param (&p, "crop", "height", "200");
   check_all (&p, TRUE, "crop");
-  set_param (&p, "crop", "ratio", "16:9");
+  lm_test_set_param (&p, "crop", "ratio", "16:9");
   check_all (&p, TRUE, "crop 16:9");
 }
 
@@ -219,9 +166,9 @@ test_resize (void)
     {
       LmPipeline p;
       lm_pipeline_init (&p);
-      set_param (&p, "resize", "width", sizes[i][0]);
-      set_param (&p, "resize", "height", sizes[i][1]);
-      set_param (&p, "resize", "mode", sizes[i][2]);
+      lm_test_set_param (&p, "resize", "width", sizes[i][0]);
+      lm_test_set_param (&p, "resize", "height", sizes[i][1]);
+      lm_test_set_param (&p, "resize", "mode", sizes[i][2]);
       g_autofree char *what = g_strdup_printf ("resize %s×%s %s", sizes[i][0], sizes[i][1], sizes[i][2]);
       check_all (&p, TRUE, what);
     }
@@ -236,7 +183,7 @@ test_blur (void)
     {
       LmPipeline p;
       lm_pipeline_init (&p);
-      set_param (&p, "blur", "sigma", sigmas[i]);
+      lm_test_set_param (&p, "blur", "sigma", sigmas[i]);
       g_autofree char *what = g_strdup_printf ("blur %s", sigmas[i]);
       check_all (&p, TRUE, what);
     }
@@ -251,13 +198,13 @@ test_equalize (void)
       {
         LmPipeline p;
         lm_pipeline_init (&p);
-        set_param (&p, "equalize", "mode", modes[m]);
-        set_param (&p, "equalize", "amount", amounts[a]);
+        lm_test_set_param (&p, "equalize", "mode", modes[m]);
+        lm_test_set_param (&p, "equalize", "amount", amounts[a]);
         g_autofree char *what = g_strdup_printf ("equalize %s %s", modes[m], amounts[a]);
         check_all (&p, TRUE, what);
         /* after a geometry and point operations: the first pass renders them too */
-        set_param (&p, "straighten", "angle", "4");
-        set_param (&p, "exposure", "ev", "0.4");
+        lm_test_set_param (&p, "straighten", "angle", "4");
+        lm_test_set_param (&p, "exposure", "ev", "0.4");
         check_tiled (photos[0], &p, 37, 53, 2, NULL, what);
         check_tiled (photos16[1], &p, 37, 53, 2, NULL, what);
       }
@@ -268,16 +215,16 @@ test_points (void)
 {
   LmPipeline p;
   lm_pipeline_init (&p);
-  set_param (&p, "wb", "temperature", "4800");
-  set_param (&p, "exposure", "ev", "-0.3");
-  set_param (&p, "contrast", "contrast", "0.3");
-  set_param (&p, "saturation", "saturation", "0.4");
+  lm_test_set_param (&p, "wb", "temperature", "4800");
+  lm_test_set_param (&p, "exposure", "ev", "-0.3");
+  lm_test_set_param (&p, "contrast", "contrast", "0.3");
+  lm_test_set_param (&p, "saturation", "saturation", "0.4");
   check_all (&p, TRUE, "point operations");
   LmPipeline g;
   lm_pipeline_init (&g);
-  set_param (&g, "gray", "mode", "bt601");
+  lm_test_set_param (&g, "gray", "mode", "bt601");
   check_all (&g, TRUE, "gray");
-  set_param (&g, "gray", "amount", "0.5");
+  lm_test_set_param (&g, "gray", "amount", "0.5");
   check_all (&g, TRUE, "gray 0.5");
 }
 
@@ -288,7 +235,7 @@ test_instances (void)
 {
   LmPipeline p;
   lm_pipeline_init (&p);
-  set_param (&p, "exposure", "ev", "0.6");
+  lm_test_set_param (&p, "exposure", "ev", "0.6");
   int at;
   g_assert_true (lm_pipeline_add (&p, LM_OP_EXPOSURE, &at, NULL));
   LmPipeline one = p;
@@ -297,8 +244,8 @@ test_instances (void)
   check_tiled (photos[0], &p, 37, 53, 1, NULL, "two exposures");
   check_tiled (photos[0], &p, 64, 64, 2, NULL, "two exposures");
   g_assert_true (lm_pipeline_add (&p, LM_OP_CURVE, &at, NULL));
-  set_param (&p, "curve", "mode", "luma");
-  set_param (&p, "curve", "points", "0:0,96:140,255:255");
+  lm_test_set_param (&p, "curve", "mode", "luma");
+  lm_test_set_param (&p, "curve", "points", "0:0,96:140,255:255");
   p.inst[at].enabled = TRUE;
   p.inst[at].params.curve = lm_pipeline_stage (&p, LM_OP_CURVE)->params.curve;
   check_tiled (photos16[0], &p, 37, 53, 1, NULL, "two exposures, two curves");
@@ -314,21 +261,21 @@ test_all_together (void)
     {
       LmPipeline p;
       lm_pipeline_init (&p);
-      set_param (&p, "rotate", "angle", "90");
-      set_param (&p, "rotate", "flip", "horizontal");
-      set_param (&p, "straighten", "angle", "-2.5");
-      set_param (&p, "crop", "x", "20");
-      set_param (&p, "crop", "y", "11");
-      set_param (&p, "crop", "width", "250");
-      set_param (&p, "wb", "temperature", "6000");
-      set_param (&p, "exposure", "ev", "0.2");
-      set_param (&p, "contrast", "contrast", "0.2");
-      set_param (&p, "saturation", "saturation", "-0.3");
-      set_param (&p, "gray", "mode", "bt601");
-      set_param (&p, "gray", "amount", "0.7");
-      set_param (&p, "equalize", "amount", "0.8");
-      set_param (&p, "blur", "sigma", sigmas[i]);
-      set_param (&p, "resize", "width", "170");
+      lm_test_set_param (&p, "rotate", "angle", "90");
+      lm_test_set_param (&p, "rotate", "flip", "horizontal");
+      lm_test_set_param (&p, "straighten", "angle", "-2.5");
+      lm_test_set_param (&p, "crop", "x", "20");
+      lm_test_set_param (&p, "crop", "y", "11");
+      lm_test_set_param (&p, "crop", "width", "250");
+      lm_test_set_param (&p, "wb", "temperature", "6000");
+      lm_test_set_param (&p, "exposure", "ev", "0.2");
+      lm_test_set_param (&p, "contrast", "contrast", "0.2");
+      lm_test_set_param (&p, "saturation", "saturation", "-0.3");
+      lm_test_set_param (&p, "gray", "mode", "bt601");
+      lm_test_set_param (&p, "gray", "amount", "0.7");
+      lm_test_set_param (&p, "equalize", "amount", "0.8");
+      lm_test_set_param (&p, "blur", "sigma", sigmas[i]);
+      lm_test_set_param (&p, "resize", "width", "170");
       g_autofree char *what = g_strdup_printf ("all operations, blur %s", sigmas[i]);
       check_all (&p, TRUE, what);
       /* without the resize: the output at full scale, a part of it */
@@ -367,7 +314,7 @@ test_fits (void)
 {
   LmPipeline p;
   lm_pipeline_init (&p);
-  set_param (&p, "blur", "sigma", "5");
+  lm_test_set_param (&p, "blur", "sigma", "5");
   g_assert_true (lm_render_fits (cpu, photos[0], &p));
   g_assert_cmpuint (lm_backend_memory_available (cpu), ==, G_MAXSIZE);
 }
@@ -385,14 +332,11 @@ main (int argc, char **argv)
   const char *names[] = { "chelsea.png", "coffee-alpha.png", "camera-gray.png" };
   for (int i = 0; i < 3; i++)
     {
-      g_autoptr (LmImage) full = load_photo (names[i]);
+      g_autoptr (LmImage) full = lm_test_load_photo (names[i]);
       /* a part, so that one-pixel tiles stay quick: odd sides */
       guint w = MIN (full->width, 181u), h = MIN (full->height, 127u);
-      photos[i] = lm_image_new (full->format, w, h, lm_allocator_host (), NULL);
-      LmRect r = { (full->width - w) / 2, (full->height - h) / 2, w, h };
-      g_assert_true (lm_backend_copy_rect (cpu, full, &r, photos[i], 0, 0, NULL));
-      photos[i]->opaque = full->opaque;
-      photos16[i] = deepen (photos[i]);
+      photos[i] = lm_test_crop (full, (full->width - w) / 2, (full->height - h) / 2, w, h);
+      photos16[i] = lm_test_deepen (photos[i]);
     }
   g_assert_false (photos[1]->opaque); /* the alpha photo keeps its transparency */
   g_test_add_func ("/tiled/identity", test_identity);

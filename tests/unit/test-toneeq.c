@@ -11,23 +11,10 @@
 #include "core/backend/backend.h"
 #include "core/edit/pipeline.h"
 #include "core/error.h"
-#include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/render/cache.h"
 #include "core/render/tiled.h"
 #include "test-util.h"
-
-static double
-decode (double v)
-{
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
-}
-
-static double
-encode (double l)
-{
-  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
-}
 
 static LmToneeqParams
 defaults (void)
@@ -35,34 +22,6 @@ defaults (void)
   LmToneeqParams p;
   lm_op_params_init (&lm_toneeq_op, &p);
   return p;
-}
-
-static LmImage *
-load_photo (const char *name)
-{
-  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", name, NULL);
-  g_autoptr (GError) error = NULL;
-  LmImage *image = lm_io_load (path, lm_allocator_host (), &error);
-  g_assert_no_error (error);
-  return image;
-}
-
-/* SRC (8-bit) as 16 bits whose low bytes vary, so that a path through 8 bits shows. */
-static LmImage *
-deepen (const LmImage *src)
-{
-  LmFormat format = src->format == LM_FORMAT_GRAY8 ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16;
-  LmImage *out = lm_image_new (format, src->width, src->height, lm_allocator_host (), NULL);
-  guint ch = lm_format_channels (src->format);
-  for (guint y = 0; y < src->height; y++)
-    {
-      const guint8 *in = lm_image_row (src, y);
-      guint16 *o = (guint16 *) lm_image_row (out, y);
-      for (guint i = 0; i < src->width * ch; i++)
-        o[i] = (guint16) MIN (in[i] * 257u + (i * 7 + y * 13) % 200, 65535u);
-    }
-  out->opaque = src->opaque;
-  return out;
 }
 
 /* A W × H RGBA_F32 image whose pixel (x, y) is gray at 2^LEVEL (x, y), alpha 0.5. */
@@ -126,8 +85,8 @@ test_identity (void)
   const char *names[] = { "chelsea.png", "coffee-alpha.png", "camera-gray.png" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autoptr (LmImage) photo = load_photo (names[i]);
-      g_autoptr (LmImage) deep = deepen (photo);
+      g_autoptr (LmImage) photo = lm_test_load_photo (names[i]);
+      g_autoptr (LmImage) deep = lm_test_deepen (photo);
       g_autoptr (LmImage) out8 = lm_test_run_op (&lm_toneeq_op, &p, photo);
       lm_test_assert_same_pixels (out8, photo);
       g_autoptr (LmImage) out16 = lm_test_run_op (&lm_toneeq_op, &p, deep);
@@ -175,8 +134,8 @@ test_flat_gray (void)
           if (k == 0 || k == LM_TONEEQ_ZONES - 1)
             (&q.blacks)[k == 0 ? 1 : k - 1] = (float) sign;
           double maxcode = deep ? 65535.0 : 255.0;
-          int code = (int) floor (maxcode * encode (exp2 (k - 8)) + 0.5);
-          double want = floor (maxcode * encode (fmin (1.0, decode (code / maxcode) * exp2 (sign))) + 0.5);
+          int code = (int) floor (maxcode * lm_test_srgb_encode (exp2 (k - 8)) + 0.5);
+          double want = floor (maxcode * lm_test_srgb_encode (fmin (1.0, lm_test_srgb_decode (code / maxcode) * exp2 (sign))) + 0.5);
           g_autoptr (LmImage) gray = lm_test_image_new (deep ? LM_FORMAT_RGBA16 : LM_FORMAT_RGBA8, 24, 20, 0);
           for (guint y = 0; y < 20; y++)
             for (guint i = 0; i < 24 * 4; i++)
@@ -260,7 +219,7 @@ test_formats (void)
   const LmImage *sources[] = { rgba, gray };
   for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
     {
-      g_autoptr (LmImage) deep = deepen (sources[i]);
+      g_autoptr (LmImage) deep = lm_test_deepen (sources[i]);
       g_autoptr (LmImage) a = lm_test_run_op (&lm_toneeq_op, &p, sources[i]);
       g_autoptr (LmImage) b = lm_test_run_op (&lm_toneeq_op, &p, deep);
       g_assert_nonnull (a);
@@ -274,34 +233,15 @@ test_formats (void)
   g_assert_nonnull (strstr (error->message, "toneeq"));
 }
 
-static void
-set_param (LmPipeline *pipeline, const char *name, const char *value)
-{
-  LmStage *stage = lm_pipeline_stage (pipeline, LM_OP_TONEEQ);
-  stage->enabled = TRUE;
-  for (guint i = 0; i < lm_toneeq_op.n_params; i++)
-    if (g_str_equal (lm_toneeq_op.params[i].name, name))
-      {
-        g_autoptr (GError) error = NULL;
-        g_assert_true (lm_op_param_parse (&lm_toneeq_op, &lm_toneeq_op.params[i], stage->params.bytes, value,
-                                          &error));
-        return;
-      }
-  g_assert_not_reached ();
-}
-
 /* Tiles of the render (core/render/tiled.c) give the whole render's bytes: halos of two
  * nested boxes around the mask's blocks, blocks anchored at the whole image's origin. */
 static void
 test_tiled (void)
 {
   LmBackend *cpu = lm_backend_cpu_new ();
-  g_autoptr (LmImage) full = load_photo ("chelsea.png");
-  g_autoptr (LmImage) photo = lm_image_new (full->format, 181, 127, lm_allocator_host (), NULL);
-  LmRect r = { 60, 40, 181, 127 };
-  g_assert_true (lm_backend_copy_rect (cpu, full, &r, photo, 0, 0, NULL));
-  photo->opaque = full->opaque;
-  g_autoptr (LmImage) deep = deepen (photo);
+  g_autoptr (LmImage) full = lm_test_load_photo ("chelsea.png");
+  g_autoptr (LmImage) photo = lm_test_crop (full, 60, 40, 181, 127);
+  g_autoptr (LmImage) deep = lm_test_deepen (photo);
   const char *smoothings[] = { "5", "20" }; /* blocks of 1 and of 2 pixels */
   for (guint i = 0; i < G_N_ELEMENTS (smoothings); i++)
     for (int d = 0; d < 2; d++)
@@ -309,9 +249,9 @@ test_tiled (void)
         const LmImage *src = d ? deep : photo;
         LmPipeline p;
         lm_pipeline_init (&p);
-        set_param (&p, "shadows", "1.5");
-        set_param (&p, "highlights", "-1");
-        set_param (&p, "smoothing", smoothings[i]);
+        lm_test_set_param (&p, "toneeq", "shadows", "1.5");
+        lm_test_set_param (&p, "toneeq", "highlights", "-1");
+        lm_test_set_param (&p, "toneeq", "smoothing", smoothings[i]);
         g_autoptr (LmRenderCache) cache = lm_render_cache_new (cpu, (LmImage *) src);
         g_autoptr (GError) error = NULL;
         g_autoptr (LmImage) whole = lm_render_cache_run (cache, &p, NULL, &error);

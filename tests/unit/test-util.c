@@ -5,6 +5,8 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "core/io/io.h"
+
 LmImage *
 lm_test_image_new (LmFormat format, guint width, guint height, guint8 poison)
 {
@@ -162,6 +164,67 @@ lm_test_run_op (const LmOpInfo *op, const void *params, const LmImage *src)
   lm_test_assert_same_pixels (out[0], out[1]);
   lm_image_unref (out[1]);
   return out[0];
+}
+
+LmImage *
+lm_test_load_photo (const char *name)
+{
+  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", name, NULL);
+  g_autoptr (GError) error = NULL;
+  LmImage *image = lm_io_load (path, lm_allocator_host (), &error);
+  g_assert_no_error (error);
+  return image;
+}
+
+LmImage *
+lm_test_crop (const LmImage *src, guint x, guint y, guint width, guint height)
+{
+  g_assert_true (x + width <= src->width && y + height <= src->height);
+  LmImage *out = lm_test_image_new (src->format, width, height, 0);
+  gsize bpp = lm_format_bytes_per_pixel (src->format);
+  for (guint r = 0; r < height; r++)
+    memcpy (lm_image_row (out, r), lm_image_row (src, y + r) + x * bpp, width * bpp);
+  out->opaque = src->opaque;
+  return out;
+}
+
+LmImage *
+lm_test_deepen (const LmImage *src)
+{
+  g_assert_true (src->format == LM_FORMAT_GRAY8 || src->format == LM_FORMAT_RGBA8);
+  LmFormat format = src->format == LM_FORMAT_GRAY8 ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16;
+  LmImage *out = lm_test_image_new (format, src->width, src->height, 0);
+  guint ch = lm_format_channels (src->format);
+  for (guint y = 0; y < src->height; y++)
+    {
+      const guint8 *in = lm_image_row (src, y);
+      guint16 *o = (guint16 *) lm_image_row (out, y);
+      for (guint i = 0; i < src->width * ch; i++)
+        o[i] = (guint16) MIN (in[i] * 257u + (i * 7 + y * 13) % 200, 65535u);
+    }
+  out->opaque = src->opaque;
+  return out;
+}
+
+void
+lm_test_set_param (LmPipeline *pipeline, const char *op, const char *name, const char *value)
+{
+  const LmOpInfo *info = lm_op_info_by_name (op);
+  g_assert_nonnull (info);
+  LmStage *stage = lm_pipeline_stage (pipeline, info->id);
+  stage->enabled = TRUE;
+  if (name == NULL)
+    return;
+  for (guint i = 0; i < info->n_params; i++)
+    if (g_str_equal (info->params[i].name, name))
+      {
+        g_autoptr (GError) error = NULL;
+        g_assert_true (lm_op_param_parse (info, &info->params[i], stage->params.bytes, value, &error));
+        g_assert_no_error (error);
+        return;
+      }
+  g_test_message ("%s has no parameter %s", op, name);
+  g_test_fail ();
 }
 
 void

@@ -1,8 +1,10 @@
 /* Helpers shared by the unit tests. */
 #pragma once
 
+#include <math.h>
 #include <glib.h>
 
+#include "core/edit/pipeline.h"
 #include "core/image.h"
 #include "core/ops/op.h"
 
@@ -57,6 +59,21 @@ LmImage *lm_test_random_gray (guint width, guint height, guint32 seed);
  * does). */
 LmImage *lm_test_run_op (const LmOpInfo *op, const void *params, const LmImage *src);
 
+/* The shared data's photo NAME (LUMEN_TEST_DATA/photos/NAME) in host memory, as it loads. */
+LmImage *lm_test_load_photo (const char *name);
+
+/* The WIDTH × HEIGHT part of SRC at (X, Y), which must lie inside it, in a new host image. */
+LmImage *lm_test_crop (const LmImage *src, guint x, guint y, guint width, guint height);
+
+/* SRC (8-bit) as 16 bits whose low bytes are not the high ones (v · 257 moved by a pattern
+ * of x and y), so that a render that drops them, or goes through 8 bits, differs. */
+LmImage *lm_test_deepen (const LmImage *src);
+
+/* Enables PIPELINE's stage of the operation named OP and, NAME not NULL, sets its parameter
+ * NAME from the text VALUE as a sidecar or a flag gives it; fails the test where OP has no
+ * such parameter or refuses VALUE. */
+void lm_test_set_param (LmPipeline *pipeline, const char *op, const char *name, const char *value);
+
 /* Fails the test unless A and B have the same shape and the same pixels (padding ignored). */
 void lm_test_assert_same_pixels (const LmImage *a, const LmImage *b);
 
@@ -70,4 +87,18 @@ lm_test_luma601 (guint8 r, guint8 g, guint8 b)
 {
   float y = (0.299f * (float) r + 0.587f * (float) g) + 0.114f * (float) b;
   return (guint8) (int) (y + 0.5f);
+}
+
+/* The sRGB curve (IEC 61966-2-1) in double, written out here rather than taken from the code
+ * under test: an encoded V (0..1) in linear light, and back. */
+static inline double
+lm_test_srgb_decode (double v)
+{
+  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+}
+
+static inline double
+lm_test_srgb_encode (double l)
+{
+  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
 }

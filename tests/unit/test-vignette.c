@@ -13,7 +13,6 @@
 #include "core/backend/backend.h"
 #include "core/edit/pipeline.h"
 #include "core/error.h"
-#include "core/io/io.h"
 #include "core/ops/ops.h"
 #include "core/ops/vignette-math.h"
 #include "core/render/cache.h"
@@ -48,17 +47,17 @@ set_code (LmImage *image, guint x, guint y, guint c, guint v)
     lm_image_row (image, y)[x * ch + c] = (guint8) v;
 }
 
-/* IEC 61966-2-1, in double, written out here. */
+/* sRGB's curve as a profile's (test-util's, written out there). */
 static double
 srgb_to_linear (const void *space, int c, double v)
 {
-  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+  return lm_test_srgb_decode (v);
 }
 
 static double
 srgb_from_linear (const void *space, int c, double l)
 {
-  return l <= 0.0031308 ? l * 12.92 : 1.055 * pow (l, 1.0 / 2.4) - 0.055;
+  return lm_test_srgb_encode (l);
 }
 
 /* A profile's curve unlike sRGB's: a pure power of 2.2 on red and blue, 1.8 on green. */
@@ -228,13 +227,9 @@ test_profile_curve (void)
 static void
 enable (LmPipeline *pipeline, LmOpId id, const char *const *settings)
 {
-  const LmOpInfo *info = lm_op_info (id);
-  LmStage *stage = lm_pipeline_stage (pipeline, id);
-  stage->enabled = TRUE;
+  lm_test_set_param (pipeline, lm_op_info (id)->name, NULL, NULL);
   for (int i = 0; settings[i]; i += 2)
-    for (guint k = 0; k < info->n_params; k++)
-      if (g_str_equal (info->params[k].name, settings[i]))
-        g_assert_true (lm_op_param_parse (info, &info->params[k], stage->params.bytes, settings[i + 1], NULL));
+    lm_test_set_param (pipeline, lm_op_info (id)->name, settings[i], settings[i + 1]);
 }
 
 static LmImage *
@@ -252,16 +247,10 @@ render_whole (LmBackend *cpu, const LmImage *source, const LmPipeline *pipeline)
 static void
 test_crop_and_tiles (void)
 {
-  g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", "coffee-alpha.png", NULL);
+  g_autoptr (LmImage) photo = lm_test_load_photo ("coffee-alpha.png");
+  g_autoptr (LmImage) photo16 = lm_test_deepen (photo);
   g_autoptr (GError) error = NULL;
-  g_autoptr (LmImage) photo = lm_io_load (path, lm_allocator_host (), &error);
-  g_assert_no_error (error);
   LmBackend *cpu = lm_backend_cpu_new ();
-  g_autoptr (LmImage) photo16 = lm_image_new (LM_FORMAT_RGBA16, photo->width, photo->height, lm_allocator_host (), NULL);
-  for (guint y = 0; y < photo->height; y++)
-    for (guint i = 0; i < photo->width * 4; i++)
-      ((guint16 *) lm_image_row (photo16, y))[i] = (guint16) (lm_image_row (photo, y)[i] * 257u + (i * 7 + y * 13) % 200);
-  photo16->opaque = photo->opaque;
   const LmImage *sources[] = { photo, photo16 };
   static const char *const crop[] = { "x", "61", "y", "40", "width", "173", "height", "111", NULL };
   static const char *const vignette[] = { "amount", "-2", "roundness", "0.3", "midpoint", "0.35", NULL };
