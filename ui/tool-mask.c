@@ -65,6 +65,9 @@ to_source (LmMaskTool *t, double x, double y, float *u, float *v)
   LmPipeline view;
   lm_window_view_pipeline (w, &view);
   lm_pipeline_for_view (&view);
+  /* Masks lie on the lens correction's output, which keeps the photo's size
+   * (core/render/mask-place.h): the correction is left out of the walk back. */
+  lm_pipeline_stage (&view, LM_OP_LENS)->enabled = FALSE;
   /* The view's (x, y) is a point of the image; its pixel (i, j) spans i..i + 1, and the
    * source's pixel centres lie at (i + ½) / long side (mask.h). Off the photo too. */
   lm_pipeline_source_point (&view, w->source->width, w->source->height, ix - 0.5, iy - 0.5, &sx, &sy);

@@ -192,7 +192,7 @@ static void
 pick_raw (LmWindow *self, const LmPipeline *view, double x, double y)
 {
   double sx, sy;
-  if (!lm_pipeline_source_point (view, self->source->width, self->source->height, x, y, &sx, &sy))
+  if (!lm_pipeline_photo_point (view, self->source, x, y, &sx, &sy))
     return;
   int cx = (int) lround (sx), cy = (int) lround (sy), half = LM_PICKER_PATCH / 2;
   float camera[3], mul[4];
