@@ -69,8 +69,10 @@ typedef struct {
  * a side: 32, where a brush stroke's few segments near a pixel are what is left to test. */
 #define LM_MASK_CELL_SHIFT 5
 /* Box sums slide along fixed segments of this many outputs (§4): each segment starts with a
- * direct sum, so rounding does not build up along a row, and a segment is one GPU thread. */
-#define LM_MASK_BOX_SEGMENT 32
+ * direct sum, so rounding does not build up along a whole row, and a segment is one GPU
+ * thread. 128 rather than 32: a segment reads its 2r + 1 first samples again, and at 50 MP
+ * (r 87) a feathered mask took 7.8 ms with 32 and 6.6 ms with 128 on an H200. */
+#define LM_MASK_BOX_SEGMENT 128
 
 /* A shape as the renderer reads it: what the host could work out once is worked out.
  * linear: g = x0, y0, x1 − x0, y1 − y0, |p1 − p0|²; radial: cx, cy, rx, ry, cos, sin of the

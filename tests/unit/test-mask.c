@@ -509,7 +509,7 @@ test_tile (void)
   g_assert_true (lm_mask_final_cpu (r, 0, 0, photo, drawn, whole, NULL));
 
   guint tw = W - X0, th = H - Y0, reach = lm_mask_feather_reach (r);
-  g_assert_cmpuint (reach, ==, 2 * (4 + 31));
+  g_assert_cmpuint (reach, ==, 2 * (4 + LM_MASK_BOX_SEGMENT - 1));
   g_autoptr (LmImage) tile_in = lm_test_image_new (LM_FORMAT_RGBA8, tw, th, 0);
   for (guint y = 0; y < th; y++)
     memcpy (lm_image_row (tile_in, y), lm_test_pixel (photo, X0, Y0 + y), tw * 4);
