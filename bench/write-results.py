@@ -492,6 +492,7 @@ def detail_section(d):
               "at 50 MP.", ""]
     lines += ["```", open(os.path.join(d, "issue32", "denoise-speed-h200-bf31dc9.txt")).read().strip(), "```", ""]
     lines += text(d, "denoise-quality.md")
+    lines += text(d, "masks-h200.md")
     return lines
 
 def document(d, date):
