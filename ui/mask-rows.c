@@ -420,6 +420,7 @@ lm_mask_rows_new (GtkSizeGroup *labels, GtkSizeGroup *values)
   gtk_container_add (GTK_CONTAINER (box), heading);
   self->opacity = add_slider (self, box, _("Mask opacity"), "mask-opacity", 0.0, 1.0, 0.01, G_CALLBACK (on_opacity));
   self->feather = add_slider (self, box, _("Feather (%)"), "mask-feather", 0.0, 5.0, 0.01, G_CALLBACK (on_feather));
+  /* xgettext:no-c-format */
   gtk_widget_set_tooltip_text (self->feather, _("How far the mask follows the photo's edges, in % of its long side"));
   self->detail = add_slider (self, box, _("Detail"), "mask-detail", 0.001, 1.0, 0.001, G_CALLBACK (on_detail));
   gtk_widget_set_tooltip_text (self->detail, _("Smaller keeps the feathered mask closer to the photo's edges"));
