@@ -95,8 +95,8 @@ failed (LmMaskTool *t, GError *error)
   return FALSE;
 }
 
-/* The instance's mask, attached (empty, opacity 1) where it has none; NULL where the instance
- * is gone or the pipeline holds no more masks (ERROR says so). */
+/* The instance's mask, attached (empty, opacity 1) where it has none, the instance on; NULL
+ * where the instance is gone or the pipeline holds no more masks (ERROR says so). */
 static LmMask *
 instance_mask (LmMaskTool *t, GError **error)
 {
@@ -115,6 +115,9 @@ instance_mask (LmMaskTool *t, GError **error)
       if (!lm_pipeline_mask_attach (p, index, &mask, error))
         return NULL;
     }
+  /* A mask is drawn to be seen: the instance goes on, as a move of one of its sliders puts it
+   * on (at its defaults it changes nothing yet), so that its mask renders and shows. */
+  p->inst[index].enabled = TRUE;
   return &p->masks[p->inst[index].mask];
 }
 

@@ -314,8 +314,8 @@ prepare_mask (LmRenderCache *cache, CacheEntry *entry, const LmPlanStep *step, c
               const LmImage *current, guint64 current_version, GError **error)
 {
   LmMaskFrame frame;
-  if (!lm_render_mask_frame (pipeline, step->index, cache->source->width, cache->source->height, &cache->level,
-                             &frame, error))
+  if (!lm_render_mask_frame (pipeline, step->index, step->scene, cache->source->width, cache->source->height,
+                             &cache->level, &frame, error))
     return FALSE;
   if (entry->mask == NULL)
     entry->mask = g_new0 (MaskPlanes, 1);

@@ -158,11 +158,8 @@ mask_overlay (const LmImage *mask, guint x0, guint y0, const LmViewRect *v, LmIm
     }
 }
 
-/* Whether instance ID's mask plane lies in the frame of PIPELINE's output: not so for one that
- * runs on scene light (a raw's or radiance's source), before the geometry, once geometry is
- * on (a flip or a half turn keeps the size and moves everything). */
-static gboolean
-mask_in_output_frame (const LmPipeline *pipeline, guint32 id, const LmImage *source)
+gboolean
+lm_render_mask_in_output_frame (const LmPipeline *pipeline, guint32 id, const LmImage *source)
 {
   int index = lm_pipeline_find (pipeline, id);
   if (index < 0)
@@ -175,15 +172,11 @@ mask_in_output_frame (const LmPipeline *pipeline, guint32 id, const LmImage *sou
   return TRUE;
 }
 
-/* The mask of instance ID as the last run on SIDE applied it, as the overlay of the view V of
- * an image of WIDTH × HEIGHT: only the part under V comes to the host. NULL (ERROR unset) when
- * the run applied none, or the mask is of another size than the image (an instance before a
- * crop): an overlay that would not lie on what it masks is no help. */
-static LmImage *
-mask_view (LmRenderWorker *w, Side *side, guint32 id, guint width, guint height, const LmViewRect *v,
-           GError **error)
+LmImage *
+lm_render_mask_view (LmRenderWorker *w, Side *side, LmRenderCache *cache, guint32 id, guint width, guint height,
+                     const LmViewRect *v, GError **error)
 {
-  g_autoptr (LmImage) mask = lm_render_cache_mask (side->cache, id);
+  g_autoptr (LmImage) mask = lm_render_cache_mask (cache, id);
   if (mask == NULL || mask->width != width || mask->height != height)
     return NULL;
   LmRect area;
@@ -233,8 +226,8 @@ render_full (LmRenderWorker *w, Side *side, const LmRenderRequest *req, LmRender
   if (req->mask_of)
     {
       GError *e = NULL;
-      if (mask_in_output_frame (&pipeline, req->mask_of, w->source))
-        r->mask_view = mask_view (w, side, req->mask_of, out->width, out->height, v, &e);
+      if (lm_render_mask_in_output_frame (&pipeline, req->mask_of, w->source))
+        r->mask_view = lm_render_mask_view (w, side, side->cache, req->mask_of, out->width, out->height, v, &e);
       if (e)
         {
           g_propagate_error (error, e);

@@ -166,6 +166,17 @@ render_level (LmRenderWorker *w, Side *side, const LmRenderRequest *req, guint k
   if (!(r->view = lm_render_view_of (w, side, out, &rect, &r->download_ms, error))
       || !lm_render_histograms (w, side, req, out, r, error))
     return FALSE;
+  /* As render_full: the overlay before the "before" run, which is the cache's last run then. */
+  if (req->mask_of && lm_render_mask_in_output_frame (p, req->mask_of, w->source))
+    {
+      GError *e = NULL;
+      r->mask_view = lm_render_mask_view (w, side, side->shown.cache, req->mask_of, out->width, out->height, &rect, &e);
+      if (e)
+        {
+          g_propagate_error (error, e);
+          return FALSE;
+        }
+    }
   if (req->with_before)
     {
       /* As render_full: the geometry alone, in the same pixels; OUT is not read after. */

@@ -31,14 +31,14 @@ to_source (const LmPipeline *prefix, guint src_w, guint src_h, const LmRenderLev
 }
 
 gboolean
-lm_render_mask_frame (const LmPipeline *pipeline, guint index, guint src_w, guint src_h, const LmRenderLevel *level,
-                      LmMaskFrame *frame, GError **error)
+lm_render_mask_frame (const LmPipeline *pipeline, guint index, gboolean scene, guint src_w, guint src_h,
+                      const LmRenderLevel *level, LmMaskFrame *frame, GError **error)
 {
   g_return_val_if_fail (index < pipeline->n, FALSE);
   LmRenderLevel l = lm_render_level_of (level, src_w, src_h);
   g_autofree LmPipeline *prefix = g_memdup2 (pipeline, sizeof *pipeline);
   for (guint i = 0; i < prefix->n; i++)
-    if (i >= index || prefix->inst[i].info->id == LM_OP_LENS)
+    if (scene || i >= index || prefix->inst[i].info->id == LM_OP_LENS)
       prefix->inst[i].enabled = FALSE;
   guint in_w, in_h;
   lm_pipeline_output_size (prefix, src_w, src_h, &in_w, &in_h);
@@ -67,7 +67,7 @@ lm_render_mask_place (const LmPipeline *pipeline, guint index, gboolean scene, g
   const LmStage *stage = &pipeline->inst[index];
   g_return_val_if_fail (stage->mask >= 0 && stage->mask < LM_PIPELINE_MASKS, NULL);
   LmMaskFrame frame;
-  if (!lm_render_mask_frame (pipeline, index, src_w, src_h, level, &frame, error))
+  if (!lm_render_mask_frame (pipeline, index, scene, src_w, src_h, level, &frame, error))
     return NULL;
   g_autoptr (LmMaskFlat) flat = lm_mask_flatten_stored (&pipeline->masks[stage->mask], scene, error);
   if (flat == NULL || !lm_mask_flat_place (flat, &frame, in_w, in_h, TRUE, error))

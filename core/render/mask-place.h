@@ -24,11 +24,13 @@ typedef struct {
 /* The level of a source of SRC_W × SRC_H: LEVEL, or (NULL or unset) the photo itself. */
 LmRenderLevel lm_render_level_of (const LmRenderLevel *level, guint src_w, guint src_h);
 
-/* Where the pixels of instance INDEX's input (IN_W × IN_H) lie in source-normalised
- * coordinates, for PIPELINE run on a source of SRC_W × SRC_H of LEVEL. Lens correction is not
- * affine: masks are placed on its output (which keeps the photo's size), so it is left out.
- * Refuses a geometry that is not affine (it never is, but the four corners say so). */
-gboolean lm_render_mask_frame (const LmPipeline *pipeline, guint index, guint src_w, guint src_h,
+/* Where the pixels of instance INDEX's input lie in source-normalised coordinates, for
+ * PIPELINE run on a source of SRC_W × SRC_H of LEVEL. Lens correction is not affine: masks
+ * are placed on its output (which keeps the photo's size), so it is left out. An instance on
+ * SCENE light (a raw's, a merge's) runs before the display side's rotation, straightening and
+ * crop, whatever their place in the list: its input is the photo itself. Refuses a geometry
+ * that is not affine (it never is, but the four corners say so). */
+gboolean lm_render_mask_frame (const LmPipeline *pipeline, guint index, gboolean scene, guint src_w, guint src_h,
                                const LmRenderLevel *level, LmMaskFrame *frame, GError **error);
 
 /* Instance INDEX's mask flattened (SCENE: its input is scene light) and placed on its input

@@ -162,6 +162,16 @@ gboolean lm_render_superseded (LmRenderWorker *w);
  * brought into HOST; the time of the way back is added to *DOWNLOAD_MS. */
 gboolean lm_render_view_down (Side *side, const LmImage *image, const LmViewRect *v, LmViewTransform *xf,
                               LmImage *host, double *download_ms, GError **error);
+/* Whether instance ID's mask plane lies in the frame of PIPELINE's output: not so for one that
+ * runs on scene light (a raw's or radiance's source), before the geometry, once geometry is
+ * on (a flip or a half turn keeps the size and moves everything). */
+gboolean lm_render_mask_in_output_frame (const LmPipeline *pipeline, guint32 id, const LmImage *source);
+/* The mask of instance ID as the last run of CACHE (on SIDE) applied it, as the overlay of the
+ * view V of an image of WIDTH × HEIGHT: only the part under V comes to the host. NULL (ERROR
+ * unset) when the run applied none, or the mask is of another size than the image (an
+ * instance before a crop): an overlay that would not lie on what it masks is no help. */
+LmImage *lm_render_mask_view (LmRenderWorker *w, Side *side, LmRenderCache *cache, guint32 id, guint width,
+                              guint height, const LmViewRect *v, GError **error);
 /* The same into a view buffer of W's (lm_render_view_buffer), through W's transform: the
  * buffer, or NULL with the reason. */
 LmImage *lm_render_view_of (LmRenderWorker *w, Side *side, const LmImage *image, const LmViewRect *v,

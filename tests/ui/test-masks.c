@@ -347,6 +347,34 @@ test_turned (void)
   g_assert_cmpuint (opposite, ==, 0);
 }
 
+/* A photo seen through its pyramid (LUMEN_VIEW_PYRAMID_ABOVE: above 1 MP here; forest-path is
+ * 4 MP), its exposure still off: R and a drag put a radial mask on it, which shows. */
+static void
+test_pyramid (void)
+{
+  g_setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
+  g_autofree char *dest = g_build_filename (tmp_dir, "forest-path.jpg", NULL);
+  g_autofree char *large = ui_copy_test_data ("photos/forest-path.jpg", dest);
+  open_photo (large);
+  select_exposure ();
+  ui_key_on_view (GDK_KEY_r);
+  double x0, y0, x1, y1;
+  at (0.3, 0.3, &x0, &y0);
+  at (0.38, 0.36, &x1, &y1);
+  ui_drag (GTK_WIDGET (ui_image_view ()), x0, y0, x1, y1, 6);
+  ui_settle_tracked ();
+  if (lm_image_view_get_mask_overlay (ui_image_view (), NULL) == NULL)
+    {
+      ui_key_on_view (GDK_KEY_m);
+      ui_settle_tracked ();
+    }
+  guint on = overlay_word (0.3, 0.3) >> 24, off = overlay_word (0.8, 0.8) >> 24;
+  g_test_message ("pyramid view: overlay alpha %u at the centre, %u far from it", on, off);
+  g_assert_cmpuint (on, >=, 120);
+  g_assert_cmpuint (off, ==, 0);
+  g_unsetenv ("LUMEN_VIEW_PYRAMID_ABOVE");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -371,6 +399,7 @@ main (int argc, char **argv)
   g_test_add_func ("/masks/undo", test_undo);
   g_test_add_func ("/masks/sidecar", test_sidecar);
   g_test_add_func ("/masks/turned", test_turned);
+  g_test_add_func ("/masks/pyramid", test_pyramid);
   int rc = g_test_run ();
   g_clear_pointer (&before, g_bytes_unref);
   g_clear_pointer (&painted, g_bytes_unref);

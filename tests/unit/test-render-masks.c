@@ -371,6 +371,15 @@ test_scene (void)
             g_assert_cmpfloat_with_epsilon (o[c], i[c] * (1 + m * 3), 1e-5 * (1 + i[c] * 4));
         }
     }
+  /* A crop is display-side: it runs after the scene's edits, wherever it stands in the list,
+   * so the masked gain's mask lies on the whole photo as before. */
+  LmStage *crop = lm_pipeline_stage (&p, LM_OP_CROP);
+  crop->enabled = TRUE;
+  crop->params.crop.x = 10, crop->params.crop.y = 12, crop->params.crop.width = 30, crop->params.crop.height = 20;
+  g_autoptr (LmRenderCache) c2 = lm_render_cache_new (cpu, hdr);
+  g_autoptr (LmImage) cropped = lm_render_cache_run_scene (c2, &p, NULL, &error);
+  g_assert_no_error (error);
+  lm_test_assert_same_pixels (cropped, out);
 }
 
 /* What a mask cannot go on says so in one line. */
