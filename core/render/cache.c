@@ -330,8 +330,8 @@ prepare_mask (LmRenderCache *cache, CacheEntry *entry, const LmPlanStep *step, c
       g_clear_pointer (&m->flat, lm_mask_flat_free);
       m->final_input_version = 0;
       m->drawn_valid = m->drawn_valid && same_shapes;
-      m->flat = lm_render_mask_place (pipeline, step->index, step->scene, cache->source->width,
-                                      cache->source->height, &cache->level, current->width, current->height, error);
+      m->flat = lm_render_mask_place (pipeline, step->index, step->scene, &frame, current->width, current->height,
+                                      error);
       if (m->flat == NULL)
         return FALSE;
       memcpy (&m->mask, &step->mask, sizeof m->mask);
@@ -374,14 +374,9 @@ run_masked (LmRenderCache *cache, CacheEntry *entry, const LmPlanStep *step, con
             LmImage *current, guint64 current_version, GError **error)
 {
   LmImage *out = entry->output;
-  if (out->format != current->format || out->width != current->width || out->height != current->height)
-    {
-      g_autofree char *name = lm_stage_display_name (&pipeline->inst[step->index]);
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
-                   _("%s cannot have a mask in this version of Lumen: it changes the image's format"), name);
-      return FALSE;
-    }
-  if (!prepare_mask (cache, entry, step, pipeline, current, current_version, error)
+  if (!lm_render_mask_fits (pipeline, step->index, current->format, current->width, current->height, out->format,
+                            out->width, out->height, error)
+      || !prepare_mask (cache, entry, step, pipeline, current, current_version, error)
       || !run_unmasked (cache, step, current, out, error)
       || !lm_backend_blend_mask (cache->backend, current, out, entry->mask->final, out, error))
     return FALSE;

@@ -61,16 +61,25 @@ lm_render_mask_frame (const LmPipeline *pipeline, guint index, gboolean scene, g
 }
 
 LmMaskFlat *
-lm_render_mask_place (const LmPipeline *pipeline, guint index, gboolean scene, guint src_w, guint src_h,
-                      const LmRenderLevel *level, guint in_w, guint in_h, GError **error)
+lm_render_mask_place (const LmPipeline *pipeline, guint index, gboolean scene, const LmMaskFrame *frame, guint in_w,
+                      guint in_h, GError **error)
 {
   const LmStage *stage = &pipeline->inst[index];
   g_return_val_if_fail (stage->mask >= 0 && stage->mask < LM_PIPELINE_MASKS, NULL);
-  LmMaskFrame frame;
-  if (!lm_render_mask_frame (pipeline, index, scene, src_w, src_h, level, &frame, error))
-    return NULL;
   g_autoptr (LmMaskFlat) flat = lm_mask_flatten_stored (&pipeline->masks[stage->mask], scene, error);
-  if (flat == NULL || !lm_mask_flat_place (flat, &frame, in_w, in_h, TRUE, error))
+  if (flat == NULL || !lm_mask_flat_place (flat, frame, in_w, in_h, TRUE, error))
     return NULL;
   return g_steal_pointer (&flat);
+}
+
+gboolean
+lm_render_mask_fits (const LmPipeline *pipeline, guint index, LmFormat in, guint in_w, guint in_h, LmFormat out,
+                     guint out_w, guint out_h, GError **error)
+{
+  if (out == in && out_w == in_w && out_h == in_h)
+    return TRUE;
+  g_autofree char *name = lm_stage_display_name (&pipeline->inst[index]);
+  g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
+               _("%s cannot have a mask in this version of Lumen: it changes the image's format"), name);
+  return FALSE;
 }

@@ -33,9 +33,15 @@ LmRenderLevel lm_render_level_of (const LmRenderLevel *level, guint src_w, guint
 gboolean lm_render_mask_frame (const LmPipeline *pipeline, guint index, gboolean scene, guint src_w, guint src_h,
                                const LmRenderLevel *level, LmMaskFrame *frame, GError **error);
 
-/* Instance INDEX's mask flattened (SCENE: its input is scene light) and placed on its input
- * frame of IN_W × IN_H. */
-LmMaskFlat *lm_render_mask_place (const LmPipeline *pipeline, guint index, gboolean scene, guint src_w, guint src_h,
-                                  const LmRenderLevel *level, guint in_w, guint in_h, GError **error);
+/* Instance INDEX's mask flattened (SCENE: its input is scene light) and placed on FRAME (what
+ * lm_render_mask_frame gives), its input of IN_W × IN_H. */
+LmMaskFlat *lm_render_mask_place (const LmPipeline *pipeline, guint index, gboolean scene, const LmMaskFrame *frame,
+                                  guint in_w, guint in_h, GError **error);
+
+/* Whether instance INDEX, whose input is IN (format, size) and result OUT, can be masked: its
+ * result is blended with its input pixel for pixel, so an operation that changes the format
+ * (grayscale to one channel) or the size is refused in one line. */
+gboolean lm_render_mask_fits (const LmPipeline *pipeline, guint index, LmFormat in, guint in_w, guint in_h,
+                              LmFormat out, guint out_w, guint out_h, GError **error);
 
 G_END_DECLS

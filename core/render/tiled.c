@@ -156,17 +156,12 @@ plan_build (Plan *plan, const LmImage *source, const LmPipeline *pipeline, LmCol
       step->in_w = w, step->in_h = h;
       if (from->masked)
         {
-          /* As the cache: a masked instance blends its result with its input, pixel for pixel. */
-          if (step->out_format != format || step->out_w != w || step->out_h != h)
-            {
-              g_autofree char *name = lm_stage_display_name (&colored->inst[from->index]);
-              g_set_error (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED,
-                           _("%s cannot have a mask in this version of Lumen: it changes the image's format"), name);
-              plan_clear (plan);
-              return FALSE;
-            }
-          step->mask = lm_render_mask_place (colored, from->index, FALSE, source->width, source->height, level, w, h,
-                                             error);
+          LmMaskFrame frame;
+          if (lm_render_mask_fits (colored, from->index, format, w, h, step->out_format, step->out_w, step->out_h,
+                                   error)
+              && lm_render_mask_frame (colored, from->index, FALSE, source->width, source->height, level, &frame,
+                                       error))
+            step->mask = lm_render_mask_place (colored, from->index, FALSE, &frame, w, h, error);
           if (step->mask == NULL)
             {
               plan_clear (plan);
