@@ -11,33 +11,8 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "../ops/pixel-math.h"
-
-LM_INLINE uint32_t
-lm_tm_float_bits (float v)
-{
-#ifdef __CUDA_ARCH__
-  return __float_as_uint (v);
-#else
-  uint32_t bits;
-  memcpy (&bits, &v, sizeof bits);
-  return bits;
-#endif
-}
-
-LM_INLINE float
-lm_tm_bits_float (uint32_t bits)
-{
-#ifdef __CUDA_ARCH__
-  return __uint_as_float (bits);
-#else
-  float v;
-  memcpy (&v, &bits, sizeof v);
-  return v;
-#endif
-}
 
 /* log2 of a positive normal float V (callers keep V within 2^-126..2^127): V = m · 2^e with
  * m in √½..√2, then log2 m = 2 atanh (z) / ln 2 with z = (m − 1) / (m + 1), |z| ≤ 0.172, whose
@@ -45,9 +20,9 @@ lm_tm_bits_float (uint32_t bits)
 LM_INLINE float
 lm_tm_log2 (float v)
 {
-  uint32_t bits = lm_tm_float_bits (v);
+  uint32_t bits = lm_float_bits (v);
   int e = (int) (bits >> 23) - 127;
-  float m = lm_tm_bits_float ((bits & 0x007fffffu) | 0x3f800000u);
+  float m = lm_bits_float ((bits & 0x007fffffu) | 0x3f800000u);
   if (m > 1.41421356f)
     {
       m = m * 0.5f;
@@ -81,5 +56,5 @@ lm_tm_exp2 (float t)
   p = p * f + 2.40226507e-1f;
   p = p * f + 6.93147181e-1f;
   p = p * f + 1.0f;
-  return p * lm_tm_bits_float ((uint32_t) ((int) n + 127) << 23);
+  return p * lm_bits_float ((uint32_t) ((int) n + 127) << 23);
 }

@@ -5,12 +5,38 @@
 #pragma once
 
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __CUDACC__
 #define LM_INLINE __host__ __device__ static inline
 #else
 #define LM_INLINE static inline
 #endif
+
+/* A float's IEEE bits and back, the same on both compilers (bit-exact series start from them). */
+LM_INLINE uint32_t
+lm_float_bits (float v)
+{
+#ifdef __CUDA_ARCH__
+  return __float_as_uint (v);
+#else
+  uint32_t bits;
+  memcpy (&bits, &v, sizeof bits);
+  return bits;
+#endif
+}
+
+LM_INLINE float
+lm_bits_float (uint32_t bits)
+{
+#ifdef __CUDA_ARCH__
+  return __uint_as_float (bits);
+#else
+  float v;
+  memcpy (&v, &bits, sizeof v);
+  return v;
+#endif
+}
 
 /* V limited to the 8-bit range 0..255. NaN becomes 0 (both comparisons fail), on the CPU's
  * maxps/minps and the GPU alike. */

@@ -11,7 +11,6 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "pixel-math.h"
 
@@ -45,21 +44,9 @@ lm_rgbe_mantissa (float scaled)
 LM_INLINE float
 lm_rgbe_frexp (float v, int *exponent)
 {
-  uint32_t bits;
-#ifdef __CUDA_ARCH__
-  bits = __float_as_uint (v);
-#else
-  memcpy (&bits, &v, sizeof bits);
-#endif
+  uint32_t bits = lm_float_bits (v);
   *exponent = (int) ((bits >> 23) & 0xffu) - 126;
-  bits = (bits & 0x807fffffu) | (126u << 23);
-#ifdef __CUDA_ARCH__
-  return __uint_as_float (bits);
-#else
-  float m;
-  memcpy (&m, &bits, sizeof m);
-  return m;
-#endif
+  return lm_bits_float ((bits & 0x807fffffu) | (126u << 23));
 }
 
 /* R, G, B (linear radiance) to the 4 bytes R, G, B, E: a word with R in the low byte on these
