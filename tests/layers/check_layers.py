@@ -31,6 +31,7 @@ LAYERS = [
     ('edit',),          # the pipeline of a look, its history and sidecar
     ('merge',),         # the HDR job: a stack loaded, checked, aligned, merged on a backend
     ('render',),        # the render worker and its job kinds
+    ('library',),       # folders of photos: tags, thumbnails, presets, selective paste
     ('batch',),         # lumen-cli batch's stages
 ]
 
