@@ -11,7 +11,8 @@ struct _LmWindowTags {
   char *photo; /* the photo the keys tag; NULL: none */
 };
 
-/* The key handler, where no text field has the keyboard (there the digits are text). */
+/* The key handler, where no text field has the keyboard (there the digits are text) and the
+ * photo is in view: another view in its place (a folder's grid) rates its own selection. */
 static gboolean
 on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
 {
@@ -19,6 +20,7 @@ on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
   LmPhotoTags current = { 0, 0 }, next;
   if (t == NULL || t->photo == NULL || (focus && GTK_IS_EDITABLE (focus))
+      || !gtk_widget_get_mapped (GTK_WIDGET (self->image_view))
       || !lm_rating_keys_apply (event->keyval, event->state, &current, &next))
     return GDK_EVENT_PROPAGATE;
   g_autoptr (GError) error = NULL;
