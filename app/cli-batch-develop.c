@@ -30,6 +30,7 @@ typedef struct {
   LmShard shard;
   LmProgressMode progress;
   char *preset_path;
+  LmStage resize; /* --size */
 } Plan;
 
 static gboolean
@@ -79,7 +80,11 @@ plan (const Options *o, Plan *p, GError **error)
   p->config.save = (LmSaveOptions) LM_SAVE_OPTIONS_INIT;
   p->config.save.quality = o->quality;
   p->config.save.png_level = o->png_level;
-  p->config.long_side = (guint) o->size;
+  if (o->size)
+    {
+      lm_develop_long_side (&p->resize, (guint) o->size);
+      p->config.resize = &p->resize;
+    }
   p->config.load_threads = (guint) o->threads;
   p->config.outdir = o->output;
   if (o->encoder && !g_str_equal (o->encoder, "cpu") && !g_str_equal (o->encoder, "nvjpeg"))

@@ -6,7 +6,6 @@
 
 #include "../edit/sidecar.h"
 #include "../error.h"
-#include "../ops/resize-math.h"
 #include "../render/develop-one.h"
 #include "../timing.h"
 #include "commit.h"
@@ -49,8 +48,19 @@ lm_develop_failure_free (LmDevelopFailure *failure)
   g_free (failure);
 }
 
+void
+lm_develop_long_side (LmStage *resize, guint long_side)
+{
+  LmPipeline pipeline;
+  lm_pipeline_init (&pipeline);
+  *resize = *lm_pipeline_stage (&pipeline, LM_OP_RESIZE);
+  resize->enabled = TRUE;
+  resize->params.resize.width = resize->params.resize.height = (float) long_side;
+}
+
 gboolean
-lm_develop_pipeline (LmPipeline *pipeline, const char *photo, const char *sidecar, guint long_side, GError **error)
+lm_develop_pipeline (LmPipeline *pipeline, const char *photo, const char *sidecar, const LmStage *resize,
+                     GError **error)
 {
   lm_pipeline_init (pipeline);
   gboolean raw = lm_develop_is_raw (photo);
@@ -58,12 +68,11 @@ lm_develop_pipeline (LmPipeline *pipeline, const char *photo, const char *sideca
     lm_pipeline_for_raw (pipeline);
   if (sidecar && !lm_pipeline_load_sidecar (pipeline, sidecar, error))
     return FALSE;
-  if (long_side)
+  if (resize && resize->enabled)
     {
       LmStage *stage = lm_pipeline_stage (pipeline, LM_OP_RESIZE);
-      LmResizeParams *p = (LmResizeParams *) stage->params.bytes;
       stage->enabled = TRUE;
-      p->width = p->height = (float) long_side;
+      stage->params = resize->params;
     }
   lm_pipeline_fit_source (pipeline, raw);
   return TRUE;
@@ -188,7 +197,7 @@ load (Run *run, Job *job, GError **error)
   const char *sidecar = c->preset ? c->preset : lm_develop_sidecar_of (s);
   if (sidecar == NULL)
     sidecar = found = lm_sidecar_find (photo);
-  if (!lm_develop_pipeline (&job->pipeline, photo, sidecar, c->long_side, error))
+  if (!lm_develop_pipeline (&job->pipeline, photo, sidecar, c->resize, error))
     return FALSE;
   job->source = load_photo (photo, error);
   if (job->source == NULL)

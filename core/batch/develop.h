@@ -29,7 +29,7 @@ typedef struct {
   LmSaveOptions save;    /* quality, PNG level (notes: the run's own) */
   gboolean nvjpeg;       /* JPEG encoded by nvJPEG on the render worker's GPU where it can */
   const char *preset;    /* a sidecar-form file for every photo; NULL: each photo's own */
-  guint long_side;       /* the output's long side at most, as --resize NxN; 0: as edited */
+  const LmStage *resize; /* an export's resize (enabled) over each photo's own; NULL: as edited */
   /* Called on a thread of the run's, at most every quarter second and at the end. */
   LmDevelopProgress progress;
   gpointer progress_data;
@@ -58,10 +58,14 @@ void lm_develop_failure_free (LmDevelopFailure *failure);
 gboolean lm_develop_batch_run (const LmDevelopConfig *config, GPtrArray *todo, LmJournal *journal,
                                GPtrArray *failures, LmDevelopStats *stats, GError **error);
 
-/* The pipeline that `lumen-cli --params SIDECAR [--resize NxN]` applies to PHOTO: a raw's
- * development first where PHOTO is a raw, SIDECAR (NULL: none) over it, fitted to the photo;
- * LONG_SIDE not 0: resized to fit N × N. */
-gboolean lm_develop_pipeline (LmPipeline *pipeline, const char *photo, const char *sidecar, guint long_side,
+/* The pipeline that `lumen-cli --params SIDECAR` applies to PHOTO: a raw's development first
+ * where PHOTO is a raw, SIDECAR (NULL: none) over it, fitted to the photo; RESIZE (NULL: none)
+ * replaces the resize of the edits, as the export dialog's does. */
+gboolean lm_develop_pipeline (LmPipeline *pipeline, const char *photo, const char *sidecar, const LmStage *resize,
                               GError **error);
+
+/* A resize stage that fits the long side in LONG_SIDE pixels (`--resize NxN` on a pipeline
+ * without one), for LmDevelopConfig.resize. */
+void lm_develop_long_side (LmStage *resize, guint long_side);
 
 G_END_DECLS
