@@ -171,11 +171,11 @@ compare_paths (gconstpointer a, gconstpointer b)
 
 /* A name no output file can have fails its photo, not the batch. */
 static void
-add_named (GPtrArray *stacks, const char *pattern, const char *photo, guint index, const char *sidecar)
+add_named (GPtrArray *stacks, const char *pattern, const char *photo, guint index)
 {
   GError *e = NULL;
   g_autofree char *id = lm_develop_name (pattern, photo, index, &e);
-  LmBatchStack *s = photo_new (id ? id : "", photo, sidecar, g_filename_display_name (photo));
+  LmBatchStack *s = photo_new (id ? id : "", photo, NULL, g_filename_display_name (photo));
   if (id == NULL || !lm_batch_id_valid (id))
     {
       /* An id the journal cannot hold: the photo is listed under a stand-in made of its index. */
@@ -311,7 +311,7 @@ lm_develop_list_new (const char *const *inputs, const char *pattern, GError **er
     }
   g_ptr_array_sort (photos, compare_paths);
   for (guint k = 0; k < photos->len; k++)
-    add_named (stacks, pattern, photos->pdata[k], k + 1, NULL);
+    add_named (stacks, pattern, photos->pdata[k], k + 1);
   return finish_list (stacks, empty_input, error);
 }
 
@@ -322,6 +322,6 @@ lm_develop_list_of_photos (const char *const *photos, guint n, const char *patte
     return NULL;
   g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (photo_free);
   for (guint k = 0; k < n; k++)
-    add_named (stacks, pattern, photos[k], k + 1, NULL);
+    add_named (stacks, pattern, photos[k], k + 1);
   return finish_list (stacks, NULL, error);
 }
