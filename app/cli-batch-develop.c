@@ -19,7 +19,7 @@
 typedef struct {
   char *backend, *devices, *encoder, *preset, *pattern, *format, *shard, *progress, *output, *report;
   int jobs, threads, quality, png_level, size, shard_count;
-  gboolean timings;
+  gboolean timings, to_srgb;
   char **inputs;
 } Options;
 
@@ -80,6 +80,7 @@ plan (const Options *o, Plan *p, GError **error)
   p->config.save = (LmSaveOptions) LM_SAVE_OPTIONS_INIT;
   p->config.save.quality = o->quality;
   p->config.save.png_level = o->png_level;
+  p->config.save.to_srgb = o->to_srgb;
   if (o->size)
     {
       lm_develop_long_side (&p->resize, (guint) o->size);
@@ -252,6 +253,7 @@ lm_cli_batch_develop_main (int argc, char **argv)
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output format: jpg (default), png or tif"), N_("FORMAT") },
     LM_CLI_NUMBER_ENTRY ("size", N_("Long side of the outputs at most, in pixels, as --resize NxN (default: as edited)"), N_("N")),
     LM_CLI_NUMBER_ENTRY ("quality", N_("JPEG quality, 1..100 (default 92)"), N_("Q")),
+    { "to-srgb", 0, 0, G_OPTION_ARG_NONE, &o.to_srgb, N_("Convert the colours from each photo's ICC profile to sRGB, as lumen-cli --to-srgb"), NULL },
     LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"), N_("LEVEL")),
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to render: auto (default), cpu or cuda"), N_("BACKEND") },
     { "devices", 0, 0, G_OPTION_ARG_STRING, &o.devices, N_("GPUs to use: all (default) or a list such as 0,1"), N_("LIST") },

@@ -82,7 +82,7 @@ class Develop(unittest.TestCase):
         format, with a long side and a quality."""
         cases = [([], "jpg", []),
                  (["--format", "png", "--size", "100"], "png", ["--resize", "100x100"]),
-                 (["--format", "tif"], "tif", []),
+                 (["--format", "tif", "--to-srgb"], "tif", ["--to-srgb"]),
                  (["--quality", "70", "--size", "64"], "jpg", ["--quality", "70", "--resize", "64x64"])]
         for batch_flags, ext, single_flags in cases:
             with self.subTest(flags=batch_flags):
