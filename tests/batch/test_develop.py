@@ -120,6 +120,20 @@ class Develop(unittest.TestCase):
         self.assertTrue(lt.read_bytes(os.path.join(out, "second.jpg"))
                         == self.single(second, second + ".lumen", "jpg"))
 
+    def test_raw_equals_params_command(self):
+        """A camera raw with its sidecar (its development and edits): the bytes of `lumen-cli
+        --params`, which makes the pipeline a raw's first."""
+        folder = self.out("raws")
+        os.makedirs(folder)
+        raw = os.path.join(folder, "forest.dng")
+        os.symlink(os.path.join(lt.data_dir(), "raw", "forest.dng"), raw)
+        write_sidecar(raw + ".lumen", ["--exposure", "0.3", "--raw-demosaic", "rcd", "--sharpen", "0.6"])
+        out = self.out("raws-out")
+        proc = develop(["--size", "300", "-o", out, folder])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        self.assertTrue(lt.read_bytes(os.path.join(out, "forest.jpg"))
+                        == self.single(raw, raw + ".lumen", "jpg", ["--resize", "300x300"]))
+
     def test_name_patterns(self):
         """darktable's variables and the short ones; two photos of one name are refused."""
         out = self.out("names")
