@@ -191,8 +191,8 @@ class Develop(unittest.TestCase):
         self.assertIn(f"done: {PHOTOS}\nfailed: 0\nremaining: 0", report.stdout, lt.describe(report))
 
     def test_bad_photos(self):
-        """A photo that is not one, a sidecar that does not parse, a fifo named like a photo and
-        a manifest line without a photo fail with reasons naming them; the others are done
+        """A photo that is not one, a sidecar that does not parse, a fifo named like a photo, a
+        photo that cannot be read (not as root) and a manifest line without a photo fail with reasons naming them; the others are done
         as the clean run did them; exit 1."""
         root = self.out("mixed")
         os.makedirs(root)
@@ -206,6 +206,12 @@ class Develop(unittest.TestCase):
         with open(os.path.join(root, "badside.jpg.lumen"), "w") as f:
             f.write("[exposure]\nev=bright\n")
         os.mkfifo(os.path.join(root, "fifo.jpg"))
+        expect = {"garbage": "garbage.jpg", "badside": "badside.jpg.lumen", "fifo": "fifo.jpg",
+                  "lonely": "line 1"}
+        if os.geteuid() != 0:  # root reads any file
+            make_photo(os.path.join(root, "locked.jpg"), 4)
+            os.chmod(os.path.join(root, "locked.jpg"), 0)
+            expect["locked"] = "locked.jpg"
         manifest = os.path.join(self.tmp, "short.tsv")
         with open(manifest, "w") as f:
             f.write("lonely\n")
@@ -213,8 +219,6 @@ class Develop(unittest.TestCase):
         proc = develop(["-o", out, root, manifest])
         self.assertEqual(proc.returncode, 1, lt.describe(proc))
         failed = bl.failures(os.path.join(out, "failed.tsv"))
-        expect = {"garbage": "garbage.jpg", "badside": "badside.jpg.lumen", "fifo": "fifo.jpg",
-                  "lonely": "line 1"}
         self.assertEqual(sorted(failed), sorted(expect), proc.stderr)
         for sid, words in expect.items():
             self.assertIn(words, failed[sid], f"{sid}: the reason should name {words!r}")
