@@ -12,6 +12,7 @@
 #include "window-compare.h"
 #include "window-edits.h"
 #include "window-export.h"
+#include "window-folder.h"
 #include "window-geometry.h"
 #include "window-hdr.h"
 #include "window-instances.h"
@@ -469,6 +470,7 @@ lm_window_dispose (GObject *object)
   g_clear_handle_id (&priv->commit_source, g_source_remove);
   lm_window_status_stop (self);
   lm_window_sidecar_close (self); /* an edit of the last moments is kept too */
+  lm_window_folder_free (self);
   lm_window_apply_free (self);
   lm_window_open_cancel (self);
   /* Cancelled before the worker is joined: it stops a long export or merge between steps
@@ -633,6 +635,7 @@ lm_window_init (LmWindow *self)
   self->worker = lm_render_worker_new (g_main_context_default (), on_result, self);
   lm_window_color_init (self);
   lm_window_astro_init (self);
+  lm_window_folder_init (self);
 }
 
 LmWindow *
