@@ -232,6 +232,8 @@ static const Command commands[] = {
     N_("many stacks merged as hdr merges one; resumable, sharded") },
   { "detect", lm_cli_detect_main, N_("detect -o CAT IN.fits"),
     N_("sources in an astronomical image: background, segmentation, catalogue") },
+  { "tags", lm_cli_tags_main, N_("tags [OPTION…] PHOTO…"),
+    N_("star ratings, rejects and colour labels in XMP sidecars") },
 };
 
 char *

@@ -7,6 +7,7 @@
 #include "window-private.h"
 #include "window-sidecar.h"
 #include "window-status.h"
+#include "window-tags.h"
 
 #include <glib/gi18n.h>
 
@@ -161,6 +162,7 @@ start_loaded (LmWindow *self, gpointer data)
   g_autoptr (GError) sidecar_error = NULL;
   lm_window_sidecar_open (self, l->file, &sidecar_error);
   lm_window_start_editing (self, image, l->file, NULL);
+  lm_window_tags_open (self, l->file);
   /* Revert goes to the photo as it is, not to the edits its sidecar brought. */
   LmPipeline original;
   lm_pipeline_init (&original);

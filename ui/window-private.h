@@ -40,6 +40,7 @@ struct _LmWindow {
   GtkLabel *status_zoom;
   GtkLabel *status_timings;
   GtkLabel *status_speedup;
+  GtkLabel *status_tags;
 
   /* the views and panels window.c builds */
   LmImageView *image_view;
@@ -78,6 +79,7 @@ struct _LmWindow {
   struct _LmWindowAstro *astro;     /* window-astro.h: a FITS file's data and sources */
   struct _LmApplyRun *apply;        /* window-apply.h: Apply Edits to Photos… under way */
   struct _LmWindowFolder *folder;   /* window-folder.h: the folder's grid and filmstrip */
+  struct _LmWindowTags *tags;       /* window-tags.h: the rating keys on the photo */
 };
 
 /* window.c */

@@ -335,6 +335,44 @@ lm_window_show_zoom (LmWindow *self)
     gtk_label_set_text (self->status_zoom, zoom);
 }
 
+/* The labels' colours: darktable's, so that a photographer sees the ones darktable shows. */
+static const char *const label_colors[LM_LABEL_COUNT] = { "#e62222", "#e6d822", "#22b222", "#2262e6", "#b222b2" };
+
+void
+lm_window_show_tags (LmWindow *self, const LmPhotoTags *tags)
+{
+  if (tags == NULL)
+    {
+      gtk_label_set_text (self->status_tags, "");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_tags), NULL);
+      return;
+    }
+  static const char *const names[LM_LABEL_COUNT] = { N_("red"), N_("yellow"), N_("green"), N_("blue"), N_("purple") };
+  g_autoptr (GString) markup = g_string_new (NULL);
+  g_autoptr (GString) labels = g_string_new (NULL);
+  if (tags->rating == LM_RATING_REJECTED)
+    /* TRANSLATORS: the status bar's word for a photo rated as rejected (R) */
+    g_string_append_printf (markup, "✕ %s", _("rejected"));
+  else
+    for (int k = 0; k < 5; k++)
+      g_string_append (markup, k < tags->rating ? "★" : "☆");
+  for (int k = 0; k < LM_LABEL_COUNT; k++)
+    if (tags->labels & (1u << k))
+      {
+        g_string_append_printf (markup, " <span foreground=\"%s\">●</span>", label_colors[k]);
+        /* TRANSLATORS: between two colour labels' names in the status bar's tooltip */
+        g_string_append_printf (labels, "%s%s", labels->len ? _(", ") : "", _(names[k]));
+      }
+  gtk_label_set_markup (self->status_tags, markup->str);
+  g_autofree char *rating = tags->rating == LM_RATING_REJECTED
+                              ? g_strdup (_("Rejected"))
+                              : g_strdup_printf (_("%d of 5 stars"), tags->rating);
+  /* TRANSLATORS: the status bar's tooltip on the photo's rating and colour labels */
+  g_autofree char *tip = g_strdup_printf (_("%s; labels: %s (keys 0–5, R, F1–F5)"), rating,
+                                          labels->len ? labels->str : _("none"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_tags), tip);
+}
+
 void
 lm_window_set_histogram_origin (LmWindow *self, const LmRenderResult *r)
 {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "window.h"
+#include "core/library/photo-tags.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +56,8 @@ void lm_window_forget_timings (LmWindow *self);
 void lm_window_set_histogram_origin (LmWindow *self, const LmRenderResult *r);
 /* The view's zoom in the status bar ("Fit (23 %)", "100 %"), kept as it changes. */
 void lm_window_show_zoom (LmWindow *self);
+/* The photo's stars (or its reject) and colour labels in the status bar; NULL: none shown. */
+void lm_window_show_tags (LmWindow *self, const LmPhotoTags *tags);
 void lm_window_show_compare (LmWindow *self, const LmRenderResult *r);
 void lm_window_update_compare_tooltip (LmWindow *self);
 

@@ -484,7 +484,7 @@ on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
     case GDK_KEY_g:
       key_mask_tool (self, LM_MASK_LINEAR);
       return GDK_EVENT_STOP;
-    case GDK_KEY_r:
+    case GDK_KEY_e: /* an Ellipse: r is darktable's reject, as in Lumen's rating keys */
       key_mask_tool (self, LM_MASK_RADIAL);
       return GDK_EVENT_STOP;
     case GDK_KEY_m:

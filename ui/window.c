@@ -21,6 +21,7 @@
 #include "window-sidecar.h"
 #include "window-split.h"
 #include "window-status.h"
+#include "window-tags.h"
 #include "window-tools.h"
 
 #include <string.h>
@@ -256,6 +257,7 @@ lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char
   gtk_window_set_title (GTK_WINDOW (self), name); /* for window lists; sets the header's too */
   gtk_header_bar_set_title (self->header, name);
   gtk_header_bar_set_subtitle (self->header, subtitle && *subtitle ? subtitle : NULL);
+  lm_window_tags_open (self, NULL); /* window-open.c names the photo once it is one */
 }
 
 void
@@ -482,6 +484,7 @@ lm_window_dispose (GObject *object)
    * among them, back. */
   lm_window_astro_free (self);
   lm_window_tools_free (self);
+  lm_window_tags_free (self);
   lm_window_color_free (self);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
@@ -536,6 +539,7 @@ lm_window_class_init (LmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_zoom);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_timings);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_speedup);
+  gtk_widget_class_bind_template_child (widget_class, LmWindow, status_tags);
   gtk_widget_class_bind_template_callback (widget_class, on_info_bar_response);
 
   /* Every result the worker delivers: kind (LmResultKind), generation, refined. */
@@ -587,6 +591,7 @@ lm_window_init (LmWindow *self)
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
   lm_window_tools_init (self);
+  lm_window_tags_init (self);
   update_actions (self);
   /* Until the worker says whether CUDA is usable. */
   gtk_widget_set_sensitive (self->gpu_button, FALSE);

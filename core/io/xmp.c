@@ -294,6 +294,26 @@ by_position (gconstpointer a, gconstpointer b)
   return x->from < y->from ? -1 : x->from > y->from;
 }
 
+/* S with EDITS made, every byte outside them copied. */
+static GBytes *
+apply_edits (const char *s, gsize n, GArray *edits)
+{
+  g_array_sort (edits, by_position);
+  GString *out = g_string_sized_new (n + 64);
+  gsize at = 0;
+  for (guint k = 0; k < edits->len; k++)
+    {
+      const Edit *e = &g_array_index (edits, Edit, k);
+      if (e->from < at)
+        continue; /* overlapping: cannot happen with the lexer's spans, kept safe anyway */
+      g_string_append_len (out, s + at, (gssize) (e->from - at));
+      g_string_append (out, e->text);
+      at = e->to;
+    }
+  g_string_append_len (out, s + at, (gssize) (n - at));
+  return g_string_free_to_bytes (out);
+}
+
 GBytes *
 lm_xmp_set_property (GBytes *packet, const char *ns, const char *default_prefix, const char *name,
                      const char *value, gboolean add)
@@ -317,20 +337,7 @@ lm_xmp_set_property (GBytes *packet, const char *ns, const char *default_prefix,
           || !add_property (s, n, ns, default_prefix, prefixes, &binding, on_description, name, escaped, edits)))
     return NULL;
 
-  g_array_sort (edits, by_position);
-  GString *out = g_string_sized_new (n + 64);
-  gsize at = 0;
-  for (guint k = 0; k < edits->len; k++)
-    {
-      const Edit *e = &g_array_index (edits, Edit, k);
-      if (e->from < at)
-        continue; /* overlapping: cannot happen with the lexer's spans, kept safe anyway */
-      g_string_append_len (out, s + at, (gssize) (e->from - at));
-      g_string_append (out, e->text);
-      at = e->to;
-    }
-  g_string_append_len (out, s + at, (gssize) (n - at));
-  return g_string_free_to_bytes (out);
+  return apply_edits (s, n, edits);
 }
 
 /* The text of the first property NAME of PREFIXES, an attribute's value or a plain
@@ -383,6 +390,332 @@ lm_xmp_orientation (GBytes *packet)
   return (int) value;
 }
 
+/* Past the end tag matching the start tag TAG (its end at TAG->end); 0 when the markup ends
+ * first. An empty tag is its own end. */
+static gsize
+element_end (const char *s, gsize n, const Tag *tag)
+{
+  if (tag->empty)
+    return tag->end;
+  Tag t = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  gsize result = 0;
+  int depth = 1;
+  for (gsize pos = tag->end; result == 0 && next_tag (s, n, &pos, &t);)
+    {
+      if (t.closing)
+        depth--;
+      else if (!t.empty)
+        depth++;
+      if (depth == 0)
+        result = t.closing && t.name_len == tag->name_len && memcmp (s + t.name, s + tag->name, t.name_len) == 0
+                   ? t.end
+                   : n + 1; /* mismatched: well-formed packets never get here */
+    }
+  g_array_unref (t.attrs);
+  return result > n ? 0 : result;
+}
+
+/* Where the end tag that closes at END begins (past FROM, the start tag's end). */
+static gsize
+end_tag_start (const char *s, gsize from, gsize end)
+{
+  const char *lt = g_strrstr_len (s + from, (gssize) (end - from), "</");
+  return lt ? (gsize) (lt - s) : end;
+}
+
+/* Where the blanks before AT begin: what goes with a removed attribute or element. */
+static gsize
+blanks_before (const char *s, gsize at)
+{
+  while (at > 0 && is_blank (s[at - 1]))
+    at--;
+  return at;
+}
+
+/* The spaces and tabs that indent the line of the tag at AT; "" when something precedes it. */
+static char *
+indent_of (const char *s, gsize at)
+{
+  gsize k = at;
+  while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t'))
+    k--;
+  return (k == 0 || s[k - 1] == '\n' || s[k - 1] == '\r') ? g_strndup (s + k, at - k) : g_strdup ("");
+}
+
+static void
+unescaped_text (GMarkupParseContext *ctx, const char *text, gsize len, gpointer out, GError **error)
+{
+  g_string_append_len (out, text, (gssize) len);
+}
+
+/* RAW (an attribute's value or an element's text, without markup) with its entities and
+ * character references replaced, as GMarkup reads them. */
+static char *
+unescape (const char *raw, gsize len)
+{
+  static const GMarkupParser parser = { .text = unescaped_text };
+  GString *out = g_string_new (NULL);
+  GString *doc = g_string_new ("<v>");
+  g_string_append_len (doc, raw, (gssize) len);
+  g_string_append (doc, "</v>");
+  GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, out, NULL);
+  gboolean ok = g_markup_parse_context_parse (ctx, doc->str, (gssize) doc->len, NULL)
+                && g_markup_parse_context_end_parse (ctx, NULL);
+  g_markup_parse_context_free (ctx);
+  g_string_free (doc, TRUE);
+  if (!ok)
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The prefixes PACKET binds to NS, as a set, and the packet's text; NULL when PACKET is not
+ * well-formed or binds none. */
+static GHashTable *
+bound_prefixes (GBytes *packet, const char *ns, GPtrArray **prefixes, const char **s, gsize *n)
+{
+  if (packet == NULL || !lm_xmp_is_well_formed (packet))
+    return NULL;
+  *s = g_bytes_get_data (packet, n);
+  Tag binding = { 0 };
+  gboolean on_description;
+  *prefixes = prefixes_of (*s, *n, ns, &binding, &on_description);
+  if ((*prefixes)->len == 0)
+    {
+      g_clear_pointer (prefixes, g_ptr_array_unref);
+      return NULL;
+    }
+  return prefix_set (*prefixes);
+}
+
+char *
+lm_xmp_get_property (GBytes *packet, const char *ns, const char *name)
+{
+  const char *s;
+  gsize n;
+  g_autoptr (GPtrArray) prefixes = NULL;
+  g_autoptr (GHashTable) set = bound_prefixes (packet, ns, &prefixes, &s, &n);
+  if (set == NULL)
+    return NULL;
+  g_autofree char *raw = property_text (s, n, set, name);
+  return raw ? unescape (raw, strlen (raw)) : NULL;
+}
+
+/* Edits removing every attribute NAME of PREFIXES; with ELEMENTS, every element NAME too. */
+static void
+removals (const char *s, gsize n, GHashTable *prefixes, const char *name, gboolean elements, GArray *edits)
+{
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  for (gsize pos = 0; next_tag (s, n, &pos, &tag);)
+    {
+      if (tag.closing)
+        continue;
+      for (guint k = 0; k < tag.attrs->len; k++)
+        {
+          const Attr *a = &g_array_index (tag.attrs, Attr, k);
+          if (is_property (s, a->name, a->name_len, prefixes, name))
+            add_edit (edits, blanks_before (s, a->name), a->value + a->value_len + 1, g_strdup (""));
+        }
+      gsize end;
+      if (elements && is_property (s, tag.name, tag.name_len, prefixes, name) && (end = element_end (s, n, &tag)) > 0)
+        {
+          add_edit (edits, blanks_before (s, tag.start), end, g_strdup (""));
+          pos = end;
+        }
+    }
+  g_array_unref (tag.attrs);
+}
+
+GBytes *
+lm_xmp_remove_property (GBytes *packet, const char *ns, const char *name)
+{
+  g_return_val_if_fail (packet != NULL, NULL);
+  const char *s;
+  gsize n;
+  g_autoptr (GPtrArray) prefixes = NULL;
+  g_autoptr (GHashTable) set = bound_prefixes (packet, ns, &prefixes, &s, &n);
+  if (set == NULL)
+    return g_bytes_ref (packet);
+  g_autoptr (GArray) edits = g_array_new (FALSE, FALSE, sizeof (Edit));
+  g_array_set_clear_func (edits, clear_edit);
+  removals (s, n, set, name, TRUE, edits);
+  return edits->len > 0 ? apply_edits (s, n, edits) : g_bytes_ref (packet);
+}
+
+static gboolean
+is_array_type (const char *s, const Tag *tag)
+{
+  return !tag->closing
+         && (span_is (s, tag->name, tag->name_len, "rdf:Seq") || span_is (s, tag->name, tag->name_len, "rdf:Bag")
+             || span_is (s, tag->name, tag->name_len, "rdf:Alt"));
+}
+
+/* The items of the array whose start tag is ARRAY. */
+static char **
+array_items (const char *s, gsize n, const Tag *array)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  Tag end = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  for (gsize pos = array->empty ? n : array->end; next_tag (s, n, &pos, &tag) && !tag.closing;)
+    {
+      gsize stop = element_end (s, n, &tag);
+      if (stop == 0)
+        break;
+      if (span_is (s, tag.name, tag.name_len, "rdf:li"))
+        {
+          gsize after = tag.end;
+          if (tag.empty)
+            g_ptr_array_add (items, g_strdup (""));
+          else if (next_tag (s, n, &after, &end) && end.closing && end.end == stop)
+            {
+              char *item = unescape (s + tag.end, end.start - tag.end);
+              if (item)
+                g_ptr_array_add (items, item);
+            } /* an item holding markup (a struct, a qualified value) is no text */
+        }
+      pos = stop;
+    }
+  g_array_unref (tag.attrs);
+  g_array_unref (end.attrs);
+  g_ptr_array_add (items, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&items), FALSE);
+}
+
+char **
+lm_xmp_get_array (GBytes *packet, const char *ns, const char *name)
+{
+  const char *s;
+  gsize n;
+  g_autoptr (GPtrArray) prefixes = NULL;
+  g_autoptr (GHashTable) set = bound_prefixes (packet, ns, &prefixes, &s, &n);
+  if (set == NULL)
+    return NULL;
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  char **items = NULL;
+  for (gsize pos = 0; items == NULL && next_tag (s, n, &pos, &tag);)
+    {
+      if (tag.closing || tag.empty || !is_property (s, tag.name, tag.name_len, set, name))
+        continue;
+      gsize after = pos;
+      if (next_tag (s, n, &after, &tag) && is_array_type (s, &tag))
+        items = array_items (s, n, &tag);
+      pos = after;
+    }
+  g_array_unref (tag.attrs);
+  return items;
+}
+
+/* The markup of an ARRAY_TYPE of ITEMS inside an element indented by INDENT. */
+static char *
+array_markup (const char *array_type, const char *const *items, const char *indent)
+{
+  GString *text = g_string_new ("\n");
+  if (items == NULL || items[0] == NULL)
+    g_string_append_printf (text, "%s <%s/>\n%s", indent, array_type, indent);
+  else
+    {
+      g_string_append_printf (text, "%s <%s>\n", indent, array_type);
+      for (guint k = 0; items[k]; k++)
+        {
+          g_autofree char *escaped = g_markup_escape_text (items[k], -1);
+          g_string_append_printf (text, "%s  <rdf:li>%s</rdf:li>\n", indent, escaped);
+        }
+      g_string_append_printf (text, "%s </%s>\n%s", indent, array_type, indent);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* An element NAME holding the array, added as the last child of the rdf:Description that
+ * binds NS, or else of the first (declaring NS there). FALSE when there is none. */
+static gboolean
+add_array (const char *s, gsize n, const char *ns, const char *default_prefix, const char *name,
+           const char *array_type, const char *const *items, GArray *edits)
+{
+  Tag binding = { 0 };
+  gboolean on_description;
+  g_autoptr (GPtrArray) prefixes = prefixes_of (s, n, ns, &binding, &on_description);
+  Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+  gboolean found = FALSE;
+  for (gsize pos = 0; !found && next_tag (s, n, &pos, &tag);)
+    found = !tag.closing && span_is (s, tag.name, tag.name_len, RDF_DESCRIPTION)
+            && (!on_description || tag.start == binding.start);
+  gsize end = found ? element_end (s, n, &tag) : 0;
+  if (end > 0)
+    {
+      const char *prefix = prefixes->len > 0 ? prefixes->pdata[0] : default_prefix;
+      g_autofree char *own = g_strdup (prefix);
+      for (guint k = 1; !on_description && prefix_taken (s, n, own, ns); k++)
+        {
+          g_free (own);
+          own = g_strdup_printf ("%sLumen%u", prefix, k);
+        }
+      g_autofree char *declaration = on_description ? g_strdup ("") : g_strdup_printf (" xmlns:%s=\"%s\"", own, ns);
+      g_autofree char *outer = indent_of (s, tag.start);
+      g_autofree char *inner = g_strconcat (outer, " ", NULL);
+      g_autofree char *markup = array_markup (array_type, items, inner);
+      g_autofree char *element = g_strdup_printf ("\n%s<%s:%s>%s</%s:%s>", inner, own, name, markup, own, name);
+      if (tag.empty)
+        add_edit (edits, tag.close, tag.end,
+                  g_strdup_printf ("%s>%s\n%s</" RDF_DESCRIPTION ">", declaration, element, outer));
+      else
+        {
+          /* before the blanks that precede </rdf:Description> */
+          gsize close_at = end_tag_start (s, tag.end, end);
+          if (declaration[0])
+            add_edit (edits, tag.close, tag.close, g_steal_pointer (&declaration));
+          add_edit (edits, blanks_before (s, close_at), blanks_before (s, close_at), g_steal_pointer (&element));
+        }
+    }
+  g_array_unref (tag.attrs);
+  return end > 0;
+}
+
+GBytes *
+lm_xmp_set_array (GBytes *packet, const char *ns, const char *default_prefix, const char *name,
+                  const char *array_type, const char *const *items)
+{
+  g_return_val_if_fail (packet != NULL, NULL);
+  gsize n;
+  const char *s = g_bytes_get_data (packet, &n);
+  if (s == NULL)
+    return NULL;
+  g_autoptr (GArray) edits = g_array_new (FALSE, FALSE, sizeof (Edit));
+  g_array_set_clear_func (edits, clear_edit);
+  Tag binding = { 0 };
+  gboolean on_description;
+  g_autoptr (GPtrArray) prefixes = prefixes_of (s, n, ns, &binding, &on_description);
+  g_autoptr (GHashTable) set = prefix_set (prefixes);
+  guint replaced = 0;
+  if (prefixes->len > 0)
+    {
+      removals (s, n, set, name, FALSE, edits);
+      Tag tag = { .attrs = g_array_new (FALSE, FALSE, sizeof (Attr)) };
+      for (gsize pos = 0; next_tag (s, n, &pos, &tag);)
+        {
+          gsize end;
+          if (tag.closing || !is_property (s, tag.name, tag.name_len, set, name)
+              || (end = element_end (s, n, &tag)) == 0)
+            continue;
+          g_autofree char *indent = indent_of (s, tag.start);
+          g_autofree char *markup = array_markup (array_type, items, indent);
+          if (tag.empty)
+            add_edit (edits, tag.close, tag.end,
+                      g_strdup_printf (">%s</%.*s>", markup, (int) tag.name_len, s + tag.name));
+          else
+            add_edit (edits, tag.end, end_tag_start (s, tag.end, end), g_steal_pointer (&markup));
+          replaced++;
+          pos = end;
+        }
+      g_array_unref (tag.attrs);
+    }
+  if (replaced == 0 && !add_array (s, n, ns, default_prefix, name, array_type, items, edits))
+    return NULL;
+  return apply_edits (s, n, edits);
+}
+
 gboolean
 lm_xmp_is_well_formed (GBytes *packet)
 {
@@ -390,6 +723,13 @@ lm_xmp_is_well_formed (GBytes *packet)
   const char *s = g_bytes_get_data (packet, &n);
   if (n == 0 || memchr (s, '\0', n) != NULL || n > G_MAXSSIZE)
     return FALSE;
+  /* A UTF-8 byte order mark may begin an XML document (sidecars from Windows tools have one);
+   * GMarkup takes it for text before the first element. */
+  if (n >= 3 && memcmp (s, "\xef\xbb\xbf", 3) == 0)
+    {
+      s += 3;
+      n -= 3;
+    }
   static const GMarkupParser nothing = { 0 };
   GMarkupParseContext *ctx = g_markup_parse_context_new (&nothing, 0, NULL, NULL);
   gboolean ok = g_markup_parse_context_parse (ctx, s, (gssize) n, NULL)

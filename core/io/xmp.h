@@ -33,11 +33,35 @@ GBytes *lm_xmp_for_export (GBytes *packet, guint width, guint height);
 GBytes *lm_xmp_set_property (GBytes *packet, const char *ns, const char *default_prefix,
                              const char *name, const char *value, gboolean add);
 
+/* The value of the property NAME of the namespace NS (under any prefix the packet binds to NS):
+ * the first one's, an attribute of a tag or a child element holding only text, unescaped;
+ * NULL when PACKET (NULL: none) has no such property or is not well-formed. */
+char *lm_xmp_get_property (GBytes *packet, const char *ns, const char *name);
+
+/* PACKET without any property NAME of NS: attributes with the blanks before them, elements
+ * (whatever they hold) with the blanks before them; everything else byte for byte. A new
+ * reference to PACKET when it has none. */
+GBytes *lm_xmp_remove_property (GBytes *packet, const char *ns, const char *name);
+
+/* The items of the array property NAME of NS (an element holding an rdf:Seq, rdf:Bag or
+ * rdf:Alt of rdf:li), unescaped, in order; an empty vector for an empty array; NULL when
+ * PACKET has no such property, or it is no array, or PACKET is not well-formed. */
+char **lm_xmp_get_array (GBytes *packet, const char *ns, const char *name);
+
+/* PACKET with the array property NAME of NS set to ITEMS (escaped here) in an ARRAY_TYPE
+ * ("rdf:Seq", "rdf:Bag", "rdf:Alt"): the contents of every element NAME replaced, an
+ * attribute NAME (no RDF: an array is never one) removed; where there was no element, one
+ * added as the last child of the rdf:Description that binds NS, else of the first (declaring
+ * NS there under DEFAULT_PREFIX). NULL when there is no rdf:Description to add it to. */
+GBytes *lm_xmp_set_array (GBytes *packet, const char *ns, const char *default_prefix, const char *name,
+                          const char *array_type, const char *const *items);
+
 /* The tiff:Orientation (1..8) PACKET states; 0 when it states none, or a value out of range,
  * or PACKET (NULL: none) is not well-formed. */
 int lm_xmp_orientation (GBytes *packet);
 
-/* Whether PACKET is well-formed XML as GMarkup reads it, with no NUL. */
+/* Whether PACKET is well-formed XML as GMarkup reads it (after a UTF-8 byte order mark), with
+ * no NUL. */
 gboolean lm_xmp_is_well_formed (GBytes *packet);
 
 G_END_DECLS

@@ -58,6 +58,12 @@ def command(name, out_dir):
     if kind == "stacks":
         out = os.path.join(out_dir, "out.hdr")
         return ["hdr", "--times", "0.01,0.1", "-o", out] + sorted(glob.glob(os.path.join(path, "*"))), out
+    if kind == "xmp-sidecars":
+        # The sidecar copied beside a photo of its name; it must stay as it was (check()).
+        sidecar = os.path.join(out_dir, os.path.basename(path))
+        shutil.copyfile(path, sidecar)
+        shutil.copyfile(photo, sidecar[:-len(".xmp")])
+        return ["tags", "--rating", "3", sidecar[:-len(".xmp")]], out
     raise AssertionError(f"{name}: no rule for the folder {kind}/")
 
 
@@ -96,6 +102,9 @@ class BadCorpus(unittest.TestCase):
         self.assertRegex(lines[0], re.compile(cause, re.I))
         self.assertFalse(os.path.exists(out), f"{name}: {out} was written")
         self.assertEqual(lt.leftovers(out_dir), [])
+        if name.startswith("xmp-sidecars/"):
+            self.assertEqual(lt.read_bytes(os.path.join(out_dir, os.path.basename(name))),
+                             lt.read_bytes(os.path.join(bad_dir(), name)), f"{name}: the sidecar was changed")
         self.assertLess(seconds, MAX_SECONDS)
         self.assertLess(rss_mb, MAX_RSS_MB, f"{name}: {rss_mb:.0f} MB resident")
 

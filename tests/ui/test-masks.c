@@ -324,7 +324,7 @@ test_sidecar (void)
   g_assert_cmpint (distance (reopened, painted), ==, 0);
 }
 
-/* On a view turned a quarter (Ctrl+]), R and a drag out from a point: the mask shown is
+/* On a view turned a quarter (Ctrl+]), E and a drag out from a point: the mask shown is
  * whole under the press, where the pointer was, and nothing at the point opposite. */
 static void
 test_turned (void)
@@ -333,7 +333,7 @@ test_turned (void)
   ui_key (GDK_KEY_bracketright, GDK_CONTROL_MASK);
   ui_settle_tracked ();
   select_exposure ();
-  ui_key_on_view (GDK_KEY_r);
+  ui_key_on_view (GDK_KEY_e);
   double x0, y0, x1, y1;
   at (0.75, 0.3, &x0, &y0);
   at (0.85, 0.38, &x1, &y1);
@@ -348,7 +348,7 @@ test_turned (void)
 }
 
 /* A photo seen through its pyramid (LUMEN_VIEW_PYRAMID_ABOVE: above 1 MP here; forest-path is
- * 4 MP), its exposure still off: R and a drag put a radial mask on it, which shows. */
+ * 4 MP), its exposure still off: E and a drag put a radial mask on it, which shows. */
 static void
 test_pyramid (void)
 {
@@ -357,7 +357,7 @@ test_pyramid (void)
   g_autofree char *large = ui_copy_test_data ("photos/forest-path.jpg", dest);
   open_photo (large);
   select_exposure ();
-  ui_key_on_view (GDK_KEY_r);
+  ui_key_on_view (GDK_KEY_e);
   double x0, y0, x1, y1;
   at (0.3, 0.3, &x0, &y0);
   at (0.38, 0.36, &x1, &y1);

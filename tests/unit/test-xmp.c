@@ -258,6 +258,134 @@ test_round_trip (void)
     }
 }
 
+/* Reading a value: attribute and element forms, another prefix, entities, CRLF and a BOM. */
+static void
+test_get_property (void)
+{
+  const char *in = "\xef\xbb\xbf" HEAD " <rdf:Description rdf:about=''\r\n  xmlns:xap='http://ns.adobe.com/xap/1.0/'\r\n"
+                   "  xap:Rating='&#45;1'>\r\n  <xap:Label>Red &amp; &#x42;lue</xap:Label>\r\n"
+                   "  <xap:Empty/>\r\n </rdf:Description>\r\n" TAIL;
+  g_autoptr (GBytes) packet = text (in);
+  g_autofree char *rating = lm_xmp_get_property (packet, LM_XMP_NS, "Rating");
+  g_autofree char *label = lm_xmp_get_property (packet, LM_XMP_NS, "Label");
+  g_autofree char *missing = lm_xmp_get_property (packet, LM_XMP_NS, "Missing");
+  g_autofree char *other_ns = lm_xmp_get_property (packet, LM_XMP_TIFF_NS, "Rating");
+  g_autofree char *empty = lm_xmp_get_property (packet, LM_XMP_NS, "Empty");
+  g_assert_cmpstr (rating, ==, "-1");
+  g_assert_cmpstr (label, ==, "Red & Blue");
+  g_assert_null (missing);
+  g_assert_null (other_ns);
+  g_assert_null (empty); /* an empty element holds no text value */
+  g_autoptr (GBytes) broken = text (HEAD " <rdf:Description xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:Rating='2'>");
+  g_assert_null (lm_xmp_get_property (broken, LM_XMP_NS, "Rating"));
+}
+
+static void
+test_remove_property (void)
+{
+  const char *attr = HEAD " <rdf:Description rdf:about=''\n  xmlns:xmp='http://ns.adobe.com/xap/1.0/'\n"
+                          "  xmp:Label=\"Red\"\n  xmp:Rating='2'/>\n" TAIL;
+  g_autoptr (GBytes) a = text (attr);
+  g_autoptr (GBytes) a_out = lm_xmp_remove_property (a, LM_XMP_NS, "Label");
+  assert_one_change (a_out, attr, "\n  xmp:Label=\"Red\"", "");
+
+  const char *elem = HEAD " <rdf:Description rdf:about='' xmlns:d='http://darktable.sf.net/'>\r\n"
+                          "  <d:colorlabels>\r\n   <rdf:Seq>\r\n    <rdf:li>1</rdf:li>\r\n   </rdf:Seq>\r\n  </d:colorlabels>\r\n"
+                          "  <d:history><rdf:Seq/></d:history>\r\n </rdf:Description>\r\n" TAIL;
+  g_autoptr (GBytes) e = text (elem);
+  g_autoptr (GBytes) e_out = lm_xmp_remove_property (e, "http://darktable.sf.net/", "colorlabels");
+  assert_one_change (e_out, elem,
+                     "\r\n  <d:colorlabels>\r\n   <rdf:Seq>\r\n    <rdf:li>1</rdf:li>\r\n   </rdf:Seq>\r\n  </d:colorlabels>", "");
+  g_assert_true (lm_xmp_is_well_formed (e_out));
+
+  /* Absent: the same bytes. */
+  g_autoptr (GBytes) same = lm_xmp_remove_property (e, LM_XMP_NS, "Rating");
+  g_assert_true (g_bytes_equal (same, e));
+}
+
+static void
+test_get_array (void)
+{
+  const char *in = HEAD " <rdf:Description rdf:about='' xmlns:dt='http://darktable.sf.net/'\n"
+                        "   xmlns:dc='http://purl.org/dc/elements/1.1/' dt:xmp_version='5'>\n"
+                        "  <dt:colorlabels>\n   <rdf:Seq>\n    <rdf:li>0</rdf:li>\n    <rdf:li> 3 </rdf:li>\n"
+                        "    <rdf:li/>\n    <rdf:li>&lt;4&gt;</rdf:li>\n   </rdf:Seq>\n  </dt:colorlabels>\n"
+                        "  <dc:subject><rdf:Bag><rdf:li>a</rdf:li><rdf:li>b</rdf:li></rdf:Bag></dc:subject>\n"
+                        "  <dt:masks_history>\n   <rdf:Seq/>\n  </dt:masks_history>\n </rdf:Description>\n" TAIL;
+  g_autoptr (GBytes) packet = text (in);
+  g_auto (GStrv) labels = lm_xmp_get_array (packet, "http://darktable.sf.net/", "colorlabels");
+  g_auto (GStrv) subject = lm_xmp_get_array (packet, "http://purl.org/dc/elements/1.1/", "subject");
+  g_auto (GStrv) empty = lm_xmp_get_array (packet, "http://darktable.sf.net/", "masks_history");
+  g_auto (GStrv) scalar = lm_xmp_get_array (packet, "http://darktable.sf.net/", "xmp_version");
+  g_auto (GStrv) missing = lm_xmp_get_array (packet, "http://darktable.sf.net/", "history");
+  const char *want_labels[] = { "0", " 3 ", "", "<4>", NULL };
+  const char *want_subject[] = { "a", "b", NULL };
+  g_assert_true (g_strv_equal ((const char *const *) labels, want_labels));
+  g_assert_true (g_strv_equal ((const char *const *) subject, want_subject));
+  g_assert_nonnull (empty);
+  g_assert_cmpuint (g_strv_length (empty), ==, 0);
+  g_assert_null (scalar);
+  g_assert_null (missing);
+}
+
+static void
+test_set_array_replaces (void)
+{
+  const char *in = HEAD " <rdf:Description rdf:about='' xmlns:darktable='http://darktable.sf.net/'>\n"
+                        "   <darktable:colorlabels>\n    <rdf:Seq>\n     <rdf:li>0</rdf:li>\n    </rdf:Seq>\n"
+                        "   </darktable:colorlabels>\n   <darktable:history><rdf:Seq/></darktable:history>\n"
+                        " </rdf:Description>\n" TAIL;
+  g_autoptr (GBytes) packet = text (in);
+  const char *items[] = { "1", "a&b", NULL };
+  g_autoptr (GBytes) out = lm_xmp_set_array (packet, "http://darktable.sf.net/", "darktable", "colorlabels", "rdf:Seq",
+                                             items);
+  assert_one_change (out, in, "     <rdf:li>0</rdf:li>\n",
+                     "     <rdf:li>1</rdf:li>\n     <rdf:li>a&amp;b</rdf:li>\n");
+  g_auto (GStrv) back = lm_xmp_get_array (out, "http://darktable.sf.net/", "colorlabels");
+  g_assert_true (g_strv_equal ((const char *const *) back, items));
+
+  /* An empty element gains the array; an empty array is an empty Seq. */
+  const char *bare = HEAD " <rdf:Description rdf:about='' xmlns:darktable='http://darktable.sf.net/'>\n"
+                          "   <darktable:colorlabels/>\n </rdf:Description>\n" TAIL;
+  g_autoptr (GBytes) b = text (bare);
+  g_autoptr (GBytes) b_out = lm_xmp_set_array (b, "http://darktable.sf.net/", "darktable", "colorlabels", "rdf:Seq",
+                                               items);
+  g_auto (GStrv) b_back = lm_xmp_get_array (b_out, "http://darktable.sf.net/", "colorlabels");
+  g_assert_true (g_strv_equal ((const char *const *) b_back, items));
+  const char *none[] = { NULL };
+  g_autoptr (GBytes) e_out = lm_xmp_set_array (packet, "http://darktable.sf.net/", "darktable", "colorlabels",
+                                               "rdf:Seq", none);
+  assert_one_change (e_out, in, "\n    <rdf:Seq>\n     <rdf:li>0</rdf:li>\n    </rdf:Seq>\n", "\n    <rdf:Seq/>\n");
+}
+
+static void
+test_set_array_added (void)
+{
+  const char *items[] = { "2", NULL };
+  /* An empty Description, the namespace undeclared: declared, and the element added. */
+  const char *empty = HEAD "  <rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:Rating='1'/>\n" TAIL;
+  g_autoptr (GBytes) e = text (empty);
+  g_autoptr (GBytes) e_out = lm_xmp_set_array (e, "http://darktable.sf.net/", "darktable", "colorlabels", "rdf:Seq", items);
+  assert_one_change (e_out, empty, "xmp:Rating='1'/>",
+                     "xmp:Rating='1' xmlns:darktable=\"http://darktable.sf.net/\">\n"
+                     "   <darktable:colorlabels>\n    <rdf:Seq>\n     <rdf:li>2</rdf:li>\n    </rdf:Seq>\n"
+                     "   </darktable:colorlabels>\n  </rdf:Description>");
+  g_assert_true (lm_xmp_is_well_formed (e_out));
+
+  /* A Description with children, the namespace bound there under another prefix: the last child. */
+  const char *full = HEAD " <rdf:Description rdf:about='' xmlns:d='http://darktable.sf.net/'>\n"
+                          "  <d:history><rdf:Seq/></d:history>\n </rdf:Description>\n" TAIL;
+  g_autoptr (GBytes) f = text (full);
+  g_autoptr (GBytes) f_out = lm_xmp_set_array (f, "http://darktable.sf.net/", "darktable", "colorlabels", "rdf:Seq", items);
+  assert_one_change (f_out, full, "</d:history>\n",
+                     "</d:history>\n  <d:colorlabels>\n   <rdf:Seq>\n    <rdf:li>2</rdf:li>\n   </rdf:Seq>\n"
+                     "  </d:colorlabels>\n");
+
+  /* No rdf:Description: nothing to add to. */
+  g_autoptr (GBytes) none = text (HEAD TAIL);
+  g_assert_null (lm_xmp_set_array (none, "http://darktable.sf.net/", "darktable", "colorlabels", "rdf:Seq", items));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -272,5 +400,10 @@ main (int argc, char **argv)
   g_test_add_func ("/xmp/fresh-and-broken", test_fresh_and_broken);
   g_test_add_func ("/xmp/iptc-blocks", test_iptc_blocks);
   g_test_add_func ("/xmp/round-trip", test_round_trip);
+  g_test_add_func ("/xmp/get-property", test_get_property);
+  g_test_add_func ("/xmp/remove-property", test_remove_property);
+  g_test_add_func ("/xmp/get-array", test_get_array);
+  g_test_add_func ("/xmp/set-array-replaces", test_set_array_replaces);
+  g_test_add_func ("/xmp/set-array-added", test_set_array_added);
   return g_test_run ();
 }

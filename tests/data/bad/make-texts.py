@@ -50,6 +50,16 @@ def main():
     write("manifests", "nul-byte.tsv", b"a\tx1.jpg\t0.01\na\tx2.jpg\t0.1\0\nb\tx3.jpg\t0.01\n")
     write("manifests", "id-apart.tsv", b"a\tx1.jpg\t0.01\na\tx2.jpg\t0.1\nb\tx3.jpg\t0.01\nb\tx4.jpg\t0.1\na\tx5.jpg\t1\n")
     write("manifests", "binary-garbage.tsv", garbage)
+    # XMP sidecars of lumen-cli tags (photo.ext.xmp beside a photo): refused, left as they are.
+    head = (b"<?xpacket begin='\xef\xbb\xbf' id='W5M0MpCehiHzreSzNTczkc9d'?>\n<x:xmpmeta xmlns:x='adobe:ns:meta/'>\n"
+            b"<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\n")
+    write("xmp-sidecars", "unclosed.jpg.xmp", head + b"<rdf:Description xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:Rating='2'>\n")
+    write("xmp-sidecars", "nul-byte.jpg.xmp", head + b"<rdf:Description xmp:Rating='2\0'/>\n</rdf:RDF>\n</x:xmpmeta>\n")
+    write("xmp-sidecars", "binary-garbage.jpg.xmp", garbage)
+    write("xmp-sidecars", "entity-bomb.jpg.xmp",
+          b"<!DOCTYPE x [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'>]>\n" + head
+          + b"<rdf:Description xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:Label='&b;'/>\n</rdf:RDF>\n</x:xmpmeta>\n")
+    write("xmp-sidecars", "no-description.jpg.xmp", head + b"</rdf:RDF>\n</x:xmpmeta>\n<?xpacket end='w'?>\n")
     base = cv2.imread(os.path.join(HERE, "..", "photos", "chelsea.png"), cv2.IMREAD_COLOR)[:48, :64]
     sizes = os.path.join(HERE, "stacks", "two-sizes")
     os.makedirs(sizes, exist_ok=True)
