@@ -30,6 +30,7 @@ struct _LmThumbnailQueue {
   GQueue later;               /* of Request *: in the order asked */
   GHashTable *requests;       /* photo → Request *, waiting or being made */
   gboolean stopping;
+  gboolean held;
   GPtrArray *workers;         /* of GThread * */
 };
 
@@ -88,7 +89,7 @@ work (gpointer data)
   for (;;)
     {
       Request *r = NULL;
-      while (!q->stopping && (r = next_request (q)) == NULL)
+      while (!q->stopping && (q->held || (r = next_request (q)) == NULL))
         g_cond_wait (&q->wake, &q->lock);
       if (q->stopping)
         break;
@@ -101,7 +102,13 @@ work (gpointer data)
       result->thumb = lm_thumbnail_edited_load (r->photo, q->size, NULL, NULL);
       if (result->thumb == NULL)
         result->thumb = lm_thumbnail_load (r->photo, q->size, &result->error);
-      g_main_context_invoke_full (q->context, G_PRIORITY_DEFAULT, deliver, result, result_free);
+      /* A source, not g_main_context_invoke: that one runs DELIVER on this thread when
+       * nobody owns the context at the moment. */
+      GSource *source = g_idle_source_new ();
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, deliver, result, result_free);
+      g_source_attach (source, q->context);
+      g_source_unref (source);
 
       g_mutex_lock (&q->lock);
       g_hash_table_remove (q->requests, r->photo);
@@ -165,6 +172,15 @@ lm_thumbnail_queue_want (LmThumbnailQueue *q, const char *const *photos, guint n
       else
         g_queue_push_tail (&q->later, r);
     }
+  g_cond_broadcast (&q->wake);
+  g_mutex_unlock (&q->lock);
+}
+
+void
+lm_thumbnail_queue_hold (LmThumbnailQueue *q, gboolean hold)
+{
+  g_mutex_lock (&q->lock);
+  q->held = hold;
   g_cond_broadcast (&q->wake);
   g_mutex_unlock (&q->lock);
 }

@@ -27,6 +27,10 @@ LmThumbnailQueue *lm_thumbnail_queue_new_full (int size, guint n_workers, LmThum
  * up when it becomes urgent. A photo asked for again while waiting or being made is made once. */
 void lm_thumbnail_queue_want (LmThumbnailQueue *queue, const char *const *photos, guint n, gboolean urgent);
 
+/* While HOLD, the workers take no new photo (those being made are finished): a view that
+ * is about to ask for many at once holds, asks, and lets go, so that its order is kept. */
+void lm_thumbnail_queue_hold (LmThumbnailQueue *queue, gboolean hold);
+
 /* Photos waiting or being made. */
 guint lm_thumbnail_queue_pending (LmThumbnailQueue *queue);
 
