@@ -16,6 +16,7 @@
 typedef struct {
   int size;
   gboolean timings;
+  char *backend;
   char **inputs;
 } Options;
 
@@ -103,6 +104,10 @@ lm_cli_thumbnails_main (int argc, char **argv)
                          N_("N")),
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print the time to the first 30 thumbnails and to all"),
       NULL },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend,
+      N_("Where JPEGs are decoded and shrunk: auto (the CPU's cores and nvJPEG on a GPU where there is one), cpu, "
+         "cuda (the GPU alone)"),
+      N_("auto|cpu|cuda") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
   };
@@ -117,6 +122,14 @@ lm_cli_thumbnails_main (int argc, char **argv)
   if (!lm_cli_options_parse (context, &argc, &argv))
     return LM_EXIT_USAGE;
   g_auto (GStrv) inputs = g_steal_pointer (&o.inputs);
+  g_autofree char *backend = g_steal_pointer (&o.backend);
+  LmThumbnailDevice device = LM_THUMBNAIL_AUTO;
+  if (backend != NULL && g_str_equal (backend, "cpu"))
+    device = LM_THUMBNAIL_CPU;
+  else if (backend != NULL && g_str_equal (backend, "cuda"))
+    device = LM_THUMBNAIL_GPU;
+  else if (backend != NULL && !g_str_equal (backend, "auto"))
+    return lm_cli_usage_error (_("--backend takes auto, cpu or cuda"));
   if (inputs == NULL || inputs[0] == NULL)
     return lm_cli_usage_error (_("no folder or photo given"));
 
@@ -138,7 +151,7 @@ lm_cli_thumbnails_main (int argc, char **argv)
   if (photos->len > 0)
     {
       run.loop = g_main_loop_new (NULL, FALSE);
-      LmThumbnailQueue *queue = lm_thumbnail_queue_new (o.size, on_ready, &run);
+      LmThumbnailQueue *queue = lm_thumbnail_queue_new_full (o.size, 0, device, on_ready, &run);
       lm_thumbnail_queue_want (queue, (const char *const *) photos->pdata, photos->len, FALSE);
       g_main_loop_run (run.loop);
       lm_thumbnail_queue_free (queue);

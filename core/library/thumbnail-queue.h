@@ -16,11 +16,20 @@ typedef struct _LmThumbnailQueue LmThumbnailQueue;
 typedef void (*LmThumbnailReady) (const char *photo, LmImage *thumb /* full, NULL on failure */,
                                   const GError *error, gpointer user_data);
 
-/* Thumbnails of SIZE (lm_thumbnail_load's), one worker per core. An edited photo (a
- * sidecar with edits) comes back with its edits (thumbnail-edited.h). */
+/* Where JPEGs are decoded and shrunk. */
+typedef enum {
+  LM_THUMBNAIL_AUTO, /* the CPU's workers, and a GPU's (thumbnail-gpu.h) where there is one */
+  LM_THUMBNAIL_CPU,  /* the CPU's workers only */
+  LM_THUMBNAIL_GPU,  /* the GPU's worker only (what it cannot decode, on its thread's CPU);
+                      * the CPU's workers where no GPU can be used */
+} LmThumbnailDevice;
+
+/* Thumbnails of SIZE (lm_thumbnail_load's), one worker per core (LM_THUMBNAIL_AUTO). An
+ * edited photo (a sidecar with edits) comes back with its edits (thumbnail-edited.h). */
 LmThumbnailQueue *lm_thumbnail_queue_new (int size, LmThumbnailReady ready, gpointer user_data);
-/* The same with N_WORKERS threads (0: one per core). */
-LmThumbnailQueue *lm_thumbnail_queue_new_full (int size, guint n_workers, LmThumbnailReady ready, gpointer user_data);
+/* The same with N_WORKERS CPU threads (0: one per core) on DEVICE. */
+LmThumbnailQueue *lm_thumbnail_queue_new_full (int size, guint n_workers, LmThumbnailDevice device,
+                                               LmThumbnailReady ready, gpointer user_data);
 
 /* Asks for the N PHOTOS' thumbnails. URGENT: visible now, served before every other, this
  * call's before earlier urgent ones, in the order given; a photo already waiting is moved

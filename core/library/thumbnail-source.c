@@ -183,6 +183,13 @@ jpeg_stored_size (const guint8 *data, gsize len, guint *w, guint *h)
 }
 
 LmImage *
+lm_thumbnail_jpeg_preview (const guint8 *data, gsize len, int size)
+{
+  guint w = 0, h = 0;
+  return jpeg_stored_size (data, len, &w, &h) ? lm_thumbnail_exif_preview (data, len, size, w, h) : NULL;
+}
+
+LmImage *
 lm_thumbnail_decode (const char *photo, const guint8 *data, gsize len, int size, const char **mime, GError **error)
 {
   LmFileType type = lm_file_type_sniff (data, len);
@@ -190,13 +197,9 @@ lm_thumbnail_decode (const char *photo, const guint8 *data, gsize len, int size,
     *mime = mime_of (type);
   if (type == LM_FILE_JPEG)
     {
-      guint w = 0, h = 0;
-      if (jpeg_stored_size (data, len, &w, &h))
-        {
-          LmImage *preview = lm_thumbnail_exif_preview (data, len, size, w, h);
-          if (preview != NULL)
-            return preview;
-        }
+      LmImage *preview = lm_thumbnail_jpeg_preview (data, len, size);
+      if (preview != NULL)
+        return preview;
       /* Twice the size where the photo allows: the shrink then averages areas (a factor of
        * 2 or more) rather than interpolating. */
       return lm_jpeg_load_scaled (photo, data, len, 2 * (guint) size, error);

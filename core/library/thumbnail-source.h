@@ -33,6 +33,9 @@ LmImage *lm_thumbnail_decode (const char *photo, const guint8 *data, gsize len, 
  * PHOTO_W × PHOTO_H stored pixels); NULL otherwise. */
 LmImage *lm_thumbnail_exif_preview (const guint8 *data, gsize len, int size, guint photo_w, guint photo_h);
 
+/* The same of a JPEG whose stored size is read from its frame header. */
+LmImage *lm_thumbnail_jpeg_preview (const guint8 *data, gsize len, int size);
+
 /* A camera raw's largest embedded preview through LibRaw (libraw_unpack_thumb), upright by
  * the raw's orientation, as RGBA8; NULL with a message naming PATH when it has none that
  * LibRaw can give. */

@@ -207,7 +207,7 @@ test_queue_order (void)
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     paths[i] = small_photo (names[i]);
   Arrivals a = { g_ptr_array_new_with_free_func (g_free) };
-  LmThumbnailQueue *q = lm_thumbnail_queue_new_full (128, 1, on_ready, &a);
+  LmThumbnailQueue *q = lm_thumbnail_queue_new_full (128, 1, LM_THUMBNAIL_CPU, on_ready, &a);
   lm_thumbnail_queue_hold (q, TRUE);
   lm_thumbnail_queue_want (q, (const char *const *) paths, 3, FALSE);    /* a b c, later */
   lm_thumbnail_queue_want (q, (const char *const *) paths + 3, 2, TRUE); /* d e, visible */
@@ -244,7 +244,7 @@ test_queue_free_cancels (void)
       photos[i] = copies[i];
     }
   Arrivals a = { g_ptr_array_new_with_free_func (g_free) };
-  LmThumbnailQueue *q = lm_thumbnail_queue_new_full (128, 2, on_ready, &a);
+  LmThumbnailQueue *q = lm_thumbnail_queue_new_full (128, 2, LM_THUMBNAIL_CPU, on_ready, &a);
   lm_thumbnail_queue_want (q, photos, 40, FALSE);
   lm_thumbnail_queue_free (q);
   /* Results sent before the free are dropped, not delivered to a caller that has gone. */
