@@ -9,6 +9,8 @@
 #include "core/error.h"
 #include "core/io/io.h"
 #include "core/library/thumbnail-cache.h"
+#include "core/library/thumbnail-gpu.h"
+#include "core/library/thumbnail-source.h"
 #include "core/library/thumbnail-png.h"
 #include "core/library/thumbnail-queue.h"
 #include "test-util.h"
@@ -171,6 +173,26 @@ test_hostile_pngs (void)
   g_assert_error (error, LUMEN_ERROR, LM_ERROR_FORMAT);
 }
 
+/* The GPU path's shrink on the CPU backend is the CPU path's, byte for byte (the parity
+ * test compares the CUDA backend's with it); without a device the GPU path says why. */
+static void
+test_shrink_on_backend (void)
+{
+  g_autoptr (LmImage) src = patterned (1001, 333);
+  g_autoptr (LmImage) direct = lm_thumbnail_shrink (src, 256, NULL);
+  g_assert_cmpuint (direct->width, ==, 256);
+  g_assert_cmpuint (direct->height, ==, 85);
+  g_autoptr (LmBackend) cpu = lm_backend_cpu_new ();
+  g_autoptr (LmImage) through = lm_thumbnail_shrink_on (cpu, src, 256, NULL);
+  lm_test_assert_same_pixels (through, direct);
+  if (lm_backend_cuda_device_count () == 0)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_null (lm_thumbnail_gpu_new (&error));
+      g_assert_error (error, LUMEN_ERROR, LM_ERROR_NO_DEVICE);
+    }
+}
+
 /* The queue: what arrives, in which order, and nothing after free. */
 typedef struct {
   GPtrArray *order;
@@ -265,6 +287,7 @@ main (int argc, char **argv)
   g_test_add_func ("/thumbnail/store-and-validity", test_store_and_validity);
   g_test_add_func ("/thumbnail/failure-entries", test_failure_entries);
   g_test_add_func ("/thumbnail/hostile-pngs", test_hostile_pngs);
+  g_test_add_func ("/thumbnail/shrink-on-backend", test_shrink_on_backend);
   g_test_add_func ("/thumbnail-queue/order", test_queue_order);
   g_test_add_func ("/thumbnail-queue/free-cancels", test_queue_free_cancels);
   return g_test_run ();
