@@ -1,0 +1,276 @@
+/* Presets and selective paste in the window, as a person uses them:
+ * - grayscale switched on, Save Current Edits as Preset… named "Mono" by typing: the preset's
+ *   file holds grayscale; Revert, then the Presets menu's "Mono": the view turns gray, and one
+ *   Ctrl+Z brings the colour back;
+ * - a photo cropped and in grayscale, its edits copied (Ctrl+Alt+C) and pasted onto another:
+ *   Paste Selectively… (Ctrl+Shift+V) lists crop unticked and grayscale ticked, and pastes the
+ *   look without the crop; ticking crop carries it; Paste (Ctrl+Alt+V) leaves the crop out. */
+#include <string.h>
+
+#include "core/edit/sidecar.h"
+#include "core/library/presets.h"
+#include "ui-testlib.h"
+#include "ui/window-private.h"
+
+static char *photo_a, *photo_b;
+
+/* The largest |R − G| + |G − B| of the view's pixels: 0 for a gray image. */
+static int
+colourfulness (void)
+{
+  LmViewRect rect;
+  LmImage *px = lm_image_view_get_pixels (ui_image_view (), &rect);
+  g_assert_nonnull (px);
+  g_assert_cmpint (px->format, ==, LM_FORMAT_RGBA8);
+  int most = 0;
+  for (guint y = 0; y < px->height; y++)
+    for (guint x = 0; x < px->width; x++)
+      {
+        const guint8 *p = (const guint8 *) px->data + (gsize) y * px->stride + 4 * (gsize) x;
+        most = MAX (most, abs (p[0] - p[1]) + abs (p[1] - p[2]));
+      }
+  return most;
+}
+
+static gboolean
+is_on (LmOpId op)
+{
+  return gtk_switch_get_active (GTK_SWITCH (ui_control (op, "enabled")));
+}
+
+/* The toplevel named NAME once it is on screen and drawn. */
+static GtkWidget *
+await_toplevel (const char *name)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+      for (GList *l = toplevels; l; l = l->next)
+        if (g_strcmp0 (gtk_widget_get_name (l->data), name) == 0 && gtk_widget_get_mapped (l->data))
+          {
+            ui_wait_ms (200); /* mapped is not yet drawn */
+            return l->data;
+          }
+      ui_wait_ms (20);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+click (GtkWidget *widget)
+{
+  GtkAllocation a;
+  gtk_widget_get_allocation (widget, &a);
+  ui_click (widget, a.width / 2.0, a.height / 2.0);
+}
+
+/* DIALOG's button LABEL clicked, and DIALOG gone after it. */
+static void
+click_closing (GtkWidget *dialog, const char *label)
+{
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  click (ui_button_labelled (dialog, label));
+  for (int turn = 0; turn < 500 && dialog != NULL; turn++)
+    ui_wait_ms (20);
+  g_assert_null (dialog);
+}
+
+/* Opens PATH and waits for its first render. */
+static void
+open_photo (const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  lm_window_open (ui_window, file);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline
+         && (ui_window->file == NULL || !g_file_equal (ui_window->file, file) || ui_window->source == NULL))
+    ui_wait_ms (20);
+  g_assert_true (ui_window->file && g_file_equal (ui_window->file, file));
+  ui_settle_tracked ();
+}
+
+/* The Presets menu's item NAME activated as the menu does it (its action and target). */
+static void
+choose_from_presets_menu (const char *name)
+{
+  GMenuModel *items = G_MENU_MODEL (gtk_widget_get_template_child (GTK_WIDGET (ui_window), LM_TYPE_WINDOW,
+                                                                    "preset_items"));
+  for (int i = 0; i < g_menu_model_get_n_items (items); i++)
+    {
+      g_autofree char *label = NULL, *action = NULL;
+      g_menu_model_get_item_attribute (items, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+      if (g_strcmp0 (label, name) != 0)
+        continue;
+      g_assert_true (g_menu_model_get_item_attribute (items, i, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+      g_autoptr (GVariant) target = g_menu_model_get_item_attribute_value (items, i, G_MENU_ATTRIBUTE_TARGET, NULL);
+      g_assert_cmpstr (action, ==, "win.apply-preset");
+      g_action_group_activate_action (G_ACTION_GROUP (ui_window), "apply-preset", target);
+      return;
+    }
+  g_test_message ("no %s in the Presets menu", name);
+  g_assert_not_reached ();
+}
+
+static void
+test_save_and_apply (void)
+{
+  open_photo (photo_b);
+  g_assert_cmpint (colourfulness (), >, 40);
+  GtkWidget *gray = ui_control (LM_OP_GRAY, "enabled");
+  ui_scroll_into_view (gray);
+  ui_focus_window (GTK_WIDGET (ui_window));
+  click (gray);
+  ui_settle_tracked ();
+  g_assert_true (is_on (LM_OP_GRAY));
+  g_assert_cmpint (colourfulness (), <=, 2);
+
+  ui_activate ("save-preset");
+  GtkWidget *dialog = await_toplevel ("preset-save-dialog");
+  GtkWidget *check = ui_find_named (dialog, "paste-op-gray");
+  g_assert_nonnull (check);
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)));
+  ui_focus_window (dialog);
+  click (ui_find_named (dialog, "preset-name"));
+  ui_type ("Mono");
+  click_closing (dialog, "_Save");
+  g_autofree char *dir = lm_presets_user_dir ();
+  g_autofree char *file = g_build_filename (dir, "Mono.lumen", NULL);
+  LmPipeline saved;
+  g_assert_true (lm_preset_load (file, &saved, NULL));
+  g_assert_true (lm_pipeline_primary (&saved, LM_OP_GRAY)->enabled);
+
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_r, GDK_CONTROL_MASK); /* Revert to Original */
+  ui_settle_tracked ();
+  g_assert_false (is_on (LM_OP_GRAY));
+  int colour = colourfulness ();
+  g_assert_cmpint (colour, >, 40);
+
+  choose_from_presets_menu ("Mono");
+  ui_settle_tracked ();
+  g_assert_true (is_on (LM_OP_GRAY));
+  g_assert_cmpint (colourfulness (), <=, 2);
+  /* One undo step. */
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_z, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  g_assert_false (is_on (LM_OP_GRAY));
+  g_assert_cmpint (colourfulness (), ==, colour);
+
+  /* A built-in one, from the same menu. */
+  choose_from_presets_menu ("Black and white");
+  ui_settle_tracked ();
+  g_assert_cmpint (colourfulness (), <=, 2);
+}
+
+/* Copies photo A's edits (crop to 100 × 80, grayscale) and opens photo B, uncropped. */
+static void
+copy_a_open_b (guint *width, guint *height)
+{
+  open_photo (photo_a);
+  guint w, h;
+  lm_image_view_get_image_size (ui_image_view (), &w, &h);
+  g_assert_cmpuint (w, ==, 100);
+  g_assert_cmpuint (h, ==, 80);
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_c, GDK_CONTROL_MASK | GDK_MOD1_MASK);
+  ui_flush ();
+  open_photo (photo_b);
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  lm_image_view_get_image_size (ui_image_view (), width, height);
+  g_assert_cmpuint (*width, >, 100);
+  g_assert_false (is_on (LM_OP_GRAY));
+}
+
+static void
+await_gray (gboolean on)
+{
+  for (int turn = 0; turn < 200 && is_on (LM_OP_GRAY) != on; turn++)
+    ui_wait_ms (20);
+  ui_settle_tracked ();
+  g_assert_true (is_on (LM_OP_GRAY) == on);
+}
+
+static void
+test_paste_selectively (void)
+{
+  guint bw, bh, w, h;
+  copy_a_open_b (&bw, &bh);
+  ui_key (GDK_KEY_v, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+  GtkWidget *dialog = await_toplevel ("paste-ops-dialog");
+  GtkWidget *crop = ui_find_named (dialog, "paste-op-crop");
+  GtkWidget *gray = ui_find_named (dialog, "paste-op-gray");
+  g_assert_nonnull (crop);
+  g_assert_nonnull (gray);
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (crop)));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (gray)));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (ui_find_named (dialog, "paste-replace"))));
+  ui_focus_window (dialog);
+  click_closing (dialog, "_Paste");
+  await_gray (TRUE);
+  g_assert_false (is_on (LM_OP_CROP));
+  lm_image_view_get_image_size (ui_image_view (), &w, &h);
+  g_assert_cmpuint (w, ==, bw);
+  g_assert_cmpuint (h, ==, bh);
+  g_assert_cmpint (colourfulness (), <=, 2);
+
+  /* Crop ticked by the person: it goes too. */
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  ui_key (GDK_KEY_v, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+  dialog = await_toplevel ("paste-ops-dialog");
+  ui_focus_window (dialog);
+  click (ui_find_named (dialog, "paste-op-crop"));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (ui_find_named (dialog, "paste-op-crop"))));
+  click_closing (dialog, "_Paste");
+  await_gray (TRUE);
+  lm_image_view_get_image_size (ui_image_view (), &w, &h);
+  g_assert_cmpuint (w, ==, 100);
+  g_assert_cmpuint (h, ==, 80);
+
+  /* Plain Paste: the look, not the crop. */
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  ui_settle_tracked ();
+  ui_key (GDK_KEY_v, GDK_CONTROL_MASK | GDK_MOD1_MASK);
+  await_gray (TRUE);
+  lm_image_view_get_image_size (ui_image_view (), &w, &h);
+  g_assert_cmpuint (w, ==, bw);
+}
+
+int
+main (int argc, char **argv)
+{
+  /* Presets of this test's own (GLib reads XDG_DATA_HOME once, at its first use). */
+  g_autofree char *home = g_dir_make_tmp ("lumen-presets-XXXXXX", NULL);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  photo_a = g_build_filename (home, "a.png", NULL);
+  photo_b = g_build_filename (home, "b.png", NULL);
+  g_autofree char *src = ui_test_data ("photos/chelsea.png");
+  g_autofree char *bytes = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (src, &bytes, &len, NULL));
+  g_assert_true (g_file_set_contents (photo_a, bytes, (gssize) len, NULL));
+  g_assert_true (g_file_set_contents (photo_b, bytes, (gssize) len, NULL));
+  /* A's edits, read when it opens. */
+  g_autofree char *sidecar = lm_sidecar_beside_path (photo_a);
+  const char edits[] = "[crop]\nenabled=true\nx=10\ny=10\nwidth=100\nheight=80\n\n[gray]\nenabled=true\n";
+  g_assert_true (g_file_set_contents (sidecar, edits, -1, NULL));
+
+  ui_test_init (&argc, &argv, photo_b);
+  ui_track_results ();
+  /* Edits kept in sidecars (in this test's folder): another photo opens without a prompt. */
+  g_autoptr (GSettings) settings = ui_settings ();
+  if (settings)
+    g_settings_set_boolean (settings, "keep-edits", TRUE);
+  g_test_add_func ("/presets/save-and-apply", test_save_and_apply);
+  g_test_add_func ("/presets/paste-selectively", test_paste_selectively);
+  int rc = g_test_run ();
+  g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", home);
+  (void) !system (cleanup);
+  return rc;
+}
