@@ -155,5 +155,6 @@ int lm_cli_process_main (int argc, char **argv);
 int lm_cli_compare_main (int argc, char **argv);
 int lm_cli_hdr_main (int argc, char **argv);
 int lm_cli_detect_main (int argc, char **argv);
+int lm_cli_presets_main (int argc, char **argv);
 
 G_END_DECLS
