@@ -232,7 +232,7 @@ static const Command commands[] = {
     N_("many stacks merged as hdr merges one; resumable, sharded") },
   { "detect", lm_cli_detect_main, N_("detect -o CAT IN.fits"),
     N_("sources in an astronomical image: background, segmentation, catalogue") },
-  { "presets", lm_cli_presets_main, N_("presets [list | import FILE | export NAME FILE | delete NAME]"),
+  { "presets", lm_cli_presets_main, N_("presets [list | …]"),
     N_("the presets: listed, imported, exported, deleted") },
 };
 
