@@ -9,12 +9,25 @@
 static const GtkTargetEntry targets[] = { { (char *) LM_PRESET_DND_TARGET, GTK_TARGET_SAME_APP, 0 } };
 
 static void
-on_drag_data_get (GtkWidget *row, GdkDragContext *context, GtkSelectionData *data, guint info, guint time)
+on_drag_data_get (GtkWidget *handle, GdkDragContext *context, GtkSelectionData *data, guint info, guint time)
 {
-  const char *path = lm_preset_list_row_path (GTK_LIST_BOX_ROW (row));
+  GtkWidget *row = gtk_widget_get_ancestor (handle, GTK_TYPE_LIST_BOX_ROW);
+  const char *path = row ? lm_preset_list_row_path (GTK_LIST_BOX_ROW (row)) : NULL;
   if (path)
     gtk_selection_data_set (data, gdk_atom_intern_static_string (LM_PRESET_DND_TARGET), 8, (const guchar *) path,
                             (gint) strlen (path));
+}
+
+/* A press on a row's handle selects the row, as a press on the row would: the handle's
+ * drag source takes the press before the list box sees it. */
+static gboolean
+on_handle_press (GtkWidget *handle, GdkEventButton *event, gpointer unused)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (handle, GTK_TYPE_LIST_BOX_ROW);
+  GtkWidget *list = row ? gtk_widget_get_parent (row) : NULL;
+  if (event->button == GDK_BUTTON_PRIMARY && GTK_IS_LIST_BOX (list))
+    gtk_list_box_select_row (GTK_LIST_BOX (list), GTK_LIST_BOX_ROW (row));
+  return GDK_EVENT_PROPAGATE;
 }
 
 static GtkWidget *
@@ -29,12 +42,17 @@ preset_row (const LmPreset *preset)
   g_object_set (label, "margin", 6, NULL);
   if (preset->builtin)
     gtk_widget_set_tooltip_text (row, _("Built in: it cannot be renamed or deleted"));
-  gtk_container_add (GTK_CONTAINER (row), label);
+  /* The drag starts on an event box that fills the row: the list box takes the row's own
+   * presses for its selection, so a drag source on the row itself never sees them. */
+  GtkWidget *handle = gtk_event_box_new ();
+  gtk_container_add (GTK_CONTAINER (handle), label);
+  gtk_container_add (GTK_CONTAINER (row), handle);
   g_object_set_data_full (G_OBJECT (row), "lumen-preset-path", g_strdup (preset->path), g_free);
   g_object_set_data_full (G_OBJECT (row), "lumen-preset-name", g_strdup (preset->name), g_free);
   g_object_set_data (G_OBJECT (row), "lumen-preset-builtin", GINT_TO_POINTER (preset->builtin));
-  gtk_drag_source_set (row, GDK_BUTTON1_MASK, targets, G_N_ELEMENTS (targets), GDK_ACTION_COPY);
-  g_signal_connect (row, "drag-data-get", G_CALLBACK (on_drag_data_get), NULL);
+  gtk_drag_source_set (handle, GDK_BUTTON1_MASK, targets, G_N_ELEMENTS (targets), GDK_ACTION_COPY);
+  g_signal_connect (handle, "drag-data-get", G_CALLBACK (on_drag_data_get), NULL);
+  g_signal_connect (handle, "button-press-event", G_CALLBACK (on_handle_press), NULL);
   return row;
 }
 

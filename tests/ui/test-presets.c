@@ -4,12 +4,15 @@
  *   Ctrl+Z brings the colour back;
  * - a photo cropped and in grayscale, its edits copied (Ctrl+Alt+C) and pasted onto another:
  *   Paste Selectively… (Ctrl+Shift+V) lists crop unticked and grayscale ticked, and pastes the
- *   look without the crop; ticking crop carries it; Paste (Ctrl+Alt+V) leaves the crop out. */
+ *   look without the crop; ticking crop carries it; Paste (Ctrl+Alt+V) leaves the crop out;
+ * - a row of the preset list dragged with the pointer onto a drop target (as the folder view's
+ *   thumbnails are) hands it the preset's file. */
 #include <string.h>
 
 #include "core/edit/sidecar.h"
 #include "core/library/presets.h"
 #include "ui-testlib.h"
+#include "ui/preset-list.h"
 #include "ui/window-private.h"
 
 static char *photo_a, *photo_b;
@@ -242,6 +245,66 @@ test_paste_selectively (void)
   g_assert_cmpuint (w, ==, bw);
 }
 
+static char *dropped;
+
+static void
+on_drop (GtkWidget *target, GdkDragContext *context, int x, int y, GtkSelectionData *data, guint info, guint time)
+{
+  g_free (dropped);
+  dropped = lm_preset_list_drop_path (data);
+  gtk_drag_finish (context, dropped != NULL, FALSE, time);
+}
+
+static void
+test_drag_preset (void)
+{
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 500, 400);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *list = lm_preset_list_new ();
+  gtk_widget_set_size_request (list, 200, -1);
+  GtkWidget *target = gtk_event_box_new ();
+  gtk_widget_set_hexpand (target, TRUE);
+  gtk_container_add (GTK_CONTAINER (target), gtk_label_new ("drop here"));
+  static const GtkTargetEntry entry[] = { { (char *) LM_PRESET_DND_TARGET, GTK_TARGET_SAME_APP, 0 } };
+  gtk_drag_dest_set (target, GTK_DEST_DEFAULT_ALL, entry, 1, GDK_ACTION_COPY);
+  g_signal_connect (target, "drag-data-received", G_CALLBACK (on_drop), NULL);
+  gtk_container_add (GTK_CONTAINER (box), list);
+  gtk_container_add (GTK_CONTAINER (box), target);
+  gtk_container_add (GTK_CONTAINER (window), box);
+  gtk_widget_show_all (window);
+  ui_focus_window (window);
+  ui_wait_ms (300);
+  GtkWidget *row = ui_find_named (list, "preset-Warm");
+  g_assert_nonnull (row);
+  GtkAllocation r, t;
+  gtk_widget_get_allocation (row, &r);
+  gtk_widget_get_allocation (target, &t);
+  int tx, ty;
+  g_assert_true (gtk_widget_translate_coordinates (target, row, t.width / 2, t.height / 2, &tx, &ty));
+  /* By hand rather than ui_drag: GTK's drag starts past a threshold and then follows the
+   * pointer through its own grab, each step handled before the next. */
+  ui_pointer_move (row, r.width / 4.0, r.height / 2.0);
+  ui_pointer_button (1, TRUE);
+  for (int i = 1; i <= 20; i++)
+    {
+      ui_pointer_move (row, r.width / 4.0 + (tx - r.width / 4.0) * i / 20, r.height / 2.0 + (ty - r.height / 2.0) * i / 20);
+      ui_wait_ms (30);
+    }
+  ui_wait_ms (100);
+  ui_pointer_button (1, FALSE);
+  for (int turn = 0; turn < 100 && dropped == NULL; turn++)
+    ui_wait_ms (20);
+  g_autofree char *want = lm_preset_resolve ("Warm", NULL);
+  g_assert_cmpstr (dropped, ==, want);
+  /* A click still selects a row (Manage Presets… acts on the selected one). */
+  GtkWidget *cool = ui_find_named (list, "preset-Cool");
+  click (cool);
+  ui_wait_ms (100);
+  g_assert_true (GTK_WIDGET (gtk_list_box_get_selected_row (GTK_LIST_BOX (list))) == cool);
+  gtk_widget_destroy (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -269,6 +332,7 @@ main (int argc, char **argv)
     g_settings_set_boolean (settings, "keep-edits", TRUE);
   g_test_add_func ("/presets/save-and-apply", test_save_and_apply);
   g_test_add_func ("/presets/paste-selectively", test_paste_selectively);
+  g_test_add_func ("/presets/drag-preset", test_drag_preset);
   int rc = g_test_run ();
   g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", home);
   (void) !system (cleanup);
