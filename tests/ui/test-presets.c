@@ -5,9 +5,13 @@
  * - a photo cropped and in grayscale, its edits copied (Ctrl+Alt+C) and pasted onto another:
  *   Paste Selectively… (Ctrl+Shift+V) lists crop unticked and grayscale ticked, and pastes the
  *   look without the crop; ticking crop carries it; Paste (Ctrl+Alt+V) leaves the crop out;
+ * - Apply Edits to Photos… from the cropped, gray photo onto a third: the chooser's Operations
+ *   applied lists crop unticked and grayscale ticked; the photo written is gray and uncropped,
+ *   and its sidecar has grayscale, not the crop;
  * - a row of the preset list dragged with the pointer onto a drop target (as the folder view's
  *   thumbnails are) hands it the preset's file. */
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "core/edit/sidecar.h"
 #include "core/library/presets.h"
@@ -15,7 +19,7 @@
 #include "ui/preset-list.h"
 #include "ui/window-private.h"
 
-static char *photo_a, *photo_b;
+static char *photo_a, *photo_b, *photo_c;
 
 /* The largest |R − G| + |G − B| of the view's pixels: 0 for a gray image. */
 static int
@@ -245,6 +249,56 @@ test_paste_selectively (void)
   g_assert_cmpuint (w, ==, bw);
 }
 
+static void
+answer_apply (GtkWidget *dialog, gpointer unused)
+{
+  GtkWidget *ops = ui_find_named (dialog, "apply-operations");
+  g_assert_nonnull (ops);
+  gtk_expander_set_expanded (GTK_EXPANDER (ops), TRUE);
+  ui_wait_ms (200);
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (ui_find_named (ops, "paste-op-crop"))));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (ui_find_named (ops, "paste-op-gray"))));
+  g_assert_true (gtk_file_chooser_select_filename (GTK_FILE_CHOOSER (dialog), photo_c));
+  ui_wait_ms (300);
+  click (ui_button_labelled (dialog, "_Apply"));
+}
+
+static void
+open_apply (gpointer unused)
+{
+  ui_focus_window (GTK_WIDGET (ui_window));
+  ui_activate ("apply-edits");
+}
+
+static void
+test_apply_edits (void)
+{
+  open_photo (photo_a);
+  ui_answer_chooser (open_apply, NULL, answer_apply, NULL);
+  GtkWidget *outcome = ui_await_apply_outcome ();
+  g_assert_nonnull (outcome);
+  gtk_dialog_response (GTK_DIALOG (outcome), GTK_RESPONSE_CLOSE);
+  g_autofree char *dir = g_path_get_dirname (photo_c);
+  g_autofree char *written = g_build_filename (dir, "c-edited.png", NULL);
+  g_autoptr (LmImage) out = ui_load_image (written);
+  g_autoptr (LmImage) in = ui_load_image (photo_c);
+  g_assert_cmpuint (out->width, ==, in->width);
+  g_assert_cmpuint (out->height, ==, in->height);
+  for (guint y = 0; y < out->height; y += 7)
+    for (guint x = 0; x < out->width; x += 7)
+      {
+        const guint8 *p = lm_image_row (out, y) + (gsize) x * lm_format_bytes_per_pixel (out->format);
+        if (out->format != LM_FORMAT_GRAY8)
+          g_assert_true (p[0] == p[1] && p[1] == p[2]);
+      }
+  g_autofree char *sidecar = lm_sidecar_beside_path (written);
+  g_autofree char *own = lm_sidecar_beside_path (photo_c);
+  const char *kept = g_file_test (sidecar, G_FILE_TEST_EXISTS) ? sidecar : own;
+  LmPipeline edits = ui_read_sidecar (kept);
+  g_assert_true (lm_pipeline_primary (&edits, LM_OP_GRAY)->enabled);
+  g_assert_false (lm_pipeline_primary (&edits, LM_OP_CROP)->enabled);
+}
+
 static char *dropped;
 
 static void
@@ -319,6 +373,10 @@ main (int argc, char **argv)
   g_assert_true (g_file_get_contents (src, &bytes, &len, NULL));
   g_assert_true (g_file_set_contents (photo_a, bytes, (gssize) len, NULL));
   g_assert_true (g_file_set_contents (photo_b, bytes, (gssize) len, NULL));
+  g_autofree char *third = g_build_filename (home, "others", NULL);
+  g_assert_cmpint (g_mkdir (third, 0700), ==, 0);
+  photo_c = g_build_filename (third, "c.png", NULL);
+  g_assert_true (g_file_set_contents (photo_c, bytes, (gssize) len, NULL));
   /* A's edits, read when it opens. */
   g_autofree char *sidecar = lm_sidecar_beside_path (photo_a);
   const char edits[] = "[crop]\nenabled=true\nx=10\ny=10\nwidth=100\nheight=80\n\n[gray]\nenabled=true\n";
@@ -332,6 +390,7 @@ main (int argc, char **argv)
     g_settings_set_boolean (settings, "keep-edits", TRUE);
   g_test_add_func ("/presets/save-and-apply", test_save_and_apply);
   g_test_add_func ("/presets/paste-selectively", test_paste_selectively);
+  g_test_add_func ("/presets/apply-edits", test_apply_edits);
   g_test_add_func ("/presets/drag-preset", test_drag_preset);
   int rc = g_test_run ();
   g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", home);
