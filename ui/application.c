@@ -100,6 +100,9 @@ lm_application_startup (GApplication *app)
      * too, so that the two go together. */
     { "win.copy-edits", { "<Control><Alt>c", NULL } },
     { "win.paste-edits", { "<Control><Alt>v", NULL } },
+    /* Not Ctrl+V: an application's accelerator comes before a focused entry's own keys, and
+     * the value fields take typed (and pasted) numbers. */
+    { "win.paste-selectively", { "<Control><Shift>v", NULL } },
     { "win.compare", { "<Control>d", NULL } },
     { "win.split", { "<Control>backslash", NULL } },
     { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
