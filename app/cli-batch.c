@@ -381,26 +381,27 @@ print_notes (const LmJournalSummary *journals, const char *outdir)
 /* The share's stacks not done yet. An output under its final name is done when a whole done
  * record gives it and it has that record's size and CRC-32 (all read back, a few files at a
  * time); any other is merged again. */
-static GPtrArray *
-plan_todo (const Plan *p, LmBatchList *list, LmJournal *journal, guint *before, GError **error)
+GPtrArray *
+lm_cli_batch_todo (const char *outdir, const char *ext, const LmShard *shard, guint read_threads, LmBatchList *list,
+                   LmJournal *journal, guint *before, GError **error)
 {
   g_autoptr (GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) mine = g_ptr_array_new ();
   for (guint k = 0; k < list->stacks->len; k++)
-    if (lm_shard_takes (&p->shard, k))
+    if (lm_shard_takes (shard, k))
       {
         LmBatchStack *s = list->stacks->pdata[k];
         g_ptr_array_add (mine, s);
         g_hash_table_add (ids, s->id);
       }
   guint removed = 0;
-  g_autoptr (GHashTable) present = lm_batch_scan_outdir (p->config.outdir, ids, p->config.ext, &removed, error);
+  g_autoptr (GHashTable) present = lm_batch_scan_outdir (outdir, ids, ext, &removed, error);
   if (present == NULL)
     return NULL;
-  g_autoptr (LmJournalSummary) journals = lm_journal_read_all (p->config.outdir, error);
+  g_autoptr (LmJournalSummary) journals = lm_journal_read_all (outdir, error);
   if (journals == NULL)
     return NULL;
-  print_notes (journals, p->config.outdir);
+  print_notes (journals, outdir);
 
   g_autoptr (GPtrArray) todo = g_ptr_array_new ();
   g_autoptr (GArray) outputs = g_array_new (FALSE, FALSE, sizeof (Present));
@@ -413,13 +414,13 @@ plan_todo (const Plan *p, LmBatchList *list, LmJournal *journal, guint *before, 
           g_ptr_array_add (todo, s);
           continue;
         }
-      Present o = { s, lm_batch_output_path (p->config.outdir, s->id, p->config.ext),
+      Present o = { s, lm_batch_output_path (outdir, s->id, ext),
                     g_hash_table_lookup (journals->done, s->id), g_hash_table_contains (journals->redone, s->id) };
       g_array_append_val (outputs, o);
       g_ptr_array_add (paths, o.path); /* owns it */
     }
   g_autofree LmOutputSum *found = g_new0 (LmOutputSum, MAX (outputs->len, 1));
-  lm_output_sum_files (paths, p->config.read_threads ? p->config.read_threads : 4, found);
+  lm_output_sum_files (paths, read_threads ? read_threads : 4, found);
 
   *before = 0;
   guint changed = 0, unproven = 0;
@@ -490,7 +491,8 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
   LmJournal *journal = lm_journal_open (p->config.outdir, &p->shard, share, list->stacks->len, error);
   if (journal == NULL)
     return FALSE;
-  g_autoptr (GPtrArray) todo = plan_todo (p, list, journal, &before, error);
+  g_autoptr (GPtrArray) todo = lm_cli_batch_todo (p->config.outdir, p->config.ext, &p->shard, p->config.read_threads, list,
+                                                journal, &before, error);
   LmBatchStats stats = { 0 };
   gboolean ok = todo && lm_batch_run (&p->config, todo, share, before, journal, &stats, error);
   GError *close_error = NULL;
@@ -576,6 +578,13 @@ single_threaded_lapack (void)
 int
 lm_cli_batch_main (int argc, char **argv)
 {
+  /* `batch develop` is a batch of photos rather than stacks, with options of its own. */
+  if (argc > 1 && g_str_equal (argv[1], "develop"))
+    {
+      g_set_prgname ("lumen-cli batch develop");
+      return lm_cli_batch_develop_main (argc - 1, argv + 1);
+    }
+
   Options o = { .tone = LM_CLI_TONE_INIT, .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT };
   const GOptionEntry entries[] = {
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to merge: auto (default), cpu or cuda"), N_("BACKEND") },

@@ -3,10 +3,24 @@
 
 #include <glib.h>
 
+#include "core/batch/journal.h"
+#include "core/batch/shard.h"
+#include "core/batch/stacks.h"
+
 G_BEGIN_DECLS
 
 int lm_cli_batch_main (int argc, char **argv);
 /* --report OUTDIR */
 int lm_cli_batch_report (const char *outdir);
+/* lumen-cli batch develop */
+int lm_cli_batch_develop_main (int argc, char **argv);
+
+/* The share SHARD of LIST not done yet in OUTDIR (outputs <id>.EXT), in the list's order:
+ * an output under its final name is done when a whole done record gives it and it has that
+ * record's size and CRC-32 (all read back, READ_THREADS files at a time; 0: 4); any other is
+ * made again, after a redo record in JOURNAL where a done record named it. BEFORE: the
+ * share's items done by earlier runs. */
+GPtrArray *lm_cli_batch_todo (const char *outdir, const char *ext, const LmShard *shard, guint read_threads,
+                              LmBatchList *list, LmJournal *journal, guint *before, GError **error);
 
 G_END_DECLS

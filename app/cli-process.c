@@ -10,9 +10,8 @@
 #include "core/io/atomic-group.h"
 #include "core/io/io.h"
 #include "core/io/raw.h"
-#include "core/render/cache.h"
+#include "core/render/develop-one.h"
 #include "core/render/jpeg-gpu.h"
-#include "core/render/tiled.h"
 #include "core/timing.h"
 
 /* parse () asks for the version to be printed rather than a photo processed. */
@@ -140,169 +139,6 @@ fail (GError *error)
   return LM_EXIT_FAILURE;
 }
 
-/* FALSE, naming IN_PATH and why, where PIPELINE asks for lens correction and the photo gets
- * none: a render leaves a photo that names no lens as it is (the window says why in its info
- * bar), but a command asked for the correction means it. */
-static gboolean
-lens_found (const char *in_path, const LmImage *source, const LmColorProfile *color, const LmPipeline *pipeline,
-            GError **error)
-{
-  g_autofree char *note = lm_pipeline_lens_note (pipeline, color, source);
-  if (note == NULL)
-    return TRUE;
-  g_autofree char *shown = g_filename_display_name (in_path);
-  g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("%s: lens correction: %s"), shown, note);
-  return FALSE;
-}
-
-/* SOURCE through the pipeline on BACKEND tile by tile (core/render/tiled.h), into host memory
- * of the backend's (pinned where it can). */
-static LmImage *
-render_tiled (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-              LmTimings *timings, GError **error)
-{
-  LmFormat format;
-  guint width, height;
-  lm_render_tiled_output (source, pipeline, &format, &width, &height);
-  g_autoptr (LmImage) host = lm_image_new (format, width, height, lm_backend_host_allocator (backend), error);
-  if (host == NULL || !lm_render_tiled (backend, source, pipeline, color, NULL, host, NULL, timings, error))
-    return NULL;
-  return g_steal_pointer (&host);
-}
-
-/* Whether the render goes tile by tile: where the untiled one does not fit the device, or
- * LUMEN_TILE asks for tiles (tests). Radiance is never tiled (its tone mapping needs the
- * whole image). */
-static gboolean
-wants_tiles (LmBackend *backend, LmImage *source, const LmPipeline *pipeline)
-{
-  /* Nor is a raw: its development is not tiled yet. */
-  if (source->format == LM_FORMAT_RGBA_F32 || lm_image_is_raw (source))
-    return FALSE;
-  return g_getenv ("LUMEN_TILE") != NULL || !lm_render_fits (backend, source, pipeline);
-}
-
-/* The final mask plane of instance MASK_ID in CACHE's last run, in host memory. */
-static LmImage *
-download_mask (LmBackend *backend, LmRenderCache *cache, guint32 mask_id, GError **error)
-{
-  g_autoptr (LmImage) plane = lm_render_cache_mask (cache, mask_id);
-  if (plane == NULL)
-    {
-      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID, _("--mask-out: the render made no mask for that instance"));
-      return NULL;
-    }
-  g_autoptr (LmImage) host = lm_backend_download (backend, plane, error);
-  if (host == NULL || !lm_backend_synchronize (backend, error))
-    return NULL;
-  return g_steal_pointer (&host);
-}
-
-/* SOURCE through the pipeline on BACKEND, back in host memory; left in the device's where
- * ON_DEVICE asks (for nvJPEG to encode it there). MASK_ID not 0: that instance's mask in
- * *MASK, in host memory. */
-static LmImage *
-render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-              gboolean on_device, guint32 mask_id, LmImage **mask, LmTimings *timings, GError **error)
-{
-  gboolean transfers = lm_cli_backend_transfers (backend);
-  gint64 t = g_get_monotonic_time ();
-  g_autoptr (LmImage) work = lm_backend_upload (backend, source, error);
-  if (work == NULL || !lm_backend_synchronize (backend, error))
-    return NULL;
-  if (transfers)
-    lm_timings_add (timings, _("upload"), lm_ms_since (t));
-
-  g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, work);
-  lm_render_cache_set_color (cache, color);
-  g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
-  if (result == NULL)
-    return NULL;
-  if (mask_id != 0 && (*mask = download_mask (backend, cache, mask_id, error)) == NULL)
-    return NULL;
-  if (on_device)
-    return g_steal_pointer (&result);
-
-  t = g_get_monotonic_time ();
-  g_autoptr (LmImage) host = lm_backend_download (backend, result, error);
-  if (host == NULL || !lm_backend_synchronize (backend, error))
-    return NULL;
-  if (transfers)
-    lm_timings_add (timings, _("download"), lm_ms_since (t));
-  return g_steal_pointer (&host);
-}
-
-/* SOURCE through the pipeline on BACKEND: in one piece where it fits, else in tiles; a device
- * that runs out of memory in one piece gets the tiles before the CPU is asked. A one-piece
- * render stays in the device's memory where ON_DEVICE asks. MASK_ID not 0 (--mask-out): in one
- * piece, whose cache keeps the mask of that instance, into *MASK. */
-static LmImage *
-render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-        gboolean on_device, guint32 mask_id, LmImage **mask, LmTimings *timings, GError **error)
-{
-  if (mask_id == 0 && wants_tiles (backend, source, pipeline))
-    return render_tiled (backend, source, color, pipeline, timings, error);
-  GError *e = NULL;
-  guint kept = timings->entries->len;
-  LmImage *host = render_whole (backend, source, color, pipeline, on_device, mask_id, mask, timings, &e);
-  if (host == NULL && mask_id == 0 && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
-      && source->format != LM_FORMAT_RGBA_F32
-      && !lm_image_is_raw (source) && lm_cli_backend_transfers (backend))
-    {
-      /* What the tiles take is what the photo took: not the upload of the attempt before. */
-      g_clear_error (&e);
-      lm_timings_truncate (timings, kept);
-      lm_backend_release_scratch (backend);
-      return render_tiled (backend, source, color, pipeline, timings, error);
-    }
-  if (e)
-    g_propagate_error (error, e);
-  return host;
-}
-
-/* IMAGE (the render's result, on the device only where nvJPEG was asked for) written to the
- * output: by nvJPEG where asked and it can, else downloaded and written by the CPU's encoders,
- * with a note saying why not. */
-static gboolean
-save_output (const Options *o, LmBackend *backend, const LmImage *source, LmImage *image,
-             const LmSaveOptions *save, LmTimings *timings, GError **error)
-{
-  gint64 t = g_get_monotonic_time ();
-  lm_image_copy_metadata (image, source);
-  g_autoptr (LmImage) host = NULL;
-  if (o->nvjpeg)
-    {
-      GError *why = NULL;
-      g_autoptr (GBytes) jpeg = lm_jpeg_gpu_encode (backend, image, save, &why);
-      if (jpeg)
-        {
-          if (!lm_jpeg_gpu_write (jpeg, o->output, error))
-            return FALSE;
-          lm_timings_add (timings, _("save (nvJPEG)"), lm_ms_since (t));
-          return TRUE;
-        }
-      g_autofree char *note = lm_jpeg_gpu_note (why);
-      g_autofree char *display = g_filename_display_name (o->output);
-      lm_cli_error (_("note: %s: %s"), display, note);
-      g_error_free (why);
-      if (image->allocator->memory == LM_MEMORY_DEVICE)
-        {
-          t = g_get_monotonic_time ();
-          host = lm_backend_download (backend, image, error);
-          if (host == NULL || !lm_backend_synchronize (backend, error))
-            return FALSE;
-          lm_timings_add (timings, _("download"), lm_ms_since (t));
-          lm_image_copy_metadata (host, source);
-          image = host;
-        }
-      t = g_get_monotonic_time ();
-    }
-  if (!lm_io_save (image, o->output, save, error))
-    return FALSE;
-  lm_timings_add (timings, _("save"), lm_ms_since (t));
-  return TRUE;
-}
-
 typedef struct {
   LmBackendKind kind;
   gboolean nvjpeg; /* nvJPEG's start-up too */
@@ -382,37 +218,18 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
                   display, source->source_bit_depth);
     }
 
-  g_autofree char *color_note = NULL;
-  g_autoptr (LmColorProfile) color = lm_color_profile_new (source->icc_profile, &color_note);
-  if (color_note)
-    {
-      g_autofree char *shown = g_filename_display_name (in_path);
-      lm_cli_error (_("note: %s: %s"), shown, color_note);
-    }
-
-  if (!lens_found (in_path, source, color, pipeline, error))
-    return FALSE;
-  guint kept_before_render = timings->entries->len;
   /* --mask-out alone has no use for the photo in host memory: it stays where it was rendered. */
   gboolean on_device = o->nvjpeg || o->output == NULL;
   g_autoptr (LmImage) mask = NULL;
-  g_autoptr (LmImage) host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
-                                   : render (backend, source, color, pipeline, on_device, o->mask_id, &mask,
-                                             timings, &e);
-  if (host == NULL && lm_cli_fall_back_to_cpu (kind, backend, e))
-    {
-      /* The photo does not fit the GPU, or the GPU failed: render it on the CPU rather than not at all, from
-       * the pixels already decoded. */
-      g_clear_error (&e);
-      lm_timings_truncate (timings, kept_before_render);
-      g_clear_pointer (&backend, lm_backend_free);
-      backend = lm_backend_new (LM_BACKEND_CPU, &e);
-      g_clear_pointer (&mask, lm_image_unref);
-      if (backend)
-        host = scene ? lm_cli_develop_scene (backend, source, color, pipeline, o->output, timings, &e)
-                     : render (backend, source, color, pipeline, on_device, o->mask_id, &mask, timings, &e);
-    }
-  if (host == NULL)
+  g_autoptr (GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+  LmBackend *used = g_steal_pointer (&backend);
+  g_autoptr (LmImage) result = lm_develop_photo (&used, kind, in_path, source, pipeline, o->output, on_device,
+                                                 o->mask_id, &mask, timings, said, &e);
+  backend = used;
+  for (guint i = 0; i < said->len; i++)
+    lm_cli_error ("%s", (const char *) said->pdata[i]);
+  g_ptr_array_set_size (said, 0);
+  if (result == NULL)
     {
       g_propagate_error (error, e);
       return FALSE;
@@ -423,7 +240,10 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   save.to_srgb = o->to_srgb;
   save.png_level = o->png_level;
   save.notes = notes;
-  if (o->output && !save_output (o, backend, source, host, &save, timings, error))
+  gboolean saved = o->output == NULL || lm_develop_save (backend, result, o->output, o->nvjpeg, &save, timings, said, error);
+  for (guint i = 0; i < said->len; i++)
+    lm_cli_error ("%s", (const char *) said->pdata[i]);
+  if (!saved)
     return FALSE;
   if (mask)
     {

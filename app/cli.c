@@ -12,6 +12,7 @@
 #include "core/io/io.h"
 #include "core/io/raw-sniff.h"
 #include "core/io/text-input.h"
+#include "core/render/develop-one.h"
 #include "core/timing.h"
 
 void
@@ -137,15 +138,11 @@ lm_cli_number_flag (const char *name, const char *value, gpointer data, GError *
 gboolean
 lm_cli_fall_back_to_cpu (LmBackendKind asked, LmBackend *backend, const GError *error)
 {
-  gboolean failed = g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE);
-  if (backend == NULL || !lm_cli_backend_transfers (backend)
-      || !(failed || g_error_matches (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
-           || g_error_matches (error, LUMEN_ERROR, LM_ERROR_UNSUPPORTED)))
-    return FALSE;
-  /* A device that fails is news even to whoever let Lumen choose it. */
-  if (asked == LM_BACKEND_CUDA || failed)
-    lm_cli_error (_("note: %s; rendering on the CPU instead"), error->message);
-  return TRUE;
+  g_autoptr (GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+  gboolean again = lm_develop_fall_back (asked, backend, error, said);
+  for (guint i = 0; i < said->len; i++)
+    lm_cli_error ("%s", (const char *) said->pdata[i]);
+  return again;
 }
 
 gboolean

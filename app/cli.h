@@ -120,13 +120,6 @@ LmImage *lm_cli_load_photo (const char *path, const LmAllocator *allocator, GErr
  * which its load then says. */
 gboolean lm_cli_is_raw (const char *path);
 
-/* SOURCE (a raw) developed on BACKEND by PIPELINE's raw stage and its edits on scene light
- * (COLOR: the source's colour space), in host memory: the scene in linear Rec. 2020
- * (RGBA_F32) with that profile, what a .exr of a raw holds. A note says that the edits which
- * act after the display transform are not in OUTPUT. */
-LmImage *lm_cli_develop_scene (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-                               const char *output, LmTimings *timings, GError **error);
-
 /* Checks, before any work, that PATH names a format this command writes (8-bit photos;
  * RADIANCE_TOO: also .hdr and .exr) in a place files can be created; the message lists the
  * command's own extensions. */

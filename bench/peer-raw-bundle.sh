@@ -39,6 +39,8 @@ dtshare=/usr/share/darktable
 rtshare=/usr/share/rawtherapee
 # darktable 4.2's default raw pipeline (scene-referred: filmic rgb) and the modules it always runs
 DT_IOPS=${DT_IOPS:-"rawprepare temperature highlights demosaic colorin colorout exposure filmicrgb flip gamma finalscale"}
+# and those of bench-batch-develop.py's history (exposure, contrast, curve, sharpen on JPEGs)
+DT_IOPS="$DT_IOPS colisa tonecurve sharpen"
 # libraries the three link but do not call in a raw → JPEG export on the CPU (RawTherapee's FFTs
 # serve tools the benchmark's profile leaves off)
 STUBS=${STUBS:-"libgtk-3.so.0 libgdk-3.so.0 libpangocairo-1.0.so.0 libpango-1.0.so.0 libcairo.so.2

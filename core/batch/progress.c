@@ -13,6 +13,7 @@ struct _LmProgress {
   guint total, before;
   gint64 start, last_draw;
   gboolean drawn;
+  gboolean photos; /* counts photos (batch develop), not stacks */
 };
 
 gboolean
@@ -40,6 +41,12 @@ lm_progress_new (LmProgressMode mode, guint total, guint before)
   p->start = g_get_monotonic_time ();
   p->last_draw = p->start - lm_progress_interval_us (p);
   return p;
+}
+
+void
+lm_progress_count_photos (LmProgress *p)
+{
+  p->photos = TRUE;
 }
 
 gint64
@@ -74,14 +81,18 @@ draw (LmProgress *p, guint done, guint failed, gint64 now)
         bar[i] = i < fill ? '#' : '.';
       bar[BAR_WIDTH] = '\0';
       /* \r and erase-to-end: the bar redraws itself on one line. */
-      g_autofree char *line = g_strdup_printf (_("[%s] %u/%u stacks, %u failed, %.1f stacks/s, %s left"), bar,
-                                               finished, p->total, failed, rate, eta);
+      g_autofree char *line
+        = g_strdup_printf (p->photos ? _("[%s] %u/%u photos, %u failed, %.1f photos/s, %s left")
+                                     : _("[%s] %u/%u stacks, %u failed, %.1f stacks/s, %s left"),
+                           bar, finished, p->total, failed, rate, eta);
       fprintf (stderr, "\r%s\033[K", line);
       p->drawn = TRUE;
     }
   else
-    fprintf (stderr, _("%u/%u stacks, %u failed, %.1f stacks/s, %s left\n"), finished, p->total, failed,
-             rate, eta);
+    fprintf (stderr,
+             p->photos ? _("%u/%u photos, %u failed, %.1f photos/s, %s left\n")
+                       : _("%u/%u stacks, %u failed, %.1f stacks/s, %s left\n"),
+             finished, p->total, failed, rate, eta);
   fflush (stderr);
 }
 
@@ -103,7 +114,9 @@ lm_progress_finish (LmProgress *p, guint done, guint failed)
     fputs ("\r\033[K", stderr);
   guint finished = p->before + done + failed;
   guint left = p->total > finished ? p->total - finished : 0;
-  printf (_("batch: %u of %u stacks done (%u now, %u before), %u failed, %u left; %.2f stacks/s over %.1f s\n"),
+  printf (p->photos
+            ? _("batch: %u of %u photos done (%u now, %u before), %u failed, %u left; %.2f photos/s over %.1f s\n")
+            : _("batch: %u of %u stacks done (%u now, %u before), %u failed, %u left; %.2f stacks/s over %.1f s\n"),
           p->before + done, p->total, done, p->before, failed, left,
           elapsed > 0.0 ? (done + failed) / elapsed : 0.0, elapsed);
   fflush (stdout);

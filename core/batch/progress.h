@@ -19,6 +19,8 @@ typedef struct _LmProgress LmProgress;
 
 /* TOTAL: the stacks of this run's share; BEFORE: those of them done by earlier runs. */
 LmProgress *lm_progress_new (LmProgressMode mode, guint total, guint before);
+/* PROGRESS counts photos (batch develop) rather than stacks. */
+void lm_progress_count_photos (LmProgress *progress);
 /* How long the caller may wait before the next update. */
 gint64 lm_progress_interval_us (const LmProgress *progress);
 /* DONE and FAILED: by this run. Draws when it is time to. */

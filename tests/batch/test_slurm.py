@@ -1,7 +1,7 @@
 """data/slurm/lumen-batch.sbatch on a real one-node Slurm cluster that this test starts and
 stops (Debian's slurm-wlm and munge, tests/batch/slurm-local.sh): an array of 3 tasks over
 30 stacks gives a single process's outputs with disjoint journals; cancelling one task and
-resubmitting the array finishes the batch. SKIP (77) where Slurm is not installed."""
+resubmitting the array finishes the batch; `develop` arrays split a folder of photos alike. SKIP (77) where Slurm is not installed."""
 import os
 import shutil
 import signal
@@ -138,6 +138,43 @@ class Slurm(unittest.TestCase):
         self.wait(job)
         self.check_shards(out, job)
         self.assertEqual(self.logs(job).count(f"of {STACKS // 3} stacks done"), 3, self.logs(job))
+
+    def test_develop_array(self):
+        """`lumen-batch.sbatch develop` as an array of 3 tasks over a folder of photos: disjoint
+        journals, every photo once, the bytes of a single process's run."""
+        photos = os.path.join(self.tmp, "photos")
+        os.makedirs(photos, exist_ok=True)
+        corpus = lt.photos_dir()
+        names = [n for n in sorted(os.listdir(corpus)) if n.endswith((".jpg", ".png"))][:3]
+        ids = []
+        for k in range(9):
+            name = names[k % len(names)]
+            sid = f"d{k}-{os.path.splitext(name)[0]}"
+            os.symlink(os.path.join(corpus, name), os.path.join(photos, sid + os.path.splitext(name)[1]))
+            ids.append(sid)
+        reference = os.path.join(self.tmp, "develop-reference")
+        proc = bl.batch(["develop", "--progress", "none", "--size", "200", "-o", reference, photos])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        out = os.path.join(self.tmp, "develop-array")
+        logs = os.path.join(self.tmp, "logs")
+        os.makedirs(logs, exist_ok=True)
+        env = dict(self.env, LUMEN_CLI=lt.lumen_cli())
+        proc = subprocess.run(["sbatch", "--parsable", "--array=0-2", "-o", os.path.join(logs, "%A_%a.log"),
+                               SBATCH_SCRIPT, "develop", "--size", "200", "-o", out, photos],
+                              capture_output=True, text=True, env=env, timeout=60)
+        self.assertEqual(proc.returncode, 0, f"sbatch: {proc.stderr}")
+        job = proc.stdout.strip().split(";")[0]
+        self.wait(job)
+        bl.assert_complete(self, out, reference, ids, ext="jpg")
+        by_journal = {}
+        for name, sid in bl.journal_records(out):
+            by_journal.setdefault(name, set()).add(sid)
+        self.assertEqual(sorted(by_journal), [f"journal-{i}-of-3.tsv" for i in range(3)], self.logs(job))
+        sets = list(by_journal.values())
+        for i in range(3):
+            for j in range(i + 1, 3):
+                self.assertEqual(sets[i] & sets[j], set(), "two tasks did one photo")
+        self.assertEqual(self.logs(job).count("of 3 photos done"), 3, self.logs(job))
 
     def test_cancel_and_resubmit(self):
         out = os.path.join(self.tmp, "cancelled")

@@ -1,0 +1,172 @@
+/* The develop batch in the background (develop-job.h). */
+#include "develop-job.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "../error.h"
+#include "backends.h"
+
+/* Shared by the job's thread, the callbacks queued on the context and the caller: freed by
+ * whoever lets go last. */
+typedef struct {
+  LmBatchList *list;
+  LmDevelopConfig config;
+  char *outdir, *ext, *preset;
+  LmStage resize;
+  LmBackendKind kind;
+  GMainContext *context;
+  LmDevelopProgress progress;
+  LmDevelopJobDone done;
+  gpointer user_data;
+  GCancellable *cancellable;
+  gint dropped;         /* atomic: the caller freed the job; no more callbacks */
+  gint progress_queued; /* atomic: a progress callback waits on the context */
+  gint done_count, failed_count;
+  LmDevelopStats stats;
+  GPtrArray *failures;
+  GError *error;
+} Shared;
+
+struct _LmDevelopJob {
+  Shared *shared;
+  GThread *thread;
+};
+
+static void
+shared_clear (gpointer data)
+{
+  Shared *s = data;
+  lm_batch_list_free (s->list);
+  g_free (s->outdir);
+  g_free (s->ext);
+  g_free (s->preset);
+  g_main_context_unref (s->context);
+  g_object_unref (s->cancellable);
+  g_clear_pointer (&s->failures, g_ptr_array_unref);
+  g_clear_error (&s->error);
+}
+
+static void
+shared_unref (Shared *s)
+{
+  g_atomic_rc_box_release_full (s, shared_clear);
+}
+
+static gboolean
+report_progress (gpointer data)
+{
+  Shared *s = data;
+  g_atomic_int_set (&s->progress_queued, FALSE);
+  if (!g_atomic_int_get (&s->dropped) && s->progress)
+    s->progress ((guint) g_atomic_int_get (&s->done_count), (guint) g_atomic_int_get (&s->failed_count),
+                 s->user_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* On the run's thread: one callback at a time waits on the context, with the latest counts. */
+static void
+on_progress (guint done, guint failed, gpointer data)
+{
+  Shared *s = data;
+  g_atomic_int_set (&s->done_count, (gint) done);
+  g_atomic_int_set (&s->failed_count, (gint) failed);
+  if (g_atomic_int_compare_and_exchange (&s->progress_queued, FALSE, TRUE))
+    g_main_context_invoke_full (s->context, G_PRIORITY_DEFAULT, report_progress, g_atomic_rc_box_acquire (s),
+                                (GDestroyNotify) shared_unref);
+}
+
+static gboolean
+report_done (gpointer data)
+{
+  Shared *s = data;
+  if (!g_atomic_int_get (&s->dropped))
+    s->done (&s->stats, s->failures, s->error, s->user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+prepare_outdir (const char *outdir, GError **error)
+{
+  if (g_mkdir_with_parents (outdir, 0777) == 0)
+    return TRUE;
+  int errsv = errno;
+  g_autofree char *display = g_filename_display_name (outdir);
+  g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot create the output folder: %s"),
+               display, g_strerror (errsv));
+  return FALSE;
+}
+
+static gpointer
+run (gpointer data)
+{
+  Shared *s = data;
+  g_autoptr (GPtrArray) backends = NULL;
+  if (prepare_outdir (s->outdir, &s->error)
+      && (backends = lm_batch_backends_open (s->kind, NULL, 0, &s->error)) != NULL)
+    {
+      s->config.backends = backends;
+      lm_develop_batch_run (&s->config, s->list->stacks, NULL, s->failures, &s->stats, &s->error);
+      s->config.backends = NULL;
+    }
+  else
+    s->stats.cancelled = s->list->stacks->len;
+  g_main_context_invoke_full (s->context, G_PRIORITY_DEFAULT, report_done, s, (GDestroyNotify) shared_unref);
+  return NULL;
+}
+
+LmDevelopJob *
+lm_develop_job_start (LmBatchList *list, const LmDevelopConfig *config, LmBackendKind kind, GMainContext *context,
+                      LmDevelopProgress progress, LmDevelopJobDone done, gpointer user_data)
+{
+  Shared *s = g_atomic_rc_box_new0 (Shared);
+  s->list = list;
+  s->outdir = g_strdup (config->outdir);
+  s->ext = g_strdup (config->ext);
+  s->preset = g_strdup (config->preset);
+  s->kind = kind;
+  s->context = g_main_context_ref (context);
+  s->progress = progress;
+  s->done = done;
+  s->user_data = user_data;
+  s->cancellable = g_cancellable_new ();
+  s->failures = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_develop_failure_free);
+  s->config = *config;
+  s->config.outdir = s->outdir;
+  s->config.ext = s->ext;
+  s->config.preset = s->preset;
+  s->config.save.notes = NULL;
+  if (config->resize)
+    {
+      s->resize = *config->resize;
+      s->config.resize = &s->resize;
+    }
+  s->config.asked = kind;
+  s->config.progress = on_progress;
+  s->config.progress_data = s;
+  s->config.cancellable = s->cancellable;
+  LmDevelopJob *job = g_new0 (LmDevelopJob, 1);
+  job->shared = s;
+  /* The thread's reference goes with its last callback. */
+  job->thread = g_thread_new ("lumen-export-many", run, g_atomic_rc_box_acquire (s));
+  return job;
+}
+
+void
+lm_develop_job_cancel (LmDevelopJob *job)
+{
+  g_cancellable_cancel (job->shared->cancellable);
+}
+
+void
+lm_develop_job_free (LmDevelopJob *job)
+{
+  if (job == NULL)
+    return;
+  g_atomic_int_set (&job->shared->dropped, TRUE);
+  g_cancellable_cancel (job->shared->cancellable);
+  g_thread_join (job->thread);
+  shared_unref (job->shared);
+  g_free (job);
+}
