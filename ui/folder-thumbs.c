@@ -3,13 +3,7 @@
 
 #include "core/image.h"
 
-/* The thumbnail queue is the thumbnails part's (core/library/thumbnail-queue.h: the
- * freedesktop cache, embedded previews, GPU decodes, edited looks). Until it is in the tree,
- * a stand-in below makes thumbnails with gdk-pixbuf on two threads, visible ones first. */
-#if __has_include("core/library/thumbnail-queue.h")
 #include "core/library/thumbnail-queue.h"
-#define HAVE_THUMBNAIL_QUEUE 1
-#endif
 
 /* About three screens of a 1920 × 1200 window at the default cell size. */
 #define KEPT_THUMBNAILS 600
@@ -25,11 +19,7 @@ struct _LmFolderThumbs {
   int size;
   GHashTable *thumbs; /* photo → Thumb */
   GQueue recent;      /* of Thumb *: the least recently looked up at the tail */
-#ifdef HAVE_THUMBNAIL_QUEUE
   LmThumbnailQueue *queue;
-#else
-  struct _StandIn *stand_in;
-#endif
 };
 
 G_DEFINE_FINAL_TYPE (LmFolderThumbs, lm_folder_thumbs, G_TYPE_OBJECT)
@@ -86,7 +76,6 @@ fitted (cairo_surface_t *source, int w, int h, int size)
   return out;
 }
 
-#ifdef HAVE_THUMBNAIL_QUEUE
 /* The queue's RGBA8 (straight alpha) as cairo's premultiplied ARGB32, fitted to the cell. */
 static cairo_surface_t *
 surface_of (const LmImage *image, int size)
@@ -125,6 +114,12 @@ ask (LmFolderThumbs *self, const char *const *photos, guint n, gboolean urgent)
   lm_thumbnail_queue_want (self->queue, photos, n, urgent);
 }
 
+void
+lm_folder_thumbs_hold (LmFolderThumbs *self, gboolean hold)
+{
+  lm_thumbnail_queue_hold (self->queue, hold);
+}
+
 static void
 start (LmFolderThumbs *self)
 {
@@ -138,151 +133,6 @@ stop (LmFolderThumbs *self)
 {
   g_clear_pointer (&self->queue, lm_thumbnail_queue_free);
 }
-#else
-/* The stand-in: two threads, the urgent photos first, each asked once until it is made. */
-typedef struct _StandIn {
-  LmFolderThumbs *owner; /* NULL once the owner is gone: results are dropped */
-  GMutex lock;
-  GCond wake;
-  GQueue urgent, later; /* of char * */
-  GHashTable *asked;    /* photo → the GQueue it waits in, or NULL while made */
-  gboolean quit;
-  GThread *threads[2];
-  GMainContext *context;
-} StandIn;
-
-typedef struct {
-  StandIn *in;
-  char *photo;
-  GdkPixbuf *pixbuf;
-} Made;
-
-static gboolean
-deliver_made (gpointer data)
-{
-  Made *m = data;
-  if (m->in->owner)
-    {
-      cairo_surface_t *surface = NULL;
-      if (m->pixbuf)
-        {
-          cairo_surface_t *s = gdk_cairo_surface_create_from_pixbuf (m->pixbuf, 1, NULL);
-          surface = fitted (s, gdk_pixbuf_get_width (m->pixbuf), gdk_pixbuf_get_height (m->pixbuf), m->in->owner->size);
-          cairo_surface_destroy (s);
-        }
-      keep (m->in->owner, m->photo, surface);
-    }
-  g_mutex_lock (&m->in->lock);
-  g_hash_table_remove (m->in->asked, m->photo);
-  g_mutex_unlock (&m->in->lock);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-made_free (gpointer data)
-{
-  Made *m = data;
-  g_clear_object (&m->pixbuf);
-  g_free (m->photo);
-  g_free (m);
-}
-
-static gpointer
-stand_in_thread (gpointer data)
-{
-  StandIn *in = data;
-  for (;;)
-    {
-      g_mutex_lock (&in->lock);
-      while (!in->quit && in->urgent.length == 0 && in->later.length == 0)
-        g_cond_wait (&in->wake, &in->lock);
-      if (in->quit)
-        {
-          g_mutex_unlock (&in->lock);
-          return NULL;
-        }
-      char *photo = g_queue_pop_head (in->urgent.length ? &in->urgent : &in->later);
-      g_hash_table_replace (in->asked, g_strdup (photo), NULL);
-      int size = in->owner->size;
-      g_mutex_unlock (&in->lock);
-
-      Made *m = g_new0 (Made, 1);
-      m->in = in, m->photo = photo;
-      g_autoptr (GdkPixbuf) pixbuf = gdk_pixbuf_new_from_file_at_scale (photo, size, size, TRUE, NULL);
-      if (pixbuf)
-        m->pixbuf = gdk_pixbuf_apply_embedded_orientation (pixbuf);
-      g_main_context_invoke_full (in->context, G_PRIORITY_DEFAULT, deliver_made, m, made_free);
-    }
-}
-
-static void
-ask (LmFolderThumbs *self, const char *const *photos, guint n, gboolean urgent)
-{
-  StandIn *in = self->stand_in;
-  g_mutex_lock (&in->lock);
-  if (urgent)
-    {
-      /* What was urgent and is not on screen any more waits behind what is. */
-      while (in->urgent.length)
-        {
-          char *old = g_queue_pop_tail (&in->urgent);
-          g_queue_push_head (&in->later, old);
-          g_hash_table_replace (in->asked, g_strdup (old), &in->later);
-        }
-    }
-  GQueue *into = urgent ? &in->urgent : &in->later;
-  for (guint i = 0; i < n; i++)
-    {
-      gpointer where;
-      if (g_hash_table_lookup_extended (in->asked, photos[i], NULL, &where))
-        {
-          if (where != &in->later || !urgent)
-            continue; /* waiting where it should, or being made */
-          GList *link = g_queue_find_custom (&in->later, photos[i], (GCompareFunc) g_strcmp0);
-          g_free (link->data);
-          g_queue_delete_link (&in->later, link);
-        }
-      g_queue_push_tail (into, g_strdup (photos[i]));
-      g_hash_table_replace (in->asked, g_strdup (photos[i]), into);
-    }
-  g_cond_broadcast (&in->wake);
-  g_mutex_unlock (&in->lock);
-}
-
-static void
-start (LmFolderThumbs *self)
-{
-  StandIn *in = g_new0 (StandIn, 1);
-  in->owner = self;
-  g_mutex_init (&in->lock);
-  g_cond_init (&in->wake);
-  in->asked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  in->context = g_main_context_ref_thread_default ();
-  for (guint i = 0; i < G_N_ELEMENTS (in->threads); i++)
-    in->threads[i] = g_thread_new ("lumen-thumbs", stand_in_thread, in);
-  self->stand_in = in;
-}
-
-static void
-stop (LmFolderThumbs *self)
-{
-  StandIn *in = self->stand_in;
-  if (in == NULL)
-    return;
-  g_mutex_lock (&in->lock);
-  in->quit = TRUE;
-  g_cond_broadcast (&in->wake);
-  g_mutex_unlock (&in->lock);
-  for (guint i = 0; i < G_N_ELEMENTS (in->threads); i++)
-    g_thread_join (in->threads[i]);
-  /* Deliveries already queued on the context still hold IN: it is left to them (a few
-   * bytes) rather than freed under them. */
-  in->owner = NULL;
-  g_queue_clear_full (&in->urgent, g_free);
-  g_queue_clear_full (&in->later, g_free);
-  self->stand_in = NULL;
-}
-#endif
 
 cairo_surface_t *
 lm_folder_thumbs_lookup (LmFolderThumbs *self, const char *photo, gboolean *failed)

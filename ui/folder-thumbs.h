@@ -23,6 +23,10 @@ cairo_surface_t *lm_folder_thumbs_lookup (LmFolderThumbs *thumbs, const char *ph
  * now, served before those asked for ahead of a scroll. */
 void lm_folder_thumbs_want (LmFolderThumbs *thumbs, const char *const *photos, guint n, gboolean urgent);
 
+/* While HOLD, no new thumbnail is begun: a view asking for several ranges at once holds, asks
+ * and lets go, so that the queue serves them in the order asked. */
+void lm_folder_thumbs_hold (LmFolderThumbs *thumbs, gboolean hold);
+
 /* Forgets PHOTO's thumbnail (its edits changed): the next lookup asks for it again. */
 void lm_folder_thumbs_forget (LmFolderThumbs *thumbs, const char *photo);
 

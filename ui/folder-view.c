@@ -176,6 +176,7 @@ ask_thumbnails (LmFolderView *self)
   self->asked = TRUE, self->asked_first = first, self->asked_last = last;
   guint span = last - first + 1;
   g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  lm_folder_thumbs_hold (self->thumbs, TRUE);
   for (guint i = first; i <= last; i++)
     g_ptr_array_add (paths, lm_folder_view_get_photo (self, i)->path);
   lm_folder_thumbs_want (self->thumbs, (const char *const *) paths->pdata, paths->len, TRUE);
@@ -188,6 +189,7 @@ ask_thumbnails (LmFolderView *self)
     g_ptr_array_add (paths, lm_folder_view_get_photo (self, i)->path);
   if (paths->len)
     lm_folder_thumbs_want (self->thumbs, (const char *const *) paths->pdata, paths->len, FALSE);
+  lm_folder_thumbs_hold (self->thumbs, FALSE);
 }
 
 static void

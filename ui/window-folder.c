@@ -5,19 +5,18 @@
 #include <glib/gi18n.h>
 
 #include "core/library/folder-order.h"
+#include "core/library/photo-tags.h"
+#include "core/library/presets.h"
+#include "export-many.h"
 #include "filmstrip.h"
 #include "folder-thumbs.h"
 #include "folder-view.h"
+#include "preset-list.h"
+#include "rating-keys.h"
 #include "window-open.h"
 #include "window-sidecar.h"
 #include "window-status.h"
-
-/* Ratings and labels are the tags part's (core/library/photo-tags.h); until it is in the tree
- * the keys that set them do nothing. */
-#if __has_include("core/library/photo-tags.h")
-#include "core/library/photo-tags.h"
-#define HAVE_PHOTO_TAGS 1
-#endif
+#include "window-tags.h"
 
 /* The first batch of a scan: more than a screen of cells. */
 #define FIRST_BATCH 64
@@ -99,6 +98,8 @@ show_grid (LmWindow *self)
   gtk_header_bar_set_title (self->header, name);
   gtk_header_bar_set_subtitle (self->header, NULL);
   gtk_stack_set_visible_child_name (f->stack, "grid");
+  /* The editor's rating keys tag the photo open; in the grid they tag the selection. */
+  lm_window_tags_open (self, NULL);
   gtk_widget_hide (f->back_button);
   gtk_widget_show (f->grid_controls);
   gtk_widget_grab_focus (GTK_WIDGET (f->grid));
@@ -113,6 +114,20 @@ record_of (LmWindowFolder *f, const char *path)
   return NULL;
 }
 
+/* PATH's edits, tags (and so its thumbnail) may have changed: read them again. */
+static void
+refresh (LmWindow *self, const char *path)
+{
+  LmWindowFolder *f = state (self);
+  LmPhotoRecord *r = record_of (f, path);
+  if (r == NULL)
+    return;
+  lm_photo_record_reread (r);
+  lm_folder_thumbs_forget (f->thumbs, r->path);
+  lm_folder_view_photo_changed (f->grid, r->path);
+  lm_folder_view_photo_changed (f->strip, r->path);
+}
+
 /* Opens the photo at POSITION of the grid's order in the editor. */
 static void
 edit_photo (LmWindow *self, guint position)
@@ -122,7 +137,10 @@ edit_photo (LmWindow *self, guint position)
     return;
   LmPhotoRecord *r = lm_folder_view_get_photo (f->grid, position);
   if (f->editing)
-    lm_window_sidecar_flush (self); /* the edits of the photo left are kept, as they were */
+    {
+      lm_window_sidecar_flush (self); /* the edits of the photo left are kept, as they were */
+      refresh (self, f->editing);
+    }
   g_free (f->editing);
   f->editing = g_strdup (r->path);
   lm_folder_view_set_cursor (f->grid, position, TRUE, TRUE);
@@ -147,15 +165,7 @@ back_to_grid (LmWindow *self)
   if (f->editing == NULL)
     return;
   lm_window_sidecar_flush (self);
-  /* Its edits (and so its thumbnail) may have changed. */
-  LmPhotoRecord *r = record_of (f, f->editing);
-  if (r)
-    {
-      lm_photo_record_reread (r);
-      lm_folder_thumbs_forget (f->thumbs, r->path);
-      lm_folder_view_photo_changed (f->grid, r->path);
-      lm_folder_view_photo_changed (f->strip, r->path);
-    }
+  refresh (self, f->editing);
   int position = lm_folder_view_find (f->grid, f->editing);
   g_clear_pointer (&f->editing, g_free);
   show_grid (self);
@@ -203,80 +213,44 @@ export_selected_action (GSimpleAction *action, GVariant *param, gpointer data)
   if (f == NULL || f->grid == NULL)
     return;
   g_autoptr (GPtrArray) selected = lm_folder_view_get_selected (f->grid);
-#ifdef LUMEN_HAVE_EXPORT_MANY
-  /* TODO(integrator, with wt-develop): ui/export-many.h's dialog on the selection. */
-  lm_export_many_dialog (GTK_WINDOW (self), (LmPhotoRecord **) selected->pdata, selected->len);
-#else
-  lm_window_show_message (self, GTK_MESSAGE_INFO, _("Exporting many photos at once is not in this build"));
-#endif
+  if (selected->len == 0)
+    {
+      lm_window_show_message (self, GTK_MESSAGE_INFO, _("Select the photos to export first"));
+      return;
+    }
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  for (guint i = 0; i < selected->len; i++)
+    g_ptr_array_add (paths, ((LmPhotoRecord *) selected->pdata[i])->path);
+  lm_export_many_dialog (GTK_WINDOW (self), (const char *const *) paths->pdata, paths->len);
 }
 
-/* Ratings and labels by the keys of darktable: 0–5 stars, R rejects, F1–F5 toggle the red,
- * yellow, green, blue and purple labels; on the grid's selection, or on the photo in the
- * editor. */
+/* The rating keys (rating-keys.h) on the grid's selection; in the editor the tags part's own
+ * handler (window-tags.c) tags the photo open. Each sidecar is read again just before it is
+ * written: darktable or digiKam may have changed it meanwhile. */
 static gboolean
 tag_key (LmWindow *self, GdkEventKey *event)
 {
-#ifdef HAVE_PHOTO_TAGS
   LmWindowFolder *f = state (self);
-  GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
-  if (mods & (GDK_CONTROL_MASK | GDK_MOD1_MASK))
-    return FALSE;
-  int rating = -2;
-  guint label = 0;
-  guint kv = gdk_keyval_to_lower (event->keyval);
-  if (kv >= GDK_KEY_0 && kv <= GDK_KEY_5)
-    rating = (int) (kv - GDK_KEY_0);
-  else if (kv >= GDK_KEY_KP_0 && kv <= GDK_KEY_KP_5)
-    rating = (int) (kv - GDK_KEY_KP_0);
-  else if (kv == GDK_KEY_r && f->editing == NULL) /* R is the radial mask in the editor */
-    rating = LM_RATING_REJECTED;
-  else if (kv >= GDK_KEY_F1 && kv <= GDK_KEY_F5)
-    label = 1u << (kv - GDK_KEY_F1);
-  else
-    return FALSE;
-  g_autoptr (GPtrArray) targets = NULL;
-  if (f->editing)
-    {
-      targets = g_ptr_array_new ();
-      LmPhotoRecord *r = record_of (f, f->editing);
-      if (r)
-        g_ptr_array_add (targets, r);
-    }
-  else
-    targets = lm_folder_view_get_selected (f->grid);
-  /* A label toggles on all when some lack it, off when all have it (as a check box of many). */
-  gboolean all_have = TRUE;
-  for (guint i = 0; i < targets->len; i++)
-    all_have &= (((LmPhotoRecord *) targets->pdata[i])->labels & label) != 0;
+  LmPhotoTags none = { 0, 0 }, next;
+  if (!lm_rating_keys_apply (event->keyval, event->state, &none, &next))
+    return GDK_EVENT_PROPAGATE;
+  g_autoptr (GPtrArray) targets = lm_folder_view_get_selected (f->grid);
   for (guint i = 0; i < targets->len; i++)
     {
       LmPhotoRecord *r = targets->pdata[i];
-      LmPhotoTags tags = { 0, 0 };
-      GError *error = NULL;
-      /* Read again just before writing: another program may have changed it meanwhile. */
-      if (lm_photo_tags_read (r->path, &tags, &error))
-        {
-          if (label)
-            tags.labels = all_have ? tags.labels & ~label : tags.labels | label;
-          else
-            tags.rating = rating;
-          lm_photo_tags_write (r->path, &tags, &error);
-        }
-      if (error)
+      LmPhotoTags current;
+      g_autoptr (GError) error = NULL;
+      if (!lm_photo_tags_read (r->path, &current, &error)
+          || (lm_rating_keys_apply (event->keyval, event->state, &current, &next)
+              && !lm_photo_tags_write (r->path, &next, &error)))
         {
           lm_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
-          g_error_free (error);
           break;
         }
       lm_photo_record_reread (r);
     }
   reorder (self);
-  return TRUE;
-#else
-  /* TODO(integrator, with wt-tags): photo-tags.h makes the block above compile. */
-  return FALSE;
-#endif
+  return GDK_EVENT_STOP;
 }
 
 static gboolean
@@ -302,7 +276,7 @@ on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
         return step (self, 1), GDK_EVENT_STOP;
       if ((mods == 0 && event->keyval == GDK_KEY_BackSpace) || (mods == GDK_MOD1_MASK && event->keyval == GDK_KEY_Left))
         return step (self, -1), GDK_EVENT_STOP;
-      return tag_key (self, event);
+      return GDK_EVENT_PROPAGATE;
     }
   if (gtk_widget_has_focus (GTK_WIDGET (f->grid)))
     return tag_key (self, event);
@@ -346,6 +320,41 @@ on_sort_or_filter (GtkComboBox *combo, LmWindow *self)
   reorder (self);
 }
 
+/* A preset dropped on a cell: applied (appended, as the Presets menu does) to the selection
+ * when the cell is one of it, else to that photo alone. */
+static void
+on_preset_dropped (GtkWidget *widget, GdkDragContext *context, int x, int y, GtkSelectionData *data, guint info,
+                   guint time, LmWindow *self)
+{
+  LmWindowFolder *f = state (self);
+  g_autofree char *preset = lm_preset_list_drop_path (data);
+  int at = lm_folder_view_position_at (f->grid, x, y);
+  if (preset == NULL || at < 0)
+    {
+      gtk_drag_finish (context, FALSE, FALSE, time);
+      return;
+    }
+  g_autoptr (GPtrArray) targets = NULL;
+  if (lm_folder_view_is_selected (f->grid, at))
+    targets = lm_folder_view_get_selected (f->grid);
+  else
+    {
+      targets = g_ptr_array_new ();
+      g_ptr_array_add (targets, lm_folder_view_get_photo (f->grid, at));
+    }
+  gboolean ok = TRUE;
+  for (guint i = 0; i < targets->len && ok; i++)
+    {
+      LmPhotoRecord *r = targets->pdata[i];
+      g_autoptr (GError) error = NULL;
+      ok = lm_preset_apply_to_photo (preset, r->path, LM_PASTE_APPEND, &error);
+      if (!ok)
+        lm_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
+      refresh (self, r->path);
+    }
+  gtk_drag_finish (context, ok, FALSE, time);
+}
+
 static GtkComboBoxText *
 combo (const char *name, const char *tooltip, const char *const *items, LmWindow *self)
 {
@@ -371,7 +380,27 @@ build (LmWindow *self)
   GtkWidget *grid_scroller = gtk_scrolled_window_new (NULL, NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (grid_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_container_add (GTK_CONTAINER (grid_scroller), GTK_WIDGET (f->grid));
-  gtk_widget_show_all (grid_scroller);
+  static const GtkTargetEntry preset_target[] = { { (char *) LM_PRESET_DND_TARGET, GTK_TARGET_SAME_APP, 0 } };
+  gtk_drag_dest_set (GTK_WIDGET (f->grid), GTK_DEST_DEFAULT_ALL, preset_target, 1, GDK_ACTION_COPY);
+  g_signal_connect (f->grid, "drag-data-received", G_CALLBACK (on_preset_dropped), self);
+
+  /* The presets beside the grid, to drag onto its photos. */
+  GtkWidget *presets = lm_preset_list_new ();
+  gtk_widget_set_name (presets, "folder-presets");
+  GtkWidget *presets_scroller = gtk_scrolled_window_new (NULL, NULL);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (presets_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_size_request (presets_scroller, 200, -1);
+  gtk_container_add (GTK_CONTAINER (presets_scroller), presets);
+  GtkWidget *presets_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *presets_title = gtk_label_new (_("Presets: drag onto photos"));
+  gtk_widget_set_margin_top (presets_title, 6), gtk_widget_set_margin_bottom (presets_title, 6);
+  gtk_box_pack_start (GTK_BOX (presets_box), presets_title, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (presets_box), presets_scroller, TRUE, TRUE, 0);
+  GtkWidget *grid_page = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_box_pack_start (GTK_BOX (grid_page), grid_scroller, TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (grid_page), gtk_separator_new (GTK_ORIENTATION_VERTICAL), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (grid_page), presets_box, FALSE, FALSE, 0);
+  gtk_widget_show_all (grid_page);
 
   f->strip_scroller = lm_filmstrip_new (f->thumbs);
   f->strip = LM_FOLDER_VIEW (lm_filmstrip_get_view (f->strip_scroller));
@@ -397,7 +426,7 @@ build (LmWindow *self)
   gtk_widget_show (editor);
 
   f->stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_named (f->stack, grid_scroller, "grid");
+  gtk_stack_add_named (f->stack, grid_page, "grid");
   gtk_stack_add_named (f->stack, editor, "editor");
   gtk_widget_show (GTK_WIDGET (f->stack));
   gtk_box_pack_start (GTK_BOX (box), GTK_WIDGET (f->stack), TRUE, TRUE, 0);
@@ -443,9 +472,6 @@ build (LmWindow *self)
   gtk_widget_show_all (controls);
   f->grid_controls = controls;
   gtk_header_bar_pack_start (self->header, controls);
-  /* TODO(integrator, with wt-presets): ui/preset-list.c beside the grid, and a drop target of
-   * "application/x-lumen-preset" on f->grid applying lm_preset_apply_to_photo to the
-   * selection (or to the cell dropped on when it is not selected). */
 }
 
 void

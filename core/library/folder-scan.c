@@ -8,17 +8,8 @@
 #include "core/edit/sidecar.h"
 #include "core/io/raw-sniff.h"
 
-/* The colleagues' parts this file reads through: ratings and labels (photo-tags.h) and the
- * date a photo was taken (photo-date.h). Until both are in the tree a record has no stars
- * and is dated by its file's time. */
-#if __has_include("photo-tags.h")
-#include "photo-tags.h"
-#define HAVE_PHOTO_TAGS 1
-#endif
-#if __has_include("photo-date.h")
 #include "photo-date.h"
-#define HAVE_PHOTO_DATE 1
-#endif
+#include "photo-tags.h"
 
 /* Enough of a file for every sniffer that looks at a head (TIFF-based raws are told by name). */
 #define HEAD_BYTES 4096
@@ -81,12 +72,10 @@ lm_photo_record_reread (LmPhotoRecord *record)
 {
   record->rating = 0;
   record->labels = 0;
-#ifdef HAVE_PHOTO_TAGS
   LmPhotoTags tags = { 0, 0 };
   /* An unreadable sidecar lists the photo unrated; the message comes when it is rated. */
   if (lm_photo_tags_read (record->path, &tags, NULL))
     record->rating = tags.rating, record->labels = tags.labels;
-#endif
   g_autofree char *edits = lm_sidecar_find (record->path);
   record->has_edits = edits != NULL;
 }
@@ -129,11 +118,9 @@ lm_photo_record_new (const char *folder, const char *name, GFileInfo *info)
   record->size = g_file_info_get_size (info);
   record->mtime = (gint64) g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED);
   record->taken = record->mtime;
-#ifdef HAVE_PHOTO_DATE
   gint64 taken;
   if (lm_photo_date_taken (record->path, &taken, NULL))
     record->taken = taken;
-#endif
   lm_photo_record_reread (record);
   return record;
 }

@@ -1,14 +1,22 @@
 /* The folder view as a person uses it (issue 33): a folder of 300 small JPEGs made here, each
  * of its own colour, opened as `lumen FOLDER` opens it; the first screen of cells painted
  * with their photos (the colour read on screen, not a placeholder's); the wheel and the keys
- * scroll and move the selection; Enter opens a photo in the editor, Space and BackSpace go to
- * the next and previous in the grid's order, the filmstrip follows, Escape goes back to the
- * grid at the same place. Ratings by keys, the rating filter, a preset dropped on a selection
- * and Export Selected… come with the tags, presets and develop parts (TODO subtests below). */
+ * scroll and move the selection; 3, R and F1 tag the selection (its XMP sidecars read back),
+ * the rating filter keeps what it should; Enter opens a photo in the editor, Space and
+ * BackSpace go to the next and previous in the grid's order, the filmstrip follows, Escape goes
+ * back to the grid at the same place; a preset dragged from the list onto a selected cell
+ * gives each selected photo its operations, and the cell its edited thumbnail; Export
+ * Selected… writes the selection. */
 #include <math.h>
 
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "core/edit/sidecar.h"
 #include "core/io/io.h"
 #include "core/library/folder-scan.h"
+#include "core/library/photo-tags.h"
+#include "core/library/presets.h"
 #include "../unit/test-util.h"
 #include "ui-testlib.h"
 #include "ui/folder-view.h"
@@ -288,6 +296,202 @@ test_open_next_back (void)
   g_assert_cmpstr (gtk_header_bar_get_title (ui_window->header), ==, name);
 }
 
+/* The photos at positions FROM..TO selected with the keys. */
+static void
+select_first (guint n)
+{
+  ui_key (GDK_KEY_Home, 0);
+  for (guint i = 1; i < n; i++)
+    ui_key (GDK_KEY_Right, GDK_SHIFT_MASK);
+  g_autoptr (GPtrArray) selected = lm_folder_view_get_selected (grid ());
+  g_assert_cmpuint (selected->len, ==, n);
+}
+
+static LmPhotoTags
+tags_of (guint i)
+{
+  g_autofree char *name = photo_name (i);
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  LmPhotoTags tags = { 99, 99 };
+  GError *error = NULL;
+  g_assert_true (lm_photo_tags_read (path, &tags, &error));
+  g_assert_no_error (error);
+  return tags;
+}
+
+static guint
+shown_with (int rating_choice)
+{
+  GtkWidget *button = ui_find_named (GTK_WIDGET (ui_window), "folder-filter");
+  g_assert_nonnull (button);
+  GtkWidget *combo = ui_find_named (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))), "folder-rating");
+  g_assert_nonnull (combo);
+  gtk_combo_box_set_active (GTK_COMBO_BOX (combo), rating_choice);
+  ui_flush ();
+  return lm_window_folder_n_photos (ui_window);
+}
+
+static void
+test_rate_and_filter (void)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (grid ()));
+  /* Three stars on the first three photos, the first rejected, a red label on two. */
+  select_first (3);
+  ui_key (GDK_KEY_3, 0);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpint (tags_of (i).rating, ==, 3);
+  g_assert_cmpint (tags_of (3).rating, ==, 0);
+  ui_key (GDK_KEY_Home, 0);
+  ui_key (GDK_KEY_r, 0);
+  g_assert_cmpint (tags_of (0).rating, ==, LM_RATING_REJECTED);
+  select_first (2);
+  ui_key (GDK_KEY_F1, 0);
+  g_assert_cmpuint (tags_of (0).labels, ==, LM_LABEL_RED);
+  g_assert_cmpuint (tags_of (1).labels, ==, LM_LABEL_RED);
+  g_assert_cmpuint (tags_of (2).labels, ==, 0);
+
+  /* The rating filter: ★★★ or more, rejected only, not rejected, all. */
+  g_assert_cmpuint (shown_with (3), ==, 2);
+  g_assert_cmpuint (index_at (grid (), 0), ==, 1);
+  g_assert_cmpuint (index_at (grid (), 1), ==, 2);
+  g_assert_cmpuint (shown_with (7), ==, 1);
+  g_assert_cmpuint (index_at (grid (), 0), ==, 0);
+  g_assert_cmpuint (shown_with (6), ==, N_PHOTOS - 1);
+  g_assert_cmpuint (shown_with (0), ==, N_PHOTOS);
+}
+
+/* A row of the preset list dragged onto POSITION's cell, by hand as GTK's drag wants it: past
+ * its threshold, then each step handled before the next. */
+static void
+drag_preset (const char *name, guint position)
+{
+  GtkWidget *list = ui_find_named (GTK_WIDGET (ui_window), "folder-presets");
+  g_assert_nonnull (list);
+  g_autofree char *row_name = g_strconcat ("preset-", name, NULL);
+  GtkWidget *row = ui_find_named (list, row_name);
+  g_assert_nonnull (row);
+  GdkRectangle cell;
+  lm_folder_view_cell_area (grid (), position, &cell, NULL);
+  int tx, ty;
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (grid ()), row, cell.x + cell.width / 2,
+                                                   cell.y + cell.height / 2, &tx, &ty));
+  GtkAllocation r;
+  gtk_widget_get_allocation (row, &r);
+  ui_pointer_move (row, r.width / 4.0, r.height / 2.0);
+  ui_pointer_button (1, TRUE);
+  for (int i = 1; i <= 20; i++)
+    {
+      ui_pointer_move (row, r.width / 4.0 + (tx - r.width / 4.0) * i / 20, r.height / 2.0 + (ty - r.height / 2.0) * i / 20);
+      ui_wait_ms (30);
+    }
+  ui_wait_ms (100);
+  ui_pointer_button (1, FALSE);
+  ui_wait_ms (200);
+}
+
+static char *
+photo_path (guint i)
+{
+  g_autofree char *name = photo_name (i);
+  return g_build_filename (folder, name, NULL);
+}
+
+static void
+test_preset_drop (void)
+{
+  /* Onto a selected cell: the whole selection (photos 0 and 1); photo 2 untouched. */
+  ui_key (GDK_KEY_Home, 0);
+  select_first (2);
+  drag_preset ("Warm", 1);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *path = photo_path (i);
+      g_autofree char *sidecar = lm_sidecar_find (path);
+      if (i < 2)
+        g_assert_nonnull (sidecar);
+      else
+        g_assert_null (sidecar);
+    }
+  /* Onto a cell not selected: that photo alone. */
+  drag_preset ("Warm", 4);
+  g_autofree char *four = photo_path (4);
+  g_autofree char *four_sidecar = lm_sidecar_find (four);
+  g_assert_nonnull (four_sidecar);
+  g_autofree char *three = photo_path (3);
+  g_autofree char *three_sidecar = lm_sidecar_find (three);
+  g_assert_null (three_sidecar);
+  /* The edited cell is drawn again with its edits: the colour lumen-cli renders from its
+   * sidecar, not the photo's own. */
+  g_autofree char *rendered = g_build_filename (folder, "rendered.png", NULL);
+  const char *render[] = { "--params", four_sidecar, "-o", rendered, four, NULL };
+  ui_run_cli (render);
+  g_autoptr (LmImage) image = ui_load_image (rendered);
+  const guint8 *p = lm_image_row (image, image->height / 2) + (image->width / 2) * 4;
+  guint32 want = (guint32) p[0] << 16 | p[1] << 8 | p[2];
+  g_assert_cmpint (distance (want, colour_of (4)), >, 4);
+  g_assert_true (g_remove (rendered) == 0);
+  gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  int d = 255;
+  while (d > 3 && g_get_monotonic_time () < until)
+    {
+      ui_wait_ms (50);
+      gtk_container_check_resize (GTK_CONTAINER (ui_window));
+      cairo_surface_t *s = ui_paint_widget (GTK_WIDGET (grid ()));
+      GdkRectangle thumb;
+      lm_folder_view_cell_area (grid (), 4, NULL, &thumb);
+      d = distance (ui_painted (s, thumb.x + thumb.width / 2, thumb.y + thumb.height / 2), want);
+      cairo_surface_destroy (s);
+    }
+  g_assert_cmpint (d, <=, 3);
+}
+
+static void
+test_export_selected (void)
+{
+  ui_focus_window (GTK_WIDGET (ui_window));
+  gtk_widget_grab_focus (GTK_WIDGET (grid ()));
+  select_first (2);
+  ui_key (GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+  GtkWidget *dialog = NULL;
+  for (int turn = 0; turn < 100 && dialog == NULL; turn++)
+    {
+      ui_wait_ms (20);
+      GList *tops = gtk_window_list_toplevels ();
+      for (GList *l = tops; l; l = l->next)
+        if (g_strcmp0 (gtk_widget_get_name (l->data), "export-many") == 0 && gtk_widget_get_visible (l->data))
+          dialog = l->data;
+      g_list_free (tops);
+    }
+  g_assert_nonnull (dialog);
+  ui_wait_ms (200);
+  ui_focus_window (dialog);
+  g_autofree char *out = g_build_filename (folder, "out", NULL);
+  g_assert_cmpint (g_mkdir (out, 0755), ==, 0);
+  GtkWidget *outdir = ui_find_named_within (dialog, "outdir");
+  g_assert_true (gtk_file_chooser_set_filename (GTK_FILE_CHOOSER (outdir), out));
+  for (int i = 0; i < 200; i++)
+    {
+      g_autofree char *chosen = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (outdir));
+      if (g_strcmp0 (chosen, out) == 0)
+        break;
+      ui_wait_ms (10);
+    }
+  ui_click_middle (ui_button_labelled (dialog, _("_Export")));
+  GtkWidget *close = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  for (gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC; !gtk_widget_get_visible (close);)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      ui_wait_ms (20);
+    }
+  g_autoptr (GDir) dir = g_dir_open (out, 0, NULL);
+  g_assert_nonnull (dir);
+  guint written = 0;
+  while (g_dir_read_name (dir))
+    written++;
+  g_assert_cmpuint (written, ==, 2);
+  gtk_widget_destroy (dialog);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -295,13 +499,10 @@ main (int argc, char **argv)
   make_folder ();
   g_test_add_func ("/folder/first-screen", test_first_screen);
   g_test_add_func ("/folder/scroll-and-select", test_scroll);
+  g_test_add_func ("/folder/rate-and-filter", test_rate_and_filter);
   g_test_add_func ("/folder/open-next-back", test_open_next_back);
-  /* TODO(integrator, after wt-tags): /folder/rate-keys (3, R, F1 on a selection, the
-   * photo.ext.xmp read back with lm_photo_tags_read and exiftool), /folder/filter-rating. */
-  /* TODO(integrator, after wt-presets): /folder/preset-drop (ui_drag from the preset list onto
-   * a selected cell, each sidecar gains the preset's operations). */
-  /* TODO(integrator, after wt-develop): /folder/export-selected (Ctrl+Shift+E,
-   * ui_answer_chooser, the files written). */
+  g_test_add_func ("/folder/preset-drop", test_preset_drop);
+  g_test_add_func ("/folder/export-selected", test_export_selected);
   int status = g_test_run ();
   lm_test_remove_tree (folder);
   g_free (folder);
