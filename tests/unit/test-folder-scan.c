@@ -65,6 +65,7 @@ test_what_is_listed (void)
   write_text (folder, "IMG_10.jpg.xmp", "<x:xmpmeta xmlns:x='adobe:ns:meta/'/>");
   write_text (folder, "IMG_10.xmp", "<x:xmpmeta xmlns:x='adobe:ns:meta/'/>");
   write_text (folder, "IMG_10.jpg.lumen", "[lumen]\nversion=1\n");
+  write_photo (folder, "orphan.jpg.xmp", "tmp4.png"); /* a sidecar, whatever it holds */
   g_autofree char *sub = g_build_filename (folder, "sub.jpg", NULL);
   g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
 
