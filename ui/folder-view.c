@@ -423,7 +423,9 @@ lm_folder_view_set_photos (LmFolderView *self, GPtrArray *records, GArray *order
 void
 lm_folder_view_photo_changed (LmFolderView *self, const char *path)
 {
-  self->asked = FALSE; /* a forgotten thumbnail is asked for again */
+  /* Its thumbnail, forgotten, is asked for again with the cells on screen (one frame paints
+   * them all: finding PATH's cell would cost more than it saves). */
+  self->asked = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -646,7 +648,7 @@ lm_folder_view_size_allocate (GtkWidget *widget, GtkAllocation *allocation)
 static void
 lm_folder_view_get_preferred_height (GtkWidget *widget, int *minimum, int *natural)
 {
-  *minimum = *natural = LM_FOLDER_VIEW (widget)->strip ? LM_FOLDER_CELL_HEIGHT : LM_FOLDER_CELL_HEIGHT;
+  *minimum = *natural = LM_FOLDER_CELL_HEIGHT; /* a row: the filmstrip's height, the grid's least */
 }
 
 static void
