@@ -86,8 +86,15 @@ static void
 on_scan_done (const GError *error, gpointer data)
 {
   LmWindow *self = data;
+  LmWindowFolder *f = state (self);
   if (error)
     lm_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
+  else if (f->records->len == 0)
+    {
+      g_autofree char *name = g_filename_display_name (f->folder);
+      g_autofree char *message = g_strdup_printf (_("No photos in %s"), name);
+      lm_window_show_message (self, GTK_MESSAGE_INFO, message);
+    }
 }
 
 static void

@@ -153,6 +153,17 @@ test_first_screen (void)
   g_assert_nonnull (opened);
   g_assert_true (lm_window_folder_showing_grid (opened));
   g_assert_null (lm_window_get_info_message (opened));
+  /* A folder without photos says so, naming it. */
+  g_autofree char *empty = g_build_filename (folder, "empty", NULL);
+  g_assert_cmpint (g_mkdir (empty, 0700), ==, 0);
+  g_autoptr (GFile) empty_file = g_file_new_for_path (empty);
+  lm_window_open_folder (opened, empty_file);
+  for (int turn = 0; turn < 500 && lm_window_get_info_message (opened) == NULL; turn++)
+    ui_wait_ms (10);
+  g_assert_nonnull (lm_window_get_info_message (opened));
+  g_assert_nonnull (strstr (lm_window_get_info_message (opened), empty));
+  g_assert_cmpuint (lm_window_folder_n_photos (opened), ==, 0);
+  g_assert_cmpint (g_rmdir (empty), ==, 0);
   gtk_widget_destroy (GTK_WIDGET (opened));
 
   /* The test's own window then does the same, and is the one used from here on. */
