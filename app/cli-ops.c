@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "core/error.h"
 #include "core/io/text-input.h"
+#include "core/library/presets.h"
 
 typedef struct {
   const LmOpInfo *op;
@@ -16,6 +17,8 @@ typedef struct {
 struct _LmCliOps {
   GArray *assignments; /* in command-line order */
   char *params_file;
+  char *preset;      /* --preset: a name or a file */
+  char *preset_mode; /* --preset-mode: append (NULL) or replace */
   GPtrArray *names;    /* storage for generated option names and descriptions */
 };
 
@@ -43,6 +46,8 @@ lm_cli_ops_free (LmCliOps *ops)
   g_array_unref (ops->assignments);
   g_ptr_array_unref (ops->names);
   g_free (ops->params_file);
+  g_free (ops->preset);
+  g_free (ops->preset_mode);
   g_free (ops);
 }
 
@@ -233,6 +238,17 @@ lm_cli_ops_group (LmCliOps *ops)
                           N_("Read operations from a sidecar file (flags given too override it)"),
                           N_("FILE") };
   g_array_append_val (entries, params);
+  GOptionEntry preset = { "preset", 0, 0, G_OPTION_ARG_FILENAME, &ops->preset,
+                          N_("Apply a preset (a name from `lumen-cli presets list`, or a preset file) to the "
+                             "operations of --params (without it, to none); flags given too override it"),
+                          N_("NAME|FILE") };
+  g_array_append_val (entries, preset);
+  GOptionEntry preset_mode = { "preset-mode", 0, 0, G_OPTION_ARG_STRING, &ops->preset_mode,
+                               N_("How --preset goes onto --params: append (its operations that are on take the "
+                                  "place of the same ones, the others stay; the default) or replace (its look "
+                                  "replaces theirs, their crop and size stay)"),
+                               N_("MODE") };
+  g_array_append_val (entries, preset_mode);
 
   GOptionGroup *group = g_option_group_new ("operations", _("Operations:"),
                                             _("Show the operation options"), ops, NULL);
@@ -243,10 +259,29 @@ lm_cli_ops_group (LmCliOps *ops)
   return group;
 }
 
+/* --preset onto PIPELINE (read from --params) in --preset-mode. */
+static gboolean
+apply_preset (LmCliOps *ops, LmPipeline *pipeline, GError **error)
+{
+  LmPasteMode mode = LM_PASTE_APPEND;
+  if (ops->preset_mode && g_str_equal (ops->preset_mode, "replace"))
+    mode = LM_PASTE_REPLACE;
+  else if (ops->preset_mode && !g_str_equal (ops->preset_mode, "append"))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--preset-mode must be append or replace"));
+      return FALSE;
+    }
+  g_autofree char *path = lm_preset_resolve (ops->preset, error);
+  g_autofree LmPipeline *preset = g_new (LmPipeline, 1);
+  return path && lm_preset_load (path, preset, error) && lm_preset_apply (pipeline, preset, mode, error);
+}
+
 gboolean
 lm_cli_ops_apply (LmCliOps *ops, LmPipeline *pipeline, GError **error)
 {
   if (ops->params_file && !lm_pipeline_load_sidecar (pipeline, ops->params_file, error))
+    return FALSE;
+  if (ops->preset && !apply_preset (ops, pipeline, error))
     return FALSE;
   for (guint i = 0; i < ops->assignments->len; i++)
     {

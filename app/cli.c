@@ -231,6 +231,10 @@ static const Command commands[] = {
     N_("sources in an astronomical image: background, segmentation, catalogue") },
   { "tags", lm_cli_tags_main, N_("tags [OPTION…] PHOTO…"),
     N_("star ratings, rejects and colour labels in XMP sidecars") },
+  { "thumbnails", lm_cli_thumbnails_main, N_("thumbnails FOLDER|PHOTO…"),
+    N_("thumbnails made into the freedesktop cache that file managers share") },
+  { "presets", lm_cli_presets_main, N_("presets [list | …]"),
+    N_("the presets: listed, imported, exported, deleted") },
 };
 
 char *

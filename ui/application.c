@@ -7,6 +7,7 @@
 #include "config.h"
 #include "core/pixel-budget.h"
 #include "window.h"
+#include "window-folder.h"
 
 struct _LmApplication {
   GtkApplication parent_instance;
@@ -90,6 +91,8 @@ lm_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.export", { "<Control>e", NULL } },
+    { "win.open-folder", { "<Control><Shift>o", NULL } },
+    { "win.export-selected", { "<Control><Shift>e", NULL } },
     { "win.undo", { "<Control>z", NULL } },
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.revert", { "<Control>r", NULL } },
@@ -97,6 +100,9 @@ lm_application_startup (GApplication *app)
      * too, so that the two go together. */
     { "win.copy-edits", { "<Control><Alt>c", NULL } },
     { "win.paste-edits", { "<Control><Alt>v", NULL } },
+    /* Not Ctrl+V: an application's accelerator comes before a focused entry's own keys, and
+     * the value fields take typed (and pasted) numbers. */
+    { "win.paste-selectively", { "<Control><Shift>v", NULL } },
     { "win.compare", { "<Control>d", NULL } },
     { "win.split", { "<Control>backslash", NULL } },
     { "win.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
@@ -135,7 +141,11 @@ lm_application_open (GApplication *app, GFile **files, int n_files, const char *
     {
       LmWindow *window = lm_window_new (GTK_APPLICATION (app));
       gtk_window_present (GTK_WINDOW (window));
-      lm_window_open (window, files[i]);
+      /* A folder opens as a grid of its photos. */
+      if (g_file_query_file_type (files[i], G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+        lm_window_open_folder (window, files[i]);
+      else
+        lm_window_open (window, files[i]);
     }
 }
 

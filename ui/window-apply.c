@@ -7,8 +7,12 @@
  * after it starts); at the end it lists what failed, photo by photo, and what was read or
  * written otherwise than the file has it (the loaders' and writers' notes).
  *
- * A photo whose sidecar holds edits of its own (other than those applied) is asked about first
- * (apply-question.h): Replace, Merge or Skip, perhaps for all. Its sidecar is copied to
+ * The chooser lists the operations that are on (paste-ops.h), ticked as a paste onto another
+ * photo carries them: framing and brushed masks left out unless the person ticks them; the
+ * export's resize, set below the files, goes. A photo whose sidecar holds edits of its own
+ * (other than those applied) is asked about first (apply-question.h): Replace (the chosen
+ * operations take the place of its same ones, LM_PASTE_REPLACE), Merge (LM_PASTE_APPEND) or
+ * Skip, perhaps for all. Its sidecar is copied to
  * `<sidecar>.before-apply` (`.before-apply.2`, … where an earlier run's copy is there) before
  * it is replaced or merged into, and the outcome names each such photo and its copy: there is
  * no undo across photos, the copy is how they come back. */
@@ -22,6 +26,7 @@
 #include "apply-question.h"
 #include "core/edit/sidecar.h"
 #include "export-options.h"
+#include "paste-ops.h"
 
 struct _LmApplyRun {
   LmWindow *window;    /* NULL once the window let go: late results are dropped */
@@ -29,6 +34,7 @@ struct _LmApplyRun {
   guint next;          /* the photo in hand */
   guint done;          /* photos written */
   LmPipeline pipeline;
+  LmOpSelection selection; /* the operations of PIPELINE applied */
   LmBackendKind backend;
   int quality;
   gboolean to_srgb;    /* "Convert to sRGB", as the export's */
@@ -341,10 +347,11 @@ go_on (LmApplyRun *run, LmApplyAnswer answer, const LmPipeline *own)
       return;
     }
   GError *error = NULL;
-  if (answer == LM_APPLY_MERGE)
+  if (answer == LM_APPLY_MERGE || answer == LM_APPLY_REPLACE)
     {
       run->edits = *own;
-      if (!lm_sidecar_merge_edits (&run->edits, &run->pipeline, &error))
+      LmPasteMode mode = answer == LM_APPLY_MERGE ? LM_PASTE_APPEND : LM_PASTE_REPLACE;
+      if (!lm_pipeline_paste (&run->edits, &run->pipeline, &run->selection, mode, &error))
         {
           /* Its own edits hold too many instances or masks to take those applied. */
           GFile *photo = g_ptr_array_index (run->photos, run->next);
@@ -446,7 +453,7 @@ start_next (LmApplyRun *run)
       start_next (run);
       return;
     }
-  run->edits = run->pipeline;
+  lm_op_selection_filter (&run->selection, &run->pipeline, &run->edits);
   run->answer = 0;
   if (!ask_about_own_edits (run, g_file_peek_path (photo)))
     load_photo (run);
@@ -516,8 +523,9 @@ build_dialog (LmWindow *self, LmApplyRun *run)
   return dialog;
 }
 
-void
-lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
+/* The run of SELECTION's operations of the edits onto PHOTOS. */
+static void
+start_run (LmWindow *self, GFile *const *photos, guint n, const LmOpSelection *selection)
 {
   if (self->apply || n == 0)
     return;
@@ -527,6 +535,7 @@ lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (run->photos, g_object_ref (photos[i]));
   run->pipeline = self->pipeline;
+  run->selection = *selection;
   run->backend = self->cuda_usable ? self->backend : LM_BACKEND_CPU;
   run->quality = self->settings ? g_settings_get_int (self->settings, "jpeg-quality") : 92;
   run->to_srgb = lm_export_to_srgb_of (self);
@@ -542,6 +551,14 @@ lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
   g_signal_connect (run->dialog, "destroy", G_CALLBACK (gtk_widget_destroyed), &run->dialog);
   gtk_widget_show (run->dialog);
   start_next (run);
+}
+
+void
+lm_window_apply_edits_to (LmWindow *self, GFile *const *photos, guint n)
+{
+  LmOpSelection all;
+  lm_op_selection_all (&all, &self->pipeline);
+  start_run (self, photos, n, &all);
 }
 
 /* Every text cell of a combo box under WIDGET, internal children included, made to show its
@@ -576,20 +593,33 @@ lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
   g_autoptr (GFile) parent = self->file ? g_file_get_parent (self->file) : NULL;
   if (parent)
     gtk_file_chooser_set_current_folder_file (GTK_FILE_CHOOSER (chooser), parent, NULL);
+  GtkWidget *extra = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *export_ops = lm_export_options_new ();
   if (export_ops)
     {
       lm_export_options_set_pipeline (LM_EXPORT_OPTIONS (export_ops), &self->pipeline);
       lm_export_options_set_to_srgb (LM_EXPORT_OPTIONS (export_ops), lm_export_to_srgb_of (self));
       lm_export_options_set_png_level (LM_EXPORT_OPTIONS (export_ops), lm_export_png_level_of (self));
-      gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
+      gtk_container_add (GTK_CONTAINER (extra), export_ops);
     }
+  /* The operations applied: those of a paste onto another photo, and the size set above. */
+  LmOpSelection selection;
+  lm_op_selection_default (&selection, &self->pipeline);
+  lm_op_selection_set_op (&selection, &self->pipeline, LM_OP_RESIZE, TRUE);
+  GtkWidget *expander = gtk_expander_new_with_mnemonic (_("_Operations applied"));
+  gtk_widget_set_name (expander, "apply-operations");
+  GtkWidget *ops = lm_paste_ops_new (&self->pipeline, &selection, FALSE, LM_PASTE_REPLACE);
+  gtk_container_add (GTK_CONTAINER (expander), ops);
+  gtk_container_add (GTK_CONTAINER (extra), expander);
+  gtk_widget_show_all (extra);
+  gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), extra);
   /* GTK's chooser lets its filter button's text shrink to an ellipsis and gives the room to
    * the extra widget beside it: with the export's options there, "Photos" came out as "P…"
    * at the default size. A filter's name is short: shown whole, the dialog as wide as that
    * needs. */
   unellipsize_combos (chooser, NULL);
   int chosen = gtk_dialog_run (GTK_DIALOG (chooser));
+  lm_paste_ops_get_selection (ops, &selection);
   g_autoptr (GSList) files = chosen == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser)) : NULL;
   /* As the export: the size asked for is part of the edit, one undo step. */
   if (files && export_ops && lm_export_options_apply (LM_EXPORT_OPTIONS (export_ops), &self->pipeline))
@@ -605,5 +635,5 @@ lm_window_apply_action (GSimpleAction *action, GVariant *param, gpointer data)
   g_autoptr (GPtrArray) photos = g_ptr_array_new_with_free_func (g_object_unref);
   for (GSList *l = files; l; l = l->next)
     g_ptr_array_add (photos, l->data); /* the list's references */
-  lm_window_apply_edits_to (self, (GFile *const *) photos->pdata, photos->len);
+  start_run (self, (GFile *const *) photos->pdata, photos->len, &selection);
 }

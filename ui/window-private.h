@@ -78,6 +78,7 @@ struct _LmWindow {
   struct _LmWindowColor *color;     /* window-color.h: view transform, monitor profile */
   struct _LmWindowAstro *astro;     /* window-astro.h: a FITS file's data and sources */
   struct _LmApplyRun *apply;        /* window-apply.h: Apply Edits to Photos… under way */
+  struct _LmWindowFolder *folder;   /* window-folder.h: the folder's grid and filmstrip */
   struct _LmWindowTags *tags;       /* window-tags.h: the rating keys on the photo */
 };
 

@@ -12,6 +12,7 @@
 #include "window-compare.h"
 #include "window-edits.h"
 #include "window-export.h"
+#include "window-folder.h"
 #include "window-geometry.h"
 #include "window-hdr.h"
 #include "window-instances.h"
@@ -22,6 +23,7 @@
 #include "window-status.h"
 #include "window-tags.h"
 #include "window-tools.h"
+#include "preset-menu.h"
 
 #include <string.h>
 #include <glib/gi18n.h>
@@ -134,7 +136,9 @@ update_actions (LmWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "compare")),
                                have && self->cuda_usable);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "split")), have);
-  static const char *const edits[] = { "revert", "copy-edits", "paste-edits", "apply-edits" };
+  static const char *const edits[] = { "revert",      "copy-edits",  "paste-edits",
+                                       "apply-edits", "apply-preset", "save-preset",
+                                       "paste-selectively" };
   for (guint i = 0; i < G_N_ELEMENTS (edits); i++) /* FITS data is not edited (window-astro.c) */
     g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, edits[i])),
                                  have && !lm_window_astro_active (self));
@@ -390,6 +394,7 @@ static const GActionEntry win_actions[] = {
   { "revert", lm_window_revert_action },
   { "copy-edits", lm_window_copy_edits_action },
   { "paste-edits", lm_window_paste_edits_action },
+  { "paste-selectively", lm_window_paste_selectively_action },
   { "apply-edits", lm_window_apply_action },
   { "backend", NULL, "s", "'cpu'", backend_changed },
   { "compare", NULL, NULL, "false", lm_window_compare_changed },
@@ -471,6 +476,7 @@ lm_window_dispose (GObject *object)
   g_clear_handle_id (&priv->commit_source, g_source_remove);
   lm_window_status_stop (self);
   lm_window_sidecar_close (self); /* an edit of the last moments is kept too */
+  lm_window_folder_free (self);
   lm_window_apply_free (self);
   lm_window_open_cancel (self);
   /* Cancelled before the worker is joined: it stops a long export or merge between steps
@@ -538,6 +544,7 @@ lm_window_class_init (LmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_timings);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_speedup);
   gtk_widget_class_bind_template_child (widget_class, LmWindow, status_tags);
+  gtk_widget_class_bind_template_child_full (widget_class, "preset_items", FALSE, 0); /* preset-menu.c */
   gtk_widget_class_bind_template_callback (widget_class, on_info_bar_response);
 
   /* Every result the worker delivers: kind (LmResultKind), generation, refined. */
@@ -576,6 +583,7 @@ lm_window_init (LmWindow *self)
   lm_window_export_init (self);
   lm_window_sidecar_init (self);
   lm_window_edits_init (self);
+  lm_window_presets_init (self);
   lm_window_hdr_init (self);
   lm_pipeline_init (&self->pipeline);
   lm_window_edits_set_original (self, &self->pipeline.tonemap);
@@ -638,6 +646,7 @@ lm_window_init (LmWindow *self)
   self->worker = lm_render_worker_new (g_main_context_default (), on_result, self);
   lm_window_color_init (self);
   lm_window_astro_init (self);
+  lm_window_folder_init (self);
 }
 
 LmWindow *

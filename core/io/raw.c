@@ -341,6 +341,17 @@ lm_raw_exposure_time (const char *path, double *seconds, GError **error)
   return TRUE;
 }
 
+gboolean
+lm_raw_date_taken (const char *path, const guint8 *data, gsize len, gint64 *unix_seconds, GError **error)
+{
+  Report report = { 0 };
+  g_autoptr (libraw_data_t) lr = raw_open (path, data, len, &report, error);
+  if (lr == NULL)
+    return FALSE;
+  *unix_seconds = lr->other.timestamp > 0 ? (gint64) lr->other.timestamp : 0;
+  return TRUE;
+}
+
 const LmFileFormat lm_file_format_raw = {
   .type = LM_FILE_RAW,
   .name = "camera raw",

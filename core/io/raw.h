@@ -12,6 +12,11 @@ G_BEGIN_DECLS
  * sensor data: how a bracket of raws gets its times. */
 gboolean lm_raw_exposure_time (const char *path, double *seconds, GError **error);
 
+/* When the camera raw of LEN bytes at DATA (PATH, for messages) was taken, as LibRaw reads its
+ * metadata without unpacking the sensor data: seconds since 1970, the camera's clock taken as
+ * local time (LibRaw's mktime); 0 where it states none. FALSE where LibRaw cannot open it. */
+gboolean lm_raw_date_taken (const char *path, const guint8 *data, gsize len, gint64 *unix_seconds, GError **error);
+
 /* An EXIF block (as LmImage.exif holds it) for an image developed from INFO's raw: Make, Model,
  * DateTimeOriginal, ExposureTime, FNumber, ISO, FocalLength, LensModel where known, and
  * Orientation 1, the development turning the pixels. NULL when libexif saves nothing. */

@@ -423,6 +423,12 @@ read_exif_block (const guint8 *data, gsize len)
   return block;
 }
 
+GBytes *
+lm_tiff_exif_block (const guint8 *data, gsize len)
+{
+  return read_exif_block (data, len);
+}
+
 /* Field TAG of the current directory as bytes (libtiff's count-and-pointer form). */
 static GBytes *
 read_bytes_field (TIFF *tif, guint32 tag)

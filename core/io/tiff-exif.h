@@ -29,4 +29,9 @@ void lm_tiff_write_metadata (TIFF *tif, const LmImage *image, const char *path, 
  * records of tag 33723 as one block). */
 void lm_tiff_read_metadata (TIFF *tif, const guint8 *data, gsize len, LmImage *image);
 
+/* The EXIF block (as LmImage.exif holds it) of the TIFF-structured file DATA (LEN bytes): IFD 0's
+ * descriptive tags and the EXIF and GPS IFDs, read where they lie, without libtiff; NULL where
+ * DATA is not a TIFF or states none. A raw built on TIFF (CR2, NEF, DNG) has its EXIF there too. */
+GBytes *lm_tiff_exif_block (const guint8 *data, gsize len);
+
 G_END_DECLS

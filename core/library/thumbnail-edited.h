@@ -1,0 +1,23 @@
+/* The thumbnail of an edited photo shows its edits: a render of its sidecar on a small
+ * decode of the photo, kept in Lumen's own cache ($XDG_CACHE_HOME/lumen/thumbnails), since
+ * the shared one must show the file as it is (the file manager shows it as such). */
+#pragma once
+
+#include <glib.h>
+
+#include "../image.h"
+
+G_BEGIN_DECLS
+
+/* PHOTO's edited thumbnail (as lm_thumbnail_load's: RGBA8, upright, longest side <= SIZE)
+ * when it has a sidecar with edits; NULL without an error when it has none (or one that
+ * cannot be read: the editor says why when the photo opens), for lm_thumbnail_load.
+ * A camera raw's edits are rendered on its embedded preview, display-referred: close to,
+ * not the same as, its development. */
+LmImage *lm_thumbnail_edited_load (const char *photo, int size, gboolean *edited, GError **error);
+
+/* $XDG_CACHE_HOME/lumen/thumbnails/<folder>/<MD5 of the URI, a newline and the sidecar's
+ * text>.png: a new edit is a new name, the photo's change is caught by Thumb::MTime. */
+char *lm_thumbnail_edited_path (const char *uri, GBytes *sidecar, int folder_size);
+
+G_END_DECLS

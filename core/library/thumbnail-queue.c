@@ -1,0 +1,383 @@
+/* The thumbnail loader's queue (thumbnail-queue.h). */
+#include "thumbnail-queue.h"
+
+#include <omp.h>
+
+#include "thumbnail.h"
+#include "thumbnail-cache.h"
+#include "thumbnail-edited.h"
+#include "thumbnail-gpu.h"
+#include "thumbnail-source.h"
+#include "../pixel-budget.h"
+#include "../io/file-read.h"
+#include "../io/io.h"
+
+/* Files the GPU's worker decodes as one nvJPEG batch: enough to keep its engine busy, few
+ * enough that the first screen is not held behind a long batch. */
+#define GPU_BATCH 16
+
+/* What results already sent to the main context share with the queue: they are dropped
+ * once the queue is freed. */
+typedef struct {
+  gboolean alive; /* read and written on the owner's thread only */
+  LmThumbnailReady ready;
+  gpointer user_data;
+} Owner;
+
+typedef struct {
+  char *photo;
+  gboolean urgent;
+  gboolean taken; /* being made: out of both queues */
+} Request;
+
+struct _LmThumbnailQueue {
+  int size;
+  GMainContext *context;
+  Owner *owner;
+  GMutex lock;
+  GCond wake;
+  GQueue urgent;              /* of Request *: the head is served first */
+  GQueue later;               /* of Request *: in the order asked */
+  GHashTable *requests;       /* photo → Request *, waiting or being made */
+  gboolean stopping;
+  gboolean held;
+  GPtrArray *workers;         /* of GThread * */
+};
+
+typedef struct {
+  Owner *owner;
+  char *photo;
+  LmImage *thumb;
+  GError *error;
+} Result;
+
+static void
+request_free (Request *r)
+{
+  g_free (r->photo);
+  g_free (r);
+}
+
+static void
+result_free (gpointer data)
+{
+  Result *result = data;
+  g_rc_box_release (result->owner);
+  g_free (result->photo);
+  g_clear_pointer (&result->thumb, lm_image_unref);
+  g_clear_error (&result->error);
+  g_free (result);
+}
+
+static gboolean
+deliver (gpointer data)
+{
+  Result *result = data;
+  if (result->owner->alive)
+    result->owner->ready (result->photo, g_steal_pointer (&result->thumb), result->error, result->owner->user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static Result *
+result_new (LmThumbnailQueue *q, const char *photo)
+{
+  Result *result = g_new0 (Result, 1);
+  result->owner = g_rc_box_acquire (q->owner);
+  result->photo = g_strdup (photo);
+  return result;
+}
+
+/* RESULT to the owner's thread: a source, not g_main_context_invoke, which runs the
+ * callback on this thread when nobody owns the context at the moment. Then the request is
+ * done: asked again, the photo is made again. */
+static void
+send (LmThumbnailQueue *q, Result *result)
+{
+  /* Before the source is attached: from then on RESULT is the owner's thread's to free. */
+  g_mutex_lock (&q->lock);
+  g_hash_table_remove (q->requests, result->photo);
+  g_mutex_unlock (&q->lock);
+  GSource *source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, deliver, result, result_free);
+  g_source_attach (source, q->context);
+  g_source_unref (source);
+}
+
+static Request *
+next_request (LmThumbnailQueue *q)
+{
+  Request *r = g_queue_pop_head (&q->urgent);
+  if (r == NULL)
+    r = g_queue_pop_head (&q->later);
+  if (r != NULL)
+    r->taken = TRUE;
+  return r;
+}
+
+/* Up to MAX photos to make (copies), urgent ones first; 0 once the queue stops. */
+static guint
+take (LmThumbnailQueue *q, char **photos, guint max)
+{
+  g_mutex_lock (&q->lock);
+  Request *r = NULL;
+  while (!q->stopping && (q->held || (r = next_request (q)) == NULL))
+    g_cond_wait (&q->wake, &q->lock);
+  guint n = 0;
+  for (; r != NULL && !q->stopping; r = n < max ? next_request (q) : NULL)
+    photos[n++] = g_strdup (r->photo);
+  g_mutex_unlock (&q->lock);
+  return n;
+}
+
+/* PHOTO's thumbnail with its edits, when it has edits (an edited look that cannot be
+ * rendered leaves the photo as it is); NULL otherwise. */
+static Result *
+edited (LmThumbnailQueue *q, const char *photo)
+{
+  LmImage *thumb = lm_thumbnail_edited_load (photo, q->size, NULL, NULL);
+  if (thumb == NULL)
+    return NULL;
+  Result *result = result_new (q, photo);
+  result->thumb = thumb;
+  return result;
+}
+
+static gpointer
+cpu_work (gpointer data)
+{
+  LmThumbnailQueue *q = data;
+  /* The workers are the parallelism: an OpenMP team inside each would oversubscribe. */
+  omp_set_num_threads (1);
+  char *photo;
+  while (take (q, &photo, 1) == 1)
+    {
+      Result *result = edited (q, photo);
+      if (result == NULL)
+        {
+          result = result_new (q, photo);
+          result->thumb = lm_thumbnail_load (photo, q->size, &result->error);
+        }
+      send (q, result);
+      g_free (photo);
+    }
+  return NULL;
+}
+
+/* A photo of a GPU batch: its bytes while the batch is decoded. */
+typedef struct {
+  char *photo;
+  GBytes *bytes;
+  const char *mime;
+} Pending;
+
+/* PHOTO answered without the GPU (cache, edits, a failure to read it, an embedded preview,
+ * not a JPEG), or NULL with *BYTES holding its JPEG for the batch. */
+static Result *
+before_gpu (LmThumbnailQueue *q, const char *photo, GBytes **bytes)
+{
+  Result *result = edited (q, photo);
+  if (result != NULL)
+    return result;
+  result = result_new (q, photo);
+  if (lm_thumbnail_lookup (photo, q->size, &result->thumb, &result->error) || result->error != NULL)
+    return result;
+  int folder = lm_thumbnail_folder_size (q->size);
+  g_autoptr (GBytes) mapped = lm_file_map (photo, LM_FILE_KIND_IMAGE, lm_pixel_budget_file_bytes (), &result->error);
+  if (mapped == NULL)
+    {
+      result->thumb = lm_thumbnail_keep (photo, q->size, NULL, NULL, result->error);
+      return result;
+    }
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (mapped, &len);
+  g_autoptr (LmImage) preview = NULL;
+  if (lm_file_type_sniff (data, len) == LM_FILE_JPEG
+      && (preview = lm_thumbnail_jpeg_preview (data, len, folder)) == NULL)
+    {
+      result_free (result);
+      *bytes = g_steal_pointer (&mapped);
+      return NULL;
+    }
+  const char *mime = NULL;
+  g_autoptr (LmImage) decoded
+    = preview ? g_steal_pointer (&preview) : lm_thumbnail_decode (photo, data, len, folder, &mime, &result->error);
+  g_autoptr (LmImage) made = decoded ? lm_thumbnail_shrink (decoded, folder, &result->error) : NULL;
+  result->thumb = lm_thumbnail_keep (photo, q->size, made, mime ? mime : "image/jpeg", result->error);
+  return result;
+}
+
+/* The batch's thumbnails kept and sent; those the GPU did not make (THUMBS[i] NULL) made on
+ * the CPU, where a damaged file gets its message. */
+static void
+after_gpu (LmThumbnailQueue *q, Pending *batch, guint n, LmImage **thumbs)
+{
+  int folder = lm_thumbnail_folder_size (q->size);
+  for (guint i = 0; i < n; i++)
+    {
+      Result *result = result_new (q, batch[i].photo);
+      g_autoptr (LmImage) made = g_steal_pointer (&thumbs[i]);
+      if (made == NULL)
+        {
+          gsize len = 0;
+          const guint8 *data = g_bytes_get_data (batch[i].bytes, &len);
+          g_autoptr (LmImage) decoded = lm_thumbnail_decode (batch[i].photo, data, len, folder, NULL, &result->error);
+          made = decoded ? lm_thumbnail_shrink (decoded, folder, &result->error) : NULL;
+        }
+      result->thumb = lm_thumbnail_keep (batch[i].photo, q->size, made, "image/jpeg", result->error);
+      send (q, result);
+    }
+}
+
+static gpointer
+gpu_work (gpointer data)
+{
+  LmThumbnailQueue *q = data;
+  omp_set_num_threads (1);
+  LmThumbnailGpu *gpu = lm_thumbnail_gpu_new (NULL);
+  if (gpu == NULL)
+    return cpu_work (q);
+  int folder = lm_thumbnail_folder_size (q->size);
+  char *photos[GPU_BATCH];
+  guint n_taken;
+  while (gpu != NULL && (n_taken = take (q, photos, GPU_BATCH)) > 0)
+    {
+      Pending batch[GPU_BATCH];
+      guint n = 0;
+      for (guint i = 0; i < n_taken; i++)
+        {
+          GBytes *bytes = NULL;
+          Result *answered = before_gpu (q, photos[i], &bytes);
+          if (answered != NULL)
+            {
+              send (q, answered);
+              g_free (photos[i]);
+            }
+          else
+            batch[n++] = (Pending) { photos[i], bytes, NULL };
+        }
+      const guint8 *datas[GPU_BATCH];
+      gsize lens[GPU_BATCH];
+      LmImage *thumbs[GPU_BATCH] = { NULL };
+      for (guint i = 0; i < n; i++)
+        datas[i] = g_bytes_get_data (batch[i].bytes, &lens[i]);
+      /* A device that fails is left for the CPU from then on. */
+      if (n > 0 && !lm_thumbnail_gpu_make (gpu, n, datas, lens, folder, thumbs, NULL))
+        g_clear_pointer (&gpu, lm_thumbnail_gpu_free);
+      after_gpu (q, batch, n, thumbs);
+      for (guint i = 0; i < n; i++)
+        {
+          g_free (batch[i].photo);
+          g_bytes_unref (batch[i].bytes);
+        }
+    }
+  if (gpu == NULL)
+    return cpu_work (q);
+  lm_thumbnail_gpu_free (gpu);
+  return NULL;
+}
+
+LmThumbnailQueue *
+lm_thumbnail_queue_new_full (int size, guint n_workers, LmThumbnailDevice device, LmThumbnailReady ready,
+                             gpointer user_data)
+{
+  g_return_val_if_fail (ready != NULL, NULL);
+  LmThumbnailQueue *q = g_new0 (LmThumbnailQueue, 1);
+  q->size = size;
+  q->context = g_main_context_ref_thread_default ();
+  q->owner = g_rc_box_new0 (Owner);
+  q->owner->alive = TRUE;
+  q->owner->ready = ready;
+  q->owner->user_data = user_data;
+  g_mutex_init (&q->lock);
+  g_cond_init (&q->wake);
+  g_queue_init (&q->urgent);
+  g_queue_init (&q->later);
+  q->requests = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) request_free);
+  if (n_workers == 0)
+    n_workers = CLAMP (g_get_num_processors (), 1, 64);
+  q->workers = g_ptr_array_new ();
+  gboolean gpu = device != LM_THUMBNAIL_CPU && lm_backend_cuda_device_count () > 0;
+  if (gpu)
+    g_ptr_array_add (q->workers, g_thread_new ("lumen-thumbnail-gpu", gpu_work, q));
+  if (!gpu || device == LM_THUMBNAIL_AUTO)
+    for (guint i = 0; i < n_workers; i++)
+      g_ptr_array_add (q->workers, g_thread_new ("lumen-thumbnail", cpu_work, q));
+  return q;
+}
+
+LmThumbnailQueue *
+lm_thumbnail_queue_new (int size, LmThumbnailReady ready, gpointer user_data)
+{
+  return lm_thumbnail_queue_new_full (size, 0, LM_THUMBNAIL_AUTO, ready, user_data);
+}
+
+void
+lm_thumbnail_queue_want (LmThumbnailQueue *q, const char *const *photos, guint n, gboolean urgent)
+{
+  g_mutex_lock (&q->lock);
+  /* Urgent ones go to the head in reverse, so that this call's come out in its order. */
+  for (guint k = 0; k < n; k++)
+    {
+      const char *photo = photos[urgent ? n - 1 - k : k];
+      Request *r = g_hash_table_lookup (q->requests, photo);
+      if (r != NULL && (r->taken || !urgent))
+        continue;
+      if (r != NULL)
+        g_queue_remove (r->urgent ? &q->urgent : &q->later, r);
+      else
+        {
+          r = g_new0 (Request, 1);
+          r->photo = g_strdup (photo);
+          g_hash_table_insert (q->requests, r->photo, r);
+        }
+      r->urgent = urgent;
+      if (urgent)
+        g_queue_push_head (&q->urgent, r);
+      else
+        g_queue_push_tail (&q->later, r);
+    }
+  g_cond_broadcast (&q->wake);
+  g_mutex_unlock (&q->lock);
+}
+
+void
+lm_thumbnail_queue_hold (LmThumbnailQueue *q, gboolean hold)
+{
+  g_mutex_lock (&q->lock);
+  q->held = hold;
+  g_cond_broadcast (&q->wake);
+  g_mutex_unlock (&q->lock);
+}
+
+guint
+lm_thumbnail_queue_pending (LmThumbnailQueue *q)
+{
+  g_mutex_lock (&q->lock);
+  guint n = g_hash_table_size (q->requests);
+  g_mutex_unlock (&q->lock);
+  return n;
+}
+
+void
+lm_thumbnail_queue_free (LmThumbnailQueue *q)
+{
+  if (q == NULL)
+    return;
+  g_mutex_lock (&q->lock);
+  q->stopping = TRUE;
+  g_queue_clear (&q->urgent);
+  g_queue_clear (&q->later);
+  g_cond_broadcast (&q->wake);
+  g_mutex_unlock (&q->lock);
+  for (guint i = 0; i < q->workers->len; i++)
+    g_thread_join (q->workers->pdata[i]);
+  g_ptr_array_unref (q->workers);
+  q->owner->alive = FALSE;
+  g_rc_box_release (q->owner);
+  g_hash_table_unref (q->requests);
+  g_main_context_unref (q->context);
+  g_mutex_clear (&q->lock);
+  g_cond_clear (&q->wake);
+  g_free (q);
+}
