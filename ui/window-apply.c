@@ -351,7 +351,10 @@ go_on (LmApplyRun *run, LmApplyAnswer answer, const LmPipeline *own)
     {
       run->edits = *own;
       LmPasteMode mode = answer == LM_APPLY_MERGE ? LM_PASTE_APPEND : LM_PASTE_REPLACE;
-      if (!lm_pipeline_paste (&run->edits, &run->pipeline, &run->selection, mode, &error))
+      /* Fitted first, as a paste is: a raw's own development and display transform stay. */
+      g_autofree LmPipeline *applied = g_memdup2 (&run->pipeline, sizeof run->pipeline);
+      lm_pipeline_fit_source (applied, own->raw.enabled);
+      if (!lm_pipeline_paste (&run->edits, applied, &run->selection, mode, &error))
         {
           /* Its own edits hold too many instances or masks to take those applied. */
           GFile *photo = g_ptr_array_index (run->photos, run->next);

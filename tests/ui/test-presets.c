@@ -8,6 +8,8 @@
  * - Apply Edits to Photos… from the cropped, gray photo onto a third: the chooser's Operations
  *   applied lists crop unticked and grayscale ticked; the photo written is gray and uncropped,
  *   and its sidecar has grayscale, not the crop;
+ * - Manage Presets…: "Mono" renamed to "Gray look" by typing, then deleted; the menu follows;
+ *   deleting a built-in one is refused in the dialog, which names it;
  * - a row of the preset list dragged with the pointer onto a drop target (as the folder view's
  *   thumbnails are) hands it the preset's file. */
 #include <string.h>
@@ -299,6 +301,62 @@ test_apply_edits (void)
   g_assert_false (lm_pipeline_primary (&edits, LM_OP_CROP)->enabled);
 }
 
+static gboolean
+in_presets_menu (const char *name)
+{
+  GMenuModel *items = G_MENU_MODEL (gtk_widget_get_template_child (GTK_WIDGET (ui_window), LM_TYPE_WINDOW,
+                                                                    "preset_items"));
+  for (int i = 0; i < g_menu_model_get_n_items (items); i++)
+    {
+      g_autofree char *label = NULL;
+      g_menu_model_get_item_attribute (items, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+      if (g_strcmp0 (label, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_manage (void)
+{
+  g_assert_true (in_presets_menu ("Mono"));
+  ui_activate ("manage-presets");
+  GtkWidget *dialog = await_toplevel ("preset-manage-dialog");
+  ui_focus_window (dialog);
+  click (ui_find_named (dialog, "preset-Mono"));
+  GtkWidget *entry = ui_find_named (dialog, "preset-new-name");
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, "Mono");
+  click (entry);
+  ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
+  ui_type ("Gray look");
+  click (ui_find_named (dialog, "preset-rename"));
+  ui_wait_ms (100);
+  g_autofree char *dir = lm_presets_user_dir ();
+  g_autofree char *old_file = g_build_filename (dir, "Mono.lumen", NULL);
+  g_autofree char *new_file = g_build_filename (dir, "Gray look.lumen", NULL);
+  g_assert_false (g_file_test (old_file, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (new_file, G_FILE_TEST_EXISTS));
+  g_assert_false (in_presets_menu ("Mono"));
+  g_assert_true (in_presets_menu ("Gray look"));
+
+  /* A built-in one stays, and the dialog says so. */
+  click (ui_find_named (dialog, "preset-Warm"));
+  click (ui_find_named (dialog, "preset-delete"));
+  ui_wait_ms (100);
+  GtkWidget *message = ui_find_named (dialog, "preset-error");
+  g_assert_true (gtk_widget_get_visible (message));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (message)), "Warm"));
+  g_assert_true (in_presets_menu ("Warm"));
+
+  click (ui_find_named (dialog, "preset-Gray look"));
+  click (ui_find_named (dialog, "preset-delete"));
+  ui_wait_ms (100);
+  g_assert_false (g_file_test (new_file, G_FILE_TEST_EXISTS));
+  g_assert_false (in_presets_menu ("Gray look"));
+  g_assert_null (ui_find_named (dialog, "preset-Gray look"));
+  gtk_widget_destroy (dialog);
+}
+
 static char *dropped;
 
 static void
@@ -389,6 +447,7 @@ main (int argc, char **argv)
   if (settings)
     g_settings_set_boolean (settings, "keep-edits", TRUE);
   g_test_add_func ("/presets/save-and-apply", test_save_and_apply);
+  g_test_add_func ("/presets/manage", test_manage);
   g_test_add_func ("/presets/paste-selectively", test_paste_selectively);
   g_test_add_func ("/presets/apply-edits", test_apply_edits);
   g_test_add_func ("/presets/drag-preset", test_drag_preset);
