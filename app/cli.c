@@ -244,7 +244,7 @@ lm_cli_commands_help (void)
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
       g_autofree char *synopsis = g_strconcat ("lumen-cli ", _(commands[i].synopsis), NULL);
-      g_autofree char *padded = lm_pad_label (synopsis, 33);
+      g_autofree char *padded = lm_pad_label (synopsis, 35);
       g_string_append_printf (text, "\n  %s %s", padded, _(commands[i].description));
     }
   g_string_append_printf (text, "\n%s", _("Each command's options: lumen-cli COMMAND --help."));

@@ -447,6 +447,9 @@ on_key (GtkWidget *widget, GdkEventKey *event, LmWindow *self)
   GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
   if (self->source == NULL || (focus && GTK_IS_EDITABLE (focus)) || (mods & ~GDK_SHIFT_MASK) != 0)
     return GDK_EVENT_PROPAGATE;
+  /* A folder's grid in the editor's place has keys of its own (Enter opens, not crops). */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self->image_view)))
+    return GDK_EVENT_PROPAGATE;
   LmWindowTools *t = self->tools;
   guint keyval = event->keyval;
   if (mods == GDK_SHIFT_MASK)

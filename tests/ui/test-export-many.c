@@ -66,14 +66,11 @@ export_and_wait (GtkWidget *dialog)
   g_assert_nonnull (export);
   ui_click_middle (export);
   GtkWidget *close = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
-  guint turns = 0;
   for (gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC; !gtk_widget_get_visible (close);)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, end);
       ui_wait_ms (20);
-      turns++;
     }
-  g_assert_cmpuint (turns, >, 0);
 }
 
 static char *
