@@ -84,32 +84,34 @@ lm_history_to_text (LmHistory *history, const LmPipeline *now)
   gboolean pending = now && !lm_pipeline_equal (now, lm_history_step (history, current));
   if (pending)
     n = ++current + 1;
+  /* At most LM_HISTORY_FILE_STEPS, chosen before any is written out (a flush after each edit
+   * must not serialise 500 steps): the oldest go first, then the furthest redo steps. */
+  guint first = current + 1 > LM_HISTORY_FILE_STEPS ? current + 1 - LM_HISTORY_FILE_STEPS : 0;
+  guint last = MIN (n, first + LM_HISTORY_FILE_STEPS); /* [first, last) */
   g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) lens = g_array_new (FALSE, FALSE, sizeof (gsize));
-  for (guint i = 0; i < n; i++)
+  gsize bytes = 0;
+  for (guint i = first; i < last; i++)
     {
       gsize len = 0;
       g_ptr_array_add (texts, step_text (pending && i == current ? now : lm_history_step (history, i), &len));
       g_array_append_val (lens, len);
+      bytes += len + 32;
     }
-  /* Older steps go first, then redo steps from the far end, until both bounds hold; the
-   * current step always stays. */
-  guint first = 0, last = n; /* [first, last) */
-  gsize bytes = 0;
-  for (guint i = 0; i < n; i++)
-    bytes += g_array_index (lens, gsize, i) + 32;
-  while ((last - first > LM_HISTORY_FILE_STEPS || bytes > LM_HISTORY_FILE_BYTES) && last - first > 1)
+  /* Then within LM_HISTORY_FILE_BYTES the same way; the current step always stays. */
+  guint keep_first = first, keep_last = last;
+  while (bytes > LM_HISTORY_FILE_BYTES && keep_last - keep_first > 1)
     {
-      guint drop = first < current ? first++ : --last;
-      bytes -= g_array_index (lens, gsize, drop) + 32;
+      guint drop = keep_first < current ? keep_first++ : --keep_last;
+      bytes -= g_array_index (lens, gsize, drop - first) + 32;
     }
   GString *out = g_string_new (MAGIC);
-  g_string_append_printf (out, "steps %u current %u\n", last - first, current - first);
-  for (guint i = first; i < last; i++)
+  g_string_append_printf (out, "steps %u current %u\n", keep_last - keep_first, current - keep_first);
+  for (guint i = keep_first; i < keep_last; i++)
     {
-      gsize len = g_array_index (lens, gsize, i);
+      gsize len = g_array_index (lens, gsize, i - first);
       g_string_append_printf (out, "step %" G_GSIZE_FORMAT "\n", len);
-      g_string_append_len (out, g_ptr_array_index (texts, i), (gssize) len);
+      g_string_append_len (out, g_ptr_array_index (texts, i - first), (gssize) len);
       g_string_append_c (out, '\n');
     }
   return g_string_free_to_bytes (out);

@@ -38,8 +38,9 @@ char *lm_history_file_find (const char *photo);
 char *lm_history_file_target (const char *photo, const char *written, GError **error);
 
 /* HISTORY as the file's text, with NOW as the current step where it differs from HISTORY's
- * (a change not yet grouped into a step): at most LM_HISTORY_FILE_STEPS steps and about
- * LM_HISTORY_FILE_BYTES, the oldest and then the furthest redo steps left out first. */
+ * (a change not yet grouped into a step): at most LM_HISTORY_FILE_STEPS steps, the current
+ * one and those before it first (Undo is what the file is for), then redo steps; then within
+ * about LM_HISTORY_FILE_BYTES, the oldest and then the furthest redo steps left out first. */
 GBytes *lm_history_to_text (LmHistory *history, const LmPipeline *now);
 
 /* The history the LEN bytes of TEXT hold, each step read over BASE (the pipeline the photo
