@@ -8,6 +8,7 @@
 #include "core/edit/sidecar.h"
 #include "core/error.h"
 #include "core/io/atomic-group.h"
+#include "core/io/depth.h"
 #include "core/io/io.h"
 #include "core/io/raw.h"
 #include "core/render/develop-one.h"
@@ -22,6 +23,7 @@ typedef struct {
   char *output;
   int quality;
   int png_level;
+  int depth;          /* --depth: 16 renders an 8-bit photo at 16 bits (PNG, TIFF); 8: as it renders */
   char *jpeg_encoder; /* --jpeg-encoder: cpu (NULL) or nvjpeg */
   gboolean nvjpeg;
   gboolean timings;
@@ -46,6 +48,9 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     LM_CLI_NUMBER_ENTRY ("quality", N_("JPEG quality, 1..100 (default 92)"), N_("Q")),
     LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"),
                          N_("LEVEL")),
+    LM_CLI_NUMBER_ENTRY ("depth", N_("Bits per channel of a PNG or TIFF output: 8 (default: as the photo's) or 16, "
+                                     "which renders an 8-bit photo's edits at 16 bits"),
+                         N_("BITS")),
     { "jpeg-encoder", 0, 0, G_OPTION_ARG_STRING, &o->jpeg_encoder,
       N_("Who encodes a JPEG output: cpu (libjpeg-turbo, the default) or nvjpeg (the GPU, where the result "
          "is on it; its pixels differ from the CPU's by a few levels)"),
@@ -73,9 +78,10 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
     { NULL },
   };
 
-  static LmCliNumber numbers[2];
+  static LmCliNumber numbers[3];
   numbers[0] = (LmCliNumber) { "--quality", 1, 100, TRUE, &o->quality };
   numbers[1] = (LmCliNumber) { "--png-level", 0, 9, TRUE, &o->png_level };
+  numbers[2] = (LmCliNumber) { "--depth", 8, 16, TRUE, &o->depth };
   lm_cli_numbers_add (numbers, G_N_ELEMENTS (numbers));
 
   /* The order is the operation list's, named as the flags name them. */
@@ -118,6 +124,16 @@ parse (int *argc, char ***argv, Options *o, LmCliOps *ops)
   LmFileType type = o->output ? lm_file_type_for_output (o->output) : LM_FILE_UNKNOWN;
   if (o->nvjpeg && (o->output == NULL || (type != LM_FILE_JPEG && type != LM_FILE_UNKNOWN)))
     return lm_cli_usage_error (_("--jpeg-encoder nvjpeg writes JPEG files: give OUT a .jpg or .jpeg name"));
+  if (o->depth != 8 && o->depth != 16)
+    {
+      g_autofree char *message = g_strdup_printf (_("--depth: %d bits: give 8 or 16"), o->depth);
+      return lm_cli_usage_error (message);
+    }
+  if (o->depth == 16 && type == LM_FILE_JPEG)
+    return lm_cli_usage_error (_("--depth 16: JPEG holds 8 bits per channel; write .png or .tif for 16"));
+  if (o->depth == 16 && lm_file_type_is_radiance (type))
+    return lm_cli_usage_error (_("--depth 16: a .hdr or .exr output holds float radiance, not tone-mapped 16-bit "
+                                 "values; write .png or .tif"));
   /* A raw's scene (.exr) is developed without the display side's render that keeps the masks. */
   if (o->mask_out && lm_file_type_is_radiance (type))
     return lm_cli_usage_error (_("--mask-out goes with a .png, .jpg or .tif output, or none"));
@@ -210,6 +226,15 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       return FALSE;
     }
   lm_timings_add (timings, _("load"), load_ms);
+  if (o->depth == 16 && o->output)
+    {
+      /* The edits run on 16-bit samples, as a 16-bit photo's do: their gradations survive. */
+      LmImage *deep = lm_image_to_depth16 (source, source->allocator, error);
+      if (deep == NULL)
+        return FALSE;
+      g_clear_pointer (&source, lm_image_unref);
+      source = deep;
+    }
   /* 16-bit PNG and TIFF stay 16-bit; a layout read through an 8-bit path does not. */
   if (source->source_bit_depth > lm_format_depth (source->format))
     {
@@ -292,7 +317,7 @@ write_outputs (const Options *o, const LmPipeline *pipeline, LmBackendKind kind)
 int
 lm_cli_process_main (int argc, char **argv)
 {
-  Options o = { .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT };
+  Options o = { .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT, .depth = 8 };
   g_autoptr (LmCliOps) ops = lm_cli_ops_new ();
   int rc = parse (&argc, &argv, &o, ops);
   if (rc == SHOW_VERSION)

@@ -5,6 +5,7 @@
 
 #include "slider-input.h"
 #include "source-table.h"
+#include "value-field.h"
 
 #define CHANGED_AFTER_MS 120 /* a drag of the slider asks for one detection, not one a pixel */
 
@@ -137,9 +138,12 @@ lm_detect_panel_init (LmDetectPanel *self)
   gtk_grid_set_column_spacing (grid, 8);
   self->threshold = GTK_SCALE (gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, 1.0, 50.0, 0.5));
   gtk_scale_set_digits (self->threshold, 1);
-  gtk_scale_set_value_pos (self->threshold, GTK_POS_RIGHT);
+  gtk_scale_set_draw_value (self->threshold, FALSE); /* the field beside shows it, and takes it typed */
   gtk_range_set_value (GTK_RANGE (self->threshold), d.threshold);
   attach_row (grid, 0, _("_Threshold (σ)"), GTK_WIDGET (self->threshold), "detect-threshold");
+  GtkWidget *threshold_value = lm_value_field_new (gtk_range_get_adjustment (GTK_RANGE (self->threshold)), 1, 2);
+  gtk_widget_set_name (threshold_value, "detect-threshold-value");
+  gtk_grid_attach (grid, threshold_value, 2, 0, 1, 1);
   self->kappa = spin (1.0, 10.0, 0.1, d.kappa, 1);
   attach_row (grid, 1, _("Clipping _κ"), GTK_WIDGET (self->kappa), "detect-kappa");
   self->min_area = spin (1, 100000, 1, d.min_area, 0);

@@ -21,6 +21,7 @@ struct _LmExportOptions {
   GtkWidget *to_srgb;
   GtkWidget *png_level;
   GtkWidget *nvjpeg;
+  GtkWidget *depth16;
 };
 
 G_DEFINE_FINAL_TYPE (LmExportOptions, lm_export_options, GTK_TYPE_BOX)
@@ -143,6 +144,16 @@ lm_export_options_new (void)
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->png_level);
   gtk_container_add (GTK_CONTAINER (row), label);
   gtk_container_add (GTK_CONTAINER (row), self->png_level);
+  /* The export dialog's alone (lm_export_options_show_depth16), as nvJPEG's; beside the PNG
+   * level, the dialog being as tall as a small screen already. */
+  self->depth16 = gtk_check_button_new_with_mnemonic (_("_16 bits per channel (PNG, TIFF)"));
+  gtk_widget_set_name (self->depth16, "depth16");
+  gtk_widget_set_tooltip_text (self->depth16,
+                               _("The edits are rendered and written at 16 bits, also for an 8-bit photo, so that "
+                                 "smooth gradations keep their steps; JPEG holds 8 bits"));
+  gtk_widget_set_no_show_all (self->depth16, TRUE);
+  gtk_widget_set_margin_start (self->depth16, 12);
+  gtk_container_add (GTK_CONTAINER (row), self->depth16);
   gtk_container_add (GTK_CONTAINER (self), row);
   /* The export dialog's alone (lm_export_options_show_nvjpeg): Apply Edits encodes on the CPU. */
   self->nvjpeg = gtk_check_button_new_with_label (_("Encode JPEG on the GPU (nvJPEG)"));
@@ -299,4 +310,31 @@ void
 lm_export_nvjpeg_set (gpointer owner, gboolean on)
 {
   g_object_set_data (G_OBJECT (owner), NVJPEG_KEY, GINT_TO_POINTER (on ? 1 : 0));
+}
+
+void
+lm_export_options_show_depth16 (LmExportOptions *self, gboolean active)
+{
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->depth16), active);
+  gtk_widget_show (self->depth16);
+}
+
+gboolean
+lm_export_options_get_depth16 (LmExportOptions *self)
+{
+  return gtk_widget_get_visible (self->depth16) && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->depth16));
+}
+
+#define DEPTH16_KEY "lumen-export-depth16"
+
+gboolean
+lm_export_depth16_of (gpointer owner)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (owner), DEPTH16_KEY));
+}
+
+void
+lm_export_depth16_set (gpointer owner, gboolean on)
+{
+  g_object_set_data (G_OBJECT (owner), DEPTH16_KEY, GINT_TO_POINTER (on ? 1 : 0));
 }

@@ -48,4 +48,12 @@ gboolean lm_export_options_get_nvjpeg (LmExportOptions *self);
 gboolean lm_export_nvjpeg_of (gpointer owner);
 void lm_export_nvjpeg_set (gpointer owner, gboolean on);
 
+/* "16 bits per channel (PNG, TIFF)" (LmSaveOptions.depth 16), a check button named "depth16",
+ * shown only once this is called (by the export dialog), ACTIVE as last chosen; remembered per
+ * OWNER, off at first. A JPEG export stays 8 bits whatever it says. */
+void lm_export_options_show_depth16 (LmExportOptions *self, gboolean active);
+gboolean lm_export_options_get_depth16 (LmExportOptions *self);
+gboolean lm_export_depth16_of (gpointer owner);
+void lm_export_depth16_set (gpointer owner, gboolean on);
+
 G_END_DECLS

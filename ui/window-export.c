@@ -284,6 +284,7 @@ export_interactive (LmWindow *self)
       lm_export_options_set_to_srgb (LM_EXPORT_OPTIONS (export_ops), lm_export_to_srgb_of (self));
       lm_export_options_set_png_level (LM_EXPORT_OPTIONS (export_ops), lm_export_png_level_of (self));
       lm_export_options_show_nvjpeg (LM_EXPORT_OPTIONS (export_ops), lm_export_nvjpeg_of (self), no_nvjpeg);
+      lm_export_options_show_depth16 (LM_EXPORT_OPTIONS (export_ops), lm_export_depth16_of (self));
       gtk_file_chooser_set_extra_widget (GTK_FILE_CHOOSER (chooser), export_ops);
     }
   g_autofree char *base = g_file_get_basename (self->file);
@@ -306,6 +307,7 @@ export_interactive (LmWindow *self)
     {
       lm_export_to_srgb_set (self, lm_export_options_get_to_srgb (LM_EXPORT_OPTIONS (export_ops)));
       lm_export_png_level_set (self, lm_export_options_get_png_level (LM_EXPORT_OPTIONS (export_ops)));
+      lm_export_depth16_set (self, lm_export_options_get_depth16 (LM_EXPORT_OPTIONS (export_ops)));
       if (no_nvjpeg == NULL) /* an insensitive box keeps the choice made where it could be */
         lm_export_nvjpeg_set (self, lm_export_options_get_nvjpeg (LM_EXPORT_OPTIONS (export_ops)));
     }
@@ -347,6 +349,7 @@ export_interactive (LmWindow *self)
   options.to_srgb = lm_export_to_srgb_of (self);
   options.png_level = lm_export_png_level_of (self);
   options.nvjpeg = lm_export_nvjpeg_of (self) && no_nvjpeg == NULL;
+  options.depth = lm_export_depth16_of (self) ? 16 : 0;
   if (self->settings)
     options.quality = g_settings_get_int (self->settings, "jpeg-quality");
   if (lm_file_type_for_output (path) == LM_FILE_JPEG)

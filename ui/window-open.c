@@ -163,6 +163,7 @@ start_loaded (LmWindow *self, gpointer data)
   lm_window_sidecar_open (self, l->file, &sidecar_error);
   lm_window_start_editing (self, image, l->file, NULL);
   lm_window_tags_open (self, l->file);
+  g_autofree char *history_note = sidecar_error ? NULL : lm_window_sidecar_load_history (self);
   /* Revert goes to the photo as it is, not to the edits its sidecar brought. */
   LmPipeline original;
   lm_pipeline_init (&original);
@@ -194,6 +195,8 @@ start_loaded (LmWindow *self, gpointer data)
     /* The photo opens all the same, with no edits; the file stays until an edit is made. */
     g_string_printf (message, _("Opened without its saved edits: %s"), sidecar_error->message);
   g_autofree char *notes = lm_image_notes_text (image);
+  if (history_note)
+    g_string_append_printf (message, "%s%s", message->len ? "; " : "", history_note);
   if (notes)
     {
       g_autofree char *name = g_file_get_parse_name (l->file);

@@ -8,13 +8,16 @@
 
 #include <glib/gi18n.h>
 
+#include "core/edit/history-file.h"
 #include "core/edit/sidecar.h"
+#include "core/io/atomic-group.h"
 
 #define SAVE_AFTER_MS 300 /* after the last change: a drag's frames come ~16 ms apart */
 
 struct _LmWindowSidecar {
   char *photo;     /* the photo whose sidecar keeps the edits; NULL: none is kept */
   LmPipeline kept; /* what its sidecar holds (what the photo opened with) */
+  LmPipeline base; /* what the photo opens with before its sidecar: what history steps are read over */
   guint source;    /* the pending save */
 };
 
@@ -48,6 +51,7 @@ lm_window_sidecar_open (LmWindow *self, GFile *file, GError **error)
   if (path == NULL || !keeping (self))
     return TRUE;
   sc->photo = g_steal_pointer (&path);
+  sc->base = self->pipeline;
   LmPipeline read = self->pipeline;
   gboolean ok = lm_sidecar_load (sc->photo, &read, NULL, error);
   if (ok)
@@ -65,8 +69,19 @@ lm_window_sidecar_flush (LmWindow *self)
   g_clear_handle_id (&sc->source, g_source_remove);
   if (sc->photo == NULL || lm_pipeline_equal (&self->pipeline, &sc->kept))
     return;
+  /* The undo history beside the sidecar, renamed with it: both or neither (a crash between
+   * the renames leaves a history whose current step is not the sidecar's: dropped on open). */
   GError *e = NULL;
-  if (!lm_sidecar_save (sc->photo, &self->pipeline, NULL, &e))
+  g_autoptr (LmAtomicGroup) group = lm_atomic_group_begin ();
+  g_autofree char *written = NULL;
+  gboolean ok = lm_sidecar_save (sc->photo, &self->pipeline, &written, &e);
+  if (ok && self->history)
+    {
+      g_autofree char *history = lm_history_file_target (sc->photo, written, &e);
+      ok = history && lm_history_file_write (history, self->history, &self->pipeline, &e);
+    }
+  ok = ok && lm_atomic_group_commit (g_steal_pointer (&group), &e);
+  if (!ok)
     {
       /* Tried again at the next change; the edits stay unsaved (the prompt asks for them). */
       g_autofree char *message = g_strdup_printf (_("The edits could not be kept: %s"), e->message);
@@ -79,6 +94,38 @@ lm_window_sidecar_flush (LmWindow *self)
    * into a step; else lm_window_commit marks it when it records the step. */
   if (!lm_window_commit_pending (self) && self->history)
     lm_window_sidecar_mark_saved (self);
+}
+
+char *
+lm_window_sidecar_load_history (LmWindow *self)
+{
+  LmWindowSidecar *sc = self->sidecar;
+  if (sc->photo == NULL || self->history == NULL)
+    return NULL;
+  g_autofree char *path = lm_history_file_find (sc->photo);
+  if (path == NULL)
+    return NULL;
+  g_autoptr (GError) e = NULL;
+  LmHistory *history = NULL;
+  switch (lm_history_file_load (path, &sc->base, &self->pipeline, &history, &e))
+    {
+    case LM_HISTORY_FILE_LOADED:
+      g_clear_pointer (&self->history, lm_history_free);
+      self->history = history;
+      return NULL;
+    case LM_HISTORY_FILE_STALE:
+      {
+        g_autofree char *name = g_filename_display_name (path);
+        /* TRANSLATORS: %s is the history file's name */
+        return g_strdup_printf (_("The undo history of earlier sessions was left out: the edits were changed "
+                                  "elsewhere since (%s)"), name);
+      }
+    case LM_HISTORY_FILE_BAD:
+      return g_strdup_printf (_("The undo history of earlier sessions could not be read: %s"), e->message);
+    case LM_HISTORY_FILE_NONE:
+    default:
+      return NULL;
+    }
 }
 
 void

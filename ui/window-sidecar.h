@@ -15,6 +15,11 @@ void lm_window_sidecar_free (LmWindow *self);
  * read: the message names the file and the cause; that file is not written over until an
  * edit is made. */
 gboolean lm_window_sidecar_open (LmWindow *self, GFile *file, GError **error);
+/* Once the photo's fresh history is made (lm_window_start_editing): the undo history earlier
+ * sessions left beside its sidecar (core/edit/history-file.h) takes its place when its current
+ * step is the sidecar's edits. A message for the info bar where one was dropped (stale or
+ * damaged; it names the file), else NULL. */
+char *lm_window_sidecar_load_history (LmWindow *self);
 /* The pipeline changed: saved a moment after the last change. */
 void lm_window_sidecar_changed (LmWindow *self);
 /* Saves what is pending now; a failure shows in the info bar. */

@@ -18,6 +18,23 @@ lm_history_new (const LmPipeline *initial)
   return h;
 }
 
+LmHistory *
+lm_history_new_steps (const LmPipeline *steps, guint n, guint current)
+{
+  g_return_val_if_fail (n >= 1 && current < n, NULL);
+  LmHistory *h = lm_history_new (&steps[0]);
+  g_array_append_vals (h->states, steps + 1, n - 1);
+  while (h->states->len > LM_HISTORY_MAX && current > 0)
+    {
+      g_array_remove_index (h->states, 0);
+      current--;
+    }
+  g_array_set_size (h->states, MIN (h->states->len, LM_HISTORY_MAX));
+  h->current = current;
+  h->saved = (gint) current;
+  return h;
+}
+
 void
 lm_history_free (LmHistory *h)
 {
@@ -85,4 +102,23 @@ gboolean
 lm_history_is_dirty (LmHistory *h)
 {
   return h->saved != (gint) h->current;
+}
+
+guint
+lm_history_n_steps (LmHistory *h)
+{
+  return h->states->len;
+}
+
+guint
+lm_history_position (LmHistory *h)
+{
+  return h->current;
+}
+
+const LmPipeline *
+lm_history_step (LmHistory *h, guint index)
+{
+  g_return_val_if_fail (index < h->states->len, NULL);
+  return &g_array_index (h->states, LmPipeline, index);
 }

@@ -42,3 +42,28 @@ lm_image_to_depth8 (const LmImage *src, GError **error)
   lm_image_copy_metadata (dst, src);
   return dst;
 }
+
+LmImage *
+lm_image_to_depth16 (const LmImage *src, const LmAllocator *allocator, GError **error)
+{
+  if (src->format != LM_FORMAT_RGBA8 && src->format != LM_FORMAT_GRAY8)
+    return lm_image_ref ((LmImage *) src);
+  LmFormat format = src->format == LM_FORMAT_GRAY8 ? LM_FORMAT_GRAY16 : LM_FORMAT_RGBA16;
+  LmImage *dst = lm_image_new (format, src->width, src->height, allocator ? allocator : lm_allocator_host (), error);
+  if (dst == NULL)
+    return NULL;
+  gsize n = (gsize) src->width * lm_format_channels (src->format);
+#pragma omp parallel for schedule(static)
+  for (guint y = 0; y < src->height; y++)
+    {
+      const guint8 *in = lm_image_row (src, y);
+      guint16 *out = (guint16 *) lm_image_row (dst, y);
+      for (gsize i = 0; i < n; i++)
+        out[i] = (guint16) (in[i] * 257u);
+    }
+  dst->opaque = src->opaque;
+  /* Still the file's 8 bits: what is said of the source stays true of it. */
+  dst->source_bit_depth = src->source_bit_depth;
+  lm_image_copy_metadata (dst, src);
+  return dst;
+}

@@ -30,6 +30,10 @@ typedef struct {
                      * LM_SAVE_OPTIONS_INIT, as a zeroed struct would store */
   gboolean nvjpeg;  /* JPEG: encode on the GPU where the render's result is there
                      * (core/render/jpeg-gpu.h); lm_io_save itself always encodes on the CPU */
+  guint depth;      /* 16: an 8-bit photo is rendered at 16 bits per channel and so written, where
+                     * the format holds 16 (PNG, TIFF), the render's gradations kept (the render
+                     * job and lumen-cli --depth 16 do it: core/io/depth.h); 0 or 8: as the photo
+                     * renders. lm_io_save itself writes the image's own depth */
   GPtrArray *notes; /* of char *, may be NULL: where a writer says what of the image it could
                      * not write as it is (a profile too large for the format), as sentences
                      * without the file's name, for the caller to show */

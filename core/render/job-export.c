@@ -7,6 +7,7 @@
 
 #include "../error.h"
 #include "../color/rec2020.h"
+#include "../io/depth.h"
 #include "../io/raw.h"
 #include "../raw-info.h"
 #include "jpeg-gpu.h"
@@ -83,19 +84,19 @@ export_radiance (LmRenderWorker *w, const Job *job, GError **error)
  * LUMEN_TILE asks, for tests). Radiance is never tiled: its tone mapping needs the whole image;
  * nor is a raw: its development is not tiled yet. */
 static gboolean
-wants_tiles (LmRenderWorker *w, const Job *job)
+wants_tiles (LmRenderWorker *w, const Job *job, const LmImage *source)
 {
-  if (job->request.backend != LM_BACKEND_CUDA || w->source == NULL || w->source->format == LM_FORMAT_RGBA_F32
-      || lm_image_is_raw (w->source))
+  if (job->request.backend != LM_BACKEND_CUDA || source == NULL || source->format == LM_FORMAT_RGBA_F32
+      || lm_image_is_raw (source))
     return FALSE;
   LmBackend *backend = lm_render_backend_for (w, job->request.backend, NULL);
-  return backend && (g_getenv ("LUMEN_TILE") || !lm_render_fits (backend, w->source, &job->request.pipeline));
+  return backend && (g_getenv ("LUMEN_TILE") || !lm_render_fits (backend, source, &job->request.pipeline));
 }
 
 /* The request's pipeline on the photo in host memory (pinned), tile by tile, into pinned
  * host memory: the GPU's memory holds a few tiles, not the photo. */
 static LmImage *
-export_tiled (LmRenderWorker *w, const Job *job, GError **error)
+export_tiled (LmRenderWorker *w, const Job *job, const LmImage *source, GError **error)
 {
   LmBackend *backend = lm_render_backend_for (w, job->request.backend, error);
   if (backend == NULL)
@@ -105,10 +106,10 @@ export_tiled (LmRenderWorker *w, const Job *job, GError **error)
   lm_backend_release_scratch (backend);
   LmFormat format;
   guint width, height;
-  lm_render_tiled_output (w->source, &job->request.pipeline, &format, &width, &height);
+  lm_render_tiled_output (source, &job->request.pipeline, &format, &width, &height);
   g_autoptr (LmImage) host = lm_image_new (format, width, height, lm_backend_host_allocator (backend), error);
   if (host == NULL
-      || !lm_render_tiled (backend, w->source, &job->request.pipeline, w->color, NULL, host, NULL, NULL, error))
+      || !lm_render_tiled (backend, source, &job->request.pipeline, w->color, NULL, host, NULL, NULL, error))
     return NULL;
   return g_steal_pointer (&host);
 }
@@ -135,6 +136,33 @@ export_nvjpeg (LmRenderWorker *w, const Job *job, LmBackend *backend, LmImage *i
   return FALSE;
 }
 
+/* The 16-bit twin of an 8-bit photo where the export asks for 16 bits (LmSaveOptions.depth)
+ * in a format that holds them: the operations then run on 16-bit samples and keep the
+ * gradations an 8-bit render rounds to 256 levels. NULL: the photo renders as it is. */
+static LmImage *
+deep_source (LmRenderWorker *w, const Job *job, GError **error)
+{
+  LmFileType type = lm_file_type_for_output (job->path);
+  if (job->options.depth != 16 || (type != LM_FILE_PNG && type != LM_FILE_TIFF) || w->source == NULL
+      || lm_format_depth (w->source->format) != 8 || lm_image_is_raw (w->source))
+    return NULL;
+  LmBackend *backend = lm_render_backend_for (w, job->request.backend, error);
+  return backend ? lm_image_to_depth16 (w->source, lm_backend_host_allocator (backend), error) : NULL;
+}
+
+/* The request's pipeline on DEEP in a cache of its own: the window's caches hold the 8-bit
+ * photo's steps. */
+static LmImage *
+render_deep (LmRenderWorker *w, const Job *job, LmImage *deep, LmBackend *b, GError **error)
+{
+  g_autoptr (LmImage) work = lm_backend_upload (b, deep, error);
+  if (work == NULL)
+    return NULL;
+  g_autoptr (LmRenderCache) cache = lm_render_cache_new (b, work);
+  lm_render_cache_set_color (cache, w->color);
+  return lm_render_cache_run (cache, &job->request.pipeline, NULL, error);
+}
+
 void
 lm_render_run_export (LmRenderWorker *w, const Job *job)
 {
@@ -149,17 +177,25 @@ lm_render_run_export (LmRenderWorker *w, const Job *job)
       lm_render_post (w, r);
       return;
     }
-  gboolean tiles = wants_tiles (w, job);
-  Side *side = tiles ? NULL : lm_render_side_for (w, job->request.backend, &e);
+  g_autoptr (LmImage) deep = deep_source (w, job, &e);
+  const LmImage *source = deep ? deep : w->source;
+  gboolean tiles = e == NULL && wants_tiles (w, job, source);
+  Side *side = NULL;
+  LmBackend *backend = NULL;
+  if (!tiles && e == NULL && deep)
+    backend = lm_render_backend_for (w, job->request.backend, &e);
+  else if (!tiles && e == NULL)
+    backend = (side = lm_render_side_for (w, job->request.backend, &e)) ? side->backend : NULL;
   g_autoptr (LmImage) out = NULL, host = NULL;
-  if (side && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
+  if (backend && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
     {
       post_progress (w, job, 0.1);
-      out = lm_render_cache_run (side->cache, &job->request.pipeline, NULL, &e);
+      out = deep ? render_deep (w, job, deep, backend, &e)
+                 : lm_render_cache_run (side->cache, &job->request.pipeline, NULL, &e);
     }
   /* Out of GPU memory in one piece: in tiles, before the window's fall-back to the CPU. */
   if (job->request.backend == LM_BACKEND_CUDA && out == NULL && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
-      && w->source && w->source->format != LM_FORMAT_RGBA_F32 && !lm_image_is_raw (w->source))
+      && source && source->format != LM_FORMAT_RGBA_F32 && !lm_image_is_raw (source))
     {
       g_clear_error (&e);
       tiles = TRUE;
@@ -167,21 +203,21 @@ lm_render_run_export (LmRenderWorker *w, const Job *job)
   if (tiles && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
     {
       post_progress (w, job, 0.1);
-      host = export_tiled (w, job, &e);
+      host = export_tiled (w, job, source, &e);
     }
   gboolean nvjpeg = job->options.nvjpeg && lm_file_type_for_output (job->path) == LM_FILE_JPEG;
   if (nvjpeg && out && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
     {
       post_progress (w, job, 0.4);
-      if (export_nvjpeg (w, job, side->backend, out, &r->notice, &e))
+      if (export_nvjpeg (w, job, backend, out, &r->notice, &e))
         g_clear_pointer (&out, lm_image_unref); /* written */
       nvjpeg = FALSE;
     }
   if (out && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))
     {
       post_progress (w, job, 0.4);
-      host = lm_backend_download (side->backend, out, &e);
-      if (host && !lm_backend_synchronize (side->backend, &e))
+      host = lm_backend_download (backend, out, &e);
+      if (host && !lm_backend_synchronize (backend, &e))
         g_clear_pointer (&host, lm_image_unref);
     }
   if (host && !g_cancellable_set_error_if_cancelled (job->cancellable, &e))

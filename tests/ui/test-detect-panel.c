@@ -208,6 +208,37 @@ test_threshold (void)
   await_count (N_BRIGHT);
 }
 
+/* TEXT typed into the number beside the threshold's slider: a click on it, the value, Enter. */
+static void
+type_threshold (const char *text)
+{
+  GtkWidget *value = ui_find_named (panel (), "detect-threshold-value");
+  g_assert_nonnull (value);
+  ui_scroll_into_view (value);
+  ui_click_middle (value);
+  ui_wait_ms (200);
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (ui_window));
+  g_assert_true (GTK_IS_ENTRY (focus) && gtk_widget_is_ancestor (focus, value));
+  ui_key (GDK_KEY_a, GDK_CONTROL_MASK);
+  ui_type (text);
+  ui_key (GDK_KEY_Return, 0);
+  ui_wait_ms (100);
+}
+
+/* The threshold typed: every star found again at 5 σ, only the bright ones at 30 σ (where
+ * the drag left it, for the tests after this one). */
+static void
+test_threshold_typed (void)
+{
+  GtkRange *range = GTK_RANGE (ui_find_named (panel (), "detect-threshold"));
+  type_threshold ("5");
+  g_assert_cmpfloat (gtk_range_get_value (range), ==, 5.0);
+  await_count (G_N_ELEMENTS (stars));
+  type_threshold ("30");
+  g_assert_cmpfloat (gtk_range_get_value (range), ==, 30.0);
+  await_count (N_BRIGHT);
+}
+
 /* The row of the table whose source is nearest to (X, Y). */
 static GtkTreePath *
 row_near (GtkTreeView *table, double x, double y)
@@ -551,6 +582,7 @@ main (int argc, char **argv)
   g_test_add_func ("/detect-panel/stretched-and-flipped", test_stretched_and_flipped);
   g_test_add_func ("/detect-panel/wheel-leaves-values", test_wheel_leaves_values);
   g_test_add_func ("/detect-panel/threshold", test_threshold);
+  g_test_add_func ("/detect-panel/threshold-typed", test_threshold_typed);
   g_test_add_func ("/detect-panel/row-centres", test_row_centres);
   g_test_add_func ("/detect-panel/sort-by-flux", test_sort_by_flux);
   g_test_add_func ("/detect-panel/export-catalogue", test_export_catalogue);
