@@ -15,6 +15,7 @@
 #include "core/batch/progress.h"
 #include "core/batch/stack-list.h"
 #include "core/error.h"
+#include "core/library/presets.h"
 
 typedef struct {
   char *backend, *devices, *encoder, *preset, *pattern, *format, *shard, *progress, *output, *report;
@@ -47,9 +48,9 @@ plan_preset (const Options *o, Plan *p, GError **error)
 {
   if (o->preset == NULL)
     return TRUE;
-  /* Presets by name come with core/library/presets.h (lm_preset_resolve); until then a
-   * preset is given as its file. */
-  p->preset_path = g_strdup (o->preset);
+  p->preset_path = lm_preset_resolve (o->preset, error);
+  if (p->preset_path == NULL)
+    return FALSE;
   LmPipeline check;
   lm_pipeline_init (&check);
   if (!lm_pipeline_load_sidecar (&check, p->preset_path, error))
@@ -248,7 +249,7 @@ lm_cli_batch_develop_main (int argc, char **argv)
   Options o = { .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT };
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Write OUTDIR/<name>.<format> here, with the journals"), N_("OUTDIR") },
-    { "preset", 0, 0, G_OPTION_ARG_FILENAME, &o.preset, N_("Develop every photo with this preset (a sidecar-form file) instead of its own edits"), N_("FILE") },
+    { "preset", 0, 0, G_OPTION_ARG_FILENAME, &o.preset, N_("Develop every photo with this preset (a name of lumen-cli presets list, or a sidecar-form file) instead of its own edits"), N_("NAME|FILE") },
     { "name", 0, 0, G_OPTION_ARG_STRING, &o.pattern, N_("Output name pattern: $(FILE_NAME) (default), $(FILE_EXTENSION), $(SEQUENCE) (0001, …), or {name}, {ext}, {n}"), N_("PATTERN") },
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output format: jpg (default), png or tif"), N_("FORMAT") },
     LM_CLI_NUMBER_ENTRY ("size", N_("Long side of the outputs at most, in pixels, as --resize NxN (default: as edited)"), N_("N")),

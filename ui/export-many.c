@@ -6,6 +6,7 @@
 
 #include "core/batch/develop-job.h"
 #include "core/batch/develop-list.h"
+#include "core/library/presets.h"
 #include "export-options.h"
 
 typedef struct {
@@ -86,17 +87,17 @@ start (ExportMany *e)
   g_autofree char *preset = NULL;
   if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (e->own_edits)))
     {
-      /* Presets by name come with the presets' menu; until then a preset is its file. */
-      preset = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (e->preset));
-      if (preset == NULL)
+      const char *name = gtk_combo_box_get_active_id (GTK_COMBO_BOX (e->preset));
+      if (name == NULL)
         {
           show_error (e, _("Choose the preset to export with."));
           return FALSE;
         }
+      g_autoptr (GError) error = NULL;
+      preset = lm_preset_resolve (name, &error);
       LmPipeline check;
       lm_pipeline_init (&check);
-      g_autoptr (GError) error = NULL;
-      if (!lm_pipeline_load_sidecar (&check, preset, &error))
+      if (preset == NULL || !lm_pipeline_load_sidecar (&check, preset, &error))
         {
           show_error (e, error->message);
           return FALSE;
@@ -193,7 +194,15 @@ build_settings (ExportMany *e, GtkWindow *parent)
   GtkWidget *use_preset = gtk_radio_button_new_with_mnemonic_from_widget (GTK_RADIO_BUTTON (e->own_edits),
                                                                           _("A _preset:"));
   gtk_widget_set_name (use_preset, "use-preset");
-  e->preset = gtk_file_chooser_button_new (_("Preset"), GTK_FILE_CHOOSER_ACTION_OPEN);
+  /* The presets of the Presets menu, the user's hiding built-in ones of the same name. */
+  e->preset = gtk_combo_box_text_new ();
+  g_autoptr (GPtrArray) presets = lm_presets_list (NULL);
+  for (guint i = 0; presets && i < presets->len; i++)
+    {
+      const LmPreset *preset = g_ptr_array_index (presets, i);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (e->preset), preset->name, preset->name);
+    }
+  gtk_combo_box_set_active (GTK_COMBO_BOX (e->preset), 0);
   gtk_widget_set_name (e->preset, "preset");
   g_object_bind_property (use_preset, "active", e->preset, "sensitive", G_BINDING_SYNC_CREATE);
   gtk_grid_attach (grid, use_preset, 0, 5, 1, 1);

@@ -107,6 +107,16 @@ class Develop(unittest.TestCase):
         for name, sid in zip(self.names, self.ids):
             self.assertTrue(lt.read_bytes(os.path.join(out, f"{sid}.jpg"))
                             == self.single(os.path.join(self.photos, name), preset, "jpg"), sid)
+        # A preset by its name in the Presets menu: a built-in one, the file in data/presets.
+        builtin = os.path.join(os.environ["LUMEN_SOURCE_ROOT"], "data", "presets", "Black and white.lumen")
+        out = self.out("preset-by-name")
+        proc = develop(["--preset", "Black and white", "-o", out, self.photos])
+        self.assertEqual(proc.returncode, 0, lt.describe(proc))
+        first = os.path.join(self.photos, self.names[0])
+        self.assertTrue(lt.read_bytes(os.path.join(out, f"{self.ids[0]}.jpg")) == self.single(first, builtin, "jpg"))
+        proc = develop(["--preset", "No such preset", "-o", self.out("no-preset"), self.photos])
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertIn("No such preset", proc.stderr)
         manifest = os.path.join(self.tmp, "list.tsv")
         with open(manifest, "w") as f:
             f.write(f"first\tphotos/{self.names[0]}\twarm.lumen\n")
