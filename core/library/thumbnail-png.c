@@ -111,12 +111,13 @@ lm_thumbnail_png_read (const guint8 *data, gsize len, gboolean pixels, GHashTabl
     }
   png_set_read_fn (s->png, s, read_from_memory);
   png_set_user_limits (s->png, LM_THUMBNAIL_PNG_SIDE_MAX, LM_THUMBNAIL_PNG_SIDE_MAX);
-  png_set_chunk_malloc_max (s->png, (png_alloc_size_t) LM_THUMBNAIL_PNG_SIDE_MAX * LM_THUMBNAIL_PNG_SIDE_MAX * 8);
+  /* Ancillary chunks (text, profiles) and what they inflate to; the pixel data is read
+   * row by row, not through this bound. */
+  png_set_chunk_malloc_max (s->png, (png_alloc_size_t) 1 << 20);
   png_set_chunk_cache_max (s->png, 64);
   png_set_keep_unknown_chunks (s->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
   png_read_info (s->png, s->info);
-  /* A text chunk past this bound is dropped by libpng with a warning: bounded here so that
-   * a forged zTXt cannot inflate to the malloc bound above. */
+  /* Text longer than any key's value has no business in a thumbnail: refused, not kept. */
   png_textp chunks = NULL;
   int n = png_get_text (s->png, s->info, &chunks, NULL);
   for (int i = 0; i < n; i++)

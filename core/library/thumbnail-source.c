@@ -201,8 +201,9 @@ lm_thumbnail_decode (const char *photo, const guint8 *data, gsize len, int size,
       if (preview != NULL)
         return preview;
       /* Twice the size where the photo allows: the shrink then averages areas (a factor of
-       * 2 or more) rather than interpolating. */
-      return lm_jpeg_load_scaled (photo, data, len, 2 * (guint) size, error);
+       * 2 or more) rather than interpolating. A CMYK file comes back as lm_io_load has it. */
+      g_autoptr (LmImage) scaled = lm_jpeg_load_scaled (photo, data, len, 2 * (guint) size, error);
+      return scaled ? lm_thumbnail_to_rgba8 (scaled, photo, error) : NULL;
     }
   if (type == LM_FILE_RAW)
     return lm_thumbnail_raw_preview (photo, data, len, size, error);
