@@ -11,6 +11,7 @@
 #include "../io/jpeg-scaled.h"
 #include "../io/orientation.h"
 #include "../io/raw-compat.h"
+#include "../io/raw-sniff.h"
 
 /* EXIF's orientation of dcraw's flip code, as raw-meta.c reads it. */
 static int
@@ -98,6 +99,12 @@ preview_of (libraw_data_t *lr, const char *path, int size, GError **error)
 LmImage *
 lm_thumbnail_raw_preview (const char *path, const guint8 *data, gsize len, int size, GError **error)
 {
+  /* LibRaw 0.20 follows damaged IFD offsets out of the buffer: checked first, as raw.c does. */
+  if (lm_raw_ifds_damaged (data, len))
+    {
+      lm_set_file_error (error, LM_ERROR_FORMAT, path, _("is damaged (its TIFF directories do not hold together)"));
+      return NULL;
+    }
   libraw_data_t *lr = libraw_init (LM_RAW_INIT_FLAGS);
   if (lr == NULL)
     {

@@ -213,6 +213,24 @@ class Thumbnails(unittest.TestCase):
         entries = os.listdir(os.path.join(fail, os.listdir(fail)[0]))
         self.assertEqual(len(entries), 3)
 
+    def test_the_hostile_image_corpus(self):
+        """tests/data/bad/images (forged sizes, damaged IFDs, truncations): each file one line
+        naming it, no crash, the photos that are fine still made."""
+        bad = os.path.join(lt.data_dir(), "bad", "images")
+        names = sorted(n for n in os.listdir(bad) if not n.startswith(".") and "." in n)
+        proc = self.thumbs(bad)
+        self.assertEqual(proc.returncode, 1, proc.stderr[-2000:])
+        lines = proc.stderr.splitlines()
+        self.assertTrue(lines[-1].endswith("have no thumbnail"), lines[-1])
+        for line in lines[:-1]:
+            self.assertEqual(sum(1 for n in names if f"/{n}:" in line), 1, line)
+        made = os.listdir(os.path.join(self.cache, "thumbnails", "large")) \
+            if os.path.isdir(os.path.join(self.cache, "thumbnails", "large")) else []
+        failed = os.listdir(os.path.join(self.cache, "thumbnails", "fail", os.listdir(
+            os.path.join(self.cache, "thumbnails", "fail"))[0]))
+        self.assertEqual(len(lines) - 1 + len(made), len([n for n in names if not n.endswith((".tsv", ".py"))]))
+        self.assertGreater(len(failed), len(lines) // 2)
+
     def test_an_unwritable_cache_is_no_failure(self):
         photo = self.write("fine.png", smooth_photo(300, 200, seed=8))
         blocker = os.path.join(self.dir, "not-a-folder")
