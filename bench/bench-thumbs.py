@@ -6,8 +6,8 @@ against GNOME's thumbnailer, cold and cached, in one run.
                     [--width 6000 --height 4000] [--json FILE]
 
 The folder is made once (kept when it already holds COUNT photos of the asked size): varied
-photos (sums of waves of random frequencies and phases, sensor-like noise, hard-edged
-shapes), JPEG q90; every third progressive, every third with an EXIF IFD1 preview (half of
+photos (four bases of waves of random frequencies and phases with sensor-like noise, each
+photo one of them shifted and tinted with hard-edged shapes drawn on it), JPEG q90; every third progressive, every third with an EXIF IFD1 preview (half of
 them 160 × 120 as cameras write, half 320 × 213, which 128-pixel thumbnails take). Each run
 gets an empty thumbnail cache (XDG_CACHE_HOME of its own); "cold" also drops the photos from
 the page cache first (os.posix_fadvise DONTNEED on each file, which needs no root but only
@@ -23,6 +23,7 @@ GNOME, the same command on the first 30 files alone, after another eviction. Pri
 Markdown table (and --json FILE)."""
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import re
@@ -58,8 +59,9 @@ def exif_with_preview(preview_jpeg):
     return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
 
 
-def photo(rng, w, h):
-    """Waves at a twentieth of the size (cheap), enlarged, then noise and shapes at full size."""
+def base(seed, w, h):
+    """Waves at a twentieth of the size (cheap), enlarged, with sensor-like noise."""
+    rng = np.random.default_rng(seed)
     sw, sh = max(8, w // 20), max(8, h // 20)
     y, x = np.mgrid[0:sh, 0:sw].astype(np.float32)
     small = np.zeros((sh, sw, 3), np.float32)
@@ -67,14 +69,38 @@ def photo(rng, w, h):
         for _ in range(5):
             fx, fy = rng.uniform(0.3, 8, 2)
             small[..., c] += np.sin(2 * np.pi * (fx * x / sw + fy * y / sh) + rng.uniform(0, 6))
-    img = cv2.resize(128 + 25 * small, (w, h), interpolation=cv2.INTER_CUBIC)
-    img += rng.normal(0, 6, (h, w, 1)).astype(np.float32)
-    img = np.clip(img, 0, 255).astype(np.uint8)
+    img = cv2.resize(np.clip(128 + 25 * small, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_CUBIC)
+    noise = rng.integers(0, 13, (h, w, 1), dtype=np.uint8)
+    return cv2.subtract(cv2.add(img, np.repeat(noise, 3, axis=2)), (6, 6, 6, 0))
+
+
+_bases = {}
+
+
+def make_one(job):
+    """Photo I of the folder: one of four bases, shifted, tinted, with shapes drawn on it."""
+    folder, i, w, h = job
+    if (w, h) not in _bases:
+        _bases[(w, h)] = [base(33 + k, w, h) for k in range(4)]
+    rng = np.random.default_rng(1000 + i)
+    img = np.roll(_bases[(w, h)][i % 4], (int(rng.integers(0, h)), int(rng.integers(0, w))), axis=(0, 1))
+    img = cv2.add(img, tuple(int(v) for v in rng.integers(0, 40, 3)) + (0,))
     for _ in range(12):
         color = tuple(int(v) for v in rng.integers(0, 256, 3))
         center = (int(rng.integers(0, w)), int(rng.integers(0, h)))
         cv2.circle(img, center, int(rng.integers(w // 60, w // 6)), color, -1)
-    return img
+    params = [cv2.IMWRITE_JPEG_QUALITY, 90]
+    if i % 3 == 1:
+        params += [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]
+    ok, buf = cv2.imencode(".jpg", img, params)
+    data = buf.tobytes()
+    if i % 3 == 2:
+        pw, ph = (160, 120) if i % 6 == 2 else (320, 213)
+        ok, prev = cv2.imencode(".jpg", cv2.resize(img, (pw, ph), interpolation=cv2.INTER_AREA),
+                                [cv2.IMWRITE_JPEG_QUALITY, 80])
+        data = data[:2] + exif_with_preview(prev.tobytes()) + data[2:]
+    with open(os.path.join(folder, f"photo-{i:05d}.jpg"), "wb") as f:
+        f.write(data)
 
 
 def make_folder(folder, count, w, h):
@@ -84,24 +110,12 @@ def make_folder(folder, count, w, h):
         return
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    rng = np.random.default_rng(33)
     t = time.time()
-    for i in range(count):
-        img = photo(rng, w, h)
-        params = [cv2.IMWRITE_JPEG_QUALITY, 90]
-        if i % 3 == 1:
-            params += [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]
-        ok, buf = cv2.imencode(".jpg", img, params)
-        data = buf.tobytes()
-        if i % 3 == 2:
-            pw, ph = (160, 120) if i % 6 == 2 else (320, 213)
-            ok, prev = cv2.imencode(".jpg", cv2.resize(img, (pw, ph), interpolation=cv2.INTER_AREA),
-                                    [cv2.IMWRITE_JPEG_QUALITY, 80])
-            data = data[:2] + exif_with_preview(prev.tobytes()) + data[2:]
-        with open(os.path.join(folder, f"photo-{i:05d}.jpg"), "wb") as f:
-            f.write(data)
-        if i % 50 == 49:
-            print(f"# made {i + 1} of {count} photos ({time.time() - t:.0f} s)", file=sys.stderr)
+    cv2.setNumThreads(1)
+    with multiprocessing.Pool(os.cpu_count()) as pool:
+        for k, _ in enumerate(pool.imap_unordered(make_one, [(folder, i, w, h) for i in range(count)], chunksize=4)):
+            if k % 100 == 99:
+                print(f"# made {k + 1} of {count} photos ({time.time() - t:.0f} s)", file=sys.stderr)
     with open(marker, "w") as f:
         f.write(want)
 
