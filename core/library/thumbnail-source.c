@@ -149,10 +149,8 @@ mime_of (LmFileType type)
     }
 }
 
-/* The stored size of a JPEG from its frame header, without decoding: the preview's shape
- * is checked against it. */
-static gboolean
-jpeg_stored_size (const guint8 *data, gsize len, guint *w, guint *h)
+gboolean
+lm_thumbnail_jpeg_stored_size (const guint8 *data, gsize len, guint *w, guint *h)
 {
   gsize at = 2;
   while (at + 4 <= len)
@@ -186,7 +184,7 @@ LmImage *
 lm_thumbnail_jpeg_preview (const guint8 *data, gsize len, int size)
 {
   guint w = 0, h = 0;
-  return jpeg_stored_size (data, len, &w, &h) ? lm_thumbnail_exif_preview (data, len, size, w, h) : NULL;
+  return lm_thumbnail_jpeg_stored_size (data, len, &w, &h) ? lm_thumbnail_exif_preview (data, len, size, w, h) : NULL;
 }
 
 LmImage *

@@ -33,6 +33,10 @@ LmImage *lm_thumbnail_decode (const char *photo, const guint8 *data, gsize len, 
  * PHOTO_W × PHOTO_H stored pixels); NULL otherwise. */
 LmImage *lm_thumbnail_exif_preview (const guint8 *data, gsize len, int size, guint photo_w, guint photo_h);
 
+/* A JPEG's stored size (before its orientation) from its frame header, without decoding;
+ * FALSE when the markers before it do not hold together. */
+gboolean lm_thumbnail_jpeg_stored_size (const guint8 *data, gsize len, guint *w, guint *h);
+
 /* The same of a JPEG whose stored size is read from its frame header. */
 LmImage *lm_thumbnail_jpeg_preview (const guint8 *data, gsize len, int size);
 
