@@ -257,6 +257,22 @@ class Thumbnails(unittest.TestCase):
         self.ok(photo)
         self.assertLessEqual(lt.diff(cv2.imread(self.cached(photo)), area(img, 256))[0], 1)
 
+    def test_an_edited_crop_is_placed_on_the_small_decode(self):
+        """A crop in the photo's pixels (x 1200 of 2400) on a JPEG decoded at 1/4: the render
+        must scale it with the level, or it shows the left half (or nothing)."""
+        img = np.zeros((1600, 2400, 3), np.uint8)
+        img[:, :1200] = (0, 0, 255)  # red left, in BGR
+        img[:, 1200:] = (255, 0, 0)  # blue right
+        photo = self.write("halves.jpg", img, cv2.IMWRITE_JPEG_QUALITY, 95)
+        with open(photo + ".lumen", "w") as f:
+            f.write("[lumen]\nversion=2\n\n[crop]\nenabled=true\nx=1300\ny=0\nwidth=1000\nheight=1600\n")
+        self.ok(photo)
+        private = os.path.join(self.cache, "lumen", "thumbnails", "large")
+        thumb = cv2.imread(os.path.join(private, os.listdir(private)[0])).astype(np.int32)
+        self.assertEqual(thumb.shape[:2], (256, 160))  # 1000 × 1600 upright
+        self.assertGreater(thumb[..., 0].min(), 200, "not all blue")
+        self.assertLess(thumb[..., 2].max(), 50, "red of the left half")
+
     def test_usage_errors(self):
         self.assertEqual(self.thumbs().returncode, 2)
         self.assertEqual(self.thumbs("--size", "2000", self.photos).returncode, 2)
