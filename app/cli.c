@@ -232,7 +232,7 @@ static const Command commands[] = {
     N_("many stacks merged as hdr merges one; resumable, sharded") },
   { "detect", lm_cli_detect_main, N_("detect -o CAT IN.fits"),
     N_("sources in an astronomical image: background, segmentation, catalogue") },
-  { "thumbnails", lm_cli_thumbnails_main, N_("thumbnails FOLDER…"),
+  { "thumbnails", lm_cli_thumbnails_main, N_("thumbnails FOLDER|PHOTO…"),
     N_("thumbnails made into the freedesktop cache that file managers share") },
 };
 
