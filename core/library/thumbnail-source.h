@@ -37,7 +37,7 @@ LmImage *lm_thumbnail_exif_preview (const guint8 *data, gsize len, int size, gui
  * FALSE when the markers before it do not hold together. */
 gboolean lm_thumbnail_jpeg_stored_size (const guint8 *data, gsize len, guint *w, guint *h);
 
-/* The same of a JPEG whose stored size is read from its frame header. */
+/* lm_thumbnail_exif_preview of a JPEG, its stored size read by lm_thumbnail_jpeg_stored_size. */
 LmImage *lm_thumbnail_jpeg_preview (const guint8 *data, gsize len, int size);
 
 /* A camera raw's largest embedded preview through LibRaw (libraw_unpack_thumb), upright by
