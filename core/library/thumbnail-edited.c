@@ -44,25 +44,12 @@ photo_size (LmFileType type, const guint8 *data, gsize len, const LmImage *sourc
   *w = source->width, *h = source->height;
   if (type != LM_FILE_JPEG)
     return;
-  /* SOF's sides, as stored; the decode is upright, so they swap where its shape does. */
-  for (gsize at = 2; at + 9 <= len;)
-    {
-      if (data[at] != 0xFF)
-        return;
-      guint8 m = data[at + 1];
-      gsize seg = ((gsize) data[at + 2] << 8) | data[at + 3];
-      if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC)
-        {
-          guint sh = ((guint) data[at + 5] << 8) | data[at + 6], sw = ((guint) data[at + 7] << 8) | data[at + 8];
-          gboolean turned = (sw > sh) != (source->width > source->height);
-          if (sw > 0 && sh > 0)
-            *w = turned ? sh : sw, *h = turned ? sw : sh;
-          return;
-        }
-      if (m == 0xDA || seg < 2)
-        return;
-      at += 2 + seg;
-    }
+  guint sw, sh;
+  if (!lm_thumbnail_jpeg_stored_size (data, len, &sw, &sh))
+    return;
+  /* The decode is upright: the stored sides swap where its shape does. */
+  gboolean turned = (sw > sh) != (source->width > source->height);
+  *w = turned ? sh : sw, *h = turned ? sw : sh;
 }
 
 static LmImage *

@@ -83,6 +83,27 @@ text_of (ThumbRead *s)
   return text;
 }
 
+/* Whether every chunk's declared length fits in the bytes left: libpng allocates a text
+ * chunk's declared length before it reads it (a 326-byte file declaring an iTXt of 1.9 GB
+ * took as much), whatever the chunk bound says. */
+static gboolean
+chunks_fit (const guint8 *data, gsize len)
+{
+  gsize at = 8;
+  while (len - at >= 12)
+    {
+      guint32 be;
+      memcpy (&be, data + at, 4);
+      gsize n = GUINT32_FROM_BE (be);
+      if (n > len - at - 12)
+        return FALSE;
+      if (memcmp (data + at + 4, "IEND", 4) == 0)
+        return TRUE;
+      at += 12 + n;
+    }
+  return at == len;
+}
+
 gboolean
 lm_thumbnail_png_read (const guint8 *data, gsize len, gboolean pixels, GHashTable **text, LmImage **image,
                        GError **error)
@@ -91,6 +112,11 @@ lm_thumbnail_png_read (const guint8 *data, gsize len, gboolean pixels, GHashTabl
   if (len < 8 || png_sig_cmp (data, 0, 8) != 0)
     {
       g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT, _("it is not a PNG file"));
+      return FALSE;
+    }
+  if (!chunks_fit (data, len))
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_FORMAT, _("damaged PNG (a chunk is longer than the file)"));
       return FALSE;
     }
   ThumbRead *s = g_new0 (ThumbRead, 1);
@@ -111,12 +137,13 @@ lm_thumbnail_png_read (const guint8 *data, gsize len, gboolean pixels, GHashTabl
     }
   png_set_read_fn (s->png, s, read_from_memory);
   png_set_user_limits (s->png, LM_THUMBNAIL_PNG_SIDE_MAX, LM_THUMBNAIL_PNG_SIDE_MAX);
-  png_set_chunk_malloc_max (s->png, (png_alloc_size_t) LM_THUMBNAIL_PNG_SIDE_MAX * LM_THUMBNAIL_PNG_SIDE_MAX * 8);
+  /* Ancillary chunks (text, profiles) and what they inflate to; the pixel data is read
+   * row by row, not through this bound. */
+  png_set_chunk_malloc_max (s->png, (png_alloc_size_t) 1 << 20);
   png_set_chunk_cache_max (s->png, 64);
   png_set_keep_unknown_chunks (s->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
   png_read_info (s->png, s->info);
-  /* A text chunk past this bound is dropped by libpng with a warning: bounded here so that
-   * a forged zTXt cannot inflate to the malloc bound above. */
+  /* Text longer than any key's value has no business in a thumbnail: refused, not kept. */
   png_textp chunks = NULL;
   int n = png_get_text (s->png, s->info, &chunks, NULL);
   for (int i = 0; i < n; i++)

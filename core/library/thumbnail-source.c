@@ -149,10 +149,8 @@ mime_of (LmFileType type)
     }
 }
 
-/* The stored size of a JPEG from its frame header, without decoding: the preview's shape
- * is checked against it. */
-static gboolean
-jpeg_stored_size (const guint8 *data, gsize len, guint *w, guint *h)
+gboolean
+lm_thumbnail_jpeg_stored_size (const guint8 *data, gsize len, guint *w, guint *h)
 {
   gsize at = 2;
   while (at + 4 <= len)
@@ -186,7 +184,7 @@ LmImage *
 lm_thumbnail_jpeg_preview (const guint8 *data, gsize len, int size)
 {
   guint w = 0, h = 0;
-  return jpeg_stored_size (data, len, &w, &h) ? lm_thumbnail_exif_preview (data, len, size, w, h) : NULL;
+  return lm_thumbnail_jpeg_stored_size (data, len, &w, &h) ? lm_thumbnail_exif_preview (data, len, size, w, h) : NULL;
 }
 
 LmImage *
@@ -201,8 +199,9 @@ lm_thumbnail_decode (const char *photo, const guint8 *data, gsize len, int size,
       if (preview != NULL)
         return preview;
       /* Twice the size where the photo allows: the shrink then averages areas (a factor of
-       * 2 or more) rather than interpolating. */
-      return lm_jpeg_load_scaled (photo, data, len, 2 * (guint) size, error);
+       * 2 or more) rather than interpolating. A CMYK file comes back as lm_io_load has it. */
+      g_autoptr (LmImage) scaled = lm_jpeg_load_scaled (photo, data, len, 2 * (guint) size, error);
+      return scaled ? lm_thumbnail_to_rgba8 (scaled, photo, error) : NULL;
     }
   if (type == LM_FILE_RAW)
     return lm_thumbnail_raw_preview (photo, data, len, size, error);

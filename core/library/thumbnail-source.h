@@ -33,7 +33,11 @@ LmImage *lm_thumbnail_decode (const char *photo, const guint8 *data, gsize len, 
  * PHOTO_W × PHOTO_H stored pixels); NULL otherwise. */
 LmImage *lm_thumbnail_exif_preview (const guint8 *data, gsize len, int size, guint photo_w, guint photo_h);
 
-/* The same of a JPEG whose stored size is read from its frame header. */
+/* A JPEG's stored size (before its orientation) from its frame header, without decoding;
+ * FALSE when the markers before it do not hold together. */
+gboolean lm_thumbnail_jpeg_stored_size (const guint8 *data, gsize len, guint *w, guint *h);
+
+/* lm_thumbnail_exif_preview of a JPEG, its stored size read by lm_thumbnail_jpeg_stored_size. */
 LmImage *lm_thumbnail_jpeg_preview (const guint8 *data, gsize len, int size);
 
 /* A camera raw's largest embedded preview through LibRaw (libraw_unpack_thumb), upright by

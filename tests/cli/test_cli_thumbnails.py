@@ -213,6 +213,24 @@ class Thumbnails(unittest.TestCase):
         entries = os.listdir(os.path.join(fail, os.listdir(fail)[0]))
         self.assertEqual(len(entries), 3)
 
+    def test_the_hostile_image_corpus(self):
+        """tests/data/bad/images (forged sizes, damaged IFDs, truncations): each file one line
+        naming it, no crash, the photos that are fine still made."""
+        bad = os.path.join(lt.data_dir(), "bad", "images")
+        names = sorted(n for n in os.listdir(bad) if not n.startswith(".") and "." in n)
+        proc = self.thumbs(bad)
+        self.assertEqual(proc.returncode, 1, proc.stderr[-2000:])
+        lines = proc.stderr.splitlines()
+        self.assertTrue(lines[-1].endswith("have no thumbnail"), lines[-1])
+        for line in lines[:-1]:
+            self.assertEqual(sum(1 for n in names if f"/{n}:" in line), 1, line)
+        made = os.listdir(os.path.join(self.cache, "thumbnails", "large")) \
+            if os.path.isdir(os.path.join(self.cache, "thumbnails", "large")) else []
+        failed = os.listdir(os.path.join(self.cache, "thumbnails", "fail", os.listdir(
+            os.path.join(self.cache, "thumbnails", "fail"))[0]))
+        self.assertEqual(len(lines) - 1 + len(made), len([n for n in names if not n.endswith((".tsv", ".py"))]))
+        self.assertGreater(len(failed), len(lines) // 2)
+
     def test_an_unwritable_cache_is_no_failure(self):
         photo = self.write("fine.png", smooth_photo(300, 200, seed=8))
         blocker = os.path.join(self.dir, "not-a-folder")
@@ -238,6 +256,22 @@ class Thumbnails(unittest.TestCase):
         os.remove(photo + ".lumen")
         self.ok(photo)
         self.assertLessEqual(lt.diff(cv2.imread(self.cached(photo)), area(img, 256))[0], 1)
+
+    def test_an_edited_crop_is_placed_on_the_small_decode(self):
+        """A crop in the photo's pixels (x 1200 of 2400) on a JPEG decoded at 1/4: the render
+        must scale it with the level, or it shows the left half (or nothing)."""
+        img = np.zeros((1600, 2400, 3), np.uint8)
+        img[:, :1200] = (0, 0, 255)  # red left, in BGR
+        img[:, 1200:] = (255, 0, 0)  # blue right
+        photo = self.write("halves.jpg", img, cv2.IMWRITE_JPEG_QUALITY, 95)
+        with open(photo + ".lumen", "w") as f:
+            f.write("[lumen]\nversion=2\n\n[crop]\nenabled=true\nx=1300\ny=0\nwidth=1000\nheight=1600\n")
+        self.ok(photo)
+        private = os.path.join(self.cache, "lumen", "thumbnails", "large")
+        thumb = cv2.imread(os.path.join(private, os.listdir(private)[0])).astype(np.int32)
+        self.assertEqual(thumb.shape[:2], (256, 160))  # 1000 × 1600 upright
+        self.assertGreater(thumb[..., 0].min(), 200, "not all blue")
+        self.assertLess(thumb[..., 2].max(), 50, "red of the left half")
 
     def test_usage_errors(self):
         self.assertEqual(self.thumbs().returncode, 2)
