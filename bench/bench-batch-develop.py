@@ -6,13 +6,15 @@ several instances), on the same photos with an equivalent edit: exposure +0.4 EV
 a tone curve, sharpening. Prints a Markdown table (photos/s, and each against darktable).
 
     bench-batch-develop.py [--photos 1000] [--megapixels 24] [--backends cuda,cpu]
-                           [--peer darktable|none] [--work DIR] [--keep]
+                           [--peer darktable|none] [--peer-photos N] [--work DIR] [--keep]
 
 The photos are generated (distinct content, baseline JPEG, quality 92), each a file of its own
 with its sidecar (photo.jpg.lumen for Lumen, photo.jpg.xmp for darktable). darktable comes from
 $LUMEN_PEERS_RAW (bench/peer-raw-bundle.sh, with DT_IOPS extended by the modules the history
 uses: colisa tonecurve sharpen) or the system. LUMEN_CLI names lumen-cli (default: build/).
-The edits are close, not identical: the figures compare throughput, not pictures."""
+The edits are close, not identical: the figures compare throughput, not pictures. darktable-cli
+may be timed on the first N photos only (--peer-photos; its rate per photo does not depend on
+how many follow), so that both fit in one call on the GPU machine."""
 import argparse
 import os
 import shutil
@@ -169,6 +171,7 @@ def main():
     ap.add_argument("--megapixels", type=float, default=24)
     ap.add_argument("--backends", default="cuda,cpu")
     ap.add_argument("--peer", default="darktable", choices=["darktable", "none"])
+    ap.add_argument("--peer-photos", type=int, help="time darktable-cli on this many of the photos (default: all)")
     ap.add_argument("--work", help="a folder for the photos and outputs (default: a temporary one)")
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
     a = ap.parse_args()
@@ -182,7 +185,7 @@ def main():
         for backend in a.backends.split(","):
             wall, timings = run_lumen(cli, photos_dir, os.path.join(work, f"out-{backend}"), backend)
             worker = next((l.split(": ", 1)[1] for l in timings.splitlines() if l.startswith("render worker")), backend)
-            rows.append((f"lumen-cli batch develop --backend {backend}", worker, wall))
+            rows.append((f"lumen-cli batch develop --backend {backend}", worker, wall, a.photos))
         peer = None
         dt = darktable_cli() if a.peer == "darktable" else None
         if a.peer == "darktable" and not dt:
@@ -190,15 +193,18 @@ def main():
                   file=sys.stderr)
         if dt:
             workers = os.cpu_count() or 1
-            peer = run_darktable(dt, photos, os.path.join(work, "out-darktable"), workers, work)
-            rows.append((f"darktable-cli × {workers} in parallel", "CPU (--core --disable-opencl)", peer))
+            peer_photos = photos[:a.peer_photos] if a.peer_photos else photos
+            wall = run_darktable(dt, peer_photos, os.path.join(work, "out-darktable"), workers, work)
+            peer = len(peer_photos) / wall
+            rows.append((f"darktable-cli × {workers} in parallel", "CPU (--core --disable-opencl)", wall,
+                         len(peer_photos)))
         print(f"\n{a.photos} photos of {width}×{height} ({width * height / 1e6:.1f} MP), JPEG quality {QUALITY}, "
               f"edits: exposure, contrast, curve, sharpen; {os.cpu_count()} cores\n")
-        print("| program | where | wall (s) | photos/s | × darktable-cli |")
-        print("|---|---|---:|---:|---:|")
-        for name, where, wall in rows:
-            ratio = f"{peer / wall:.1f}" if peer else "–"
-            print(f"| {name} | {where} | {wall:.2f} | {a.photos / wall:.2f} | {ratio} |")
+        print("| program | where | photos | wall (s) | photos/s | × darktable-cli |")
+        print("|---|---|---:|---:|---:|---:|")
+        for name, where, wall, n in rows:
+            ratio = f"{n / wall / peer:.1f}" if peer else "–"
+            print(f"| {name} | {where} | {n} | {wall:.2f} | {n / wall:.2f} | {ratio} |")
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
