@@ -202,7 +202,7 @@ before_gpu (LmThumbnailQueue *q, const char *photo, GBytes **bytes)
   const char *mime = NULL;
   g_autoptr (LmImage) decoded
     = preview ? g_steal_pointer (&preview) : lm_thumbnail_decode (photo, data, len, folder, &mime, &result->error);
-  g_autoptr (LmImage) made = decoded ? lm_thumbnail_shrink (decoded, folder, &result->error) : NULL;
+  g_autoptr (LmImage) made = decoded ? lm_thumbnail_shrink_photo (decoded, data, len, folder, &result->error) : NULL;
   result->thumb = lm_thumbnail_keep (photo, q->size, made, mime ? mime : "image/jpeg", result->error);
   return result;
 }
@@ -222,7 +222,7 @@ after_gpu (LmThumbnailQueue *q, Pending *batch, guint n, LmImage **thumbs)
           gsize len = 0;
           const guint8 *data = g_bytes_get_data (batch[i].bytes, &len);
           g_autoptr (LmImage) decoded = lm_thumbnail_decode (batch[i].photo, data, len, folder, NULL, &result->error);
-          made = decoded ? lm_thumbnail_shrink (decoded, folder, &result->error) : NULL;
+          made = decoded ? lm_thumbnail_shrink_photo (decoded, data, len, folder, &result->error) : NULL;
         }
       result->thumb = lm_thumbnail_keep (batch[i].photo, q->size, made, "image/jpeg", result->error);
       send (q, result);

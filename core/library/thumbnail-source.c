@@ -40,6 +40,13 @@ lm_thumbnail_shrink (LmImage *src, int size, GError **error)
   g_return_val_if_fail (src->format == LM_FORMAT_RGBA8, NULL);
   guint w, h;
   lm_thumbnail_fit (src->width, src->height, size, &w, &h);
+  return lm_thumbnail_shrink_to (src, w, h, error);
+}
+
+LmImage *
+lm_thumbnail_shrink_to (LmImage *src, guint w, guint h, GError **error)
+{
+  g_return_val_if_fail (src->format == LM_FORMAT_RGBA8, NULL);
   if (w == src->width && h == src->height)
     return lm_image_ref (src);
   const LmOpInfo *resize = lm_op_info (LM_OP_RESIZE);
@@ -188,6 +195,24 @@ lm_thumbnail_jpeg_preview (const guint8 *data, gsize len, int size)
 }
 
 LmImage *
+lm_thumbnail_shrink_photo (LmImage *decoded, const guint8 *data, gsize len, int size, GError **error)
+{
+  guint w = 0, h = 0;
+  if (lm_file_type_sniff (data, len) != LM_FILE_JPEG || !lm_thumbnail_jpeg_stored_size (data, len, &w, &h))
+    return lm_thumbnail_shrink (decoded, size, error);
+  if ((decoded->width > decoded->height) != (w > h))
+    {
+      guint t = w;
+      w = h, h = t;
+    }
+  guint tw, th;
+  lm_thumbnail_fit (w, h, size, &tw, &th);
+  if (tw > decoded->width || th > decoded->height)
+    return lm_thumbnail_shrink (decoded, size, error);
+  return lm_thumbnail_shrink_to (decoded, tw, th, error);
+}
+
+LmImage *
 lm_thumbnail_decode (const char *photo, const guint8 *data, gsize len, int size, const char **mime, GError **error)
 {
   LmFileType type = lm_file_type_sniff (data, len);
@@ -218,5 +243,5 @@ lm_thumbnail_make (const char *photo, int size, const char **mime, GError **erro
   gsize len = 0;
   const guint8 *data = g_bytes_get_data (bytes, &len);
   g_autoptr (LmImage) decoded = lm_thumbnail_decode (photo, data, len, size, mime, error);
-  return decoded ? lm_thumbnail_shrink (decoded, size, error) : NULL;
+  return decoded ? lm_thumbnail_shrink_photo (decoded, data, len, size, error) : NULL;
 }

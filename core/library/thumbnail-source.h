@@ -17,6 +17,12 @@ void lm_thumbnail_fit (guint w, guint h, int size, guint *out_w, guint *out_h);
 
 /* SRC (RGBA8, host) shrunk to lm_thumbnail_fit's size; a new reference when it fits. */
 LmImage *lm_thumbnail_shrink (LmImage *src, int size, GError **error);
+/* SRC shrunk to W × H (at most its own size); a new reference when it is that size. */
+LmImage *lm_thumbnail_shrink_to (LmImage *src, guint w, guint h, GError **error);
+/* DECODED, the photo DATA decoded (at 1/2, 1/4 or 1/8, or its EXIF preview), shrunk to the
+ * thumbnail of the photo's stored size rather than of its own: a scaled decode rounds the
+ * photo's sides up, and the GPU, which decodes the whole photo, must give the same size. */
+LmImage *lm_thumbnail_shrink_photo (LmImage *decoded, const guint8 *data, gsize len, int size, GError **error);
 
 /* Any decoded image as RGBA8 in host memory (gray expanded, 16 bits rounded, float clamped
  * to 0..1); a new reference when it is RGBA8 already. */

@@ -257,6 +257,13 @@ class Thumbnails(unittest.TestCase):
         self.ok(photo)
         self.assertLessEqual(lt.diff(cv2.imread(self.cached(photo)), area(img, 256))[0], 1)
 
+    def test_a_scaled_decode_keeps_the_photos_shape(self):
+        """1999 × 3001 decoded at 1/4 is 500 × 751, whose thumbnail would be 170 × 256; the
+        photo's is 171 × 256 (1999 · 256 / 3001 = 170.5), as the GPU's, which decodes it whole."""
+        photo = self.write("odd.jpg", smooth_photo(1999, 3001), cv2.IMWRITE_JPEG_QUALITY, 90)
+        self.ok(photo)
+        self.assertEqual(cv2.imread(self.cached(photo)).shape[:2], (256, 171))
+
     def test_an_edited_crop_is_placed_on_the_small_decode(self):
         """A crop in the photo's pixels (x 1200 of 2400) on a JPEG decoded at 1/4: the render
         must scale it with the level, or it shows the left half (or nothing)."""
