@@ -11,6 +11,8 @@
 // go to the 0..255 scale (lm_blur_u16_scale, as on the CPU) into a float intermediate (half
 // floats would keep 11 of the 16 bits), and the output is rounded by lm_quantize_u16.
 // Scene light (S = float, RGBA_F32): float intermediate, float output, nothing rounded.
+// The weights (taps, and the grid's cubic) follow the buffers in the scratch: each launch reads
+// its own, so two backends' streams blurring at once with different σ cannot see each other's.
 #include <cuda_fp16.h>
 #include <string.h>
 
@@ -23,9 +25,6 @@ constexpr int kGridRowsPerThread = 8;
 constexpr int kMaxStep = (int) (LM_BLUR_SIGMA_MAX / LM_BLUR_STEPS_PER_SIGMA);
 // Zeros around the taps let the grid-row kernel apply every tap index it meets unguarded.
 constexpr int kTapPad = (kGridRowsPerThread - 1) * kMaxStep;
-
-__constant__ float c_taps[kTapPad + 2 * LM_BLUR_RADIUS_MAX + 1 + kTapPad];
-__constant__ float c_cubic[kMaxStep][4];
 
 // One pixel's samples in registers (T) and in float buffers (S): C = 1 for gray, 4 for RGBA,
 // 3 for RGBA whose alpha is all opaque, which blurs to itself: its FMAs are skipped and 255
@@ -268,11 +267,11 @@ template <typename S> constexpr size_t kMidBytes = sizeof (S) != 1 ? sizeof (flo
 // ---- direct method ----------------------------------------------------------------------
 
 // The sliding window both passes share: N consecutive outputs of one thread, acc[k] =
-// Σ_j taps[j] · sample (k + j), each tap reading one new sample into a window kept in
-// registers. SAMPLE (i) is the i-th staged sample from the thread's first.
+// Σ_j taps[kTapPad + j] · sample (k + j), each tap reading one new sample into a window kept
+// in registers. SAMPLE (i) is the i-th staged sample from the thread's first.
 template <int C, int N, typename Sample>
 __device__ __forceinline__ void
-slide_taps (int radius, Sample sample, typename Px<C>::T (&acc)[N])
+slide_taps (const float *__restrict__ taps, int radius, Sample sample, typename Px<C>::T (&acc)[N])
 {
   typename Px<C>::T win[N];
 #pragma unroll
@@ -281,7 +280,7 @@ slide_taps (int radius, Sample sample, typename Px<C>::T (&acc)[N])
 #pragma unroll 2
   for (int j = 0; j <= 2 * radius; j++)
     {
-      float w = c_taps[kTapPad + j];
+      float w = taps[kTapPad + j];
 #pragma unroll
       for (int k = 0; k < N; k++)
         acc[k] = fma_px (w, win[k], acc[k]);
@@ -306,7 +305,7 @@ skewed (int i)
 template <int C, typename S>
 __global__ void
 rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_stride, int width,
-             int height, int radius)
+             int height, const float *__restrict__ taps, int radius)
 {
   using T = typename Px<C>::T;
   extern __shared__ float smem[];
@@ -329,7 +328,7 @@ rows_direct (const uint8_t *src, size_t src_stride, uint8_t *tmp, size_t tmp_str
       if (x0 + p0 < width)
         {
           T acc[kRowPer];
-          slide_taps<C> (radius, [&] (int i) { return seg[skewed (p0 + i)]; }, acc);
+          slide_taps<C> (taps, radius, [&] (int i) { return seg[skewed (p0 + i)]; }, acc);
           uint8_t *out = tmp + (size_t) y * tmp_stride;
 #pragma unroll
           for (int k = 0; k < kRowPer; k++)
@@ -348,7 +347,7 @@ constexpr int kColWidth = 32, kColGroups = 8, kColPer = 8, kColTile = kColGroups
 template <int C, typename S>
 __global__ void
 columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_stride, int width,
-                int height, int radius)
+                int height, const float *__restrict__ taps, int radius)
 {
   using T = typename Px<C>::T;
   extern __shared__ float smem[];
@@ -369,7 +368,7 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
     return;
   const T *col = tile + threadIdx.x;
   T acc[kColPer];
-  slide_taps<C> (radius, [&] (int i) { return col[min (r0 + i, rows - 1) * kColWidth]; }, acc);
+  slide_taps<C> (taps, radius, [&] (int i) { return col[min (r0 + i, rows - 1) * kColWidth]; }, acc);
   int y0 = blockIdx.y * kColTile + r0;
 #pragma unroll
   for (int k = 0; k < kColPer; k++)
@@ -385,12 +384,12 @@ columns_direct (const uint8_t *tmp, size_t tmp_stride, uint8_t *dst, size_t dst_
 template <int C, typename S>
 __global__ void
 grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_stride, int width,
-           int height, int grid_h, int radius, int d, int k0, int oy, int full_h)
+           int height, int grid_h, const float *__restrict__ taps, int radius, int d, int k0, int oy, int full_h)
 {
   using T = typename Px<C>::T;
-  extern __shared__ float taps[]; // c_taps, where all threads read the same eight at once
+  extern __shared__ float staged[]; // TAPS, where all threads read the same eight at once
   for (int i = threadIdx.x; i < 2 * kTapPad + 2 * radius + 1; i += blockDim.x)
-    taps[i] = c_taps[i];
+    staged[i] = taps[i];
   __syncthreads ();
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int g0 = blockIdx.y * kGridRowsPerThread;
@@ -407,7 +406,7 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
     {
       int r = inside ? t - oy : min (max (lm_reflect101 (t, full_h) - oy, 0), height - 1);
       T v = load_src<C, S> (src + (size_t) r * src_stride, x);
-      const float *w = taps + kTapPad + t - first; // tap of grid row g0
+      const float *w = staged + kTapPad + t - first; // tap of grid row g0
 #pragma unroll
       for (int k = 0; k < kGridRowsPerThread; k++)
         acc[k] = fma_px (w[-k * d], v, acc[k]); // outside 0..2r reads a zero
@@ -424,7 +423,7 @@ grid_rows (const uint8_t *src, size_t src_stride, float *cols, size_t cols_strid
 template <int C>
 __global__ void
 grid_nodes (const float *cols, size_t cols_stride, float *grid, size_t grid_stride, int width,
-            int grid_w, int grid_h, int radius, int d, int k0, int ox, int full_w)
+            int grid_w, int grid_h, const float *__restrict__ taps, int radius, int d, int k0, int ox, int full_w)
 {
   using T = typename Px<C>::T;
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -438,33 +437,34 @@ grid_nodes (const float *cols, size_t cols_stride, float *grid, size_t grid_stri
       T acc = zero<C> ();
       if (centre - radius >= 0 && centre + radius < width)
         for (int j = -radius; j <= radius; j++)
-          acc = fma_px (c_taps[kTapPad + radius + j], load_f<C> (row, centre + j), acc);
+          acc = fma_px (taps[kTapPad + radius + j], load_f<C> (row, centre + j), acc);
       else
         for (int j = -radius; j <= radius; j++)
-          acc = fma_px (c_taps[kTapPad + radius + j],
+          acc = fma_px (taps[kTapPad + radius + j],
                         load_f<C> (row, min (max (lm_reflect101 (whole + j, full_w) - ox, 0), width - 1)), acc);
       store_f<C> (reinterpret_cast<uint8_t *> (grid) + (size_t) k * grid_stride, i, acc);
     }
 }
 
 // Each pixel: the cubic through the 4×4 nodes around it, rows first as on the CPU. Pixel
-// (x, y) is (OX + x, OY + y) of the whole image; the nodes start at node (KX0, KY0).
+// (x, y) is (OX + x, OY + y) of the whole image; the nodes start at node (KX0, KY0). CUBIC
+// holds the four weights at each offset 0 … D − 1 from a node.
 template <int C, typename S>
 __global__ void
 grid_interpolate (const float *grid, size_t grid_stride, uint8_t *dst, size_t dst_stride,
-                  int width, int height, int d, int ox, int oy, int kx0, int ky0)
+                  int width, int height, const float *__restrict__ cubic, int d, int ox, int oy, int kx0, int ky0)
 {
   using T = typename Px<C>::T;
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
     return;
   int ax = ox + x;
-  const float *wx = c_cubic[ax % d];
+  const float *wx = cubic + 4 * (ax % d);
   int ix = ax / d - kx0;
   for (int y = blockIdx.y; y < height; y += gridDim.y)
     {
       int ay = oy + y;
-      const float *wy = c_cubic[ay % d];
+      const float *wy = cubic + 4 * (ay % d);
       const uint8_t *base = reinterpret_cast<const uint8_t *> (grid) + (size_t) (ay / d - ky0) * grid_stride;
       T sum = zero<C> ();
 #pragma unroll
@@ -481,11 +481,20 @@ grid_interpolate (const float *grid, size_t grid_stride, uint8_t *dst, size_t ds
     }
 }
 
-size_t
+constexpr size_t
 align64 (size_t n)
 {
   return (n + 63) & ~(size_t) 63;
 }
+
+// A launch's weights, after the method's buffers in its scratch (whose bytes are multiples of
+// 64): the whole kernel zero-padded on both sides, so that tap j (offset j − r) is
+// taps[kTapPad + j], then the cubic's four weights at each offset from a node. Room for the
+// largest radius and grid step, so that the need changes with σ only through the method and
+// the step, as blur_workspace_max expects.
+constexpr size_t kTapsFloats = kTapPad + 2 * LM_BLUR_RADIUS_MAX + 1 + kTapPad;
+constexpr size_t kCubicAt = align64 (kTapsFloats * sizeof (float));
+constexpr size_t kWeightsBytes = kCubicAt + align64 (kMaxStep * 4 * sizeof (float));
 
 struct GridLayout {
   int d, grid_w, grid_h;
@@ -538,7 +547,7 @@ sample_bytes (const LmKImage *image)
 
 template <int C, typename S>
 cudaError_t
-launch_direct (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, int radius,
+launch_direct (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, const float *taps, int radius,
                cudaStream_t stream)
 {
   int width = (int) src->width, height = (int) src->height;
@@ -550,21 +559,22 @@ launch_direct (const LmKImage *src, const LmKImage *dst, const LmKScratch *scrat
   LM_CUDA_TRY (cudaFuncSetAttribute (rows_direct<C, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared));
   dim3 rows_grid (lm_div_up (width, kRowTile), height < 65535 ? height : 65535);
   rows_direct<C, S><<<rows_grid, kRowThreads, shared, stream>>> (static_cast<const uint8_t *> (src->data),
-                                                             src->stride, tmp, tmp_stride, width, height, radius);
+                                                             src->stride, tmp, tmp_stride, width, height, taps,
+                                                             radius);
   LM_CUDA_LAUNCHED ();
   size_t tile = (kColTile + 2 * (size_t) radius) * kColWidth * sizeof (typename Px<C>::T);
   LM_CUDA_TRY (cudaFuncSetAttribute (columns_direct<C, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) tile));
   dim3 cols_grid (lm_div_up (width, kColWidth), lm_div_up (height, kColTile));
   columns_direct<C, S><<<cols_grid, dim3 (kColWidth, kColGroups), tile, stream>>> (
-    tmp, tmp_stride, static_cast<uint8_t *> (dst->data), dst->stride, width, height, radius);
+    tmp, tmp_stride, static_cast<uint8_t *> (dst->data), dst->stride, width, height, taps, radius);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
 
 template <int C, typename S>
 cudaError_t
-launch_grid (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, int radius, int d,
-             const LmTileFrame *tile, cudaStream_t stream)
+launch_grid (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, const float *taps,
+             const float *cubic, int radius, int d, const LmTileFrame *tile, cudaStream_t stream)
 {
   int width = (int) src->width, height = (int) src->height;
   GridLayout g = grid_layout (src->width, src->height, C, d, tile);
@@ -574,16 +584,17 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch
   dim3 rows_grid (lm_div_up (width, kThreads), lm_div_up (g.grid_h, kGridRowsPerThread));
   size_t taps_bytes = (2 * kTapPad + 2 * (size_t) radius + 1) * sizeof (float);
   grid_rows<C, S><<<rows_grid, kThreads, taps_bytes, stream>>> (static_cast<const uint8_t *> (src->data), src->stride,
-                                                    cols, g.cols_stride, width, height, g.grid_h, radius, d,
-                                                    g.ky0, g.oy, g.full_h);
+                                                    cols, g.cols_stride, width, height, g.grid_h, taps, radius,
+                                                    d, g.ky0, g.oy, g.full_h);
   LM_CUDA_LAUNCHED ();
   dim3 nodes_grid (lm_div_up (g.grid_w, kThreads), g.grid_h < 65535 ? g.grid_h : 65535);
   grid_nodes<C><<<nodes_grid, kThreads, 0, stream>>> (cols, g.cols_stride, grid, g.grid_stride, width,
-                                                      g.grid_w, g.grid_h, radius, d, g.kx0, g.ox, g.full_w);
+                                                      g.grid_w, g.grid_h, taps, radius, d, g.kx0, g.ox, g.full_w);
   LM_CUDA_LAUNCHED ();
   dim3 out_grid (lm_div_up (width, kThreads), height < 65535 ? height : 65535);
   grid_interpolate<C, S><<<out_grid, kThreads, 0, stream>>> (grid, g.grid_stride, static_cast<uint8_t *> (dst->data),
-                                                          dst->stride, width, height, d, g.ox, g.oy, g.kx0, g.ky0);
+                                                          dst->stride, width, height, cubic, d, g.ox, g.oy, g.kx0,
+                                                          g.ky0);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
@@ -591,40 +602,48 @@ launch_grid (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch
 // The method (D = 1: direct) and channel count of SRC, whose samples are S.
 template <typename S>
 cudaError_t
-launch_depth (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, int radius, int d,
-              const LmTileFrame *tile, cudaStream_t stream)
+launch_depth (const LmKImage *src, const LmKImage *dst, const LmKScratch *scratch, const float *taps,
+              const float *cubic, int radius, int d, const LmTileFrame *tile, cudaStream_t stream)
 {
   if (d == 1)
     switch (channels_of (src))
       {
-      case 1: return launch_direct<1, S> (src, dst, scratch, radius, stream);
-      case 3: return launch_direct<3, S> (src, dst, scratch, radius, stream);
-      default: return launch_direct<4, S> (src, dst, scratch, radius, stream);
+      case 1: return launch_direct<1, S> (src, dst, scratch, taps, radius, stream);
+      case 3: return launch_direct<3, S> (src, dst, scratch, taps, radius, stream);
+      default: return launch_direct<4, S> (src, dst, scratch, taps, radius, stream);
       }
   switch (channels_of (src))
     {
-    case 1: return launch_grid<1, S> (src, dst, scratch, radius, d, tile, stream);
-    case 3: return launch_grid<3, S> (src, dst, scratch, radius, d, tile, stream);
-    default: return launch_grid<4, S> (src, dst, scratch, radius, d, tile, stream);
+    case 1: return launch_grid<1, S> (src, dst, scratch, taps, cubic, radius, d, tile, stream);
+    case 3: return launch_grid<3, S> (src, dst, scratch, taps, cubic, radius, d, tile, stream);
+    default: return launch_grid<4, S> (src, dst, scratch, taps, cubic, radius, d, tile, stream);
     }
 }
 
-} // namespace
-
-/* Bytes of scratch that blur with PARAMS needs on SRC. */
-static size_t
-blur_workspace (const void *params, const LmKImage *src)
+// Bytes of the method's buffers (direct: the intermediate; grid: sums at grid rows, then
+// nodes) for P on SRC, where a blur does something; a multiple of 64.
+size_t
+buffers_bytes (const LmBlurParams *p, const LmKImage *src)
 {
-  const LmBlurParams *p = static_cast<const LmBlurParams *> (params);
   int channels = channels_of (src);
   int d = lm_blur_decimation (p->sigma);
-  if (lm_blur_radius (p->sigma) == 0)
-    return 0;
   if (d == 1)
     return align64 ((size_t) src->width * (channels == 1 ? 1 : 4)
                     * (sample_bytes (src) > 1 ? sizeof (float) : sizeof (__half))) * src->height;
   GridLayout g = grid_layout (src->width, src->height, channels, d, &p->tile);
   return g.cols_bytes + g.grid_bytes;
+}
+
+} // namespace
+
+/* Bytes of scratch that blur with PARAMS needs on SRC: its buffers, then its weights. */
+static size_t
+blur_workspace (const void *params, const LmKImage *src)
+{
+  const LmBlurParams *p = static_cast<const LmBlurParams *> (params);
+  if (lm_blur_radius (p->sigma) == 0)
+    return 0;
+  return buffers_bytes (p, src) + kWeightsBytes;
 }
 
 /* The most blur's scratch can need on an image of SRC's size: any σ up to the cap (it
@@ -667,16 +686,21 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   if (scratch->size < blur_workspace (p, src))
     return cudaErrorInvalidValue;
 
-  // The whole kernel, zero-padded, so that tap j (offset j − r) is c_taps[kTapPad + j].
-  float taps[kTapPad + 2 * LM_BLUR_RADIUS_MAX + 1 + kTapPad];
+  // The kernels read the taps up to the padding after the last (grid_rows stages them all).
+  float taps[kTapsFloats];
   float half_taps[LM_BLUR_RADIUS_MAX + 1];
   lm_blur_weights (p->sigma, radius, half_taps);
   memset (taps, 0, sizeof taps);
   for (int j = -radius; j <= radius; j++)
     taps[kTapPad + radius + j] = half_taps[j < 0 ? -j : j];
-  // Copies from pageable memory return once the data is staged, so TAPS can be reused; the
-  // stream orders them after the previous blur's kernels.
-  LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_taps, taps, sizeof taps, 0, cudaMemcpyHostToDevice, stream));
+  uint8_t *weights = static_cast<uint8_t *> (scratch->data) + buffers_bytes (p, src);
+  float *taps_on_device = reinterpret_cast<float *> (weights);
+  float *cubic_on_device = reinterpret_cast<float *> (weights + kCubicAt);
+  // Copies from pageable memory return once the data is staged, so TAPS and CUBIC can go; the
+  // stream orders them after the previous launch's kernels, which read the scratch's last
+  // weights.
+  LM_CUDA_TRY (cudaMemcpyAsync (taps_on_device, taps, (2 * kTapPad + 2 * (size_t) radius + 1) * sizeof (float),
+                                cudaMemcpyHostToDevice, stream));
 
   int d = lm_blur_decimation (p->sigma);
   if (d > 1)
@@ -684,12 +708,13 @@ blur_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
       float cubic[kMaxStep][4];
       for (int t = 0; t < d; t++)
         lm_blur_cubic_weights ((float) t / (float) d, cubic[t]);
-      LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_cubic, cubic, sizeof (cubic[0]) * d, 0, cudaMemcpyHostToDevice, stream));
+      LM_CUDA_TRY (cudaMemcpyAsync (cubic_on_device, cubic, sizeof (cubic[0]) * d, cudaMemcpyHostToDevice, stream));
     }
   if (src->format == LM_K_RGBA_F32)
-    return launch_depth<float> (src, dst, scratch, radius, d, &p->tile, stream);
-  return is_deep (src) ? launch_depth<uint16_t> (src, dst, scratch, radius, d, &p->tile, stream)
-                       : launch_depth<uint8_t> (src, dst, scratch, radius, d, &p->tile, stream);
+    return launch_depth<float> (src, dst, scratch, taps_on_device, cubic_on_device, radius, d, &p->tile, stream);
+  return is_deep (src)
+           ? launch_depth<uint16_t> (src, dst, scratch, taps_on_device, cubic_on_device, radius, d, &p->tile, stream)
+           : launch_depth<uint8_t> (src, dst, scratch, taps_on_device, cubic_on_device, radius, d, &p->tile, stream);
 }
 
 extern "C" const LmKOp lm_k_blur_op = { blur_workspace, blur_workspace_max, blur_launch };

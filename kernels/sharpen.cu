@@ -4,6 +4,8 @@
 // Two passes through a float plane in the scratch: sharpen_rows makes each pixel's luminance
 // from the source on the fly and sums the Gaussian along its row; sharpen_cols sums the plane
 // down the columns, makes the centre's luminance again and writes the sharpened pixel.
+// The Gaussian's weights follow the plane in the scratch: each launch reads its own, so two
+// backends' streams sharpening at once with different radii cannot see each other's.
 #include <string.h>
 
 #include "kernels/cuda-check.h"
@@ -13,8 +15,6 @@
 namespace {
 
 constexpr unsigned kThreads = 128;
-
-__constant__ float c_w[LM_BLUR_RADIUS_MAX + 1];
 
 // Y of pixel X of ROW (FORMAT), as sharpen.c's luma_row.
 __device__ inline float
@@ -41,7 +41,7 @@ luma_at (const uint8_t *row, unsigned x, int format, LmSharpenLuma l)
 
 __global__ void
 sharpen_rows (const uint8_t *src, size_t src_stride, int format, float *plane, size_t pitch, unsigned width,
-              unsigned height, int radius, LmSharpenLuma l)
+              unsigned height, const float *__restrict__ w, int radius, LmSharpenLuma l)
 {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
@@ -49,12 +49,12 @@ sharpen_rows (const uint8_t *src, size_t src_stride, int format, float *plane, s
   LM_FOR_ROWS (y, height)
     {
       const uint8_t *row = src + y * src_stride;
-      float acc = c_w[0] * luma_at (row, x, format, l);
+      float acc = w[0] * luma_at (row, x, format, l);
       for (int j = 1; j <= radius; j++)
         {
           float a = luma_at (row, (unsigned) lm_reflect101 ((int) x - j, (int) width), format, l);
           float b = luma_at (row, (unsigned) lm_reflect101 ((int) x + j, (int) width), format, l);
-          acc += c_w[j] * (a + b);
+          acc += w[j] * (a + b);
         }
       plane[y * pitch + x] = acc;
     }
@@ -62,20 +62,20 @@ sharpen_rows (const uint8_t *src, size_t src_stride, int format, float *plane, s
 
 __global__ void
 sharpen_cols (const uint8_t *src, size_t src_stride, int format, const float *plane, size_t pitch, uint8_t *dst,
-              size_t dst_stride, unsigned width, unsigned height, int radius, LmSharpenLuma l, float amount,
-              float threshold)
+              size_t dst_stride, unsigned width, unsigned height, const float *__restrict__ w, int radius,
+              LmSharpenLuma l, float amount, float threshold)
 {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width)
     return;
   LM_FOR_ROWS (y, height)
     {
-      float b = c_w[0] * plane[y * pitch + x];
+      float b = w[0] * plane[y * pitch + x];
       for (int j = 1; j <= radius; j++)
         {
           size_t up = (size_t) lm_reflect101 ((int) y - j, (int) height);
           size_t down = (size_t) lm_reflect101 ((int) y + j, (int) height);
-          b += c_w[j] * (plane[up * pitch + x] + plane[down * pitch + x]);
+          b += w[j] * (plane[up * pitch + x] + plane[down * pitch + x]);
         }
       const uint8_t *in = src + y * src_stride;
       uint8_t *out = dst + y * dst_stride;
@@ -118,6 +118,16 @@ plane_pitch (unsigned width)
   return ((size_t) width + 31) / 32 * 32;
 }
 
+// Bytes of the plane, a multiple of 128: the weights after it are aligned.
+size_t
+plane_bytes (const LmKImage *src)
+{
+  return plane_pitch (src->width) * src->height * sizeof (float);
+}
+
+// Room for the weights of the largest radius, so that any parameters need the same bytes.
+constexpr size_t kWeightsBytes = (LM_BLUR_RADIUS_MAX + 1) * sizeof (float);
+
 } // namespace
 
 static size_t
@@ -125,14 +135,14 @@ sharpen_workspace (const void *params, const LmKImage *src)
 {
   if (!lm_sharpen_active (static_cast<const LmSharpenParams *> (params)))
     return 0;
-  return plane_pitch (src->width) * src->height * sizeof (float);
+  return plane_bytes (src) + kWeightsBytes;
 }
 
-/* Any parameters need the same plane, or none. */
+/* Any parameters need the same plane and room for weights, or none. */
 static size_t
 sharpen_workspace_max (const LmKImage *src)
 {
-  return plane_pitch (src->width) * src->height * sizeof (float);
+  return plane_bytes (src) + kWeightsBytes;
 }
 
 static cudaError_t
@@ -153,20 +163,22 @@ sharpen_launch (const void *params, const LmKImage *src, const LmKImage *dst, co
   int radius = lm_sharpen_radius (p);
   float w[LM_BLUR_RADIUS_MAX + 1];
   lm_blur_weights (p->radius, radius, w);
-  // From pageable memory: staged before the call returns, ordered after earlier work.
-  LM_CUDA_TRY (cudaMemcpyToSymbolAsync (c_w, w, sizeof (float) * (radius + 1), 0, cudaMemcpyHostToDevice, stream));
+  float *plane = static_cast<float *> (scratch->data);
+  float *weights = reinterpret_cast<float *> (static_cast<uint8_t *> (scratch->data) + plane_bytes (src));
+  // From pageable memory: staged before the call returns (W can go), and ordered on STREAM
+  // after the previous launch's kernels, which read the scratch's last weights.
+  LM_CUDA_TRY (cudaMemcpyAsync (weights, w, sizeof (float) * (radius + 1), cudaMemcpyHostToDevice, stream));
 
   LmSharpenLuma l = lm_sharpen_luma (p);
-  float *plane = static_cast<float *> (scratch->data);
   size_t pitch = plane_pitch (src->width);
   const uint8_t *in = static_cast<const uint8_t *> (src->data);
   dim3 grid = lm_rows_grid (lm_div_up (src->width, kThreads), src->height);
   sharpen_rows<<<grid, kThreads, 0, stream>>> (in, src->stride, src->format, plane, pitch, src->width, src->height,
-                                               radius, l);
+                                               weights, radius, l);
   LM_CUDA_LAUNCHED ();
   sharpen_cols<<<grid, kThreads, 0, stream>>> (in, src->stride, src->format, plane, pitch,
                                                static_cast<uint8_t *> (dst->data), dst->stride, src->width,
-                                               src->height, radius, l, p->amount, p->threshold);
+                                               src->height, weights, radius, l, p->amount, p->threshold);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

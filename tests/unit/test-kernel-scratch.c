@@ -66,6 +66,20 @@ test_blur (void)
 #endif
 }
 
+/* Its weights follow the plane in the scratch: a scratch one byte short of both is refused. */
+static void
+test_sharpen (void)
+{
+#if LUMEN_HAVE_CUDA
+  LmSharpenParams p;
+  lm_op_params_init (lm_op_info (LM_OP_SHARPEN), &p);
+  p.amount = 1.0f, p.radius = 10.0f;
+  check_refused_short (LM_OP_SHARPEN, &p);
+#else
+  g_test_skip ("built without CUDA");
+#endif
+}
+
 static void
 test_resize (void)
 {
@@ -86,6 +100,7 @@ main (int argc, char **argv)
   g_test_set_nonfatal_assertions ();
   g_test_add_func ("/kernel-scratch/equalize", test_equalize);
   g_test_add_func ("/kernel-scratch/blur", test_blur);
+  g_test_add_func ("/kernel-scratch/sharpen", test_sharpen);
   g_test_add_func ("/kernel-scratch/resize", test_resize);
   return g_test_run ();
 }
