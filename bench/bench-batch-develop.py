@@ -110,12 +110,14 @@ def make_photos(folder, count, megapixels, cli):
     sidecar = os.path.join(folder, "..", "edit.lumen")
     subprocess.run([cli] + LUMEN_EDIT + ["--params-out", sidecar], check=True)
     xmp = darktable_xmp()
-    originals = []
-    for k in range(min(count, DISTINCT)):
+    def original(k):
         path = os.path.join(folder, f"photo-{k:05d}.jpg")
         cv2.imwrite(path, cv2.cvtColor(make_picture(k, width, height), cv2.COLOR_RGB2BGR),
                     [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
-        originals.append(path)
+        return path
+
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        originals = list(pool.map(original, range(min(count, DISTINCT))))
     photos = []
     for k in range(count):
         path = os.path.join(folder, f"photo-{k:05d}.jpg")
@@ -180,12 +182,16 @@ def main():
     try:
         photos_dir = os.path.join(work, "photos")
         shutil.rmtree(photos_dir, ignore_errors=True)
+        t = time.perf_counter()
         photos, width, height = make_photos(photos_dir, a.photos, a.megapixels, cli)
+        print(f"# made {a.photos} photos in {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
         rows = []
         for backend in a.backends.split(","):
             wall, timings = run_lumen(cli, photos_dir, os.path.join(work, f"out-{backend}"), backend)
             worker = next((l.split(": ", 1)[1] for l in timings.splitlines() if l.startswith("render worker")), backend)
             rows.append((f"lumen-cli batch develop --backend {backend}", worker, wall, a.photos))
+            print(f"# lumen-cli batch develop --backend {backend}: {a.photos} photos in {wall:.2f} s", file=sys.stderr,
+                  flush=True)
         peer = None
         dt = darktable_cli() if a.peer == "darktable" else None
         if a.peer == "darktable" and not dt:

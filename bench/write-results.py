@@ -510,6 +510,7 @@ def document(d, date):
     out += hdr_section(os.path.join(d, "hdr"))
     out += raw_section(d)
     out += detail_section(d)
+    out += text(d, "folders-h200.md")
     out += batch_part(d)
     parity = os.path.join(d, "parity-h100.txt")
     out += ["## CPU/GPU parity", "", "```", open(parity).read().strip(), "```", ""]

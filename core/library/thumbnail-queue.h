@@ -18,7 +18,7 @@ typedef void (*LmThumbnailReady) (const char *photo, LmImage *thumb /* full, NUL
 
 /* Where JPEGs are decoded and shrunk. */
 typedef enum {
-  LM_THUMBNAIL_AUTO, /* the CPU's workers, and a GPU's (thumbnail-gpu.h) where there is one */
+  LM_THUMBNAIL_AUTO, /* the fastest measured: the CPU's workers (thumbnail-queue.c says why) */
   LM_THUMBNAIL_CPU,  /* the CPU's workers only */
   LM_THUMBNAIL_GPU,  /* the GPU's worker only (what it cannot decode, on its thread's CPU);
                       * the CPU's workers where no GPU can be used */
