@@ -141,6 +141,8 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
                    display, g_strerror (errsv));
       return FALSE;
     }
+  if (!lm_develop_outputs_apart (list, o->output, p->config.ext, error))
+    return FALSE;
   /* Before anything is opened or removed: another batch may be working in OUTDIR. */
   g_autoptr (LmOutdirLock) lock = lm_outdir_lock_new (o->output, &p->shard, error);
   if (lock == NULL)

@@ -225,15 +225,34 @@ export_selected_action (GSimpleAction *action, GVariant *param, gpointer data)
       lm_window_show_message (self, GTK_MESSAGE_INFO, _("Select the photos to export first"));
       return;
     }
+  /* The open photo's last change, saved a moment after it, goes with it. */
+  lm_window_sidecar_flush (self);
   g_autoptr (GPtrArray) paths = g_ptr_array_new ();
   for (guint i = 0; i < selected->len; i++)
     g_ptr_array_add (paths, ((LmPhotoRecord *) selected->pdata[i])->path);
   lm_export_many_dialog (GTK_WINDOW (self), (const char *const *) paths->pdata, paths->len);
 }
 
+/* Whether the key press takes something away from a photo tagged CURRENT: a label or the
+ * reject that F1–F5 or R toggle off. */
+static gboolean
+key_removes (GdkEventKey *event, const LmPhotoTags *current)
+{
+  LmPhotoTags next;
+  if (!lm_rating_keys_apply (event->keyval, event->state, current, &next))
+    return FALSE;
+  gboolean toggle = (event->keyval >= GDK_KEY_F1 && event->keyval <= GDK_KEY_F5) || event->keyval == GDK_KEY_r
+                    || event->keyval == GDK_KEY_R;
+  return toggle
+         && ((current->labels & ~next.labels) != 0
+             || (current->rating == LM_RATING_REJECTED && next.rating != LM_RATING_REJECTED));
+}
+
 /* The rating keys (rating-keys.h) on the grid's selection; in the editor the tags part's own
- * handler (window-tags.c) tags the photo open. Each sidecar is read again just before it is
- * written: darktable or digiKam may have changed it meanwhile. */
+ * handler (window-tags.c) tags the photo open. A toggle (a label, the reject) on a selection
+ * sets it on every photo unless all have it, then takes it from all, as darktable does. Each
+ * sidecar is read again just before it is written: darktable or digiKam may have changed it
+ * meanwhile. */
 static gboolean
 tag_key (LmWindow *self, GdkEventKey *event)
 {
@@ -242,13 +261,21 @@ tag_key (LmWindow *self, GdkEventKey *event)
   if (!lm_rating_keys_apply (event->keyval, event->state, &none, &next))
     return GDK_EVENT_PROPAGATE;
   g_autoptr (GPtrArray) targets = lm_folder_view_get_selected (f->grid);
+  gboolean all_have = TRUE;
+  for (guint i = 0; i < targets->len && all_have; i++)
+    {
+      LmPhotoTags current;
+      all_have = lm_photo_tags_read (((LmPhotoRecord *) targets->pdata[i])->path, &current, NULL)
+                 && key_removes (event, &current);
+    }
   for (guint i = 0; i < targets->len; i++)
     {
       LmPhotoRecord *r = targets->pdata[i];
       LmPhotoTags current;
       g_autoptr (GError) error = NULL;
       if (!lm_photo_tags_read (r->path, &current, &error)
-          || (lm_rating_keys_apply (event->keyval, event->state, &current, &next)
+          || (!(key_removes (event, &current) && !all_have)
+              && lm_rating_keys_apply (event->keyval, event->state, &current, &next)
               && !lm_photo_tags_write (r->path, &next, &error)))
         {
           lm_window_show_message (self, GTK_MESSAGE_ERROR, error->message);

@@ -110,16 +110,10 @@ lm_window_sidecar_load_history (LmWindow *self)
   switch (lm_history_file_load (path, &sc->base, &self->pipeline, &history, &e))
     {
     case LM_HISTORY_FILE_LOADED:
+    case LM_HISTORY_FILE_CHANGED:
       g_clear_pointer (&self->history, lm_history_free);
       self->history = history;
       return NULL;
-    case LM_HISTORY_FILE_STALE:
-      {
-        g_autofree char *name = g_filename_display_name (path);
-        /* TRANSLATORS: %s is the history file's name */
-        return g_strdup_printf (_("The undo history of earlier sessions was left out: the edits were changed "
-                                  "elsewhere since (%s)"), name);
-      }
     case LM_HISTORY_FILE_BAD:
       return g_strdup_printf (_("The undo history of earlier sessions could not be read: %s"), e->message);
     case LM_HISTORY_FILE_NONE:

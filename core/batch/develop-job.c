@@ -54,6 +54,19 @@ shared_unref (Shared *s)
   g_atomic_rc_box_release_full (s, shared_clear);
 }
 
+/* FUNC (holding one reference of S) on the caller's context, always as a source of it:
+ * g_main_context_invoke runs it at once on this thread when nobody owns the context, and the
+ * window's callbacks touch widgets. */
+static void
+on_context (Shared *s, GSourceFunc func, Shared *ref)
+{
+  GSource *source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, ref, (GDestroyNotify) shared_unref);
+  g_source_attach (source, s->context);
+  g_source_unref (source);
+}
+
 static gboolean
 report_progress (gpointer data)
 {
@@ -73,8 +86,7 @@ on_progress (guint done, guint failed, gpointer data)
   g_atomic_int_set (&s->done_count, (gint) done);
   g_atomic_int_set (&s->failed_count, (gint) failed);
   if (g_atomic_int_compare_and_exchange (&s->progress_queued, FALSE, TRUE))
-    g_main_context_invoke_full (s->context, G_PRIORITY_DEFAULT, report_progress, g_atomic_rc_box_acquire (s),
-                                (GDestroyNotify) shared_unref);
+    on_context (s, report_progress, g_atomic_rc_box_acquire (s));
 }
 
 static gboolean
@@ -103,7 +115,7 @@ run (gpointer data)
 {
   Shared *s = data;
   g_autoptr (GPtrArray) backends = NULL;
-  if (prepare_outdir (s->outdir, &s->error)
+  if (lm_develop_outputs_apart (s->list, s->outdir, s->config.ext, &s->error) && prepare_outdir (s->outdir, &s->error)
       && (backends = lm_batch_backends_open (s->kind, NULL, 0, &s->error)) != NULL)
     {
       s->config.backends = backends;
@@ -112,7 +124,7 @@ run (gpointer data)
     }
   else
     s->stats.cancelled = s->list->stacks->len;
-  g_main_context_invoke_full (s->context, G_PRIORITY_DEFAULT, report_done, s, (GDestroyNotify) shared_unref);
+  on_context (s, report_done, s);
   return NULL;
 }
 

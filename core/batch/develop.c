@@ -3,6 +3,7 @@
 
 #include <omp.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "../edit/sidecar.h"
 #include "../error.h"
@@ -429,6 +430,25 @@ lm_develop_batch_run (const LmDevelopConfig *config, GPtrArray *todo, LmJournal 
   if (run.fatal)
     {
       g_propagate_error (error, run.fatal);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+lm_develop_outputs_apart (const LmBatchList *list, const char *outdir, const char *ext, GError **error)
+{
+  GStatBuf out, in;
+  for (guint k = 0; k < list->stacks->len; k++)
+    {
+      const LmBatchStack *s = list->stacks->pdata[k];
+      g_autofree char *output = lm_batch_output_path (outdir, s->id, ext);
+      const char *photo = lm_develop_photo_of (s);
+      if (g_stat (output, &out) != 0 || g_stat (photo, &in) != 0 || out.st_dev != in.st_dev || out.st_ino != in.st_ino)
+        continue;
+      g_autofree char *name = g_filename_display_name (photo);
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
+                   _("“%s” would be replaced by its own export: choose another folder or name pattern"), name);
       return FALSE;
     }
   return TRUE;

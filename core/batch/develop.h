@@ -16,6 +16,7 @@
 #include "../edit/pipeline.h"
 #include "../io/io.h"
 #include "journal.h"
+#include "stacks.h"
 
 G_BEGIN_DECLS
 
@@ -57,6 +58,12 @@ void lm_develop_failure_free (LmDevelopFailure *failure);
  * only on an error that stopped the run. */
 gboolean lm_develop_batch_run (const LmDevelopConfig *config, GPtrArray *todo, LmJournal *journal,
                                GPtrArray *failures, LmDevelopStats *stats, GError **error);
+
+/* FALSE, with ERROR naming the photo, where an output of LIST in OUTDIR (of extension EXT) is
+ * one of its photos: the photos' own folder with the default name pattern would put each
+ * render in its original's place (and the batch would first clear it as an unfinished output).
+ * Checked before OUTDIR is touched. */
+gboolean lm_develop_outputs_apart (const LmBatchList *list, const char *outdir, const char *ext, GError **error);
 
 /* The pipeline that `lumen-cli --params SIDECAR` applies to PHOTO: a raw's development first
  * where PHOTO is a raw, SIDECAR (NULL: none) over it, fitted to the photo; RESIZE (NULL: none)

@@ -243,11 +243,16 @@ lm_history_file_load (const char *path, const LmPipeline *base, const LmPipeline
       g_error_free (e);
       return LM_HISTORY_FILE_BAD;
     }
+  /* Edits changed elsewhere since (a preset dropped in the folder view, lumen-cli, another
+   * program) are one more step: every step is a whole look, so Undo goes back to the look
+   * before that change, and nothing of the earlier sessions is lost. */
+  LmHistoryFileStatus status = LM_HISTORY_FILE_LOADED;
   if (!lm_pipeline_equal (lm_history_step (read, lm_history_position (read)), opened))
     {
-      g_unlink (path);
-      return LM_HISTORY_FILE_STALE;
+      lm_history_push (read, opened);
+      lm_history_mark_saved (read);
+      status = LM_HISTORY_FILE_CHANGED;
     }
   *history = g_steal_pointer (&read);
-  return LM_HISTORY_FILE_LOADED;
+  return status;
 }

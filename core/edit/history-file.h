@@ -3,9 +3,9 @@
  * `<hash>.lumen-history`), not a group of the sidecar itself, whose grammar refuses unknown
  * groups: older Lumens then refuse the sidecar, and lumen-cli --params, presets and the
  * batch would carry the steps along. The file holds the steps as sidecar texts, the current
- * one among them, which must equal what the sidecar holds when the photo opens: a sidecar
- * changed since (by lumen-cli, a preset applied from the folder view, another program) makes
- * the history stale, and it is dropped, never applied to other edits.
+ * one among them, which is what the sidecar held when it was written: a sidecar changed
+ * since (by lumen-cli, a preset applied from the folder view, another program) makes its edits
+ * the history's last step.
  *
  * The form (version 1), every count in decimal ASCII:
  *   lumen-history 1\n
@@ -56,13 +56,14 @@ gboolean lm_history_file_write (const char *path, LmHistory *history, const LmPi
 typedef enum {
   LM_HISTORY_FILE_NONE,    /* no history file: a fresh history */
   LM_HISTORY_FILE_LOADED,  /* *HISTORY is the earlier sessions' */
-  LM_HISTORY_FILE_STALE,   /* its current step is not the sidecar's edits: dropped */
+  LM_HISTORY_FILE_CHANGED, /* its current step is not the sidecar's edits (changed elsewhere):
+                            * *HISTORY is the earlier sessions' with those edits as its last step */
   LM_HISTORY_FILE_BAD,     /* unreadable or damaged: ERROR names the file and the cause */
 } LmHistoryFileStatus;
 
-/* Reads PATH's history when its current step equals OPENED (the pipeline the sidecar gave;
- * BASE as for lm_history_from_text). A stale file is removed, so that its note is given once;
- * a damaged one is left as it is until the next write replaces it. */
+/* Reads PATH's history (BASE as for lm_history_from_text); OPENED, the pipeline the sidecar
+ * gave, is its current step, or becomes its last. A damaged file is left as it is until the
+ * next write replaces it. */
 LmHistoryFileStatus lm_history_file_load (const char *path, const LmPipeline *base, const LmPipeline *opened,
                                           LmHistory **history, GError **error);
 

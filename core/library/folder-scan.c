@@ -1,9 +1,12 @@
 /* A folder's photos (folder-scan.h). */
 #include "folder-scan.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/edit/sidecar.h"
 #include "core/io/raw-sniff.h"
@@ -50,13 +53,16 @@ type_by_name (const char *name)
 static LmFileType
 type_by_content (const char *path)
 {
+  /* Never blocks on a FIFO put in a file's place since the listing: the scan is joined when
+   * the folder closes. */
   guint8 head[HEAD_BYTES];
-  FILE *f = g_fopen (path, "rb");
-  if (f == NULL)
+  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  if (fd < 0)
     return LM_FILE_UNKNOWN;
-  gsize n = fread (head, 1, sizeof head, f);
-  fclose (f);
-  return lm_file_type_sniff (head, n);
+  GStatBuf st;
+  ssize_t n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? read (fd, head, sizeof head) : -1;
+  close (fd);
+  return n > 0 ? lm_file_type_sniff (head, (gsize) n) : LM_FILE_UNKNOWN;
 }
 
 /* Sidecars are read by their photo, never listed: Lumen's edits, XMP metadata (ours,

@@ -278,6 +278,14 @@ lm_photo_tags_write (const char *photo, const LmPhotoTags *tags, GError **error)
   /* Read again now: darktable or digiKam may have changed it since it was shown. */
   if (!read_sidecar (path, &packet, error))
     return FALSE;
+  /* The first photo.ext.xmp starts from digiKam's or Lightroom's photo.xmp where there is one:
+   * every program then reads the new file first, and its keywords and titles must stay. */
+  g_autofree char *other = packet == NULL ? sidecar_path_without_extension (photo) : NULL;
+  GBytes *base = NULL;
+  if (other != NULL && read_sidecar (other, &base, NULL) && base != NULL && lm_xmp_is_well_formed (base))
+    packet = base;
+  else if (base != NULL)
+    g_bytes_unref (base);
   GError *local = NULL;
   g_autoptr (GBytes) edited = lm_photo_tags_to_packet (packet, tags, &local);
   if (edited == NULL)

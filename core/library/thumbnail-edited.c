@@ -94,10 +94,14 @@ lm_thumbnail_edited_load (const char *photo, int size, gboolean *edited, GError 
   g_autofree char *sidecar = lm_sidecar_find (photo);
   if (folder == 0 || sidecar == NULL)
     return NULL;
+  /* The edits come from the very bytes the cache's name is made of: a save of the window
+   * between two reads would store one look under the other's name. */
   g_autoptr (GBytes) text = lm_file_read (sidecar, LM_FILE_KIND_TEXT, SIDECAR_MAX, NULL);
   LmPipeline edits;
   lm_pipeline_init (&edits);
-  if (text == NULL || !lm_sidecar_load (photo, &edits, NULL, NULL) || lm_sidecar_is_default (&edits))
+  gsize len = 0;
+  const char *data = text ? g_bytes_get_data (text, &len) : NULL;
+  if (text == NULL || !lm_pipeline_from_text (&edits, data, len, NULL) || lm_sidecar_is_default (&edits))
     return NULL;
   LmThumbnailKey key = { 0 };
   if (!lm_thumbnail_key_init (&key, photo, error))

@@ -28,6 +28,7 @@ typedef struct {
   char *photo;
   gboolean urgent;
   gboolean taken; /* being made: out of both queues */
+  gboolean again; /* asked for while being made (its sidecar changed since): made once more */
 } Request;
 
 struct _LmThumbnailQueue {
@@ -89,13 +90,25 @@ result_new (LmThumbnailQueue *q, const char *photo)
 
 /* RESULT to the owner's thread: a source, not g_main_context_invoke, which runs the
  * callback on this thread when nobody owns the context at the moment. Then the request is
- * done: asked again, the photo is made again. */
+ * done (asked again, the photo is made again), unless it was asked for while being made. */
 static void
 send (LmThumbnailQueue *q, Result *result)
 {
   /* Before the source is attached: from then on RESULT is the owner's thread's to free. */
   g_mutex_lock (&q->lock);
-  g_hash_table_remove (q->requests, result->photo);
+  Request *r = g_hash_table_lookup (q->requests, result->photo);
+  if (r != NULL && r->again)
+    {
+      /* What this worker read may be older than what the photo is now. */
+      r->taken = r->again = FALSE;
+      if (r->urgent)
+        g_queue_push_head (&q->urgent, r);
+      else
+        g_queue_push_tail (&q->later, r);
+      g_cond_broadcast (&q->wake);
+    }
+  else
+    g_hash_table_remove (q->requests, result->photo);
   g_mutex_unlock (&q->lock);
   GSource *source = g_idle_source_new ();
   g_source_set_priority (source, G_PRIORITY_DEFAULT);
@@ -324,7 +337,13 @@ lm_thumbnail_queue_want (LmThumbnailQueue *q, const char *const *photos, guint n
     {
       const char *photo = photos[urgent ? n - 1 - k : k];
       Request *r = g_hash_table_lookup (q->requests, photo);
-      if (r != NULL && (r->taken || !urgent))
+      if (r != NULL && r->taken)
+        {
+          r->again = TRUE;
+          r->urgent |= urgent;
+          continue;
+        }
+      if (r != NULL && !urgent)
         continue;
       if (r != NULL)
         g_queue_remove (r->urgent ? &q->urgent : &q->later, r);

@@ -155,6 +155,18 @@ class Develop(unittest.TestCase):
         proc = develop(["--name", "$(TITLE)", "-o", self.out("bad-name"), self.photos])
         self.assertEqual(proc.returncode, 2, lt.describe(proc))
         self.assertIn("$(TITLE)", proc.stderr)
+        # The photos' own folder with the default pattern: each output would take its photo's
+        # place. Refused before the folder is touched, naming the photo; it stays as it was.
+        inplace = self.out("inplace")
+        os.makedirs(inplace)
+        make_photo(os.path.join(inplace, "a.jpg"), 3)
+        make_photo(os.path.join(inplace, "b.png"), 4)
+        before = lt.read_bytes(os.path.join(inplace, "a.jpg"))
+        proc = develop(["-o", inplace, inplace])
+        self.assertEqual(proc.returncode, 1, lt.describe(proc))
+        self.assertIn("a.jpg", proc.stderr)
+        self.assertTrue(lt.read_bytes(os.path.join(inplace, "a.jpg")) == before, "the original was replaced")
+        self.assertEqual(sorted(os.listdir(inplace)), ["a.jpg", "b.png"])
         twins = self.out("twins")
         os.makedirs(twins)
         make_photo(os.path.join(twins, "a.jpg"), 1)

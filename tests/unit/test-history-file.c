@@ -185,7 +185,7 @@ test_bad_texts (void)
     }
 }
 
-/* On disk: loaded where its current step is the sidecar's edits; stale (removed) where not;
+/* On disk: loaded where its current step is the sidecar's edits; the sidecar's a step more where not;
  * damaged: the message names the file; none: nothing. */
 static void
 test_load (void)
@@ -207,12 +207,18 @@ test_load (void)
   g_assert_cmpuint (got ? lm_history_n_steps (got) : 0, ==, 3);
   g_clear_pointer (&got, lm_history_free);
 
-  /* The sidecar changed elsewhere (another value): stale, and gone. */
+  /* The sidecar changed elsewhere (another value): its edits are one more step, after the
+   * earlier sessions' three, and Undo goes back to the look before the change. */
   LmPipeline elsewhere = with_exposure (1.0f);
-  g_assert_cmpint (lm_history_file_load (path, &base, &elsewhere, &got, &error), ==, LM_HISTORY_FILE_STALE);
-  g_assert_null (got);
+  g_assert_cmpint (lm_history_file_load (path, &base, &elsewhere, &got, &error), ==, LM_HISTORY_FILE_CHANGED);
   g_assert_no_error (error);
-  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_nonnull (got);
+  g_assert_cmpuint (got ? lm_history_n_steps (got) : 0, ==, 4);
+  g_assert_true (got && lm_pipeline_equal (lm_history_step (got, lm_history_position (got)), &elsewhere));
+  LmPipeline undone;
+  g_assert_true (got && lm_history_undo (got, &undone));
+  g_assert_true (lm_pipeline_equal (&undone, &opened));
+  g_clear_pointer (&got, lm_history_free);
 
   g_assert_true (g_file_set_contents (path, "lumen-history 1\nsteps 1 current 0\nstep 3\n[x\n", -1, NULL));
   g_assert_cmpint (lm_history_file_load (path, &base, &opened, &got, &error), ==, LM_HISTORY_FILE_BAD);

@@ -255,14 +255,17 @@ test_darktable_packet_kept (void)
   assert_labels_seq (xmp, (const char *[]) { "0", "2", "4", NULL });
 }
 
-/* photo.xmp is read when photo.ext.xmp is absent, and never written. */
+/* photo.xmp is read when photo.ext.xmp is absent, and never written; the first photo.ext.xmp
+ * starts from it, so that its other metadata (a title here) is still read by everyone. */
 static void
 test_sidecar_without_extension (void)
 {
   g_autofree char *photo = new_photo ("IMG_1.CR2");
   g_autofree char *dir = g_path_get_dirname (photo);
   g_autofree char *short_xmp = g_build_filename (dir, "IMG_1.xmp", NULL);
-  const char *lr = HEAD "<rdf:Description xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:Rating='5' xmp:Label='Green'/>" TAIL;
+  const char *lr = HEAD "<rdf:Description xmlns:xmp='http://ns.adobe.com/xap/1.0/' "
+                   "xmlns:photoshop='http://ns.adobe.com/photoshop/1.0/' xmp:Rating='5' xmp:Label='Green' "
+                   "photoshop:Headline='Harbour at dawn'/>" TAIL;
   g_assert_true (g_file_set_contents (short_xmp, lr, -1, NULL));
   LmPhotoTags tags;
   g_assert_true (lm_photo_tags_read (photo, &tags, NULL));
@@ -271,6 +274,12 @@ test_sidecar_without_extension (void)
   write_ok (photo, 1, 0);
   g_autoptr (GBytes) kept = file_bytes (short_xmp);
   g_assert_cmpmem (g_bytes_get_data (kept, NULL), g_bytes_get_size (kept), lr, strlen (lr));
+  g_autofree char *long_xmp = lm_photo_tags_sidecar_path (photo);
+  g_autoptr (GBytes) written = file_bytes (long_xmp);
+  g_autofree char *text = g_strndup (g_bytes_get_data (written, NULL), g_bytes_get_size (written));
+  g_assert_nonnull (strstr (text, "photoshop:Headline='Harbour at dawn'"));
+  g_assert_true (lm_photo_tags_read (photo, &tags, NULL));
+  g_assert_cmpint (tags.rating, ==, 1);
 }
 
 static void
