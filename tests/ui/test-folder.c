@@ -360,6 +360,15 @@ test_rate_and_filter (void)
   g_assert_cmpuint (tags_of (0).labels, ==, LM_LABEL_RED);
   g_assert_cmpuint (tags_of (1).labels, ==, LM_LABEL_RED);
   g_assert_cmpuint (tags_of (2).labels, ==, 0);
+  /* A toggle on a mixed selection sets the label on all (darktable's way), then takes it from
+   * all once all have it. */
+  select_first (3);
+  ui_key (GDK_KEY_F1, 0);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpuint (tags_of (i).labels, ==, LM_LABEL_RED);
+  ui_key (GDK_KEY_F1, 0);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpuint (tags_of (i).labels, ==, 0);
 
   /* The rating filter: ★★★ or more, rejected only, not rejected, all. */
   g_assert_cmpuint (shown_with (3), ==, 2);
