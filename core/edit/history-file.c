@@ -207,17 +207,7 @@ lm_history_file_write (const char *path, LmHistory *history, const LmPipeline *n
   g_autoptr (GBytes) text = lm_history_to_text (history, now);
   gsize len = 0;
   const char *data = g_bytes_get_data (text, &len);
-  LmAtomicFile *file = lm_atomic_file_open (path, error);
-  if (file == NULL)
-    return FALSE;
-  if (fwrite (data, 1, len, lm_atomic_file_stream (file)) != len)
-    {
-      int errsv = errno;
-      GError *e = NULL;
-      lm_set_write_error (&e, path, errsv);
-      lm_atomic_file_take_error (file, e);
-    }
-  return lm_atomic_file_commit (file, error);
+  return lm_atomic_file_write (path, data, len, error);
 }
 
 LmHistoryFileStatus

@@ -141,17 +141,7 @@ lm_sidecar_write (const char *path, const LmPipeline *pipeline, GError **error)
   g_autoptr (GKeyFile) keyfile = lm_pipeline_to_keyfile (pipeline);
   gsize len = 0;
   g_autofree char *text = g_key_file_to_data (keyfile, &len, NULL);
-  LmAtomicFile *file = lm_atomic_file_open (path, error);
-  if (file == NULL)
-    return FALSE;
-  if (fwrite (text, 1, len, lm_atomic_file_stream (file)) != len)
-    {
-      int errsv = errno;
-      GError *e = NULL;
-      lm_set_write_error (&e, path, errsv);
-      lm_atomic_file_take_error (file, e);
-    }
-  return lm_atomic_file_commit (file, error);
+  return lm_atomic_file_write (path, text, len, error);
 }
 
 /* Removes PATH where it is; a file that is not there is no failure. */

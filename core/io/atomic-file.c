@@ -310,3 +310,19 @@ lm_atomic_file_commit (LmAtomicFile *file, GError **error)
   lm_atomic_file_free (file);
   return TRUE;
 }
+
+gboolean
+lm_atomic_file_write (const char *path, const void *data, gsize len, GError **error)
+{
+  LmAtomicFile *file = lm_atomic_file_open (path, error);
+  if (file == NULL)
+    return FALSE;
+  if (fwrite (data, 1, len, lm_atomic_file_stream (file)) != len)
+    {
+      int errsv = errno;
+      GError *e = NULL;
+      lm_set_write_error (&e, path, errsv);
+      lm_atomic_file_take_error (file, e);
+    }
+  return lm_atomic_file_commit (file, error);
+}

@@ -46,6 +46,9 @@ gboolean lm_atomic_file_commit (LmAtomicFile *file, GError **error);
 /* Removes the temporary; frees the file. */
 void lm_atomic_file_abort (LmAtomicFile *file);
 
+/* LEN bytes of DATA as the whole of PATH: open, write, commit (within a group, as commit). */
+gboolean lm_atomic_file_write (const char *path, const void *data, gsize len, GError **error);
+
 /* A GError for a failed write to PATH, with errno's text; ENOSPC becomes LM_ERROR_NO_SPACE. */
 void lm_set_write_error (GError **error, const char *path, int errsv);
 

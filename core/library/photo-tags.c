@@ -294,17 +294,7 @@ lm_photo_tags_write (const char *photo, const LmPhotoTags *tags, GError **error)
       g_error_free (local);
       return FALSE;
     }
-  LmAtomicFile *file = lm_atomic_file_open (path, error);
-  if (file == NULL)
-    return FALSE;
   gsize len;
   const void *data = g_bytes_get_data (edited, &len);
-  if (fwrite (data, 1, len, lm_atomic_file_stream (file)) != len)
-    {
-      int errsv = errno;
-      GError *e = NULL;
-      lm_set_write_error (&e, path, errsv);
-      lm_atomic_file_take_error (file, e);
-    }
-  return lm_atomic_file_commit (file, error);
+  return lm_atomic_file_write (path, data, len, error);
 }

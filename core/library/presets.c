@@ -259,23 +259,6 @@ read_checked (const char *file, gsize *len, GError **error)
   return g_steal_pointer (&text);
 }
 
-/* TEXT (LEN bytes) to PATH, atomically. */
-static gboolean
-write_text (const char *path, const char *text, gsize len, GError **error)
-{
-  LmAtomicFile *file = lm_atomic_file_open (path, error);
-  if (file == NULL)
-    return FALSE;
-  if (fwrite (text, 1, len, lm_atomic_file_stream (file)) != len)
-    {
-      int errsv = errno;
-      GError *e = NULL;
-      lm_set_write_error (&e, path, errsv);
-      lm_atomic_file_take_error (file, e);
-    }
-  return lm_atomic_file_commit (file, error);
-}
-
 char *
 lm_preset_import (const char *file, const char *name, GError **error)
 {
@@ -301,7 +284,7 @@ lm_preset_import (const char *file, const char *name, GError **error)
   if (dir == NULL)
     return NULL;
   g_autofree char *path = preset_file (dir, name);
-  if (!refuse_existing (path, name, error) || !write_text (path, text, len, error))
+  if (!refuse_existing (path, name, error) || !lm_atomic_file_write (path, text, len, error))
     return NULL;
   return g_steal_pointer (&path);
 }
@@ -312,7 +295,7 @@ lm_preset_export (const char *name_or_path, const char *file, GError **error)
   g_autofree char *path = lm_preset_resolve (name_or_path, error);
   gsize len = 0;
   g_autofree char *text = path ? read_checked (path, &len, error) : NULL;
-  return text != NULL && write_text (file, text, len, error);
+  return text != NULL && lm_atomic_file_write (file, text, len, error);
 }
 
 char *
