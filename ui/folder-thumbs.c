@@ -120,6 +120,12 @@ lm_folder_thumbs_hold (LmFolderThumbs *self, gboolean hold)
   lm_thumbnail_queue_hold (self->queue, hold);
 }
 
+void
+lm_folder_thumbs_drop_waiting (LmFolderThumbs *self)
+{
+  lm_thumbnail_queue_drop_waiting (self->queue);
+}
+
 static void
 start (LmFolderThumbs *self)
 {

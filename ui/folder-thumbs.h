@@ -27,6 +27,9 @@ void lm_folder_thumbs_want (LmFolderThumbs *thumbs, const char *const *photos, g
  * and lets go, so that the queue serves them in the order asked. */
 void lm_folder_thumbs_hold (LmFolderThumbs *thumbs, gboolean hold);
 
+/* Forgets the thumbnails asked for and not begun: another folder opened. */
+void lm_folder_thumbs_drop_waiting (LmFolderThumbs *thumbs);
+
 /* Forgets PHOTO's thumbnail (its edits changed): the next lookup asks for it again. */
 void lm_folder_thumbs_forget (LmFolderThumbs *thumbs, const char *photo);
 

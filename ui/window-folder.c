@@ -514,6 +514,8 @@ lm_window_open_folder (LmWindow *self, GFile *folder)
   LmWindowFolder *f = state (self);
   if (f->grid == NULL)
     build (self);
+  else
+    lm_folder_thumbs_drop_waiting (f->thumbs); /* the folder shown before */
   lm_folder_scan_free (g_steal_pointer (&f->scan));
   g_clear_pointer (&f->editing, g_free);
   g_free (f->folder);

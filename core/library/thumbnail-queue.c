@@ -382,6 +382,17 @@ lm_thumbnail_queue_pending (LmThumbnailQueue *q)
 }
 
 void
+lm_thumbnail_queue_drop_waiting (LmThumbnailQueue *q)
+{
+  g_mutex_lock (&q->lock);
+  GQueue *queues[] = { &q->urgent, &q->later };
+  for (guint k = 0; k < G_N_ELEMENTS (queues); k++)
+    for (Request *r; (r = g_queue_pop_head (queues[k])) != NULL;)
+      g_hash_table_remove (q->requests, r->photo);
+  g_mutex_unlock (&q->lock);
+}
+
+void
 lm_thumbnail_queue_free (LmThumbnailQueue *q)
 {
   if (q == NULL)

@@ -43,6 +43,10 @@ void lm_thumbnail_queue_hold (LmThumbnailQueue *queue, gboolean hold);
 /* Photos waiting or being made. */
 guint lm_thumbnail_queue_pending (LmThumbnailQueue *queue);
 
+/* Forgets every request not begun yet (another folder opened: its photos are no longer
+ * wanted); those being made still arrive. */
+void lm_thumbnail_queue_drop_waiting (LmThumbnailQueue *queue);
+
 /* Drops what waits, waits for the thumbnails being made (a few milliseconds each) and frees
  * QUEUE: READY is not called after this returns, not even for results already sent. */
 void lm_thumbnail_queue_free (LmThumbnailQueue *queue);

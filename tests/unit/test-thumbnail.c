@@ -250,6 +250,35 @@ test_queue_order (void)
     g_free (paths[i]);
 }
 
+/* Another folder opened: what was asked for and not begun is forgotten, what is asked next
+ * is made. */
+static void
+test_queue_drop_waiting (void)
+{
+  g_autofree char *cache = g_build_filename (lm_test_tmp_dir (), "drop-cache", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_autofree char *old_a = small_photo ("old-a.png");
+  g_autofree char *old_b = small_photo ("old-b.png");
+  g_autofree char *now = small_photo ("now.png");
+  Arrivals a = { g_ptr_array_new_with_free_func (g_free) };
+  LmThumbnailQueue *q = lm_thumbnail_queue_new_full (128, 1, LM_THUMBNAIL_CPU, on_ready, &a);
+  lm_thumbnail_queue_hold (q, TRUE);
+  lm_thumbnail_queue_want (q, (const char *const[]) { old_a }, 1, TRUE);
+  lm_thumbnail_queue_want (q, (const char *const[]) { old_b }, 1, FALSE);
+  lm_thumbnail_queue_drop_waiting (q);
+  g_assert_cmpuint (lm_thumbnail_queue_pending (q), ==, 0);
+  lm_thumbnail_queue_want (q, (const char *const[]) { now }, 1, FALSE);
+  lm_thumbnail_queue_hold (q, FALSE);
+  while (a.order->len < 1)
+    g_main_context_iteration (NULL, TRUE);
+  lm_thumbnail_queue_free (q);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (a.order->len, ==, 1);
+  g_assert_cmpstr (a.order->pdata[0], ==, "now.png");
+  g_ptr_array_unref (a.order);
+}
+
 static void
 test_queue_free_cancels (void)
 {
@@ -283,6 +312,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/thumbnail/paths", test_paths);
+  g_test_add_func ("/thumbnail/queue-drop-waiting", test_queue_drop_waiting);
   g_test_add_func ("/thumbnail/key-uri", test_key_uri);
   g_test_add_func ("/thumbnail/store-and-validity", test_store_and_validity);
   g_test_add_func ("/thumbnail/failure-entries", test_failure_entries);
