@@ -9,19 +9,6 @@
 #include "../io/raw-sniff.h"
 #include "../io/text-input.h"
 
-static void
-photo_free (gpointer data)
-{
-  LmBatchStack *s = data;
-  g_free (s->id);
-  g_free (s->folder);
-  g_free (s->source);
-  g_clear_pointer (&s->files, g_ptr_array_unref);
-  g_clear_pointer (&s->times, g_array_unref);
-  g_free (s->problem);
-  g_free (s);
-}
-
 gboolean
 lm_develop_is_photo_name (const char *name)
 {
@@ -280,7 +267,7 @@ lm_develop_list_new (const char *const *inputs, const char *pattern, GError **er
 {
   if (!lm_develop_pattern_check (pattern, error))
     return NULL;
-  g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (photo_free);
+  g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (lm_batch_stack_free);
   g_autoptr (GPtrArray) photos = g_ptr_array_new_with_free_func (g_free);
   char *empty_input = NULL;
   for (int i = 0; inputs[i]; i++)
@@ -320,7 +307,7 @@ lm_develop_list_of_photos (const char *const *photos, guint n, const char *patte
 {
   if (!lm_develop_pattern_check (pattern, error))
     return NULL;
-  g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (photo_free);
+  g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (lm_batch_stack_free);
   for (guint k = 0; k < n; k++)
     add_named (stacks, pattern, photos[k], k + 1);
   return finish_list (stacks, NULL, error);

@@ -9,8 +9,8 @@
 #include "../hdr/stack.h"
 #include "../io/text-input.h"
 
-static void
-stack_free (gpointer data)
+void
+lm_batch_stack_free (gpointer data)
 {
   LmBatchStack *s = data;
   g_free (s->id);
@@ -223,7 +223,7 @@ compare_paths (gconstpointer a, gconstpointer b)
 LmBatchList *
 lm_batch_list_new (const char *const *inputs, GError **error)
 {
-  g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (stack_free);
+  g_autoptr (GPtrArray) stacks = g_ptr_array_new_with_free_func (lm_batch_stack_free);
   g_autofree char *empty_input = NULL;
   for (int i = 0; inputs[i]; i++)
     {

@@ -22,6 +22,9 @@ typedef struct {
                       * caller refuses (most likely a stack folder given for its parent) */
 } LmBatchList;
 
+/* Frees an LmBatchStack (a GDestroyNotify for the lists of stacks and of photos). */
+void lm_batch_stack_free (gpointer stack);
+
 /* Reads every INPUT: a folder (each visible subfolder is one stack) or a manifest
  * (`stack_id<TAB>image<TAB>seconds` per line, paths relative to the manifest's folder; one
  * stack's lines together). Fails on an input that is neither, on an id given twice (in two
