@@ -154,9 +154,23 @@ jpeg_load_free (JpegLoad *s)
   g_free (s);
 }
 
-LmImage *
-lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
-              GError **error)
+/* The largest IDCT reduction (1/8, 1/4, 1/2 or 1) that leaves the longest side at least
+ * MIN_SIDE: libjpeg-turbo then computes only those coefficients, a 24 MP file at 1/8 in about
+ * a fifth of a full decode's time (the entropy decoding of every block remains). */
+static guint
+scale_denominator (guint width, guint height, guint min_side)
+{
+  guint side = MAX (width, height);
+  for (guint denom = 8; denom > 1; denom /= 2)
+    if ((side + denom - 1) / denom >= min_side)
+      return denom;
+  return 1;
+}
+
+/* lm_jpeg_load (MIN_SIDE 0) and lm_jpeg_load_scaled (the IDCT reduced to keep MIN_SIDE, gray
+ * given as RGBA): one set-up, one scan limit, one metadata path. */
+static LmImage *
+load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator, guint min_side, GError **error)
 {
   JpegLoad *s = g_new0 (JpegLoad, 1);
   init_error (&s->err);
@@ -191,6 +205,12 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       return NULL;
     }
 
+  if ((s->cinfo.jpeg_color_space == JCS_CMYK || s->cinfo.jpeg_color_space == JCS_YCCK) && min_side > 0)
+    {
+      /* No scaled CMYK path: the whole decode, shrunk by the caller. */
+      jpeg_load_free (s);
+      return load (path, data, len, allocator, 0, error);
+    }
   if (s->cinfo.jpeg_color_space == JCS_CMYK || s->cinfo.jpeg_color_space == JCS_YCCK)
     {
       /* libjpeg-turbo cannot convert CMYK to RGB; gdk-pixbuf can, but counts no scans (3,000
@@ -213,9 +233,15 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
       return lm_io_orient_upright (image, path, error);
     }
 
-  gboolean gray = s->cinfo.jpeg_color_space == JCS_GRAYSCALE;
+  /* A thumbnail's decode gives RGBA whatever the file holds: libjpeg-turbo expands gray itself. */
+  gboolean gray = s->cinfo.jpeg_color_space == JCS_GRAYSCALE && min_side == 0;
   s->cinfo.out_color_space = gray ? JCS_GRAYSCALE : JCS_EXT_RGBA;
   s->cinfo.dct_method = JDCT_ISLOW; /* the default of libjpeg and of OpenCV's imread */
+  if (min_side > 0)
+    {
+      s->cinfo.scale_num = 1;
+      s->cinfo.scale_denom = scale_denominator (s->cinfo.image_width, s->cinfo.image_height, min_side);
+    }
   jpeg_start_decompress (&s->cinfo);
 
   s->image = lm_io_image_new (gray ? LM_FORMAT_GRAY8 : LM_FORMAT_RGBA8, s->cinfo.output_width,
@@ -238,6 +264,8 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   take_profile (s);
   collect_metadata (s);
   jpeg_finish_decompress (&s->cinfo);
+  if (min_side > 0)
+    s->image->opaque = TRUE;
 
   LmImage *image = g_steal_pointer (&s->image);
   image->exif = g_steal_pointer (&s->exif);
@@ -248,92 +276,17 @@ lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator
   return lm_io_orient_upright (image, path, error);
 }
 
-/* The largest IDCT reduction (1/8, 1/4, 1/2 or 1) that leaves the longest side at least
- * MIN_SIDE: libjpeg-turbo then computes only those coefficients, a 24 MP file at 1/8 in about
- * a fifth of a full decode's time (the entropy decoding of every block remains). */
-static guint
-scale_denominator (guint width, guint height, guint min_side)
+LmImage *
+lm_jpeg_load (const char *path, const guint8 *data, gsize len, const LmAllocator *allocator,
+              GError **error)
 {
-  guint side = MAX (width, height);
-  for (guint denom = 8; denom > 1; denom /= 2)
-    if ((side + denom - 1) / denom >= min_side)
-      return denom;
-  return 1;
+  return load (path, data, len, allocator, 0, error);
 }
 
 LmImage *
 lm_jpeg_load_scaled (const char *path, const guint8 *data, gsize len, guint min_side, GError **error)
 {
-  JpegLoad *s = g_new0 (JpegLoad, 1);
-  init_error (&s->err);
-  s->cinfo.err = &s->err.pub;
-  jpeg_create_decompress (&s->cinfo);
-
-  if (setjmp (s->err.jump))
-    {
-      if (s->err.damaged)
-        lm_set_file_error (error, s->err.code, path, _("the JPEG data is damaged (%s)"), s->err.message);
-      else
-        lm_set_file_error (error, s->err.code, path, "%s", s->err.message);
-      jpeg_load_free (s);
-      return NULL;
-    }
-
-  s->progress.progress_monitor = count_scans;
-  s->cinfo.progress = &s->progress;
-  jpeg_mem_src (&s->cinfo, data, len);
-  jpeg_save_markers (&s->cinfo, JPEG_APP0 + 1, 0xFFFF);
-  jpeg_save_markers (&s->cinfo, JPEG_APP0 + 2, 0xFFFF);
-  jpeg_read_header (&s->cinfo, TRUE);
-
-  GError *layout_error = NULL;
-  if (!lm_image_layout (LM_FORMAT_RGBA8, s->cinfo.image_width, s->cinfo.image_height, NULL, NULL,
-                        &layout_error))
-    {
-      lm_set_file_error (error, layout_error->code, path, "%s", layout_error->message);
-      g_error_free (layout_error);
-      jpeg_load_free (s);
-      return NULL;
-    }
-  if (s->cinfo.jpeg_color_space == JCS_CMYK || s->cinfo.jpeg_color_space == JCS_YCCK)
-    {
-      /* No scaled CMYK path (see lm_jpeg_load): the whole decode, shrunk by the caller. */
-      jpeg_load_free (s);
-      return lm_jpeg_load (path, data, len, lm_allocator_host (), error);
-    }
-
-  s->cinfo.scale_num = 1;
-  s->cinfo.scale_denom = scale_denominator (s->cinfo.image_width, s->cinfo.image_height, min_side);
-  /* libjpeg-turbo expands gray to RGBA itself. */
-  s->cinfo.out_color_space = JCS_EXT_RGBA;
-  s->cinfo.dct_method = JDCT_ISLOW;
-  jpeg_start_decompress (&s->cinfo);
-
-  s->image = lm_io_image_new (LM_FORMAT_RGBA8, s->cinfo.output_width, s->cinfo.output_height,
-                              lm_allocator_host (), path, error);
-  if (s->image == NULL)
-    {
-      jpeg_load_free (s);
-      return NULL;
-    }
-  while (s->cinfo.output_scanline < s->cinfo.output_height)
-    {
-      JSAMPROW rows[16];
-      JDIMENSION n = MIN (G_N_ELEMENTS (rows), s->cinfo.output_height - s->cinfo.output_scanline);
-      for (JDIMENSION i = 0; i < n; i++)
-        rows[i] = lm_image_row (s->image, s->cinfo.output_scanline + i);
-      jpeg_read_scanlines (&s->cinfo, rows, n);
-    }
-  take_profile (s);
-  collect_metadata (s);
-  jpeg_finish_decompress (&s->cinfo);
-  s->image->opaque = TRUE;
-
-  LmImage *image = g_steal_pointer (&s->image);
-  image->exif = g_steal_pointer (&s->exif);
-  image->xmp = g_steal_pointer (&s->xmp);
-  jpeg_load_free (s);
-  return lm_io_orient_upright (image, path, error);
+  return load (path, data, len, lm_allocator_host (), MAX (min_side, 1), error);
 }
 
 typedef struct {
