@@ -152,7 +152,12 @@ lm_cli_thumbnails_main (int argc, char **argv)
     {
       run.loop = g_main_loop_new (NULL, FALSE);
       LmThumbnailQueue *queue = lm_thumbnail_queue_new_full (o.size, 0, device, on_ready, &run);
-      lm_thumbnail_queue_want (queue, (const char *const *) photos->pdata, photos->len, FALSE);
+      /* As a window asks: its first screen visible (served first), the rest for later. */
+      guint first = MIN (photos->len, FIRST_SCREEN);
+      lm_thumbnail_queue_hold (queue, TRUE);
+      lm_thumbnail_queue_want (queue, (const char *const *) photos->pdata, first, TRUE);
+      lm_thumbnail_queue_want (queue, (const char *const *) photos->pdata + first, photos->len - first, FALSE);
+      lm_thumbnail_queue_hold (queue, FALSE);
       g_main_loop_run (run.loop);
       lm_thumbnail_queue_free (queue);
       g_main_loop_unref (run.loop);

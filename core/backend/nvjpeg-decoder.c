@@ -413,6 +413,24 @@ lm_nvjpeg_decode_to_device (LmNvjpeg *d, guint n, const guint8 *const *data, con
   return !device_failed;
 }
 
+gboolean
+lm_nvjpeg_decode_some_to_device (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *lens,
+                                 const LmAllocator *allocator, LmImage **images, GError **error)
+{
+  Member m[LM_HDR_MAX_EXPOSURES];
+  int k = prepare (d, n, data, lens, images, m, error);
+  if (k <= 0)
+    return k == 0;
+  gboolean device_failed = FALSE;
+  gboolean decoded = decode_members (d, m, k, data, lens, &device_failed, error)
+                     && expand_on_device (d, m, k, allocator, images, &device_failed, error);
+  clear_members (m, k);
+  if (!decoded)
+    for (guint i = 0; i < n; i++)
+      g_clear_pointer (&images[i], lm_image_unref);
+  return !device_failed;
+}
+
 /* Sample points, then the pixels read there: room for the largest request. */
 #define SAMPLE_WORDS (2 * LM_HDR_MAX_SAMPLES + LM_HDR_MAX_EXPOSURES * LM_HDR_MAX_SAMPLES)
 
@@ -486,6 +504,15 @@ lm_nvjpeg_decode_to_device (LmNvjpeg *decoder, guint n, const guint8 *const *dat
   for (guint i = 0; i < n; i++)
     images[i] = NULL;
   *all = FALSE;
+  return TRUE;
+}
+
+gboolean
+lm_nvjpeg_decode_some_to_device (LmNvjpeg *decoder, guint n, const guint8 *const *data, const gsize *lens,
+                                 const LmAllocator *allocator, LmImage **images, GError **error)
+{
+  for (guint i = 0; i < n; i++)
+    images[i] = NULL;
   return TRUE;
 }
 

@@ -38,6 +38,13 @@ gboolean lm_nvjpeg_decode_to_device (LmNvjpeg *decoder, guint n, const guint8 *c
                                      const LmAllocator *allocator, LmImage **images, gboolean *all,
                                      GError **error);
 
+/* For files that are not a stack (thumbnails): each of the N files nvJPEG takes into device
+ * memory from ALLOCATOR, with its EXIF, ICC profile and XMP but not turned upright (the
+ * caller turns what it makes of it); IMAGES[i] stays NULL for the others, and for all of them
+ * when nvJPEG refused the batch's data. FALSE only when the device failed. */
+gboolean lm_nvjpeg_decode_some_to_device (LmNvjpeg *decoder, guint n, const guint8 *const *data, const gsize *lens,
+                                          const LmAllocator *allocator, LmImage **images, GError **error);
+
 /* PIXELS[j·N_POINTS + i] := the RGBA8 word of IMAGES[j] (N images in device memory on the
  * decoder's device) at (XY[2i], XY[2i+1]): what a response calibration samples, without
  * bringing the images back. */

@@ -9,6 +9,7 @@
 #include "../backend/nvjpeg-decoder.h"
 #include "../ops/op.h"
 #include "../ops/resize-math.h"
+#include "../io/orientation.h"
 
 struct _LmThumbnailGpu {
   LmNvjpeg *decoder;
@@ -89,22 +90,17 @@ lm_thumbnail_gpu_make (LmThumbnailGpu *gpu, guint n, const guint8 *const *data, 
                        LmImage **thumbs, GError **error)
 {
   g_autofree LmImage **decoded = g_new0 (LmImage *, n);
-  gboolean all = FALSE;
-  gboolean ok = lm_nvjpeg_decode_to_device (gpu->decoder, n, data, lens, lm_backend_work_allocator (gpu->backend),
-                                            decoded, &all, error);
-  if (ok && all)
+  gboolean ok = lm_nvjpeg_decode_some_to_device (gpu->decoder, n, data, lens, lm_backend_work_allocator (gpu->backend),
+                                                 decoded, error);
+  for (guint i = 0; i < n && ok; i++)
     {
-      for (guint i = 0; i < n && ok; i++)
-        ok = (thumbs[i] = lm_thumbnail_shrink_on (gpu->backend, decoded[i], size, error)) != NULL;
-    }
-  else if (ok)
-    {
-      /* Some file needs turning upright, or is not nvJPEG's: decoded into host memory (turned
-       * there), shrunk by the CPU's reference. */
-      ok = lm_nvjpeg_decode (gpu->decoder, n, data, lens, lm_backend_host_allocator (gpu->backend), decoded, error);
-      for (guint i = 0; i < n && ok; i++)
-        if (decoded[i] != NULL)
-          ok = (thumbs[i] = lm_thumbnail_shrink (decoded[i], size, error)) != NULL;
+      thumbs[i] = NULL;
+      if (decoded[i] == NULL)
+        continue;
+      /* Turned upright once small: a turn of the whole photo would cost more than its shrink. */
+      int orientation = lm_io_orientation (decoded[i]);
+      g_autoptr (LmImage) small = lm_thumbnail_shrink_on (gpu->backend, decoded[i], size, error);
+      ok = small != NULL && (thumbs[i] = lm_image_orient (small, orientation, error)) != NULL;
     }
   for (guint i = 0; i < n; i++)
     g_clear_pointer (&decoded[i], lm_image_unref);

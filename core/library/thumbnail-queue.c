@@ -1,7 +1,11 @@
 /* The thumbnail loader's queue (thumbnail-queue.h). */
 #include "thumbnail-queue.h"
 
+#include <fcntl.h>
 #include <omp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "thumbnail.h"
 #include "thumbnail-cache.h"
@@ -12,9 +16,12 @@
 #include "../io/file-read.h"
 #include "../io/io.h"
 
-/* Files the GPU's worker decodes as one nvJPEG batch: enough to keep its engine busy, few
- * enough that the first screen is not held behind a long batch. */
-#define GPU_BATCH 16
+/* Files a GPU worker decodes as one nvJPEG batch: enough to keep the engines busy, few enough
+ * that a batch of 24 MP photos holds about 1.3 GB of device memory (decoded RGB and RGBA). */
+#define GPU_BATCH 8
+/* GPU workers, each with its decoder: one reads and parses files while another's batch is on
+ * the device. */
+#define GPU_WORKERS 2
 
 /* What results already sent to the main context share with the queue: they are dropped
  * once the queue is freed. */
@@ -39,9 +46,11 @@ struct _LmThumbnailQueue {
   GCond wake;
   GQueue urgent;              /* of Request *: the head is served first */
   GQueue later;               /* of Request *: in the order asked */
+  GQueue cpu_only;            /* of Request *: those a GPU worker gave back to the CPU's */
   GHashTable *requests;       /* photo → Request *, waiting or being made */
   gboolean stopping;
   gboolean held;
+  gboolean with_cpu;          /* the CPU's workers run (beside the GPU's, or alone) */
   GPtrArray *workers;         /* of GThread * */
 };
 
@@ -122,25 +131,77 @@ next_request (LmThumbnailQueue *q)
 {
   Request *r = g_queue_pop_head (&q->urgent);
   if (r == NULL)
+    r = g_queue_pop_head (&q->cpu_only);
+  if (r == NULL)
     r = g_queue_pop_head (&q->later);
   if (r != NULL)
     r->taken = TRUE;
   return r;
 }
 
-/* Up to MAX photos to make (copies), urgent ones first; 0 once the queue stops. */
-static guint
-take (LmThumbnailQueue *q, char **photos, guint max)
+static Request *
+next_later (LmThumbnailQueue *q)
 {
+  Request *r = g_queue_pop_head (&q->later);
+  if (r != NULL)
+    r->taken = TRUE;
+  return r;
+}
+
+/* Up to MAX photos to make (copies), urgent ones first unless LATER_ONLY; 0 once the queue
+ * stops. */
+static guint
+take_from (LmThumbnailQueue *q, char **photos, guint max, gboolean later_only)
+{
+  Request *(*next) (LmThumbnailQueue *) = later_only ? next_later : next_request;
   g_mutex_lock (&q->lock);
   Request *r = NULL;
-  while (!q->stopping && (q->held || (r = next_request (q)) == NULL))
+  while (!q->stopping && (q->held || (r = next (q)) == NULL))
     g_cond_wait (&q->wake, &q->lock);
   guint n = 0;
-  for (; r != NULL && !q->stopping; r = n < max ? next_request (q) : NULL)
+  for (; r != NULL && !q->stopping; r = n < max ? next (q) : NULL)
     photos[n++] = g_strdup (r->photo);
   g_mutex_unlock (&q->lock);
   return n;
+}
+
+static guint
+take (LmThumbnailQueue *q, char **photos, guint max)
+{
+  return take_from (q, photos, max, FALSE);
+}
+
+/* The kernel starts reading the N photos at once, while the first of them is looked at: a
+ * batch's files come in parallel rather than one after another. */
+static void
+read_ahead (char *const *photos, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      int fd = g_open (photos[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+      if (fd < 0)
+        continue;
+      struct stat st;
+      if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+        posix_fadvise (fd, 0, 0, POSIX_FADV_WILLNEED);
+      close (fd);
+    }
+}
+
+/* PHOTO, taken by a GPU worker that cannot decode it (progressive, gray, CMYK, damaged), to
+ * the CPU's workers, which decode it at 1/8 where the GPU's would decode it whole. */
+static void
+give_to_cpu (LmThumbnailQueue *q, const char *photo)
+{
+  g_mutex_lock (&q->lock);
+  Request *r = g_hash_table_lookup (q->requests, photo);
+  if (r != NULL && !q->stopping)
+    {
+      r->taken = r->again = FALSE;
+      g_queue_push_tail (r->urgent ? &q->urgent : &q->cpu_only, r);
+      g_cond_broadcast (&q->wake);
+    }
+  g_mutex_unlock (&q->lock);
 }
 
 /* PHOTO's thumbnail with its edits, when it has edits (an edited look that cannot be
@@ -220,16 +281,22 @@ before_gpu (LmThumbnailQueue *q, const char *photo, GBytes **bytes)
   return result;
 }
 
-/* The batch's thumbnails kept and sent; those the GPU did not make (THUMBS[i] NULL) made on
- * the CPU, where a damaged file gets its message. */
+/* The batch's thumbnails kept and sent; those the GPU did not make (THUMBS[i] NULL) go to the
+ * CPU's workers where they run, else are made on this thread's CPU, where a damaged file gets
+ * its message. */
 static void
 after_gpu (LmThumbnailQueue *q, Pending *batch, guint n, LmImage **thumbs)
 {
   int folder = lm_thumbnail_folder_size (q->size);
   for (guint i = 0; i < n; i++)
     {
-      Result *result = result_new (q, batch[i].photo);
       g_autoptr (LmImage) made = g_steal_pointer (&thumbs[i]);
+      if (made == NULL && q->with_cpu)
+        {
+          give_to_cpu (q, batch[i].photo);
+          continue;
+        }
+      Result *result = result_new (q, batch[i].photo);
       if (made == NULL)
         {
           gsize len = 0;
@@ -249,12 +316,15 @@ gpu_work (gpointer data)
   omp_set_num_threads (1);
   LmThumbnailGpu *gpu = lm_thumbnail_gpu_new (NULL);
   if (gpu == NULL)
-    return cpu_work (q);
+    return q->with_cpu ? NULL : cpu_work (q);
   int folder = lm_thumbnail_folder_size (q->size);
   char *photos[GPU_BATCH];
   guint n_taken;
-  while (gpu != NULL && (n_taken = take (q, photos, GPU_BATCH)) > 0)
+  /* Beside the CPU's workers, the batches take no visible cell: one photo decoded at 1/8 by
+   * a core comes sooner than a batch of whole decodes. */
+  while (gpu != NULL && (n_taken = take_from (q, photos, GPU_BATCH, q->with_cpu)) > 0)
     {
+      read_ahead (photos, n_taken);
       Pending batch[GPU_BATCH];
       guint n = 0;
       for (guint i = 0; i < n_taken; i++)
@@ -285,7 +355,7 @@ gpu_work (gpointer data)
         }
     }
   if (gpu == NULL)
-    return cpu_work (q);
+    return q->with_cpu ? NULL : cpu_work (q);
   lm_thumbnail_gpu_free (gpu);
   return NULL;
 }
@@ -306,17 +376,16 @@ lm_thumbnail_queue_new_full (int size, guint n_workers, LmThumbnailDevice device
   g_cond_init (&q->wake);
   g_queue_init (&q->urgent);
   g_queue_init (&q->later);
+  g_queue_init (&q->cpu_only);
   q->requests = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) request_free);
   if (n_workers == 0)
     n_workers = CLAMP (g_get_num_processors (), 1, 64);
   q->workers = g_ptr_array_new ();
-  /* Auto is the CPU's workers alone: on an H200 with 16 cores, libjpeg-turbo's IDCT-scaled
-   * decode made 1,000 thumbnails of 24 MP JPEGs in 8.1 s, nvJPEG's whole decodes and the
-   * resize kernel in 141 s, and both together in 10.3 s (bench/RESULTS.md, Folders). */
-  gboolean gpu = device == LM_THUMBNAIL_GPU && lm_backend_cuda_device_count () > 0;
-  if (gpu)
+  gboolean gpu = device != LM_THUMBNAIL_CPU && lm_backend_cuda_device_count () > 0;
+  q->with_cpu = !gpu || device == LM_THUMBNAIL_AUTO;
+  for (guint i = 0; gpu && i < GPU_WORKERS; i++)
     g_ptr_array_add (q->workers, g_thread_new ("lumen-thumbnail-gpu", gpu_work, q));
-  if (!gpu)
+  if (q->with_cpu)
     for (guint i = 0; i < n_workers; i++)
       g_ptr_array_add (q->workers, g_thread_new ("lumen-thumbnail", cpu_work, q));
   return q;
@@ -346,7 +415,11 @@ lm_thumbnail_queue_want (LmThumbnailQueue *q, const char *const *photos, guint n
       if (r != NULL && !urgent)
         continue;
       if (r != NULL)
-        g_queue_remove (r->urgent ? &q->urgent : &q->later, r);
+        {
+          GQueue *queues[] = { &q->urgent, &q->cpu_only, &q->later };
+          for (guint j = 0; j < G_N_ELEMENTS (queues) && !g_queue_remove (queues[j], r); j++)
+            ;
+        }
       else
         {
           r = g_new0 (Request, 1);
@@ -385,7 +458,7 @@ void
 lm_thumbnail_queue_drop_waiting (LmThumbnailQueue *q)
 {
   g_mutex_lock (&q->lock);
-  GQueue *queues[] = { &q->urgent, &q->later };
+  GQueue *queues[] = { &q->urgent, &q->cpu_only, &q->later };
   for (guint k = 0; k < G_N_ELEMENTS (queues); k++)
     for (Request *r; (r = g_queue_pop_head (queues[k])) != NULL;)
       g_hash_table_remove (q->requests, r->photo);
@@ -400,6 +473,7 @@ lm_thumbnail_queue_free (LmThumbnailQueue *q)
   g_mutex_lock (&q->lock);
   q->stopping = TRUE;
   g_queue_clear (&q->urgent);
+  g_queue_clear (&q->cpu_only);
   g_queue_clear (&q->later);
   g_cond_broadcast (&q->wake);
   g_mutex_unlock (&q->lock);

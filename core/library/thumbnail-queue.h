@@ -18,7 +18,8 @@ typedef void (*LmThumbnailReady) (const char *photo, LmImage *thumb /* full, NUL
 
 /* Where JPEGs are decoded and shrunk. */
 typedef enum {
-  LM_THUMBNAIL_AUTO, /* the fastest measured: the CPU's workers (thumbnail-queue.c says why) */
+  LM_THUMBNAIL_AUTO, /* the CPU's workers, and where a GPU can be used its worker beside them,
+                      * on what is not visible yet */
   LM_THUMBNAIL_CPU,  /* the CPU's workers only */
   LM_THUMBNAIL_GPU,  /* the GPU's worker only (what it cannot decode, on its thread's CPU);
                       * the CPU's workers where no GPU can be used */

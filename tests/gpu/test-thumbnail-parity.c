@@ -2,7 +2,8 @@
  * resize operation's area average: CUDA kernel against the CPU reference, within 1 level)
  * of photos of several shapes and sizes, and a batch through nvJPEG (whose whole decode is
  * not libjpeg-turbo's 1/8 IDCT: mean within 1.5 levels of the CPU's thumbnail), where a
- * gray JPEG, which nvJPEG does not take, comes back for the CPU. Exit 77 (SKIP) without a
+ * gray JPEG, which nvJPEG does not take, comes back for the CPU, and a photo whose EXIF
+ * says to turn it (orientation 6) is turned as the CPU turns it. Exit 77 (SKIP) without a
  * usable device. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,27 @@ check_shrink (LmBackend *gpu, guint w, guint h, int size)
   return worst <= 1 ? 0 : 1;
 }
 
+/* The JPEG file at PATH with an EXIF block saying orientation 6 (turn 90° clockwise) after
+ * its SOI: what a camera held upright writes. */
+static void
+mark_turned (const char *path)
+{
+  static const guint8 app1[] = { 0xFF, 0xE1, 0x00, 0x22, 'E', 'x', 'i', 'f', 0, 0,
+                                 'I', 'I', 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, /* TIFF, IFD0 at 8 */
+                                 0x01, 0x00, 0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, /* Orientation, SHORT, 1 */
+                                 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 }; /* 6; no next IFD */
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  g_file_get_contents (path, &text, &len, NULL);
+  g_autoptr (GByteArray) out = g_byte_array_new ();
+  g_byte_array_append (out, (const guint8 *) text, 2);
+  g_byte_array_append (out, app1, sizeof app1);
+  g_byte_array_append (out, (const guint8 *) text + 2, (guint) len - 2);
+  g_file_set_contents (path, (const char *) out->data, out->len, NULL);
+}
+
+#define BATCH 5
+
 static int
 check_nvjpeg_batch (void)
 {
@@ -63,14 +85,14 @@ check_nvjpeg_batch (void)
   printf ("# %s\n", lm_thumbnail_gpu_description (gpu));
   g_autofree char *dir = g_dir_make_tmp ("lumen-thumb-parity-XXXXXX", NULL);
   const guint sizes[][2] = { { 3000, 2000 }, { 1999, 3001 }, { 640, 480 } };
-  GBytes *bytes[4];
-  const guint8 *data[4];
-  gsize lens[4];
-  char *paths[4];
-  for (guint i = 0; i < 4; i++)
+  GBytes *bytes[BATCH];
+  const guint8 *data[BATCH];
+  gsize lens[BATCH];
+  char *paths[BATCH];
+  for (guint i = 0; i < BATCH; i++)
     {
       paths[i] = g_strdup_printf ("%s/%u.jpg", dir, i);
-      g_autoptr (LmImage) src = scene (i < 3 ? sizes[i][0] : 800, i < 3 ? sizes[i][1] : 600);
+      g_autoptr (LmImage) src = scene (i < 3 ? sizes[i][0] : 1200, i < 3 ? sizes[i][1] : 800);
       if (i == 3)
         {
           /* Gray: nvJPEG leaves it to the CPU. */
@@ -82,19 +104,21 @@ check_nvjpeg_batch (void)
         }
       else
         lm_io_save (src, paths[i], &(LmSaveOptions) LM_SAVE_OPTIONS_INIT, NULL);
+      if (i == 4)
+        mark_turned (paths[i]);
       g_autofree char *text = NULL;
       g_file_get_contents (paths[i], &text, &lens[i], NULL);
       bytes[i] = g_bytes_new (text, lens[i]);
       data[i] = g_bytes_get_data (bytes[i], NULL);
     }
-  LmImage *thumbs[4] = { NULL };
+  LmImage *thumbs[BATCH] = { NULL };
   int failed = 0;
-  if (!lm_thumbnail_gpu_make (gpu, 4, data, lens, 256, thumbs, &error))
+  if (!lm_thumbnail_gpu_make (gpu, BATCH, data, lens, 256, thumbs, &error))
     {
       printf ("FAIL nvJPEG batch: %s\n", error->message);
       failed = 1;
     }
-  for (guint i = 0; i < 4 && !failed; i++)
+  for (guint i = 0; i < BATCH && !failed; i++)
     {
       g_autoptr (LmImage) cpu = lm_thumbnail_make (paths[i], 256, NULL, NULL);
       if (i == 3)
@@ -118,7 +142,7 @@ check_nvjpeg_batch (void)
               mean <= 1.5 ? "ok" : "FAIL", i, cpu->width, cpu->height, mean);
       failed |= mean > 1.5;
     }
-  for (guint i = 0; i < 4; i++)
+  for (guint i = 0; i < BATCH; i++)
     {
       g_clear_pointer (&thumbs[i], lm_image_unref);
       g_bytes_unref (bytes[i]);
