@@ -192,6 +192,8 @@ def main():
             rows.append((f"lumen-cli batch develop --backend {backend}", worker, wall, a.photos))
             print(f"# lumen-cli batch develop --backend {backend}: {a.photos} photos in {wall:.2f} s", file=sys.stderr,
                   flush=True)
+            for line in timings.splitlines():
+                print(f"#   {line}", file=sys.stderr, flush=True)
         peer = None
         dt = darktable_cli() if a.peer == "darktable" else None
         if a.peer == "darktable" and not dt:

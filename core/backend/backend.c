@@ -293,6 +293,15 @@ lm_backend_copy_rect (LmBackend *b, const LmImage *from, const LmRect *rect, LmI
   return b->klass->copy_rect (b, from, rect->x, rect->y, to, to_x, to_y, rect->width, rect->height, error);
 }
 
+LmImage *
+lm_backend_download_to (LmBackend *b, LmImage *work, const LmAllocator *allocator, GError **error)
+{
+  g_autoptr (LmImage) host = lm_image_new (work->format, work->width, work->height, allocator, error);
+  if (host == NULL || !lm_backend_copy (b, work, host, error))
+    return NULL;
+  return g_steal_pointer (&host);
+}
+
 gsize
 lm_backend_memory_available (LmBackend *b)
 {

@@ -214,6 +214,9 @@ lm_backend_elapsed_ms (LmBackend *b, const LmMark *from, const LmMark *to)
 gboolean lm_backend_copy_rect (LmBackend *b, const LmImage *from, const LmRect *rect, LmImage *to, guint to_x,
                                guint to_y, GError **error);
 gsize lm_backend_memory_available (LmBackend *b);
+/* As lm_backend_download, into an image of ALLOCATOR's (a batch's pool of pinned buffers,
+ * which pins once rather than once a photo); queued: synchronize before reading it. */
+LmImage *lm_backend_download_to (LmBackend *b, LmImage *work, const LmAllocator *allocator, GError **error);
 
 /* OP from SRC into DST (OP's output size and format); a point operation runs as a pass of
  * its own. */

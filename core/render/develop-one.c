@@ -276,8 +276,8 @@ lm_develop_photo (LmBackend **backend, LmBackendKind asked, const char *in_path,
 
 gboolean
 lm_develop_encode (LmBackend *backend, LmImage *image, const char *output, gboolean nvjpeg,
-                   const LmSaveOptions *options, GBytes **encoded, LmImage **host, LmTimings *timings,
-                   GPtrArray *said, GError **error)
+                   const LmSaveOptions *options, const LmAllocator *download_to, GBytes **encoded, LmImage **host,
+                   LmTimings *timings, GPtrArray *said, GError **error)
 {
   *encoded = NULL;
   *host = NULL;
@@ -298,7 +298,8 @@ lm_develop_encode (LmBackend *backend, LmImage *image, const char *output, gbool
       return TRUE;
     }
   gint64 t = g_get_monotonic_time ();
-  g_autoptr (LmImage) down = lm_backend_download (backend, image, error);
+  g_autoptr (LmImage) down = download_to ? lm_backend_download_to (backend, image, download_to, error)
+                                         : lm_backend_download (backend, image, error);
   if (down == NULL || !lm_backend_synchronize (backend, error))
     return FALSE;
   lm_timings_add (timings, _("download"), lm_ms_since (t));
@@ -314,7 +315,7 @@ lm_develop_save (LmBackend *backend, LmImage *image, const char *output, gboolea
   g_autoptr (GBytes) encoded = NULL;
   g_autoptr (LmImage) host = NULL;
   gint64 t = g_get_monotonic_time ();
-  if (!lm_develop_encode (backend, image, output, nvjpeg, options, &encoded, &host, timings, said, error))
+  if (!lm_develop_encode (backend, image, output, nvjpeg, options, NULL, &encoded, &host, timings, said, error))
     return FALSE;
   if (encoded)
     {

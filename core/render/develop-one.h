@@ -55,10 +55,11 @@ gboolean lm_develop_save (LmBackend *backend, LmImage *image, const char *output
 
 /* IMAGE as nvJPEG encodes it where NVJPEG asks and it can (the bytes of a JPEG file, in
  * *ENCODED, *HOST left NULL), else in host memory in *HOST (downloaded where it was on the
- * device), with a note in SAID (naming OUTPUT) where nvJPEG was asked for and could not.
- * The batch's way to lm_develop_save's bytes through its own commit. */
+ * device, into memory of DOWNLOAD_TO's where not NULL), with a note in SAID (naming OUTPUT)
+ * where nvJPEG was asked for and could not. The batch's way to lm_develop_save's bytes
+ * through its own commit. */
 gboolean lm_develop_encode (LmBackend *backend, LmImage *image, const char *output, gboolean nvjpeg,
-                            const LmSaveOptions *options, GBytes **encoded, LmImage **host, LmTimings *timings,
-                            GPtrArray *said, GError **error);
+                            const LmSaveOptions *options, const LmAllocator *download_to, GBytes **encoded,
+                            LmImage **host, LmTimings *timings, GPtrArray *said, GError **error);
 
 G_END_DECLS
