@@ -125,6 +125,14 @@ print_timings (const Plan *p, const LmDevelopStats *stats)
     printf (_("render worker: %s\n"), ((LmBackend *) g_ptr_array_index (p->config.backends, i))->description);
   printf (_("load %.1f ms/photo, render %.1f ms/photo, write %.1f ms/photo (summed over threads)\n"),
           stats->load_ms / n, stats->render_ms / n, stats->write_ms / n);
+  g_autoptr (GString) stages = g_string_new (NULL);
+  for (guint i = 0; i < stats->n_stages; i++)
+    g_string_append_printf (stages, "%s%s %.1f", i ? ", " : "", stats->stages[i].label, stats->stages[i].ms / n);
+  if (stages->len > 0)
+    printf (_("of the render, in ms/photo: %s\n"), stages->str);
+  g_autofree char *peak = g_format_size (stats->buffer_peak_bytes);
+  printf (_("host buffers: %" G_GUINT64_FORMAT " asked for, %" G_GUINT64_FORMAT " allocated, at most %s in use\n"),
+          stats->buffers, stats->fresh_buffers, peak);
   printf (_("wall: %.2f s, %.2f photos/s\n"), stats->wall_s,
           stats->wall_s > 0 ? (stats->done + stats->failed) / stats->wall_s : 0.0);
 }
@@ -260,7 +268,7 @@ lm_cli_batch_develop_main (int argc, char **argv)
     LM_CLI_NUMBER_ENTRY ("png-level", N_("PNG compression level, 0 (none, fastest) .. 9 (smallest) (default 1)"), N_("LEVEL")),
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend, N_("Where to render: auto (default), cpu or cuda"), N_("BACKEND") },
     { "devices", 0, 0, G_OPTION_ARG_STRING, &o.devices, N_("GPUs to use: all (default) or a list such as 0,1"), N_("LIST") },
-    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Render workers per device (default 2 per GPU, one on the CPU)"), N_("N") },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &o.jobs, N_("Render workers per device (default 4 per GPU; on the CPU one per core, at most 16)"), N_("N") },
     { "threads", 0, 0, G_OPTION_ARG_INT, &o.threads, N_("Threads loading and writing photos (default: one per core)"), N_("N") },
     { "encoder", 0, 0, G_OPTION_ARG_STRING, &o.encoder, N_("JPEG encoder: cpu (libjpeg-turbo, default: the bytes of “lumen-cli --params”) or nvjpeg (the GPU)"), N_("ENCODER") },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard, N_("Take share I of N of the sorted photos (default: from a Slurm array or a Kubernetes indexed job)"), N_("I/N") },

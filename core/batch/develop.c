@@ -2,6 +2,7 @@
 #include "develop.h"
 
 #include <omp.h>
+#include <string.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -22,6 +23,7 @@ typedef struct {
   guint in_flight;
   guint done, failed, noted, cancelled;
   double load_ms, render_ms, write_ms;
+  LmDevelopStats stages; /* its stages and n_stages only */
   GError *fatal;     /* the first error that stopped the run */
   gint stopping;     /* atomic */
   GThreadPool *load_pool, *write_pool;
@@ -249,6 +251,26 @@ typedef struct {
   GThread *thread;
 } Worker;
 
+/* TIMINGS' entries added to RUN's sums by label (those past the table's room are left out). */
+static void
+sum_stages (Run *run, const LmTimings *timings)
+{
+  LmDevelopStats *s = &run->stages;
+  g_mutex_lock (&run->lock);
+  for (guint i = 0; i < timings->entries->len; i++)
+    {
+      const LmTiming *t = &g_array_index (timings->entries, LmTiming, i);
+      guint k = 0;
+      while (k < s->n_stages && strcmp (s->stages[k].label, t->label) != 0)
+        k++;
+      if (k == s->n_stages && k < LM_DEVELOP_STAGES)
+        g_strlcpy (s->stages[s->n_stages++].label, t->label, sizeof s->stages[k].label);
+      if (k < s->n_stages)
+        s->stages[k].ms += t->ms;
+    }
+  g_mutex_unlock (&run->lock);
+}
+
 static gboolean
 render (Run *run, Worker *worker, Job *job, GError **error)
 {
@@ -259,12 +281,15 @@ render (Run *run, Worker *worker, Job *job, GError **error)
   LmTimings timings;
   lm_timings_init (&timings);
   const char *photo = lm_develop_photo_of (job->stack);
+  /* Left on the device, so that lm_develop_encode brings it back into the pool's pinned
+   * buffers (or nvJPEG encodes it there). */
   g_autoptr (LmImage) result = lm_develop_photo (backend, c->asked, photo, job->source, &job->pipeline, output,
-                                                 c->nvjpeg, 0, NULL, &timings, said, error);
+                                                 TRUE, 0, NULL, &timings, said, error);
   gboolean ok = result != NULL
                 && lm_develop_encode (*backend, result, output, c->nvjpeg, &c->save,
                                       lm_buffer_pool_allocator (run->pool), &job->encoded, &job->host, &timings, said,
                                       error);
+  sum_stages (run, &timings);
   lm_timings_clear (&timings);
   g_clear_pointer (&job->source, lm_image_unref);
   if (said->len > 0)
@@ -428,11 +453,16 @@ lm_develop_batch_run (const LmDevelopConfig *config, GPtrArray *todo, LmJournal 
   g_free (workers);
   g_thread_pool_free (run.write_pool, FALSE, TRUE);
   g_async_queue_unref (run.render_queue);
+  LmBufferPoolStats pool;
+  lm_buffer_pool_stats (run.pool, &pool);
   lm_buffer_pool_free (run.pool);
   report (&run);
 
-  *stats = (LmDevelopStats) { run.done, run.failed, run.noted, run.cancelled, lm_ms_since (t0) / 1000.0,
-                              run.load_ms, run.render_ms, run.write_ms };
+  *stats = run.stages;
+  stats->done = run.done, stats->failed = run.failed, stats->noted = run.noted, stats->cancelled = run.cancelled;
+  stats->wall_s = lm_ms_since (t0) / 1000.0;
+  stats->load_ms = run.load_ms, stats->render_ms = run.render_ms, stats->write_ms = run.write_ms;
+  stats->buffers = pool.allocations, stats->fresh_buffers = pool.fresh, stats->buffer_peak_bytes = pool.peak_bytes;
   g_cond_clear (&run.changed);
   g_mutex_clear (&run.lock);
   if (run.fatal)

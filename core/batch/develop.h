@@ -37,12 +37,25 @@ typedef struct {
   GCancellable *cancellable; /* cancelled: photos not started are left, as after a stop */
 } LmDevelopConfig;
 
+#define LM_DEVELOP_STAGES 16
+
 typedef struct {
   guint done, failed;   /* by this run */
   guint noted;          /* photos done with notes */
   guint cancelled;      /* photos not developed because the run stopped or was cancelled */
   double wall_s;
   double load_ms, render_ms, write_ms; /* summed over photos */
+  /* Where the render's time went (upload, each operation, download), summed over photos:
+   * the rest of render_ms is setting up and waiting. */
+  struct {
+    char label[48];
+    double ms;
+  } stages[LM_DEVELOP_STAGES];
+  guint n_stages;
+  /* The pool of host buffers: those asked for, those it had to allocate (pin), the most
+   * bytes in use at once. */
+  guint64 buffers, fresh_buffers;
+  gsize buffer_peak_bytes;
 } LmDevelopStats;
 
 typedef struct {

@@ -132,6 +132,9 @@ next_request (LmThumbnailQueue *q)
   Request *r = g_queue_pop_head (&q->urgent);
   if (r == NULL)
     r = g_queue_pop_head (&q->cpu_only);
+  /* The last of them taken: the GPU's workers, waiting for that (next_later), may go on. */
+  if (r != NULL && g_queue_is_empty (&q->urgent) && g_queue_is_empty (&q->cpu_only))
+    g_cond_broadcast (&q->wake);
   if (r == NULL)
     r = g_queue_pop_head (&q->later);
   if (r != NULL)
@@ -139,9 +142,13 @@ next_request (LmThumbnailQueue *q)
   return r;
 }
 
+/* A photo not asked for as visible, once no visible one and none given back to the CPU waits:
+ * the GPU's workers, beside the CPU's, leave the first screen to them. */
 static Request *
 next_later (LmThumbnailQueue *q)
 {
+  if (!g_queue_is_empty (&q->urgent) || !g_queue_is_empty (&q->cpu_only))
+    return NULL;
   Request *r = g_queue_pop_head (&q->later);
   if (r != NULL)
     r->taken = TRUE;
@@ -314,15 +321,14 @@ gpu_work (gpointer data)
 {
   LmThumbnailQueue *q = data;
   omp_set_num_threads (1);
-  LmThumbnailGpu *gpu = lm_thumbnail_gpu_new (NULL);
-  if (gpu == NULL)
-    return q->with_cpu ? NULL : cpu_work (q);
   int folder = lm_thumbnail_folder_size (q->size);
+  LmThumbnailGpu *gpu = NULL;
+  gboolean failed = FALSE;
   char *photos[GPU_BATCH];
   guint n_taken;
   /* Beside the CPU's workers, the batches take no visible cell: one photo decoded at 1/8 by
    * a core comes sooner than a batch of whole decodes. */
-  while (gpu != NULL && (n_taken = take_from (q, photos, GPU_BATCH, q->with_cpu)) > 0)
+  while (!failed && (n_taken = take_from (q, photos, GPU_BATCH, q->with_cpu)) > 0)
     {
       read_ahead (photos, n_taken);
       Pending batch[GPU_BATCH];
@@ -344,9 +350,16 @@ gpu_work (gpointer data)
       LmImage *thumbs[GPU_BATCH] = { NULL };
       for (guint i = 0; i < n; i++)
         datas[i] = g_bytes_get_data (batch[i].bytes, &lens[i]);
+      /* The device starts at the first photo it has to decode (its start-up takes a core for
+       * a few hundred milliseconds): a folder of cached thumbnails never waits for it. */
+      if (n > 0 && gpu == NULL)
+        failed = (gpu = lm_thumbnail_gpu_new (NULL)) == NULL;
       /* A device that fails is left for the CPU from then on. */
-      if (n > 0 && !lm_thumbnail_gpu_make (gpu, n, datas, lens, folder, thumbs, NULL))
-        g_clear_pointer (&gpu, lm_thumbnail_gpu_free);
+      if (n > 0 && gpu != NULL && !lm_thumbnail_gpu_make (gpu, n, datas, lens, folder, thumbs, NULL))
+        {
+          g_clear_pointer (&gpu, lm_thumbnail_gpu_free);
+          failed = TRUE;
+        }
       after_gpu (q, batch, n, thumbs);
       for (guint i = 0; i < n; i++)
         {
@@ -354,10 +367,8 @@ gpu_work (gpointer data)
           g_bytes_unref (batch[i].bytes);
         }
     }
-  if (gpu == NULL)
-    return q->with_cpu ? NULL : cpu_work (q);
   lm_thumbnail_gpu_free (gpu);
-  return NULL;
+  return failed && !q->with_cpu ? cpu_work (q) : NULL;
 }
 
 LmThumbnailQueue *
