@@ -9,6 +9,7 @@
 #include "core/library/presets.h"
 #include "export-many.h"
 #include "filmstrip.h"
+#include "folder-changes.h"
 #include "folder-thumbs.h"
 #include "folder-view.h"
 #include "preset-list.h"
@@ -39,6 +40,7 @@ typedef struct _LmWindowFolder {
   char *editing;           /* the path of the photo in the editor, NULL in the grid */
   gboolean cursor_unmoved; /* no one moved the cursor: it stays on the first photo shown */
   gboolean reordering;
+  LmFolderChanges *changes; /* ratings and presets on many photos, written in the background */
 } LmWindowFolder;
 
 static LmWindowFolder *
@@ -233,26 +235,53 @@ export_selected_action (GSimpleAction *action, GVariant *param, gpointer data)
   lm_export_many_dialog (GTK_WINDOW (self), (const char *const *) paths->pdata, paths->len);
 }
 
-/* Whether the key press takes something away from a photo tagged CURRENT: a label or the
- * reject that F1–F5 or R toggle off. */
-static gboolean
-key_removes (GdkEventKey *event, const LmPhotoTags *current)
+/* The paths of PHOTOS (of LmPhotoRecord *), borrowed from them. */
+static GPtrArray *
+paths_of (GPtrArray *photos)
 {
-  LmPhotoTags next;
-  if (!lm_rating_keys_apply (event->keyval, event->state, current, &next))
-    return FALSE;
-  gboolean toggle = (event->keyval >= GDK_KEY_F1 && event->keyval <= GDK_KEY_F5) || event->keyval == GDK_KEY_r
-                    || event->keyval == GDK_KEY_R;
-  return toggle
-         && ((current->labels & ~next.labels) != 0
-             || (current->rating == LM_RATING_REJECTED && next.rating != LM_RATING_REJECTED));
+  GPtrArray *paths = g_ptr_array_new ();
+  for (guint i = 0; i < photos->len; i++)
+    g_ptr_array_add (paths, ((LmPhotoRecord *) photos->pdata[i])->path);
+  return paths;
 }
 
-/* The rating keys (rating-keys.h) on the grid's selection; in the editor the tags part's own
- * handler (window-tags.c) tags the photo open. A toggle (a label, the reject) on a selection
- * sets it on every photo unless all have it, then takes it from all, as darktable does. Each
- * sidecar is read again just before it is written: darktable or digiKam may have changed it
- * meanwhile. */
+/* A change to many photos written (folder-changes.h): their cells show it. */
+static void
+on_changes_written (GPtrArray *paths, const char *error, gboolean thumbnails, gpointer data)
+{
+  LmWindow *self = data;
+  LmWindowFolder *f = state (self);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      LmPhotoRecord *r = record_of (f, paths->pdata[i]);
+      if (r == NULL)
+        continue; /* another folder opened meanwhile */
+      if (thumbnails)
+        refresh (self, r->path);
+      else
+        {
+          lm_photo_record_reread (r);
+          lm_folder_view_photo_changed (f->grid, r->path);
+          lm_folder_view_photo_changed (f->strip, r->path);
+        }
+    }
+  if (error)
+    lm_window_show_message (self, GTK_MESSAGE_ERROR, error);
+  if (!thumbnails)
+    reorder (self);
+}
+
+static LmFolderChanges *
+changes (LmWindow *self)
+{
+  LmWindowFolder *f = state (self);
+  if (f->changes == NULL)
+    f->changes = lm_folder_changes_new (on_changes_written, self);
+  return f->changes;
+}
+
+/* The rating keys (rating-keys.h) on the grid's selection, written in the background; in the
+ * editor the tags part's own handler (window-tags.c) tags the photo open. */
 static gboolean
 tag_key (LmWindow *self, GdkEventKey *event)
 {
@@ -261,29 +290,10 @@ tag_key (LmWindow *self, GdkEventKey *event)
   if (!lm_rating_keys_apply (event->keyval, event->state, &none, &next))
     return GDK_EVENT_PROPAGATE;
   g_autoptr (GPtrArray) targets = lm_folder_view_get_selected (f->grid);
-  gboolean all_have = TRUE;
-  for (guint i = 0; i < targets->len && all_have; i++)
-    {
-      LmPhotoTags current;
-      all_have = lm_photo_tags_read (((LmPhotoRecord *) targets->pdata[i])->path, &current, NULL)
-                 && key_removes (event, &current);
-    }
-  for (guint i = 0; i < targets->len; i++)
-    {
-      LmPhotoRecord *r = targets->pdata[i];
-      LmPhotoTags current;
-      g_autoptr (GError) error = NULL;
-      if (!lm_photo_tags_read (r->path, &current, &error)
-          || (!(key_removes (event, &current) && !all_have)
-              && lm_rating_keys_apply (event->keyval, event->state, &current, &next)
-              && !lm_photo_tags_write (r->path, &next, &error)))
-        {
-          lm_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
-          break;
-        }
-      lm_photo_record_reread (r);
-    }
-  reorder (self);
+  g_autoptr (GPtrArray) paths = paths_of (targets);
+  if (paths->len > 0)
+    lm_folder_changes_tag (changes (self), (const char *const *) paths->pdata, paths->len, event->keyval,
+                           event->state);
   return GDK_EVENT_STOP;
 }
 
@@ -376,17 +386,9 @@ on_preset_dropped (GtkWidget *widget, GdkDragContext *context, int x, int y, Gtk
       targets = g_ptr_array_new ();
       g_ptr_array_add (targets, lm_folder_view_get_photo (f->grid, at));
     }
-  gboolean ok = TRUE;
-  for (guint i = 0; i < targets->len && ok; i++)
-    {
-      LmPhotoRecord *r = targets->pdata[i];
-      g_autoptr (GError) error = NULL;
-      ok = lm_preset_apply_to_photo (preset, r->path, LM_PASTE_APPEND, &error);
-      if (!ok)
-        lm_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
-      refresh (self, r->path);
-    }
-  gtk_drag_finish (context, ok, FALSE, time);
+  g_autoptr (GPtrArray) paths = paths_of (targets);
+  lm_folder_changes_preset (changes (self), (const char *const *) paths->pdata, paths->len, preset);
+  gtk_drag_finish (context, TRUE, FALSE, time);
 }
 
 static GtkComboBoxText *
@@ -565,6 +567,7 @@ lm_window_folder_free (LmWindow *self)
   if (f == NULL)
     return;
   lm_folder_scan_free (f->scan);
+  lm_folder_changes_free (f->changes);
   g_clear_object (&f->thumbs);
   g_clear_pointer (&f->records, g_ptr_array_unref);
   g_clear_pointer (&f->order, g_array_unref);
@@ -598,4 +601,11 @@ lm_window_folder_n_photos (LmWindow *self)
 {
   LmWindowFolder *f = state (self);
   return f && f->grid ? lm_folder_view_get_n_photos (f->grid) : 0;
+}
+
+guint
+lm_window_folder_changes_pending (LmWindow *self)
+{
+  LmWindowFolder *f = state (self);
+  return f && f->changes ? lm_folder_changes_pending (f->changes) : 0;
 }

@@ -22,5 +22,7 @@ GtkWidget *lm_window_get_filmstrip (LmWindow *self);
 gboolean lm_window_folder_showing_grid (LmWindow *self);
 /* The records of the folder, in the order and choice shown. */
 guint lm_window_folder_n_photos (LmWindow *self);
+/* Ratings and presets on many photos asked for and not yet written (the tests wait for 0). */
+guint lm_window_folder_changes_pending (LmWindow *self);
 
 G_END_DECLS

@@ -342,31 +342,50 @@ shown_with (int rating_choice)
   return lm_window_folder_n_photos (ui_window);
 }
 
+/* The folder's changes to many photos (ratings, presets) are written on a thread: what a
+ * person sees a moment later. */
+static void
+wait_written (void)
+{
+  gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (lm_window_folder_changes_pending (ui_window) > 0 && g_get_monotonic_time () < until)
+    ui_wait_ms (10);
+  g_assert_cmpuint (lm_window_folder_changes_pending (ui_window), ==, 0);
+}
+
+/* A rating key pressed on the grid's selection, and its sidecars written. */
+static void
+tag (guint keyval)
+{
+  ui_key (keyval, 0);
+  wait_written ();
+}
+
 static void
 test_rate_and_filter (void)
 {
   gtk_widget_grab_focus (GTK_WIDGET (grid ()));
   /* Three stars on the first three photos, the first rejected, a red label on two. */
   select_first (3);
-  ui_key (GDK_KEY_3, 0);
+  tag (GDK_KEY_3);
   for (guint i = 0; i < 3; i++)
     g_assert_cmpint (tags_of (i).rating, ==, 3);
   g_assert_cmpint (tags_of (3).rating, ==, 0);
   ui_key (GDK_KEY_Home, 0);
-  ui_key (GDK_KEY_r, 0);
+  tag (GDK_KEY_r);
   g_assert_cmpint (tags_of (0).rating, ==, LM_RATING_REJECTED);
   select_first (2);
-  ui_key (GDK_KEY_F1, 0);
+  tag (GDK_KEY_F1);
   g_assert_cmpuint (tags_of (0).labels, ==, LM_LABEL_RED);
   g_assert_cmpuint (tags_of (1).labels, ==, LM_LABEL_RED);
   g_assert_cmpuint (tags_of (2).labels, ==, 0);
   /* A toggle on a mixed selection sets the label on all (darktable's way), then takes it from
    * all once all have it. */
   select_first (3);
-  ui_key (GDK_KEY_F1, 0);
+  tag (GDK_KEY_F1);
   for (guint i = 0; i < 3; i++)
     g_assert_cmpuint (tags_of (i).labels, ==, LM_LABEL_RED);
-  ui_key (GDK_KEY_F1, 0);
+  tag (GDK_KEY_F1);
   for (guint i = 0; i < 3; i++)
     g_assert_cmpuint (tags_of (i).labels, ==, 0);
 
@@ -407,6 +426,7 @@ drag_preset (const char *name, guint position)
   ui_wait_ms (100);
   ui_pointer_button (1, FALSE);
   ui_wait_ms (200);
+  wait_written ();
 }
 
 static char *
