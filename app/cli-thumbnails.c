@@ -105,8 +105,8 @@ lm_cli_thumbnails_main (int argc, char **argv)
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print the time to the first 30 thumbnails and to all"),
       NULL },
     { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend,
-      N_("Where JPEGs are decoded and shrunk: auto (the fastest measured: the CPU's cores), cpu, cuda (nvJPEG on "
-         "the GPU)"),
+      N_("Where JPEGs are decoded and shrunk: auto (the CPU's cores, and nvJPEG on the GPU beside them), cpu, cuda "
+         "(nvJPEG alone)"),
       N_("auto|cpu|cuda") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
