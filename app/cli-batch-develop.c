@@ -131,8 +131,8 @@ print_timings (const Plan *p, const LmDevelopStats *stats)
   if (stages->len > 0)
     printf (_("of the render, in ms/photo: %s\n"), stages->str);
   g_autofree char *peak = g_format_size (stats->buffer_peak_bytes);
-  printf (_("host buffers: %" G_GUINT64_FORMAT " asked for, %" G_GUINT64_FORMAT " allocated, at most %s in use\n"),
-          stats->buffers, stats->fresh_buffers, peak);
+  printf (_("host buffers: %llu asked for, %llu allocated, at most %s in use\n"), (unsigned long long) stats->buffers,
+          (unsigned long long) stats->fresh_buffers, peak);
   printf (_("wall: %.2f s, %.2f photos/s\n"), stats->wall_s,
           stats->wall_s > 0 ? (stats->done + stats->failed) / stats->wall_s : 0.0);
 }
