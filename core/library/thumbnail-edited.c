@@ -6,7 +6,6 @@
  * photo: 750 × 500), so that a crop keeps detail. */
 #include "thumbnail-edited.h"
 
-#include <string.h>
 
 #include "thumbnail-cache.h"
 #include "thumbnail-source.h"
@@ -23,18 +22,20 @@
 #define SIDECAR_MAX ((guint64) 64 << 20)
 
 char *
-lm_thumbnail_edited_path (const char *uri, GBytes *sidecar, int folder_size)
+lm_thumbnail_edited_path (const char *uri, int folder_size)
 {
-  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_MD5);
-  g_checksum_update (sum, (const guchar *) uri, strlen (uri));
-  g_checksum_update (sum, (const guchar *) "\n", 1);
-  gsize len = 0;
-  const guchar *text = g_bytes_get_data (sidecar, &len);
-  g_checksum_update (sum, text, len);
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_MD5, uri, -1);
   g_autofree char *shared = lm_thumbnail_root ();
   g_autofree char *cache = g_path_get_dirname (shared);
-  g_autofree char *name = g_strconcat (g_checksum_get_string (sum), ".png", NULL);
+  g_autofree char *name = g_strconcat (sum, ".png", NULL);
   return g_build_filename (cache, "lumen", "thumbnails", lm_thumbnail_folder_name (folder_size), name, NULL);
+}
+
+char *
+lm_thumbnail_edited_uri (const char *uri, GBytes *sidecar)
+{
+  g_autofree char *sum = g_compute_checksum_for_bytes (G_CHECKSUM_MD5, sidecar);
+  return g_strconcat (uri, "#lumen-edits=", sum, NULL);
 }
 
 /* The photo's upright size, of which SOURCE (a scaled decode of it) is a level. */
@@ -106,7 +107,10 @@ lm_thumbnail_edited_load (const char *photo, int size, gboolean *edited, GError 
   LmThumbnailKey key = { 0 };
   if (!lm_thumbnail_key_init (&key, photo, error))
     return NULL;
-  g_autofree char *path = lm_thumbnail_edited_path (key.uri, text, folder);
+  g_autofree char *path = lm_thumbnail_edited_path (key.uri, folder);
+  char *edited_uri = lm_thumbnail_edited_uri (key.uri, text);
+  g_free (key.uri);
+  key.uri = edited_uri;
   g_autoptr (LmImage) made = lm_thumbnail_cache_lookup (path, &key, folder);
   if (made == NULL)
     {

@@ -16,8 +16,11 @@ G_BEGIN_DECLS
  * not the same as, its development. */
 LmImage *lm_thumbnail_edited_load (const char *photo, int size, gboolean *edited, GError **error);
 
-/* $XDG_CACHE_HOME/lumen/thumbnails/<folder>/<MD5 of the URI, a newline and the sidecar's
- * text>.png: a new edit is a new name, the photo's change is caught by Thumb::MTime. */
-char *lm_thumbnail_edited_path (const char *uri, GBytes *sidecar, int folder_size);
+/* $XDG_CACHE_HOME/lumen/thumbnails/<folder>/<MD5 of the URI>.png: one file a photo, which a
+ * new edit replaces. Its Thumb::URI is the photo's with "#lumen-edits=<MD5 of the sidecar's
+ * text>" after it (lm_thumbnail_edited_uri), so that a thumbnail of other edits is stale, as
+ * one of an older photo is by Thumb::MTime. */
+char *lm_thumbnail_edited_path (const char *uri, int folder_size);
+char *lm_thumbnail_edited_uri (const char *uri, GBytes *sidecar);
 
 G_END_DECLS

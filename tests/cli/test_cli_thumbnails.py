@@ -252,7 +252,15 @@ class Thumbnails(unittest.TestCase):
         edited = cv2.imread(os.path.join(private, names[0])).astype(np.int32)
         self.assertLessEqual(np.abs(edited[..., 0] - edited[..., 2]).max(), 1, "not gray")
         self.assertFalse(os.path.exists(self.cached(photo)), "an edited look in the shared cache")
-        # A new edit is a new name; removing the edits gives the photo as it is, shared.
+        # Another edit replaces it: one file a photo, however often it is edited.
+        with open(photo + ".lumen", "w") as f:
+            f.write("[lumen]\nversion=2\n\n[crop]\nenabled=true\nx=0\ny=0\nwidth=400\nheight=600\n")
+        self.ok(photo)
+        self.assertEqual(os.listdir(private), names, "the private cache grew with each edit")
+        cropped = cv2.imread(os.path.join(private, names[0]))
+        self.assertEqual(cropped.shape[:2], (256, 171), "not the new edit")  # 400 × 600
+        self.assertGreater(np.abs(cropped[..., 0].astype(np.int32) - cropped[..., 2]).max(), 8, "still gray")
+        # Removing the edits gives the photo as it is, shared.
         os.remove(photo + ".lumen")
         self.ok(photo)
         self.assertLessEqual(lt.diff(cv2.imread(self.cached(photo)), area(img, 256))[0], 1)
