@@ -16,7 +16,8 @@
 #define MAX_NUMBERS   16    /* the most numbers one element holds: LBP's 3 + 8 internal nodes */
 
 typedef struct {
-  GPtrArray *path; /* element names from the top node's children down */
+  GString *path;   /* element names from the top node's children down: "stages/_/…" */
+  GArray *ends;    /* the path's length before each element of it */
   int depth;       /* 0: outside <opencv_storage>; 1 inside it; 2 inside the top node */
   gboolean seen_top, old_format;
   GString *text;
@@ -49,7 +50,8 @@ typedef struct {
 static void
 parse_clear (Parse *p)
 {
-  g_ptr_array_unref (p->path);
+  g_string_free (p->path, TRUE);
+  g_array_unref (p->ends);
   g_string_free (p->text, TRUE);
   g_free (p->stage_type);
   g_free (p->feature_type);
@@ -72,16 +74,6 @@ fail (GError **error, const char *format, ...)
   va_end (args);
   g_set_error_literal (error, LUMEN_ERROR, LM_ERROR_FORMAT, message);
   return FALSE;
-}
-
-/* The path below the top node, "stages/_/weakClassifiers/_/internalNodes". */
-static char *
-path_string (const Parse *p)
-{
-  GString *s = g_string_new (NULL);
-  for (guint i = 0; i < p->path->len; i++)
-    g_string_append_printf (s, "%s%s", i ? "/" : "", (const char *) g_ptr_array_index (p->path, i));
-  return g_string_free (s, FALSE);
 }
 
 /* TEXT as up to MAX numbers, each finite. */
@@ -326,13 +318,15 @@ on_start (GMarkupParseContext *context, const char *element, const char **names,
           p->old_format = TRUE;
       return;
     }
-  g_ptr_array_add (p->path, g_strdup (element));
-  if (p->path->len > 12)
+  if (p->ends->len == 12)
     {
       fail (error, _("elements nested deeper than a cascade's"));
       return;
     }
-  g_autofree char *path = path_string (p);
+  guint end = (guint) p->path->len;
+  g_array_append_val (p->ends, end);
+  g_string_append_printf (p->path, "%s%s", end ? "/" : "", element);
+  const char *path = p->path->str;
   if (p->old_format)
     {
       if (is (path, "stages/_"))
@@ -480,17 +474,18 @@ on_end (GMarkupParseContext *context, const char *element, gpointer data, GError
 {
   Parse *p = data;
   (void) context, (void) element;
-  if (p->path->len == 0)
+  if (p->ends->len == 0)
     {
       p->depth--;
       return;
     }
-  g_autofree char *path = path_string (p);
+  const char *path = p->path->str;
   if (p->old_format)
     end_old (p, path, p->text->str, error);
   else
     end_new (p, path, p->text->str, error);
-  g_ptr_array_set_size (p->path, p->path->len - 1);
+  g_string_truncate (p->path, g_array_index (p->ends, guint, p->ends->len - 1));
+  g_array_set_size (p->ends, p->ends->len - 1);
   g_string_truncate (p->text, 0);
 }
 
@@ -499,7 +494,7 @@ on_text (GMarkupParseContext *context, const char *text, gsize length, gpointer 
 {
   Parse *p = data;
   (void) context, (void) error;
-  if (p->path->len > 0)
+  if (p->ends->len > 0)
     g_string_append_len (p->text, text, (gssize) length);
 }
 
@@ -594,7 +589,8 @@ lm_cascade_parse (const char *name, const char *text, gsize length, GError **err
 {
   g_return_val_if_fail (name != NULL && (text != NULL || length == 0), NULL);
   Parse p = {
-    .path = g_ptr_array_new_with_free_func (g_free),
+    .path = g_string_new (NULL),
+    .ends = g_array_new (FALSE, FALSE, sizeof (guint)),
     .text = g_string_new (NULL),
     .width = -1, .height = -1, .stage_num = -1, .max_depth = -1, .max_cat = -1,
     .stages = g_array_new (FALSE, FALSE, sizeof (LmCascadeStage)),
