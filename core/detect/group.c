@@ -44,6 +44,14 @@ by_position (gconstpointer pa, gconstpointer pb)
   return a->height < b->height ? -1 : a->height > b->height;
 }
 
+static int
+by_x (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const LmCascadeBox *c = data;
+  int a = *(const int *) pa, b = *(const int *) pb;
+  return c[a].x != c[b].x ? (c[a].x < c[b].x ? -1 : 1) : (a > b) - (a < b);
+}
+
 static inline int
 round_even_f (float v)
 {
@@ -69,15 +77,25 @@ lm_cascade_group (const GArray *candidates, int min_neighbors, double eps, int i
   else
     {
       g_autofree int *parent = g_new (int, MAX (n, 1));
+      g_autofree int *order = g_new (int, MAX (n, 1));
+      int widest = 0, tallest = 0;
       for (int i = 0; i < n; i++)
-        parent[i] = i;
-      for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-          if (similar (&c[i], &c[j], eps))
+        {
+          parent[i] = order[i] = i;
+          widest = MAX (widest, c[i].width), tallest = MAX (tallest, c[i].height);
+        }
+      /* OpenCV compares every pair; only pairs whose x are within the largest possible delta
+       * can be similar, so in the order of x each box meets its few neighbours. The classes,
+       * the graph's components, are the same. */
+      g_qsort_with_data (order, n, sizeof (int), by_x, (gpointer) c);
+      double reach = eps * (widest + tallest) * 0.5;
+      for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n && c[order[b]].x - c[order[a]].x <= reach; b++)
+          if (similar (&c[order[a]], &c[order[b]], eps))
             {
-              int a = find (parent, i), b = find (parent, j);
-              if (a != b)
-                parent[MAX (a, b)] = MIN (a, b);
+              int ra = find (parent, order[a]), rb = find (parent, order[b]);
+              if (ra != rb)
+                parent[MAX (ra, rb)] = MIN (ra, rb);
             }
       g_autofree int *label = g_new (int, MAX (n, 1));
       g_autofree gint64 *acc = g_new0 (gint64, 4 * (gsize) MAX (n, 1));
@@ -112,7 +130,8 @@ lm_cascade_group (const GArray *candidates, int min_neighbors, double eps, int i
       if (n1 <= min_neighbors)
         continue;
       gboolean inside = FALSE;
-      for (int j = 0; j < n_classes && !inside; j++)
+      /* At 0 neighbours OpenCV neither groups nor removes. */
+      for (int j = 0; j < n_classes && !inside && min_neighbors > 0; j++)
         {
           const LmCascadeBox *r2 = &classes[j];
           int n2 = r2->neighbors;
@@ -122,7 +141,7 @@ lm_cascade_group (const GArray *candidates, int min_neighbors, double eps, int i
           inside = r1->x >= r2->x - dx && r1->y >= r2->y - dy && r1->x + r1->width <= r2->x + r2->width + dx
                    && r1->y + r1->height <= r2->y + r2->height + dy && (n2 > MAX (3, n1) || n1 < 3);
         }
-      if (inside && min_neighbors > 0) /* OpenCV does not group or filter at 0 */
+      if (inside)
         continue;
       /* Clipped to the image, as detectMultiScale's clipObjects. */
       int x0 = MAX (r1->x, 0), y0 = MAX (r1->y, 0);
