@@ -501,7 +501,7 @@ on_text (GMarkupParseContext *context, const char *text, gsize length, gpointer 
 /* Every rectangle inside the window, as OpenCV's offsets assume (they are not checked when
  * the window is evaluated). */
 static gboolean
-check_features (const Parse *p, LmCascade *c, GError **error)
+check_features (LmCascade *c, GError **error)
 {
   int W = c->window_width, H = c->window_height;
   for (guint i = 0; i < c->n_features; i++)
@@ -525,7 +525,6 @@ check_features (const Parse *p, LmCascade *c, GError **error)
         }
       c->has_tilted |= f->tilted;
     }
-  (void) p;
   return TRUE;
 }
 
@@ -576,7 +575,7 @@ build (Parse *p, GError **error)
     }
   else
     c->haar = g_memdup2 (features->data, features->len * sizeof (LmHaarFeature));
-  if (!check_features (p, c, error))
+  if (!check_features (c, error))
     {
       lm_cascade_free (c);
       return NULL;
