@@ -42,7 +42,6 @@ typedef struct {
   double node_threshold, node_left, node_right;
 
   LmHaarFeature feature;
-  gboolean feature_tilted_seen;
   LmLbpFeature lbp_rect;
   gboolean lbp_rect_seen;
 } Parse;
@@ -202,7 +201,6 @@ static void
 start_feature (Parse *p)
 {
   memset (&p->feature, 0, sizeof p->feature);
-  p->feature_tilted_seen = FALSE;
   p->lbp_rect_seen = FALSE;
 }
 

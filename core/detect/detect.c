@@ -136,10 +136,17 @@ lm_cascade_candidates (const LmCascade *c, const guint8 *gray, gsize stride, gui
       float s0 = g_array_index (scales, float, 0);
       gsize lw0 = (gsize) lrintf ((float) width / s0) + 1, lh0 = (gsize) lrintf ((float) height / s0) + 1;
       gsize cells = (lw0 + 1) * (lh0 + 1);
-      g_autofree guint8 *level = g_malloc (lw0 * lh0);
-      g_autofree guint32 *sum = g_malloc (cells * sizeof (guint32));
-      g_autofree guint32 *sqsum = c->kind == LM_CASCADE_HAAR ? g_malloc (cells * sizeof (guint32)) : NULL;
-      g_autofree guint32 *tilted = c->has_tilted ? g_malloc (cells * sizeof (guint32)) : NULL;
+      g_autofree guint8 *level = g_try_malloc (lw0 * lh0);
+      g_autofree guint32 *sum = g_try_malloc (cells * sizeof (guint32));
+      g_autofree guint32 *sqsum = c->kind == LM_CASCADE_HAAR ? g_try_malloc (cells * sizeof (guint32)) : NULL;
+      g_autofree guint32 *tilted = c->has_tilted ? g_try_malloc (cells * sizeof (guint32)) : NULL;
+      if (!level || !sum || (c->kind == LM_CASCADE_HAAR && !sqsum) || (c->has_tilted && !tilted))
+        {
+          g_array_unref (found);
+          g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY,
+                       _("not enough memory for the integral images of a %u × %u photo"), width, height);
+          return NULL;
+        }
       /* OpenCV's stripes: one per 32 windows of the first level's row. */
       int stripes = MAX ((int) ceil (MAX ((int) lw0 - c->window_width, 0) / 32.0), 1);
       for (guint i = 0; i < scales->len; i++)

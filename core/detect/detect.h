@@ -23,8 +23,8 @@ typedef struct {
 void lm_cascade_params_init (LmCascadeParams *params);
 
 /* The candidate windows (LmCascadeBox, neighbors 0) of GRAY (WIDTH × HEIGHT, STRIDE bytes a
- * row) before grouping, in the order level, y, x. NULL with ERROR for parameters out of
- * range (a scale factor ≤ 1 or not finite, negative sizes, too many levels). */
+ * row) before grouping, in the order level, y, x. NULL with ERROR for parameters out of range
+ * (a scale factor ≤ 1 or not finite, negative sizes, too many levels) or too little memory. */
 GArray *lm_cascade_candidates (const LmCascade *cascade, const guint8 *gray, gsize stride, guint width,
                                guint height, const LmCascadeParams *params, GError **error);
 

@@ -20,7 +20,12 @@ lm_cascade_gray8 (const LmImage *image, GError **error)
       return NULL;
     }
   guint w = image->width, h = image->height;
-  guint8 *gray = g_malloc ((gsize) w * MAX (h, 1));
+  guint8 *gray = g_try_malloc ((gsize) w * MAX (h, 1));
+  if (gray == NULL)
+    {
+      g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY, _("not enough memory for a %u × %u gray image"), w, h);
+      return NULL;
+    }
   gboolean rgba = image->format == LM_FORMAT_RGBA8;
 #pragma omp parallel for schedule(static)
   for (guint y = 0; y < h; y++)
