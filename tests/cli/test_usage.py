@@ -88,7 +88,7 @@ class Help(UsageTest):
 
 
 class UnknownCommand(UsageTest):
-    MESSAGE = "unknown command “{}” (the commands: process, compare, hdr, batch, detect, tags, thumbnails, presets)"
+    MESSAGE = "unknown command “{}” (the commands: process, compare, hdr, batch, detect, detect-objects, tags, thumbnails, presets)"
 
     def test_unknown_command(self):
         out = self.path("out.png")
