@@ -24,6 +24,8 @@ TEST_DEPS  += python3-tifffile rawtran-doc libraw-bin
 # Lens correction (core/lens): lensfun 0.3 and its database; the tests' oracle links it too.
 BUILD_DEPS += liblensfun-dev liblensfun-data-v1
 TEST_DEPS  += liblensfun1 liblensfun-data-v1
+# Object detection (core/detect): opencv-data's cascade models; scikit-image's astronaut.
+TEST_DEPS  += opencv-data python3-skimage
 
 .PHONY: run check deps test-deps build asan-build clean
 

@@ -229,6 +229,8 @@ static const Command commands[] = {
     N_("many stacks merged as hdr merges one; resumable, sharded") },
   { "detect", lm_cli_detect_main, N_("detect -o CAT IN.fits"),
     N_("sources in an astronomical image: background, segmentation, catalogue") },
+  { "detect-objects", lm_cli_detect_objects_main, N_("detect-objects -o OUT IN"),
+    N_("faces, people, plates… found with OpenCV's cascade models, as boxes") },
   { "tags", lm_cli_tags_main, N_("tags [OPTION…] PHOTO…"),
     N_("star ratings, rejects and colour labels in XMP sidecars") },
   { "thumbnails", lm_cli_thumbnails_main, N_("thumbnails FOLDER|PHOTO…"),

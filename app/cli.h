@@ -148,6 +148,7 @@ int lm_cli_process_main (int argc, char **argv);
 int lm_cli_compare_main (int argc, char **argv);
 int lm_cli_hdr_main (int argc, char **argv);
 int lm_cli_detect_main (int argc, char **argv);
+int lm_cli_detect_objects_main (int argc, char **argv);
 int lm_cli_tags_main (int argc, char **argv);
 int lm_cli_thumbnails_main (int argc, char **argv);
 int lm_cli_presets_main (int argc, char **argv);

@@ -15,7 +15,7 @@ import lumen_testlib as lt  # noqa: E402
 
 PHOTO = os.path.join(lt.photos_dir(), "chelsea.png")  # small colour PNG: fast runs
 HDR = os.path.join(lt.data_dir(), "hdr")
-COMMANDS = ["process", "compare", "hdr", "batch", "detect", "tags", "thumbnails", "presets"]
+COMMANDS = ["process", "compare", "hdr", "batch", "detect", "detect-objects", "tags", "thumbnails", "presets"]
 TRY_HELP = "Try “lumen-cli --help” for the options."
 PHOTO_EXTS = ".png, .jpg, .jpeg, .tif or .tiff"
 
@@ -76,7 +76,7 @@ class Help(UsageTest):
         proc = lt.run_ok(self, ["--help"])
         lines = {}
         for line in proc.stdout.splitlines():
-            m = re.match(r"^\s+lumen-cli (\[process\]|compare|hdr|batch|detect|tags|thumbnails|presets)\s.*?\s{2,}(\S.*)$", line)
+            m = re.match(r"^\s+lumen-cli (\[process\]|compare|hdr|batch|detect|detect-objects|tags|thumbnails|presets)\s.*?\s{2,}(\S.*)$", line)
             if m:
                 lines[m.group(1).strip("[]")] = m.group(2)
         lt.say(proc.stdout)
@@ -88,7 +88,7 @@ class Help(UsageTest):
 
 
 class UnknownCommand(UsageTest):
-    MESSAGE = "unknown command “{}” (the commands: process, compare, hdr, batch, detect, tags, thumbnails, presets)"
+    MESSAGE = "unknown command “{}” (the commands: process, compare, hdr, batch, detect, detect-objects, tags, thumbnails, presets)"
 
     def test_unknown_command(self):
         out = self.path("out.png")

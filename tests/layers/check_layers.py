@@ -25,8 +25,8 @@ LAYERS = [
     ('color',),         # lcms2: profiles, conversion, the view transform's tables
     ('io',),            # files: loaders (FITS too), savers, metadata, atomic writes
     ('lens',),          # lensfun: the lens correction's lookup (ops/ gets it through LmOpContext)
-    ('hdr', 'astro', 'raw'),  # their math and CPU references: merges, tone mapping, detection,
-                              # raw development
+    ('hdr', 'astro', 'raw', 'detect'),  # their math and CPU references: merges, tone mapping, detection,
+                              # raw development, object detection in photos
     ('backend',),       # runs operations on the CPU or a device (with kernels/)
     ('edit',),          # the pipeline of a look, its history and sidecar
     ('merge',),         # the HDR job: a stack loaded, checked, aligned, merged on a backend
