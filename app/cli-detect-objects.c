@@ -34,7 +34,7 @@ parse_size (const char *flag, const char *text, int *width, int *height, GError 
       if (*width >= 1 && *height >= 1)
         return TRUE;
     }
-  g_autofree char *display = g_utf8_make_valid (text, 64);
+  g_autofree char *display = g_utf8_make_valid (text, -1);
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s: “%s” is not a size WIDTHxHEIGHT such as 30x30"),
                flag, display);
   return FALSE;
@@ -156,7 +156,7 @@ lm_cli_detect_objects_main (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("The boxes: CSV, or JSON for a name ending in .json"),
       N_("FILE") },
     LM_CLI_NUMBER_ENTRY ("scale-factor", N_("Size step between the scales tried (default 1.1)"), N_("F")),
-    LM_CLI_NUMBER_ENTRY ("min-neighbors", N_("Candidates a box needs beyond this many (default 3)"), N_("N")),
+    LM_CLI_NUMBER_ENTRY ("min-neighbors", N_("Keep a box only where more than N windows found it (default 3)"), N_("N")),
     { "min-size", 0, 0, G_OPTION_ARG_STRING, &o.min_size, N_("Smallest box tried"), N_("WxH") },
     { "max-size", 0, 0, G_OPTION_ARG_STRING, &o.max_size, N_("Largest box tried (default: the photo)"), N_("WxH") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },

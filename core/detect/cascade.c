@@ -531,11 +531,14 @@ build (Parse *p, GError **error)
 {
   if (!p->seen_top)
     return fail (error, _("no model in the file")), NULL;
-  if (p->stage_type == NULL || !is (p->stage_type, "BOOST"))
-    return fail (error, _("not a boosted cascade (stageType %s)"), p->stage_type ? p->stage_type : _("missing")), NULL;
-  if (p->feature_type == NULL || (!is (p->feature_type, "HAAR") && !is (p->feature_type, "LBP")))
-    return fail (error, _("feature type %s is not supported (HAAR and LBP are)"),
-                 p->feature_type ? p->feature_type : _("missing")), NULL;
+  if (p->stage_type == NULL)
+    return fail (error, _("no stageType: not a boosted cascade")), NULL;
+  if (!is (p->stage_type, "BOOST"))
+    return fail (error, _("not a boosted cascade (stageType %s)"), p->stage_type), NULL;
+  if (p->feature_type == NULL)
+    return fail (error, _("no featureType (HAAR or LBP)")), NULL;
+  if (!is (p->feature_type, "HAAR") && !is (p->feature_type, "LBP"))
+    return fail (error, _("feature type %s is not supported (HAAR and LBP are)"), p->feature_type), NULL;
   gboolean lbp = is (p->feature_type, "LBP");
   if (p->max_cat != (lbp ? 256 : 0))
     return fail (error, _("<maxCatCount> does not fit feature type %s"), p->feature_type), NULL;
