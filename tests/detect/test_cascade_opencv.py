@@ -228,6 +228,13 @@ class BadInput(unittest.TestCase):
         os.mkfifo(fifo)
         self.refused(fifo, fifo)  # refused by name: a reader would block
 
+    def test_a_size_that_is_not_one_is_named_as_typed(self):
+        code, message, _, _ = lt.run_measured(["detect-objects", "--model", "faces", "--min-size", "3y", "-o",
+                                               self.out, self.photo])
+        self.assertNotEqual(code, 0)
+        self.assertIn("--min-size: \u201c3y\u201d is not a size", message)
+        self.assertFalse(os.path.exists(self.out))
+
     def test_damaged_files(self):
         with open(os.path.join(CASCADES, MODELS[0][1])) as f:
             good = f.read()
