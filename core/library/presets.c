@@ -10,10 +10,8 @@
 #include "../edit/sidecar.h"
 #include "../error.h"
 #include "../io/atomic-file.h"
-#include "../io/file-read.h"
-#include "../io/io.h"
 #include "../io/text-input.h"
-#include "../pixel-budget.h"
+#include "../render/develop-one.h"
 
 void
 lm_preset_free (LmPreset *preset)
@@ -347,18 +345,6 @@ lm_preset_apply (LmPipeline *edits, const LmPipeline *preset, LmPasteMode mode, 
   return lm_pipeline_paste (edits, fitted, &selection, mode, error);
 }
 
-/* Whether PHOTO is a camera raw, by its bytes (as lumen-cli tells). */
-static gboolean
-photo_is_raw (const char *photo)
-{
-  g_autoptr (GBytes) bytes = lm_file_map (photo, LM_FILE_KIND_IMAGE, lm_pixel_budget_file_bytes (), NULL);
-  if (bytes == NULL)
-    return FALSE;
-  gsize len;
-  const guint8 *data = g_bytes_get_data (bytes, &len);
-  return lm_file_type_sniff (data, len) == LM_FILE_RAW;
-}
-
 gboolean
 lm_preset_apply_to_photo (const char *preset_path, const char *photo, LmPasteMode mode, GError **error)
 {
@@ -373,7 +359,7 @@ lm_preset_apply_to_photo (const char *preset_path, const char *photo, LmPasteMod
   g_autofree LmPipeline *edits = g_new (LmPipeline, 1);
   lm_pipeline_init (edits);
   g_autofree char *found = lm_sidecar_find (photo);
-  if (found == NULL && photo_is_raw (photo))
+  if (found == NULL && lm_develop_is_raw (photo))
     lm_pipeline_for_raw (edits);
   if (!lm_sidecar_load (photo, edits, NULL, error) || !lm_preset_apply (edits, preset, mode, error))
     return FALSE;

@@ -48,8 +48,9 @@ guint lm_thumbnail_queue_pending (LmThumbnailQueue *queue);
  * wanted); those being made still arrive. */
 void lm_thumbnail_queue_drop_waiting (LmThumbnailQueue *queue);
 
-/* Drops what waits, waits for the thumbnails being made (a few milliseconds each) and frees
- * QUEUE: READY is not called after this returns, not even for results already sent. */
+/* Drops what waits, waits for the thumbnails being made (a few milliseconds each on the CPU, a
+ * batch of whole decodes on the GPU) and frees QUEUE: READY is not called after this returns,
+ * not even for results already sent. */
 void lm_thumbnail_queue_free (LmThumbnailQueue *queue);
 
 G_END_DECLS
