@@ -1,21 +1,25 @@
 /* lumen-cli detect-objects --model NAME -o BOXES PHOTO: objects (faces, people, plates…)
  * found with one of opencv-data's cascades (core/detect/detect.h), on the CPU, written as
  * CSV (label, x, y, width, height, score) or, for a name ending in .json, JSON. The score is
- * the number of candidate windows grouped into the box (OpenCV's numDetections). */
+ * the number of candidate windows grouped into the box (OpenCV's numDetections). --draw and
+ * --blur-detected write the photo with the boxes outlined, or blurred (core/detect/annotate.h). */
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
 #include "cli.h"
+#include "core/detect/annotate.h"
 #include "core/detect/detect.h"
 #include "core/detect/gray8.h"
 #include "core/detect/models.h"
 #include "core/error.h"
 #include "core/io/atomic-file.h"
+#include "core/io/io.h"
 
 typedef struct {
   char *model;
   char *output;
+  char *draw, *blur; /* the photo with the boxes outlined, blurred */
   char *min_size, *max_size;
   double scale_factor;
   int min_neighbors;
@@ -113,6 +117,21 @@ model_label (const char *model)
   return g_filename_display_name (base);
 }
 
+/* IMAGE's pixels and metadata in an image of their own. */
+static LmImage *
+copy_photo (const LmImage *image, GError **error)
+{
+  LmImage *copy = lm_image_new (image->format, image->width, image->height, lm_allocator_host (), error);
+  if (copy == NULL)
+    return NULL;
+  gsize row = lm_format_bytes_per_pixel (image->format) * (gsize) image->width;
+  for (guint y = 0; y < image->height; y++)
+    memcpy (lm_image_row (copy, y), lm_image_row (image, y), row);
+  copy->opaque = image->opaque;
+  lm_image_copy_metadata (copy, image);
+  return copy;
+}
+
 static gboolean
 detect (const Options *o, const LmCascadeParams *params, GError **error)
 {
@@ -139,9 +158,37 @@ detect (const Options *o, const LmCascadeParams *params, GError **error)
   if (boxes == NULL)
     return FALSE;
   g_autofree char *label = model_label (o->model);
-  gboolean json = g_str_has_suffix (o->output, ".json") || g_str_has_suffix (o->output, ".JSON");
-  g_autofree char *text = boxes_text (boxes, label, json);
-  return lm_atomic_file_write (o->output, text, strlen (text), error);
+  if (o->output)
+    {
+      gboolean json = g_str_has_suffix (o->output, ".json") || g_str_has_suffix (o->output, ".JSON");
+      g_autofree char *text = boxes_text (boxes, label, json);
+      if (!lm_atomic_file_write (o->output, text, strlen (text), error))
+        return FALSE;
+    }
+  const LmCascadeBox *found = (const LmCascadeBox *) (gpointer) boxes->data;
+  if (o->draw)
+    {
+      /* On a copy: the blur below starts from the photo as it was. */
+      static const guint8 green[3] = { 0, 255, 0 };
+      g_autoptr (LmImage) drawn = copy_photo (image, error);
+      if (drawn == NULL || !lm_annotate_draw (drawn, found, boxes->len, green, error)
+          || !lm_io_save (drawn, o->draw, NULL, error))
+        return FALSE;
+    }
+  return o->blur == NULL
+         || (lm_annotate_blur (image, found, boxes->len, error) && lm_io_save (image, o->blur, NULL, error));
+}
+
+/* Each output written can be: checked before the detection runs, so that none is left
+ * without the others for a reason known at the start. */
+static gboolean
+outputs_writable (const Options *o, GError **error)
+{
+  const char *images[] = { o->draw, o->blur };
+  for (guint i = 0; i < G_N_ELEMENTS (images); i++)
+    if (images[i] && !lm_io_check_writable (images[i], error))
+      return FALSE;
+  return TRUE;
 }
 
 int
@@ -155,6 +202,9 @@ lm_cli_detect_objects_main (int argc, char **argv)
       N_("NAME|FILE") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("The boxes: CSV, or JSON for a name ending in .json"),
       N_("FILE") },
+    { "draw", 0, 0, G_OPTION_ARG_FILENAME, &o.draw, N_("Also write the photo with the boxes outlined"), N_("FILE") },
+    { "blur-detected", 0, 0, G_OPTION_ARG_FILENAME, &o.blur,
+      N_("Also write the photo with what was found blurred (faces, plates), to publish"), N_("FILE") },
     LM_CLI_NUMBER_ENTRY ("scale-factor", N_("Size step between the scales tried (default 1.1)"), N_("F")),
     LM_CLI_NUMBER_ENTRY ("min-neighbors", N_("Keep a box only where more than N windows found it (default 3)"), N_("N")),
     { "min-size", 0, 0, G_OPTION_ARG_STRING, &o.min_size, N_("Smallest box tried"), N_("WxH") },
@@ -181,8 +231,8 @@ lm_cli_detect_objects_main (int argc, char **argv)
     rc = lm_cli_usage_error (_("give one photo"));
   else if (o.model == NULL)
     rc = lm_cli_usage_error (_("--model is required"));
-  else if (o.output == NULL)
-    rc = lm_cli_usage_error (_("-o is required"));
+  else if (o.output == NULL && o.draw == NULL && o.blur == NULL)
+    rc = lm_cli_usage_error (_("nothing to write: give -o, --draw or --blur-detected"));
   else if ((o.min_size && !parse_size ("--min-size", o.min_size, &params.min_width, &params.min_height, &e))
            || (o.max_size && !parse_size ("--max-size", o.max_size, &params.max_width, &params.max_height, &e)))
     rc = lm_cli_usage_error (e->message);
@@ -190,7 +240,7 @@ lm_cli_detect_objects_main (int argc, char **argv)
     {
       params.scale_factor = o.scale_factor;
       params.min_neighbors = o.min_neighbors;
-      if (!detect (&o, &params, &e))
+      if (!outputs_writable (&o, &e) || !detect (&o, &params, &e))
         {
           lm_cli_error ("%s", e->message);
           rc = LM_EXIT_FAILURE;
@@ -199,6 +249,8 @@ lm_cli_detect_objects_main (int argc, char **argv)
   g_clear_error (&e);
   g_free (o.model);
   g_free (o.output);
+  g_free (o.draw);
+  g_free (o.blur);
   g_free (o.min_size);
   g_free (o.max_size);
   g_strfreev (o.inputs);
