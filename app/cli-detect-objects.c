@@ -14,6 +14,7 @@
 #include "core/detect/models.h"
 #include "core/error.h"
 #include "core/io/atomic-file.h"
+#include "core/io/depth.h"
 #include "core/io/io.h"
 
 typedef struct {
@@ -147,7 +148,12 @@ detect (const Options *o, const LmCascadeParams *params, GError **error)
     return FALSE;
   lm_cli_notes (input, image->notes);
   GError *local = NULL;
-  g_autofree guint8 *gray = lm_cascade_gray8 (image, &local);
+  /* The cascades are trained on 8-bit photos: a 16-bit one is looked at in 8 bits, and drawn
+   * on or blurred in its own depth. */
+  g_autoptr (LmImage) eight = NULL;
+  if (image->format == LM_FORMAT_RGBA16 || image->format == LM_FORMAT_GRAY16)
+    eight = lm_image_to_depth8 (image, &local);
+  g_autofree guint8 *gray = local ? NULL : lm_cascade_gray8 (eight ? eight : image, &local);
   if (gray == NULL)
     {
       lm_set_file_error (error, local->code, input, "%s", local->message);

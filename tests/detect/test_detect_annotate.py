@@ -6,6 +6,7 @@ corpus's astronaut.tif, scikit-image's, public domain), with known answers:
 - --blur-detected: every pixel outside the boxes is the photo's; each pixel inside exactly one
   box is within 1 level of OpenCV's GaussianBlur of the whole photo (reflect-101 border,
   OpenCV's kernel size for 8-bit) with σ = the box's longer side / 8, from 2 to 200.
+- a 16-bit photo gives the boxes of its 8-bit rounding, and is drawn on in 16 bits;
 - outputs that cannot be written are refused before the detection runs, leaving none.
 """
 import csv
@@ -94,6 +95,21 @@ class Annotate(unittest.TestCase):
             # Detail gone: the Laplacian (edges, texture) at most a quarter of the photo's.
             lap = lambda a: np.abs(cv2.Laplacian(cv2.cvtColor(a.astype(np.uint8), cv2.COLOR_BGR2GRAY), cv2.CV_32F))
             self.assertLess(lap(out)[only].mean(), 0.25 * lap(self.img)[only].mean(), "hardly blurred")
+
+    def test_sixteen_bits(self):
+        """A 16-bit photo (the 8-bit one × 257) is looked at in 8 bits: the same boxes; its
+        drawing keeps 16 bits, the outline at 65535 green."""
+        t = self.tmp.name
+        photo16, boxes16, drawn16 = (os.path.join(t, n) for n in ("mosaic16.png", "boxes16.csv", "drawn16.png"))
+        cv2.imwrite(photo16, self.img.astype(np.uint16) * 257)
+        lt.run_ok(self, ["detect-objects", "--model", "faces", "-o", boxes16, "--draw", drawn16, photo16])
+        with open(boxes16, newline="") as f:
+            found = [(int(r["x"]), int(r["y"]), int(r["width"]), int(r["height"])) for r in csv.DictReader(f)]
+        self.assertEqual(found, self.boxes)
+        out = cv2.imread(drawn16, cv2.IMREAD_UNCHANGED)
+        self.assertEqual(out.dtype, np.uint16)
+        x, y, _, _ = self.boxes[0]
+        self.assertEqual(tuple(out[y, x]), (0, 65535, 0))
 
     def test_unwritable_output_leaves_none(self):
         t = self.tmp.name
