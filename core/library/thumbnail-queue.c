@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
+#include "config.h"
 #include "thumbnail.h"
 #include "thumbnail-cache.h"
 #include "thumbnail-edited.h"
@@ -392,7 +393,10 @@ lm_thumbnail_queue_new_full (int size, guint n_workers, LmThumbnailDevice device
   if (n_workers == 0)
     n_workers = CLAMP (g_get_num_processors (), 1, 64);
   q->workers = g_ptr_array_new ();
-  gboolean gpu = device != LM_THUMBNAIL_CPU && lm_backend_cuda_device_count () > 0;
+  /* Auto asks the driver nothing here: starting CUDA takes the main thread a tenth of a second,
+   * and a worker that finds no device gives its photos to the CPU's (gpu_work). */
+  gboolean gpu = device == LM_THUMBNAIL_GPU ? lm_backend_cuda_device_count () > 0
+                                            : device == LM_THUMBNAIL_AUTO && LUMEN_HAVE_CUDA;
   q->with_cpu = !gpu || device == LM_THUMBNAIL_AUTO;
   for (guint i = 0; gpu && i < GPU_WORKERS; i++)
     g_ptr_array_add (q->workers, g_thread_new ("lumen-thumbnail-gpu", gpu_work, q));
