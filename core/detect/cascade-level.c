@@ -1,0 +1,198 @@
+/* A cascade laid out for one level (cascade-level.h). The arithmetic is cascade-math.h's, step
+ * for step; only the addressing differs: a corner is the window's top-left cell plus an
+ * offset fixed for the level. */
+#include <string.h>
+
+#include "cascade-level.h"
+
+typedef struct {
+  int32_t ofs[LM_CASCADE_HAAR_RECTS][4];
+  float weight[LM_CASCADE_HAAR_RECTS];
+  float threshold, left, right;
+} HaarStump;
+
+/* The 4 × 4 corners of the 3 × 3 blocks, row by row. */
+typedef struct {
+  int32_t ofs[16];
+  float left, right;
+  uint32_t subset[LM_CASCADE_LBP_WORDS];
+} LbpStump;
+
+struct LmCascadeLevel {
+  const LmCascade *c;
+  const uint32_t *sum, *sqsum;
+  ptrdiff_t step;
+  int32_t norm[4]; /* the window less a pixel each side */
+  HaarStump *haar;
+  LbpStump *lbp;
+};
+
+gboolean
+lm_cascade_level_fits (const LmCascade *cascade, gsize step, guint height)
+{
+  (void) cascade;
+  return step <= G_MAXINT32 / 3 && (gsize) height + 1 <= G_MAXINT32 / 3 / step;
+}
+
+LmCascadeLevel *
+lm_cascade_level_new (const LmCascade *cascade)
+{
+  LmCascadeLevel *l = g_new0 (LmCascadeLevel, 1);
+  l->c = cascade;
+  if (cascade->kind == LM_CASCADE_HAAR)
+    l->haar = g_new0 (HaarStump, MAX (cascade->n_stumps, 1));
+  else
+    l->lbp = g_new0 (LbpStump, MAX (cascade->n_stumps, 1));
+  return l;
+}
+
+void
+lm_cascade_level_free (LmCascadeLevel *l)
+{
+  if (l == NULL)
+    return;
+  g_free (l->haar);
+  g_free (l->lbp);
+  g_free (l);
+}
+
+static void
+corners (int32_t ofs[4], ptrdiff_t step, int x, int y, int w, int h)
+{
+  ofs[0] = (int32_t) (y * step + x);
+  ofs[1] = (int32_t) (y * step + x + w);
+  ofs[2] = (int32_t) ((y + h) * step + x);
+  ofs[3] = (int32_t) ((y + h) * step + x + w);
+}
+
+/* lm_cascade_tilted_sum's corners, from the tilted integral's cell TILTED cells after SUM's. */
+static void
+tilted_corners (int32_t ofs[4], ptrdiff_t step, ptrdiff_t tilted, int x, int y, int w, int h)
+{
+  ofs[0] = (int32_t) (tilted + y * step + x);
+  ofs[1] = (int32_t) (tilted + (y + h) * step + x - h);
+  ofs[2] = (int32_t) (tilted + (y + w) * step + x + w);
+  ofs[3] = (int32_t) (tilted + (y + w + h) * step + x + w - h);
+}
+
+void
+lm_cascade_level_set (LmCascadeLevel *l, const LmCascadeIntegrals *in)
+{
+  const LmCascade *c = l->c;
+  ptrdiff_t step = in->step;
+  l->sum = in->sum;
+  l->sqsum = in->sqsum;
+  l->step = step;
+  for (unsigned i = 0; i < c->n_stumps; i++)
+    {
+      const LmCascadeStump *s = &c->stumps[i];
+      if (c->kind == LM_CASCADE_LBP)
+        {
+          const LmLbpFeature *f = &c->lbp[s->feature];
+          LbpStump *o = &l->lbp[i];
+          for (int r = 0; r < 4; r++)
+            for (int k = 0; k < 4; k++)
+              o->ofs[4 * r + k] = (int32_t) ((f->y + r * f->height) * step + f->x + k * f->width);
+          o->left = s->left, o->right = s->right;
+          memcpy (o->subset, c->subsets + (gsize) i * LM_CASCADE_LBP_WORDS, sizeof o->subset);
+          continue;
+        }
+      const LmHaarFeature *f = &c->haar[s->feature];
+      HaarStump *o = &l->haar[i];
+      ptrdiff_t tilted = f->tilted ? in->tilted - in->sum : 0;
+      for (int k = 0; k < LM_CASCADE_HAAR_RECTS; k++)
+        {
+          const LmHaarRect *r = &f->rect[k];
+          o->weight[k] = r->weight;
+          if (k >= f->n_rects)
+            memset (o->ofs[k], 0, sizeof o->ofs[k]); /* a sum of 0, as cascade-math.h's */
+          else if (f->tilted)
+            tilted_corners (o->ofs[k], step, tilted, r->x, r->y, r->width, r->height);
+          else
+            corners (o->ofs[k], step, r->x, r->y, r->width, r->height);
+        }
+      o->threshold = s->threshold, o->left = s->left, o->right = s->right;
+    }
+  if (c->kind == LM_CASCADE_HAAR)
+    corners (l->norm, step, 1, 1, c->window_width - 2, c->window_height - 2);
+}
+
+static inline int32_t
+corner_sum (const uint32_t *p, const int32_t ofs[4])
+{
+  return (int32_t) (p[ofs[0]] - p[ofs[1]] - p[ofs[2]] + p[ofs[3]]);
+}
+
+static int
+haar_window (const LmCascadeLevel *l, ptrdiff_t at)
+{
+  const LmCascade *c = l->c;
+  const uint32_t *p = l->sum + at;
+  /* lm_cascade_haar_norm */
+  int w = c->window_width - 2, h = c->window_height - 2;
+  int32_t s = corner_sum (p, l->norm);
+  uint32_t sq = (uint32_t) corner_sum (l->sqsum + at, l->norm);
+  double area = (double) w * h;
+  double nf = area * sq - (double) s * s;
+  if (!(nf > 0.0))
+    return LM_CASCADE_FLAT;
+  float norm = (float) (1.0 / sqrt (nf));
+  if (!(area * norm < 1e-1) || norm == 0.0f)
+    return LM_CASCADE_FLAT;
+  const HaarStump *st = l->haar;
+  for (unsigned si = 0; si < c->n_stages; si++)
+    {
+      const LmCascadeStage *stage = &c->stages[si];
+      double sum = 0.0;
+      for (const HaarStump *end = st + stage->n_stumps; st < end; st++)
+        {
+          /* lm_cascade_haar_value */
+          float v = st->weight[0] * (float) corner_sum (p, st->ofs[0]) + st->weight[1] * (float) corner_sum (p, st->ofs[1]);
+          if (st->weight[2] != 0.0f)
+            v += st->weight[2] * (float) corner_sum (p, st->ofs[2]);
+          double value = (double) (v * norm);
+          sum += value < (double) st->threshold ? st->left : st->right;
+        }
+      if (sum < (double) stage->threshold)
+        return -(int) si;
+    }
+  return 1;
+}
+
+static int
+lbp_window (const LmCascadeLevel *l, ptrdiff_t at)
+{
+  const LmCascade *c = l->c;
+  const uint32_t *p = l->sum + at;
+  const LbpStump *st = l->lbp;
+  for (unsigned si = 0; si < c->n_stages; si++)
+    {
+      const LmCascadeStage *stage = &c->stages[si];
+      double sum = 0.0;
+      for (const LbpStump *end = st + stage->n_stumps; st < end; st++)
+        {
+          /* lm_cascade_lbp_code */
+          const int32_t *o = st->ofs;
+          uint32_t q[16];
+          for (int k = 0; k < 16; k++)
+            q[k] = p[o[k]];
+#define BLOCK(r, k) ((int32_t) (q[4 * (r) + (k)] - q[4 * (r) + (k) + 1] - q[4 * (r) + (k) + 4] + q[4 * (r) + (k) + 5]))
+          int32_t centre = BLOCK (1, 1);
+          int code = (BLOCK (0, 0) >= centre) << 7 | (BLOCK (0, 1) >= centre) << 6 | (BLOCK (0, 2) >= centre) << 5
+                     | (BLOCK (1, 2) >= centre) << 4 | (BLOCK (2, 2) >= centre) << 3 | (BLOCK (2, 1) >= centre) << 2
+                     | (BLOCK (2, 0) >= centre) << 1 | (BLOCK (1, 0) >= centre);
+#undef BLOCK
+          sum += (st->subset[code >> 5] >> (code & 31)) & 1u ? st->left : st->right;
+        }
+      if (sum < (double) stage->threshold)
+        return -(int) si;
+    }
+  return 1;
+}
+
+int
+lm_cascade_level_window (const LmCascadeLevel *l, int x, int y)
+{
+  ptrdiff_t at = (ptrdiff_t) y * l->step + x;
+  return l->c->kind == LM_CASCADE_HAAR ? haar_window (l, at) : lbp_window (l, at);
+}
