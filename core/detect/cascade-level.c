@@ -1,12 +1,23 @@
 /* A cascade laid out for one level (cascade-level.h). The arithmetic is cascade-math.h's, step
  * for step; only the addressing differs: a corner is the window's top-left cell plus an
  * offset fixed for the level. */
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "cascade-level.h"
 
+/* A stage's sum after a stump decides the stage early where the leaves still to come cannot
+ * take it across the threshold: below REJECT it fails whatever they are, from ACCEPT on it
+ * passes. Both bounds keep a margin larger than the rounding of any order of the double
+ * additions, so the decision is the one the whole sum would give. */
+typedef struct {
+  double reject, accept;
+} Early;
+
 typedef struct {
   int32_t ofs[LM_CASCADE_HAAR_RECTS][4];
+  Early early;
   float weight[LM_CASCADE_HAAR_RECTS];
   float threshold, left, right;
 } HaarStump;
@@ -14,6 +25,7 @@ typedef struct {
 /* The 4 × 4 corners of the 3 × 3 blocks, row by row. */
 typedef struct {
   int32_t ofs[16];
+  Early early;
   float left, right;
   uint32_t subset[LM_CASCADE_LBP_WORDS];
 } LbpStump;
@@ -34,15 +46,47 @@ lm_cascade_level_fits (const LmCascade *cascade, gsize step, guint height)
   return step <= G_MAXINT32 / 3 && (gsize) height + 1 <= G_MAXINT32 / 3 / step;
 }
 
+static void
+early_bounds (const LmCascade *c, Early *early)
+{
+  for (unsigned si = 0; si < c->n_stages; si++)
+    {
+      const LmCascadeStage *stage = &c->stages[si];
+      const LmCascadeStump *s = c->stumps + stage->first;
+      double bound = fabs ((double) stage->threshold);
+      for (unsigned i = 0; i < stage->n_stumps; i++)
+        bound += MAX (fabs ((double) s[i].left), fabs ((double) s[i].right));
+      double margin = 8.0 * (stage->n_stumps + 2.0) * bound * DBL_EPSILON;
+      double rest_max = 0.0, rest_min = 0.0;
+      for (unsigned i = stage->n_stumps; i-- > 0;)
+        {
+          early[stage->first + i] = (Early) { (double) stage->threshold - rest_max - margin,
+                                              (double) stage->threshold - rest_min + margin };
+          rest_max += MAX ((double) s[i].left, (double) s[i].right);
+          rest_min += MIN ((double) s[i].left, (double) s[i].right);
+        }
+    }
+}
+
 LmCascadeLevel *
 lm_cascade_level_new (const LmCascade *cascade)
 {
   LmCascadeLevel *l = g_new0 (LmCascadeLevel, 1);
   l->c = cascade;
+  g_autofree Early *early = g_new0 (Early, MAX (cascade->n_stumps, 1));
+  early_bounds (cascade, early);
   if (cascade->kind == LM_CASCADE_HAAR)
-    l->haar = g_new0 (HaarStump, MAX (cascade->n_stumps, 1));
+    {
+      l->haar = g_new0 (HaarStump, MAX (cascade->n_stumps, 1));
+      for (unsigned i = 0; i < cascade->n_stumps; i++)
+        l->haar[i].early = early[i];
+    }
   else
-    l->lbp = g_new0 (LbpStump, MAX (cascade->n_stumps, 1));
+    {
+      l->lbp = g_new0 (LbpStump, MAX (cascade->n_stumps, 1));
+      for (unsigned i = 0; i < cascade->n_stumps; i++)
+        l->lbp[i].early = early[i];
+    }
   return l;
 }
 
@@ -152,9 +196,17 @@ haar_window (const LmCascadeLevel *l, ptrdiff_t at)
             v += st->weight[2] * (float) corner_sum (p, st->ofs[2]);
           double value = (double) (v * norm);
           sum += value < (double) st->threshold ? st->left : st->right;
+          if (sum < st->early.reject)
+            return -(int) si;
+          if (sum >= st->early.accept)
+            {
+              st = end;
+              goto passed;
+            }
         }
       if (sum < (double) stage->threshold)
         return -(int) si;
+    passed:;
     }
   return 1;
 }
@@ -183,9 +235,17 @@ lbp_window (const LmCascadeLevel *l, ptrdiff_t at)
                      | (BLOCK (2, 0) >= centre) << 1 | (BLOCK (1, 0) >= centre);
 #undef BLOCK
           sum += (st->subset[code >> 5] >> (code & 31)) & 1u ? st->left : st->right;
+          if (sum < st->early.reject)
+            return -(int) si;
+          if (sum >= st->early.accept)
+            {
+              st = end;
+              goto passed;
+            }
         }
       if (sum < (double) stage->threshold)
         return -(int) si;
+    passed:;
     }
   return 1;
 }
