@@ -19,14 +19,15 @@ typedef struct {
   int32_t ofs[LM_CASCADE_HAAR_RECTS][4];
   Early early;
   float weight[LM_CASCADE_HAAR_RECTS];
-  float threshold, left, right;
+  float threshold;
+  float leaf[2]; /* right, left: indexed by the test, without a branch to mispredict */
 } HaarStump;
 
 /* The 4 × 4 corners of the 3 × 3 blocks, row by row. */
 typedef struct {
   int32_t ofs[16];
   Early early;
-  float left, right;
+  float leaf[2]; /* right, left */
   uint32_t subset[LM_CASCADE_LBP_WORDS];
 } LbpStump;
 
@@ -137,7 +138,7 @@ lm_cascade_level_set (LmCascadeLevel *l, const LmCascadeIntegrals *in)
           for (int r = 0; r < 4; r++)
             for (int k = 0; k < 4; k++)
               o->ofs[4 * r + k] = (int32_t) ((f->y + r * f->height) * step + f->x + k * f->width);
-          o->left = s->left, o->right = s->right;
+          o->leaf[0] = s->right, o->leaf[1] = s->left;
           memcpy (o->subset, c->subsets + (gsize) i * LM_CASCADE_LBP_WORDS, sizeof o->subset);
           continue;
         }
@@ -155,7 +156,7 @@ lm_cascade_level_set (LmCascadeLevel *l, const LmCascadeIntegrals *in)
           else
             corners (o->ofs[k], step, r->x, r->y, r->width, r->height);
         }
-      o->threshold = s->threshold, o->left = s->left, o->right = s->right;
+      o->threshold = s->threshold, o->leaf[0] = s->right, o->leaf[1] = s->left;
     }
   if (c->kind == LM_CASCADE_HAAR)
     corners (l->norm, step, 1, 1, c->window_width - 2, c->window_height - 2);
@@ -194,8 +195,8 @@ haar_window (const LmCascadeLevel *l, ptrdiff_t at)
           float v = st->weight[0] * (float) corner_sum (p, st->ofs[0]) + st->weight[1] * (float) corner_sum (p, st->ofs[1]);
           if (st->weight[2] != 0.0f)
             v += st->weight[2] * (float) corner_sum (p, st->ofs[2]);
-          double value = (double) (v * norm);
-          sum += value < (double) st->threshold ? st->left : st->right;
+          /* (double) (v · norm) < (double) threshold, as cascade-math.h has it, is exact in float */
+          sum += st->leaf[v * norm < st->threshold];
           if (sum < st->early.reject)
             return -(int) si;
           if (sum >= st->early.accept)
@@ -234,7 +235,7 @@ lbp_window (const LmCascadeLevel *l, ptrdiff_t at)
                      | (BLOCK (1, 2) >= centre) << 4 | (BLOCK (2, 2) >= centre) << 3 | (BLOCK (2, 1) >= centre) << 2
                      | (BLOCK (2, 0) >= centre) << 1 | (BLOCK (1, 0) >= centre);
 #undef BLOCK
-          sum += (st->subset[code >> 5] >> (code & 31)) & 1u ? st->left : st->right;
+          sum += st->leaf[(st->subset[code >> 5] >> (code & 31)) & 1u];
           if (sum < st->early.reject)
             return -(int) si;
           if (sum >= st->early.accept)
