@@ -186,34 +186,65 @@ test_group (void)
   g_assert_cmpuint (g0->len, ==, 9);
 }
 
-/* The tilted sum of every (X, Y) against its definition: the pixels (x, y) with y < Y and
- * |x − X + 1| ≤ Y − 1 − y. */
+/* The integrals of a W × H image made in N_BANDS bands (1: the plain pass), every cell
+ * against its definition: the sums over x < X, y < Y, and the tilted sums over the pixels
+ * (x, y) with y < Y and |x − X + 1| ≤ Y − 1 − y. The step is wider than a row and the
+ * padding poisoned, so a row written out of place shows. */
+static void
+check_integrals (int W, int H, int n_bands)
+{
+  gsize step = (gsize) W + 3;
+  g_autofree guint8 *img = g_new (guint8, (gsize) W * H);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      img[y * W + x] = (guint8) ((17 * x + 31 * y + x * y) % 251);
+  gsize cells = step * (H + 1);
+  g_autofree guint32 *sum = g_new (guint32, cells), *sq = g_new (guint32, cells), *tilted = g_new (guint32, cells);
+  memset (sum, 0xa5, cells * 4), memset (sq, 0xa5, cells * 4), memset (tilted, 0xa5, cells * 4);
+  lm_integral_compute_bands (img, W, W, H, sum, sq, tilted, step, n_bands);
+  for (int Y = 0; Y <= H; Y++)
+    {
+      for (int X = 0; X <= W; X++)
+        {
+          guint32 s = 0, q = 0, t = 0;
+          for (int y = 0; y < Y; y++)
+            for (int x = 0; x < W; x++)
+              {
+                guint32 v = img[y * W + x];
+                if (x < X)
+                  s += v, q += v * v;
+                if (abs (x - X + 1) <= Y - 1 - y)
+                  t += v;
+              }
+          g_assert_cmpuint (sum[Y * step + X], ==, s);
+          g_assert_cmpuint (sq[Y * step + X], ==, q);
+          g_assert_cmpuint (tilted[Y * step + X], ==, t);
+        }
+      for (gsize X = W + 1; X < step; X++)
+        g_assert_cmpuint (sum[Y * step + X], ==, 0xa5a5a5a5u);
+    }
+}
+
 static void
 test_integrals (void)
 {
-  enum { W = 7, H = 5 };
-  guint8 img[H][W];
-  for (int y = 0; y < H; y++)
-    for (int x = 0; x < W; x++)
-      img[y][x] = (guint8) (17 * x + 31 * y + x * y) % 251;
-  guint32 sum[H + 1][W + 1], sq[H + 1][W + 1], tilted[H + 1][W + 1];
-  lm_integral_compute (&img[0][0], W, W, H, &sum[0][0], &sq[0][0], &tilted[0][0], W + 1);
-  for (int Y = 0; Y <= H; Y++)
-    for (int X = 0; X <= W; X++)
-      {
-        guint32 s = 0, q = 0, t = 0;
-        for (int y = 0; y < Y; y++)
-          for (int x = 0; x < W; x++)
-            {
-              if (x < X)
-                s += img[y][x], q += img[y][x] * img[y][x];
-              if (abs (x - X + 1) <= Y - 1 - y)
-                t += img[y][x];
-            }
-        g_assert_cmpuint (sum[Y][X], ==, s);
-        g_assert_cmpuint (sq[Y][X], ==, q);
-        g_assert_cmpuint (tilted[Y][X], ==, t);
-      }
+  check_integrals (7, 5, 1);
+  guint8 pixel = 9;
+  guint32 sum[4], sq[4];
+  lm_integral_compute (&pixel, 1, 1, 1, sum, sq, NULL, 2);
+  g_assert_cmpuint (sum[3], ==, 9);
+  g_assert_cmpuint (sq[3], ==, 81);
+}
+
+/* Bands of uneven heights, one row each, more bands than rows, on odd sizes: the same cells. */
+static void
+test_integral_bands (void)
+{
+  const int sizes[][2] = { { 7, 5 }, { 13, 1 }, { 1, 13 }, { 31, 17 }, { 40, 64 } };
+  const int bands[] = { 2, 3, 4, 5, 7, 16, 100 };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (guint b = 0; b < G_N_ELEMENTS (bands); b++)
+      check_integrals (sizes[i][0], sizes[i][1], bands[b]);
 }
 
 /* Two pixels to three: the first before the source's first centre copies it, the middle one
@@ -382,6 +413,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cascade/lbp-by-hand", test_lbp_by_hand);
   g_test_add_func ("/cascade/group", test_group);
   g_test_add_func ("/cascade/integrals", test_integrals);
+  g_test_add_func ("/cascade/integral-bands", test_integral_bands);
   g_test_add_func ("/cascade/resize", test_resize);
   g_test_add_func ("/cascade/bad-files", test_bad_files);
   g_test_add_func ("/cascade/not-files", test_not_files);
