@@ -41,9 +41,8 @@ struct LmCascadeLevel {
 };
 
 gboolean
-lm_cascade_level_fits (const LmCascade *cascade, gsize step, guint height)
+lm_cascade_level_fits (gsize step, guint height)
 {
-  (void) cascade;
   return step <= G_MAXINT32 / 3 && (gsize) height + 1 <= G_MAXINT32 / 3 / step;
 }
 
@@ -192,7 +191,8 @@ haar_window (const LmCascadeLevel *l, ptrdiff_t at)
       for (const HaarStump *end = st + stage->n_stumps; st < end; st++)
         {
           /* lm_cascade_haar_value */
-          float v = st->weight[0] * (float) corner_sum (p, st->ofs[0]) + st->weight[1] * (float) corner_sum (p, st->ofs[1]);
+          float v = st->weight[0] * (float) corner_sum (p, st->ofs[0])
+                    + st->weight[1] * (float) corner_sum (p, st->ofs[1]);
           if (st->weight[2] != 0.0f)
             v += st->weight[2] * (float) corner_sum (p, st->ofs[2]);
           /* (double) (v · norm) < (double) threshold, as cascade-math.h has it, is exact in float */

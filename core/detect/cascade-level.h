@@ -1,9 +1,10 @@
 /* A cascade laid out for one pyramid level, as OpenCV's evaluators hold it (HaarEvaluator's
  * and LBPEvaluator's OptFeature): each stump with its feature's corners as offsets from the
  * window's top-left cell, so that a window costs loads and adds rather than index arithmetic,
- * read in one pass over an array in stump order. lm_cascade_level_window gives what
- * lm_cascade_window (cascade-math.h) gives for every window: the same integer sums, the same
- * float and double steps. */
+ * read in one pass over an array in stump order. Beyond OpenCV: a stage is decided as soon as
+ * the leaves still to come cannot change its outcome, and a leaf is picked without a branch.
+ * lm_cascade_level_window gives what lm_cascade_window (cascade-math.h) gives for every
+ * window: the same integer sums, the same float and double steps, the same outcomes. */
 #pragma once
 
 #include <glib.h>
@@ -15,9 +16,9 @@ G_BEGIN_DECLS
 
 typedef struct LmCascadeLevel LmCascadeLevel;
 
-/* Offsets are 32-bit, as OpenCV's: FALSE where a level's integrals (STEP × (HEIGHT + 1)
- * cells, the tilted ones after the sums) are too large for them; lm_cascade_window serves. */
-gboolean lm_cascade_level_fits (const LmCascade *cascade, gsize step, guint height);
+/* Offsets are 32-bit, as OpenCV's: FALSE where integrals of STEP × (HEIGHT + 1) cells (the
+ * tilted ones after the sums) are too large for them; lm_cascade_window serves there. */
+gboolean lm_cascade_level_fits (gsize step, guint height);
 
 /* IN->tilted, where the cascade has tilted features, lies in the same allocation as IN->sum. */
 LmCascadeLevel *lm_cascade_level_new (const LmCascade *cascade);

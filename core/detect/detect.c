@@ -151,7 +151,8 @@ lm_cascade_candidates (const LmCascade *c, const guint8 *gray, gsize stride, gui
         }
       /* OpenCV's stripes: one per 32 windows of the first level's row. */
       int stripes = MAX ((int) ceil (MAX ((int) lw0 - c->window_width, 0) / 32.0), 1);
-      g_autoptr (LmCascadeLevel) laid_out = lm_cascade_level_fits (c, lw0 + 1, (guint) lh0) ? lm_cascade_level_new (c) : NULL;
+      g_autoptr (LmCascadeLevel) laid_out
+        = lm_cascade_level_fits (lw0 + 1, (guint) lh0) ? lm_cascade_level_new (c) : NULL;
       for (guint i = 0; i < scales->len; i++)
         {
           float s = g_array_index (scales, float, i);
