@@ -5,6 +5,10 @@
 #include <math.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "cascade-level.h"
 
 /* A stage's sum after a stump decides the stage early where the leaves still to come cannot
@@ -212,13 +216,14 @@ haar_window (const LmCascadeLevel *l, ptrdiff_t at)
   return 1;
 }
 
+/* From stage FIRST on. */
 static int
-lbp_window (const LmCascadeLevel *l, ptrdiff_t at)
+lbp_window (const LmCascadeLevel *l, ptrdiff_t at, unsigned first)
 {
   const LmCascade *c = l->c;
   const uint32_t *p = l->sum + at;
-  const LbpStump *st = l->lbp;
-  for (unsigned si = 0; si < c->n_stages; si++)
+  const LbpStump *st = l->lbp + (first < c->n_stages ? c->stages[first].first : 0);
+  for (unsigned si = first; si < c->n_stages; si++)
     {
       const LmCascadeStage *stage = &c->stages[si];
       double sum = 0.0;
@@ -255,5 +260,78 @@ int
 lm_cascade_level_window (const LmCascadeLevel *l, int x, int y)
 {
   ptrdiff_t at = (ptrdiff_t) y * l->step + x;
-  return l->c->kind == LM_CASCADE_HAAR ? haar_window (l, at) : lbp_window (l, at);
+  return l->c->kind == LM_CASCADE_HAAR ? haar_window (l, at) : lbp_window (l, at, 0);
+}
+
+#ifdef __SSE2__
+/* The cells at P, P + DX, P + 2 DX, P + 3 DX (DX 1 or 2), reading no further. */
+static inline __m128i
+four (const uint32_t *p, int dx)
+{
+  __m128i a = _mm_loadu_si128 ((const __m128i *) p);
+  if (dx == 1)
+    return a;
+  __m128i b = _mm_loadu_si128 ((const __m128i *) (p + 3));
+  return _mm_castps_si128 (_mm_shuffle_ps (_mm_castsi128_ps (a), _mm_castsi128_ps (b), _MM_SHUFFLE (3, 1, 2, 0)));
+}
+
+/* The first stage of four LBP windows side by side, DX apart: whether each passes. The codes
+ * are lm_cascade_lbp_code's, four at a time; each window's sum is its own, in stump order. */
+static void
+lbp_first_stage4 (const LmCascadeLevel *l, ptrdiff_t at, int dx, gboolean pass[4])
+{
+  const LmCascadeStage *stage = &l->c->stages[0];
+  const uint32_t *p = l->sum + at;
+  double sum[4] = { 0.0, 0.0, 0.0, 0.0 };
+  for (const LbpStump *st = l->lbp, *end = st + stage->n_stumps; st < end; st++)
+    {
+      __m128i q[16];
+      for (int k = 0; k < 16; k++)
+        q[k] = four (p + st->ofs[k], dx);
+#define BLOCK(r, k) \
+  _mm_add_epi32 (_mm_sub_epi32 (_mm_sub_epi32 (q[4 * (r) + (k)], q[4 * (r) + (k) + 1]), q[4 * (r) + (k) + 4]), \
+                 q[4 * (r) + (k) + 5])
+      /* b ≥ centre as ¬(centre > b), a lane of all ones becoming the bit */
+      __m128i centre = BLOCK (1, 1), code = _mm_setzero_si128 ();
+#define BIT(r, k, bit) \
+  code = _mm_or_si128 (code, _mm_andnot_si128 (_mm_cmpgt_epi32 (centre, BLOCK (r, k)), _mm_set1_epi32 (bit)))
+      BIT (0, 0, 128), BIT (0, 1, 64), BIT (0, 2, 32), BIT (1, 2, 16);
+      BIT (2, 2, 8), BIT (2, 1, 4), BIT (2, 0, 2), BIT (1, 0, 1);
+#undef BIT
+#undef BLOCK
+      int codes[4];
+      _mm_storeu_si128 ((__m128i *) codes, code);
+      for (int i = 0; i < 4; i++)
+        sum[i] += st->leaf[(st->subset[codes[i] >> 5] >> (codes[i] & 31)) & 1u];
+    }
+  for (int i = 0; i < 4; i++)
+    pass[i] = !(sum[i] < (double) stage->threshold);
+}
+#endif
+
+void
+lm_cascade_level_windows (const LmCascadeLevel *l, int x, int y, int dx, int n, gboolean skip_first, int *results)
+{
+  ptrdiff_t at = (ptrdiff_t) y * l->step + x;
+#ifdef __SSE2__
+  if (l->c->kind == LM_CASCADE_LBP && n == 4 && (dx == 1 || dx == 2) && l->c->n_stages > 0)
+    {
+      gboolean pass[4];
+      lbp_first_stage4 (l, at, dx, pass);
+      gboolean skip = skip_first;
+      for (int i = 0; i < 4; i++, at += dx)
+        {
+          /* a window skipped is not looked at further; its neighbour is, whatever it gave */
+          results[i] = skip ? 0 : !pass[i] ? 0 : lbp_window (l, at, 1);
+          skip = !skip && !pass[i];
+        }
+      return;
+    }
+#endif
+  gboolean skip = skip_first;
+  for (int i = 0; i < n; i++, at += dx)
+    {
+      results[i] = skip ? 0 : l->c->kind == LM_CASCADE_HAAR ? haar_window (l, at) : lbp_window (l, at, 0);
+      skip = !skip && results[i] == 0;
+    }
 }

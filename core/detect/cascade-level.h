@@ -28,6 +28,13 @@ void lm_cascade_level_free (LmCascadeLevel *level);
 /* As lm_cascade_window (cascade-math.h) for the integrals of the last lm_cascade_level_set. */
 int lm_cascade_level_window (const LmCascadeLevel *level, int x, int y);
 
+/* The windows at X, X + DX, … (N of them, at most 4) of row Y into RESULTS, as
+ * lm_cascade_level_window gives them, except those that OpenCV's scan skips: a window after
+ * one rejected by the first stage (the first of them where SKIP_FIRST), which gives 0 here
+ * and is not evaluated. LBP's first stage is evaluated four windows at a time. */
+void lm_cascade_level_windows (const LmCascadeLevel *level, int x, int y, int dx, int n, gboolean skip_first,
+                               int *results);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmCascadeLevel, lm_cascade_level_free)
 
 G_END_DECLS

@@ -96,17 +96,29 @@ scan_level (const LmCascade *c, const LmCascadeLevel *laid_out, const LmCascadeI
     for (int row = 0; row < rows; row++)
       {
         int y = row * step;
-        for (int x = 0; x < sw; x += step)
+        gboolean skip = FALSE;
+        for (int x = 0; x < sw;)
           {
-            int result = laid_out ? lm_cascade_level_window (laid_out, x, y) : lm_cascade_window (c, in, x, y);
-            if (result > 0)
+            int n = MIN (4, (sw - x + step - 1) / step), result[4];
+            if (laid_out)
+              lm_cascade_level_windows (laid_out, x, y, step, n, skip, result);
+            else
+              result[0] = lm_cascade_window (c, in, x, y), n = 1;
+            for (int i = 0; i < n; i++, x += step)
               {
-                Candidate k = { level, y, x,
-                                { (int) lrintf (x * scale), (int) lrintf (y * scale), box_w, box_h, 0 } };
-                g_array_append_val (mine, k);
+                if (skip)
+                  {
+                    skip = FALSE;
+                    continue;
+                  }
+                if (result[i] > 0)
+                  {
+                    Candidate k = { level, y, x,
+                                    { (int) lrintf (x * scale), (int) lrintf (y * scale), box_w, box_h, 0 } };
+                    g_array_append_val (mine, k);
+                  }
+                skip = result[i] == 0;
               }
-            else if (result == 0)
-              x += step;
           }
       }
   }

@@ -253,8 +253,9 @@ test_integral_bands (void)
 
 /* The cascade laid out for a level (cascade-level.h) against cascade-math.h's window, on every
  * window of the astronaut (gray, resized to an odd size) with opencv-data's models: Haar,
- * Haar with tilted features, LBP. The same result everywhere: passed, the stage that rejected
- * it, or flat. Skipped where opencv-data is not installed. */
+ * Haar with tilted features, LBP; one at a time and four at a time. The same result
+ * everywhere: passed, the stage that rejected it, or flat. Skipped where opencv-data is not
+ * installed. */
 static void
 test_laid_out (void)
 {
@@ -289,6 +290,25 @@ test_laid_out (void)
             deep += want == 1 || want <= -3;
           }
       g_assert_cmpuint (deep, >, 0); /* the later stages were compared too */
+      /* Four at a time along each row, stepping 1 and 2, with OpenCV's skip of the window after
+       * a first-stage rejection: the same results where a window is looked at. */
+      for (int dx = 1; dx <= 2; dx++)
+        for (int y = 0; y + c->window_height <= H; y++)
+          {
+            int sw = W + 1 - c->window_width;
+            gboolean skip = FALSE;
+            for (int x = 0; x < sw;)
+              {
+                int n = MIN (4, (sw - x + dx - 1) / dx), got[4];
+                lm_cascade_level_windows (laid_out, x, y, dx, n, skip, got);
+                for (int i = 0; i < n; i++, x += dx)
+                  {
+                    int want = skip ? 0 : lm_cascade_window (c, &in, x, y);
+                    g_assert_cmpint (got[i], ==, want);
+                    skip = !skip && want == 0;
+                  }
+              }
+          }
       tried++;
     }
   if (tried == 0)
