@@ -1,6 +1,7 @@
 /* A cascade laid out for one level (cascade-level.h). The arithmetic is cascade-math.h's, step
- * for step; only the addressing differs: a corner is the window's top-left cell plus an
- * offset fixed for the level. */
+ * for step: a corner is the window's top-left cell plus an offset fixed for the level; a stage
+ * may be decided before its last stump (Early), and LBP's first stage runs four windows to a
+ * vector, each lane's sum its own. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
