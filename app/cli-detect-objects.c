@@ -24,6 +24,7 @@ typedef struct {
   char *min_size, *max_size;
   double scale_factor;
   int min_neighbors;
+  gboolean timings;
   char **inputs;
 } Options;
 
@@ -133,20 +134,33 @@ copy_photo (const LmImage *image, GError **error)
   return copy;
 }
 
+static double
+seconds_since (gint64 *start)
+{
+  gint64 now = g_get_monotonic_time ();
+  double s = (now - *start) / 1e6;
+  *start = now;
+  return s;
+}
+
 static gboolean
 detect (const Options *o, const LmCascadeParams *params, GError **error)
 {
+  gint64 clock = g_get_monotonic_time ();
+  double model_s, photo_s, gray_s, detect_s;
   g_autofree char *path = lm_cascade_model_path (o->model, error);
   if (path == NULL)
     return FALSE;
   g_autoptr (LmCascade) cascade = lm_cascade_load (path, error);
   if (cascade == NULL)
     return FALSE;
+  model_s = seconds_since (&clock);
   const char *input = o->inputs[0];
   g_autoptr (LmImage) image = lm_cli_load_photo (input, lm_allocator_host (), error);
   if (image == NULL)
     return FALSE;
   lm_cli_notes (input, image->notes);
+  photo_s = seconds_since (&clock);
   GError *local = NULL;
   /* The cascades are trained on 8-bit photos: a 16-bit one is looked at in 8 bits, and drawn
    * on or blurred in its own depth. */
@@ -160,9 +174,13 @@ detect (const Options *o, const LmCascadeParams *params, GError **error)
       g_error_free (local);
       return FALSE;
     }
+  gray_s = seconds_since (&clock);
   g_autoptr (GArray) boxes = lm_cascade_detect (cascade, gray, image->width, image->width, image->height, params, error);
   if (boxes == NULL)
     return FALSE;
+  detect_s = seconds_since (&clock);
+  if (o->timings)
+    printf (_("model %.3f s, photo %.3f s, gray %.3f s, detection %.3f s\n"), model_s, photo_s, gray_s, detect_s);
   g_autofree char *label = model_label (o->model);
   if (o->output)
     {
@@ -215,6 +233,7 @@ lm_cli_detect_objects_main (int argc, char **argv)
     LM_CLI_NUMBER_ENTRY ("min-neighbors", N_("Keep a box only where more than N windows found it (default 3)"), N_("N")),
     { "min-size", 0, 0, G_OPTION_ARG_STRING, &o.min_size, N_("Smallest box tried"), N_("WxH") },
     { "max-size", 0, 0, G_OPTION_ARG_STRING, &o.max_size, N_("Largest box tried (default: the photo)"), N_("WxH") },
+    { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
   };

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "detect.h"
+#include "cascade-level.h"
 #include "cascade-math.h"
 #include "integral.h"
 #include "resize-linear.h"
@@ -74,8 +75,8 @@ by_level_y_x (gconstpointer pa, gconstpointer pb)
 /* The windows of one level (integrals IN of a level of LW × LH pixels) that pass, appended to
  * OUT (of Candidate). */
 static void
-scan_level (const LmCascade *c, const LmCascadeIntegrals *in, int lw, int lh, float scale, int level,
-            int stripes, GArray *out)
+scan_level (const LmCascade *c, const LmCascadeLevel *laid_out, const LmCascadeIntegrals *in, int lw, int lh,
+            float scale, int level, int stripes, GArray *out)
 {
   int step = scale >= 2.0f ? 1 : 2;
   int sw = MAX (lw + 1 - c->window_width, 0), sh = MAX (lh + 1 - c->window_height, 0);
@@ -95,17 +96,29 @@ scan_level (const LmCascade *c, const LmCascadeIntegrals *in, int lw, int lh, fl
     for (int row = 0; row < rows; row++)
       {
         int y = row * step;
-        for (int x = 0; x < sw; x += step)
+        gboolean skip = FALSE;
+        for (int x = 0; x < sw;)
           {
-            int result = lm_cascade_window (c, in, x, y);
-            if (result > 0)
+            int n = MIN (4, (sw - x + step - 1) / step), result[4];
+            if (laid_out)
+              lm_cascade_level_windows (laid_out, x, y, step, n, skip, result);
+            else
+              result[0] = lm_cascade_window (c, in, x, y), n = 1;
+            for (int i = 0; i < n; i++, x += step)
               {
-                Candidate k = { level, y, x,
-                                { (int) lrintf (x * scale), (int) lrintf (y * scale), box_w, box_h, 0 } };
-                g_array_append_val (mine, k);
+                if (skip)
+                  {
+                    skip = FALSE;
+                    continue;
+                  }
+                if (result[i] > 0)
+                  {
+                    Candidate k = { level, y, x,
+                                    { (int) lrintf (x * scale), (int) lrintf (y * scale), box_w, box_h, 0 } };
+                    g_array_append_val (mine, k);
+                  }
+                skip = result[i] == 0;
               }
-            else if (result == 0)
-              x += step;
           }
       }
   }
@@ -137,10 +150,11 @@ lm_cascade_candidates (const LmCascade *c, const guint8 *gray, gsize stride, gui
       gsize lw0 = (gsize) lrintf ((float) width / s0) + 1, lh0 = (gsize) lrintf ((float) height / s0) + 1;
       gsize cells = (lw0 + 1) * (lh0 + 1);
       g_autofree guint8 *level = g_try_malloc (lw0 * lh0);
-      g_autofree guint32 *sum = g_try_malloc (cells * sizeof (guint32));
+      /* The tilted sums follow the sums in one allocation, as LmCascadeLevel needs. */
+      g_autofree guint32 *sum = g_try_malloc (cells * (c->has_tilted ? 2 : 1) * sizeof (guint32));
       g_autofree guint32 *sqsum = c->kind == LM_CASCADE_HAAR ? g_try_malloc (cells * sizeof (guint32)) : NULL;
-      g_autofree guint32 *tilted = c->has_tilted ? g_try_malloc (cells * sizeof (guint32)) : NULL;
-      if (!level || !sum || (c->kind == LM_CASCADE_HAAR && !sqsum) || (c->has_tilted && !tilted))
+      guint32 *tilted = c->has_tilted && sum ? sum + cells : NULL;
+      if (!level || !sum || (c->kind == LM_CASCADE_HAAR && !sqsum))
         {
           g_array_unref (found);
           g_set_error (error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY,
@@ -149,6 +163,8 @@ lm_cascade_candidates (const LmCascade *c, const guint8 *gray, gsize stride, gui
         }
       /* OpenCV's stripes: one per 32 windows of the first level's row. */
       int stripes = MAX ((int) ceil (MAX ((int) lw0 - c->window_width, 0) / 32.0), 1);
+      g_autoptr (LmCascadeLevel) laid_out
+        = lm_cascade_level_fits (lw0 + 1, (guint) lh0) ? lm_cascade_level_new (c) : NULL;
       for (guint i = 0; i < scales->len; i++)
         {
           float s = g_array_index (scales, float, i);
@@ -158,7 +174,9 @@ lm_cascade_candidates (const LmCascade *c, const guint8 *gray, gsize stride, gui
           lm_resize_linear_gray8 (gray, stride, width, height, level, (gsize) lw, (guint) lw, (guint) lh);
           lm_integral_compute (level, (gsize) lw, (guint) lw, (guint) lh, sum, sqsum, tilted, (gsize) lw + 1);
           LmCascadeIntegrals in = { sum, sqsum, tilted, (ptrdiff_t) lw + 1 };
-          scan_level (c, &in, lw, lh, s, (int) i, stripes, found);
+          if (laid_out)
+            lm_cascade_level_set (laid_out, &in);
+          scan_level (c, laid_out, &in, lw, lh, s, (int) i, stripes, found);
         }
     }
   GArray *boxes = g_array_sized_new (FALSE, FALSE, sizeof (LmCascadeBox), found->len);

@@ -15,4 +15,8 @@ G_BEGIN_DECLS
 void lm_integral_compute (const guint8 *gray, gsize gray_stride, guint width, guint height,
                           guint32 *sum, guint32 *sqsum, guint32 *tilted, gsize step);
 
+/* The same in N_BANDS bands of rows (1 … height), made in parallel: the same values. */
+void lm_integral_compute_bands (const guint8 *gray, gsize gray_stride, guint width, guint height,
+                                guint32 *sum, guint32 *sqsum, guint32 *tilted, gsize step, int n_bands);
+
 G_END_DECLS

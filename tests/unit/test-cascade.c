@@ -11,9 +11,13 @@
 #include <unistd.h>
 
 #include "core/detect/cascade.h"
+#include "core/detect/cascade-level.h"
+#include "core/detect/cascade-math.h"
 #include "core/detect/detect.h"
+#include "core/detect/gray8.h"
 #include "core/detect/group.h"
 #include "core/detect/integral.h"
+#include "core/detect/models.h"
 #include "core/detect/resize-linear.h"
 #include "core/error.h"
 #include "test-util.h"
@@ -186,34 +190,129 @@ test_group (void)
   g_assert_cmpuint (g0->len, ==, 9);
 }
 
-/* The tilted sum of every (X, Y) against its definition: the pixels (x, y) with y < Y and
- * |x − X + 1| ≤ Y − 1 − y. */
+/* The integrals of a W × H image made in N_BANDS bands (1: the plain pass), every cell
+ * against its definition: the sums over x < X, y < Y, and the tilted sums over the pixels
+ * (x, y) with y < Y and |x − X + 1| ≤ Y − 1 − y. The step is wider than a row and the
+ * padding poisoned, so a row written out of place shows. */
+static void
+check_integrals (int W, int H, int n_bands)
+{
+  gsize step = (gsize) W + 3;
+  g_autofree guint8 *img = g_new (guint8, (gsize) W * H);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      img[y * W + x] = (guint8) ((17 * x + 31 * y + x * y) % 251);
+  gsize cells = step * (H + 1);
+  g_autofree guint32 *sum = g_new (guint32, cells), *sq = g_new (guint32, cells), *tilted = g_new (guint32, cells);
+  memset (sum, 0xa5, cells * 4), memset (sq, 0xa5, cells * 4), memset (tilted, 0xa5, cells * 4);
+  lm_integral_compute_bands (img, W, W, H, sum, sq, tilted, step, n_bands);
+  for (int Y = 0; Y <= H; Y++)
+    {
+      for (int X = 0; X <= W; X++)
+        {
+          guint32 s = 0, q = 0, t = 0;
+          for (int y = 0; y < Y; y++)
+            for (int x = 0; x < W; x++)
+              {
+                guint32 v = img[y * W + x];
+                if (x < X)
+                  s += v, q += v * v;
+                if (abs (x - X + 1) <= Y - 1 - y)
+                  t += v;
+              }
+          g_assert_cmpuint (sum[Y * step + X], ==, s);
+          g_assert_cmpuint (sq[Y * step + X], ==, q);
+          g_assert_cmpuint (tilted[Y * step + X], ==, t);
+        }
+      for (gsize X = W + 1; X < step; X++)
+        g_assert_cmpuint (sum[Y * step + X], ==, 0xa5a5a5a5u);
+    }
+}
+
 static void
 test_integrals (void)
 {
-  enum { W = 7, H = 5 };
-  guint8 img[H][W];
-  for (int y = 0; y < H; y++)
-    for (int x = 0; x < W; x++)
-      img[y][x] = (guint8) (17 * x + 31 * y + x * y) % 251;
-  guint32 sum[H + 1][W + 1], sq[H + 1][W + 1], tilted[H + 1][W + 1];
-  lm_integral_compute (&img[0][0], W, W, H, &sum[0][0], &sq[0][0], &tilted[0][0], W + 1);
-  for (int Y = 0; Y <= H; Y++)
-    for (int X = 0; X <= W; X++)
-      {
-        guint32 s = 0, q = 0, t = 0;
-        for (int y = 0; y < Y; y++)
-          for (int x = 0; x < W; x++)
-            {
-              if (x < X)
-                s += img[y][x], q += img[y][x] * img[y][x];
-              if (abs (x - X + 1) <= Y - 1 - y)
-                t += img[y][x];
-            }
-        g_assert_cmpuint (sum[Y][X], ==, s);
-        g_assert_cmpuint (sq[Y][X], ==, q);
-        g_assert_cmpuint (tilted[Y][X], ==, t);
-      }
+  check_integrals (7, 5, 1);
+  guint8 pixel = 9;
+  guint32 sum[4], sq[4];
+  lm_integral_compute (&pixel, 1, 1, 1, sum, sq, NULL, 2);
+  g_assert_cmpuint (sum[3], ==, 9);
+  g_assert_cmpuint (sq[3], ==, 81);
+}
+
+/* Bands of uneven heights, one row each, more bands than rows, on odd sizes: the same cells. */
+static void
+test_integral_bands (void)
+{
+  const int sizes[][2] = { { 7, 5 }, { 13, 1 }, { 1, 13 }, { 31, 17 }, { 40, 64 } };
+  const int bands[] = { 2, 3, 4, 5, 7, 16, 100 };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (guint b = 0; b < G_N_ELEMENTS (bands); b++)
+      check_integrals (sizes[i][0], sizes[i][1], bands[b]);
+}
+
+/* The cascade laid out for a level (cascade-level.h) against cascade-math.h's window, on every
+ * window of the astronaut (gray, resized to an odd size) with opencv-data's models: Haar,
+ * Haar with tilted features, LBP; one at a time and four at a time. The same result
+ * everywhere: passed, the stage that rejected it, or flat. Skipped where opencv-data is not
+ * installed. */
+static void
+test_laid_out (void)
+{
+  const char *models[] = { "faces", "upper-bodies", "faces-lbp", "cat-faces-lbp" };
+  g_autoptr (LmImage) photo = lm_test_load_photo ("astronaut.tif");
+  g_autofree guint8 *gray = lm_cascade_gray8 (photo, NULL);
+  enum { W = 371, H = 333 };
+  g_autofree guint8 *level = g_new (guint8, W * H);
+  lm_resize_linear_gray8 (gray, photo->width, photo->width, photo->height, level, W, W, H);
+  gsize step = W + 1, cells = step * (H + 1);
+  g_autofree guint32 *sum = g_new (guint32, 2 * cells), *sq = g_new (guint32, cells);
+  lm_integral_compute (level, W, W, H, sum, sq, sum + cells, step);
+  LmCascadeIntegrals in = { sum, sq, sum + cells, (ptrdiff_t) step };
+  guint tried = 0;
+  for (guint m = 0; m < G_N_ELEMENTS (models); m++)
+    {
+      g_autofree char *path = lm_cascade_model_path (models[m], NULL);
+      if (path == NULL)
+        continue;
+      GError *error = NULL;
+      g_autoptr (LmCascade) c = lm_cascade_load (path, &error);
+      g_assert_no_error (error);
+      g_assert_true (lm_cascade_level_fits (step, H));
+      g_autoptr (LmCascadeLevel) laid_out = lm_cascade_level_new (c);
+      lm_cascade_level_set (laid_out, &in);
+      guint deep = 0;
+      for (int y = 0; y + c->window_height <= H; y++)
+        for (int x = 0; x + c->window_width <= W; x++)
+          {
+            int want = lm_cascade_window (c, &in, x, y);
+            g_assert_cmpint (lm_cascade_level_window (laid_out, x, y), ==, want);
+            deep += want == 1 || want <= -3;
+          }
+      g_assert_cmpuint (deep, >, 0); /* the later stages were compared too */
+      /* Four at a time along each row, stepping 1 and 2, with OpenCV's skip of the window after
+       * a first-stage rejection: the same results where a window is looked at. */
+      for (int dx = 1; dx <= 2; dx++)
+        for (int y = 0; y + c->window_height <= H; y++)
+          {
+            int sw = W + 1 - c->window_width;
+            gboolean skip = FALSE;
+            for (int x = 0; x < sw;)
+              {
+                int n = MIN (4, (sw - x + dx - 1) / dx), got[4];
+                lm_cascade_level_windows (laid_out, x, y, dx, n, skip, got);
+                for (int i = 0; i < n; i++, x += dx)
+                  {
+                    int want = skip ? 0 : lm_cascade_window (c, &in, x, y);
+                    g_assert_cmpint (got[i], ==, want);
+                    skip = !skip && want == 0;
+                  }
+              }
+          }
+      tried++;
+    }
+  if (tried == 0)
+    g_test_skip ("opencv-data is not installed");
 }
 
 /* Two pixels to three: the first before the source's first centre copies it, the middle one
@@ -382,6 +481,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cascade/lbp-by-hand", test_lbp_by_hand);
   g_test_add_func ("/cascade/group", test_group);
   g_test_add_func ("/cascade/integrals", test_integrals);
+  g_test_add_func ("/cascade/integral-bands", test_integral_bands);
+  g_test_add_func ("/cascade/laid-out", test_laid_out);
   g_test_add_func ("/cascade/resize", test_resize);
   g_test_add_func ("/cascade/bad-files", test_bad_files);
   g_test_add_func ("/cascade/not-files", test_not_files);
