@@ -5,7 +5,8 @@
 
 #include "core/library/thumbnail-queue.h"
 
-/* About three screens of a 1920 × 1200 window at the default cell size. */
+/* About three screens of a 1920 × 1200 window at the default cell size; more where a view
+ * shows more cells at once (lm_folder_thumbs_room). */
 #define KEPT_THUMBNAILS 600
 
 typedef struct {
@@ -19,6 +20,7 @@ struct _LmFolderThumbs {
   int size;
   GHashTable *thumbs; /* photo → Thumb */
   GQueue recent;      /* of Thumb *: the least recently looked up at the tail */
+  guint kept;         /* the most kept */
   LmThumbnailQueue *queue;
 };
 
@@ -52,7 +54,7 @@ keep (LmFolderThumbs *self, const char *photo, cairo_surface_t *surface)
   g_queue_push_head (&self->recent, t);
   t->link = self->recent.head;
   g_hash_table_insert (self->thumbs, t->photo, t);
-  while (self->recent.length > KEPT_THUMBNAILS)
+  while (self->recent.length > self->kept)
     {
       Thumb *old = g_queue_pop_tail (&self->recent);
       g_hash_table_remove (self->thumbs, old->photo);
@@ -164,6 +166,14 @@ lm_folder_thumbs_want (LmFolderThumbs *self, const char *const *photos, guint n,
     ask (self, (const char *const *) missing->pdata, missing->len, urgent);
 }
 
+guint
+lm_folder_thumbs_room (LmFolderThumbs *self, guint visible)
+{
+  /* Three screens: what is seen, and as much on each side. */
+  self->kept = MAX (self->kept, 3 * visible);
+  return (self->kept - visible) / 2;
+}
+
 void
 lm_folder_thumbs_forget (LmFolderThumbs *self, const char *photo)
 {
@@ -204,6 +214,7 @@ static void
 lm_folder_thumbs_init (LmFolderThumbs *self)
 {
   self->thumbs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, thumb_free);
+  self->kept = KEPT_THUMBNAILS;
 }
 
 LmFolderThumbs *

@@ -30,6 +30,11 @@ void lm_folder_thumbs_hold (LmFolderThumbs *thumbs, gboolean hold);
 /* Forgets the thumbnails asked for and not begun: another folder opened. */
 void lm_folder_thumbs_drop_waiting (LmFolderThumbs *thumbs);
 
+/* A view shows VISIBLE cells at once: the thumbnails kept are at least three times as many,
+ * and the return is how many may be asked for ahead on each side of them without pushing
+ * the visible ones out. */
+guint lm_folder_thumbs_room (LmFolderThumbs *thumbs, guint visible);
+
 /* Forgets PHOTO's thumbnail (its edits changed): the next lookup asks for it again. */
 void lm_folder_thumbs_forget (LmFolderThumbs *thumbs, const char *photo);
 

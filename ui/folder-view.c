@@ -7,7 +7,7 @@
 
 #define THUMB_TOP 8
 #define INFO_HEIGHT 22     /* the row of stars, reject mark and labels under the thumbnail */
-#define PREFETCH_SCREENS 2 /* asked for ahead of a scroll, either way */
+#define PREFETCH_SCREENS 2 /* asked for ahead of a scroll, either way, as the thumbnails kept allow */
 
 struct _LmFolderView {
   GtkDrawingArea parent_instance;
@@ -175,6 +175,7 @@ ask_thumbnails (LmFolderView *self)
     return;
   self->asked = TRUE, self->asked_first = first, self->asked_last = last;
   guint span = last - first + 1;
+  guint ahead = MIN (PREFETCH_SCREENS * span, lm_folder_thumbs_room (self->thumbs, span));
   g_autoptr (GPtrArray) paths = g_ptr_array_new ();
   lm_folder_thumbs_hold (self->thumbs, TRUE);
   for (guint i = first; i <= last; i++)
@@ -183,9 +184,9 @@ ask_thumbnails (LmFolderView *self)
   g_ptr_array_set_size (paths, 0);
   /* The next screens first (a scroll goes on as it started, usually down), then the ones
    * before. */
-  for (guint i = last + 1; i < n && i <= last + PREFETCH_SCREENS * span; i++)
+  for (guint i = last + 1; i < n && i <= last + ahead; i++)
     g_ptr_array_add (paths, lm_folder_view_get_photo (self, i)->path);
-  for (guint i = first; i-- > 0 && i + PREFETCH_SCREENS * span >= first;)
+  for (guint i = first; i-- > 0 && i + ahead >= first;)
     g_ptr_array_add (paths, lm_folder_view_get_photo (self, i)->path);
   if (paths->len)
     lm_folder_thumbs_want (self->thumbs, (const char *const *) paths->pdata, paths->len, FALSE);

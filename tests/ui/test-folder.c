@@ -19,6 +19,7 @@
 #include "core/library/presets.h"
 #include "../unit/test-util.h"
 #include "ui-testlib.h"
+#include "ui/folder-thumbs.h"
 #include "ui/folder-view.h"
 #include "ui/window-folder.h"
 #include "ui/window-private.h"
@@ -532,6 +533,20 @@ test_export_selected (void)
   gtk_widget_destroy (dialog);
 }
 
+/* A view that shows many cells (a 4K screen: ~1,300 with the screens around) must not ask for
+ * more ahead than the thumbnails kept can hold beside the visible ones, which it would push
+ * out; the kept grow to three screens of it. */
+static void
+test_thumbnails_kept (void)
+{
+  g_autoptr (LmFolderThumbs) thumbs = lm_folder_thumbs_new (64);
+  guint ahead = lm_folder_thumbs_room (thumbs, 100);
+  g_assert_cmpuint (ahead, ==, 250);         /* 600 kept: 100 seen, 250 on each side */
+  ahead = lm_folder_thumbs_room (thumbs, 420);
+  g_assert_cmpuint (ahead, ==, 420);         /* 1,260 kept: 420 seen, 420 on each side */
+  g_assert_cmpuint (2 * ahead + 420, <=, 1260);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -543,6 +558,7 @@ main (int argc, char **argv)
   g_test_add_func ("/folder/open-next-back", test_open_next_back);
   g_test_add_func ("/folder/preset-drop", test_preset_drop);
   g_test_add_func ("/folder/export-selected", test_export_selected);
+  g_test_add_func ("/folder/thumbnails-kept", test_thumbnails_kept);
   int status = g_test_run ();
   lm_test_remove_tree (folder);
   g_free (folder);
