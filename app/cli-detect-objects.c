@@ -119,21 +119,6 @@ model_label (const char *model)
   return g_filename_display_name (base);
 }
 
-/* IMAGE's pixels and metadata in an image of their own. */
-static LmImage *
-copy_photo (const LmImage *image, GError **error)
-{
-  LmImage *copy = lm_image_new (image->format, image->width, image->height, lm_allocator_host (), error);
-  if (copy == NULL)
-    return NULL;
-  gsize row = lm_format_bytes_per_pixel (image->format) * (gsize) image->width;
-  for (guint y = 0; y < image->height; y++)
-    memcpy (lm_image_row (copy, y), lm_image_row (image, y), row);
-  copy->opaque = image->opaque;
-  lm_image_copy_metadata (copy, image);
-  return copy;
-}
-
 static double
 seconds_since (gint64 *start)
 {
@@ -194,7 +179,9 @@ detect (const Options *o, const LmCascadeParams *params, GError **error)
     {
       /* On a copy: the blur below starts from the photo as it was. */
       static const guint8 green[3] = { 0, 255, 0 };
-      g_autoptr (LmImage) drawn = copy_photo (image, error);
+      g_autoptr (LmImage) drawn = lm_image_cut (image, 0, 0, image->width, image->height, lm_allocator_host (), error);
+      if (drawn)
+        lm_image_copy_metadata (drawn, image);
       if (drawn == NULL || !lm_annotate_draw (drawn, found, boxes->len, green, error)
           || !lm_io_save (drawn, o->draw, NULL, error))
         return FALSE;

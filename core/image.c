@@ -320,6 +320,21 @@ lm_image_same_shape (const LmImage *a, const LmImage *b)
   return a->width == b->width && a->height == b->height && a->format == b->format;
 }
 
+LmImage *
+lm_image_cut (const LmImage *image, guint x, guint y, guint w, guint h, const LmAllocator *allocator,
+              GError **error)
+{
+  g_return_val_if_fail ((guint64) x + w <= image->width && (guint64) y + h <= image->height, NULL);
+  LmImage *part = lm_image_new (image->format, w, h, allocator, error);
+  if (part == NULL)
+    return NULL;
+  gsize bpp = lm_format_bytes_per_pixel (image->format);
+  for (guint r = 0; r < h; r++)
+    memcpy (lm_image_row (part, r), lm_image_row (image, y + r) + bpp * x, bpp * w);
+  part->opaque = image->opaque;
+  return part;
+}
+
 void
 lm_image_copy_metadata (LmImage *dst, const LmImage *src)
 {

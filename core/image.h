@@ -121,6 +121,10 @@ gboolean lm_image_reshape (LmImage *image, LmFormat format, guint width, guint h
 gsize lm_image_size_bytes (const LmImage *image);
 gboolean lm_image_same_shape (const LmImage *a, const LmImage *b);
 void lm_image_copy_metadata (LmImage *dst, const LmImage *src);
+/* The W × H pixels of IMAGE (host memory) from (X, Y), which must lie inside it, copied into
+ * a new image of ALLOCATOR's (host memory), with IMAGE's opacity but not its metadata. */
+LmImage *lm_image_cut (const LmImage *image, guint x, guint y, guint w, guint h, const LmAllocator *allocator,
+                       GError **error);
 
 /* Adds a note (see LmImage.notes). */
 void lm_image_add_note (LmImage *image, const char *format, ...) G_GNUC_PRINTF (2, 3);

@@ -71,19 +71,6 @@ lm_annotate_blur_sigma (const LmCascadeBox *box)
   return CLAMP (MAX (box->width, box->height) / 8.0f, 2.0f, LM_BLUR_SIGMA_MAX);
 }
 
-/* The part of IMAGE from (X, Y), W × H pixels, as an image of its own (a copy). */
-static LmImage *
-cut (const LmImage *image, int x, int y, int w, int h, GError **error)
-{
-  LmImage *part = lm_image_new (image->format, (guint) w, (guint) h, lm_allocator_host (), error);
-  if (part == NULL)
-    return NULL;
-  gsize bpp = lm_format_bytes_per_pixel (image->format);
-  for (int r = 0; r < h; r++)
-    memcpy (lm_image_row (part, (guint) r), lm_image_row (image, (guint) (y + r)) + bpp * (gsize) x, bpp * (gsize) w);
-  return part;
-}
-
 gboolean
 lm_annotate_blur (LmImage *image, const LmCascadeBox *boxes, guint n, GError **error)
 {
@@ -91,7 +78,7 @@ lm_annotate_blur (LmImage *image, const LmCascadeBox *boxes, guint n, GError **e
     return FALSE;
   /* Boxes may overlap: each is blurred from the photo as it was, so that the order of the
    * list does not change the result. */
-  g_autoptr (LmImage) original = cut (image, 0, 0, (int) image->width, (int) image->height, error);
+  g_autoptr (LmImage) original = lm_image_cut (image, 0, 0, image->width, image->height, lm_allocator_host (), error);
   if (original == NULL)
     return FALSE;
   gsize bpp = lm_format_bytes_per_pixel (image->format);
@@ -109,7 +96,8 @@ lm_annotate_blur (LmImage *image, const LmCascadeBox *boxes, guint n, GError **e
       int margin = lm_blur_radius (params.sigma) + 1;
       int cx0 = MAX (x0 - margin, 0), cy0 = MAX (y0 - margin, 0);
       int cx1 = MIN (x1 + margin, (int) image->width), cy1 = MIN (y1 + margin, (int) image->height);
-      g_autoptr (LmImage) part = cut (original, cx0, cy0, cx1 - cx0, cy1 - cy0, error);
+      g_autoptr (LmImage) part = lm_image_cut (original, (guint) cx0, (guint) cy0, (guint) (cx1 - cx0),
+                                               (guint) (cy1 - cy0), lm_allocator_host (), error);
       g_autoptr (LmImage) blurred = part ? lm_image_new (part->format, part->width, part->height, lm_allocator_host (),
                                                          error)
                                          : NULL;

@@ -1,7 +1,6 @@
 /* JPEG thumbnails on the GPU (thumbnail-gpu.h). */
 #include "thumbnail-gpu.h"
 
-#include <string.h>
 #include <glib/gi18n.h>
 
 #include "thumbnail-source.h"
@@ -76,12 +75,9 @@ lm_thumbnail_shrink_on (LmBackend *backend, const LmImage *src, int size, GError
     return NULL;
   /* The download may be pinned memory or the work image itself (CPU): a plain copy is the
    * caller's, kept as long as it likes. */
-  LmImage *thumb = lm_image_new (LM_FORMAT_RGBA8, w, h, lm_allocator_host (), error);
-  if (thumb == NULL)
-    return NULL;
-  for (guint y = 0; y < h; y++)
-    memcpy (lm_image_row (thumb, y), lm_image_row (host, y), (gsize) w * 4);
-  thumb->opaque = src->opaque;
+  LmImage *thumb = lm_image_cut (host, 0, 0, w, h, lm_allocator_host (), error);
+  if (thumb != NULL)
+    thumb->opaque = src->opaque;
   return thumb;
 }
 
