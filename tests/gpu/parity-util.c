@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/edit/commit.h"
+#include "core/ops/ops.h"
+
 static guint64 cases, failures;
 
 int
@@ -168,4 +171,34 @@ parity_data_names (const char *subdir, const char *what, char **dir)
   g_dir_close (d);
   g_ptr_array_sort (names, compare_names);
   return names;
+}
+
+/* SETTINGS as a shell splits them (a lens's name in quotes), then committed as a render
+ * commits them (sRGB; the lens correction's lookup in lensfun's database). */
+void
+parity_parse_settings (const LmOpInfo *op, const char *settings, void *params)
+{
+  lm_op_params_init (op, params);
+  g_auto (GStrv) pairs = NULL;
+  if (*settings && !g_shell_parse_argv (settings, NULL, &pairs, NULL))
+    g_error ("%s: settings “%s” do not parse", op->name, settings);
+  for (int i = 0; pairs && pairs[i] && *pairs[i]; i++)
+    {
+      g_auto (GStrv) kv = g_strsplit (pairs[i], "=", 2);
+      gboolean found = FALSE;
+      for (guint k = 0; k < op->n_params; k++)
+        if (g_str_equal (op->params[k].name, kv[0]))
+          {
+            GError *e = NULL;
+            found = lm_op_param_parse (op, &op->params[k], params, kv[1], &e);
+            g_assert_no_error (e);
+          }
+      g_assert_true (found);
+    }
+  if (op->commit)
+    {
+      LmOpContext context;
+      lm_op_context_init (&context, NULL);
+      op->commit (params, &context);
+    }
 }

@@ -45,3 +45,8 @@ guint64 parity_failures (void);
 /* The names in $LUMEN_TEST_DATA/SUBDIR, sorted; its path in *DIR. NULL, with the failure
  * counted and printed ("no WHAT: why"), when it cannot be read. */
 GPtrArray *parity_data_names (const char *subdir, const char *what, char **dir);
+
+/* PARAMS of OP from SETTINGS ("name=value …", split as a shell splits, so that a lens's name
+ * may be quoted), then committed as a render commits them; a setting that does not parse
+ * fails the test. */
+void parity_parse_settings (const LmOpInfo *op, const char *settings, void *params);

@@ -47,32 +47,6 @@ static GMutex start_lock;
 static GCond start_cond;
 static gboolean started;
 
-static void
-parse_settings (const LmOpInfo *op, const char *settings, void *params)
-{
-  lm_op_params_init (op, params);
-  g_auto (GStrv) pairs = g_strsplit (settings, " ", -1);
-  for (int i = 0; pairs[i]; i++)
-    {
-      g_auto (GStrv) kv = g_strsplit (pairs[i], "=", 2);
-      gboolean found = FALSE;
-      for (guint k = 0; k < op->n_params; k++)
-        if (g_str_equal (op->params[k].name, kv[0]))
-          {
-            GError *e = NULL;
-            found = lm_op_param_parse (op, &op->params[k], params, kv[1], &e);
-            g_assert_no_error (e);
-          }
-      g_assert_true (found);
-    }
-  if (op->commit)
-    {
-      LmOpContext context;
-      lm_op_context_init (&context, NULL);
-      op->commit (params, &context);
-    }
-}
-
 /* Noise over gradients with a varying alpha: every weight shows in the output. */
 static LmImage *
 synthetic (LmBackend *gpu, guint w, guint h)
@@ -106,7 +80,7 @@ make_alone (Worker *worker, const LmImage *host)
     {
       const LmOpInfo *op = lm_op_info_by_name (worker->steps[i].op);
       g_assert_nonnull (op);
-      parse_settings (op, worker->steps[i].settings, worker->params[i]);
+      parity_parse_settings (op, worker->steps[i].settings, worker->params[i]);
       g_autoptr (LmImage) want = parity_poisoned (worker->backend, host->format, host->width, host->height,
                                                   PARITY_POISON_CPU);
       g_assert_true (lm_backend_run_op (cpu, op, worker->params[i], host, want, &e));

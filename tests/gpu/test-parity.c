@@ -140,41 +140,11 @@ typedef struct {
 static LmBackend *cpu, *gpu;
 static Summary summary;
 
-/* SETTINGS as a shell splits them (a lens's name in quotes), then committed as a render
- * commits them (sRGB; the lens correction's lookup in lensfun's database). */
-static void
-parse_settings (const LmOpInfo *op, const char *settings, void *params)
-{
-  lm_op_params_init (op, params);
-  g_auto (GStrv) pairs = NULL;
-  if (*settings && !g_shell_parse_argv (settings, NULL, &pairs, NULL))
-    g_error ("%s: settings “%s” do not parse", op->name, settings);
-  for (int i = 0; pairs && pairs[i] && *pairs[i]; i++)
-    {
-      g_auto (GStrv) kv = g_strsplit (pairs[i], "=", 2);
-      gboolean found = FALSE;
-      for (guint k = 0; k < op->n_params; k++)
-        if (g_str_equal (op->params[k].name, kv[0]))
-          {
-            GError *e = NULL;
-            found = lm_op_param_parse (op, &op->params[k], params, kv[1], &e);
-            g_assert_no_error (e);
-          }
-      g_assert_true (found);
-    }
-  if (op->commit)
-    {
-      LmOpContext context;
-      lm_op_context_init (&context, NULL);
-      op->commit (params, &context);
-    }
-}
-
 static void
 check_op (const char *image_name, LmImage *host, LmImage *device, const LmOpInfo *op, const ParamSet *set)
 {
   guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
-  parse_settings (op, set->settings, params);
+  parity_parse_settings (op, set->settings, params);
   LmFormat out_format = op->output_format (params, host->format, host->opaque);
   guint w, h;
   lm_op_output_size (op, params, host->width, host->height, &w, &h);
@@ -211,7 +181,7 @@ check_fused_points (const char *image_name, LmImage *host, LmImage *device)
         if (g_str_equal (param_sets[i].op, op->name))
           {
             guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
-            parse_settings (op, param_sets[i].settings, params);
+            parity_parse_settings (op, param_sets[i].settings, params);
             lm_point_pass_add (&pass, op, params);
             g_string_append_printf (names, "%s%s", names->len ? "+" : "", op->name);
             break;
@@ -277,7 +247,7 @@ check_view_and_diff (const char *image_name, LmImage *host, LmImage *device)
   /* The image against a blurred copy of itself: many small differences. */
   const LmOpInfo *blur = lm_op_info (LM_OP_BLUR);
   guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
-  parse_settings (blur, "sigma=1.5", params);
+  parity_parse_settings (blur, "sigma=1.5", params);
   g_autoptr (LmImage) other = parity_poisoned (gpu, host->format, host->width, host->height, 0);
   g_assert_true (lm_backend_run_op (cpu, blur, params, host, other, &e));
   g_autoptr (LmImage) other_device = lm_backend_upload (gpu, other, &e);
@@ -354,7 +324,7 @@ run_both (const LmOpInfo *op, const char *settings, const LmImage *host, LmImage
 {
   GError *e = NULL;
   guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
-  parse_settings (op, settings, params);
+  parity_parse_settings (op, settings, params);
   LmFormat out_format = op->output_format (params, host->format, host->opaque);
   guint w, h;
   lm_op_output_size (op, params, host->width, host->height, &w, &h);
@@ -433,7 +403,7 @@ check_diff16 (const char *name16, const LmImage *host, LmImage *device)
   GError *e = NULL;
   const LmOpInfo *blur = lm_op_info (LM_OP_BLUR);
   guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
-  parse_settings (blur, "sigma=1.5", params);
+  parity_parse_settings (blur, "sigma=1.5", params);
   g_autoptr (LmImage) blurred = parity_poisoned (gpu, host->format, host->width, host->height, 0);
   g_assert_true (lm_backend_run_op (cpu, blur, params, host, blurred, &e));
   g_autoptr (LmImage) nudged = parity_poisoned (gpu, host->format, host->width, host->height, 0);
@@ -497,7 +467,7 @@ check_image16 (const char *name, const LmImage *host8)
       if (lm_op_is_point (op->id) && (i == 0 || !g_str_equal (param_sets[i - 1].op, param_sets[i].op)))
         {
           guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
-          parse_settings (op, param_sets[i].settings, params);
+          parity_parse_settings (op, param_sets[i].settings, params);
           lm_point_pass_add (&pass, op, params);
         }
     }
@@ -510,7 +480,7 @@ check_image16 (const char *name, const LmImage *host8)
       if (lm_op_is_point (op->id) || set->small_only)
         continue;
       guint8 params[LM_OP_PARAMS_MAX] __attribute__ ((aligned (8)));
-      parse_settings (op, set->settings, params);
+      parity_parse_settings (op, set->settings, params);
       LmFormat out_format = op->output_format (params, host->format, host->opaque);
       guint w, h;
       lm_op_output_size (op, params, host->width, host->height, &w, &h);
