@@ -1,5 +1,6 @@
 /* lumen-cli detect-objects --model NAME -o BOXES PHOTO: objects (faces, people, plates…)
- * found with one of opencv-data's cascades (core/detect/detect.h), on the CPU, written as
+ * found with one of opencv-data's cascades (core/detect/detect.h) on the chosen backend
+ * (core/render/objects-run.h), written as
  * CSV (label, x, y, width, height, score) or, for a name ending in .json, JSON. The score is
  * the number of candidate windows grouped into the box (OpenCV's numDetections). --draw and
  * --blur-detected write the photo with the boxes outlined, or blurred (core/detect/annotate.h). */
@@ -10,18 +11,19 @@
 #include "cli.h"
 #include "core/detect/annotate.h"
 #include "core/detect/detect.h"
-#include "core/detect/gray8.h"
 #include "core/detect/models.h"
 #include "core/error.h"
 #include "core/io/atomic-file.h"
 #include "core/io/depth.h"
 #include "core/io/io.h"
+#include "core/render/objects-run.h"
 
 typedef struct {
   char *model;
   char *output;
   char *draw, *blur; /* the photo with the boxes outlined, blurred */
   char *min_size, *max_size;
+  char *backend;
   double scale_factor;
   int min_neighbors;
   gboolean timings;
@@ -129,10 +131,10 @@ seconds_since (gint64 *start)
 }
 
 static gboolean
-detect (const Options *o, const LmCascadeParams *params, GError **error)
+detect (const Options *o, LmBackendKind kind, const LmCascadeParams *params, GError **error)
 {
   gint64 clock = g_get_monotonic_time ();
-  double model_s, photo_s, gray_s, detect_s;
+  double model_s, photo_s, start_s, detect_s;
   g_autofree char *path = lm_cascade_model_path (o->model, error);
   if (path == NULL)
     return FALSE;
@@ -147,25 +149,29 @@ detect (const Options *o, const LmCascadeParams *params, GError **error)
   lm_cli_notes (input, image->notes);
   photo_s = seconds_since (&clock);
   GError *local = NULL;
-  /* The cascades are trained on 8-bit photos: a 16-bit one is looked at in 8 bits, and drawn
-   * on or blurred in its own depth. */
-  g_autoptr (LmImage) eight = NULL;
-  if (image->format == LM_FORMAT_RGBA16 || image->format == LM_FORMAT_GRAY16)
-    eight = lm_image_to_depth8 (image, &local);
-  g_autofree guint8 *gray = local ? NULL : lm_cascade_gray8 (eight ? eight : image, &local);
-  if (gray == NULL)
+  g_autoptr (LmBackend) backend = lm_backend_new (kind, error);
+  if (backend == NULL)
+    return FALSE;
+  start_s = seconds_since (&clock);
+  g_autoptr (GArray) boxes = lm_objects_detect_photo (backend, cascade, image, params, NULL, &local);
+  if (boxes == NULL && lm_cli_fall_back_to_cpu (kind, backend, local))
+    {
+      g_clear_error (&local);
+      g_clear_pointer (&backend, lm_backend_free);
+      backend = lm_backend_new (LM_BACKEND_CPU, &local);
+      if (backend)
+        boxes = lm_objects_detect_photo (backend, cascade, image, params, NULL, &local);
+    }
+  if (boxes == NULL)
     {
       lm_set_file_error (error, local->code, input, "%s", local->message);
       g_error_free (local);
       return FALSE;
     }
-  gray_s = seconds_since (&clock);
-  g_autoptr (GArray) boxes = lm_cascade_detect (cascade, gray, image->width, image->width, image->height, params, error);
-  if (boxes == NULL)
-    return FALSE;
   detect_s = seconds_since (&clock);
   if (o->timings)
-    printf (_("model %.3f s, photo %.3f s, gray %.3f s, detection %.3f s\n"), model_s, photo_s, gray_s, detect_s);
+    printf (_("model %.3f s, photo %.3f s, %s start %.3f s, detection %.3f s\n"), model_s, photo_s,
+            backend->description, start_s, detect_s);
   g_autofree char *label = model_label (o->model);
   if (o->output)
     {
@@ -220,6 +226,8 @@ lm_cli_detect_objects_main (int argc, char **argv)
     LM_CLI_NUMBER_ENTRY ("min-neighbors", N_("Keep a box only where more than N windows found it (default 3)"), N_("N")),
     { "min-size", 0, 0, G_OPTION_ARG_STRING, &o.min_size, N_("Smallest box tried"), N_("WxH") },
     { "max-size", 0, 0, G_OPTION_ARG_STRING, &o.max_size, N_("Largest box tried (default: the photo)"), N_("WxH") },
+    { "backend", 0, 0, G_OPTION_ARG_STRING, &o.backend,
+      N_("Where to compute: auto (CUDA when a device is usable), cpu or cuda"), N_("BACKEND") },
     { "timings", 0, 0, G_OPTION_ARG_NONE, &o.timings, N_("Print where the time went"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.inputs, NULL, NULL },
     { NULL },
@@ -235,6 +243,7 @@ lm_cli_detect_objects_main (int argc, char **argv)
                           NULL, NULL, entries);
   LmCascadeParams params;
   lm_cascade_params_init (&params);
+  LmBackendKind kind = LM_BACKEND_AUTO;
   int rc = LM_EXIT_OK;
   GError *e = NULL;
   if (!lm_cli_options_parse (context, &argc, &argv))
@@ -248,11 +257,13 @@ lm_cli_detect_objects_main (int argc, char **argv)
   else if ((o.min_size && !parse_size ("--min-size", o.min_size, &params.min_width, &params.min_height, &e))
            || (o.max_size && !parse_size ("--max-size", o.max_size, &params.max_width, &params.max_height, &e)))
     rc = lm_cli_usage_error (e->message);
+  else if (!lm_cli_parse_backend (o.backend, &kind, &e))
+    rc = lm_cli_usage_error (e->message);
   else
     {
       params.scale_factor = o.scale_factor;
       params.min_neighbors = o.min_neighbors;
-      if (!outputs_writable (&o, &e) || !detect (&o, &params, &e))
+      if (!outputs_writable (&o, &e) || !detect (&o, kind, &params, &e))
         {
           lm_cli_error ("%s", e->message);
           rc = LM_EXIT_FAILURE;
@@ -265,6 +276,7 @@ lm_cli_detect_objects_main (int argc, char **argv)
   g_free (o.blur);
   g_free (o.min_size);
   g_free (o.max_size);
+  g_free (o.backend);
   g_strfreev (o.inputs);
   return rc;
 }

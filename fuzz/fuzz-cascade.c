@@ -56,7 +56,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       lm_cascade_params_init (&p);
       p.scale_factor = 1.25;
       p.min_neighbors = neighbors;
-      g_autoptr (GArray) boxes = lm_cascade_detect (cascade, &photo[0][0], W, W, H, &p, &error);
+      g_autoptr (GArray) boxes = lm_cascade_detect (cascade, &photo[0][0], W, W, H, &p, NULL, &error);
       LM_FUZZ_CHECK (boxes != NULL, "detection failed: %s", error->message);
       for (guint i = 0; i < boxes->len; i++)
         {

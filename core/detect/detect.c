@@ -22,8 +22,8 @@ lm_cascade_params_init (LmCascadeParams *params)
 
 /* The scales OpenCV tries: factor^k from 1 while the model's window fits the photo and the
  * maximum size, skipping those below the minimum size. */
-static GArray *
-level_scales (const LmCascade *c, guint width, guint height, const LmCascadeParams *p, GError **error)
+GArray *
+lm_cascade_scales (const LmCascade *c, guint width, guint height, const LmCascadeParams *p, GError **error)
 {
   if (!(p->scale_factor > 1.0) || !isfinite (p->scale_factor) || p->min_width < 0 || p->min_height < 0
       || p->max_width < 0 || p->max_height < 0 || p->min_neighbors < 0)
@@ -56,6 +56,41 @@ level_scales (const LmCascade *c, guint width, guint height, const LmCascadePara
   return scales;
 }
 
+void
+lm_cascade_level_size (guint width, guint height, float scale, int *level_width, int *level_height)
+{
+  *level_width = (int) lrintf ((float) width / scale);
+  *level_height = (int) lrintf ((float) height / scale);
+}
+
+int
+lm_cascade_step (float scale)
+{
+  return scale >= 2.0f ? 1 : 2;
+}
+
+/* OpenCV's stripes: one per 32 windows of the first level's row (its width counted one more). */
+int
+lm_cascade_stripes (const LmCascade *c, guint width, guint height, float first_scale)
+{
+  int lw0, lh0;
+  lm_cascade_level_size (width, height, first_scale, &lw0, &lh0);
+  return MAX ((int) ceil (MAX (lw0 + 1 - c->window_width, 0) / 32.0), 1);
+}
+
+void
+lm_cascade_windows (const LmCascade *c, int lw, int lh, float scale, int stripes, int *columns, int *rows)
+{
+  int step = lm_cascade_step (scale);
+  int sw = MAX (lw + 1 - c->window_width, 0), sh = MAX (lh + 1 - c->window_height, 0);
+  /* OpenCV cuts the rows into STRIPES stripes of a whole number of steps, the count rounded
+   * down: where the rows are odd in number the last one can be left out, and is here too. */
+  int stripe = MAX ((sh / step + stripes - 1) / stripes, 1) * step;
+  sh = MIN (sh, stripes * stripe);
+  *columns = (sw + step - 1) / step;
+  *rows = (sh + step - 1) / step;
+}
+
 typedef struct {
   int level, y, x;
   LmCascadeBox box;
@@ -78,14 +113,10 @@ static void
 scan_level (const LmCascade *c, const LmCascadeLevel *laid_out, const LmCascadeIntegrals *in, int lw, int lh,
             float scale, int level, int stripes, GArray *out)
 {
-  int step = scale >= 2.0f ? 1 : 2;
-  int sw = MAX (lw + 1 - c->window_width, 0), sh = MAX (lh + 1 - c->window_height, 0);
+  int step = lm_cascade_step (scale), columns, rows;
+  lm_cascade_windows (c, lw, lh, scale, stripes, &columns, &rows);
+  int sw = columns * step;
   int box_w = (int) lrintf (c->window_width * scale), box_h = (int) lrintf (c->window_height * scale);
-  /* OpenCV cuts the rows into STRIPES stripes of a whole number of steps, the count rounded
-   * down: where the rows are odd in number the last one can be left out, and is here too. */
-  int stripe = MAX ((sh / step + stripes - 1) / stripes, 1) * step;
-  sh = MIN (sh, stripes * stripe);
-  int rows = (sh + step - 1) / step;
   int n_threads = omp_get_max_threads ();
   GArray **found = g_new0 (GArray *, n_threads);
 #pragma omp parallel
@@ -137,9 +168,9 @@ scan_level (const LmCascade *c, const LmCascadeLevel *laid_out, const LmCascadeI
 
 GArray *
 lm_cascade_candidates (const LmCascade *c, const guint8 *gray, gsize stride, guint width, guint height,
-                       const LmCascadeParams *params, GError **error)
+                       const LmCascadeParams *params, GCancellable *cancellable, GError **error)
 {
-  g_autoptr (GArray) scales = level_scales (c, width, height, params, error);
+  g_autoptr (GArray) scales = lm_cascade_scales (c, width, height, params, error);
   if (scales == NULL)
     return NULL;
   GArray *found = g_array_new (FALSE, FALSE, sizeof (Candidate));
@@ -161,14 +192,19 @@ lm_cascade_candidates (const LmCascade *c, const guint8 *gray, gsize stride, gui
                        _("not enough memory for the integral images of a %u × %u photo"), width, height);
           return NULL;
         }
-      /* OpenCV's stripes: one per 32 windows of the first level's row. */
-      int stripes = MAX ((int) ceil (MAX ((int) lw0 - c->window_width, 0) / 32.0), 1);
+      int stripes = lm_cascade_stripes (c, width, height, s0);
       g_autoptr (LmCascadeLevel) laid_out
         = lm_cascade_level_fits (lw0 + 1, (guint) lh0) ? lm_cascade_level_new (c) : NULL;
       for (guint i = 0; i < scales->len; i++)
         {
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              g_array_unref (found);
+              return NULL;
+            }
           float s = g_array_index (scales, float, i);
-          int lw = (int) lrintf ((float) width / s), lh = (int) lrintf ((float) height / s);
+          int lw, lh;
+          lm_cascade_level_size (width, height, s, &lw, &lh);
           if (lw <= 0 || lh <= 0 || (gsize) lw >= lw0 || (gsize) lh >= lh0)
             continue;
           lm_resize_linear_gray8 (gray, stride, width, height, level, (gsize) lw, (guint) lw, (guint) lh);
@@ -187,11 +223,18 @@ lm_cascade_candidates (const LmCascade *c, const guint8 *gray, gsize stride, gui
 }
 
 GArray *
-lm_cascade_detect (const LmCascade *c, const guint8 *gray, gsize stride, guint width, guint height,
-                   const LmCascadeParams *params, GError **error)
+lm_cascade_group_candidates (GArray *candidates, const LmCascadeParams *params, guint width, guint height)
 {
-  g_autoptr (GArray) candidates = lm_cascade_candidates (c, gray, stride, width, height, params, error);
+  return lm_cascade_group (candidates, params->min_neighbors, LM_CASCADE_GROUP_EPS, (int) width, (int) height);
+}
+
+GArray *
+lm_cascade_detect (const LmCascade *c, const guint8 *gray, gsize stride, guint width, guint height,
+                   const LmCascadeParams *params, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GArray) candidates
+    = lm_cascade_candidates (c, gray, stride, width, height, params, cancellable, error);
   if (candidates == NULL)
     return NULL;
-  return lm_cascade_group (candidates, params->min_neighbors, LM_CASCADE_GROUP_EPS, (int) width, (int) height);
+  return lm_cascade_group_candidates (candidates, params, width, height);
 }

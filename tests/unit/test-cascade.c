@@ -62,7 +62,7 @@ candidates (const LmCascade *c, const guint8 *gray, guint w, guint h)
   p.min_neighbors = 0;
   p.max_width = c->window_width, p.max_height = c->window_height;
   GError *error = NULL;
-  GArray *boxes = lm_cascade_detect (c, gray, w, w, h, &p, &error);
+  GArray *boxes = lm_cascade_detect (c, gray, w, w, h, &p, NULL, &error);
   g_assert_no_error (error);
   return boxes;
 }
@@ -458,7 +458,7 @@ test_bad_parameters (void)
       lm_cascade_params_init (&p);
       p.scale_factor = factors[i];
       GError *error = NULL;
-      g_autoptr (GArray) boxes = lm_cascade_detect (c, img, 8, 8, 8, &p, &error);
+      g_autoptr (GArray) boxes = lm_cascade_detect (c, img, 8, 8, 8, &p, NULL, &error);
       g_assert_null (boxes);
       g_assert_error (error, LUMEN_ERROR, LM_ERROR_INVALID);
       g_clear_error (&error);
@@ -467,7 +467,7 @@ test_bad_parameters (void)
   lm_cascade_params_init (&p);
   p.min_width = -1;
   GError *error = NULL;
-  g_assert_null (lm_cascade_detect (c, img, 8, 8, 8, &p, &error));
+  g_assert_null (lm_cascade_detect (c, img, 8, 8, 8, &p, NULL, &error));
   g_assert_error (error, LUMEN_ERROR, LM_ERROR_INVALID);
   g_clear_error (&error);
 }

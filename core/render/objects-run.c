@@ -1,0 +1,45 @@
+/* Object detection on a backend (objects-run.h): on the CUDA backend's device where BACKEND
+ * is one, else the CPU reference. */
+#include "config.h"
+
+#include "objects-run.h"
+
+#include <glib/gi18n.h>
+
+#include "../detect/gray8.h"
+#include "../io/depth.h"
+
+GArray *
+lm_objects_candidates (LmBackend *backend, const LmCascade *cascade, const guint8 *gray, gsize stride, guint width,
+                       guint height, const LmCascadeParams *params, GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (backend && cascade && gray && params, NULL);
+  return lm_cascade_candidates (cascade, gray, stride, width, height, params, cancellable, error);
+}
+
+GArray *
+lm_objects_detect (LmBackend *backend, const LmCascade *cascade, const guint8 *gray, gsize stride, guint width,
+                   guint height, const LmCascadeParams *params, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GArray) candidates
+    = lm_objects_candidates (backend, cascade, gray, stride, width, height, params, cancellable, error);
+  return candidates ? lm_cascade_group_candidates (candidates, params, width, height) : NULL;
+}
+
+GArray *
+lm_objects_detect_photo (LmBackend *backend, const LmCascade *cascade, const LmImage *photo,
+                         const LmCascadeParams *params, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (LmImage) eight = NULL;
+  if (photo->format == LM_FORMAT_RGBA16 || photo->format == LM_FORMAT_GRAY16)
+    {
+      eight = lm_image_to_depth8 (photo, error);
+      if (eight == NULL)
+        return NULL;
+    }
+  g_autofree guint8 *gray = lm_cascade_gray8 (eight ? eight : photo, error);
+  if (gray == NULL)
+    return NULL;
+  return lm_objects_detect (backend, cascade, gray, photo->width, photo->width, photo->height, params, cancellable,
+                            error);
+}
