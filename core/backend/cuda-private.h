@@ -23,6 +23,8 @@ typedef struct _LmCudaHdr LmCudaHdr;
 typedef struct _LmCudaRaw LmCudaRaw;
 /* The masks' buffers (cuda-mask.c's alone). */
 typedef struct _LmCudaMask LmCudaMask;
+/* Object detection's levels and lists (cuda-cascade.c's alone). */
+typedef struct _LmCudaCascade LmCudaCascade;
 
 typedef struct {
   LmBackend parent;
@@ -38,6 +40,7 @@ typedef struct {
   LmCudaHdr *hdr; /* NULL until the first HDR entry */
   LmCudaRaw *raw; /* NULL until the first raw development */
   LmCudaMask *mask; /* NULL until the first mask */
+  LmCudaCascade *cascade; /* NULL until the first object detection */
   /* The fused pass's 16-bit table (lm_point_table16) on the device and the pass it is of:
    * moving a slider after the point operations (blur) rebuilds nothing. */
   float *table16;
@@ -114,5 +117,8 @@ gboolean lm_cuda_mask (LmBackend *b, const LmMaskRender *render, gsize data_size
 gboolean lm_cuda_blend_mask (LmBackend *b, const LmImage *in, const LmImage *op, const LmImage *mask, LmImage *out,
                              GError **error);
 void lm_cuda_mask_release (LmBackendCuda *self);
+
+/* cuda-cascade.c: the release of object detection's buffers. */
+void lm_cuda_cascade_release (LmBackendCuda *self);
 
 G_END_DECLS

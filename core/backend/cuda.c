@@ -185,6 +185,7 @@ cuda_destroy (LmBackend *b)
   lm_cuda_raw_release (self);
   lm_cuda_view_release (self);
   lm_cuda_mask_release (self);
+  lm_cuda_cascade_release (self);
   RELEASE (cudaFreeHost (self->host_bins));
   lm_cuda_free (self->diff_sums);
   RELEASE (cudaFreeHost (self->host_diff_sums));
@@ -320,7 +321,7 @@ static void
 cuda_release_scratch (LmBackend *b)
 {
   LmBackendCuda *self = lm_cuda_self (b);
-  if (self->scratch.data == NULL && self->raw == NULL && self->mask == NULL)
+  if (self->scratch.data == NULL && self->raw == NULL && self->mask == NULL && self->cascade == NULL)
     return;
   use_device_or_log (self);
   RELEASE (cudaStreamSynchronize (self->stream)); /* kernels queued before may still read it */
@@ -328,6 +329,7 @@ cuda_release_scratch (LmBackend *b)
   self->scratch = (LmKScratch) { NULL, 0 };
   lm_cuda_raw_release (self);
   lm_cuda_mask_release (self);
+  lm_cuda_cascade_release (self);
 }
 
 static gboolean

@@ -86,40 +86,54 @@ lm_cascade_lbp_code (const LmLbpFeature *f, const LmCascadeIntegrals *in, int x,
          | (b[2][2] >= c) << 3 | (b[2][1] >= c) << 2 | (b[2][0] >= c) << 1 | (b[1][0] >= c);
 }
 
+/* The window's normalisation before its stages: OpenCV's 1 / σ·area for Haar, 1 for LBP
+ * (unused); 0 where a Haar window is too flat (LM_CASCADE_FLAT). */
+LM_INLINE float
+lm_cascade_window_norm (const LmCascade *c, const LmCascadeIntegrals *in, int x, int y)
+{
+  return c->kind == LM_CASCADE_HAAR ? lm_cascade_haar_norm (c, in, x, y) : 1.0f;
+}
+
+/* The leaf that stump I (of the whole cascade) gives the window at (x, y), NORM as below. */
+LM_INLINE float
+lm_cascade_stump_leaf (const LmCascade *c, const LmCascadeIntegrals *in, int x, int y, float norm, unsigned i)
+{
+  const LmCascadeStump *stump = &c->stumps[i];
+  if (c->kind == LM_CASCADE_HAAR)
+    {
+      double value = (double) (lm_cascade_haar_value (&c->haar[stump->feature], in, x, y) * norm);
+      return value < (double) stump->threshold ? stump->left : stump->right;
+    }
+  const uint32_t *subset = c->subsets + (size_t) i * LM_CASCADE_LBP_WORDS;
+  int code = lm_cascade_lbp_code (&c->lbp[stump->feature], in, x, y);
+  return (subset[code >> 5] >> (code & 31)) & 1u ? stump->left : stump->right;
+}
+
+/* Stages FIRST … END − 1 of the window whose top-left is (x, y) in the level's pixels, with
+ * NORM from lm_cascade_window_norm: 1 when each passes, else −(the stage that rejected it). */
+LM_INLINE int
+lm_cascade_window_stages (const LmCascade *c, const LmCascadeIntegrals *in, int x, int y, float norm,
+                          unsigned first, unsigned end)
+{
+  for (unsigned si = first; si < end; si++)
+    {
+      const LmCascadeStage *stage = &c->stages[si];
+      double sum = 0.0;
+      for (unsigned i = stage->first; i < stage->first + stage->n_stumps; i++)
+        sum += lm_cascade_stump_leaf (c, in, x, y, norm, i);
+      if (sum < (double) stage->threshold)
+        return -(int) si;
+    }
+  return 1;
+}
+
 /* The window whose top-left is (x, y) in the level's pixels: 1 when every stage passes, else
  * −(the stage that rejected it), or LM_CASCADE_FLAT. */
 LM_INLINE int
 lm_cascade_window (const LmCascade *c, const LmCascadeIntegrals *in, int x, int y)
 {
-  float norm = 0.0f;
-  if (c->kind == LM_CASCADE_HAAR)
-    {
-      norm = lm_cascade_haar_norm (c, in, x, y);
-      if (norm == 0.0f)
-        return LM_CASCADE_FLAT;
-    }
-  const LmCascadeStump *stump = c->stumps;
-  const uint32_t *subset = c->subsets;
-  for (unsigned si = 0; si < c->n_stages; si++)
-    {
-      const LmCascadeStage *stage = &c->stages[si];
-      double sum = 0.0;
-      for (unsigned i = 0; i < stage->n_stumps; i++, stump++)
-        {
-          if (c->kind == LM_CASCADE_HAAR)
-            {
-              double value = (double) (lm_cascade_haar_value (&c->haar[stump->feature], in, x, y) * norm);
-              sum += value < (double) stump->threshold ? stump->left : stump->right;
-            }
-          else
-            {
-              int code = lm_cascade_lbp_code (&c->lbp[stump->feature], in, x, y);
-              sum += (subset[code >> 5] >> (code & 31)) & 1u ? stump->left : stump->right;
-              subset += LM_CASCADE_LBP_WORDS;
-            }
-        }
-      if (sum < (double) stage->threshold)
-        return -(int) si;
-    }
-  return 1;
+  float norm = lm_cascade_window_norm (c, in, x, y);
+  if (norm == 0.0f)
+    return LM_CASCADE_FLAT;
+  return lm_cascade_window_stages (c, in, x, y, norm, 0, c->n_stages);
 }

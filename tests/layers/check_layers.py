@@ -150,12 +150,12 @@ def check_core(root, problems):
 
 
 # What device code may include besides its own headers: the math headers that gcc compiles too.
-KERNELS_MAY_INCLUDE = ('core/ops', 'core/hdr', 'core/astro')
+KERNELS_MAY_INCLUDE = ('core/ops', 'core/hdr', 'core/astro', 'core/detect')
 
 
 def check_kernels(root, problems):
-    """kernels/ includes its own headers and the -math.h headers of ops/, hdr/ and astro/
-    (and the operation list) only: device code sees no GLib and no layer above the math."""
+    """kernels/ includes its own headers and the -math.h headers of ops/, hdr/, astro/ and
+    detect/ (and the operation list) only: device code sees no GLib and no layer above the math."""
     for path in sources(root, 'kernels'):
         for number, target in includes(root, path):
             if target is None or os.path.dirname(target) == 'kernels':
@@ -163,7 +163,7 @@ def check_kernels(root, problems):
             math = target.endswith(('-math.h', 'op-list.h'))
             if os.path.dirname(target) not in KERNELS_MAY_INCLUDE or not math:
                 problems.append(f'{path}:{number}: includes {target}: kernels/ includes its own '
-                                f'headers and the math headers of ops/, hdr/ and astro/ only')
+                                f'headers and the math headers of ops/, hdr/, astro/ and detect/ only')
 
 
 def member_folder(root, member):

@@ -13,6 +13,7 @@
 #include "core/detect/cascade.h"
 #include "core/detect/cascade-level.h"
 #include "core/detect/cascade-math.h"
+#include "core/detect/cascade-sums.h"
 #include "core/detect/detect.h"
 #include "core/detect/gray8.h"
 #include "core/detect/group.h"
@@ -472,6 +473,31 @@ test_bad_parameters (void)
   g_clear_error (&error);
 }
 
+/* The GPU's late stages add a stage's leaves in another order: allowed where every partial
+ * sum is exact. A stage whose leaves span more than 2⁵³ of its smallest one's ulps is not. */
+static void
+test_sums_exact (void)
+{
+  LmCascadeStump stumps[3] = { { 0, 0.0f, 0.5f, -0.25f }, { 0, 0.0f, 1.0f, 0.0f }, { 0, 0.0f, 0.75f, 0.125f } };
+  LmCascadeStage stage = { 0, 3, 0.5f };
+  LmCascade c = { .kind = LM_CASCADE_HAAR, .n_stages = 1, .n_stumps = 3, .stages = &stage, .stumps = stumps };
+  g_assert_true (lm_cascade_sums_exact (&c));
+  /* 2⁻⁴⁰ has an ulp of 2⁻⁶³; 1 + 1 + 2⁻⁴⁰ needs 64 bits of them. */
+  stumps[2].right = ldexpf (1.0f, -40);
+  g_assert_false (lm_cascade_sums_exact (&c));
+  stumps[2].right = ldexpf (1.0f, -20); /* 2⁻²⁰'s ulp is 2⁻⁴³: 2.75 is 2⁴⁵ of them */
+  g_assert_true (lm_cascade_sums_exact (&c));
+  /* Every model that Lumen names. */
+  for (const LmCascadeModel *m = lm_cascade_models (); m->name; m++)
+    {
+      GError *error = NULL;
+      g_autofree char *path = lm_cascade_model_path (m->name, &error);
+      g_autoptr (LmCascade) cascade = path ? lm_cascade_load (path, &error) : NULL;
+      g_assert_no_error (error);
+      g_assert_true (lm_cascade_sums_exact (cascade));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -487,5 +513,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cascade/bad-files", test_bad_files);
   g_test_add_func ("/cascade/not-files", test_not_files);
   g_test_add_func ("/cascade/bad-parameters", test_bad_parameters);
+  g_test_add_func ("/cascade/sums-exact", test_sums_exact);
   return g_test_run ();
 }
