@@ -63,6 +63,14 @@ load (LmPhotoStream *stream, gpointer data, gpointer item, GError **error)
   return TRUE;
 }
 
+/* E's code as a LUMEN_ERROR, for a message that names the photo: a device's failure stays
+ * one (it stops the run), a cancellation or another domain's error is the photo's. */
+static LmErrorCode
+error_code (const GError *e)
+{
+  return e->domain == LUMEN_ERROR ? (LmErrorCode) e->code : LM_ERROR_INVALID;
+}
+
 static gboolean
 detect (LmPhotoStream *stream, gpointer data, guint worker, gpointer item, GError **error)
 {
@@ -78,7 +86,7 @@ detect (LmPhotoStream *stream, gpointer data, guint worker, gpointer item, GErro
   job->boxes = lm_objects_detect_photo (backend, c->cascade, job->image, &c->params, c->cancellable, &e);
   if (job->boxes == NULL)
     {
-      lm_set_file_error (error, e->code, lm_develop_photo_of (job->stack), "%s", e->message);
+      lm_set_file_error (error, error_code (e), lm_develop_photo_of (job->stack), "%s", e->message);
       g_error_free (e);
       return FALSE;
     }
@@ -124,7 +132,7 @@ write_annotated (LmPhotoStream *stream, gpointer data, gpointer item, GError **e
   return TRUE;
 
 annotate_failed:
-  lm_set_file_error (error, e->code, photo, "%s", e->message);
+  lm_set_file_error (error, error_code (e), photo, "%s", e->message);
   g_error_free (e);
   return FALSE;
 }
