@@ -578,11 +578,17 @@ single_threaded_lapack (void)
 int
 lm_cli_batch_main (int argc, char **argv)
 {
-  /* `batch develop` is a batch of photos rather than stacks, with options of its own. */
+  /* `batch develop` and `batch detect-objects` are batches of photos rather than stacks, with
+   * options of their own. */
   if (argc > 1 && g_str_equal (argv[1], "develop"))
     {
       g_set_prgname ("lumen-cli batch develop");
       return lm_cli_batch_develop_main (argc - 1, argv + 1);
+    }
+  if (argc > 1 && g_str_equal (argv[1], "detect-objects"))
+    {
+      g_set_prgname ("lumen-cli batch detect-objects");
+      return lm_cli_batch_objects_main (argc - 1, argv + 1);
     }
 
   Options o = { .tone = LM_CLI_TONE_INIT, .quality = 92, .png_level = LM_PNG_LEVEL_DEFAULT };

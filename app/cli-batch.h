@@ -14,6 +14,8 @@ int lm_cli_batch_main (int argc, char **argv);
 int lm_cli_batch_report (const char *outdir);
 /* lumen-cli batch develop */
 int lm_cli_batch_develop_main (int argc, char **argv);
+/* lumen-cli batch detect-objects */
+int lm_cli_batch_objects_main (int argc, char **argv);
 
 /* The share SHARD of LIST not done yet in OUTDIR (outputs <id>.EXT), in the list's order:
  * an output under its final name is done when a whole done record gives it and it has that

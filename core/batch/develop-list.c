@@ -262,8 +262,8 @@ finish_list (GPtrArray *stacks, char *empty_input, GError **error)
   return list;
 }
 
-LmBatchList *
-lm_develop_list_new (const char *const *inputs, const char *pattern, GError **error)
+static LmBatchList *
+list_new (const char *const *inputs, const char *pattern, gboolean photos_too, GError **error)
 {
   if (!lm_develop_pattern_check (pattern, error))
     return NULL;
@@ -279,6 +279,13 @@ lm_develop_list_new (const char *const *inputs, const char *pattern, GError **er
         ok = list_folder (photos, inputs[i], error);
       else if (g_str_has_suffix (inputs[i], ".tsv"))
         ok = add_manifest (stacks, inputs[i], error);
+      else if (photos_too && g_file_test (inputs[i], G_FILE_TEST_EXISTS))
+        {
+          /* A photo named on the command line is taken whatever it is: one that is not a
+           * photo fails alone when it is read, by name. */
+          g_ptr_array_add (photos, g_strdup (inputs[i]));
+          ok = TRUE;
+        }
       else
         {
           g_set_error (error, LUMEN_ERROR, LM_ERROR_INVALID,
@@ -300,6 +307,18 @@ lm_develop_list_new (const char *const *inputs, const char *pattern, GError **er
   for (guint k = 0; k < photos->len; k++)
     add_named (stacks, pattern, photos->pdata[k], k + 1);
   return finish_list (stacks, empty_input, error);
+}
+
+LmBatchList *
+lm_develop_list_new (const char *const *inputs, const char *pattern, GError **error)
+{
+  return list_new (inputs, pattern, FALSE, error);
+}
+
+LmBatchList *
+lm_photo_list_new (const char *const *inputs, const char *pattern, GError **error)
+{
+  return list_new (inputs, pattern, TRUE, error);
 }
 
 LmBatchList *

@@ -35,6 +35,10 @@ gboolean lm_develop_is_photo_name (const char *name);
  * that cannot be used fails its photo alone (LmBatchStack.problem). */
 LmBatchList *lm_develop_list_new (const char *const *inputs, const char *pattern, GError **error);
 
+/* As lm_develop_list_new, where an INPUT may also be a photo (any file that is neither a
+ * folder nor a .tsv manifest), named by PATTERN as a folder's photos are. */
+LmBatchList *lm_photo_list_new (const char *const *inputs, const char *pattern, GError **error);
+
 /* PHOTOS (N of them) named by PATTERN in their order, each with the sidecar that the window
  * finds for it. Fails as lm_develop_list_new. */
 LmBatchList *lm_develop_list_of_photos (const char *const *photos, guint n, const char *pattern, GError **error);
