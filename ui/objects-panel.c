@@ -129,6 +129,12 @@ lm_objects_panel_show (LmObjectsPanel *self, const GArray *boxes, const char *mo
   update_buttons (self);
 }
 
+void
+lm_objects_panel_set_status (LmObjectsPanel *self, const char *status)
+{
+  gtk_label_set_text (self->status, status ? status : "");
+}
+
 static void
 on_selection (GtkTreeSelection *selection, LmObjectsPanel *self)
 {

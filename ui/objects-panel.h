@@ -25,6 +25,8 @@ void lm_objects_panel_get_params (LmObjectsPanel *self, guint width, guint heigh
 /* BOXES (LmCascadeBox; NULL: none) of model MODEL listed, none selected; STATUS the line above
  * them (NULL: none). */
 void lm_objects_panel_show (LmObjectsPanel *self, const GArray *boxes, const char *model, const char *status);
+/* STATUS as the line above the list, the boxes kept. */
+void lm_objects_panel_set_status (LmObjectsPanel *self, const char *status);
 /* The index of the box selected in the list, -1 where none is. */
 int lm_objects_panel_get_selected (LmObjectsPanel *self);
 

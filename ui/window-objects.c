@@ -34,6 +34,7 @@ struct _LmWindowObjects {
   guint64 asked;
   GArray *boxes;             /* LmCascadeBox in the source's pixels, of MODEL; NULL: none */
   char *model;
+  char *found;               /* what the panel says of them */
   int selected;              /* the box highlighted, -1: none */
 };
 
@@ -166,8 +167,19 @@ show_boxes (LmWindow *self, GArray *boxes, const char *status)
   g_clear_pointer (&o->boxes, g_array_unref);
   o->boxes = boxes;
   o->selected = -1;
+  g_free (o->found);
+  o->found = g_strdup (status);
   lm_objects_panel_show (o->panel, boxes, o->model, status);
   gtk_widget_queue_draw (GTK_WIDGET (self->image_view));
+}
+
+/* TEXT under what was found, in the panel: the status bar's line goes with the next render. */
+static void
+note (LmWindow *self, const char *text)
+{
+  LmWindowObjects *o = self->objects;
+  g_autofree char *status = o->found ? g_strconcat (o->found, "\n", text, NULL) : g_strdup (text);
+  lm_objects_panel_set_status (o->panel, status);
 }
 
 /* ---- detection ------------------------------------------------------------------------- */
@@ -310,7 +322,7 @@ on_mask (LmWindow *self, gboolean all)
         ngettext ("%u box added to the selected operation's mask", "%u boxes added to the selected operation's mask",
                   added),
         added);
-      lm_window_show_hint (self, text);
+      note (self, text);
     }
 }
 
@@ -377,7 +389,7 @@ on_suggest_crop (LmWindow *self)
   };
   /* TRANSLATORS: the status bar after Suggest Crop: the crop's size, then where the boxes lie in it */
   g_autofree char *text = g_strdup_printf (_("Crop %d × %d: %s"), w, h, _(where[s.placement]));
-  lm_window_show_hint (self, text);
+  note (self, text);
 }
 
 /* ---- life -------------------------------------------------------------------------------- */
@@ -430,5 +442,6 @@ lm_window_objects_free (LmWindow *self)
   lm_render_channel_close (o->channel);
   g_clear_pointer (&o->boxes, g_array_unref);
   g_free (o->model);
+  g_free (o->found);
   g_clear_pointer (&self->objects, g_free);
 }

@@ -8,7 +8,8 @@
  * exposure's panel selected it makes a mask, which M shows in red over the box and nowhere
  * near the others; Ctrl+Z takes it back in one step. Another photo (the astronaut) clears the
  * boxes; its face found, Suggest Crop crops it with the face on a thirds crossing of the view,
- * the box drawn where the crop moved it; Ctrl+Z brings the whole photo back. */
+ * the box drawn where the crop moved it; Ctrl+Z brings the whole photo back. At the top
+ * sensitivity, dozens of boxes: a mask of all of them holds 16, and the info bar says so. */
 #include <math.h>
 #include <string.h>
 
@@ -309,8 +310,9 @@ test_crop (void)
   g_assert_cmpint (want_crop.placement, ==, LM_CROP_SUBJECT_POINT);
   const LmStage *crop = lm_op_panel_get_stage (LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_CROP)));
   const LmCropParams *p = &crop->params.crop;
-  g_test_message ("crop %g, %g, %g × %g of %u × %u (%s)", p->x, p->y, p->width, p->height, w0, h0,
-                  label_text ("status-timings"));
+  g_test_message ("crop %g, %g, %g × %g of %u × %u (“%s”)", p->x, p->y, p->width, p->height, w0, h0,
+                  label_text ("objects-status"));
+  g_assert_nonnull (strstr (label_text ("objects-status"), "on a crossing of the thirds"));
   g_assert_true (crop->enabled);
   guint w, h;
   lm_image_view_get_image_size (ui_image_view (), &w, &h);
@@ -337,6 +339,42 @@ test_crop (void)
   g_assert_cmpuint (h, ==, h0);
 }
 
+/* Sensitivity at its top (every window that passed is a box: dozens around the face), then
+ * Mask from All Faces: 16 shapes, the most a mask holds, and the info bar says how many of
+ * the boxes made it. */
+static void
+test_many (void)
+{
+  GtkWidget *scale = named ("objects-sensitivity");
+  ui_scroll_into_view (scale);
+  int start, end;
+  GdkRectangle trough;
+  gtk_range_get_range_rect (GTK_RANGE (scale), &trough);
+  gtk_range_get_slider_range (GTK_RANGE (scale), &start, &end);
+  ui_drag (scale, (start + end) / 2.0, trough.y + trough.height / 2.0, (start + end) / 2.0,
+           trough.y + trough.height / 2.0, 1);
+  ui_key (GDK_KEY_End, 0);
+  g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (scale)), ==, 10);
+  detect ();
+  guint n = list_rows ();
+  g_test_message ("%u boxes at the top sensitivity", n);
+  g_assert_cmpuint (n, >, 16);
+  GtkWidget *value = ui_find_named (lm_window_get_op_panel (ui_window, LM_OP_EXPOSURE), "ev-value");
+  ui_scroll_into_view (value);
+  ui_click_middle (value);
+  ui_wait_ms (100);
+  click_button ("objects-mask-all");
+  ui_settle_tracked ();
+  const LmMask *mask = lm_op_panel_get_mask (LM_OP_PANEL (lm_window_get_op_panel (ui_window, LM_OP_EXPOSURE)));
+  g_assert_nonnull (mask);
+  g_assert_cmpuint (mask->n_shapes, ==, 16);
+  const char *info = lm_window_get_info_message (ui_window);
+  g_test_message ("info bar: “%s”", info ? info : "");
+  g_autofree char *said = g_strdup_printf ("16 of the %u boxes", n);
+  g_assert_nonnull (info);
+  g_assert_nonnull (strstr (info, said));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -359,6 +397,7 @@ main (int argc, char **argv)
   g_test_add_func ("/objects/select", test_select);
   g_test_add_func ("/objects/mask", test_mask);
   g_test_add_func ("/objects/crop", test_crop);
+  g_test_add_func ("/objects/many", test_many);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (ui_window));
   g_array_unref (want);
