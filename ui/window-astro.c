@@ -4,6 +4,7 @@
  * header, the source markers over the view and the catalogue's export. Operations of photos
  * are insensitive meanwhile. */
 #include "window-astro.h"
+#include "window-objects.h"
 #include "window-private.h"
 #include "window-sidecar.h"
 #include "window-status.h"
@@ -77,13 +78,15 @@ set_photo_controls (LmWindow *self, gboolean photo)
   const char *why = photo ? NULL
                           : _("Not for FITS data: its values are measurements, not a photo to edit; "
                               "Display Stretch sets how it looks");
-  GtkWidget *photo_parts[LM_PIPELINE_MAX + 3];
+  GtkWidget *photo_parts[LM_PIPELINE_MAX + 4];
   guint n = 0;
   for (guint i = 0; i < self->panels->len && n < LM_PIPELINE_MAX; i++)
     photo_parts[n++] = self->panels->pdata[i];
   photo_parts[n++] = GTK_WIDGET (self->instances_box); /* the panels of instances added later too */
   photo_parts[n++] = GTK_WIDGET (self->tonemap_panel);
   photo_parts[n++] = lm_window_tools_bar (self);
+  if (lm_window_objects_panel (self)) /* objects are found in photos */
+    photo_parts[n++] = lm_window_objects_panel (self);
   for (guint i = 0; i < n; i++)
     {
       gtk_widget_set_sensitive (photo_parts[i], photo);

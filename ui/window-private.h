@@ -80,6 +80,7 @@ struct _LmWindow {
   struct _LmApplyRun *apply;        /* window-apply.h: Apply Edits to Photos… under way */
   struct _LmWindowFolder *folder;   /* window-folder.h: the folder's grid and filmstrip */
   struct _LmWindowTags *tags;       /* window-tags.h: the rating keys on the photo */
+  struct _LmWindowObjects *objects; /* window-objects.h: objects found in the photo, their boxes */
 };
 
 /* window.c */

@@ -4,7 +4,7 @@
  * own state, behind its header: what the window says of its state (status), opening (open),
  * exporting (export), Compare, the split view (split), the HDR merge (hdr), the sidecar, the
  * edits as a whole (edits), Apply Edits to Photos… (apply), the view's geometry, its tools,
- * its colour management (color) and FITS files (astro). */
+ * its colour management (color), FITS files (astro) and objects found in photos (objects). */
 #include "window-private.h"
 #include "window-apply.h"
 #include "window-astro.h"
@@ -16,6 +16,7 @@
 #include "window-geometry.h"
 #include "window-hdr.h"
 #include "window-instances.h"
+#include "window-objects.h"
 #include "window-raw.h"
 #include "window-open.h"
 #include "window-sidecar.h"
@@ -261,6 +262,7 @@ lm_window_start_editing (LmWindow *self, LmImage *image, GFile *file, const char
   gtk_header_bar_set_title (self->header, name);
   gtk_header_bar_set_subtitle (self->header, subtitle && *subtitle ? subtitle : NULL);
   lm_window_tags_open (self, NULL); /* window-open.c names the photo once it is one */
+  lm_window_objects_forget (self);  /* boxes of the photo before */
 }
 
 void
@@ -329,7 +331,9 @@ on_result (const LmRenderResult *r, gpointer data)
       break;
     case LM_RESULT_STRETCHED:
     case LM_RESULT_DETECTED:
-      break; /* FITS data's go to its session's receiver (astro-session.c), not here */
+    case LM_RESULT_OBJECTS:
+      break; /* FITS data's go to its session's receiver (astro-session.c), objects' to
+              * window-objects.c's, not here */
     }
   g_signal_emit (self, signals[RENDER_RESULT], 0, (int) r->kind, r->generation, r->refined);
 }
@@ -483,6 +487,7 @@ lm_window_dispose (GObject *object)
    * instead of finishing it while the window waits. */
   lm_window_export_cancel (self);
   lm_window_hdr_cancel (self);
+  lm_window_objects_free (self);
   g_clear_pointer (&self->worker, lm_render_worker_free);
   /* Before the tools: closing the FITS session gives the photo controls, the tools' bar
    * among them, back. */
@@ -646,6 +651,7 @@ lm_window_init (LmWindow *self)
   self->worker = lm_render_worker_new (g_main_context_default (), on_result, self);
   lm_window_color_init (self);
   lm_window_astro_init (self);
+  lm_window_objects_init (self);
   lm_window_folder_init (self);
 }
 

@@ -85,6 +85,7 @@ lm_render_result_free (LmRenderResult *r)
   g_clear_pointer (&r->before_view, lm_image_unref);
   g_clear_pointer (&r->mask_view, lm_image_unref);
   g_clear_pointer (&r->detect, lm_detect_result_free);
+  g_clear_pointer (&r->objects, g_array_unref);
   g_free (r);
 }
 

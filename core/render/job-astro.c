@@ -16,6 +16,7 @@ lm_render_data_slot_clear (DataSlot *slot)
   g_clear_pointer (&slot->request.data, lm_image_unref);
   g_clear_pointer (&slot->request.to, lm_render_channel_unref);
   g_clear_object (&slot->request.cancellable);
+  g_clear_pointer (&slot->model_path, g_free);
   slot->pending = FALSE;
 }
 

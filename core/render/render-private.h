@@ -27,6 +27,9 @@ typedef struct {
   LmStretchParams stretch;
   gboolean flip;
   LmDetectParams detect;
+  /* object detection (job-objects.c): the model's file and the parameters */
+  char *model_path;
+  LmCascadeParams objects;
 } DataSlot;
 
 /* The FITS data the worker's thread holds (job-astro.c): the last jobs' data, and it uploaded
@@ -118,6 +121,11 @@ struct _LmRenderWorker {
   GCancellable *detecting;
   gboolean detect_preempted;
   DataHeld held;
+  /* Object detection in a photo (job-objects.c): its mailbox (under lock, stopped and started
+   * again as source detection is, through DETECTING), and the model last read (the thread's). */
+  DataSlot objects;
+  LmCascade *cascade;
+  char *cascade_path;
 };
 
 /* channel.c */
@@ -208,6 +216,11 @@ void lm_render_run_merge (LmRenderWorker *w, const Job *job);
  * nothing posted where CANCELLABLE stopped it. */
 void lm_render_run_stretch (LmRenderWorker *w, const DataSlot *slot);
 gboolean lm_render_run_detect (LmRenderWorker *w, const DataSlot *slot, GCancellable *cancellable);
+/* Object detection in a photo (job-objects.c): LM_RESULT_OBJECTS, or FALSE and nothing
+ * posted where CANCELLABLE stopped it. */
+gboolean lm_render_run_objects (LmRenderWorker *w, const DataSlot *slot, GCancellable *cancellable);
+/* Drops the model job-objects.c keeps. */
+void lm_render_objects_release (LmRenderWorker *w);
 /* Drops SLOT's request and its references. */
 void lm_render_data_slot_clear (DataSlot *slot);
 /* Drops the data held once nothing more comes for it, its upload with it; AT_END: in any

@@ -6,7 +6,9 @@
  * that the receiver can drop it. Compare and export jobs go through a queue and are never
  * dropped. An HDR merge is such a job too: its radiance becomes the source of later renders.
  * FITS data has two jobs of its own, its display stretch and source detection (job-astro.c),
- * each through a one-slot mailbox of its own; their results go to the receiver that asked. */
+ * each through a one-slot mailbox of its own; their results go to the receiver that asked.
+ * Object detection in a photo (job-objects.c) has a mailbox of its own too, and runs as source
+ * detection does: when nothing else waits. */
 #pragma once
 
 #include <gio/gio.h>
@@ -15,6 +17,7 @@
 #include "../astro/stretch.h"
 #include "../backend/backend.h"
 #include "../color/view-transform.h"
+#include "../detect/detect.h"
 #include "../ops/compare.h"
 #include "../hdr/align.h"
 #include "../hdr/merge.h"
@@ -54,6 +57,7 @@ typedef enum {
   LM_RESULT_MERGED,   /* an HDR merge finished (image) or failed (error) */
   LM_RESULT_STRETCHED, /* FITS data's 8-bit view (view, low, high, histogram) or why not */
   LM_RESULT_DETECTED,  /* the sources in FITS data (detect) or why not */
+  LM_RESULT_OBJECTS,   /* the objects found in a photo (objects) or why not */
 } LmResultKind;
 
 /* What to merge: N exposures with their times in seconds (known for each: the window asks
@@ -125,6 +129,10 @@ typedef struct {
   double low, high;
   /* DETECTED */
   LmDetectResult *detect;
+  /* OBJECTS: LmCascadeBox in the photo's pixels, grouped and sorted as lm_cascade_detect
+   * gives them; RENDER_MS the detection's time (the model's file read included when this job
+   * read it), BACKEND_NAME where it ran */
+  GArray *objects;
 } LmRenderResult;
 
 /* Called in the worker's main context for every result; RESULT is freed afterwards. */
@@ -142,10 +150,11 @@ LmRenderChannel *lm_render_channel_new_taking (LmRenderTake take, gpointer user_
 /* Nothing more reaches the receiver, results in flight included. */
 void lm_render_channel_close (LmRenderChannel *channel);
 
-/* A job on FITS data. */
+/* A job on FITS data, or on a photo (object detection). */
 typedef struct {
   guint64 generation;
-  LmImage *data;             /* GRAY_F32 in host memory: uploaded once per backend it runs on */
+  LmImage *data;             /* FITS: GRAY_F32 in host memory, uploaded once per backend it runs
+                              * on; objects: the photo as opened, in host memory */
   LmBackendKind backend;     /* the CPU where the data cannot be on CUDA: a notice says so */
   LmRenderChannel *to;       /* where the result goes */
   GCancellable *cancellable; /* stops the job; no result comes of it then */
@@ -203,5 +212,15 @@ void lm_render_worker_stretch (LmRenderWorker *worker, const LmDataRequest *requ
  * starts again after them. A newer detection replaces one still waiting. */
 void lm_render_worker_detect (LmRenderWorker *worker, const LmDataRequest *request,
                               const LmDetectParams *params);
+
+/* Objects of the cascade model in MODEL_PATH (a file of opencv-data's, core/detect/models.h)
+ * found in REQUEST's photo (RGBA8, RGBA16, GRAY8 or GRAY16, host memory) with PARAMS, on
+ * REQUEST's backend (the CPU, with a notice, where CUDA is not usable): LM_RESULT_OBJECTS to
+ * REQUEST's receiver, the boxes in the photo's pixels. The worker keeps the last model read.
+ * As source detection: it runs when nothing else waits, is stopped between pyramid levels by
+ * anything asked for meanwhile and started again after it; a newer one replaces one waiting;
+ * REQUEST's CANCELLABLE stops it for good (no result comes). */
+void lm_render_worker_detect_objects (LmRenderWorker *worker, const LmDataRequest *request, const char *model_path,
+                                      const LmCascadeParams *params);
 
 G_END_DECLS

@@ -1,8 +1,9 @@
 /* The render worker (render.h): its thread, the one-slot mailbox of previews and the queue of
  * jobs that are never dropped, and the entry points the main thread calls. The thread owns
  * the backends (sides.c) and runs the jobs: previews (job-preview.c), comparisons
- * (job-compare.c), exports (job-export.c), HDR merges (merge.c) and FITS data's stretch and
- * detection (job-astro.c); results go back through the channel (channel.c). */
+ * (job-compare.c), exports (job-export.c), HDR merges (merge.c), FITS data's stretch and
+ * detection (job-astro.c) and object detection in photos (job-objects.c); results go back
+ * through the channel (channel.c). */
 #include "render-private.h"
 
 #include <malloc.h>
@@ -54,7 +55,7 @@ static gboolean
 has_work (LmRenderWorker *w)
 {
   return w->quit || w->source_pending || w->has_request || !g_queue_is_empty (&w->jobs) || w->stretch.pending
-         || w->detect.pending;
+         || w->detect.pending || w->objects.pending;
 }
 
 static void
@@ -63,13 +64,14 @@ cancel_too (GCancellable *cancelled, gpointer also)
   g_cancellable_cancel (also);
 }
 
-/* Called with the lock held, which it gives up while the detection runs. A detection stopped
- * for other work is asked for again unless a newer one has been since. */
+/* Called with the lock held, which it gives up while the detection in MAILBOX (source or
+ * object detection) runs. A detection stopped for other work is asked for again unless a newer
+ * one has been since. */
 static void
-run_detection (LmRenderWorker *w)
+run_detection (LmRenderWorker *w, DataSlot *mailbox)
 {
-  DataSlot slot = w->detect;
-  w->detect = (DataSlot) { 0 };
+  DataSlot slot = *mailbox;
+  *mailbox = (DataSlot) { 0 };
   GCancellable *cancellable = w->detecting = g_cancellable_new ();
   w->detect_preempted = FALSE;
   /* Stopped by its receiver too. */
@@ -77,14 +79,15 @@ run_detection (LmRenderWorker *w)
                      ? g_cancellable_connect (slot.request.cancellable, G_CALLBACK (cancel_too), cancellable, NULL)
                      : 0;
   g_mutex_unlock (&w->lock);
-  gboolean done = lm_render_run_detect (w, &slot, cancellable);
+  gboolean done = mailbox == &w->objects ? lm_render_run_objects (w, &slot, cancellable)
+                                         : lm_render_run_detect (w, &slot, cancellable);
   if (handler)
     g_cancellable_disconnect (slot.request.cancellable, handler);
   g_mutex_lock (&w->lock);
   w->detecting = NULL;
-  if (!done && w->detect_preempted && !w->detect.pending && !w->quit
+  if (!done && w->detect_preempted && !mailbox->pending && !w->quit
       && !g_cancellable_is_cancelled (slot.request.cancellable))
-    w->detect = slot; /* its references go back to the slot */
+    *mailbox = slot; /* its references go back to the slot */
   else
     lm_render_data_slot_clear (&slot);
   g_object_unref (cancellable);
@@ -144,9 +147,9 @@ worker_main (gpointer data)
           job_free (job);
           continue;
         }
-      if (!w->has_request) /* the detection alone waits */
+      if (!w->has_request) /* a detection alone waits */
         {
-          run_detection (w);
+          run_detection (w, w->objects.pending ? &w->objects : &w->detect);
           g_mutex_unlock (&w->lock);
           continue;
         }
@@ -162,6 +165,7 @@ worker_main (gpointer data)
     }
 
   lm_render_data_release (w, TRUE); /* its upload before the backends go */
+  lm_render_objects_release (w);
   lm_render_close_backends (w);
   return NULL;
 }
@@ -195,6 +199,7 @@ lm_render_worker_free (LmRenderWorker *w)
   g_queue_clear_full (&w->jobs, (GDestroyNotify) job_free);
   lm_render_data_slot_clear (&w->stretch);
   lm_render_data_slot_clear (&w->detect);
+  lm_render_data_slot_clear (&w->objects);
   g_clear_pointer (&w->next_source, lm_image_unref);
   g_clear_pointer (&w->next_view_transform, lm_view_transform_unref);
   g_clear_pointer (&w->view_transform, lm_view_transform_unref);
@@ -349,6 +354,20 @@ lm_render_worker_detect (LmRenderWorker *w, const LmDataRequest *request, const 
   g_mutex_lock (&w->lock);
   fill_slot (&w->detect, request);
   w->detect.detect = *params;
+  preempt_detection (w);
+  g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
+}
+
+void
+lm_render_worker_detect_objects (LmRenderWorker *w, const LmDataRequest *request, const char *model_path,
+                                 const LmCascadeParams *params)
+{
+  g_return_if_fail (request->data && request->to && model_path && params);
+  g_mutex_lock (&w->lock);
+  fill_slot (&w->objects, request);
+  w->objects.model_path = g_strdup (model_path);
+  w->objects.objects = *params;
   preempt_detection (w);
   g_cond_signal (&w->wake);
   g_mutex_unlock (&w->lock);

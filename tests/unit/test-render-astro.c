@@ -13,7 +13,7 @@
 #include "test-util.h"
 
 typedef struct {
-  guint worker_results[LM_RESULT_DETECTED + 1]; /* the worker's own receiver, by kind */
+  guint worker_results[LM_RESULT_OBJECTS + 1]; /* the worker's own receiver, by kind */
   gboolean cuda_usable;
   gboolean ready;
 } WorkerSeen;
