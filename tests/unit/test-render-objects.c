@@ -3,8 +3,8 @@
  * go to the receiver that asked, not to the worker's own; a newer request replaces one waiting
  * or under way (one result, the newer's); a request cancelled brings nothing; previews asked
  * for meanwhile stop it, and it comes once after them; a model file that cannot be read is
- * said with its name; CUDA asked for where there is none says so and runs on the CPU. Skipped
- * where opencv-data is not installed. */
+ * said with its name; CUDA asked for gives the same boxes on the device, or where there is
+ * none says so and runs on the CPU. Skipped where opencv-data is not installed. */
 #include <string.h>
 
 #include "core/detect/gray8.h"
@@ -168,18 +168,19 @@ test_boxes (void)
   g_assert_nonnull (seen.error);
   g_assert_nonnull (strstr (seen.error->message, "/nonexistent/model.xml"));
 
-  /* CUDA where there is none: the CPU, and why. */
-  if (!ws.cuda_usable)
-    {
-      request.generation = 12;
-      request.backend = LM_BACKEND_CUDA;
-      lm_render_worker_detect_objects (w, &request, model_path, &p);
-      g_assert_true (await_count (&seen.results, 4));
-      g_assert_no_error (seen.error);
-      g_assert_cmpstr (seen.backend_name, ==, "cpu");
-      g_assert_nonnull (seen.notice);
-      assert_want (seen.boxes);
-    }
+  /* CUDA: on the device where there is one, the CPU's boxes; where there is none, the CPU,
+   * and why. */
+  request.generation = 12;
+  request.backend = LM_BACKEND_CUDA;
+  lm_render_worker_detect_objects (w, &request, model_path, &p);
+  g_assert_true (await_count (&seen.results, 4));
+  g_assert_no_error (seen.error);
+  g_assert_cmpstr (seen.backend_name, ==, ws.cuda_usable ? "cuda" : "cpu");
+  if (ws.cuda_usable)
+    g_assert_null (seen.notice);
+  else
+    g_assert_nonnull (seen.notice);
+  assert_want (seen.boxes);
   g_assert_cmpuint (ws.worker_objects, ==, 0);
   lm_render_worker_free (w);
   lm_render_channel_close (to);
