@@ -526,7 +526,7 @@ def document(d, date):
     out += text(d, "io-dev-2core-2026-11-25.md")
     out += io_table(os.path.join(d, "io-dev-2core-2026-11-25.json"))
     for name in ("io-h100-host-68fb51e.md", "io-tiff-parallel.md", "tiled.md", "nvjpeg-export.md", "detect.md",
-                 "objects-cpu-2core.md"):
+                 "objects-cpu-2core.md", "objects-h200.md"):
         out += text(d, name)
     return "\n".join(out)
 
