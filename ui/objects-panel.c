@@ -173,6 +173,11 @@ attach_row (GtkGrid *grid, int row, const char *label, GtkWidget *widget, const 
   GtkWidget *l = gtk_label_new_with_mnemonic (label);
   gtk_label_set_mnemonic_widget (GTK_LABEL (l), widget);
   gtk_widget_set_halign (l, GTK_ALIGN_START);
+  /* Narrow: the side panel takes the width of its widest part, and the curve editor, as tall
+   * as it is wide, would grow past the panel's height. */
+  gtk_label_set_line_wrap (GTK_LABEL (l), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (l), 14);
+  gtk_label_set_xalign (GTK_LABEL (l), 0.0f);
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_name (widget, name);
   gtk_widget_set_tooltip_text (widget, tooltip);
@@ -214,6 +219,11 @@ build_controls (LmObjectsPanel *self)
   for (const LmCascadeModel *m = lm_cascade_models (); m->name; m++)
     gtk_combo_box_text_append (self->model, m->name, _(m->label));
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->model), "faces");
+  /* The models' long names are cut short in the closed box (the list shows them whole). */
+  GList *cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (self->model));
+  for (GList *c = cells; c; c = c->next)
+    g_object_set (c->data, "ellipsize", PANGO_ELLIPSIZE_END, "width-chars", 12, NULL);
+  g_list_free (cells);
   attach_row (grid, 0, _("_Model"), GTK_WIDGET (self->model), "objects-model",
               _("What to look for: OpenCV's cascade models, from the opencv-data package"));
   self->min_size = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0.0, 50.0, 0.5));
@@ -250,6 +260,7 @@ lm_objects_panel_init (LmObjectsPanel *self)
   self->status = GTK_LABEL (gtk_label_new (""));
   gtk_widget_set_name (GTK_WIDGET (self->status), "objects-status");
   gtk_label_set_line_wrap (self->status, TRUE);
+  gtk_label_set_max_width_chars (self->status, 24);
   gtk_label_set_xalign (self->status, 0.0);
   gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self->status)), GTK_STYLE_CLASS_DIM_LABEL);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->status), FALSE, FALSE, 0);
@@ -267,7 +278,8 @@ lm_objects_panel_init (LmObjectsPanel *self)
   gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->list));
   gtk_box_pack_start (GTK_BOX (self), scrolled, FALSE, FALSE, 0);
 
-  GtkBox *masks = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6));
+  /* One above the other: side by side, their labels would widen the panel. */
+  GtkBox *masks = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 6));
   self->mask_one = button (masks, _("Mask from Selected"), "objects-mask-one",
                            _("An ellipse over the box selected joins the selected operation's mask"),
                            G_CALLBACK (on_mask_one), self);

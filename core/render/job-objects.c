@@ -1,7 +1,7 @@
 /* The render worker's object detection in a photo (render.h, lm_render_worker_detect_objects):
  * the model's file read once and kept while the next jobs ask for the same one, the boxes
  * found on the backend asked for (objects-run.h), the CPU's with a notice where CUDA is not
- * usable. Stopped between pyramid levels (worker.c starts it again where other work stopped
+ * usable or its memory cannot hold the photo's pyramid. Stopped between pyramid levels (worker.c starts it again where other work stopped
  * it). */
 #include "render-private.h"
 
@@ -59,6 +59,17 @@ lm_render_run_objects (LmRenderWorker *w, const DataSlot *slot, GCancellable *ca
   const LmCascade *cascade = model (w, slot->model_path, &r->error);
   if (cascade)
     r->objects = lm_objects_detect_photo (b, cascade, request->data, &slot->objects, cancellable, &r->error);
+  /* A photo whose pyramid the GPU cannot hold is done on the CPU, and the panel says why. */
+  if (cascade && r->objects == NULL && lm_backend_cuda_device (b) >= 0
+      && g_error_matches (r->error, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY))
+    {
+      g_free (r->notice);
+      r->notice = g_strdup_printf (_("Computed on the CPU: %s"), r->error->message);
+      g_clear_error (&r->error);
+      b = lm_render_backend_for (w, LM_BACKEND_CPU, NULL);
+      r->backend_name = lm_backend_name (b);
+      r->objects = lm_objects_detect_photo (b, cascade, request->data, &slot->objects, cancellable, &r->error);
+    }
   if (g_error_matches (r->error, LUMEN_ERROR, LM_ERROR_CANCELLED)
       || g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {

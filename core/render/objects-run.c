@@ -4,8 +4,6 @@
 
 #include "objects-run.h"
 
-#include <glib/gi18n.h>
-
 #include "../backend/cuda-cascade.h"
 #include "../detect/gray8.h"
 #include "../io/depth.h"

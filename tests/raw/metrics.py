@@ -103,14 +103,18 @@ def ciede2000(lab1, lab2):
     dCp = C2p - C1p
     prod = C1p * C2p
     dh = h2p - h1p
+    # The branches at a hue difference of exactly 180° (Sharma's pair 14) are decided on the
+    # difference rounded to 1e-9°: arctan2's last bit differs between numpy's SIMD paths
+    # (AVX-512 or not), and would pick a branch by machine.
+    near = np.round(dh, 9)
     dhp = np.where(prod == 0, 0.0,
-                   np.where(np.abs(dh) <= 180, dh, np.where(dh > 180, dh - 360, dh + 360)))
+                   np.where(np.abs(near) <= 180, dh, np.where(near > 180, dh - 360, dh + 360)))
     dHp = 2 * np.sqrt(prod) * np.sin(np.radians(dhp / 2))
     Lpm = (L1 + L2) / 2
     Cpm = (C1p + C2p) / 2
     hs = h1p + h2p
     hpm = np.where(prod == 0, hs,
-                   np.where(np.abs(h1p - h2p) <= 180, hs / 2,
+                   np.where(np.abs(near) <= 180, hs / 2,
                             np.where(hs < 360, (hs + 360) / 2, (hs - 360) / 2)))
     T = (1 - 0.17 * np.cos(np.radians(hpm - 30)) + 0.24 * np.cos(np.radians(2 * hpm))
          + 0.32 * np.cos(np.radians(3 * hpm + 6)) - 0.20 * np.cos(np.radians(4 * hpm - 63)))

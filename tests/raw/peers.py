@@ -22,6 +22,7 @@ fit must leave less than -60 dB of residual, and it is applied to every RawThera
 The full-development DNGs: LibRaw's development (as above, but -w for the as-shot white
 balance) with the exact camera matrix applied here; CIEDE2000 median and 99th percentile."""
 
+import blas_pin  # noqa: F401 (before numpy: the DNGs' bytes depend on OpenBLAS's kernels)
 import datetime
 import hashlib
 import json

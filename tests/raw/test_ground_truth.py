@@ -26,6 +26,7 @@ numbers from the fixture peers-cpsnr.json (peers.py), so no peer need be install
 
 Exit 77 (skip) with the reason when lumen-cli does not develop raws yet."""
 
+import blas_pin  # noqa: F401 (before numpy: the DNGs' bytes depend on OpenBLAS's kernels)
 import json
 import os
 import sys
