@@ -33,7 +33,6 @@ typedef struct {
   const LmKCascadeLevel *levels;
   int n_levels;
   unsigned pixel_rows, window_rows, columns; /* totals over the levels */
-  int max_width;                             /* the widest level's */
   uint8_t *gray;                             /* the levels' pixels */
   uint32_t *sum, *sqsum, *tilted;            /* the integrals; SQSUM: Haar only; TILTED: NULL unless used */
 } LmKCascadeGroup;

@@ -232,10 +232,11 @@ all_windows (const LmCascade *c, guint width, guint height, GArray *scales)
   return n;
 }
 
-/* The stage passes after the first: one a stage up to the eighth, where most windows fall
- * and a thread a window would wait on its warp's slowest, then [8, 16), [16, 32)… A pass of
- * stages of 64 stumps or more on average goes a warp a window (WIDE), where the sums allow
- * (measured on an H200: for stages of 30 to 60 stumps a thread a window is as fast or faster). */
+/* The stage passes after the first kernel's FUSED stages: one a stage up to the eighth, where
+ * most windows fall and a thread a window would wait on its warp's slowest, then [8, 16),
+ * [16, 32)… A pass of stages of 64 stumps or more on average goes a warp a window (WIDE),
+ * where the sums allow (measured on an H200: for stages of 30 to 60 stumps a thread a window
+ * is as fast or faster). */
 static guint
 passes (const LmCascade *c, unsigned fused, unsigned first[PASSES_MAX], unsigned end[PASSES_MAX],
         gboolean wide[PASSES_MAX])
@@ -276,7 +277,6 @@ run_group (LmBackendCuda *self, const LmCascade *dc, const double *const rest[2]
   kg.pixel_rows = last->first_row + (unsigned) last->height;
   kg.window_rows = last->first_window_row + (unsigned) last->rows;
   kg.columns = last->first_column + (unsigned) last->width + 1;
-  kg.max_width = g->levels[0].width;
   unsigned first[PASSES_MAX], end[PASSES_MAX];
   gboolean wide[PASSES_MAX];
   /* The first kernel takes the windows through the first two stages (FIRST_STAGES). */
