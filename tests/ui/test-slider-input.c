@@ -169,7 +169,9 @@ test_wheel_scrolls (void)
   g_assert_true (gtk_widget_has_focus (slider));
   g_assert_cmpfloat (stage_value ("wb", "temperature"), ==, (float) declared ("wb", "temperature")->def);
   top = gtk_adjustment_get_value (scroll);
-  wheel (5, 2);
+  /* One notch: two would be one undo step only when they come within the edit's resting time,
+   * which a loaded machine (the window tests run four at a time) does not promise. */
+  wheel (5, 1);
   g_test_message ("wheel over the clicked slider: temperature %g, panel %g → %g", stage_value ("wb", "temperature"),
                   top, gtk_adjustment_get_value (scroll));
   g_assert_cmpfloat (stage_value ("wb", "temperature"), !=, (float) declared ("wb", "temperature")->def);
