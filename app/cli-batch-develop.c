@@ -224,15 +224,7 @@ run (const Options *o, Plan *p)
   g_autoptr (LmBatchList) list = lm_develop_list_new ((const char *const *) o->inputs,
                                                       o->pattern ? o->pattern : LM_DEVELOP_PATTERN_DEFAULT, &error);
   if (list == NULL)
-    {
-      int rc = LM_EXIT_FAILURE;
-      if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_INVALID))
-        rc = lm_cli_usage_error (error->message);
-      else
-        lm_cli_error ("%s", error->message);
-      g_error_free (error);
-      return rc;
-    }
+    return lm_cli_batch_list_failed (error);
   if (list->empty_input)
     {
       /* Refused before OUTDIR is touched: a journal of nothing would read as a finished batch. */
@@ -243,14 +235,8 @@ run (const Options *o, Plan *p)
       return LM_EXIT_FAILURE;
     }
   guint failed = 0;
-  if (run_batch (o, p, list, &failed, &error))
-    return failed ? LM_EXIT_FAILURE : LM_EXIT_OK;
-  if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_NO_SPACE))
-    lm_cli_error (_("%s. The batch stopped: rerun the same command once there is space"), error->message);
-  else
-    lm_cli_error ("%s", error->message);
-  g_error_free (error);
-  return LM_EXIT_FAILURE;
+  gboolean ok = run_batch (o, p, list, &failed, &error);
+  return lm_cli_batch_exit (ok, failed, error);
 }
 
 int

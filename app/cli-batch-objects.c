@@ -199,15 +199,7 @@ run (const Options *o, Plan *p)
   p->config.cascade = cascade;
   g_autoptr (LmBatchList) list = lm_photo_list_new ((const char *const *) o->inputs, NAME_PATTERN, &error);
   if (list == NULL)
-    {
-      int rc = LM_EXIT_FAILURE;
-      if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_INVALID))
-        rc = lm_cli_usage_error (error->message);
-      else
-        lm_cli_error ("%s", error->message);
-      g_error_free (error);
-      return rc;
-    }
+    return lm_cli_batch_list_failed (error);
   if (list->empty_input)
     {
       g_autofree char *display = g_filename_display_name (list->empty_input);
@@ -219,14 +211,7 @@ run (const Options *o, Plan *p)
   guint failed = 0;
   gboolean ok = run_batch (o, p, list, &failed, &error);
   p->config.cascade = NULL;
-  if (ok)
-    return failed ? LM_EXIT_FAILURE : LM_EXIT_OK;
-  if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_NO_SPACE))
-    lm_cli_error (_("%s. The batch stopped: rerun the same command once there is space"), error->message);
-  else
-    lm_cli_error ("%s", error->message);
-  g_error_free (error);
-  return LM_EXIT_FAILURE;
+  return lm_cli_batch_exit (ok, failed, error);
 }
 
 int

@@ -533,17 +533,7 @@ run (const Options *o, Plan *p)
   GError *error = NULL;
   g_autoptr (LmBatchList) list = lm_batch_list_new ((const char *const *) o->inputs, &error);
   if (list == NULL)
-    {
-      /* An INPUT that names nothing usable is a misused command; a manifest that cannot be read
-       * (a fifo, a device, too large) or is not a list of stacks is bad input. */
-      int rc = LM_EXIT_FAILURE;
-      if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_INVALID))
-        rc = lm_cli_usage_error (error->message);
-      else
-        lm_cli_error ("%s", error->message);
-      g_error_free (error);
-      return rc;
-    }
+    return lm_cli_batch_list_failed (error);
   if (list->empty_input)
     {
       /* Refused before OUTDIR is touched: a journal of nothing would read as a finished batch. */
@@ -555,7 +545,28 @@ run (const Options *o, Plan *p)
       return LM_EXIT_FAILURE;
     }
   guint failed = 0;
-  if (run_batch (o, p, list, &failed, &error))
+  gboolean ok = run_batch (o, p, list, &failed, &error);
+  return lm_cli_batch_exit (ok, failed, error);
+}
+
+int
+lm_cli_batch_list_failed (GError *error)
+{
+  /* An INPUT that names nothing usable is a misused command; a manifest that cannot be read
+   * (a fifo, a device, too large) or is not a list of what the batch takes is bad input. */
+  int rc = LM_EXIT_FAILURE;
+  if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_INVALID))
+    rc = lm_cli_usage_error (error->message);
+  else
+    lm_cli_error ("%s", error->message);
+  g_error_free (error);
+  return rc;
+}
+
+int
+lm_cli_batch_exit (gboolean ok, guint failed, GError *error)
+{
+  if (ok)
     return failed ? LM_EXIT_FAILURE : LM_EXIT_OK;
   if (g_error_matches (error, LUMEN_ERROR, LM_ERROR_NO_SPACE))
     lm_cli_error (_("%s. The batch stopped: rerun the same command once there is space"), error->message);

@@ -17,6 +17,15 @@ int lm_cli_batch_develop_main (int argc, char **argv);
 /* lumen-cli batch detect-objects */
 int lm_cli_batch_objects_main (int argc, char **argv);
 
+/* The exit status where a batch's INPUT list could not be made: a usage error where the INPUTs
+ * name nothing usable (LM_ERROR_INVALID), else a failure; said on stderr. Frees ERROR. */
+int lm_cli_batch_list_failed (GError *error);
+
+/* The exit status of a batch that ran: 0, or 1 where FAILED items failed; where it stopped
+ * (OK FALSE) with ERROR, that is said (a full disk with how to go on) and it is 1. Frees
+ * ERROR. */
+int lm_cli_batch_exit (gboolean ok, guint failed, GError *error);
+
 /* The share SHARD of LIST not done yet in OUTDIR (outputs <id>.EXT), in the list's order:
  * an output under its final name is done when a whole done record gives it and it has that
  * record's size and CRC-32 (all read back, READ_THREADS files at a time; 0: 4); any other is

@@ -95,24 +95,39 @@ add_ms (LmPhotoStream *s, double *sum, gint64 since)
   g_mutex_unlock (&s->lock);
 }
 
+/* Whether ITEM goes into its next stage: not once the stream is stopping (it ends, not done). */
+static gboolean
+going_on (LmPhotoStream *s, gpointer item)
+{
+  if (!lm_photo_stream_stopping (s))
+    return TRUE;
+  finish (s, item, FALSE, NULL);
+  return FALSE;
+}
+
+/* After a stage of ITEM that began at SINCE (its time joins SUM): TRUE where it went well,
+ * else its ERROR is dealt with. */
+static gboolean
+stage_done (LmPhotoStream *s, gpointer item, gboolean ok, GError *error, double *sum, gint64 since)
+{
+  add_ms (s, sum, since);
+  if (!ok)
+    fail_or_stop (s, item, error);
+  return ok;
+}
+
 static void
 load_task (gpointer item, gpointer user_data)
 {
   LmPhotoStream *s = user_data;
   /* The pool's threads are the parallelism: a team in each would oversubscribe the cores. */
   omp_set_num_threads (1);
-  if (lm_photo_stream_stopping (s))
-    {
-      finish (s, item, FALSE, NULL);
-      return;
-    }
+  if (!going_on (s, item))
+    return;
   gint64 t = g_get_monotonic_time ();
   GError *error = NULL;
   gboolean ok = s->stages->load (s, s->data, item, &error);
-  add_ms (s, &s->load_ms, t);
-  if (!ok)
-    fail_or_stop (s, item, error);
-  else
+  if (stage_done (s, item, ok, error, &s->load_ms, t))
     g_async_queue_push (s->work_queue, item);
 }
 
@@ -126,18 +141,14 @@ worker_main (gpointer data)
       gpointer item = g_async_queue_pop (s->work_queue);
       if (item == &stop_item)
         break;
-      if (lm_photo_stream_stopping (s))
-        {
-          finish (s, item, FALSE, NULL);
-          continue;
-        }
+      if (!going_on (s, item))
+        continue;
       gint64 t = g_get_monotonic_time ();
       GError *error = NULL;
       gboolean ok = s->stages->work (s, s->data, worker->index, item, &error);
-      add_ms (s, &s->work_ms, t);
-      if (!ok)
-        fail_or_stop (s, item, error);
-      else if (s->stages->write)
+      if (!stage_done (s, item, ok, error, &s->work_ms, t))
+        continue;
+      if (s->stages->write)
         g_thread_pool_push (s->write_pool, item, NULL);
       else
         finish (s, item, TRUE, NULL);
@@ -150,18 +161,12 @@ write_task (gpointer item, gpointer user_data)
 {
   LmPhotoStream *s = user_data;
   omp_set_num_threads (1);
-  if (lm_photo_stream_stopping (s))
-    {
-      finish (s, item, FALSE, NULL);
-      return;
-    }
+  if (!going_on (s, item))
+    return;
   gint64 t = g_get_monotonic_time ();
   GError *error = NULL;
   gboolean ok = s->stages->write (s, s->data, item, &error);
-  add_ms (s, &s->write_ms, t);
-  if (!ok)
-    fail_or_stop (s, item, error);
-  else
+  if (stage_done (s, item, ok, error, &s->write_ms, t))
     finish (s, item, TRUE, NULL);
 }
 
