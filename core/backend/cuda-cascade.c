@@ -3,16 +3,15 @@
  * group is resized and integrated (kernels/cascade-levels.cu), its windows' first stages
  * evaluated with OpenCV's skip rule, and the windows still standing taken through the later
  * stages in passes (kernels/cascade-scan.cu), each pass compacting the list, so that a warp's
- * lanes spend their time on windows that are still alive; long stages go a warp a window. The host
- * waits once a group, for the counts and the windows that passed; it sorts them as the CPU
- * scan orders them and makes their boxes as it does. The buffers are kept for the next photo
- * until the backend's scratch is released. */
+ * lanes spend their time on windows that are still alive; long stages go a warp a window.
+ * The host waits once a group, for the counts and the windows that passed; it sorts them as
+ * the CPU scan orders them and makes their boxes with its lm_cascade_window_box. The buffers
+ * are kept for the next photo until the backend's scratch is released. */
 #include "config.h"
 
 #include "cuda-cascade.h"
 #include "cuda-private.h"
 
-#include <math.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -496,9 +495,7 @@ lm_cascade_candidates_cuda (LmBackend *backend, const LmCascade *c, const guint8
   for (guint i = 0; i < found->len; i++)
     {
       const Found *f = &g_array_index (found, Found, i);
-      float s = g_array_index (scales, float, f->level);
-      LmCascadeBox b = { (int) lrintf (f->x * s), (int) lrintf (f->y * s), (int) lrintf (c->window_width * s),
-                         (int) lrintf (c->window_height * s), 0 };
+      LmCascadeBox b = lm_cascade_window_box (c, g_array_index (scales, float, f->level), f->x, f->y);
       g_array_append_val (boxes, b);
     }
   return boxes;

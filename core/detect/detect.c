@@ -91,6 +91,13 @@ lm_cascade_windows (const LmCascade *c, int lw, int lh, float scale, int stripes
   *rows = (sh + step - 1) / step;
 }
 
+LmCascadeBox
+lm_cascade_window_box (const LmCascade *c, float scale, int x, int y)
+{
+  return (LmCascadeBox) { (int) lrintf (x * scale), (int) lrintf (y * scale), (int) lrintf (c->window_width * scale),
+                          (int) lrintf (c->window_height * scale), 0 };
+}
+
 typedef struct {
   int level, y, x;
   LmCascadeBox box;
@@ -116,7 +123,6 @@ scan_level (const LmCascade *c, const LmCascadeLevel *laid_out, const LmCascadeI
   int step = lm_cascade_step (scale), columns, rows;
   lm_cascade_windows (c, lw, lh, scale, stripes, &columns, &rows);
   int sw = columns * step;
-  int box_w = (int) lrintf (c->window_width * scale), box_h = (int) lrintf (c->window_height * scale);
   int n_threads = omp_get_max_threads ();
   GArray **found = g_new0 (GArray *, n_threads);
 #pragma omp parallel
@@ -144,8 +150,7 @@ scan_level (const LmCascade *c, const LmCascadeLevel *laid_out, const LmCascadeI
                   }
                 if (result[i] > 0)
                   {
-                    Candidate k = { level, y, x,
-                                    { (int) lrintf (x * scale), (int) lrintf (y * scale), box_w, box_h, 0 } };
+                    Candidate k = { level, y, x, lm_cascade_window_box (c, scale, x, y) };
                     g_array_append_val (mine, k);
                   }
                 skip = result[i] == 0;

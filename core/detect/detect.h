@@ -51,6 +51,10 @@ int lm_cascade_stripes (const LmCascade *cascade, guint width, guint height, flo
 void lm_cascade_windows (const LmCascade *cascade, int level_width, int level_height, float scale, int stripes,
                          int *columns, int *rows);
 
+/* The box in the photo's pixels of the window at (X, Y) of the level at SCALE, rounded from
+ * float products as OpenCV rounds them. */
+LmCascadeBox lm_cascade_window_box (const LmCascade *cascade, float scale, int x, int y);
+
 /* lm_cascade_group with detectMultiScale's ε, on the candidates of a WIDTH × HEIGHT photo. */
 GArray *lm_cascade_group_candidates (GArray *candidates, const LmCascadeParams *params, guint width, guint height);
 
