@@ -30,18 +30,6 @@ wait_file (const char *path, int seconds)
   return g_file_test (path, G_FILE_TEST_EXISTS);
 }
 
-static void
-open_photo (const char *path)
-{
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  guint64 generation = lm_window_get_generation (ui_window);
-  lm_window_open (ui_window, file);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (lm_window_get_generation (ui_window) == generation && g_get_monotonic_time () < deadline)
-    ui_wait_ms (20);
-  ui_settle_tracked ();
-}
-
 /* The widget point of the photo's point at fractions (FX, FY) of its width and height. */
 static void
 at (double fx, double fy, double *x, double *y)
@@ -318,7 +306,7 @@ test_sidecar (void)
   g_assert_cmpuint (mask->shape[0].kind, ==, LM_MASK_BRUSH);
   g_assert_cmpuint (mask->shape[1].kind, ==, LM_MASK_LINEAR);
   g_assert_cmpuint (mask->shape[0].strokes, !=, 0);
-  open_photo (photo);
+  ui_open_photo (photo);
   g_autoptr (GBytes) reopened = ui_view_pixels ();
   g_test_message ("reopened: %d levels from the painted view", distance (reopened, painted));
   g_assert_cmpint (distance (reopened, painted), ==, 0);
@@ -355,7 +343,7 @@ test_pyramid (void)
   g_setenv ("LUMEN_VIEW_PYRAMID_ABOVE", "1000000", TRUE);
   g_autofree char *dest = g_build_filename (tmp_dir, "forest-path.jpg", NULL);
   g_autofree char *large = ui_copy_test_data ("photos/forest-path.jpg", dest);
-  open_photo (large);
+  ui_open_photo (large);
   select_exposure ();
   ui_key_on_view (GDK_KEY_e);
   double x0, y0, x1, y1;
@@ -391,7 +379,7 @@ main (int argc, char **argv)
   g_autoptr (GSettings) settings = ui_settings ();
   g_assert_nonnull (settings);
   g_settings_set_boolean (settings, "keep-edits", TRUE);
-  open_photo (photo);
+  ui_open_photo (photo);
 
   g_test_add_func ("/masks/none-selected", test_none_selected);
   g_test_add_func ("/masks/paint", test_paint);

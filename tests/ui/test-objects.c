@@ -272,22 +272,10 @@ test_mask (void)
 }
 
 static void
-open_photo (const char *path)
-{
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  guint64 generation = lm_window_get_generation (ui_window);
-  lm_window_open (ui_window, file);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (lm_window_get_generation (ui_window) == generation && g_get_monotonic_time () < deadline)
-    ui_wait_ms (20);
-  ui_settle_tracked ();
-}
-
-static void
 test_crop (void)
 {
   g_autofree char *astronaut = ui_test_data ("photos/astronaut.tif");
-  open_photo (astronaut);
+  ui_open_photo (astronaut);
   /* The boxes were of the photo before. */
   g_assert_cmpuint (list_rows (), ==, 0);
   cairo_surface_t *s = ui_paint_view ();
@@ -391,7 +379,7 @@ main (int argc, char **argv)
   g_assert_cmpuint (want->len, >=, 3);
   ui_test_init (&argc, &argv, mosaic);
   ui_track_results ();
-  open_photo (mosaic); /* its render tracked */
+  ui_open_photo (mosaic); /* its render tracked */
 
   g_test_add_func ("/objects/detect", test_detect);
   g_test_add_func ("/objects/select", test_select);

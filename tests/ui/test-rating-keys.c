@@ -12,18 +12,6 @@
 
 static char *photo, *sidecar;
 
-static void
-open_photo (const char *path)
-{
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  guint64 generation = lm_window_get_generation (ui_window);
-  lm_window_open (ui_window, file);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (lm_window_get_generation (ui_window) == generation && g_get_monotonic_time () < deadline)
-    ui_wait_ms (20);
-  ui_settle_tracked ();
-}
-
 static const char *
 status_text (void)
 {
@@ -120,7 +108,7 @@ main (int argc, char **argv)
   photo = ui_copy_test_data ("photos/chelsea.png", dest);
   sidecar = lm_photo_tags_sidecar_path (photo);
   ui_track_results ();
-  open_photo (photo);
+  ui_open_photo (photo);
   g_test_add_func ("/rating-keys/keys", test_keys);
   g_test_add_func ("/rating-keys/entry-keeps-digits", test_entry_keeps_digits);
   int rc = g_test_run ();

@@ -621,6 +621,18 @@ on_recent_changed (GtkRecentManager *manager, gboolean *changed)
 }
 
 void
+ui_open_photo (const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  guint64 generation = lm_window_get_generation (ui_window);
+  lm_window_open (ui_window, file);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (lm_window_get_generation (ui_window) == generation && g_get_monotonic_time () < deadline)
+    ui_wait_ms (20);
+  ui_settle_tracked ();
+}
+
+void
 ui_open_recent (const char *path)
 {
   g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);

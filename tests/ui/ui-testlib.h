@@ -133,6 +133,10 @@ void ui_press_export (gpointer unused);
  * longer for the window to take the export's end in; fails the test after 30 s. */
 void ui_await_file (const char *path);
 
+/* Opens PATH in the window (lm_window_open, not through a dialog) and runs the main loop
+ * until it has rendered (at most 20 s) and settled. */
+void ui_open_photo (const char *path);
+
 /* Opens PATH the way a person does from the recent list, PATH put on it first (as an earlier
  * session would have left it): the title bar's recent button, then the item. Returns once
  * the item is clicked, not once the file is open. */
