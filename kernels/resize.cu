@@ -1,15 +1,29 @@
-// Resize on the GPU: the two passes of core/ops/resize-math.h. The host builds both axes'
-// weight tables (the CPU reference's own function) and copies them into the scratch beside
-// the float intermediate; each thread then makes one output sample of a pass, running the
-// span's weighted sum in the reference's order.
+// Resize on the GPU: the two passes of core/ops/resize-math.h.
+//
+// Both axes' tables are computed on the device, one thread a pixel with the reference's own
+// function (lm_resize_axis_entry), a fixed number of weights apart: built on the host they
+// took longer than the resize (a sine per tap) and travelled as four uploads.
+//
+// 8-bit images are resized by tiles of 32 × 16 output pixels: a block copies the source
+// pixels its spans reach into shared memory as floats, sums them along the first axis into
+// an intermediate there, then along the second into the output. The intermediate never goes
+// to device memory (it was 288 MB of float for a 24 MP photo at 0.75×), and each source byte
+// is converted once. The sums are the reference's, term by term and in its order, so the
+// bytes are the CPU's wherever the weights are (the device's sine may differ from the host's
+// in the last bit of a double). 16-bit images, and shrinks too steep for a tile's box to fit,
+// take the two passes through a float intermediate in device memory.
+#include <climits>
 #include <stdlib.h>
 
 #include "kernels/cuda-check.h"
+#include "kernels/float-pixel.h"
 #include "kernels/kernels.h"
 
 namespace {
 
 constexpr unsigned kThreads = 128;
+constexpr unsigned kTileW = 32, kTileH = 16; // the tiled kernel's output pixels a block
+constexpr size_t kTileSmemMax = 96 * 1024;   // what a tile's source box and intermediate may take
 
 size_t
 align256 (size_t n)
@@ -17,13 +31,27 @@ align256 (size_t n)
   return (n + 255) & ~(size_t) 255;
 }
 
+// The most source pixels a tile's spans reach along an axis from IN to OUT pixels with N
+// output pixels a tile: N steps of the factor and the kernel's reach on both sides, with a
+// pixel to spare for rounding. A block whose box is larger still computes without it.
+unsigned
+tile_reach (unsigned in, unsigned out, unsigned n)
+{
+  double factor = (double) in / (double) out;
+  double reach = lm_resize_axis_area (in, out) ? 1.0 : LM_RESIZE_LANCZOS_A * (factor > 1.0 ? factor : 1.0);
+  return (unsigned) ceil (n * factor + 2.0 * reach) + 4u;
+}
+
 // Where each part lies in the scratch, and how large the tables are.
 struct Layout {
   unsigned ow, oh, tw, th;
   int channels, vfirst;
   LmResizeAxis xa, ya; // the whole image's axes and the pixels computed (a tile's, or all)
+  unsigned xstride, ystride;                              // weights a pixel in each table
   size_t tmp, xspans, yspans, xweights, yweights, total; // byte offsets; total: the size
-  size_t xcap, ycap;                                      // weights of each axis (at most)
+  bool tiled;                                             // 8-bit by tiles (no intermediate)
+  unsigned box_cap, mid_cap;                              // a tile's source box and intermediate
+  size_t smem;                                            // the tiled kernel's shared memory
 };
 
 Layout
@@ -39,15 +67,190 @@ layout_of (const LmResizeParams *p, const LmKImage *src)
   l.vfirst = lm_resize_vertical_first (l.xa.in, l.ya.in, l.xa.out, l.ya.out);
   l.tw = l.vfirst ? src->width : l.ow;
   l.th = l.vfirst ? l.oh : src->height;
-  l.xcap = lm_resize_axis_capacity (l.xa.in, l.xa.out);
-  l.ycap = lm_resize_axis_capacity (l.ya.in, l.ya.out);
+  l.xstride = lm_resize_axis_stride (l.xa.in, l.xa.out);
+  l.ystride = lm_resize_axis_stride (l.ya.in, l.ya.out);
+  unsigned bw = tile_reach (l.xa.in, l.xa.out, kTileW), bh = tile_reach (l.ya.in, l.ya.out, kTileH);
+  l.box_cap = bw * bh;
+  l.mid_cap = l.vfirst ? kTileH * bw : bh * kTileW;
+  l.smem = ((size_t) l.box_cap + l.mid_cap) * l.channels * sizeof (float)
+           + ((size_t) kTileW * l.xstride + kTileH * l.ystride) * sizeof (float);
+  l.tiled = (src->format == LM_K_GRAY8 || src->format == LM_K_RGBA8) && l.smem <= kTileSmemMax;
   l.tmp = 0;
-  l.xspans = align256 ((size_t) l.tw * l.th * l.channels * sizeof (float));
+  l.xspans = l.tiled ? 0 : align256 ((size_t) l.tw * l.th * l.channels * sizeof (float));
   l.yspans = l.xspans + align256 (l.ow * sizeof (LmResizeSpan));
   l.xweights = l.yspans + align256 (l.oh * sizeof (LmResizeSpan));
-  l.yweights = l.xweights + align256 (l.xcap * sizeof (float));
-  l.total = l.yweights + align256 (l.ycap * sizeof (float));
+  l.yweights = l.xweights + align256 ((size_t) l.ow * l.xstride * sizeof (float));
+  l.total = l.yweights + align256 ((size_t) l.oh * l.ystride * sizeof (float));
   return l;
+}
+
+// One axis's table: output pixel FIRST + i's span at SPANS[i], its weights STRIDE apart.
+__global__ void
+axis_table (LmResizeAxis a, unsigned stride, LmResizeSpan *spans, float *weights)
+{
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= a.count)
+    return;
+  LmResizeSpan span = lm_resize_axis_entry (a.in, a.out, a.first + i, a.origin, weights + (size_t) i * stride);
+  span.offset = i * stride;
+  spans[i] = span;
+}
+
+// The tiled kernel's sums: ACC (C channels) + each weight of SPAN times the pixel it reads,
+// P (TAP) giving tap TAP's pixel, in the reference's order (lm_resize_sum_*).
+template <int C, typename Px>
+__device__ __forceinline__ void
+span_sum (LmResizeSpan span, const float *weights, Px p, float acc[C])
+{
+  for (int c = 0; c < C; c++)
+    acc[c] = 0.0f;
+  for (uint32_t t = 0; t < span.count; t++)
+    {
+      float w = weights[span.offset + t];
+      auto v = p (span.start + (int) t);
+      for (int c = 0; c < C; c++)
+        acc[c] = acc[c] + w * v[c];
+    }
+}
+
+template <int C>
+__device__ __forceinline__ void
+store_px (uint8_t *row, unsigned x, const float acc[C])
+{
+  if constexpr (C == 4)
+    reinterpret_cast<uint32_t *> (row)[x] = (uint32_t) lm_quantize_u8 (acc[0]) | (uint32_t) lm_quantize_u8 (acc[1]) << 8
+                                            | (uint32_t) lm_quantize_u8 (acc[2]) << 16
+                                            | (uint32_t) lm_quantize_u8 (acc[3]) << 24;
+  else
+    row[x] = lm_quantize_u8 (acc[0]);
+}
+
+template <int C> struct alignas (C == 4 ? 16 : 4) Acc {
+  float v[C];
+  __device__ float operator[] (int c) const { return v[c]; }
+};
+
+// 8-bit sources (C channels): the tile of output pixels at (blockIdx.x, blockIdx.y) × 32 × 16.
+// Shared memory holds the source box the tile's spans reach (BOX_CAP pixels at most, as
+// floats) and the intermediate (MID_CAP entries): the first axis's sums at the tile's
+// output pixels of that axis, for every source line of the other axis in the box.
+template <int C, bool VFirst>
+__global__ void __launch_bounds__ (kTileW * kTileH)
+resize_tiles (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8_t *dst, size_t dst_stride,
+              unsigned ow, unsigned oh, const LmResizeSpan *xs, const float *xw, const LmResizeSpan *ys,
+              const float *yw, unsigned xstride, unsigned ystride, unsigned box_cap, unsigned mid_cap)
+{
+  extern __shared__ float4 smem4[];
+  LmFloatPx<C> *box = reinterpret_cast<LmFloatPx<C> *> (smem4);
+  Acc<C> *mid = reinterpret_cast<Acc<C> *> (box + box_cap);
+  float *sxw = reinterpret_cast<float *> (mid + mid_cap), *syw = sxw + kTileW * xstride;
+  __shared__ int bounds[4]; // the box: first column, first row, last column, last row
+  __shared__ LmResizeSpan sxs[kTileW], sys[kTileH];
+  unsigned x0 = blockIdx.x * kTileW, y0 = blockIdx.y * kTileH;
+  unsigned tx = ow - x0 < kTileW ? ow - x0 : kTileW, ty = oh - y0 < kTileH ? oh - y0 : kTileH;
+  if (threadIdx.x == 0)
+    bounds[0] = bounds[1] = INT_MAX, bounds[2] = bounds[3] = INT_MIN;
+  __syncthreads ();
+  if (threadIdx.x < tx)
+    {
+      LmResizeSpan sp = xs[x0 + threadIdx.x];
+      atomicMin (&bounds[0], sp.start), atomicMax (&bounds[2], sp.start + (int) sp.count - 1);
+    }
+  else if (threadIdx.x >= kTileW && threadIdx.x - kTileW < ty)
+    {
+      LmResizeSpan sp = ys[y0 + threadIdx.x - kTileW];
+      atomicMin (&bounds[1], sp.start), atomicMax (&bounds[3], sp.start + (int) sp.count - 1);
+    }
+  __syncthreads ();
+  int bx = bounds[0], by = bounds[1], bw = bounds[2] - bx + 1, bh = bounds[3] - by + 1;
+  unsigned r = threadIdx.x / kTileW, c = threadIdx.x % kTileW; // this thread's output pixel
+  bool mine = r < ty && c < tx;
+  uint8_t *out = dst + (size_t) (y0 + r) * dst_stride;
+  // A tap's index is clamped to the source, as the reference's sums clamp it.
+  auto source = [&] (int y, int x) {
+    y = y < 0 ? 0 : y >= (int) h ? (int) h - 1 : y;
+    x = x < 0 ? 0 : x >= (int) w ? (int) w - 1 : x;
+    return lm_float_px<C> (src + (size_t) y * src_stride, x);
+  };
+  if (bw <= 0 || bh <= 0 || (unsigned) (bw * bh) > box_cap
+      || (unsigned) (VFirst ? kTileH * bw : bh * kTileW) > mid_cap)
+    {
+      // A box larger than planned: each pixel sums the source itself, the same terms.
+      if (!mine)
+        return;
+      LmResizeSpan sx = xs[x0 + c], sy = ys[y0 + r];
+      float acc[C];
+      if (VFirst)
+        span_sum<C> (sx, xw, [&] (int x) {
+          Acc<C> a;
+          span_sum<C> (sy, yw, [&] (int y) { return source (y, x); }, a.v);
+          return a;
+        }, acc);
+      else
+        span_sum<C> (sy, yw, [&] (int y) {
+          Acc<C> a;
+          span_sum<C> (sx, xw, [&] (int x) { return source (y, x); }, a.v);
+          return a;
+        }, acc);
+      store_px<C> (out, x0 + c, acc);
+      return;
+    }
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  // The box's pixels in turn, every thread busy; the row by a float reciprocal, exact while
+  // (k + 0.5) / bw stays far from an integer, as it does for k < 2^16.
+  float inv = 1.0f / (float) bw;
+  for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
+    {
+      int br = (int) (((float) k + 0.5f) * inv);
+      box[k] = source (by + br, bx + (k - br * bw));
+    }
+  // The tile's spans with their weights, kept beside the box (read once a tap).
+  for (unsigned k = threadIdx.x; k < tx * xstride; k += blockDim.x)
+    {
+      LmResizeSpan sp = xs[x0 + k / xstride];
+      if (k % xstride < sp.count)
+        sxw[k] = xw[sp.offset + k % xstride];
+    }
+  for (unsigned k = threadIdx.x; k < ty * ystride; k += blockDim.x)
+    {
+      LmResizeSpan sp = ys[y0 + k / ystride];
+      if (k % ystride < sp.count)
+        syw[k] = yw[sp.offset + k % ystride];
+    }
+  if (threadIdx.x < tx)
+    sxs[threadIdx.x] = LmResizeSpan { xs[x0 + threadIdx.x].start, xs[x0 + threadIdx.x].count, threadIdx.x * xstride };
+  else if (threadIdx.x >= kTileW && threadIdx.x - kTileW < ty)
+    {
+      unsigned e = threadIdx.x - kTileW;
+      sys[e] = LmResizeSpan { ys[y0 + e].start, ys[y0 + e].count, e * ystride };
+    }
+  __syncthreads ();
+  // The first axis: VFIRST, columns down the box at the tile's output rows (TY × BW);
+  // otherwise rows of the box at the tile's output columns (BH × TX, kTileW apart).
+  if (VFirst)
+    for (unsigned er = warp; er < ty; er += warps)
+      for (int ec = lane; ec < bw; ec += 32)
+        {
+          Acc<C> a;
+          span_sum<C> (sys[er], syw, [&] (int y) { return box[(y - by) * bw + ec]; }, a.v);
+          mid[er * bw + ec] = a;
+        }
+  else if (lane < tx)
+    for (int er = warp; er < bh; er += warps)
+      {
+        Acc<C> a;
+        span_sum<C> (sxs[lane], sxw, [&] (int x) { return box[er * bw + x - bx]; }, a.v);
+        mid[er * kTileW + lane] = a;
+      }
+  __syncthreads ();
+  if (!mine)
+    return;
+  float acc[C];
+  if (VFirst)
+    span_sum<C> (sxs[c], sxw, [&] (int x) { return mid[r * bw + x - bx]; }, acc);
+  else
+    span_sum<C> (sys[r], syw, [&] (int y) { return mid[(y - by) * kTileW + c]; }, acc);
+  store_px<C> (out, x0 + c, acc);
 }
 
 // First pass: 8-bit source to the float intermediate (TW × TH). Vertical first: output row
@@ -123,21 +326,33 @@ launch_passes (const LmKImage *src, const LmKImage *dst, const Layout &l, uint8_
                                                   l.ow, l.oh, l.vfirst, l.vfirst ? xs : ys, l.vfirst ? xw : yw);
 }
 
+template <int C, bool VFirst>
+cudaError_t
+launch_tiles (const LmKImage *src, const LmKImage *dst, const Layout &l, uint8_t *s, cudaStream_t stream)
+{
+  auto kernel = resize_tiles<C, VFirst>;
+  // Above 48 KiB a kernel's shared memory must be asked for (once; asking again is harmless).
+  static bool allowed;
+  if (!allowed)
+    {
+      LM_CUDA_TRY (cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) kTileSmemMax));
+      allowed = true;
+    }
+  dim3 tiles (lm_div_up (l.ow, kTileW), lm_div_up (l.oh, kTileH));
+  kernel<<<tiles, kTileW * kTileH, l.smem, stream>>> (
+    static_cast<const uint8_t *> (src->data), src->stride, src->width, src->height, static_cast<uint8_t *> (dst->data),
+    dst->stride, l.ow, l.oh, reinterpret_cast<const LmResizeSpan *> (s + l.xspans),
+    reinterpret_cast<const float *> (s + l.xweights), reinterpret_cast<const LmResizeSpan *> (s + l.yspans),
+    reinterpret_cast<const float *> (s + l.yweights), l.xstride, l.ystride, l.box_cap, l.mid_cap);
+  return cudaGetLastError ();
+}
+
 } // namespace
 
 static size_t
 resize_workspace (const void *params, const LmKImage *src)
 {
   return layout_of (static_cast<const LmResizeParams *> (params), src).total;
-}
-
-/* Copies N bytes of host memory at FROM to the device at TO. From pageable memory the call
- * returns once the bytes are staged, so FROM may be freed at once; the stream orders the
- * copy after the kernels before it. */
-static cudaError_t
-upload (void *to, const void *from, size_t n, cudaStream_t stream)
-{
-  return cudaMemcpyAsync (to, from, n, cudaMemcpyHostToDevice, stream);
 }
 
 static cudaError_t
@@ -151,41 +366,29 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
   Layout l = layout_of (p, src);
   if (scratch->size < l.total || l.ow != dst->width || l.oh != dst->height)
     return cudaErrorInvalidValue;
+  uint8_t *s = static_cast<uint8_t *> (scratch->data);
 
-  // Both axes' tables, built on the host as the CPU reference builds them.
-  LmResizeSpan *xs = static_cast<LmResizeSpan *> (malloc (l.ow * sizeof (LmResizeSpan)));
-  LmResizeSpan *ys = static_cast<LmResizeSpan *> (malloc (l.oh * sizeof (LmResizeSpan)));
-  float *xw = static_cast<float *> (malloc (l.xcap * sizeof (float)));
-  float *yw = static_cast<float *> (malloc (l.ycap * sizeof (float)));
-  cudaError_t err = cudaErrorMemoryAllocation;
-  if (xs && ys && xw && yw)
+  // Both axes' tables, on the device.
+  axis_table<<<lm_div_up (l.xa.count, kThreads), kThreads, 0, stream>>> (
+    l.xa, l.xstride, reinterpret_cast<LmResizeSpan *> (s + l.xspans), reinterpret_cast<float *> (s + l.xweights));
+  LM_CUDA_LAUNCHED ();
+  axis_table<<<lm_div_up (l.ya.count, kThreads), kThreads, 0, stream>>> (
+    l.ya, l.ystride, reinterpret_cast<LmResizeSpan *> (s + l.yspans), reinterpret_cast<float *> (s + l.yweights));
+  LM_CUDA_LAUNCHED ();
+
+  if (l.tiled)
     {
-      size_t nx = lm_resize_axis_table_part (l.xa.in, l.xa.out, l.xa.first, l.xa.count, l.xa.origin, xs, xw);
-      size_t ny = lm_resize_axis_table_part (l.ya.in, l.ya.out, l.ya.first, l.ya.count, l.ya.origin, ys, yw);
-      uint8_t *s = static_cast<uint8_t *> (scratch->data);
-      err = upload (s + l.xspans, xs, l.ow * sizeof (LmResizeSpan), stream);
-      if (err == cudaSuccess)
-        err = upload (s + l.yspans, ys, l.oh * sizeof (LmResizeSpan), stream);
-      if (err == cudaSuccess)
-        err = upload (s + l.xweights, xw, nx * sizeof (float), stream);
-      if (err == cudaSuccess)
-        err = upload (s + l.yweights, yw, ny * sizeof (float), stream);
-      if (err == cudaSuccess)
-        {
-          if (l.channels == 1)
-            deep ? launch_passes<1, 1> (src, dst, l, s, stream) : launch_passes<1, 0> (src, dst, l, s, stream);
-          else
-            deep ? launch_passes<4, 1> (src, dst, l, s, stream) : launch_passes<4, 0> (src, dst, l, s, stream);
-          err = cudaGetLastError ();
-        }
+      if (l.channels == 1)
+        return l.vfirst ? launch_tiles<1, true> (src, dst, l, s, stream) : launch_tiles<1, false> (src, dst, l, s, stream);
+      return l.vfirst ? launch_tiles<4, true> (src, dst, l, s, stream) : launch_tiles<4, false> (src, dst, l, s, stream);
     }
-  free (xs);
-  free (ys);
-  free (xw);
-  free (yw);
-  return err;
+  if (l.channels == 1)
+    deep ? launch_passes<1, 1> (src, dst, l, s, stream) : launch_passes<1, 0> (src, dst, l, s, stream);
+  else
+    deep ? launch_passes<4, 1> (src, dst, l, s, stream) : launch_passes<4, 0> (src, dst, l, s, stream);
+  return cudaGetLastError ();
 }
 
-/* The intermediate and the tables: what these parameters need (an export resizes once, so
- * nothing is reserved ahead for other sizes). */
+/* The tables and, for the two passes, the intermediate: what these parameters need (an
+ * export resizes once, so nothing is reserved ahead for other sizes). */
 extern "C" const LmKOp lm_k_resize_op = { resize_workspace, NULL, resize_launch };

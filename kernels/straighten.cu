@@ -1,31 +1,98 @@
-// Straighten on the GPU: one thread per output pixel, the bicubic sample of
-// core/ops/straighten-math.h at its inverse image. Neighbouring threads read neighbouring
-// source pixels (a small turn keeps rows nearly rows), which the caches serve.
+// Straighten on the GPU: the bicubic sample of core/ops/straighten-math.h at each output
+// pixel's inverse image.
+//
+// Each of a pixel's 16 taps needs its four bytes as floats: 64 conversions a pixel, which
+// made the kernel bound by instruction issue. So 8-bit sources go by tiles: a block of 32 × 8
+// output pixels first copies the source pixels its taps reach (a turn keeps the box small)
+// into shared memory as floats, converting each once, then samples from there. The taps,
+// weights and sums are the reference's, in its order, so the bytes are the CPU's.
 #include "kernels/cuda-check.h"
+#include "kernels/float-pixel.h"
+#include <climits>
+
 #include "kernels/kernels.h"
 
 namespace {
 
 constexpr unsigned kThreads = 128;
+constexpr unsigned kTileW = 32, kTileH = 8;
+// The source box's most pixels: at 45° a 32 × 8 tile's taps span about 33 × 33 pixels.
+constexpr unsigned kBoxPixels = 40 * 40;
 
-// Rows by a grid-stride loop (any height: no grid row per image row), 64-bit offsets; a
-// tile's pixels are its place in the whole output (OX, OY) plus (I, J).
-template <int Gray>
-__global__ void
-straighten (const uint8_t *src, size_t src_stride, LmStraightenSource s, uint8_t *dst, size_t dst_stride,
-            unsigned out_w, unsigned out_h, unsigned ox, unsigned oy, LmStraightenMap m)
+// 8-bit sources (C = 4: RGBA8, 1: GRAY8), by tiles of kTileW × kTileH output pixels.
+template <int C>
+__global__ void __launch_bounds__ (kTileW * kTileH)
+straighten_tiles (const uint8_t *src, size_t src_stride, LmStraightenSource s, uint8_t *dst, size_t dst_stride,
+                  unsigned out_w, unsigned out_h, unsigned ox, unsigned oy, LmStraightenMap m)
 {
-  for (unsigned j = blockIdx.y; j < out_h; j += gridDim.y)
+  __shared__ LmFloatPx<C> box[kBoxPixels];
+  __shared__ int bounds[4]; // the box: first column, first row, last column, last row
+  unsigned i = blockIdx.x * kTileW + threadIdx.x % kTileW, j = blockIdx.y * kTileH + threadIdx.x / kTileW;
+  bool inside = i < out_w && j < out_h;
+  if (threadIdx.x == 0)
+    bounds[0] = bounds[1] = INT_MAX, bounds[2] = bounds[3] = INT_MIN;
+  __syncthreads ();
+  int xi[4], yi[4];
+  float kx[4], ky[4];
+  lm_cubic_taps (lm_straighten_src_x (&m, ox + i, oy + j), lm_straighten_src_y (&m, ox + i, oy + j), &s, xi, yi, kx,
+                 ky);
+  // Clamped indices keep their order: the first and last taps bound the others.
+  if (inside)
     {
-      uint8_t *out = dst + (size_t) j * dst_stride;
-      for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < out_w; i += gridDim.x * blockDim.x)
+      atomicMin (&bounds[0], xi[0]), atomicMin (&bounds[1], yi[0]);
+      atomicMax (&bounds[2], xi[3]), atomicMax (&bounds[3], yi[3]);
+    }
+  __syncthreads ();
+  int bx = bounds[0], by = bounds[1], bw = bounds[2] - bx + 1, bh = bounds[3] - by + 1;
+  if (bw <= 0) // no pixel of this tile is inside the output
+    return;
+  bool boxed = bw * bh <= (int) kBoxPixels;
+  if (boxed)
+    {
+      // The box's pixels in turn, every thread busy (rows of ~36 pixels would leave most
+      // of a warp idle on their last 32); the row by a float reciprocal, exact while
+      // (k + 0.5) / bw stays far from an integer, as it does for k < 2^16.
+      float inv = 1.0f / (float) bw;
+      for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
         {
-          float sx = lm_straighten_src_x (&m, ox + i, oy + j), sy = lm_straighten_src_y (&m, ox + i, oy + j);
-          if (Gray)
-            out[i] = lm_straighten_gray (src, src_stride, &s, sx, sy);
-          else
-            reinterpret_cast<uint32_t *> (out)[i] = lm_straighten_rgba (src, src_stride, &s, sx, sy);
+          int r = (int) (((float) k + 0.5f) * inv);
+          box[k] = lm_float_px<C> (src + (size_t) (by + r) * src_stride, bx + (k - r * bw));
         }
+    }
+  __syncthreads ();
+  if (!inside)
+    return;
+  uint8_t *out = dst + (size_t) j * dst_stride;
+  if (!boxed) // a box larger than any angle up to 45° gives: read the source directly
+    {
+      float sx = lm_straighten_src_x (&m, ox + i, oy + j), sy = lm_straighten_src_y (&m, ox + i, oy + j);
+      if (C == 1)
+        out[i] = lm_straighten_gray (src, src_stride, &s, sx, sy);
+      else
+        reinterpret_cast<uint32_t *> (out)[i] = lm_straighten_rgba (src, src_stride, &s, sx, sy);
+      return;
+    }
+  // Each row's four taps weighted by KX, then the four rows by KY (lm_straighten_rgba's order).
+  float rows[C][4];
+  for (int t = 0; t < 4; t++)
+    {
+      const LmFloatPx<C> *row = box + (yi[t] - by) * bw - bx;
+      LmFloatPx<C> p0 = row[xi[0]], p1 = row[xi[1]], p2 = row[xi[2]], p3 = row[xi[3]];
+      for (int c = 0; c < C; c++)
+        {
+          float v[4] = { p0[c], p1[c], p2[c], p3[c] };
+          rows[c][t] = lm_cubic_sum (v, kx);
+        }
+    }
+  if (C == 1)
+    out[i] = lm_quantize_u8 (lm_cubic_sum (rows[0], ky));
+  else
+    {
+      uint8_t q[4];
+      for (int c = 0; c < C; c++)
+        q[c] = lm_quantize_u8 (lm_cubic_sum (rows[c], ky));
+      reinterpret_cast<uint32_t *> (out)[i]
+        = (uint32_t) q[0] | (uint32_t) q[1] << 8 | (uint32_t) q[2] << 16 | (uint32_t) q[3] << 24;
     }
 }
 
@@ -63,12 +130,16 @@ straighten_launch (const void *params, const LmKImage *src, const LmKImage *dst,
   if (deep)
     straighten16<<<grid, kThreads, 0, stream>>> (in, src->stride, s, src->format == LM_K_GRAY16 ? 1 : 4, out,
                                                  dst->stride, dst->width, dst->height, ox, oy, m);
-  else if (src->format == LM_K_GRAY8)
-    straighten<1><<<grid, kThreads, 0, stream>>> (in, src->stride, s, out, dst->stride, dst->width, dst->height,
-                                                  ox, oy, m);
   else
-    straighten<0><<<grid, kThreads, 0, stream>>> (in, src->stride, s, out, dst->stride, dst->width, dst->height,
-                                                  ox, oy, m);
+    {
+      dim3 tiles (lm_div_up (dst->width, kTileW), lm_div_up (dst->height, kTileH));
+      if (src->format == LM_K_GRAY8)
+        straighten_tiles<1><<<tiles, kTileW * kTileH, 0, stream>>> (in, src->stride, s, out, dst->stride, dst->width,
+                                                                    dst->height, ox, oy, m);
+      else
+        straighten_tiles<4><<<tiles, kTileW * kTileH, 0, stream>>> (in, src->stride, s, out, dst->stride, dst->width,
+                                                                    dst->height, ox, oy, m);
+    }
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }

@@ -14,9 +14,10 @@
  * the edge row or column that much more weight than its neighbours: a frame line or any sharp
  * detail on the border would come out heavier than the same detail inside the photo.
  *
- * The weights are computed once on the host, in double, stored as float in one table per
- * axis (LmResizeSpan + weights) that both backends read: the sums then run the same float
- * operations in the same order on both. */
+ * The weights are computed in double, each output pixel's on its own (lm_resize_axis_entry),
+ * and stored as float in one table per axis (LmResizeSpan + weights): the CPU builds its
+ * tables on the host, the GPU on the device with the same function. The sums then run the
+ * same float operations in the same order on both. */
 #pragma once
 
 #include <math.h>
@@ -109,6 +110,73 @@ lm_lanczos3 (double x)
   return fabs (x) < LM_RESIZE_LANCZOS_A ? lm_sinc (x) * lm_sinc (x / LM_RESIZE_LANCZOS_A) : 0.0;
 }
 
+/* The most weights one output pixel of an axis from IN to OUT pixels has: area averaging at
+ * most the cells it covers whole and a part at each end, Lanczos at most 12 (a window of
+ * radius below 6 when the factor is below 2) and one more. The GPU lays an axis's table out
+ * with this many weights a pixel (kernels/resize.cu), so that each pixel's entry can be
+ * computed on its own. */
+LM_INLINE unsigned
+lm_resize_axis_stride (unsigned in, unsigned out)
+{
+  return lm_resize_axis_area (in, out) ? (unsigned) ceil ((double) in / (double) out) + 3u
+                                       : 4u * LM_RESIZE_LANCZOS_A + 1u;
+}
+
+/* Output pixel I's span of an axis of IN pixels resampled to OUT, its start counted from
+ * input pixel ORIGIN (a tile's: tile-math.h), its weights written to WEIGHTS (at most
+ * lm_resize_axis_stride) and its offset left for the caller. In double, on the host and on
+ * the GPU alike. */
+LM_INLINE LmResizeSpan
+lm_resize_axis_entry (unsigned in, unsigned out, unsigned i, int origin, float *weights)
+{
+  LmResizeSpan span;
+  uint32_t k = 0;
+  span.offset = 0;
+  if (lm_resize_axis_area (in, out))
+    {
+      /* OpenCV's computeResizeAreaTab, with its scale (1 / (out / in)) and its 1e-3 slack. */
+      double scale = 1.0 / ((double) out / (double) in);
+      double fsx1 = i * scale, fsx2 = fsx1 + scale;
+      double cell = scale < (double) in - fsx1 ? scale : (double) in - fsx1;
+      int sx1 = (int) ceil (fsx1), sx2 = (int) floor (fsx2);
+      sx2 = sx2 < (int) in - 1 ? sx2 : (int) in - 1;
+      sx1 = sx1 < sx2 ? sx1 : sx2;
+      span.start = (sx1 - fsx1 > 1e-3 ? sx1 - 1 : sx1) - origin;
+      if (sx1 - fsx1 > 1e-3)
+        weights[k++] = (float) ((sx1 - fsx1) / cell);
+      for (int sx = sx1; sx < sx2; sx++)
+        weights[k++] = (float) (1.0 / cell);
+      if (fsx2 - sx2 > 1e-3)
+        {
+          double part = fsx2 - sx2 < 1.0 ? fsx2 - sx2 : 1.0;
+          weights[k++] = (float) ((part < cell ? part : cell) / cell);
+        }
+      span.count = k;
+      return span;
+    }
+
+  /* Lanczos-3 about the output pixel's centre in source coordinates; when shrinking the
+   * kernel is stretched by the factor. Taps strictly inside the window and inside the image,
+   * normalised to sum 1 (in double, before rounding to float). What is left of the window
+   * keeps at least 0.59 of its sum (every centre lies within half a pixel of the image), so
+   * the renormalisation never divides by a small number. */
+  double factor = (double) in / (double) out;
+  double stretch = factor > 1.0 ? factor : 1.0;
+  double radius = LM_RESIZE_LANCZOS_A * stretch;
+  double centre = (i + 0.5) * factor - 0.5;
+  int lo = (int) floor (centre - radius) + 1, last = (int) ceil (centre + radius) - 1;
+  lo = lo > 0 ? lo : 0;
+  last = last < (int) in - 1 ? last : (int) in - 1;
+  double sum = 0.0, w[4 * LM_RESIZE_LANCZOS_A + 1];
+  int n = 0;
+  for (int j = lo; j <= last && n < 4 * LM_RESIZE_LANCZOS_A + 1; j++)
+    sum += w[n++] = lm_lanczos3 ((j - centre) / stretch);
+  span.start = lo - origin, span.count = (uint32_t) n;
+  for (int t = 0; t < n; t++)
+    weights[t] = (float) (w[t] / sum);
+  return span;
+}
+
 /* Host side: fills SPANS (COUNT of them) and WEIGHTS (at most lm_resize_axis_capacity (IN,
  * OUT)) for output pixels FIRST..FIRST+COUNT-1 of an axis of IN pixels resampled to OUT, the
  * spans' starts counted from input pixel ORIGIN (a tile's: tile-math.h); returns the number
@@ -119,55 +187,12 @@ lm_resize_axis_table_part (unsigned in, unsigned out, unsigned first, unsigned c
                            float *weights)
 {
   size_t k = 0;
-  if (lm_resize_axis_area (in, out))
-    {
-      /* OpenCV's computeResizeAreaTab, with its scale (1 / (out / in)) and its 1e-3 slack. */
-      double scale = 1.0 / ((double) out / (double) in);
-      for (unsigned dx = first; dx < first + count; dx++)
-        {
-          double fsx1 = dx * scale, fsx2 = fsx1 + scale;
-          double cell = scale < (double) in - fsx1 ? scale : (double) in - fsx1;
-          int sx1 = (int) ceil (fsx1), sx2 = (int) floor (fsx2);
-          sx2 = sx2 < (int) in - 1 ? sx2 : (int) in - 1;
-          sx1 = sx1 < sx2 ? sx1 : sx2;
-          spans[dx - first].offset = (uint32_t) k;
-          spans[dx - first].start = (sx1 - fsx1 > 1e-3 ? sx1 - 1 : sx1) - origin;
-          if (sx1 - fsx1 > 1e-3)
-            weights[k++] = (float) ((sx1 - fsx1) / cell);
-          for (int sx = sx1; sx < sx2; sx++)
-            weights[k++] = (float) (1.0 / cell);
-          if (fsx2 - sx2 > 1e-3)
-            {
-              double part = fsx2 - sx2 < 1.0 ? fsx2 - sx2 : 1.0;
-              weights[k++] = (float) ((part < cell ? part : cell) / cell);
-            }
-          spans[dx - first].count = (uint32_t) (k - spans[dx - first].offset);
-        }
-      return k;
-    }
-
-  /* Lanczos-3 about each output pixel's centre in source coordinates; when shrinking the
-   * kernel is stretched by the factor. Taps strictly inside the window and inside the image,
-   * normalised to sum 1 (in double, before rounding to float). What is left of the window
-   * keeps at least 0.59 of its sum (every centre lies within half a pixel of the image), so
-   * the renormalisation never divides by a small number. */
-  double factor = (double) in / (double) out;
-  double stretch = factor > 1.0 ? factor : 1.0;
-  double radius = LM_RESIZE_LANCZOS_A * stretch;
   for (unsigned i = first; i < first + count; i++)
     {
-      double centre = (i + 0.5) * factor - 0.5;
-      int lo = (int) floor (centre - radius) + 1, last = (int) ceil (centre + radius) - 1;
-      lo = lo > 0 ? lo : 0;
-      last = last < (int) in - 1 ? last : (int) in - 1;
-      double sum = 0.0, w[4 * LM_RESIZE_LANCZOS_A + 1];
-      int n = 0;
-      for (int j = lo; j <= last && n < 4 * LM_RESIZE_LANCZOS_A + 1; j++)
-        sum += w[n++] = lm_lanczos3 ((j - centre) / stretch);
-      spans[i - first].start = lo - origin, spans[i - first].count = (uint32_t) n;
-      spans[i - first].offset = (uint32_t) k;
-      for (int t = 0; t < n; t++)
-        weights[k++] = (float) (w[t] / sum);
+      LmResizeSpan span = lm_resize_axis_entry (in, out, i, origin, weights + k);
+      span.offset = (uint32_t) k;
+      spans[i - first] = span;
+      k += span.count;
     }
   return k;
 }
