@@ -88,6 +88,41 @@ host_free (const LmAllocator *self, gpointer mem)
   free (mem);
 }
 
+/* Where the kernel has no MADV_POPULATE_WRITE (before Linux 5.14) it answers EINVAL, and a
+ * write to each page does the same. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#define PAGE ((gsize) 4096)
+
+gsize
+lm_image_prefault (LmImage *image, const gint *stop)
+{
+  g_return_val_if_fail (image->allocator->memory == LM_MEMORY_HOST, 0);
+  /* Both allocators return whole pages (host_alloc); whatever precedes a block that does not
+   * start on one is not ours to write. */
+  guint8 *start = (guint8 *) (((guintptr) image->data + PAGE - 1) & ~(guintptr) (PAGE - 1));
+  guint8 *end = image->data + image->capacity;
+  static gint populate_missing;
+  guint8 *p = start;
+  /* A huge page at a time, so that STOP is heard within one. */
+  while (p < end && (stop == NULL || !g_atomic_int_get (stop)))
+    {
+      gsize n = MIN ((gsize) (end - p), HUGE_PAGE - ((guintptr) p & (HUGE_PAGE - 1)));
+      if (!g_atomic_int_get (&populate_missing) && madvise (p, (n + PAGE - 1) & ~(PAGE - 1), MADV_POPULATE_WRITE) != 0)
+        {
+          if (errno != EINVAL)
+            break; /* no memory for it now: the operation's own faults will say so */
+          g_atomic_int_set (&populate_missing, 1);
+        }
+      if (g_atomic_int_get (&populate_missing))
+        for (gsize i = 0; i < n; i += PAGE)
+          ((volatile guint8 *) p)[i] = 0;
+      p += n;
+    }
+  return p - start;
+}
+
 const LmAllocator *
 lm_allocator_host (void)
 {

@@ -1,0 +1,92 @@
+/* A single run's output buffers, faulted in beside the decoding (prefault.h). */
+#include "prefault.h"
+
+#include "../timing.h"
+#include "cache.h"
+
+struct _LmPrefault {
+  LmPipeline pipeline;
+  const LmAllocator *allocator;
+  LmFormat format;
+  guint width, height;
+  GThread *thread;
+  gint stop;          /* atomic: the caller needs the buffers now */
+  GPtrArray *buffers; /* of LmImage: written by the thread until it is joined */
+  gsize bytes;        /* faulted in */
+  double ms;          /* the thread's time */
+};
+
+LmPrefault *
+lm_prefault_new (const LmPipeline *pipeline, const LmAllocator *allocator)
+{
+  LmPrefault *prefault = g_new0 (LmPrefault, 1);
+  prefault->pipeline = *pipeline;
+  prefault->allocator = allocator;
+  prefault->buffers = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_image_unref);
+  return prefault;
+}
+
+static gpointer
+fault_in (gpointer data)
+{
+  LmPrefault *prefault = data;
+  gint64 t = g_get_monotonic_time ();
+  gsize bytes[2];
+  guint n = lm_render_cache_single_run_bytes (&prefault->pipeline, prefault->format, prefault->width,
+                                              prefault->height, TRUE, bytes);
+  for (guint i = 0; i < n && !g_atomic_int_get (&prefault->stop); i++)
+    {
+      /* As bytes of 8-bit gray, one row: a buffer's shape is the step's to give it
+       * (lm_image_reshape); a width past a side's bound comes as more rows. */
+      guint height = (guint) ((bytes[i] + LM_IMAGE_MAX_SIDE - 1) / LM_IMAGE_MAX_SIDE);
+      guint width = (guint) ((bytes[i] + height - 1) / height);
+      LmImage *buffer = lm_image_new (LM_FORMAT_GRAY8, width, height, prefault->allocator, NULL);
+      if (buffer == NULL)
+        break; /* the steps will say what memory lacks */
+      g_ptr_array_add (prefault->buffers, buffer);
+      prefault->bytes += lm_image_prefault (buffer, &prefault->stop);
+    }
+  prefault->ms = lm_ms_since (t);
+  return NULL;
+}
+
+void
+lm_prefault_start (LmFormat format, guint width, guint height, gpointer data)
+{
+  LmPrefault *prefault = data;
+  if (prefault->thread || format == LM_FORMAT_CFA16 || format == LM_FORMAT_RGBA_F32)
+    return;
+  prefault->format = format, prefault->width = width, prefault->height = height;
+  prefault->thread = g_thread_try_new ("lumen-prefault", fault_in, prefault, NULL);
+}
+
+GPtrArray *
+lm_prefault_finish (LmPrefault *prefault, double *beside_ms, double *wait_ms, gsize *bytes)
+{
+  *beside_ms = *wait_ms = 0;
+  *bytes = 0;
+  if (prefault->thread)
+    {
+      gint64 t = g_get_monotonic_time ();
+      g_atomic_int_set (&prefault->stop, 1);
+      g_thread_join (g_steal_pointer (&prefault->thread));
+      *wait_ms = lm_ms_since (t);
+      *beside_ms = prefault->ms;
+      *bytes = prefault->bytes;
+    }
+  return g_ptr_array_ref (prefault->buffers);
+}
+
+void
+lm_prefault_free (LmPrefault *prefault)
+{
+  if (prefault == NULL)
+    return;
+  if (prefault->thread)
+    {
+      g_atomic_int_set (&prefault->stop, 1);
+      g_thread_join (prefault->thread);
+    }
+  g_ptr_array_unref (prefault->buffers);
+  g_free (prefault);
+}

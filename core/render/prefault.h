@@ -1,0 +1,34 @@
+/* A single run's output buffers (lm_render_cache_set_single_run), allocated and faulted in on
+ * a thread of their own while the photo is decoded: the decoder keeps one core busy, the
+ * kernel's zeroing of the outputs' fresh pages takes the other, and the render's steps then
+ * write into pages already there (bench/RESULTS.md, "The first run in a process"). */
+#pragma once
+
+#include <glib.h>
+
+#include "../edit/pipeline.h"
+#include "../image.h"
+
+G_BEGIN_DECLS
+
+typedef struct _LmPrefault LmPrefault;
+
+/* For PIPELINE (copied), in memory of ALLOCATOR's (host memory: the CPU backend's work
+ * memory). Nothing starts before lm_prefault_start. */
+LmPrefault *lm_prefault_new (const LmPipeline *pipeline, const LmAllocator *allocator);
+void lm_prefault_free (LmPrefault *prefault);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmPrefault, lm_prefault_free)
+
+/* The source's shape is known: the thread starts on the buffers a single run of the pipeline
+ * takes on such a source (an opaque one: most photos; a transparent one's outputs may need
+ * more, which its steps then allocate). An LmIoShapeFunc (core/io/io.h), DATA the
+ * LmPrefault; a second call, or one for a raw's or a radiance map's shape, starts nothing. */
+void lm_prefault_start (LmFormat format, guint width, guint height, gpointer data);
+
+/* Stops the thread where it is (within a huge page) and returns the buffers, faulted in as far
+ * as it got: the rest of their pages fault in the steps that write them. *BESIDE_MS: the
+ * thread's time, spent beside the caller's; *WAIT_MS: the caller's wait for it to stop; both
+ * 0 where it never started (and the array is then empty). *BYTES: how many it faulted in. */
+GPtrArray *lm_prefault_finish (LmPrefault *prefault, double *beside_ms, double *wait_ms, gsize *bytes);
+
+G_END_DECLS
