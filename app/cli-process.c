@@ -220,7 +220,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
                                         prefault ? lm_prefault_start : NULL, prefault, &e);
   double load_ms = lm_ms_since (t);
   double beside_ms = 0, wait_ms = 0;
-  gsize faulted = 0;
+  gsize faulted;
   g_autoptr (GPtrArray) buffers = prefault ? lm_prefault_finish (prefault, &beside_ms, &wait_ms, &faulted) : NULL;
   if (starting)
     g_thread_join (starting);
@@ -239,7 +239,8 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       return FALSE;
     }
   lm_timings_add (timings, _("load"), load_ms);
-  if (faulted > 0)
+  /* Shown where the thread ran, even where the load left it no time to fault anything in. */
+  if (prefault && lm_prefault_started (prefault))
     {
       lm_timings_add_beside (timings, _("pre-fault"), beside_ms, _("load"));
       lm_timings_add (timings, _("pre-fault wait"), wait_ms);

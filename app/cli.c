@@ -168,7 +168,7 @@ lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **erro
 }
 
 LmImage *
-lm_cli_load_photo_telling (const char *path, const LmAllocator *allocator, LmIoShapeFunc told, gpointer data,
+lm_cli_load_photo_telling (const char *path, const LmAllocator *allocator, LmIoImageFunc told, gpointer data,
                            GError **error)
 {
   g_autoptr (LmImage) image = lm_io_load_telling (path, allocator, told, data, error);

@@ -94,7 +94,7 @@ lm_file_type_for_output (const char *path)
 /* lm_io_load_telling's listener (on its caller's stack), for the loading thread's next
  * image: a load runs on one thread, and the batch loads several photos at once on others. */
 typedef struct {
-  LmIoShapeFunc func;
+  LmIoImageFunc func;
   gpointer data;
 } Told;
 static GPrivate told_key = G_PRIVATE_INIT (NULL);
@@ -113,7 +113,7 @@ lm_io_image_new (LmFormat format, guint width, guint height, const LmAllocator *
   Told *told = g_private_get (&told_key);
   g_private_set (&told_key, NULL);
   if (image && told)
-    told->func (format, width, height, told->data);
+    told->func (image, told->data);
   return image;
 }
 
@@ -140,7 +140,7 @@ lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
 }
 
 LmImage *
-lm_io_load_telling (const char *path, const LmAllocator *allocator, LmIoShapeFunc told, gpointer data,
+lm_io_load_telling (const char *path, const LmAllocator *allocator, LmIoImageFunc told, gpointer data,
                     GError **error)
 {
   Told listener = { told, data };

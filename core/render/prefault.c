@@ -7,9 +7,9 @@
 struct _LmPrefault {
   LmPipeline pipeline;
   const LmAllocator *allocator;
-  LmFormat format;
-  guint width, height;
+  LmImage *source;    /* being decoded; a reference while the thread runs */
   GThread *thread;
+  gboolean started;
   gint stop;          /* atomic: the caller needs the buffers now */
   GPtrArray *buffers; /* of LmImage: written by the thread until it is joined */
   gsize bytes;        /* faulted in */
@@ -32,8 +32,9 @@ fault_in (gpointer data)
   LmPrefault *prefault = data;
   gint64 t = g_get_monotonic_time ();
   gsize bytes[2];
-  guint n = lm_render_cache_single_run_bytes (&prefault->pipeline, prefault->format, prefault->width,
-                                              prefault->height, TRUE, bytes);
+  const LmImage *source = prefault->source;
+  guint n = lm_render_cache_single_run_bytes (&prefault->pipeline, source->format, source->width, source->height,
+                                              TRUE, bytes);
   for (guint i = 0; i < n && !g_atomic_int_get (&prefault->stop); i++)
     {
       /* As bytes of 8-bit gray, one row: a buffer's shape is the step's to give it
@@ -44,20 +45,33 @@ fault_in (gpointer data)
       if (buffer == NULL)
         break; /* the steps will say what memory lacks */
       g_ptr_array_add (prefault->buffers, buffer);
-      prefault->bytes += lm_image_prefault (buffer, &prefault->stop);
+      prefault->bytes += lm_image_prefault (buffer, FALSE, &prefault->stop);
     }
+  /* Then what the decoder has not reached of its own output: each fault it meets costs its
+   * one core, and the decoder, not the faulting, is what the load waits for. */
+  prefault->bytes += lm_image_prefault (prefault->source, TRUE, &prefault->stop);
   prefault->ms = lm_ms_since (t);
   return NULL;
 }
 
 void
-lm_prefault_start (LmFormat format, guint width, guint height, gpointer data)
+lm_prefault_start (LmImage *source, gpointer data)
 {
   LmPrefault *prefault = data;
-  if (prefault->thread || format == LM_FORMAT_CFA16 || format == LM_FORMAT_RGBA_F32)
+  if (prefault->thread || source->format == LM_FORMAT_CFA16 || source->format == LM_FORMAT_RGBA_F32
+      || source->allocator->memory != LM_MEMORY_HOST)
     return;
-  prefault->format = format, prefault->width = width, prefault->height = height;
+  /* Held until the thread is joined: a load that fails, or turns the photo upright into
+   * another image, drops its own. */
+  prefault->source = lm_image_ref (source);
   prefault->thread = g_thread_try_new ("lumen-prefault", fault_in, prefault, NULL);
+  prefault->started = prefault->thread != NULL;
+}
+
+gboolean
+lm_prefault_started (const LmPrefault *prefault)
+{
+  return prefault->started;
 }
 
 GPtrArray *
@@ -70,6 +84,7 @@ lm_prefault_finish (LmPrefault *prefault, double *beside_ms, double *wait_ms, gs
       gint64 t = g_get_monotonic_time ();
       g_atomic_int_set (&prefault->stop, 1);
       g_thread_join (g_steal_pointer (&prefault->thread));
+      g_clear_pointer (&prefault->source, lm_image_unref);
       *wait_ms = lm_ms_since (t);
       *beside_ms = prefault->ms;
       *bytes = prefault->bytes;
@@ -87,6 +102,7 @@ lm_prefault_free (LmPrefault *prefault)
       g_atomic_int_set (&prefault->stop, 1);
       g_thread_join (prefault->thread);
     }
+  g_clear_pointer (&prefault->source, lm_image_unref);
   g_ptr_array_unref (prefault->buffers);
   g_free (prefault);
 }

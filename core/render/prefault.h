@@ -19,11 +19,16 @@ LmPrefault *lm_prefault_new (const LmPipeline *pipeline, const LmAllocator *allo
 void lm_prefault_free (LmPrefault *prefault);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmPrefault, lm_prefault_free)
 
-/* The source's shape is known: the thread starts on the buffers a single run of the pipeline
- * takes on such a source (an opaque one: most photos; a transparent one's outputs may need
- * more, which its steps then allocate). An LmIoShapeFunc (core/io/io.h), DATA the
- * LmPrefault; a second call, or one for a raw's or a radiance map's shape, starts nothing. */
-void lm_prefault_start (LmFormat format, guint width, guint height, gpointer data);
+/* The load has allocated SOURCE and is about to decode into it: the thread starts on the
+ * buffers a single run of the pipeline takes on such a source (an opaque one: most photos; a
+ * transparent one's outputs may need more, which its steps then allocate), then on SOURCE's
+ * own pages from its last row back, towards the decoder's. An LmIoImageFunc (core/io/io.h),
+ * DATA the LmPrefault; a second call, or one for a raw's or a radiance map's image, starts
+ * nothing. */
+void lm_prefault_start (LmImage *source, gpointer data);
+
+/* Whether lm_prefault_start started the thread. */
+gboolean lm_prefault_started (const LmPrefault *prefault);
 
 /* Stops the thread where it is (within a huge page) and returns the buffers, faulted in as far
  * as it got: the rest of their pages fault in the steps that write them. *BESIDE_MS: the
