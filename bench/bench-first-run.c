@@ -75,7 +75,7 @@ main (int argc, char **argv)
   if (g_strcmp0 (g_getenv ("LUMEN_FIRST_RUN_PREFAULT"), "1") == 0)
     {
       t = g_get_monotonic_time ();
-      lm_image_prefault (out, FALSE, NULL);
+      lm_image_prefault (out, NULL);
       prefault_ms = lm_ms_since (t);
     }
 

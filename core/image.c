@@ -110,7 +110,7 @@ populate (guint8 *p, gsize n, gint *missing)
 }
 
 gsize
-lm_image_prefault (LmImage *image, gboolean written, const gint *stop)
+lm_image_prefault (LmImage *image, const gint *stop)
 {
   g_return_val_if_fail (image->allocator->memory == LM_MEMORY_HOST, 0);
   static gint populate_missing;
@@ -118,23 +118,11 @@ lm_image_prefault (LmImage *image, gboolean written, const gint *stop)
    * start on one is not ours to write. */
   guint8 *start = (guint8 *) (((guintptr) image->data + PAGE - 1) & ~(guintptr) (PAGE - 1));
   guint8 *end = image->data + image->capacity;
-  gsize done = 0;
+  guint8 *p = start;
   /* A huge page at a time, so that STOP is heard within one. */
-  while (start + done < end && (stop == NULL || !g_atomic_int_get (stop)))
+  while (p < end && (stop == NULL || !g_atomic_int_get (stop)))
     {
-      gsize left = end - (start + done);
-      if (written)
-        {
-          /* From the end back, away from the writer. */
-          guint8 *top = end - done;
-          guint8 *p = (guint8 *) MAX ((guintptr) start, ((guintptr) top - 1) & ~(guintptr) (HUGE_PAGE - 1));
-          if (!populate (p, top - p, &populate_missing))
-            break;
-          done += top - p;
-          continue;
-        }
-      guint8 *p = start + done;
-      gsize n = MIN (left, HUGE_PAGE - ((guintptr) p & (HUGE_PAGE - 1)));
+      gsize n = MIN ((gsize) (end - p), HUGE_PAGE - ((guintptr) p & (HUGE_PAGE - 1)));
       if (!populate (p, n, &populate_missing))
         {
           if (!g_atomic_int_get (&populate_missing))
@@ -142,9 +130,9 @@ lm_image_prefault (LmImage *image, gboolean written, const gint *stop)
           for (gsize i = 0; i < n; i += PAGE)
             ((volatile guint8 *) p)[i] = 0;
         }
-      done += n;
+      p += n;
     }
-  return done;
+  return p - start;
 }
 
 const LmAllocator *

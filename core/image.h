@@ -121,11 +121,9 @@ gboolean lm_image_reshape (LmImage *image, LmFormat format, guint width, guint h
 /* Faults in the pages of IMAGE (host memory) now, a huge page at a time until *STOP (may be
  * NULL) turns non-zero: the kernel's zeroing of fresh pages then happens here, on this thread,
  * not inside the first operation that writes them. IMAGE's pixels are undefined afterwards
- * (where the kernel cannot populate pages, a byte of each is written). WRITTEN: another
- * thread is writing IMAGE from its first row on (a decoder): its pixels are kept, its pages
- * are taken from the last one back, and none where the kernel cannot populate them. Returns
- * how many bytes are faulted in. */
-gsize lm_image_prefault (LmImage *image, gboolean written, const gint *stop);
+ * (where the kernel cannot populate pages, a byte of each is written). Returns how many
+ * bytes are faulted in. */
+gsize lm_image_prefault (LmImage *image, const gint *stop);
 
 gsize lm_image_size_bytes (const LmImage *image);
 gboolean lm_image_same_shape (const LmImage *a, const LmImage *b);

@@ -7,7 +7,8 @@
 struct _LmPrefault {
   LmPipeline pipeline;
   const LmAllocator *allocator;
-  LmImage *source;    /* being decoded; a reference while the thread runs */
+  LmFormat format;    /* the source's */
+  guint width, height;
   GThread *thread;
   gboolean started;
   gint stop;          /* atomic: the caller needs the buffers now */
@@ -32,9 +33,8 @@ fault_in (gpointer data)
   LmPrefault *prefault = data;
   gint64 t = g_get_monotonic_time ();
   gsize bytes[2];
-  const LmImage *source = prefault->source;
-  guint n = lm_render_cache_single_run_bytes (&prefault->pipeline, source->format, source->width, source->height,
-                                              TRUE, bytes);
+  guint n = lm_render_cache_single_run_bytes (&prefault->pipeline, prefault->format, prefault->width,
+                                              prefault->height, TRUE, bytes);
   for (guint i = 0; i < n && !g_atomic_int_get (&prefault->stop); i++)
     {
       /* As bytes of 8-bit gray, one row: a buffer's shape is the step's to give it
@@ -45,11 +45,8 @@ fault_in (gpointer data)
       if (buffer == NULL)
         break; /* the steps will say what memory lacks */
       g_ptr_array_add (prefault->buffers, buffer);
-      prefault->bytes += lm_image_prefault (buffer, FALSE, &prefault->stop);
+      prefault->bytes += lm_image_prefault (buffer, &prefault->stop);
     }
-  /* Then what the decoder has not reached of its own output: each fault it meets costs its
-   * one core, and the decoder, not the faulting, is what the load waits for. */
-  prefault->bytes += lm_image_prefault (prefault->source, TRUE, &prefault->stop);
   prefault->ms = lm_ms_since (t);
   return NULL;
 }
@@ -58,12 +55,9 @@ void
 lm_prefault_start (LmImage *source, gpointer data)
 {
   LmPrefault *prefault = data;
-  if (prefault->thread || source->format == LM_FORMAT_CFA16 || source->format == LM_FORMAT_RGBA_F32
-      || source->allocator->memory != LM_MEMORY_HOST)
+  if (prefault->thread || source->format == LM_FORMAT_CFA16 || source->format == LM_FORMAT_RGBA_F32)
     return;
-  /* Held until the thread is joined: a load that fails, or turns the photo upright into
-   * another image, drops its own. */
-  prefault->source = lm_image_ref (source);
+  prefault->format = source->format, prefault->width = source->width, prefault->height = source->height;
   prefault->thread = g_thread_try_new ("lumen-prefault", fault_in, prefault, NULL);
   prefault->started = prefault->thread != NULL;
 }
@@ -84,7 +78,6 @@ lm_prefault_finish (LmPrefault *prefault, double *beside_ms, double *wait_ms, gs
       gint64 t = g_get_monotonic_time ();
       g_atomic_int_set (&prefault->stop, 1);
       g_thread_join (g_steal_pointer (&prefault->thread));
-      g_clear_pointer (&prefault->source, lm_image_unref);
       *wait_ms = lm_ms_since (t);
       *beside_ms = prefault->ms;
       *bytes = prefault->bytes;
@@ -102,7 +95,6 @@ lm_prefault_free (LmPrefault *prefault)
       g_atomic_int_set (&prefault->stop, 1);
       g_thread_join (prefault->thread);
     }
-  g_clear_pointer (&prefault->source, lm_image_unref);
   g_ptr_array_unref (prefault->buffers);
   g_free (prefault);
 }

@@ -20,11 +20,11 @@ void lm_prefault_free (LmPrefault *prefault);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmPrefault, lm_prefault_free)
 
 /* The load has allocated SOURCE and is about to decode into it: the thread starts on the
- * buffers a single run of the pipeline takes on such a source (an opaque one: most photos; a
- * transparent one's outputs may need more, which its steps then allocate), then on SOURCE's
- * own pages from its last row back, towards the decoder's. An LmIoImageFunc (core/io/io.h),
- * DATA the LmPrefault; a second call, or one for a raw's or a radiance map's image, starts
- * nothing. */
+ * buffers a single run of the pipeline takes on a source of its shape (an opaque one: most
+ * photos; a transparent one's outputs may need more, which its steps then allocate). The
+ * decoder's own pages are left to it: populated beside it as well, they made the load no
+ * faster (bench/RESULTS.md). An LmIoImageFunc (core/io/io.h), DATA the LmPrefault; a second
+ * call, or one for a raw's or a radiance map's image, starts nothing. */
 void lm_prefault_start (LmImage *source, gpointer data);
 
 /* Whether lm_prefault_start started the thread. */
