@@ -300,7 +300,7 @@ class Timings(CliTest):
         process_ms = (time.monotonic() - start) * 1000
         lt.say(proc.stdout)
         found, order, beside = self.parse(proc.stdout)
-        self.assertEqual(order, ["load", "pre-fault wait"] + steps + ["save", "other", "total"], proc.stdout)
+        self.assertEqual(order, ["load", "pre-fault wait"] + steps + ["save", "rename", "other", "total"], proc.stdout)
         self.assertIn("pre-fault", beside, proc.stdout)
         self.assertIn("beside load", beside["pre-fault"][1])
         self.assertIn("not in the total", beside["pre-fault"][1])
