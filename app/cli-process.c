@@ -214,7 +214,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmAtomicG
   g_autoptr (LmPrefault) prefault = NULL;
   if (starting == NULL && o->output && !o->raw
       && lm_backend_work_allocator (start.backend)->memory == LM_MEMORY_HOST)
-    prefault = lm_prefault_new (pipeline, lm_backend_work_allocator (start.backend));
+    prefault = lm_prefault_new (pipeline, lm_backend_work_allocator (start.backend), o->depth == 16);
   g_autoptr (LmImage) source = NULL;
   if (writable)
     source = lm_cli_load_photo_telling (in_path,
@@ -250,11 +250,13 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmAtomicG
   if (o->depth == 16 && o->output)
     {
       /* The edits run on 16-bit samples, as a 16-bit photo's do: their gradations survive. */
+      t = g_get_monotonic_time ();
       LmImage *deep = lm_image_to_depth16 (source, source->allocator, error);
       if (deep == NULL)
         return FALSE;
       g_clear_pointer (&source, lm_image_unref);
       source = deep;
+      lm_timings_add (timings, _("to 16 bits"), lm_ms_since (t));
     }
   /* 16-bit PNG and TIFF stay 16-bit; a layout read through an 8-bit path does not. */
   if (source->source_bit_depth > lm_format_depth (source->format))

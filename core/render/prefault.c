@@ -12,7 +12,8 @@
 struct _LmPrefault {
   LmPipeline pipeline;
   const LmAllocator *allocator;
-  LmFormat format;    /* the source's */
+  gboolean deepen;    /* the render's source is the loaded one at 16 bits */
+  LmFormat format;    /* the render's source's */
   guint width, height;
   GThread *thread;
   gboolean started;
@@ -23,11 +24,12 @@ struct _LmPrefault {
 };
 
 LmPrefault *
-lm_prefault_new (const LmPipeline *pipeline, const LmAllocator *allocator)
+lm_prefault_new (const LmPipeline *pipeline, const LmAllocator *allocator, gboolean deepen)
 {
   LmPrefault *prefault = g_new0 (LmPrefault, 1);
   prefault->pipeline = *pipeline;
   prefault->allocator = allocator;
+  prefault->deepen = deepen;
   prefault->buffers = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_image_unref);
   return prefault;
 }
@@ -48,11 +50,13 @@ fault_in (gpointer data)
                                               prefault->height, TRUE, bytes);
   for (guint i = 0; i < n && !g_atomic_int_get (&prefault->stop); i++)
     {
-      /* As bytes of 8-bit gray, one row: a buffer's shape is the step's to give it
-       * (lm_image_reshape); a width past a side's bound comes as more rows. */
-      guint height = (guint) ((bytes[i] + LM_IMAGE_MAX_SIDE - 1) / LM_IMAGE_MAX_SIDE);
-      guint width = (guint) ((bytes[i] + height - 1) / height);
-      LmImage *buffer = lm_image_new (LM_FORMAT_GRAY8, width, height, prefault->allocator, NULL);
+      /* A buffer's shape is the step's to give it (lm_image_reshape): this one is of the widest
+       * pixels, so that it counts least against the pixel budget, in one row where a side
+       * allows. */
+      gsize pixels = (bytes[i] + 15) / 16;
+      guint height = (guint) ((pixels + LM_IMAGE_MAX_SIDE - 1) / LM_IMAGE_MAX_SIDE);
+      guint width = (guint) ((pixels + height - 1) / height);
+      LmImage *buffer = lm_image_new (LM_FORMAT_RGBA_F32, width, height, prefault->allocator, NULL);
       if (buffer == NULL)
         break; /* the steps will say what memory lacks */
       g_ptr_array_add (prefault->buffers, buffer);
@@ -69,6 +73,10 @@ lm_prefault_start (LmImage *source, gpointer data)
   if (prefault->thread || source->format == LM_FORMAT_CFA16 || source->format == LM_FORMAT_RGBA_F32)
     return;
   prefault->format = source->format, prefault->width = source->width, prefault->height = source->height;
+  if (prefault->deepen && source->format == LM_FORMAT_RGBA8)
+    prefault->format = LM_FORMAT_RGBA16;
+  else if (prefault->deepen && source->format == LM_FORMAT_GRAY8)
+    prefault->format = LM_FORMAT_GRAY16;
   prefault->thread = g_thread_try_new ("lumen-prefault", fault_in, prefault, NULL);
   prefault->started = prefault->thread != NULL;
 }

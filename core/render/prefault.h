@@ -14,8 +14,9 @@ G_BEGIN_DECLS
 typedef struct _LmPrefault LmPrefault;
 
 /* For PIPELINE (copied), in memory of ALLOCATOR's (host memory: the CPU backend's work
- * memory). Nothing starts before lm_prefault_start. */
-LmPrefault *lm_prefault_new (const LmPipeline *pipeline, const LmAllocator *allocator);
+ * memory), on the source as loaded or, DEEPEN, as lm_image_to_depth16 makes it (lumen-cli
+ * --depth 16). Nothing starts before lm_prefault_start. */
+LmPrefault *lm_prefault_new (const LmPipeline *pipeline, const LmAllocator *allocator, gboolean deepen);
 void lm_prefault_free (LmPrefault *prefault);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmPrefault, lm_prefault_free)
 

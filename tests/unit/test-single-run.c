@@ -55,12 +55,6 @@ poisoned_buffers (const gsize *bytes, guint n, guint8 poison)
   return buffers;
 }
 
-static gboolean
-inside (const LmImage *image, const LmImage *buffer)
-{
-  return image->data == buffer->data;
-}
-
 /* PIPELINE on SOURCE by a fresh cache and by a single run on poisoned buffers: the same pixels,
  * the result in one of the buffers (the prediction was right), one output left (the others
  * went back to the buffers). */
@@ -191,7 +185,7 @@ test_prefault_beside_load (void)
   g_autofree char *path = g_build_filename (lm_test_data_dir (), "photos", "forest-path.jpg", NULL);
   LmPipeline pipeline;
   chain_pipeline (&chains[1], &pipeline);
-  Told t = { .prefault = lm_prefault_new (&pipeline, lm_allocator_host ()) };
+  Told t = { .prefault = lm_prefault_new (&pipeline, lm_allocator_host (), FALSE) };
   GError *error = NULL;
   g_autoptr (LmImage) source = lm_io_load_telling (path, lm_allocator_host (), told, &t, &error);
   g_assert_no_error (error);
