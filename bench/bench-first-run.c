@@ -7,7 +7,8 @@
  * with the host clock, then the same operation warm. Phases: the backend's creation (which
  * starts the OpenMP team), the output's allocation, an empty parallel region (what is left of
  * the team's start), the first run into the fresh output, and warm runs into the same output.
- * LUMEN_FIRST_RUN_ORDER=plain skips the empty region.
+ * LUMEN_FIRST_RUN_ORDER=plain skips the empty region; LUMEN_FIRST_RUN_PREFAULT=1 faults the
+ * output in before the first run (timed apart), as lumen-cli does beside the decoding.
  * Not a test: figures go to bench/RESULTS.md. */
 #include <stdio.h>
 #include <stdlib.h>
