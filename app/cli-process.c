@@ -13,6 +13,7 @@
 #include "core/io/raw.h"
 #include "core/render/develop-one.h"
 #include "core/render/jpeg-gpu.h"
+#include "core/render/prefault.h"
 #include "core/timing.h"
 
 /* parse () asks for the version to be printed rather than a photo processed. */
@@ -175,9 +176,11 @@ start_backend (gpointer data)
   return NULL;
 }
 
+/* The photo loaded, developed and saved, then GROUP (the outputs' atomic group, taken)
+ * committed: its renames are the last of the writing, and --timings counts them. */
 static gboolean
-run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings *timings, GPtrArray *notes,
-     GError **error)
+run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmAtomicGroup **group, LmTimings *timings,
+     GPtrArray *notes, GError **error)
 {
   const char *in_path = o->inputs[0];
 
@@ -203,12 +206,24 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   gboolean writable = (o->output == NULL || lm_cli_check_output (o->output, o->raw, &e))
                       && (!scene || lm_raw_scene_output_check (o->output, &e))
                       && (o->mask_out == NULL || lm_cli_mask_check_output (o->mask_out, &e));
-  gint64 t = g_get_monotonic_time ();
+  /* What the person waits for from here on is the total that --timings prints. */
+  gint64 t = g_get_monotonic_time (), work_start = t;
+  /* Where the steps write host memory (the CPU's), their outputs are faulted in beside the
+   * decoding, which keeps one core busy (prefault.h): a first write to fresh pages inside a
+   * step cost it more than its work (bench/RESULTS.md, "The first run in a process"). */
+  g_autoptr (LmPrefault) prefault = NULL;
+  if (starting == NULL && o->output && !o->raw
+      && lm_backend_work_allocator (start.backend)->memory == LM_MEMORY_HOST)
+    prefault = lm_prefault_new (pipeline, lm_backend_work_allocator (start.backend), o->depth == 16);
   g_autoptr (LmImage) source = NULL;
   if (writable)
-    source = lm_cli_load_photo (in_path, starting ? lm_allocator_host () : lm_backend_host_allocator (start.backend),
-                                &e);
+    source = lm_cli_load_photo_telling (in_path,
+                                        starting ? lm_allocator_host () : lm_backend_host_allocator (start.backend),
+                                        prefault ? lm_prefault_start : NULL, prefault, &e);
   double load_ms = lm_ms_since (t);
+  double beside_ms = 0, wait_ms = 0;
+  gsize faulted;
+  g_autoptr (GPtrArray) buffers = prefault ? lm_prefault_finish (prefault, &beside_ms, &wait_ms, &faulted) : NULL;
   if (starting)
     g_thread_join (starting);
   /* What fails first says so first, as when one step followed the other. */
@@ -226,14 +241,22 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
       return FALSE;
     }
   lm_timings_add (timings, _("load"), load_ms);
+  /* Shown where the thread ran, even where the load left it no time to fault anything in. */
+  if (prefault && lm_prefault_started (prefault))
+    {
+      lm_timings_add_beside (timings, _("pre-fault"), beside_ms, _("load"));
+      lm_timings_add (timings, _("pre-fault wait"), wait_ms);
+    }
   if (o->depth == 16 && o->output)
     {
       /* The edits run on 16-bit samples, as a 16-bit photo's do: their gradations survive. */
+      t = g_get_monotonic_time ();
       LmImage *deep = lm_image_to_depth16 (source, source->allocator, error);
       if (deep == NULL)
         return FALSE;
       g_clear_pointer (&source, lm_image_unref);
       source = deep;
+      lm_timings_add (timings, _("to 16 bits"), lm_ms_since (t));
     }
   /* 16-bit PNG and TIFF stay 16-bit; a layout read through an 8-bit path does not. */
   if (source->source_bit_depth > lm_format_depth (source->format))
@@ -249,7 +272,8 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
   g_autoptr (GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
   LmBackend *used = g_steal_pointer (&backend);
   g_autoptr (LmImage) result = lm_develop_photo (&used, kind, in_path, source, pipeline, o->output, on_device,
-                                                 o->mask_id, &mask, timings, said, &e);
+                                                 o->mask_id, &mask, buffers, timings, said, &e);
+  g_clear_pointer (&buffers, g_ptr_array_unref); /* those the render left unused */
   backend = used;
   for (guint i = 0; i < said->len; i++)
     lm_cli_error ("%s", (const char *) said->pdata[i]);
@@ -277,9 +301,16 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmTimings
         return FALSE;
       lm_timings_add (timings, _("save mask"), lm_ms_since (t));
     }
+  t = g_get_monotonic_time ();
+  if (!lm_atomic_group_commit (g_steal_pointer (group), error))
+    return FALSE;
+  lm_timings_add (timings, _("rename"), lm_ms_since (t));
 
   if (o->timings)
     {
+      /* The lines add up to the time from the load to the renamed file: what no line names
+       * (the colour profile's set-up, buffers freed, a fall-back's first attempt) is "other". */
+      lm_timings_add (timings, _("other"), MAX (0.0, lm_ms_since (work_start) - lm_timings_total (timings)));
       print_header (backend, source, init_ms);
       lm_timings_print (timings, stdout);
     }
@@ -302,12 +333,12 @@ write_outputs (const Options *o, const LmPipeline *pipeline, LmBackendKind kind)
     {
       LmTimings timings;
       lm_timings_init (&timings);
-      gboolean ok = run (o, pipeline, kind, &timings, notes, &e);
+      gboolean ok = run (o, pipeline, kind, &group, &timings, notes, &e);
       lm_timings_clear (&timings);
       if (!ok)
         return fail (e);
     }
-  if (!lm_atomic_group_commit (g_steal_pointer (&group), &e))
+  if (group && !lm_atomic_group_commit (g_steal_pointer (&group), &e))
     return fail (e);
   if (o->output)
     lm_cli_notes (o->output, notes);

@@ -164,7 +164,14 @@ lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **error)
 LmImage *
 lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **error)
 {
-  g_autoptr (LmImage) image = lm_io_load (path, allocator, error);
+  return lm_cli_load_photo_telling (path, allocator, NULL, NULL, error);
+}
+
+LmImage *
+lm_cli_load_photo_telling (const char *path, const LmAllocator *allocator, LmIoImageFunc told, gpointer data,
+                           GError **error)
+{
+  g_autoptr (LmImage) image = lm_io_load_telling (path, allocator, told, data, error);
   if (image == NULL)
     return NULL;
   if (image->format == LM_FORMAT_RGBA_F32)

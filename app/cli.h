@@ -115,6 +115,9 @@ gboolean lm_cli_parse_backend (const char *text, LmBackendKind *kind, GError **e
 /* Loads the photo at PATH for the 8-bit operations; a radiance map is refused with an
  * error naming the file, since only `lumen-cli hdr` works on those. */
 LmImage *lm_cli_load_photo (const char *path, const LmAllocator *allocator, GError **error);
+/* The same, telling TOLD of its image before its pixels are decoded (lm_io_load_telling). */
+LmImage *lm_cli_load_photo_telling (const char *path, const LmAllocator *allocator, LmIoImageFunc told, gpointer data,
+                                    GError **error);
 
 /* Whether the file at PATH is a camera raw (by its content); FALSE where it cannot be read,
  * which its load then says. */

@@ -7,7 +7,8 @@
  * with the host clock, then the same operation warm. Phases: the backend's creation (which
  * starts the OpenMP team), the output's allocation, an empty parallel region (what is left of
  * the team's start), the first run into the fresh output, and warm runs into the same output.
- * LUMEN_FIRST_RUN_ORDER=plain skips the empty region.
+ * LUMEN_FIRST_RUN_ORDER=plain skips the empty region; LUMEN_FIRST_RUN_PREFAULT=1 faults the
+ * output in before the first run (timed apart), as lumen-cli does beside the decoding.
  * Not a test: figures go to bench/RESULTS.md. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,16 @@ main (int argc, char **argv)
     lm_bench_die ("bench-first-run", e);
   double alloc_ms = lm_ms_since (t);
 
+  /* LUMEN_FIRST_RUN_PREFAULT=1: the output faulted in before the first run, as lumen-cli
+   * does beside the decoding (core/render/prefault.h). */
+  double prefault_ms = 0;
+  if (g_strcmp0 (g_getenv ("LUMEN_FIRST_RUN_PREFAULT"), "1") == 0)
+    {
+      t = g_get_monotonic_time ();
+      lm_image_prefault (out, NULL);
+      prefault_ms = lm_ms_since (t);
+    }
+
   double team_ms = 0;
   if (g_strcmp0 (g_getenv ("LUMEN_FIRST_RUN_ORDER"), "plain") != 0)
     {
@@ -89,9 +100,9 @@ main (int argc, char **argv)
       runs[r] = lm_ms_since (t);
     }
   double warm = lm_bench_median (runs + 1, 5);
-  printf ("%s on %u×%u, %d threads: backend %.2f ms, output alloc %.3f ms, team start %.3f ms, "
+  printf ("%s on %u×%u, %d threads: backend %.2f ms, output alloc %.3f ms, pre-fault %.3f ms, team start %.3f ms, "
           "first run %.2f ms, warm %.2f ms (median of 5)\n",
-          op_name, source->width, source->height, omp_get_max_threads (), backend_ms, alloc_ms, team_ms, runs[0],
-          warm);
+          op_name, source->width, source->height, omp_get_max_threads (), backend_ms, alloc_ms, prefault_ms, team_ms,
+          runs[0], warm);
   return 0;
 }

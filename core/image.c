@@ -88,6 +88,53 @@ host_free (const LmAllocator *self, gpointer mem)
   free (mem);
 }
 
+/* Where the kernel has no MADV_POPULATE_WRITE (before Linux 5.14) it answers EINVAL, and a
+ * write to each page does the same. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#define PAGE ((gsize) 4096)
+
+/* Populates [P, P + N) (whole pages); FALSE where the kernel cannot (*MISSING set where it
+ * has no MADV_POPULATE_WRITE) or has no memory for it now. */
+static gboolean
+populate (guint8 *p, gsize n, gint *missing)
+{
+  if (g_atomic_int_get (missing))
+    return FALSE;
+  if (madvise (p, (n + PAGE - 1) & ~(PAGE - 1), MADV_POPULATE_WRITE) == 0)
+    return TRUE;
+  if (errno == EINVAL)
+    g_atomic_int_set (missing, 1);
+  return FALSE;
+}
+
+gsize
+lm_image_prefault (LmImage *image, const gint *stop)
+{
+  g_return_val_if_fail (image->allocator->memory == LM_MEMORY_HOST, 0);
+  static gint populate_missing;
+  /* Both allocators return whole pages (host_alloc); whatever precedes a block that does not
+   * start on one is not ours to write. */
+  guint8 *start = (guint8 *) (((guintptr) image->data + PAGE - 1) & ~(guintptr) (PAGE - 1));
+  guint8 *end = image->data + image->capacity;
+  guint8 *p = start;
+  /* A huge page at a time, so that STOP is heard within one. */
+  while (p < end && (stop == NULL || !g_atomic_int_get (stop)))
+    {
+      gsize n = MIN ((gsize) (end - p), HUGE_PAGE - ((guintptr) p & (HUGE_PAGE - 1)));
+      if (!populate (p, n, &populate_missing))
+        {
+          if (!g_atomic_int_get (&populate_missing))
+            break; /* no memory for it now: the operation's own faults will say so */
+          for (gsize i = 0; i < n; i += PAGE)
+            ((volatile guint8 *) p)[i] = 0;
+        }
+      p += n;
+    }
+  return p - start;
+}
+
 const LmAllocator *
 lm_allocator_host (void)
 {

@@ -118,6 +118,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmImage, lm_image_unref)
  * undefined; the metadata is kept. FALSE, and IMAGE unchanged, otherwise. */
 gboolean lm_image_reshape (LmImage *image, LmFormat format, guint width, guint height);
 
+/* Faults in the pages of IMAGE (host memory) now, a huge page at a time until *STOP (may be
+ * NULL) turns non-zero: the kernel's zeroing of fresh pages then happens here, on this thread,
+ * not inside the first operation that writes them. IMAGE's pixels are undefined afterwards
+ * (where the kernel cannot populate pages, a byte of each is written). Returns how many
+ * bytes are faulted in. */
+gsize lm_image_prefault (LmImage *image, const gint *stop);
+
 gsize lm_image_size_bytes (const LmImage *image);
 gboolean lm_image_same_shape (const LmImage *a, const LmImage *b);
 void lm_image_copy_metadata (LmImage *dst, const LmImage *src);

@@ -6,6 +6,7 @@ static void
 clear_entry (gpointer p)
 {
   g_free (((LmTiming *) p)->label);
+  g_free (((LmTiming *) p)->beside);
 }
 
 void
@@ -31,14 +32,21 @@ lm_timings_truncate (LmTimings *timings, guint length)
 void
 lm_timings_add (LmTimings *timings, const char *label, double ms)
 {
-  LmTiming t = { g_strdup (label), ms, FALSE };
+  LmTiming t = { g_strdup (label), ms, FALSE, NULL };
+  g_array_append_val (timings->entries, t);
+}
+
+void
+lm_timings_add_beside (LmTimings *timings, const char *label, double ms, const char *beside)
+{
+  LmTiming t = { g_strdup (label), ms, FALSE, g_strdup (beside) };
   g_array_append_val (timings->entries, t);
 }
 
 void
 lm_timings_add_cached (LmTimings *timings, const char *label)
 {
-  LmTiming t = { g_strdup (label), 0.0, TRUE };
+  LmTiming t = { g_strdup (label), 0.0, TRUE, NULL };
   g_array_append_val (timings->entries, t);
 }
 
@@ -47,7 +55,11 @@ lm_timings_total (const LmTimings *timings)
 {
   double total = 0.0;
   for (guint i = 0; i < timings->entries->len; i++)
-    total += g_array_index (timings->entries, LmTiming, i).ms;
+    {
+      const LmTiming *t = &g_array_index (timings->entries, LmTiming, i);
+      if (t->beside == NULL)
+        total += t->ms;
+    }
   return total;
 }
 
@@ -82,6 +94,12 @@ lm_timings_print (const LmTimings *timings, FILE *stream)
       g_autofree char *label = lm_pad_label (t->label, 10);
       if (t->cached)
         fprintf (stream, "  %s %10s\n", label, _("cached"));
+      else if (t->beside)
+        {
+          /* TRANSLATORS: a time spent on another thread beside the step named, e.g. "load" */
+          g_autofree char *beside = g_strdup_printf (_("beside %s, not in the total"), t->beside);
+          fprintf (stream, "  %s %10.2f ms (%s)\n", label, t->ms, beside);
+        }
       else
         fprintf (stream, "  %s %10.2f ms\n", label, t->ms);
     }

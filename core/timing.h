@@ -11,6 +11,8 @@ typedef struct {
   char *label;
   double ms;
   gboolean cached; /* the result came from the cache; ms is 0 */
+  char *beside;    /* NULL, or what this ran beside on another thread (the label of that
+                    * entry): its time is then not part of the total, which is the caller's */
 } LmTiming;
 
 typedef struct {
@@ -23,6 +25,9 @@ void lm_timings_clear (LmTimings *timings);
 void lm_timings_truncate (LmTimings *timings, guint length);
 void lm_timings_add (LmTimings *timings, const char *label, double ms);
 void lm_timings_add_cached (LmTimings *timings, const char *label);
+/* Work done on another thread beside the entry labelled BESIDE: shown, not added to the total. */
+void lm_timings_add_beside (LmTimings *timings, const char *label, double ms, const char *beside);
+/* The sum of the entries that are not beside another. */
 double lm_timings_total (const LmTimings *timings);
 const LmTiming *lm_timings_find (const LmTimings *timings, const char *label);
 

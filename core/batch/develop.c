@@ -215,7 +215,7 @@ render (Run *run, guint slot, Job *job, GError **error)
   /* Left on the device, so that lm_develop_encode brings it back into the pool's pinned
    * buffers (or nvJPEG encodes it there). */
   g_autoptr (LmImage) result = lm_develop_photo (backend, c->asked, photo, job->source, &job->pipeline, output,
-                                                 TRUE, 0, NULL, &timings, said, error);
+                                                 TRUE, 0, NULL, NULL, &timings, said, error);
   gboolean ok = result != NULL
                 && lm_develop_encode (*backend, result, output, c->nvjpeg, &c->save,
                                       lm_buffer_pool_allocator (run->pool), &job->encoded, &job->host, &timings, said,

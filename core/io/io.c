@@ -91,6 +91,14 @@ lm_file_type_for_output (const char *path)
   return LM_FILE_UNKNOWN;
 }
 
+/* lm_io_load_telling's listener (on its caller's stack), for the loading thread's next
+ * image: a load runs on one thread, and the batch loads several photos at once on others. */
+typedef struct {
+  LmIoImageFunc func;
+  gpointer data;
+} Told;
+static GPrivate told_key = G_PRIVATE_INIT (NULL);
+
 LmImage *
 lm_io_image_new (LmFormat format, guint width, guint height, const LmAllocator *allocator, const char *path,
                  GError **error)
@@ -102,6 +110,10 @@ lm_io_image_new (LmFormat format, guint width, guint height, const LmAllocator *
       lm_set_file_error (error, e->code, path, "%s", e->message);
       g_error_free (e);
     }
+  Told *told = g_private_get (&told_key);
+  g_private_set (&told_key, NULL);
+  if (image && told)
+    told->func (image, told->data);
   return image;
 }
 
@@ -125,6 +137,17 @@ lm_io_load (const char *path, const LmAllocator *allocator, GError **error)
   gsize len = 0;
   const guint8 *data = g_bytes_get_data (bytes, &len);
   return lm_io_load_from_memory (path, data, len, allocator, error);
+}
+
+LmImage *
+lm_io_load_telling (const char *path, const LmAllocator *allocator, LmIoImageFunc told, gpointer data,
+                    GError **error)
+{
+  Told listener = { told, data };
+  g_private_set (&told_key, told ? &listener : NULL);
+  LmImage *image = lm_io_load (path, allocator, error);
+  g_private_set (&told_key, NULL);
+  return image;
 }
 
 LmImage *

@@ -68,6 +68,17 @@ gboolean lm_file_type_writable (LmFileType type, GError **error);
  * EXIF block travel on the image. */
 LmImage *lm_io_load (const char *path, const LmAllocator *allocator, GError **error);
 
+/* Told of the image a load decodes into, allocated, once the file's header is read and before
+ * its pixels are decoded (the decoder writes them from the first row on), on the loading
+ * thread: for what a caller can prepare beside the decoding. A photo turned upright by its
+ * EXIF orientation is told as decoded. */
+typedef void (*LmIoImageFunc) (LmImage *image, gpointer data);
+
+/* As lm_io_load, telling TOLD (with DATA) of the image at most once. A loader that learns
+ * the image's shape only with the pixels (gdk-pixbuf's) tells it before copying them. */
+LmImage *lm_io_load_telling (const char *path, const LmAllocator *allocator, LmIoImageFunc told, gpointer data,
+                             GError **error);
+
 /* As lm_io_load, from the LEN bytes of a file already read into memory (DATA must stay
  * valid for the call only); PATH names the file in messages. */
 LmImage *lm_io_load_from_memory (const char *path, const guint8 *data, gsize len,

@@ -54,6 +54,8 @@ struct _LmRenderCache {
   guint64 runs;
   LmRenderLevel level;
   guint last_masks;
+  gboolean single_run; /* lm_render_cache_set_single_run */
+  GPtrArray *buffers;  /* of LmImage: what the outputs of a single run are taken from */
   guint n_entries;
   CacheEntry entries[N_ENTRIES];
 };
@@ -99,6 +101,7 @@ lm_render_cache_free (LmRenderCache *cache)
   g_clear_pointer (&cache->fallback_out, lm_image_unref);
   g_free (cache->notice);
   g_clear_pointer (&cache->color, lm_color_profile_unref);
+  g_clear_pointer (&cache->buffers, g_ptr_array_unref);
   lm_image_unref (cache->source);
   g_free (cache);
 }
@@ -125,6 +128,41 @@ lm_render_cache_set_fallback (LmRenderCache *cache, LmBackend *cpu, LmImage *hos
   cache->fallback = cpu;
   g_clear_pointer (&cache->host_source, lm_image_unref);
   cache->host_source = host_source ? lm_image_ref (host_source) : NULL;
+}
+
+void
+lm_render_cache_set_single_run (LmRenderCache *cache, GPtrArray *buffers)
+{
+  cache->single_run = TRUE;
+  if (cache->buffers == NULL)
+    cache->buffers = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_image_unref);
+  /* Moved, not shared: a buffer takes an output only while the cache holds it alone. */
+  while (buffers && buffers->len > 0)
+    g_ptr_array_add (cache->buffers, g_ptr_array_steal_index (buffers, 0));
+}
+
+guint
+lm_render_cache_single_run_bytes (const LmPipeline *pipeline, LmFormat format, guint width, guint height,
+                                  gboolean opaque, gsize bytes[2])
+{
+  bytes[0] = bytes[1] = 0;
+  /* Planned uncommitted: what a commit fills in (the colour space, the lens found) changes no
+   * output's format or size, and the lens's lookup is not for every caller's thread. */
+  g_autofree LmPlan *plan = lm_render_plan (pipeline, format == LM_FORMAT_RGBA_F32, FALSE, NULL);
+  if (plan == NULL)
+    return 0;
+  for (guint i = 0; i < plan->n; i++)
+    {
+      LmFormat out;
+      guint w, h;
+      gsize stride, size;
+      lm_plan_step_output (&plan->steps[i], FALSE, format, width, height, opaque, &out, &w, &h);
+      if (!lm_image_layout (out, w, h, &stride, &size, NULL))
+        return 0;
+      bytes[i % 2] = MAX (bytes[i % 2], size);
+      format = out, width = w, height = h;
+    }
+  return MIN (plan->n, 2);
 }
 
 guint
@@ -155,6 +193,14 @@ prepare_output (LmRenderCache *cache, CacheEntry *entry, LmFormat format, guint 
   if (out && lm_image_reshape (out, format, width, height))
     return TRUE;
   g_clear_pointer (&entry->output, lm_image_unref);
+  /* A single run's buffers in their order, the first that holds the output: they were made
+   * for the steps in turn (lm_render_cache_single_run_bytes). */
+  for (guint i = 0; cache->buffers && i < cache->buffers->len; i++)
+    if (lm_image_reshape (cache->buffers->pdata[i], format, width, height))
+      {
+        entry->output = g_ptr_array_steal_index (cache->buffers, i);
+        return TRUE;
+      }
   entry->output = lm_image_new (format, width, height, lm_backend_work_allocator (cache->backend), error);
   return entry->output != NULL;
 }
@@ -390,6 +436,7 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
            GError **error)
 {
   LmImage *current = cache->source;
+  CacheEntry *current_entry = NULL; /* whose output CURRENT is; NULL: the source or a cached one */
   guint64 current_version = 1;
   PendingTiming pending[LM_PLAN_MAX];
   guint n_pending = 0;
@@ -425,28 +472,17 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
           *t = (PendingTiming) { .cached = TRUE };
           g_strlcpy (t->label, step->label, sizeof t->label);
           current = entry->output;
+          current_entry = NULL;
           current_version = entry->version;
           if (step->masked && entry->mask)
             entry->mask->applied_run = cache->runs;
           continue;
         }
 
-      guint width = current->width, height = current->height;
-      LmFormat format = LM_FORMAT_RGBA_F32; /* scene light, up to the display transform */
-      if (step->kind == LM_PLAN_POINTS)
-        format = lm_point_output_format (NULL, current->format, current->opaque);
-      else if (step->kind == LM_PLAN_TONEMAP)
-        /* A raw's display-referred result (a merge of raws' too) keeps 16 bits for the edits and
-         * the export. */
-        format = raw || cache->source->raw_scene
-                   ? LM_FORMAT_RGBA16
-                   : stage->info->output_format (stage->params.bytes, current->format, current->opaque);
-      else if (step->kind == LM_PLAN_OP)
-        {
-          format = stage->info->output_format (stage->params.bytes, current->format, current->opaque);
-          lm_op_output_size (stage->info, stage->params.bytes, current->width, current->height, &width,
-                             &height);
-        }
+      guint width, height;
+      LmFormat format;
+      lm_plan_step_output (step, raw || cache->source->raw_scene, current->format, current->width, current->height,
+                           current->opaque, &format, &width, &height);
       /* A 16-bit source must not be cut to 8 bits on the way: an operation that stores 8 bits
        * of it does not take 16-bit sources (yet), and says so instead of guessing. */
       if ((step->kind == LM_PLAN_OP || step->kind == LM_PLAN_POINTS) && !step->scene
@@ -491,7 +527,15 @@ run_steps (LmRenderCache *cache, const LmPipeline *pipeline, gboolean scene_only
       entry->input_version = current_version;
       entry->version = cache->next_version++;
       cache->last_computed++;
+      /* Read by this step, the output before it is done with in a single run: its buffer
+       * takes a later step's output. */
+      if (cache->single_run && current_entry != NULL)
+        {
+          current_entry->version = 0;
+          g_ptr_array_add (cache->buffers, g_steal_pointer (&current_entry->output));
+        }
       current = entry->output;
+      current_entry = entry;
       current_version = entry->version;
     }
 

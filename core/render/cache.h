@@ -36,6 +36,20 @@ void lm_render_cache_set_color (LmRenderCache *cache, LmColorProfile *color);
  * itself. */
 void lm_render_cache_set_level (LmRenderCache *cache, const LmRenderLevel *level);
 
+/* For a cache that runs once (lumen-cli's render, an export): each step's output is taken
+ * from BUFFERS (images in work memory, moved out of the array into the cache; may be NULL),
+ * the first that holds it, before fresh memory; and the output a step has read goes back
+ * among them for a later step. A chain of steps then alternates between two buffers instead
+ * of writing into fresh pages at every step, whose first touch is the kernel's zeroing of
+ * them inside the step. Only the result of a run stays: a later run recomputes every step. */
+void lm_render_cache_set_single_run (LmRenderCache *cache, GPtrArray *buffers);
+
+/* The buffers a single run of PIPELINE takes on a source of FORMAT, WIDTH × HEIGHT and
+ * OPAQUE (not a raw): in BYTES, the size of each, in the order the steps take them. Returns
+ * how many (0, 1 or 2; 0 where PIPELINE cannot be planned). */
+guint lm_render_cache_single_run_bytes (const LmPipeline *pipeline, LmFormat format, guint width, guint height,
+                                        gboolean opaque, gsize bytes[2]);
+
 /* Renders PIPELINE and returns a new reference to the result in work memory (the source
  * itself when it is 8-bit and no operation is enabled). Appends one timing per step run
  * ("raw", the edits on scene light, "tonemap", then each enabled operation), "cached" for

@@ -163,10 +163,13 @@ download_mask (LmBackend *backend, LmRenderCache *cache, guint32 mask_id, GError
 }
 
 /* SOURCE through the pipeline on BACKEND, back in host memory; left in the device's where
- * ON_DEVICE asks. MASK_ID not 0: that instance's mask in *MASK, in host memory. */
+ * ON_DEVICE asks. MASK_ID not 0: that instance's mask in *MASK, in host memory. The cache runs
+ * once: where the work memory is the host's, its outputs alternate between two buffers, taken
+ * first from BUFFERS (may be NULL). */
 static LmImage *
 render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline,
-              gboolean on_device, guint32 mask_id, LmImage **mask, LmTimings *timings, GError **error)
+              gboolean on_device, guint32 mask_id, LmImage **mask, GPtrArray *buffers, LmTimings *timings,
+              GError **error)
 {
   gint64 t = g_get_monotonic_time ();
   g_autoptr (LmImage) work = lm_backend_upload (backend, source, error);
@@ -177,6 +180,10 @@ render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const 
 
   g_autoptr (LmRenderCache) cache = lm_render_cache_new (backend, work);
   lm_render_cache_set_color (cache, color);
+  /* A device's memory is left as it was: its buffers are not faulted in, and it is not
+   * tested here. */
+  if (!transfers (backend))
+    lm_render_cache_set_single_run (cache, buffers);
   g_autoptr (LmImage) result = lm_render_cache_run (cache, pipeline, timings, error);
   if (result == NULL)
     return NULL;
@@ -199,13 +206,13 @@ render_whole (LmBackend *backend, LmImage *source, LmColorProfile *color, const 
  * cache keeps it. */
 static LmImage *
 render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipeline *pipeline, gboolean on_device,
-        guint32 mask_id, LmImage **mask, LmTimings *timings, GError **error)
+        guint32 mask_id, LmImage **mask, GPtrArray *buffers, LmTimings *timings, GError **error)
 {
   if (mask_id == 0 && wants_tiles (backend, source, pipeline))
     return render_tiled (backend, source, color, pipeline, timings, error);
   GError *e = NULL;
   guint kept = timings->entries->len;
-  LmImage *host = render_whole (backend, source, color, pipeline, on_device, mask_id, mask, timings, &e);
+  LmImage *host = render_whole (backend, source, color, pipeline, on_device, mask_id, mask, buffers, timings, &e);
   if (host == NULL && mask_id == 0 && g_error_matches (e, LUMEN_ERROR, LM_ERROR_OUT_OF_MEMORY)
       && source->format != LM_FORMAT_RGBA_F32 && !lm_image_is_raw (source) && transfers (backend))
     {
@@ -222,18 +229,18 @@ render (LmBackend *backend, LmImage *source, LmColorProfile *color, const LmPipe
 
 static LmImage *
 render_or_scene (LmBackend *backend, gboolean scene, const char *output, LmImage *source, LmColorProfile *color,
-                 const LmPipeline *pipeline, gboolean on_device, guint32 mask_id, LmImage **mask,
+                 const LmPipeline *pipeline, gboolean on_device, guint32 mask_id, LmImage **mask, GPtrArray *buffers,
                  LmTimings *timings, GPtrArray *said, GError **error)
 {
   if (scene)
     return lm_develop_scene (backend, source, color, pipeline, output, timings, said, error);
-  return render (backend, source, color, pipeline, on_device, mask_id, mask, timings, error);
+  return render (backend, source, color, pipeline, on_device, mask_id, mask, buffers, timings, error);
 }
 
 LmImage *
 lm_develop_photo (LmBackend **backend, LmBackendKind asked, const char *in_path, LmImage *source,
                   const LmPipeline *pipeline, const char *output, gboolean on_device, guint32 mask_id,
-                  LmImage **mask, LmTimings *timings, GPtrArray *said, GError **error)
+                  LmImage **mask, GPtrArray *buffers, LmTimings *timings, GPtrArray *said, GError **error)
 {
   g_autofree char *color_note = NULL;
   g_autoptr (LmColorProfile) color = lm_color_profile_new (source->icc_profile, &color_note);
@@ -250,7 +257,7 @@ lm_develop_photo (LmBackend **backend, LmBackendKind asked, const char *in_path,
   GError *e = NULL;
   guint kept = timings->entries->len;
   g_autoptr (LmImage) result = render_or_scene (*backend, scene, output, source, color, pipeline, on_device, mask_id,
-                                                mask, timings, said, &e);
+                                                mask, buffers, timings, said, &e);
   if (result == NULL && lm_develop_fall_back (asked, *backend, e, said))
     {
       /* The photo does not fit the GPU, or the GPU failed: render it on the CPU rather than
@@ -263,7 +270,7 @@ lm_develop_photo (LmBackend **backend, LmBackendKind asked, const char *in_path,
         g_clear_pointer (mask, lm_image_unref);
       if (*backend)
         result = render_or_scene (*backend, scene, output, source, color, pipeline, on_device, mask_id, mask,
-                                  timings, said, &e);
+                                  buffers, timings, said, &e);
     }
   if (result == NULL)
     {

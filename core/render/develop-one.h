@@ -42,10 +42,13 @@ LmImage *lm_develop_scene (LmBackend *backend, LmImage *source, LmColorProfile *
  * --backend given, for the note). The result stays in device memory where ON_DEVICE asks and
  * the render was in one piece (for nvJPEG); host memory otherwise. MASK_ID not 0: that
  * instance's mask in *MASK (host memory, GRAY_F32). Fails naming IN_PATH where PIPELINE asks
- * for lens correction the photo cannot have. */
+ * for lens correction the photo cannot have. The render runs once: on the CPU its steps'
+ * outputs alternate between two buffers, taken first from BUFFERS (of LmImage in host memory,
+ * e.g. faulted in beside the decoding: prefault.h; may be NULL). */
 LmImage *lm_develop_photo (LmBackend **backend, LmBackendKind asked, const char *in_path, LmImage *source,
                            const LmPipeline *pipeline, const char *output, gboolean on_device, guint32 mask_id,
-                           LmImage **mask, LmTimings *timings, GPtrArray *said, GError **error);
+                           LmImage **mask, GPtrArray *buffers, LmTimings *timings, GPtrArray *said,
+                           GError **error);
 
 /* IMAGE (lm_develop_photo's result) written to OUTPUT atomically: by nvJPEG where NVJPEG asks
  * and it can (IMAGE on BACKEND's device), else by the CPU's writers, with a note in SAID

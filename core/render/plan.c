@@ -152,3 +152,23 @@ lm_render_plan (const LmPipeline *pipeline, gboolean scene, gboolean raw, GError
   plan_display (plan, pipeline, scene);
   return plan;
 }
+
+void
+lm_plan_step_output (const LmPlanStep *step, gboolean deep_display, LmFormat format, guint width, guint height,
+                     gboolean opaque, LmFormat *out_format, guint *out_width, guint *out_height)
+{
+  const LmStage *stage = &step->stage;
+  *out_width = width, *out_height = height;
+  *out_format = LM_FORMAT_RGBA_F32; /* scene light, up to the display transform */
+  if (step->kind == LM_PLAN_POINTS)
+    *out_format = lm_point_output_format (NULL, format, opaque);
+  else if (step->kind == LM_PLAN_TONEMAP)
+    /* A raw's display-referred result (a merge of raws' too) keeps 16 bits for the edits and
+     * the export. */
+    *out_format = deep_display ? LM_FORMAT_RGBA16 : stage->info->output_format (stage->params.bytes, format, opaque);
+  else if (step->kind == LM_PLAN_OP)
+    {
+      *out_format = stage->info->output_format (stage->params.bytes, format, opaque);
+      lm_op_output_size (stage->info, stage->params.bytes, width, height, out_width, out_height);
+    }
+}

@@ -57,4 +57,11 @@ typedef struct {
  * export's resize) is refused. g_free the result. */
 LmPlan *lm_render_plan (const LmPipeline *pipeline, gboolean scene, gboolean raw, GError **error);
 
+/* The format and size of STEP's output from an input of that format, size and opacity. A
+ * scene (a raw's, or a merge of raws') is tone mapped into 16 bits where DEEP_DISPLAY says
+ * so. One answer for the render cache's buffers and for what a run will need of them. */
+void lm_plan_step_output (const LmPlanStep *step, gboolean deep_display, LmFormat format, guint width,
+                          guint height, gboolean opaque, LmFormat *out_format, guint *out_width,
+                          guint *out_height);
+
 G_END_DECLS

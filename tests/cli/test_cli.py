@@ -254,14 +254,7 @@ class Timings(CliTest):
         proc = lt.run_ok(self, ["--timings", "--gray", "bt601", "--equalize", "luma", "--blur",
                                 "2", "-o", out, COFFEE])
         lt.say(proc.stdout)
-        found = {}
-        order = []
-        for line in proc.stdout.splitlines():
-            m = re.match(r"^\s*([a-z]+)\s+(\d+(?:\.\d+)?) ms\s*$", line)
-            if m:
-                self.assertNotIn(m.group(1), found, f"{m.group(1)} printed twice")
-                found[m.group(1)] = float(m.group(2))
-                order.append(m.group(1))
+        found, order, _ = self.parse(proc.stdout)
         # Upload and download move pixels only to and from a device: the CPU shares them.
         on_cuda = "CUDA" in re.search(r"^backend: (.*)$", proc.stdout, re.M).group(1).upper()
         labels = [l for l in self.LABELS if on_cuda or l not in ("upload", "download")]
@@ -277,6 +270,52 @@ class Timings(CliTest):
         # The image line states the photo's real size.
         h, w = lt.imread(COFFEE).shape[:2]
         self.assertRegex(proc.stdout, rf"{w}\s*[×x]\s*{h}")
+
+    def parse(self, stdout):
+        """The '  label   N ms' lines as {label: ms} and their order, and apart those of work
+        done beside another step ('… ms (beside load, …)') as {label: (ms, what it says)}."""
+        found, order, beside = {}, [], {}
+        for line in stdout.splitlines():
+            m = re.match(r"^  (\S.*?)\s+(\d+(?:\.\d+)?) ms(?: \((.*)\))?\s*$", line)
+            if m:
+                label = m.group(1)
+                self.assertNotIn(label, found, f"{label} printed twice")
+                if m.group(3):
+                    beside[label] = (float(m.group(2)), m.group(3))
+                else:
+                    found[label] = float(m.group(2))
+                    order.append(label)
+        return found, order, beside
+
+    def test_timings_add_up(self):
+        """What a person waits for: on the CPU the render's outputs are faulted in beside the
+        load (a line that says so and is not counted), the other lines add up to the total, and
+        the total is at least the steps and the load and save, and at most the process's time."""
+        out = self.path("t.png")
+        photo = os.path.join(lt.photos_dir(), "forest-path.jpg")
+        steps = ["gray", "equalize", "blur"]
+        start = time.monotonic()
+        proc = lt.run_ok(self, ["--backend", "cpu", "--timings", "--gray", "bt601", "--gray-amount", "0.7",
+                                "--equalize", "luma", "--blur", "2", "-o", out, photo])
+        process_ms = (time.monotonic() - start) * 1000
+        lt.say(proc.stdout)
+        found, order, beside = self.parse(proc.stdout)
+        self.assertEqual(order, ["load", "pre-fault wait"] + steps + ["save", "rename", "other", "total"], proc.stdout)
+        self.assertIn("pre-fault", beside, proc.stdout)
+        self.assertIn("beside load", beside["pre-fault"][1])
+        self.assertIn("not in the total", beside["pre-fault"][1])
+        parts = sum(v for k, v in found.items() if k != "total")
+        self.assertAlmostEqual(found["total"], parts, delta=0.01 * len(found))
+        self.assertGreaterEqual(found["total"], sum(found[k] for k in steps))
+        self.assertGreaterEqual(found["total"], found["load"] + found["save"])
+        self.assertLessEqual(found["total"], process_ms)
+        # Its pixels are those of the render tile by tile, which takes no pre-faulted buffers
+        # (test_cli_tiles holds the tiles to the render in one piece on every geometry).
+        tiled = self.path("tiled.png")
+        env = dict(os.environ, LUMEN_TILE="301x211")
+        subprocess.run([lt.lumen_cli(), "--backend", "cpu", "--gray", "bt601", "--gray-amount", "0.7", "--equalize",
+                        "luma", "--blur", "2", "-o", tiled, photo], check=True, env=env, timeout=120)
+        self.assertTrue(np.array_equal(lt.imread(out), lt.imread(tiled)))
 
     def test_no_timings_no_output(self):
         proc = lt.run_ok(self, ["--gray", "bt601", "-o", self.path("t.png"), COFFEE])

@@ -66,7 +66,7 @@ one_photo (const char *photo, const char *out)
   LmTimings timings;
   lm_timings_init (&timings);
   g_autoptr (LmImage) result = lm_develop_photo (&backend, LM_BACKEND_CPU, photo, source, &pipeline, out, FALSE, 0,
-                                                 NULL, &timings, NULL, NULL);
+                                                 NULL, NULL, &timings, NULL, NULL);
   g_assert_nonnull (result);
   LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
   g_assert_true (lm_develop_save (backend, result, out, FALSE, &save, &timings, NULL, NULL));
