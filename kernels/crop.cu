@@ -57,13 +57,14 @@ advance (unsigned &y, unsigned &p, unsigned n, unsigned pieces)
     y += p / pieces, p %= pieces;
 }
 
-constexpr int kInFlight = 4; // pieces a thread loads before it stores any
+constexpr int kInFlight = 3; // pieces a thread loads before it stores any
 
 // The destination rows' whole 16-byte pieces, PIECES a row, numbered row after row (TOTAL in
 // all): block b takes [b·TOTAL/B, (b+1)·TOTAL/B), its threads blockDim apart, kInFlight at a
 // time. OFF: where the source's rows start within 16 bytes (the same for every row). Then the
 // rows' last bytes beyond their whole pieces (TAIL of them), a row a thread.
-__global__ void __launch_bounds__ (kThreads)
+// Eight blocks a multiprocessor: a copy needs every thread it can have in flight.
+__global__ void __launch_bounds__ (kThreads, 8)
 crop_copy (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned pieces, uint32_t total,
            unsigned off, unsigned tail, unsigned height)
 {
