@@ -504,6 +504,7 @@ def document(d, date):
            "Benchmarks are not tests; a stale table shows by its commit.", ""]
     out += gpu_section(d, date)
     out += edits_section(os.path.join(d, "edits-h100"))
+    out += text(d, "geometry-h200.md")
     out += view_section(os.path.join(d, "view-h100"))
     out += cpu_part(d, date, commit)
     out += latency_section(d, commit)
