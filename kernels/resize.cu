@@ -4,9 +4,11 @@
 // function (lm_resize_axis_entry), a fixed number of weights apart: built on the host they
 // took longer than the resize (a sine per tap) and travelled as four uploads.
 //
-// 8-bit images are resized by tiles of 32 × 16 output pixels: a block copies the source
-// pixels its spans reach into shared memory as floats, sums them along the first axis into
-// an intermediate there, then along the second into the output. The intermediate never goes
+// 8-bit images shrunk by area averaging by up to 3 are summed straight from the source, a
+// thread an output pixel: each source byte is read about once, and the few sums are cheaper
+// than staging it. Other 8-bit resizes go by tiles of 32 × 16 output pixels: a block copies
+// the source pixels its spans reach into shared memory as floats, sums them along the first
+// axis into an intermediate there, then along the second into the output. The intermediate never goes
 // to device memory (it was 288 MB of float for a 24 MP photo at 0.75×), and each source byte
 // is converted once. The sums are the reference's, term by term and in its order, so the
 // bytes are the CPU's wherever the weights are (the device's sine may differ from the host's
@@ -49,6 +51,7 @@ struct Layout {
   LmResizeAxis xa, ya; // the whole image's axes and the pixels computed (a tile's, or all)
   unsigned xstride, ystride;                              // weights a pixel in each table
   size_t tmp, xspans, yspans, xweights, yweights, total; // byte offsets; total: the size
+  bool direct;                                            // 8-bit, short spans: straight from the source
   bool tiled;                                             // 8-bit by tiles (no intermediate)
   unsigned box_cap, mid_cap;                              // a tile's source box and intermediate
   size_t smem;                                            // the tiled kernel's shared memory
@@ -74,9 +77,13 @@ layout_of (const LmResizeParams *p, const LmKImage *src)
   l.mid_cap = l.vfirst ? kTileH * bw : bh * kTileW;
   l.smem = ((size_t) l.box_cap + l.mid_cap) * l.channels * sizeof (float)
            + ((size_t) kTileW * l.xstride + kTileH * l.ystride) * sizeof (float);
-  l.tiled = (src->format == LM_K_GRAY8 || src->format == LM_K_RGBA8) && l.smem <= kTileSmemMax;
+  bool bytes = src->format == LM_K_GRAY8 || src->format == LM_K_RGBA8;
+  // Area averaging by up to 3 on both axes: at most 4 × 4 terms a pixel.
+  l.direct = bytes && lm_resize_axis_area (l.xa.in, l.xa.out) && lm_resize_axis_area (l.ya.in, l.ya.out)
+             && l.xa.in <= 3.0 * l.xa.out && l.ya.in <= 3.0 * l.ya.out;
+  l.tiled = bytes && !l.direct && l.smem <= kTileSmemMax;
   l.tmp = 0;
-  l.xspans = l.tiled ? 0 : align256 ((size_t) l.tw * l.th * l.channels * sizeof (float));
+  l.xspans = l.tiled || l.direct ? 0 : align256 ((size_t) l.tw * l.th * l.channels * sizeof (float));
   l.yspans = l.xspans + align256 (l.ow * sizeof (LmResizeSpan));
   l.xweights = l.yspans + align256 (l.oh * sizeof (LmResizeSpan));
   l.yweights = l.xweights + align256 ((size_t) l.ow * l.xstride * sizeof (float));
@@ -130,6 +137,55 @@ template <int C> struct alignas (C == 4 ? 16 : 4) Acc {
   __device__ float operator[] (int c) const { return v[c]; }
 };
 
+// Source pixel (X, Y) as floats, its indices clamped to the W × H source as the reference's
+// sums clamp them.
+template <int C>
+__device__ __forceinline__ LmFloatPx<C>
+source_px (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, int y, int x)
+{
+  y = y < 0 ? 0 : y >= (int) h ? (int) h - 1 : y;
+  x = x < 0 ? 0 : x >= (int) w ? (int) w - 1 : x;
+  return lm_float_px<C> (src + (size_t) y * src_stride, x);
+}
+
+// One output pixel of spans SX, SY summed straight from the source: the first axis's sums
+// (the intermediate's values) and then the second's, the same terms in the same order.
+template <int C, bool VFirst>
+__device__ __forceinline__ void
+direct_sum (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, LmResizeSpan sx, const float *xw,
+            LmResizeSpan sy, const float *yw, float acc[C])
+{
+  if (VFirst)
+    span_sum<C> (sx, xw, [&] (int x) {
+      Acc<C> a;
+      span_sum<C> (sy, yw, [&] (int y) { return source_px<C> (src, src_stride, w, h, y, x); }, a.v);
+      return a;
+    }, acc);
+  else
+    span_sum<C> (sy, yw, [&] (int y) {
+      Acc<C> a;
+      span_sum<C> (sx, xw, [&] (int x) { return source_px<C> (src, src_stride, w, h, y, x); }, a.v);
+      return a;
+    }, acc);
+}
+
+// 8-bit sources whose spans are short (area averaging by up to 3): a thread an output pixel,
+// summed straight from the source. Each source pixel is read by about one output pixel, so
+// staging it in shared memory only costs: the sums are few, the bytes are what counts.
+template <int C, bool VFirst>
+__global__ void __launch_bounds__ (kTileW * 8)
+resize_direct (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8_t *dst, size_t dst_stride,
+               unsigned ow, unsigned oh, const LmResizeSpan *xs, const float *xw, const LmResizeSpan *ys,
+               const float *yw)
+{
+  unsigned x = blockIdx.x * kTileW + threadIdx.x % kTileW, y = blockIdx.y * 8 + threadIdx.x / kTileW;
+  if (x >= ow || y >= oh)
+    return;
+  float acc[C];
+  direct_sum<C, VFirst> (src, src_stride, w, h, xs[x], xw, ys[y], yw, acc);
+  store_px<C> (dst + (size_t) y * dst_stride, x, acc);
+}
+
 // 8-bit sources (C channels): the tile of output pixels at (blockIdx.x, blockIdx.y) × 32 × 16.
 // Shared memory holds the source box the tile's spans reach (BOX_CAP pixels at most, as
 // floats) and the intermediate (MID_CAP entries): the first axis's sums at the tile's
@@ -166,32 +222,14 @@ resize_tiles (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
   unsigned r = threadIdx.x / kTileW, c = threadIdx.x % kTileW; // this thread's output pixel
   bool mine = r < ty && c < tx;
   uint8_t *out = dst + (size_t) (y0 + r) * dst_stride;
-  // A tap's index is clamped to the source, as the reference's sums clamp it.
-  auto source = [&] (int y, int x) {
-    y = y < 0 ? 0 : y >= (int) h ? (int) h - 1 : y;
-    x = x < 0 ? 0 : x >= (int) w ? (int) w - 1 : x;
-    return lm_float_px<C> (src + (size_t) y * src_stride, x);
-  };
   if (bw <= 0 || bh <= 0 || (unsigned) (bw * bh) > box_cap
       || (unsigned) (VFirst ? kTileH * bw : bh * kTileW) > mid_cap)
     {
       // A box larger than planned: each pixel sums the source itself, the same terms.
       if (!mine)
         return;
-      LmResizeSpan sx = xs[x0 + c], sy = ys[y0 + r];
       float acc[C];
-      if (VFirst)
-        span_sum<C> (sx, xw, [&] (int x) {
-          Acc<C> a;
-          span_sum<C> (sy, yw, [&] (int y) { return source (y, x); }, a.v);
-          return a;
-        }, acc);
-      else
-        span_sum<C> (sy, yw, [&] (int y) {
-          Acc<C> a;
-          span_sum<C> (sx, xw, [&] (int x) { return source (y, x); }, a.v);
-          return a;
-        }, acc);
+      direct_sum<C, VFirst> (src, src_stride, w, h, xs[x0 + c], xw, ys[y0 + r], yw, acc);
       store_px<C> (out, x0 + c, acc);
       return;
     }
@@ -202,7 +240,7 @@ resize_tiles (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
   for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
     {
       int br = (int) (((float) k + 0.5f) * inv);
-      box[k] = source (by + br, bx + (k - br * bw));
+      box[k] = source_px<C> (src, src_stride, w, h, by + br, bx + (k - br * bw));
     }
   // The tile's spans with their weights, kept beside the box (read once a tap).
   for (unsigned k = threadIdx.x; k < tx * xstride; k += blockDim.x)
@@ -376,6 +414,24 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
     l.ya, l.ystride, reinterpret_cast<LmResizeSpan *> (s + l.yspans), reinterpret_cast<float *> (s + l.yweights));
   LM_CUDA_LAUNCHED ();
 
+  if (l.direct)
+    {
+      dim3 grid (lm_div_up (l.ow, kTileW), lm_div_up (l.oh, 8));
+      const LmResizeSpan *xs = reinterpret_cast<const LmResizeSpan *> (s + l.xspans);
+      const LmResizeSpan *ys = reinterpret_cast<const LmResizeSpan *> (s + l.yspans);
+      const float *xw = reinterpret_cast<const float *> (s + l.xweights);
+      const float *yw = reinterpret_cast<const float *> (s + l.yweights);
+      auto launch = [&] (auto kernel) {
+        kernel<<<grid, kTileW * 8, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride, src->width,
+                                                 src->height, static_cast<uint8_t *> (dst->data), dst->stride, l.ow,
+                                                 l.oh, xs, xw, ys, yw);
+      };
+      if (l.channels == 1)
+        l.vfirst ? launch (resize_direct<1, true>) : launch (resize_direct<1, false>);
+      else
+        l.vfirst ? launch (resize_direct<4, true>) : launch (resize_direct<4, false>);
+      return cudaGetLastError ();
+    }
   if (l.tiled)
     {
       if (l.channels == 1)

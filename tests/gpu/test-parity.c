@@ -8,7 +8,8 @@
  * backend leaves unwritten shows as a difference of at least 75.
  *
  * Without a usable CUDA device it prints the reason and exits 77 (meson: SKIP).
- * LUMEN_PARITY_QUICK=1 leaves out the 16384×16384 image. */
+ * LUMEN_PARITY_QUICK=1 leaves out the 16384×16384 image; LUMEN_PARITY_ONLY=resize,crop checks
+ * those operations alone besides the histograms, the view and the fused pass. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,9 +295,13 @@ check_image (const char *name, LmImage *host, gboolean large)
   check_histogram (name, host, device);
   check_view_and_diff (name, host, device);
   check_fused_points (name, host, device);
+  /* LUMEN_PARITY_ONLY=resize,crop: those operations alone (a kernel's quick check). */
+  g_auto (GStrv) only = g_getenv ("LUMEN_PARITY_ONLY") ? g_strsplit (g_getenv ("LUMEN_PARITY_ONLY"), ",", -1) : NULL;
   for (int id = 0; id < LM_N_OPS; id++)
     {
       const LmOpInfo *op = lm_op_info (id);
+      if (only && !g_strv_contains ((const char *const *) only, op->name))
+        continue;
       const ParamSet defaults = { op->name, "", tolerance_of (op) };
       check_op (name, host, device, op, &defaults);
       for (guint i = 0; i < G_N_ELEMENTS (param_sets); i++)
