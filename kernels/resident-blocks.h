@@ -1,7 +1,7 @@
 /* How many blocks of a kernel run at once on the current device: the size of a grid whose
- * blocks each walk a share of the work (point.cu, crop.cu, resize.cu). Asked of the runtime
- * once per device, kernel and block shape, then remembered: the three runtime calls cost
- * microseconds each, which a pass of 50 µs would otherwise pay every launch. */
+ * blocks each walk a share of the work (crop.cu). Asked of the runtime once per device,
+ * kernel and block shape, then remembered: the runtime's answers cost microseconds, which a
+ * copy of 50 µs would otherwise pay every launch. */
 #pragma once
 
 #include <cuda_runtime.h>

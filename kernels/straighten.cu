@@ -6,10 +6,10 @@
 // output pixels first copies the source pixels its taps reach (a turn keeps the box small)
 // into shared memory as floats, converting each once, then samples from there. The taps,
 // weights and sums are the reference's, in its order, so the bytes are the CPU's.
-#include "kernels/cuda-check.h"
-#include "kernels/float-pixel.h"
 #include <climits>
 
+#include "kernels/cuda-check.h"
+#include "kernels/float-pixel.h"
 #include "kernels/kernels.h"
 
 namespace {
