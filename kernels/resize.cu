@@ -72,11 +72,13 @@ layout_of (const LmResizeParams *p, const LmKImage *src)
   l.th = l.vfirst ? l.oh : src->height;
   l.xstride = lm_resize_axis_stride (l.xa.in, l.xa.out);
   l.ystride = lm_resize_axis_stride (l.ya.in, l.ya.out);
-  unsigned bw = tile_reach (l.xa.in, l.xa.out, kTileW), bh = tile_reach (l.ya.in, l.ya.out, kTileH);
-  l.box_cap = bw * bh;
-  l.mid_cap = l.vfirst ? kTileH * bw : bh * kTileW;
-  l.smem = ((size_t) l.box_cap + l.mid_cap) * l.channels * sizeof (float)
+  // In 64 bits: a steep shrink's box (65535 to 1) overflows 32.
+  size_t bw = tile_reach (l.xa.in, l.xa.out, kTileW), bh = tile_reach (l.ya.in, l.ya.out, kTileH);
+  size_t box = bw * bh, mid = l.vfirst ? kTileH * bw : bh * kTileW;
+  l.smem = (box + mid) * l.channels * sizeof (float)
            + ((size_t) kTileW * l.xstride + kTileH * l.ystride) * sizeof (float);
+  l.box_cap = (unsigned) (box < UINT_MAX ? box : UINT_MAX);
+  l.mid_cap = (unsigned) (mid < UINT_MAX ? mid : UINT_MAX);
   bool bytes = src->format == LM_K_GRAY8 || src->format == LM_K_RGBA8;
   // Area averaging by up to 3 on both axes: at most 4 × 4 terms a pixel.
   l.direct = bytes && lm_resize_axis_area (l.xa.in, l.xa.out) && lm_resize_axis_area (l.ya.in, l.ya.out)
