@@ -284,7 +284,7 @@ lm_cli_batch_develop_main (int argc, char **argv)
     rc = LM_EXIT_USAGE;
   else if (o.report)
     rc = o.output || o.inputs ? lm_cli_usage_error (_("--report OUTDIR takes nothing else"))
-                              : lm_cli_batch_report (o.report);
+                              : lm_cli_batch_report (o.report, TRUE);
   else if (!plan (&o, &p, &e) || !lm_batch_crash_points_init (&e))
     rc = lm_cli_usage_error (e->message);
   else if (!plan_preset (&o, &p, &e))

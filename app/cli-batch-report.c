@@ -1,4 +1,5 @@
-/* lumen-cli batch --report OUTDIR: what the shards' journals say, summed. */
+/* lumen-cli batch --report OUTDIR and batch develop --report OUTDIR: what the shards'
+ * journals say, summed, in stacks or in photos. */
 #include <stdio.h>
 #include <glib/gi18n.h>
 
@@ -9,7 +10,7 @@
 #include "core/batch/stack-list.h"
 
 int
-lm_cli_batch_report (const char *outdir)
+lm_cli_batch_report (const char *outdir, gboolean photos)
 {
   GError *error = NULL;
   g_autoptr (LmJournalSummary) s = lm_journal_read_all (outdir, &error);
@@ -31,10 +32,21 @@ lm_cli_batch_report (const char *outdir)
   lm_journal_check_sizes (s, outdir, lm_batch_formats);
   guint done = g_hash_table_size (s->done), failed = g_hash_table_size (s->failed);
   guint total = MAX (s->total, done + failed);
-  printf (_("stacks: %u\ndone: %u\nfailed: %u\nremaining: %u\n"), total, done, failed, total - done - failed);
-  printf (_("throughput: %.2f stacks/s (%.1f s of running)\n"), s->busy_s > 0 ? done / s->busy_s : 0.0,
-          s->busy_s);
-  if (s->unmatched)
+  printf (photos ? _("photos: %u\ndone: %u\nfailed: %u\nremaining: %u\n")
+                 : _("stacks: %u\ndone: %u\nfailed: %u\nremaining: %u\n"),
+          total, done, failed, total - done - failed);
+  printf (photos ? _("throughput: %.2f photos/s (%.1f s of running)\n")
+                 : _("throughput: %.2f stacks/s (%.1f s of running)\n"),
+          s->busy_s > 0 ? done / s->busy_s : 0.0, s->busy_s);
+  if (s->unmatched && photos)
+    printf (g_dngettext (NULL,
+                         "not done: %u photo recorded as done has no output of the recorded size (missing or cut "
+                         "short since): a rerun develops it again\n",
+                         "not done: %u photos recorded as done have no output of the recorded size (missing or cut "
+                         "short since): a rerun develops them again\n",
+                         s->unmatched),
+            s->unmatched);
+  else if (s->unmatched)
     printf (g_dngettext (NULL,
                          "not done: %u stack recorded as done has no output of the recorded size (missing or cut "
                          "short since): a rerun merges it again\n",
@@ -46,9 +58,14 @@ lm_cli_batch_report (const char *outdir)
   for (guint i = 0; i < notes->len; i++)
     printf (_("warning: %s\n"), (const char *) notes->pdata[i]);
   if (s->duplicates)
-    printf (_("warning: %u stacks are recorded as done more than once\n"), s->duplicates);
+    printf (photos ? _("warning: %u photos are recorded as done more than once\n")
+                   : _("warning: %u stacks are recorded as done more than once\n"),
+            s->duplicates);
   if (s->outside)
-    printf (_("not counted: %u stacks in the journals that the latest run did not have (%s lists its stacks)\n"),
+    printf (photos ? _("not counted: %u photos in the journals that the latest run did not have (%s lists its "
+                       "photos)\n")
+                   : _("not counted: %u stacks in the journals that the latest run did not have (%s lists its "
+                       "stacks)\n"),
             s->outside, LM_STACK_LIST_NAME);
   for (guint i = 0; i < s->shards->len; i++)
     {

@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 
 int lm_cli_batch_main (int argc, char **argv);
 /* --report OUTDIR */
-int lm_cli_batch_report (const char *outdir);
+int lm_cli_batch_report (const char *outdir, gboolean photos);
 /* lumen-cli batch develop */
 int lm_cli_batch_develop_main (int argc, char **argv);
 /* lumen-cli batch detect-objects */

@@ -210,7 +210,9 @@ class Develop(unittest.TestCase):
                 self.assertEqual(sets[i] & sets[j], set(), "shards' journals overlap")
         bl.assert_complete(self, out, self.reference, self.ids, ext="jpg")
         report = develop(["--report", out])
-        self.assertIn(f"done: {PHOTOS}\nfailed: 0\nremaining: 0", report.stdout, lt.describe(report))
+        self.assertIn(f"photos: {PHOTOS}\ndone: {PHOTOS}\nfailed: 0\nremaining: 0", report.stdout, lt.describe(report))
+        self.assertIn(" photos/s ", report.stdout, lt.describe(report))
+        self.assertNotIn("stack", report.stdout, lt.describe(report))
 
     def test_bad_photos(self):
         """A photo that is not one, a sidecar that does not parse, a fifo named like a photo, a
