@@ -141,33 +141,16 @@ print_timings (const Plan *p, const LmDevelopStats *stats)
 static gboolean
 run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError **error)
 {
-  if (g_mkdir_with_parents (o->output, 0777) != 0)
-    {
-      int errsv = errno;
-      g_autofree char *display = g_filename_display_name (o->output);
-      g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot create the output folder: %s"),
-                   display, g_strerror (errsv));
-      return FALSE;
-    }
-  if (!lm_develop_outputs_apart (list, o->output, p->config.ext, error))
+  if (!lm_cli_batch_make_outdir (o->output, error) || !lm_develop_outputs_apart (list, o->output, p->config.ext, error))
     return FALSE;
-  /* Before anything is opened or removed: another batch may be working in OUTDIR. */
-  g_autoptr (LmOutdirLock) lock = lm_outdir_lock_new (o->output, &p->shard, error);
+  g_autoptr (LmOutdirLock) lock = lm_cli_batch_admit (o->output, &p->shard, list, error);
   if (lock == NULL)
     return FALSE;
-  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
-  for (guint k = 0; k < list->stacks->len; k++)
-    g_ptr_array_add (ids, ((LmBatchStack *) list->stacks->pdata[k])->id);
-  if (!lm_stack_list_write (o->output, ids, error))
-    return FALSE;
-  lm_outdir_lock_admitted (lock);
 
   p->config.backends = lm_batch_backends_open (p->backend, p->devices, (guint) o->jobs, error);
   if (p->config.backends == NULL)
     return FALSE;
-  guint share = 0, before = 0;
-  for (guint k = 0; k < list->stacks->len; k++)
-    share += lm_shard_takes (&p->shard, k);
+  guint share = lm_cli_batch_share (&p->shard, list), before = 0;
   LmJournal *journal = lm_journal_open (o->output, &p->shard, share, list->stacks->len, error);
   if (journal == NULL)
     return FALSE;
@@ -184,14 +167,7 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
       ok = lm_develop_batch_run (&p->config, todo, journal, NULL, &stats, error);
       lm_progress_finish (progress, stats.done, stats.failed);
     }
-  GError *close_error = NULL;
-  if (!lm_journal_close (journal, ok, &close_error))
-    {
-      if (ok)
-        g_propagate_error (error, close_error), ok = FALSE;
-      else
-        g_error_free (close_error);
-    }
+  lm_cli_batch_close_journal (journal, &ok, error);
   if (todo && o->timings)
     print_timings (p, &stats);
   if (stats.noted)

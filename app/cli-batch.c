@@ -460,24 +460,11 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
         return FALSE;
       p->config.response_given = TRUE;
     }
-  if (g_mkdir_with_parents (p->config.outdir, 0777) != 0)
-    {
-      int errsv = errno;
-      g_autofree char *display = g_filename_display_name (p->config.outdir);
-      g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv),
-                   _("%s: cannot create the output folder: %s"), display, g_strerror (errsv));
-      return FALSE;
-    }
-  /* Before anything is opened or removed: another batch may be working in OUTDIR. */
-  g_autoptr (LmOutdirLock) lock = lm_outdir_lock_new (p->config.outdir, &p->shard, error);
+  if (!lm_cli_batch_make_outdir (p->config.outdir, error))
+    return FALSE;
+  g_autoptr (LmOutdirLock) lock = lm_cli_batch_admit (p->config.outdir, &p->shard, list, error);
   if (lock == NULL)
     return FALSE;
-  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
-  for (guint k = 0; k < list->stacks->len; k++)
-    g_ptr_array_add (ids, ((LmBatchStack *) list->stacks->pdata[k])->id);
-  if (!lm_stack_list_write (p->config.outdir, ids, error))
-    return FALSE;
-  lm_outdir_lock_admitted (lock);
 
   p->config.backends = lm_batch_backends_open (p->backend, p->devices, (guint) p->jobs, error);
   if (p->config.backends == NULL)
@@ -485,9 +472,7 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
   open_decoder (p);
   open_encoder (p);
 
-  guint share = 0, before = 0;
-  for (guint k = 0; k < list->stacks->len; k++)
-    share += lm_shard_takes (&p->shard, k);
+  guint share = lm_cli_batch_share (&p->shard, list), before = 0;
   LmJournal *journal = lm_journal_open (p->config.outdir, &p->shard, share, list->stacks->len, error);
   if (journal == NULL)
     return FALSE;
@@ -495,14 +480,7 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
                                                 journal, &before, error);
   LmBatchStats stats = { 0 };
   gboolean ok = todo && lm_batch_run (&p->config, todo, share, before, journal, &stats, error);
-  GError *close_error = NULL;
-  if (!lm_journal_close (journal, ok, &close_error))
-    {
-      if (ok)
-        g_propagate_error (error, close_error), ok = FALSE;
-      else
-        g_error_free (close_error);
-    }
+  lm_cli_batch_close_journal (journal, &ok, error);
   if (todo && o->timings)
     print_timings (p, &stats);
   if (stats.retried)
@@ -547,6 +525,54 @@ run (const Options *o, Plan *p)
   guint failed = 0;
   gboolean ok = run_batch (o, p, list, &failed, &error);
   return lm_cli_batch_exit (ok, failed, error);
+}
+
+gboolean
+lm_cli_batch_make_outdir (const char *outdir, GError **error)
+{
+  if (g_mkdir_with_parents (outdir, 0777) == 0)
+    return TRUE;
+  int errsv = errno;
+  g_autofree char *display = g_filename_display_name (outdir);
+  g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot create the output folder: %s"),
+               display, g_strerror (errsv));
+  return FALSE;
+}
+
+LmOutdirLock *
+lm_cli_batch_admit (const char *outdir, const LmShard *shard, LmBatchList *list, GError **error)
+{
+  g_autoptr (LmOutdirLock) lock = lm_outdir_lock_new (outdir, shard, error);
+  if (lock == NULL)
+    return NULL;
+  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
+  for (guint k = 0; k < list->stacks->len; k++)
+    g_ptr_array_add (ids, ((LmBatchStack *) list->stacks->pdata[k])->id);
+  if (!lm_stack_list_write (outdir, ids, error))
+    return NULL;
+  lm_outdir_lock_admitted (lock);
+  return g_steal_pointer (&lock);
+}
+
+guint
+lm_cli_batch_share (const LmShard *shard, const LmBatchList *list)
+{
+  guint share = 0;
+  for (guint k = 0; k < list->stacks->len; k++)
+    share += lm_shard_takes (shard, k);
+  return share;
+}
+
+void
+lm_cli_batch_close_journal (LmJournal *journal, gboolean *ok, GError **error)
+{
+  GError *close_error = NULL;
+  if (lm_journal_close (journal, *ok, &close_error))
+    return;
+  if (*ok)
+    g_propagate_error (error, close_error), *ok = FALSE;
+  else
+    g_error_free (close_error);
 }
 
 int

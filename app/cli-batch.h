@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "core/batch/journal.h"
+#include "core/batch/outdir-lock.h"
 #include "core/batch/shard.h"
 #include "core/batch/stacks.h"
 
@@ -33,5 +34,20 @@ int lm_cli_batch_exit (gboolean ok, guint failed, GError *error);
  * share's items done by earlier runs. */
 GPtrArray *lm_cli_batch_todo (const char *outdir, const char *ext, const LmShard *shard, guint read_threads,
                               LmBatchList *list, LmJournal *journal, guint *before, GError **error);
+
+/* OUTDIR made where it is missing; FALSE with ERROR naming it where it cannot be. */
+gboolean lm_cli_batch_make_outdir (const char *outdir, GError **error);
+
+/* OUTDIR locked for SHARD and LIST's ids written as the batch's list, before anything in it
+ * is opened or removed (another batch may be working there); NULL with ERROR where either
+ * fails. The caller holds the lock for the run. */
+LmOutdirLock *lm_cli_batch_admit (const char *outdir, const LmShard *shard, LmBatchList *list, GError **error);
+
+/* LIST's items that SHARD takes. */
+guint lm_cli_batch_share (const LmShard *shard, const LmBatchList *list);
+
+/* JOURNAL closed after a run that went *OK: a close that fails makes a run that went well
+ * fail with its error (a run that had already failed keeps its own). */
+void lm_cli_batch_close_journal (LmJournal *journal, gboolean *ok, GError **error);
 
 G_END_DECLS
