@@ -141,7 +141,7 @@ print_timings (const Plan *p, const LmDevelopStats *stats)
 static gboolean
 run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError **error)
 {
-  if (!lm_cli_batch_make_outdir (o->output, error) || !lm_develop_outputs_apart (list, o->output, p->config.ext, error))
+  if (!lm_outdir_make (o->output, error) || !lm_develop_outputs_apart (list, o->output, p->config.ext, error))
     return FALSE;
   g_autoptr (LmOutdirLock) lock = lm_cli_batch_admit (o->output, &p->shard, list, error);
   if (lock == NULL)

@@ -460,7 +460,7 @@ run_batch (const Options *o, Plan *p, LmBatchList *list, guint *failed, GError *
         return FALSE;
       p->config.response_given = TRUE;
     }
-  if (!lm_cli_batch_make_outdir (p->config.outdir, error))
+  if (!lm_outdir_make (p->config.outdir, error))
     return FALSE;
   g_autoptr (LmOutdirLock) lock = lm_cli_batch_admit (p->config.outdir, &p->shard, list, error);
   if (lock == NULL)
@@ -525,18 +525,6 @@ run (const Options *o, Plan *p)
   guint failed = 0;
   gboolean ok = run_batch (o, p, list, &failed, &error);
   return lm_cli_batch_exit (ok, failed, error);
-}
-
-gboolean
-lm_cli_batch_make_outdir (const char *outdir, GError **error)
-{
-  if (g_mkdir_with_parents (outdir, 0777) == 0)
-    return TRUE;
-  int errsv = errno;
-  g_autofree char *display = g_filename_display_name (outdir);
-  g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot create the output folder: %s"),
-               display, g_strerror (errsv));
-  return FALSE;
 }
 
 LmOutdirLock *

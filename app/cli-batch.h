@@ -35,9 +35,6 @@ int lm_cli_batch_exit (gboolean ok, guint failed, GError *error);
 GPtrArray *lm_cli_batch_todo (const char *outdir, const char *ext, const LmShard *shard, guint read_threads,
                               LmBatchList *list, LmJournal *journal, guint *before, GError **error);
 
-/* OUTDIR made where it is missing; FALSE with ERROR naming it where it cannot be. */
-gboolean lm_cli_batch_make_outdir (const char *outdir, GError **error);
-
 /* OUTDIR locked for SHARD and LIST's ids written as the batch's list, before anything in it
  * is opened or removed (another batch may be working there); NULL with ERROR where either
  * fails. The caller holds the lock for the run. */

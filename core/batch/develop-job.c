@@ -1,12 +1,12 @@
 /* The develop batch in the background (develop-job.h). */
 #include "develop-job.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "../error.h"
 #include "backends.h"
+#include "outdir-lock.h"
 
 /* Shared by the job's thread, the callbacks queued on the context and the caller: freed by
  * whoever lets go last. */
@@ -98,24 +98,12 @@ report_done (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-prepare_outdir (const char *outdir, GError **error)
-{
-  if (g_mkdir_with_parents (outdir, 0777) == 0)
-    return TRUE;
-  int errsv = errno;
-  g_autofree char *display = g_filename_display_name (outdir);
-  g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot create the output folder: %s"),
-               display, g_strerror (errsv));
-  return FALSE;
-}
-
 static gpointer
 run (gpointer data)
 {
   Shared *s = data;
   g_autoptr (GPtrArray) backends = NULL;
-  if (lm_develop_outputs_apart (s->list, s->outdir, s->config.ext, &s->error) && prepare_outdir (s->outdir, &s->error)
+  if (lm_develop_outputs_apart (s->list, s->outdir, s->config.ext, &s->error) && lm_outdir_make (s->outdir, &s->error)
       && (backends = lm_batch_backends_open (s->kind, NULL, 0, &s->error)) != NULL)
     {
       s->config.backends = backends;

@@ -9,6 +9,18 @@
 #include "../error.h"
 #include "../io/file-read.h"
 
+gboolean
+lm_outdir_make (const char *outdir, GError **error)
+{
+  if (g_mkdir_with_parents (outdir, 0777) == 0)
+    return TRUE;
+  int errsv = errno;
+  g_autofree char *display = g_filename_display_name (outdir);
+  g_set_error (error, LUMEN_ERROR, lm_error_code_from_errno (errsv), _("%s: cannot create the output folder: %s"),
+               display, g_strerror (errsv));
+  return FALSE;
+}
+
 #define LOCK_NAME "batch.lock"
 /* Admission is held for milliseconds; a holder stopped (SIGSTOP) for this long is stuck. */
 #define ADMISSION_WAIT_US (30 * G_USEC_PER_SEC)

@@ -21,6 +21,10 @@ G_BEGIN_DECLS
 
 typedef struct _LmOutdirLock LmOutdirLock;
 
+/* OUTDIR made where it is missing (its parents too); FALSE with ERROR naming it where it
+ * cannot be: what every batch does first. */
+gboolean lm_outdir_make (const char *outdir, GError **error);
+
 /* Takes OUTDIR's admission and SHARD's lock; fails, naming who holds OUTDIR, when another
  * kind of run is working there. Admission is held until lm_outdir_lock_admitted. */
 LmOutdirLock *lm_outdir_lock_new (const char *outdir, const LmShard *shard, GError **error);
