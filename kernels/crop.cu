@@ -5,7 +5,7 @@
 // byte). The kernel here writes each destination row 16 bytes a thread, aligned, and reads
 // the source's bytes for them as the two aligned 16-byte blocks that hold them, shifted
 // into place: every access is a full 16-byte one whatever the crop's offset. Each thread
-// loads four pieces before it stores them, so that enough bytes are in flight to keep the
+// loads three pieces before it stores them, so that enough bytes are in flight to keep the
 // memory busy, and the grid is what runs at once, each block walking its share.
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
