@@ -10,6 +10,8 @@
 #   window 10,000 times on CUDA (bench/soak.sh); fuzz runs the fuzz campaign of the pack's
 #   fuzz-pack.tar.xz in the background while the other steps run (LUMEN_FUZZ_SECONDS per
 #   harness, LUMEN_FUZZ_PARALLEL harnesses at once, LUMEN_FUZZ_JOBS processes each).
+#   geometry times crop, straighten, resize and the fused point pass against NPP, after
+#   their parity (bench/RESULTS.md, "Geometry against NPP on the H200").
 set -uo pipefail
 pack=${LUMEN_DEVICE_PACK:-.device}
 OUT=${OUT:-/tmp/lumen-out}
@@ -238,6 +240,30 @@ PY
     # shellcheck disable=SC2086 # the operation and its settings
     "$bin/bench-first-run" --op $op /tmp/24mp.png
   done > "$OUT/cpu-first-run.txt" 2>&1 || status=1
+fi
+
+if [[ " $steps " == *" geometry "* ]]; then
+  echo "== geometry"
+  # Crop, straighten, both resizes and the fused point pass against NPP in one call, 24 and
+  # 50 MP, with their parity first. LUMEN_GEOMETRY_BEFORE=DIR: a bench-ops built from an
+  # earlier commit, timed in the same call for the before column.
+  for size in 24mp:6000x4000 50mp:8660x5773; do
+    [ -f "/tmp/${size%%:*}.png" ] || python3 -c "import sys, cv2; w, h = map(int, sys.argv[2].split('x')); cv2.imwrite(sys.argv[3], cv2.resize(cv2.imread(sys.argv[1]), (w, h), interpolation=cv2.INTER_CUBIC), [cv2.IMWRITE_PNG_COMPRESSION, 1])" \
+      "$pack/data/photos/beach-aerial-15mp.jpg" "${size#*:}" "/tmp/${size%%:*}.png"
+  done
+  LUMEN_PARITY_QUICK=1 LUMEN_PARITY_ONLY=crop,straighten,resize "$bin/test-parity" > "$OUT/geometry-parity.log" 2>&1 || status=1
+  grep -E "^(FAIL|parity)" "$OUT/geometry-parity.log" | tail -n 5
+  nvcc -O2 -o /tmp/npp-geometry bench/npp-geometry.cu -lnppc -lnppig -lnppidei -lnppist -lnppisu \
+    > "$OUT/npp-geometry-build.log" 2>&1 || status=1
+  for size in 24mp 50mp; do
+    for b in ${LUMEN_GEOMETRY_BEFORE:+"$LUMEN_GEOMETRY_BEFORE/bench-ops"} "$bin/bench-ops"; do
+      echo "# $size $b"
+      for only in crop straighten resize points; do
+        LUMEN_BENCH_ONLY="$only" "$b" --backend cuda --repeat 30 "/tmp/$size.png" | grep -v "^#\|^case"
+      done
+    done
+  done 2>&1 | tee "$OUT/geometry.txt" || status=1
+  /tmp/npp-geometry | tee "$OUT/npp-geometry.txt" || status=1
 fi
 
 if [[ " $steps " == *" detail-cpu "* ]]; then
