@@ -1,6 +1,7 @@
 // An 8-bit pixel's channels as floats in shared memory: a float4 for RGBA (one 16-byte
 // access), a float for gray. Straighten and resize stage their sources so, converting each
-// byte once instead of once per tap that reads it.
+// byte once instead of once per tap that reads it, and round their sums back to bytes with
+// the same store.
 #pragma once
 
 #include "core/ops/pixel-math.h"
@@ -29,4 +30,26 @@ lm_float_px (const uint8_t *row, int x)
   else
     p.v = (float) row[x];
   return p;
+}
+
+// ACC (C sums on the 0..255 scale) rounded once, as the reference does, into pixel X of ROW.
+template <int C>
+__device__ __forceinline__ void
+lm_store_px (uint8_t *row, unsigned x, const float acc[C])
+{
+  if constexpr (C == 4)
+    reinterpret_cast<uint32_t *> (row)[x] = (uint32_t) lm_quantize_u8 (acc[0]) | (uint32_t) lm_quantize_u8 (acc[1]) << 8
+                                            | (uint32_t) lm_quantize_u8 (acc[2]) << 16
+                                            | (uint32_t) lm_quantize_u8 (acc[3]) << 24;
+  else
+    row[x] = lm_quantize_u8 (acc[0]);
+}
+
+// The row of entry K of a box staged row after row, INV = 1 / its width: a float
+// multiplication instead of an integer division, exact while (k + 0.5) / width stays far
+// from an integer, as it does for k < 2^16 (every box here is smaller).
+__device__ __forceinline__ int
+lm_box_row (int k, float inv)
+{
+  return (int) (((float) k + 0.5f) * inv);
 }

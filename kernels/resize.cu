@@ -122,18 +122,6 @@ span_sum (LmResizeSpan span, const float *weights, Px p, float acc[C])
     }
 }
 
-template <int C>
-__device__ __forceinline__ void
-store_px (uint8_t *row, unsigned x, const float acc[C])
-{
-  if constexpr (C == 4)
-    reinterpret_cast<uint32_t *> (row)[x] = (uint32_t) lm_quantize_u8 (acc[0]) | (uint32_t) lm_quantize_u8 (acc[1]) << 8
-                                            | (uint32_t) lm_quantize_u8 (acc[2]) << 16
-                                            | (uint32_t) lm_quantize_u8 (acc[3]) << 24;
-  else
-    row[x] = lm_quantize_u8 (acc[0]);
-}
-
 template <int C> struct alignas (C == 4 ? 16 : 4) Acc {
   float v[C];
   __device__ float operator[] (int c) const { return v[c]; }
@@ -185,7 +173,7 @@ resize_direct (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, ui
     return;
   float acc[C];
   direct_sum<C, VFirst> (src, src_stride, w, h, xs[x], xw, ys[y], yw, acc);
-  store_px<C> (dst + (size_t) y * dst_stride, x, acc);
+  lm_store_px<C> (dst + (size_t) y * dst_stride, x, acc);
 }
 
 // 8-bit sources (C channels): the tile of output pixels at (blockIdx.x, blockIdx.y) × 32 × 16.
@@ -232,16 +220,15 @@ resize_tiles (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
         return;
       float acc[C];
       direct_sum<C, VFirst> (src, src_stride, w, h, xs[x0 + c], xw, ys[y0 + r], yw, acc);
-      store_px<C> (out, x0 + c, acc);
+      lm_store_px<C> (out, x0 + c, acc);
       return;
     }
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
-  // The box's pixels in turn, every thread busy; the row by a float reciprocal, exact while
-  // (k + 0.5) / bw stays far from an integer, as it does for k < 2^16.
+  // The box's pixels in turn, every thread busy.
   float inv = 1.0f / (float) bw;
   for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
     {
-      int br = (int) (((float) k + 0.5f) * inv);
+      int br = lm_box_row (k, inv);
       box[k] = source_px<C> (src, src_stride, w, h, by + br, bx + (k - br * bw));
     }
   // The tile's spans with their weights, kept beside the box (read once a tap).
@@ -290,7 +277,7 @@ resize_tiles (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
     span_sum<C> (sxs[c], sxw, [&] (int x) { return mid[r * bw + x - bx]; }, acc);
   else
     span_sum<C> (sys[r], syw, [&] (int y) { return mid[(y - by) * kTileW + c]; }, acc);
-  store_px<C> (out, x0 + c, acc);
+  lm_store_px<C> (out, x0 + c, acc);
 }
 
 // First pass: 8-bit source to the float intermediate (TW × TH). Vertical first: output row

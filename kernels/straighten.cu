@@ -50,12 +50,11 @@ straighten_tiles (const uint8_t *src, size_t src_stride, LmStraightenSource s, u
   if (boxed)
     {
       // The box's pixels in turn, every thread busy (rows of ~36 pixels would leave most
-      // of a warp idle on their last 32); the row by a float reciprocal, exact while
-      // (k + 0.5) / bw stays far from an integer, as it does for k < 2^16.
+      // of a warp idle on their last 32).
       float inv = 1.0f / (float) bw;
       for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
         {
-          int r = (int) (((float) k + 0.5f) * inv);
+          int r = lm_box_row (k, inv);
           box[k] = lm_float_px<C> (src + (size_t) (by + r) * src_stride, bx + (k - r * bw));
         }
     }
@@ -84,16 +83,10 @@ straighten_tiles (const uint8_t *src, size_t src_stride, LmStraightenSource s, u
           rows[c][t] = lm_cubic_sum (v, kx);
         }
     }
-  if (C == 1)
-    out[i] = lm_quantize_u8 (lm_cubic_sum (rows[0], ky));
-  else
-    {
-      uint8_t q[4];
-      for (int c = 0; c < C; c++)
-        q[c] = lm_quantize_u8 (lm_cubic_sum (rows[c], ky));
-      reinterpret_cast<uint32_t *> (out)[i]
-        = (uint32_t) q[0] | (uint32_t) q[1] << 8 | (uint32_t) q[2] << 16 | (uint32_t) q[3] << 24;
-    }
+  float acc[C];
+  for (int c = 0; c < C; c++)
+    acc[c] = lm_cubic_sum (rows[c], ky);
+  lm_store_px<C> (out, i, acc);
 }
 
 // 16-bit sources, CH channels (4 or 1).
