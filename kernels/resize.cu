@@ -4,9 +4,10 @@
 // function (lm_resize_axis_entry), a fixed number of weights apart: built on the host they
 // took longer than the resize (a sine per tap) and travelled as four uploads.
 //
-// 8-bit images shrunk by area averaging by up to 3 are summed straight from the source, a
-// thread an output pixel: each source byte is read about once, and the few sums are cheaper
-// than staging it. Other 8-bit resizes go by tiles of 32 × 16 output pixels: a block copies
+// 8-bit images shrunk by exactly 2 or 4 on both axes take integer sums (resize-whole.cu).
+// Other 8-bit images shrunk by area averaging by up to 3 are summed straight from the
+// source, a thread an output pixel: each source byte is read about once, and the few sums
+// are cheaper than staging it. Other 8-bit resizes go by tiles of 32 × 16 output pixels: a block copies
 // the source pixels its spans reach into shared memory as floats, sums them along the first
 // axis into an intermediate there, then along the second into the output. The intermediate never goes
 // to device memory (it was 288 MB of float for a 24 MP photo at 0.75×), and each source byte
@@ -20,6 +21,7 @@
 #include "kernels/cuda-check.h"
 #include "kernels/float-pixel.h"
 #include "kernels/kernels.h"
+#include "kernels/resize-whole.h"
 
 namespace {
 
@@ -394,6 +396,13 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
   if (scratch->size < l.total || l.ow != dst->width || l.oh != dst->height)
     return cudaErrorInvalidValue;
   uint8_t *s = static_cast<uint8_t *> (scratch->data);
+
+  // Shrinks by 2 or 4 on both axes: integer sums, no tables (resize-whole.cu).
+  unsigned kx = lm_resize_axis_whole_factor (l.xa.in, l.xa.out), ky = lm_resize_axis_whole_factor (l.ya.in, l.ya.out);
+  int64_t sx0 = (int64_t) l.xa.first * kx - l.xa.origin, sy0 = (int64_t) l.ya.first * ky - l.ya.origin;
+  if (kx && ky && sx0 >= 0 && sy0 >= 0 && sx0 <= UINT_MAX && sy0 <= UINT_MAX
+      && lm_k_resize_whole_usable (src, dst, kx, ky, (unsigned) sx0, (unsigned) sy0))
+    return lm_k_resize_whole (src, dst, kx, ky, (unsigned) sx0, (unsigned) sy0, stream);
 
   // Both axes' tables, on the device.
   axis_table<<<lm_div_up (l.xa.count, kThreads), kThreads, 0, stream>>> (

@@ -85,6 +85,19 @@ lm_resize_axis_area (unsigned in, unsigned out)
   return (double) in >= 2.0 * (double) out;
 }
 
+/* K where an axis of IN pixels shrinks to OUT = IN / K exactly, for K 2 or 4; 0 otherwise.
+ * Such an axis averages whole cells of K pixels, each weighed 1 / K (computeResizeAreaTab
+ * gives no partial cells there), and every product and partial sum of the reference's is
+ * then a multiple of 1 / 16 below 256, exact in float whatever the order. A pixel of
+ * K_x × K_y source pixels summing to S thus comes to S / n exactly (n = K_x K_y), and its
+ * rounding half up to (S + n / 2) / n in integers: what the GPU computes for these shrinks
+ * (kernels/resize-whole.cu), bit for bit the reference's. */
+LM_INLINE unsigned
+lm_resize_axis_whole_factor (unsigned in, unsigned out)
+{
+  return out != 0 && (in == 2 * out || in == 4 * out) ? in / out : 0u;
+}
+
 /* The most weights an axis can have: area averaging at most 2 × IN (OpenCV's bound), Lanczos
  * at most 12 a pixel (a window of radius below 6 when the factor is below 2) and one more. */
 LM_INLINE size_t

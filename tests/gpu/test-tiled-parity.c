@@ -38,6 +38,9 @@ static const Case cases[] = {
   { "straighten 3", "straighten.angle=3", 1, FALSE },
   { "resize lanczos 70 %", "resize.width=8568", 1, FALSE },
   { "resize area 1/3", "resize.width=4080", 1, FALSE },
+  /* Whole factors: integer sums on the GPU, bit for bit the CPU's in every tile. */
+  { "resize area 1/2", "resize.width=6120", 0, FALSE },
+  { "resize area 1/4", "resize.width=3060", 0, FALSE },
 };
 
 static void

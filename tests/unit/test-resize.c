@@ -1,7 +1,7 @@
 /* Resize: the output size rules (fit, exact, one side 0, both 0), a constant image stays
- * constant, a ramp stays a ramp away from the edges, an exact 2× shrink is the 2 × 2 mean
- * rounded half up, each axis's weights sum to 1 over pixels inside the image, and alpha of an
- * opaque image stays 255; the CPU's row passes give the bytes of resize-math.h's plain sums. */
+ * constant, a ramp stays a ramp away from the edges, an exact shrink by 2 or 4 is each
+ * cell's mean rounded half up, each axis's weights sum to 1 over pixels inside the image,
+ * and alpha of an opaque image stays 255; the CPU's row passes give the bytes of resize-math.h's plain sums. */
 #include <math.h>
 #include <string.h>
 
@@ -99,20 +99,40 @@ test_ramp (void)
     }
 }
 
-/* An exact 2× shrink averages each 2 × 2 block: (a + b + c + d) / 4, rounded half up. */
+/* An exact shrink by KX × KY (2 or 4 each, lm_resize_axis_whole_factor) averages each cell:
+ * its sum S over n = KX × KY pixels, (S + n / 2) / n, rounded half up, on every channel of
+ * RGBA and on gray: the integer rule the GPU computes these shrinks by. */
+static void
+assert_whole_means (const LmImage *src, guint kx, guint ky)
+{
+  g_autoptr (LmImage) out = run (src->width / kx, src->height / ky, src);
+  int channels = lm_format_channels (src->format), n = (int) (kx * ky);
+  for (guint y = 0; y < out->height; y++)
+    for (guint x = 0; x < out->width; x++)
+      for (int c = 0; c < channels; c++)
+        {
+          int sum = 0;
+          for (guint j = 0; j < ky; j++)
+            for (guint i = 0; i < kx; i++)
+              sum += lm_test_pixel (src, kx * x + i, ky * y + j)[c];
+          g_assert_cmpint (lm_test_pixel (out, x, y)[c], ==, (sum + n / 2) / n);
+        }
+}
+
 static void
 test_area_mean (void)
 {
-  g_autoptr (LmImage) src = lm_test_random_rgba (20, 14, 21, TRUE);
-  g_autoptr (LmImage) out = run (10, 7, src);
-  for (guint y = 0; y < 7; y++)
-    for (guint x = 0; x < 10; x++)
-      for (int c = 0; c < 4; c++)
-        {
-          int sum = lm_test_pixel (src, 2 * x, 2 * y)[c] + lm_test_pixel (src, 2 * x + 1, 2 * y)[c]
-                    + lm_test_pixel (src, 2 * x, 2 * y + 1)[c] + lm_test_pixel (src, 2 * x + 1, 2 * y + 1)[c];
-          g_assert_cmpint (lm_test_pixel (out, x, y)[c], ==, (sum + 2) / 4);
-        }
+  g_autoptr (LmImage) src = lm_test_random_rgba (40, 28, 21, TRUE);
+  g_autoptr (LmImage) flat = lm_test_random_gray (36, 20, 23);
+  for (guint kx = 2; kx <= 4; kx += 2)
+    for (guint ky = 2; ky <= 4; ky += 2)
+      {
+        g_assert_cmpuint (lm_resize_axis_whole_factor (src->width, src->width / kx), ==, kx);
+        assert_whole_means (src, kx, ky);
+        assert_whole_means (flat, kx, ky);
+      }
+  g_assert_cmpuint (lm_resize_axis_whole_factor (41, 20), ==, 0);
+  g_assert_cmpuint (lm_resize_axis_whole_factor (60, 20), ==, 0);
   g_autoptr (LmImage) gray = lm_test_random_gray (9, 6, 22);
   g_autoptr (LmImage) gout = run (3, 2, gray); /* 3 × 3 blocks: the mean within rounding */
   for (guint y = 0; y < 2; y++)
