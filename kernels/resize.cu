@@ -7,21 +7,26 @@
 // 8-bit images shrunk by exactly 2 or 4 on both axes take integer sums (resize-whole.cu).
 // Other 8-bit images shrunk by area averaging by up to 3 are summed straight from the
 // source, a thread an output pixel: each source byte is read about once, and the few sums
-// are cheaper than staging it. Other 8-bit resizes go by tiles of 32 × 16 output pixels: a block copies
-// the source pixels its spans reach into shared memory as floats, sums them along the first
-// axis into an intermediate there, then along the second into the output. The intermediate never goes
-// to device memory (it was 288 MB of float for a 24 MP photo at 0.75×), and each source byte
-// is converted once. The sums are the reference's, term by term and in its order, so the
-// bytes are the CPU's wherever the weights are (the device's sine may differ from the host's
-// in the last bit of a double). 16-bit images, and shrinks too steep for a tile's box to fit,
-// take the two passes through a float intermediate in device memory.
+// are cheaper than staging it. Lanczos on both axes goes by resize-taps.cu's tiles, whose
+// sums run a fixed number of taps. Other 8-bit resizes go by tiles of 32 × 16 output
+// pixels: a block copies the source pixels its spans reach into shared memory as floats,
+// sums them along the first axis into an intermediate there, then along the second into the
+// output. The intermediate never goes to device memory (it was 288 MB of float for a 24 MP
+// photo at 0.75×), and each source byte is converted once. The sums are the reference's,
+// term by term and in its order, so the bytes are the CPU's wherever the weights are (the
+// device's sine may differ from the host's in the last bit of a double). 16-bit images, and
+// shrinks too steep for a tile's box to fit, take the two passes through a float
+// intermediate in device memory. A tile's shared memory stays within what the device lets a
+// block ask for (kernels/shared-optin.h).
 #include <climits>
 #include <stdlib.h>
 
 #include "kernels/cuda-check.h"
-#include "kernels/float-pixel.h"
 #include "kernels/kernels.h"
+#include "kernels/resize-sums.cuh"
+#include "kernels/resize-taps.h"
 #include "kernels/resize-whole.h"
+#include "kernels/shared-optin.h"
 
 namespace {
 
@@ -35,17 +40,6 @@ align256 (size_t n)
   return (n + 255) & ~(size_t) 255;
 }
 
-// The most source pixels a tile's spans reach along an axis from IN to OUT pixels with N
-// output pixels a tile: N steps of the factor and the kernel's reach on both sides, with a
-// pixel to spare for rounding. A block whose box is larger still computes without it.
-unsigned
-tile_reach (unsigned in, unsigned out, unsigned n)
-{
-  double factor = (double) in / (double) out;
-  double reach = lm_resize_axis_area (in, out) ? 1.0 : LM_RESIZE_LANCZOS_A * (factor > 1.0 ? factor : 1.0);
-  return (unsigned) ceil (n * factor + 2.0 * reach) + 4u;
-}
-
 // Where each part lies in the scratch, and how large the tables are.
 struct Layout {
   unsigned ow, oh, tw, th;
@@ -55,6 +49,8 @@ struct Layout {
   size_t tmp, xspans, yspans, xweights, yweights, total; // byte offsets; total: the size
   bool direct;                                            // 8-bit, short spans: straight from the source
   bool tiled;                                             // 8-bit by tiles (no intermediate)
+  bool taps;                                              // 8-bit Lanczos: by resize-taps.cu's tiles
+  LmResizeTapsPlan taps_plan;
   unsigned box_cap, mid_cap;                              // a tile's source box and intermediate
   size_t smem;                                            // the tiled kernel's shared memory
 };
@@ -82,12 +78,17 @@ layout_of (const LmResizeParams *p, const LmKImage *src)
   l.box_cap = (unsigned) (box < UINT_MAX ? box : UINT_MAX);
   l.mid_cap = (unsigned) (mid < UINT_MAX ? mid : UINT_MAX);
   bool bytes = src->format == LM_K_GRAY8 || src->format == LM_K_RGBA8;
+  // Within the device's opt-in limit (48 KiB, what every device allows, if it cannot be asked).
+  size_t optin;
+  if (lm_k_shared_optin (&optin) != cudaSuccess)
+    optin = 48 * 1024;
   // Area averaging by up to 3 on both axes: at most 4 × 4 terms a pixel.
   l.direct = bytes && lm_resize_axis_area (l.xa.in, l.xa.out) && lm_resize_axis_area (l.ya.in, l.ya.out)
              && l.xa.in <= 3.0 * l.xa.out && l.ya.in <= 3.0 * l.ya.out;
-  l.tiled = bytes && !l.direct && l.smem <= kTileSmemMax;
+  l.taps = bytes && !l.direct && lm_k_resize_taps_plan (&l.xa, &l.ya, l.channels, l.vfirst, optin, &l.taps_plan);
+  l.tiled = bytes && !l.direct && !l.taps && l.smem <= kTileSmemMax && l.smem <= optin;
   l.tmp = 0;
-  l.xspans = l.tiled || l.direct ? 0 : align256 ((size_t) l.tw * l.th * l.channels * sizeof (float));
+  l.xspans = l.tiled || l.direct || l.taps ? 0 : align256 ((size_t) l.tw * l.th * l.channels * sizeof (float));
   l.yspans = l.xspans + align256 (l.ow * sizeof (LmResizeSpan));
   l.xweights = l.yspans + align256 (l.oh * sizeof (LmResizeSpan));
   l.yweights = l.xweights + align256 ((size_t) l.ow * l.xstride * sizeof (float));
@@ -105,60 +106,6 @@ axis_table (LmResizeAxis a, unsigned stride, LmResizeSpan *spans, float *weights
   LmResizeSpan span = lm_resize_axis_entry (a.in, a.out, a.first + i, a.origin, weights + (size_t) i * stride);
   span.offset = i * stride;
   spans[i] = span;
-}
-
-// The tiled kernel's sums: ACC (C channels) + each weight of SPAN times the pixel it reads,
-// P (TAP) giving tap TAP's pixel, in the reference's order (lm_resize_sum_*).
-template <int C, typename Px>
-__device__ __forceinline__ void
-span_sum (LmResizeSpan span, const float *weights, Px p, float acc[C])
-{
-  for (int c = 0; c < C; c++)
-    acc[c] = 0.0f;
-  for (uint32_t t = 0; t < span.count; t++)
-    {
-      float w = weights[span.offset + t];
-      auto v = p (span.start + (int) t);
-      for (int c = 0; c < C; c++)
-        acc[c] = acc[c] + w * v[c];
-    }
-}
-
-template <int C> struct alignas (C == 4 ? 16 : 4) Acc {
-  float v[C];
-  __device__ float operator[] (int c) const { return v[c]; }
-};
-
-// Source pixel (X, Y) as floats, its indices clamped to the W × H source as the reference's
-// sums clamp them.
-template <int C>
-__device__ __forceinline__ LmFloatPx<C>
-source_px (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, int y, int x)
-{
-  y = y < 0 ? 0 : y >= (int) h ? (int) h - 1 : y;
-  x = x < 0 ? 0 : x >= (int) w ? (int) w - 1 : x;
-  return lm_float_px<C> (src + (size_t) y * src_stride, x);
-}
-
-// One output pixel of spans SX, SY summed straight from the source: the first axis's sums
-// (the intermediate's values) and then the second's, the same terms in the same order.
-template <int C, bool VFirst>
-__device__ __forceinline__ void
-direct_sum (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, LmResizeSpan sx, const float *xw,
-            LmResizeSpan sy, const float *yw, float acc[C])
-{
-  if (VFirst)
-    span_sum<C> (sx, xw, [&] (int x) {
-      Acc<C> a;
-      span_sum<C> (sy, yw, [&] (int y) { return source_px<C> (src, src_stride, w, h, y, x); }, a.v);
-      return a;
-    }, acc);
-  else
-    span_sum<C> (sy, yw, [&] (int y) {
-      Acc<C> a;
-      span_sum<C> (sx, xw, [&] (int x) { return source_px<C> (src, src_stride, w, h, y, x); }, a.v);
-      return a;
-    }, acc);
 }
 
 // 8-bit sources whose spans are short (area averaging by up to 3): a thread an output pixel,
@@ -360,13 +307,8 @@ cudaError_t
 launch_tiles (const LmKImage *src, const LmKImage *dst, const Layout &l, uint8_t *s, cudaStream_t stream)
 {
   auto kernel = resize_tiles<C, VFirst>;
-  // Above 48 KiB a kernel's shared memory must be asked for (once; asking again is harmless).
-  static bool allowed;
-  if (!allowed)
-    {
-      LM_CUDA_TRY (cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) kTileSmemMax));
-      allowed = true;
-    }
+  // Above 48 KiB a kernel's shared memory must be asked for, on each device it runs on.
+  LM_CUDA_TRY (cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) l.smem));
   dim3 tiles (lm_div_up (l.ow, kTileW), lm_div_up (l.oh, kTileH));
   kernel<<<tiles, kTileW * kTileH, l.smem, stream>>> (
     static_cast<const uint8_t *> (src->data), src->stride, src->width, src->height, static_cast<uint8_t *> (dst->data),
@@ -430,6 +372,11 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
         l.vfirst ? launch (resize_direct<4, true>) : launch (resize_direct<4, false>);
       return cudaGetLastError ();
     }
+  if (l.taps)
+    return lm_k_resize_taps (src, dst, &l.taps_plan, l.vfirst, reinterpret_cast<const LmResizeSpan *> (s + l.xspans),
+                             reinterpret_cast<const float *> (s + l.xweights),
+                             reinterpret_cast<const LmResizeSpan *> (s + l.yspans),
+                             reinterpret_cast<const float *> (s + l.yweights), stream);
   if (l.tiled)
     {
       if (l.channels == 1)
