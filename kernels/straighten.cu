@@ -4,8 +4,9 @@
 // Each of a pixel's 16 taps needs its four bytes as floats: 64 conversions a pixel, which
 // made the kernel bound by instruction issue. So 8-bit sources go by tiles: a block of 32 × 8
 // output pixels first copies the source pixels its taps reach (a turn keeps the box small)
-// into shared memory as floats, converting each once, then samples from there. The taps,
-// weights and sums are the reference's, in its order, so the bytes are the CPU's.
+// into shared memory as floats, converting each once and clamping each index once, then
+// samples from there. The taps, weights and sums are the reference's, in its order, so the
+// bytes are the CPU's.
 #include <climits>
 
 #include "kernels/cuda-check.h"
@@ -20,6 +21,10 @@ constexpr unsigned kTileW = 32, kTileH = 8;
 constexpr unsigned kBoxPixels = 40 * 40;
 
 // 8-bit sources (C = 4: RGBA8, 1: GRAY8), by tiles of kTileW × kTileH output pixels.
+// The box is laid out by the taps' own indices, before the reference's clamps: its pixel at
+// (X, Y) holds the source pixel the reference reads for a tap at (X, Y) (its indices clamped
+// to the image, then to the piece of it that is there), so the edge pixels repeat in it as
+// in the reference's taps, and sampling reads four runs of four pixels with no clamps.
 template <int C>
 __global__ void __launch_bounds__ (kTileW * kTileH)
 straighten_tiles (const uint8_t *src, size_t src_stride, LmStraightenSource s, uint8_t *dst, size_t dst_stride,
@@ -32,21 +37,20 @@ straighten_tiles (const uint8_t *src, size_t src_stride, LmStraightenSource s, u
   if (threadIdx.x == 0)
     bounds[0] = bounds[1] = INT_MAX, bounds[2] = bounds[3] = INT_MIN;
   __syncthreads ();
-  int xi[4], yi[4];
-  float kx[4], ky[4];
-  lm_cubic_taps (lm_straighten_src_x (&m, ox + i, oy + j), lm_straighten_src_y (&m, ox + i, oy + j), &s, xi, yi, kx,
-                 ky);
-  // Clamped indices keep their order: the first and last taps bound the others.
+  // lm_cubic_taps's first taps and weights.
+  float sx = lm_straighten_src_x (&m, ox + i, oy + j), sy = lm_straighten_src_y (&m, ox + i, oy + j);
+  float fx = floorf (sx), fy = floorf (sy);
+  int x0 = (int) fx - 1, y0 = (int) fy - 1;
   if (inside)
     {
-      atomicMin (&bounds[0], xi[0]), atomicMin (&bounds[1], yi[0]);
-      atomicMax (&bounds[2], xi[3]), atomicMax (&bounds[3], yi[3]);
+      atomicMin (&bounds[0], x0), atomicMin (&bounds[1], y0);
+      atomicMax (&bounds[2], x0 + 3), atomicMax (&bounds[3], y0 + 3);
     }
   __syncthreads ();
   int bx = bounds[0], by = bounds[1], bw = bounds[2] - bx + 1, bh = bounds[3] - by + 1;
   if (bw <= 0) // no pixel of this tile is inside the output
     return;
-  bool boxed = bw * bh <= (int) kBoxPixels;
+  bool boxed = (int64_t) bw * bh <= (int64_t) kBoxPixels;
   if (boxed)
     {
       // The box's pixels in turn, every thread busy (rows of ~36 pixels would leave most
@@ -55,7 +59,9 @@ straighten_tiles (const uint8_t *src, size_t src_stride, LmStraightenSource s, u
       for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
         {
           int r = lm_box_row (k, inv);
-          box[k] = lm_float_px<C> (src + (size_t) (by + r) * src_stride, bx + (k - r * bw));
+          int x = lm_clamp_index (lm_clamp_index (bx + (k - r * bw), s.w) - s.ox, s.tw);
+          int y = lm_clamp_index (lm_clamp_index (by + r, s.h) - s.oy, s.th);
+          box[k] = lm_float_px<C> (src + (size_t) y * src_stride, x);
         }
     }
   __syncthreads ();
@@ -64,19 +70,22 @@ straighten_tiles (const uint8_t *src, size_t src_stride, LmStraightenSource s, u
   uint8_t *out = dst + (size_t) j * dst_stride;
   if (!boxed) // a box larger than any angle up to 45° gives: read the source directly
     {
-      float sx = lm_straighten_src_x (&m, ox + i, oy + j), sy = lm_straighten_src_y (&m, ox + i, oy + j);
       if (C == 1)
         out[i] = lm_straighten_gray (src, src_stride, &s, sx, sy);
       else
         reinterpret_cast<uint32_t *> (out)[i] = lm_straighten_rgba (src, src_stride, &s, sx, sy);
       return;
     }
+  float kx[4], ky[4];
+  lm_cubic_weights (sx - fx, kx);
+  lm_cubic_weights (sy - fy, ky);
   // Each row's four taps weighted by KX, then the four rows by KY (lm_straighten_rgba's order).
+  const LmFloatPx<C> *taps = box + (y0 - by) * bw + (x0 - bx);
   float rows[C][4];
   for (int t = 0; t < 4; t++)
     {
-      const LmFloatPx<C> *row = box + (yi[t] - by) * bw - bx;
-      LmFloatPx<C> p0 = row[xi[0]], p1 = row[xi[1]], p2 = row[xi[2]], p3 = row[xi[3]];
+      const LmFloatPx<C> *row = taps + t * bw;
+      LmFloatPx<C> p0 = row[0], p1 = row[1], p2 = row[2], p3 = row[3];
       for (int c = 0; c < C; c++)
         {
           float v[4] = { p0[c], p1[c], p2[c], p3[c] };
