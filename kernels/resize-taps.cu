@@ -153,6 +153,16 @@ resize_taps (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint
     }
 }
 
+// The most source pixels the T-tap spans of N neighbouring output pixels reach along an axis
+// from IN to OUT pixels: their starts, floor (centre - radius) + 1, lie within ⌈(N - 1) f⌉
+// + 1 of each other (f = IN / OUT, the centres' step), and each span reaches T pixels from its
+// start; a pixel to spare for the rounding of the centres.
+unsigned
+taps_reach (unsigned in, unsigned out, unsigned n, int taps)
+{
+  return (unsigned) ceil ((n - 1) * ((double) in / (double) out)) + 2u + (unsigned) taps;
+}
+
 // 2 ⌈3 f⌉ for an axis from IN to OUT pixels (f at least 1): the most taps a span has.
 int
 taps_of (const LmResizeAxis *a)
@@ -219,9 +229,8 @@ lm_k_resize_taps_plan (const LmResizeAxis *xa, const LmResizeAxis *ya, int chann
     return false;
   for (unsigned tile_h = 32; tile_h >= 16; tile_h /= 2)
     {
-      // Each span's start within the reach tile_reach plans, and T taps from there.
-      size_t bw = tile_reach (xa->in, xa->out, kTileW) + plan->taps;
-      size_t bh = tile_reach (ya->in, ya->out, tile_h) + plan->taps;
+      size_t bw = taps_reach (xa->in, xa->out, kTileW, plan->taps);
+      size_t bh = taps_reach (ya->in, ya->out, tile_h, plan->taps);
       size_t box = bw * bh, mid = vfirst ? tile_h * bw : bh * kTileW;
       size_t smem = (box + mid) * channels * sizeof (float);
       if (smem <= kSmemMax && smem <= optin)
