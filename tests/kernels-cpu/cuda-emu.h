@@ -36,6 +36,7 @@ inline long blocks_run;
 // The runtime calls the kernels' host code makes, answered as a device would.
 #define cudaFuncSetAttribute(...) cudaSuccess
 #define cudaGetLastError() cudaSuccess
+#define cudaMemcpy2DAsync emu::memcpy_2d
 
 inline void
 __syncthreads ()
@@ -97,6 +98,16 @@ __funnelshift_r (unsigned lo, unsigned hi, unsigned shift)
 }
 
 namespace emu {
+
+// Device memory is host memory here.
+inline cudaError_t
+memcpy_2d (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind,
+           cudaStream_t = 0)
+{
+  for (size_t r = 0; r < height; r++)
+    memcpy (static_cast<char *> (dst) + r * dpitch, static_cast<const char *> (src) + r * spitch, width);
+  return cudaSuccess;
+}
 
 template <class Kernel> struct Launch {
   Kernel kernel;
