@@ -10,10 +10,10 @@
 // image's edge repeated as the reference's clamp repeats them: every value read is finite.
 //
 // A block of 512 threads computes 32 × TileH output pixels: it copies its box into shared
-// memory as floats, sums it along the first axis into an intermediate there, then along the second
-// into the output (as resize.cu's tiles). Taller tiles recompute fewer first-axis sums for
-// the rows their neighbours share: 32 rows where the box and intermediate fit twice in a
-// multiprocessor's shared memory, else 16.
+// memory as floats, sums it along the first axis into an intermediate there, then along the
+// second into the output (as resize.cu's tiles). Taller tiles recompute fewer first-axis
+// sums for the rows their neighbours share: 32 rows where the box and intermediate fit
+// twice in a Hopper multiprocessor's shared memory (and within the device's limit), else 16.
 #include "kernels/cuda-check.h"
 #include "kernels/resize-sums.cuh"
 #include "kernels/resize-taps.h"

@@ -39,8 +39,8 @@ check (unsigned w, unsigned h, float angle, int ch, unsigned seed)
         if (got != want && differ++ < 3)
           printf ("  pixel (%u, %u): %08x, the reference %08x\n", x, y, got, want);
       }
-  printf ("%s %u×%u by %.2f° → %u×%u, %s: %ld pixels differ%s\n", err || differ ? "FAIL" : "ok", w, h, angle, ow, oh,
-          ch == 4 ? "RGBA" : "gray", differ, err ? ", the launch failed" : "");
+  printf ("%s %u×%u by %.2f° → %u×%u, %s: %ld pixels differ%s\n", err || differ ? "FAIL" : "ok", w, h, angle, ow,
+          oh, ch == 4 ? "RGBA" : "gray", differ, err ? ", the launch failed" : "");
   failures += err || differ;
 }
 
