@@ -189,7 +189,7 @@ run (const Options *o, const LmPipeline *pipeline, LmBackendKind kind, LmAtomicG
    * backend's pinned memory: the upload is slower by milliseconds, the whole command faster by
    * the load's time. */
   BackendStart start = { .kind = kind, .nvjpeg = o->nvjpeg };
-  GThread *starting = kind == LM_BACKEND_CUDA ? g_thread_new ("lumen-cuda-start", start_backend, &start) : NULL;
+  GThread *starting = kind == LM_BACKEND_CUDA ? g_thread_new ("lumen-cuda-init", start_backend, &start) : NULL;
   if (starting == NULL)
     {
       start_backend (&start);

@@ -21,11 +21,20 @@ typedef struct {
   gboolean finished;
 } ExportMany;
 
+/* The dialog closed: a run still going is let go, not waited for (a 50 MP photo in hand
+ * takes a second or more), and the application stays until it has written what it holds. */
 static void
 export_many_free (gpointer data)
 {
   ExportMany *e = data;
-  lm_develop_job_free (e->job);
+  GApplication *app = g_application_get_default ();
+  if (e->job != NULL && !e->finished && app != NULL)
+    {
+      g_application_hold (app);
+      lm_develop_job_let_go (e->job, (GDestroyNotify) g_application_release, app);
+    }
+  else
+    lm_develop_job_free (e->job);
   g_ptr_array_unref (e->photos);
   g_free (e);
 }

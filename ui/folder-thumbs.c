@@ -136,10 +136,20 @@ start (LmFolderThumbs *self)
   self->queue = lm_thumbnail_queue_new (size, on_queue_ready, self);
 }
 
+/* The window closing never waits on a decode (a whole raw can take a second, and the other
+ * windows would wait with it): the workers finish theirs on their own, and the application
+ * stays until they have. */
 static void
 stop (LmFolderThumbs *self)
 {
-  g_clear_pointer (&self->queue, lm_thumbnail_queue_free);
+  GApplication *app = g_application_get_default ();
+  if (self->queue == NULL || app == NULL)
+    {
+      g_clear_pointer (&self->queue, lm_thumbnail_queue_free);
+      return;
+    }
+  g_application_hold (app);
+  lm_thumbnail_queue_let_go (g_steal_pointer (&self->queue), (GDestroyNotify) g_application_release, app);
 }
 
 cairo_surface_t *

@@ -22,6 +22,9 @@ typedef struct {
   gpointer user_data;
   GCancellable *cancellable;
   gint dropped;         /* atomic: the caller freed the job; no more callbacks */
+  gboolean reported;    /* on the context: the end came (the thread is leaving) */
+  GDestroyNotify gone;  /* on the context: the job was let go, and its thread has finished */
+  gpointer gone_data;
   gint progress_queued; /* atomic: a progress callback waits on the context */
   gint done_count, failed_count;
   LmDevelopStats stats;
@@ -93,8 +96,20 @@ static gboolean
 report_done (gpointer data)
 {
   Shared *s = data;
-  if (!g_atomic_int_get (&s->dropped))
+  s->reported = TRUE;
+  if (s->gone)
+    s->gone (s->gone_data);
+  else if (!g_atomic_int_get (&s->dropped))
     s->done (&s->stats, s->failures, s->error, s->user_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* GONE (GONE_DATA) as a source of the context (the job let go after its end was reported). */
+static gboolean
+report_gone (gpointer data)
+{
+  Shared *s = data;
+  s->gone (s->gone_data);
   return G_SOURCE_REMOVE;
 }
 
@@ -149,7 +164,7 @@ lm_develop_job_start (LmBatchList *list, const LmDevelopConfig *config, LmBacken
   LmDevelopJob *job = g_new0 (LmDevelopJob, 1);
   job->shared = s;
   /* The thread's reference goes with its last callback. */
-  job->thread = g_thread_new ("lumen-export-many", run, g_atomic_rc_box_acquire (s));
+  job->thread = g_thread_new ("lumen-exports", run, g_atomic_rc_box_acquire (s));
   return job;
 }
 
@@ -157,6 +172,26 @@ void
 lm_develop_job_cancel (LmDevelopJob *job)
 {
   g_cancellable_cancel (job->shared->cancellable);
+}
+
+void
+lm_develop_job_let_go (LmDevelopJob *job, GDestroyNotify gone, gpointer gone_data)
+{
+  g_return_if_fail (job != NULL && gone != NULL);
+  Shared *s = job->shared;
+  g_atomic_int_set (&s->dropped, TRUE);
+  g_cancellable_cancel (s->cancellable);
+  s->gone = gone, s->gone_data = gone_data;
+  if (s->reported)
+    {
+      /* The thread only returns after queueing its end: joined at once. */
+      g_thread_join (job->thread);
+      on_context (s, report_gone, g_atomic_rc_box_acquire (s));
+    }
+  else
+    g_thread_unref (job->thread); /* it finishes the photos in hand on its own */
+  shared_unref (s);
+  g_free (job);
 }
 
 void

@@ -32,4 +32,11 @@ void lm_develop_job_cancel (LmDevelopJob *job);
 /* Cancels, waits for the job's thread and frees JOB; PROGRESS and DONE are not called after. */
 void lm_develop_job_free (LmDevelopJob *job);
 
+/* Cancels and frees JOB without waiting: its thread finishes the photos in hand (none is left
+ * half written), then GONE (GONE_DATA) runs on the job's context, once, never before this
+ * returns. PROGRESS and DONE are not called after. Called on the thread that runs the job's
+ * context. A window closing a dialog lets go so that it never waits on a photo, and holds
+ * the application until GONE. */
+void lm_develop_job_let_go (LmDevelopJob *job, GDestroyNotify gone, gpointer gone_data);
+
 G_END_DECLS

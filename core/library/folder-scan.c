@@ -285,7 +285,7 @@ lm_folder_scan_start (const char *folder, guint first, LmFolderScanBatch batch, 
   scan->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) lm_photo_record_free);
   g_mutex_init (&scan->lock);
   scan->queued = g_ptr_array_new ();
-  scan->thread = g_thread_new ("lumen-folder-scan", scan_thread, scan);
+  scan->thread = g_thread_new ("lumen-scan", scan_thread, scan);
   return scan;
 }
 

@@ -53,6 +53,9 @@ struct _LmThumbnailQueue {
   gboolean held;
   gboolean with_cpu;          /* the CPU's workers run (beside the GPU's, or alone) */
   GPtrArray *workers;         /* of GThread * */
+  gint refs;                  /* atomic: the owner's and each worker's until it leaves */
+  GDestroyNotify gone;        /* let go: told on the context once the last worker has left */
+  gpointer gone_data;
 };
 
 typedef struct {
@@ -372,6 +375,59 @@ gpu_work (gpointer data)
   return failed && !q->with_cpu ? cpu_work (q) : NULL;
 }
 
+typedef struct {
+  GDestroyNotify gone;
+  gpointer data;
+} Gone;
+
+static gboolean
+report_gone (gpointer data)
+{
+  Gone *g = data;
+  g->gone (g->data);
+  return G_SOURCE_REMOVE;
+}
+
+/* A reference dropped: the owner's, or a worker's as it leaves. The last frees Q and, when
+ * Q was let go, says so on its context. */
+static void
+queue_unref (LmThumbnailQueue *q)
+{
+  if (!g_atomic_int_dec_and_test (&q->refs))
+    return;
+  if (q->gone != NULL)
+    {
+      Gone *g = g_new (Gone, 1);
+      g->gone = q->gone, g->data = q->gone_data;
+      GSource *source = g_idle_source_new ();
+      g_source_set_callback (source, report_gone, g, g_free);
+      g_source_attach (source, q->context);
+      g_source_unref (source);
+    }
+  g_rc_box_release (q->owner); /* a worker finishing its photo still made results of it */
+  g_hash_table_unref (q->requests);
+  g_main_context_unref (q->context);
+  g_mutex_clear (&q->lock);
+  g_cond_clear (&q->wake);
+  g_free (q);
+}
+
+static gpointer
+cpu_main (gpointer data)
+{
+  cpu_work (data);
+  queue_unref (data);
+  return NULL;
+}
+
+static gpointer
+gpu_main (gpointer data)
+{
+  gpu_work (data);
+  queue_unref (data);
+  return NULL;
+}
+
 LmThumbnailQueue *
 lm_thumbnail_queue_new_full (int size, guint n_workers, LmThumbnailDevice device, LmThumbnailReady ready,
                              gpointer user_data)
@@ -393,16 +449,17 @@ lm_thumbnail_queue_new_full (int size, guint n_workers, LmThumbnailDevice device
   if (n_workers == 0)
     n_workers = CLAMP (g_get_num_processors (), 1, 64);
   q->workers = g_ptr_array_new ();
+  q->refs = 1;
   /* Auto asks the driver nothing here: starting CUDA takes the main thread a tenth of a second,
    * and a worker that finds no device gives its photos to the CPU's (gpu_work). */
   gboolean gpu = device == LM_THUMBNAIL_GPU ? lm_backend_cuda_device_count () > 0
                                             : device == LM_THUMBNAIL_AUTO && LUMEN_HAVE_CUDA;
   q->with_cpu = !gpu || device == LM_THUMBNAIL_AUTO;
   for (guint i = 0; gpu && i < GPU_WORKERS; i++)
-    g_ptr_array_add (q->workers, g_thread_new ("lumen-thumbnail-gpu", gpu_work, q));
+    g_atomic_int_inc (&q->refs), g_ptr_array_add (q->workers, g_thread_new ("lumen-thumb-gpu", gpu_main, q));
   if (q->with_cpu)
     for (guint i = 0; i < n_workers; i++)
-      g_ptr_array_add (q->workers, g_thread_new ("lumen-thumbnail", cpu_work, q));
+      g_atomic_int_inc (&q->refs), g_ptr_array_add (q->workers, g_thread_new ("lumen-thumbnail", cpu_main, q));
   return q;
 }
 
@@ -480,11 +537,11 @@ lm_thumbnail_queue_drop_waiting (LmThumbnailQueue *q)
   g_mutex_unlock (&q->lock);
 }
 
-void
-lm_thumbnail_queue_free (LmThumbnailQueue *q)
+/* What waits is dropped, the workers told to leave once the photo in hand is made, and
+ * nothing is delivered to the owner from now on (on the owner's thread: alive is its). */
+static void
+stop (LmThumbnailQueue *q)
 {
-  if (q == NULL)
-    return;
   g_mutex_lock (&q->lock);
   q->stopping = TRUE;
   g_queue_clear (&q->urgent);
@@ -492,14 +549,29 @@ lm_thumbnail_queue_free (LmThumbnailQueue *q)
   g_queue_clear (&q->later);
   g_cond_broadcast (&q->wake);
   g_mutex_unlock (&q->lock);
+  q->owner->alive = FALSE;
+}
+
+void
+lm_thumbnail_queue_free (LmThumbnailQueue *q)
+{
+  if (q == NULL)
+    return;
+  stop (q);
   for (guint i = 0; i < q->workers->len; i++)
     g_thread_join (q->workers->pdata[i]);
   g_ptr_array_unref (q->workers);
-  q->owner->alive = FALSE;
-  g_rc_box_release (q->owner);
-  g_hash_table_unref (q->requests);
-  g_main_context_unref (q->context);
-  g_mutex_clear (&q->lock);
-  g_cond_clear (&q->wake);
-  g_free (q);
+  queue_unref (q);
+}
+
+void
+lm_thumbnail_queue_let_go (LmThumbnailQueue *q, GDestroyNotify gone, gpointer gone_data)
+{
+  g_return_if_fail (q != NULL && gone != NULL);
+  q->gone = gone, q->gone_data = gone_data;
+  stop (q);
+  for (guint i = 0; i < q->workers->len; i++)
+    g_thread_unref (q->workers->pdata[i]);
+  g_ptr_array_unref (q->workers);
+  queue_unref (q);
 }

@@ -53,4 +53,11 @@ void lm_thumbnail_queue_drop_waiting (LmThumbnailQueue *queue);
  * not even for results already sent. */
 void lm_thumbnail_queue_free (LmThumbnailQueue *queue);
 
+/* The same without waiting: the workers finish the thumbnails in hand on their own (each
+ * cached whole, or not at all), then GONE (GONE_DATA) runs on the queue's context, once,
+ * never before this returns. READY is not called after. Called on the thread that made the
+ * queue. A window that closes lets go so that it never waits on a decode (a whole raw can
+ * take a second), and holds the application until GONE. */
+void lm_thumbnail_queue_let_go (LmThumbnailQueue *queue, GDestroyNotify gone, gpointer gone_data);
+
 G_END_DECLS

@@ -1,8 +1,8 @@
 /* The develop batch as a background job (core/batch/develop-job.h), as Export Selected… runs
  * it: progress and the end arrive on the caller's main context, the outputs are those of the
  * one-photo path (lm_develop_pipeline + lm_develop_photo + lm_develop_save), a bad photo is a
- * failure naming it, a cancelled job leaves the photos not started, and a job freed while it
- * runs calls nothing after. Under ASan, the job's threads and shared state are checked too. */
+ * failure naming it, a cancelled job leaves the photos not started, a job freed while it
+ * runs calls nothing after, and one let go returns at once and says when it has gone. Under ASan, the job's threads and shared state are checked too. */
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -186,6 +186,75 @@ test_cancel_and_free (void)
   lm_test_remove_tree (dir);
 }
 
+static void
+on_gone (gpointer data)
+{
+  int *gone = data;
+  (*gone)++;
+}
+
+/* Let go while it develops large photos: the call returns with the run still at work, its
+ * loading threads there (a photo in hand takes it a good part of a second), the photos in hand are finished
+ * whole, GONE comes once on the context after, and nothing else is called. Let go after its
+ * end: GONE still comes, from the context. */
+static void
+test_let_go (void)
+{
+  g_autofree char *dir = g_build_filename (lm_test_tmp_dir (), "develop-job-let-go", NULL);
+  g_mkdir_with_parents (dir, 0755);
+  g_autoptr (GPtrArray) photos = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < 4; i++)
+    {
+      char *path = g_strdup_printf ("%s/big%u.png", dir, i);
+      g_autoptr (LmImage) image = lm_test_random_rgba (4000, 3000, i + 50, FALSE);
+      LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
+      save.png_level = 1;
+      g_assert_true (lm_io_save (image, path, &save, NULL));
+      g_ptr_array_add (photos, path);
+    }
+  g_autofree char *outdir = g_build_filename (dir, "out", NULL);
+  Seen seen = { 0 };
+  int gone = 0;
+  LmDevelopJob *job = start ((const char *const *) photos->pdata, photos->len, outdir, &seen);
+  g_usleep (G_USEC_PER_SEC / 20); /* its first photo in hand */
+  lm_develop_job_let_go (job, on_gone, &gone);
+  g_assert_true (lm_test_thread_named ("lumen-photos")); /* the run's loaders: it is still at work */
+  g_assert_cmpint (gone, ==, 0);
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  while (gone == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  for (int i = 0; i < 100; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpint (gone, ==, 1);
+  g_assert_false (seen.ended);
+  g_assert_cmpuint (seen.progress_calls, ==, 0);
+  /* What was written is whole: each output decodes to its photo's size, and no temporary
+   * file is left beside them. */
+  g_autoptr (GDir) out = g_dir_open (outdir, 0, NULL);
+  for (const char *name; out && (name = g_dir_read_name (out)) != NULL;)
+    {
+      g_autofree char *path = g_build_filename (outdir, name, NULL);
+      g_test_message ("written: %s", name);
+      g_assert_true (g_str_has_suffix (name, ".png"));
+      g_autoptr (LmImage) image = lm_io_load (path, lm_allocator_host (), NULL);
+      g_assert_nonnull (image);
+      g_assert_cmpuint (image->width, ==, 4000);
+    }
+  g_ptr_array_unref (seen.reasons);
+
+  Seen ended = { 0 };
+  gone = 0;
+  job = start ((const char *const *) photos->pdata, 1, outdir, &ended);
+  run_until_ended (&ended);
+  lm_develop_job_let_go (job, on_gone, &gone);
+  g_assert_cmpint (gone, ==, 0);
+  for (int i = 0; i < 100 && gone == 0; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpint (gone, ==, 1);
+  g_ptr_array_unref (ended.reasons);
+  lm_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -193,5 +262,6 @@ main (int argc, char **argv)
   g_setenv ("XDG_DATA_HOME", lm_test_tmp_dir (), TRUE);
   g_test_add_func ("/develop-job/outputs-and-failure", test_outputs_and_failure);
   g_test_add_func ("/develop-job/cancel-and-free", test_cancel_and_free);
+  g_test_add_func ("/develop-job/let-go", test_let_go);
   return g_test_run ();
 }

@@ -307,6 +307,53 @@ test_queue_free_cancels (void)
     g_free (copies[i]);
 }
 
+static void
+on_gone (gpointer data)
+{
+  int *gone = data;
+  (*gone)++;
+}
+
+/* A window closing lets go of its queue while a large photo is being made: the call returns
+ * with the worker still at it, no thumbnail is delivered after, GONE comes once on the
+ * context, and the worker has left by then. */
+static void
+test_queue_let_go (void)
+{
+  g_autofree char *cache = g_build_filename (lm_test_tmp_dir (), "let-go-cache", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  char *paths[2];
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      paths[i] = g_strdup_printf ("%s/large-%u.png", lm_test_tmp_dir (), i);
+      g_autoptr (LmImage) image = lm_test_random_rgba (6000, 4000, 90 + i, FALSE);
+      LmSaveOptions save = LM_SAVE_OPTIONS_INIT;
+      save.png_level = 1;
+      g_assert_true (lm_io_save (image, paths[i], &save, NULL));
+    }
+  Arrivals a = { g_ptr_array_new_with_free_func (g_free) };
+  LmThumbnailQueue *q = lm_thumbnail_queue_new_full (128, 1, LM_THUMBNAIL_CPU, on_ready, &a);
+  lm_thumbnail_queue_want (q, (const char *const *) paths, G_N_ELEMENTS (paths), TRUE);
+  g_usleep (G_USEC_PER_SEC / 20); /* the first in hand */
+  int gone = 0;
+  lm_thumbnail_queue_let_go (q, on_gone, &gone);
+  g_assert_true (lm_test_thread_named ("lumen-thumbnail"));
+  g_assert_cmpint (gone, ==, 0);
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (gone == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (gone, ==, 1);
+  g_assert_cmpuint (a.order->len, ==, 0);
+  for (int i = 0; i < 100 && lm_test_thread_named ("lumen-thumbnail"); i++)
+    g_usleep (G_USEC_PER_SEC / 100); /* gone is queued just before the worker returns */
+  g_assert_false (lm_test_thread_named ("lumen-thumbnail"));
+  g_ptr_array_unref (a.order);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    g_free (paths[i]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -320,5 +367,6 @@ main (int argc, char **argv)
   g_test_add_func ("/thumbnail/shrink-on-backend", test_shrink_on_backend);
   g_test_add_func ("/thumbnail-queue/order", test_queue_order);
   g_test_add_func ("/thumbnail-queue/free-cancels", test_queue_free_cancels);
+  g_test_add_func ("/thumbnail-queue/let-go", test_queue_let_go);
   return g_test_run ();
 }

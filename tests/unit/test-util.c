@@ -257,3 +257,17 @@ lm_test_write_tmp (const char *name, const void *data, gsize len)
   g_assert_no_error (error);
   return path;
 }
+
+gboolean
+lm_test_thread_named (const char *name)
+{
+  g_autoptr (GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
+  g_assert_nonnull (tasks);
+  for (const char *id; (id = g_dir_read_name (tasks)) != NULL;)
+    {
+      g_autofree char *path = g_build_filename ("/proc/self/task", id, "comm", NULL), *comm = NULL;
+      if (g_file_get_contents (path, &comm, NULL, NULL) && strncmp (g_strchomp (comm), name, 15) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}

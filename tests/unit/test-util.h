@@ -37,6 +37,8 @@ const char *lm_test_tmp_dir (void);
 /* Removes PATH and all it holds; links are removed, not followed. The fuzz harnesses' too
  * (fuzz/meson.build links this file). */
 void lm_test_remove_tree (const char *path);
+/* Whether a thread of this process is named NAME (Linux keeps 15 bytes of it). */
+gboolean lm_test_thread_named (const char *name);
 
 /* The bytes of pixel (X, Y). */
 static inline guint8 *
