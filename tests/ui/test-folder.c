@@ -2,11 +2,11 @@
  * of its own colour, opened as `lumen FOLDER` opens it; the first screen of cells painted
  * with their photos (the colour read on screen, not a placeholder's); the wheel and the keys
  * scroll and move the selection; 3, R and F1 tag the selection (its XMP sidecars read back),
- * the rating filter keeps what it should; Enter opens a photo in the editor, Space and
- * BackSpace go to the next and previous in the grid's order, the filmstrip follows, Escape goes
- * back to the grid at the same place; a preset dragged from the list onto a selected cell
- * gives each selected photo its operations, and the cell its edited thumbnail; Export
- * Selected… writes the selection. */
+ * the rating filter (picked from its list by pointer and keys) keeps what it should; Enter
+ * opens a photo in the editor, Space and BackSpace go to the next and previous in the grid's
+ * order, the filmstrip follows, Escape goes back to the grid at the same place; a preset
+ * dragged from the list onto a selected cell gives each selected photo its operations, and
+ * the cell its edited thumbnail; Export Selected… writes the selection. */
 #include <math.h>
 
 #include <glib/gi18n.h>
@@ -331,14 +331,32 @@ tags_of (guint i)
   return tags;
 }
 
+/* The photos shown once the rating filter's RATING_CHOICE-th item is picked as a person picks
+ * it: the filter button clicked, the rating's list opened with a click, its first item
+ * reached with Home, then Down as often as needed and Return; Escape closes the popover. */
 static guint
 shown_with (int rating_choice)
 {
   GtkWidget *button = ui_find_named (GTK_WIDGET (ui_window), "folder-filter");
   g_assert_nonnull (button);
-  GtkWidget *combo = ui_find_named (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))), "folder-rating");
+  GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  ui_click_middle (button);
+  for (int i = 0; i < 100 && !gtk_widget_get_mapped (popover); i++)
+    ui_wait_ms (20);
+  ui_wait_ms (300); /* its transition */
+  GtkWidget *combo = ui_find_named (popover, "folder-rating");
   g_assert_nonnull (combo);
-  gtk_combo_box_set_active (GTK_COMBO_BOX (combo), rating_choice);
+  ui_click_middle (combo);
+  ui_wait_ms (300); /* the list drops */
+  ui_key (GDK_KEY_Home, 0);
+  for (int i = 0; i < rating_choice; i++)
+    ui_key (GDK_KEY_Down, 0);
+  ui_key (GDK_KEY_Return, 0);
+  ui_wait_ms (100);
+  g_assert_cmpint (gtk_combo_box_get_active (GTK_COMBO_BOX (combo)), ==, rating_choice);
+  ui_key (GDK_KEY_Escape, 0);
+  for (int i = 0; i < 100 && gtk_widget_get_mapped (popover); i++)
+    ui_wait_ms (20);
   ui_flush ();
   return lm_window_folder_n_photos (ui_window);
 }
