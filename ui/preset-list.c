@@ -83,6 +83,53 @@ lm_preset_list_refresh (GtkListBox *list)
   gtk_widget_show_all (GTK_WIDGET (list));
 }
 
+/* Presets saved, renamed or deleted elsewhere (another window, `lumen-cli presets`) show
+ * here too: the user's presets folder is watched, and a burst of changes (a save is a
+ * temporary file renamed) refreshes the list once. */
+typedef struct {
+  GtkListBox *list;
+  GFileMonitor *monitor;
+  guint pending; /* the refresh's source */
+} Watch;
+
+static void
+watch_free (gpointer data)
+{
+  Watch *w = data;
+  if (w->pending)
+    g_source_remove (w->pending);
+  if (w->monitor)
+    {
+      g_signal_handlers_disconnect_by_data (w->monitor, w);
+      g_file_monitor_cancel (w->monitor);
+      g_object_unref (w->monitor);
+    }
+  g_free (w);
+}
+
+static gboolean
+refresh_now (gpointer data)
+{
+  Watch *w = data;
+  w->pending = 0;
+  lm_preset_list_refresh (w->list);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_presets_changed (GFileMonitor *monitor, GFile *file, GFile *other, GFileMonitorEvent event, gpointer data)
+{
+  Watch *w = data;
+  if (w->pending == 0)
+    w->pending = g_timeout_add (200, refresh_now, w);
+}
+
+static void
+on_list_destroy (GtkWidget *list, gpointer unused)
+{
+  g_object_set_data (G_OBJECT (list), "lumen-presets-watch", NULL);
+}
+
 GtkWidget *
 lm_preset_list_new (void)
 {
@@ -90,6 +137,16 @@ lm_preset_list_new (void)
   gtk_widget_set_name (list, "preset-list");
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_SINGLE);
   lm_preset_list_refresh (GTK_LIST_BOX (list));
+  Watch *w = g_new0 (Watch, 1);
+  w->list = GTK_LIST_BOX (list);
+  g_autofree char *dir = lm_presets_user_dir ();
+  g_autoptr (GFile) folder = g_file_new_for_path (dir);
+  /* Unwatched where it cannot be (the list still refreshes on this window's own changes). */
+  w->monitor = g_file_monitor_directory (folder, G_FILE_MONITOR_WATCH_MOVES, NULL, NULL);
+  if (w->monitor)
+    g_signal_connect (w->monitor, "changed", G_CALLBACK (on_presets_changed), w);
+  g_object_set_data_full (G_OBJECT (list), "lumen-presets-watch", w, watch_free);
+  g_signal_connect (list, "destroy", G_CALLBACK (on_list_destroy), NULL);
   return list;
 }
 

@@ -11,7 +11,9 @@
  * - Manage Presets…: "Mono" renamed to "Gray look" by typing, then deleted; the menu follows;
  *   deleting a built-in one is refused in the dialog, which names it;
  * - a row of the preset list dragged with the pointer onto a drop target (as the folder view's
- *   thumbnails are) hands it the preset's file. */
+ *   thumbnails are) hands it the preset's file;
+ * - a preset imported, then deleted, by `lumen-cli presets` in another process comes and goes
+ *   in the list by itself. */
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -417,6 +419,45 @@ test_drag_preset (void)
   gtk_widget_destroy (window);
 }
 
+/* Whether LIST shows a row for the preset NAME: WANT as soon as it does (or does not, for
+ * WANT FALSE), the main loop turning for up to SECONDS (a change made elsewhere reaches the
+ * list through its folder's monitor); the other answer once that time is over. */
+static gboolean
+listed_within (GtkWidget *list, const char *name, gboolean want, int seconds)
+{
+  g_autofree char *row = g_strconcat ("preset-", name, NULL);
+  for (gint64 end = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;; ui_wait_ms (50))
+    {
+      if ((ui_find_named (list, row) != NULL) == want)
+        return want;
+      if (g_get_monotonic_time () >= end)
+        return !want;
+    }
+}
+
+/* A preset imported and then deleted by `lumen-cli presets` in another process: the folder
+ * view's list shows it, then drops it, with nothing done in the window. */
+static void
+test_changed_elsewhere (void)
+{
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *list = lm_preset_list_new ();
+  gtk_container_add (GTK_CONTAINER (window), list);
+  gtk_widget_show_all (window);
+  ui_wait_ms (200);
+  g_assert_false (listed_within (list, "Elsewhere", TRUE, 0));
+  g_autofree char *file = g_build_filename (g_get_user_data_dir (), "elsewhere.lumen", NULL);
+  g_assert_true (g_file_set_contents (file, "[gray]\nenabled=true\n", -1, NULL));
+  const char *import[] = { "presets", "import", file, "Elsewhere", NULL };
+  ui_run_cli (import);
+  g_assert_true (listed_within (list, "Elsewhere", TRUE, 10));
+  const char *delete[] = { "presets", "delete", "Elsewhere", NULL };
+  ui_run_cli (delete);
+  g_assert_false (listed_within (list, "Elsewhere", FALSE, 10));
+  gtk_widget_destroy (window);
+  g_unlink (file);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -451,6 +492,7 @@ main (int argc, char **argv)
   g_test_add_func ("/presets/paste-selectively", test_paste_selectively);
   g_test_add_func ("/presets/apply-edits", test_apply_edits);
   g_test_add_func ("/presets/drag-preset", test_drag_preset);
+  g_test_add_func ("/presets/changed-elsewhere", test_changed_elsewhere);
   int rc = g_test_run ();
   g_autofree char *cleanup = g_strdup_printf ("rm -rf '%s'", home);
   (void) !system (cleanup);
