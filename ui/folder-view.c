@@ -22,6 +22,13 @@ struct _LmFolderView {
   int cursor;           /* a position, -1 for none */
   int anchor;           /* where a Shift range starts */
 
+  /* The rubber band: a press that the pointer drags past the threshold selects the cells the
+   * band touches, added to what was selected where Ctrl was held. In the grid's own
+   * coordinates (scrolled with it). */
+  gboolean pressed, banding;
+  double band_x0, band_y0, band_x1, band_y1;
+  GHashTable *band_base; /* of LmPhotoRecord *: the selection Ctrl keeps, NULL without */
+
   guint asked_first, asked_last; /* the visible range last asked for, to ask once */
   gboolean asked;
   int width; /* of the last allocation */
@@ -307,6 +314,16 @@ draw_cell (LmFolderView *self, cairo_t *cr, guint position, GtkStyleContext *sty
     gtk_render_focus (style, cr, cell.x + 1, cell.y + 1, cell.width - 2, cell.height - 2);
 }
 
+/* The band's rectangle in widget coordinates. */
+static void
+band_rect (LmFolderView *self, GdkRectangle *r)
+{
+  double dx = value_of (self->hadjustment), dy = value_of (self->vadjustment);
+  double x0 = MIN (self->band_x0, self->band_x1) - dx, y0 = MIN (self->band_y0, self->band_y1) - dy;
+  double x1 = MAX (self->band_x0, self->band_x1) - dx, y1 = MAX (self->band_y0, self->band_y1) - dy;
+  *r = (GdkRectangle) { (int) floor (x0), (int) floor (y0), (int) ceil (x1 - floor (x0)), (int) ceil (y1 - floor (y0)) };
+}
+
 static gboolean
 lm_folder_view_draw (GtkWidget *widget, cairo_t *cr)
 {
@@ -321,6 +338,16 @@ lm_folder_view_draw (GtkWidget *widget, cairo_t *cr)
     return FALSE;
   for (guint i = first; i <= last; i++)
     draw_cell (self, cr, i, style, &fg);
+  if (self->banding)
+    {
+      GdkRectangle band;
+      band_rect (self, &band);
+      gtk_style_context_save (style);
+      gtk_style_context_add_class (style, GTK_STYLE_CLASS_RUBBERBAND);
+      gtk_render_background (style, cr, band.x, band.y, band.width, band.height);
+      gtk_render_frame (style, cr, band.x, band.y, band.width, band.height);
+      gtk_style_context_restore (style);
+    }
   ask_thumbnails (self);
   return FALSE;
 }
@@ -402,6 +429,9 @@ lm_folder_view_set_photos (LmFolderView *self, GPtrArray *records, GArray *order
   g_clear_pointer (&self->order, g_array_unref);
   self->records = records, self->order = order;
   self->cursor = self->anchor = -1;
+  /* A band being dragged ends with the photos it was drawn over. */
+  self->pressed = self->banding = FALSE;
+  g_clear_pointer (&self->band_base, g_hash_table_unref);
   g_autoptr (GHashTable) was = g_steal_pointer (&self->selected);
   self->selected = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < order->len; i++)
@@ -430,6 +460,73 @@ lm_folder_view_photo_changed (LmFolderView *self, const char *path)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The selection: what Ctrl kept, and every cell the band touches. Only the rows and columns it
+ * spans are looked at. */
+static void
+band_select (LmFolderView *self)
+{
+  g_hash_table_remove_all (self->selected);
+  if (self->band_base)
+    {
+      GHashTableIter it;
+      gpointer r;
+      g_hash_table_iter_init (&it, self->band_base);
+      while (g_hash_table_iter_next (&it, &r, NULL))
+        g_hash_table_add (self->selected, r);
+    }
+  guint n = lm_folder_view_get_n_photos (self), c = columns (self);
+  double left = MIN (self->band_x0, self->band_x1) - margin (self), right = MAX (self->band_x0, self->band_x1) - margin (self);
+  double top = MIN (self->band_y0, self->band_y1), bottom = MAX (self->band_y0, self->band_y1);
+  if (n == 0 || right < 0 || bottom < 0 || left >= (double) c * LM_FOLDER_CELL_WIDTH)
+    return;
+  guint c0 = (guint) MAX (0.0, left / LM_FOLDER_CELL_WIDTH), c1 = MIN (c - 1, (guint) (right / LM_FOLDER_CELL_WIDTH));
+  guint r0 = (guint) MAX (0.0, top / LM_FOLDER_CELL_HEIGHT), r1 = (guint) (bottom / LM_FOLDER_CELL_HEIGHT);
+  for (guint row = r0; row <= r1 && row * c < n; row++)
+    for (guint col = c0; col <= c1 && row * c + col < n; col++)
+      {
+        g_hash_table_add (self->selected, lm_folder_view_get_photo (self, row * c + col));
+        self->cursor = (int) (row * c + col);
+      }
+}
+
+static gboolean
+lm_folder_view_motion (GtkWidget *widget, GdkEventMotion *event)
+{
+  LmFolderView *self = LM_FOLDER_VIEW (widget);
+  if (!self->pressed || self->strip)
+    return GDK_EVENT_PROPAGATE;
+  double x = event->x + value_of (self->hadjustment), y = event->y + value_of (self->vadjustment);
+  if (!self->banding)
+    {
+      int threshold;
+      g_object_get (gtk_widget_get_settings (widget), "gtk-dnd-drag-threshold", &threshold, NULL);
+      if (fabs (x - self->band_x0) < threshold && fabs (y - self->band_y0) < threshold)
+        return GDK_EVENT_STOP;
+      self->banding = TRUE;
+    }
+  self->band_x1 = x, self->band_y1 = y;
+  band_select (self);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+  gtk_widget_queue_draw (widget);
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+lm_folder_view_button_release (GtkWidget *widget, GdkEventButton *event)
+{
+  LmFolderView *self = LM_FOLDER_VIEW (widget);
+  if (event->button != GDK_BUTTON_PRIMARY || !self->pressed)
+    return GDK_EVENT_PROPAGATE;
+  self->pressed = FALSE;
+  g_clear_pointer (&self->band_base, g_hash_table_unref);
+  if (self->banding)
+    {
+      self->banding = FALSE;
+      gtk_widget_queue_draw (widget);
+    }
+  return GDK_EVENT_STOP;
+}
+
 static gboolean
 lm_folder_view_button_press (GtkWidget *widget, GdkEventButton *event)
 {
@@ -447,6 +544,20 @@ lm_folder_view_button_press (GtkWidget *widget, GdkEventButton *event)
   if (event->type != GDK_BUTTON_PRESS)
     return GDK_EVENT_STOP;
   GdkModifierType mods = event->state & gtk_accelerator_get_default_mod_mask ();
+  /* Where a rubber band would start, should the pointer be dragged (lm_folder_view_motion). */
+  self->pressed = TRUE;
+  self->band_x0 = self->band_x1 = event->x + value_of (self->hadjustment);
+  self->band_y0 = self->band_y1 = event->y + value_of (self->vadjustment);
+  g_clear_pointer (&self->band_base, g_hash_table_unref);
+  if (mods & GDK_CONTROL_MASK)
+    {
+      self->band_base = g_hash_table_new (NULL, NULL);
+      GHashTableIter it;
+      gpointer r;
+      g_hash_table_iter_init (&it, self->selected);
+      while (g_hash_table_iter_next (&it, &r, NULL))
+        g_hash_table_add (self->band_base, r);
+    }
   if (position < 0)
     {
       if (!(mods & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) && g_hash_table_size (self->selected))
@@ -684,6 +795,7 @@ lm_folder_view_finalize (GObject *object)
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->order, g_array_unref);
   g_clear_pointer (&self->selected, g_hash_table_unref);
+  g_clear_pointer (&self->band_base, g_hash_table_unref);
   G_OBJECT_CLASS (lm_folder_view_parent_class)->finalize (object);
 }
 
@@ -698,6 +810,8 @@ lm_folder_view_class_init (LmFolderViewClass *klass)
   object_class->finalize = lm_folder_view_finalize;
   widget_class->draw = lm_folder_view_draw;
   widget_class->button_press_event = lm_folder_view_button_press;
+  widget_class->button_release_event = lm_folder_view_button_release;
+  widget_class->motion_notify_event = lm_folder_view_motion;
   widget_class->key_press_event = lm_folder_view_key_press;
   widget_class->size_allocate = lm_folder_view_size_allocate;
   widget_class->get_preferred_height = lm_folder_view_get_preferred_height;
@@ -719,7 +833,8 @@ lm_folder_view_init (LmFolderView *self)
   self->cursor = self->anchor = -1;
   self->selected = g_hash_table_new (NULL, NULL);
   gtk_widget_set_can_focus (GTK_WIDGET (self), TRUE);
-  gtk_widget_add_events (GTK_WIDGET (self), GDK_BUTTON_PRESS_MASK | GDK_KEY_PRESS_MASK | GDK_SCROLL_MASK | GDK_SMOOTH_SCROLL_MASK);
+  gtk_widget_add_events (GTK_WIDGET (self), GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK | GDK_BUTTON1_MOTION_MASK
+                                              | GDK_KEY_PRESS_MASK | GDK_SCROLL_MASK | GDK_SMOOTH_SCROLL_MASK);
 }
 
 GtkWidget *

@@ -2,7 +2,8 @@
  * of its own colour, opened as `lumen FOLDER` opens it; the first screen of cells painted
  * with their photos (the colour read on screen, not a placeholder's); the wheel and the keys
  * scroll and move the selection; 3, R and F1 tag the selection (its XMP sidecars read back),
- * the rating filter (picked from its list by pointer and keys) keeps what it should; Enter
+ * the rating filter (picked from its list by pointer and keys) keeps what it should; a band
+ * dragged with the pointer selects the cells it touches (Ctrl adds them); Enter
  * opens a photo in the editor, Space and BackSpace go to the next and previous in the grid's
  * order, the filmstrip follows, Escape goes back to the grid at the same place; a preset
  * dragged from the list onto a selected cell gives each selected photo its operations, and
@@ -418,6 +419,75 @@ test_rate_and_filter (void)
   g_assert_cmpuint (shown_with (0), ==, N_PHOTOS);
 }
 
+/* Whether POSITION's cell is drawn selected on screen: its frame, beside the thumbnail,
+ * painted in the selection's blue (a plain cell's is the background's gray). */
+static gboolean
+painted_selected (cairo_surface_t *s, guint position)
+{
+  GdkRectangle cell;
+  g_assert_true (lm_folder_view_cell_area (grid (), position, &cell, NULL));
+  guint32 px = ui_painted (s, cell.x + 6, cell.y + cell.height / 2);
+  int r = px >> 16 & 0xff, b = px & 0xff;
+  return b - r > 40;
+}
+
+/* A point inside POSITION's cell, a quarter of the way in from its top left corner. */
+static void
+inside (guint position, double *x, double *y)
+{
+  GdkRectangle cell;
+  g_assert_true (lm_folder_view_cell_area (grid (), position, &cell, NULL));
+  *x = cell.x + cell.width / 4.0, *y = cell.y + cell.height / 4.0;
+}
+
+/* The pointer dragged across the grid draws a band that selects the cells it touches: from
+ * the first cell to the third of the second row, two rows of three; with Ctrl held, the first
+ * two cells of the third row join them; a click then selects one cell alone. The selection
+ * read back and seen on screen. */
+static void
+test_rubber_band (void)
+{
+  LmFolderView *view = grid ();
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  ui_key (GDK_KEY_Home, 0);
+  ui_flush ();
+  guint c = (guint) gtk_widget_get_allocated_width (GTK_WIDGET (view)) / LM_FOLDER_CELL_WIDTH;
+  g_assert_cmpuint (c, >=, 4);
+  double x0, y0, x1, y1;
+  inside (0, &x0, &y0);
+  inside (c + 2, &x1, &y1);
+  ui_drag (GTK_WIDGET (view), x0, y0, x1, y1, 12);
+  ui_flush ();
+  guint block[] = { 0, 1, 2, c, c + 1, c + 2 };
+  g_autoptr (GPtrArray) selected = lm_folder_view_get_selected (view);
+  g_assert_cmpuint (selected->len, ==, G_N_ELEMENTS (block));
+  for (guint i = 0; i < G_N_ELEMENTS (block); i++)
+    g_assert_true (lm_folder_view_is_selected (view, block[i]));
+  cairo_surface_t *s = ui_paint_widget (GTK_WIDGET (view));
+  for (guint i = 0; i < G_N_ELEMENTS (block); i++)
+    g_assert_true (painted_selected (s, block[i]));
+  g_assert_false (painted_selected (s, 3));
+  g_assert_false (painted_selected (s, 2 * c));
+  cairo_surface_destroy (s);
+
+  inside (2 * c, &x0, &y0);
+  inside (2 * c + 1, &x1, &y1);
+  ui_modifiers (GDK_CONTROL_MASK, TRUE);
+  ui_drag (GTK_WIDGET (view), x0, y0, x1, y1, 12);
+  ui_modifiers (GDK_CONTROL_MASK, FALSE);
+  ui_flush ();
+  g_autoptr (GPtrArray) more = lm_folder_view_get_selected (view);
+  g_assert_cmpuint (more->len, ==, G_N_ELEMENTS (block) + 2);
+  g_assert_true (lm_folder_view_is_selected (view, 2 * c) && lm_folder_view_is_selected (view, 2 * c + 1));
+
+  inside (3, &x0, &y0);
+  ui_click (GTK_WIDGET (view), x0, y0);
+  ui_flush ();
+  g_autoptr (GPtrArray) one = lm_folder_view_get_selected (view);
+  g_assert_cmpuint (one->len, ==, 1);
+  g_assert_true (lm_folder_view_is_selected (view, 3));
+}
+
 /* A row of the preset list dragged onto POSITION's cell, by hand as GTK's drag wants it: past
  * its threshold, then each step handled before the next. */
 static void
@@ -573,6 +643,7 @@ main (int argc, char **argv)
   g_test_add_func ("/folder/first-screen", test_first_screen);
   g_test_add_func ("/folder/scroll-and-select", test_scroll);
   g_test_add_func ("/folder/rate-and-filter", test_rate_and_filter);
+  g_test_add_func ("/folder/rubber-band", test_rubber_band);
   g_test_add_func ("/folder/open-next-back", test_open_next_back);
   g_test_add_func ("/folder/preset-drop", test_preset_drop);
   g_test_add_func ("/folder/export-selected", test_export_selected);
