@@ -460,6 +460,17 @@ lm_folder_view_photo_changed (LmFolderView *self, const char *path)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* Every member of the set FROM added to the set TO. */
+static void
+add_all (GHashTable *to, GHashTable *from)
+{
+  GHashTableIter it;
+  gpointer member;
+  g_hash_table_iter_init (&it, from);
+  while (g_hash_table_iter_next (&it, &member, NULL))
+    g_hash_table_add (to, member);
+}
+
 /* The selection: what Ctrl kept, and every cell the band touches. Only the rows and columns it
  * spans are looked at. */
 static void
@@ -467,15 +478,10 @@ band_select (LmFolderView *self)
 {
   g_hash_table_remove_all (self->selected);
   if (self->band_base)
-    {
-      GHashTableIter it;
-      gpointer r;
-      g_hash_table_iter_init (&it, self->band_base);
-      while (g_hash_table_iter_next (&it, &r, NULL))
-        g_hash_table_add (self->selected, r);
-    }
+    add_all (self->selected, self->band_base);
   guint n = lm_folder_view_get_n_photos (self), c = columns (self);
-  double left = MIN (self->band_x0, self->band_x1) - margin (self), right = MAX (self->band_x0, self->band_x1) - margin (self);
+  double left = MIN (self->band_x0, self->band_x1) - margin (self);
+  double right = MAX (self->band_x0, self->band_x1) - margin (self);
   double top = MIN (self->band_y0, self->band_y1), bottom = MAX (self->band_y0, self->band_y1);
   if (n == 0 || right < 0 || bottom < 0 || left >= (double) c * LM_FOLDER_CELL_WIDTH)
     return;
@@ -550,14 +556,7 @@ lm_folder_view_button_press (GtkWidget *widget, GdkEventButton *event)
   self->band_y0 = self->band_y1 = event->y + value_of (self->vadjustment);
   g_clear_pointer (&self->band_base, g_hash_table_unref);
   if (mods & GDK_CONTROL_MASK)
-    {
-      self->band_base = g_hash_table_new (NULL, NULL);
-      GHashTableIter it;
-      gpointer r;
-      g_hash_table_iter_init (&it, self->selected);
-      while (g_hash_table_iter_next (&it, &r, NULL))
-        g_hash_table_add (self->band_base, r);
-    }
+    add_all (self->band_base = g_hash_table_new (NULL, NULL), self->selected);
   if (position < 0)
     {
       if (!(mods & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) && g_hash_table_size (self->selected))
