@@ -3,6 +3,8 @@
 #include "folder-view.h"
 
 #include <glib/gi18n.h>
+
+#include "folder-view-a11y.h"
 #include <math.h>
 
 #define THUMB_TOP 8
@@ -408,6 +410,33 @@ lm_folder_view_is_selected (LmFolderView *self, guint position)
          && g_hash_table_contains (self->selected, lm_folder_view_get_photo (self, position));
 }
 
+gboolean
+lm_folder_view_set_selected (LmFolderView *self, guint position, gboolean selected)
+{
+  if (position >= lm_folder_view_get_n_photos (self))
+    return FALSE;
+  LmPhotoRecord *r = lm_folder_view_get_photo (self, position);
+  if (selected ? g_hash_table_add (self->selected, r) : g_hash_table_remove (self->selected, r))
+    {
+      g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+  return TRUE;
+}
+
+gboolean
+lm_folder_view_select_all (LmFolderView *self, gboolean selected)
+{
+  guint n = lm_folder_view_get_n_photos (self);
+  if (selected && n > 0)
+    select_range (self, 0, (int) n - 1);
+  else
+    g_hash_table_remove_all (self->selected);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
 GPtrArray *
 lm_folder_view_get_selected (LmFolderView *self)
 {
@@ -446,6 +475,7 @@ lm_folder_view_set_photos (LmFolderView *self, GPtrArray *records, GArray *order
     }
   self->asked = FALSE;
   configure (self);
+  lm_folder_view_accessible_photos_changed (GTK_WIDGET (self));
   if (g_hash_table_size (was) != g_hash_table_size (self->selected))
     g_signal_emit (self, signals[SELECTION_CHANGED], 0);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -824,6 +854,7 @@ lm_folder_view_class_init (LmFolderViewClass *klass)
   signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                              NULL, NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_css_name (widget_class, "lumen-folder-view");
+  gtk_widget_class_set_accessible_type (widget_class, LM_TYPE_FOLDER_VIEW_ACCESSIBLE);
 }
 
 static void

@@ -38,6 +38,11 @@ int lm_folder_view_get_cursor (LmFolderView *self);
  * selection. */
 void lm_folder_view_set_cursor (LmFolderView *self, guint position, gboolean select, gboolean scroll);
 
+/* POSITION added to the selection (SELECTED) or taken from it; all the photos shown, or none
+ * (select_all). FALSE, changing nothing, when POSITION is past the last photo. */
+gboolean lm_folder_view_set_selected (LmFolderView *self, guint position, gboolean selected);
+gboolean lm_folder_view_select_all (LmFolderView *self, gboolean selected);
+
 /* The photos selected, in the order shown (LmPhotoRecord *, the view's). */
 GPtrArray *lm_folder_view_get_selected (LmFolderView *self);
 gboolean lm_folder_view_is_selected (LmFolderView *self, guint position);

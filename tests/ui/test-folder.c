@@ -3,7 +3,8 @@
  * with their photos (the colour read on screen, not a placeholder's); the wheel and the keys
  * scroll and move the selection; 3, R and F1 tag the selection (its XMP sidecars read back),
  * the rating filter (picked from its list by pointer and keys) keeps what it should; a band
- * dragged with the pointer selects the cells it touches (Ctrl adds them); Enter
+ * dragged with the pointer selects the cells it touches (Ctrl adds them); a screen reader
+ * sees a pane of photos, their names, ratings and selection; Enter
  * opens a photo in the editor, Space and BackSpace go to the next and previous in the grid's
  * order, the filmstrip follows, Escape goes back to the grid at the same place; a preset
  * dragged from the list onto a selected cell gives each selected photo its operations, and
@@ -488,6 +489,56 @@ test_rubber_band (void)
   g_assert_true (lm_folder_view_is_selected (view, 3));
 }
 
+/* The grid as a screen reader sees it: a pane with a child a photo, each named by its file
+ * and described by its rating (the second photo got three stars above); the selection made
+ * with the keys is the accessible selection, the focused cell is said so, and a selection
+ * made through AtkSelection is the view's. Each cell lies on screen where it is drawn. */
+static void
+test_accessible (void)
+{
+  LmFolderView *view = grid ();
+  AtkObject *pane = gtk_widget_get_accessible (GTK_WIDGET (view));
+  g_assert_cmpint (atk_object_get_role (pane), ==, ATK_ROLE_LAYERED_PANE);
+  g_assert_cmpint (atk_object_get_n_accessible_children (pane), ==, lm_folder_view_get_n_photos (view));
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  select_first (3);
+  AtkSelection *selection = ATK_SELECTION (pane);
+  g_assert_cmpint (atk_selection_get_selection_count (selection), ==, 3);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr (AtkObject) cell = atk_object_ref_accessible_child (pane, (int) i);
+      g_autofree char *name = photo_name (index_at (view, i));
+      g_assert_cmpstr (atk_object_get_name (cell), ==, name);
+      g_assert_cmpint (atk_object_get_index_in_parent (cell), ==, i);
+      g_autoptr (AtkStateSet) states = atk_object_ref_state_set (cell);
+      g_assert_true (atk_state_set_contains_state (states, ATK_STATE_SELECTED) == (i < 3));
+      g_assert_true (atk_state_set_contains_state (states, ATK_STATE_FOCUSED) == (i == 2));
+      g_test_message ("%s: %s", name, atk_object_get_description (cell));
+    }
+  g_autoptr (AtkObject) second = atk_object_ref_accessible_child (pane, 1);
+  g_assert_cmpuint (index_at (view, 1), ==, 1);
+  g_assert_nonnull (strstr (atk_object_get_description (second), "3"));
+  g_autoptr (AtkObject) again = atk_object_ref_accessible_child (pane, 1);
+  g_assert_true (again == second); /* one object a cell, as the reader keeps track of it */
+
+  g_assert_true (atk_selection_add_selection (selection, 10));
+  g_assert_true (lm_folder_view_is_selected (view, 10));
+  g_assert_cmpint (atk_selection_get_selection_count (selection), ==, 4);
+  g_assert_true (atk_selection_clear_selection (selection));
+  g_autoptr (GPtrArray) none = lm_folder_view_get_selected (view);
+  g_assert_cmpuint (none->len, ==, 0);
+
+  /* Cell 1 on screen, where the view paints it. */
+  int x, y, w, h, vx, vy;
+  atk_component_get_extents (ATK_COMPONENT (second), &x, &y, &w, &h, ATK_XY_SCREEN);
+  GdkRectangle cell;
+  lm_folder_view_cell_area (view, 1, &cell, NULL);
+  gdk_window_get_origin (gtk_widget_get_window (GTK_WIDGET (view)), &vx, &vy);
+  g_assert_cmpint (x, ==, vx + cell.x);
+  g_assert_cmpint (y, ==, vy + cell.y);
+  g_assert_cmpint (w, ==, LM_FOLDER_CELL_WIDTH);
+}
+
 /* A row of the preset list dragged onto POSITION's cell, by hand as GTK's drag wants it: past
  * its threshold, then each step handled before the next. */
 static void
@@ -644,6 +695,7 @@ main (int argc, char **argv)
   g_test_add_func ("/folder/scroll-and-select", test_scroll);
   g_test_add_func ("/folder/rate-and-filter", test_rate_and_filter);
   g_test_add_func ("/folder/rubber-band", test_rubber_band);
+  g_test_add_func ("/folder/accessible", test_accessible);
   g_test_add_func ("/folder/open-next-back", test_open_next_back);
   g_test_add_func ("/folder/preset-drop", test_preset_drop);
   g_test_add_func ("/folder/export-selected", test_export_selected);
