@@ -54,13 +54,18 @@ from_environment (void)
   return pixels;
 }
 
+guint64
+lm_machine_memory_bytes (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (guint64) pages * (guint64) page : 0;
+}
+
 static guint64
 from_memory (void)
 {
-  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0)
-    return LM_IMAGE_MAX_PIXELS;
-  return (guint64) pages * (guint64) page / LM_PIXEL_BUDGET_BYTES;
+  guint64 bytes = lm_machine_memory_bytes ();
+  return bytes ? bytes / LM_PIXEL_BUDGET_BYTES : LM_IMAGE_MAX_PIXELS;
 }
 
 guint64

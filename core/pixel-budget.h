@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 
 #define LM_PIXEL_BUDGET_BYTES 32
 
+/* The machine's physical memory in bytes, 0 where it cannot be told. */
+guint64 lm_machine_memory_bytes (void);
+
 /* The budget in pixels: at most LM_IMAGE_MAX_PIXELS. */
 guint64 lm_pixel_budget (void);
 

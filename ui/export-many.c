@@ -7,6 +7,7 @@
 #include "core/batch/develop-job.h"
 #include "core/batch/develop-list.h"
 #include "core/library/presets.h"
+#include "core/pixel-budget.h"
 #include "export-options.h"
 
 typedef struct {
@@ -133,6 +134,10 @@ start (ExportMany *e)
   config.save.to_srgb = lm_export_options_get_to_srgb (LM_EXPORT_OPTIONS (e->options));
   config.preset = preset;
   config.resize = resize->enabled ? resize : NULL;
+  /* An eighth of the machine's memory pinned at most, 2 GiB at most: with every core loading,
+   * tens of large photos may be in flight, and pinned pages cannot be paged out. */
+  guint64 machine = lm_machine_memory_bytes ();
+  config.pinned_cap = (gsize) MIN (machine ? machine / 8 : G_MAXUINT64, G_GUINT64_CONSTANT (2) << 30);
   e->job = lm_develop_job_start (list, &config, LM_BACKEND_AUTO, g_main_context_default (), on_progress, on_done, e);
   return TRUE;
 }

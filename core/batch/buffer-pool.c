@@ -3,6 +3,9 @@
 struct _LmBufferPool {
   LmAllocator allocator; /* first: the allocator's callbacks find the pool from it */
   const LmAllocator *base;
+  const LmAllocator *beyond; /* NULL: no cap */
+  gsize cap;                 /* BASE's bytes held at most, in use and idle */
+  GHashTable *from_beyond;   /* the buffers BEYOND gave, in use */
   GMutex lock;
   GHashTable *sizes; /* every buffer of the pool, in use or idle → its size */
   GQueue idle;       /* of Idle, oldest first */
@@ -58,6 +61,17 @@ pool_alloc (const LmAllocator *self, gsize size, GError **error)
       size = b->size;
       g_free (b);
     }
+  else if (pool->beyond && pool->used_bytes + pool->idle_bytes + size > pool->cap)
+    {
+      pool->stats.fresh++, pool->stats.beyond++;
+      g_mutex_unlock (&pool->lock);
+      mem = pool->beyond->alloc (pool->beyond, size, error);
+      g_mutex_lock (&pool->lock);
+      if (mem)
+        g_hash_table_add (pool->from_beyond, mem);
+      g_mutex_unlock (&pool->lock);
+      return mem;
+    }
   else
     {
       pool->stats.fresh++;
@@ -83,6 +97,12 @@ pool_release (const LmAllocator *self, gpointer mem)
   LmBufferPool *pool = pool_of (self);
   g_autoptr (GPtrArray) drop = g_ptr_array_new ();
   g_mutex_lock (&pool->lock);
+  if (pool->beyond && g_hash_table_remove (pool->from_beyond, mem))
+    {
+      g_mutex_unlock (&pool->lock);
+      pool->beyond->free (pool->beyond, mem);
+      return;
+    }
   gsize size = GPOINTER_TO_SIZE (g_hash_table_lookup (pool->sizes, mem));
   pool->used_bytes -= size;
   Idle *b = g_new (Idle, 1);
@@ -116,6 +136,15 @@ lm_buffer_pool_new (const LmAllocator *base)
   return pool;
 }
 
+LmBufferPool *
+lm_buffer_pool_new_capped (const LmAllocator *base, const LmAllocator *beyond, gsize cap)
+{
+  LmBufferPool *pool = lm_buffer_pool_new (base);
+  pool->beyond = beyond, pool->cap = cap;
+  pool->from_beyond = g_hash_table_new (g_direct_hash, g_direct_equal);
+  return pool;
+}
+
 void
 lm_buffer_pool_free (LmBufferPool *pool)
 {
@@ -129,6 +158,7 @@ lm_buffer_pool_free (LmBufferPool *pool)
       g_free (b);
     }
   g_hash_table_unref (pool->sizes);
+  g_clear_pointer (&pool->from_beyond, g_hash_table_unref);
   g_mutex_clear (&pool->lock);
   g_free (pool);
 }

@@ -16,6 +16,11 @@ G_BEGIN_DECLS
 typedef struct _LmBufferPool LmBufferPool;
 
 LmBufferPool *lm_buffer_pool_new (const LmAllocator *base);
+/* The same holding at most CAP bytes of BASE's buffers, in use and idle: past it, a buffer
+ * comes from BEYOND (the plain host allocator) and goes back to it when freed, never kept.
+ * Pinned memory cannot be paged out: the window's Export Selected… pins no more than its
+ * share of the machine's memory, however many photos are in flight. */
+LmBufferPool *lm_buffer_pool_new_capped (const LmAllocator *base, const LmAllocator *beyond, gsize cap);
 /* Every buffer must have come back (every image from the allocator freed). */
 void lm_buffer_pool_free (LmBufferPool *pool);
 
@@ -25,7 +30,8 @@ const LmAllocator *lm_buffer_pool_allocator (LmBufferPool *pool);
 typedef struct {
   guint64 allocations; /* buffers asked for */
   guint64 fresh;       /* of them, not found in the pool */
-  gsize peak_bytes;    /* most bytes in use at once */
+  gsize peak_bytes;    /* most bytes in use at once (BASE's) */
+  guint64 beyond;      /* of them, from BEYOND (a capped pool) */
 } LmBufferPoolStats;
 
 void lm_buffer_pool_stats (LmBufferPool *pool, LmBufferPoolStats *stats);

@@ -285,7 +285,9 @@ lm_develop_batch_run (const LmDevelopConfig *config, GPtrArray *todo, LmJournal 
 {
   Run run = { .config = config, .journal = journal, .failures = failures };
   g_mutex_init (&run.lock);
-  run.pool = lm_buffer_pool_new (lm_backend_host_allocator (g_ptr_array_index (config->backends, 0)));
+  const LmAllocator *host = lm_backend_host_allocator (g_ptr_array_index (config->backends, 0));
+  run.pool = config->pinned_cap ? lm_buffer_pool_new_capped (host, lm_allocator_host (), config->pinned_cap)
+                                : lm_buffer_pool_new (host);
   LmPhotoStreamConfig stream = { .threads = config->load_threads, .workers = config->backends->len,
                                  .progress = config->progress, .progress_data = config->progress_data,
                                  .cancellable = config->cancellable };

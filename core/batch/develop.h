@@ -26,6 +26,7 @@ typedef struct {
   GPtrArray *backends;   /* of LmBackend: one render worker each (core/batch/backends.h) */
   LmBackendKind asked;   /* the backend asked for: which fall-backs to the CPU are noted */
   guint load_threads;    /* loading and writing; 0: every core */
+  gsize pinned_cap;      /* the pinned host memory its buffers may hold (buffer-pool.h); 0: no cap */
   const char *outdir, *ext;
   LmSaveOptions save;    /* quality, PNG level (notes: the run's own) */
   gboolean nvjpeg;       /* JPEG encoded by nvJPEG on the render worker's GPU where it can */
