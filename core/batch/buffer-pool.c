@@ -75,12 +75,15 @@ pool_alloc (const LmAllocator *self, gsize size, GError **error)
   else
     {
       pool->stats.fresh++;
-      /* Unlocked: pinning is slow, and other threads may find their buffer meanwhile. */
+      /* Counted before it is made, so that threads allocating at once keep within the cap;
+       * unlocked meanwhile: pinning is slow, and other threads may find their buffer. */
+      pool->used_bytes += size;
       g_mutex_unlock (&pool->lock);
       mem = pool->base->alloc (pool->base, size, error);
       g_mutex_lock (&pool->lock);
       if (mem)
         g_hash_table_insert (pool->sizes, mem, GSIZE_TO_POINTER (size));
+      pool->used_bytes -= size; /* counted below, once it is there */
     }
   if (mem)
     {
