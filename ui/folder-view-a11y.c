@@ -251,7 +251,7 @@ lm_folder_view_accessible_photos_changed (GtkWidget *view)
     return;
   defunct_all (self);
   LM_FOLDER_VIEW_ACCESSIBLE (self)->focused = -1;
-  g_signal_emit_by_name (self, "children-changed::add", -1, NULL); /* all of them anew */
+  g_signal_emit_by_name (self, "visible-data-changed"); /* its children: read them anew */
 }
 
 static void
