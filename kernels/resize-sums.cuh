@@ -53,6 +53,21 @@ source_px (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, int y,
   return lm_float_px<C> (src + (size_t) y * src_stride, x);
 }
 
+// The source box of BW × BH pixels from (BX, BY) staged into BOX as floats, row after row,
+// the block's threads taking every pixel in turn (a box's rows are shorter than a block).
+template <int C>
+__device__ __forceinline__ void
+stage_box (LmFloatPx<C> *box, const uint8_t *src, size_t src_stride, unsigned w, unsigned h, int bx, int by, int bw,
+           int bh)
+{
+  float inv = 1.0f / (float) bw;
+  for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
+    {
+      int br = lm_box_row (k, inv);
+      box[k] = source_px<C> (src, src_stride, w, h, by + br, bx + (k - br * bw));
+    }
+}
+
 // One output pixel of spans SX, SY summed straight from the source: the first axis's sums
 // (the intermediate's values) and then the second's, the same terms in the same order.
 template <int C, bool VFirst>

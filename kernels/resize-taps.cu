@@ -103,12 +103,7 @@ resize_taps (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint
         }
       return;
     }
-  float inv = 1.0f / (float) bw;
-  for (int k = threadIdx.x; k < bw * bh; k += kThreads)
-    {
-      int br = lm_box_row (k, inv);
-      box[k] = source_px<C> (src, src_stride, w, h, by + br, bx + (k - br * bw));
-    }
+  stage_box<C> (box, src, src_stride, w, h, bx, by, bw, bh);
   __syncthreads ();
   float wt[T];
   if (VFirst)

@@ -173,13 +173,7 @@ resize_tiles (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
       return;
     }
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
-  // The box's pixels in turn, every thread busy.
-  float inv = 1.0f / (float) bw;
-  for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
-    {
-      int br = lm_box_row (k, inv);
-      box[k] = source_px<C> (src, src_stride, w, h, by + br, bx + (k - br * bw));
-    }
+  stage_box<C> (box, src, src_stride, w, h, bx, by, bw, bh);
   // The tile's spans with their weights, kept beside the box (read once a tap).
   for (unsigned k = threadIdx.x; k < tx * xstride; k += blockDim.x)
     {
@@ -353,14 +347,14 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
   axis_table<<<lm_div_up (l.ya.count, kThreads), kThreads, 0, stream>>> (
     l.ya, l.ystride, reinterpret_cast<LmResizeSpan *> (s + l.yspans), reinterpret_cast<float *> (s + l.yweights));
   LM_CUDA_LAUNCHED ();
+  const LmResizeSpan *xs = reinterpret_cast<const LmResizeSpan *> (s + l.xspans);
+  const LmResizeSpan *ys = reinterpret_cast<const LmResizeSpan *> (s + l.yspans);
+  const float *xw = reinterpret_cast<const float *> (s + l.xweights);
+  const float *yw = reinterpret_cast<const float *> (s + l.yweights);
 
   if (l.direct)
     {
       dim3 grid (lm_div_up (l.ow, kTileW), lm_div_up (l.oh, 8));
-      const LmResizeSpan *xs = reinterpret_cast<const LmResizeSpan *> (s + l.xspans);
-      const LmResizeSpan *ys = reinterpret_cast<const LmResizeSpan *> (s + l.yspans);
-      const float *xw = reinterpret_cast<const float *> (s + l.xweights);
-      const float *yw = reinterpret_cast<const float *> (s + l.yweights);
       auto launch = [&] (auto kernel) {
         kernel<<<grid, kTileW * 8, 0, stream>>> (static_cast<const uint8_t *> (src->data), src->stride, src->width,
                                                  src->height, static_cast<uint8_t *> (dst->data), dst->stride, l.ow,
@@ -373,10 +367,7 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
       return cudaGetLastError ();
     }
   if (l.taps)
-    return lm_k_resize_taps (src, dst, &l.taps_plan, l.vfirst, reinterpret_cast<const LmResizeSpan *> (s + l.xspans),
-                             reinterpret_cast<const float *> (s + l.xweights),
-                             reinterpret_cast<const LmResizeSpan *> (s + l.yspans),
-                             reinterpret_cast<const float *> (s + l.yweights), stream);
+    return lm_k_resize_taps (src, dst, &l.taps_plan, l.vfirst, xs, xw, ys, yw, stream);
   if (l.tiled)
     {
       if (l.channels == 1)
