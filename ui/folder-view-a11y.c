@@ -303,15 +303,23 @@ selection_add (AtkSelection *selection, int i)
   return view && i >= 0 && lm_folder_view_set_selected (view, (guint) i, TRUE);
 }
 
+/* The position of VIEW's I-th selected photo (AtkSelection counts the selected children),
+ * -1 when fewer are selected. */
+static int
+nth_selected (LmFolderView *view, int i)
+{
+  for (guint p = 0, k = 0; view && p < lm_folder_view_get_n_photos (view); p++)
+    if (lm_folder_view_is_selected (view, p) && (int) k++ == i)
+      return (int) p;
+  return -1;
+}
+
 static gboolean
 selection_remove (AtkSelection *selection, int i)
 {
-  /* I counts the selected children, as AtkSelection's remove_selection does. */
   LmFolderView *view = view_of (selection);
-  for (guint p = 0, k = 0; view && p < lm_folder_view_get_n_photos (view); p++)
-    if (lm_folder_view_is_selected (view, p) && (int) k++ == i)
-      return lm_folder_view_set_selected (view, p, FALSE);
-  return FALSE;
+  int p = nth_selected (view, i);
+  return p >= 0 && lm_folder_view_set_selected (view, (guint) p, FALSE);
 }
 
 static gboolean
@@ -331,11 +339,8 @@ selection_select_all (AtkSelection *selection)
 static AtkObject *
 selection_ref (AtkSelection *selection, int i)
 {
-  LmFolderView *view = view_of (selection);
-  for (guint p = 0, k = 0; view && p < lm_folder_view_get_n_photos (view); p++)
-    if (lm_folder_view_is_selected (view, p) && (int) k++ == i)
-      return view_ref_child (ATK_OBJECT (selection), (int) p);
-  return NULL;
+  int p = nth_selected (view_of (selection), i);
+  return p >= 0 ? view_ref_child (ATK_OBJECT (selection), p) : NULL;
 }
 
 static int
