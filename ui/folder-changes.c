@@ -1,6 +1,7 @@
 /* The folder view's changes to many photos, on a thread (folder-changes.h). */
 #include "folder-changes.h"
 
+#include "core/context-post.h"
 #include "core/library/photo-tags.h"
 #include "core/library/presets.h"
 #include "rating-keys.h"
@@ -126,11 +127,7 @@ write_change (gpointer data, gpointer user_data)
     write_preset (c);
   else
     write_tags (c);
-  GSource *source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, report, c, (GDestroyNotify) change_free);
-  g_source_attach (source, c->changes->context);
-  g_source_unref (source);
+  lm_context_post (c->changes->context, NULL, report, c, (GDestroyNotify) change_free);
 }
 
 LmFolderChanges *

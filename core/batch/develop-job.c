@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "../context-post.h"
 #include "../error.h"
 #include "backends.h"
 #include "outdir-lock.h"
@@ -57,17 +58,12 @@ shared_unref (Shared *s)
   g_atomic_rc_box_release_full (s, shared_clear);
 }
 
-/* FUNC (holding one reference of S) on the caller's context, always as a source of it:
- * g_main_context_invoke runs it at once on this thread when nobody owns the context, and the
- * window's callbacks touch widgets. */
+/* FUNC (holding one reference of S) on the caller's context (the window's callbacks touch
+ * widgets). */
 static void
 on_context (Shared *s, GSourceFunc func, Shared *ref)
 {
-  GSource *source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, func, ref, (GDestroyNotify) shared_unref);
-  g_source_attach (source, s->context);
-  g_source_unref (source);
+  lm_context_post (s->context, NULL, func, ref, (GDestroyNotify) shared_unref);
 }
 
 static gboolean

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "config.h"
+#include "../context-post.h"
 #include "thumbnail.h"
 #include "thumbnail-cache.h"
 #include "thumbnail-edited.h"
@@ -101,9 +102,8 @@ result_new (LmThumbnailQueue *q, const char *photo)
   return result;
 }
 
-/* RESULT to the owner's thread: a source, not g_main_context_invoke, which runs the
- * callback on this thread when nobody owns the context at the moment. Then the request is
- * done (asked again, the photo is made again), unless it was asked for while being made. */
+/* RESULT to the owner's thread (lm_context_post). Then the request is done (asked again, the
+ * photo is made again), unless it was asked for while being made. */
 static void
 send (LmThumbnailQueue *q, Result *result)
 {
@@ -123,11 +123,7 @@ send (LmThumbnailQueue *q, Result *result)
   else
     g_hash_table_remove (q->requests, result->photo);
   g_mutex_unlock (&q->lock);
-  GSource *source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, deliver, result, result_free);
-  g_source_attach (source, q->context);
-  g_source_unref (source);
+  lm_context_post (q->context, NULL, deliver, result, result_free);
 }
 
 static Request *
@@ -399,10 +395,7 @@ queue_unref (LmThumbnailQueue *q)
     {
       Gone *g = g_new (Gone, 1);
       g->gone = q->gone, g->data = q->gone_data;
-      GSource *source = g_idle_source_new ();
-      g_source_set_callback (source, report_gone, g, g_free);
-      g_source_attach (source, q->context);
-      g_source_unref (source);
+      lm_context_post (q->context, NULL, report_gone, g, g_free);
     }
   g_rc_box_release (q->owner); /* a worker finishing its photo still made results of it */
   g_hash_table_unref (q->requests);

@@ -4,6 +4,8 @@
  * receivers have channels of their own (render.h), to which the results are handed to keep. */
 #include "render-private.h"
 
+#include "../context-post.h"
+
 #define VIEW_POOL 4 /* the window keeps two on screen in a split view, more are in flight */
 
 /* What results in flight share with the worker, so that they can be delivered (or dropped)
@@ -121,12 +123,7 @@ lm_render_post_to (LmRenderWorker *w, Channel *channel, LmRenderResult *result)
   Delivery *d = g_new (Delivery, 1);
   d->channel = lm_render_channel_ref (channel);
   d->result = result;
-  GSource *source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, deliver, d, delivery_free);
-  g_source_set_static_name (source, "[lumen] render result");
-  g_source_attach (source, w->context);
-  g_source_unref (source);
+  lm_context_post (w->context, "[lumen] render result", deliver, d, delivery_free);
 }
 
 void
