@@ -12,4 +12,7 @@ G_BEGIN_DECLS
 void lm_context_post (GMainContext *context, const char *name, GSourceFunc func, gpointer data,
                       GDestroyNotify destroy);
 
+/* FUNC (DATA) on CONTEXT in the same way: a notification, such as "the job has gone". */
+void lm_context_post_call (GMainContext *context, GDestroyNotify func, gpointer data);
+
 G_END_DECLS

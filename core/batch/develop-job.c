@@ -100,15 +100,6 @@ report_done (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* GONE (GONE_DATA) as a source of the context (the job let go after its end was reported). */
-static gboolean
-report_gone (gpointer data)
-{
-  Shared *s = data;
-  s->gone (s->gone_data);
-  return G_SOURCE_REMOVE;
-}
-
 static gpointer
 run (gpointer data)
 {
@@ -182,7 +173,7 @@ lm_develop_job_let_go (LmDevelopJob *job, GDestroyNotify gone, gpointer gone_dat
     {
       /* The thread only returns after queueing its end: joined at once. */
       g_thread_join (job->thread);
-      on_context (s, report_gone, g_atomic_rc_box_acquire (s));
+      lm_context_post_call (s->context, gone, gone_data);
     }
   else
     g_thread_unref (job->thread); /* it finishes the photos in hand on its own */

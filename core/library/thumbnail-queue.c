@@ -371,19 +371,6 @@ gpu_work (gpointer data)
   return failed && !q->with_cpu ? cpu_work (q) : NULL;
 }
 
-typedef struct {
-  GDestroyNotify gone;
-  gpointer data;
-} Gone;
-
-static gboolean
-report_gone (gpointer data)
-{
-  Gone *g = data;
-  g->gone (g->data);
-  return G_SOURCE_REMOVE;
-}
-
 /* A reference dropped: the owner's, or a worker's as it leaves. The last frees Q and, when
  * Q was let go, says so on its context. */
 static void
@@ -392,11 +379,7 @@ queue_unref (LmThumbnailQueue *q)
   if (!g_atomic_int_dec_and_test (&q->refs))
     return;
   if (q->gone != NULL)
-    {
-      Gone *g = g_new (Gone, 1);
-      g->gone = q->gone, g->data = q->gone_data;
-      lm_context_post (q->context, NULL, report_gone, g, g_free);
-    }
+    lm_context_post_call (q->context, q->gone, q->gone_data);
   g_rc_box_release (q->owner); /* a worker finishing its photo still made results of it */
   g_hash_table_unref (q->requests);
   g_main_context_unref (q->context);
