@@ -59,9 +59,8 @@ straighten_tiles (const uint8_t *src, size_t src_stride, LmStraightenSource s, u
       for (int k = threadIdx.x; k < bw * bh; k += blockDim.x)
         {
           int r = lm_box_row (k, inv);
-          int x = lm_clamp_index (lm_clamp_index (bx + (k - r * bw), s.w) - s.ox, s.tw);
-          int y = lm_clamp_index (lm_clamp_index (by + r, s.h) - s.oy, s.th);
-          box[k] = lm_float_px<C> (src + (size_t) y * src_stride, x);
+          box[k] = lm_float_px<C> (src + (size_t) lm_straighten_tap_y (&s, by + r) * src_stride,
+                                   lm_straighten_tap_x (&s, bx + (k - r * bw)));
         }
     }
   __syncthreads ();

@@ -154,6 +154,20 @@ lm_clamp_index (int v, int n)
   return v < 0 ? 0 : v >= n ? n - 1 : v;
 }
 
+/* The column (row) of S's piece that a tap at whole-image column X (row Y) reads: clamped to
+ * the whole image (the edge repeats), then to the piece S holds. */
+LM_INLINE int
+lm_straighten_tap_x (const LmStraightenSource *s, int x)
+{
+  return lm_clamp_index (lm_clamp_index (x, s->w) - s->ox, s->tw);
+}
+
+LM_INLINE int
+lm_straighten_tap_y (const LmStraightenSource *s, int y)
+{
+  return lm_clamp_index (lm_clamp_index (y, s->h) - s->oy, s->th);
+}
+
 /* Where the 4 × 4 neighbourhood of (SX, SY) starts (indices clamped to the whole image, in
  * the piece of it that S holds, in XI, YI) and its weights. A tile's source rectangle covers
  * every tap of its pixels; the second clamp only keeps a wrong one from reading outside. */
@@ -166,8 +180,8 @@ lm_cubic_taps (float sx, float sy, const LmStraightenSource *s, int xi[4], int y
   int x0 = (int) fx - 1, y0 = (int) fy - 1;
   for (int i = 0; i < 4; i++)
     {
-      xi[i] = lm_clamp_index (lm_clamp_index (x0 + i, s->w) - s->ox, s->tw);
-      yi[i] = lm_clamp_index (lm_clamp_index (y0 + i, s->h) - s->oy, s->th);
+      xi[i] = lm_straighten_tap_x (s, x0 + i);
+      yi[i] = lm_straighten_tap_y (s, y0 + i);
     }
 }
 
