@@ -4,12 +4,9 @@
 // cudaMemcpy2DAsync moves a crop at about half the memory's rate (its rows start at any
 // byte). The kernel here writes each destination row 16 bytes a thread, aligned, and reads
 // the source's bytes for them as the two aligned 16-byte blocks that hold them, shifted
-// into place: every access is a full 16-byte one whatever the crop's offset. Each thread
-// loads three pieces before it stores them, so that enough bytes are in flight to keep the
-// memory busy, and the grid is what runs at once, each block walking its share.
+// into place: every access is a full 16-byte one whatever the crop's offset.
 #include "kernels/cuda-check.h"
 #include "kernels/kernels.h"
-#include "kernels/resident-blocks.h"
 
 namespace {
 
@@ -44,63 +41,32 @@ load_shifted (const uint4 *from, unsigned off)
     }
 }
 
-// (Y, P) moved N pieces on along rows of PIECES.
-__device__ __forceinline__ void
-advance (unsigned &y, unsigned &p, unsigned n, unsigned pieces)
-{
-  p += n;
-  if (p < pieces)
-    return;
-  if (p < 2 * pieces)
-    p -= pieces, y++;
-  else
-    y += p / pieces, p %= pieces;
-}
+constexpr unsigned kPiecesX = 32, kRowsY = kThreads / kPiecesX;
 
-constexpr int kInFlight = 3; // pieces a thread loads before it stores any
-
-// The destination rows' whole 16-byte pieces, PIECES a row, numbered row after row (TOTAL in
-// all): block b takes [b·TOTAL/B, (b+1)·TOTAL/B), its threads blockDim apart, kInFlight at a
-// time. OFF: where the source's rows start within 16 bytes (the same for every row). Then the
-// rows' last bytes beyond their whole pieces (TAIL of them), a row a thread.
-// Eight blocks a multiprocessor: a copy needs every thread it can have in flight.
-__global__ void __launch_bounds__ (kThreads, 8)
-crop_copy (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned pieces, uint32_t total,
-           unsigned off, unsigned tail, unsigned height)
+// A thread a 16-byte piece of a destination row (PIECES whole ones a row), the block 32
+// pieces of 8 rows, the grid over the rows in order: the blocks running at once touch
+// neighbouring memory, which the DRAM serves faster than the far-apart shares that blocks
+// walking their own share of the rows touched (on an H200, 73% of the memory's rate against 66%:
+// 43 µs against 47 for a 24 MP crop).
+// OFF: where the source's rows start within 16 bytes (the same for every row). The thread
+// just past a row's last piece copies the row's last bytes beyond its whole pieces (TAIL).
+__global__ void __launch_bounds__ (kThreads)
+crop_copy (const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, unsigned pieces, unsigned off,
+           unsigned tail, unsigned height)
 {
-  uint32_t begin = (uint32_t) ((uint64_t) total * blockIdx.x / gridDim.x);
-  uint32_t end = (uint32_t) ((uint64_t) total * (blockIdx.x + 1) / gridDim.x);
-  uint32_t i = begin + threadIdx.x;
-  unsigned y = pieces ? i / pieces : 0, p = i - y * pieces, step = blockDim.x;
+  unsigned p = blockIdx.x * kPiecesX + threadIdx.x % kPiecesX;
   const uint8_t *base = src - off; // 16-byte aligned: the blocks holding each piece's bytes
-  for (; i < end; i += kInFlight * step)
+  for (unsigned y = blockIdx.y * kRowsY + threadIdx.x / kPiecesX; y < height; y += gridDim.y * kRowsY)
     {
-      uint4 v[kInFlight];
-      uint8_t *to[kInFlight];
-      unsigned yy = y, pp = p;
-#pragma unroll
-      for (int k = 0; k < kInFlight; k++)
+      if (p < pieces)
         {
-          to[k] = NULL;
-          if (i + k * step < end)
-            {
-              const uint4 *from = reinterpret_cast<const uint4 *> (base + (size_t) yy * src_stride) + pp;
-              v[k] = load_shifted (from, off);
-              to[k] = dst + (size_t) yy * dst_stride + 16 * (size_t) pp;
-            }
-          advance (yy, pp, step, pieces);
+          uint4 v = load_shifted (reinterpret_cast<const uint4 *> (base + (size_t) y * src_stride) + p, off);
+          __stcs (reinterpret_cast<uint4 *> (dst + (size_t) y * dst_stride) + p, v);
         }
-#pragma unroll
-      for (int k = 0; k < kInFlight; k++)
-        if (to[k])
-          __stcs (reinterpret_cast<uint4 *> (to[k]), v[k]);
-      y = yy, p = pp;
+      else if (p == pieces)
+        for (unsigned b = 0; b < tail; b++)
+          dst[(size_t) y * dst_stride + 16 * (size_t) p + b] = src[(size_t) y * src_stride + 16 * (size_t) p + b];
     }
-  if (tail == 0)
-    return;
-  for (unsigned row = blockIdx.x * blockDim.x + threadIdx.x; row < height; row += gridDim.x * blockDim.x)
-    for (unsigned b = 0; b < tail; b++)
-      dst[(size_t) row * dst_stride + 16 * (size_t) pieces + b] = src[(size_t) row * src_stride + 16 * (size_t) pieces + b];
 }
 
 } // namespace
@@ -118,22 +84,17 @@ crop_launch (const void *params, const LmKImage *src, const LmKImage *dst, const
   if (dst->width == 0 || dst->height == 0)
     return cudaSuccess;
   // The kernel's reads stay inside the source's rows only where rows and strides are
-  // 16-byte aligned (every image Lumen allocates; a view of one might not be); it counts
-  // pieces in 32 bits.
+  // 16-byte aligned (every image Lumen allocates; a view of one might not be).
   if ((reinterpret_cast<uintptr_t> (src->data) | reinterpret_cast<uintptr_t> (dst->data) | src->stride | dst->stride)
-      & 15
-      || (uint64_t) (row_bytes / 16) * dst->height > UINT32_MAX)
+      & 15)
     return cudaMemcpy2DAsync (dst->data, dst->stride, from, src->stride, row_bytes, dst->height,
                               cudaMemcpyDeviceToDevice, stream);
   unsigned pieces = (unsigned) (row_bytes / 16), tail = (unsigned) (row_bytes % 16);
-  uint64_t total = (uint64_t) pieces * dst->height;
-  unsigned cap;
-  LM_CUDA_TRY (lm_k_resident_blocks ((const void *) crop_copy, kThreads, 0, &cap));
-  // As many blocks as run at once: each walks its share (a small crop gets fewer).
-  size_t blocks = lm_div_up ((total > dst->height ? total : dst->height), kThreads);
-  crop_copy<<<(unsigned) (blocks < cap ? blocks : cap), kThreads, 0, stream>>> (
-    from, src->stride, static_cast<uint8_t *> (dst->data), dst->stride, pieces, (uint32_t) total,
-    (unsigned) (reinterpret_cast<uintptr_t> (from) & 15), tail, dst->height);
+  size_t rows_of_blocks = lm_div_up (dst->height, kRowsY);
+  dim3 grid (lm_div_up (pieces + (tail ? 1 : 0), kPiecesX), (unsigned) (rows_of_blocks < 65535 ? rows_of_blocks : 65535));
+  crop_copy<<<grid, kThreads, 0, stream>>> (from, src->stride, static_cast<uint8_t *> (dst->data), dst->stride, pieces,
+                                            (unsigned) (reinterpret_cast<uintptr_t> (from) & 15), tail,
+                                            dst->height);
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;
 }
