@@ -26,7 +26,8 @@
 #define GPU_WORKERS 2
 
 /* What results already sent to the main context share with the queue: they are dropped
- * once the queue is freed. */
+ * once the queue is freed. Its references are taken on the workers' threads and dropped on
+ * the owner's: an atomic box (a plain one's count, raced, freed it under a live result). */
 typedef struct {
   gboolean alive; /* read and written on the owner's thread only */
   LmThumbnailReady ready;
@@ -77,7 +78,7 @@ static void
 result_free (gpointer data)
 {
   Result *result = data;
-  g_rc_box_release (result->owner);
+  g_atomic_rc_box_release (result->owner);
   g_free (result->photo);
   g_clear_pointer (&result->thumb, lm_image_unref);
   g_clear_error (&result->error);
@@ -97,7 +98,7 @@ static Result *
 result_new (LmThumbnailQueue *q, const char *photo)
 {
   Result *result = g_new0 (Result, 1);
-  result->owner = g_rc_box_acquire (q->owner);
+  result->owner = g_atomic_rc_box_acquire (q->owner);
   result->photo = g_strdup (photo);
   return result;
 }
@@ -380,7 +381,7 @@ queue_unref (LmThumbnailQueue *q)
     return;
   if (q->gone != NULL)
     lm_context_post_call (q->context, q->gone, q->gone_data);
-  g_rc_box_release (q->owner); /* a worker finishing its photo still made results of it */
+  g_atomic_rc_box_release (q->owner); /* a worker finishing its photo still made results of it */
   g_hash_table_unref (q->requests);
   g_main_context_unref (q->context);
   g_mutex_clear (&q->lock);
@@ -412,7 +413,7 @@ lm_thumbnail_queue_new_full (int size, guint n_workers, LmThumbnailDevice device
   LmThumbnailQueue *q = g_new0 (LmThumbnailQueue, 1);
   q->size = size;
   q->context = g_main_context_ref_thread_default ();
-  q->owner = g_rc_box_new0 (Owner);
+  q->owner = g_atomic_rc_box_new0 (Owner);
   q->owner->alive = TRUE;
   q->owner->ready = ready;
   q->owner->user_data = user_data;
