@@ -53,12 +53,9 @@ lm_curve_spline_eval (const LmCurveSpline *s, float v)
     return s->c[0][0];
   if (v >= s->x[s->n - 1])
     return s->last;
-  /* The segment: how many inner points lie at or below v (the points increase). Every lane
-   * of a GPU warp counts over the same points, whatever its value: no lane waits on another's
-   * longer search. */
   int k = 0;
-  for (int i = 1; i < s->n - 1; i++)
-    k += v >= s->x[i];
+  while (k < s->n - 2 && v >= s->x[k + 1])
+    k++;
   float t = v - s->x[k];
   const float *c = s->c[k];
   return c[0] + t * (c[1] + t * (c[2] + t * c[3]));
