@@ -1,5 +1,5 @@
 // Resize of 8-bit images by Lanczos-3 on both axes (enlargements and shrinks below 2), by
-// tiles whose sums run a fixed number of taps (resize-taps.cu). Called by resize.cu, which
+// strips whose sums run a fixed number of taps (resize-taps.cu). Called by resize.cu, which
 // computes the tables.
 #pragma once
 
@@ -7,12 +7,13 @@
 
 #include "kernels/kernels.h"
 
-// How resize-taps.cu runs a resize: TAPS terms a sum (6, 8, 10 or 12), tiles of 32 × TILE_H
-// output pixels, its source box and intermediate (BOX_CAP and MID_CAP entries, SMEM bytes).
+// How resize-taps.cu runs a resize: TAPS terms a sum (6, 8, 10 or 12), strips whose steps
+// take STEP output pixels (32 or 16), stage BOX_LINES lines a round of BOX_LEN pixels across
+// (the reach of 32 output pixels), and keep RING_LEN intermediate lines (a power of two) and
+// TAPS more, SMEM bytes of shared memory in all.
 struct LmResizeTapsPlan {
   int taps;
-  unsigned tile_h;
-  unsigned box_cap, mid_cap;
+  unsigned step, box_len, box_lines, ring_len;
   size_t smem;
 };
 

@@ -7,7 +7,7 @@
 // 8-bit images shrunk by exactly 2 or 4 on both axes take integer sums (resize-whole.cu).
 // Other 8-bit images shrunk by area averaging by up to 3 are summed straight from the
 // source, a thread an output pixel: each source byte is read about once, and the few sums
-// are cheaper than staging it. Lanczos on both axes goes by resize-taps.cu's tiles, whose
+// are cheaper than staging it. Lanczos on both axes goes by resize-taps.cu's strips, whose
 // sums run a fixed number of taps. Other 8-bit resizes go by tiles of 32 × 16 output
 // pixels: a block copies the source pixels its spans reach into shared memory as floats,
 // sums them along the first axis into an intermediate there, then along the second into the
@@ -96,16 +96,26 @@ layout_of (const LmResizeParams *p, const LmKImage *src)
   return l;
 }
 
-// One axis's table: output pixel FIRST + i's span at SPANS[i], its weights STRIDE apart.
+// Both axes' tables in one launch, the first BLOCKS_X blocks the horizontal axis's: each
+// thread's sines take microseconds, so two launches one after the other took twice as long.
+// Output pixel FIRST + i's span at SPANS[i], its weights STRIDE apart.
 __global__ void
-axis_table (LmResizeAxis a, unsigned stride, LmResizeSpan *spans, float *weights)
+axis_tables (unsigned blocks_x, LmResizeAxis xa, unsigned xstride, LmResizeSpan *xspans, float *xweights,
+             LmResizeAxis ya, unsigned ystride, LmResizeSpan *yspans, float *yweights)
 {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool across = blockIdx.x < blocks_x;
+  const LmResizeAxis &a = across ? xa : ya;
+  unsigned stride = across ? xstride : ystride;
+  unsigned i = (blockIdx.x - (across ? 0 : blocks_x)) * blockDim.x + threadIdx.x;
   if (i >= a.count)
     return;
+  float *weights = across ? xweights : yweights;
   LmResizeSpan span = lm_resize_axis_entry (a.in, a.out, a.first + i, a.origin, weights + (size_t) i * stride);
+  // Zeros past the span's own weights: resize-taps.cu reads a fixed number of them.
+  for (uint32_t k = span.count; k < stride; k++)
+    weights[(size_t) i * stride + k] = 0.0f;
   span.offset = i * stride;
-  spans[i] = span;
+  (across ? xspans : yspans)[i] = span;
 }
 
 // 8-bit sources whose spans are short (area averaging by up to 3): a thread an output pixel,
@@ -341,11 +351,11 @@ resize_launch (const void *params, const LmKImage *src, const LmKImage *dst, con
     return lm_k_resize_whole (src, dst, kx, ky, (unsigned) sx0, (unsigned) sy0, stream);
 
   // Both axes' tables, on the device.
-  axis_table<<<lm_div_up (l.xa.count, kThreads), kThreads, 0, stream>>> (
-    l.xa, l.xstride, reinterpret_cast<LmResizeSpan *> (s + l.xspans), reinterpret_cast<float *> (s + l.xweights));
-  LM_CUDA_LAUNCHED ();
-  axis_table<<<lm_div_up (l.ya.count, kThreads), kThreads, 0, stream>>> (
-    l.ya, l.ystride, reinterpret_cast<LmResizeSpan *> (s + l.yspans), reinterpret_cast<float *> (s + l.yweights));
+  unsigned blocks_x = (unsigned) lm_div_up (l.xa.count, kThreads);
+  axis_tables<<<blocks_x + (unsigned) lm_div_up (l.ya.count, kThreads), kThreads, 0, stream>>> (
+    blocks_x, l.xa, l.xstride, reinterpret_cast<LmResizeSpan *> (s + l.xspans),
+    reinterpret_cast<float *> (s + l.xweights), l.ya, l.ystride, reinterpret_cast<LmResizeSpan *> (s + l.yspans),
+    reinterpret_cast<float *> (s + l.yweights));
   LM_CUDA_LAUNCHED ();
   const LmResizeSpan *xs = reinterpret_cast<const LmResizeSpan *> (s + l.xspans);
   const LmResizeSpan *ys = reinterpret_cast<const LmResizeSpan *> (s + l.yspans);

@@ -91,6 +91,14 @@ __byte_perm (unsigned a, unsigned b, unsigned selector)
   return r;
 }
 
+inline float
+__uint_as_float (unsigned u)
+{
+  float f;
+  memcpy (&f, &u, sizeof f);
+  return f;
+}
+
 inline unsigned
 __funnelshift_r (unsigned lo, unsigned hi, unsigned shift)
 {

@@ -1,8 +1,8 @@
 // The GPU resize (kernels/resize.cu, resize-taps.cu, resize-whole.cu) run on the CPU
 // (cuda-emu.h) through its entry point, lm_k_resize_op, against core/ops/resize-math.h's
 // plain sums, which are the CPU reference's (tests/unit/test-resize.c): every byte equal, on
-// every path the kernels take (integer cells, direct sums, fixed-tap tiles of 32 and 16 rows,
-// generic tiles, two passes), RGBA and gray, within shared memory limits of Hopper (227
+// every path the kernels take (integer cells, direct sums, fixed-tap strips down and across,
+// longer than one block, generic tiles, two passes), RGBA and gray, within shared memory limits of Hopper (227
 // KiB), Ampere (99) and Turing (64).
 #include <cstdio>
 #include <cstdlib>
@@ -73,7 +73,7 @@ path_of (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned *tap
     return "direct";
   if (lm_k_resize_taps_plan (&xa, &ya, ch, lm_resize_vertical_first (w, h, ow, oh), optin_kib * 1024, &plan))
     {
-      *taps_rows = plan.tile_h;
+      *taps_rows = plan.step;
       return "fixed taps";
     }
   return "tiles or passes";
@@ -107,7 +107,7 @@ check (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned seed)
   const char *path = path_of (w, h, ow, oh, ch, &rows);
   printf ("%s %u×%u → %u×%u, %s, %s", err || differ ? "FAIL" : "ok", w, h, ow, oh, ch == 4 ? "RGBA" : "gray", path);
   if (rows)
-    printf (" (%u rows)", rows);
+    printf (" (steps of %u)", rows);
   printf (" in %zu KiB: %ld bytes differ%s\n", optin_kib, differ, err ? ", the launch failed" : "");
   failures += err || differ;
 }
@@ -132,6 +132,8 @@ main ()
     { 68, 36, 34, 9 },      // 2 × 4 with a group cut short
     { 201, 160, 100, 80 },  // area, not whole: direct
     { 600, 500, 90, 70 },   // a steep shrink
+    { 120, 700, 90, 525 },  // strips down, longer than a block's
+    { 900, 90, 600, 59 },   // strips across (vertical first), longer than a block's
   };
   static const size_t limits[] = { 227, 99, 64 };
   unsigned seed = 1;
