@@ -505,6 +505,7 @@ def document(d, date):
     out += gpu_section(d, date)
     out += edits_section(os.path.join(d, "edits-h100"))
     out += text(d, "geometry-h200.md")
+    out += text(d, "geometry-h200-strips.md")
     out += view_section(os.path.join(d, "view-h100"))
     out += cpu_part(d, date, commit)
     out += latency_section(d, commit)
