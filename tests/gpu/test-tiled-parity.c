@@ -228,11 +228,13 @@ main (int argc, char **argv)
   /* The limits, each in a process of its own: the variable is read once. */
   const guint64 limits[] = { G_GUINT64_CONSTANT (8) << 30, G_GUINT64_CONSTANT (1) << 30 };
   int status = 0;
+  /* This program by its path: run by name from PATH, argv[0] has none to spawn it by. */
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
     {
       g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, limits[i]);
       g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "LUMEN_CUDA_MEMORY_LIMIT", value, TRUE);
-      char *child[] = { argv[0], "--limit", value, NULL };
+      char *child[] = { self ? self : argv[0], "--limit", value, NULL };
       int wait = 0;
       GError *e = NULL;
       fflush (stdout);
