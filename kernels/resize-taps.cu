@@ -10,7 +10,8 @@
 // image's edge repeated as the reference's clamp repeats them: every value read is finite.
 //
 // A block of 512 threads owns a strip of 32 output pixels across and kStripLength along the
-// second axis, and walks along it 32 output pixels a step. The first axis's sums (the
+// second axis, and walks along it 32 output pixels a step (16 where the shared memory of 32
+// would not let two blocks share a multiprocessor). The first axis's sums (the
 // intermediate) stay in a ring in shared memory as long as a later step reads them: each is
 // computed once, where square tiles recomputed the ones their neighbours share along the
 // second axis (1.6 intermediate rows an output row for 32 × 32 tiles at 0.75×, 1.34 here).
@@ -103,28 +104,27 @@ taps_sum (const float (&w)[T], Px p)
   return a;
 }
 
-// What a block's threads agree on before they sum: the first of the strip's spans across it
-// (FIRST, its start) and the extent of their reach (SPAN); whether any span of the strip has
-// more than T taps (none should have: then each pixel sums the source itself).
+// What a block's threads agree on before they sum, of some spans of one axis: the first pixel
+// they read (FIRST) and the last (LAST, the last one's T-th tap); whether any has more than T
+// taps (none should have: then each pixel sums the source itself).
 struct StripBounds {
-  int first, span, longer;
+  int first, last, longer;
 };
 
-// The spans [A0, A0 + N) of one axis (their starts at STARTS when not NULL): the first start,
-// the reach to the last's T-th tap, and whether any is longer than T.
+// The bounds of the spans [A0, A0 + N) of one axis, their starts at STARTS when not NULL.
 template <int T>
 __device__ void
 strip_bounds (const LmResizeSpan *spans, unsigned a0, unsigned n, int *starts, StripBounds *b)
 {
   if (threadIdx.x == 0)
-    b->first = INT_MAX, b->span = INT_MIN, b->longer = 0;
+    b->first = INT_MAX, b->last = INT_MIN, b->longer = 0;
   __syncthreads ();
   for (unsigned i = threadIdx.x; i < n; i += blockDim.x)
     {
       LmResizeSpan sp = spans[a0 + i];
       if (starts)
         starts[i] = sp.start;
-      atomicMin (&b->first, sp.start), atomicMax (&b->span, sp.start + T - 1);
+      atomicMin (&b->first, sp.start), atomicMax (&b->last, sp.start + T - 1);
       if (sp.count > (uint32_t) T)
         b->longer = 1;
     }
@@ -150,7 +150,7 @@ strip_down (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8
   unsigned warp = threadIdx.x / kLanes, c = threadIdx.x % kLanes; // c: this thread's output column
   strip_bounds<T> (xs, x0, tx, xstart, &across);
   strip_bounds<T> (ys, y0, y1 - y0, NULL, &down);
-  int bx = across.first, bw = across.span - bx + 1;
+  int bx = across.first, bw = across.last - bx + 1;
   if (across.longer || down.longer || (unsigned) bw > box_w)
     {
       // Not as planned: each pixel sums the source itself, the same terms.
@@ -237,7 +237,7 @@ strip_across (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
   unsigned warp = threadIdx.x / kLanes, c = threadIdx.x % kLanes;
   strip_bounds<T> (ys, y0, ty, ystart, &down);
   strip_bounds<T> (xs, x0, x1 - x0, NULL, &across);
-  int by = down.first, bh = down.span - by + 1;
+  int by = down.first, bh = down.last - by + 1;
   if (across.longer || down.longer || (unsigned) bh > box_h)
     {
       for (unsigned r = warp; r < ty; r += kWarps)
