@@ -32,6 +32,7 @@ constexpr unsigned kLanes = 32, kWarps = 16, kThreads = kLanes * kWarps;
 constexpr unsigned kStripLength = 256;  // output pixels along a strip: blocks enough to fill a GPU
 constexpr size_t kSmemMax = 112 * 1024; // two blocks a multiprocessor of 228 KiB (Hopper)
 constexpr unsigned kBoxChunks = 3;      // a strip down stages rows of up to 96 pixels
+constexpr size_t kStaticSmem = 256;     // both kernels' bounds and a line's starts (160 bytes)
 
 template <typename N>
 __device__ __forceinline__ N
@@ -393,8 +394,11 @@ lm_k_resize_taps_plan (const LmResizeAxis *xa, const LmResizeAxis *ya, int chann
       plan->box_lines = vfirst ? plan->step : taps_reach (along->in, along->out, plan->step, 0);
       plan->smem = ((size_t) plan->box_len * plan->box_lines + (size_t) (plan->ring_len + plan->taps) * kLanes)
                    * channels * sizeof (float);
-      size_t weights = vfirst ? 0 : 2 * plan->step * (plan->taps + 1) * sizeof (float);
-      if (plan->smem + weights <= kSmemMax && plan->smem <= optin)
+      // The kernels' own shared arrays count against the same limits: a strip down's copies
+      // of a step's weights and starts, and both kernels' bounds and starts (kStaticSmem).
+      // Past the device's limit the launch would fail where the generic tiles would run.
+      size_t fixed = (vfirst ? 0 : 2 * plan->step * (plan->taps + 1) * sizeof (float)) + kStaticSmem;
+      if (plan->smem + fixed <= kSmemMax && plan->smem + fixed <= optin)
         return true;
     }
   return false;
