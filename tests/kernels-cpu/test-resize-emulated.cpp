@@ -2,8 +2,10 @@
 // (cuda-emu.h) through its entry point, lm_k_resize_op, against core/ops/resize-math.h's
 // plain sums, which are the CPU reference's (tests/unit/test-resize.c): every byte equal, on
 // every path the kernels take (integer cells, direct sums, fixed-tap strips down and across,
-// longer than one block, generic tiles, two passes), RGBA and gray, within shared memory limits of Hopper (227
+// longer than one block, generic tiles, two passes), RGBA and gray, whole images and tiles of
+// them as the tiled render makes them, within shared memory limits of Hopper (227
 // KiB), Ampere (99) and Turing (64).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -112,6 +114,62 @@ check (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned seed)
   failures += err || differ;
 }
 
+// The input pixels [*LO, *LO + *N) the output pixels [O0, O0 + COUNT) of an axis from IN to
+// OUT read, clamped to the axis (what the tiled render gives a tile: core/ops/resize.c).
+static void
+source_span (unsigned in, unsigned out, unsigned o0, unsigned count, unsigned *lo, unsigned *n)
+{
+  std::vector<LmResizeSpan> spans (out);
+  std::vector<float> weights (lm_resize_axis_capacity (in, out));
+  lm_resize_axis_table (in, out, spans.data (), weights.data ());
+  int a = (int) in, b = 0;
+  for (unsigned i = o0; i < o0 + count; i++)
+    {
+      int s0 = std::clamp (spans[i].start, 0, (int) in - 1);
+      int s1 = std::clamp (spans[i].start + (int) std::max (spans[i].count, 1u) - 1, 0, (int) in - 1);
+      a = std::min (a, s0), b = std::max (b, s1);
+    }
+  *lo = (unsigned) a, *n = (unsigned) (b - a + 1);
+}
+
+// A tile of the W × H → OW × OH resize: output pixels (OX, OY) to (OX + TW, OY + TH) from the
+// input they read, its frame set as the tiled render sets it, against the same pixels of the
+// whole image's reference.
+static void
+check_tile (unsigned w, unsigned h, unsigned ow, unsigned oh, unsigned ox, unsigned oy, unsigned tw, unsigned th,
+            int ch, unsigned seed)
+{
+  std::mt19937 rng (seed);
+  size_t stride = ((size_t) w * ch + 63) / 64 * 64, ostride = ((size_t) tw * ch + 63) / 64 * 64;
+  std::vector<uint8_t> src (stride * h), dst (ostride * th, 0xa5);
+  for (auto &b : src)
+    b = (uint8_t) rng ();
+  LmResizeParams whole {};
+  whole.width = (float) ow, whole.height = (float) oh, whole.mode = LM_RESIZE_EXACT;
+  std::vector<uint8_t> want = reference (&whole, src.data (), stride, w, h, ch, ow, oh);
+  unsigned ix, iy, iw, ih;
+  source_span (w, ow, ox, tw, &ix, &iw);
+  source_span (h, oh, oy, th, &iy, &ih);
+  LmResizeParams p = whole;
+  p.tile = { w, h, ix, iy, ox, oy, tw, th };
+  int format = ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8;
+  LmKImage in = { src.data () + (size_t) iy * stride + (size_t) ix * ch, iw, ih, stride, format, 0 };
+  LmKImage out = { dst.data (), tw, th, ostride, format, 0 };
+  std::vector<uint8_t> scratch (lm_k_resize_op.workspace (&p, &in) + 16);
+  LmKScratch s = { scratch.data (), scratch.size () };
+  cudaError_t err = lm_k_resize_op.launch (&p, &in, &out, &s, 0);
+  long differ = 0;
+  for (unsigned y = 0; y < th; y++)
+    for (size_t b = 0; b < (size_t) tw * ch; b++)
+      if (dst[y * ostride + b] != want[(size_t) (oy + y) * ow * ch + (size_t) ox * ch + b] && differ++ < 3)
+        printf ("  pixel (%zu, %u) channel %zu: %u, the reference %u\n", ox + b / ch, oy + y, b % ch,
+                dst[y * ostride + b], want[(size_t) (oy + y) * ow * ch + (size_t) ox * ch + b]);
+  printf ("%s %u×%u → %u×%u, %s, the tile (%u, %u) %u×%u from input (%u, %u) %u×%u in %zu KiB: %ld bytes differ%s\n",
+          err || differ ? "FAIL" : "ok", w, h, ow, oh, ch == 4 ? "RGBA" : "gray", ox, oy, tw, th, ix, iy, iw, ih,
+          optin_kib, differ, err ? ", the launch failed" : "");
+  failures += err || differ;
+}
+
 int
 main ()
 {
@@ -143,6 +201,16 @@ main ()
       for (auto &c : cases)
         for (int ch = 4; ch >= 1; ch -= 3)
           check (c[0], c[1], c[2], c[3], ch, seed++);
+      // Tiles of the whole image: inside it (spans starting before the tile's input), on its
+      // edges, across a strip's length, both axis orders.
+      for (int ch = 4; ch >= 1; ch -= 3)
+        {
+          check_tile (400, 700, 300, 525, 37, 261, 70, 260, ch, seed++);  // strips down
+          check_tile (400, 700, 300, 525, 0, 0, 45, 300, ch, seed++);     // at the corner
+          check_tile (400, 700, 300, 525, 250, 400, 50, 125, ch, seed++); // at the far corner
+          check_tile (900, 90, 600, 59, 133, 7, 300, 40, ch, seed++);     // strips across
+          check_tile (250, 190, 130, 99, 20, 30, 77, 50, ch, seed++);     // 12 taps
+        }
     }
   printf ("%d failed\n", failures);
   return failures != 0;
