@@ -210,6 +210,26 @@ lm_resize_axis_table_part (unsigned in, unsigned out, unsigned first, unsigned c
   return k;
 }
 
+/* Host side: the input pixels [*LO, *LO + *N) that output pixels FIRST..FIRST+COUNT-1 of an
+ * axis of IN pixels resampled to OUT read, clamped as the sums clamp them: what the tiled
+ * render gives a tile (core/ops/resize.c). WEIGHTS: room for one pixel's weights
+ * (lm_resize_axis_stride (IN, OUT)). */
+LM_INLINE void
+lm_resize_axis_source (unsigned in, unsigned out, unsigned first, unsigned count, float *weights, unsigned *lo,
+                       unsigned *n)
+{
+  int a = (int) in - 1, b = 0;
+  for (unsigned i = first; i < first + count; i++)
+    {
+      LmResizeSpan span = lm_resize_axis_entry (in, out, i, 0, weights);
+      int s0 = span.start, s1 = span.start + (int) (span.count > 1 ? span.count : 1) - 1;
+      s0 = s0 < 0 ? 0 : s0 > (int) in - 1 ? (int) in - 1 : s0;
+      s1 = s1 < 0 ? 0 : s1 > (int) in - 1 ? (int) in - 1 : s1;
+      a = s0 < a ? s0 : a, b = s1 > b ? s1 : b;
+    }
+  *lo = (unsigned) a, *n = (unsigned) (b - a + 1);
+}
+
 /* The whole axis's table (lm_resize_axis_table_part). */
 LM_INLINE size_t
 lm_resize_axis_table (unsigned in, unsigned out, LmResizeSpan *spans, float *weights)

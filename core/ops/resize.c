@@ -440,32 +440,16 @@ resize_run_cpu (const void *params, const LmImage *src, LmImage *dst, GError **e
   return TRUE;
 }
 
-/* Tiles: on each axis, the input pixels that the output pixels' spans reach, clamped as the
- * sums clamp them. */
-static void
-source_span (guint in, guint out, guint first, guint count, guint *lo, guint *n)
-{
-  LmResizeSpan *spans = g_new (LmResizeSpan, count);
-  g_autofree float *weights = g_new (float, lm_resize_axis_capacity (in, out));
-  lm_resize_axis_table_part (in, out, first, count, 0, spans, weights);
-  int a = G_MAXINT, b = G_MININT;
-  for (guint i = 0; i < count; i++)
-    {
-      int s0 = CLAMP (spans[i].start, 0, (int) in - 1);
-      int s1 = CLAMP (spans[i].start + (int) MAX (spans[i].count, 1) - 1, 0, (int) in - 1);
-      a = MIN (a, s0), b = MAX (b, s1);
-    }
-  g_free (spans);
-  *lo = (guint) a, *n = (guint) (b - a + 1);
-}
-
 static void
 resize_source_rect (const void *params, guint in_w, guint in_h, const LmRect *out, LmRect *in)
 {
   guint ow, oh;
   lm_resize_size (params, in_w, in_h, &ow, &oh);
-  source_span (in_w, ow, out->x, out->width, &in->x, &in->width);
-  source_span (in_h, oh, out->y, out->height, &in->y, &in->height);
+  /* Tiles: on each axis, the input pixels that the output pixels' spans reach. */
+  g_autofree float *xw = g_new (float, lm_resize_axis_stride (in_w, ow));
+  g_autofree float *yw = g_new (float, lm_resize_axis_stride (in_h, oh));
+  lm_resize_axis_source (in_w, ow, out->x, out->width, xw, &in->x, &in->width);
+  lm_resize_axis_source (in_h, oh, out->y, out->height, yw, &in->y, &in->height);
 }
 
 static LmTileFrame *

@@ -83,28 +83,61 @@ path_of (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned *tap
 
 static int failures;
 
+// A W × H source of CH channels of random bytes from SEED, its rows 64-byte aligned.
+static std::vector<uint8_t>
+random_source (unsigned w, unsigned h, int ch, unsigned seed, size_t *stride)
+{
+  std::mt19937 rng (seed);
+  *stride = ((size_t) w * ch + 63) / 64 * 64;
+  std::vector<uint8_t> src (*stride * h);
+  for (auto &b : src)
+    b = (uint8_t) rng ();
+  return src;
+}
+
+// P through lm_k_resize_op from IN (TW × TH pixels out, CH channels), the output's bytes
+// beside its rows left 0xa5; the bytes that differ from the reference WANT (OW pixels a row)
+// from (OX, OY) on, the first three printed. *ERR: whether the launch failed.
+static long
+run_against (const LmResizeParams *p, const LmKImage *in, unsigned tw, unsigned th, const std::vector<uint8_t> &want,
+             unsigned ow, unsigned ox, unsigned oy, bool *err)
+{
+  int ch = in->format == LM_K_RGBA8 ? 4 : 1;
+  size_t ostride = ((size_t) tw * ch + 63) / 64 * 64;
+  std::vector<uint8_t> dst (ostride * th, 0xa5);
+  LmKImage out = { dst.data (), tw, th, ostride, in->format, 0 };
+  std::vector<uint8_t> scratch (lm_k_resize_op.workspace (p, in) + 16);
+  LmKScratch s = { scratch.data (), scratch.size () };
+  *err = lm_k_resize_op.launch (p, in, &out, &s, 0) != cudaSuccess;
+  long differ = 0;
+  for (unsigned y = 0; y < th; y++)
+    for (size_t b = 0; b < (size_t) tw * ch; b++)
+      {
+        uint8_t wanted = want[(size_t) (oy + y) * ow * ch + (size_t) ox * ch + b];
+        if (dst[y * ostride + b] != wanted && differ++ < 3)
+          printf ("  pixel (%zu, %u) channel %zu: %u, the reference %u\n", ox + b / ch, oy + y, b % ch,
+                  dst[y * ostride + b], wanted);
+      }
+  return differ;
+}
+
+static LmResizeParams
+exact_size (unsigned ow, unsigned oh)
+{
+  LmResizeParams p {};
+  p.width = (float) ow, p.height = (float) oh, p.mode = LM_RESIZE_EXACT;
+  return p;
+}
+
 static void
 check (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned seed)
 {
-  std::mt19937 rng (seed);
-  size_t stride = ((size_t) w * ch + 63) / 64 * 64, ostride = ((size_t) ow * ch + 63) / 64 * 64;
-  std::vector<uint8_t> src (stride * h), dst (ostride * oh, 0xa5);
-  for (auto &b : src)
-    b = (uint8_t) rng ();
-  LmResizeParams p {};
-  p.width = (float) ow, p.height = (float) oh, p.mode = LM_RESIZE_EXACT;
-  int format = ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8;
-  LmKImage in = { src.data (), w, h, stride, format, 0 }, out = { dst.data (), ow, oh, ostride, format, 0 };
-  std::vector<uint8_t> scratch (lm_k_resize_op.workspace (&p, &in) + 16);
-  LmKScratch s = { scratch.data (), scratch.size () };
-  cudaError_t err = lm_k_resize_op.launch (&p, &in, &out, &s, 0);
-  std::vector<uint8_t> want = reference (&p, src.data (), stride, w, h, ch, ow, oh);
-  long differ = 0;
-  for (unsigned y = 0; y < oh; y++)
-    for (size_t b = 0; b < (size_t) ow * ch; b++)
-      if (dst[y * ostride + b] != want[(size_t) y * ow * ch + b] && differ++ < 3)
-        printf ("  pixel (%zu, %u) channel %zu: %u, the reference %u\n", b / ch, y, b % ch, dst[y * ostride + b],
-                want[(size_t) y * ow * ch + b]);
+  size_t stride;
+  std::vector<uint8_t> src = random_source (w, h, ch, seed, &stride);
+  LmResizeParams p = exact_size (ow, oh);
+  LmKImage in = { src.data (), w, h, stride, ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8, 0 };
+  bool err;
+  long differ = run_against (&p, &in, ow, oh, reference (&p, src.data (), stride, w, h, ch, ow, oh), ow, 0, 0, &err);
   unsigned rows;
   const char *path = path_of (w, h, ow, oh, ch, &rows);
   printf ("%s %u×%u → %u×%u, %s, %s", err || differ ? "FAIL" : "ok", w, h, ow, oh, ch == 4 ? "RGBA" : "gray", path);
@@ -114,56 +147,26 @@ check (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned seed)
   failures += err || differ;
 }
 
-// The input pixels [*LO, *LO + *N) the output pixels [O0, O0 + COUNT) of an axis from IN to
-// OUT read, clamped to the axis (what the tiled render gives a tile: core/ops/resize.c).
-static void
-source_span (unsigned in, unsigned out, unsigned o0, unsigned count, unsigned *lo, unsigned *n)
-{
-  std::vector<LmResizeSpan> spans (out);
-  std::vector<float> weights (lm_resize_axis_capacity (in, out));
-  lm_resize_axis_table (in, out, spans.data (), weights.data ());
-  int a = (int) in, b = 0;
-  for (unsigned i = o0; i < o0 + count; i++)
-    {
-      int s0 = std::clamp (spans[i].start, 0, (int) in - 1);
-      int s1 = std::clamp (spans[i].start + (int) std::max (spans[i].count, 1u) - 1, 0, (int) in - 1);
-      a = std::min (a, s0), b = std::max (b, s1);
-    }
-  *lo = (unsigned) a, *n = (unsigned) (b - a + 1);
-}
-
 // A tile of the W × H → OW × OH resize: output pixels (OX, OY) to (OX + TW, OY + TH) from the
-// input they read, its frame set as the tiled render sets it, against the same pixels of the
-// whole image's reference.
+// input they read (lm_resize_axis_source, as the tiled render gives it), its frame set as the
+// tiled render sets it, against the same pixels of the whole image's reference.
 static void
 check_tile (unsigned w, unsigned h, unsigned ow, unsigned oh, unsigned ox, unsigned oy, unsigned tw, unsigned th,
             int ch, unsigned seed)
 {
-  std::mt19937 rng (seed);
-  size_t stride = ((size_t) w * ch + 63) / 64 * 64, ostride = ((size_t) tw * ch + 63) / 64 * 64;
-  std::vector<uint8_t> src (stride * h), dst (ostride * th, 0xa5);
-  for (auto &b : src)
-    b = (uint8_t) rng ();
-  LmResizeParams whole {};
-  whole.width = (float) ow, whole.height = (float) oh, whole.mode = LM_RESIZE_EXACT;
-  std::vector<uint8_t> want = reference (&whole, src.data (), stride, w, h, ch, ow, oh);
+  size_t stride;
+  std::vector<uint8_t> src = random_source (w, h, ch, seed, &stride);
+  LmResizeParams p = exact_size (ow, oh);
+  std::vector<uint8_t> want = reference (&p, src.data (), stride, w, h, ch, ow, oh);
   unsigned ix, iy, iw, ih;
-  source_span (w, ow, ox, tw, &ix, &iw);
-  source_span (h, oh, oy, th, &iy, &ih);
-  LmResizeParams p = whole;
+  std::vector<float> weights (std::max (lm_resize_axis_stride (w, ow), lm_resize_axis_stride (h, oh)));
+  lm_resize_axis_source (w, ow, ox, tw, weights.data (), &ix, &iw);
+  lm_resize_axis_source (h, oh, oy, th, weights.data (), &iy, &ih);
   p.tile = { w, h, ix, iy, ox, oy, tw, th };
-  int format = ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8;
-  LmKImage in = { src.data () + (size_t) iy * stride + (size_t) ix * ch, iw, ih, stride, format, 0 };
-  LmKImage out = { dst.data (), tw, th, ostride, format, 0 };
-  std::vector<uint8_t> scratch (lm_k_resize_op.workspace (&p, &in) + 16);
-  LmKScratch s = { scratch.data (), scratch.size () };
-  cudaError_t err = lm_k_resize_op.launch (&p, &in, &out, &s, 0);
-  long differ = 0;
-  for (unsigned y = 0; y < th; y++)
-    for (size_t b = 0; b < (size_t) tw * ch; b++)
-      if (dst[y * ostride + b] != want[(size_t) (oy + y) * ow * ch + (size_t) ox * ch + b] && differ++ < 3)
-        printf ("  pixel (%zu, %u) channel %zu: %u, the reference %u\n", ox + b / ch, oy + y, b % ch,
-                dst[y * ostride + b], want[(size_t) (oy + y) * ow * ch + (size_t) ox * ch + b]);
+  LmKImage in = { src.data () + (size_t) iy * stride + (size_t) ix * ch, iw, ih, stride,
+                  ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8, 0 };
+  bool err;
+  long differ = run_against (&p, &in, tw, th, want, ow, ox, oy, &err);
   printf ("%s %u×%u → %u×%u, %s, the tile (%u, %u) %u×%u from input (%u, %u) %u×%u in %zu KiB: %ld bytes differ%s\n",
           err || differ ? "FAIL" : "ok", w, h, ow, oh, ch == 4 ? "RGBA" : "gray", ox, oy, tw, th, ix, iy, iw, ih,
           optin_kib, differ, err ? ", the launch failed" : "");
