@@ -13,17 +13,9 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                                      \
-  do                                                                                               \
-    {                                                                                              \
-      cudaError_t e_ = (x);                                                                        \
-      if (e_ != cudaSuccess)                                                                       \
-        {                                                                                          \
-          std::printf ("npp-geometry: %s at line %d\n", cudaGetErrorString (e_), __LINE__);         \
-          std::exit (1);                                                                           \
-        }                                                                                          \
-    }                                                                                              \
-  while (0)
+#define PEER_NAME "npp-geometry"
+#include "peer-check.h"
+
 #define NK(x)                                                                                      \
   do                                                                                               \
     {                                                                                              \

@@ -35,13 +35,15 @@ struct _LmNvjpeg {
   LmNvStream parsed;
   cudaStream_t stream;
   int batch; /* the batch size STATE was initialised for; 0: none */
-  guint8 *rgb[LM_HDR_MAX_EXPOSURES];
-  gsize rgb_size[LM_HDR_MAX_EXPOSURES];
+  guint8 *rgb[LM_NVJPEG_BATCH_MAX];
+  gsize rgb_size[LM_NVJPEG_BATCH_MAX];
   guint8 *staging; /* pinned: the decoded RGB on its way into RGBA images in host memory */
   gsize staging_size;
   guint32 *samples; /* pinned and mapped: sample points, then the pixels read there */
   char *description;
 };
+/* A stack fits in one batch. */
+G_STATIC_ASSERT (LM_NVJPEG_BATCH_MAX >= LM_HDR_MAX_EXPOSURES);
 
 LmNvjpeg *
 lm_nvjpeg_new (int device, GError **error)
@@ -79,7 +81,7 @@ lm_nvjpeg_free (LmNvjpeg *d)
   LM_CUDA_RELEASE (cudaSetDevice (d->device));
   if (d->stream)
     LM_CUDA_RELEASE (cudaStreamSynchronize (d->stream));
-  for (guint i = 0; i < LM_HDR_MAX_EXPOSURES; i++)
+  for (guint i = 0; i < LM_NVJPEG_BATCH_MAX; i++)
     if (d->rgb[i])
       lm_cuda_free (d->rgb[i]);
   if (d->staging)
@@ -244,7 +246,7 @@ parse_members (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *len
 {
   guint k = 0;
   gsize offset = 0;
-  for (guint i = 0; i < n && k < LM_HDR_MAX_EXPOSURES; i++)
+  for (guint i = 0; i < n && k < LM_NVJPEG_BATCH_MAX; i++)
     {
       Member *p = &m[k];
       *p = (Member) { .file = i };
@@ -279,9 +281,9 @@ static gboolean
 decode_members (LmNvjpeg *d, const Member *m, guint k, const guint8 *const *data, const gsize *lens,
                 gboolean *device_failed, GError **error)
 {
-  const unsigned char *bits[LM_HDR_MAX_EXPOSURES];
-  size_t sizes[LM_HDR_MAX_EXPOSURES];
-  LmNvImage out[LM_HDR_MAX_EXPOSURES];
+  const unsigned char *bits[LM_NVJPEG_BATCH_MAX];
+  size_t sizes[LM_NVJPEG_BATCH_MAX];
+  LmNvImage out[LM_NVJPEG_BATCH_MAX];
   *device_failed = TRUE;
   for (guint j = 0; j < k; j++)
     {
@@ -356,7 +358,7 @@ gboolean
 lm_nvjpeg_decode (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *lens,
                   const LmAllocator *allocator, LmImage **images, GError **error)
 {
-  Member m[LM_HDR_MAX_EXPOSURES];
+  Member m[LM_NVJPEG_BATCH_MAX];
   int k = prepare (d, n, data, lens, images, m, error);
   if (k < 0)
     return FALSE;
@@ -390,26 +392,56 @@ expand_on_device (LmNvjpeg *d, Member *m, guint k, const LmAllocator *allocator,
   return !(*device_failed = !LM_CUDA_CHECK (cudaStreamSynchronize (d->stream), error));
 }
 
-gboolean
-lm_nvjpeg_decode_to_device (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *lens,
-                            const LmAllocator *allocator, LmImage **images, gboolean *all, GError **error)
+/* Of the K members M (in file order), those of the stacks whose COUNTS files nvJPEG takes
+ * every one of, none needing turning upright (the host's work, lm_image_orient), moved to the
+ * front of M: their count. ALL[s] says whether stack s's are kept. */
+static guint
+keep_whole_stacks (Member *m, guint k, guint n_stacks, const guint *counts, gboolean *all)
 {
-  Member m[LM_HDR_MAX_EXPOSURES];
-  *all = FALSE;
+  guint kept = 0, j = 0, end = 0;
+  for (guint s = 0; s < n_stacks; s++)
+    {
+      guint first = j;
+      end += counts[s];
+      while (j < k && m[j].file < end)
+        j++;
+      all[s] = j - first == counts[s];
+      for (guint q = first; all[s] && q < j; q++)
+        all[s] = lm_io_orientation_of (m[q].md.exif, m[q].md.xmp) == 1;
+      for (guint q = first; q < j; q++)
+        if (all[s])
+          m[kept++] = m[q]; /* kept ≤ q: nothing is overwritten before it is moved */
+        else
+          metadata_clear (&m[q].md);
+    }
+  return kept;
+}
+
+gboolean
+lm_nvjpeg_decode_to_device (LmNvjpeg *d, guint n_stacks, const guint *counts, const guint8 *const *data,
+                            const gsize *lens, const LmAllocator *allocator, LmImage **images, gboolean *all,
+                            GError **error)
+{
+  guint n = 0;
+  for (guint s = 0; s < n_stacks; s++)
+    all[s] = FALSE, n += counts[s];
+  g_return_val_if_fail (n <= LM_NVJPEG_BATCH_MAX, FALSE);
+  Member m[LM_NVJPEG_BATCH_MAX];
   int k = prepare (d, n, data, lens, images, m, error);
   if (k < 0)
     return FALSE;
-  /* Turning an image upright is the host's work (lm_image_orient): such stacks go there. */
-  gboolean upright = (guint) k == n;
-  for (int j = 0; upright && j < k; j++)
-    upright = lm_io_orientation_of (m[j].md.exif, m[j].md.xmp) == 1;
+  guint kept = keep_whole_stacks (m, (guint) k, n_stacks, counts, all);
   gboolean device_failed = FALSE;
-  *all = upright && decode_members (d, m, k, data, lens, &device_failed, error)
-         && expand_on_device (d, m, k, allocator, images, &device_failed, error);
-  clear_members (m, k);
-  if (!*all)
-    for (guint i = 0; i < n; i++)
-      g_clear_pointer (&images[i], lm_image_unref);
+  gboolean decoded = kept > 0 && decode_members (d, m, kept, data, lens, &device_failed, error)
+                     && expand_on_device (d, m, kept, allocator, images, &device_failed, error);
+  clear_members (m, kept);
+  if (!decoded)
+    {
+      for (guint s = 0; s < n_stacks; s++)
+        all[s] = FALSE;
+      for (guint i = 0; i < n; i++)
+        g_clear_pointer (&images[i], lm_image_unref);
+    }
   return !device_failed;
 }
 
@@ -417,7 +449,7 @@ gboolean
 lm_nvjpeg_decode_some_to_device (LmNvjpeg *d, guint n, const guint8 *const *data, const gsize *lens,
                                  const LmAllocator *allocator, LmImage **images, GError **error)
 {
-  Member m[LM_HDR_MAX_EXPOSURES];
+  Member m[LM_NVJPEG_BATCH_MAX];
   int k = prepare (d, n, data, lens, images, m, error);
   if (k <= 0)
     return k == 0;
@@ -498,12 +530,13 @@ lm_nvjpeg_decode (LmNvjpeg *decoder, guint n, const guint8 *const *data, const g
 }
 
 gboolean
-lm_nvjpeg_decode_to_device (LmNvjpeg *decoder, guint n, const guint8 *const *data, const gsize *lens,
-                            const LmAllocator *allocator, LmImage **images, gboolean *all, GError **error)
+lm_nvjpeg_decode_to_device (LmNvjpeg *decoder, guint n_stacks, const guint *counts, const guint8 *const *data,
+                            const gsize *lens, const LmAllocator *allocator, LmImage **images, gboolean *all,
+                            GError **error)
 {
-  for (guint i = 0; i < n; i++)
-    images[i] = NULL;
-  *all = FALSE;
+  for (guint s = 0, i = 0; s < n_stacks; s++)
+    for (guint j = 0, end = i + counts[s]; i < end; i++, j++)
+      images[i] = NULL, all[s] = FALSE;
   return TRUE;
 }
 

@@ -29,9 +29,13 @@ typedef struct {
   LmBufferPool *host_pool;
   gboolean resident;  /* stacks may stay on the GPU (see pipeline.h) */
 
-  /* nvJPEG decoders, one per decode thread at most, each used by one thread at a time. */
+  /* nvJPEG decoders, one per decode thread at most (DECODE_LANES a device when stacks stay
+   * on the GPU), each used by one thread at a time. */
   GAsyncQueue *decoders;
   guint decoders_made, decoders_max;
+  /* Stacks read and waiting for a decoder, when a decoder takes several (run->resident): the
+   * decode pool's tasks (batch_token) take them from here. */
+  GAsyncQueue *waiting;
 
   GMutex lock;
   GCond changed; /* a stack left the pipeline, or the batch stopped */
@@ -51,6 +55,8 @@ typedef struct {
   LmHdrStack *hdr;   /* host memory, or GROUP's device memory, until the merge */
   Group *group;      /* where the stack was decoded; NULL: host memory */
   LmResponse response;
+  guint32 *samples;  /* the calibration's pixels, read on the GPU while the decoder was at hand */
+  guint n_samples;   /* points */
   LmImage *result;   /* host memory, to write */
   GBytes *encoded;   /* or the file, encoded on the GPU */
   guint nvjpeg_files, cpu_files;
@@ -82,6 +88,16 @@ add_note (Job *job, const char *file, char *text)
 
 /* Ends a merge worker's loop. */
 static Job stop_job;
+/* A decode task that takes the stacks waiting (Run.waiting), as many as a decoder takes. */
+static Job batch_token;
+
+/* How many stacks a decoder takes at once when that many wait, and how many decoders a
+ * device has: its hardware decoder's rate grows with the batch and falls with more callers
+ * (bench/RESULTS.md, "Batch HDR"; on an H200, nvJPEG alone decoded 146 stacks of 3 a second
+ * 3 files a call on 4 threads, 286 12 files a call on 2 threads; the batch made 117 stacks a
+ * second one stack a call on up to 16 decoders, 189 with 4 stacks a call on 4, 222 on 2). */
+#define DECODE_STACKS 4
+#define DECODE_LANES 2
 
 typedef struct {
   Run *run;
@@ -167,6 +183,7 @@ finish (Run *run, Job *job, GError *error)
   g_mutex_unlock (&run->lock);
   g_ptr_array_unref (job->notes);
   g_ptr_array_unref (job->save_notes);
+  g_free (job->samples);
   g_free (job);
 }
 
@@ -207,7 +224,14 @@ read_task (gpointer data, gpointer user_data)
   g_mutex_lock (&run->lock);
   run->bytes_read += job->read->total_bytes;
   g_mutex_unlock (&run->lock);
-  g_thread_pool_push (run->decode_pool, job, NULL);
+  if (run->waiting)
+    {
+      /* Pushed before its task: the task, or one before it, takes it. */
+      g_async_queue_push (run->waiting, job);
+      g_thread_pool_push (run->decode_pool, &batch_token, NULL);
+    }
+  else
+    g_thread_pool_push (run->decode_pool, job, NULL);
 }
 
 /* A decoder of this thread's own for the stack, or NULL (libjpeg-turbo). Decoders past the
@@ -253,25 +277,36 @@ group_of_device (Run *run, int device)
   return NULL;
 }
 
-/* Into the memory of DECODER's device, when the stack can stay there; else into host memory. */
-static gboolean
-decode_files (Run *run, Job *job, LmNvjpeg *decoder, LmHdrMethod method, GError **error)
+static void
+give_decoder (Run *run, LmNvjpeg *decoder)
+{
+  if (decoder)
+    g_async_queue_push (run->decoders, decoder);
+}
+
+/* The workers whose device DECODER decodes on, when stacks stay on the GPU; else NULL. */
+static Group *
+resident_home (Run *run, LmNvjpeg *decoder)
 {
   Group *home = decoder && run->resident ? group_of_device (run, lm_nvjpeg_device (decoder)) : NULL;
-  if (home && home->device_pool)
-    {
-      if (!lm_batch_decode_on_device (job->read, method, lm_buffer_pool_allocator (home->device_pool), decoder,
-                                      &job->hdr, error))
-        return FALSE;
-      if (job->hdr)
-        {
-          job->group = home;
-          job->nvjpeg_files = job->hdr->n;
-          return TRUE;
-        }
-    }
+  return home && home->device_pool ? home : NULL;
+}
+
+static void
+take_resident (Job *job, Group *home, LmHdrStack *hdr)
+{
+  job->hdr = hdr;
+  job->group = home;
+  job->nvjpeg_files = hdr->n;
+}
+
+/* Into host memory: nvJPEG (DECODER, may be NULL) the files it takes, the CPU the others. */
+static gboolean
+decode_on_host (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
+{
   guint on_gpu = 0;
-  job->hdr = lm_batch_decode (job->read, method, lm_buffer_pool_allocator (run->host_pool), decoder, &on_gpu, error);
+  job->hdr = lm_batch_decode (job->read, run->config->merge.method, lm_buffer_pool_allocator (run->host_pool),
+                              decoder, &on_gpu, error);
   if (job->hdr == NULL)
     return FALSE;
   job->nvjpeg_files = on_gpu;
@@ -279,21 +314,74 @@ decode_files (Run *run, Job *job, LmNvjpeg *decoder, LmHdrMethod method, GError 
   return TRUE;
 }
 
-/* The job's sampler for a stack decoded into a GPU's memory: its few sample pixels read by
- * the decoder there. */
+/* Into the memory of DECODER's device, when the stack can stay there; else into host memory. */
 static gboolean
-sample_on_gpu (const LmHdrStack *s, const guint *xy, guint n, guint32 *pixels, gpointer decoder, GError **error)
+decode_files (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
 {
-  return lm_nvjpeg_sample (decoder, s->n, s->images, xy, n, pixels, error);
+  Group *home = resident_home (run, decoder);
+  if (home)
+    {
+      LmHdrStack *hdr = NULL;
+      GError *bad = NULL;
+      if (!lm_batch_decode_on_device (&job->read, 1, run->config->merge.method,
+                                      lm_buffer_pool_allocator (home->device_pool), decoder, &hdr, &bad, error))
+        return FALSE;
+      if (bad)
+        {
+          g_propagate_error (error, bad);
+          return FALSE;
+        }
+      if (hdr)
+        {
+          take_resident (job, home, hdr);
+          return TRUE;
+        }
+    }
+  return decode_on_host (run, job, decoder, error);
 }
 
-/* The curve as the HDR job finds it, from the stack where it is. */
+/* The files are decoded: what the HDR job checks of the stack's depth. */
 static gboolean
-calibrate (Job *job, LmHdrMethod method, LmNvjpeg *decoder, GError **error)
+decoded (Run *run, Job *job, GError **error)
 {
-  if (job->group != NULL)
-    return lm_hdr_job_calibrate_sampled (job->hdr, sample_on_gpu, decoder, &job->response, error);
-  return lm_hdr_job_calibrate (method, job->hdr, &job->response, error);
+  g_clear_pointer (&job->read, lm_batch_read_free);
+  return lm_hdr_job_prepare_depth (run->config->merge.method, run->config->response_given, job->hdr, error);
+}
+
+/* For a stack decoded into a GPU's memory: the few pixels its calibration reads, read by the
+ * decoder there. */
+static gboolean
+sample_on_gpu (Job *job, LmNvjpeg *decoder, GError **error)
+{
+  guint xy[2 * LM_HDR_MAX_SAMPLES];
+  job->n_samples = lm_hdr_job_calibration_points (job->hdr, xy);
+  job->samples = g_new (guint32, (gsize) job->n_samples * job->hdr->n);
+  return lm_nvjpeg_sample (decoder, job->hdr->n, job->hdr->images, xy, job->n_samples, job->samples, error);
+}
+
+/* Whether the job finds a curve of its own: each stack has its own, as a per-stack OpenCV
+ * calibrate + merge, unless one is given or none is needed (fusion, linear 16-bit data). */
+static gboolean
+needs_curve (const LmBatchConfig *c, Job *job)
+{
+  LmHdrMethod merged_by = lm_hdr_job_method_for (c->merge.method, job->hdr);
+  return !c->response_given && merged_by != LM_HDR_MERTENS && merged_by != LM_HDR_LINEAR;
+}
+
+/* The curve as the HDR job finds it, from the stack where it is: a stack on the GPU from its
+ * samples, read by DECODER unless they were read already. */
+static gboolean
+calibrate (const LmBatchConfig *c, Job *job, LmNvjpeg *decoder, GError **error)
+{
+  if (!needs_curve (c, job))
+    {
+      job->response = c->merge.response;
+      return TRUE;
+    }
+  if (job->group == NULL)
+    return lm_hdr_job_calibrate (c->merge.method, job->hdr, &job->response, error);
+  return (job->samples != NULL || sample_on_gpu (job, decoder, error))
+         && lm_hdr_job_calibrate_pixels (job->hdr, job->n_samples, job->samples, &job->response, error);
 }
 
 /* Decode pool: everything before the backend, on the CPU (and nvJPEG). These are the HDR
@@ -304,12 +392,10 @@ static gboolean
 decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
 {
   const LmBatchConfig *c = run->config;
-  LmHdrMethod method = c->merge.method;
   gint64 t = g_get_monotonic_time ();
-  if (!decode_files (run, job, decoder, method, error))
+  if (!decode_files (run, job, decoder, error))
     return FALSE; /* the files stay read: a device error is tried again */
-  g_clear_pointer (&job->read, lm_batch_read_free);
-  if (!lm_hdr_job_prepare_depth (method, c->response_given, job->hdr, error))
+  if (!decoded (run, job, error))
     return FALSE;
   job->ms[LM_STAGE_DECODE] = lm_ms_since (t);
 
@@ -324,12 +410,8 @@ decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
       job->ms[LM_STAGE_ALIGN] = lm_ms_since (t);
     }
 
-  /* Each stack has its own curve, as a per-stack OpenCV calibrate + merge. */
   t = g_get_monotonic_time ();
-  LmHdrMethod merged_by = lm_hdr_job_method_for (method, job->hdr);
-  if (c->response_given || merged_by == LM_HDR_MERTENS || merged_by == LM_HDR_LINEAR)
-    job->response = c->merge.response; /* given, or none needed: fusion, linear 16-bit data */
-  else if (!calibrate (job, method, decoder, error))
+  if (!calibrate (c, job, decoder, error))
     return FALSE;
   job->ms[LM_STAGE_CALIBRATE] = lm_ms_since (t);
   return TRUE;
@@ -340,8 +422,7 @@ decode (Run *run, Job *job, GError **error)
 {
   LmNvjpeg *decoder = take_decoder (run);
   gboolean ok = decode_with (run, job, decoder, error);
-  if (decoder)
-    g_async_queue_push (run->decoders, decoder);
+  give_decoder (run, decoder);
   return ok;
 }
 
@@ -399,22 +480,10 @@ retry_after (Run *run, Job *job, GError **error)
   return TRUE;
 }
 
+/* The stack decoded (OK) or not (ERROR): on to the merge workers, or out. */
 static void
-decode_task (gpointer data, gpointer user_data)
+decode_done (Run *run, Job *job, gboolean ok, GError *error)
 {
-  Run *run = user_data;
-  Job *job = data;
-  /* The pool's threads are the parallelism: a team in each (the PNG and TIFF codecs open one)
-   * would put cores × cores threads on the cores. */
-  omp_set_num_threads (1);
-  GError *error = NULL;
-  gboolean ok = FALSE;
-  while (!stopping (run) && !(ok = decode (run, job, &error)) && job->read != NULL && retry_after (run, job, &error))
-    {
-      g_clear_pointer (&job->hdr, lm_hdr_stack_free);
-      job->group = NULL;
-      job->nvjpeg_files = job->cpu_files = 0;
-    }
   if (stopping (run) && error == NULL)
     finish (run, job, NULL);
   else if (!ok)
@@ -424,6 +493,146 @@ decode_task (gpointer data, gpointer user_data)
       take_load_notes (job);
       to_merge (run, job);
     }
+}
+
+/* One stack through the decode stage, tried again after a passing device error. */
+static void
+decode_alone (Run *run, Job *job)
+{
+  GError *error = NULL;
+  gboolean ok = FALSE;
+  while (!stopping (run) && !(ok = decode (run, job, &error)) && job->read != NULL && retry_after (run, job, &error))
+    {
+      g_clear_pointer (&job->hdr, lm_hdr_stack_free);
+      g_clear_pointer (&job->samples, g_free);
+      job->group = NULL;
+      job->nvjpeg_files = job->cpu_files = 0;
+    }
+  decode_done (run, job, ok, error);
+}
+
+/* Up to DECODE_STACKS stacks of Run.waiting whose files make one batch of the decoder, into
+ * JOBS: their count. */
+static guint
+take_waiting (Run *run, Job **jobs)
+{
+  guint n = 0, files = 0;
+  Job *job;
+  while (n < DECODE_STACKS && (job = g_async_queue_try_pop (run->waiting)))
+    {
+      if (n > 0 && files + job->read->n > LM_NVJPEG_BATCH_MAX)
+        {
+          g_async_queue_push_front (run->waiting, job); /* the next task's: there is one */
+          break;
+        }
+      files += job->read->n;
+      jobs[n++] = job;
+    }
+  return n;
+}
+
+/* After a device error in their batch, each of the N JOBS is tried again alone, once. */
+static void
+decode_again (Run *run, Job **jobs, guint n, GError *error)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      GError *e = g_error_copy (error);
+      if (retry_after (run, jobs[i], &e))
+        decode_alone (run, jobs[i]);
+      else
+        decode_done (run, jobs[i], FALSE, e);
+    }
+  g_error_free (error);
+}
+
+/* The stacks waiting when a decoder comes free (there are more while every decoder is busy),
+ * decoded into the GPU's memory in one batch; what the calibration reads of each is read
+ * while the decoder is at hand, and the curves are found on this thread after it went
+ * back, so that the next batch starts meanwhile. */
+static void
+decode_waiting (Run *run)
+{
+  const LmBatchConfig *c = run->config;
+  LmNvjpeg *decoder = take_decoder (run);
+  Job *jobs[DECODE_STACKS];
+  guint n = take_waiting (run, jobs);
+  Group *home = resident_home (run, decoder);
+  if (n == 0 || home == NULL || stopping (run))
+    {
+      give_decoder (run, decoder);
+      for (guint i = 0; i < n; i++)
+        decode_alone (run, jobs[i]); /* the CPU decodes, or the batch stops */
+      return;
+    }
+  gint64 t = g_get_monotonic_time ();
+  LmBatchRead *reads[DECODE_STACKS];
+  LmHdrStack *stacks[DECODE_STACKS];
+  GError *errors[DECODE_STACKS], *error = NULL;
+  for (guint i = 0; i < n; i++)
+    reads[i] = jobs[i]->read;
+  if (!lm_batch_decode_on_device (reads, n, c->merge.method, lm_buffer_pool_allocator (home->device_pool), decoder,
+                                  stacks, errors, &error))
+    {
+      give_decoder (run, decoder);
+      for (guint i = 0; i < n; i++)
+        g_clear_error (&errors[i]); /* said again when the stack is tried alone */
+      decode_again (run, jobs, n, error);
+      return;
+    }
+  gboolean ok[DECODE_STACKS], again[DECODE_STACKS];
+  for (guint i = 0; i < n; i++)
+    {
+      Job *job = jobs[i];
+      ok[i] = errors[i] == NULL;
+      again[i] = FALSE;
+      if (ok[i] && stacks[i])
+        take_resident (job, home, stacks[i]);
+      else if (ok[i])
+        ok[i] = decode_on_host (run, job, decoder, &errors[i]); /* not nvJPEG's whole, or not upright */
+      if (!ok[i] && job->read != NULL && !stopping (run) && retry_after (run, job, &errors[i]))
+        {
+          /* A device error decoding on the host: alone, as any stack's second try. */
+          g_clear_pointer (&job->hdr, lm_hdr_stack_free);
+          job->nvjpeg_files = job->cpu_files = 0;
+          again[i] = TRUE;
+          continue;
+        }
+      ok[i] = ok[i] && decoded (run, job, &errors[i])
+              && (job->group == NULL || !needs_curve (c, job) || sample_on_gpu (job, decoder, &errors[i]));
+    }
+  give_decoder (run, decoder);
+  double each_ms = lm_ms_since (t) / n;
+  for (guint i = 0; i < n; i++)
+    {
+      Job *job = jobs[i];
+      if (again[i])
+        {
+          decode_alone (run, job);
+          continue;
+        }
+      job->ms[LM_STAGE_DECODE] = each_ms;
+      if (ok[i])
+        {
+          gint64 c0 = g_get_monotonic_time ();
+          ok[i] = calibrate (c, job, NULL, &errors[i]);
+          job->ms[LM_STAGE_CALIBRATE] = lm_ms_since (c0);
+        }
+      decode_done (run, job, ok[i], errors[i]);
+    }
+}
+
+static void
+decode_task (gpointer data, gpointer user_data)
+{
+  Run *run = user_data;
+  /* The pool's threads are the parallelism: a team in each (the PNG and TIFF codecs open one)
+   * would put cores × cores threads on the cores. */
+  omp_set_num_threads (1);
+  if (data == &batch_token)
+    decode_waiting (run);
+  else
+    decode_alone (run, data);
 }
 
 static gpointer
@@ -580,15 +789,18 @@ start_stages (Run *run, guint readers, guint threads)
   run->decode_pool = g_thread_pool_new (decode_task, run, (int) threads, TRUE, NULL);
   run->write_pool = g_thread_pool_new (write_task, run, (int) writers_for (c, threads), TRUE, NULL);
   run->host_pool = lm_buffer_pool_new (lm_backend_host_allocator (g_ptr_array_index (c->backends, 0)));
+  /* Alignment and Robertson's calibration read every pixel on the host. */
+  run->resident = c->nvjpeg && !c->align && c->merge.method != LM_HDR_ROBERTSON;
   if (c->nvjpeg)
     {
       run->decoders = g_async_queue_new ();
       g_async_queue_push (run->decoders, c->nvjpeg);
       run->decoders_made = 1;
-      run->decoders_max = threads;
+      guint devices = c->nvjpeg_devices && c->nvjpeg_devices->len ? c->nvjpeg_devices->len : 1;
+      run->decoders_max = run->resident ? MIN (threads, DECODE_LANES * devices) : threads;
     }
-  /* Alignment and Robertson's calibration read every pixel on the host. */
-  run->resident = c->nvjpeg && !c->align && c->merge.method != LM_HDR_ROBERTSON;
+  if (run->resident)
+    run->waiting = g_async_queue_new ();
   run->groups = g_ptr_array_new ();
   run->workers = g_ptr_array_new ();
   run->worker_groups = g_ptr_array_new ();
@@ -615,6 +827,7 @@ stop_stages (Run *run, LmBatchStats *stats)
 {
   g_thread_pool_free (run->read_pool, FALSE, TRUE);
   g_thread_pool_free (run->decode_pool, FALSE, TRUE);
+  g_clear_pointer (&run->waiting, g_async_queue_unref);
   /* One stop for each worker, in its own queue. */
   for (guint i = 0; i < run->workers->len; i++)
     g_async_queue_push (((Group *) run->worker_groups->pdata[i])->queue, &stop_job);

@@ -162,24 +162,43 @@ lm_batch_decode (const LmBatchRead *read, LmHdrMethod method, const LmAllocator 
 }
 
 gboolean
-lm_batch_decode_on_device (const LmBatchRead *read, LmHdrMethod method, const LmAllocator *device, LmNvjpeg *nvjpeg,
-                           LmHdrStack **stack, GError **error)
+lm_batch_decode_on_device (LmBatchRead *const *reads, guint n, LmHdrMethod method, const LmAllocator *device,
+                           LmNvjpeg *nvjpeg, LmHdrStack **stacks, GError **errors, GError **error)
 {
-  *stack = NULL;
-  g_autoptr (LmHdrStack) s = stack_with_times (read, method, error);
-  if (s == NULL)
-    return FALSE;
-  g_autofree const guint8 **data = g_new0 (const guint8 *, s->n);
-  g_autofree gsize *lens = g_new0 (gsize, s->n);
-  file_bytes (read, data, lens);
-  gboolean all = FALSE;
-  if (!lm_nvjpeg_decode_to_device (nvjpeg, s->n, data, lens, device, s->images, &all, error))
-    return FALSE;
-  if (!all)
-    return TRUE;
-  for (guint i = 0; i < s->n; i++)
-    if (!lm_hdr_job_check_member (s->paths[i], s->images[i], s->paths[0], i ? s->images[0] : NULL, error))
-      return FALSE;
-  *stack = g_steal_pointer (&s);
-  return TRUE;
+  /* The stacks whose times check (their places in READS: AT), their files in turn. */
+  g_autofree LmHdrStack **checked = g_new0 (LmHdrStack *, MAX (n, 1));
+  g_autofree guint *at = g_new0 (guint, MAX (n, 1)), *counts = g_new0 (guint, MAX (n, 1));
+  const guint8 *data[LM_NVJPEG_BATCH_MAX];
+  gsize lens[LM_NVJPEG_BATCH_MAX];
+  guint m = 0, files = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      stacks[i] = NULL;
+      errors[i] = NULL;
+      LmHdrStack *s = stack_with_times (reads[i], method, &errors[i]);
+      if (s == NULL)
+        continue;
+      g_return_val_if_fail (files + s->n <= LM_NVJPEG_BATCH_MAX, FALSE);
+      file_bytes (reads[i], data + files, lens + files);
+      files += s->n;
+      checked[m] = s, at[m] = i, counts[m++] = s->n;
+    }
+  LmImage *images[LM_NVJPEG_BATCH_MAX];
+  gboolean all[LM_NVJPEG_BATCH_MAX];
+  gboolean ok = lm_nvjpeg_decode_to_device (nvjpeg, m, counts, data, lens, device, images, all, error);
+  for (guint b = 0, first = 0; b < m; first += counts[b], b++)
+    {
+      g_autoptr (LmHdrStack) s = checked[b];
+      if (!ok || !all[b])
+        continue;
+      guint i = at[b];
+      gboolean good = TRUE;
+      for (guint j = 0; j < s->n; j++)
+        s->images[j] = images[first + j];
+      for (guint j = 0; good && j < s->n; j++)
+        good = lm_hdr_job_check_member (s->paths[j], s->images[j], s->paths[0], j ? s->images[0] : NULL, &errors[i]);
+      if (good)
+        stacks[i] = g_steal_pointer (&s);
+    }
+  return ok;
 }

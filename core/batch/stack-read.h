@@ -35,12 +35,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LmBatchRead, lm_batch_read_free)
 LmHdrStack *lm_batch_decode (const LmBatchRead *read, LmHdrMethod method, const LmAllocator *allocator,
                              LmNvjpeg *nvjpeg, guint *nvjpeg_files, GError **error);
 
-/* The same, for a stack that stays on the GPU: when NVJPEG takes every file and none needs
- * turning upright, *STACK receives the stack in device memory from DEVICE (a backend's work
- * memory on the decoder's device). *STACK stays NULL when the stack must go through host
- * memory instead. FALSE when the device failed or the stack is bad (checked as above, its
- * times before any decoding). */
-gboolean lm_batch_decode_on_device (const LmBatchRead *read, LmHdrMethod method, const LmAllocator *device,
-                                    LmNvjpeg *nvjpeg, LmHdrStack **stack, GError **error);
+/* The same, for N stacks that stay on the GPU, decoded in one batch of NVJPEG (their files
+ * LM_NVJPEG_BATCH_MAX at most): when NVJPEG takes every file of READS[i] and none needs
+ * turning upright, STACKS[i] receives that stack in device memory from DEVICE (a backend's
+ * work memory on the decoder's device). STACKS[i] stays NULL when the stack must go through
+ * host memory instead, or when it is bad: ERRORS[i] then says why (checked as above, its
+ * times before any decoding). FALSE, with ERROR, when the device failed: then no stack was
+ * decoded. */
+gboolean lm_batch_decode_on_device (LmBatchRead *const *reads, guint n, LmHdrMethod method, const LmAllocator *device,
+                                    LmNvjpeg *nvjpeg, LmHdrStack **stacks, GError **errors, GError **error);
 
 G_END_DECLS

@@ -302,16 +302,18 @@ lm_hdr_job_calibrate (LmHdrMethod method, const LmHdrStack *stack, LmResponse *r
     }
 }
 
-gboolean
-lm_hdr_job_calibrate_sampled (const LmHdrStack *stack, LmHdrSampler sampler, gpointer data, LmResponse *response,
-                              GError **error)
+guint
+lm_hdr_job_calibration_points (const LmHdrStack *stack, guint *xy)
 {
-  guint xy[2 * LM_HDR_MAX_SAMPLES];
-  guint n = lm_hdr_debevec_points (stack->images[0]->width, stack->images[0]->height, DEBEVEC_SAMPLES, xy,
-                                   LM_HDR_MAX_SAMPLES);
-  g_autofree guint32 *pixels = g_new (guint32, (gsize) n * stack->n);
-  return sampler (stack, xy, n, pixels, data, error)
-         && lm_hdr_calibrate_debevec_samples (stack->n, n, pixels, stack->times, DEBEVEC_LAMBDA, response, error);
+  return lm_hdr_debevec_points (stack->images[0]->width, stack->images[0]->height, DEBEVEC_SAMPLES, xy,
+                                LM_HDR_MAX_SAMPLES);
+}
+
+gboolean
+lm_hdr_job_calibrate_pixels (const LmHdrStack *stack, guint n, const guint32 *pixels, LmResponse *response,
+                             GError **error)
+{
+  return lm_hdr_calibrate_debevec_samples (stack->n, n, pixels, stack->times, DEBEVEC_LAMBDA, response, error);
 }
 
 void

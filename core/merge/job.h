@@ -136,14 +136,14 @@ gboolean lm_hdr_job_align (LmBackend *backend, LmHdrStack *stack, LmShift *shift
 gboolean lm_hdr_job_calibrate (LmHdrMethod method, const LmHdrStack *stack, LmResponse *response,
                                GError **error);
 
-/* Reads STACK's pixels at the N points XY (x, y pairs) into PIXELS (n_images × N RGBA8
- * words, exposure after exposure), wherever the stack is (the batch: on the GPU). */
-typedef gboolean (*LmHdrSampler) (const LmHdrStack *stack, const guint *xy, guint n, guint32 *pixels,
-                                  gpointer data, GError **error);
-
-/* Debevec's curve as lm_hdr_job_calibrate finds it, its sample pixels read by SAMPLER. */
-gboolean lm_hdr_job_calibrate_sampled (const LmHdrStack *stack, LmHdrSampler sampler, gpointer data,
-                                       LmResponse *response, GError **error);
+/* Debevec's curve as lm_hdr_job_calibrate finds it, in two steps for a stack whose pixels lie
+ * elsewhere (the batch: on the GPU, read while the stack's decoder is at hand, and solved on
+ * the CPU after the decoder went back): the points it reads, at most LM_HDR_MAX_SAMPLES x, y
+ * pairs into XY (their count), then the curve from PIXELS, the N_IMAGES × N RGBA8 words read
+ * there, exposure after exposure. */
+guint lm_hdr_job_calibration_points (const LmHdrStack *stack, guint *xy);
+gboolean lm_hdr_job_calibrate_pixels (const LmHdrStack *stack, guint n, const guint32 *pixels, LmResponse *response,
+                                      GError **error);
 
 /* The merge's parameters for METHOD: OpenCV's Mertens weights, RESPONSE (may be NULL for
  * fusion), GAMMA_CORRECTION. */
