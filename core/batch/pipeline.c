@@ -531,14 +531,17 @@ take_waiting (Run *run, Job **jobs)
   return n;
 }
 
-/* After a device error in their batch, each of the N JOBS is tried again alone, once. */
+/* After their batch failed, each of the N JOBS alone: a device error counts as each one's first
+ * (a second stops the batch); anything else, as no memory for the whole batch, is not
+ * theirs, and alone each may fit. */
 static void
 decode_again (Run *run, Job **jobs, guint n, GError *error)
 {
+  gboolean device = g_error_matches (error, LUMEN_ERROR, LM_ERROR_DEVICE);
   for (guint i = 0; i < n; i++)
     {
-      GError *e = g_error_copy (error);
-      if (retry_after (run, jobs[i], &e))
+      GError *e = device ? g_error_copy (error) : NULL;
+      if (!device || retry_after (run, jobs[i], &e))
         decode_alone (run, jobs[i]);
       else
         decode_done (run, jobs[i], FALSE, e);
