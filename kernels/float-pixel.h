@@ -25,31 +25,46 @@ lm_byte_float (uint32_t w, int c)
   return __uint_as_float (__byte_perm (w, 0x4b000000u, (unsigned) c | 0x7540u)) - 8388608.0f;
 }
 
-// Pixel X of ROW (C channels of 8 bits) as floats: the reference's (float) of each byte.
-template <int C>
-__device__ __forceinline__ LmFloatPx<C>
-lm_float_px (const uint8_t *row, int x)
+// RGBA8 word W's first K channels as floats (the others 0: an opaque RGBA's alpha, K = 3, is
+// not summed).
+template <int K>
+__device__ __forceinline__ LmFloatPx<4>
+lm_word_floats (uint32_t w)
 {
-  LmFloatPx<C> p;
-  if constexpr (C == 4)
-    {
-      uint32_t w = reinterpret_cast<const uint32_t *> (row)[x];
-      p.v = make_float4 (lm_byte_float (w, 0), lm_byte_float (w, 1), lm_byte_float (w, 2), lm_byte_float (w, 3));
-    }
-  else
-    p.v = (float) row[x];
+  LmFloatPx<4> p;
+  p.v = make_float4 (lm_byte_float (w, 0), lm_byte_float (w, 1), lm_byte_float (w, 2),
+                     K == 4 ? lm_byte_float (w, 3) : 0.0f);
   return p;
 }
 
-// ACC (C sums on the 0..255 scale) rounded once, as the reference does, into pixel X of ROW.
-template <int C>
+// Pixel X of ROW (C channels of 8 bits) as floats: the reference's (float) of each byte, of
+// the first K channels.
+template <int C, int K = C>
+__device__ __forceinline__ LmFloatPx<C>
+lm_float_px (const uint8_t *row, int x)
+{
+  if constexpr (C == 4)
+    return lm_word_floats<K> (reinterpret_cast<const uint32_t *> (row)[x]);
+  else
+    {
+      LmFloatPx<C> p;
+      p.v = (float) row[x];
+      return p;
+    }
+}
+
+// ACC (C sums on the 0..255 scale, the first K of them made) rounded once, as the reference
+// does, into pixel X of ROW. An opaque RGBA's alpha (K = 3) is not summed: its sums, of 255
+// times weights that add up to 1 (resize-math.h), give 255 within 10^-3, which the rounding
+// makes 255.
+template <int C, int K = C>
 __device__ __forceinline__ void
 lm_store_px (uint8_t *row, unsigned x, const float acc[C])
 {
   if constexpr (C == 4)
     reinterpret_cast<uint32_t *> (row)[x] = (uint32_t) lm_quantize_u8 (acc[0]) | (uint32_t) lm_quantize_u8 (acc[1]) << 8
                                             | (uint32_t) lm_quantize_u8 (acc[2]) << 16
-                                            | (uint32_t) lm_quantize_u8 (acc[3]) << 24;
+                                            | (K == 4 ? (uint32_t) lm_quantize_u8 (acc[3]) : 255u) << 24;
   else
     row[x] = lm_quantize_u8 (acc[0]);
 }

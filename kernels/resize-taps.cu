@@ -15,13 +15,20 @@
 // intermediate) stay in a ring in shared memory as long as a later step reads them: each is
 // computed once, where square tiles recomputed the ones their neighbours share along the
 // second axis (1.6 intermediate rows an output row for 32 × 32 tiles at 0.75×, 1.34 here).
-// A step stages only the source lines that its new intermediate lines read, as floats,
-// converting each byte once.
+// A step stages only the source lines that its new intermediate lines read. A strip down
+// stages RGBA as its bytes, a word a pixel: its first sums' lanes read pixels 4/3 or more
+// apart, which in floats (16 bytes a pixel) took twice the shared memory's cycles of a
+// contiguous read, and shared memory, not arithmetic, bounded the kernel; a word's bytes
+// become floats in two instructions each. A strip across reads its staged columns
+// contiguously, and stages floats, converting each byte once. An opaque photo's alpha is not
+// summed (K = 3, lm_store_px).
 //
 // Horizontal first (the intermediate at output columns, source rows), the strip goes down:
 // lanes are output columns everywhere. Vertical first (the intermediate at output rows,
 // source columns), it goes across: lanes are source columns for the first sums and output
 // columns for the second, warps the strip's 32 output rows.
+#include <type_traits>
+
 #include "kernels/cuda-check.h"
 #include "kernels/resize-sums.cuh"
 #include "kernels/resize-taps.h"
@@ -59,15 +66,44 @@ load_weights (LmResizeSpan span, const float *weights, float (&w)[T])
     w[t] = weights[span.offset + t];
 }
 
+// How a strip down stages a pixel: an RGBA8 word, or a gray byte as a float.
+template <int C> using DownPx = std::conditional_t<C == 4, uint32_t, LmFloatPx<1>>;
+
+// Pixel X of ROW as a box of Px holds it: the word, or the first K channels as floats.
+template <typename Px, int C, int K>
+__device__ __forceinline__ Px
+staged_px (const uint8_t *row, int x)
+{
+  if constexpr (std::is_same_v<Px, uint32_t>)
+    return reinterpret_cast<const uint32_t *> (row)[x];
+  else
+    return lm_float_px<C, K> (row, x);
+}
+
+// A staged pixel as floats.
+template <int K>
+__device__ __forceinline__ LmFloatPx<4>
+as_floats (uint32_t word)
+{
+  return lm_word_floats<K> (word);
+}
+
+template <int K, int C>
+__device__ __forceinline__ LmFloatPx<C>
+as_floats (LmFloatPx<C> p)
+{
+  return p;
+}
+
 // The source's pixels [X0, X0 + COLS) × [Y0, Y0 + ROWS) (indices clamped to the image as the
-// reference's sums clamp them) into BOX as floats, row after row: a warp a row, lane l
+// reference's sums clamp them) into BOX (staged_px), row after row: a warp a row, lane l
 // taking columns l, l + 32, … (COLS at most 32 × Chunks). Each lane's columns are clamped
 // once, and its loads of two rows are issued before it converts any: the rows' bytes are
 // then in flight together.
-template <int C, int Chunks>
+template <int C, int K, int Chunks, typename Px>
 __device__ __forceinline__ void
-stage_lines (LmFloatPx<C> *box, const uint8_t *src, size_t src_stride, unsigned w, unsigned h, int x0, int y0,
-             int cols, int rows)
+stage_lines (Px *box, const uint8_t *src, size_t src_stride, unsigned w, unsigned h, int x0, int y0, int cols,
+             int rows)
 {
   int lane = threadIdx.x % kLanes, x[Chunks];
 #pragma unroll
@@ -77,16 +113,17 @@ stage_lines (LmFloatPx<C> *box, const uint8_t *src, size_t src_stride, unsigned 
   for (int r = threadIdx.x / kLanes; r < rows; r += kWarps)
     {
       const uint8_t *row = src + (size_t) least (most (y0 + r, 0), (int) h - 1) * src_stride;
-      LmFloatPx<C> *to = box + r * cols + lane;
+      Px *to = box + r * cols + lane;
 #pragma unroll
       for (int q = 0; q < Chunks; q++)
         if (lane + q * (int) kLanes < cols)
-          to[q * kLanes] = lm_float_px<C> (row, x[q]);
+          to[q * kLanes] = staged_px<Px, C, K> (row, x[q]);
     }
 }
 
-// Σ W[t] × P (t) over the T taps in order, from 0 (lm_resize_sum_*'s terms and order).
-template <int C, int T, typename Px>
+// Σ W[t] × P (t) over the T taps in order, from 0 (lm_resize_sum_*'s terms and order), of the
+// first K of the C channels (the others 0).
+template <int C, int K, int T, typename Px>
 __device__ __forceinline__ Acc<C>
 taps_sum (const float (&w)[T], Px p)
 {
@@ -99,7 +136,7 @@ taps_sum (const float (&w)[T], Px p)
     {
       auto v = p (t);
 #pragma unroll
-      for (int c = 0; c < C; c++)
+      for (int c = 0; c < K; c++)
         a.v[c] = a.v[c] + w[t] * v[c];
     }
   return a;
@@ -133,17 +170,18 @@ strip_bounds (const LmResizeSpan *spans, unsigned a0, unsigned n, int *starts, S
 }
 
 // Horizontal first: the strip of output columns [X0, X0 + 32) from row Y0 down, STEP rows a
-// step. Shared memory: the staged source rows of a round (BOX_ROWS × BOX_W, as floats) and the
-// ring of intermediate rows (RING_MASK + 1 rows of 32, and T more), row r at r & RING_MASK.
-template <int C, int T, unsigned Step>
+// step. Shared memory: the staged source rows of a round (BOX_ROWS × BOX_W of DownPx) and the
+// ring of intermediate rows (RING_MASK + 1 rows of 32, and T more), row r at r & RING_MASK,
+// from the next 16 bytes on.
+template <int C, int K, int T, unsigned Step>
 __global__ void __launch_bounds__ (kThreads, 2)
 strip_down (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8_t *dst, size_t dst_stride,
             unsigned ow, unsigned oh, const LmResizeSpan *xs, const float *xw, const LmResizeSpan *ys,
             const float *yw, unsigned box_w, unsigned box_rows, unsigned ring_mask)
 {
   extern __shared__ float4 smem4[];
-  LmFloatPx<C> *box = reinterpret_cast<LmFloatPx<C> *> (smem4);
-  Acc<C> *ring = reinterpret_cast<Acc<C> *> (box + (size_t) box_rows * box_w);
+  DownPx<C> *box = reinterpret_cast<DownPx<C> *> (smem4);
+  Acc<C> *ring = reinterpret_cast<Acc<C> *> (smem4 + ((size_t) box_rows * box_w * sizeof (DownPx<C>) + 15) / 16);
   __shared__ StripBounds across, down;
   __shared__ int xstart[kLanes];
   unsigned x0 = blockIdx.x * kLanes, y0 = blockIdx.y * kStripLength;
@@ -159,7 +197,7 @@ strip_down (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8
         {
           float acc[C];
           direct_sum<C, false> (src, src_stride, w, h, xs[x0 + c], xw, ys[r], yw, acc);
-          lm_store_px<C> (dst + (size_t) r * dst_stride, x0 + c, acc);
+          lm_store_px<C, K> (dst + (size_t) r * dst_stride, x0 + c, acc);
         }
       return;
     }
@@ -186,12 +224,12 @@ strip_down (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8
       while (next < need)
         {
           int k = least (need - next, (int) box_rows);
-          stage_lines<C, kBoxChunks> (box, src, src_stride, w, h, bx, next, bw, k);
+          stage_lines<C, K, kBoxChunks> (box, src, src_stride, w, h, bx, next, bw, k);
           __syncthreads ();
           for (int i = warp; c < tx && i < k; i += kWarps)
             {
-              const LmFloatPx<C> *left = box + i * bw + (xstart[c] - bx);
-              Acc<C> m = taps_sum<C, T> (wx, [&] (int t) { return left[t]; });
+              const DownPx<C> *left = box + i * bw + (xstart[c] - bx);
+              Acc<C> m = taps_sum<C, K, T> (wx, [&] (int t) { return as_floats<K> (left[t]); });
               // The first T rows of the ring again past its end: T rows from any slot on are
               // then consecutive.
               unsigned slot = (next + i) & ring_mask;
@@ -211,8 +249,8 @@ strip_down (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8
           for (int t = 0; t < T; t++)
             wy[t] = yweight[half][r][t];
           const Acc<C> *top = ring + (ystart[half][r] & ring_mask) * kLanes + c;
-          Acc<C> s = taps_sum<C, T> (wy, [&] (int t) { return top[t * kLanes]; });
-          lm_store_px<C> (dst + (size_t) (a + r) * dst_stride, x0 + c, s.v);
+          Acc<C> s = taps_sum<C, K, T> (wy, [&] (int t) { return top[t * kLanes]; });
+          lm_store_px<C, K> (dst + (size_t) (a + r) * dst_stride, x0 + c, s.v);
         }
     }
 }
@@ -221,7 +259,7 @@ strip_down (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8
 // a step. Shared memory: the staged source columns of a step (BOX_H rows of STEP, as floats)
 // and the ring of intermediate columns (32 rows of RING_MASK + 1 + T), column x at
 // x & RING_MASK. Warp w sums output rows w and w + 16.
-template <int C, int T, unsigned Step>
+template <int C, int K, int T, unsigned Step>
 __global__ void __launch_bounds__ (kThreads, 2)
 strip_across (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uint8_t *dst, size_t dst_stride,
               unsigned ow, unsigned oh, const LmResizeSpan *xs, const float *xw, const LmResizeSpan *ys,
@@ -246,7 +284,7 @@ strip_across (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
           {
             float acc[C];
             direct_sum<C, true> (src, src_stride, w, h, xs[x], xw, ys[y0 + r], yw, acc);
-            lm_store_px<C> (dst + (size_t) (y0 + r) * dst_stride, x, acc);
+            lm_store_px<C, K> (dst + (size_t) (y0 + r) * dst_stride, x, acc);
           }
       return;
     }
@@ -264,12 +302,12 @@ strip_across (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
       while (next < need)
         {
           int k = least (need - next, (int) Step);
-          stage_lines<C, 1> (box, src, src_stride, w, h, next, by, k, bh);
+          stage_lines<C, K, 1> (box, src, src_stride, w, h, next, by, k, bh);
           __syncthreads ();
           if ((int) c < k)
             {
-              Acc<C> m0 = taps_sum<C, T> (wy0, [&] (int t) { return box[(top0 + t) * k + c]; });
-              Acc<C> m1 = taps_sum<C, T> (wy1, [&] (int t) { return box[(top1 + t) * k + c]; });
+              Acc<C> m0 = taps_sum<C, K, T> (wy0, [&] (int t) { return box[(top0 + t) * k + c]; });
+              Acc<C> m1 = taps_sum<C, K, T> (wy1, [&] (int t) { return box[(top1 + t) * k + c]; });
               // The first T columns again past the ring's end: T columns from any slot on
               // are then consecutive.
               unsigned slot = (next + c) & ring_mask;
@@ -287,8 +325,8 @@ strip_across (const uint8_t *src, size_t src_stride, unsigned w, unsigned h, uin
           for (unsigned r = r0; r < ty; r += kWarps)
             {
               const Acc<C> *left = ring + r * ring_len + (sp.start & ring_mask);
-              Acc<C> s = taps_sum<C, T> (wx, [&] (int t) { return left[t]; });
-              lm_store_px<C> (dst + (size_t) (y0 + r) * dst_stride, a + c, s.v);
+              Acc<C> s = taps_sum<C, K, T> (wx, [&] (int t) { return left[t]; });
+              lm_store_px<C, K> (dst + (size_t) (y0 + r) * dst_stride, a + c, s.v);
             }
         }
     }
@@ -321,12 +359,12 @@ power_of_two_at_least (unsigned n)
   return p;
 }
 
-template <int C, bool VFirst, int T, unsigned Step>
+template <int C, int K, bool VFirst, int T, unsigned Step>
 cudaError_t
 launch (const LmKImage *src, const LmKImage *dst, const LmResizeTapsPlan *plan, const LmResizeSpan *xs,
         const float *xw, const LmResizeSpan *ys, const float *yw, cudaStream_t stream)
 {
-  auto kernel = VFirst ? strip_across<C, T, Step> : strip_down<C, T, Step>;
+  auto kernel = VFirst ? strip_across<C, K, T, Step> : strip_down<C, K, T, Step>;
   // Above 48 KiB a kernel's shared memory must be asked for, on each device it runs on.
   LM_CUDA_TRY (cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) plan->smem));
   dim3 strips = VFirst ? dim3 (lm_div_up (dst->width, kStripLength), lm_div_up (dst->height, kLanes))
@@ -337,16 +375,16 @@ launch (const LmKImage *src, const LmKImage *dst, const LmResizeTapsPlan *plan, 
   return cudaGetLastError ();
 }
 
-template <int C, bool VFirst, int T>
+template <int C, int K, bool VFirst, int T>
 cudaError_t
 launch_s (const LmKImage *src, const LmKImage *dst, const LmResizeTapsPlan *plan, const LmResizeSpan *xs,
           const float *xw, const LmResizeSpan *ys, const float *yw, cudaStream_t stream)
 {
-  return plan->step == 32 ? launch<C, VFirst, T, 32> (src, dst, plan, xs, xw, ys, yw, stream)
-                          : launch<C, VFirst, T, 16> (src, dst, plan, xs, xw, ys, yw, stream);
+  return plan->step == 32 ? launch<C, K, VFirst, T, 32> (src, dst, plan, xs, xw, ys, yw, stream)
+                          : launch<C, K, VFirst, T, 16> (src, dst, plan, xs, xw, ys, yw, stream);
 }
 
-template <int C, bool VFirst>
+template <int C, int K, bool VFirst>
 cudaError_t
 launch_t (const LmKImage *src, const LmKImage *dst, const LmResizeTapsPlan *plan, const LmResizeSpan *xs,
           const float *xw, const LmResizeSpan *ys, const float *yw, cudaStream_t stream)
@@ -354,13 +392,13 @@ launch_t (const LmKImage *src, const LmKImage *dst, const LmResizeTapsPlan *plan
   switch (plan->taps)
     {
     case 6:
-      return launch_s<C, VFirst, 6> (src, dst, plan, xs, xw, ys, yw, stream);
+      return launch_s<C, K, VFirst, 6> (src, dst, plan, xs, xw, ys, yw, stream);
     case 8:
-      return launch_s<C, VFirst, 8> (src, dst, plan, xs, xw, ys, yw, stream);
+      return launch_s<C, K, VFirst, 8> (src, dst, plan, xs, xw, ys, yw, stream);
     case 10:
-      return launch_s<C, VFirst, 10> (src, dst, plan, xs, xw, ys, yw, stream);
+      return launch_s<C, K, VFirst, 10> (src, dst, plan, xs, xw, ys, yw, stream);
     case 12:
-      return launch_s<C, VFirst, 12> (src, dst, plan, xs, xw, ys, yw, stream);
+      return launch_s<C, K, VFirst, 12> (src, dst, plan, xs, xw, ys, yw, stream);
     default:
       return cudaErrorInvalidValue;
     }
@@ -392,8 +430,10 @@ lm_k_resize_taps_plan (const LmResizeAxis *xa, const LmResizeAxis *ya, int chann
       // A strip down stages the rows a step's new sums read in one round where it can (each
       // round waits twice on the whole block); a strip across a step's columns, a lane each.
       plan->box_lines = vfirst ? plan->step : taps_reach (along->in, along->out, plan->step, 0);
-      plan->smem = ((size_t) plan->box_len * plan->box_lines + (size_t) (plan->ring_len + plan->taps) * kLanes)
-                   * channels * sizeof (float);
+      // A strip down stages 4 bytes a pixel (a word or a float), a strip across floats; the
+      // ring starts at the next 16 bytes.
+      size_t box = (size_t) plan->box_len * plan->box_lines * (vfirst ? channels : 1) * sizeof (float);
+      plan->smem = (box + 15) / 16 * 16 + (size_t) (plan->ring_len + plan->taps) * kLanes * channels * sizeof (float);
       // The kernels' own shared arrays count against the same limits: a strip down's copies
       // of a step's weights and starts, and both kernels' bounds and starts (kStaticSmem).
       // Past the device's limit the launch would fail where the generic tiles would run.
@@ -412,10 +452,13 @@ lm_k_resize_taps (const LmKImage *src, const LmKImage *dst, const LmResizeTapsPl
   if (dst->width == 0 || dst->height == 0)
     return cudaSuccess;
   if (src->format == LM_K_GRAY8)
-    return vfirst ? launch_t<1, true> (src, dst, plan, xs, xw, ys, yw, stream)
-                  : launch_t<1, false> (src, dst, plan, xs, xw, ys, yw, stream);
+    return vfirst ? launch_t<1, 1, true> (src, dst, plan, xs, xw, ys, yw, stream)
+                  : launch_t<1, 1, false> (src, dst, plan, xs, xw, ys, yw, stream);
+  if (src->format == LM_K_RGBA8 && src->opaque)
+    return vfirst ? launch_t<4, 3, true> (src, dst, plan, xs, xw, ys, yw, stream)
+                  : launch_t<4, 3, false> (src, dst, plan, xs, xw, ys, yw, stream);
   if (src->format == LM_K_RGBA8)
-    return vfirst ? launch_t<4, true> (src, dst, plan, xs, xw, ys, yw, stream)
-                  : launch_t<4, false> (src, dst, plan, xs, xw, ys, yw, stream);
+    return vfirst ? launch_t<4, 4, true> (src, dst, plan, xs, xw, ys, yw, stream)
+                  : launch_t<4, 4, false> (src, dst, plan, xs, xw, ys, yw, stream);
   return cudaErrorInvalidValue;
 }

@@ -2,7 +2,8 @@
 // (cuda-emu.h) through its entry point, lm_k_resize_op, against core/ops/resize-math.h's
 // plain sums, which are the CPU reference's (tests/unit/test-resize.c): every byte equal, on
 // every path the kernels take (integer cells, direct sums, fixed-tap strips down and across,
-// longer than one block, generic tiles, two passes), RGBA and gray, whole images and tiles of
+// longer than one block, generic tiles, two passes), RGBA, opaque RGBA (whose alpha the strips
+// do not sum) and gray, whole images and tiles of
 // them as the tiled render makes them, within shared memory limits of Hopper (227
 // KiB), Ampere (99) and Turing (64).
 #include <algorithm>
@@ -83,16 +84,23 @@ path_of (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned *tap
 
 static int failures;
 
-// A W × H source of CH channels of random bytes from SEED, its rows 64-byte aligned.
+// A W × H source of CH channels of random bytes from SEED, its rows 64-byte aligned; OPAQUE:
+// every alpha 255.
 static std::vector<uint8_t>
-random_source (unsigned w, unsigned h, int ch, unsigned seed, size_t *stride)
+random_source (unsigned w, unsigned h, int ch, bool opaque, unsigned seed, size_t *stride)
 {
   std::mt19937 rng (seed);
   *stride = ((size_t) w * ch + 63) / 64 * 64;
   std::vector<uint8_t> src (*stride * h);
-  for (auto &b : src)
-    b = (uint8_t) rng ();
+  for (size_t i = 0; i < src.size (); i++)
+    src[i] = opaque && i % *stride % 4 == 3 ? 255 : (uint8_t) rng ();
   return src;
+}
+
+static const char *
+kind_name (int ch, bool opaque)
+{
+  return ch == 1 ? "gray" : opaque ? "opaque RGBA" : "RGBA";
 }
 
 // P through lm_k_resize_op from IN (TW × TH pixels out, CH channels), the output's bytes
@@ -130,17 +138,17 @@ exact_size (unsigned ow, unsigned oh)
 }
 
 static void
-check (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned seed)
+check (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, bool opaque, unsigned seed)
 {
   size_t stride;
-  std::vector<uint8_t> src = random_source (w, h, ch, seed, &stride);
+  std::vector<uint8_t> src = random_source (w, h, ch, opaque, seed, &stride);
   LmResizeParams p = exact_size (ow, oh);
-  LmKImage in = { src.data (), w, h, stride, ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8, 0 };
+  LmKImage in = { src.data (), w, h, stride, ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8, opaque };
   bool err;
   long differ = run_against (&p, &in, ow, oh, reference (&p, src.data (), stride, w, h, ch, ow, oh), ow, 0, 0, &err);
   unsigned rows;
   const char *path = path_of (w, h, ow, oh, ch, &rows);
-  printf ("%s %u×%u → %u×%u, %s, %s", err || differ ? "FAIL" : "ok", w, h, ow, oh, ch == 4 ? "RGBA" : "gray", path);
+  printf ("%s %u×%u → %u×%u, %s, %s", err || differ ? "FAIL" : "ok", w, h, ow, oh, kind_name (ch, opaque), path);
   if (rows)
     printf (" (steps of %u)", rows);
   printf (" in %zu KiB: %ld bytes differ%s\n", optin_kib, differ, err ? ", the launch failed" : "");
@@ -152,10 +160,10 @@ check (unsigned w, unsigned h, unsigned ow, unsigned oh, int ch, unsigned seed)
 // tiled render sets it, against the same pixels of the whole image's reference.
 static void
 check_tile (unsigned w, unsigned h, unsigned ow, unsigned oh, unsigned ox, unsigned oy, unsigned tw, unsigned th,
-            int ch, unsigned seed)
+            int ch, bool opaque, unsigned seed)
 {
   size_t stride;
-  std::vector<uint8_t> src = random_source (w, h, ch, seed, &stride);
+  std::vector<uint8_t> src = random_source (w, h, ch, opaque, seed, &stride);
   LmResizeParams p = exact_size (ow, oh);
   std::vector<uint8_t> want = reference (&p, src.data (), stride, w, h, ch, ow, oh);
   unsigned ix, iy, iw, ih;
@@ -164,11 +172,11 @@ check_tile (unsigned w, unsigned h, unsigned ow, unsigned oh, unsigned ox, unsig
   lm_resize_axis_source (h, oh, oy, th, weights.data (), &iy, &ih);
   p.tile = { w, h, ix, iy, ox, oy, tw, th };
   LmKImage in = { src.data () + (size_t) iy * stride + (size_t) ix * ch, iw, ih, stride,
-                  ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8, 0 };
+                  ch == 4 ? LM_K_RGBA8 : LM_K_GRAY8, opaque };
   bool err;
   long differ = run_against (&p, &in, tw, th, want, ow, ox, oy, &err);
   printf ("%s %u×%u → %u×%u, %s, the tile (%u, %u) %u×%u from input (%u, %u) %u×%u in %zu KiB: %ld bytes differ%s\n",
-          err || differ ? "FAIL" : "ok", w, h, ow, oh, ch == 4 ? "RGBA" : "gray", ox, oy, tw, th, ix, iy, iw, ih,
+          err || differ ? "FAIL" : "ok", w, h, ow, oh, kind_name (ch, opaque), ox, oy, tw, th, ix, iy, iw, ih,
           optin_kib, differ, err ? ", the launch failed" : "");
   failures += err || differ;
 }
@@ -201,18 +209,20 @@ main ()
   for (size_t limit : limits)
     {
       optin_kib = limit;
-      for (auto &c : cases)
-        for (int ch = 4; ch >= 1; ch -= 3)
-          check (c[0], c[1], c[2], c[3], ch, seed++);
-      // Tiles of the whole image: inside it (spans starting before the tile's input), on its
-      // edges, across a strip's length, both axis orders.
-      for (int ch = 4; ch >= 1; ch -= 3)
+      // RGBA, opaque RGBA, gray.
+      for (int kind = 0; kind < 3; kind++)
         {
-          check_tile (400, 700, 300, 525, 37, 261, 70, 260, ch, seed++);  // strips down
-          check_tile (400, 700, 300, 525, 0, 0, 45, 300, ch, seed++);     // at the corner
-          check_tile (400, 700, 300, 525, 250, 400, 50, 125, ch, seed++); // at the far corner
-          check_tile (900, 90, 600, 59, 133, 7, 300, 40, ch, seed++);     // strips across
-          check_tile (250, 190, 130, 99, 20, 30, 77, 50, ch, seed++);     // 12 taps
+          int ch = kind == 2 ? 1 : 4;
+          bool opaque = kind == 1;
+          for (auto &c : cases)
+            check (c[0], c[1], c[2], c[3], ch, opaque, seed++);
+          // Tiles of the whole image: inside it (spans starting before the tile's input), on
+          // its edges, across a strip's length, both axis orders.
+          check_tile (400, 700, 300, 525, 37, 261, 70, 260, ch, opaque, seed++);  // strips down
+          check_tile (400, 700, 300, 525, 0, 0, 45, 300, ch, opaque, seed++);     // at the corner
+          check_tile (400, 700, 300, 525, 250, 400, 50, 125, ch, opaque, seed++); // at the far corner
+          check_tile (900, 90, 600, 59, 133, 7, 300, 40, ch, opaque, seed++);     // strips across
+          check_tile (250, 190, 130, 99, 20, 30, 77, 50, ch, opaque, seed++);     // 12 taps
         }
     }
   printf ("%d failed\n", failures);
