@@ -6,6 +6,13 @@
 // do not serialize as they would in the parameter bank. A block then walks down many rows:
 // with one row a block, the tables' copies moved more bytes than the image (24,000 blocks ×
 // 3 KiB for 24 MP) and the pass ran at 2.5 times a plain copy.
+//
+// The passes that edits make most (white balance, exposure, contrast, a luma curve through
+// points at whole levels, saturation: no colormix) run in a kernel made for their pixel
+// parts (point_rgba_parts): the general one tests each part's flag and carries colormix's
+// code per pixel, and finds the curve's segment by a search whose steps diverge between
+// neighbouring threads. What the specialization computes is lm_point_rgba's arithmetic,
+// bit for bit (tests/kernels-cpu/test-point-emulated.cpp, tests/gpu/test-parity.c).
 #include <cstring>
 
 #include "kernels/cuda-check.h"
@@ -37,6 +44,143 @@ load_table (const RgbaPass &pass, float (*table)[256])
   for (unsigned i = threadIdx.x; i < 3 * 256; i += blockDim.x)
     table[i / 256][i % 256] = pass.table[i / 256][i % 256];
   __syncthreads ();
+}
+
+// A spline segment found by the luma's whole part: where every point of the curve lies at a
+// whole level within 0..255, the segment holding Y is the one holding floor (Y) (no point lies
+// strictly between them), so a table of 256 bins replaces the search. Padded to 32 bytes:
+// one 16-byte and one 4-byte shared load a pixel.
+struct alignas (16) CurveBin {
+  float c[4]; // the segment's cubic (curve-math.h)
+  float x;    // its first point
+  float pad[3];
+};
+
+// Whether SPLINE's points allow bins: whole levels, increasing, within 0..255.
+bool
+fits_bins (const LmCurveSpline &spline)
+{
+  if (spline.n < 2 || spline.n > LM_CURVE_MAX_POINTS)
+    return false;
+  for (int k = 0; k < spline.n; k++)
+    if (!(spline.x[k] >= 0.0f && spline.x[k] <= 255.0f && spline.x[k] == (float) (int) spline.x[k])
+        || (k > 0 && !(spline.x[k] > spline.x[k - 1])))
+      return false;
+  return true;
+}
+
+// Bin i: the segment lm_curve_spline_eval uses for a luma in [i, i + 1); from the last
+// point on, the constant `last` (a cubic of zeros after it).
+__device__ void
+fill_bins (const LmCurveSpline &spline, CurveBin *bins)
+{
+  int n = spline.n;
+  for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+    {
+      float v = (float) i;
+      CurveBin bin = {};
+      if (v >= spline.x[n - 1])
+        bin.c[0] = spline.last, bin.x = spline.x[n - 1];
+      else
+        {
+          int k = 0;
+          while (k < n - 2 && v >= spline.x[k + 1])
+            k++;
+          for (int j = 0; j < 4; j++)
+            bin.c[j] = spline.c[k][j];
+          bin.x = spline.x[k];
+        }
+      bins[i] = bin;
+    }
+}
+
+// lm_curve_spline_eval through the bins. A luma at or below the first point (or NaN) is
+// held at it, where t is 0 and the cubic gives c[0] = the first point's value; at or above
+// the last point, at it, whose bin gives `last`: the values the search returns there.
+__device__ __forceinline__ float
+binned_spline (const CurveBin *bins, float first, float last, float y)
+{
+  float held = fminf (fmaxf (y, first), last);
+  const CurveBin &bin = bins[(int) held];
+  return lm_curve_cubic (bin.c, held - bin.x);
+}
+
+// V · SCALE + SHIFT, which is exact for the two forms the curve uses (SHIFT -0: v · scale
+// rounded once; SCALE 1: v + shift rounded once), so one fused instruction on the GPU gives
+// the separate operations' bits.
+__device__ __forceinline__ float
+scale_or_shift (float v, float scale, float shift)
+{
+#ifdef __CUDA_ARCH__
+  return __fmaf_rn (v, scale, shift);
+#else
+  return v * scale + shift;
+#endif
+}
+
+// lm_point_rgba for a pass whose pixel parts are the luma curve (binned) if CURVE and
+// saturation if SATURATION, in that order.
+template <bool kCurve, bool kSaturation>
+__device__ __forceinline__ uint32_t
+point_parts (const LmPointPixels &px, const float (*table)[256], const CurveBin *bins, float first, float last,
+             uint32_t p)
+{
+  float r = table[0][p & 0xffu], g = table[1][(p >> 8) & 0xffu], b = table[2][(p >> 16) & 0xffu];
+  float y = lm_weighted_sum (r, g, b, LM_BT709_R, LM_BT709_G, LM_BT709_B);
+  if (kCurve)
+    {
+      // lm_curve_pixel with its two branches as one multiply-add: the division's operands
+      // are made valid where its result is not used, so that it needs no branch.
+      float mapped = binned_spline (bins, first, last, y);
+      bool ratio = lm_ratio_in_range (y);
+      float k = lm_ratio (lm_ratio_numerator (mapped), ratio ? y : 1.0f);
+      float scale = ratio ? k : 1.0f, shift = ratio ? -0.0f : mapped - y;
+      r = scale_or_shift (r, scale, shift), g = scale_or_shift (g, scale, shift), b = scale_or_shift (b, scale, shift);
+      y = mapped; // the luma it leaves (point-math.h)
+    }
+  if (kSaturation)
+    lm_saturation_pixel_about (&px.saturation, y, &r, &g, &b);
+  return lm_point_pack (r, g, b, p);
+}
+
+// The pass with the pixel parts of point_parts: each block copies the table and makes the
+// bins, then walks its rows with pointers that step by whole strides, loading each row's
+// pixels before the previous row's are computed so that the load's latency is hidden.
+template <bool kCurve, bool kSaturation>
+__global__ void __launch_bounds__ (kThreads)
+point_rgba_parts (const __grid_constant__ RgbaPass pass, const uint8_t *src, size_t src_stride, uint8_t *dst,
+                  size_t dst_stride, unsigned width, unsigned height)
+{
+  __shared__ float table[3][256];
+  __shared__ CurveBin bins[kCurve ? 256 : 1];
+  const LmCurveSpline &spline = pass.px.curve.luma;
+  if (kCurve)
+    fill_bins (spline, bins);
+  load_table (pass, table);
+  float first = spline.x[0], last = kCurve ? spline.x[spline.n - 1] : 0.0f;
+  unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
+  if (x0 >= width || blockIdx.y >= height)
+    return;
+  const uint8_t *in = src + blockIdx.y * src_stride + (size_t) x0 * 4;
+  uint8_t *out = dst + blockIdx.y * dst_stride + (size_t) x0 * 4;
+  size_t in_step = gridDim.y * src_stride, out_step = gridDim.y * dst_stride;
+  auto one = [&] (uint32_t p) { return point_parts<kCurve, kSaturation> (pass.px, table, bins, first, last, p); };
+  if (x0 + kPixelsPerThread > width) // the row's last pixels
+    {
+      for (unsigned y = blockIdx.y; y < height; y += gridDim.y, in += in_step, out += out_step)
+        for (unsigned x = 0; x < width - x0; x++)
+          reinterpret_cast<uint32_t *> (out)[x] = one (reinterpret_cast<const uint32_t *> (in)[x]);
+      return;
+    }
+  uint4 px = __ldcs (reinterpret_cast<const uint4 *> (in));
+  for (unsigned y = blockIdx.y; y < height; y += gridDim.y, in += in_step, out += out_step)
+    {
+      uint4 next = px;
+      if (y + gridDim.y < height)
+        next = __ldcs (reinterpret_cast<const uint4 *> (in + in_step));
+      __stcs (reinterpret_cast<uint4 *> (out), make_uint4 (one (px.x), one (px.y), one (px.z), one (px.w)));
+      px = next;
+    }
 }
 
 __global__ void
@@ -136,10 +280,40 @@ point_gray16 (const float *__restrict__ table16, const uint8_t *src, size_t src_
 // Rows per block: enough blocks to fill the GPU several times over (4,096), each walking
 // down its share of the rows.
 dim3
-grid_of (unsigned columns_of_blocks, unsigned height)
+grid_of (unsigned columns_of_blocks, unsigned height, unsigned blocks = 4096)
 {
-  unsigned rows = columns_of_blocks >= 4096 ? 1 : 4096 / columns_of_blocks;
+  unsigned rows = columns_of_blocks >= blocks ? 1 : blocks / columns_of_blocks;
   return dim3 (columns_of_blocks, rows < height ? rows : height);
+}
+
+// point_rgba_parts's blocks: about as many as an H100's or H200's SMs hold at once (132 × 8
+// of 256 threads), so that each block's set-up (the table and the bins) serves ~24 rows of
+// a 24 MP image and the whole grid is one wave.
+constexpr unsigned kPartsBlocks = 1024;
+
+// The RGBA8 pass: point_rgba_parts where its pixel parts are the curve's (binned) and
+// saturation's, point_rgba otherwise.
+void
+launch_rgba (const RgbaPass &pass, const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
+             unsigned width, unsigned height, cudaStream_t stream)
+{
+  uint32_t curve = LM_OP_BIT (CURVE), saturation = LM_OP_BIT (SATURATION), parts = pass.px.pixel_ops;
+  unsigned columns = lm_div_up (width, kThreads * kPixelsPerThread);
+  if ((parts & ~(curve | saturation)) != 0 || ((parts & curve) && !fits_bins (pass.px.curve.luma)))
+    {
+      point_rgba<<<grid_of (columns, height), kThreads, 0, stream>>> (pass, in, in_stride, out, out_stride, width,
+                                                                     height);
+      return;
+    }
+  dim3 grid = grid_of (columns, height, kPartsBlocks);
+  if (parts == (curve | saturation))
+    point_rgba_parts<true, true><<<grid, kThreads, 0, stream>>> (pass, in, in_stride, out, out_stride, width, height);
+  else if (parts == curve)
+    point_rgba_parts<true, false><<<grid, kThreads, 0, stream>>> (pass, in, in_stride, out, out_stride, width, height);
+  else if (parts == saturation)
+    point_rgba_parts<false, true><<<grid, kThreads, 0, stream>>> (pass, in, in_stride, out, out_stride, width, height);
+  else
+    point_rgba_parts<false, false><<<grid, kThreads, 0, stream>>> (pass, in, in_stride, out, out_stride, width, height);
 }
 
 } // namespace
@@ -164,7 +338,7 @@ lm_k_point (const float (*table)[256], const float *gray, const LmPointPixels *p
       RgbaPass pass;
       memcpy (pass.table, table, sizeof pass.table);
       pass.px = *px;
-      point_rgba<<<grid, kThreads, 0, stream>>> (pass, in, src->stride, out, dst->stride, src->width, src->height);
+      launch_rgba (pass, in, src->stride, out, dst->stride, src->width, src->height, stream);
     }
   LM_CUDA_LAUNCHED ();
   return cudaSuccess;

@@ -9,12 +9,19 @@
  * channel curves come first (the table), then the pixel part maps the BT.709 luma of the
  * encoded values, Y' = points(Y), and scales the pixel by Y'/Y, keeping its R:G:B ratios
  * (its hue and saturation) as Lightroom's and darktable's luminance curves do; where Y ≤ 0
- * the ratio has no meaning and Y' - Y is added instead. */
+ * the ratio has no meaning and Y' - Y is added instead.
+ *
+ * "Y ≤ 0" is, exactly, Y outside ratio-math.h's range (2^-40, 2^64), and a Y' outside it
+ * scales by 0: the GPU's division is then its fast path alone, bit for bit the CPU's. The
+ * range changes nothing a photo shows: a luma of 2^-40 or less (a cancellation of channels
+ * that an 8-bit output rounds to black whichever way), or of 2^64 or more (which no edit's
+ * values reach), and a mapped luma of 2^-40 or less (black) are all the pixels it moves. */
 #pragma once
 
 #include "curve-points.h"
 #include "param-decl.h"
 #include "pixel-math.h"
+#include "ratio-math.h"
 
 typedef enum {
   LM_CURVE_MODE_RGB,
@@ -46,6 +53,13 @@ typedef struct {
   float last; /* y[n-1]: the value from x[n-1] on */
 } LmCurveSpline;
 
+/* A segment's cubic at T: how every evaluation of a spline ends, on the CPU and the GPU. */
+LM_INLINE float
+lm_curve_cubic (const float c[4], float t)
+{
+  return c[0] + t * (c[1] + t * (c[2] + t * c[3]));
+}
+
 LM_INLINE float
 lm_curve_spline_eval (const LmCurveSpline *s, float v)
 {
@@ -56,9 +70,7 @@ lm_curve_spline_eval (const LmCurveSpline *s, float v)
   int k = 0;
   while (k < s->n - 2 && v >= s->x[k + 1])
     k++;
-  float t = v - s->x[k];
-  const float *c = s->c[k];
-  return c[0] + t * (c[1] + t * (c[2] + t * c[3]));
+  return lm_curve_cubic (s->c[k], v - s->x[k]);
 }
 
 /* The channel part's curves, prepared on the host once per render (curve.c). */
@@ -81,14 +93,17 @@ typedef struct {
   LmCurveSpline luma;
 } LmCurvePixel;
 
-LM_INLINE void
+/* Returns the mapped luma Y', which is the luma of the pixel it leaves (exactly, in real
+ * arithmetic: k·Y = Y', and Y + (Y' - Y) = Y' as the weights sum to 1), so that a pixel part
+ * after it need not sum the luma again (point-math.h). */
+LM_INLINE float
 lm_curve_pixel (const LmCurvePixel *p, float *r, float *g, float *b)
 {
   float y = lm_weighted_sum (*r, *g, *b, LM_BT709_R, LM_BT709_G, LM_BT709_B);
   float mapped = lm_curve_spline_eval (&p->luma, y);
-  if (y > 0.0f)
+  if (lm_ratio_in_range (y))
     {
-      float k = mapped / y;
+      float k = lm_ratio (lm_ratio_numerator (mapped), y);
       *r = *r * k, *g = *g * k, *b = *b * k;
     }
   else
@@ -96,4 +111,5 @@ lm_curve_pixel (const LmCurvePixel *p, float *r, float *g, float *b)
       float d = mapped - y;
       *r = *r + d, *g = *g + d, *b = *b + d;
     }
+  return mapped;
 }

@@ -18,7 +18,8 @@ saturation_point_prepare (const void *params, LmPointPass *pass)
   /* At 0, 0 the pixel part would change nothing: leave it out of the pass. */
   if (p->saturation == 0.0f && p->vibrance == 0.0f)
     return;
-  pass->saturation = (LmSaturationPixel) { .saturation = p->saturation, .vibrance = p->vibrance };
+  float gain = 1.0f + p->saturation;
+  pass->saturation = (LmSaturationPixel) { .gain = gain, .vibrance_gain = p->vibrance * gain };
   pass->pixel_ops |= LM_OP_BIT (SATURATION);
 }
 

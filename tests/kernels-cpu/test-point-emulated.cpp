@@ -1,0 +1,110 @@
+// The GPU's fused point pass (kernels/point.cu) run on the CPU (cuda-emu.h) through
+// lm_k_point against lm_point_rgba, the CPU's pixel, byte for byte: the kernel made for the
+// curve and saturation parts (its binned spline, its branch-free scaling, its row loop) and
+// the general one, on tables that reach what the parts' branches and ranges turn on
+// (negative and zero lumas, values past 255, lumas below and above the curve's ends, tiny
+// values near the ratios' range), on curves with random whole-level points and coefficients,
+// with rows not a multiple of the four pixels a thread takes.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "kernels/kernels.h"
+
+static int failures;
+
+static float
+table_value (std::mt19937 &rng, int i)
+{
+  switch (rng () % 8)
+    {
+    case 0:
+      return (float) i; // identity: grays, lumas exactly at whole levels
+    case 1:
+      return std::ldexp ((float) (rng () % 5) - 2.0f, -(int) (rng () % 60)); // near 0, either sign
+    case 2:
+      return (float) (rng () % 400) - 60.0f;
+    default:
+      return std::uniform_real_distribution<float> (-20.0f, 300.0f) (rng);
+    }
+}
+
+static void
+random_spline (std::mt19937 &rng, LmCurveSpline &s, bool whole)
+{
+  s = {};
+  s.n = 2 + (int) (rng () % (LM_CURVE_MAX_POINTS - 1));
+  std::vector<int> xs;
+  while ((int) xs.size () < s.n)
+    {
+      int x = (int) (rng () % 256);
+      bool seen = false;
+      for (int v : xs)
+        seen |= v == x;
+      if (!seen)
+        xs.push_back (x);
+    }
+  std::sort (xs.begin (), xs.end ());
+  std::uniform_real_distribution<float> coef (-1.0f, 1.0f);
+  for (int k = 0; k < s.n; k++)
+    s.x[k] = (float) xs[k] + (whole ? 0.0f : 0.25f);
+  for (int k = 0; k < s.n - 1; k++)
+    {
+      s.c[k][0] = (float) (rng () % 256), s.c[k][1] = 2.0f * coef (rng);
+      s.c[k][2] = 0.05f * coef (rng), s.c[k][3] = 0.001f * coef (rng);
+    }
+  s.last = (float) (rng () % 256);
+}
+
+static void
+check (unsigned w, unsigned h, uint32_t ops, bool whole, unsigned seed)
+{
+  std::mt19937 rng (seed);
+  static float table[3][256], gray[256];
+  for (int c = 0; c < 3; c++)
+    for (int i = 0; i < 256; i++)
+      table[c][i] = table_value (rng, i);
+  LmPointPixels px {};
+  px.pixel_ops = ops;
+  random_spline (rng, px.curve.luma, whole);
+  float sat = std::uniform_real_distribution<float> (-1.0f, 1.0f) (rng),
+        vib = std::uniform_real_distribution<float> (-1.0f, 1.0f) (rng);
+  px.saturation.gain = 1.0f + sat, px.saturation.vibrance_gain = vib * (1.0f + sat);
+  size_t stride = ((size_t) w * 4 + 63) / 64 * 64;
+  std::vector<uint8_t> src (stride * h), dst (stride * h, 0xa5);
+  for (auto &b : src)
+    b = (uint8_t) rng ();
+  LmKImage in = { src.data (), w, h, stride, LM_K_RGBA8, 0 }, out = { dst.data (), w, h, stride, LM_K_RGBA8, 0 };
+  cudaError_t err = lm_k_point (table, gray, &px, &in, &out, NULL);
+  long differ = 0;
+  for (unsigned y = 0; y < h; y++)
+    for (unsigned x = 0; x < w; x++)
+      {
+        uint32_t p, got;
+        memcpy (&p, &src[y * stride + x * 4], 4), memcpy (&got, &dst[y * stride + x * 4], 4);
+        uint32_t want = lm_point_rgba (&px, table, p);
+        if (got != want && differ++ < 3)
+          printf ("  (%u, %u): %08x, wanted %08x\n", x, y, got, want);
+      }
+  printf ("%s %u×%u, parts %#x, %s points: %ld pixels differ%s\n", err || differ ? "FAIL" : "ok", w, h, ops,
+          whole ? "whole-level" : "fractional", differ, err ? ", the launch failed" : "");
+  failures += err || differ;
+}
+
+int
+main ()
+{
+  const uint32_t curve = LM_OP_BIT (CURVE), saturation = LM_OP_BIT (SATURATION);
+  const uint32_t parts[] = { 0, curve, saturation, curve | saturation };
+  unsigned seed = 1;
+  for (int round = 0; round < 6; round++)
+    for (uint32_t ops : parts)
+      check (1031 + round, 7 + round, ops, true, seed++); // rows end in 3 (then 0, 1, 2...) pixels
+  check (5000, 40, curve | saturation, true, seed++);     // more rows than the grid has blocks
+  check (259, 9, curve | saturation, false, seed++);      // fractional points: the general kernel
+  check (3, 5, curve | saturation, true, seed++);         // narrower than one thread's pixels
+  return failures != 0;
+}
