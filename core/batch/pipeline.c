@@ -340,11 +340,12 @@ decode_files (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
   return decode_on_host (run, job, decoder, error);
 }
 
-/* The files are decoded: what the HDR job checks of the stack's depth. */
+/* The files are decoded: what the HDR job checks of the stack's depth. The files stay read
+ * until the GPU has given what the calibration samples of the stack: a device error until
+ * then is tried again from them. */
 static gboolean
 decoded (Run *run, Job *job, GError **error)
 {
-  g_clear_pointer (&job->read, lm_batch_read_free);
   return lm_hdr_job_prepare_depth (run->config->merge.method, run->config->response_given, job->hdr, error);
 }
 
@@ -413,6 +414,7 @@ decode_with (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
   t = g_get_monotonic_time ();
   if (!calibrate (c, job, decoder, error))
     return FALSE;
+  g_clear_pointer (&job->read, lm_batch_read_free);
   job->ms[LM_STAGE_CALIBRATE] = lm_ms_since (t);
   return TRUE;
 }
@@ -593,16 +595,20 @@ decode_waiting (Run *run)
         take_resident (job, home, stacks[i]);
       else if (ok[i])
         ok[i] = decode_on_host (run, job, decoder, &errors[i]); /* not nvJPEG's whole, or not upright */
-      if (!ok[i] && job->read != NULL && !stopping (run) && retry_after (run, job, &errors[i]))
+      ok[i] = ok[i] && decoded (run, job, &errors[i])
+              && (job->group == NULL || !needs_curve (c, job) || sample_on_gpu (job, decoder, &errors[i]));
+      if (!ok[i] && !stopping (run) && retry_after (run, job, &errors[i]))
         {
-          /* A device error decoding on the host: alone, as any stack's second try. */
+          /* A device error decoding or sampling: alone, as any stack's second try. */
           g_clear_pointer (&job->hdr, lm_hdr_stack_free);
+          g_clear_pointer (&job->samples, g_free);
+          job->group = NULL;
           job->nvjpeg_files = job->cpu_files = 0;
           again[i] = TRUE;
           continue;
         }
-      ok[i] = ok[i] && decoded (run, job, &errors[i])
-              && (job->group == NULL || !needs_curve (c, job) || sample_on_gpu (job, decoder, &errors[i]));
+      if (ok[i])
+        g_clear_pointer (&job->read, lm_batch_read_free); /* what the GPU had to give is here */
     }
   give_decoder (run, decoder);
   double each_ms = lm_ms_since (t) / n;
