@@ -241,6 +241,7 @@ BATCH_LABELS = {  # bench/results/<dir>: what the call measured
     "batch-h100": "one H100, every run",
     "batch-h100-final": "one H100, the all-GPU JPEG path, the CPU backend and OpenCV",
     "batch-h100-cpu": "one H100's 16 cores, the CPU backend",
+    "batch-h200-decode-batches": "one H200, several stacks a batch of nvJPEG (2026-11-30, 1e6e6b5c)",
     "batch-h200x2-one-gpu": "2 × H200, one GPU used (`--devices 0`)",
     "batch-h200x2-two-gpus": "2 × H200, both GPUs",
 }
@@ -250,6 +251,7 @@ BATCH_LABELS = {  # bench/results/<dir>: what the call measured
 BATCH_TEXT = {
     "batch-h100": ["batch-h100-a06566f.md", "batch-h100-e63822f.md"],
     "batch-h200x2-one-gpu": ["batch-h200x2-workers.md"],
+    "batch-h200-decode-batches": ["batch-h200-decode-batches.md"],
 }
 
 
@@ -506,6 +508,7 @@ def document(d, date):
     out += edits_section(os.path.join(d, "edits-h100"))
     out += text(d, "geometry-h200.md")
     out += text(d, "geometry-h200-strips.md")
+    out += text(d, "geometry-h200-session4.md")
     out += view_section(os.path.join(d, "view-h100"))
     out += cpu_part(d, date, commit)
     out += latency_section(d, commit)
@@ -521,6 +524,7 @@ def document(d, date):
     out += ["## lumen-cli compare (boats-sunset.jpg, gray + equalize + blur σ=10)", "", "```",
             open(compare).read().strip(), "```", ""]
     out += text(d, "compare-h100-50mp.md")
+    out += text(d, "compare-h200-50mp.md")
     # The window's soak (bench/soak.sh) and its 600 MP photo (tests/ui/test-large-view.c).
     out += text(d, "soak.md")
     out += text(d, "large-view.md")
