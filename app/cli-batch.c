@@ -287,6 +287,8 @@ print_timings (const Plan *p, const LmBatchStats *stats)
     printf ("  %s\n", p->encoder_reason);
   if (p->config.nvjpeg)
     printf (_("stacks kept on the GPU from decoding to output: %u of %u\n"), stats->resident_stacks, stats->done);
+  if (stats->device_batches)
+    printf (_("decoded into the GPU's memory in %u batches of nvJPEG\n"), stats->device_batches);
   printf (_("read threads: %u; %.1f MB read, %.1f MB/s\n"), stats->read_threads, stats->bytes_read / 1e6,
           stats->wall_s > 0 ? stats->bytes_read / 1e6 / stats->wall_s : 0.0);
   /* One line per device: the workers are opened device by device, so equal ones are adjacent. */

@@ -43,6 +43,7 @@ typedef struct {
   double stage_ms[LM_STAGE_COUNT];
   guint64 bytes_read;
   guint nvjpeg_files, cpu_files, resident_stacks, nvjpeg_encoded;
+  gint device_batches; /* atomic: calls of lm_batch_decode_on_device */
   guint retried; /* stacks tried again after a device error */
   guint noted;   /* stacks done with notes */
   GError *fatal;
@@ -323,9 +324,13 @@ decode_files (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
     {
       LmHdrStack *hdr = NULL;
       GError *bad = NULL;
+      g_atomic_int_inc (&run->device_batches);
       if (!lm_batch_decode_on_device (&job->read, 1, run->config->merge.method,
                                       lm_buffer_pool_allocator (home->device_pool), decoder, &hdr, &bad, error))
-        return FALSE;
+        {
+          g_clear_error (&bad); /* the device's failure is said; the stack is tried again */
+          return FALSE;
+        }
       if (bad)
         {
           g_propagate_error (error, bad);
@@ -514,22 +519,25 @@ decode_alone (Run *run, Job *job)
 }
 
 /* Up to DECODE_STACKS stacks of Run.waiting whose files make one batch of the decoder, into
- * JOBS: their count. */
+ * JOBS: their count. Under the queue's lock: a stack that does not fit goes back before any
+ * other task can find the queue empty and give up its token, so the next task takes it. */
 static guint
 take_waiting (Run *run, Job **jobs)
 {
   guint n = 0, files = 0;
   Job *job;
-  while (n < DECODE_STACKS && (job = g_async_queue_try_pop (run->waiting)))
+  g_async_queue_lock (run->waiting);
+  while (n < DECODE_STACKS && (job = g_async_queue_try_pop_unlocked (run->waiting)))
     {
       if (n > 0 && files + job->read->n > LM_NVJPEG_BATCH_MAX)
         {
-          g_async_queue_push_front (run->waiting, job); /* the next task's: there is one */
+          g_async_queue_push_front_unlocked (run->waiting, job);
           break;
         }
       files += job->read->n;
       jobs[n++] = job;
     }
+  g_async_queue_unlock (run->waiting);
   return n;
 }
 
@@ -576,6 +584,7 @@ decode_waiting (Run *run)
   GError *errors[DECODE_STACKS], *error = NULL;
   for (guint i = 0; i < n; i++)
     reads[i] = jobs[i]->read;
+  g_atomic_int_inc (&run->device_batches);
   if (!lm_batch_decode_on_device (reads, n, c->merge.method, lm_buffer_pool_allocator (home->device_pool), decoder,
                                   stacks, errors, &error))
     {
@@ -913,6 +922,7 @@ lm_batch_run (const LmBatchConfig *config, GPtrArray *todo, guint share, guint b
   stats->cpu_files = run.cpu_files;
   stats->nvjpeg_decoders = run.decoders_made;
   stats->resident_stacks = run.resident_stacks;
+  stats->device_batches = (guint) g_atomic_int_get (&run.device_batches);
   stats->nvjpeg_encoded = run.nvjpeg_encoded;
   stats->retried = run.retried;
   stats->noted = run.noted;

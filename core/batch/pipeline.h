@@ -83,6 +83,7 @@ typedef struct {
   guint nvjpeg_files, cpu_files; /* decoded by nvJPEG, by the CPU */
   guint nvjpeg_decoders;         /* made */
   guint resident_stacks;         /* decoded into device memory and merged there */
+  guint device_batches;          /* nvJPEG's calls that decoded stacks into device memory */
   guint nvjpeg_encoded;          /* outputs encoded by nvJPEG */
   guint retried;                 /* stacks tried a second time after a device error */
   guint noted;                   /* stacks done with notes (journal.h: the notes list) */

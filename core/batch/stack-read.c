@@ -2,11 +2,13 @@
 
 #include <sys/mman.h>
 #include <unistd.h>
+#include <glib/gi18n.h>
 
 #include "../merge/job.h"
 #include "../io/file-read.h"
 #include "../io/io.h"
 #include "../pixel-budget.h"
+#include "../error.h"
 
 void
 lm_batch_read_free (LmBatchRead *read)
@@ -178,11 +180,19 @@ lm_batch_decode_on_device (LmBatchRead *const *reads, guint n, LmHdrMethod metho
       LmHdrStack *s = stack_with_times (reads[i], method, &errors[i]);
       if (s == NULL)
         continue;
-      g_return_val_if_fail (files + s->n <= LM_NVJPEG_BATCH_MAX, FALSE);
+      if (files + s->n > LM_NVJPEG_BATCH_MAX) /* the caller's batches fit: a stack of its own does */
+        {
+          g_set_error (&errors[i], LUMEN_ERROR, LM_ERROR_INVALID, _("%s: too many exposures for one decoding batch"),
+                       reads[i]->paths[0]);
+          lm_hdr_stack_free (s);
+          continue;
+        }
       file_bytes (reads[i], data + files, lens + files);
       files += s->n;
       checked[m] = s, at[m] = i, counts[m++] = s->n;
     }
+  if (m == 0)
+    return TRUE;
   LmImage *images[LM_NVJPEG_BATCH_MAX];
   gboolean all[LM_NVJPEG_BATCH_MAX];
   gboolean ok = lm_nvjpeg_decode_to_device (nvjpeg, m, counts, data, lens, device, images, all, error);

@@ -8,6 +8,7 @@ merged; a GPU that fails in the middle of a batch of stacks loses none of them (
 again alone, test_cuda_fault.py's promise for the batch). Skipped (exit 77) without a device; without libnvjpeg too, unless
 LUMEN_REQUIRE_NVJPEG=1 (the GPU machine's run) makes that a failure."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -118,6 +119,16 @@ class BatchNvjpeg(unittest.TestCase):
             b = lt.read_bytes(os.path.join(self.runs["alone"][0], f))
             self.assertEqual(a, b, f"{f}: batched and alone differ")
 
+    def test_stacks_share_batches(self):
+        """The batched run decoded its stacks in fewer calls of nvJPEG than one a stack."""
+        calls = {}
+        for name, (out, proc) in self.runs.items():
+            m = re.search(r"decoded into the GPU's memory in (\d+) batches of nvJPEG", proc.stdout)
+            self.assertIsNotNone(m, f"{name}: {proc.stdout}")
+            calls[name] = int(m.group(1))
+        self.assertEqual(calls["alone"], NORMAL + 3)  # every stack but none is tried on the GPU
+        self.assertLess(calls["batched"], calls["alone"])
+
     def test_where_each_stack_went(self):
         out, proc = self.runs["batched"]
         # The whole, upright colour stacks stayed on the GPU; the gray and turned ones did not.
@@ -139,8 +150,9 @@ class BatchNvjpeg(unittest.TestCase):
         self.assertIn("e1.jpg", " ".join(messages[0]))
 
     def test_failing_gpu_loses_no_stack(self):
-        """A failed launch (the decoder's conversion of a batch, a sample's gather) or allocation
-        in the middle of the batches: every stack is written, or failed alone in failed.tsv."""
+        """A failed launch (the decoder's conversion of a batch, a sample's gather, a merge) in
+        the middle of the batches: the stack is tried again and every stack is written. A failed
+        allocation (the GPU full) may fail its stack alone, in failed.tsv."""
         manifest = os.path.join(self.dir, "good.tsv")
         with open(self.manifest) as f, open(manifest, "w") as g:
             g.writelines(line for line in f if not line.startswith("mismatched\t"))
@@ -156,7 +168,8 @@ class BatchNvjpeg(unittest.TestCase):
                 if os.path.exists(os.path.join(out, "failed.tsv")):
                     with open(os.path.join(out, "failed.tsv")) as f:
                         failed = [line.split("\t")[0] for line in f if line.strip() and not line.startswith("#")]
-                self.assertLessEqual(len(failed), 1, f"{fault}: more than one stack failed: {failed}")
+                self.assertLessEqual(len(failed), 1 if fault.startswith("alloc") else 0,
+                                     f"{fault}: stacks failed: {failed}: {lt.describe(proc)}")
                 self.assertEqual(sorted(written + failed), names, f"{fault}: {lt.describe(proc)}")
                 self.assertEqual(proc.returncode, 0 if not failed else 1, f"{fault}: {lt.describe(proc)}")
 
