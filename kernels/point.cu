@@ -83,9 +83,7 @@ fill_bins (const LmCurveSpline &spline, CurveBin *bins)
         bin.c[0] = spline.last, bin.x = spline.x[n - 1];
       else
         {
-          int k = 0;
-          while (k < n - 2 && v >= spline.x[k + 1])
-            k++;
+          int k = lm_curve_spline_segment (&spline, v);
           for (int j = 0; j < 4; j++)
             bin.c[j] = spline.c[k][j];
           bin.x = spline.x[k];

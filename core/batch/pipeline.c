@@ -315,34 +315,42 @@ decode_on_host (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
   return TRUE;
 }
 
+/* What lm_batch_decode_on_device made of the job's stack: HDR (device memory), or BAD (the
+ * stack's own failure, given to ERROR), or neither (into host memory here, DECODER taking the
+ * files nvJPEG takes). */
+static gboolean
+take_decoded (Run *run, Job *job, Group *home, LmHdrStack *hdr, GError *bad, LmNvjpeg *decoder, GError **error)
+{
+  if (bad)
+    {
+      g_propagate_error (error, bad);
+      return FALSE;
+    }
+  if (hdr)
+    {
+      take_resident (job, home, hdr);
+      return TRUE;
+    }
+  return decode_on_host (run, job, decoder, error); /* not nvJPEG's whole, or not upright */
+}
+
 /* Into the memory of DECODER's device, when the stack can stay there; else into host memory. */
 static gboolean
 decode_files (Run *run, Job *job, LmNvjpeg *decoder, GError **error)
 {
   Group *home = resident_home (run, decoder);
-  if (home)
+  if (home == NULL)
+    return decode_on_host (run, job, decoder, error);
+  LmHdrStack *hdr = NULL;
+  GError *bad = NULL;
+  g_atomic_int_inc (&run->device_batches);
+  if (!lm_batch_decode_on_device (&job->read, 1, run->config->merge.method,
+                                  lm_buffer_pool_allocator (home->device_pool), decoder, &hdr, &bad, error))
     {
-      LmHdrStack *hdr = NULL;
-      GError *bad = NULL;
-      g_atomic_int_inc (&run->device_batches);
-      if (!lm_batch_decode_on_device (&job->read, 1, run->config->merge.method,
-                                      lm_buffer_pool_allocator (home->device_pool), decoder, &hdr, &bad, error))
-        {
-          g_clear_error (&bad); /* the device's failure is said; the stack is tried again */
-          return FALSE;
-        }
-      if (bad)
-        {
-          g_propagate_error (error, bad);
-          return FALSE;
-        }
-      if (hdr)
-        {
-          take_resident (job, home, hdr);
-          return TRUE;
-        }
+      g_clear_error (&bad); /* the device's failure is said; the stack is tried again */
+      return FALSE;
     }
-  return decode_on_host (run, job, decoder, error);
+  return take_decoded (run, job, home, hdr, bad, decoder, error);
 }
 
 /* The files are decoded: what the HDR job checks of the stack's depth. The files stay read
@@ -598,12 +606,9 @@ decode_waiting (Run *run)
   for (guint i = 0; i < n; i++)
     {
       Job *job = jobs[i];
-      ok[i] = errors[i] == NULL;
+      GError *bad = g_steal_pointer (&errors[i]);
       again[i] = FALSE;
-      if (ok[i] && stacks[i])
-        take_resident (job, home, stacks[i]);
-      else if (ok[i])
-        ok[i] = decode_on_host (run, job, decoder, &errors[i]); /* not nvJPEG's whole, or not upright */
+      ok[i] = take_decoded (run, job, home, stacks[i], bad, decoder, &errors[i]);
       ok[i] = ok[i] && decoded (run, job, &errors[i])
               && (job->group == NULL || !needs_curve (c, job) || sample_on_gpu (job, decoder, &errors[i]));
       if (!ok[i] && !stopping (run) && retry_after (run, job, &errors[i]))

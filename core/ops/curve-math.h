@@ -60,6 +60,17 @@ lm_curve_cubic (const float c[4], float t)
   return c[0] + t * (c[1] + t * (c[2] + t * c[3]));
 }
 
+/* The segment of a V below the last point: the last k (at most n - 2) with x[k] ≤ V, 0 below
+ * x[1]. The point pass's bins (kernels/point.cu) are made by it too. */
+LM_INLINE int
+lm_curve_spline_segment (const LmCurveSpline *s, float v)
+{
+  int k = 0;
+  while (k < s->n - 2 && v >= s->x[k + 1])
+    k++;
+  return k;
+}
+
 LM_INLINE float
 lm_curve_spline_eval (const LmCurveSpline *s, float v)
 {
@@ -67,9 +78,7 @@ lm_curve_spline_eval (const LmCurveSpline *s, float v)
     return s->c[0][0];
   if (v >= s->x[s->n - 1])
     return s->last;
-  int k = 0;
-  while (k < s->n - 2 && v >= s->x[k + 1])
-    k++;
+  int k = lm_curve_spline_segment (s, v);
   return lm_curve_cubic (s->c[k], v - s->x[k]);
 }
 
