@@ -37,6 +37,8 @@ inline long blocks_run;
 #define cudaFuncSetAttribute(...) cudaSuccess
 #define cudaGetLastError() cudaSuccess
 #define cudaMemcpy2DAsync emu::memcpy_2d
+#define cudaGetDevice emu::get_device
+#define cudaDeviceGetAttribute emu::device_attribute
 
 inline void
 __syncthreads ()
@@ -80,6 +82,24 @@ __stcs (T *p, T v)
   memcpy (p, &v, sizeof v);
 }
 
+// The CUDA pipeline primitives (cp.async): the copy is done at once, so a commit and a wait
+// have nothing left to do.
+inline void
+__pipeline_memcpy_async (void *dst, const void *src, size_t size, size_t = 0)
+{
+  memcpy (dst, src, size);
+}
+
+inline void
+__pipeline_commit ()
+{
+}
+
+inline void
+__pipeline_wait_prior (size_t)
+{
+}
+
 inline unsigned
 __byte_perm (unsigned a, unsigned b, unsigned selector)
 {
@@ -106,6 +126,22 @@ __funnelshift_r (unsigned lo, unsigned hi, unsigned shift)
 }
 
 namespace emu {
+
+inline cudaError_t
+get_device (int *device)
+{
+  *device = 0;
+  return cudaSuccess;
+}
+
+// A device of two multiprocessors: grids sized by it stay small, so that each block walks
+// many rows, as on a large device with a large image.
+inline cudaError_t
+device_attribute (int *value, cudaDeviceAttr attr, int)
+{
+  *value = attr == cudaDevAttrMultiProcessorCount ? 2 : 0;
+  return cudaSuccess;
+}
 
 // Device memory is host memory here.
 inline cudaError_t

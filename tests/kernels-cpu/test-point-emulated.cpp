@@ -104,6 +104,8 @@ main ()
     for (uint32_t ops : parts)
       check (1031 + round, 7 + round, ops, true, seed++); // rows end in 3 (then 0, 1, 2...) pixels
   check (5000, 40, curve | saturation, true, seed++);     // more rows than the grid has blocks
+  check (5000, 1, curve | saturation, true, seed++);      // fewer rows than a thread has in flight
+  check (2048, 2, curve | saturation, true, seed++);
   check (259, 9, curve | saturation, false, seed++);      // fractional points: the general kernel
   check (3, 5, curve | saturation, true, seed++);         // narrower than one thread's pixels
   return failures != 0;
