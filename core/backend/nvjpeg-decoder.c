@@ -534,9 +534,11 @@ lm_nvjpeg_decode_to_device (LmNvjpeg *decoder, guint n_stacks, const guint *coun
                             const gsize *lens, const LmAllocator *allocator, LmImage **images, gboolean *all,
                             GError **error)
 {
-  for (guint s = 0, i = 0; s < n_stacks; s++)
-    for (guint j = 0, end = i + counts[s]; i < end; i++, j++)
-      images[i] = NULL, all[s] = FALSE;
+  guint n = 0;
+  for (guint s = 0; s < n_stacks; s++)
+    all[s] = FALSE, n += counts[s];
+  for (guint i = 0; i < n; i++)
+    images[i] = NULL;
   return TRUE;
 }
 

@@ -510,6 +510,17 @@ decode_done (Run *run, Job *job, gboolean ok, GError *error)
     }
 }
 
+/* What a failed try decoded of the job's stack, dropped before the next try, which decodes
+ * it again from its files. */
+static void
+forget_decoded (Job *job)
+{
+  g_clear_pointer (&job->hdr, lm_hdr_stack_free);
+  g_clear_pointer (&job->samples, g_free);
+  job->group = NULL;
+  job->nvjpeg_files = job->cpu_files = 0;
+}
+
 /* One stack through the decode stage, tried again after a passing device error. */
 static void
 decode_alone (Run *run, Job *job)
@@ -517,12 +528,7 @@ decode_alone (Run *run, Job *job)
   GError *error = NULL;
   gboolean ok = FALSE;
   while (!stopping (run) && !(ok = decode (run, job, &error)) && job->read != NULL && retry_after (run, job, &error))
-    {
-      g_clear_pointer (&job->hdr, lm_hdr_stack_free);
-      g_clear_pointer (&job->samples, g_free);
-      job->group = NULL;
-      job->nvjpeg_files = job->cpu_files = 0;
-    }
+    forget_decoded (job);
   decode_done (run, job, ok, error);
 }
 
@@ -613,11 +619,7 @@ decode_waiting (Run *run)
               && (job->group == NULL || !needs_curve (c, job) || sample_on_gpu (job, decoder, &errors[i]));
       if (!ok[i] && !stopping (run) && retry_after (run, job, &errors[i]))
         {
-          /* A device error decoding or sampling: alone, as any stack's second try. */
-          g_clear_pointer (&job->hdr, lm_hdr_stack_free);
-          g_clear_pointer (&job->samples, g_free);
-          job->group = NULL;
-          job->nvjpeg_files = job->cpu_files = 0;
+          forget_decoded (job); /* a device error decoding or sampling: alone, as any stack's second try */
           again[i] = TRUE;
           continue;
         }

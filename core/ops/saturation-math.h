@@ -38,7 +38,7 @@ typedef struct {
   float vibrance_gain; /* B = vibrance · A */
 } LmSaturationPixel;
 
-/* The larger and the smaller of A and B. On the GPU one instruction each; NaN is the only
+/* The larger and the smaller of two values. On the GPU one instruction each; NaN is the only
  * value where they differ from the comparisons (the CPU's vectorized form), and a NaN channel
  * makes the pixel NaN either way: its luma is NaN, or all its channels are (point-math.h). */
 LM_INLINE float
