@@ -7,12 +7,12 @@
 // with one row a block, the tables' copies moved more bytes than the image (24,000 blocks ×
 // 3 KiB for 24 MP) and the pass ran at 2.5 times a plain copy.
 //
-// The passes that edits make most (white balance, exposure, contrast, a luma curve through
-// points at whole levels, saturation: no colormix) run in a kernel made for their pixel
-// parts (point_rgba_parts): the general one tests each part's flag and carries colormix's
-// code per pixel, and finds the curve's segment by a search whose steps diverge between
-// neighbouring threads. What the specialization computes is lm_point_rgba's arithmetic,
-// bit for bit (tests/kernels-cpu/test-point-emulated.cpp, tests/gpu/test-parity.c).
+// The passes that edits make most (white balance, exposure, contrast, a luma curve,
+// saturation: no colormix) run in a kernel made for their pixel parts (point_rgba_parts):
+// the general one tests each part's flag and carries colormix's code per pixel, and reads
+// the curve's nodes from the parameter bank, where neighbouring threads' different nodes
+// serialize. What the specialization computes is lm_point_rgba's arithmetic, bit for bit
+// (tests/kernels-cpu/test-point-emulated.cpp, tests/gpu/test-parity.c).
 #include <cstring>
 #ifdef __CUDACC__
 #include <cuda_pipeline_primitives.h>
@@ -26,10 +26,9 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr unsigned kPixelsPerThread = 4;
 
-// What point_rgba reads: the table of the channel parts, then the pixel parts; 3,400 bytes
-// with today's operations, within the 4 KiB of any launch. Launch parameters may take 32764
-// bytes since CUDA 12.1 on Volta and newer (every device this build targets), room for
-// pixel parts to come.
+// What point_rgba reads: the table of the channel parts, then the pixel parts; 5.2 KiB with
+// today's operations. Launch parameters may take 32764 bytes since CUDA 12.1 on Volta and
+// newer (every device this build targets), room for pixel parts to come.
 struct RgbaPass {
   float table[3][256];
   LmPointPixels px;
@@ -49,63 +48,6 @@ load_table (const RgbaPass &pass, float (*table)[256])
   __syncthreads ();
 }
 
-// A spline segment found by the luma's whole part: where every point of the curve lies at a
-// whole level within 0..255, the segment holding Y is the one holding floor (Y) (no point lies
-// strictly between them), so a table of 256 bins replaces the search. Padded to 32 bytes:
-// one 16-byte and one 4-byte shared load a pixel.
-struct alignas (16) CurveBin {
-  float c[4]; // the segment's cubic (curve-math.h)
-  float x;    // its first point
-  float pad[3];
-};
-
-// Whether SPLINE's points allow bins: whole levels, increasing, within 0..255.
-bool
-fits_bins (const LmCurveSpline &spline)
-{
-  if (spline.n < 2 || spline.n > LM_CURVE_MAX_POINTS)
-    return false;
-  for (int k = 0; k < spline.n; k++)
-    if (!(spline.x[k] >= 0.0f && spline.x[k] <= 255.0f && spline.x[k] == (float) (int) spline.x[k])
-        || (k > 0 && !(spline.x[k] > spline.x[k - 1])))
-      return false;
-  return true;
-}
-
-// Bin i: the segment lm_curve_spline_eval uses for a luma in [i, i + 1); from the last
-// point on, the constant `last` (a cubic of zeros after it).
-__device__ void
-fill_bins (const LmCurveSpline &spline, CurveBin *bins)
-{
-  int n = spline.n;
-  for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
-    {
-      float v = (float) i;
-      CurveBin bin = {};
-      if (v >= spline.x[n - 1])
-        bin.c[0] = spline.last, bin.x = spline.x[n - 1];
-      else
-        {
-          int k = lm_curve_spline_segment (&spline, v);
-          for (int j = 0; j < 4; j++)
-            bin.c[j] = spline.c[k][j];
-          bin.x = spline.x[k];
-        }
-      bins[i] = bin;
-    }
-}
-
-// lm_curve_spline_eval through the bins. A luma at or below the first point (or NaN) is
-// held at it, where t is 0 and the cubic gives c[0] = the first point's value; at or above
-// the last point, at it, whose bin gives `last`: the values the search returns there.
-__device__ __forceinline__ float
-binned_spline (const CurveBin *bins, float first, float last, float y)
-{
-  float held = fminf (fmaxf (y, first), last);
-  const CurveBin &bin = bins[(int) held];
-  return lm_curve_cubic (bin.c, held - bin.x);
-}
-
 // V · SCALE + SHIFT, which is exact for the two forms the curve uses (SHIFT -0: v · scale
 // rounded once; SCALE 1: v + shift rounded once), so one fused instruction on the GPU gives
 // the separate operations' bits.
@@ -119,30 +61,31 @@ scale_or_shift (float v, float scale, float shift)
 #endif
 }
 
-// lm_point_rgba for a pass whose pixel parts are the luma curve (binned) if CURVE and
-// saturation if SATURATION, in that order. A channel's entry is found by its byte (one
-// permute) and one shift-and-add, where a shift, a mask and an addition would take three.
+// lm_point_rgba for a pass whose pixel parts are the luma curve if CURVE and saturation if
+// SATURATION, in that order, with the curve's nodes NODE in shared memory. A channel's
+// entry is found by its byte (one permute) and one shift-and-add, where a shift, a mask and
+// an addition would take three.
 template <bool kCurve, bool kSaturation>
 __device__ __forceinline__ uint32_t
-point_parts (const LmPointPixels &px, const float (*table)[256], const CurveBin *bins, float first, float last,
-             uint32_t p)
+point_parts (const LmPointPixels &px, const float (*table)[256], const float (*node)[2], uint32_t p)
 {
   float r = table[0][__byte_perm (p, 0, 0x4440)], g = table[1][__byte_perm (p, 0, 0x4441)],
         b = table[2][__byte_perm (p, 0, 0x4442)];
-  float y = lm_weighted_sum (r, g, b, LM_BT709_R, LM_BT709_G, LM_BT709_B);
+  if (kCurve && kSaturation)
+    return lm_point_rgba_pair (&px, node, r, g, b, p);
   if (kCurve)
     {
       // lm_curve_pixel with its two branches as one multiply-add: the division's operands
       // are made valid where its result is not used, so that it needs no branch.
-      float mapped = binned_spline (bins, first, last, y);
+      float y = lm_weighted_sum (r, g, b, LM_BT709_R, LM_BT709_G, LM_BT709_B);
+      float mapped = lm_curve_luma_map (node, y);
       bool ratio = lm_ratio_in_range (y);
       float k = lm_ratio (lm_ratio_numerator (mapped), ratio ? y : 1.0f);
       float scale = ratio ? k : 1.0f, shift = ratio ? -0.0f : mapped - y;
       r = scale_or_shift (r, scale, shift), g = scale_or_shift (g, scale, shift), b = scale_or_shift (b, scale, shift);
-      y = mapped; // the luma it leaves (point-math.h)
     }
   if (kSaturation)
-    lm_saturation_pixel_about (&px.saturation, y, &r, &g, &b);
+    lm_saturation_pixel (&px.saturation, NAN, &r, &g, &b);
   return lm_point_pack (r, g, b, p);
 }
 
@@ -170,8 +113,8 @@ copy_row_async (uint4 *slot, const uint8_t *from, bool valid)
   __pipeline_commit ();
 }
 
-// The pass with the pixel parts of point_parts: each block copies the table and makes the
-// bins, then walks its rows with pointers that step by whole strides, kStages - 1 rows loaded
+// The pass with the pixel parts of point_parts: each block copies the table and the curve's
+// nodes, then walks its rows with pointers that step by whole strides, kStages - 1 rows loaded
 // ahead of the one it computes.
 template <bool kCurve, bool kSaturation>
 __global__ void __launch_bounds__ (kThreads, kPartsBlocksPerSm)
@@ -179,20 +122,19 @@ point_rgba_parts (const __grid_constant__ RgbaPass pass, const uint8_t *src, siz
                   size_t dst_stride, unsigned width, unsigned height)
 {
   __shared__ float table[3][256];
-  __shared__ CurveBin bins[kCurve ? 256 : 1];
+  __shared__ __align__ (8) float node[kCurve ? 256 : 1][2];
   __shared__ uint4 ring[kStages][kThreads];
-  const LmCurveSpline &spline = pass.px.curve.luma;
   if (kCurve)
-    fill_bins (spline, bins);
-  load_table (pass, table);
-  float first = spline.x[0], last = kCurve ? spline.x[spline.n - 1] : 0.0f;
+    for (unsigned i = threadIdx.x; i < 256; i += blockDim.x)
+      node[i][0] = pass.px.curve.node[i][0], node[i][1] = pass.px.curve.node[i][1];
+  load_table (pass, table); // its barrier also covers the nodes
   unsigned x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPixelsPerThread;
   if (x0 >= width || blockIdx.y >= height)
     return;
   const uint8_t *in = src + blockIdx.y * src_stride + (size_t) x0 * 4;
   uint8_t *out = dst + blockIdx.y * dst_stride + (size_t) x0 * 4;
   size_t in_step = gridDim.y * src_stride, out_step = gridDim.y * dst_stride;
-  auto one = [&] (uint32_t p) { return point_parts<kCurve, kSaturation> (pass.px, table, bins, first, last, p); };
+  auto one = [&] (uint32_t p) { return point_parts<kCurve, kSaturation> (pass.px, table, node, p); };
   if (x0 + kPixelsPerThread > width) // the row's last pixels
     {
       for (unsigned y = blockIdx.y; y < height; y += gridDim.y, in += in_step, out += out_step)
@@ -320,15 +262,15 @@ grid_of (unsigned columns_of_blocks, unsigned height, unsigned blocks = 4096)
   return dim3 (columns_of_blocks, rows < height ? rows : height);
 }
 
-// The RGBA8 pass: point_rgba_parts where its pixel parts are the curve's (binned) and
-// saturation's, point_rgba otherwise.
+// The RGBA8 pass: point_rgba_parts where its pixel parts are the curve's and saturation's,
+// point_rgba otherwise.
 cudaError_t
 launch_rgba (const RgbaPass &pass, const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
              unsigned width, unsigned height, cudaStream_t stream)
 {
   uint32_t curve = LM_OP_BIT (CURVE), saturation = LM_OP_BIT (SATURATION), parts = pass.px.pixel_ops;
   unsigned columns = lm_div_up (width, kThreads * kPixelsPerThread);
-  if ((parts & ~(curve | saturation)) != 0 || ((parts & curve) && !fits_bins (pass.px.curve.luma)))
+  if ((parts & ~(curve | saturation)) != 0)
     {
       point_rgba<<<grid_of (columns, height), kThreads, 0, stream>>> (pass, in, in_stride, out, out_stride, width,
                                                                      height);

@@ -11,6 +11,14 @@
  * (its hue and saturation) as Lightroom's and darktable's luminance curves do; where Y ≤ 0
  * the ratio has no meaning and Y' - Y is added instead.
  *
+ * The pixel part reads the master curve at the luma from a table of its values at the 256
+ * whole levels, joined by straight lines (LmCurvePixel), where evaluating the cubic at each
+ * pixel cost a search or a second table and six operations more. The line passes through
+ * every point at a whole level, and lies within 0.0025 of a level of the cubic for an
+ * S-curve (0:0,64:50,192:210,255:255), the error being the cubic's curvature over one level;
+ * a bend of tens of levels within one level of input (0:0,10:200,255:255) moves it by up to
+ * a level there. A luma beyond 0..255 reads the end's value, as the curve is flat there.
+ *
  * "Y ≤ 0" is, exactly, Y outside ratio-math.h's range (2^-40, 2^64), and a Y' outside it
  * scales by 0: the GPU's division is then its fast path alone, bit for bit the CPU's. The
  * range changes nothing a photo shows: a luma of 2^-40 or less (a cancellation of channels
@@ -97,19 +105,56 @@ lm_curve_channel (const LmCurveChannels *p, int c, float v)
   return lm_curve_spline_eval (&p->channel[c], v);
 }
 
-/* The pixel part (luma mode): the master curve applied to the pixel's luma. */
+/* The pixel part (luma mode): the master curve at each whole level, node[i] = { Y'(i),
+ * Y'(i + 1) - Y'(i) } (0 for i = 255), made on the host (lm_curve_luma_nodes). 2 KiB: a
+ * launch parameter, copied by the kernels into shared memory. */
 typedef struct {
-  LmCurveSpline luma;
+  float node[256][2] __attribute__ ((aligned (8))); /* a node is one 8-byte load on the GPU */
 } LmCurvePixel;
 
-/* Returns the mapped luma Y', which is the luma of the pixel it leaves (exactly, in real
- * arithmetic: k·Y = Y', and Y + (Y' - Y) = Y' as the weights sum to 1), so that a pixel part
- * after it need not sum the luma again (point-math.h). */
+/* NODE, the master curve of the luma mode, made from its spline S: the cubic's values at the
+ * whole levels and their differences, in float. */
+LM_INLINE void
+lm_curve_luma_nodes (const LmCurveSpline *s, float node[256][2])
+{
+  for (int i = 0; i < 256; i++)
+    node[i][0] = lm_curve_spline_eval (s, (float) i);
+  for (int i = 0; i < 256; i++)
+    node[i][1] = i < 255 ? node[i + 1][0] - node[i][0] : 0.0f;
+}
+
+/* The master curve at the luma Y through NODE (8-byte aligned): Y held at 0..255 (NaN reads
+ * level 0, as the cubic's search gives a NaN the first point's value), then the line from the
+ * whole level below. On the GPU the whole part is found by adding 2^23 rounded down, which
+ * leaves it in the low bits (FMA and ALU pipes, where a conversion would take the slower XU
+ * one): for a Y of 0..255 the same floor as the CPU's truncation, and the same fraction,
+ * exactly. */
 LM_INLINE float
-lm_curve_pixel (const LmCurvePixel *p, float *r, float *g, float *b)
+lm_curve_luma_map (const float (*node)[2], float y)
+{
+  float v = lm_quantize_clamp (y);
+#ifdef __CUDA_ARCH__
+  float whole = __fadd_rd (v, 8388608.0f);
+  int i = (int) (__float_as_uint (whole) - 0x4B000000u);
+  float t = v - (whole - 8388608.0f);
+  float2 n = *reinterpret_cast<const float2 *> (node[i]); /* NODE is 8-byte aligned */
+  return lm_fma (t, n.y, n.x);
+#else
+  int i = (int) v;
+  float t = v - (float) i;
+  return lm_fma (t, node[i][1], node[i][0]);
+#endif
+}
+
+/* The luma mode's pixel part with its curve NODE (LmCurvePixel's, or a copy of it in faster
+ * memory). Returns the mapped luma Y', which is the luma of the pixel it leaves (exactly, in
+ * real arithmetic: k·Y = Y', and Y + (Y' - Y) = Y' as the weights sum to 1), so that a pixel
+ * part after it need not sum the luma again (point-math.h). */
+LM_INLINE float
+lm_curve_pixel (const float (*node)[2], float *r, float *g, float *b)
 {
   float y = lm_weighted_sum (*r, *g, *b, LM_BT709_R, LM_BT709_G, LM_BT709_B);
-  float mapped = lm_curve_spline_eval (&p->luma, y);
+  float mapped = lm_curve_luma_map (node, y);
   if (lm_ratio_in_range (y))
     {
       float k = lm_ratio (lm_ratio_numerator (mapped), y);

@@ -92,7 +92,7 @@ curve_point_prepare (const void *params, LmPointPass *pass)
   lm_point_pass_map_gray (pass, curve_gray, &channels.points);
   if (p->mode == LM_CURVE_MODE_LUMA)
     {
-      pass->curve.luma = channels.points;
+      lm_curve_luma_nodes (&channels.points, pass->curve.node);
       pass->pixel_ops |= LM_OP_BIT (CURVE);
     }
 }

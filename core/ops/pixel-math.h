@@ -1,9 +1,10 @@
 /* Per-pixel arithmetic shared by the CPU reference (gcc) and the CUDA kernels (nvcc), so
  * that the two backends cannot drift apart. Both compile it without FMA contraction
  * (-ffp-contract=off, --fmad=false): the same IEEE single operations in the same order give
- * the same bits on both. */
+ * the same bits on both. Where a definition wants a fused multiply-add, it says so (lm_fma). */
 #pragma once
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -35,6 +36,36 @@ lm_bits_float (uint32_t bits)
   float v;
   memcpy (&v, &bits, sizeof v);
   return v;
+#endif
+}
+
+/* C ? A : B with both computed: on the GPU one select, where the compiler may otherwise
+ * branch around the work of A, which parts a thread's independent pixels into blocks it
+ * cannot interleave. */
+LM_INLINE float
+lm_select (int c, float a, float b)
+{
+#ifdef __CUDA_ARCH__
+  float v;
+  asm ("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %3, 0;\n\tselp.f32 %0, %1, %2, p;\n\t}"
+       : "=f"(v)
+       : "f"(a), "f"(b), "r"(c));
+  return v;
+#else
+  return c ? a : b;
+#endif
+}
+
+/* A·B + C rounded once (IEEE's fused multiply-add), written out where a definition wants it:
+ * the same bits on both backends, as contraction is off. On the CPU an instruction in the
+ * x86-64-v3 clones (simd.h), the C library's correctly rounded fmaf elsewhere. */
+LM_INLINE float
+lm_fma (float a, float b, float c)
+{
+#ifdef __CUDA_ARCH__
+  return __fmaf_rn (a, b, c);
+#else
+  return fmaf (a, b, c);
 #endif
 }
 

@@ -50,18 +50,25 @@ lm_point_pass_pixels (const LmPointPass *pass)
   return px;
 }
 
+/* V within ±LM_POINT_VALUE_MAX (point-math.h); NaN as it is. */
+static float
+held (float v)
+{
+  return v > LM_POINT_VALUE_MAX ? LM_POINT_VALUE_MAX : v < -LM_POINT_VALUE_MAX ? -LM_POINT_VALUE_MAX : v;
+}
+
 void
 lm_point_pass_map (LmPointPass *pass, LmPointChannelFn fn, const void *params)
 {
   for (int c = 0; c < 3; c++)
     for (int i = 0; i < 256; i++)
-      pass->table[c][i] = fn (params, c, pass->table[c][i]);
+      pass->table[c][i] = held (fn (params, c, pass->table[c][i]));
   float *t = pass->table16;
   if (t == NULL)
     return;
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < 3 * LM_POINT_TABLE16_SIZE; i++)
-    t[i] = fn (params, i / LM_POINT_TABLE16_SIZE, t[i]);
+    t[i] = held (fn (params, i / LM_POINT_TABLE16_SIZE, t[i]));
 }
 
 void

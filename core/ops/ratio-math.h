@@ -50,3 +50,21 @@ lm_ratio (float a, float b)
   return a / b;
 #endif
 }
+
+/* 1 / B correctly rounded, for B within the range: lm_ratio (1, B) without its product by
+ * 1. Where B is outside, both backends give a value of no use (the GPU's is not the CPU's),
+ * which a caller must not keep. */
+LM_INLINE float
+lm_ratio_reciprocal (float b)
+{
+#ifdef __CUDA_ARCH__
+  float r;
+  asm ("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(b));
+  float e = __fmaf_rn (-b, r, 1.0f);
+  r = __fmaf_rn (r, e, r);
+  float rem = __fmaf_rn (-b, r, 1.0f);
+  return __fmaf_rn (r, rem, r);
+#else
+  return 1.0f / b;
+#endif
+}

@@ -4,8 +4,9 @@
 // the quotient there: every numerator mantissa (2^23) against 192 divisors, at random
 // exponents; 2^30 random pairs (uniform over the range's bit patterns); the range's ends and
 // neighbours of powers of two, each pair against the GPU's IEEE `/` (__fdiv_rn); and 2^25 of
-// the random pairs brought back and divided again on the CPU. In the gpu suite (built by
-// nvcc, tests/meson.build); skipped (exit 77) where no device is usable.
+// the random pairs brought back and divided again on the CPU. lm_ratio_reciprocal against
+// __frcp_rn on every divisor within the range. In the gpu suite (built by nvcc,
+// tests/meson.build); skipped (exit 77) where no device is usable.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -82,6 +83,25 @@ random_pairs (uint64_t n, uint64_t seed, float *keep, uint64_t n_keep)
     }
 }
 
+__device__ unsigned long long bad_reciprocals;
+__device__ float bad_divisors[16];
+
+// lm_ratio_reciprocal of every float within the range.
+__global__ void
+every_reciprocal ()
+{
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < kSpan; i += gridDim.x * blockDim.x)
+    {
+      float b = lm_bits_float (kLo + i);
+      if (__float_as_uint (lm_ratio_reciprocal (b)) != __float_as_uint (__frcp_rn (b)))
+        {
+          unsigned long long k = atomicAdd (&bad_reciprocals, 1ull);
+          if (k < 16)
+            bad_divisors[k] = b;
+        }
+    }
+}
+
 // The range's ends and what lies next to 1, 2 and the ends, numerator 0 too, all pairs.
 __global__ void
 edges (const float *values, int n)
@@ -123,9 +143,13 @@ main ()
   CHECK (cudaMalloc (&keep, keep_n * sizeof (float)));
   random_pairs<<<132 * 32, 256>>> (random_n, seed, keep, keep_n);
   CHECK (cudaGetLastError ());
+  every_reciprocal<<<132 * 32, 256>>> ();
+  CHECK (cudaGetLastError ());
   CHECK (cudaDeviceSynchronize ());
-  unsigned long long bad = 0;
-  float pairs[16][2];
+  unsigned long long bad = 0, bad_rcp = 0;
+  float pairs[16][2], divisors[16];
+  CHECK (cudaMemcpyFromSymbol (&bad_rcp, bad_reciprocals, sizeof bad_rcp));
+  CHECK (cudaMemcpyFromSymbol (divisors, bad_divisors, sizeof divisors));
   CHECK (cudaMemcpyFromSymbol (&bad, bad_count, sizeof bad));
   CHECK (cudaMemcpyFromSymbol (pairs, bad_pairs, sizeof pairs));
   std::vector<float> kept (keep_n);
@@ -144,5 +168,8 @@ main ()
           pairs_run, bad, (unsigned long long) keep_n, cpu_bad);
   for (unsigned long long i = 0; i < bad && i < 16; i++)
     printf ("  %a / %a\n", pairs[i][0], pairs[i][1]);
-  return bad || cpu_bad;
+  printf ("lm_ratio_reciprocal: %u divisors against __frcp_rn, %llu differ\n", kSpan, bad_rcp);
+  for (unsigned long long i = 0; i < bad_rcp && i < 16; i++)
+    printf ("  1 / %a\n", divisors[i]);
+  return bad || cpu_bad || bad_rcp;
 }

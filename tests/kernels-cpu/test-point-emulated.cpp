@@ -1,10 +1,10 @@
 // The GPU's fused point pass (kernels/point.cu) run on the CPU (cuda-emu.h) through
 // lm_k_point against lm_point_rgba, the CPU's pixel, byte for byte: the kernel made for the
-// curve and saturation parts (its binned spline, its branch-free scaling, its row loop) and
-// the general one, on tables that reach what the parts' branches and ranges turn on
-// (negative and zero lumas, values past 255, lumas below and above the curve's ends, tiny
-// values near the ratios' range), on curves with random whole-level points and coefficients,
-// with rows not a multiple of the four pixels a thread takes.
+// curve and saturation parts (its copy of the curve's nodes, its branch-free scaling, the
+// pair's one gain, its row loop) and the general one (with colormix), on tables that reach
+// what the parts' branches and ranges turn on (negative and zero lumas, values past 255,
+// tiny values near the ranges' ends), on random curves, with rows not a multiple of the four
+// pixels a thread takes.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -19,7 +19,7 @@ static int failures;
 static float
 table_value (std::mt19937 &rng, int i)
 {
-  switch (rng () % 8)
+  switch (rng () % 9)
     {
     case 0:
       return (float) i; // identity: grays, lumas exactly at whole levels
@@ -27,40 +27,26 @@ table_value (std::mt19937 &rng, int i)
       return std::ldexp ((float) (rng () % 5) - 2.0f, -(int) (rng () % 60)); // near 0, either sign
     case 2:
       return (float) (rng () % 400) - 60.0f;
+    case 3:
+      return std::ldexp (1.0f, (int) (rng () % 25)) * (rng () % 2 ? 1.0f : -1.0f); // up to ±2^24, the tables' bound
     default:
       return std::uniform_real_distribution<float> (-20.0f, 300.0f) (rng);
     }
 }
 
+// A curve's nodes as lm_curve_luma_nodes makes them, from random values at the whole levels.
 static void
-random_spline (std::mt19937 &rng, LmCurveSpline &s, bool whole)
+random_nodes (std::mt19937 &rng, float (*node)[2])
 {
-  s = {};
-  s.n = 2 + (int) (rng () % (LM_CURVE_MAX_POINTS - 1));
-  std::vector<int> xs;
-  while ((int) xs.size () < s.n)
-    {
-      int x = (int) (rng () % 256);
-      bool seen = false;
-      for (int v : xs)
-        seen |= v == x;
-      if (!seen)
-        xs.push_back (x);
-    }
-  std::sort (xs.begin (), xs.end ());
-  std::uniform_real_distribution<float> coef (-1.0f, 1.0f);
-  for (int k = 0; k < s.n; k++)
-    s.x[k] = (float) xs[k] + (whole ? 0.0f : 0.25f);
-  for (int k = 0; k < s.n - 1; k++)
-    {
-      s.c[k][0] = (float) (rng () % 256), s.c[k][1] = 2.0f * coef (rng);
-      s.c[k][2] = 0.05f * coef (rng), s.c[k][3] = 0.001f * coef (rng);
-    }
-  s.last = (float) (rng () % 256);
+  std::uniform_real_distribution<float> value (-10.0f, 270.0f);
+  for (int i = 0; i < 256; i++)
+    node[i][0] = value (rng);
+  for (int i = 0; i < 256; i++)
+    node[i][1] = i < 255 ? node[i + 1][0] - node[i][0] : 0.0f;
 }
 
 static void
-check (unsigned w, unsigned h, uint32_t ops, bool whole, unsigned seed)
+check (unsigned w, unsigned h, uint32_t ops, unsigned seed)
 {
   std::mt19937 rng (seed);
   static float table[3][256], gray[256];
@@ -69,7 +55,7 @@ check (unsigned w, unsigned h, uint32_t ops, bool whole, unsigned seed)
       table[c][i] = table_value (rng, i);
   LmPointPixels px {};
   px.pixel_ops = ops;
-  random_spline (rng, px.curve.luma, whole);
+  random_nodes (rng, px.curve.node);
   float sat = std::uniform_real_distribution<float> (-1.0f, 1.0f) (rng),
         vib = std::uniform_real_distribution<float> (-1.0f, 1.0f) (rng);
   px.saturation.gain = 1.0f + sat, px.saturation.vibrance_gain = vib * (1.0f + sat);
@@ -89,24 +75,24 @@ check (unsigned w, unsigned h, uint32_t ops, bool whole, unsigned seed)
         if (got != want && differ++ < 3)
           printf ("  (%u, %u): %08x, wanted %08x\n", x, y, got, want);
       }
-  printf ("%s %u×%u, parts %#x, %s points: %ld pixels differ%s\n", err || differ ? "FAIL" : "ok", w, h, ops,
-          whole ? "whole-level" : "fractional", differ, err ? ", the launch failed" : "");
+  printf ("%s %u×%u, parts %#x: %ld pixels differ%s\n", err || differ ? "FAIL" : "ok", w, h, ops, differ,
+          err ? ", the launch failed" : "");
   failures += err || differ;
 }
 
 int
 main ()
 {
-  const uint32_t curve = LM_OP_BIT (CURVE), saturation = LM_OP_BIT (SATURATION);
+  const uint32_t curve = LM_OP_BIT (CURVE), saturation = LM_OP_BIT (SATURATION), colormix = LM_OP_BIT (COLORMIX);
   const uint32_t parts[] = { 0, curve, saturation, curve | saturation };
   unsigned seed = 1;
   for (int round = 0; round < 6; round++)
     for (uint32_t ops : parts)
-      check (1031 + round, 7 + round, ops, true, seed++); // rows end in 3 (then 0, 1, 2...) pixels
-  check (5000, 40, curve | saturation, true, seed++);     // more rows than the grid has blocks
-  check (5000, 1, curve | saturation, true, seed++);      // fewer rows than a thread has in flight
-  check (2048, 2, curve | saturation, true, seed++);
-  check (259, 9, curve | saturation, false, seed++);      // fractional points: the general kernel
-  check (3, 5, curve | saturation, true, seed++);         // narrower than one thread's pixels
+      check (1031 + round, 7 + round, ops, seed++); // rows end in 3 (then 0, 1, 2...) pixels
+  check (5000, 40, curve | saturation, seed++);     // more rows than the grid has blocks
+  check (5000, 1, curve | saturation, seed++);      // fewer rows than a thread has in flight
+  check (2048, 2, curve | saturation, seed++);
+  check (259, 9, curve | saturation | colormix, seed++); // the general kernel
+  check (3, 5, curve | saturation, seed++);              // narrower than one thread's pixels
   return failures != 0;
 }

@@ -4,6 +4,7 @@
  * order of the master and channel curves, and luma mode keeping each pixel's R:G:B. */
 #include <math.h>
 
+#include "core/ops/curve.h"
 #include "core/ops/ops.h"
 #include "core/ops/point.h"
 #include "point-oracle.h"
@@ -233,6 +234,32 @@ test_luma_black (void)
     g_assert_cmpuint (lm_test_pixel (out, 0, 0)[c], ==, 40);
 }
 
+/* The luma's curve as the pixel part reads it (its values at the whole levels joined by
+ * lines) against the monotone cubic in double: at every whole level, equal up to float's
+ * rounding; between them, within the 0.0025 of a level that numerics.md promises for this
+ * S-curve; beyond 0..255 and at NaN, the ends' values. */
+static void
+test_luma_nodes (void)
+{
+  const char *text = "0:0,64:50,192:210,255:255";
+  LmCurveParams p = params (text, "luma", NULL, NULL, NULL);
+  Points o = points_of (text);
+  LmCurveSpline spline;
+  lm_curve_spline_prepare (&p.points, &spline);
+  LmCurvePixel px;
+  lm_curve_luma_nodes (&spline, px.node);
+  double worst = 0.0;
+  for (int i = 0; i < 256; i++)
+    g_assert_cmpfloat (fabs (lm_curve_luma_map (px.node, (float) i) - eval (&o, i)), <=, 1e-4);
+  for (int k = 0; k < 255 * 16; k++)
+    worst = fmax (worst, fabs (lm_curve_luma_map (px.node, k / 16.0f) - eval (&o, k / 16.0)));
+  g_test_message ("largest distance from the cubic: %.5f of a level", worst);
+  g_assert_cmpfloat (worst, <=, 0.0025);
+  g_assert_cmpfloat (lm_curve_luma_map (px.node, 300.0f), ==, 255.0f);
+  g_assert_cmpfloat (lm_curve_luma_map (px.node, -5.0f), ==, 0.0f);
+  g_assert_cmpfloat (lm_curve_luma_map (px.node, NAN), ==, 0.0f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -245,5 +272,6 @@ main (int argc, char **argv)
   g_test_add_func ("/curve/channel-order", test_channel_order);
   g_test_add_func ("/curve/luma-keeps-hue", test_luma_keeps_hue);
   g_test_add_func ("/curve/luma-black", test_luma_black);
+  g_test_add_func ("/curve/luma-nodes", test_luma_nodes);
   return g_test_run ();
 }
