@@ -510,6 +510,7 @@ def document(d, date):
     out += text(d, "geometry-h200-strips.md")
     out += text(d, "geometry-h200-session4.md")
     out += text(d, "geometry-h200-session5.md")
+    out += text(d, "geometry-h200-session6.md")
     out += view_section(os.path.join(d, "view-h100"))
     out += cpu_part(d, date, commit)
     out += latency_section(d, commit)
