@@ -14,10 +14,14 @@
  * The pixel part reads the master curve at the luma from a table of its values at the 256
  * whole levels, joined by straight lines (LmCurvePixel), where evaluating the cubic at each
  * pixel cost a search or a second table and six operations more. The line passes through
- * every point at a whole level, and lies within 0.0025 of a level of the cubic for an
- * S-curve (0:0,64:50,192:210,255:255), the error being the cubic's curvature over one level;
- * a bend of tens of levels within one level of input (0:0,10:200,255:255) moves it by up to
- * a level there. A luma beyond 0..255 reads the end's value, as the curve is flat there.
+ * every point at a whole level, and between two levels stays within their values; it lies
+ * within 0.0025 of a level of the cubic for an S-curve (0:0,64:50,192:210,255:255), the
+ * error being the cubic's curvature over one level, and further at a sharp bend (0.9 of a
+ * level at 9.5 for 0:0,10:200,255:255, 1.5 near 100 for 0:0,100:10,110:240,255:255), where
+ * the curve itself climbs tens of levels within one; on a 16-bit image, a few 16-bit levels
+ * for curves of ordinary shape (3 for a shadow lift, 0:0,30:70,255:255). A gray image, which
+ * has no pixel part, keeps the cubic (curve.c). A luma beyond 0..255 reads the end's value,
+ * as the curve is flat there.
  *
  * "Y ≤ 0" is, exactly, Y outside ratio-math.h's range (2^-40, 2^64), and a Y' outside it
  * scales by 0: the GPU's division is then its fast path alone, bit for bit the CPU's. The
@@ -69,7 +73,7 @@ lm_curve_cubic (const float c[4], float t)
 }
 
 /* The segment of a V below the last point: the last k (at most n - 2) with x[k] ≤ V, 0 below
- * x[1]. The point pass's bins (kernels/point.cu) are made by it too. */
+ * x[1]. */
 LM_INLINE int
 lm_curve_spline_segment (const LmCurveSpline *s, float v)
 {
@@ -148,8 +152,8 @@ lm_curve_luma_map (const float (*node)[2], float y)
 
 /* The luma mode's pixel part with its curve NODE (LmCurvePixel's, or a copy of it in faster
  * memory). Returns the mapped luma Y', which is the luma of the pixel it leaves (exactly, in
- * real arithmetic: k·Y = Y', and Y + (Y' - Y) = Y' as the weights sum to 1), so that a pixel
- * part after it need not sum the luma again (point-math.h). */
+ * real arithmetic: k·Y = Y', and Y + (Y' - Y) = Y' as the weights sum to 1), for a pixel part
+ * after it (point-math.h; saturation after it runs in their pair instead). */
 LM_INLINE float
 lm_curve_pixel (const float (*node)[2], float *r, float *g, float *b)
 {

@@ -50,8 +50,8 @@
 #define LM_POINT_RECIPE_MAX 8
 #define LM_POINT_RECIPE_PARAMS 576
 
-/* The pixel parts, as the kernels read them (a launch parameter of a few hundred bytes): which
- * run, and each one's parameters prepared on the host. lm_point_pass_pixels (point.h) takes
+/* The pixel parts, as the kernels read them (a launch parameter of about 2 KiB, most of it the
+ * luma curve's nodes): which run, and each one's parameters prepared on the host. lm_point_pass_pixels (point.h) takes
  * them from a pass. */
 typedef struct {
   uint32_t pixel_ops; /* LM_OP_BIT of each POINT_COLOR operation whose pixel part runs */
@@ -88,9 +88,9 @@ typedef struct _LmPointPass {
 /* Each POINT_COLOR operation's pixel part as lm_point_pixel calls it: given the pixel's luma
  * where the part before it knows it (NaN where not), returning what it knows of the luma it
  * leaves. The luma curve knows it (its Y'), saturation keeps the one it was given (its
- * factor moves the channels about Y), colormix does not know it. Saturation after the curve
- * thus uses Y' instead of summing the channels again, which is the same luma up to a
- * rounding (curve-math.h). A new POINT_COLOR operation adds its line here. */
+ * factor moves the channels about Y), colormix does not know it. The curve followed by
+ * saturation runs as their pair (lm_point_curve_saturation), which uses Y' as saturation's
+ * luma. A new POINT_COLOR operation adds its line here. */
 LM_INLINE float
 lm_point_part_curve (const LmCurvePixel *p, float luma, float *r, float *g, float *b)
 {
@@ -116,7 +116,7 @@ lm_point_part_colormix (const LmColormixPixel *p, float luma, float *r, float *g
 /* How far a channel value may lie beyond 0..255 after the channel parts: within
  * ±LM_POINT_VALUE_MAX (2^24), where lm_point_pass_map holds the tables. No edit comes near
  * it (the steepest levels, ×255, after the most exposure, with the most contrast, stay
- * below 2^21), and it bounds what the pixel parts divide by (lm_point_curve_saturation). */
+ * below 2^21; a recipe repeating them could pass it, and is held there), and it bounds what the pixel parts divide by (lm_point_curve_saturation). */
 #define LM_POINT_VALUE_MAX 16777216.0f
 
 /* The luma curve then saturation, the pair most edits make, as one gain about the luma:
@@ -129,8 +129,9 @@ lm_point_part_colormix (const LmColormixPixel *p, float luma, float *r, float *g
  * fused multiply-add, c·gain + (Y' - Y·gain), where separately the curve's scaling and
  * saturation's blend each cost operations a channel and each quotient a division: the
  * pass's most expensive part on the GPU, which issues its instructions as fast as it can
- * (bench/RESULTS.md: 89 instructions a pixel before, 58 now). Where Y is not above 2^-19 (black, channels that cancel), Y' - Y is added as
- * the curve alone does and the pixel counts as colourless for vibrance: gain = A + B. Above
+ * (bench/RESULTS.md: 89 instructions a pixel before, 58 now). Where Y is not above 2^-19
+ * (black, channels that cancel), Y' - Y is added, as the curve alone does at or below
+ * 2^-40, and the pixel counts as colourless for vibrance: gain = A + B. Above
  * it, with channels within ±LM_POINT_VALUE_MAX, Y·max lies in ratio-math.h's range, so that
  * the GPU's reciprocal is its fast path, bit for bit the CPU's; below, it is not used. A min
  * below 0 counts as 0 (fully saturated), as saturation alone has it. NODE is the curve's

@@ -16,8 +16,8 @@
  * range: a max outside (2^-40, 2^64), black for any output or beyond any edit's values,
  * counts as colourless (S = 0, as 0 did), and a min of 2^-40 or less as fully saturated
  * (S = 1, as a min ≤ 0 did), so that the GPU's quotient is its fast path, bit for bit the
- * CPU's. Y is the pixel's luma, or the one the part before it says the pixel has (the luma
- * curve's Y', which is what summing the channels again would give, up to rounding). */
+ * CPU's. Y is the pixel's luma, or the one the part before it says the pixel has. After the
+ * luma curve, saturation runs in their pair instead (point-math.h). */
 #pragma once
 
 #include "param-decl.h"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/ops/ratio-math.h"
+#include "skip-without-device.h"
 
 // A failed CUDA call ends the test with its line: what it checks did not run.
 #define CHECK(call)                                                                                \
@@ -118,12 +119,8 @@ edges (const float *values, int n)
 int
 main ()
 {
-  int devices = 0;
-  if (cudaGetDeviceCount (&devices) != cudaSuccess || devices == 0)
-    {
-      printf ("SKIP: no CUDA device\n");
-      return 77;
-    }
+  if (int skip = skip_without_device ())
+    return skip;
   std::vector<float> values = { 0.0f };
   const uint32_t anchors[] = { kLo, LM_RATIO_MAX_BITS - 1u, 0x3f800000u, 0x40000000u, 0x3f000000u, 0x437f0000u };
   for (uint32_t a : anchors)

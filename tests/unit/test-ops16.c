@@ -92,8 +92,9 @@ test_point_known (void)
 
 /* The whole fused pass (every point operation, curve in luma mode with its pixel part, and
  * saturation) on a 16-bit image of 8-bit values (v · 257) against the pass on the 8-bit
- * image: the same float before the rounding, so the 16-bit result is within half an 8-bit
- * step (257 / 2 + ½) of 257 × the 8-bit one; and on values 1 apart in the low bits, results
+ * image: the same float before the rounding (the 8-bit pass adds the rounding's half inside
+ * the curve-and-saturation pair, an ulp's difference at most), so the 16-bit result is
+ * within half an 8-bit step (257 / 2 + ½) of 257 × the 8-bit one; and on values 1 apart in the low bits, results
  * that differ (a table of 256 would give the same). */
 static void
 test_point_pass_depths (void)
