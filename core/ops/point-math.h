@@ -116,7 +116,8 @@ lm_point_part_colormix (const LmColormixPixel *p, float luma, float *r, float *g
 /* How far a channel value may lie beyond 0..255 after the channel parts: within
  * ±LM_POINT_VALUE_MAX (2^24), where lm_point_pass_map holds the tables. No edit comes near
  * it (the steepest levels, ×255, after the most exposure, with the most contrast, stay
- * below 2^21; a recipe repeating them could pass it, and is held there), and it bounds what the pixel parts divide by (lm_point_curve_saturation). */
+ * below 2^21; a recipe repeating them could pass it, and is held there), and it bounds
+ * what the pixel parts divide by (lm_point_curve_saturation). */
 #define LM_POINT_VALUE_MAX 16777216.0f
 
 /* The luma curve then saturation, the pair most edits make, as one gain about the luma:
@@ -131,9 +132,9 @@ lm_point_part_colormix (const LmColormixPixel *p, float luma, float *r, float *g
  * pass's most expensive part on the GPU, which issues its instructions as fast as it can
  * (bench/RESULTS.md: 89 instructions a pixel before, 58 now). Where Y is not above 2^-19
  * (black, channels that cancel), Y' - Y is added, as the curve alone does at or below
- * 2^-40, and the pixel counts as colourless for vibrance: gain = A + B. Above
- * it, with channels within ±LM_POINT_VALUE_MAX, Y·max lies in ratio-math.h's range, so that
- * the GPU's reciprocal is its fast path, bit for bit the CPU's; below, it is not used. A min
+ * 2^-40, and the pixel counts as colourless for vibrance: gain = A + B. Above it, with
+ * channels within ±LM_POINT_VALUE_MAX, Y·max lies in ratio-math.h's range, so that the
+ * GPU's reciprocal is its fast path, bit for bit the CPU's; below, it is not used. A min
  * below 0 counts as 0 (fully saturated), as saturation alone has it. NODE is the curve's
  * (LmCurvePixel's, or a copy in faster memory); BIAS is added to every channel (0, or the
  * half of the rounding that lm_point_pack_biased leaves out). Returns Y'. */
