@@ -269,12 +269,29 @@ test_fused_rgb (void)
   check_look (&l);
 }
 
+/* The pass's pack is lm_quantize_u8, the one rounding every operation ends with, on every
+ * float: point-math.h writes it as the half added, then a clamp and a truncation, which is
+ * what the GPU's saturating conversions do. */
+static void
+test_pack_rounds (void)
+{
+  guint64 differ = 0;
+  for (guint64 bits = 0; bits <= G_MAXUINT32; bits++)
+    {
+      float v = lm_bits_float ((guint32) bits);
+      guint32 word = lm_point_pack (v, 0.0f, 255.0f, 0x80000000u);
+      differ += word != ((guint32) lm_quantize_u8 (v) | 0x80ff0000u);
+    }
+  g_assert_cmpuint (differ, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_set_nonfatal_assertions ();
   g_test_add_func ("/point-pass/fused-luma", test_fused_luma);
+  g_test_add_func ("/point-pass/pack-rounds", test_pack_rounds);
   g_test_add_func ("/point-pass/fused-rgb", test_fused_rgb);
   g_test_add_func ("/point-pass/gray-luma", test_gray_luma);
   g_test_add_func ("/point-pass/gray-rgb", test_gray_rgb);
